@@ -1,0 +1,1 @@
+"""The analyst loop: model clients, governed tools with handles, traces."""

@@ -1,0 +1,1 @@
+"""Benchmarks: each reports ratios measured side by side in one run (`showwork bench …`)."""

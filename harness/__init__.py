@@ -1,0 +1,1 @@
+"""Audit, findings, repair, scoring, experiments, reports and the CLI."""

@@ -1,0 +1,5 @@
+"""`python -m harness` is the same as the `showwork` command."""
+
+from harness.cli import main
+
+main()

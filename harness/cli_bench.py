@@ -1,0 +1,40 @@
+"""`showwork bench semantic|audit`: benchmarks printing ratios measured in one run."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from harness.cli import app
+from harness.home import home
+
+bench_app = typer.Typer(help="Benchmarks; each prints ratios measured side by side in one run.",
+                        no_args_is_help=True)
+app.add_typer(bench_app, name="bench")
+err = Console(stderr=True)
+
+
+@bench_app.command("semantic")
+def semantic(scale: float = typer.Option(10.0, help="Warehouse scale to measure on."),
+             repeats: int = typer.Option(7, help="Timed runs per query."),
+             as_json: bool = typer.Option(False, "--json")) -> None:
+    """Compile p50, and governed-query time over hand-written SQL on one connection."""
+    from benchmarks import semantic as bench
+
+    with err.status("benchmarking the semantic layer") as status:
+        report = bench.run(home(), scale, repeats, progress=lambda m: status.update(m))
+    if as_json:
+        print(json.dumps(report, indent=2))
+        return
+    table = Table(title=f"semantic layer at scale {scale:g} (median of {repeats})")
+    for col in ("case", "governed s", "hand SQL s", "ratio"):
+        table.add_column(col, justify="right" if col != "case" else "left")
+    for c in report["cases"]:
+        table.add_row(c["case"], f"{c['governed_s']:.4f}", f"{c['hand_sql_s']:.4f}",
+                      f"{c['ratio']:.2f}")
+    Console().print(table)
+    Console().print(f"compile p50 {report['compile_p50_ms']:.2f} ms (target ≤ 5), "
+                    f"median ratio {report['median_ratio']:.2f} (target ≤ 1.2)")

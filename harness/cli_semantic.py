@@ -1,0 +1,180 @@
+"""`showwork semantic …` and `showwork warehouse …`."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from harness.home import warehouse_path
+from semantic_layer import SemanticLayer, load_model
+from semantic_layer import warehouse as demo_warehouse
+from semantic_layer.catalog import build_catalog
+from semantic_layer.compile import DIALECTS
+from semantic_layer.errors import ModelError
+from semantic_layer.windows import Window, iso_week
+
+semantic_app = typer.Typer(help="Inspect the governed semantic model; compile and run queries.",
+                           no_args_is_help=True)
+warehouse_app = typer.Typer(help="Build the demo warehouse.", no_args_is_help=True)
+out = Console()
+err = Console(stderr=True)
+
+
+@semantic_app.command("validate")
+def validate(file: Path | None = typer.Argument(None, help="Model YAML (default: the demo model).")
+             ) -> None:
+    """Check a semantic model file; report every problem with where it is."""
+    try:
+        model = load_model(file)
+    except ModelError as exc:
+        for problem in exc.problems:
+            err.print(f"[red]✗[/red] {problem}", highlight=False)
+        raise typer.Exit(1) from exc
+    out.print(f"✓ {file or 'demo model'}: {len(model.metrics)} metrics, "
+              f"{len(model.semantic_models)} semantic models, version {model.version}")
+
+
+@semantic_app.command("catalog")
+def catalog(as_json: bool = typer.Option(False, "--json", help="Print JSON on stdout.")) -> None:
+    """Print what can be asked: metrics, labels, dimensions, members, grains, tree."""
+    cat = build_catalog(load_model())
+    if as_json:
+        print(json.dumps(cat, indent=2))
+        return
+    table = Table(title=f"Governed metrics (model {cat['model_version']}, as of {cat['as_of']})")
+    for col in ("metric", "label", "type", "grains", "dimensions", "coverage", "notes"):
+        table.add_column(col)
+    for name, m in cat["metrics"].items():
+        notes = []
+        if m["point_in_time"]:
+            notes.append("point in time")
+        if m["previous_names"]:
+            notes.append("was " + ", ".join(m["previous_names"]))
+        table.add_row(name, m["label"], m["type"], ",".join(m["grains"]),
+                      ",".join(m["dimensions"]) or "-",
+                      f"{m['coverage']['start']}..{m['coverage']['end']}", "; ".join(notes))
+    out.print(table)
+    for name, d in cat["dimensions"].items():
+        members = ", ".join(d["members"]) if d["members"] else f"pattern {d['pattern']}"
+        out.print(f"dimension [bold]{name}[/bold]: {members}", highlight=False)
+    for e in cat["tree"]["exact"]:
+        out.print(f"tree (exact): {e['parent']} = {' × '.join(e['factors'])}")
+    for i in cat["tree"]["influence"]:
+        out.print(f"tree (influence, correlational): {i['source']} → {i['target']} "
+                  f"(strength {i['strength']})")
+
+
+def _args(metric: list[str], by: list[str], grain: str | None, start: str | None,
+          end: str | None, prev_start: str | None, prev_end: str | None) -> tuple[str, dict]:
+    if not metric:
+        raise typer.BadParameter("give at least one --metric", param_hint="--metric")
+    if (start is None) != (end is None):
+        raise typer.BadParameter("give --start and --end together", param_hint="--start/--end")
+    window = _window(start, end)
+    if prev_start or prev_end:
+        if not (prev_start and prev_end):
+            raise typer.BadParameter("give --previous-start and --previous-end together")
+        args: dict[str, Any] = {"metrics": metric, "current_window": window,
+                                "previous_window": {"start": prev_start, "end": prev_end}}
+        if by:
+            args["by"] = by[0]
+        return "compare", args
+    args = {"metrics": metric, "window": window, "group_by": by}
+    if grain:
+        args["grain"] = grain
+    return "query", args
+
+
+def _window(start: str | None, end: str | None) -> dict[str, str]:
+    if start and end:
+        return {"start": start, "end": end}
+    as_of = load_model().as_of
+    week = iso_week(as_of - dt.timedelta(days=7))
+    err.print(f"no --start/--end: using the last whole week before the as-of date, {week}")
+    return Window(week.start, week.end).to_json()
+
+
+MetricOpt = typer.Option([], "--metric", "-m", help="Metric name (repeat for more).")
+ByOpt = typer.Option([], "--by", help="Dimension to group by (repeat for two).")
+GrainOpt = typer.Option(None, "--grain", help="day, week or month.")
+StartOpt = typer.Option(None, "--start", help="First day, ISO date (inclusive).")
+EndOpt = typer.Option(None, "--end", help="Last day, ISO date (inclusive).")
+PrevStartOpt = typer.Option(None, "--previous-start", help="Compare: previous window start.")
+PrevEndOpt = typer.Option(None, "--previous-end", help="Compare: previous window end.")
+
+
+@semantic_app.command("compile")
+def compile_cmd(metric: list[str] = MetricOpt, by: list[str] = ByOpt, grain: str | None = GrainOpt,
+                start: str | None = StartOpt, end: str | None = EndOpt,
+                previous_start: str | None = PrevStartOpt, previous_end: str | None = PrevEndOpt,
+                dialect: str = typer.Option("duckdb", help="One of: " + ", ".join(DIALECTS)),
+                ) -> None:
+    """Print the SQL a governed call compiles to (nothing runs)."""
+    kind, args = _args(metric, by, grain, start, end, previous_start, previous_end)
+    compiled = SemanticLayer(load_model()).compile(kind, args, dialect)
+    print(compiled.sql)
+
+
+@semantic_app.command("query")
+def query_cmd(metric: list[str] = MetricOpt, by: list[str] = ByOpt, grain: str | None = GrainOpt,
+              start: str | None = StartOpt, end: str | None = EndOpt,
+              previous_start: str | None = PrevStartOpt, previous_end: str | None = PrevEndOpt,
+              as_json: bool = typer.Option(False, "--json", help="Print the typed result as JSON."),
+              ) -> None:
+    """Run a governed call on the demo warehouse and print its typed result."""
+    kind, args = _args(metric, by, grain, start, end, previous_start, previous_end)
+    layer = SemanticLayer(load_model(), warehouse_path())
+    try:
+        result = layer.call(kind, args)
+    finally:
+        layer.close()
+    if as_json:
+        print(json.dumps(result.to_json(), indent=2))
+        return
+    table = Table(title=f"{kind}: {', '.join(result.metrics)}")
+    for k in result.keys:
+        table.add_column(k)
+    for m in result.metrics:
+        for f in result.fields:
+            table.add_column(f"{m}.{f}", justify="right")
+    for row in result.rows:
+        cells = [row.key.get(k, "") for k in result.keys]
+        cells += [_fmt(row.values[m][f]) for m in result.metrics for f in result.fields]
+        table.add_row(*cells)
+    out.print(table)
+    for cov in result.coverage:
+        if cov["partial"]:
+            covered = cov["covered"]
+            err.print(f"[yellow]partial:[/yellow] asked {cov['requested']['start']}.."
+                      f"{cov['requested']['end']}, data covers "
+                      f"{covered['start']}..{covered['end']}" if covered else "nothing")
+    for old, new in result.renamed.items():
+        err.print(f"note: {old!r} is a previous name of {new!r}; showing {new}")
+
+
+def _fmt(v: object) -> str:
+    if v is None:
+        return "-"
+    return f"{v:,.4f}" if isinstance(v, float) else f"{v:,}"
+
+
+@warehouse_app.command("build")
+def build(scale: float = typer.Option(1.0, help="Size factor (1 ≈ 20k users, ~2M events)."),
+          seed: int = typer.Option(7, help="Same seed, same numbers."),
+          path: Path | None = typer.Option(None, help="Output file (default $SHOWWORK_HOME).")
+          ) -> None:
+    """Generate the demo warehouse (deterministic; written atomically)."""
+    target = path or warehouse_path()
+    started = time.perf_counter()
+    with err.status("building the demo warehouse") as status:
+        demo_warehouse.build(target, scale=scale, seed=seed,
+                             progress=lambda msg: status.update(msg))
+    err.print(f"built {target} (scale {scale:g}, seed {seed}) in "
+              f"{time.perf_counter() - started:.1f} s")

@@ -1,0 +1,1 @@
+"""The claim protocol: answers, claims, citations, switches, schemas and prompts."""

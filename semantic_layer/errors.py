@@ -1,0 +1,91 @@
+"""Errors of the semantic layer.
+
+Every error a governed call can raise is a `SemanticError`. Its message is what the analyst sees
+as a blocked call, so it names what is unsupported and what is supported.
+"""
+
+from __future__ import annotations
+
+
+class SemanticError(Exception):
+    """Root of every semantic-layer error."""
+
+    code = "semantic_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ModelError(SemanticError):
+    """The semantic model (YAML) is invalid; `problems` lists each one with where it is."""
+
+    code = "invalid_model"
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("Invalid semantic model:\n" + "\n".join(f"- {p}" for p in problems))
+        self.problems = problems
+
+
+class BlockedQuery(SemanticError):
+    """A governed call that validation refused before anything ran."""
+
+    code = "blocked"
+
+
+class InvalidArguments(BlockedQuery):
+    """Arguments of the wrong shape or type."""
+
+    code = "invalid_arguments"
+
+
+class UnknownMetric(BlockedQuery):
+    code = "unknown_metric"
+
+
+class UndefinedComposition(BlockedQuery):
+    code = "undefined_composition"
+
+
+class UnsupportedDimension(BlockedQuery):
+    code = "unsupported_dimension"
+
+
+class UnknownMember(BlockedQuery):
+    code = "unknown_member"
+
+
+class GrainNotAllowed(BlockedQuery):
+    code = "grain_not_allowed"
+
+
+class PointInTimeOverPeriod(BlockedQuery):
+    code = "point_in_time_over_period"
+
+
+class WindowError(BlockedQuery):
+    """Reversed, empty, future or before-coverage windows."""
+
+    code = "invalid_window"
+
+
+class ExecutionError(SemanticError):
+    """The query was valid but the warehouse could not run it."""
+
+    code = "execution_failed"
+
+
+class QueryTimeout(ExecutionError):
+    code = "timeout"
+
+
+class RowCapExceeded(ExecutionError):
+    code = "row_cap_exceeded"
+
+
+class WarehouseMissing(SemanticError):
+    code = "warehouse_missing"
+
+
+class NonAdditiveSum(BlockedQuery):
+    code = "non_additive_sum"

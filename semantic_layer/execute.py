@@ -1,0 +1,60 @@
+"""Execution on DuckDB: read-only, no external access, locked configuration, bounded."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from semantic_layer.errors import ExecutionError, QueryTimeout, RowCapExceeded, WarehouseMissing
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits for the governed connection."""
+
+    memory: str = "2GB"
+    """DuckDB memory_limit."""
+    threads: int = 2
+    timeout_s: float = 30.0
+    """A query still running after this is interrupted."""
+    row_cap: int = 5000
+    """More rows than this is an error, never a silent truncation."""
+
+
+def connect(path: Path, limits: Limits) -> duckdb.DuckDBPyConnection:
+    if not path.exists():
+        raise WarehouseMissing(f"No warehouse at {path}; run `showwork warehouse build` first.")
+    config = {"enable_external_access": False, "memory_limit": limits.memory,
+              "threads": limits.threads, "autoload_known_extensions": False,
+              "autoinstall_known_extensions": False, "lock_configuration": True}
+    return duckdb.connect(str(path), read_only=True, config=config)
+
+
+def run(con: duckdb.DuckDBPyConnection, sql: str, limits: Limits) -> list[tuple[Any, ...]]:
+    """Run one SELECT on its own cursor; interrupt it past the timeout."""
+    cursor = con.cursor()
+    timed_out = threading.Event()
+
+    def interrupt() -> None:
+        timed_out.set()
+        cursor.interrupt()
+
+    timer = threading.Timer(limits.timeout_s, interrupt)
+    timer.start()
+    try:
+        rows = cursor.execute(sql).fetchmany(limits.row_cap + 1)
+    except duckdb.Error as exc:
+        if timed_out.is_set():
+            raise QueryTimeout(f"Query interrupted after {limits.timeout_s:g} s.") from exc
+        raise ExecutionError(f"The warehouse could not run the query: {exc}") from exc
+    finally:
+        timer.cancel()
+        cursor.close()
+    if len(rows) > limits.row_cap:
+        raise RowCapExceeded(f"The query returns more than {limits.row_cap} rows; "
+                             "narrow it with filters, a coarser grain or a limit.")
+    return rows

@@ -1,0 +1,79 @@
+"""The arguments of the governed tools, as they cross the wire from a model or a CLI."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from semantic_layer.errors import InvalidArguments
+from semantic_layer.windows import Window
+
+MAX_METRICS = 8
+MAX_LIMIT = 1000
+
+
+class _Wire(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_max_length=200)
+
+
+class WindowArg(_Wire):
+    start: dt.date
+    end: dt.date
+
+    def window(self) -> Window:
+        return Window(self.start, self.end)
+
+
+class Filter(_Wire):
+    dimension: str
+    op: Literal["in", "not_in"] = "in"
+    values: list[str] = Field(min_length=1, max_length=50)
+
+
+class OrderBy(_Wire):
+    field: str
+    desc: bool = True
+
+
+class QueryArgs(_Wire):
+    """Arguments of `query`: metrics over one window, optionally by dimensions or a grain."""
+
+    metrics: list[str] = Field(min_length=1, max_length=MAX_METRICS)
+    window: WindowArg
+    group_by: list[str] = Field(default=[], max_length=2)
+    where: list[Filter] = Field(default=[], max_length=10)
+    grain: Literal["day", "week", "month"] | None = None
+    aggregate: Literal["sum"] | None = None
+    order_by: OrderBy | None = None
+    limit: int | None = Field(default=None, ge=1, le=MAX_LIMIT)
+
+
+class CompareArgs(_Wire):
+    """Arguments of `compare`: metrics in a current window against a previous window."""
+
+    metrics: list[str] = Field(min_length=1, max_length=MAX_METRICS)
+    current_window: WindowArg
+    previous_window: WindowArg
+    by: str | None = None
+    where: list[Filter] = Field(default=[], max_length=10)
+
+
+def parse_args(kind: Literal["query", "compare"], raw: Any) -> QueryArgs | CompareArgs:
+    """Validate raw tool arguments; raise InvalidArguments naming each problem."""
+    model = QueryArgs if kind == "query" else CompareArgs
+    if not isinstance(raw, dict):
+        raise InvalidArguments(f"Arguments of {kind} must be a JSON object, got {type(raw).__name__}.")
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        problems = "; ".join(_describe(e) for e in exc.errors()[:8])
+        fields = ", ".join(model.model_fields)
+        raise InvalidArguments(
+            f"Invalid arguments for {kind}: {problems}. Accepted fields: {fields}.") from exc
+
+
+def _describe(err: Any) -> str:
+    loc = ".".join(str(x) for x in err["loc"]) or "(arguments)"
+    return f"{loc}: {err['msg']}"

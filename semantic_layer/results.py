@@ -1,0 +1,86 @@
+"""Typed results of governed calls: the fields claims cite.
+
+A plain query row has the field `value` per metric; a comparison row has `value`, `previous`,
+`delta` and `pct_change` (percent units). Rates and ratios are fractions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+QUERY_FIELDS = ("value",)
+COMPARE_FIELDS = ("value", "previous", "delta", "pct_change")
+
+Number = int | float | None
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of a result: its selector keys and the fields of each metric."""
+
+    key: dict[str, str]
+    """Selector key → member (dimension members; grain periods as ISO start dates)."""
+    values: dict[str, dict[str, Number]]
+    """Metric → field → value."""
+    partial: bool = False
+    """The row's period is not wholly covered by data."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "values": self.values, "partial": self.partial}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Row:
+        return cls(dict(d["key"]), {m: dict(f) for m, f in d["values"].items()},
+                   bool(d.get("partial", False)))
+
+
+@dataclass(frozen=True)
+class Result:
+    """A governed call's typed result, with what it covers and how it was computed."""
+
+    kind: str
+    """query or compare"""
+    metrics: tuple[str, ...]
+    """Current names of the metrics, in the order asked."""
+    keys: tuple[str, ...]
+    """Row selector keys (dimensions, or the grain name)."""
+    rows: tuple[Row, ...]
+    coverage: tuple[dict[str, Any], ...]
+    """Per window: requested, covered, partial (query: one; compare: current, previous)."""
+    sql: str
+    model_version: str
+    point_in_time: tuple[str, ...] = ()
+    """Metrics whose values are taken at the end of the window or period."""
+    renamed: dict[str, str] = field(default_factory=dict)
+    """Previous metric name asked → current name."""
+    grain: str | None = None
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return COMPARE_FIELDS if self.kind == "compare" else QUERY_FIELDS
+
+    @property
+    def partial(self) -> bool:
+        return any(c["partial"] for c in self.coverage) or any(r.partial for r in self.rows)
+
+    def find_rows(self, selector: dict[str, str]) -> list[Row]:
+        return [r for r in self.rows if all(r.key.get(k) == v for k, v in selector.items())]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind, "metrics": list(self.metrics), "keys": list(self.keys),
+            "grain": self.grain, "rows": [r.to_json() for r in self.rows],
+            "coverage": list(self.coverage), "partial": self.partial, "sql": self.sql,
+            "model_version": self.model_version, "point_in_time": list(self.point_in_time),
+            "renamed": self.renamed,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Result:
+        return cls(
+            kind=d["kind"], metrics=tuple(d["metrics"]), keys=tuple(d["keys"]),
+            rows=tuple(Row.from_json(r) for r in d["rows"]), coverage=tuple(d["coverage"]),
+            sql=d["sql"], model_version=d["model_version"],
+            point_in_time=tuple(d.get("point_in_time", ())), renamed=dict(d.get("renamed", {})),
+            grain=d.get("grain"))

@@ -1,0 +1,211 @@
+"""Validation of governed calls against the model, before anything is compiled or run.
+
+Each check raises a typed BlockedQuery whose message names what is unsupported and what is
+supported: that message is what the analyst sees.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+
+from semantic_layer.errors import (
+    GrainNotAllowed,
+    InvalidArguments,
+    NonAdditiveSum,
+    PointInTimeOverPeriod,
+    UndefinedComposition,
+    UnknownMember,
+    UnknownMetric,
+    UnsupportedDimension,
+    WindowError,
+)
+from semantic_layer.model import SemanticModelFile
+from semantic_layer.requests import CompareArgs, Filter, QueryArgs
+from semantic_layer.windows import Window, aligned
+
+_OPERATOR = re.compile(r"\s*[-+*/×÷]\s*|\s+(?:per|over|divided by|times|x)\s+", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """What the data covers of the window asked for."""
+
+    requested: Window
+    """The window asked for."""
+    covered: Window | None
+    """The part of it the sources cover; None when nothing is covered."""
+
+    @property
+    def partial(self) -> bool:
+        return self.covered != self.requested
+
+    def to_json(self) -> dict[str, object]:
+        return {"requested": self.requested.to_json(),
+                "covered": self.covered.to_json() if self.covered else None,
+                "partial": self.partial}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A validated governed call: what to compile, with names resolved."""
+
+    kind: str
+    """query or compare"""
+    metrics: tuple[str, ...]
+    """Current metric names, in the order asked."""
+    group_by: tuple[str, ...]
+    filters: tuple[Filter, ...]
+    windows: tuple[Window, ...]
+    """One window for query; (current, previous) for compare."""
+    grain: str | None = None
+    aggregate: str | None = None
+    order_by: tuple[str, bool] | None = None
+    limit: int | None = None
+    renamed: dict[str, str] = field(default_factory=dict)
+    """Previous name asked → current name."""
+    coverage: tuple[Coverage, ...] = ()
+
+
+def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
+    metrics, renamed = resolve_metrics(model, args.metrics)
+    window = args.window.window()
+    check_dimensions(model, metrics, args.group_by, args.where)
+    check_grain(model, metrics, args.grain, window)
+    check_aggregate(model, metrics, args.aggregate, args.grain)
+    order = _check_order(metrics, args.group_by, args.order_by, args.grain)
+    return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (window,), args.grain,
+                args.aggregate, order, args.limit, renamed,
+                (check_window(model, metrics, window),))
+
+
+def plan_compare(model: SemanticModelFile, args: CompareArgs) -> Plan:
+    metrics, renamed = resolve_metrics(model, args.metrics)
+    cur, prev = args.current_window.window(), args.previous_window.window()
+    group_by = (args.by,) if args.by else ()
+    check_dimensions(model, metrics, group_by, args.where)
+    covs = (check_window(model, metrics, cur), check_window(model, metrics, prev))
+    for w in (cur, prev):
+        check_grain(model, metrics, None, w)
+    if cur.intersect(prev):
+        raise WindowError(f"The current window {cur} and previous window {prev} overlap; "
+                          "compare two separate windows.")
+    return Plan("compare", metrics, group_by, tuple(args.where), (cur, prev), renamed=renamed,
+                coverage=covs)
+
+
+def resolve_metrics(model: SemanticModelFile, asked: list[str]) -> tuple[tuple[str, ...], dict]:
+    out: list[str] = []
+    renamed: dict[str, str] = {}
+    for name in asked:
+        current = model.previous_names.get(name, name)
+        if current not in model.metric_index:
+            raise _unknown_metric(model, name)
+        if current != name:
+            renamed[name] = current
+        if current not in out:
+            out.append(current)
+    return tuple(out), renamed
+
+
+def _unknown_metric(model: SemanticModelFile, name: str) -> Exception:
+    known = sorted(model.metric_index)
+    parts = [p for p in _OPERATOR.split(name.strip()) if p]
+    if len(parts) > 1 and all(model.previous_names.get(p, p) in known for p in parts):
+        derived = [f"{m.name}" for m in model.metrics if m.type != "simple"]
+        return UndefinedComposition(
+            f"{name!r} combines governed metrics in a way the model does not define; "
+            f"defined compositions: {', '.join(derived)}. Ask for those metrics separately "
+            "or for a defined composition.")
+    close = difflib.get_close_matches(name, known + list(model.previous_names), n=3, cutoff=0.6)
+    hint = f" Did you mean {', '.join(close)}?" if close else ""
+    return UnknownMetric(f"Unknown metric {name!r}.{hint} Governed metrics: {', '.join(known)}.")
+
+
+def check_dimensions(model: SemanticModelFile, metrics: tuple[str, ...],
+                     group_by: tuple[str, ...] | list[str], filters: list[Filter]) -> None:
+    if len(set(group_by)) != len(group_by):
+        raise InvalidArguments(f"group_by repeats a dimension: {', '.join(group_by)}.")
+    for dim in [*group_by, *(f.dimension for f in filters)]:
+        for metric in metrics:
+            supported = model.supported_dimensions(metric)
+            if dim not in supported:
+                listed = ", ".join(supported) if supported else "none"
+                raise UnsupportedDimension(
+                    f"Unknown dimension {dim!r} for metric {metric!r}; supported: {listed}.")
+    for f in filters:
+        check_members(model, f)
+
+
+def check_members(model: SemanticModelFile, f: Filter) -> None:
+    dim = model.dimensions[f.dimension]
+    for value in f.values:
+        if dim.members is not None and value not in dim.members:
+            raise UnknownMember(f"Unknown member {value!r} of dimension {dim.name!r}; "
+                                f"members: {', '.join(dim.members)}.")
+        if dim.pattern and not re.fullmatch(dim.pattern, value):
+            raise UnknownMember(f"Member {value!r} of dimension {dim.name!r} has the wrong shape; "
+                                "expected YYYY-MM, e.g. 2026-03.")
+
+
+def check_grain(model: SemanticModelFile, metrics: tuple[str, ...], grain: str | None,
+                window: Window) -> None:
+    for metric in metrics:
+        grains = model.metric_index[metric].grains
+        if grain is not None and grain not in grains:
+            raise GrainNotAllowed(f"Grain {grain!r} is not allowed for metric {metric!r}; "
+                                  f"allowed: {', '.join(grains)}.")
+        if len(grains) == 1 and not aligned(window, grains[0]):
+            raise GrainNotAllowed(
+                f"Metric {metric!r} is defined on whole {grains[0]}s only; window {window} is not "
+                f"a whole number of {grains[0]}s (ISO weeks run Monday to Sunday).")
+
+
+def check_aggregate(model: SemanticModelFile, metrics: tuple[str, ...], aggregate: str | None,
+                    grain: str | None) -> None:
+    if aggregate is None:
+        return
+    if grain is None:
+        raise InvalidArguments("aggregate='sum' sums per-grain values; give a grain too.")
+    for metric in metrics:
+        if model.point_in_time(metric):
+            raise PointInTimeOverPeriod(
+                f"Metric {metric!r} is a point-in-time value (at the end of each period) and "
+                "cannot be summed over a period; ask for its value at the end of the window, "
+                "or by grain without aggregate.")
+        m = model.metric_index[metric]
+        aggs = {model.measures[x][1].agg for x in model.base_measures(metric)}
+        if m.type != "simple" or aggs - {"count", "sum"}:
+            raise NonAdditiveSum(
+                f"Metric {metric!r} is not additive across periods (distinct counts and ratios "
+                "double-count when summed); ask for it over the whole window without aggregate.")
+
+
+def check_window(model: SemanticModelFile, metrics: tuple[str, ...], window: Window) -> Coverage:
+    if window.start > window.end:
+        raise WindowError(f"Window {window} is reversed: its start is after its end.")
+    if window.start > model.as_of:
+        raise WindowError(f"Window {window} is in the future: data runs to "
+                          f"{model.as_of.isoformat()} (the warehouse's as-of date).")
+    covered: Window | None = window
+    for metric in metrics:
+        start, through = model.coverage(metric)
+        source = Window(start, through)
+        if window.end < start or window.start > through:
+            raise WindowError(f"Window {window} is outside the coverage of metric {metric!r}: "
+                              f"its sources cover {source}.")
+        covered = covered.intersect(source) if covered else None
+    return Coverage(window, covered)
+
+
+def _check_order(metrics: tuple[str, ...], group_by: list[str], order: object,
+                 grain: str | None) -> tuple[str, bool] | None:
+    if order is None:
+        return None
+    fieldname, desc = order.field, order.desc  # type: ignore[attr-defined]
+    allowed = [*metrics, *group_by, *([grain] if grain else [])]
+    if fieldname not in allowed:
+        raise InvalidArguments(f"Cannot order by {fieldname!r}; order by one of: "
+                               f"{', '.join(allowed)}.")
+    return fieldname, desc

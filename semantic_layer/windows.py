@@ -1,0 +1,84 @@
+"""Date windows (inclusive) and calendar periods (ISO weeks start on Monday)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Window:
+    """An inclusive date window."""
+
+    start: dt.date
+    """First day in the window."""
+    end: dt.date
+    """Last day in the window (inclusive)."""
+
+    @property
+    def days(self) -> int:
+        return (self.end - self.start).days + 1
+
+    @property
+    def end_exclusive(self) -> dt.date:
+        return self.end + dt.timedelta(days=1)
+
+    def intersect(self, other: Window) -> Window | None:
+        start, end = max(self.start, other.start), min(self.end, other.end)
+        return Window(start, end) if start <= end else None
+
+    def covers(self, other: Window) -> bool:
+        return self.start <= other.start and other.end <= self.end
+
+    def to_json(self) -> dict[str, str]:
+        return {"start": self.start.isoformat(), "end": self.end.isoformat()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, str]) -> Window:
+        return cls(dt.date.fromisoformat(data["start"]), dt.date.fromisoformat(data["end"]))
+
+    def __str__(self) -> str:
+        return f"{self.start.isoformat()}..{self.end.isoformat()}"
+
+
+def period_start(day: dt.date, grain: str) -> dt.date:
+    """The first day of the period holding `day`.
+
+    >>> period_start(dt.date(2026, 3, 15), "week")
+    datetime.date(2026, 3, 9)
+    """
+    if grain == "day":
+        return day
+    if grain == "week":
+        return day - dt.timedelta(days=day.weekday())
+    return day.replace(day=1)
+
+
+def period_end(start: dt.date, grain: str) -> dt.date:
+    """The last day of the period starting at `start`."""
+    if grain == "day":
+        return start
+    if grain == "week":
+        return start + dt.timedelta(days=6)
+    next_month = (start.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
+    return next_month - dt.timedelta(days=1)
+
+
+def periods(window: Window, grain: str) -> list[Window]:
+    """The whole calendar periods that touch the window, in order."""
+    out, start = [], period_start(window.start, grain)
+    while start <= window.end:
+        out.append(Window(start, period_end(start, grain)))
+        start = out[-1].end + dt.timedelta(days=1)
+    return out
+
+
+def aligned(window: Window, grain: str) -> bool:
+    """True when the window is a union of whole periods of the grain."""
+    return period_start(window.start, grain) == window.start and period_end(
+        period_start(window.end, grain), grain) == window.end
+
+
+def iso_week(day: dt.date) -> Window:
+    start = period_start(day, "week")
+    return Window(start, start + dt.timedelta(days=6))

@@ -1,0 +1,84 @@
+"""`showwork semantic …` and `showwork warehouse build` through the real entry point."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def showwork(*args: str, home: Path | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COLUMNS": "200"}
+    if home:
+        env["SHOWWORK_HOME"] = str(home)
+    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True,
+                          text=True, env=env, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory, demo_db: Path) -> Path:
+    folder = tmp_path_factory.mktemp("home")
+    shutil.copy(demo_db, folder / "demo.duckdb")
+    return folder
+
+
+def test_validate_ok_and_broken(tmp_path: Path) -> None:
+    """validate passes the demo model and exits 1 listing problems for a broken one."""
+    ok = showwork("semantic", "validate")
+    assert ok.returncode == 0 and "13" not in ok.stderr and "metrics" in ok.stdout
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("version: x\nas_of: 2026-06-18\nsemantic_models: []\nmetrics: [{name: a}]\n")
+    result = showwork("semantic", "validate", str(bad))
+    assert result.returncode == 1
+    assert "metrics[0].type" in result.stderr and "metrics[0].label" in result.stderr
+
+
+def test_catalog_json() -> None:
+    """catalog --json prints the catalog on stdout only."""
+    result = showwork("semantic", "catalog", "--json")
+    cat = json.loads(result.stdout)
+    assert cat["metrics"]["weekly_value_moments"]["grains"] == ["week"]
+
+
+def test_query_json_and_blocked(home: Path) -> None:
+    """query --json prints a typed result; a blocked query exits non-zero with the reason."""
+    result = showwork("semantic", "query", "-m", "active_users", "--by", "platform",
+                      "--start", "2026-03-09", "--end", "2026-03-15", "--json", home=home)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert [r["key"]["platform"] for r in data["rows"]] == ["android", "ios", "web"]
+    blocked = showwork("semantic", "query", "-m", "active_users", "--by", "age",
+                       "--start", "2026-03-09", "--end", "2026-03-15", home=home)
+    assert blocked.returncode == 2
+    assert "Unknown dimension 'age' for metric 'active_users'; supported:" in blocked.stderr
+    assert blocked.stdout == ""
+
+
+def test_compare_from_cli(home: Path) -> None:
+    """--previous-start/--previous-end turn a query into a comparison."""
+    result = showwork("semantic", "query", "-m", "weekly_value_moments", "--start", "2026-03-09",
+                      "--end", "2026-03-15", "--previous-start", "2026-03-02", "--previous-end",
+                      "2026-03-08", "--json", home=home)
+    row = json.loads(result.stdout)["rows"][0]["values"]["weekly_value_moments"]
+    assert row["delta"] == row["value"] - row["previous"] and row["pct_change"] < 0
+
+
+def test_compile_dialects() -> None:
+    """compile prints dialect SQL without a warehouse."""
+    result = showwork("semantic", "compile", "-m", "active_users", "--grain", "week",
+                      "--start", "2026-03-02", "--end", "2026-03-15", "--dialect", "bigquery")
+    assert result.returncode == 0 and "ISOWEEK" in result.stdout
+    unknown = showwork("semantic", "compile", "-m", "active_users", "--dialect", "oracle")
+    assert unknown.returncode == 2 and "supported: duckdb, spark" in unknown.stderr
+
+
+def test_warehouse_build_small(tmp_path: Path) -> None:
+    """warehouse build writes demo.duckdb under SHOWWORK_HOME and says where."""
+    result = showwork("warehouse", "build", "--scale", "0.02", "--seed", "3", home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "demo.duckdb").exists() and "built" in result.stderr

@@ -1,0 +1,50 @@
+"""The governed connection is read-only, has no external access, and is bounded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from semantic_layer import SemanticLayer, errors, load_model
+from semantic_layer.execute import Limits, run
+
+
+def test_connection_is_read_only(layer: SemanticLayer) -> None:
+    """Writes are refused by the database itself."""
+    with pytest.raises(duckdb.Error, match="read-only"):
+        layer.connection.execute("CREATE TABLE x (a INT)")
+
+
+def test_no_external_access(layer: SemanticLayer) -> None:
+    """Reading files from the host is disabled."""
+    with pytest.raises(duckdb.Error, match="disabled"):
+        layer.connection.execute("SELECT * FROM read_csv('/etc/passwd')").fetchall()
+
+
+def test_configuration_locked(layer: SemanticLayer) -> None:
+    """Limits cannot be lifted from SQL."""
+    with pytest.raises(duckdb.Error, match="locked"):
+        layer.connection.execute("SET memory_limit='100GB'")
+
+
+def test_timeout_interrupts(layer: SemanticLayer) -> None:
+    """A query past the timeout is interrupted and reported as a timeout."""
+    slow = ("SELECT count(*) FROM range(1000000000) a, range(1000) b WHERE (a.range * b.range) % 7 = 3")
+    with pytest.raises(errors.QueryTimeout, match="interrupted after 0.2 s"):
+        run(layer.connection, slow, Limits(timeout_s=0.2))
+
+
+def test_row_cap_is_an_error_not_a_truncation(layer: SemanticLayer) -> None:
+    """More rows than the cap is refused with advice, never silently cut."""
+    with pytest.raises(errors.RowCapExceeded, match="more than 10 rows"):
+        run(layer.connection, "SELECT * FROM range(11)", Limits(row_cap=10))
+
+
+def test_missing_warehouse_is_clear(tmp_path: Path) -> None:
+    """A layer pointed at a missing file says how to build it."""
+    layer = SemanticLayer(load_model(), tmp_path / "nope.duckdb")
+    with pytest.raises(errors.WarehouseMissing, match="showwork warehouse build"):
+        layer.call("query", {"metrics": ["active_users"],
+                             "window": {"start": "2026-03-02", "end": "2026-03-08"}})
