@@ -20,6 +20,7 @@ def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
             "coverage": {"start": start.isoformat(), "end": through.isoformat()},
             "version": m.version, "previous_names": list(m.previous_names), "owner": m.owner,
             "unit": "fraction" if m.type == "ratio" and "rate" in m.name else None,
+            "formula": _formula(m),
         }
     dims = {d.name: {"label": d.label or d.name.replace("_", " "), "members": d.members,
                      "pattern": d.pattern} for d in model.dimensions.values()}
@@ -29,3 +30,12 @@ def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
     }
     return {"model_version": model.version, "as_of": model.as_of.isoformat(),
             "grains": list(GRAINS), "metrics": metrics, "dimensions": dims, "tree": tree}
+
+
+def _formula(m) -> dict[str, Any] | None:
+    p = m.type_params
+    if m.type == "ratio":
+        return {"op": "divide", "numerator": p.numerator, "denominator": p.denominator}
+    if m.type == "derived":
+        return {"op": "expr", "expr": p.expr, "metrics": list(p.metrics or [])}
+    return None

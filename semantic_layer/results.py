@@ -7,6 +7,7 @@ A plain query row has the field `value` per metric; a comparison row has `value`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 QUERY_FIELDS = ("value",)
@@ -60,12 +61,23 @@ class Result:
     def fields(self) -> tuple[str, ...]:
         return COMPARE_FIELDS if self.kind == "compare" else QUERY_FIELDS
 
-    @property
+    @cached_property
     def partial(self) -> bool:
         return any(c["partial"] for c in self.coverage) or any(r.partial for r in self.rows)
 
     def find_rows(self, selector: dict[str, str]) -> list[Row]:
+        if not selector:
+            return list(self.rows)
+        if len(selector) == len(self.keys):
+            return self._by_key.get(tuple(selector.get(k) for k in self.keys), [])
         return [r for r in self.rows if all(r.key.get(k) == v for k, v in selector.items())]
+
+    @cached_property
+    def _by_key(self) -> dict[tuple, list[Row]]:
+        index: dict[tuple, list[Row]] = {}
+        for r in self.rows:
+            index.setdefault(tuple(r.key.get(k) for k in self.keys), []).append(r)
+        return index
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -1,0 +1,108 @@
+"""The audit: a pure function of an answer and the evidence its trace stores."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.audit.checks import CHECKS, ClaimContext
+from harness.audit.evidence import Evidence
+from harness.audit.findings import FINDINGS, find_flat_reasoning
+from harness.audit.index import CatalogIndex
+from harness.audit.types import AuditReport, ClaimAudit, Finding
+from protocol.answer import Answer, parse_answer
+from protocol.errors import AnswerError
+from protocol.rendered import render_measurement
+
+STALE_CODES = {"partial_period", "superseded_metric", "point_in_time_as_period"}
+CONFLICT_CODES = {"direction_mismatch"}
+
+
+def audit(answer: str | dict[str, Any] | Answer, evidence: Evidence, catalog: dict[str, Any],
+          category: str | None = None, rendered: bool = False,
+          catalog_digest: str | None = None) -> AuditReport:
+    """Audit one answer. A malformed answer is a report with its protocol error, never a crash.
+
+    `catalog_digest` (the SHA-256 of the catalog's canonical JSON, as traces store it) lets
+    audits of many traces share one catalog index.
+    """
+    if not isinstance(answer, Answer):
+        try:
+            answer = parse_answer(answer)
+        except AnswerError as exc:
+            return AuditReport("malformed", False, None, [], [], [], "withhold",
+                               protocol_error=exc.message)
+    index = CatalogIndex.build(catalog, catalog_digest)
+    claims = [_audit_claim(i, c, evidence, index, rendered)
+              for i, c in enumerate(answer.claims or [], 1)]
+    claims = _propagate(claims, answer)
+    defects = [d for c in claims for d in c.defects]
+    findings = [f for c in claims for f in c.findings] + find_flat_reasoning(answer, category)
+    graphed = answer.has_graph
+    grounded = (not defects) if graphed else None
+    decision = decide(answer.status, graphed, grounded, claims, findings)
+    return AuditReport(answer.status, graphed, grounded, claims, defects, findings, decision,
+                       answer.value, answer.driver, answer.answer, answer.refusal_reason)
+
+
+def _audit_claim(number: int, claim: Any, evidence: Evidence, index: CatalogIndex,
+                 rendered: bool) -> ClaimAudit:
+    ctx = ClaimContext(number, claim, evidence, index)
+    for check in CHECKS:
+        check(ctx)
+    findings = [f for find in FINDINGS for f in find(ctx)]
+    state = _state(ctx, findings)
+    text = _render(ctx) if rendered and claim.kind == "measurement" and not ctx.defects else None
+    return ClaimAudit(ctx.cid, claim.text, claim.kind, state, claim.value,
+                      list(claim.sources or []), list(claim.premises or []), ctx.resolved,
+                      ctx.defects, findings, text)
+
+
+def _state(ctx: ClaimContext, findings: list[Finding]) -> str:
+    codes = {d.code for d in ctx.defects} | {f.code for f in findings}
+    if "value_mismatch" in codes or codes & CONFLICT_CODES:
+        return "CONFLICTING"
+    if ctx.defects:
+        return "MISSING"
+    if codes & STALE_CODES:
+        return "STALE"
+    return "SUPPORTED"
+
+
+def _propagate(claims: list[ClaimAudit], answer: Answer) -> list[ClaimAudit]:
+    """A claim resting on a CONFLICTING or MISSING premise is itself MISSING."""
+    out: list[ClaimAudit] = []
+    for claim in claims:
+        weak = [p for p in claim.premises if p[:1] == "c" and p[1:].isdigit()
+                and 0 < int(p[1:]) <= len(out) and out[int(p[1:]) - 1].state in
+                ("CONFLICTING", "MISSING")]
+        if weak and claim.state in ("SUPPORTED", "STALE"):
+            claim = ClaimAudit(**{**claim.__dict__, "state": "MISSING"})
+        out.append(claim)
+    return out
+
+
+def decide(status: str, graphed: bool, grounded: bool | None, claims: list[ClaimAudit],
+           findings: list[Finding]) -> str:
+    """serve, serve_with_caveats or withhold (see README, "Serving decision")."""
+    if status == "refused":
+        return "serve"
+    if not graphed:
+        return "serve_with_caveats"
+    if not grounded:
+        return "withhold"
+    if findings or any(c.state != "SUPPORTED" for c in claims):
+        return "serve_with_caveats"
+    return "serve"
+
+
+def _render(ctx: ClaimContext) -> str | None:
+    if not ctx.cited:
+        return None
+    _text, c, result, row, _v = ctx.cited[0]
+    metric = next((m for m in result.metrics if m == c.metric), c.metric)
+    meta = ctx.catalog["metrics"].get(metric, {})
+    windows = [f"{cov['requested']['start']}..{cov['requested']['end']}" for cov in result.coverage]
+    segment = ", ".join(f"{k} {v}" for k, v in row.key.items())
+    fraction = meta.get("type") == "ratio" and meta.get("unit") == "fraction"
+    return render_measurement(meta.get("label", metric), c.field, row.values[metric], windows,
+                              segment, fraction)

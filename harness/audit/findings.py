@@ -1,0 +1,160 @@
+"""Finding checks: reported with evidence and a suggested model fix; they never break grounding."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.audit.checks import ClaimContext
+from harness.audit.text import direction, says_period_total
+from harness.audit.types import Finding
+from protocol.answer import Answer
+
+
+def _finding(ctx: ClaimContext, code: str, message: str, evidence: dict[str, Any],
+             suggestion: str) -> Finding:
+    return Finding(code, ctx.cid, message, evidence, suggestion)
+
+
+def find_mislabelled(ctx: ClaimContext) -> list[Finding]:
+    named = ctx.index_.names.mentioned(ctx.claim.text)
+    if not named:
+        return []
+    out = []
+    for text, c, _result, _row, _v in ctx.cited:
+        cited = ctx.index_.current.get(c.metric, c.metric)
+        if cited in named:
+            continue
+        said_metric, phrase = next(iter(named.items()))
+        out.append(_finding(
+            ctx, "mislabelled_metric",
+            f"Claim {ctx.cid} says {phrase!r} ({said_metric}) but cites {text} ({cited}).",
+            {"said": said_metric, "phrase": phrase, "cited": cited, "citation": text},
+            f"If '{phrase}' should mean {cited}, add it as a synonym of {cited}; otherwise "
+            f"relabel {cited} so it cannot be read as {said_metric}."))
+    return out
+
+
+def find_direction(ctx: ClaimContext) -> list[Finding]:
+    if not any(item[1].field in ("delta", "pct_change") for item in ctx.cited):
+        return []
+    said = direction(ctx.claim.text)
+    if not said:
+        return []
+    for text, c, _r, _row, value in ctx.cited:
+        numeric = isinstance(value, int | float) and value
+        if c.field in ("delta", "pct_change") and numeric and (value > 0) != (said > 0):
+            word = "rose" if said > 0 else "fell"
+            return [_finding(
+                ctx, "direction_mismatch",
+                f"Claim {ctx.cid} says it {word}, but {text} is {value:+g}.",
+                {"said": word, "citation": text, "value": value},
+                "Check the sign convention of the metric and its label (a metric where "
+                "lower is better needs it said in its description).")]
+    return []
+
+
+def find_partial(ctx: ClaimContext) -> list[Finding]:
+    out = []
+    for text, c, result, row, _v in ctx.cited:
+        if not result.partial:
+            continue
+        partial = [cov for cov in result.coverage if cov["partial"]]
+        cov = partial[0] if partial else result.coverage[0]
+        req, got = cov["requested"], cov["covered"]
+        covered = f"{got['start']}..{got['end']}" if got else "nothing"
+        out.append(_finding(
+            ctx, "partial_period",
+            f"Claim {ctx.cid} cites r{c.handle}, which covers {covered} of the window "
+            f"{req['start']}..{req['end']} asked for.",
+            {"citation": text, "requested": req, "covered": got},
+            "Declare the source's coverage window in the model so partial periods are flagged "
+            "or refused before they are compared."))
+    return out
+
+
+def find_point_in_time(ctx: ClaimContext) -> list[Finding]:
+    if not ctx.cited or not says_period_total(ctx.claim.text):
+        return []
+    for text, c, _r, _row, _v in ctx.cited:
+        metric = ctx.index_.current.get(c.metric, c.metric)
+        if ctx.catalog["metrics"].get(metric, {}).get("point_in_time"):
+            return [_finding(
+                ctx, "point_in_time_as_period",
+                f"Claim {ctx.cid} speaks of {metric} as a total over a period, but it is a "
+                "point-in-time value (at the end of the window).",
+                {"citation": text, "metric": metric},
+                f"Say in the label or description of {metric} that it is measured at period "
+                "end.")]
+    return []
+
+
+def find_superseded(ctx: ClaimContext) -> list[Finding]:
+    out = []
+    for text, c, _r, _row, _v in ctx.cited:
+        current = ctx.index_.current.get(c.metric, c.metric)
+        if current != c.metric:
+            out.append(_finding(
+                ctx, "superseded_metric",
+                f"Claim {ctx.cid} cites {c.metric}, a previous name of {current}.",
+                {"citation": text, "previous": c.metric, "current": current},
+                f"Keep {c.metric} listed as a previous name of {current}, and tell consumers "
+                "the new name."))
+    return out
+
+
+def find_composition(ctx: ClaimContext) -> list[Finding]:
+    comp = ctx.composition
+    if comp is None or _licensed(comp, ctx.catalog):
+        return []
+    a, b = comp["metrics"]
+    return [_finding(
+        ctx, "unlicensed_composition",
+        f"Claim {ctx.cid} states {ctx.claim.value!r}, derived as {comp['op']} from {a} and {b}; "
+        "the model defines no such metric.",
+        comp, f"If this composition is meaningful, define it as a governed metric of {a} and {b}.")]
+
+
+def _licensed(comp: dict[str, Any], catalog: dict[str, Any]) -> bool:
+    a, b = comp["metrics"]
+    pair = {"a/b": (a, b), "b/a": (b, a)}.get(comp["op"])
+    for m in catalog["metrics"].values():
+        f = m.get("formula") or {}
+        if pair and f.get("op") == "divide" and (f["numerator"], f["denominator"]) == pair:
+            return True
+    return False
+
+
+def find_weak_causal(ctx: ClaimContext) -> list[Finding]:
+    if ctx.claim.kind != "causal":
+        return []
+    edges = ctx.index_.edges
+    kinds = {edges[(s.parent, s.child)] for s in ctx.statements}
+    if "exact" in kinds:
+        return []
+    rest = ("only on influence (correlational) edges: "
+            + ", ".join(str(s) for s in ctx.statements)) if kinds else "on no tree edge"
+    return [_finding(
+        ctx, "weak_causal", f"Claim {ctx.cid} is causal but rests {rest}.",
+        {"statements": [str(s) for s in ctx.statements]},
+        "State it as a hypothesis, or add the exact decomposition to the metric tree if one "
+        "exists.")]
+
+
+FINDINGS = (find_mislabelled, find_direction, find_partial, find_point_in_time,
+            find_superseded, find_composition, find_weak_causal)
+
+
+def find_flat_reasoning(answer: Answer, category: str | None) -> list[Finding]:
+    """A diagnostic answer whose diagnosis is never stated as a claim with premises."""
+    diagnostic = category == "diagnostic" or bool(answer.driver)
+    if answer.status != "answered" or not diagnostic or not answer.claims:
+        return []
+    argued = any(c.kind in ("causal", "conclusion") and c.premises for c in answer.claims)
+    if argued:
+        return []
+    return [Finding("flat_reasoning", None,
+                    "Supported facts. Missing argument. The answer diagnoses a move but no "
+                    "conclusion or causal claim rests on premises.",
+                    {"driver": answer.driver, "claims": len(answer.claims)},
+                    "Put the exact decomposition of the metric in the tree so the argument can "
+                    "cite it.")]

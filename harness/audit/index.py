@@ -1,0 +1,46 @@
+"""Look-ups over a catalog snapshot, built once per audit rather than once per claim."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from harness.audit.text import MetricNames
+
+
+@dataclass(frozen=True)
+class CatalogIndex:
+    catalog: dict[str, Any]
+    edges: dict[tuple[str, str], str]
+    """(parent, child) → 'exact' or 'influence'."""
+    current: dict[str, str]
+    """Any metric name, current or previous → the current name."""
+    names: MetricNames
+
+    @classmethod
+    def build(cls, catalog: dict[str, Any], digest: str | None = None) -> CatalogIndex:
+        """Build the index; with the trace's catalog digest, reuse one built for that digest."""
+        if digest is None:
+            return cls._build(catalog)
+        cached = _BY_DIGEST.get(digest)
+        if cached is None:
+            cached = _BY_DIGEST[digest] = cls._build(catalog)
+            if len(_BY_DIGEST) > 64:
+                _BY_DIGEST.pop(next(iter(_BY_DIGEST)))
+        return cached
+
+    @classmethod
+    def _build(cls, catalog: dict[str, Any]) -> CatalogIndex:
+        edges = {(e["parent"], f): "exact" for e in catalog["tree"]["exact"] for f in e["factors"]}
+        edges.update({(i["source"], i["target"]): "influence"
+                      for i in catalog["tree"]["influence"]})
+        current = {name: name for name in catalog["metrics"]}
+        for name, m in catalog["metrics"].items():
+            current.update({old: name for old in m.get("previous_names", [])})
+        return cls(catalog, edges, current, MetricNames(catalog))
+
+    def metric(self, name: str) -> dict[str, Any]:
+        return self.catalog["metrics"].get(self.current.get(name, name), {})
+
+
+_BY_DIGEST: dict[str, CatalogIndex] = {}

@@ -1,0 +1,102 @@
+"""What the audit returns: defects (the grounded gate), findings (reported), evidence states."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+DEFECT_CODES = ("malformed_citation", "unknown_handle", "unknown_field", "unknown_row",
+                "ambiguous_row", "value_mismatch", "unknown_premise", "mixed_support",
+                "no_support", "unknown_statement")
+FINDING_CODES = ("mislabelled_metric", "direction_mismatch", "partial_period",
+                 "point_in_time_as_period", "unlicensed_composition", "superseded_metric",
+                 "weak_causal", "flat_reasoning")
+STATES = ("CONFLICTING", "MISSING", "STALE", "SUPPORTED")
+DECISIONS = ("serve", "serve_with_caveats", "withhold")
+
+
+@dataclass(frozen=True, slots=True)
+class Defect:
+    """A citation that does not resolve; any defect makes the answer ungrounded."""
+
+    code: str
+    claim: str
+    """c1, c2, …"""
+    message: str
+    """Exact and mechanical; this is what a repair round hands back."""
+    citation: str | None = None
+    position: int | None = None
+    """0-based index of the offending character, for malformed citations."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A reported problem that does not break grounding: a semantic-model backlog item."""
+
+    code: str
+    claim: str | None
+    """None for answer-level findings (flat reasoning)."""
+    message: str
+    evidence: dict[str, Any] = field(default_factory=dict)
+    """What was compared: text phrase, cited metric, windows, …"""
+    suggestion: str = ""
+    """The semantic-model fix a data team could make."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """A citation that resolved, with what it points at."""
+
+    citation: str
+    kind: str
+    """result, premise or statement"""
+    value: Any = None
+    handle: int | None = None
+    metric: str | None = None
+    field: str | None = None
+    row: dict[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class ClaimAudit:
+    id: str
+    text: str
+    kind: str
+    state: str
+    """CONFLICTING, MISSING, STALE or SUPPORTED."""
+    value: Any
+    sources: list[str]
+    premises: list[str]
+    resolved: list[Resolved]
+    defects: list[Defect]
+    findings: list[Finding]
+    rendered_text: str | None = None
+    """With the `rendered` switch: the sentence the harness wrote from the cited value."""
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    """The audit of one answer against the evidence of its attempt."""
+
+    status: str
+    """answered, refused, or malformed (the answer could not be parsed)."""
+    graphed: bool
+    """The answer carried a claim graph (no graph: grounding not measurable)."""
+    grounded: bool | None
+    """Every claim resolves; None when there is no graph to check."""
+    claims: list[ClaimAudit]
+    defects: list[Defect]
+    findings: list[Finding]
+    decision: str
+    value: Any = None
+    driver: str | None = None
+    answer_text: str = ""
+    refusal_reason: str | None = None
+    protocol_error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def broken_citations(self) -> int:
+        return len(self.defects)

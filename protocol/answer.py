@@ -1,0 +1,131 @@
+"""The answer and claim types, strict on the wire.
+
+Unknown keys, duplicate keys, NaN/Infinity, oversize text, too many claims and too-deep nesting
+are rejected with a message the model can act on. The parsed answer keeps each claim's fields as
+given; whether a citation resolves is the audit's business, not the parser's.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from protocol.errors import AnswerError
+
+MAX_ANSWER_BYTES = 1_000_000
+MAX_CLAIMS = 200
+MAX_CITATIONS = 20
+MAX_TEXT = 2_000
+MAX_DEPTH = 20
+
+Scalar = float | int | str | None
+
+
+class _Wire(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=False, allow_inf_nan=False)
+
+
+class Claim(_Wire):
+    """One claim: a measurement citing results, or a conclusion/causal claim citing premises."""
+
+    text: str = Field(max_length=MAX_TEXT)
+    kind: Literal["measurement", "conclusion", "causal"]
+    # Entries are kept as given (even non-strings) so the audit can report each bad one as a
+    # malformed_citation of its claim instead of rejecting the whole answer.
+    sources: list[Any] | None = Field(default=None, max_length=MAX_CITATIONS)
+    """Result citations (rN:metric.field)."""
+    premises: list[Any] | None = Field(default=None, max_length=MAX_CITATIONS)
+    """Premise citations (cN) and tree statements (tree:A>B)."""
+    value: Scalar | bool = None
+    """The stated number, as written; checked against the first source."""
+
+
+class Answer(_Wire):
+    """What the model returns (DESIGN.md, Answer shape)."""
+
+    status: Literal["answered", "refused"]
+    answer: str = Field(default="", max_length=MAX_TEXT * 2)
+    value: Scalar = None
+    """Headline value: number, string member, or null."""
+    driver: str | None = Field(default=None, max_length=200)
+    refusal_reason: str | None = Field(default=None, max_length=MAX_TEXT)
+    claims: list[Claim] | None = Field(default=None, max_length=MAX_CLAIMS)
+
+    @property
+    def has_graph(self) -> bool:
+        return bool(self.claims)
+
+
+def _reject_constant(name: str) -> float:
+    raise AnswerError(f"The answer contains {name}; use a finite number or null.")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise AnswerError(f"The answer repeats the key {key!r}; give each key once.")
+        seen[key] = value
+    return seen
+
+
+def _depth_ok(text: str) -> bool:
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            escaped = not escaped and ch == "\\"
+            if ch == '"' and not escaped:
+                in_string = False
+            continue
+        if ch == '"':
+            in_string, escaped = True, False
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_DEPTH:
+                return False
+        elif ch in "]}":
+            depth -= 1
+    return True
+
+
+def loads_strict(text: str) -> Any:
+    """json.loads that refuses oversize input, deep nesting, NaN/Infinity and duplicate keys."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_ANSWER_BYTES:
+        raise AnswerError(f"The answer is larger than {MAX_ANSWER_BYTES:,} bytes; shorten it.")
+    stripped = text.strip()
+    if stripped.startswith("```"):
+        raise AnswerError("The answer is wrapped in a code fence; return the bare JSON object.")
+    if not _depth_ok(stripped):
+        raise AnswerError(f"The answer nests deeper than {MAX_DEPTH} levels.")
+    try:
+        return json.loads(stripped, parse_constant=_reject_constant,
+                          object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as exc:
+        raise AnswerError(f"The answer is not valid JSON: {exc.msg} at line {exc.lineno} "
+                          f"column {exc.colno}. Return one JSON object.") from exc
+
+
+def parse_answer(raw: str | dict[str, Any]) -> Answer:
+    """Parse and validate an answer from JSON text or an already-decoded object."""
+    data = loads_strict(raw) if isinstance(raw, str) else raw
+    if not isinstance(data, dict):
+        raise AnswerError(f"The answer must be a JSON object, got {type(data).__name__}.")
+    if isinstance(data.get("claims"), list) and len(data["claims"]) > MAX_CLAIMS:
+        raise AnswerError(f"The answer has {len(data['claims']):,} claims; at most {MAX_CLAIMS}.")
+    try:
+        return Answer.model_validate(data)
+    except ValidationError as exc:
+        if any(e["type"] == "finite_number" for e in exc.errors()):
+            raise AnswerError("The answer contains NaN or Infinity; use a finite number or "
+                              "null.") from exc
+        problems = "; ".join(_describe(e) for e in exc.errors()[:6])
+        raise AnswerError(f"The answer does not have the answer shape: {problems}.") from exc
+
+
+def _describe(err: Any) -> str:
+    loc = ".".join(str(x) for x in err["loc"]) or "(answer)"
+    return f"{loc}: {err['msg']}"
