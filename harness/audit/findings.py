@@ -59,6 +59,8 @@ def find_partial(ctx: ClaimContext) -> list[Finding]:
         if not result.partial:
             continue
         partial = [cov for cov in result.coverage if cov["partial"]]
+        if result.grain and not row.partial:
+            continue  # a whole period of a grain result: the partial one is another row
         cov = partial[0] if partial else result.coverage[0]
         req, got = cov["requested"], cov["covered"]
         covered = f"{got['start']}..{got['end']}" if got else "nothing"

@@ -49,7 +49,7 @@ def test_schemas_are_strict_and_valid(name: str) -> None:
         params = tool["function"]["parameters"]
         jsonschema.Draft202012Validator.check_schema(params)
         assert strict_problems(params) == []
-        assert ("string" == params["properties"]["purpose"]["type"]) is proto.purpose
+        assert (params["properties"]["purpose"]["type"] == "string") is proto.purpose
     schema = answer_schema(proto)["schema"]
     jsonschema.Draft202012Validator.check_schema(schema)
     assert strict_problems(schema) == []
