@@ -7,8 +7,10 @@ import sys
 import typer
 from rich.console import Console
 
+from analyst.errors import AnalystError
 from harness.cli_semantic import semantic_app, warehouse_app
 from harness.logs import configure
+from protocol.errors import ProtocolError
 from semantic_layer.errors import SemanticError
 
 app = typer.Typer(help="showwork: claim-audit middleware for analytics agents. A tick means the "
@@ -21,9 +23,12 @@ err = Console(stderr=True)
 
 def main() -> None:
     configure()
-    from harness import cli_bench  # noqa: F401  (registers `bench`)
+    from harness import cli_ask, cli_bench  # noqa: F401  (they register their commands)
     try:
         app()
     except SemanticError as exc:
         err.print(f"[red]blocked:[/red] {exc.message}", highlight=False, soft_wrap=True)
+        sys.exit(2)
+    except (AnalystError, ProtocolError) as exc:
+        err.print(f"[red]error:[/red] {exc.message}", highlight=False, soft_wrap=True)
         sys.exit(2)

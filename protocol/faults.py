@@ -1,8 +1,8 @@
-"""Seeded citation faults, one per defect kind: for the fault-injection corpus and `noisy`.
+"""Seeded citation faults, one kind per defect code: for the fault-injection corpus and `noisy`.
 
-Works on plain answer dicts and a plain view of the results (handle → metrics, fields, rows), so
-it needs nothing but the protocol. Each injector returns the mutated answer, or None when the
-answer offers no place for that fault.
+Works on plain answer dicts and a plain view of the results (handle → metrics, keys, rows), so it
+needs nothing but the protocol. Each injector corrupts one chosen claim, or returns None when
+that claim offers no place for its fault.
 """
 
 from __future__ import annotations
@@ -15,121 +15,108 @@ from typing import Any
 
 Answer = dict[str, Any]
 Results = dict[int, dict[str, Any]]
-"""handle → {"metrics": [...], "fields": [...], "keys": [...], "rows": [{"key": {...}}]}"""
+"""handle → {"metrics": [...], "keys": [...], "rows": [{"key": {...}}]}"""
 
 _RESULT = re.compile(r"^r(\d+)(\[[^\]]*\])?:([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)$")
 
-
-def _measurements(answer: Answer) -> list[int]:
-    return [i for i, c in enumerate(answer.get("claims") or [])
-            if c.get("sources") and _RESULT.match(c["sources"][0])]
+Injector = Callable[[dict[str, Any], Results, random.Random], dict[str, Any] | None]
 
 
-def _arguments(answer: Answer) -> list[int]:
-    return [i for i, c in enumerate(answer.get("claims") or []) if c.get("premises")]
+def is_measurement(claim: dict[str, Any]) -> bool:
+    sources = claim.get("sources") or []
+    return bool(sources) and isinstance(sources[0], str) and bool(_RESULT.match(sources[0]))
 
 
-def _pick(rng: random.Random, options: list[int]) -> int | None:
-    return rng.choice(options) if options else None
+def is_argument(claim: dict[str, Any]) -> bool:
+    return bool(claim.get("premises"))
 
 
-def _with_source(answer: Answer, rng: random.Random, edit: Callable[[re.Match], str | None]
-                 ) -> Answer | None:
-    i = _pick(rng, _measurements(answer))
-    if i is None:
+def _source(claim: dict[str, Any], results: Results, rng: random.Random,
+            edit: Callable[[re.Match, Results], str | None]) -> dict[str, Any] | None:
+    if not is_measurement(claim):
         return None
-    out = copy.deepcopy(answer)
-    m = _RESULT.match(out["claims"][i]["sources"][0])
+    m = _RESULT.match(claim["sources"][0])
     assert m is not None
-    new = edit(m)
+    new = edit(m, results)
     if new is None:
         return None
-    out["claims"][i]["sources"][0] = new
-    return out
+    return {**claim, "sources": [new, *claim["sources"][1:]]}
 
 
-def malformed_citation(answer: Answer, results: Results, rng: random.Random) -> Answer | None:
-    return _with_source(answer, rng, lambda m: m.group(0).replace(":", "::", 1))
+def _sel(m: re.Match) -> str:
+    return m.group(2) or ""
 
 
-def unknown_handle(answer: Answer, results: Results, rng: random.Random) -> Answer | None:
+def malformed_citation(claim, results, rng):
+    return _source(claim, results, rng, lambda m, _r: m.group(0).replace(":", "::", 1))
+
+
+def unknown_handle(claim, results, rng):
     missing = max(results, default=0) + rng.randint(1, 3)
-    return _with_source(answer, rng, lambda m: f"r{missing}{m.group(2) or ''}:{m.group(3)}."
-                                               f"{m.group(4)}")
+    return _source(claim, results, rng,
+                   lambda m, _r: f"r{missing}{_sel(m)}:{m.group(3)}.{m.group(4)}")
 
 
-def unknown_field(answer: Answer, results: Results, rng: random.Random) -> Answer | None:
+def unknown_field(claim, results, rng):
     bogus = rng.choice(["total", "pct", "value_pct", "mean"])
-    return _with_source(answer, rng, lambda m: f"r{m.group(1)}{m.group(2) or ''}:{m.group(3)}."
-                                               f"{bogus}")
+    return _source(claim, results, rng,
+                   lambda m, _r: f"r{m.group(1)}{_sel(m)}:{m.group(3)}.{bogus}")
 
 
-def unknown_row(answer: Answer, results: Results, rng: random.Random) -> Answer | None:
-    def edit(m: re.Match) -> str | None:
-        keys = results.get(int(m.group(1)), {}).get("keys") or ["platform"]
+def unknown_row(claim, results, rng):
+    def edit(m: re.Match, r: Results) -> str | None:
+        keys = r.get(int(m.group(1)), {}).get("keys") or ["platform"]
         return f"r{m.group(1)}[{keys[0]}=nowhere]:{m.group(3)}.{m.group(4)}"
-    return _with_source(answer, rng, edit)
+    return _source(claim, results, rng, edit)
 
 
-def ambiguous_row(answer: Answer, results: Results, rng: random.Random) -> Answer | None:
-    def edit(m: re.Match) -> str | None:
-        if not m.group(2) or len(results.get(int(m.group(1)), {}).get("rows", [])) < 2:
+def ambiguous_row(claim, results, rng):
+    def edit(m: re.Match, r: Results) -> str | None:
+        if not m.group(2) or len(r.get(int(m.group(1)), {}).get("rows", [])) < 2:
             return None
         return f"r{m.group(1)}:{m.group(3)}.{m.group(4)}"
-    return _with_source(answer, rng, edit)
+    return _source(claim, results, rng, edit)
 
 
-def value_mismatch(answer: Answer, results: Results, rng: random.Random) -> Answer | None:
-    options = [i for i in _measurements(answer)
-               if isinstance(answer["claims"][i].get("value"), int | float)]
-    i = _pick(rng, options)
-    if i is None:
+def value_mismatch(claim, results, rng):
+    value = claim.get("value")
+    if not is_measurement(claim) or not isinstance(value, int | float) or isinstance(value, bool):
         return None
-    out = copy.deepcopy(answer)
-    value = out["claims"][i]["value"]
-    out["claims"][i]["value"] = round(value * rng.choice([1.5, 0.5, -1.0]) + rng.choice([7, -7]), 2)
-    return out
+    return {**claim, "value": round(value * rng.choice([1.5, 0.5, -1.0]) + rng.choice([7, -7]), 2)}
 
 
-def unknown_premise(answer: Answer, results: Results, rng: random.Random) -> Answer | None:
-    i = _pick(rng, _arguments(answer))
-    if i is None:
+def unknown_premise(claim, results, rng, index: int = 1):
+    if not is_argument(claim):
         return None
-    out = copy.deepcopy(answer)
-    out["claims"][i]["premises"][0] = rng.choice([f"c{i + 1}", f"c{i + 2 + rng.randint(0, 5)}"])
-    return out
+    premises = list(claim["premises"])
+    premises[0] = rng.choice([f"c{index}", f"c{index + 1 + rng.randint(0, 5)}"])
+    return {**claim, "premises": premises}
 
 
-def mixed_support(answer: Answer, results: Results, rng: random.Random) -> Answer | None:
-    i, j = _pick(rng, _arguments(answer)), _pick(rng, _measurements(answer))
-    if i is None or j is None:
+def mixed_support(claim, results, rng):
+    if is_argument(claim):
+        handle = min(results, default=1)
+        metric = (results.get(handle, {}).get("metrics") or ["active_users"])[0]
+        return {**claim, "sources": [f"r{handle}:{metric}.value"]}
+    if is_measurement(claim):
+        return {**claim, "premises": ["c1"]}
+    return None
+
+
+def no_support(claim, results, rng):
+    if not (is_argument(claim) or is_measurement(claim)):
         return None
-    out = copy.deepcopy(answer)
-    out["claims"][i]["sources"] = list(answer["claims"][j]["sources"])
-    return out
+    return {**claim, "sources": None, "premises": None}
 
 
-def no_support(answer: Answer, results: Results, rng: random.Random) -> Answer | None:
-    claims = answer.get("claims") or []
-    if not claims:
+def unknown_statement(claim, results, rng):
+    if not is_argument(claim):
         return None
-    out = copy.deepcopy(answer)
-    i = rng.randrange(len(claims))
-    out["claims"][i]["sources"], out["claims"][i]["premises"] = None, None
-    return out
+    return {**claim, "premises": [*claim["premises"], rng.choice(
+        ["tree:active_users>weekly_value_moments", "tree:new_users>mrr_usd"])]}
 
 
-def unknown_statement(answer: Answer, results: Results, rng: random.Random) -> Answer | None:
-    i = _pick(rng, _arguments(answer))
-    if i is None:
-        return None
-    out = copy.deepcopy(answer)
-    out["claims"][i]["premises"].append(rng.choice(["tree:active_users>weekly_value_moments",
-                                                    "tree:new_users>mrr_usd"]))
-    return out
-
-
-INJECTORS: dict[str, Callable[[Answer, Results, random.Random], Answer | None]] = {
+INJECTORS: dict[str, Injector] = {
     "malformed_citation": malformed_citation, "unknown_handle": unknown_handle,
     "unknown_field": unknown_field, "unknown_row": unknown_row, "ambiguous_row": ambiguous_row,
     "value_mismatch": value_mismatch, "unknown_premise": unknown_premise,
@@ -138,5 +125,32 @@ INJECTORS: dict[str, Callable[[Answer, Results, random.Random], Answer | None]] 
 }
 
 
+def inject_claim(answer: Answer, index: int, code: str, results: Results,
+                 rng: random.Random) -> Answer | None:
+    """Corrupt claim `index` (0-based) with a fault of kind `code`; None when it cannot."""
+    claim = answer["claims"][index]
+    if code == "unknown_premise":
+        new = unknown_premise(claim, results, rng, index + 1)
+    else:
+        new = INJECTORS[code](claim, results, rng)
+    if new is None:
+        return None
+    out = copy.deepcopy(answer)
+    out["claims"][index] = new
+    return out
+
+
+def applicable(answer: Answer, index: int, results: Results) -> list[str]:
+    """The fault kinds claim `index` can carry (checked by trying each on a scratch copy)."""
+    probe = random.Random(0)
+    return [code for code in INJECTORS
+            if inject_claim(answer, index, code, results, probe) is not None]
+
+
 def inject(answer: Answer, results: Results, code: str, rng: random.Random) -> Answer | None:
-    return INJECTORS[code](answer, results, rng)
+    """Corrupt a randomly chosen claim that can carry `code`."""
+    claims = answer.get("claims") or []
+    options = [i for i in range(len(claims)) if code in applicable(answer, i, results)]
+    if not options:
+        return None
+    return inject_claim(answer, rng.choice(options), code, results, rng)

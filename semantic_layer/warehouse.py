@@ -27,7 +27,7 @@ REMINDERS_FROM = D(2026, 2, 2)
 PRICE_RISE, CAMPAIGN_END = D(2026, 3, 9), D(2026, 3, 22)
 ANDROID_OUTAGE = (D(2026, 4, 13), D(2026, 4, 19))
 TEST_FLOOD = (D(2026, 5, 4), D(2026, 5, 10))
-GENERATOR_VERSION = 4
+GENERATOR_VERSION = 5
 
 PLATFORMS = (("ios", 0.4), ("android", 0.4), ("web", 0.2))
 COUNTRIES = (("US", 0.35), ("GB", 0.15), ("DE", 0.15), ("IN", 0.2), ("BR", 0.15))
@@ -133,7 +133,9 @@ def simulate(rng: random.Random, users: list[User], out: Writer) -> None:
             p = 0.9 if day == u.signup else u.engagement * activity_factor(u, day)
             p *= 0.85 if day.weekday() >= 5 else 1.0
             flood = u.is_test and TEST_FLOOD[0] <= day <= TEST_FLOOD[1]
-            if day >= REMINDERS_FROM and rng.random() < 0.2:
+            # Reminders go to engaged users (a lifecycle programme), so when android opens stop
+            # (story 2) those users come back on fewer days rather than not at all.
+            if day >= REMINDERS_FROM and u.engagement >= 0.3 and rng.random() < 0.3:
                 reminder_id += 1
                 opened = _reminder(rng, u, day, reminder_id, out)
                 if opened:

@@ -1,0 +1,63 @@
+"""`rules` — the built-in deterministic analyst: the offline default and the rule-only baseline.
+
+It reads the question against the catalog, plans governed calls through the same tools a model
+uses (so every number it states has a handle), and writes its argument as claims.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from analyst.client import Request, ToolCall, Turn
+from analyst.rules.engine import Call, Outcome, plan
+from analyst.rules.understand import understand
+from protocol.switches import Protocol
+
+
+class RulesClient:
+    name = "rules"
+    simulated = False
+
+    def complete(self, request: Request) -> Turn:
+        catalog = request.context["catalog"]
+        protocol = Protocol.parse(request.context.get("config", "claims"))
+        action = next_action(request.messages, catalog, protocol)
+        if isinstance(action, Call):
+            args = dict(action.arguments)
+            if protocol.purpose:
+                args["purpose"] = action.purpose
+            call_id = f"call_{sum(1 for m in request.messages if m['role'] == 'tool') + 1}"
+            return Turn(None, (ToolCall(call_id, action.tool, json.dumps(args)),), "tool_calls")
+        return Turn(json.dumps(action), (), "stop")
+
+
+def question_of(messages: list[dict[str, Any]]) -> str:
+    return next(m["content"] for m in messages if m["role"] == "user")
+
+
+def outcomes_of(messages: list[dict[str, Any]]) -> list[Outcome]:
+    out = []
+    for m in messages:
+        if m["role"] != "tool":
+            continue
+        data = json.loads(m["content"])
+        handle = data.get("handle")
+        if isinstance(handle, str) and handle.startswith("r"):
+            out.append(Outcome(int(handle[1:]), data, None))
+        else:
+            out.append(Outcome(None, None, data.get("reason") or "blocked"))
+    return out
+
+
+def next_action(messages: list[dict[str, Any]], catalog: dict[str, Any],
+                protocol: Protocol) -> Call | dict[str, Any]:
+    """Replay the plan over the outcomes so far; return the next call or the answer."""
+    steps = plan(understand(question_of(messages), catalog), catalog, protocol.claims)
+    try:
+        action = next(steps)
+        for outcome in outcomes_of(messages):
+            action = steps.send(outcome)
+    except StopIteration as done:
+        return done.value
+    return action

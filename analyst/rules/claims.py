@@ -1,0 +1,63 @@
+"""Writing answers: measurement claims citing exact fields, and the argument over them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def fmt(value: Any, fraction: bool = False) -> str:
+    if value is None:
+        return "no value"
+    if isinstance(value, str):
+        return value
+    if fraction:
+        return f"{value:.1%}"
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.2f}"
+
+
+def moved(pct: float | None) -> str:
+    if pct is None:
+        return "could not be compared"
+    if abs(pct) < 0.005:
+        return "was unchanged"
+    return f"{'rose' if pct > 0 else 'fell'} {abs(pct):.2f}%"
+
+
+@dataclass
+class AnswerBuilder:
+    """Claims are numbered c1, c2, … in the order they are added."""
+
+    claims_on: bool
+    claims: list[dict[str, Any]] = field(default_factory=list)
+
+    def measure(self, text: str, source: str, value: Any) -> str:
+        self.claims.append({"text": text, "kind": "measurement", "sources": [source],
+                            "premises": None, "value": value})
+        return f"c{len(self.claims)}"
+
+    def argue(self, text: str, premises: list[str], kind: str = "conclusion") -> str:
+        self.claims.append({"text": text, "kind": kind, "sources": None, "premises": premises,
+                            "value": None})
+        return f"c{len(self.claims)}"
+
+    def answered(self, text: str, value: Any, driver: str | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {"status": "answered", "answer": text, "value": value,
+                               "driver": driver, "refusal_reason": None}
+        if self.claims_on:
+            out["claims"] = self.claims
+        return out
+
+    def refused(self, reason: str) -> dict[str, Any]:
+        out: dict[str, Any] = {"status": "refused", "answer": f"I can't answer this: {reason}",
+                               "value": None, "driver": None, "refusal_reason": reason}
+        if self.claims_on:
+            out["claims"] = []
+        return out
+
+
+def cite(handle: int, metric: str, field_: str, key: dict[str, str] | None = None) -> str:
+    sel = ",".join(f"{k}={v}" for k, v in (key or {}).items())
+    return f"r{handle}{f'[{sel}]' if sel else ''}:{metric}.{field_}"

@@ -1,0 +1,134 @@
+"""One attempt: the analyst session, the audit of each answer, repair rounds, the served answer.
+
+The served attempt is never worse by audit than an earlier one: the round with the fewest
+defects is served, a tie going to the latest. A round that makes things worse is recorded, not
+served.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from analyst.client import ModelClient
+from analyst.session import Budgets, Outcome, Session
+from analyst.trace import (
+    QuestionRecord,
+    RoundRecord,
+    TraceRecord,
+    UsageRecord,
+    digest,
+)
+from harness.audit import AuditReport, Evidence, audit
+from protocol.prompts import repair_message
+from protocol.switches import Protocol
+from semantic_layer import SemanticLayer
+
+MAX_REPAIR_ROUNDS = 2
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    text: str
+    category: str | None = None
+    answerable: bool | None = None
+    gold: dict[str, Any] | None = None
+
+    @property
+    def diagnostic(self) -> bool:
+        return self.category == "diagnostic"
+
+    def record(self) -> QuestionRecord:
+        return QuestionRecord(id=self.id, text=self.text, category=self.category,
+                              answerable=self.answerable, gold=self.gold)
+
+
+def run_attempt(question: Question, client: ModelClient, layer: SemanticLayer,
+                protocol: Protocol, repeat: int = 0, budgets: Budgets | None = None,
+                attempt_id: str | None = None) -> TraceRecord:
+    """Run one question under one configuration; return its complete trace."""
+    started = time.monotonic()
+    catalog = layer.catalog()
+    category = question.category or _guess_category(question.text)
+    session = Session(client, layer, protocol, question.text, catalog,
+                      diagnostic=category == "diagnostic", budgets=budgets or Budgets())
+    rounds: list[RoundRecord] = []
+    reports: list[AuditReport | None] = []
+    stop: str | None = None
+    error: str | None = None
+    for round_no in range(MAX_REPAIR_ROUNDS + 1):
+        outcome = session.next_answer()
+        report = _audit(outcome, session, catalog, category, protocol)
+        reports.append(report)
+        rounds.append(RoundRecord(round=round_no, answer_raw=outcome.raw,
+                                  audit=report.to_json() if report else None))
+        if outcome.stop_reason:
+            stop, error = outcome.stop_reason, outcome.error
+            break
+        problems = [d.message for d in report.defects] if report else []
+        if report and report.protocol_error:
+            problems = [report.protocol_error]
+        if not (protocol.repair and problems and round_no < MAX_REPAIR_ROUNDS):
+            stop = "answered" if report and report.status != "malformed" else "malformed_answer"
+            break
+        message = repair_message(problems, round_no + 1, MAX_REPAIR_ROUNDS)
+        rounds[-1] = rounds[-1].model_copy(update={"repair_message": message})
+        session.repair(message)
+    served = choose_served(reports)
+    return TraceRecord(
+        attempt_id=attempt_id or uuid.uuid4().hex[:12], question=question.record(),
+        config=protocol.name, model=client.name, simulated=client.simulated, repeat=repeat,
+        started_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), catalog=catalog,
+        catalog_digest=digest(catalog), model_version=catalog["model_version"],
+        turns=session.turns, calls=session.calls, rounds=rounds, served_round=served,
+        stop_reason=stop or "answered", error=error,
+        usage=UsageRecord(**session.usage.__dict__), elapsed_s=time.monotonic() - started,
+        notes=list(getattr(client, "notes", [])))
+
+
+def _audit(outcome: Outcome, session: Session, catalog: dict[str, Any], category: str | None,
+           protocol: Protocol) -> AuditReport | None:
+    if outcome.raw is None or outcome.stop_reason in ("model_refusal", "length",
+                                                      "content_filter"):
+        return None
+    evidence = Evidence.from_json([c.model_dump() for c in session.calls])
+    return audit(outcome.answer or outcome.raw, evidence, catalog, category, protocol.rendered)
+
+
+def choose_served(reports: list[AuditReport | None]) -> int | None:
+    """The round to serve: fewest defects (a parsed answer beats a malformed one), latest on ties."""
+    best: tuple[int, int] | None = None
+    served = None
+    for i, report in enumerate(reports):
+        if report is None:
+            continue
+        score = (0 if report.status != "malformed" else 1, len(report.defects))
+        if best is None or score <= best:
+            best, served = score, i
+    return served
+
+
+def reaudit(record: TraceRecord) -> AuditReport | None:
+    """Audit the served answer again from the trace alone: no model, no database."""
+    served = record.served()
+    if served is None or served.answer_raw is None:
+        return None
+    protocol = Protocol.parse(record.config)
+    evidence = Evidence.from_json([c.model_dump() for c in record.calls
+                                   if c.round <= served.round])
+    category = record.question.category or _guess_category(record.question.text)
+    return audit(served.answer_raw, evidence, record.catalog, category, protocol.rendered,
+                 record.catalog_digest)
+
+
+_WHY = ("why", "what drove", "what caused", "explain", "reason for", "driver", "drivers")
+
+
+def _guess_category(text: str) -> str | None:
+    """Questions asked ad hoc carry no category; a why-question is diagnostic."""
+    lowered = text.lower()
+    return "diagnostic" if any(w in lowered for w in _WHY) else None

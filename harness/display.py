@@ -1,0 +1,64 @@
+"""Showing an audited answer to a person in the terminal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+TICK_NOTE = "A tick means the support link resolves; it does not mean the conclusion is true."
+SIMULATED = "SIMULATED: this answer comes from the noisy simulator, not a model."
+STATE_STYLE = {"SUPPORTED": "green", "STALE": "yellow", "MISSING": "red", "CONFLICTING": "red"}
+DECISION_STYLE = {"serve": "green", "serve_with_caveats": "yellow", "withhold": "red"}
+
+
+def show_trace(console: Console, trace: Any) -> None:
+    """The served answer, claim by claim with each citation's status, and the decision."""
+    if trace.simulated:
+        console.print(f"[bold magenta]{SIMULATED}[/bold magenta]")
+    served = trace.served()
+    audit = served.audit if served else None
+    console.print(f"[bold]Q:[/bold] {escape(trace.question.text)}")
+    console.print(f"[dim]model {escape(trace.model)} · config {trace.config} · "
+                  f"{len(trace.calls)} governed calls · stop: {trace.stop_reason}[/dim]")
+    for note in trace.notes:
+        console.print(f"[yellow]note:[/yellow] {escape(note)}")
+    if audit is None:
+        console.print(f"[red]No answer:[/red] {escape(trace.error or trace.stop_reason)}")
+        console.print(TICK_NOTE)
+        return
+    _show_audit(console, audit, served.round if served else 0)
+    console.print(TICK_NOTE)
+
+
+def _show_audit(console: Console, audit: dict[str, Any], round_no: int) -> None:
+    if audit["status"] == "malformed":
+        console.print(f"[red]Malformed answer:[/red] {escape(audit['protocol_error'])}")
+    elif audit["status"] == "refused":
+        console.print(f"[bold]Refused:[/bold] {escape(audit['refusal_reason'] or '')}")
+    else:
+        console.print(f"[bold]A:[/bold] {escape(audit['answer_text'])}")
+        value = audit["value"]
+        extra = f" · driver {audit['driver']}" if audit.get("driver") else ""
+        console.print(f"[dim]value {value!r}{extra}[/dim]")
+    for claim in audit["claims"]:
+        style = STATE_STYLE[claim["state"]]
+        text = claim.get("rendered_text") or claim["text"]
+        console.print(f"  [bold]{claim['id']}[/bold] [{style}]{claim['state']}[/{style}] "
+                      f"({claim['kind']}) {escape(text)}")
+        for r in claim["resolved"]:
+            shown = "" if r["value"] is None or r["kind"] != "result" else f" = {r['value']!r}"
+            console.print(f"      [green]✓[/green] {escape(r['citation'])}{escape(shown)}")
+        for d in claim["defects"]:
+            console.print(f"      [red]✗[/red] {d['code']}: {escape(d['message'])}")
+        for f in claim["findings"]:
+            console.print(f"      [yellow]![/yellow] {f['code']}: {escape(f['message'])}")
+    for f in audit["findings"]:
+        if f["claim"] is None:
+            console.print(f"  [yellow]! {f['code']}:[/yellow] {escape(f['message'])}")
+    graph = ("no claim graph (not measurable)" if not audit["graphed"] else
+             "grounded" if audit["grounded"] else f"{len(audit['defects'])} broken citation(s)")
+    decision = audit["decision"]
+    console.print(f"[bold]Decision:[/bold] [{DECISION_STYLE[decision]}]{decision}"
+                  f"[/{DECISION_STYLE[decision]}] · {graph} · served round {round_no}")
