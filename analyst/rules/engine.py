@@ -14,7 +14,7 @@ from analyst.rules.claims import AnswerBuilder, cite, fmt, moved
 from analyst.rules.understand import Understood
 from semantic_layer.tree import driver as pick_driver
 from semantic_layer.tree import lmdi
-from semantic_layer.windows import Window
+from semantic_layer.windows import Window, periods
 
 DRILL_DIMENSIONS = ("platform", "plan", "channel", "country")
 INFLUENCE_NOTABLE_PCT = 10.0
@@ -96,7 +96,16 @@ def _scope(q: Understood) -> str:
     return f" ({'; '.join(parts)})" if parts else ""
 
 
+def _whole_periods(window: Window, grain: str | None) -> Window:
+    """The whole periods of the grain inside the window ('weekly … in March' → its full weeks)."""
+    if grain not in ("week", "month"):
+        return window
+    inside = [p for p in periods(window, grain) if window.covers(p)]
+    return Window(inside[0].start, inside[-1].end) if inside else window
+
+
 def lookup(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
+    q.window = _whole_periods(q.window, q.grain)
     args: dict[str, Any] = {"metrics": q.metrics, "window": _window(q.window)}
     for key, value in (("group_by", q.group_by), ("where", q.filters), ("grain", q.grain),
                        ("aggregate", q.aggregate)):

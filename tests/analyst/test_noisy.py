@@ -1,0 +1,98 @@
+"""The noisy simulator: labelled, seeded, injecting faults at the rate asked, fixing on repair."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from analyst.errors import ModelSpecError
+from analyst.noisy import NoisyClient
+from analyst.registry import make_client
+from analyst.rules import RulesClient
+from harness.attempt import Question, run_attempt
+from protocol.switches import Protocol
+
+QUESTIONS = [
+    "How many active users did we have in the week of 2026-03-02?",
+    "Weekly active users by platform in March 2026",
+    "Compare reminder open rate by platform in the week of 2026-04-13 with the prior week",
+    "Which platform had the most active users in March 2026?",
+    "Daily reminders sent between April 13 and April 16, 2026",
+    "How did days per user change in the week of 2026-03-09 compared with the week before?",
+    "Active users by country in April 2026",
+    "New users by channel in the week of 2026-03-09",
+]
+
+
+def _attempt(layer, client, text: str, config: str = "claims"):
+    return run_attempt(Question("n", text), client, layer, Protocol.parse(config))
+
+
+def test_rate_zero_equals_rules(layer) -> None:
+    """At fault rate 0 the simulator's answers are exactly the rules analyst's."""
+    noisy = NoisyClient(0.0, 1.0, seed=4)
+    for text in QUESTIONS + ["Why did weekly value moments drop in the week of 2026-03-09?"]:
+        a = _attempt(layer, noisy, text).served().answer_raw
+        b = _attempt(layer, RulesClient(), text).served().answer_raw
+        assert a == b
+
+
+@pytest.mark.parametrize("rate", [0.1, 0.3])
+def test_measured_fault_rate_matches(layer, rate: float) -> None:
+    """Across many seeds the share of corrupted claims is within sampling error of the rate."""
+    noisy = NoisyClient(rate, 0.0, seed=0)
+    for seed in range(20):
+        noisy.seed = seed
+        for text in QUESTIONS:
+            _attempt(layer, noisy, text)
+    claims = sum(i.claims for i in noisy.injections)
+    faults = sum(1 for i in noisy.injections for k in i.faults if k >= 0)
+    error = math.sqrt(rate * (1 - rate) / claims)
+    assert claims > 500
+    assert abs(faults / claims - rate) < 3 * error, (faults, claims)
+
+
+def test_every_defect_kind_is_injected(layer) -> None:
+    """At a high rate the simulator produces each defect kind the audit knows."""
+    from harness.audit import DEFECT_CODES
+
+    noisy = NoisyClient(0.9, 0.0, seed=0)
+    for seed in range(6):
+        noisy.seed = seed
+        for text in QUESTIONS + ["Why did weekly value moments drop in the week of 2026-03-09?"]:
+            _attempt(layer, noisy, text)
+    kinds = {k for i in noisy.injections for k in i.faults.values()}
+    assert set(DEFECT_CODES) | {"mislabelled_metric", "flat_reasoning"} <= kinds
+
+
+def test_same_seed_same_traces(layer) -> None:
+    """Two runs with one seed give identical answers; another seed differs somewhere."""
+    def answers(seed: int) -> list[str]:
+        client = NoisyClient(0.5, 0.5, seed)
+        return [_attempt(layer, client, t, "claims+repair").served().answer_raw for t in QUESTIONS]
+
+    assert answers(7) == answers(7)
+    assert answers(7) != answers(8)
+
+
+def test_repair_fixes_named_faults(layer) -> None:
+    """With fix rate 1, every injected citation fault is fixed in the first repair round."""
+    client = NoisyClient(0.6, 1.0, seed=2)
+    broken = 0
+    for text in QUESTIONS:
+        trace = _attempt(layer, client, text, "claims+repair")
+        first = trace.rounds[0].audit
+        broken += len(first["defects"])
+        assert trace.served().audit["defects"] == []
+    assert broken > 0
+
+
+def test_labelled_as_simulated(layer) -> None:
+    """Traces of the simulator say so; the spec is validated."""
+    trace = _attempt(layer, make_client("noisy:rules?fault_rate=0.2&seed=1"), QUESTIONS[0])
+    assert trace.simulated is True and trace.model.startswith("noisy:rules?")
+    with pytest.raises(ModelSpecError, match="fault_rate must be between 0 and 1"):
+        make_client("noisy:rules?fault_rate=2")
+    with pytest.raises(ModelSpecError, match="Unknown noisy parameter"):
+        make_client("noisy:rules?rate=0.2")
