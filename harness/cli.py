@@ -23,7 +23,7 @@ err = Console(stderr=True)
 
 def main() -> None:
     configure()
-    from harness import cli_ask, cli_bench  # noqa: F401  (they register their commands)
+    from harness import cli_ask, cli_bench, cli_experiment  # noqa: F401  (register commands)
     try:
         app()
     except SemanticError as exc:

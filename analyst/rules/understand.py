@@ -76,7 +76,7 @@ def understand(text: str, catalog: dict[str, Any]) -> Understood:
         a, b = spans[int(composition.group(1))][2], spans[int(composition.group(2))][2]
         q.metrics = [f"{a} / {b}"]
     _dimensions(q, masked, catalog)
-    _grain(q, lowered)
+    _grain(q, masked)
     _windows(q, lowered, catalog)
     if WHY.search(lowered):
         q.intent = "diagnostic"
@@ -119,10 +119,15 @@ def _dimensions(q: Understood, lowered: str, catalog: dict[str, Any]) -> None:
     if m:
         q.rank = "least" if m.group(2) in ("least", "lowest", "fewest", "smallest") else "most"
         q.group_by.append(_dimension_name(m.group(1), labels))
+    members = {m.lower().replace("_", " ") for info in dims.values()
+               for m in info.get("members") or []}
     for m in BY.finditer(lowered):
         word = m.group(1).strip()
         if word in GRAINS:
             continue
+        bare = re.sub(r"\s+(?:users?|accounts?|customers?|signups?)$", "", word)
+        if bare in members or bare in COUNTRIES:
+            continue  # "by web users" names a member (a filter), not a dimension
         if _looks_like_metric(word, catalog):
             continue
         name = _dimension_name(word, labels)
@@ -180,15 +185,12 @@ def _add_filter(q: Understood, dim: str, member: str) -> None:
     q.filters.append({"dimension": dim, "op": "in", "values": [member]})
 
 
-def _grain(q: Understood, lowered: str) -> None:
+def _grain(q: Understood, masked: str) -> None:
+    # run on the masked text, so "weekly value moments" (a metric) is not read as a grain
     m = re.search(r"\b(daily|weekly|monthly|hourly|quarterly|yearly|annual)\b|\b(?:by|per|each|"
-                  r"every) (day|week|month|hour|quarter|minute)\b", lowered)
+                  r"every) (day|week|month|hour|quarter|minute)\b", masked)
     if m:
-        word = m.group(1) or m.group(2)
-        grain = GRAINS[word]
-        # "weekly value moments" names a metric, not a grain
-        if not (word == "weekly" and "weekly value moments" in lowered):
-            q.grain = grain
+        q.grain = GRAINS[m.group(1) or m.group(2)]
 
 
 def _windows(q: Understood, lowered: str, catalog: dict[str, Any]) -> None:

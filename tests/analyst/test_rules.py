@@ -202,7 +202,7 @@ def test_story4_partial_week_never_reported_as_a_drop(layer) -> None:
 def test_rules_answers_are_always_grounded(layer) -> None:
     """Every answered phrasing from the table is grounded under every claims configuration."""
     for config in ("claims", "claims+purpose", "claims+repair+purpose+rendered"):
-        for text, expected in PHRASINGS[:28]:
+        for text, _expected in PHRASINGS[:28]:
             audit = _run(layer, text, config).served().audit
             if audit["status"] == "answered":
                 assert audit["grounded"] is True and audit["defects"] == [], (config, text)

@@ -1,0 +1,117 @@
+"""`showwork experiment`, `showwork demo`, `showwork report`, `showwork findings`."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import time
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from analyst.registry import make_client
+from harness import experiment as exp_mod
+from harness.backlog import backlog, headline
+from harness.cli import app
+from harness.cli_ask import open_layer
+from harness.home import home
+from harness.questions import QuestionError, load_questions
+from harness.report import write_report
+from harness.table import print_table
+
+err = Console(stderr=True)
+DEMO_CONFIGS = ["baseline", "claims", "claims+repair"]
+DEMO_NOISY = "noisy:rules?fault_rate=0.25&fix_rate=0.7&seed=7"
+
+
+def _run(questions: Path | None, configs: list[str], model: str, repeats: int,
+         concurrency: int, out: Path, resume: bool, prices: Path | None) -> dict:
+    try:
+        qfile = load_questions(questions)
+    except QuestionError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    experiment = exp_mod.Experiment(qfile, configs, model, out, repeats, concurrency,
+                                    prices_path=prices)
+    client = make_client(model)
+    layer = open_layer()
+    try:
+        with Progress(TextColumn(f"[bold]{model}[/bold]"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=err, transient=False) as progress:
+            task = progress.add_task("attempts", total=None)
+            results = exp_mod.run(experiment, client, layer, resume,
+                                  lambda done, total: progress.update(task, completed=done,
+                                                                      total=total))
+    except exp_mod.RunFolderError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    finally:
+        layer.close()
+    write_report(out)
+    return results
+
+
+@app.command()
+def experiment(questions: Path | None = typer.Option(None, help="Question file (default: the "
+                                                     "bundled demo questions)."),
+               configs: str = typer.Option("baseline,claims,claims+repair",
+                                           help="Comma-separated configurations."),
+               repeats: int = typer.Option(1, min=1), model: str = typer.Option("rules"),
+               concurrency: int = typer.Option(4, min=1, max=64),
+               resume: bool = typer.Option(False, help="Finish a killed run in --out."),
+               out: Path | None = typer.Option(None, help="Run folder (default: "
+                                               "$SHOWWORK_HOME/runs/<timestamp>)."),
+               prices: Path | None = typer.Option(None, help="Price table YAML."),
+               as_json: bool = typer.Option(False, "--json")) -> None:
+    """Run configurations × questions × repeats; write traces, results and the report."""
+    folder = out or home() / "runs" / dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    results = _run(questions, [c for c in configs.split(",") if c.strip()], model, repeats,
+                   concurrency, folder, resume, prices)
+    if as_json:
+        print(json.dumps(results, default=str))
+        return
+    print_table(Console(), results, f"{model} on {folder}")
+    err.print(f"run folder: {folder} (traces.jsonl, results.json, report.html)")
+
+
+@app.command()
+def demo(concurrency: int = typer.Option(4, min=1, max=64)) -> None:
+    """The main job on the embedded default: build the warehouse if missing, run the protocol
+    experiment with the built-in analyst and with the noisy simulator, print both tables."""
+    started = time.monotonic()
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    root = home() / "runs" / f"demo-{stamp}"
+    console = Console()
+    for label, model in (("rules", "rules"), ("noisy", DEMO_NOISY)):
+        results = _run(None, DEMO_CONFIGS, model, 1, concurrency, root / label, False, None)
+        title = ("built-in rules analyst" if label == "rules"
+                 else "noisy simulator (SIMULATED faults on top of rules)")
+        print_table(console, results, title)
+        console.print(f"report: {root / label / 'report.html'}")
+    console.print(f"run folders: {root} · {time.monotonic() - started:.0f} s · "
+                  "A tick means the support link resolves; it does not mean the conclusion is true.")
+
+
+@app.command()
+def report(run_dir: Path = typer.Argument(..., help="A run folder.")) -> None:
+    """Write (or rewrite) report.html for a run folder."""
+    path = write_report(run_dir)
+    print(path)
+
+
+@app.command()
+def findings(run_dir: Path = typer.Argument(..., help="A run folder."),
+             as_json: bool = typer.Option(False, "--json")) -> None:
+    """The semantic-model backlog: findings grouped by kind and metric, with suggested fixes."""
+    groups = backlog(run_dir)
+    if as_json:
+        print(json.dumps(groups, indent=2))
+        return
+    if not groups:
+        print("No findings.")
+    for g in groups:
+        print(f"- {headline(g)}\n  fix: {g['suggestion']}")
+        for ex in g["examples"][:2]:
+            print(f"  e.g. {ex['question']!r} {ex['claim'] or ''}: {ex['message']}")

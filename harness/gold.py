@@ -1,0 +1,62 @@
+"""Gold values from hand-written SQL over the raw tables, and whether an answer is correct.
+
+Correct: a numeric value within the relative tolerance of gold, a string member equal, and the
+driver equal — each checked when the gold has it.
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+
+class GoldError(ValueError):
+    """Gold SQL that does not return exactly one scalar."""
+
+
+def evaluate(con: duckdb.DuckDBPyConnection, sql: str) -> float | str:
+    rows = con.execute(sql).fetchall()
+    if len(rows) != 1 or len(rows[0]) != 1 or rows[0][0] is None:
+        raise GoldError(f"gold SQL must return one non-null scalar, got {rows[:3]!r}: {sql[:80]}")
+    value = rows[0][0]
+    if isinstance(value, decimal.Decimal | int | float) and not isinstance(value, bool):
+        return float(value)
+    return str(value)
+
+
+def gold_values(database: Path, golds: dict[str, dict[str, Any]],
+                con: duckdb.DuckDBPyConnection | None = None) -> dict[str, dict[str, Any]]:
+    """question id → gold with `value` filled in from its SQL."""
+    own = con is None
+    con = con or duckdb.connect(str(database), read_only=True)
+    try:
+        out = {}
+        for qid, gold in golds.items():
+            g = dict(gold)
+            if g.get("sql"):
+                g["value"] = evaluate(con, g["sql"])
+            out[qid] = g
+        return out
+    finally:
+        if own:
+            con.close()
+
+
+def is_correct(value: Any, driver: str | None, gold: dict[str, Any] | None) -> bool:
+    if not gold:
+        return False
+    if "driver" in gold and gold["driver"] != driver:
+        return False
+    if "value" in gold and gold["value"] is not None:
+        expected = gold["value"]
+        if isinstance(expected, str):
+            return isinstance(value, str) and value.strip().lower() == expected.strip().lower()
+        if not isinstance(value, int | float) or isinstance(value, bool) or math.isnan(value):
+            return False
+        tolerance = gold.get("tolerance", 0.005)
+        return math.isclose(value, expected, rel_tol=tolerance, abs_tol=1e-12)
+    return "driver" in gold

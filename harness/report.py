@@ -1,0 +1,74 @@
+"""report.html: self-contained, offline, autoescaped; the table and every attempt's evidence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from analyst.trace import TraceRecord, read
+from harness.backlog import backlog, headline
+from harness.display import SIMULATED, TICK_NOTE
+from harness.table import COLUMNS, rows
+
+# No scripts, no external requests: styles only, inline, and the CSP says so.
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+
+
+def _env() -> Environment:
+    env = Environment(loader=PackageLoader("harness", "templates"),
+                      autoescape=select_autoescape(default=True, default_for_string=True))
+    env.filters["num"] = _num
+    return env
+
+
+def _num(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:,.4f}".rstrip("0").rstrip(".")
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return "–" if value is None else str(value)
+
+
+def attempt_view(record: TraceRecord) -> dict[str, Any]:
+    """What the page shows of one attempt: served answer, claims, citations with SQL."""
+    served = record.served()
+    audit = served.audit if served else None
+    calls = {c.handle: c for c in record.calls if c.handle is not None}
+    claims = []
+    for claim in (audit or {}).get("claims", []):
+        links = []
+        for r in claim["resolved"]:
+            call = calls.get(r["handle"]) if r["kind"] == "result" else None
+            links.append({"ok": True, "citation": r["citation"], "kind": r["kind"],
+                          "value": r["value"], "row": r.get("row"),
+                          "sql": call.sql if call else None,
+                          "coverage": (call.result or {}).get("coverage") if call else None})
+        for d in claim["defects"]:
+            links.append({"ok": False, "citation": d.get("citation") or "", "message": d["message"],
+                          "code": d["code"]})
+        claims.append({**claim, "links": links})
+    return {"id": record.attempt_id, "question": record.question, "config": record.config,
+            "model": record.model, "simulated": record.simulated, "stop": record.stop_reason,
+            "error": record.error, "audit": audit, "claims": claims,
+            "rounds": len(record.rounds), "served_round": record.served_round,
+            "flat": any(f["code"] == "flat_reasoning" for f in (audit or {}).get("findings", []))}
+
+
+def render(run_dir: Path) -> str:
+    results = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
+    records = read(run_dir / "traces.jsonl")
+    template = _env().get_template("report.html.j2")
+    findings = backlog(run_dir)
+    return template.render(
+        csp=CSP, title=f"showwork run — {run_dir.name}", results=results, columns=COLUMNS,
+        rows=rows(results), attempts=[attempt_view(r) for r in records], tick_note=TICK_NOTE,
+        simulated_note=SIMULATED, findings=[{**g, "headline": headline(g)} for g in findings])
+
+
+def write_report(run_dir: Path) -> Path:
+    path = run_dir / "report.html"
+    path.write_text(render(run_dir), encoding="utf-8")
+    return path

@@ -1,0 +1,62 @@
+"""The experiment table, printed for people (rich) or as plain rows for reports."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+COLUMNS = ("configuration", "attempts", "coverage", "silent error", "balanced accuracy",
+           "grounded-answer rate (n graphed)", "broken citations", "mislabelled",
+           "flat reasoning", "output tokens/attempt", "$/attempt", "p50 s")
+
+
+def pct(rate: dict[str, Any] | float | None, interval: bool = True) -> str:
+    if rate is None:
+        return "–"
+    if isinstance(rate, dict):
+        if rate["rate"] is None:
+            return "n/a"
+        text = f"{rate['rate']:.1%}"
+        return f"{text} [{rate['low']:.0%}–{rate['high']:.0%}]" if interval else text
+    return f"{rate:.1%}"
+
+
+def rows(results: dict[str, Any]) -> list[list[str]]:
+    out = []
+    for name, s in results["configs"].items():
+        cost = s["cost_per_attempt_usd"]
+        out.append([
+            name, str(s["attempts"]), pct(s["coverage"]), pct(s["silent_error"]),
+            pct(s["balanced_accuracy"]) + (f" ±{s['balanced_accuracy_spread']:.1%}"
+                                           if len(s["balanced_accuracy_by_repeat"]) > 1 else ""),
+            (f"{pct(s['grounded_answer_rate'])} (n={s['graphed_answers']})"
+             if s["graphed_answers"] else "not measurable (n=0)"),
+            str(s["broken_citations"]), str(s["mislabelled_answers"]),
+            pct(s["flat_reasoning"], interval=False),
+            f"{s['tokens_per_attempt']['output']:.0f}",
+            "unknown" if cost is None else f"{cost:.4f}",
+            f"{s['latency_p50_s']:.2f}" if s["latency_p50_s"] is not None else "–",
+        ])
+    return out
+
+
+def print_table(console: Console, results: dict[str, Any], title: str) -> None:
+    if results.get("simulated"):
+        title += " — SIMULATED (noisy simulator, not a model)"
+    table = Table(title=title, title_justify="left")
+    for col in COLUMNS:
+        table.add_column(col, justify="left" if col == "configuration" else "right")
+    for row in rows(results):
+        table.add_row(*row)
+    console.print(table)
+    errored = {n: s["errored_reasons"] for n, s in results["configs"].items() if s["errored"]}
+    for name, reasons in errored.items():
+        console.print(f"[yellow]errored in {name}:[/yellow] "
+                      + ", ".join(f"{k} ×{v}" for k, v in reasons.items()))
+    for c in results["comparisons"]:
+        console.print(f"{c['b']} vs {c['a']}: right-answer rate {c['difference']:+.1%} "
+                      f"[{c['ci_low']:+.1%}, {c['ci_high']:+.1%}], grounded "
+                      f"{c['grounded_difference']:+.1%}, McNemar p={c['p_value']:.3g} "
+                      f"(Holm {c['p_holm']:.3g}), {c['questions']} questions")
