@@ -55,7 +55,7 @@ def _time(fn: Callable[[], Any]) -> float:
 
 
 def ensure_warehouse(home: Path, scale: float) -> Path:
-    path = home / f"bench-scale{scale:g}.duckdb"
+    path = home / f"bench-v{demo_warehouse.GENERATOR_VERSION}-scale{scale:g}.duckdb"
     if not path.exists():
         demo_warehouse.build(path, scale=scale)
     return path

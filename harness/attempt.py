@@ -95,7 +95,7 @@ def _audit(outcome: Outcome, session: Session, catalog: dict[str, Any], category
     if outcome.raw is None or outcome.stop_reason in ("model_refusal", "length",
                                                       "content_filter"):
         return None
-    evidence = Evidence.from_json([c.model_dump() for c in session.calls])
+    evidence = Evidence.from_calls(session.calls)
     return audit(outcome.answer or outcome.raw, evidence, catalog, category, protocol.rendered)
 
 
@@ -118,8 +118,7 @@ def reaudit(record: TraceRecord) -> AuditReport | None:
     if served is None or served.answer_raw is None:
         return None
     protocol = Protocol.parse(record.config)
-    evidence = Evidence.from_json([c.model_dump() for c in record.calls
-                                   if c.round <= served.round])
+    evidence = Evidence.from_calls([c for c in record.calls if c.round <= served.round])
     category = record.question.category or _guess_category(record.question.text)
     return audit(served.answer_raw, evidence, record.catalog, category, protocol.rendered,
                  record.catalog_digest)

@@ -38,3 +38,22 @@ def semantic(scale: float = typer.Option(10.0, help="Warehouse scale to measure 
     Console().print(table)
     Console().print(f"compile p50 {report['compile_p50_ms']:.2f} ms (target ≤ 5), "
                     f"median ratio {report['median_ratio']:.2f} (target ≤ 1.2)")
+
+
+@bench_app.command("audit")
+def audit(claims: int = typer.Option(100_000, help="Claims to audit (at least)."),
+          repeats: int = typer.Option(3, help="Timed passes."),
+          as_json: bool = typer.Option(False, "--json")) -> None:
+    """Audit throughput (claims/s) and re-audit time over JSON parse time of the same traces."""
+    from benchmarks import audit as bench
+
+    with err.status("benchmarking the audit") as status:
+        report = bench.run(home(), claims, repeats, progress=lambda m: status.update(m))
+    if as_json:
+        print(json.dumps(report, indent=2))
+        return
+    Console().print(
+        f"{report['claims']:,} claims in {report['traces']:,} traces "
+        f"({report['distinct_traces']} distinct real traces, {report['megabytes']:.0f} MB): "
+        f"parse {report['parse_s']:.2f} s, audit {report['audit_s']:.2f} s, "
+        f"{report['claims_per_s']:,.0f} claims/s, ratio {report['ratio']:.2f} (target ≤ 2)")

@@ -164,8 +164,11 @@ class Compiler:
         filters = [_trusted(t) for t in dict.fromkeys(texts)]
         if len(texts) == len(measures):
             select = select.where(exp.or_(*filters) if len(filters) > 1 else filters[0], copy=False)
+        # one shared filter is already the WHERE clause: no CASE needed inside the aggregates
+        uniform = len(texts) == len(measures) and len(filters) == 1
         for m in measures:
-            select = select.select(exp.alias_(self._aggregate(m), f"m__{m.name}"), copy=False)
+            select = select.select(exp.alias_(self._aggregate(m, filtered=not uniform),
+                                              f"m__{m.name}"), copy=False)
         return self._dims(select, plan, sm)
 
     def _aggregate(self, m: Measure, filtered: bool = True) -> exp.Expression:

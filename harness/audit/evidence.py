@@ -36,6 +36,14 @@ class Evidence:
                             err.get("message") if err else None, err.get("code") if err else None))
         return cls(tuple(out))
 
+    @classmethod
+    def from_calls(cls, calls: Any) -> Evidence:
+        """From the trace's call records (objects with tool, arguments, handle, result, error)."""
+        return cls(tuple(Call(c.tool, c.arguments, c.handle,
+                              Result.from_json(c.result) if c.result else None,
+                              (c.error or {}).get("message"), (c.error or {}).get("code"))
+                         for c in calls))
+
     @cached_property
     def results(self) -> dict[int, Result]:
         return {c.handle: c.result for c in self.calls if c.handle and c.result is not None}
