@@ -108,6 +108,34 @@ class TraceRecord(_Record):
         return next(r for r in self.rounds if r.round == self.served_round)
 
 
+class _View(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class RoundView(_View):
+    round: int
+    answer_raw: str | None
+
+
+class AuditView(_View):
+    """The part of a trace record a re-audit reads: the rest (turns, stored audits, timings) is
+    skipped while parsing, which makes re-auditing a large run cheap."""
+
+    attempt_id: str
+    question: QuestionRecord
+    config: str
+    catalog_digest: str
+    """The catalog itself is read only when no catalog with this digest has been read yet."""
+    calls: list[CallRecord] = []
+    rounds: list[RoundView] = []
+    served_round: int | None = None
+
+    def served(self) -> RoundView | None:
+        if self.served_round is None:
+            return None
+        return next(r for r in self.rounds if r.round == self.served_round)
+
+
 def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 

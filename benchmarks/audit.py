@@ -5,7 +5,7 @@ answerable bundled question under `claims` and `claims+repair` on the demo wareh
 records are then repeated (each copy with its own attempt id) until the set holds the requested
 number of claims, as a long experiment with repeats would. Both passes read the same JSONL text in
 one process: `parse` is json.loads of every line; `audit` is what `showwork audit` does per line
-(load the typed trace record, then re-audit its served answer).
+(load the part of the trace record a re-audit reads, then re-audit its served answer).
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from typing import Any
 
 from analyst.noisy import NoisyClient
 from analyst.rules import RulesClient
-from analyst.trace import TraceRecord
+from analyst.trace import AuditView
 from harness.attempt import reaudit, run_attempt
+from harness.audit.index import CatalogIndex
 from harness.questions import load_questions
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer, load_model
@@ -70,7 +71,11 @@ def _parse(lines: list[str]) -> None:
 def _audit(lines: list[str]) -> int:
     claims = 0
     for line in lines:
-        report = reaudit(TraceRecord.model_validate_json(line))
+        view = AuditView.model_validate_json(line)
+        try:
+            report = reaudit(view)
+        except ValueError:  # first sight of this catalog digest: read the catalog too
+            report = reaudit(view, json.loads(line)["catalog"])
         claims += len(report.claims) if report else 0
     return claims
 
@@ -92,9 +97,11 @@ def run(home: Path, total_claims: int = 100_000, repeats: int = 3,
     distinct = real_traces(database)
     lines, claims = replicate(distinct, total_claims)
     size = sum(map(len, lines))
+    CatalogIndex.clear()  # the timed passes start cold: the first trace reads its catalog
     parse_s, audit_s = [], []
     for i in range(repeats):
         say(f"timing, round {i + 1} of {repeats}")
+        CatalogIndex.clear()
         parse_s.append(_time(lambda: _parse(lines)))
         audit_s.append(_time(lambda: _audit(lines)))
     p, a = statistics.median(parse_s), statistics.median(audit_s)

@@ -16,6 +16,7 @@ from typing import Any
 from analyst.client import ModelClient
 from analyst.session import Budgets, Outcome, Session
 from analyst.trace import (
+    AuditView,
     QuestionRecord,
     RoundRecord,
     TraceRecord,
@@ -23,6 +24,7 @@ from analyst.trace import (
     digest,
 )
 from harness.audit import AuditReport, Evidence, audit
+from harness.audit.index import CatalogIndex
 from protocol.prompts import repair_message
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer
@@ -112,16 +114,31 @@ def choose_served(reports: list[AuditReport | None]) -> int | None:
     return served
 
 
-def reaudit(record: TraceRecord) -> AuditReport | None:
-    """Audit the served answer again from the trace alone: no model, no database."""
+def reaudit(record: TraceRecord | AuditView, catalog: dict[str, Any] | None = None
+            ) -> AuditReport | None:
+    """Audit the served answer again from the trace alone: no model, no database.
+
+    An AuditView carries no catalog: the index built for its catalog digest is reused, and
+    `catalog` (read from the same line) is needed only the first time a digest is seen. A
+    catalog is always checked against its digest before an index is built from it.
+    """
     served = record.served()
     if served is None or served.answer_raw is None:
         return None
     protocol = Protocol.parse(record.config)
     evidence = Evidence.from_calls([c for c in record.calls if c.round <= served.round])
     category = record.question.category or _guess_category(record.question.text)
-    return audit(served.answer_raw, evidence, record.catalog, category, protocol.rendered,
-                 record.catalog_digest)
+    index = CatalogIndex.cached(record.catalog_digest)
+    if index is None:
+        snapshot = catalog if catalog is not None else getattr(record, "catalog", None)
+        if snapshot is None:
+            raise ValueError(f"attempt {record.attempt_id}: no catalog for digest "
+                             f"{record.catalog_digest[:12]}")
+        if digest(snapshot) != record.catalog_digest:
+            raise ValueError(f"attempt {record.attempt_id}: the catalog does not match its "
+                             "recorded digest (the trace was edited)")
+        index = CatalogIndex.build(snapshot, record.catalog_digest)
+    return audit(served.answer_raw, evidence, index, category, protocol.rendered)
 
 
 _WHY = ("why", "what drove", "what caused", "explain", "reason for", "driver", "drivers")

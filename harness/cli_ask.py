@@ -66,6 +66,9 @@ def audit_cmd(paths: list[Path] = typer.Argument(..., help="Run folders or trace
         except TornLine as exc:
             err.print(f"[red]{exc}[/red]")
             raise typer.Exit(1) from exc
+        except (OSError, ValueError) as exc:
+            err.print(f"[red]error:[/red] cannot read {file}: {exc}")
+            raise typer.Exit(2) from exc
         for record in records:
             fresh = reaudit(record)
             served = record.served()

@@ -17,7 +17,8 @@ STALE_CODES = {"partial_period", "superseded_metric", "point_in_time_as_period"}
 CONFLICT_CODES = {"direction_mismatch"}
 
 
-def audit(answer: str | dict[str, Any] | Answer, evidence: Evidence, catalog: dict[str, Any],
+def audit(answer: str | dict[str, Any] | Answer, evidence: Evidence,
+          catalog: dict[str, Any] | CatalogIndex,
           category: str | None = None, rendered: bool = False,
           catalog_digest: str | None = None) -> AuditReport:
     """Audit one answer. A malformed answer is a report with its protocol error, never a crash.
@@ -31,7 +32,8 @@ def audit(answer: str | dict[str, Any] | Answer, evidence: Evidence, catalog: di
         except AnswerError as exc:
             return AuditReport("malformed", False, None, [], [], [], "withhold",
                                protocol_error=exc.message)
-    index = CatalogIndex.build(catalog, catalog_digest)
+    index = catalog if isinstance(catalog, CatalogIndex) else CatalogIndex.build(catalog,
+                                                                                  catalog_digest)
     claims = [_audit_claim(i, c, evidence, index, rendered)
               for i, c in enumerate(answer.claims or [], 1)]
     claims = _propagate(claims, answer)

@@ -29,6 +29,15 @@ class CatalogIndex:
                 _BY_DIGEST.pop(next(iter(_BY_DIGEST)))
         return cached
 
+    @staticmethod
+    def clear() -> None:
+        _BY_DIGEST.clear()
+
+    @staticmethod
+    def cached(digest: str) -> CatalogIndex | None:
+        """The index already built for a catalog digest, if any."""
+        return _BY_DIGEST.get(digest)
+
     @classmethod
     def _build(cls, catalog: dict[str, Any]) -> CatalogIndex:
         edges = {(e["parent"], f): "exact" for e in catalog["tree"]["exact"] for f in e["factors"]}
