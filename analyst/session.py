@@ -19,6 +19,7 @@ from analyst.trace import TurnRecord, UsageRecord
 from protocol.answer import Answer, parse_answer
 from protocol.errors import AnswerError
 from protocol.prompts import system_prompt
+from protocol.sanitize import clean_for_model
 from protocol.schemas import answer_schema, tool_schemas
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer
@@ -67,15 +68,23 @@ class Session:
     def __post_init__(self) -> None:
         self.toolbox = Toolbox(self.layer, require_purpose=self.protocol.purpose)
         prompt = system_prompt(self.catalog, self.protocol, self.diagnostic)
+        question, removed = clean_for_model(self.question)
+        self.notes: list[str] = []
+        if removed:
+            self.notes.append(f"{removed} control, bidi or zero-width character(s) removed from "
+                              "the question in the model's copy (the trace keeps it raw)")
         self.messages = [{"role": "system", "content": prompt},
-                         {"role": "user", "content": self.question}]
+                         {"role": "user", "content": question}]
         self.request_tools = tool_schemas(self.protocol)
         self.schema = answer_schema(self.protocol)
 
     def repair(self, message: str) -> None:
-        """Continue the conversation with a repair message (the next round)."""
+        """Continue the conversation with a repair message (the next round).
+
+        The message quotes the model's own citations; the model's copy drops control, bidi and
+        zero-width characters (the trace keeps the message as the audit wrote it)."""
         self.round += 1
-        self.messages.append({"role": "user", "content": message})
+        self.messages.append({"role": "user", "content": clean_for_model(message)[0]})
 
     def next_answer(self) -> Outcome:
         retries = self.budgets.format_retries

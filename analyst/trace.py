@@ -12,9 +12,11 @@ import os
 from pathlib import Path
 from typing import Any
 
+import structlog
 from pydantic import BaseModel, ConfigDict, Field
 
 SCHEMA_VERSION = 1
+log = structlog.get_logger("showwork.trace")
 
 
 class _Record(BaseModel):
@@ -101,6 +103,9 @@ class TraceRecord(_Record):
     elapsed_s: float = 0.0
     notes: list[str] = Field(default_factory=list)
     """What fell back or was adjusted (e.g. structured outputs unsupported by the server)."""
+    chain: dict[str, str] | None = None
+    """{"prev": …, "hash": …}: SHA-256 over this record's canonical JSON (without `chain`) and
+    the previous record's hash, so an edited, deleted, reordered or added line is detected."""
 
     def served(self) -> RoundRecord | None:
         if self.served_round is None:
@@ -144,14 +149,100 @@ def digest(value: Any) -> str:
     return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
 
 
-def append(path: Path, record: TraceRecord) -> None:
-    """Append one record as one line, flushed and fsynced, so a crash loses at most that line."""
-    line = record.model_dump_json() + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8") as fh:
-        fh.write(line)
-        fh.flush()
-        os.fsync(fh.fileno())
+GENESIS = "0" * 64
+
+
+def chain_hash(prev: str, body: dict[str, Any]) -> str:
+    """The hash of one record: SHA-256 of the previous hash and the record's canonical JSON."""
+    body = {k: v for k, v in body.items() if k != "chain"}
+    return hashlib.sha256((prev + canonical_json(body)).encode("utf-8")).hexdigest()
+
+
+def manifest_path(path: Path) -> Path:
+    return path.with_name(path.stem + ".manifest.json")
+
+
+class TraceWriter:
+    """Appends records to a traces file with a hash chain and keeps its manifest up to date.
+
+    Opening repairs a torn last line (a crash mid-write) and continues the chain from the last
+    complete record; each append is one fsynced line, then the manifest (head hash, count) is
+    replaced atomically.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        records = read(path, repair=True) if path.exists() else []
+        self.count = len(records)
+        self.head = records[-1].chain["hash"] if records and records[-1].chain else GENESIS
+        self._write_manifest()
+
+    def append(self, record: TraceRecord) -> TraceRecord:
+        body = record.model_dump(mode="json", exclude={"chain"})
+        sealed = record.model_copy(update={"chain": {"prev": self.head,
+                                                     "hash": chain_hash(self.head, body)}})
+        with open(self.path, "a", encoding="utf-8") as fh:
+            fh.write(sealed.model_dump_json() + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        self.count += 1
+        self.head = sealed.chain["hash"]  # type: ignore[index]
+        self._write_manifest()
+        return sealed
+
+    def _write_manifest(self) -> None:
+        target = manifest_path(self.path)
+        tmp = target.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"count": self.count, "head": self.head}), encoding="utf-8")
+        os.replace(tmp, target)
+
+
+def append(path: Path, record: TraceRecord) -> TraceRecord:
+    """Append one record (hash-chained, fsynced) to a traces file."""
+    return TraceWriter(path).append(record)
+
+
+def verify_chain(path: Path) -> list[str]:
+    """Every place the file breaks its hash chain or its manifest; empty when intact."""
+    problems: list[str] = []
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    elif lines:
+        problems.append(f"line {len(lines)}: incomplete (no newline): the file was truncated "
+                        "or a write was interrupted")
+    prev = GENESIS
+    for number, line in enumerate(lines, 1):
+        try:
+            body = json.loads(line)
+            chain = body.get("chain") or {}
+        except (json.JSONDecodeError, AttributeError):
+            problems.append(f"line {number}: not valid JSON (edited or torn)")
+            prev = "?"
+            continue
+        if chain.get("prev") != prev and prev != "?":
+            problems.append(f"line {number}: does not follow line {number - 1} (a line was "
+                            "deleted, inserted or reordered before it)")
+        if chain.get("hash") != chain_hash(chain.get("prev", ""), body):
+            problems.append(f"line {number}: content does not match its hash (edited)")
+        prev = chain.get("hash", "?")
+    manifest = manifest_path(path)
+    if not manifest.exists():
+        problems.append(f"{manifest.name} is missing: the line count and head cannot be checked")
+        return problems
+    expected = json.loads(manifest.read_text(encoding="utf-8"))
+    if len(lines) > expected["count"]:
+        problems.append(f"lines {expected['count'] + 1}..{len(lines)}: not covered by the "
+                        f"manifest (appended, or written by a run that was killed)")
+    elif len(lines) < expected["count"]:
+        problems.append(f"the file has {len(lines)} lines but the manifest says "
+                        f"{expected['count']}: truncated or lines deleted at the end")
+    elif prev != expected["head"]:
+        problems.append("the last line's hash is not the manifest's head: the end of the file "
+                        "was replaced")
+    return problems
 
 
 class TornLine(ValueError):
@@ -168,5 +259,7 @@ def read(path: Path, *, repair: bool = False) -> list[TraceRecord]:
         if not repair:
             raise TornLine(f"{path}: the last line is incomplete ({len(tail)} bytes, no newline); "
                            "a run was interrupted while writing it. Resume the run to repair it.")
+        log.warning("torn last line dropped", file=str(path), bytes=len(tail),
+                    kept=len(records))
         path.write_text("\n".join(complete) + ("\n" if complete else ""), encoding="utf-8")
     return records

@@ -89,7 +89,7 @@ def run_attempt(question: Question, client: ModelClient, layer: SemanticLayer,
         turns=session.turns, calls=session.calls, rounds=rounds, served_round=served,
         stop_reason=stop or "answered", error=error,
         usage=UsageRecord(**session.usage.__dict__), elapsed_s=time.monotonic() - started,
-        notes=list(getattr(client, "notes", [])))
+        notes=session.notes + list(getattr(client, "notes", [])))
 
 
 def _audit(outcome: Outcome, session: Session, catalog: dict[str, Any], category: str | None,

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 
 from analyst.registry import make_client
-from analyst.trace import TornLine, append, read
+from analyst.trace import TornLine, append, read, verify_chain
 from harness.attempt import Question, reaudit, run_attempt
 from harness.cli import app
 from harness.display import show_trace
@@ -45,7 +45,7 @@ def ask(question: str = typer.Argument(..., help="The business question."),
         trace = run_attempt(Question("ask", question), client, layer, protocol)
     finally:
         layer.close()
-    append(home() / "asks" / "traces.jsonl", trace)
+    trace = append(home() / "asks" / "traces.jsonl", trace)
     if as_json:
         print(trace.model_dump_json(indent=2))
         return
@@ -54,21 +54,26 @@ def ask(question: str = typer.Argument(..., help="The business question."),
 
 @app.command("audit")
 def audit_cmd(paths: list[Path] = typer.Argument(..., help="Run folders or traces.jsonl files."),
-              verify: bool = typer.Option(False, "--verify", help="Also check the stored audits "
-                                          "match a fresh re-audit (and fail if not)."),
+              verify: bool = typer.Option(False, "--verify", help="Also check the hash chain and "
+                                          "manifest, and that stored audits match a fresh "
+                                          "re-audit; exit 1 if anything differs."),
               as_json: bool = typer.Option(False, "--json")) -> None:
     """Re-audit stored traces: no model, no database."""
-    rows, mismatches = [], 0
+    rows, mismatches, tampered = [], 0, []
     for path in paths:
         file = path / "traces.jsonl" if path.is_dir() else path
+        if verify and file.exists():
+            tampered += [f"{file}: {p}" for p in verify_chain(file)]
         try:
             records = read(file)
-        except TornLine as exc:
-            err.print(f"[red]{exc}[/red]")
-            raise typer.Exit(1) from exc
         except (OSError, ValueError) as exc:
-            err.print(f"[red]error:[/red] cannot read {file}: {exc}")
-            raise typer.Exit(2) from exc
+            for problem in tampered:
+                print(f"integrity: {problem}")
+            if isinstance(exc, TornLine):
+                err.print(f"[red]{exc}[/red]")
+                raise typer.Exit(1) from exc
+            err.print(f"[red]error:[/red] cannot read {file}: {str(exc)[:300]}")
+            raise typer.Exit(1 if tampered else 2) from exc
         for record in records:
             fresh = reaudit(record)
             served = record.served()
@@ -81,12 +86,17 @@ def audit_cmd(paths: list[Path] = typer.Argument(..., help="Run folders or trace
                          "decision": fresh.decision if fresh else None,
                          "defects": len(fresh.defects) if fresh else 0, "matches_stored": same})
     if as_json:
-        print(json.dumps({"attempts": rows, "mismatches": mismatches}, indent=2))
+        print(json.dumps({"attempts": rows, "mismatches": mismatches, "integrity": tampered},
+                         indent=2))
     else:
         for r in rows:
             mark = "✓" if r["matches_stored"] else "✗ differs from stored audit"
             print(f"{r['attempt']} {r['question']} [{r['config']}] grounded={r['grounded']} "
                   f"decision={r['decision']} defects={r['defects']} {mark}")
         print(f"{len(rows)} attempt(s) re-audited; {mismatches} differ from the stored audit.")
-    if verify and mismatches:
+        for problem in tampered:
+            print(f"integrity: {problem}")
+        if verify and not tampered:
+            print("integrity: hash chain and manifest intact.")
+    if verify and (mismatches or tampered):
         raise typer.Exit(1)

@@ -94,10 +94,20 @@ def demo(concurrency: int = typer.Option(4, min=1, max=64)) -> None:
                   "A tick means the support link resolves; it does not mean the conclusion is true.")
 
 
+def run_folder(path: Path, *needs: str) -> Path:
+    """The folder, if it is a run folder holding the files named; else a clear error."""
+    missing = [n for n in needs if not (path / n).is_file()]
+    if not path.is_dir() or missing:
+        err.print(f"[red]error:[/red] {path} is not a run folder (it needs "
+                  f"{' and '.join(needs)}); run `showwork experiment` to make one.")
+        raise typer.Exit(1)
+    return path
+
+
 @app.command()
 def report(run_dir: Path = typer.Argument(..., help="A run folder.")) -> None:
     """Write (or rewrite) report.html for a run folder."""
-    path = write_report(run_dir)
+    path = write_report(run_folder(run_dir, "traces.jsonl", "results.json"))
     print(path)
 
 
@@ -105,7 +115,7 @@ def report(run_dir: Path = typer.Argument(..., help="A run folder.")) -> None:
 def findings(run_dir: Path = typer.Argument(..., help="A run folder."),
              as_json: bool = typer.Option(False, "--json")) -> None:
     """The semantic-model backlog: findings grouped by kind and metric, with suggested fixes."""
-    groups = backlog(run_dir)
+    groups = backlog(run_folder(run_dir, "traces.jsonl"))
     if as_json:
         print(json.dumps(groups, indent=2))
         return

@@ -20,7 +20,7 @@ from typing import Any
 
 from analyst.client import ModelClient
 from analyst.session import Budgets
-from analyst.trace import QuestionRecord, TraceRecord, append, digest, read
+from analyst.trace import QuestionRecord, TraceRecord, TraceWriter, digest, read
 from harness.attempt import Question, run_attempt
 from harness.gold import gold_values
 from harness.questions import QuestionFile
@@ -98,7 +98,7 @@ def run(exp: Experiment, client: ModelClient, layer: SemanticLayer, resume: bool
     done = prepare_folder(exp, resume)
     pending = [a for a in exp.plan() if a[0] not in done]
     total = len(exp.plan())
-    traces = exp.out / TRACES
+    writer = TraceWriter(exp.out / TRACES)
     lock = threading.Lock()
     finished = len(done)
     _ = layer.connection  # open before the workers share it (each query has its own cursor)
@@ -117,7 +117,7 @@ def run(exp: Experiment, client: ModelClient, layer: SemanticLayer, resume: bool
         for future in as_completed([pool.submit(one, a) for a in pending]):
             record = future.result()
             with lock:
-                append(traces, record)
+                writer.append(record)
                 finished += 1
                 if on_progress:
                     on_progress(finished, total)

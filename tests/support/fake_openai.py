@@ -17,11 +17,17 @@ from __future__ import annotations
 
 import json
 import socket
+import struct
 import threading
 import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        return  # a client that hung up mid-response is part of the tests, not an error
 
 
 class FakeOpenAI:
@@ -33,7 +39,7 @@ class FakeOpenAI:
         self.latency_s = latency_s
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.server = _QuietServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
@@ -82,9 +88,13 @@ class FakeOpenAI:
                 if step.get("sleep"):
                     time.sleep(step["sleep"])
                 if step.get("reset"):
+                    # linger 0, then drop every reference to the socket: the peer gets a RST
                     self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
-                                               b"\x01\x00\x00\x00\x00\x00\x00\x00")
+                                               struct.pack("ii", 1, 0))
+                    self.rfile.close()
+                    self.wfile.close()
                     self.connection.close()
+                    self.close_connection = True
                     return
                 if "status" in step:
                     payload = json.dumps({"error": {"message": step.get("message", "error"),
@@ -100,10 +110,13 @@ class FakeOpenAI:
                 self._send(payload)
 
             def _send(self, payload: bytes) -> None:
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
+                try:
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):
+                    self.close_connection = True  # the client gave up (a timeout under test)
 
         return Handler
 
