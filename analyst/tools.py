@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analyst.trace import CallRecord, canonical_json
+from protocol.sanitize import clean_for_model
 from semantic_layer import SemanticError, SemanticLayer
 
 TOOLS = ("query", "compare")
@@ -119,11 +120,32 @@ def _truncated(raw: str, exc: json.JSONDecodeError) -> bool:
 
 
 def _model_view(record: CallRecord) -> str:
-    """What the model is shown: the typed result under its handle, or the blocked reason."""
+    """What the model is shown: the typed result under its handle, or the blocked reason.
+
+    Strings are cleaned of control, bidi and zero-width characters in this copy (the trace keeps
+    the raw result); `sanitized` counts what was removed."""
     if record.handle is None:
         error = record.error or {}
-        return json.dumps({"blocked": True, "code": error.get("code"),
-                           "reason": error.get("message"), "handle": None})
-    result = dict(record.result or {})
-    result.pop("sql", None)
-    return json.dumps({"handle": f"r{record.handle}", **result})
+        view: dict[str, Any] = {"blocked": True, "code": error.get("code"),
+                                "reason": error.get("message"), "handle": None}
+    else:
+        result = dict(record.result or {})
+        result.pop("sql", None)
+        view = {"handle": f"r{record.handle}", **result}
+    removed = [0]
+    clean = _clean(view, removed)
+    if removed[0]:
+        clean["sanitized"] = removed[0]
+    return json.dumps(clean)
+
+
+def _clean(value: Any, removed: list[int]) -> Any:
+    if isinstance(value, str):
+        text, n = clean_for_model(value)
+        removed[0] += n
+        return text
+    if isinstance(value, dict):
+        return {_clean(k, removed): _clean(v, removed) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean(v, removed) for v in value]
+    return value

@@ -45,6 +45,7 @@ def client(fake: FakeOpenAI, **kw) -> OpenAIClient:
 @pytest.mark.parametrize(("fault", "reason"), [
     ({"sleep": 1.5}, "timeout"),
     ({"reset": True}, "connection_error"),
+    ({"reset_mid": True}, "connection_error"),
     ({"status": 503}, "server_error"),
     ({"status": 429, "retry_after": 0}, "rate_limited"),
 ])
@@ -57,7 +58,8 @@ def test_persistent_faults_end_with_reason(layer, fault: dict, reason: str) -> N
     assert trace.served() is None
 
 
-@pytest.mark.parametrize("fault", [{"sleep": 1.5}, {"reset": True}, {"status": 500}])
+@pytest.mark.parametrize("fault", [{"sleep": 1.5}, {"reset": True}, {"reset_mid": True},
+                                   {"status": 500}])
 def test_transient_faults_are_retried(layer, fault: dict) -> None:
     """A fault once, then a good answer: the SDK retries and the attempt is answered."""
     seen = {"n": 0}
@@ -87,6 +89,7 @@ def test_oversize_response_is_handed_back(layer) -> None:
 
 
 FAULTS = [{"status": 500}, {"status": 503}, {"status": 429, "retry_after": 0}, {"reset": True},
+          {"reset_mid": True}, {"sleep": 3},
           {"raw_body": "{not json"}, {"refusal": "I won't."},
           {"content": '{"status": "answ', "finish_reason": "length"},
           {"tool_calls": [("run_sql", '{"sql": "SELECT 1"}')]},

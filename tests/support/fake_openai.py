@@ -96,6 +96,22 @@ class FakeOpenAI:
                     self.connection.close()
                     self.close_connection = True
                     return
+                if step.get("reset_mid"):
+                    # headers and half a body, then a RST: a response cut off mid-way
+                    full = json.dumps(completion(body, {"content": "x" * 4000}))
+                    self.send_response(200)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(full)))
+                    self.end_headers()
+                    self.wfile.write(full[: len(full) // 2].encode())
+                    self.wfile.flush()
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                               struct.pack("ii", 1, 0))
+                    self.rfile.close()
+                    self.wfile.close()
+                    self.connection.close()
+                    self.close_connection = True
+                    return
                 if "status" in step:
                     payload = json.dumps({"error": {"message": step.get("message", "error"),
                                                     "type": "server_error"}}).encode()
