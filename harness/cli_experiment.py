@@ -125,3 +125,23 @@ def findings(run_dir: Path = typer.Argument(..., help="A run folder."),
         print(f"- {headline(g)}\n  fix: {g['suggestion']}")
         for ex in g["examples"][:2]:
             print(f"  e.g. {ex['question']!r} {ex['claim'] or ''}: {ex['message']}")
+
+
+@app.command()
+def serve(runs: Path | None = typer.Argument(None, help="Folder of run folders (default "
+                                             "$SHOWWORK_HOME/runs)."),
+          port: int = typer.Option(8765, help="Port on 127.0.0.1.")) -> None:
+    """A local page (127.0.0.1 only): ask with a chosen model and configuration and see the
+    evidence graph; browse runs and attempts; read the findings backlog."""
+    from harness.web import App
+    from harness.web import serve as make_server
+
+    web = App(runs or home() / "runs", home() / "asks" / "traces.jsonl", open_layer)
+    server = make_server(web, port)
+    err.print(f"showwork serving on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()

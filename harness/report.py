@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -11,16 +14,24 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from analyst.trace import TraceRecord, read
 from harness.backlog import backlog, headline
 from harness.display import SIMULATED, TICK_NOTE
+from harness.graph import graph_svg
 from harness.table import COLUMNS, rows
 
-# No scripts, no external requests: styles only, inline, and the CSP says so.
-CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+CSS = (resources.files("harness") / "templates" / "style.css").read_text(encoding="utf-8")
+CSS_HASH = base64.b64encode(hashlib.sha256(CSS.encode("utf-8")).digest()).decode()
+
+
+def csp(form_action: str = "'none'") -> str:
+    """No scripts at all, no external requests; the one inline stylesheet allowed by its hash."""
+    return (f"default-src 'none'; style-src 'sha256-{CSS_HASH}'; img-src data:; "
+            f"base-uri 'none'; form-action {form_action}; frame-ancestors 'none'")
 
 
 def _env() -> Environment:
     env = Environment(loader=PackageLoader("harness", "templates"),
                       autoescape=select_autoescape(default=True, default_for_string=True))
     env.filters["num"] = _num
+    env.globals.update(graph=graph_svg, css=CSS)
     return env
 
 
@@ -63,7 +74,7 @@ def render(run_dir: Path) -> str:
     template = _env().get_template("report.html.j2")
     findings = backlog(run_dir)
     return template.render(
-        csp=CSP, title=f"showwork run — {run_dir.name}", results=results, columns=COLUMNS,
+        csp=csp(), title=f"showwork run — {run_dir.name}", results=results, columns=COLUMNS,
         rows=rows(results), attempts=[attempt_view(r) for r in records], tick_note=TICK_NOTE,
         simulated_note=SIMULATED, findings=[{**g, "headline": headline(g)} for g in findings])
 
