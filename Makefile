@@ -24,6 +24,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/showwork bench semantic
 	$(BIN)/showwork bench audit
+	$(BIN)/showwork bench concurrency
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -57,3 +57,26 @@ def audit(claims: int = typer.Option(100_000, help="Claims to audit (at least)."
         f"({report['distinct_traces']} distinct real traces, {report['megabytes']:.0f} MB): "
         f"parse {report['parse_s']:.2f} s, audit {report['audit_s']:.2f} s, "
         f"{report['claims_per_s']:,.0f} claims/s, ratio {report['ratio']:.2f} (target ≤ 2)")
+
+
+@bench_app.command("concurrency")
+def concurrency(latency: float = typer.Option(0.2, help="Server latency per request (s)."),
+                attempts: int = typer.Option(160, help="Attempts per concurrency limit."),
+                as_json: bool = typer.Option(False, "--json")) -> None:
+    """Experiment throughput against a fixed-latency loopback server at limits 1–16."""
+    from benchmarks import concurrency as bench
+
+    with err.status("benchmarking concurrency") as status:
+        report = bench.run(home(), latency_s=latency, attempts=attempts,
+                           progress=lambda m: status.update(m))
+    if as_json:
+        print(json.dumps(report, indent=2))
+        return
+    table = Table(title=f"throughput at {latency:g} s server latency")
+    for col in ("concurrency", "attempts", "seconds", "attempts/s", "speedup", "efficiency"):
+        table.add_column(col, justify="right")
+    for r in report["rows"]:
+        table.add_row(str(r["concurrency"]), str(r["attempts"]), f"{r['seconds']:.1f}",
+                      f"{r['attempts_per_s']:.2f}", f"{r['speedup']:.1f}×",
+                      f"{r['efficiency']:.0%}")
+    Console().print(table)
