@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analyst.trace import CallRecord, canonical_json
+from protocol import strict_json
 from protocol.sanitize import clean_for_model
 from semantic_layer import SemanticError, SemanticLayer
 
@@ -75,30 +76,15 @@ def _decode(raw: str) -> tuple[dict[str, Any], str | None]:
     if len(raw) > MAX_ARGUMENT_CHARS:
         return {}, f"Arguments are longer than {MAX_ARGUMENT_CHARS:,} characters."
     try:
-        args = json.loads(raw or "{}", parse_constant=_no_constant, object_pairs_hook=_unique)
+        args = strict_json.loads(raw or "{}", "arguments")
     except json.JSONDecodeError as exc:
         hint = " They look truncated; send the whole object." if _truncated(raw, exc) else ""
         return {}, f"Arguments are not valid JSON ({exc.msg}, character {exc.pos + 1}).{hint}"
-    except RecursionError:
-        return {}, "Arguments nest too deeply to be tool arguments."
-    except ValueError as exc:
+    except strict_json.StrictJSONError as exc:
         return {}, str(exc)
     if not isinstance(args, dict):
         return {}, "Arguments must be a JSON object."
     return args, None
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"Arguments contain {name}; use a finite number.")
-
-
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"Arguments repeat the key {key!r}; give each key once.")
-        out[key] = value
-    return out
 
 
 def _truncated(raw: str, exc: json.JSONDecodeError) -> bool:

@@ -88,13 +88,7 @@ class FakeOpenAI:
                 if step.get("sleep"):
                     time.sleep(step["sleep"])
                 if step.get("reset"):
-                    # linger 0, then drop every reference to the socket: the peer gets a RST
-                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
-                                               struct.pack("ii", 1, 0))
-                    self.rfile.close()
-                    self.wfile.close()
-                    self.connection.close()
-                    self.close_connection = True
+                    self._reset()
                     return
                 if step.get("reset_mid"):
                     # headers and half a body, then a RST: a response cut off mid-way
@@ -105,12 +99,7 @@ class FakeOpenAI:
                     self.end_headers()
                     self.wfile.write(full[: len(full) // 2].encode())
                     self.wfile.flush()
-                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
-                                               struct.pack("ii", 1, 0))
-                    self.rfile.close()
-                    self.wfile.close()
-                    self.connection.close()
-                    self.close_connection = True
+                    self._reset()
                     return
                 if "status" in step:
                     payload = json.dumps({"error": {"message": step.get("message", "error"),
@@ -124,6 +113,15 @@ class FakeOpenAI:
                            else json.dumps(completion(body, step)).encode())
                 self.send_response(200)
                 self._send(payload)
+
+            def _reset(self) -> None:
+                """Linger 0, then drop every reference to the socket: the peer gets a RST."""
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                           struct.pack("ii", 1, 0))
+                self.rfile.close()
+                self.wfile.close()
+                self.connection.close()
+                self.close_connection = True
 
             def _send(self, payload: bytes) -> None:
                 try:

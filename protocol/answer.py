@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from protocol import strict_json
 from protocol.errors import AnswerError
 
 MAX_ANSWER_BYTES = 1_000_000
@@ -57,19 +58,6 @@ class Answer(_Wire):
         return bool(self.claims)
 
 
-def _reject_constant(name: str) -> float:
-    raise AnswerError(f"The answer contains {name}; use a finite number or null.")
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
-            raise AnswerError(f"The answer repeats the key {key!r}; give each key once.")
-        seen[key] = value
-    return seen
-
-
 def loads_strict(text: str) -> Any:
     """json.loads that refuses oversize input, deep nesting, NaN/Infinity and duplicate keys."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_ANSWER_BYTES:
@@ -78,11 +66,9 @@ def loads_strict(text: str) -> Any:
     if stripped.startswith("```"):
         raise AnswerError("The answer is wrapped in a code fence; return the bare JSON object.")
     try:
-        return json.loads(stripped, parse_constant=_reject_constant,
-                          object_pairs_hook=_no_duplicates)
-    except RecursionError as exc:
-        # the answer shape is a few levels deep; anything that exhausts the parser is hostile
-        raise AnswerError("The answer nests too deeply to be an answer.") from exc
+        return strict_json.loads(stripped, "answer")
+    except strict_json.StrictJSONError as exc:
+        raise AnswerError(str(exc)) from exc
     except json.JSONDecodeError as exc:
         raise AnswerError(f"The answer is not valid JSON: {exc.msg} at line {exc.lineno} "
                           f"column {exc.colno}. Return one JSON object.") from exc

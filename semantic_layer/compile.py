@@ -35,6 +35,27 @@ class Compiled:
     bucketed: bool
 
 
+def _conjuncts(text: str | None) -> list[str]:
+    """The AND-ed parts of a trusted filter, as SQL text."""
+    if not text:
+        return []
+    tree = _parse(text)
+    parts = list(tree.flatten()) if isinstance(tree, exp.And) else [tree]
+    return [p.sql(dialect="duckdb") for p in parts]
+
+
+def _split_filters(measures: list[Measure]) -> tuple[list[str], dict[str, str | None]]:
+    """(conditions every measure shares, each measure's remaining condition or None).
+
+    Shared conditions go to WHERE once; only what differs stays inside the aggregates, which
+    is what a person writing the SQL by hand would do."""
+    parts = {m.name: _conjuncts(m.filter) for m in measures}
+    common = [c for c in parts[measures[0].name] if all(c in p for p in parts.values())]
+    residual = {name: " AND ".join(c for c in p if c not in common) or None
+                for name, p in parts.items()}
+    return common, residual
+
+
 @lru_cache(maxsize=512)
 def _parse(text: str) -> exp.Expression:
     return sqlglot.parse_one(text, read="duckdb")
@@ -160,21 +181,25 @@ class Compiler:
             bucket = _truncate(col.copy(), plan.grain, dialect) if plan.grain else None
         if bucket is not None:
             select = select.select(exp.alias_(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
-        texts = [m.filter for m in measures if m.filter]
-        filters = [_trusted(t) for t in dict.fromkeys(texts)]
-        if len(texts) == len(measures):
-            select = select.where(exp.or_(*filters) if len(filters) > 1 else filters[0], copy=False)
-        # one shared filter is already the WHERE clause: no CASE needed inside the aggregates
-        uniform = len(texts) == len(measures) and len(filters) == 1
+        common, residual = _split_filters(measures)
+        for cond in common:
+            select = select.where(_trusted(cond), copy=False)
+        residuals = list(dict.fromkeys(r for r in residual.values() if r))
+        if residuals and all(residual[m.name] for m in measures):
+            ors = [_trusted(r) for r in residuals]
+            select = select.where(exp.or_(*ors) if len(ors) > 1 else ors[0], copy=False)
+        # a residual shared by every measure is already the WHERE clause: no CASE needed then
+        uniform = len(residuals) == 1 and all(residual[m.name] for m in measures)
         for m in measures:
-            select = select.select(exp.alias_(self._aggregate(m, filtered=not uniform),
-                                              f"m__{m.name}"), copy=False)
+            condition = None if uniform else residual[m.name]
+            select = select.select(exp.alias_(self._aggregate(m, condition), f"m__{m.name}"),
+                                   copy=False)
         return self._dims(select, plan, sm)
 
-    def _aggregate(self, m: Measure, filtered: bool = True) -> exp.Expression:
+    def _aggregate(self, m: Measure, condition: str | None) -> exp.Expression:
         value = _trusted(m.expr)
-        if m.filter and filtered:
-            value = exp.Case().when(_trusted(m.filter), value)
+        if condition:
+            value = exp.Case().when(_trusted(condition), value)
         if m.agg == "count_distinct":
             return exp.Count(this=exp.Distinct(expressions=[value]))
         agg = {"count": exp.Count, "sum": exp.Sum, "max": exp.Max, "min": exp.Min}[m.agg]
@@ -209,7 +234,7 @@ class Compiler:
         if nad.valid_to:
             until = exp.column(nad.valid_to, sm.model)
             select = select.where(exp.or_(until.is_(exp.null()), until > at.copy()), copy=False)
-            value = self._aggregate(m, filtered=False)
+            value = self._aggregate(m, None)
         else:
             value = exp.ArgMax(this=_trusted(m.expr), expression=since.copy())
         select = select.select(exp.alias_(value, f"m__{m.name}"), copy=False)
