@@ -175,7 +175,12 @@ class Compiler:
             cur, prev = plan.windows
             bucket = exp.Case().when(_in_window(col, cur), exp.Literal.string("current")).else_(
                 exp.Literal.string("previous"))
-            select = select.where(exp.or_(_in_window(col, cur), _in_window(col, prev)), copy=False)
+            # one bounding range the engine can push into the scan, then the two windows
+            span = Window(min(cur.start, prev.start), max(cur.end, prev.end))
+            select = select.where(_in_window(col, span), copy=False)
+            if span.days != cur.days + prev.days:
+                select = select.where(exp.or_(_in_window(col, cur), _in_window(col, prev)),
+                                      copy=False)
         else:
             select = select.where(_in_window(col, plan.windows[0]), copy=False)
             bucket = _truncate(col.copy(), plan.grain, dialect) if plan.grain else None
