@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
@@ -28,7 +29,8 @@ def _attempt_row(a: Attempt) -> dict[str, Any]:
                                 "latency_s", "simulated")}
 
 
-def per_question(attempts: list[Attempt], outcome) -> dict[str, float]:
+def per_question(attempts: list[Attempt], outcome: Callable[[Attempt], float]
+                 ) -> dict[str, float]:
     """Question id → mean outcome over its repeats (repeats kept together)."""
     sums: dict[str, list[float]] = {}
     for a in attempts:
@@ -42,7 +44,7 @@ def _grounded(a: Attempt) -> float:
 
 def compare_all(by_config: dict[str, list[Attempt]]) -> list[dict[str, Any]]:
     """Every pair of configurations on the questions both ran."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for a_name, b_name in combinations([c for c, g in by_config.items() if g], 2):
         a_q, b_q = per_question(by_config[a_name], right), per_question(by_config[b_name], right)
         shared = sorted(set(a_q) & set(b_q))

@@ -151,7 +151,7 @@ def _parse_uncached(text: str) -> Citation:
         m = _FAST_RESULT.fullmatch(text)
         if m:
             sel = tuple(tuple(p.split("=", 1)) for p in m.group(2).split(",")) if m.group(2) else ()
-            return ResultCitation(int(m.group(1)), sel, m.group(3), m.group(4))  # type: ignore[arg-type]
+            return ResultCitation(int(m.group(1)), sel, m.group(3), m.group(4))
         m = _FAST_PREMISE.fullmatch(text)
         if m:
             return PremiseCitation(int(m.group(1)))

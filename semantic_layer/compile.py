@@ -57,24 +57,24 @@ def _split_filters(measures: list[Measure]) -> tuple[list[str], dict[str, str | 
 
 
 @lru_cache(maxsize=512)
-def _parse(text: str) -> exp.Expression:
+def _parse(text: str) -> exp.Expr:
     return sqlglot.parse_one(text, read="duckdb")
 
 
-def _trusted(text: str) -> exp.Expression:
+def _trusted(text: str) -> exp.Expr:
     """A copy of a parsed fragment of the model's own configuration."""
     return _parse(text).copy()
 
 
-def _date(day: dt.date) -> exp.Expression:
+def _date(day: dt.date) -> exp.Expr:
     return exp.cast(exp.Literal.string(day.isoformat()), exp.DataType.Type.DATE)
 
 
-def _in_window(col: exp.Expression, w: Window) -> exp.Expression:
+def _in_window(col: exp.Expr, w: Window) -> exp.Expr:
     return exp.and_(col.copy() >= _date(w.start), col.copy() < _date(w.end_exclusive))
 
 
-def week_start(col: exp.Expression, dialect: str) -> exp.Expression:
+def week_start(col: exp.Expr, dialect: str) -> exp.Expr:
     """The Monday of the ISO week holding `col`, as a DATE, in every dialect."""
     day = exp.cast(col, exp.DataType.Type.DATE)
     if dialect == "bigquery":
@@ -86,7 +86,7 @@ def week_start(col: exp.Expression, dialect: str) -> exp.Expression:
     return exp.cast(exp.DateTrunc(this=day, unit=exp.Literal.string("WEEK")), "DATE")
 
 
-def _truncate(col: exp.Expression, grain: str, dialect: str) -> exp.Expression:
+def _truncate(col: exp.Expr, grain: str, dialect: str) -> exp.Expr:
     if grain == "day":
         return exp.cast(col, exp.DataType.Type.DATE)
     if grain == "week":
@@ -146,7 +146,7 @@ class Compiler:
             select = select.join(exp.to_table(users.model), on=cond, copy=False)
         return select
 
-    def _dim_expr(self, name: str) -> exp.Expression:
+    def _dim_expr(self, name: str) -> exp.Expr:
         dim = self.model.dimensions[name]
         if dim.expr:
             return _trusted(dim.expr)
@@ -165,7 +165,7 @@ class Compiler:
             select = select.where(exp.not_(cond) if f.op == "not_in" else cond, copy=False)
         return select
 
-    def _time_col(self, sm: SemanticModel) -> exp.Expression:
+    def _time_col(self, sm: SemanticModel) -> exp.Expr:
         return exp.column(sm.defaults.agg_time_dimension, sm.model)
 
     def _additive_select(self, sm: SemanticModel, measures: list[Measure], plan: Plan,
@@ -173,7 +173,8 @@ class Compiler:
         select, col = self._from(sm), self._time_col(sm)
         if plan.kind == "compare":
             cur, prev = plan.windows
-            bucket = exp.Case().when(_in_window(col, cur), exp.Literal.string("current")).else_(
+            bucket: exp.Expr | None = exp.Case().when(
+                _in_window(col, cur), exp.Literal.string("current")).else_(
                 exp.Literal.string("previous"))
             # one bounding range the engine can push into the scan, then the two windows
             span = Window(min(cur.start, prev.start), max(cur.end, prev.end))
@@ -201,7 +202,7 @@ class Compiler:
                                    copy=False)
         return self._dims(select, plan, sm)
 
-    def _aggregate(self, m: Measure, condition: str | None) -> exp.Expression:
+    def _aggregate(self, m: Measure, condition: str | None) -> exp.Expr:
         value = _trusted(m.expr)
         if condition:
             value = exp.Case().when(_trusted(condition), value)
@@ -244,14 +245,14 @@ class Compiler:
             value = exp.ArgMax(this=_trusted(m.expr), expression=since.copy())
         select = select.select(exp.alias_(value, f"m__{m.name}"), copy=False)
         if bucketed:
-            bucket = exp.column(BUCKET, "p")
+            bucket: exp.Expr = exp.column(BUCKET, "p")
             if plan.grain:
                 bucket = exp.cast(bucket, "DATE")
             select = select.select(exp.alias_(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
         return self._dims(select, plan, sm)
 
     # -- metrics ---------------------------------------------------------------------------
-    def metric_expr(self, metric: str) -> exp.Expression:
+    def metric_expr(self, metric: str) -> exp.Expr:
         m = self.model.metric_index[metric]
         p = m.type_params
         if m.type == "simple":
@@ -273,7 +274,7 @@ class Compiler:
         for name, _ in rest:
             using = available[name]
             if using:
-                select = select.join(exp.to_table(name), using=using, join_type="full outer",
+                select = select.join(exp.to_table(name), using=tuple(using), join_type="full outer",
                                      copy=False)
             else:
                 select = select.join(exp.to_table(name), join_type="cross", copy=False)

@@ -28,7 +28,7 @@ class Limits:
 def connect(path: Path, limits: Limits) -> duckdb.DuckDBPyConnection:
     if not path.exists():
         raise WarehouseMissing(f"No warehouse at {path}; run `showwork warehouse build` first.")
-    config = {"enable_external_access": False, "memory_limit": limits.memory,
+    config: dict[str, Any] = {"enable_external_access": False, "memory_limit": limits.memory,
               "threads": limits.threads, "autoload_known_extensions": False,
               "autoinstall_known_extensions": False, "lock_configuration": True}
     return duckdb.connect(str(path), read_only=True, config=config)

@@ -79,7 +79,7 @@ class SemanticLayer:
     def _typed(self, plan: Plan, compiled: Compiled, raw_rows: list[tuple]) -> Result:
         records = [dict(zip((*compiled.keys, *plan.metrics), r, strict=True)) for r in raw_rows]
         coverage = tuple(c.to_json() for c in plan.coverage)
-        common = {"kind": plan.kind, "metrics": plan.metrics, "coverage": coverage,
+        common: dict[str, Any] = {"kind": plan.kind, "metrics": plan.metrics, "coverage": coverage,
                   "sql": compiled.sql, "model_version": self.model.version,
                   "point_in_time": tuple(m for m in plan.metrics if self.model.point_in_time(m)),
                   "renamed": plan.renamed, "grain": plan.grain}

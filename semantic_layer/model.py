@@ -108,7 +108,7 @@ class Metric(_Strict):
     synonyms: list[str] = []
     description: str | None = None
     type_params: MetricParams
-    grains: list[Literal["day", "week", "month"]] = list(GRAINS)
+    grains: list[Literal["day", "week", "month"]] = ["day", "week", "month"]
     owner: str | None = None
     version: int = 1
     previous_names: list[str] = []

@@ -21,8 +21,8 @@ def _decimals_and_digits(value: float | int) -> tuple[int, int]:
     text = repr(value)
     if isinstance(value, float) and "e" not in text and "n" not in text:
         whole, _, frac = text.lstrip("-").partition(".")
-        digits = (whole + frac).lstrip("0")
-        return len(frac), len(digits) or 1
+        shown = (whole + frac).lstrip("0")
+        return len(frac), len(shown) or 1
     d = Decimal(text) if isinstance(value, float) else Decimal(value)
     sign, digits, exponent = d.as_tuple()
     assert isinstance(exponent, int)
