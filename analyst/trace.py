@@ -173,9 +173,10 @@ class TraceWriter:
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        records = read(path, repair=True) if path.exists() else []
-        self.count = len(records)
-        self.head = records[-1].chain["hash"] if records and records[-1].chain else GENESIS
+        lines = _complete_lines(path, repair=True) if path.exists() else []
+        self.count = len(lines)
+        last = json.loads(lines[-1]) if lines else {}
+        self.head = (last.get("chain") or {}).get("hash", GENESIS)
         self._write_manifest()
 
     def append(self, record: TraceRecord) -> TraceRecord:
@@ -249,17 +250,21 @@ class TornLine(ValueError):
     """The last line of a trace file is incomplete (a crash mid-write)."""
 
 
-def read(path: Path, *, repair: bool = False) -> list[TraceRecord]:
-    """Read every record; a torn last line raises TornLine unless `repair` drops it."""
-    text = path.read_text(encoding="utf-8")
-    lines = text.split("\n")
-    complete, tail = lines[:-1], lines[-1]
-    records = [TraceRecord.model_validate_json(line) for line in complete if line.strip()]
+def _complete_lines(path: Path, *, repair: bool) -> list[str]:
+    """The file's complete lines; a torn last line raises TornLine unless `repair` drops it."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    complete, tail = [line for line in lines[:-1] if line.strip()], lines[-1]
     if tail.strip():
         if not repair:
             raise TornLine(f"{path}: the last line is incomplete ({len(tail)} bytes, no newline); "
                            "a run was interrupted while writing it. Resume the run to repair it.")
         log.warning("torn last line dropped", file=str(path), bytes=len(tail),
-                    kept=len(records))
-        path.write_text("\n".join(complete) + ("\n" if complete else ""), encoding="utf-8")
-    return records
+                    kept=len(complete))
+        path.write_text("".join(line + "\n" for line in complete), encoding="utf-8")
+    return complete
+
+
+def read(path: Path, *, repair: bool = False) -> list[TraceRecord]:
+    """Read every record; a torn last line raises TornLine unless `repair` drops it."""
+    return [TraceRecord.model_validate_json(line)
+            for line in _complete_lines(path, repair=repair)]

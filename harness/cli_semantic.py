@@ -18,7 +18,7 @@ from semantic_layer import warehouse as demo_warehouse
 from semantic_layer.catalog import build_catalog
 from semantic_layer.compile import DIALECTS
 from semantic_layer.errors import ModelError
-from semantic_layer.windows import Window, iso_week
+from semantic_layer.windows import iso_week
 
 semantic_app = typer.Typer(help="Inspect the governed semantic model; compile and run queries.",
                            no_args_is_help=True)
@@ -98,7 +98,7 @@ def _window(start: str | None, end: str | None) -> dict[str, str]:
     as_of = load_model().as_of
     week = iso_week(as_of - dt.timedelta(days=7))
     err.print(f"no --start/--end: using the last whole week before the as-of date, {week}")
-    return Window(week.start, week.end).to_json()
+    return week.to_json()
 
 
 MetricOpt = typer.Option([], "--metric", "-m", help="Metric name (repeat for more).")

@@ -142,7 +142,7 @@ def finish(exp: Experiment, layer: SemanticLayer) -> dict[str, Any]:
     golds = {q.id: q.gold.model_dump(exclude_none=True) for q in exp.questions.questions if q.gold}
     cursor = layer.connection.cursor()
     try:
-        golds = gold_values(Path(), golds, cursor)
+        golds = gold_values(cursor, golds)
     finally:
         cursor.close()
     prices = load_prices(exp.prices_path)

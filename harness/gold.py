@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import decimal
 import math
-from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -28,22 +27,16 @@ def evaluate(con: duckdb.DuckDBPyConnection, sql: str) -> float | str:
     return str(value)
 
 
-def gold_values(database: Path, golds: dict[str, dict[str, Any]],
-                con: duckdb.DuckDBPyConnection | None = None) -> dict[str, dict[str, Any]]:
+def gold_values(con: duckdb.DuckDBPyConnection, golds: dict[str, dict[str, Any]]
+                ) -> dict[str, dict[str, Any]]:
     """question id → gold with `value` filled in from its SQL."""
-    own = con is None
-    con = con or duckdb.connect(str(database), read_only=True)
-    try:
-        out = {}
-        for qid, gold in golds.items():
-            g = dict(gold)
-            if g.get("sql"):
-                g["value"] = evaluate(con, g["sql"])
-            out[qid] = g
-        return out
-    finally:
-        if own:
-            con.close()
+    out = {}
+    for qid, gold in golds.items():
+        g = dict(gold)
+        if g.get("sql"):
+            g["value"] = evaluate(con, g["sql"])
+        out[qid] = g
+    return out
 
 
 def is_correct(value: Any, driver: str | None, gold: dict[str, Any] | None) -> bool:

@@ -69,10 +69,6 @@ class MetricNames:
                 for m in self.pattern.finditer(text.lower())]
 
 
-def mentioned_metrics(text: str, catalog: dict[str, Any]) -> dict[str, str]:
-    return MetricNames(catalog).mentioned(text)
-
-
 _WORD = re.compile(r"[a-z]+")
 
 

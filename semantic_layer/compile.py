@@ -113,7 +113,7 @@ class Compiler:
             select = self._summed(plan, select)
         sql = select.sql(dialect=dialect)
         self._check(sql, dialect, [name for name, _ in ctes])
-        out_keys = tuple(k if k != BUCKET or plan.kind == "compare" else BUCKET for k in keys)
+        out_keys = tuple(keys)
         if plan.aggregate:
             out_keys = tuple(plan.group_by)
             bucketed = False

@@ -128,8 +128,8 @@ def _dimensions(q: Understood, lowered: str, catalog: dict[str, Any]) -> None:
         bare = re.sub(r"\s+(?:users?|accounts?|customers?|signups?)$", "", word)
         if bare in members or bare in COUNTRIES:
             continue  # "by web users" names a member (a filter), not a dimension
-        if _looks_like_metric(word, catalog):
-            continue
+        if word.startswith("metric"):
+            continue  # a masked metric phrase ("days per user"), not a dimension
         name = _dimension_name(word, labels)
         if name not in q.group_by:
             q.group_by.append(name)
@@ -138,10 +138,6 @@ def _dimensions(q: Understood, lowered: str, catalog: dict[str, Any]) -> None:
                 attr not in q.group_by:
             q.group_by.append(attr.replace(" ", "_"))
     _members(q, lowered, dims)
-
-
-def _looks_like_metric(word: str, catalog: dict[str, Any]) -> bool:
-    return word.startswith("metric") or bool(MetricNames(catalog).mentioned(word))
 
 
 def _dimension_name(word: str, labels: dict[str, str]) -> str:

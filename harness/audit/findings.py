@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from harness.audit.checks import ClaimContext
-from harness.audit.text import direction, says_period_total
 from harness.audit.types import Finding
 from protocol.answer import Answer
+from protocol.catalog_text import direction, says_period_total
 
 
 def _finding(ctx: ClaimContext, code: str, message: str, evidence: dict[str, Any],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from harness.audit.text import MetricNames
+from protocol.catalog_text import MetricNames
 
 
 @dataclass(frozen=True)
