@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import structlog
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -113,32 +114,64 @@ class TraceRecord(_Record):
         return next(r for r in self.rounds if r.round == self.served_round)
 
 
-class _View(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+class QuestionView(msgspec.Struct):
+    id: str
+    text: str
+    category: str | None = None
 
 
-class RoundView(_View):
+class CallView(msgspec.Struct):
+    tool: str
+    round: int = 0
+    handle: int | None = None
+    result: msgspec.Raw = msgspec.Raw()
+    """The typed result's JSON, decoded only when a claim cites its handle."""
+    error: dict[str, str] | None = None
+
+
+class RoundView(msgspec.Struct):
     round: int
-    answer_raw: str | None
+    answer_raw: str | None = None
+    audit: msgspec.Raw = msgspec.Raw()
+    """The stored audit's JSON, decoded only when it is compared with a fresh one."""
+
+    def stored_audit(self) -> dict[str, Any] | None:
+        return msgspec.json.decode(self.audit) if self.audit else None
 
 
-class AuditView(_View):
-    """The part of a trace record a re-audit reads: the rest (turns, stored audits, timings) is
-    skipped while parsing, which makes re-auditing a large run cheap."""
+class AuditView(msgspec.Struct, kw_only=True):
+    """The part of a trace record a re-audit reads.
+
+    Decoded with msgspec, which skips what a re-audit does not read (turns, SQL, timings) and
+    keeps the catalog, call results and stored audits as raw JSON until they are needed: a large
+    run re-audits at about the cost of parsing it (`showwork bench audit`).
+    """
 
     attempt_id: str
-    question: QuestionRecord
+    question: QuestionView
     config: str
     catalog_digest: str
-    """The catalog itself is read only when no catalog with this digest has been read yet."""
-    calls: list[CallRecord] = []
+    catalog: msgspec.Raw = msgspec.Raw()
+    """Decoded only the first time a re-audit meets this catalog digest."""
+    calls: list[CallView] = []
     rounds: list[RoundView] = []
     served_round: int | None = None
+
+    @classmethod
+    def decode(cls, line: str | bytes) -> AuditView:
+        """One trace line; ValueError (msgspec's) names the field when the line is not a trace."""
+        return _VIEW_DECODER.decode(line)
 
     def served(self) -> RoundView | None:
         if self.served_round is None:
             return None
         return next(r for r in self.rounds if r.round == self.served_round)
+
+    def catalog_snapshot(self) -> dict[str, Any] | None:
+        return msgspec.json.decode(self.catalog) if self.catalog else None
+
+
+_VIEW_DECODER = msgspec.json.Decoder(AuditView)
 
 
 def canonical_json(value: Any) -> str:
@@ -268,3 +301,8 @@ def read(path: Path, *, repair: bool = False) -> list[TraceRecord]:
     """Read every record; a torn last line raises TornLine unless `repair` drops it."""
     return [TraceRecord.model_validate_json(line)
             for line in _complete_lines(path, repair=repair)]
+
+
+def read_views(path: Path, *, repair: bool = False) -> list[AuditView]:
+    """Read every record's audit view; a torn last line raises TornLine unless `repair`."""
+    return [AuditView.decode(line) for line in _complete_lines(path, repair=repair)]

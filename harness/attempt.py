@@ -11,6 +11,7 @@ import datetime as dt
 import time
 import uuid
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from analyst.client import ModelClient
@@ -114,31 +115,33 @@ def choose_served(reports: list[AuditReport | None]) -> int | None:
     return served
 
 
-def reaudit(record: TraceRecord | AuditView, catalog: dict[str, Any] | None = None
-            ) -> AuditReport | None:
+def reaudit(record: TraceRecord | AuditView) -> AuditReport | None:
     """Audit the served answer again from the trace alone: no model, no database.
 
-    An AuditView carries no catalog: the index built for its catalog digest is reused, and
-    `catalog` (read from the same line) is needed only the first time a digest is seen. A
-    catalog is always checked against its digest before an index is built from it.
+    Audits of many traces share one catalog index per catalog digest; a catalog is checked
+    against its digest before an index is built from it.
     """
     served = record.served()
     if served is None or served.answer_raw is None:
         return None
-    protocol = Protocol.parse(record.config)
+    protocol = _protocol(record.config)
     evidence = Evidence.from_calls([c for c in record.calls if c.round <= served.round])
     category = record.question.category or _guess_category(record.question.text)
     index = CatalogIndex.cached(record.catalog_digest)
     if index is None:
-        snapshot = catalog if catalog is not None else getattr(record, "catalog", None)
-        if snapshot is None:
-            raise ValueError(f"attempt {record.attempt_id}: no catalog for digest "
-                             f"{record.catalog_digest[:12]}")
-        if digest(snapshot) != record.catalog_digest:
+        snapshot = (record.catalog_snapshot() if isinstance(record, AuditView)
+                    else record.catalog)
+        if snapshot is None or digest(snapshot) != record.catalog_digest:
             raise ValueError(f"attempt {record.attempt_id}: the catalog does not match its "
                              "recorded digest (the trace was edited)")
         index = CatalogIndex.build(snapshot, record.catalog_digest)
     return audit(served.answer_raw, evidence, index, category, protocol.rendered)
+
+
+@lru_cache(maxsize=64)
+def _protocol(config: str) -> Protocol:
+    """A run holds a handful of configurations; each is parsed once."""
+    return Protocol.parse(config)
 
 
 _WHY = ("why", "what drove", "what caused", "explain", "reason for", "driver", "drivers")

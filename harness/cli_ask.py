@@ -7,9 +7,10 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.progress import track
 
 from analyst.registry import make_client
-from analyst.trace import TornLine, append, read, verify_chain
+from analyst.trace import TornLine, append, read_views, verify_chain
 from harness.attempt import Question, reaudit, run_attempt
 from harness.cli import app
 from harness.display import show_trace
@@ -65,7 +66,7 @@ def audit_cmd(paths: list[Path] = typer.Argument(..., help="Run folders or trace
         if verify and file.exists():
             tampered += [f"{file}: {p}" for p in verify_chain(file)]
         try:
-            records = read(file)
+            records = read_views(file)
         except (OSError, ValueError) as exc:
             for problem in tampered:
                 print(f"integrity: {problem}")
@@ -74,15 +75,21 @@ def audit_cmd(paths: list[Path] = typer.Argument(..., help="Run folders or trace
                 raise typer.Exit(1) from exc
             err.print(f"[red]error:[/red] cannot read {file}: {str(exc)[:300]}")
             raise typer.Exit(1 if tampered else 2) from exc
-        for record in records:
-            fresh = reaudit(record)
+        for record in track(records, description=f"re-auditing {file.name}", console=err,
+                            transient=True, disable=len(records) < 500):
+            row = {"file": str(file), "attempt": record.attempt_id,
+                   "question": record.question.id, "config": record.config}
+            try:
+                fresh = reaudit(record)
+            except ValueError as exc:  # the catalog no longer matches its digest
+                rows.append({**row, "error": str(exc), "matches_stored": False})
+                mismatches += 1
+                continue
             served = record.served()
-            stored = served.audit if served else None
-            same = (fresh.to_json() if fresh else None) == stored
+            same = (fresh.to_json() if fresh else None) == (served.stored_audit() if served
+                                                            else None)
             mismatches += 0 if same else 1
-            rows.append({"file": str(file), "attempt": record.attempt_id,
-                         "question": record.question.id, "config": record.config,
-                         "grounded": fresh.grounded if fresh else None,
+            rows.append({**row, "grounded": fresh.grounded if fresh else None,
                          "decision": fresh.decision if fresh else None,
                          "defects": len(fresh.defects) if fresh else 0, "matches_stored": same})
     if as_json:
@@ -90,6 +97,9 @@ def audit_cmd(paths: list[Path] = typer.Argument(..., help="Run folders or trace
                          indent=2))
     else:
         for r in rows:
+            if "error" in r:
+                print(f"{r['attempt']} {r['question']} [{r['config']}] ✗ {r['error']}")
+                continue
             mark = "✓" if r["matches_stored"] else "✗ differs from stored audit"
             print(f"{r['attempt']} {r['question']} [{r['config']}] grounded={r['grounded']} "
                   f"decision={r['decision']} defects={r['defects']} {mark}")

@@ -54,7 +54,9 @@ def audit(claims: int = typer.Option(100_000, help="Claims to audit (at least)."
         return
     Console().print(
         f"{report['claims']:,} claims in {report['traces']:,} traces "
-        f"({report['distinct_traces']} distinct real traces, {report['megabytes']:.0f} MB): "
+        f"({report['distinct_traces']} distinct recorded traces, "
+        f"{report['distinct_simulated']} of them SIMULATED by the noisy analyst; "
+        f"{report['megabytes']:.0f} MB): "
         f"parse {report['parse_s']:.2f} s, audit {report['audit_s']:.2f} s, "
         f"{report['claims_per_s']:,.0f} claims/s, ratio {report['ratio']:.2f} (target ≤ 2)")
 

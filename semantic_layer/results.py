@@ -7,7 +7,6 @@ A plain query row has the field `value` per metric; a comparison row has `value`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 QUERY_FIELDS = ("value",)
@@ -56,28 +55,29 @@ class Result:
     renamed: dict[str, str] = field(default_factory=dict)
     """Previous metric name asked → current name."""
     grain: str | None = None
+    partial: bool = field(init=False)
+    """Some window or row is not wholly covered by data."""
+    _by_key: dict[tuple, list[Row]] = field(init=False, repr=False, compare=False)
+    """Rows by their full selector key, filled on the first full-key look-up."""
+
+    def __post_init__(self) -> None:
+        partial = any(c["partial"] for c in self.coverage) or any(r.partial for r in self.rows)
+        object.__setattr__(self, "partial", partial)
+        object.__setattr__(self, "_by_key", {})
 
     @property
     def fields(self) -> tuple[str, ...]:
         return COMPARE_FIELDS if self.kind == "compare" else QUERY_FIELDS
 
-    @cached_property
-    def partial(self) -> bool:
-        return any(c["partial"] for c in self.coverage) or any(r.partial for r in self.rows)
-
     def find_rows(self, selector: dict[str, str]) -> list[Row]:
         if not selector:
             return list(self.rows)
         if len(selector) == len(self.keys):
+            if not self._by_key:
+                for r in self.rows:
+                    self._by_key.setdefault(tuple(r.key.get(k) for k in self.keys), []).append(r)
             return self._by_key.get(tuple(selector.get(k) for k in self.keys), [])
         return [r for r in self.rows if all(r.key.get(k) == v for k, v in selector.items())]
-
-    @cached_property
-    def _by_key(self) -> dict[tuple, list[Row]]:
-        index: dict[tuple, list[Row]] = {}
-        for r in self.rows:
-            index.setdefault(tuple(r.key.get(k) for k in self.keys), []).append(r)
-        return index
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from semantic_layer.results import Result
 
@@ -15,13 +16,12 @@ class Call:
     """One governed call: a handle and its stored result when it succeeded, a reason if not."""
 
     tool: str
-    arguments: Any
     handle: int | None
-    result_json: dict[str, Any] | None
-    """The typed result as stored; built into a Result only when a claim cites it."""
+    result_json: dict[str, Any] | msgspec.Raw | None
+    """The typed result as stored (decoded, or raw JSON from an audit view); built into a
+    Result only when a claim cites it."""
     error: str | None
     """The blocked or failed call's reason."""
-    error_code: str | None = None
 
 
 class _Results(Mapping[int, Result]):
@@ -33,9 +33,22 @@ class _Results(Mapping[int, Result]):
         self._built: dict[int, Result] = {}
 
     def __getitem__(self, handle: int) -> Result:
-        if handle not in self._built:
-            self._built[handle] = Result.from_json(self._raw[handle])
-        return self._built[handle]
+        result = self.get(handle)
+        if result is None:
+            raise KeyError(handle)
+        return result
+
+    def get(self, handle: int, default: Any = None) -> Any:
+        """The result for a handle (built on first use), or `default` when there is none."""
+        result = self._built.get(handle)
+        if result is None:
+            raw = self._raw.get(handle)
+            if raw is None:
+                return default
+            if isinstance(raw, msgspec.Raw):
+                raw = msgspec.json.decode(raw)
+            result = self._built[handle] = Result.from_json(raw)
+        return result
 
     def __contains__(self, handle: object) -> bool:
         return handle in self._raw
@@ -47,29 +60,39 @@ class _Results(Mapping[int, Result]):
         return len(self._raw)
 
 
+_NULL = msgspec.Raw(b"null")
+
+
+def _stored(result: dict[str, Any] | msgspec.Raw | None) -> dict[str, Any] | msgspec.Raw | None:
+    """A stored result, or None for a call without one (null, empty or absent)."""
+    if isinstance(result, msgspec.Raw):
+        return result if result and result != _NULL else None
+    return result or None
+
+
 @dataclass(frozen=True)
 class Evidence:
     calls: tuple[Call, ...]
+    results: Mapping[int, Result] = field(init=False, repr=False, compare=False)
+    """handle → Result, each built from its stored JSON when a claim first cites it."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "results", _Results(self.calls))
 
     @classmethod
     def from_json(cls, calls: list[dict[str, Any]]) -> Evidence:
         out = []
         for c in calls:
             err = c.get("error") or {}
-            out.append(Call(c.get("tool", "?"), c.get("arguments"), c.get("handle"),
-                            c.get("result") or None, err.get("message"), err.get("code")))
+            out.append(Call(c.get("tool", "?"), c.get("handle"), c.get("result") or None,
+                            err.get("message")))
         return cls(tuple(out))
 
     @classmethod
     def from_calls(cls, calls: Any) -> Evidence:
         """From the trace's call records (objects with tool, arguments, handle, result, error)."""
-        return cls(tuple(Call(c.tool, c.arguments, c.handle, c.result or None,
-                              (c.error or {}).get("message"), (c.error or {}).get("code"))
+        return cls(tuple(Call(c.tool, c.handle, _stored(c.result), (c.error or {}).get("message"))
                          for c in calls))
-
-    @cached_property
-    def results(self) -> Mapping[int, Result]:
-        return _Results(self.calls)
 
     def blocked(self) -> list[tuple[int, Call]]:
         """(position among all calls, 1-based; call) for calls that got no handle."""

@@ -104,3 +104,18 @@ def test_audit_verify_cli(run: Path) -> None:
     bad = showwork("audit", str(run), "--verify")
     assert bad.returncode == 1
     assert "line 1: content does not match its hash (edited)" in bad.stdout
+
+
+def test_audit_names_an_edited_catalog(run: Path) -> None:
+    """A re-audit that meets a catalog edited away from its digest says so per attempt and
+    exits 1 under --verify, instead of auditing against the edited catalog or crashing."""
+    rows = lines(run)
+    record = json.loads(rows[0])
+    record["catalog"]["metrics"]["active_users"]["label"] = "Edited label"
+    rows = [json.dumps(record) + "\n" for _ in rows[:1]]  # one line: its catalog is read
+    write(run, rows)
+    result = showwork("audit", str(run), "--verify", "--json")
+    assert result.returncode == 1, result.stderr
+    data = json.loads(result.stdout)
+    assert data["mismatches"] == 1
+    assert "the catalog does not match its recorded digest" in data["attempts"][0]["error"]
