@@ -25,6 +25,7 @@ from analyst.trace import (
     digest,
 )
 from harness.audit import AuditReport, Evidence, audit
+from harness.audit.evidence import StoredResultError
 from harness.audit.index import CatalogIndex
 from protocol.prompts import repair_message
 from protocol.switches import Protocol
@@ -119,7 +120,8 @@ def reaudit(record: TraceRecord | AuditView) -> AuditReport | None:
     """Audit the served answer again from the trace alone: no model, no database.
 
     Audits of many traces share one catalog index per catalog digest; a catalog is checked
-    against its digest before an index is built from it.
+    against its digest before an index is built from it. A trace whose catalog or cited result
+    was damaged raises ValueError naming the attempt.
     """
     served = record.served()
     if served is None or served.answer_raw is None:
@@ -135,7 +137,10 @@ def reaudit(record: TraceRecord | AuditView) -> AuditReport | None:
             raise ValueError(f"attempt {record.attempt_id}: the catalog does not match its "
                              "recorded digest (the trace was edited)")
         index = CatalogIndex.build(snapshot, record.catalog_digest)
-    return audit(served.answer_raw, evidence, index, category, protocol.rendered)
+    try:
+        return audit(served.answer_raw, evidence, index, category, protocol.rendered)
+    except StoredResultError as exc:
+        raise ValueError(f"attempt {record.attempt_id}: {exc}") from exc
 
 
 @lru_cache(maxsize=64)

@@ -81,7 +81,7 @@ def audit_cmd(paths: list[Path] = typer.Argument(..., help="Run folders or trace
                    "question": record.question.id, "config": record.config}
             try:
                 fresh = reaudit(record)
-            except ValueError as exc:  # the catalog no longer matches its digest
+            except ValueError as exc:  # an edited catalog or stored result
                 rows.append({**row, "error": str(exc), "matches_stored": False})
                 mismatches += 1
                 continue

@@ -24,6 +24,10 @@ class Call:
     """The blocked or failed call's reason."""
 
 
+class StoredResultError(ValueError):
+    """A trace's stored result cannot be read back as a typed result."""
+
+
 class _Results(Mapping[int, Result]):
     """handle → Result, each built from its stored JSON on first use."""
 
@@ -47,7 +51,14 @@ class _Results(Mapping[int, Result]):
                 return default
             if isinstance(raw, msgspec.Raw):
                 raw = msgspec.json.decode(raw)
-            result = self._built[handle] = Result.from_json(raw)
+            if not raw:
+                return default
+            try:
+                result = self._built[handle] = Result.from_json(raw)
+            except (KeyError, TypeError, AttributeError) as exc:
+                raise StoredResultError(f"the stored result of r{handle} is not a typed result "
+                                        f"({type(exc).__name__}: {exc}); the trace was edited "
+                                        "or damaged") from exc
         return result
 
     def __contains__(self, handle: object) -> bool:

@@ -119,3 +119,19 @@ def test_audit_names_an_edited_catalog(run: Path) -> None:
     data = json.loads(result.stdout)
     assert data["mismatches"] == 1
     assert "the catalog does not match its recorded digest" in data["attempts"][0]["error"]
+
+
+def test_audit_names_a_damaged_stored_result(run: Path) -> None:
+    """A cited result edited out of shape is an error row naming the attempt and the handle,
+    not a traceback."""
+    rows = lines(run)
+    record = json.loads(rows[0])
+    cited = next(c for c in record["calls"] if c["handle"])
+    del cited["result"]["rows"]
+    write(run, [json.dumps(record) + "\n"])
+    result = showwork("audit", str(run), "--json")
+    assert result.returncode == 0, result.stderr
+    row = json.loads(result.stdout)["attempts"][0]
+    assert f"attempt {record['attempt_id']}: the stored result of r{cited['handle']} is not a " \
+           "typed result" in row["error"]
+    assert "Traceback" not in result.stderr
