@@ -111,7 +111,7 @@ class TraceRecord(_Record):
     def served(self) -> RoundRecord | None:
         if self.served_round is None:
             return None
-        return next(r for r in self.rounds if r.round == self.served_round)
+        return next((r for r in self.rounds if r.round == self.served_round), None)
 
 
 class QuestionView(msgspec.Struct):
@@ -165,7 +165,7 @@ class AuditView(msgspec.Struct, kw_only=True):
     def served(self) -> RoundView | None:
         if self.served_round is None:
             return None
-        return next(r for r in self.rounds if r.round == self.served_round)
+        return next((r for r in self.rounds if r.round == self.served_round), None)
 
     def catalog_snapshot(self) -> dict[str, Any] | None:
         return msgspec.json.decode(self.catalog) if self.catalog else None

@@ -101,7 +101,7 @@ class Evidence:
 
     @classmethod
     def from_calls(cls, calls: Any) -> Evidence:
-        """From the trace's call records (objects with tool, arguments, handle, result, error)."""
+        """From the trace's call records or views (objects with tool, handle, result, error)."""
         return cls(tuple(Call(c.tool, c.handle, _stored(c.result), (c.error or {}).get("message"))
                          for c in calls))
 
