@@ -55,6 +55,12 @@ class Outcome:
                         f"(covered: {covered}); a partial period would read as a fake change.")
         return "the window is only partly covered by data."
 
+    def unusable(self, what: str) -> str | None:
+        """Why this result cannot answer (blocked, or a partly covered window), else None."""
+        if self.blocked:
+            return self.reason or f"the governed layer refused the {what}"
+        return self.partial_reason() if self.partial else None
+
 
 Plan = Generator[Call, Outcome, dict[str, Any]]
 
@@ -112,10 +118,8 @@ def lookup(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
         if value:
             args[key] = value
     r = yield Call("query", args, f"measure {', '.join(q.metrics)} over {q.window}")
-    if r.blocked:
-        return out.refused(r.reason or "the governed layer refused the query")
-    if r.partial:
-        return out.refused(r.partial_reason())
+    if why := r.unusable("query"):
+        return out.refused(why)
     rows = r.rows()
     if not rows:
         return out.refused(f"no data for {', '.join(q.metrics)} in {q.window}.")
@@ -142,10 +146,8 @@ def compare(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
     if q.filters:
         args["where"] = q.filters
     r = yield Call("compare", args, f"compare {', '.join(q.metrics)}: {q.window} vs {q.previous}")
-    if r.blocked:
-        return out.refused(r.reason or "the governed layer refused the comparison")
-    if r.partial:
-        return out.refused(r.partial_reason())
+    if why := r.unusable("comparison"):
+        return out.refused(why)
     for row in r.rows()[:12]:
         for metric in q.metrics:
             f = row["values"][metric]
@@ -168,10 +170,8 @@ def breakdown(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Pla
     if q.filters:
         args["where"] = q.filters
     r = yield Call("query", args, f"rank {dim} members by {metric} over {q.window}")
-    if r.blocked:
-        return out.refused(r.reason or "the governed layer refused the breakdown")
-    if r.partial:
-        return out.refused(r.partial_reason())
+    if why := r.unusable("breakdown"):
+        return out.refused(why)
     rows = [row for row in r.rows() if row["values"][metric]["value"] is not None]
     if not rows:
         return out.refused(f"no data for {metric} by {dim} in {q.window}.")
@@ -208,10 +208,8 @@ def diagnose(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan
     where = {"where": q.filters} if q.filters else {}
     r = yield Call("compare", {"metrics": [parent, *factors], **windows, **where},
                    f"{parent} and its factors, {q.window} vs {q.previous}")
-    if r.blocked:
-        return out.refused(r.reason or "the governed layer refused the comparison")
-    if r.partial:
-        return out.refused(r.partial_reason())
+    if why := r.unusable("comparison"):
+        return out.refused(why)
     v = r.rows()[0]["values"]
     total = v[parent]
     if any(v[m]["value"] in (None, 0) or v[m]["previous"] in (None, 0) for m in [parent, *factors]):
