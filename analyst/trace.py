@@ -113,6 +113,9 @@ class TraceRecord(_Record):
             return None
         return next((r for r in self.rounds if r.round == self.served_round), None)
 
+    def catalog_snapshot(self) -> dict[str, Any]:
+        return self.catalog
+
 
 class QuestionView(msgspec.Struct):
     id: str

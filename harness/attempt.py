@@ -131,8 +131,7 @@ def reaudit(record: TraceRecord | AuditView) -> AuditReport | None:
     category = record.question.category or _guess_category(record.question.text)
     index = CatalogIndex.cached(record.catalog_digest)
     if index is None:
-        snapshot = (record.catalog_snapshot() if isinstance(record, AuditView)
-                    else record.catalog)
+        snapshot = record.catalog_snapshot()
         if snapshot is None or digest(snapshot) != record.catalog_digest:
             raise ValueError(f"attempt {record.attempt_id}: the catalog does not match its "
                              "recorded digest (the trace was edited)")

@@ -95,7 +95,7 @@ class Evidence:
         out = []
         for c in calls:
             err = c.get("error") or {}
-            out.append(Call(c.get("tool", "?"), c.get("handle"), c.get("result") or None,
+            out.append(Call(c.get("tool", "?"), c.get("handle"), _stored(c.get("result")),
                             err.get("message")))
         return cls(tuple(out))
 
