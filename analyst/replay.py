@@ -6,7 +6,7 @@ from pathlib import Path
 
 from analyst.client import Request, ToolCall, Turn, Usage
 from analyst.errors import ReplayExhausted
-from analyst.trace import TraceRecord, read
+from traces import TraceRecord, read
 
 
 class ReplayClient:

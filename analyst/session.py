@@ -15,7 +15,6 @@ from typing import Any
 from analyst.client import ModelClient, Request, Turn, Usage
 from analyst.errors import ModelCallError
 from analyst.tools import Toolbox
-from analyst.trace import TurnRecord, UsageRecord
 from protocol.answer import Answer, parse_answer
 from protocol.errors import AnswerError
 from protocol.prompts import system_prompt
@@ -23,6 +22,7 @@ from protocol.sanitize import clean_for_model
 from protocol.schemas import answer_schema, tool_schemas
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer
+from traces import TurnRecord, UsageRecord
 
 
 @dataclass(frozen=True)

@@ -20,13 +20,13 @@ from typing import Any
 
 from analyst.noisy import NoisyClient
 from analyst.rules import RulesClient
-from analyst.trace import AuditView
 from harness.attempt import reaudit, run_attempt
 from harness.audit.index import CatalogIndex
 from harness.questions import load_questions
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer, load_model
 from semantic_layer import warehouse as demo_warehouse
+from traces import AuditView
 
 
 def real_traces(database: Path) -> list[str]:

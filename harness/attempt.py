@@ -16,7 +16,13 @@ from typing import Any
 
 from analyst.client import ModelClient
 from analyst.session import Budgets, Outcome, Session
-from analyst.trace import (
+from harness.audit import AuditReport, Evidence, audit
+from harness.audit.evidence import StoredResultError
+from harness.audit.index import CatalogIndex
+from protocol.prompts import repair_message
+from protocol.switches import Protocol
+from semantic_layer import SemanticLayer
+from traces import (
     AuditView,
     QuestionRecord,
     RoundRecord,
@@ -24,12 +30,6 @@ from analyst.trace import (
     UsageRecord,
     digest,
 )
-from harness.audit import AuditReport, Evidence, audit
-from harness.audit.evidence import StoredResultError
-from harness.audit.index import CatalogIndex
-from protocol.prompts import repair_message
-from protocol.switches import Protocol
-from semantic_layer import SemanticLayer
 
 MAX_REPAIR_ROUNDS = 2
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from analyst.trace import read
+from traces import read
 
 
 def backlog(run_dir: Path) -> list[dict[str, Any]]:

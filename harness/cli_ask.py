@@ -10,7 +10,6 @@ from rich.console import Console
 from rich.progress import track
 
 from analyst.registry import make_client
-from analyst.trace import TornLine, append, read_views, verify_chain
 from harness.attempt import Question, reaudit, run_attempt
 from harness.cli import app
 from harness.display import show_trace
@@ -18,6 +17,7 @@ from harness.home import home, warehouse_path
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer, load_model
 from semantic_layer import warehouse as demo_warehouse
+from traces import TornLine, append, read_views, verify_chain
 
 err = Console(stderr=True)
 

@@ -20,7 +20,6 @@ from typing import Any
 
 from analyst.client import ModelClient
 from analyst.session import Budgets
-from analyst.trace import QuestionRecord, TraceRecord, TraceWriter, digest, read
 from harness.attempt import Question, run_attempt
 from harness.gold import gold_values
 from harness.questions import QuestionFile
@@ -28,6 +27,7 @@ from harness.results import build_results
 from harness.scores import attempt_from_trace, load_prices
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer
+from traces import QuestionRecord, TraceRecord, TraceWriter, digest, read
 
 TRACES = "traces.jsonl"
 RUN_FILE = "run.json"

@@ -11,11 +11,11 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from analyst.trace import TraceRecord, read
 from harness.backlog import backlog, headline
 from harness.display import SIMULATED, TICK_NOTE
 from harness.graph import graph_svg
 from harness.table import COLUMNS, rows
+from traces import TraceRecord, read
 
 CSS = (resources.files("harness") / "templates" / "style.css").read_text(encoding="utf-8")
 CSS_HASH = base64.b64encode(hashlib.sha256(CSS.encode("utf-8")).digest()).decode()

@@ -11,9 +11,9 @@ from typing import Any
 
 import yaml
 
-from analyst.trace import TraceRecord
 from harness.gold import is_correct
 from harness.stats import stdev, wilson
+from traces import TraceRecord
 
 ANSWERED, REFUSED, MALFORMED, ERRORED = "answered", "refused", "malformed", "errored"
 

@@ -17,7 +17,6 @@ from typing import Any
 
 from analyst.errors import AnalystError
 from analyst.registry import make_client
-from analyst.trace import TraceWriter, read
 from harness.attempt import Question, run_attempt
 from harness.backlog import backlog, headline
 from harness.display import TICK_NOTE
@@ -25,6 +24,7 @@ from harness.report import _env, attempt_view, csp, render
 from protocol.errors import ProtocolError
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer
+from traces import TraceWriter, read
 
 MODELS = ("rules", "noisy:rules?fault_rate=0.3&fix_rate=0.7&seed=1")
 CONFIGS = ("claims+repair", "claims", "claims+repair+purpose+rendered", "baseline")

@@ -10,9 +10,9 @@ from fake_openai import FakeOpenAI
 
 from analyst.openai_client import OpenAIClient
 from analyst.session import Budgets
-from analyst.trace import TornLine, append, read
 from harness.attempt import Question, reaudit, run_attempt
 from protocol.switches import Protocol
+from traces import TornLine, append, read
 
 STORY1 = json.dumps({"metrics": ["weekly_value_moments", "active_users", "days_per_user",
                                  "moments_per_day"],

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from analyst.trace import read, verify_chain
+from traces import read, verify_chain
 
 TRIALS = 10
 ATTEMPTS = 73 * 2

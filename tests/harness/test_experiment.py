@@ -15,9 +15,9 @@ import pytest
 
 from analyst.noisy import NoisyClient
 from analyst.rules import RulesClient
-from analyst.trace import read
 from harness import experiment as exp
 from harness.questions import QuestionFile, load_questions
+from traces import read
 
 PICK = ["lookup-001", "compare-001", "breakdown-001", "diag-001", "refuse-008", "refuse-024"]
 

@@ -3,7 +3,7 @@ the audits stored in them, through both the full record and the re-audit view.
 
 The lines are real runs (the rules analyst under claims+repair+rendered, the noisy simulator
 under claims and claims+repair). A deliberate change to the audit or the trace format re-records
-them with `tests/golden/traces/record.py`; any other difference is a regression.
+them with `tests/golden/record_traces.py`; any other difference is a regression.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from analyst.trace import AuditView, read, read_views, verify_chain
 from harness.attempt import reaudit
 from harness.audit.index import CatalogIndex
+from traces import AuditView, read, read_views, verify_chain
 
-GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "traces" / "traces.jsonl"
+GOLDEN = Path(__file__).resolve().parents[2] / "traces" / "golden" / "traces.jsonl"
 
 
 @pytest.fixture(autouse=True)

@@ -11,9 +11,9 @@ import pytest
 from test_cli_semantic import showwork
 
 from analyst.rules import RulesClient
-from analyst.trace import manifest_path, verify_chain
 from harness import experiment as exp
 from harness.questions import QuestionFile, load_questions
+from traces import manifest_path, verify_chain
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from analyst.noisy import NoisyClient
-from analyst.trace import CallRecord, RoundRecord, TraceWriter, digest
 from harness import experiment as exp
 from harness.attempt import Question, run_attempt
 from harness.audit import Evidence, audit
@@ -22,6 +21,7 @@ from harness.scores import attempt_from_trace
 from harness.web import App, serve
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer, load_model
+from traces import CallRecord, RoundRecord, TraceWriter, digest
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"

@@ -1,6 +1,6 @@
 """Re-record the golden traces (only when a change to the audit or the trace is deliberate).
 
-    .venv/bin/python tests/golden/traces/record.py
+    .venv/bin/python tests/golden/record_traces.py
 
 Runs the rules analyst and the noisy simulator on a fixed set of bundled questions against the
 demo warehouse the tests cache, and writes them as one hash-chained traces file. The golden test
@@ -13,19 +13,19 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from analyst.noisy import NoisyClient  # noqa: E402  (after the path is set)
 from analyst.rules import RulesClient  # noqa: E402
-from analyst.trace import TraceWriter  # noqa: E402
 from harness.attempt import run_attempt  # noqa: E402
 from harness.questions import load_questions  # noqa: E402
 from protocol.switches import Protocol  # noqa: E402
 from semantic_layer import SemanticLayer, load_model  # noqa: E402
 from semantic_layer import warehouse as demo_warehouse  # noqa: E402
+from traces import TraceWriter  # noqa: E402
 
-HERE = Path(__file__).resolve().parent
+HERE = ROOT / "traces" / "golden"  # the golden traces are data of the traces package
 PLAN = [
     ("rules", "claims+repair+rendered", ["lookup-001", "compare-002", "diag-001", "refuse-001"]),
     ("noisy", "claims", ["lookup-004", "lookup-007", "breakdown-003", "diag-002", "diag-004",

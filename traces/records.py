@@ -1,0 +1,108 @@
+"""Trace records: one schema-versioned record per attempt, appended to traces.jsonl.
+
+Everything the audit needs is here (calls with typed results, the catalog snapshot, every
+answer), so a stored trace re-audits with no model and no database.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA_VERSION = 1
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class UsageRecord(_Record):
+    input_tokens: int = 0
+    cached_tokens: int = 0
+    output_tokens: int = 0
+
+
+class TurnRecord(_Record):
+    """One model turn."""
+
+    index: int
+    round: int = 0
+    kind: str
+    """tool_calls, answer, refusal, empty, error"""
+    summary: str
+    finish_reason: str | None = None
+    usage: UsageRecord = UsageRecord()
+    elapsed_s: float = 0.0
+    raw: dict[str, Any] | None = None
+    """The response as JSON, for replay:."""
+
+
+class CallRecord(_Record):
+    """One governed call: a handle and typed result, or the reason it was blocked."""
+
+    index: int
+    """1-based position among all calls of the attempt."""
+    round: int = 0
+    tool: str
+    arguments_raw: str
+    arguments: Any = None
+    purpose: str | None = None
+    handle: int | None = None
+    result: dict[str, Any] | None = None
+    error: dict[str, str] | None = None
+    """{"code": …, "message": …} when blocked or failed."""
+    sql: str | None = None
+    elapsed_s: float = 0.0
+
+
+class RoundRecord(_Record):
+    """One answer and its audit; round 0 is the first answer, 1 and 2 are repairs."""
+
+    round: int
+    answer_raw: str | None
+    audit: dict[str, Any] | None = None
+    repair_message: str | None = None
+    """The message sent back after this round's audit (None when no repair followed)."""
+
+
+class QuestionRecord(_Record):
+    id: str
+    text: str
+    category: str | None = None
+    answerable: bool | None = None
+    gold: dict[str, Any] | None = None
+
+
+class TraceRecord(_Record):
+    schema_version: int = SCHEMA_VERSION
+    attempt_id: str
+    question: QuestionRecord
+    config: str
+    model: str
+    simulated: bool = False
+    """True when the model is a simulator (noisy:); every surface says so."""
+    repeat: int = 0
+    started_at: str
+    catalog: dict[str, Any]
+    catalog_digest: str
+    model_version: str
+    turns: list[TurnRecord] = []
+    calls: list[CallRecord] = []
+    rounds: list[RoundRecord] = []
+    served_round: int | None = None
+    stop_reason: str
+    error: str | None = None
+    usage: UsageRecord = UsageRecord()
+    elapsed_s: float = 0.0
+    notes: list[str] = Field(default_factory=list)
+    """What fell back or was adjusted (e.g. structured outputs unsupported by the server)."""
+    chain: dict[str, str] | None = None
+    """{"prev": …, "hash": …}: SHA-256 over this record's canonical JSON (without `chain`) and
+    the previous record's hash, so an edited, deleted, reordered or added line is detected."""
+
+    def served(self) -> RoundRecord | None:
+        if self.served_round is None:
+            return None
+        return next((r for r in self.rounds if r.round == self.served_round), None)
+
+    def catalog_snapshot(self) -> dict[str, Any]:
+        return self.catalog
