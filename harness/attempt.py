@@ -17,13 +17,14 @@ from typing import Any
 from analyst.client import ModelClient
 from analyst.session import Budgets, Outcome, Session
 from harness.audit import AuditReport, Evidence, audit
-from harness.audit.evidence import StoredResultError
 from harness.audit.index import CatalogIndex
+from harness.errors import StoredResultError
 from protocol.prompts import repair_message
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer
 from traces import (
     AuditView,
+    DamagedTrace,
     QuestionRecord,
     RoundRecord,
     TraceRecord,
@@ -121,7 +122,7 @@ def reaudit(record: TraceRecord | AuditView) -> AuditReport | None:
 
     Audits of many traces share one catalog index per catalog digest; a catalog is checked
     against its digest before an index is built from it. A trace whose catalog or cited result
-    was damaged raises ValueError naming the attempt.
+    was damaged raises DamagedTrace naming the attempt.
     """
     served = record.served()
     if served is None or served.answer_raw is None:
@@ -133,13 +134,13 @@ def reaudit(record: TraceRecord | AuditView) -> AuditReport | None:
     if index is None:
         snapshot = record.catalog_snapshot()
         if snapshot is None or digest(snapshot) != record.catalog_digest:
-            raise ValueError(f"attempt {record.attempt_id}: the catalog does not match its "
-                             "recorded digest (the trace was edited)")
+            raise DamagedTrace(f"attempt {record.attempt_id}: the catalog does not match its "
+                               "recorded digest (the trace was edited)")
         index = CatalogIndex.build(snapshot, record.catalog_digest)
     try:
         return audit(served.answer_raw, evidence, index, category, protocol.rendered)
     except StoredResultError as exc:
-        raise ValueError(f"attempt {record.attempt_id}: {exc}") from exc
+        raise DamagedTrace(f"attempt {record.attempt_id}: {exc}") from exc
 
 
 @lru_cache(maxsize=64)

@@ -21,6 +21,7 @@ from typing import Any
 from analyst.client import ModelClient
 from analyst.session import Budgets
 from harness.attempt import Question, run_attempt
+from harness.errors import RunFolderError
 from harness.gold import gold_values
 from harness.questions import QuestionFile
 from harness.results import build_results
@@ -31,10 +32,6 @@ from traces import QuestionRecord, TraceRecord, TraceWriter, digest, read
 
 TRACES = "traces.jsonl"
 RUN_FILE = "run.json"
-
-
-class RunFolderError(ValueError):
-    """The run folder cannot be used as asked (exists without --resume, or a different run)."""
 
 
 @dataclass

@@ -12,9 +12,7 @@ from typing import Any
 
 import duckdb
 
-
-class GoldError(ValueError):
-    """Gold SQL that does not return exactly one scalar."""
+from harness.errors import GoldError
 
 
 def evaluate(con: duckdb.DuckDBPyConnection, sql: str) -> float | str:

@@ -10,10 +10,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from harness.attempt import Question
-
-
-class QuestionError(ValueError):
-    """A question file that cannot be used; the message says where."""
+from harness.errors import QuestionError
 
 
 class Gold(BaseModel):

@@ -166,14 +166,14 @@ def test_prompt_injection_in_data_cannot_change_verdict(layer) -> None:
 
 # ---- the CLI -------------------------------------------------------------------------------------
 def _cli(*args: str, home: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "showwork", *args], capture_output=True,
                           text=True, timeout=120,
                           env={**os.environ, "SHOWWORK_HOME": str(home), **(env or {})})
 
 
 CLI = [
-    ("path traversal as a run folder", ["report", "../../../../etc"], 1, "results.json"),
-    ("report of a folder that is not a run", ["findings", "/tmp"], 1, "traces.jsonl"),
+    ("path traversal as a run folder", ["report", "../../../../etc"], 2, "results.json"),
+    ("report of a folder that is not a run", ["findings", "/tmp"], 2, "traces.jsonl"),
     ("unknown metric with SQL in it", ["semantic", "query", "-m", SQLI], 2, "Unknown metric"),
     ("bad date", ["semantic", "query", "-m", "active_users", "--start", "2026-13-40", "--end",
                   "2026-03-01"], 2, "window.start"),

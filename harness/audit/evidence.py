@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 
+from harness.errors import StoredResultError
 from semantic_layer.results import Result
 
 
@@ -22,10 +23,6 @@ class Call:
     Result only when a claim cites it."""
     error: str | None
     """The blocked or failed call's reason."""
-
-
-class StoredResultError(ValueError):
-    """A trace's stored result cannot be read back as a typed result."""
 
 
 class _Results(Mapping[int, Result]):

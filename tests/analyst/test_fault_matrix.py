@@ -138,11 +138,11 @@ def test_api_key_never_in_traces_logs_or_reports(demo_db: Path, tmp_path: Path) 
     with FakeOpenAI(responder=rules_step) as fake:
         env = {**os.environ, "SHOWWORK_HOME": str(tmp_path), "OPENAI_API_KEY": secret,
                "OPENAI_BASE_URL": fake.base_url}
-        run = subprocess.run([sys.executable, "-m", "harness", "experiment", "--questions",
+        run = subprocess.run([sys.executable, "-m", "showwork", "experiment", "--questions",
                               str(qpath), "--configs", "claims", "--model", "openai:test",
                               "--out", str(tmp_path / "run")], capture_output=True, text=True,
                              env=env, timeout=120)
-        ask = subprocess.run([sys.executable, "-m", "harness", "ask", q.text, "--model",
+        ask = subprocess.run([sys.executable, "-m", "showwork", "ask", q.text, "--model",
                               "openai:test"], capture_output=True, text=True, env=env,
                              timeout=120)
     assert run.returncode == 0 and ask.returncode == 0, run.stderr + ask.stderr

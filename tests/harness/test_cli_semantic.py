@@ -16,7 +16,7 @@ def showwork(*args: str, home: Path | None = None) -> subprocess.CompletedProces
     env = {**os.environ, "COLUMNS": "200"}
     if home:
         env["SHOWWORK_HOME"] = str(home)
-    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "showwork", *args], capture_output=True,
                           text=True, env=env, timeout=300)
 
 

@@ -22,7 +22,7 @@ STALL_S = 300  # no new line for this long means the run is stuck, not slow
 
 
 def _start(home: Path, out: Path, *extra: str) -> subprocess.Popen:
-    args = [sys.executable, "-m", "harness", "experiment", "--configs", "claims,claims+repair",
+    args = [sys.executable, "-m", "showwork", "experiment", "--configs", "claims,claims+repair",
             "--out", str(out), "--concurrency", "3", *extra]
     return subprocess.Popen(args, env={**os.environ, "SHOWWORK_HOME": str(home)},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

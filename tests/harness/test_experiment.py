@@ -93,7 +93,7 @@ def test_noisy_repair_improves_grounding(layer, tmp_path: Path) -> None:
 
 def _cli(home: Path, *args: str) -> subprocess.Popen:
     env = {**os.environ, "SHOWWORK_HOME": str(home)}
-    return subprocess.Popen([sys.executable, "-m", "harness", *args], env=env,
+    return subprocess.Popen([sys.executable, "-m", "showwork", *args], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 

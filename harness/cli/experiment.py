@@ -14,25 +14,19 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from analyst.registry import make_client
 from harness import experiment as exp_mod
 from harness.backlog import backlog, headline
-from harness.cli import app
-from harness.cli_ask import open_layer
+from harness.cli.common import err, open_layer, run_folder
 from harness.home import home
-from harness.questions import QuestionError, load_questions
+from harness.questions import load_questions
 from harness.report import write_report
 from harness.table import print_table
 
-err = Console(stderr=True)
 DEMO_CONFIGS = ["baseline", "claims", "claims+repair"]
 DEMO_NOISY = "noisy:rules?fault_rate=0.25&fix_rate=0.7&seed=7"
 
 
 def _run(questions: Path | None, configs: list[str], model: str, repeats: int,
          concurrency: int, out: Path, resume: bool, prices: Path | None) -> dict:
-    try:
-        qfile = load_questions(questions)
-    except QuestionError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from exc
+    qfile = load_questions(questions)
     experiment = exp_mod.Experiment(qfile, configs, model, out, repeats, concurrency,
                                     prices_path=prices)
     client = make_client(model)
@@ -44,16 +38,12 @@ def _run(questions: Path | None, configs: list[str], model: str, repeats: int,
             results = exp_mod.run(experiment, client, layer, resume,
                                   lambda done, total: progress.update(task, completed=done,
                                                                       total=total))
-    except exp_mod.RunFolderError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from exc
     finally:
         layer.close()
     write_report(out)
     return results
 
 
-@app.command()
 def experiment(questions: Path | None = typer.Option(None, help="Question file (default: the "
                                                      "bundled demo questions)."),
                configs: str = typer.Option("baseline,claims,claims+repair",
@@ -76,7 +66,6 @@ def experiment(questions: Path | None = typer.Option(None, help="Question file (
     err.print(f"run folder: {folder} (traces.jsonl, results.json, report.html)")
 
 
-@app.command()
 def demo(concurrency: int = typer.Option(4, min=1, max=64)) -> None:
     """The main job on the embedded default: build the warehouse if missing, run the protocol
     experiment with the built-in analyst and with the noisy simulator, print both tables."""
@@ -94,24 +83,12 @@ def demo(concurrency: int = typer.Option(4, min=1, max=64)) -> None:
                   "A tick means the support link resolves; it does not mean the conclusion is true.")
 
 
-def run_folder(path: Path, *needs: str) -> Path:
-    """The folder, if it is a run folder holding the files named; else a clear error."""
-    missing = [n for n in needs if not (path / n).is_file()]
-    if not path.is_dir() or missing:
-        err.print(f"[red]error:[/red] {path} is not a run folder (it needs "
-                  f"{' and '.join(needs)}); run `showwork experiment` to make one.")
-        raise typer.Exit(1)
-    return path
-
-
-@app.command()
 def report(run_dir: Path = typer.Argument(..., help="A run folder.")) -> None:
     """Write (or rewrite) report.html for a run folder."""
     path = write_report(run_folder(run_dir, "traces.jsonl", "results.json"))
     print(path)
 
 
-@app.command()
 def findings(run_dir: Path = typer.Argument(..., help="A run folder."),
              as_json: bool = typer.Option(False, "--json")) -> None:
     """The semantic-model backlog: findings grouped by kind and metric, with suggested fixes."""
@@ -127,7 +104,6 @@ def findings(run_dir: Path = typer.Argument(..., help="A run folder."),
             print(f"  e.g. {ex['question']!r} {ex['claim'] or ''}: {ex['message']}")
 
 
-@app.command()
 def serve(runs: Path | None = typer.Argument(None, help="Folder of run folders (default "
                                              "$SHOWWORK_HOME/runs)."),
           port: int = typer.Option(8765, help="Port on 127.0.0.1.")) -> None:

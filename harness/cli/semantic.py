@@ -17,7 +17,6 @@ from semantic_layer import SemanticLayer, load_model
 from semantic_layer import warehouse as demo_warehouse
 from semantic_layer.catalog import build_catalog
 from semantic_layer.compile import DIALECTS
-from semantic_layer.errors import ModelError
 from semantic_layer.windows import iso_week
 
 semantic_app = typer.Typer(help="Inspect the governed semantic model; compile and run queries.",
@@ -31,12 +30,7 @@ err = Console(stderr=True)
 def validate(file: Path | None = typer.Argument(None, help="Model YAML (default: the demo model).")
              ) -> None:
     """Check a semantic model file; report every problem with where it is."""
-    try:
-        model = load_model(file)
-    except ModelError as exc:
-        for problem in exc.problems:
-            err.print(f"[red]✗[/red] {problem}", highlight=False)
-        raise typer.Exit(1) from exc
+    model = load_model(file)  # a ModelError lists every problem and exits 1 (cli/errors.py)
     out.print(f"✓ {file or 'demo model'}: {len(model.metrics)} metrics, "
               f"{len(model.semantic_models)} semantic models, version {model.version}")
 

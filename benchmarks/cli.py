@@ -1,4 +1,6 @@
-"""`showwork bench semantic|audit`: benchmarks printing ratios measured in one run."""
+"""`showwork bench semantic|audit|concurrency`: benchmarks printing ratios measured in one run.
+
+The bench commands live with the benchmarks; showwork/cli.py adds them to the app."""
 
 from __future__ import annotations
 
@@ -8,12 +10,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from harness.cli import app
 from harness.home import home
 
 bench_app = typer.Typer(help="Benchmarks; each prints ratios measured side by side in one run.",
                         no_args_is_help=True)
-app.add_typer(bench_app, name="bench")
 err = Console(stderr=True)
 
 
