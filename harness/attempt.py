@@ -67,7 +67,7 @@ def run_attempt(question: Question, client: ModelClient, layer: SemanticLayer,
     error: str | None = None
     for round_no in range(MAX_REPAIR_ROUNDS + 1):
         outcome = session.next_answer()
-        report = _audit(outcome, session, catalog, category, protocol)
+        report = _audit(outcome, session, catalog, question, category, protocol)
         reports.append(report)
         rounds.append(RoundRecord(round=round_no, answer_raw=outcome.raw,
                                   audit=report.to_json() if report else None))
@@ -95,13 +95,14 @@ def run_attempt(question: Question, client: ModelClient, layer: SemanticLayer,
         notes=session.notes + list(getattr(client, "notes", [])))
 
 
-def _audit(outcome: Outcome, session: Session, catalog: dict[str, Any], category: str | None,
-           protocol: Protocol) -> AuditReport | None:
+def _audit(outcome: Outcome, session: Session, catalog: dict[str, Any], question: Question,
+           category: str | None, protocol: Protocol) -> AuditReport | None:
     if outcome.raw is None or outcome.stop_reason in ("model_refusal", "length",
                                                       "content_filter"):
         return None
     evidence = Evidence.from_calls(session.calls)
-    return audit(outcome.answer or outcome.raw, evidence, catalog, category, protocol.rendered)
+    return audit(outcome.answer or outcome.raw, evidence, catalog, category, protocol.rendered,
+                 question=question.text)
 
 
 def choose_served(reports: list[AuditReport | None]) -> int | None:
@@ -138,7 +139,8 @@ def reaudit(record: TraceRecord | AuditView) -> AuditReport | None:
                                "recorded digest (the trace was edited)")
         index = CatalogIndex.build(snapshot, record.catalog_digest)
     try:
-        return audit(served.answer_raw, evidence, index, category, protocol.rendered)
+        return audit(served.answer_raw, evidence, index, category, protocol.rendered,
+                     question=record.question.text)
     except StoredResultError as exc:
         raise DamagedTrace(f"attempt {record.attempt_id}: {exc}") from exc
 

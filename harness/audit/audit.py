@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.audit.checks import CHECKS, ClaimContext
+from harness.audit.checks import CHECKS
+from harness.audit.context import AnswerContext, ClaimContext
 from harness.audit.evidence import Evidence
-from harness.audit.findings import FINDINGS, find_flat_reasoning
+from harness.audit.findings import ANSWER_FINDINGS, FINDINGS
 from harness.audit.index import CatalogIndex
-from harness.audit.types import AuditReport, ClaimAudit, Finding
+from harness.audit.steps import Step
+from harness.audit.types import AuditReport, ClaimAudit, Defect, Finding
 from protocol.answer import Answer, parse_answer
 from protocol.errors import AnswerError
 from protocol.rendered import render_measurement
 
+ANSWER_CHECKS: tuple[Step[AnswerContext, Defect], ...] = ()
+"""Answer-level checks (numbers in the prose and headline, the driver), after every claim's."""
 STALE_CODES = {"partial_period", "superseded_metric", "point_in_time_as_period"}
 CONFLICT_CODES = {"direction_mismatch"}
 
@@ -20,11 +24,12 @@ CONFLICT_CODES = {"direction_mismatch"}
 def audit(answer: str | dict[str, Any] | Answer, evidence: Evidence,
           catalog: dict[str, Any] | CatalogIndex,
           category: str | None = None, rendered: bool = False,
-          catalog_digest: str | None = None) -> AuditReport:
+          catalog_digest: str | None = None, question: str | None = None) -> AuditReport:
     """Audit one answer. A malformed answer is a report with its protocol error, never a crash.
 
     `catalog_digest` (the SHA-256 of the catalog's canonical JSON, as traces store it) lets
-    audits of many traces share one catalog index.
+    audits of many traces share one catalog index. `question` (the question's text) lets the
+    answer-level steps skip the question's own numbers and read its scope.
     """
     if not isinstance(answer, Answer):
         try:
@@ -34,11 +39,13 @@ def audit(answer: str | dict[str, Any] | Answer, evidence: Evidence,
                                protocol_error=exc.message)
     index = catalog if isinstance(catalog, CatalogIndex) else CatalogIndex.build(catalog,
                                                                                   catalog_digest)
-    claims = [_audit_claim(i, c, evidence, index, rendered)
-              for i, c in enumerate(answer.claims or [], 1)]
-    claims = _propagate(claims, answer)
-    defects = [d for c in claims for d in c.defects]
-    findings = [f for c in claims for f in c.findings] + find_flat_reasoning(answer, category)
+    contexts = [ClaimContext(i, c, evidence, index) for i, c in enumerate(answer.claims or [], 1)]
+    claims = _propagate([_audit_claim(ctx, rendered) for ctx in contexts], answer)
+    whole = AnswerContext(answer, contexts, evidence, index, category, question)
+    answer_defects = [d for check in ANSWER_CHECKS for d in check(whole)]
+    defects = [d for c in claims for d in c.defects] + answer_defects
+    findings = ([f for c in claims for f in c.findings]
+                + [f for find in ANSWER_FINDINGS for f in find(whole)])
     graphed = answer.has_graph
     grounded = (not defects) if graphed else None
     decision = decide(answer.status, graphed, grounded, claims, findings)
@@ -46,11 +53,10 @@ def audit(answer: str | dict[str, Any] | Answer, evidence: Evidence,
                        answer.value, answer.driver, answer.answer, answer.refusal_reason)
 
 
-def _audit_claim(number: int, claim: Any, evidence: Evidence, index: CatalogIndex,
-                 rendered: bool) -> ClaimAudit:
-    ctx = ClaimContext(number, claim, evidence, index)
+def _audit_claim(ctx: ClaimContext, rendered: bool) -> ClaimAudit:
+    claim = ctx.claim
     for check in CHECKS:
-        check(ctx)
+        ctx.defects += check(ctx)
     findings = [f for find in FINDINGS for f in find(ctx)]
     state = _state(ctx, findings)
     text = _render(ctx) if rendered and claim.kind == "measurement" and not ctx.defects else None
@@ -100,7 +106,8 @@ def decide(status: str, graphed: bool, grounded: bool | None, claims: list[Claim
 def _render(ctx: ClaimContext) -> str | None:
     if not ctx.cited:
         return None
-    _text, c, result, row, _v = ctx.cited[0]
+    first = ctx.cited[0]
+    c, result, row = first.citation, first.result, first.row
     metric = next((m for m in result.metrics if m == c.metric), c.metric)
     meta = ctx.catalog["metrics"].get(metric, {})
     windows = [f"{cov['requested']['start']}..{cov['requested']['end']}" for cov in result.coverage]

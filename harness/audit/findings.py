@@ -1,12 +1,13 @@
-"""Finding checks: reported with evidence and a suggested model fix; they never break grounding."""
+"""Finders: each declares its finding code and returns findings with evidence and a suggested
+model fix; they never break grounding."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from harness.audit.checks import ClaimContext
+from harness.audit.context import AnswerContext, ClaimContext
+from harness.audit.steps import emits
 from harness.audit.types import Finding
-from protocol.answer import Answer
 from protocol.catalog_text import direction, says_period_total
 
 
@@ -15,12 +16,14 @@ def _finding(ctx: ClaimContext, code: str, message: str, evidence: dict[str, Any
     return Finding(code, ctx.cid, message, evidence, suggestion)
 
 
+@emits("mislabelled_metric")
 def find_mislabelled(ctx: ClaimContext) -> list[Finding]:
     named = ctx.index_.names.mentioned(ctx.claim.text)
     if not named:
         return []
     out = []
-    for text, c, _result, _row, _v in ctx.cited:
+    for item in ctx.cited:
+        text, c = item.text, item.citation
         cited = ctx.index_.current.get(c.metric, c.metric)
         if cited in named:
             continue
@@ -34,13 +37,15 @@ def find_mislabelled(ctx: ClaimContext) -> list[Finding]:
     return out
 
 
+@emits("direction_mismatch")
 def find_direction(ctx: ClaimContext) -> list[Finding]:
-    if not any(item[1].field in ("delta", "pct_change") for item in ctx.cited):
+    if not any(item.citation.field in ("delta", "pct_change") for item in ctx.cited):
         return []
     said = direction(ctx.claim.text)
     if not said:
         return []
-    for text, c, _r, _row, value in ctx.cited:
+    for item in ctx.cited:
+        text, c, value = item.text, item.citation, item.value
         numeric = isinstance(value, int | float) and value
         if c.field in ("delta", "pct_change") and numeric and (value > 0) != (said > 0):
             word = "rose" if said > 0 else "fell"
@@ -53,9 +58,11 @@ def find_direction(ctx: ClaimContext) -> list[Finding]:
     return []
 
 
+@emits("partial_period")
 def find_partial(ctx: ClaimContext) -> list[Finding]:
     out = []
-    for text, c, result, row, _v in ctx.cited:
+    for item in ctx.cited:
+        text, c, result, row = item.text, item.citation, item.result, item.row
         if not result.partial:
             continue
         partial = [cov for cov in result.coverage if cov["partial"]]
@@ -74,10 +81,12 @@ def find_partial(ctx: ClaimContext) -> list[Finding]:
     return out
 
 
+@emits("point_in_time_as_period")
 def find_point_in_time(ctx: ClaimContext) -> list[Finding]:
     if not ctx.cited or not says_period_total(ctx.claim.text):
         return []
-    for text, c, _r, _row, _v in ctx.cited:
+    for item in ctx.cited:
+        text, c = item.text, item.citation
         metric = ctx.index_.current.get(c.metric, c.metric)
         if ctx.catalog["metrics"].get(metric, {}).get("point_in_time"):
             return [_finding(
@@ -90,9 +99,11 @@ def find_point_in_time(ctx: ClaimContext) -> list[Finding]:
     return []
 
 
+@emits("superseded_metric")
 def find_superseded(ctx: ClaimContext) -> list[Finding]:
     out = []
-    for text, c, _r, _row, _v in ctx.cited:
+    for item in ctx.cited:
+        text, c = item.text, item.citation
         current = ctx.index_.current.get(c.metric, c.metric)
         if current != c.metric:
             out.append(_finding(
@@ -104,6 +115,7 @@ def find_superseded(ctx: ClaimContext) -> list[Finding]:
     return out
 
 
+@emits("unlicensed_composition")
 def find_composition(ctx: ClaimContext) -> list[Finding]:
     comp = ctx.composition
     if comp is None or _licensed(comp, ctx.catalog):
@@ -126,6 +138,7 @@ def _licensed(comp: dict[str, Any], catalog: dict[str, Any]) -> bool:
     return False
 
 
+@emits("weak_causal")
 def find_weak_causal(ctx: ClaimContext) -> list[Finding]:
     if ctx.claim.kind != "causal":
         return []
@@ -146,9 +159,11 @@ FINDINGS = (find_mislabelled, find_direction, find_partial, find_point_in_time,
             find_superseded, find_composition, find_weak_causal)
 
 
-def find_flat_reasoning(answer: Answer, category: str | None) -> list[Finding]:
+@emits("flat_reasoning")
+def find_flat_reasoning(ctx: AnswerContext) -> list[Finding]:
     """A diagnostic answer whose diagnosis is never stated as a claim with premises."""
-    diagnostic = category == "diagnostic" or bool(answer.driver)
+    answer = ctx.answer
+    diagnostic = ctx.category == "diagnostic" or bool(answer.driver)
     if answer.status != "answered" or not diagnostic or not answer.claims:
         return []
     argued = any(c.kind in ("causal", "conclusion") and c.premises for c in answer.claims)
@@ -160,3 +175,6 @@ def find_flat_reasoning(answer: Answer, category: str | None) -> list[Finding]:
                     {"driver": answer.driver, "claims": len(answer.claims)},
                     "Put the exact decomposition of the metric in the tree so the argument can "
                     "cite it.")]
+
+
+ANSWER_FINDINGS = (find_flat_reasoning,)

@@ -1,0 +1,83 @@
+"""What the audit's steps read: one claim's context, the answer's context, resolved citations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.audit.evidence import Evidence
+from harness.audit.index import CatalogIndex
+from harness.audit.types import Defect, Resolved
+from protocol.answer import Answer, Claim
+from protocol.citations import ResultCitation, StatementCitation
+from semantic_layer.results import Result, Row
+
+
+@dataclass(frozen=True, slots=True)
+class Cited:
+    """A result citation that resolved: where it points and the value found there."""
+
+    text: str
+    """The citation as written, e.g. r2[platform=ios]:days_per_user.pct_change."""
+    citation: ResultCitation
+    result: Result
+    row: Row
+    value: Any
+    """The cited field's value (None when the result has no data there)."""
+    metric: str
+    """The metric as the result names it (a previous name resolved to the current one)."""
+
+
+@dataclass(slots=True)
+class ClaimContext:
+    """One claim being audited, and what the checks before have resolved."""
+
+    index: int
+    """1-based claim number (c1 is 1)."""
+    claim: Claim
+    evidence: Evidence
+    index_: CatalogIndex
+    resolved: list[Resolved] = field(default_factory=list)
+    defects: list[Defect] = field(default_factory=list)
+    """Every defect found so far (appended by the runner, read by later steps)."""
+    cited: list[Cited] = field(default_factory=list)
+    statements: list[StatementCitation] = field(default_factory=list)
+    premises: list[int] = field(default_factory=list)
+    composition: dict[str, Any] | None = None
+    """Set when the stated value is derived from several cited metrics."""
+    cid: str = ""
+    """c1, c2, …"""
+
+    def __post_init__(self) -> None:
+        self.cid = f"c{self.index}"
+
+    @property
+    def catalog(self) -> dict[str, Any]:
+        return self.index_.catalog
+
+    def defect(self, code: str, message: str, citation: str | None = None,
+               position: int | None = None) -> Defect:
+        return Defect(code, self.cid, message, citation, position)
+
+
+@dataclass(slots=True)
+class AnswerContext:
+    """The whole answer, after every claim was checked: for the answer-level steps."""
+
+    answer: Answer
+    claims: list[ClaimContext]
+    """Each claim's context, in order (c1 first), with what resolved."""
+    evidence: Evidence
+    index_: CatalogIndex
+    category: str | None = None
+    """The question's category when known (diagnostic, lookup, …)."""
+    question: str | None = None
+    """The question's text when known: its own numbers are not claims; scope is read from it."""
+
+    @property
+    def catalog(self) -> dict[str, Any]:
+        return self.index_.catalog
+
+    def defect(self, code: str, message: str, claim: str = "answer",
+               citation: str | None = None) -> Defect:
+        return Defect(code, claim, message, citation)

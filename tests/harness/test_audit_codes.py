@@ -1,0 +1,50 @@
+"""Every audit code is declared by exactly the steps that emit it, and the set is DESIGN's."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from harness.audit.audit import ANSWER_CHECKS
+from harness.audit.checks import CHECKS
+from harness.audit.context import ClaimContext
+from harness.audit.findings import ANSWER_FINDINGS, FINDINGS
+from harness.audit.steps import codes_of, emits
+from harness.audit.types import DEFECT_CODES, FINDING_CODES, Defect
+
+DESIGN = Path(__file__).resolve().parents[3] / "shared" / "DESIGN.md"
+
+
+def _design_codes(section_start: str, section_end: str) -> set[str]:
+    text = DESIGN.read_text(encoding="utf-8")
+    part = text[text.index(section_start):text.index(section_end)]
+    return set(re.findall(r"`([a-z]+(?:_[a-z]+)+)`", part))
+
+
+def test_checks_declare_exactly_the_defect_codes() -> None:
+    """The codes the checks declare are exactly DEFECT_CODES, each from a named step."""
+    assert codes_of(CHECKS + ANSWER_CHECKS) == set(DEFECT_CODES)
+
+
+def test_finders_declare_exactly_the_finding_codes() -> None:
+    """The codes the finders declare are exactly FINDING_CODES."""
+    assert codes_of(FINDINGS + ANSWER_FINDINGS) == set(FINDING_CODES)
+
+
+@pytest.mark.skipif(not DESIGN.exists(), reason="shared/DESIGN.md is not beside the checkout")
+def test_defect_codes_are_designs() -> None:
+    """DEFECT_CODES are the defect codes DESIGN.md lists under "Audit"."""
+    listed = _design_codes("Defect codes:", "Findings, each a first-class record")
+    assert set(DEFECT_CODES) == listed - {"cited_field"}
+
+
+def test_a_step_may_not_emit_an_undeclared_code() -> None:
+    """The runner refuses a code the step did not declare, so the declaration cannot drift."""
+    @emits("no_support")
+    def sloppy(ctx: ClaimContext) -> list[Defect]:
+        return [Defect("value_mismatch", "c1", "x")]
+
+    with pytest.raises(AssertionError, match="does not declare"):
+        sloppy(None)  # type: ignore[arg-type]
