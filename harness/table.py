@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, Group
+from rich.measure import Measurement
 from rich.table import Table
+from rich.text import Text
 
 COLUMNS = ("configuration", "attempts", "coverage", "silent error", "balanced accuracy",
            "grounded-answer rate (n graphed)", "broken citations", "mislabelled",
@@ -43,14 +45,41 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
 
 
 def print_table(console: Console, results: dict[str, Any], title: str) -> None:
+    """The scores, readable at any width: one wide table, or one block per configuration in
+    an 80-column terminal or a CI log (nothing is cut to an ellipsis)."""
     if results.get("simulated"):
         title += " — SIMULATED (noisy simulator, not a model)"
+    wide = _wide(results, title)
+    unbounded = console.options.update_width(100_000)
+    fits = Measurement.get(console, unbounded, wide).maximum <= console.width
+    console.print(wide if fits else _blocks(results, title))
+    _notes(console, results)
+
+
+def _wide(results: dict[str, Any], title: str) -> Table:
     table = Table(title=title, title_justify="left")
     for col in COLUMNS:
-        table.add_column(col, justify="left" if col == "configuration" else "right")
+        table.add_column(col, justify="left" if col == "configuration" else "right",
+                         no_wrap=True)
     for row in rows(results):
         table.add_row(*row)
-    console.print(table)
+    return table
+
+
+def _blocks(results: dict[str, Any], title: str) -> Group:
+    blocks: list[Text | Table] = [Text(title, style="bold", overflow="fold")]
+    for row in rows(results):
+        block = Table(title=row[0], title_justify="left", show_header=False, box=None,
+                      padding=(0, 1, 0, 2))
+        block.add_column("score", no_wrap=True)
+        block.add_column("value", justify="right", overflow="fold")
+        for name, value in zip(COLUMNS[1:], row[1:], strict=True):
+            block.add_row(name, value)
+        blocks.append(block)
+    return Group(*blocks)
+
+
+def _notes(console: Console, results: dict[str, Any]) -> None:
     errored = {n: s["errored_reasons"] for n, s in results["configs"].items() if s["errored"]}
     for name, reasons in errored.items():
         console.print(f"[yellow]errored in {name}:[/yellow] "
