@@ -40,7 +40,8 @@ class Toolbox:
 
     def _dispatch(self, name: str, raw: str, round_no: int) -> CallRecord:
         index = len(self.calls) + 1
-        base = {"index": index, "round": round_no, "tool": name, "arguments_raw": raw[:MAX_ARGUMENT_CHARS]}
+        base: dict[str, Any] = {"index": index, "round": round_no, "tool": name,
+                                "arguments_raw": raw[:MAX_ARGUMENT_CHARS]}
         if name not in TOOLS:
             return CallRecord(**base, error=_err("unknown_tool", f"Unknown tool {name!r}; the tools "
                                                  f"are: {', '.join(TOOLS)}."))

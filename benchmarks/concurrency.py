@@ -12,6 +12,7 @@ import json
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,10 @@ def _responder(catalog: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, 
     return answer
 
 
+def _mark(marks: list[float], _done: int, _total: int) -> None:
+    marks.append(time.perf_counter())
+
+
 def run(home: Path, limits: tuple[int, ...] = (1, 2, 4, 8, 16), latency_s: float = 0.2,
         attempts: int = 160, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     say = progress or (lambda _m: None)
@@ -56,7 +61,7 @@ def run(home: Path, limits: tuple[int, ...] = (1, 2, 4, 8, 16), latency_s: float
     questions = QuestionFile(questions=simple)
     repeats = max(1, attempts // len(simple))
     catalog = build_catalog(load_model())
-    rows = []
+    rows: list[dict[str, Any]] = []
     with FakeOpenAI(responder=_responder(catalog), latency_s=latency_s) as server:
         for limit in (limits[-1], *limits):  # a first, fast pass warms the answer cache
             warmup = not rows
@@ -70,9 +75,7 @@ def run(home: Path, limits: tuple[int, ...] = (1, 2, 4, 8, 16), latency_s: float
                 started = time.perf_counter()
                 # the clock stops at the last finished attempt: scoring afterwards is not
                 # part of the throughput
-                results = exp.run(e, client, layer,
-                                  on_progress=lambda _done, _total, m=marks: m.append(
-                                      time.perf_counter()))
+                results = exp.run(e, client, layer, on_progress=partial(_mark, marks))
                 elapsed = marks[-1] - started
             layer.close()
             n = results["configs"]["claims"]["attempts"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -61,26 +62,31 @@ def ensure_warehouse(home: Path, scale: float) -> Path:
     return path
 
 
+def _fetch(con: Any, sql: str) -> list[Any]:
+    return con.execute(sql).fetchall()
+
+
 def run(home: Path, scale: float = 10.0, repeats: int = 7,
         progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     say = progress or (lambda _m: None)
     say(f"warehouse at scale {scale:g}")
     layer = SemanticLayer(load_model(), ensure_warehouse(home, scale),
                           Limits(timeout_s=600, memory="8GB"))
-    compile_times = []
+    compile_times: list[float] = []
     for _ in range(200):
         for _name, kind, args, _sql in CASES:
-            compile_times.append(_time(lambda k=kind, a=args: layer.compile(k, a)))
+            compile_times.append(_time(partial(layer.compile, kind, args)))
     con = layer.connection
-    cases = []
+    cases: list[dict[str, Any]] = []
     for name, kind, args, hand in CASES:
         say(f"timing: {name}")
         layer.call(kind, args)  # warm caches for both
         con.execute(hand).fetchall()
-        governed, manual = [], []
+        governed: list[float] = []
+        manual: list[float] = []
         for _ in range(repeats):
-            governed.append(_time(lambda k=kind, a=args: layer.call(k, a)))
-            manual.append(_time(lambda h=hand: con.execute(h).fetchall()))
+            governed.append(_time(partial(layer.call, kind, args)))
+            manual.append(_time(partial(_fetch, con, hand)))
         g, m = statistics.median(governed), statistics.median(manual)
         cases.append({"case": name, "governed_s": g, "hand_sql_s": m, "ratio": g / m})
     layer.close()

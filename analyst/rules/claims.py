@@ -58,6 +58,8 @@ class AnswerBuilder:
         return out
 
 
-def cite(handle: int, metric: str, field_: str, key: dict[str, str] | None = None) -> str:
+def cite(handle: int | None, metric: str, field_: str, key: dict[str, str] | None = None) -> str:
+    if handle is None:
+        raise ValueError(f"cannot cite {metric}.{field_}: the call got no handle")
     sel = ",".join(f"{k}={v}" for k, v in (key or {}).items())
     return f"r{handle}{f'[{sel}]' if sel else ''}:{metric}.{field_}"

@@ -65,7 +65,9 @@ class Outcome:
 Plan = Generator[Call, Outcome, dict[str, Any]]
 
 
-def _window(w: Window) -> dict[str, str]:
+def _window(w: Window | None) -> dict[str, str]:
+    if w is None:
+        raise ValueError("a governed call needs a window; the question reader gives one")
     return w.to_json()
 
 
@@ -102,9 +104,9 @@ def _scope(q: Understood) -> str:
     return f" ({'; '.join(parts)})" if parts else ""
 
 
-def _whole_periods(window: Window, grain: str | None) -> Window:
+def _whole_periods(window: Window | None, grain: str | None) -> Window | None:
     """The whole periods of the grain inside the window ('weekly … in March' → its full weeks)."""
-    if grain not in ("week", "month"):
+    if window is None or grain not in ("week", "month"):
         return window
     inside = [p for p in periods(window, grain) if window.covers(p)]
     return Window(inside[0].start, inside[-1].end) if inside else window
@@ -250,7 +252,7 @@ def _drill(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driver: s
     dims = [d for d in DRILL_DIMENSIONS if d not in filtered
             and d in catalog["metrics"][driver]["dimensions"]]
     weight_metric = "active_users"
-    best: tuple[float, int, dict[str, str], dict[str, Any]] | None = None
+    best: tuple[float, int | None, dict[str, str], dict[str, Any]] | None = None
     for dim in dims:
         metrics = [driver] if driver == weight_metric else [driver, weight_metric]
         args = {"metrics": metrics, **windows, "by": dim}
