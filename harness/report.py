@@ -12,6 +12,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from harness.backlog import backlog, headline
+from harness.charts import diagnostic_charts, score_chart
 from harness.display import SIMULATED, TICK_NOTE
 from harness.graph import graph_svg
 from harness.table import COLUMNS, rows
@@ -65,7 +66,8 @@ def attempt_view(record: TraceRecord) -> dict[str, Any]:
             "model": record.model, "simulated": record.simulated, "stop": record.stop_reason,
             "error": record.error, "audit": audit, "claims": claims,
             "rounds": len(record.rounds), "served_round": record.served_round,
-            "flat": any(f["code"] == "flat_reasoning" for f in (audit or {}).get("findings", []))}
+            "flat": any(f["code"] == "flat_reasoning" for f in (audit or {}).get("findings", [])),
+            "charts": diagnostic_charts(record)}
 
 
 def render(run_dir: Path) -> str:
@@ -75,7 +77,8 @@ def render(run_dir: Path) -> str:
     findings = backlog(run_dir)
     return template.render(
         csp=csp(), title=f"showwork run — {run_dir.name}", results=results, columns=COLUMNS,
-        rows=rows(results), attempts=[attempt_view(r) for r in records], tick_note=TICK_NOTE,
+        rows=rows(results), score_chart=score_chart(results),
+        attempts=[attempt_view(r) for r in records], tick_note=TICK_NOTE,
         simulated_note=SIMULATED, findings=[{**g, "headline": headline(g)} for g in findings])
 
 

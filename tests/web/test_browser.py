@@ -91,6 +91,32 @@ def test_report_claim_shows_cited_value_and_sql(page, run_dir: Path) -> None:
     assert page.dialogs == []
 
 
+def test_report_shows_charts(page, run_dir: Path) -> None:
+    """The report shows the score chart and a diagnostic attempt's series and waterfall as
+    labelled inline SVG, coloured through attributes the CSP allows, with no script anywhere."""
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Refused" in m.text else None)
+    page.goto((run_dir / "report.html").as_uri())
+    scores = page.locator("#score-chart svg.chart")
+    assert scores.is_visible() and scores.get_attribute("role") == "img"
+    assert "SIMULATED" in scores.get_attribute("aria-label")
+    assert scores.locator("title").count() == 1 and scores.bounding_box()["width"] > 600
+    scores.scroll_into_view_if_needed()
+    shot(page, "report-chart-scores")
+    attempt = page.locator("details.attempt", has_text="diag-001").first
+    attempt.locator("summary").first.click()
+    waterfall = attempt.locator("svg.chart.waterfall")
+    assert waterfall.is_visible() and attempt.locator("svg.chart.series").is_visible()
+    assert waterfall.get_attribute("aria-label").startswith("Change in weekly_value_moments")
+    steps = page.evaluate("[...document.querySelectorAll('svg.waterfall .sw-step path')]"
+                          ".map(p => getComputedStyle(p).fill)")
+    assert steps[:3] == ["rgb(46, 158, 91)", "rgb(214, 69, 69)", "rgb(214, 69, 69)"]
+    waterfall.scroll_into_view_if_needed()
+    shot(page, "report-chart-diagnostic")
+    assert page.evaluate("document.querySelectorAll('script').length") == 0
+    assert refused == [] and page.dialogs == []
+
+
 def test_serve_ask_shows_graph(page, layer, run_dir: Path, tmp_path: Path, demo_db: Path) -> None:
     """Ask a question on the local page and see the answer with its evidence graph."""
     app = App(run_dir.parent, tmp_path / "asks" / "traces.jsonl",
@@ -109,6 +135,7 @@ def test_serve_ask_shows_graph(page, layer, run_dir: Path, tmp_path: Path, demo_
         body = page.inner_text("body")
         assert "days_per_user" in body and "serve" in body
         assert page.locator("svg.evidence .claim").count() >= 5
+        assert page.locator("svg.chart.waterfall").is_visible()
         shot(page, "serve-ask")
         page.goto(base + "/runs/demo-run")
         assert page.locator("#scores").is_visible()
@@ -129,6 +156,8 @@ XSS = ["<script>alert('xss-script')</script>", "<img src=x onerror=alert('xss-im
 def _xss_run(root: Path, layer) -> Path:
     """A run folder whose claim texts and member names are the XSS corpus."""
     catalog = layer.catalog()
+    catalog["tree"] = {**catalog["tree"], "exact": [
+        *catalog["tree"]["exact"], {"parent": XSS[0], "op": "multiply", "factors": XSS[4:7:2]}]}
     rows = [{"key": {"platform": payload}, "values": {"active_users": {"value": i}}}
             for i, payload in enumerate(XSS, 1)]
     result = {"kind": "query", "metrics": ["active_users"], "keys": ["platform"], "rows": rows,
@@ -137,16 +166,23 @@ def _xss_run(root: Path, layer) -> Path:
                             "partial": False}], "sql": XSS[3], "model_version": "x"}
     call = CallRecord(index=1, tool="query", arguments_raw=XSS[0], handle=1, result=result,
                       sql=XSS[3])
+    moved = {m: {"value": now, "previous": before, "delta": now - before,
+                 "pct_change": 100 * (now - before) / before}
+             for m, now, before in ((XSS[0], 120, 100), (XSS[4], 12, 10), (XSS[6], 10, 10))}
+    compare = CallRecord(index=2, tool="compare", arguments_raw=XSS[1], handle=2, sql=XSS[3],
+                         arguments={"where": [{"dimension": XSS[2], "values": [XSS[5]]}]},
+                         result={**result, "kind": "compare", "metrics": list(moved), "keys": [],
+                                 "rows": [{"key": {}, "values": moved}]})
     claims = [{"text": payload, "kind": "measurement", "sources": [
         f"r1[platform={payload}]:active_users.value" if i % 2 else "r1:bad<b>.value"],
         "premises": None, "value": i + 1} for i, payload in enumerate(XSS)]
-    answer = {"status": "answered", "answer": XSS[1], "value": XSS[2], "driver": None,
+    answer = {"status": "answered", "answer": XSS[1], "value": XSS[2], "driver": XSS[4],
               "refusal_reason": None, "claims": claims}
-    report = audit(answer, Evidence.from_calls([call]), catalog, "lookup")
+    report = audit(answer, Evidence.from_calls([call, compare]), catalog, "lookup")
     trace = run_attempt(Question("xss", XSS[0]), NoisyClient(0, 1, 0), layer,
                         Protocol.parse("claims"))
     trace = trace.model_copy(update={
-        "calls": [call], "rounds": [RoundRecord(round=0, answer_raw=json.dumps(answer),
+        "calls": [call, compare], "rounds": [RoundRecord(round=0, answer_raw=json.dumps(answer),
                                                 audit=report.to_json())],
         "served_round": 0, "catalog": catalog, "catalog_digest": digest(catalog)})
     out = root / "runs" / "xss"
@@ -184,6 +220,13 @@ def test_xss_corpus_stays_inert(page, layer, tmp_path: Path, demo_db: Path) -> N
                 ".length") == 0
             text = page.inner_text("body")
             assert "<script>alert('xss-script')</script>" in text or url.endswith(f"{base}/")
+            if not url.endswith(f"{base}/"):  # the hostile tree edge is charted, as text
+                waterfall = page.locator("svg.chart.waterfall")
+                assert waterfall.get_attribute("aria-label") \
+                    .startswith(f"Change in {XSS[0]} ({XSS[2]} in {XSS[5]})")
+                if url.startswith("file:"):
+                    waterfall.scroll_into_view_if_needed()
+                    shot(page, "xss-chart")
         shot(page, "xss-corpus")
         assert page.dialogs == []
     finally:
