@@ -6,7 +6,9 @@ Each POST takes the next step of the script. A step is a dict:
   {"refusal": "..."}, {"finish_reason": "length", "content": "..."}
   {"status": 429 | 500 | 503, "retry_after": s}   an error response
   {"raw_body": "..."}                         a 200 with this exact body (e.g. invalid JSON)
-  {"sleep": s, ...}                           wait before answering (read timeouts)
+  {"sleep": s, ...}                           wait before answering (latency)
+  {"hang": True}                              answer nothing until the client hangs up (a read
+                                              timeout that does not depend on machine speed)
   {"reset": True}                             close the connection without answering
   {"reject": "response_format"}               400 if the request carries that parameter,
                                               then the next step answers the retried request
@@ -16,6 +18,7 @@ Usage defaults to prompt 100 / cached 20 / completion 10 per turn unless a step 
 from __future__ import annotations
 
 import json
+import select
 import socket
 import struct
 import threading
@@ -87,6 +90,10 @@ class FakeOpenAI:
                     time.sleep(fake.latency_s)
                 if step.get("sleep"):
                     time.sleep(step["sleep"])
+                if step.get("hang"):
+                    self._wait_for_hangup()
+                    self.close_connection = True
+                    return
                 if step.get("reset"):
                     self._reset()
                     return
@@ -113,6 +120,14 @@ class FakeOpenAI:
                            else json.dumps(completion(body, step)).encode())
                 self.send_response(200)
                 self._send(payload)
+
+            def _wait_for_hangup(self, cap_s: float = 120.0) -> None:
+                """Block until the client closes the connection (its timeout fired), or cap_s."""
+                deadline = time.monotonic() + cap_s
+                while time.monotonic() < deadline:
+                    readable, _, _ = select.select([self.connection], [], [], 0.05)
+                    if readable and not self.connection.recv(1, socket.MSG_PEEK):
+                        return
 
             def _reset(self) -> None:
                 """Linger 0, then drop every reference to the socket: the peer gets a RST."""

@@ -38,12 +38,17 @@ def rules_step(body: dict) -> dict:
     return {"content": turn.content}
 
 
+TIMEOUT_S = 3.0
+"""Read timeout under test. A timeout fault hangs until the client gives up (not a fixed
+sleep), so an answer that is merely slow on a loaded machine is never taken for one."""
+
+
 def client(fake: FakeOpenAI, **kw) -> OpenAIClient:
     return OpenAIClient("test", base_url=fake.base_url, api_key="sk-test", **kw)
 
 
 @pytest.mark.parametrize(("fault", "reason"), [
-    ({"sleep": 1.5}, "timeout"),
+    ({"hang": True}, "timeout"),
     ({"reset": True}, "connection_error"),
     ({"reset_mid": True}, "connection_error"),
     ({"status": 503}, "server_error"),
@@ -52,13 +57,13 @@ def client(fake: FakeOpenAI, **kw) -> OpenAIClient:
 def test_persistent_faults_end_with_reason(layer, fault: dict, reason: str) -> None:
     """A fault that outlasts the SDK's retries ends the attempt with its stop reason."""
     with FakeOpenAI(responder=lambda body: fault) as fake:
-        trace = run_attempt(LOOKUP, client(fake, timeout_s=0.5, max_retries=1), layer,
+        trace = run_attempt(LOOKUP, client(fake, timeout_s=TIMEOUT_S, max_retries=1), layer,
                             Protocol.parse("claims"))
     assert trace.stop_reason == reason and trace.error
     assert trace.served() is None
 
 
-@pytest.mark.parametrize("fault", [{"sleep": 1.5}, {"reset": True}, {"reset_mid": True},
+@pytest.mark.parametrize("fault", [{"hang": True}, {"reset": True}, {"reset_mid": True},
                                    {"status": 500}])
 def test_transient_faults_are_retried(layer, fault: dict) -> None:
     """A fault once, then a good answer: the SDK retries and the attempt is answered."""
@@ -69,7 +74,7 @@ def test_transient_faults_are_retried(layer, fault: dict) -> None:
         return fault if seen["n"] == 1 else rules_step(body)
 
     with FakeOpenAI(responder=responder) as fake:
-        trace = run_attempt(LOOKUP, client(fake, timeout_s=0.5, max_retries=2), layer,
+        trace = run_attempt(LOOKUP, client(fake, timeout_s=TIMEOUT_S, max_retries=2), layer,
                             Protocol.parse("claims"))
     assert trace.stop_reason == "answered" and trace.served().audit["grounded"] is True
 
@@ -89,7 +94,7 @@ def test_oversize_response_is_handed_back(layer) -> None:
 
 
 FAULTS = [{"status": 500}, {"status": 503}, {"status": 429, "retry_after": 0}, {"reset": True},
-          {"reset_mid": True}, {"sleep": 3},
+          {"reset_mid": True}, {"hang": True},
           {"raw_body": "{not json"}, {"refusal": "I won't."},
           {"content": '{"status": "answ', "finish_reason": "length"},
           {"tool_calls": [("run_sql", '{"sql": "SELECT 1"}')]},
@@ -112,7 +117,7 @@ def test_matrix_fifty_attempts_thirty_percent_faults(layer, tmp_path: Path) -> N
     with FakeOpenAI(responder=responder) as fake:
         e = exp.Experiment(QuestionFile(questions=questions), ["claims", "claims+repair"],
                            "openai:test", tmp_path / "run", concurrency=4)
-        results = exp.run(e, client(fake, timeout_s=2, max_retries=1), layer)
+        results = exp.run(e, client(fake, timeout_s=TIMEOUT_S, max_retries=1), layer)
     records = read(tmp_path / "run" / "traces.jsonl")
     assert len(records) == 50 and len({r.attempt_id for r in records}) == 50
     total = errored = 0
