@@ -9,6 +9,7 @@ from typing import Any
 
 import duckdb
 
+from semantic_layer.attribution import attribute
 from semantic_layer.catalog import build_catalog
 from semantic_layer.compile import BUCKET, Compiled, Compiler
 from semantic_layer.execute import Limits, connect, run
@@ -28,6 +29,7 @@ class SemanticLayer:
         self.database = database
         self.limits = limits or Limits()
         self.compiler = Compiler(model)
+        self._exact_edges = [e.model_dump() for e in model.metric_tree.exact]
         self._con: duckdb.DuckDBPyConnection | None = None
 
     @classmethod
@@ -84,7 +86,7 @@ class SemanticLayer:
                   "point_in_time": tuple(m for m in plan.metrics if self.model.point_in_time(m)),
                   "renamed": plan.renamed, "grain": plan.grain}
         if plan.kind == "compare":
-            rows = _compare_rows(plan, records)
+            rows = attribute(_compare_rows(plan, records), plan.metrics, self._exact_edges)
             return Result(keys=tuple(plan.group_by), rows=rows, **common)
         grain_key = (plan.grain,) if compiled.bucketed and plan.grain else ()
         rows = tuple(_query_row(plan, rec, plan.coverage[0]) for rec in records)

@@ -1,7 +1,9 @@
 """Typed results of governed calls: the fields claims cite.
 
 A plain query row has the field `value` per metric; a comparison row has `value`, `previous`,
-`delta` and `pct_change` (percent units). Rates and ratios are fractions.
+`delta` and `pct_change` (percent units), and the factors of an exact tree edge also
+`contribution` (parent's units) and `share` (percent of the parent's delta). Rates and ratios
+are fractions.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from typing import Any
 
 QUERY_FIELDS = ("value",)
 COMPARE_FIELDS = ("value", "previous", "delta", "pct_change")
+ATTRIBUTED_FIELDS = (*COMPARE_FIELDS, "contribution", "share")
+"""A factor of an exact tree edge in a comparison that holds the edge whole (attribution.py)."""
 
 Number = int | float | None
 
@@ -67,7 +71,18 @@ class Result:
 
     @property
     def fields(self) -> tuple[str, ...]:
-        return COMPARE_FIELDS if self.kind == "compare" else QUERY_FIELDS
+        """Every field some metric of this result has."""
+        if self.kind != "compare":
+            return QUERY_FIELDS
+        attributed = any("contribution" in f for r in self.rows[:1] for f in r.values.values())
+        return ATTRIBUTED_FIELDS if attributed else COMPARE_FIELDS
+
+    def fields_of(self, metric: str) -> tuple[str, ...]:
+        """The fields this metric has here (contribution and share only on attributed factors)."""
+        if self.kind != "compare":
+            return QUERY_FIELDS
+        first = self.rows[0].values.get(metric, {}) if self.rows else {}
+        return ATTRIBUTED_FIELDS if "contribution" in first else COMPARE_FIELDS
 
     def find_rows(self, selector: dict[str, str]) -> list[Row]:
         if not selector:

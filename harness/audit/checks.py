@@ -95,10 +95,11 @@ def _resolve_result(ctx: ClaimContext, text: str, c: ResultCitation) -> list[Def
         return [ctx.defect("unknown_field", f"Claim {ctx.cid} cites {text}, but r{c.handle} has "
                            f"no metric {c.metric} (it has: {', '.join(result.metrics)}). {FIX}",
                            text)]
-    if c.field not in result.fields:
-        return [ctx.defect("unknown_field", f"Claim {ctx.cid} cites {text}, but r{c.handle} has "
-                           f"no field {c.field} (fields: {', '.join(result.fields)}). {FIX}",
-                           text)]
+    fields = result.fields_of(metric)
+    if c.field not in fields:
+        return [ctx.defect("unknown_field", f"Claim {ctx.cid} cites {text}, but {metric} in "
+                           f"r{c.handle} has no field {c.field} (fields: {', '.join(fields)}"
+                           f"{_attribution_hint(result, c.field)}). {FIX}", text)]
     row = _row(ctx, text, c, result)
     if isinstance(row, Defect):
         return [row]
@@ -106,6 +107,13 @@ def _resolve_result(ctx: ClaimContext, text: str, c: ResultCitation) -> list[Def
     ctx.cited.append(Cited(text, c, result, row, value, metric))
     ctx.resolved.append(Resolved(text, "result", value, c.handle, metric, c.field, row.key))
     return []
+
+
+def _attribution_hint(result: Result, field: str) -> str:
+    if field not in ("contribution", "share") or result.kind != "compare":
+        return ""
+    return ("; contribution and share are fields of the factors of an exact tree edge, in a "
+            "comparison that holds the parent and all its factors")
 
 
 def _metric_in(result: Result, name: str, index: CatalogIndex) -> str | None:

@@ -1,0 +1,69 @@
+"""Attribution fields on comparisons: each factor's `contribution` and `share` of its parent's move.
+
+A comparison that holds the parent of an exact tree edge and all its factors gets, per factor,
+`contribution` (in the parent's units; LMDI for a product, the factor's own delta for a sum —
+contributions add up to the parent's delta exactly) and `share` (percent of the parent's delta).
+So an attribution a model states is a field it can cite, not a number nothing supports.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+from semantic_layer.results import Number, Row
+from semantic_layer.tree import lmdi
+
+ATTRIBUTION_FIELDS = ("contribution", "share")
+
+
+def attribute(rows: tuple[Row, ...], metrics: Iterable[str],
+              edges: Iterable[dict[str, Any]]) -> tuple[Row, ...]:
+    """The rows, with attribution fields on the factors of every exact edge held whole."""
+    held = set(metrics)
+    whole = [e for e in edges if e["parent"] in held and set(e["factors"]) <= held]
+    if not whole:
+        return rows
+    return tuple(_row(row, whole) for row in rows)
+
+
+def _row(row: Row, edges: list[dict[str, Any]]) -> Row:
+    values = {m: dict(f) for m, f in row.values.items()}
+    for edge in edges:
+        for factor, (contribution, share) in _split(values, edge).items():
+            values[factor].setdefault("contribution", contribution)
+            values[factor].setdefault("share", share)
+    return replace(row, values=values)
+
+
+def _split(values: dict[str, dict[str, Number]],
+           edge: dict[str, Any]) -> dict[str, tuple[Number, Number]]:
+    parent, factors = values[edge["parent"]], edge["factors"]
+    parts = (_product(values, parent, factors) if edge.get("op", "multiply") == "multiply"
+             else _sum(values, factors))
+    delta = parent["delta"]
+    return {f: (c, _share(c, delta)) for f, c in zip(factors, parts, strict=True)}
+
+
+def _product(values: dict[str, dict[str, Number]], parent: dict[str, Number],
+             factors: list[str]) -> list[Number]:
+    now = {f: values[f]["value"] for f in factors}
+    before = {f: values[f]["previous"] for f in factors}
+    totals = (parent["value"], parent["previous"])
+    numbers = [*now.values(), *before.values(), *totals]
+    if not all(isinstance(v, int | float) and v > 0 for v in numbers):
+        return [None] * len(factors)  # LMDI needs positive values on both sides
+    contributions = lmdi(now, before, float(totals[0]), float(totals[1]))  # type: ignore[arg-type]
+    return [contributions[f] for f in factors]
+
+
+def _sum(values: dict[str, dict[str, Number]], factors: list[str]) -> list[Number]:
+    return [values[f]["delta"] for f in factors]
+
+
+def _share(contribution: Number, delta: Number) -> Number:
+    if contribution is None or delta is None or delta == 0 or not math.isfinite(contribution):
+        return None
+    return contribution / delta * 100
