@@ -18,6 +18,11 @@ def fmt(value: Any, fraction: bool = False) -> str:
     return f"{value:,.2f}"
 
 
+def signed(value: float | None) -> str:
+    """A number with its sign and two decimals: the precision a claim's text must keep."""
+    return "no value" if value is None else f"{value:+,.2f}"
+
+
 def moved(pct: float | None) -> str:
     if pct is None:
         return "could not be compared"
@@ -33,8 +38,9 @@ class AnswerBuilder:
     claims_on: bool
     claims: list[dict[str, Any]] = field(default_factory=list)
 
-    def measure(self, text: str, source: str, value: Any) -> str:
-        self.claims.append({"text": text, "kind": "measurement", "sources": [source],
+    def measure(self, text: str, source: str, value: Any, *also: str) -> str:
+        """A measurement claim; `also` cites the other fields its text states."""
+        self.claims.append({"text": text, "kind": "measurement", "sources": [source, *also],
                             "premises": None, "value": value})
         return f"c{len(self.claims)}"
 

@@ -10,10 +10,9 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
-from analyst.rules.claims import AnswerBuilder, cite, fmt, moved
+from analyst.rules.claims import AnswerBuilder, cite, fmt, moved, signed
 from analyst.rules.understand import Understood
 from semantic_layer.tree import driver as pick_driver
-from semantic_layer.tree import lmdi
 from semantic_layer.windows import Window, periods
 
 DRILL_DIMENSIONS = ("platform", "plan", "channel", "country")
@@ -159,7 +158,8 @@ def compare(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
             out.measure(f"{_label(catalog, metric).capitalize()}{scope} {moved(f['pct_change'])} "
                         f"({fmt(f['previous'], frac)} → {fmt(f['value'], frac)}), {q.window} "
                         f"versus {q.previous}", cite(r.handle, metric, "pct_change", row["key"]),
-                        f["pct_change"])
+                        f["pct_change"], cite(r.handle, metric, "previous", row["key"]),
+                        cite(r.handle, metric, "value", row["key"]))
     rows = r.rows()
     value = rows[0]["values"][q.metrics[0]]["pct_change"] if len(rows) == 1 else None
     return out.answered("; ".join(c["text"] for c in out.claims[:3]) + ".", value)
@@ -224,25 +224,42 @@ def diagnose(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan
                                     f"{moved(v[m]['pct_change'])}",
                                     cite(r.handle, m, "pct_change"), v[m]["pct_change"])
                      for m in factors}
-    contributions = lmdi({m: v[m]["value"] for m in factors},
-                         {m: v[m]["previous"] for m in factors}, total["value"], total["previous"])
+    contributions = {m: v[m]["contribution"] for m in factors}
     driver = pick_driver(contributions, total["delta"])
     if driver is None:
         return out.answered(f"{_label(catalog, parent).capitalize()} did not move.",
                             total["pct_change"])
     segment = yield from _drill(q, catalog, out, driver, windows)
     hypotheses = yield from _influences(q, catalog, out, driver, windows, segment)
-    share = contributions[driver] / total["delta"] * 100 if total["delta"] else 0.0
+    attribution = _attribution(catalog, out, r.handle, parent, factors, v, driver)
     premises = [c_parent, factor_claims[driver]] + ([segment[0]] if segment else [])
     because = (f"{_label(catalog, parent).capitalize()}{_scope(q)} {moved(total['pct_change'])} "
                f"mainly because {_label(catalog, driver)} {moved(v[driver]['pct_change'])}")
     if segment:
         because += f", most of all for {segment[1]}"
     out.argue(because, [*premises, f"tree:{parent}>{driver}"], kind="causal")
-    text = (f"{because} (exact LMDI attribution: {share:.0f}% of the change; "
-            + ", ".join(f"{m} {contributions[m]:+,.0f}" for m in factors) + ")."
+    text = (f"{because} ({attribution})."
             + "".join(f" Hypothesis, correlational only: {h}." for h in hypotheses))
     return out.answered(text, total["pct_change"], driver)
+
+
+def _attribution(catalog: dict[str, Any], out: AnswerBuilder, handle: int | None, parent: str,
+                 factors: list[str], v: dict[str, Any], driver: str) -> str:
+    """Each factor's exact contribution and the driver's share, as claims citing the fields the
+    layer computed; returns the sentence that states them."""
+    unit = _label(catalog, parent)
+    share = v[driver]["share"]
+    out.measure(f"{_label(catalog, driver).capitalize()} accounts for {signed(share)}% of the "
+                f"change in {unit} (exact LMDI attribution)",
+                cite(handle, driver, "share"), share)
+    parts = []
+    for m in factors:
+        amount = v[m]["contribution"]
+        out.measure(f"{_label(catalog, m).capitalize()} contributed {signed(amount)} {unit}",
+                    cite(handle, m, "contribution"), amount)
+        parts.append(f"{m} {signed(amount)}")
+    return (f"exact LMDI attribution: {driver} {signed(share)}% of the change; "
+            + ", ".join(parts))
 
 
 def _drill(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driver: str,
@@ -278,7 +295,8 @@ def _drill(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driver: s
     (dim, member), = key.items()
     text = (f"{_label(catalog, driver).capitalize()} for {dim} {member} {moved(f['pct_change'])} "
             f"({fmt(f['previous'])} → {fmt(f['value'])})")
-    claim = out.measure(text, cite(handle, driver, "pct_change", key), f["pct_change"])
+    claim = out.measure(text, cite(handle, driver, "pct_change", key), f["pct_change"],
+                        cite(handle, driver, "previous", key), cite(handle, driver, "value", key))
     return claim, f"{dim} {member}", key
 
 
