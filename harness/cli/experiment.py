@@ -106,15 +106,24 @@ def findings(run_dir: Path = typer.Argument(..., help="A run folder."),
 
 def serve(runs: Path | None = typer.Argument(None, help="Folder of run folders (default "
                                              "$SHOWWORK_HOME/runs)."),
-          port: int = typer.Option(8765, help="Port on 127.0.0.1.")) -> None:
+          port: int = typer.Option(8765, help="Port on 127.0.0.1."),
+          model: list[str] = typer.Option([], "--model", help="A model the page may use "
+                                          "(repeat for several; default: rules and the noisy "
+                                          "simulator). openai: models only when named here.")
+          ) -> None:
     """A local page (127.0.0.1 only): ask with a chosen model and configuration and see the
-    evidence graph; browse runs and attempts; read the findings backlog."""
-    from harness.web import App
+    evidence graph; browse runs and attempts; read the findings backlog. Requests from other
+    sites, other Host names, and models not named here are refused."""
+    from harness.web import MODELS, App
     from harness.web import serve as make_server
 
-    web = App(runs or home() / "runs", home() / "asks" / "traces.jsonl", open_layer)
+    for name in model:
+        make_client(name)  # a typo fails now, not at the first ask
+    web = App(runs or home() / "runs", home() / "asks" / "traces.jsonl", open_layer,
+              models=tuple(model) or MODELS)
     server = make_server(web, port)
-    err.print(f"showwork serving on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)")
+    err.print(f"showwork serving on http://127.0.0.1:{server.server_address[1]}/ "
+              f"(models: {', '.join(web.models)}; Ctrl-C stops)")
     try:
         server.serve_forever()
     except KeyboardInterrupt:

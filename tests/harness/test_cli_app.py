@@ -125,3 +125,12 @@ class TestAuditOutput:
         assert result.exit_code == 1
         assert f"defect unknown_field c1 {handle}:active_users.paid_search" in result.output
         assert "line 1: content does not match its hash (edited)" in result.output
+
+
+def test_serve_refuses_an_unknown_model_at_start() -> None:
+    """`serve --model` checks each model when the server starts, so a typo never reaches a page."""
+    from analyst.errors import ModelSpecError
+
+    result = CliRunner().invoke(build_app(), ["serve", "--model", "rules", "--model", "bogus:x"])
+    assert isinstance(result.exception, ModelSpecError)
+    assert "bogus:x" in result.exception.message
