@@ -2,7 +2,9 @@
 
 It wraps `rules` and, seeded, corrupts each claim of an answer with probability F (a citation
 fault of a kind the claim can carry, or — for measurement claims — a mislabelled metric in the
-text); a diagnostic answer loses its argument (flat reasoning) with probability F. Handed a repair
+text, or a changed number in its text); with probability F each, a number in the answer prose or
+the headline value is changed, and the driver is set to a metric the argument never names; a
+diagnostic answer loses its argument (flat reasoning) with probability F. Handed a repair
 message, it fixes each named faulty claim with probability R. It exists so the repair loop and
 the scores can be exercised with no model at all.
 """
@@ -21,10 +23,14 @@ from analyst.client import Request, Turn
 from analyst.errors import ModelSpecError
 from analyst.rules import RulesClient, outcomes_of, question_of
 from protocol.catalog_text import MetricNames
-from protocol.faults import applicable, inject_claim
+from protocol.faults import ANSWER_INJECTORS, applicable, inject_claim
 
 REPAIR = re.compile(r"^Repair round (\d+)")
 NAMED = re.compile(r"^- Claim c(\d+)\b", re.MULTILINE)
+ANSWER_LEVEL = re.compile(r"^- The (?:answer|headline)\b", re.MULTILINE)
+"""A repair line about the prose, the headline value or the driver."""
+ANSWER_FAULTS = {-2: "unsupported_number", -3: "unsupported_driver"}
+"""Injection keys of the answer-level faults (-1 is flat reasoning)."""
 
 
 @dataclass
@@ -35,7 +41,8 @@ class Injection:
     round: int
     claims: int
     faults: dict[int, str] = field(default_factory=dict)
-    """0-based claim index → defect code, or 'mislabelled_metric' / 'flat_reasoning'."""
+    """0-based claim index → defect code, or 'mislabelled_metric'; -1 flat reasoning, -2 a
+    number in the prose or headline, -3 the driver."""
 
 
 class NoisyClient:
@@ -76,15 +83,18 @@ class NoisyClient:
             return turn
         question = question_of(request.messages)
         results = _results_view(request.messages)
-        answer, faults = self._corrupt(clean, question, results, request.context["catalog"])
+        answer, faults, clean = self._corrupt(clean, question, results,
+                                              request.context["catalog"])
         repairs = [m["content"] for m in request.messages
                    if m["role"] == "user" and REPAIR.match(m.get("content") or "")]
         for round_no, message in enumerate(repairs, 1):
             named = {int(n) - 1 for n in NAMED.findall(message)}
+            if ANSWER_LEVEL.search(message):
+                named |= set(ANSWER_FAULTS)
             rng = self._rng(question, f"fix-{round_no}")
             for index in sorted(faults):
                 if index in named and rng.random() < self.fix_rate:
-                    answer["claims"][index] = clean["claims"][index]
+                    _fix(answer, clean, index)
                     del faults[index]
         self.injections.append(Injection(question, len(repairs), len(clean["claims"]),
                                          dict(faults)))
@@ -95,7 +105,10 @@ class NoisyClient:
         return random.Random(int(digest[:16], 16))
 
     def _corrupt(self, clean: dict[str, Any], question: str, results: dict[int, Any],
-                 catalog: dict[str, Any]) -> tuple[dict[str, Any], dict[int, str]]:
+                 catalog: dict[str, Any]
+                 ) -> tuple[dict[str, Any], dict[int, str], dict[str, Any]]:
+        """The corrupted answer, its faults, and the clean answer aligned with it claim by
+        claim (flat reasoning drops the argument from both)."""
         rng = self._rng(question, "faults")
         answer = json.loads(json.dumps(clean))
         faults: dict[int, str] = {}
@@ -114,14 +127,31 @@ class NoisyClient:
             elif code is not None:
                 answer = inject_claim(answer, index, code, results, rng) or answer
                 faults[index] = code
+        for key, code in ANSWER_FAULTS.items():
+            if rng.random() < self.fault_rate:
+                changed = ANSWER_INJECTORS[code](answer, results, rng)
+                if changed is not None:
+                    answer, faults[key] = changed, code
         if clean.get("driver") and rng.random() < self.fault_rate:
             # flat reasoning: every number cited, the diagnosis never argued
             keep = [i for i, c in enumerate(clean["claims"]) if c["kind"] == "measurement"]
             if len(keep) < len(clean["claims"]):
                 answer["claims"] = [answer["claims"][i] for i in keep]
-                faults = {keep.index(i): f for i, f in faults.items() if i in keep}
+                faults = {(keep.index(i) if i >= 0 else i): f for i, f in faults.items()
+                          if i < 0 or i in keep}
                 faults[-1] = "flat_reasoning"
-        return answer, faults
+                clean = {**clean, "claims": [clean["claims"][i] for i in keep]}
+        return answer, faults, clean
+
+
+def _fix(answer: dict[str, Any], clean: dict[str, Any], index: int) -> None:
+    """Undo one fault: a claim, or the answer-level field the fault changed."""
+    if index >= 0:
+        answer["claims"][index] = clean["claims"][index]
+    elif ANSWER_FAULTS.get(index) == "unsupported_number":
+        answer["answer"], answer["value"] = clean["answer"], clean["value"]
+    elif ANSWER_FAULTS.get(index) == "unsupported_driver":
+        answer["driver"] = clean["driver"]
 
 
 def _mislabel(claim: dict[str, Any], catalog: dict[str, Any], rng: random.Random

@@ -1,4 +1,4 @@
-"""Seeded citation faults, one kind per defect code: for the fault-injection corpus and `noisy`.
+"""Seeded faults, one kind per defect code: for the fault-injection corpus and `noisy`.
 
 Works on plain answer dicts and a plain view of the results (handle → metrics, keys, rows), so it
 needs nothing but the protocol. Each injector corrupts one chosen claim, or returns None when
@@ -12,6 +12,9 @@ import random
 import re
 from collections.abc import Callable
 from typing import Any
+
+from protocol import number_faults
+from protocol.numbers import Kind
 
 Answer = dict[str, Any]
 Results = dict[int, dict[str, Any]]
@@ -116,13 +119,85 @@ def unknown_statement(claim, results, rng):
         ["tree:active_users>weekly_value_moments", "tree:new_users>mrr_usd"])]}
 
 
+def _kinds(source: str) -> tuple[Kind, ...]:
+    m = _RESULT.match(source)
+    return ("percent",) if m and m.group(4) in ("pct_change", "share") else ("number", "fraction")
+
+
+def _numeric(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def text_value_mismatch(claim, results, rng):
+    """A number in a measurement claim's text changed; its citation and value left as they were."""
+    value = claim.get("value")
+    if not is_measurement(claim) or not _numeric(value) or not isinstance(claim.get("text"), str):
+        return None
+    for kind in _kinds(claim["sources"][0]):
+        changed = number_faults.in_text(claim["text"], value, kind, rng)
+        if changed is not None:
+            return {**claim, "text": changed[0]}
+    return None
+
+
 INJECTORS: dict[str, Injector] = {
     "malformed_citation": malformed_citation, "unknown_handle": unknown_handle,
     "unknown_field": unknown_field, "unknown_row": unknown_row, "ambiguous_row": ambiguous_row,
     "value_mismatch": value_mismatch, "unknown_premise": unknown_premise,
     "mixed_support": mixed_support, "no_support": no_support,
-    "unknown_statement": unknown_statement,
+    "unknown_statement": unknown_statement, "text_value_mismatch": text_value_mismatch,
 }
+"""Claim-level faults: each corrupts one claim."""
+
+AnswerInjector = Callable[[Answer, Results, random.Random], Answer | None]
+
+
+def unsupported_number(answer: Answer, results: Results, rng: random.Random) -> Answer | None:
+    """A number in the answer prose, or the headline value, changed; the claims left alone."""
+    if rng.random() < 0.5 and (out := _prose_number(answer, rng)) is not None:
+        return out
+    changed = number_faults.headline(answer.get("value"), rng)
+    if changed is None:
+        return _prose_number(answer, rng)
+    return {**copy.deepcopy(answer), "value": changed[0]}
+
+
+def _prose_number(answer: Answer, rng: random.Random) -> Answer | None:
+    text = answer.get("answer")
+    if not isinstance(text, str):
+        return None
+    claims = [c for c in answer.get("claims") or [] if is_measurement(c) and _numeric(c.get("value"))]
+    rng.shuffle(claims)
+    for claim in claims:
+        for kind in _kinds(claim["sources"][0]):
+            changed = number_faults.in_text(text, claim["value"], kind, rng)
+            if changed is not None:
+                return {**copy.deepcopy(answer), "answer": changed[0]}
+    return None
+
+
+def unsupported_driver(answer: Answer, results: Results, rng: random.Random) -> Answer | None:
+    """The driver set to another metric the results hold, one the argument never names."""
+    driver = answer.get("driver")
+    if not driver or not answer.get("claims"):
+        return None
+    argued = {driver} | {p.split(">")[-1] for c in answer["claims"] for p in c.get("premises") or []
+                         if isinstance(p, str) and p.startswith("tree:")}
+    others = sorted({m for r in results.values() for m in r.get("metrics", [])} - argued)
+    if not others:
+        return None
+    causal = any(c.get("kind") == "causal" for c in answer["claims"])
+    if not causal:  # with no causal claim, the driver must merely be cited: pick one that is not
+        cited = {m.group(3) for c in answer["claims"] for s in c.get("sources") or []
+                 if isinstance(s, str) and (m := _RESULT.match(s))}
+        others = [m for m in others if m not in cited]
+    return {**copy.deepcopy(answer), "driver": rng.choice(others)} if others else None
+
+
+ANSWER_INJECTORS: dict[str, AnswerInjector] = {
+    "unsupported_number": unsupported_number, "unsupported_driver": unsupported_driver,
+}
+"""Answer-level faults: the prose, the headline value, the driver."""
 
 
 def inject_claim(answer: Answer, index: int, code: str, results: Results,
@@ -148,7 +223,10 @@ def applicable(answer: Answer, index: int, results: Results) -> list[str]:
 
 
 def inject(answer: Answer, results: Results, code: str, rng: random.Random) -> Answer | None:
-    """Corrupt a randomly chosen claim that can carry `code`."""
+    """Corrupt a randomly chosen claim that can carry `code` (or the answer, for answer-level
+    codes)."""
+    if code in ANSWER_INJECTORS:
+        return ANSWER_INJECTORS[code](answer, results, rng)
     claims = answer.get("claims") or []
     options = [i for i in range(len(claims)) if code in applicable(answer, i, results)]
     if not options:

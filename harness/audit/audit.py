@@ -6,16 +6,18 @@ from typing import Any
 
 from harness.audit.checks import CHECKS
 from harness.audit.context import AnswerContext, ClaimContext
+from harness.audit.driver import check_driver
 from harness.audit.evidence import Evidence
 from harness.audit.findings import ANSWER_FINDINGS, FINDINGS
 from harness.audit.index import CatalogIndex
+from harness.audit.numbers import check_answer_numbers
 from harness.audit.steps import Step
 from harness.audit.types import AuditReport, ClaimAudit, Defect, Finding
 from protocol.answer import Answer, parse_answer
 from protocol.errors import AnswerError
 from protocol.rendered import render_measurement
 
-ANSWER_CHECKS: tuple[Step[AnswerContext, Defect], ...] = ()
+ANSWER_CHECKS: tuple[Step[AnswerContext, Defect], ...] = (check_answer_numbers, check_driver)
 """Answer-level checks (numbers in the prose and headline, the driver), after every claim's."""
 STALE_CODES = {"partial_period", "superseded_metric", "point_in_time_as_period"}
 CONFLICT_CODES = {"direction_mismatch"}
@@ -39,7 +41,8 @@ def audit(answer: str | dict[str, Any] | Answer, evidence: Evidence,
                                protocol_error=exc.message)
     index = catalog if isinstance(catalog, CatalogIndex) else CatalogIndex.build(catalog,
                                                                                   catalog_digest)
-    contexts = [ClaimContext(i, c, evidence, index) for i, c in enumerate(answer.claims or [], 1)]
+    contexts = [ClaimContext(i, c, evidence, index, question=question, rendered=rendered)
+                for i, c in enumerate(answer.claims or [], 1)]
     claims = _propagate([_audit_claim(ctx, rendered) for ctx in contexts], answer)
     whole = AnswerContext(answer, contexts, evidence, index, category, question)
     answer_defects = [d for check in ANSWER_CHECKS for d in check(whole)]

@@ -11,6 +11,7 @@ from typing import Any
 
 from harness.audit.context import Cited, ClaimContext
 from harness.audit.index import CatalogIndex
+from harness.audit.numbers import check_text_numbers
 from harness.audit.steps import emits
 from harness.audit.types import Defect, Resolved
 from harness.audit.values import matches, suggest
@@ -255,4 +256,5 @@ def _combinations(a: float, b: float) -> list[tuple[str, float]]:
     return out
 
 
-CHECKS = (check_support_shape, check_sources, check_premises, check_value)
+CHECKS = (check_support_shape, check_sources, check_premises, check_value, check_text_numbers)
+"""In order: check_text_numbers reads what the resolution checks before it found."""

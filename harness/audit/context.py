@@ -45,6 +45,11 @@ class ClaimContext:
     premises: list[int] = field(default_factory=list)
     composition: dict[str, Any] | None = None
     """Set when the stated value is derived from several cited metrics."""
+    question: str | None = None
+    """The question's text: its own numbers are not claims."""
+    rendered: bool = False
+    """The harness writes this claim's sentence (the `rendered` switch): its text is not the
+    model's to check."""
     cid: str = ""
     """c1, c2, …"""
 

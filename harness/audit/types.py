@@ -7,7 +7,8 @@ from typing import Any
 
 DEFECT_CODES = ("malformed_citation", "unknown_handle", "unknown_field", "unknown_row",
                 "ambiguous_row", "value_mismatch", "unknown_premise", "mixed_support",
-                "no_support", "unknown_statement")
+                "no_support", "unknown_statement", "text_value_mismatch", "unsupported_number",
+                "unsupported_driver")
 FINDING_CODES = ("mislabelled_metric", "direction_mismatch", "partial_period",
                  "point_in_time_as_period", "unlicensed_composition", "superseded_metric",
                  "weak_causal", "flat_reasoning")

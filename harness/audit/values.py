@@ -12,36 +12,18 @@ significant digit). Strings, booleans and null never match a number.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
-
-def _decimals_and_digits(value: float | int) -> tuple[int, int]:
-    # repr keeps what JSON can carry: 16.0 stays one decimal, 16 (an int) none.
-    text = repr(value)
-    if isinstance(value, float) and "e" not in text and "n" not in text:
-        whole, _, frac = text.lstrip("-").partition(".")
-        shown = (whole + frac).lstrip("0")
-        return len(frac), len(shown) or 1
-    d = Decimal(text) if isinstance(value, float) else Decimal(value)
-    sign, digits, exponent = d.as_tuple()
-    assert isinstance(exponent, int)
-    decimals = max(0, -exponent)
-    significant = len(str(int("".join(map(str, digits)) or "0")))
-    return decimals, significant
+from protocol import numbers
 
 
 def matches(stated: Any, cited: Any) -> bool:
+    """The value-matching rule; protocol/numbers.py holds it, for JSON values and text alike."""
     if isinstance(stated, bool) or isinstance(cited, bool):
         return False
     if not isinstance(stated, int | float) or not isinstance(cited, int | float):
         return False
-    if stated == cited:
-        return True
-    decimals, significant = _decimals_and_digits(stated)
-    if decimals < 1 or significant < 2:
-        return False
-    return abs(stated - cited) <= 0.5 * 10 ** -decimals + 1e-12 * max(1.0, abs(cited))
+    return numbers.matches(numbers.from_value(stated), cited)
 
 
 def suggest(cited: float | int) -> str:

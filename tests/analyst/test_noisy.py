@@ -58,7 +58,7 @@ def test_every_defect_kind_is_injected(layer) -> None:
     from harness.audit import DEFECT_CODES
 
     noisy = NoisyClient(0.9, 0.0, seed=0)
-    for seed in range(6):
+    for seed in range(12):
         noisy.seed = seed
         for text in QUESTIONS + ["Why did weekly value moments drop in the week of 2026-03-09?"]:
             _attempt(layer, noisy, text)

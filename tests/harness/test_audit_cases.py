@@ -159,6 +159,32 @@ CASES: list[tuple[str, dict[str, Any], str | None, str, bool]] = [
     ("flat_reasoning: declared driver, no argument", replace_claims(good()["claims"][:2]),
      None, "flat_reasoning", True),
     ("flat_reasoning negative", good(), "diagnostic", "flat_reasoning", False),
+    # every number the user reads
+    ("text_value_mismatch: text says 99,999", with_claim(m("Active users were 99,999", "r3:active_users.value", 11742)),
+     "lookup", "text_value_mismatch", True),
+    ("text_value_mismatch negative: the sign said twice", replace_claims(
+        [m("Days per user was -15.3% lower", "r1:days_per_user.pct_change", good()["claims"][0]["value"])], driver=None),
+     "lookup", "text_value_mismatch", False),
+    ("text_value_mismatch: rounded away", with_claim(m("Active users were 11,700", "r3:active_users.value", 11742)),
+     "lookup", "text_value_mismatch", True),
+    ("text_value_mismatch: wrong scale", with_claim(m("Active users were 117.42k", "r3:active_users.value", 11742)),
+     "lookup", "text_value_mismatch", True),
+    ("text_value_mismatch negative: 11.7k", with_claim(m("Active users were 11.7k", "r3:active_users.value", 11742)),
+     "lookup", "text_value_mismatch", False),
+    ("text_value_mismatch negative: the question's own date", with_claim(m("Active users (week 2026-03-09) were 11,742", "r3:active_users.value", 11742)),
+     "lookup", "text_value_mismatch", False),
+    ("unsupported_number: prose", replace_claims(good()["claims"], answer="Weekly value moments fell 31.7% because users came back on fewer days."),
+     "diagnostic", "unsupported_number", True),
+    ("unsupported_number: headline", replace_claims(good()["claims"], value=99999),
+     "diagnostic", "unsupported_number", True),
+    ("unsupported_number: prose dropped minus", replace_claims(good()["claims"], answer=f"Weekly value moments were {-good()['claims'][2]['value']}% off."),
+     "diagnostic", "unsupported_number", True),
+    ("unsupported_number negative: prose says a claim's value", good(), "diagnostic", "unsupported_number", False),
+    ("unsupported_driver: causal claim argues another factor", replace_claims(good()["claims"], driver="active_users"),
+     "diagnostic", "unsupported_driver", True),
+    ("unsupported_driver: no causal claim, metric never cited", replace_claims(good()["claims"][:2], driver="moments_per_day"),
+     "diagnostic", "unsupported_driver", True),
+    ("unsupported_driver negative: the edge's factor", good(), "diagnostic", "unsupported_driver", False),
 ]
 
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.audit import DEFECT_CODES, audit
-from protocol.faults import INJECTORS, inject
+from protocol.faults import ANSWER_INJECTORS, INJECTORS, inject
 
 RESULTS = results()
 EVIDENCE = evidence()
@@ -114,6 +114,13 @@ def _clean_answers(rng: random.Random) -> dict[str, Any]:
                      "premises": [f"c{i}" for i in range(1, len(keep) + 1)]
                      + ["tree:weekly_value_moments>days_per_user"]})
     answer["claims"] = keep
+    # the prose, headline and driver say only what the kept claims support
+    answer["answer"] = "; ".join(c["text"] for c in keep if c["kind"] == "measurement") + "."
+    sources = {s for c in keep for s in c.get("sources") or []}
+    if "r1:weekly_value_moments.pct_change" not in sources:
+        answer["value"] = None
+    if not any(c["kind"] == "causal" for c in keep) and "r1:days_per_user.pct_change" not in sources:
+        answer["driver"] = None
     return answer
 
 
@@ -136,7 +143,7 @@ def test_fault_injection_corpus() -> None:
             assert report.defects == [], [d.message for d in report.defects]
             clean += 1
             continue
-        code = rng.choice(sorted(INJECTORS))
+        code = rng.choice(sorted(INJECTORS | ANSWER_INJECTORS))
         faulty = inject(answer, view, code, rng)
         if faulty is None:
             continue
@@ -147,5 +154,5 @@ def test_fault_injection_corpus() -> None:
             missed.append((code, faulty))
     assert missed == [], missed[:3]
     assert injected >= 700 and clean >= 300
-    assert set(per_code) == set(INJECTORS) == set(DEFECT_CODES)
+    assert set(per_code) == set(INJECTORS | ANSWER_INJECTORS) == set(DEFECT_CODES)
     assert min(per_code.values()) >= 20, per_code

@@ -36,7 +36,8 @@ def test_golden_file_is_intact_and_varied() -> None:
     findings = {f["code"] for a in audits for f in a["findings"]}
     assert {"no_support", "value_mismatch", "malformed_citation", "unknown_handle",
             "unknown_row", "ambiguous_row", "mixed_support", "unknown_premise",
-            "unknown_statement"} <= defects
+            "unknown_statement", "text_value_mismatch", "unsupported_number",
+            "unsupported_driver"} <= defects
     assert {"mislabelled_metric", "flat_reasoning", "weak_causal"} <= findings
     assert {a["decision"] for a in audits} == {"serve", "serve_with_caveats", "withhold"}
     assert any(a["status"] == "refused" for a in audits)

@@ -1,0 +1,114 @@
+"""Number faults, for the fault corpus and the noisy simulator: what a careless model writes.
+
+A number the user reads — in a claim's text, the answer prose or the headline value — is changed
+the way models get numbers wrong: a changed digit, a dropped minus, a wrong unit or scale, or a
+precision rounded away. Every change is read back with the audit's own reader and kept only if
+the new number no longer states the old value.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+from protocol.numbers import Kind, ReadNumber, from_value, matches, read_numbers
+
+HOWS = ("digit", "minus", "scale", "precision")
+"""The kinds of number fault."""
+
+_DIGIT = re.compile(r"[0-9]")
+
+
+def _digit(text: str, rng: random.Random) -> str | None:
+    spots = [m.start() for m in _DIGIT.finditer(text)]
+    if not spots:
+        return None
+    at = rng.choice(spots)
+    new = rng.choice([d for d in "0123456789" if d != text[at] and not (at == spots[0] and d == "0")])
+    return text[:at] + new + text[at + 1:]
+
+
+def _minus(text: str, _rng: random.Random) -> str | None:
+    stripped = text.lstrip("-−")
+    return stripped if stripped != text else None
+
+
+def _scale(text: str, rng: random.Random) -> str | None:
+    if text.endswith("%"):
+        return text[:-1].rstrip()  # percent units written as a plain number
+    body = text.replace(",", "")
+    if not re.fullmatch(r"[-−]?[0-9]+(?:\.[0-9]+)?", body):
+        return None
+    return rng.choice([body + "0", f"{body}k"]) if "." not in body else body.replace(".", "", 1)
+
+
+def _precision(text: str, _rng: random.Random) -> str | None:
+    m = re.fullmatch(r"([-−]?[0-9,]*[0-9])\.([0-9]+)(.*)", text)
+    if m:
+        return m.group(1) + m.group(3)  # 16.44 → 16: an integer must be exact
+    m = re.fullmatch(r"([-−]?)([0-9]{1,3}(?:,[0-9]{3})+|[0-9]{3,})", text)
+    if not m:
+        return None
+    digits = m.group(2).replace(",", "")
+    rounded = str(round(int(digits), -(len(digits) - 2)))
+    return None if rounded == digits else m.group(1) + f"{int(rounded):,}"
+
+
+_CHANGES: dict[str, Callable[[str, random.Random], str | None]] = {
+    "digit": _digit, "minus": _minus, "scale": _scale, "precision": _precision}
+
+
+def change(text: str, value: float, kind: Kind, how: str, rng: random.Random) -> str | None:
+    """`text` (one written number) changed by `how`, or None when the change is impossible or
+    would still state `value`."""
+    new = _CHANGES[how](text, rng)
+    if new is None or new == text:
+        return None
+    read = read_numbers(new)
+    if len(read) != 1 or matches(read[0], value, kind):
+        return None
+    return new
+
+
+def in_text(text: str, value: float, kind: Kind, rng: random.Random,
+            question: str = "") -> tuple[str, str] | None:
+    """The text with one number that states `value` changed, and how; None when none can be.
+
+    The change is read back in its sentence ("fell 16.44" still reads as -16.44), and kept only
+    if the number there no longer states `value`.
+    """
+    stated = [n for n in read_numbers(text, question) if matches(n, value, kind)]
+    rng.shuffle(stated)
+    for number in stated:
+        for how in rng.sample(HOWS, len(HOWS)):
+            new = change(number.text, value, kind, how, rng)
+            if new is None or not _sign_safe(number, how):
+                continue
+            changed = text[:number.start] + new + text[number.end:]
+            if not _still_states(changed, number.start, value, kind, question):
+                return changed, how
+    return None
+
+
+def _still_states(text: str, start: int, value: float, kind: Kind, question: str) -> bool:
+    there = [n for n in read_numbers(text, question) if n.start == start]
+    return not there or matches(there[0], value, kind)
+
+
+def _sign_safe(number: ReadNumber, how: str) -> bool:
+    # a sign carried by a word ("fell 16.4%") cannot be dropped by deleting a minus
+    return not (how == "minus" and number.sign_word)
+
+
+def headline(value: Any, rng: random.Random) -> tuple[float, str] | None:
+    """A headline value changed by one of the kinds, or None for a non-number."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value == 0:
+        return None
+    how = rng.choice(HOWS)
+    options = {"digit": value + rng.choice([1, -1]) * 10 ** rng.randint(0, 2),
+               "minus": -value, "scale": value * rng.choice([10, 1000, 0.01]),
+               "precision": float(round(value)) + (1 if round(value) == value else 0)}
+    new = options[how]
+    return (new, how) if not matches(from_value(new), value) else None

@@ -1,0 +1,416 @@
+"""The numbers a user reads in a piece of text, and whether each matches a value.
+
+One reader for the audit (`text_value_mismatch`, `unsupported_number`), the repair messages, the
+findings and the noisy fault simulator, so all of them read a sentence the same way.
+
+A number is read with its thousands separators, decimals, `%` (or "percent", "pct", "pp",
+"percentage points"), k/M/B scale (or "thousand", "million", "billion"), a currency symbol (kept,
+not matched), a leading minus (`-` or U+2212 `−`), and a sign carried by a word: "fell 16.4%",
+"fell by 16.4%", "was down 16.4 %", "a drop of 16.4%" and "16.4% lower" are -16.4.
+
+Not claims, and never read: dates and periods (2026-03-09, 13 April, April 13–19, 2026-W16,
+week 11, Q2 2019, a year standing alone), time of day, version numbers, anything inside a
+citation (r1[week=2026-03-09]:active_users.value) or an identifier (p90, moments_per_day), ranks
+and list counts (top 3, #1, the 2 largest, 3 products), counts of periods (last 8 weeks, 7 days),
+and every number the question itself contains.
+
+The matching rule is `harness/audit/values.py`'s, generalised to scales: a number matches a value
+when equal, or when written rounded (a decimal or a scale, and two significant digits) and within
+half a unit of its last written digit. `12.6k` is written at a unit of 100 and matches 12,573;
+`-16` is an integer and matches only -16.
+
+>>> text = "Active users fell 16.4% to 12.6k in week 11 (r1[week=2026-03-09]:active_users.value)."
+>>> [n.value for n in read_numbers(text)]
+[-16.4, 12600.0]
+>>> fell, level = read_numbers(text)
+>>> matches(fell, -16.44, "percent"), matches(fell, -16.44), matches(level, 12573)
+(True, False, True)
+>>> say(12573), say(-16.44, "percent")
+('12,573', '-16.44%')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Literal
+
+from protocol.catalog_text import FALL, RISE
+
+Kind = Literal["number", "percent", "fraction"]
+"""A value's units. `number`: a count, amount or level in its own units (a `value`, `previous`
+or `delta` field); a percent-written number never matches it. `percent`: percent units, as
+`pct_change` and `share` carry them (-16.44 means fell 16.44 %), matched written with or without
+%. `fraction`: a rate or ratio (0.42), matched as written (0.42) or, written with %, × 100 (42%)."""
+
+
+@dataclass(frozen=True)
+class ReadNumber:
+    """A number as the user reads it, with the precision it was written at."""
+
+    start: int
+    """Where its literal text starts (currency, sign, scale and % are part of it; a sign word is not)."""
+    end: int
+    """Where its literal text ends."""
+    text: str
+    """The literal text, e.g. '−16.4 %', '$1.2M', '12,573'."""
+    value: float
+    """Signed and scaled: '12.6k' is 12600.0, 'fell 16.4%' is -16.4; a whole number written
+    without a point ('12,573', '12k') is an int."""
+    decimals: int
+    """Digits written after the decimal point."""
+    significant: int
+    """Significant digits written: '12.6k' has 3, '0.05' has 1, '10' has 2."""
+    multiplier: int = 1
+    """What the scale multiplies by: 1, 1_000, 1_000_000 or 1_000_000_000."""
+    scale: str = ""
+    """The scale as written ('k', 'M', 'bn', 'million'), or ''."""
+    percent: bool = False
+    """Written with %, 'percent', 'pct', 'pp' or 'percentage points': the value is in percent units."""
+    currency: str = ""
+    """The currency symbol written with it ($, £, €), or ''; kept for messages, ignored by matching."""
+    sign_word: str = ""
+    """The word that gave it a direction ('fell', 'drop', 'rose'), or ''."""
+
+    @property
+    def unit(self) -> float:
+        """The value of one unit of its last written digit: 100 for '12.6k', 0.1 for '-16.4'."""
+        return 10 ** -self.decimals * self.multiplier
+
+    @property
+    def rounded(self) -> bool:
+        """Whether it was written rounded (a decimal or a scale, and two significant digits)."""
+        return (self.decimals >= 1 or self.multiplier > 1) and self.significant >= 2
+
+
+# ---------------------------------------------------------------------------------------------
+# Matching and saying
+
+
+def matches(number: ReadNumber, value: float, kind: Kind = "number") -> bool:
+    """Whether `number` states `value` (of the given kind) at the precision it was written at.
+
+    >>> matches(read_numbers("42%")[0], 0.42, "fraction"), matches(read_numbers("42%")[0], 42)
+    (True, False)
+    """
+    target = _target(number, value, kind)
+    if target is None:
+        return False
+    if number.value == target:
+        return True
+    if not number.rounded or not _finite(target):
+        return False
+    # The same tolerance as values.matches, so a JSON number and its text agree.
+    return abs(number.value - target) <= (0.5 * 10 ** -number.decimals * number.multiplier
+                                          + 1e-12 * max(1.0, abs(target)))
+
+
+def _target(number: ReadNumber, value: float, kind: Kind) -> float | None:
+    """The value in the units the number was written in, or None when the units cannot agree."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if kind == "number":
+        return None if number.percent else value
+    if kind == "fraction" and number.percent:
+        return float(Decimal(repr(value)) * 100)
+    return value
+
+
+def _finite(value: float) -> bool:
+    # an infinite target would swallow any tolerance; NaN equals nothing
+    return value == value and abs(value) != float("inf")
+
+
+def from_value(value: float) -> ReadNumber:
+    """A JSON number (a claim's `value`) as if written as its repr, so text and JSON share one rule.
+
+    >>> n = from_value(-16.4)
+    >>> n.decimals, n.significant, matches(n, -16.44), matches(from_value(-16), -16.44)
+    (1, 3, True, False)
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{value!r} is not a number; only int and float values have a precision.")
+    text = repr(value)
+    digits = Decimal(text) if isinstance(value, float) else Decimal(value)
+    decimals, significant = _precision(digits)
+    return ReadNumber(0, len(text), text, value, decimals, significant)
+
+
+def _precision(number: Decimal) -> tuple[int, int]:
+    """(decimals, significant digits) of a decimal as written; non-finite ones must be equal."""
+    if not number.is_finite():
+        return 0, 1
+    _sign, digits, exponent = number.as_tuple()
+    assert isinstance(exponent, int)
+    shown = "".join(map(str, digits)).lstrip("0")
+    return max(0, -exponent), len(shown) or 1
+
+
+def say(value: float, kind: Kind = "number") -> str:
+    """How a repair message writes a value so that, written that way, it matches.
+
+    >>> say(12573), say(-16.44, "percent"), say(269173.31), say(2.2640000001), say(0.000123456)
+    ('12,573', '-16.44%', '269,173.31', '2.264', '0.0001235')
+    """
+    body = _say_number(value)
+    return f"{body}%" if kind == "percent" else body
+
+
+def _say_number(value: float) -> str:
+    exact = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+    if not exact.is_finite():
+        return repr(value)
+    if exact == exact.to_integral_value():
+        return f"{int(exact):,}"
+    decimals = _precision(exact)[0]
+    if decimals <= 4:
+        return f"{value:,.{decimals}f}"
+    # float noise (2.2640000001): four decimals, or four significant digits below 1
+    return _shortest(value, max(4, 3 - exact.adjusted()))
+
+
+def _shortest(value: float, decimals: int) -> str:
+    """`value` at `decimals` decimals, trailing zeros dropped while it still matches."""
+    text = f"{value:,.{decimals}f}"
+    while text.endswith("0") and _still_matches(text[:-1], value):
+        text = text[:-1]
+    return text
+
+
+def _still_matches(text: str, value: float) -> bool:
+    read = list(_candidates(text))
+    return len(read) == 1 and read[0].end == len(text) and matches(read[0], value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading
+
+
+def read_numbers(text: str, question: str = "") -> tuple[ReadNumber, ...]:
+    """Every number a user reads as a claim in `text`, in order; `question`'s numbers are skipped."""
+    asked = {_key(n) for n in _candidates(question)}
+    return tuple(n for n in _candidates(text)
+                 if _key(n) not in asked and not any(rule(text, n) for rule in NOT_CLAIMS))
+
+
+_NUMBER = re.compile(r"""
+    (?<![\w.,])
+    (?:(?P<cur1>[$£€])\s?)?
+    (?P<sign>[-−+])?
+    (?P<cur2>[$£€])?
+    (?P<core>(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?|\.[0-9]+)
+    (?:(?P<scale>[kKMB]|bn|Bn|mn|m)(?![A-Za-z])|\s?(?P<word>thousand|million|billion)\b)?
+    (?P<pct>\s?%(?:\s?(?:pts?|points?)\b)?|\s?(?:percent(?:age\s+points?)?|per\s+cent|pct|pp)\b)?
+    (?P<cur3>\s?[£€])?
+""", re.VERBOSE)
+
+MAX_DIGITS = 60
+"""A longer run of digits is an identifier or noise, not a number a user reads."""
+
+_MULTIPLIERS = {"": 1, "k": 1_000, "thousand": 1_000, "m": 1_000_000, "mn": 1_000_000,
+                "million": 1_000_000, "b": 1_000_000_000, "bn": 1_000_000_000,
+                "billion": 1_000_000_000}
+
+
+def _candidates(text: str) -> Iterator[ReadNumber]:
+    """Every well-formed number outside masked spans (dates, citations, identifiers, …)."""
+    masked = _masked_spans(text)
+    for m in _NUMBER.finditer(text):
+        if _well_formed(text, m) and not _overlaps(masked, m.start("core"), m.end("core")):
+            yield _record(text, m)
+
+
+def _well_formed(text: str, m: re.Match[str]) -> bool:
+    """Not glued to what follows ('3rd', '10am', '1.2.3', '7-day'); 'm' means million only after money."""
+    if len(m["core"]) > MAX_DIGITS:
+        return False
+    rest = text[m.end():m.end() + 2]
+    if rest[:1].isalnum() or rest[:1] == "_":
+        return False
+    if rest[:1] in ".-" and rest[1:2].isalnum():
+        return False
+    return m["scale"] != "m" or bool(m["cur1"] or m["cur2"] or m["cur3"])
+
+
+def _record(text: str, m: re.Match[str]) -> ReadNumber:
+    core = m["core"].replace(",", "")
+    scale = m["scale"] or m["word"] or ""
+    multiplier = _MULTIPLIERS[scale.lower()]
+    magnitude = Decimal(core) * multiplier
+    value: float = float(magnitude) if "." in core else int(magnitude)
+    word, direction = _sign_word(text, m.start(), m.end())
+    if m["sign"] in ("-", "−") or direction < 0:
+        value = -abs(value)
+    decimals, significant = _precision(Decimal(core))
+    currency = (m["cur1"] or m["cur2"] or m["cur3"] or "").strip()
+    return ReadNumber(m.start(), m.end(), m.group(0), value, decimals, significant, multiplier,
+                      scale, bool(m["pct"]), currency, word)
+
+
+def _key(number: ReadNumber) -> str:
+    """The digits a question and an answer share: '12,573' and '12573' are the same number."""
+    found = re.search(r"[0-9][0-9,]*(?:\.[0-9]+)?|\.[0-9]+", number.text)
+    assert found is not None
+    return found.group(0).replace(",", "")
+
+
+# ---------------------------------------------------------------------------------------------
+# Signs carried by words
+
+_FALLS = FALL | {"plunged", "plummeted", "tumbled", "sank", "slumped", "contracted", "loss",
+                 "losses", "reduction"}
+_RISES = RISE | {"soared", "rallied", "grown", "growth", "gain", "gains", "expanded"}
+_FALLS_AFTER = {"lower", "fewer", "less", "down", "drop", "decline", "decrease", "fall", "loss",
+                "dip", "reduction", "below"}
+_RISES_AFTER = {"higher", "more", "up", "rise", "increase", "gain", "growth", "jump", "above"}
+
+# "fell 16.4%", "fell by 16.4%", "fell sharply by about 16.4%", "a drop of 16.4%", "was down ~16%";
+# never "fell to 2.26" or "fell from 2.67": those are levels, not the change.
+_SIGN_BEFORE = re.compile(r"\b([A-Za-z]+)(?:\s+[A-Za-z]+ly)?(?:\s+(?:by|of))?"
+                          r"(?:\s+(?:about|around|roughly|nearly|almost|approximately|some|just|"
+                          r"only|over|under)|\s*[~≈])?\s*$")
+_WORD_AFTER = re.compile(r"\s*([A-Za-z]+)")
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)[\s-]*$")
+# "broken down by 3 regions", "made up of 4 plans": a phrasal verb, not a move.
+_PHRASAL = {"broken", "break", "breaks", "broke", "made", "make", "makes", "set", "sets",
+            "signed", "sign", "signs", "rounded", "round", "split", "picked", "built", "narrowed"}
+
+
+def _sign_word(text: str, start: int, end: int) -> tuple[str, int]:
+    """The word that gives the number at text[start:end] its direction, and that direction."""
+    word = _move_before(text, start)
+    if word.lower() in _FALLS | _RISES:
+        return word, -1 if word.lower() in _FALLS else 1
+    after = _WORD_AFTER.match(text, end)
+    word = after.group(1) if after else ""
+    if word.lower() in _FALLS_AFTER | _RISES_AFTER:
+        return word, -1 if word.lower() in _FALLS_AFTER else 1
+    return "", 0
+
+
+def _move_before(text: str, start: int) -> str:
+    """The verb or noun of change the number at `start` follows ('fell', 'drop'), or ''."""
+    offset = max(0, start - 60)
+    before = _SIGN_BEFORE.search(text[offset:start])
+    if before is None:
+        return ""
+    phrasal = _WORD_BEFORE.search(text[max(0, offset + before.start(1) - 40):offset + before.start(1)])
+    if phrasal and phrasal.group(1).lower() in _PHRASAL:
+        return ""
+    return before.group(1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Masks: spans whose digits are never a claim
+
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+          r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
+_DAY = r"[0-9]{1,2}(?![0-9]|[.,][0-9])(?:st|nd|rd|th)?"
+_DAYS = rf"{_DAY}(?:\s*(?:[-–—]|to|until|through|and)\s*{_DAY})?"
+_YEAR = r"(?:,?\s+[0-9]{4}(?![0-9]))?"
+
+MASKS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for p in (
+    # citations, with selectors that may hold dates or quoted members: r4[product="x 2"]:revenue.value
+    r"(?<![\w])r[0-9]+(?:\[(?:\"(?:[^\"\\]|\\.)*\"|[^\]\"])*\])?(?::[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)?",
+    r"\btree:[\w>]+",
+    # identifiers holding a digit or an underscore: c2, p90, W11, Q2, FY2026, top_3, v1.2
+    r"(?<![\w])[A-Za-z_]\w*?[0-9_]\w*(?:\.[0-9]+)*",
+    r"(?<![\w])[A-Za-z]+-[0-9]+",
+    # ISO dates, months, weeks and quarters: 2026-03-09, 2026-03, 2026-W16, 2026-Q2
+    r"(?<![\w])[0-9]{4}-(?:W[0-9]{1,2}(?:-[0-9])?|Q[1-4]|[0-9]{1,2}(?:-[0-9]{1,2})?)(?![0-9])",
+    r"(?<![\w.])[0-9]{1,4}/[0-9]{1,2}(?:/[0-9]{1,4})?(?![0-9])",
+    # written dates: April 13, April 13–19, April 13, 2026, March 2019, 13 April, 13th of April
+    rf"\b{_MONTH}\s+(?:[0-9]{{4}}(?![0-9])|{_DAYS}{_YEAR})",
+    rf"(?<![\w.,]){_DAYS}\s+(?:of\s+)?{_MONTH}{_YEAR}",
+    # numbered periods: week 11, weeks 10–11, day 7, quarter 2, year 2019, FY 2026
+    r"\b(?:iso\s+)?(?:week|wk|day|month|quarter|period|year|fy|fiscal(?:\s+year)?)s?\s*"
+    r"[0-9]{1,4}(?![0-9]|[.,][0-9])(?:\s*(?:[-–—]|and|to|through)\s*[0-9]{1,4}(?![0-9]))?",
+    # time of day: 10:30, 9 am, 5 p.m.
+    r"(?<![\w])[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?:\s?[ap]\.?m\b\.?)?",
+    r"(?<![\w])[0-9]{1,2}\s?[ap]\.?m\b\.?",
+    # versions, ranks and list markers: 1.2.3, #1, No. 1, "1. Brooklyn", (2)
+    r"(?<![\w.])v?[0-9]+(?:\.[0-9]+){2,}",
+    r"#\s?[0-9]+",
+    r"\bno\.\s?[0-9]+",
+    r"(?m)^[ \t]*(?:[-*+][ \t]+)?[0-9]{1,3}[.)](?=\s)",
+    r"\([0-9]{1,2}\)",
+))
+
+
+def _masked_spans(text: str) -> list[tuple[int, int]]:
+    return [m.span() for mask in MASKS for m in mask.finditer(text)]
+
+
+def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    return any(s < end and start < e for s, e in spans)
+
+
+# ---------------------------------------------------------------------------------------------
+# Context rules: numbers that are written plainly but count ranks, list items or periods
+
+_RANKS = {"top", "bottom", "first", "last", "past", "next", "previous", "prior", "rank",
+          "ranked", "ranking", "number", "position", "place", "every"}
+_PERIODS = {"day", "days", "week", "weeks", "wk", "wks", "month", "months", "mo", "quarter",
+            "quarters", "year", "years", "yr", "yrs", "hour", "hours", "minute", "minutes",
+            "weekend", "weekends", "period", "periods", "night", "nights"}
+_SUPERLATIVES = {"largest", "biggest", "highest", "lowest", "smallest", "best", "worst", "most",
+                 "least", "leading", "strongest", "weakest", "fastest", "slowest", "greatest",
+                 "top", "bottom"}
+# Words that make the number after them a stated value: "was 3", "reached 2019".
+_VALUE_CUES = {"was", "were", "is", "are", "be", "been", "reached", "hit", "totaled", "totalled",
+               "totals", "averaged", "equals", "equalled", "equaled", "at", "had", "has", "have",
+               "recorded", "sold", "saw"}
+
+
+def _word_before(text: str, number: ReadNumber) -> str:
+    found = _WORD_BEFORE.search(text[max(0, number.start - 40):number.start])
+    return found.group(1).lower() if found else ""
+
+
+def _word_after(text: str, number: ReadNumber) -> str:
+    found = _WORD_AFTER.match(text, number.end)
+    return found.group(1) if found else ""
+
+
+def _bare(number: ReadNumber) -> bool:
+    """Digits only: no sign, separator, point, scale, % or currency."""
+    return number.text.isdigit()
+
+
+def _ranked(text: str, number: ReadNumber) -> bool:
+    """'top 3', 'last 8', 'every 2': a rank or a count of what follows."""
+    return _bare(number) and _word_before(text, number) in _RANKS
+
+
+def _per(text: str, number: ReadNumber) -> bool:
+    """'per 1,000 users': a normaliser, not a measurement."""
+    return not number.percent and _word_before(text, number) == "per"
+
+
+def _counts_periods(text: str, number: ReadNumber) -> bool:
+    """'8 weeks', '7 days': a window's length, not a measurement."""
+    return _bare(number) and _word_after(text, number).lower() in _PERIODS
+
+
+def _before_superlative(text: str, number: ReadNumber) -> bool:
+    """'the 2 largest': how many were ranked."""
+    return _bare(number) and _word_after(text, number).lower() in _SUPERLATIVES
+
+
+def _year(text: str, number: ReadNumber) -> bool:
+    """A year standing alone as a period ('in 2026', 'Q2 2019'), unless a verb states it as a value."""
+    return (_bare(number) and len(number.text) == 4 and 1900 <= number.value <= 2100
+            and _word_before(text, number) not in _VALUE_CUES)
+
+
+def _list_count(text: str, number: ReadNumber) -> bool:
+    """'3 products', 'across 4 channels': a small count of listed things, unless stated as a value."""
+    after = _word_after(text, number)
+    return (_bare(number) and number.value <= 20 and after[:1].islower()
+            and not number.sign_word and _word_before(text, number) not in _VALUE_CUES)
+
+
+NOT_CLAIMS = (_ranked, _per, _counts_periods, _before_superlative, _year, _list_count)
+"""Context rules, each (text, number) → True when the number is not a claim."""
