@@ -73,7 +73,7 @@ def change(text: str, value: float, kind: Kind, how: str, rng: random.Random) ->
 
 
 def in_text(text: str, value: float, kind: Kind, rng: random.Random,
-            question: str = "") -> tuple[str, str] | None:
+            question: str = "", hows: tuple[str, ...] = HOWS) -> tuple[str, str] | None:
     """The text with one number that states `value` changed, and how; None when none can be.
 
     The change is read back in its sentence ("fell 16.44" still reads as -16.44), and kept only
@@ -82,7 +82,7 @@ def in_text(text: str, value: float, kind: Kind, rng: random.Random,
     stated = [n for n in read_numbers(text, question) if matches(n, value, kind)]
     rng.shuffle(stated)
     for number in stated:
-        for how in rng.sample(HOWS, len(HOWS)):
+        for how in rng.sample(hows, len(hows)):
             new = change(number.text, value, kind, how, rng)
             if new is None or not _sign_safe(number, how):
                 continue
@@ -102,11 +102,12 @@ def _sign_safe(number: ReadNumber, how: str) -> bool:
     return not (how == "minus" and number.sign_word)
 
 
-def headline(value: Any, rng: random.Random) -> tuple[float, str] | None:
+def headline(value: Any, rng: random.Random,
+             hows: tuple[str, ...] = HOWS) -> tuple[float, str] | None:
     """A headline value changed by one of the kinds, or None for a non-number."""
     if isinstance(value, bool) or not isinstance(value, int | float) or value == 0:
         return None
-    how = rng.choice(HOWS)
+    how = rng.choice(hows)
     options = {"digit": value + rng.choice([1, -1]) * 10 ** rng.randint(0, 2),
                "minus": -value, "scale": value * rng.choice([10, 1000, 0.01]),
                "precision": float(round(value)) + (1 if round(value) == value else 0)}
