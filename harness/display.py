@@ -7,6 +7,8 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from harness.marks import answer_defects, headline_defect, segments, spans
+
 TICK_NOTE = "A tick means the support link resolves; it does not mean the conclusion is true."
 SIMULATED = "SIMULATED: this answer comes from the noisy simulator, not a model."
 STATE_STYLE = {"SUPPORTED": "green", "STALE": "yellow", "MISSING": "red", "CONFLICTING": "red"}
@@ -32,21 +34,32 @@ def show_trace(console: Console, trace: Any) -> None:
     console.print(TICK_NOTE)
 
 
+def marked(text: str, marks: list[tuple[int, int, str]]) -> str:
+    """Rich markup of `text` with each unsupported number shown reversed in red."""
+    return "".join(f"[reverse red]{escape(s['text'])}[/reverse red]" if s["mark"]
+                   else escape(s["text"]) for s in segments(text, marks))
+
+
 def _show_audit(console: Console, audit: dict[str, Any], round_no: int) -> None:
     if audit["status"] == "malformed":
         console.print(f"[red]Malformed answer:[/red] {escape(audit['protocol_error'])}")
     elif audit["status"] == "refused":
         console.print(f"[bold]Refused:[/bold] {escape(audit['refusal_reason'] or '')}")
     else:
-        console.print(f"[bold]A:[/bold] {escape(audit['answer_text'])}")
+        prose = marked(audit["answer_text"], spans(audit["answer_text"], audit["defects"], "answer"))
+        console.print(f"[bold]A:[/bold] {prose}")
         value = audit["value"]
         extra = f" · driver {audit['driver']}" if audit.get("driver") else ""
-        console.print(f"[dim]value {value!r}{extra}[/dim]")
+        bad = " [reverse red]✗ unsupported[/reverse red]" if headline_defect(audit) else ""
+        console.print(f"[dim]value {value!r}{extra}[/dim]{bad}")
+        for d in answer_defects(audit):
+            console.print(f"  [red]✗ {d['code']}:[/red] {escape(d['message'])}")
     for claim in audit["claims"]:
         style = STATE_STYLE[claim["state"]]
         text = claim.get("rendered_text") or claim["text"]
+        shown = marked(text, spans(text, claim["defects"], claim["id"]))
         console.print(f"  [bold]{claim['id']}[/bold] [{style}]{claim['state']}[/{style}] "
-                      f"({claim['kind']}) {escape(text)}")
+                      f"({claim['kind']}) {shown}")
         for r in claim["resolved"]:
             shown = "" if r["value"] is None or r["kind"] != "result" else f" = {r['value']!r}"
             console.print(f"      [green]✓[/green] {escape(r['citation'])}{escape(shown)}")

@@ -15,6 +15,7 @@ from harness.backlog import backlog, headline
 from harness.charts import diagnostic_charts, score_chart
 from harness.display import SIMULATED, TICK_NOTE
 from harness.graph import graph_svg
+from harness.marks import answer_defects, headline_defect, segments, spans
 from harness.table import COLUMNS, rows
 from traces import TraceRecord, read
 
@@ -61,13 +62,20 @@ def attempt_view(record: TraceRecord) -> dict[str, Any]:
         for d in claim["defects"]:
             links.append({"ok": False, "citation": d.get("citation") or "", "message": d["message"],
                           "code": d["code"]})
-        claims.append({**claim, "links": links})
+        text = claim.get("rendered_text") or claim["text"]
+        claims.append({**claim, "links": links,
+                       "segments": segments(text, spans(text, claim["defects"], claim["id"]))})
     return {"id": record.attempt_id, "question": record.question, "config": record.config,
             "model": record.model, "simulated": record.simulated, "stop": record.stop_reason,
             "error": record.error, "audit": audit, "claims": claims,
             "rounds": len(record.rounds), "served_round": record.served_round,
             "flat": any(f["code"] == "flat_reasoning" for f in (audit or {}).get("findings", [])),
-            "charts": diagnostic_charts(record)}
+            "charts": diagnostic_charts(record),
+            "answer_segments": segments(audit["answer_text"],
+                                        spans(audit["answer_text"], audit["defects"], "answer"))
+            if audit else [],
+            "headline_defect": headline_defect(audit) if audit else None,
+            "answer_defects": answer_defects(audit) if audit else []}
 
 
 def render(run_dir: Path) -> str:

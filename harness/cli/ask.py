@@ -38,7 +38,7 @@ def ask(question: str = typer.Argument(..., help="The business question."),
     if as_json:
         print(trace.model_dump_json(indent=2))
         return
-    show_trace(Console(), trace)
+    show_trace(Console(highlight=False), trace)
 
 
 def audit_cmd(paths: list[Path] = typer.Argument(..., help="Run folders or traces.jsonl files."),
