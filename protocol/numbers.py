@@ -32,9 +32,10 @@ half a unit of its last written digit. `12.6k` is written at a unit of 100 and m
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from typing import Literal
 
 from protocol.catalog_text import FALL, RISE
@@ -190,9 +191,40 @@ def _still_matches(text: str, value: float) -> bool:
 
 def read_numbers(text: str, question: str = "") -> tuple[ReadNumber, ...]:
     """Every number a user reads as a claim in `text`, in order; `question`'s numbers are skipped."""
-    asked = {_key(n) for n in _candidates(question)}
+    asked = _asked(question)
     return tuple(n for n in _candidates(text)
                  if _key(n) not in asked and not any(rule(text, n) for rule in NOT_CLAIMS))
+
+
+def read_unsupported(text: str, question: str,
+                     supported: Callable[[ReadNumber], bool]) -> tuple[ReadNumber, ...]:
+    """The numbers of `text` that are claims and that `supported` rejects, in order.
+
+    The same numbers `read_numbers` gives and `supported` rejects, found cheaper: a number some
+    value supports is never a fault, so the context rules (masks, ranks, years, …) run only on
+    the few numbers nothing supports. The audit reads every claim text and prose this way.
+    """
+    asked = _asked(question)
+    out = []
+    masked: list[tuple[int, int]] | None = None
+    for m in _NUMBER.finditer(text):
+        if not _well_formed(text, m):
+            continue
+        number = _record(text, m)
+        if supported(number) or _key(number) in asked:
+            continue
+        masked = _masked_spans(text) if masked is None else masked
+        if _overlaps(masked, m.start("core"), m.end("core")):
+            continue
+        if not any(rule(text, number) for rule in NOT_CLAIMS):
+            out.append(number)
+    return tuple(out)
+
+
+@lru_cache(maxsize=512)
+def _asked(question: str) -> frozenset[str]:
+    """The question's numbers: read once per question, though every claim of its answer asks."""
+    return frozenset(_key(n) for n in _candidates(question))
 
 
 _NUMBER = re.compile(r"""
@@ -216,9 +248,12 @@ _MULTIPLIERS = {"": 1, "k": 1_000, "thousand": 1_000, "m": 1_000_000, "mn": 1_00
 
 def _candidates(text: str) -> Iterator[ReadNumber]:
     """Every well-formed number outside masked spans (dates, citations, identifiers, …)."""
-    masked = _masked_spans(text)
+    masked: list[tuple[int, int]] | None = None  # found only when a number needs them
     for m in _NUMBER.finditer(text):
-        if _well_formed(text, m) and not _overlaps(masked, m.start("core"), m.end("core")):
+        if not _well_formed(text, m):
+            continue
+        masked = _masked_spans(text) if masked is None else masked
+        if not _overlaps(masked, m.start("core"), m.end("core")):
             yield _record(text, m)
 
 
@@ -238,12 +273,13 @@ def _record(text: str, m: re.Match[str]) -> ReadNumber:
     core = m["core"].replace(",", "")
     scale = m["scale"] or m["word"] or ""
     multiplier = _MULTIPLIERS[scale.lower()]
-    magnitude = Decimal(core) * multiplier
-    value: float = float(magnitude) if "." in core else int(magnitude)
+    whole, dot, fraction = core.partition(".")
+    value: float = (float(Decimal(core) * multiplier) if dot and multiplier > 1
+                    else float(core) if dot else int(whole) * multiplier)
     word, direction = _sign_word(text, m.start(), m.end())
     if m["sign"] in ("-", "−") or direction < 0:
         value = -abs(value)
-    decimals, significant = _precision(Decimal(core))
+    decimals, significant = len(fraction), len((whole + fraction).lstrip("0")) or 1
     currency = (m["cur1"] or m["cur2"] or m["cur3"] or "").strip()
     return ReadNumber(m.start(), m.end(), m.group(0), value, decimals, significant, multiplier,
                       scale, bool(m["pct"]), currency, word)
@@ -278,21 +314,33 @@ _PHRASAL = {"broken", "break", "breaks", "broke", "made", "make", "makes", "set"
             "signed", "sign", "signs", "rounded", "round", "split", "picked", "built", "narrowed"}
 
 
+_MOVES = _FALLS | _RISES
+_MOVES_AFTER = _FALLS_AFTER | _RISES_AFTER
+
+
 def _sign_word(text: str, start: int, end: int) -> tuple[str, int]:
     """The word that gives the number at text[start:end] its direction, and that direction."""
     word = _move_before(text, start)
-    if word.lower() in _FALLS | _RISES:
+    if word.lower() in _MOVES:
         return word, -1 if word.lower() in _FALLS else 1
     after = _WORD_AFTER.match(text, end)
     word = after.group(1) if after else ""
-    if word.lower() in _FALLS_AFTER | _RISES_AFTER:
+    if word.lower() in _MOVES_AFTER:
         return word, -1 if word.lower() in _FALLS_AFTER else 1
     return "", 0
+
+
+_BEFORE_WORDS = _MOVES | {"by", "of", "about", "around", "roughly", "nearly", "almost",
+                          "approximately", "some", "just", "only", "over", "under"}
 
 
 def _move_before(text: str, start: int) -> str:
     """The verb or noun of change the number at `start` follows ('fell', 'drop'), or ''."""
     offset = max(0, start - 60)
+    tail = text[offset:start].rstrip()
+    last = tail.rsplit(None, 1)[-1].lower() if tail else ""
+    if last not in _BEFORE_WORDS and not last.endswith(("ly", "~", "≈")):
+        return ""  # the common case, without the regex: no move word right before the number
     before = _SIGN_BEFORE.search(text[offset:start])
     if before is None:
         return ""

@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from harness.audit.context import AnswerContext, Cited, ClaimContext
 from harness.audit.steps import emits
 from harness.audit.types import Defect
-from protocol.numbers import Kind, ReadNumber, from_value, matches, read_numbers, say
+from protocol.numbers import Kind, ReadNumber, from_value, matches, read_unsupported, say
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +63,8 @@ def check_text_numbers(ctx: ClaimContext) -> list[Defect]:
     supports = cited_supports(ctx.cited, ctx.catalog)
     if not supports:
         return []
-    return [_text_defect(ctx, n, supports) for n in read_numbers(ctx.claim.text, ctx.question or "")
-            if not _supported(n, supports)]
+    return [_text_defect(ctx, n, supports) for n in
+            read_unsupported(ctx.claim.text, ctx.question or "", partial(_supported, supports=supports))]
 
 
 def _text_defect(ctx: ClaimContext, number: ReadNumber, supports: list[Support]) -> Defect:
@@ -80,9 +81,9 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
     if ctx.answer.status != "answered" or not ctx.answer.has_graph:
         return []  # no claim graph: nothing to hold the prose to (not measurable)
     supports = answer_supports(ctx)
-    found = [_prose_defect(n, supports)
-             for n in read_numbers(ctx.answer.answer, ctx.question or "")
-             if not _supported(n, supports)]
+    found = [_prose_defect(n, supports) for n in
+             read_unsupported(ctx.answer.answer, ctx.question or "",
+                              partial(_supported, supports=supports))]
     return found + _headline(ctx.answer.value, supports)
 
 
