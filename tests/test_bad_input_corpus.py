@@ -162,6 +162,8 @@ def test_prompt_injection_in_data_cannot_change_verdict(layer) -> None:
                         client, layer, Protocol.parse("claims"))
     audit_ = trace.served().audit
     assert audit_["grounded"] is False and audit_["decision"] == "withhold"
+    # the headline repeats the claim's stated value, so the broken citation is the one defect
+    assert [(d["code"], d["claim"]) for d in audit_["defects"]] == [("unknown_handle", "c1")]
 
 
 # ---- the CLI -------------------------------------------------------------------------------------

@@ -71,11 +71,15 @@ def _mutations(text: str, value: Any, parts: dict[str, Any]) -> list[tuple[str, 
 @settings(max_examples=300, deadline=None)
 @given(citations())
 def test_every_single_mutation_is_detected(cited) -> None:
-    """Changing the handle, row, metric, field, or the stated value beyond tolerance breaks it."""
+    """Changing the handle, row, metric, field, or the stated value beyond tolerance breaks it,
+    with the code that names what changed."""
     text, value, parts = cited
+    expected = {"handle": "unknown_handle", "metric": "unknown_field", "field": "unknown_field",
+                "row": "unknown_row", "value": "value_mismatch"}
     for what, source, stated in _mutations(text, value, parts):
         report = audit(one_claim(source, stated), EVIDENCE, CATALOG, "lookup")
         assert report.grounded is False, (what, source, stated)
+        assert expected[what] in {d.code for d in report.defects}, (what, source, report.defects)
 
 
 def _shuffle(obj: Any, rng: random.Random) -> Any:
