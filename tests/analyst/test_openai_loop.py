@@ -27,7 +27,7 @@ WHY = Question("diag-1", "Why did weekly value moments drop in the week of 2026-
 
 def answer(claims: list[dict], **top) -> dict:
     return {"content": json.dumps({"status": "answered", "answer": "It fell.", "value": None,
-                                   "driver": "days_per_user", "refusal_reason": None,
+                                   "driver": None, "refusal_reason": None,
                                    "claims": claims, **top})}
 
 
