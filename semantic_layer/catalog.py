@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
-from semantic_layer.model import GRAINS, SemanticModelFile
+from semantic_layer.model import Metric, SemanticModelFile
 
 
 def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
@@ -14,28 +15,42 @@ def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
         start, through = model.coverage(m.name)
         metrics[m.name] = {
             "label": m.label, "synonyms": list(m.synonyms), "description": m.description,
-            "type": m.type, "grains": list(m.grains),
+            "type": m.type, "grains": list(model.allowed_grains(m.name)),
             "dimensions": model.supported_dimensions(m.name),
             "point_in_time": model.point_in_time(m.name),
-            "coverage": {"start": start.isoformat(), "end": through.isoformat()},
+            "coverage": {"start": _day(start), "end": _day(through)},
             "version": m.version, "previous_names": list(m.previous_names), "owner": m.owner,
-            "unit": "fraction" if m.type == "ratio" and "rate" in m.name else None,
-            "formula": _formula(m),
+            "unit": m.unit, "formula": _formula(m),
         }
-    dims = {d.name: {"label": d.label or d.name.replace("_", " "), "members": d.members,
-                     "pattern": d.pattern} for d in model.dimensions.values()}
+    dims: dict[str, dict[str, Any]] = {}
+    for name, d in model.dimensions.items():
+        dims[name] = {"label": d.label, "members": list(d.members) if d.members is not None else None,
+                      "pattern": d.pattern}
+        if d.qualified != name:
+            dims[name]["qualified"] = d.qualified
+        if d.synonyms:
+            dims[name]["synonyms"] = list(d.synonyms)
+        if d.member_synonyms:
+            dims[name]["member_synonyms"] = dict(d.member_synonyms)
     tree = {
         "exact": [e.model_dump() for e in model.metric_tree.exact],
         "influence": [i.model_dump() for i in model.metric_tree.influence],
     }
-    return {"model_version": model.version, "as_of": model.as_of.isoformat(),
-            "grains": list(GRAINS), "metrics": metrics, "dimensions": dims, "tree": tree}
+    return {"model_version": model.version, "as_of": _day(model.as_of),
+            "grains": list(model.grains), "metrics": metrics, "dimensions": dims, "tree": tree}
 
 
-def _formula(m) -> dict[str, Any] | None:
-    p = m.type_params
+def _day(day: dt.date) -> str | None:
+    return None if day in (dt.date.min, dt.date.max) else day.isoformat()
+
+
+def _formula(m: Metric) -> dict[str, Any] | None:
     if m.type == "ratio":
-        return {"op": "divide", "numerator": p.numerator, "denominator": p.denominator}
+        assert m.numerator and m.denominator
+        return {"op": "divide", "numerator": m.numerator.name, "denominator": m.denominator.name}
     if m.type == "derived":
-        return {"op": "expr", "expr": p.expr, "metrics": list(p.metrics or [])}
+        return {"op": "expr", "expr": m.expr, "metrics": [i.name for i in m.inputs]}
+    if m.type == "cumulative":
+        return {"op": "cumulative", "measure": m.measure,
+                "window": str(m.window) if m.window else None, "grain_to_date": m.grain_to_date}
     return None

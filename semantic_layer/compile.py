@@ -1,26 +1,48 @@
 """Compile a validated Plan to SQL with sqlglot expression builders.
 
 Identifiers come from the semantic model; values (members, dates) are literals built by sqlglot.
-The only SQL text ever parsed is the model's own trusted `expr`/`filter` configuration. After
-compiling, the SQL is re-parsed and checked to be a single SELECT over the model's tables.
+The only SQL text ever parsed is the model's own trusted configuration (exprs and metric
+filters). After compiling, the SQL is re-parsed and checked to be a single SELECT over the
+model's tables.
+
+Each metric is reduced to leaves: a measure, the filters that reach it (the metric's own, its
+parents', its inputs'), and how its time window is read (as asked, shifted by an offset, or
+accumulated). Leaves of one semantic model read the same way share one scan; the metric
+expressions (ratios, derived formulas) are computed over the joined leaves.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import partial
 
 import sqlglot
 from sqlglot import exp
 
 from semantic_layer.errors import SemanticError
-from semantic_layer.model import Measure, SemanticModel, SemanticModelFile
+from semantic_layer.joins import resolve_any
+from semantic_layer.model import Measure, Offset, SemanticModel, SemanticModelFile
+from semantic_layer.requests import AnyOf, Filter
+from semantic_layer.scan import Scan, with_from
+from semantic_layer.sql import (
+    coalesce,
+    conjuncts,
+    date_literal,
+    in_window,
+    literal,
+    parse_trusted,
+    qualify,
+    shift,
+    truncate,
+)
 from semantic_layer.validate import Plan
-from semantic_layer.windows import Window, periods
+from semantic_layer.where import Ref, render
+from semantic_layer.windows import Window, period_start, periods
 
 DIALECTS = ("duckdb", "spark", "trino", "bigquery", "snowflake")
 BUCKET = "__bucket"
+ONE_DAY = dt.timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -35,184 +57,320 @@ class Compiled:
     bucketed: bool
 
 
-def _conjuncts(text: str | None) -> list[str]:
-    """The AND-ed parts of a trusted filter, as SQL text."""
-    if not text:
-        return []
-    tree = _parse(text)
-    parts = list(tree.flatten()) if isinstance(tree, exp.And) else [tree]
-    return [p.sql(dialect="duckdb") for p in parts]
+@dataclass(frozen=True)
+class Mode:
+    """How a leaf reads time: as asked, shifted, aligned to a grain, or accumulated."""
+
+    kind: str = "plain"
+    """plain, offset, to_grain or cumulative."""
+    offset: Offset | None = None
+    """offset: the shift back; cumulative: the trailing window (None: all time)."""
+    grain: str | None = None
+    """to_grain: the grain to align to; cumulative: grain_to_date."""
+    period_agg: str = "first"
 
 
-def _split_filters(measures: list[Measure]) -> tuple[list[str], dict[str, str | None]]:
-    """(conditions every measure shares, each measure's remaining condition or None).
-
-    Shared conditions go to WHERE once; only what differs stays inside the aggregates, which
-    is what a person writing the SQL by hand would do."""
-    parts = {m.name: _conjuncts(m.filter) for m in measures}
-    common = [c for c in parts[measures[0].name] if all(c in p for p in parts.values())]
-    residual = {name: " AND ".join(c for c in p if c not in common) or None
-                for name, p in parts.items()}
-    return common, residual
+PLAIN = Mode()
 
 
-@lru_cache(maxsize=512)
-def _parse(text: str) -> exp.Expr:
-    return sqlglot.parse_one(text, read="duckdb")
+@dataclass(frozen=True)
+class Leaf:
+    """One aggregate the SQL computes."""
+
+    measure: str
+    filters: tuple[str, ...]
+    mode: Mode = PLAIN
 
 
-def _trusted(text: str) -> exp.Expr:
-    """A copy of a parsed fragment of the model's own configuration."""
-    return _parse(text).copy()
-
-
-def _date(day: dt.date) -> exp.Expr:
-    return exp.cast(exp.Literal.string(day.isoformat()), exp.DataType.Type.DATE)
-
-
-def _in_window(col: exp.Expr, w: Window) -> exp.Expr:
-    return exp.and_(col.copy() >= _date(w.start), col.copy() < _date(w.end_exclusive))
-
-
-def week_start(col: exp.Expr, dialect: str) -> exp.Expr:
-    """The Monday of the ISO week holding `col`, as a DATE, in every dialect."""
-    day = exp.cast(col, exp.DataType.Type.DATE)
-    if dialect == "bigquery":
-        return exp.DateTrunc(this=day, unit=exp.var("ISOWEEK"))
-    if dialect == "snowflake":
-        # DATE_TRUNC('WEEK') follows the WEEK_START session parameter there; this does not.
-        offset = exp.Sub(this=exp.Literal.number(1), expression=exp.DayOfWeekIso(this=day.copy()))
-        return exp.DateAdd(this=day, expression=offset, unit=exp.var("DAY"))
-    return exp.cast(exp.DateTrunc(this=day, unit=exp.Literal.string("WEEK")), "DATE")
-
-
-def _truncate(col: exp.Expr, grain: str, dialect: str) -> exp.Expr:
-    if grain == "day":
-        return exp.cast(col, exp.DataType.Type.DATE)
-    if grain == "week":
-        return week_start(col, dialect)
-    trunc = exp.DateTrunc(this=exp.cast(col, "DATE"), unit=exp.Literal.string("MONTH"))
-    return exp.cast(trunc, "DATE")
+@dataclass
+class _Cte:
+    name: str
+    fact: SemanticModel
+    leaves: list[Leaf] = field(default_factory=list)
+    kind: str = "additive"
+    """additive (one pass, grouped by period), pit (value as of dates) or range (per-bucket
+    date ranges: offsets and cumulative windows)."""
 
 
 class Compiler:
-    """Compiles plans of one semantic model file."""
+    """Compiles plans of one semantic model."""
 
     def __init__(self, model: SemanticModelFile) -> None:
         self.model = model
-        self.tables = {sm.model for sm in model.semantic_models}
+        self.tables = {sm.table for sm in model.semantic_models}
 
     def compile(self, plan: Plan, dialect: str = "duckdb") -> Compiled:
         if dialect not in DIALECTS:
             raise SemanticError(f"Unknown dialect {dialect!r}; supported: {', '.join(DIALECTS)}.")
+        return _Build(self.model, plan, dialect).compiled(self.tables)
+
+    def metric_expr(self, metric: str) -> exp.Expr:
+        """The metric over its leaf columns (for inspection)."""
+        build = _Build(self.model, None, "duckdb")
+        return build.metric(metric)
+
+
+class _Build:
+    """One compilation."""
+
+    def __init__(self, model: SemanticModelFile, plan: Plan | None, dialect: str) -> None:
+        self.model, self.plan, self.dialect = model, plan, dialect
+        self.leaves: dict[Leaf, str] = {}
+
+    # -- metrics → leaves ----------------------------------------------------------------------
+    def metric(self, name: str, extra: tuple[str, ...] = (), mode: Mode = PLAIN) -> exp.Expr:
+        m = self.model.metric_index[name]
+        filters = tuple(dict.fromkeys((*m.filters, *extra)))
+        if m.type == "simple":
+            return self._leaf(Leaf(m.measure or "", filters, mode), name,
+                              m.filters == filters and mode == PLAIN)
+        if m.type == "cumulative":
+            if mode != PLAIN:
+                raise SemanticError(f"Metric {name!r}: an offset of a cumulative metric is not "
+                                    "supported yet.")
+            measure = m.measure
+            if measure is None:  # a cumulative metric over a simple metric
+                (inp,) = m.inputs
+                inner = self.model.metric_index[inp.name]
+                measure = inner.measure or ""
+                filters = tuple(dict.fromkeys((*inner.filters, *inp.filters, *filters)))
+            how = Mode("cumulative", m.window, m.grain_to_date, m.period_agg)
+            return self._leaf(Leaf(measure, filters, how), name, True)
+        if m.type == "ratio":
+            assert m.numerator and m.denominator
+            num = self.metric(m.numerator.name, (*filters, *m.numerator.filters), mode)
+            den = self.metric(m.denominator.name, (*filters, *m.denominator.filters), mode)
+            return exp.Div(this=exp.cast(num, "DOUBLE"),
+                           expression=exp.Nullif(this=den, expression=exp.Literal.number(0)))
+        inputs = {i.ref: i for i in m.inputs}
+
+        def swap(node: exp.Expr) -> exp.Expr:
+            if isinstance(node, exp.Column) and not node.table and node.name in inputs:
+                i = inputs[node.name]
+                return exp.paren(self.metric(i.name, (*filters, *i.filters), _combine(name, mode, i)))
+            return node
+
+        return parse_trusted(m.expr or "").copy().transform(swap)
+
+    def _leaf(self, leaf: Leaf, name: str, canonical: bool) -> exp.Expr:
+        if leaf not in self.leaves:
+            wanted = f"m__{name}" if canonical else f"m__{leaf.measure}"
+            column, n = wanted, 2
+            while column in self.leaves.values():
+                column, n = f"{wanted}_{n}", n + 1
+            self.leaves[leaf] = column
+        return exp.column(self.leaves[leaf])
+
+    # -- leaves → scans ------------------------------------------------------------------------
+    def _ctes(self) -> list[_Cte]:
+        ctes: dict[str, _Cte] = {}
+        for leaf in self.leaves:
+            sm, measure = self.model.measures[leaf.measure]
+            if leaf.mode != PLAIN:
+                if measure.point_in_time:
+                    raise SemanticError(f"Measure {measure.name!r} is read at a point in time; "
+                                        "offsets and cumulative windows over it are not supported yet.")
+                key, kind = f"m_{sm.name}__{self.leaves[leaf][3:]}", "range"
+            elif measure.non_additive and not measure.non_additive.showwork:
+                key, kind = f"m_{sm.name}__{self.leaves[leaf][3:]}", "semi"
+            elif measure.point_in_time:
+                key, kind = f"m_{sm.name}__{measure.name}", "pit"
+            else:
+                own = measure.agg_time_dimension
+                key = f"m_{sm.name}" if own == sm.agg_time_dimension else f"m_{sm.name}__{own}"
+                kind = "additive"
+            cte = ctes.setdefault(key, _Cte(key, sm, kind=kind))
+            if kind == "pit" and cte.leaves and cte.leaves[0].filters != leaf.filters:
+                cte = ctes.setdefault(f"{key}__{self.leaves[leaf][3:]}",
+                                      _Cte(f"{key}__{self.leaves[leaf][3:]}", sm, kind="pit"))
+            cte.leaves.append(leaf)
+        return list(ctes.values())
+
+    def compiled(self, tables: set[str]) -> Compiled:
+        plan = self.plan
+        assert plan is not None
         bucketed = plan.kind == "compare" or plan.grain is not None
         keys = ([BUCKET] if bucketed else []) + list(plan.group_by)
-        ctes = self._measure_ctes(plan, dialect, bucketed)
-        select = self._outer(plan, ctes, keys)
+        exprs = {m: self.metric(m) for m in plan.metrics}
+        built = []
+        for cte in self._ctes():
+            build = {"additive": self._additive, "pit": self._pit, "range": self._range,
+                     "semi": self._semi}[cte.kind]
+            built.append((cte.name, build(cte, bucketed)))
+        select = self._outer(plan, built, keys, exprs)
         if plan.aggregate:
             select = self._summed(plan, select)
-        sql = select.sql(dialect=dialect)
-        self._check(sql, dialect, [name for name, _ in ctes])
-        out_keys = tuple(keys)
+        sql = select.sql(dialect=self.dialect)
+        _check(sql, self.dialect, tables | {name for name, _ in built})
         if plan.aggregate:
-            out_keys = tuple(plan.group_by)
-            bucketed = False
-        return Compiled(sql, dialect, out_keys, plan.metrics, bucketed)
+            return Compiled(sql, self.dialect, tuple(plan.group_by), plan.metrics, False)
+        return Compiled(sql, self.dialect, tuple(keys), plan.metrics, bucketed)
 
-    # -- measures -------------------------------------------------------------------------
-    def _measure_ctes(self, plan: Plan, dialect: str,
-                      bucketed: bool) -> list[tuple[str, exp.Select]]:
-        needed: dict[str, list[Measure]] = {}
-        for metric in plan.metrics:
-            for name in self.model.base_measures(metric):
-                sm, measure = self.model.measures[name]
-                group = sm.name if not measure.point_in_time else f"{sm.name}__{name}"
-                if measure not in needed.setdefault(group, []):
-                    needed[group].append(measure)
-        ctes = []
-        for group, measures in needed.items():
-            sm = self.model.measures[measures[0].name][0]
-            build = self._pit_select if measures[0].point_in_time else self._additive_select
-            ctes.append((f"m_{group}", build(sm, measures, plan, dialect, bucketed)))
-        return ctes
+    # -- the pieces of one scan ----------------------------------------------------------------
+    def _filters(self, scan: Scan, leaf: Leaf) -> list[exp.Expr]:
+        """The leaf's filter conjuncts as SQL of this scan."""
+        measure = self.model.measures[leaf.measure][1]
+        out: list[exp.Expr] = []
+        for template in leaf.filters:
+            out += conjuncts(render(template, lambda ref: scan.reference(ref, measure)))
+        return out
 
-    def _from(self, sm: SemanticModel) -> exp.Select:
-        select = exp.select().from_(exp.to_table(sm.model), copy=False)
-        if sm.joins_users:
-            users = self.model.semantic_model(self.model.default_join)
-            key = next(e.expr for e in users.entities if e.type == "primary")
-            fk = next(e.expr for e in sm.entities if e.name == "user")
-            cond = exp.column(fk, sm.model).eq(exp.column(key, users.model))
-            select = select.join(exp.to_table(users.model), on=cond, copy=False)
-        return select
-
-    def _dim_expr(self, name: str) -> exp.Expr:
-        dim = self.model.dimensions[name]
-        if dim.expr:
-            return _trusted(dim.expr)
-        return exp.column(name, self.model.semantic_model(self.model.default_join).model)
-
-    def _dims(self, select: exp.Select, plan: Plan, sm: SemanticModel) -> exp.Select:
-        has_dims = sm.joins_users or sm.name == self.model.default_join
-        if not has_dims:
+    def _dims(self, select: exp.Select, scan: Scan) -> exp.Select:
+        """GROUP BY the asked dimensions and apply the asked filters (not for a model without
+        entities: its values hold for every member, as prices do)."""
+        plan = self.plan
+        assert plan is not None
+        if not scan.fact.entities:
             return select
-        for dim in plan.group_by:
-            select = select.select(exp.alias_(self._dim_expr(dim), dim), copy=False).group_by(
-                self._dim_expr(dim), copy=False)
+        for name in plan.group_by:
+            value = scan.dimension(name)
+            select = select.select(exp.alias_(value, name), copy=False).group_by(value.copy(), copy=False)
         for f in plan.filters:
-            cond = exp.In(this=self._dim_expr(f.dimension),
-                          expressions=[exp.Literal.string(v) for v in f.values])
-            select = select.where(exp.not_(cond) if f.op == "not_in" else cond, copy=False)
+            select = select.where(self._condition(scan, f), copy=False)
         return select
 
-    def _time_col(self, sm: SemanticModel) -> exp.Expr:
-        return exp.column(sm.defaults.agg_time_dimension, sm.model)
+    def _condition(self, scan: Scan, f: Filter | AnyOf) -> exp.Expr:
+        if isinstance(f, AnyOf):
+            return exp.paren(exp.or_(*[self._condition(scan, x) for x in f.any_of]))
+        ref = resolve_any(self.model, scan.fact, self.model.qualified_name(f.dimension))
+        is_time = ref.dimension.type == "time"
+        cond = exp.In(this=scan.column(ref), expressions=[literal(v, is_time) for v in f.values])
+        return exp.not_(cond) if f.op == "not_in" else cond
 
-    def _additive_select(self, sm: SemanticModel, measures: list[Measure], plan: Plan,
-                         dialect: str, bucketed: bool) -> exp.Select:
-        select, col = self._from(sm), self._time_col(sm)
+    def _value(self, leaf: Leaf, scan: Scan) -> exp.Expr:
+        m = self.model.measures[leaf.measure][1]
+        return qualify(m.expr, scan.fact.name, scan.fact.table)
+
+    def _aggregate(self, leaf: Leaf, condition: exp.Expr | None, scan: Scan,
+                   value: exp.Expr | None = None) -> exp.Expr:
+        m = self.model.measures[leaf.measure][1]
+        value = value if value is not None else self._value(leaf, scan)
+        if m.agg == "sum_boolean":
+            value = exp.cast(value, "INT")
+        if condition is not None:
+            value = exp.Case().when(condition, value)
+        if m.agg == "count_distinct":
+            return exp.Count(this=exp.Distinct(expressions=[value]))
+        if m.agg in ("median", "percentile"):
+            return self._percentile(m, value)
+        agg = {"count": exp.Count, "sum": exp.Sum, "sum_boolean": exp.Sum, "max": exp.Max,
+               "min": exp.Min, "average": exp.Avg}[m.agg]
+        return agg(this=value)
+
+    def _percentile(self, m: Measure, value: exp.Expr) -> exp.Expr:
+        p = exp.Literal.number(m.percentile if m.percentile is not None else 0.5)
+        if self.dialect == "duckdb":
+            name = "quantile_disc" if m.discrete else "quantile_cont"
+            return exp.Anonymous(this=name, expressions=[value, p])
+        if self.dialect == "snowflake":
+            fn = exp.PercentileDisc if m.discrete else exp.PercentileCont
+            return exp.WithinGroup(this=fn(this=p), expression=exp.Order(
+                expressions=[exp.Ordered(this=value, nulls_first=False)]))
+        if self.dialect == "spark" and not m.discrete:
+            return exp.Anonymous(this="percentile", expressions=[value, p])
+        raise SemanticError(f"Measure {m.name!r}: an exact {'discrete ' if m.discrete else ''}"
+                            f"percentile is not available in {self.dialect}; showwork does not "
+                            "swap in an approximate one.")
+
+    # -- additive: one pass, buckets by truncation ---------------------------------------------
+    def _additive(self, cte: _Cte, bucketed: bool) -> exp.Select:
+        plan = self.plan
+        assert plan is not None
+        scan = Scan(self.model, cte.fact, self.dialect)
+        measure = self.model.measures[cte.leaves[0].measure][1]
+        col = scan.time(measure)
+        conds = {leaf: self._filters(scan, leaf) for leaf in cte.leaves}
+        select = exp.select()
         if plan.kind == "compare":
             cur, prev = plan.windows
             bucket: exp.Expr | None = exp.Case().when(
-                _in_window(col, cur), exp.Literal.string("current")).else_(
+                in_window(col, cur), exp.Literal.string("current")).else_(
                 exp.Literal.string("previous"))
             # one bounding range the engine can push into the scan, then the two windows
             span = Window(min(cur.start, prev.start), max(cur.end, prev.end))
-            select = select.where(_in_window(col, span), copy=False)
+            select = select.where(in_window(col, span), copy=False)
             if span.days != cur.days + prev.days:
-                select = select.where(exp.or_(_in_window(col, cur), _in_window(col, prev)),
+                select = select.where(exp.or_(in_window(col, cur), in_window(col, prev)),
                                       copy=False)
         else:
-            select = select.where(_in_window(col, plan.windows[0]), copy=False)
-            bucket = _truncate(col.copy(), plan.grain, dialect) if plan.grain else None
+            select = select.where(in_window(col, plan.windows[0]), copy=False)
+            bucket = truncate(col.copy(), plan.grain, self.dialect) if plan.grain else None
         if bucket is not None:
             select = select.select(exp.alias_(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
-        common, residual = _split_filters(measures)
+        common, residual = _split(cte.leaves, conds)
         for cond in common:
-            select = select.where(_trusted(cond), copy=False)
-        residuals = list(dict.fromkeys(r for r in residual.values() if r))
-        if residuals and all(residual[m.name] for m in measures):
-            ors = [_trusted(r) for r in residuals]
+            select = select.where(cond.copy(), copy=False)
+        residuals = list({r.sql(): r for r in residual.values() if r is not None}.values())
+        every = all(residual[leaf] is not None for leaf in cte.leaves)
+        if residuals and every:
+            ors = [r.copy() for r in residuals]
             select = select.where(exp.or_(*ors) if len(ors) > 1 else ors[0], copy=False)
-        # a residual shared by every measure is already the WHERE clause: no CASE needed then
-        uniform = len(residuals) == 1 and all(residual[m.name] for m in measures)
-        for m in measures:
-            condition = None if uniform else residual[m.name]
-            select = select.select(exp.alias_(self._aggregate(m, condition), f"m__{m.name}"),
-                                   copy=False)
-        return self._dims(select, plan, sm)
+        # a residual shared by every leaf is already the WHERE clause: no CASE needed then
+        uniform = len(residuals) == 1 and every
+        for leaf in cte.leaves:
+            condition = None if uniform else residual[leaf]
+            select = select.select(exp.alias_(self._aggregate(leaf, condition, scan),
+                                              self.leaves[leaf]), copy=False)
+        select = self._dims(select, scan)
+        return with_from(scan, select)
 
-    def _aggregate(self, m: Measure, condition: str | None) -> exp.Expr:
-        value = _trusted(m.expr)
-        if condition:
-            value = exp.Case().when(_trusted(condition), value)
-        if m.agg == "count_distinct":
-            return exp.Count(this=exp.Distinct(expressions=[value]))
-        agg = {"count": exp.Count, "sum": exp.Sum, "max": exp.Max, "min": exp.Min}[m.agg]
-        return agg(this=value)
+    # -- semi-additive (MetricFlow): rows at the last (or first) day of each period -------------
+    def _semi(self, cte: _Cte, bucketed: bool) -> exp.Select:
+        """MetricFlow's non_additive_dimension: per period (and window grouping), only the rows
+        whose non-additive day is the period's max (or min), then aggregated as asked."""
+        plan = self.plan
+        assert plan is not None
+        (leaf,) = cte.leaves
+        scan = Scan(self.model, cte.fact, self.dialect)
+        measure = self.model.measures[leaf.measure][1]
+        nad = measure.non_additive
+        assert nad is not None
+        col = scan.time(measure)
+        inner = exp.select()
+        bucket: exp.Expr | None = None
+        if plan.kind == "compare":
+            cur, prev = plan.windows
+            bucket = exp.Case().when(in_window(col, cur), exp.Literal.string("current")).else_(
+                exp.Literal.string("previous"))
+            inner = inner.where(exp.or_(in_window(col, cur), in_window(col, prev)), copy=False)
+        else:
+            inner = inner.where(in_window(col, plan.windows[0]), copy=False)
+            bucket = truncate(col.copy(), plan.grain, self.dialect) if plan.grain else None
+        for cond in self._filters(scan, leaf):
+            inner = inner.where(cond, copy=False)
+        names: list[str] = []
+        if scan.fact.entities:
+            for name in plan.group_by:
+                inner = inner.select(exp.alias_(scan.dimension(name), name), copy=False)
+                names.append(name)
+            for f in plan.filters:
+                inner = inner.where(self._condition(scan, f), copy=False)
+        day = truncate(qualify(scan.fact.dimension(nad.name).expr, scan.fact.name,  # type: ignore[union-attr]
+                               scan.fact.table), "day", self.dialect)
+        partition = ([bucket.copy()] if bucket is not None else []) + [
+            qualify(scan.fact.entity(e).expr, scan.fact.name, scan.fact.table)  # type: ignore[union-attr]
+            for e in nad.window_groupings]
+        pick = exp.Min if nad.window_choice == "min" else exp.Max
+        at = exp.Window(this=pick(this=day.copy()), partition_by=partition)
+        inner = inner.select(exp.alias_(self._value(leaf, scan), "__value"),
+                             exp.alias_(day, "__day"), exp.alias_(at, "__day_at"), copy=False)
+        if bucket is not None:
+            inner = inner.select(exp.alias_(bucket, BUCKET), copy=False)
+        inner = with_from(scan, inner)
+        outer = exp.select().from_(inner.subquery("snapshots"), copy=False).where(
+            exp.column("__day").eq(exp.column("__day_at")), copy=False)
+        if bucket is not None and bucketed:
+            outer = outer.select(exp.column(BUCKET), copy=False).group_by(exp.column(BUCKET), copy=False)
+        for name in names:
+            outer = outer.select(exp.column(name), copy=False).group_by(exp.column(name), copy=False)
+        value = self._aggregate(leaf, None, scan, exp.column("__value"))
+        return outer.select(exp.alias_(value, self.leaves[leaf]), copy=False)
 
-    def _pit_ends(self, plan: Plan) -> list[tuple[str | None, dt.date]]:
+    # -- point in time: the value as of each date ----------------------------------------------
+    def _pit_ends(self) -> list[tuple[str | None, dt.date]]:
         """(bucket, date the value is taken at) for a point-in-time measure."""
+        plan = self.plan
+        assert plan is not None
         if plan.kind == "compare":
             return [("current", plan.windows[0].end), ("previous", plan.windows[1].end)]
         window = plan.windows[0]
@@ -220,79 +378,141 @@ class Compiler:
             return [(None, window.end)]
         return [(p.start.isoformat(), min(p.end, window.end)) for p in periods(window, plan.grain)]
 
-    def _pit_select(self, sm: SemanticModel, measures: list[Measure], plan: Plan,
-                    dialect: str, bucketed: bool) -> exp.Select:
-        (m,) = measures
-        nad = m.non_additive_dimension
+    def _pit(self, cte: _Cte, bucketed: bool) -> exp.Select:
+        scan = Scan(self.model, cte.fact, self.dialect)
+        m = self.model.measures[cte.leaves[0].measure][1]
+        nad = m.non_additive
         assert nad is not None
-        select = self._from(sm)
-        ends = self._pit_ends(plan)
-        rows = [exp.tuple_(exp.Literal.string(b or ""), _date(e)) for b, e in ends]
-        select = select.join(exp.Values(expressions=rows, alias=exp.TableAlias(
+        rows = [exp.tuple_(exp.Literal.string(b or ""), date_literal(e)) for b, e in self._pit_ends()]
+        select = exp.select()
+        at = exp.column("__at", "p")
+        since = qualify(scan.fact.dimension(nad.name).expr, scan.fact.name, scan.fact.table)  # type: ignore[union-attr]
+        select = select.where(since <= at.copy(), copy=False)
+        for cond in self._filters(scan, cte.leaves[0]):
+            select = select.where(cond, copy=False)
+        if nad.valid_to:
+            until = qualify(scan.fact.dimension(nad.valid_to).expr, scan.fact.name, scan.fact.table)  # type: ignore[union-attr]
+            select = select.where(exp.or_(until.is_(exp.null()), until > at.copy()), copy=False)
+            values = [(leaf, self._aggregate(leaf, None, scan)) for leaf in cte.leaves]
+        else:
+            pick = exp.ArgMin if nad.window_choice == "min" else exp.ArgMax
+            values = [(leaf, pick(this=qualify(m.expr, scan.fact.name, scan.fact.table),
+                                  expression=since.copy())) for leaf in cte.leaves]
+        for leaf, value in values:
+            select = select.select(exp.alias_(value, self.leaves[leaf]), copy=False)
+        if bucketed:
+            bucket: exp.Expr = exp.column(BUCKET, "p")
+            if self.plan and self.plan.grain:
+                bucket = exp.cast(bucket, "DATE")
+            select = select.select(exp.alias_(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
+        select = self._dims(select, scan)
+        select = with_from(scan, select)
+        return select.join(exp.Values(expressions=rows, alias=exp.TableAlias(
             this=exp.to_identifier("p"),
             columns=[exp.to_identifier(BUCKET), exp.to_identifier("__at")])), join_type="cross",
             copy=False)
-        at = exp.column("__at", "p")
-        since = exp.column(nad.name, sm.model)
-        select = select.where(since <= at.copy(), copy=False)
-        if m.filter:
-            select = select.where(_trusted(m.filter), copy=False)
-        if nad.valid_to:
-            until = exp.column(nad.valid_to, sm.model)
-            select = select.where(exp.or_(until.is_(exp.null()), until > at.copy()), copy=False)
-            value = self._aggregate(m, None)
-        else:
-            value = exp.ArgMax(this=_trusted(m.expr), expression=since.copy())
-        select = select.select(exp.alias_(value, f"m__{m.name}"), copy=False)
+
+    # -- ranges: offsets and cumulative windows ------------------------------------------------
+    def _buckets(self) -> list[tuple[str, Window]]:
+        """Each output bucket and the days it reads when nothing is shifted."""
+        plan = self.plan
+        assert plan is not None
+        if plan.kind == "compare":
+            return [("current", plan.windows[0]), ("previous", plan.windows[1])]
+        window = plan.windows[0]
+        if plan.grain is None:
+            return [("", window)]
+        return [(p.start.isoformat(), Window(max(p.start, window.start), min(p.end, window.end)))
+                for p in periods(window, plan.grain)]
+
+    def _ranges(self, mode: Mode) -> list[tuple[str, dt.date | None, dt.date]]:
+        """(bucket, first day read or None for all time, day after the last day read)."""
+        plan = self.plan
+        assert plan is not None
+        out: list[tuple[str, dt.date | None, dt.date]] = []
+        for label, w in self._buckets():
+            if mode.kind == "offset":
+                assert mode.offset
+                out.append((label, shift(w.start, -mode.offset.count, mode.offset.grain),
+                            shift(w.end_exclusive, -mode.offset.count, mode.offset.grain)))
+            elif mode.kind == "to_grain":
+                assert mode.grain
+                start = period_start(w.start, mode.grain)
+                out.append((label, start, start + (w.end_exclusive - w.start)))
+            else:
+                at = w.start if plan.grain and mode.period_agg == "first" else w.end
+                if mode.offset:
+                    lo: dt.date | None = shift(at, -mode.offset.count, mode.offset.grain) + ONE_DAY
+                elif mode.grain:
+                    lo = period_start(at, mode.grain)
+                else:
+                    lo = None
+                out.append((label, lo, at + ONE_DAY))
+        return out
+
+    def _range(self, cte: _Cte, bucketed: bool) -> exp.Select:
+        (leaf,) = cte.leaves
+        scan = Scan(self.model, cte.fact, self.dialect)
+        measure = self.model.measures[leaf.measure][1]
+        col = scan.time(measure)
+        ranges = self._ranges(leaf.mode)
+        bounded = all(lo is not None for _, lo, _ in ranges)
+        rows = [exp.tuple_(exp.Literal.string(b), *([date_literal(lo)] if bounded and lo else []),
+                           date_literal(hi)) for b, lo, hi in ranges]
+        columns = [BUCKET, *(["__lo"] if bounded else []), "__hi"]
+        select = exp.select()
+        if bounded:
+            first = min(lo for _, lo, _ in ranges if lo)
+            select = select.where(col.copy() >= date_literal(first), copy=False).where(
+                col.copy() >= exp.column("__lo", "p"), copy=False)
+        last = max(hi for _, _, hi in ranges)
+        select = select.where(col.copy() < date_literal(last), copy=False).where(
+            col.copy() < exp.column("__hi", "p"), copy=False)
+        for cond in self._filters(scan, leaf):
+            select = select.where(cond, copy=False)
+        select = select.select(exp.alias_(self._aggregate(leaf, None, scan), self.leaves[leaf]),
+                               copy=False)
         if bucketed:
             bucket: exp.Expr = exp.column(BUCKET, "p")
-            if plan.grain:
+            if self.plan and self.plan.grain:
                 bucket = exp.cast(bucket, "DATE")
             select = select.select(exp.alias_(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
-        return self._dims(select, plan, sm)
+        select = self._dims(select, scan)
+        select = with_from(scan, select)
+        return select.join(exp.Values(expressions=rows, alias=exp.TableAlias(
+            this=exp.to_identifier("p"), columns=[exp.to_identifier(c) for c in columns])),
+            join_type="cross", copy=False)
 
-    # -- metrics ---------------------------------------------------------------------------
-    def metric_expr(self, metric: str) -> exp.Expr:
-        m = self.model.metric_index[metric]
-        p = m.type_params
-        if m.type == "simple":
-            return exp.column(f"m__{p.measure}")
-        if m.type == "ratio":
-            num = exp.cast(self.metric_expr(p.numerator or ""), "DOUBLE")
-            den = exp.Nullif(this=self.metric_expr(p.denominator or ""),
-                             expression=exp.Literal.number(0))
-            return exp.Div(this=num, expression=den)
-        tree = _trusted(p.expr or "")
-        return tree.transform(lambda node: exp.paren(self.metric_expr(node.name))
-                              if isinstance(node, exp.Column) else node)
-
-    def _outer(self, plan: Plan, ctes: list[tuple[str, exp.Select]],
-               keys: list[str]) -> exp.Select:
+    # -- the outer query -----------------------------------------------------------------------
+    def _outer(self, plan: Plan, ctes: list[tuple[str, exp.Select]], keys: list[str],
+               exprs: dict[str, exp.Expr]) -> exp.Select:
         first, *rest = ctes
         select = exp.select().from_(exp.to_table(first[0]), copy=False)
-        available = {name: self._keys_of(cte, keys) for name, cte in ctes}
-        for name, _ in rest:
-            using = available[name]
-            if using:
-                select = select.join(exp.to_table(name), using=tuple(using), join_type="full outer",
-                                     copy=False)
+        # key → the scans holding it; a null member (an unmatched join) meets its null
+        # counterpart in another scan, as MetricFlow's coalesced keys do
+        holders: dict[str, list[str]] = {k: [first[0]] for k in _keys_of(first[1], keys)}
+        for name, cte in rest:
+            using = _keys_of(cte, keys)
+            shared = [k for k in using if k in holders]
+            if shared:
+                on = exp.and_(*[exp.NullSafeEQ(this=coalesce(k, holders[k]),
+                                               expression=exp.column(k, name)) for k in shared])
+                select = select.join(exp.to_table(name), on=on, join_type="full outer", copy=False)
             else:
                 select = select.join(exp.to_table(name), join_type="cross", copy=False)
+            for k in using:
+                holders.setdefault(k, []).append(name)
         for name, cte in ctes:
             select = select.with_(name, as_=cte, copy=False)
         for k in keys:
-            select = select.select(exp.column(k), copy=False)
-        for metric in plan.metrics:
-            select = select.select(exp.alias_(self.metric_expr(metric), metric), copy=False)
+            value = exp.column(k) if len(ctes) == 1 else exp.alias_(coalesce(k, holders[k]), k)
+            select = select.select(value, copy=False)
+        for metric, value in exprs.items():
+            select = select.select(exp.alias_(value, metric), copy=False)
         return self._order(select, plan, keys)
 
-    @staticmethod
-    def _keys_of(cte: exp.Select, keys: list[str]) -> list[str]:
-        names = {s.alias_or_name for s in cte.expressions}
-        return [k for k in keys if k in names]
-
     def _order(self, select: exp.Select, plan: Plan, keys: list[str]) -> exp.Select:
-        order: list[exp.Expression] = []
+        order: list[exp.Expr] = []
         if plan.order_by:
             name, desc = plan.order_by
             name = BUCKET if name == plan.grain else name
@@ -316,12 +536,69 @@ class Compiler:
             select = select.limit(plan.limit, copy=False)
         return select
 
-    def _check(self, sql: str, dialect: str, ctes: list[str]) -> None:
-        """Re-parse the compiled SQL: one SELECT, reading only the model's tables."""
-        statements = sqlglot.parse(sql, read=dialect)
-        if len(statements) != 1 or not isinstance(statements[0], exp.Select):
-            raise SemanticError("Compiled SQL is not a single SELECT; refusing to run it.")
-        allowed = self.tables | set(ctes) | {"p", "per_period"}
-        for table in statements[0].find_all(exp.Table):
-            if table.name and table.name not in allowed:
-                raise SemanticError(f"Compiled SQL reads {table.name!r}, not a model table.")
+
+def _combine(name: str, mode: Mode, i: object) -> Mode:
+    """The time reading of a derived metric's input: the parent's, or the input's offset."""
+    offset, to_grain = getattr(i, "offset_window", None), getattr(i, "offset_to_grain", None)
+    if not offset and not to_grain:
+        return mode
+    if mode != PLAIN:
+        raise SemanticError(f"Metric {name!r}: an offset inside an offset is not supported yet.")
+    return Mode("offset", offset) if offset else Mode("to_grain", grain=to_grain)
+
+
+def _split(leaves: list[Leaf], conds: dict[Leaf, list[exp.Expr]]
+           ) -> tuple[list[exp.Expr], dict[Leaf, exp.Expr | None]]:
+    """(conditions every leaf shares, each leaf's remaining condition or None).
+
+    Shared conditions go to WHERE once; only what differs stays inside the aggregates, which
+    is what a person writing the SQL by hand would do."""
+    texts = {leaf: [c.sql() for c in cs] for leaf, cs in conds.items()}
+    first = leaves[0]
+    common = [c for c, t in zip(conds[first], texts[first], strict=True)
+              if all(t in texts[leaf] for leaf in leaves)]
+    shared = {c.sql() for c in common}
+    residual: dict[Leaf, exp.Expr | None] = {}
+    for leaf in leaves:
+        rest = [c.copy() for c in conds[leaf] if c.sql() not in shared]
+        residual[leaf] = exp.and_(*rest) if rest else None
+    return common, residual
+
+
+
+
+
+
+
+
+def _keys_of(cte: exp.Select, keys: list[str]) -> list[str]:
+    names = {s.alias_or_name for s in cte.expressions}
+    return [k for k in keys if k in names]
+
+
+def _check(sql: str, dialect: str, allowed: set[str]) -> None:
+    """Re-parse the compiled SQL: one SELECT, reading only the model's tables."""
+    statements = sqlglot.parse(sql, read=dialect)
+    if len(statements) != 1 or not isinstance(statements[0], exp.Select):
+        raise SemanticError("Compiled SQL is not a single SELECT; refusing to run it.")
+    allowed = allowed | {"p", "per_period", "snapshots"}
+    for table in statements[0].find_all(exp.Table):
+        if table.name and table.name not in allowed:
+            raise SemanticError(f"Compiled SQL reads {table.name!r}, not a model table.")
+
+
+def _reference(scan: Scan, measure: Measure, ref: Ref) -> exp.Expr:
+    return scan.reference(ref, measure)
+
+
+def check_metric_filters(model: SemanticModelFile, metric: str) -> None:
+    """Resolve every reference of the metric's filters from each of its semantic models;
+    raise the first problem (unknown, dangling, ambiguous, cyclic)."""
+    m = model.metric_index[metric]
+    templates = list(m.filters) + [f for i in m.input_metrics for f in i.filters]
+    for sm in model.base_models(metric):
+        scan = Scan(model, sm, "duckdb")
+        measure = next(x for x in sm.measures if x.name in model.base_measures(metric))
+        for template in templates:
+            render(template, partial(_reference, scan, measure))
+

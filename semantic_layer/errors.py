@@ -27,6 +27,12 @@ class ModelError(SemanticError):
         self.problems = problems
 
 
+class UnsupportedFeature(ModelError):
+    """The model uses a MetricFlow feature showwork does not support yet (named, never dropped)."""
+
+    code = "unsupported_feature"
+
+
 class BlockedQuery(SemanticError):
     """A governed call that validation refused before anything ran."""
 
@@ -49,6 +55,18 @@ class UndefinedComposition(BlockedQuery):
 
 class UnsupportedDimension(BlockedQuery):
     code = "unsupported_dimension"
+
+
+class AmbiguousDimension(UnsupportedDimension):
+    """A dimension name that more than one join path or semantic model could mean."""
+
+    code = "ambiguous_dimension"
+
+
+class InvalidFilter(InvalidArguments):
+    """A MetricFlow-style where filter outside the safe subset showwork accepts."""
+
+    code = "invalid_filter"
 
 
 class UnknownMember(BlockedQuery):

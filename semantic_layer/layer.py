@@ -13,9 +13,10 @@ from semantic_layer.attribution import attribute
 from semantic_layer.catalog import build_catalog
 from semantic_layer.compile import BUCKET, Compiled, Compiler
 from semantic_layer.execute import Limits, connect, run
+from semantic_layer.infer import infer_from_duckdb, needs_inference
 from semantic_layer.model import SemanticModelFile, load_model
 from semantic_layer.requests import CompareArgs, QueryArgs, parse_args
-from semantic_layer.results import Number, Result, Row
+from semantic_layer.results import Number, Result, Row, member_text
 from semantic_layer.validate import Coverage, Plan, plan_compare, plan_query
 from semantic_layer.windows import Window, period_end
 
@@ -25,6 +26,8 @@ class SemanticLayer:
 
     def __init__(self, model: SemanticModelFile, database: Path | None = None,
                  limits: Limits | None = None) -> None:
+        if database is not None and needs_inference(model) and Path(database).exists():
+            model = infer_from_duckdb(model, Path(database))
         self.model = model
         self.database = database
         self.limits = limits or Limits()
@@ -85,6 +88,10 @@ class SemanticLayer:
                   "sql": compiled.sql, "model_version": self.model.version,
                   "point_in_time": tuple(m for m in plan.metrics if self.model.point_in_time(m)),
                   "renamed": plan.renamed, "grain": plan.grain}
+        if plan.requested is not None:
+            common["widened"] = {"requested": plan.requested.to_json(),
+                                 "window": plan.windows[0].to_json(),
+                                 "note": f"widened to whole {plan.grain}s, as MetricFlow does"}
         if plan.kind == "compare":
             rows = attribute(_compare_rows(plan, records), plan.metrics, self._exact_edges)
             return Result(keys=tuple(plan.group_by), rows=rows, **common)
@@ -103,16 +110,8 @@ def _number(v: Any) -> Number:
     return v if isinstance(v, int | float) else float(v)
 
 
-def _member(v: Any) -> str:
-    if isinstance(v, dt.datetime):
-        return v.date().isoformat()
-    if isinstance(v, dt.date):
-        return v.isoformat()
-    return "" if v is None else str(v)
-
-
 def _query_row(plan: Plan, rec: dict[str, Any], cov: Coverage) -> Row:
-    key = {d: _member(rec[d]) for d in plan.group_by}
+    key = {d: member_text(rec[d]) for d in plan.group_by}
     partial = False
     if plan.grain and BUCKET in rec:
         start = rec[BUCKET]
@@ -128,7 +127,7 @@ def _query_row(plan: Plan, rec: dict[str, Any], cov: Coverage) -> Row:
 def _compare_rows(plan: Plan, records: list[dict[str, Any]]) -> tuple[Row, ...]:
     by_key: dict[tuple[str, ...], dict[str, dict[str, Any]]] = {}
     for rec in records:
-        key = tuple(_member(rec[d]) for d in plan.group_by)
+        key = tuple(member_text(rec[d]) for d in plan.group_by)
         by_key.setdefault(key, {})[rec[BUCKET]] = rec
     rows = []
     for key in sorted(by_key):

@@ -1,144 +1,236 @@
-"""The semantic model: a MetricFlow-shaped YAML, loaded, validated and indexed.
+"""The semantic model the compiler uses: dbt MetricFlow's objects plus showwork's governance.
 
-Shape errors come from pydantic with their location; cross-reference errors (a metric naming a
-missing measure, a tree edge naming a missing metric, …) are collected by `check_references`.
+The model is read from dbt YAML or a dbt `semantic_manifest.json` with dbt-semantic-interfaces'
+own types and validations (`manifest.py`), governance comes from a governance file or
+`config: {meta: {showwork: …}}` blocks (`governance.py`); this module holds the result as small
+frozen values, and answers the questions validation, compilation and the catalog ask of it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import re
+from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any
 
-import sqlglot
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from semantic_layer.dbt_yaml import Origin
 
-from semantic_layer.errors import ModelError
+if TYPE_CHECKING:
+    from semantic_layer.governance import DimensionGovernance, MetricTree
+    from semantic_layer.joins import DimensionRef
 
-GRAINS = ("day", "week", "month")
+GRAINS = ("day", "week", "month", "quarter", "year")
+"""Calendar grains, finest first (weeks are ISO weeks, Monday to Sunday)."""
+AGGREGATIONS = ("sum", "count", "count_distinct", "min", "max", "average", "sum_boolean",
+                "median", "percentile")
+ADDITIVE = ("sum", "count", "sum_boolean")
+"""Aggregations whose per-period values may be summed over periods."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+@dataclass(frozen=True)
+class Entity:
+    """A join key of a semantic model."""
 
-
-class Entity(_Strict):
     name: str
-    type: Literal["primary", "foreign", "unique"]
+    type: str
+    """primary, unique, foreign or natural."""
     expr: str
+    """SQL over the semantic model's table (trusted configuration)."""
+
+    @property
+    def joinable(self) -> bool:
+        """Another model's rows may join to this one on this entity (at most one row matches)."""
+        return self.type in ("primary", "unique", "natural")
 
 
-class TypeParams(_Strict):
-    time_granularity: Literal["day", "week", "month"] = "day"
-
-
-class Dimension(_Strict):
+@dataclass(frozen=True)
+class Dimension:
     name: str
-    type: Literal["categorical", "time"]
+    type: str
+    """categorical or time."""
+    expr: str
+    """SQL over the semantic model's table (trusted configuration)."""
+    granularity: str | None = None
+    """Time dimensions: the finest grain the column holds."""
     label: str | None = None
-    expr: str | None = None
-    """SQL over the model's tables (trusted configuration, never user or model input)."""
-    members: list[str] | None = None
-    """Closed member list; a filter or row outside it is refused."""
-    pattern: str | None = None
-    """For open dimensions: the shape a member must have."""
-    type_params: TypeParams | None = None
+    description: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    """config.meta.showwork of the dimension."""
 
 
-class NonAdditive(_Strict):
+@dataclass(frozen=True)
+class PointInTime:
+    """A measure read at a point in time (MetricFlow's non_additive_dimension)."""
+
     name: str
-    """The time column the value is taken at."""
-    window_choice: Literal["max"] = "max"
+    """The time dimension the value is taken at."""
+    window_choice: str = "max"
+    as_of: bool = False
+    """showwork: the row in force at the end of the period, however old (not only in-period rows)."""
     valid_to: str | None = None
-    """Extension: rows are valid from `name` until `valid_to` (exclusive, NULL = open)."""
+    """showwork: rows hold from `name` until this time dimension (exclusive; NULL = open)."""
+    window_groupings: tuple[str, ...] = ()
+    """MetricFlow: entities the max (or min) day is taken per."""
+
+    @property
+    def showwork(self) -> bool:
+        """Read with showwork's as-of semantics rather than MetricFlow's in-period max/min."""
+        return self.as_of or self.valid_to is not None
 
 
-class Measure(_Strict):
+@dataclass(frozen=True)
+class Measure:
     name: str
-    agg: Literal["count", "count_distinct", "sum", "max", "min"]
+    agg: str
     expr: str
-    filter: str | None = None
-    non_additive_dimension: NonAdditive | None = None
+    semantic_model: str
+    agg_time_dimension: str
+    percentile: float | None = None
+    discrete: bool = False
+    """percentile: PERCENTILE_DISC rather than PERCENTILE_CONT."""
+    non_additive: PointInTime | None = None
 
     @property
     def point_in_time(self) -> bool:
-        return self.non_additive_dimension is not None
+        return self.non_additive is not None
 
 
-class Coverage(_Strict):
-    from_: dt.date = Field(alias="from")
+@dataclass(frozen=True)
+class SemanticModel:
+    name: str
+    table: str
+    """The warehouse relation (dbt's node_relation alias)."""
+    entities: tuple[Entity, ...]
+    dimensions: tuple[Dimension, ...]
+    measures: tuple[Measure, ...]
+    agg_time_dimension: str | None
+    primary_entity: str | None
+    """The entity local dimensions are named by (`primary_entity__dimension`)."""
+    origin: Origin
+    description: str | None = None
+    schema: str | None = None
+
+    def entity(self, name: str) -> Entity | None:
+        return next((e for e in self.entities if e.name == name), None)
+
+    def dimension(self, name: str) -> Dimension | None:
+        return next((d for d in self.dimensions if d.name == name), None)
+
+
+@dataclass(frozen=True)
+class Offset:
+    """A count of calendar grains, e.g. `7 days`, `1 month`."""
+
+    count: int
+    grain: str
+
+    def __str__(self) -> str:
+        return f"{self.count} {self.grain}"
+
+
+@dataclass(frozen=True)
+class MetricInput:
+    """A metric used by a ratio, derived or cumulative metric, with what the use adds."""
+
+    name: str
+    filters: tuple[str, ...] = ()
+    """MetricFlow where-filter templates added to the input's own."""
+    alias: str | None = None
+    offset_window: Offset | None = None
+    offset_to_grain: str | None = None
+
+    @property
+    def ref(self) -> str:
+        """The name the derived metric's expr uses."""
+        return self.alias or self.name
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    type: str
+    """simple, ratio, derived or cumulative."""
+    label: str
+    origin: Origin
+    description: str | None = None
+    filters: tuple[str, ...] = ()
+    """MetricFlow where-filter templates ({{ Dimension('entity__dim') }} = 'x')."""
+    measure: str | None = None
+    """simple and cumulative: the measure aggregated."""
+    numerator: MetricInput | None = None
+    denominator: MetricInput | None = None
+    expr: str | None = None
+    inputs: tuple[MetricInput, ...] = ()
+    """derived: the input metrics."""
+    window: Offset | None = None
+    """cumulative: a trailing window; None with no grain_to_date means all time."""
+    grain_to_date: str | None = None
+    period_agg: str = "first"
+    """cumulative at a coarser grain than day: the value at the first or last day of the period."""
+    # -- governance ---------------------------------------------------------------------------
+    synonyms: tuple[str, ...] = ()
+    grains: tuple[str, ...] = ()
+    owner: str | None = None
+    version: int = 1
+    previous_names: tuple[str, ...] = ()
+    unit: str | None = None
+    point_in_time_override: bool | None = None
+
+    @property
+    def input_metrics(self) -> tuple[MetricInput, ...]:
+        if self.type == "ratio":
+            return tuple(x for x in (self.numerator, self.denominator) if x)
+        return self.inputs
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """The days a semantic model's data covers (inclusive)."""
+
+    from_: dt.date
     through: dt.date
 
 
-class Defaults(_Strict):
-    agg_time_dimension: str
+@dataclass(frozen=True)
+class DimensionInfo:
+    """A dimension as the catalog offers it."""
 
-
-class SemanticModel(_Strict):
     name: str
-    model: str
-    description: str | None = None
-    entities: list[Entity] = []
-    defaults: Defaults
-    coverage: Coverage
-    dimensions: list[Dimension] = []
-    measures: list[Measure] = []
-
-    @property
-    def joins_users(self) -> bool:
-        return self.name != "users" and any(e.name == "user" for e in self.entities)
-
-
-class MetricParams(_Strict):
-    measure: str | None = None
-    numerator: str | None = None
-    denominator: str | None = None
-    expr: str | None = None
-    metrics: list[str] | None = None
-
-
-class Metric(_Strict):
-    name: str
-    type: Literal["simple", "ratio", "derived"]
+    """The public name: the governance alias, or the MetricFlow name."""
+    qualified: str
+    """The MetricFlow name (entity path and dimension: user__platform)."""
+    dimension: Dimension
+    owner: str
+    """The semantic model holding the column."""
     label: str
-    synonyms: list[str] = []
-    description: str | None = None
-    type_params: MetricParams
-    grains: list[Literal["day", "week", "month"]] = ["day", "week", "month"]
-    owner: str | None = None
-    version: int = 1
-    previous_names: list[str] = []
+    members: tuple[str, ...] | None = None
+    """Closed member list; a filter or row outside it is refused."""
+    pattern: str | None = None
+    """For open dimensions: the shape a member must have."""
+    synonyms: tuple[str, ...] = ()
+    member_synonyms: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
 
 
-class ExactEdge(_Strict):
-    parent: str
-    op: Literal["multiply"]
-    factors: list[str]
+@dataclass(frozen=True, eq=False)
+class SemanticModelFile:
+    """A loaded, validated semantic model with its governance."""
 
-
-class InfluenceEdge(_Strict):
-    source: str
-    target: str
-    strength: float = Field(ge=0, le=1)
-
-
-class MetricTree(_Strict):
-    exact: list[ExactEdge] = []
-    influence: list[InfluenceEdge] = []
-
-
-class SemanticModelFile(_Strict):
     version: str
     as_of: dt.date
-    default_join: str = "users"
-    semantic_models: list[SemanticModel]
-    metrics: list[Metric]
-    metric_tree: MetricTree = MetricTree()
+    semantic_models: tuple[SemanticModel, ...]
+    metrics: tuple[Metric, ...]
+    metric_tree: MetricTree
+    dimension_governance: dict[str, DimensionGovernance]
+    """Keyed by the dimension's MetricFlow name (owner's primary entity + name)."""
+    coverage_by_model: dict[str, Coverage]
+    grains: tuple[str, ...] = GRAINS
+    """Grains offered to the analyst."""
+    source: str = ""
+    """Where the model was read from."""
 
+    # -- indexes --------------------------------------------------------------------------------
     @cached_property
     def measures(self) -> dict[str, tuple[SemanticModel, Measure]]:
         return {m.name: (sm, m) for sm in self.semantic_models for m in sm.measures}
@@ -152,144 +244,147 @@ class SemanticModelFile(_Strict):
         return {old: m.name for m in self.metrics for old in m.previous_names}
 
     @cached_property
-    def dimensions(self) -> dict[str, Dimension]:
-        users = self.semantic_model(self.default_join)
-        return {d.name: d for d in users.dimensions if d.type == "categorical"}
+    def models_by_name(self) -> dict[str, SemanticModel]:
+        return {sm.name: sm for sm in self.semantic_models}
 
     def semantic_model(self, name: str) -> SemanticModel:
-        return next(sm for sm in self.semantic_models if sm.name == name)
+        return self.models_by_name[name]
 
+    @cached_property
+    def aliases(self) -> dict[str, str]:
+        """Governance alias → MetricFlow name."""
+        return {g.alias: name for name, g in self.dimension_governance.items() if g.alias}
+
+    # -- metrics --------------------------------------------------------------------------------
     def base_measures(self, metric: str) -> list[str]:
-        """The measures a metric is computed from, through ratios and derived metrics."""
+        """The measures a metric is computed from, through ratios, derived and cumulative metrics."""
         m = self.metric_index[metric]
-        p = m.type_params
-        if m.type == "simple":
-            return [p.measure or ""]
-        if m.type == "ratio":
-            return [*self.base_measures(p.numerator or ""), *self.base_measures(p.denominator or "")]
-        return [x for sub in (p.metrics or []) for x in self.base_measures(sub)]
+        if m.measure:
+            return [m.measure]
+        return [x for sub in m.input_metrics for x in self.base_measures(sub.name)]
+
+    def base_models(self, metric: str) -> list[SemanticModel]:
+        names = dict.fromkeys(self.measures[x][0].name for x in self.base_measures(metric))
+        return [self.models_by_name[n] for n in names]
 
     def point_in_time(self, metric: str) -> bool:
+        m = self.metric_index[metric]
+        if m.point_in_time_override is not None:
+            return m.point_in_time_override
+        if m.type == "cumulative":
+            return True
+        if m.type in ("ratio", "derived"):
+            return any(self.point_in_time(x.name) for x in m.input_metrics)
         return any(self.measures[x][1].point_in_time for x in self.base_measures(metric))
 
-    def supported_dimensions(self, metric: str) -> list[str]:
-        """Dimensions every base measure can be grouped by (via its join to users)."""
-        models = [self.measures[x][0] for x in self.base_measures(metric)]
-        if any(sm.joins_users or sm.name == self.default_join for sm in models):
-            return sorted(self.dimensions)
-        return []
+    def additive(self, metric: str) -> bool:
+        """Per-period values may be summed over periods (a plain sum or count)."""
+        m = self.metric_index[metric]
+        return (m.type == "simple" and not self.point_in_time(metric)
+                and all(self.measures[x][1].agg in ADDITIVE for x in self.base_measures(metric)))
+
+    def allowed_grains(self, metric: str) -> tuple[str, ...]:
+        m = self.metric_index[metric]
+        if m.grains:
+            return m.grains
+        finest = max((GRAINS.index(self.time_grain(sm, self.measures[x][1]))
+                      for x in self.base_measures(metric) for sm in [self.measures[x][0]]), default=0)
+        return tuple(g for g in self.grains if GRAINS.index(g) >= finest)
+
+    def time_grain(self, sm: SemanticModel, measure: Measure) -> str:
+        dim = sm.dimension(measure.agg_time_dimension)
+        grain = dim.granularity if dim and dim.granularity else "day"
+        return grain if grain in GRAINS else "day"
 
     def coverage(self, metric: str) -> tuple[dt.date, dt.date]:
-        """The intersection of the coverage windows of the metric's sources."""
-        covs = [self.measures[x][0].coverage for x in self.base_measures(metric)]
+        """The intersection of the coverage windows of the metric's sources (unbounded where
+        neither the governance nor the warehouse said)."""
+        unknown = Coverage(dt.date.min, dt.date.max)
+        covs = [self.coverage_by_model.get(sm.name, unknown) for sm in self.base_models(metric)]
         return max(c.from_ for c in covs), min(c.through for c in covs)
+
+    # -- dimensions -----------------------------------------------------------------------------
+    def public_name(self, qualified: str) -> str:
+        g = self.dimension_governance.get(qualified)
+        return g.alias if g and g.alias else qualified
+
+    def qualified_name(self, name: str) -> str:
+        return self.aliases.get(name, name)
+
+    def dimension_info(self, ref: DimensionRef) -> DimensionInfo:
+        """What the catalog says of a dimension reached by a join path."""
+        owner = self.models_by_name[ref.owner]
+        own_name = f"{owner.primary_entity}__{ref.dimension.name}"
+        g = self.dimension_governance.get(ref.name) or self.dimension_governance.get(own_name)
+        label = ref.dimension.label or (g.alias if g and g.alias else ref.dimension.name)
+        return DimensionInfo(
+            name=self.public_name(ref.name), qualified=ref.name, dimension=ref.dimension,
+            owner=ref.owner, label=label.replace("_", " "),
+            members=tuple(g.members) if g and g.members is not None else None,
+            pattern=g.pattern if g else None, synonyms=tuple(g.synonyms) if g else (),
+            member_synonyms=dict(g.member_synonyms) if g else {})
+
+    def hidden(self, ref: DimensionRef) -> bool:
+        owner = self.models_by_name[ref.owner]
+        for key in (ref.name, f"{owner.primary_entity}__{ref.dimension.name}"):
+            g = self.dimension_governance.get(key)
+            if g and g.hidden:
+                return True
+        return False
+
+    @cached_property
+    def _offered(self) -> dict[str, dict[str, DimensionInfo]]:
+        """Per semantic model with measures: the categorical dimensions offered, by public name."""
+        from semantic_layer.joins import reachable
+
+        out: dict[str, dict[str, DimensionInfo]] = {}
+        for sm in self.semantic_models:
+            if not sm.measures:
+                continue
+            dims = {}
+            for ref in reachable(self, sm).values():
+                if ref.dimension.type == "categorical" and not self.hidden(ref):
+                    info = self.dimension_info(ref)
+                    dims[info.name] = info
+            out[sm.name] = dims
+        return out
+
+    def offered_dimensions(self, metric: str) -> dict[str, DimensionInfo]:
+        """Dimensions every base measure of the metric can be grouped by. A semantic model without
+        entities (a global table, like a price list) holds for every member and is left out."""
+        per_model = [self._offered[sm.name] for sm in self.base_models(metric) if sm.entities]
+        if not per_model:
+            return {}
+        common = set(per_model[0]).intersection(*per_model[1:])
+        return {n: info for n, info in per_model[0].items() if n in common}
+
+    def supported_dimensions(self, metric: str) -> list[str]:
+        return sorted(self.offered_dimensions(metric))
+
+    @cached_property
+    def dimensions(self) -> dict[str, DimensionInfo]:
+        """Every dimension offered with some metric, by public name."""
+        out: dict[str, DimensionInfo] = {}
+        for m in self.metrics:
+            for name, info in self.offered_dimensions(m.name).items():
+                out.setdefault(name, info)
+        return out
 
 
 def default_model_path() -> Path:
-    return Path(str(resources.files("semantic_layer") / "demo_model.yaml"))
+    """The embedded demo project (dbt YAML + governance)."""
+    return Path(str(resources.files("semantic_layer") / "demo" / "showwork.yaml"))
 
 
-def load_model(path: Path | str | None = None) -> SemanticModelFile:
-    """Load and validate a semantic model file; raise ModelError listing every problem."""
-    path = Path(path) if path else default_model_path()
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise ModelError([f"{path}: {exc}"]) from exc
-    return parse_model(raw, source=str(path))
+def load_model(path: Path | str | None = None, governance: Path | str | None = None,
+               as_of: dt.date | None = None, database: Path | None = None) -> SemanticModelFile:
+    """Load a semantic model: a showwork project (folder or showwork.yaml), a folder or file of
+    dbt YAML, or a dbt target/semantic_manifest.json; raise ModelError listing every problem.
 
+    Without a path, the embedded demo. Governance left out is inferred from the warehouse at
+    `database` (coverage from the data, member lists of small dimensions)."""
+    from semantic_layer.project import load_project
 
-def parse_model(raw: Any, source: str = "<model>") -> SemanticModelFile:
-    try:
-        model = SemanticModelFile.model_validate(raw)
-    except ValidationError as exc:
-        raise ModelError([_where(source, e) for e in exc.errors()]) from exc
-    problems = check_references(model)
-    if problems:
-        raise ModelError([f"{source}: {p}" for p in problems])
-    return model
+    return load_project(Path(path) if path else default_model_path(),
+                        Path(governance) if governance else None, as_of, database)
 
-
-def _where(source: str, err: Any) -> str:
-    loc = ".".join(str(x) if not isinstance(x, int) else f"[{x}]" for x in err["loc"])
-    return f"{source}: {loc.replace('.[', '[')}: {err['msg']}"
-
-
-def check_references(model: SemanticModelFile) -> list[str]:
-    """Every cross-reference problem in a shape-valid model, each with where it is."""
-    problems: list[str] = []
-    for check in (_check_names, _check_sql, _check_metrics, _check_tree):
-        problems.extend(check(model))
-    return problems
-
-
-def _check_names(model: SemanticModelFile) -> list[str]:
-    out: list[str] = []
-    seen: dict[str, str] = {}
-    for i, m in enumerate(model.metrics):
-        for name in (m.name, *m.previous_names):
-            if name in seen:
-                out.append(f"metrics[{i}]: name {name!r} already used by {seen[name]}")
-            seen[name] = f"metrics[{i}]"
-            if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
-                out.append(f"metrics[{i}]: name {name!r} must be snake_case")
-    if model.default_join not in {sm.name for sm in model.semantic_models}:
-        out.append(f"default_join: no semantic model named {model.default_join!r}")
-    return out
-
-
-def _check_sql(model: SemanticModelFile) -> list[str]:
-    out: list[str] = []
-    for i, sm in enumerate(model.semantic_models):
-        for j, me in enumerate(sm.measures):
-            for field, text in (("expr", me.expr), ("filter", me.filter)):
-                if text and not _parses(text):
-                    out.append(f"semantic_models[{i}].measures[{j}].{field}: not valid SQL")
-        for j, d in enumerate(sm.dimensions):
-            if d.expr and not _parses(d.expr):
-                out.append(f"semantic_models[{i}].dimensions[{j}].expr: not valid SQL")
-    return out
-
-
-def _parses(text: str) -> bool:
-    try:
-        sqlglot.parse_one(text, read="duckdb")
-    except sqlglot.errors.SqlglotError:
-        return False
-    return True
-
-
-def _check_metrics(model: SemanticModelFile) -> list[str]:
-    out: list[str] = []
-    names = model.metric_index
-    for i, m in enumerate(model.metrics):
-        p, where = m.type_params, f"metrics[{i}] ({m.name}).type_params"
-        if m.type == "simple" and p.measure not in model.measures:
-            out.append(f"{where}.measure: unknown measure {p.measure!r}; known: "
-                       + ", ".join(sorted(model.measures)))
-        if m.type == "ratio":
-            for part in ("numerator", "denominator"):
-                ref = getattr(p, part)
-                if ref not in names:
-                    out.append(f"{where}.{part}: unknown metric {ref!r}")
-        if m.type == "derived":
-            if not p.expr or not p.metrics:
-                out.append(f"{where}: a derived metric needs expr and metrics")
-            for ref in p.metrics or []:
-                if ref not in names or ref == m.name:
-                    out.append(f"{where}.metrics: unknown metric {ref!r}")
-    return out
-
-
-def _check_tree(model: SemanticModelFile) -> list[str]:
-    out: list[str] = []
-    names = model.metric_index
-    for i, e in enumerate(model.metric_tree.exact):
-        for ref in (e.parent, *e.factors):
-            if ref not in names:
-                out.append(f"metric_tree.exact[{i}]: unknown metric {ref!r}")
-    for i, inf in enumerate(model.metric_tree.influence):
-        for ref in (inf.source, inf.target):
-            if ref not in names:
-                out.append(f"metric_tree.influence[{i}]: unknown metric {ref!r}")
-    return out

@@ -5,7 +5,16 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+)
 
 from semantic_layer.errors import InvalidArguments
 from semantic_layer.windows import Window
@@ -26,10 +35,21 @@ class WindowArg(_Wire):
         return Window(self.start, self.end)
 
 
+Member = StrictStr | StrictBool | StrictInt | StrictFloat
+Grain = Literal["day", "week", "month", "quarter", "year"]
+
+
 class Filter(_Wire):
     dimension: str
     op: Literal["in", "not_in"] = "in"
-    values: list[str] = Field(min_length=1, max_length=50)
+    values: list[Member] = Field(min_length=1, max_length=50)
+    """Members as text (booleans and numbers from a MetricFlow --where keep their type)."""
+
+
+class AnyOf(_Wire):
+    """Filters OR-ed together (a MetricFlow --where with OR)."""
+
+    any_of: list[Filter] = Field(min_length=2, max_length=10)
 
 
 class OrderBy(_Wire):
@@ -43,11 +63,13 @@ class QueryArgs(_Wire):
     metrics: list[str] = Field(min_length=1, max_length=MAX_METRICS)
     window: WindowArg
     group_by: list[str] = Field(default=[], max_length=2)
-    where: list[Filter] = Field(default=[], max_length=10)
-    grain: Literal["day", "week", "month"] | None = None
+    where: list[Filter | AnyOf] = Field(default=[], max_length=10)
+    grain: Grain | None = None
     aggregate: Literal["sum"] | None = None
     order_by: OrderBy | None = None
     limit: int | None = Field(default=None, ge=1, le=MAX_LIMIT)
+    whole_periods: bool = False
+    """Widen the window to whole periods of the grain, as MetricFlow does with --start/--end."""
 
 
 class CompareArgs(_Wire):
@@ -57,7 +79,7 @@ class CompareArgs(_Wire):
     current_window: WindowArg
     previous_window: WindowArg
     by: str | None = None
-    where: list[Filter] = Field(default=[], max_length=10)
+    where: list[Filter | AnyOf] = Field(default=[], max_length=10)
 
 
 def parse_args(kind: Literal["query", "compare"], raw: Any) -> QueryArgs | CompareArgs:

@@ -8,6 +8,7 @@ are fractions.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,32 @@ ATTRIBUTED_FIELDS = (*COMPARE_FIELDS, "contribution", "share")
 """A factor of an exact tree edge in a comparison that holds the edge whole (attribution.py)."""
 
 Number = int | float | None
+MAX_MEMBER = 200
+
+
+def member_text(v: Any) -> str:
+    """A member as rows and filters name it: dates in ISO form, null as the empty string.
+
+    >>> member_text(dt.datetime(2026, 3, 9, 12)), member_text(None), member_text(True)
+    ('2026-03-09', '', 'true')
+    """
+    if isinstance(v, dt.datetime):
+        return v.date().isoformat()
+    if isinstance(v, dt.date):
+        return v.isoformat()
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return "" if v is None else str(v)
+
+
+def citable(member: object) -> bool:
+    """A member a citation can name: printable text (quoted when it has spaces or punctuation).
+
+    >>> citable("nutellaphone who dis?"), citable("a\\nb")
+    (True, False)
+    """
+    text = member if isinstance(member, str) else member_text(member)
+    return 0 < len(text) <= MAX_MEMBER and text.isprintable()
 
 
 @dataclass(frozen=True)
@@ -59,6 +86,8 @@ class Result:
     renamed: dict[str, str] = field(default_factory=dict)
     """Previous metric name asked → current name."""
     grain: str | None = None
+    widened: dict[str, Any] | None = None
+    """When the window was widened to whole periods: {"requested": …, "window": …}."""
     partial: bool = field(init=False)
     """Some window or row is not wholly covered by data."""
     _by_key: dict[tuple, list[Row]] = field(init=False, repr=False, compare=False)
@@ -101,6 +130,7 @@ class Result:
             "coverage": list(self.coverage), "partial": self.partial, "sql": self.sql,
             "model_version": self.model_version, "point_in_time": list(self.point_in_time),
             "renamed": self.renamed,
+            **({"widened": self.widened} if self.widened else {}),
         }
 
     @classmethod
@@ -110,4 +140,4 @@ class Result:
             rows=tuple(Row.from_json(r) for r in d["rows"]), coverage=tuple(d["coverage"]),
             sql=d["sql"], model_version=d["model_version"],
             point_in_time=tuple(d.get("point_in_time", ())), renamed=dict(d.get("renamed", {})),
-            grain=d.get("grain"))
+            grain=d.get("grain"), widened=d.get("widened"))

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from semantic_layer.errors import (
+    AmbiguousDimension,
     GrainNotAllowed,
     InvalidArguments,
     NonAdditiveSum,
@@ -21,9 +22,10 @@ from semantic_layer.errors import (
     UnsupportedDimension,
     WindowError,
 )
-from semantic_layer.model import SemanticModelFile
-from semantic_layer.requests import CompareArgs, Filter, QueryArgs
-from semantic_layer.windows import Window, aligned
+from semantic_layer.model import DimensionInfo, SemanticModelFile
+from semantic_layer.requests import AnyOf, CompareArgs, Filter, QueryArgs
+from semantic_layer.results import citable, member_text
+from semantic_layer.windows import Window, aligned, period_end, period_start
 
 _OPERATOR = re.compile(r"\s*[-+*/×÷]\s*|\s+(?:per|over|divided by|times|x)\s+", re.IGNORECASE)
 
@@ -56,7 +58,7 @@ class Plan:
     metrics: tuple[str, ...]
     """Current metric names, in the order asked."""
     group_by: tuple[str, ...]
-    filters: tuple[Filter, ...]
+    filters: tuple[Filter | AnyOf, ...]
     windows: tuple[Window, ...]
     """One window for query; (current, previous) for compare."""
     grain: str | None = None
@@ -66,18 +68,33 @@ class Plan:
     renamed: dict[str, str] = field(default_factory=dict)
     """Previous name asked → current name."""
     coverage: tuple[Coverage, ...] = ()
+    requested: Window | None = None
+    """The window asked, when it was widened to whole periods of the grain."""
 
 
 def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
     metrics, renamed = resolve_metrics(model, args.metrics)
-    window = args.window.window()
+    window = requested = args.window.window()
+    if args.whole_periods and args.grain:
+        window = widen(window, args.grain)
     check_dimensions(model, metrics, args.group_by, args.where)
     check_grain(model, metrics, args.grain, window)
     check_aggregate(model, metrics, args.aggregate, args.grain)
     order = _check_order(metrics, args.group_by, args.order_by, args.grain)
     return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (window,), args.grain,
                 args.aggregate, order, args.limit, renamed,
-                (check_window(model, metrics, window),))
+                (check_window(model, metrics, window),),
+                requested if requested != window else None)
+
+
+def widen(window: Window, grain: str) -> Window:
+    """The window grown to whole periods of the grain, as MetricFlow treats --start/--end.
+
+    >>> str(widen(Window.from_json({"start": "2026-03-04", "end": "2026-03-10"}), "week"))
+    '2026-03-02..2026-03-15'
+    """
+    start = period_start(window.start, grain)
+    return Window(start, period_end(period_start(window.end, grain), grain))
 
 
 def plan_compare(model: SemanticModelFile, args: CompareArgs) -> Plan:
@@ -123,36 +140,73 @@ def _unknown_metric(model: SemanticModelFile, name: str) -> Exception:
     return UnknownMetric(f"Unknown metric {name!r}.{hint} Governed metrics: {', '.join(known)}.")
 
 
+def flat(filters: list[Filter | AnyOf] | tuple[Filter | AnyOf, ...]) -> list[Filter]:
+    """Every filter, OR-groups opened."""
+    return [x for f in filters for x in (f.any_of if isinstance(f, AnyOf) else [f])]
+
+
 def check_dimensions(model: SemanticModelFile, metrics: tuple[str, ...],
-                     group_by: tuple[str, ...] | list[str], filters: list[Filter]) -> None:
+                     group_by: tuple[str, ...] | list[str],
+                     filters: list[Filter | AnyOf] | tuple[Filter | AnyOf, ...]) -> None:
     if len(set(group_by)) != len(group_by):
         raise InvalidArguments(f"group_by repeats a dimension: {', '.join(group_by)}.")
-    for dim in [*group_by, *(f.dimension for f in filters)]:
+    infos: dict[str, DimensionInfo] = {}
+    for dim in [*group_by, *(f.dimension for f in flat(filters))]:
         for metric in metrics:
-            supported = model.supported_dimensions(metric)
-            if dim not in supported:
-                listed = ", ".join(supported) if supported else "none"
-                raise UnsupportedDimension(
-                    f"Unknown dimension {dim!r} for metric {metric!r}; supported: {listed}.")
-    for f in filters:
-        check_members(model, f)
+            infos[dim] = dimension_for(model, metric, dim)
+    for f in flat(filters):
+        check_members(infos[f.dimension], f)
 
 
-def check_members(model: SemanticModelFile, f: Filter) -> None:
-    dim = model.dimensions[f.dimension]
+def dimension_for(model: SemanticModelFile, metric: str, name: str) -> DimensionInfo:
+    """The dimension `name` (public or MetricFlow name) of a metric, or a refusal naming the
+    supported ones."""
+    from semantic_layer.joins import resolve_any
+
+    offered = model.offered_dimensions(metric)
+    if name in offered:
+        return offered[name]
+    models = [sm for sm in model.base_models(metric) if sm.entities]
+    info, reason = None, ""
+    try:
+        for sm in models:
+            ref = resolve_any(model, sm, model.qualified_name(name))
+            if model.hidden(ref):
+                raise UnsupportedDimension(name)
+            info = model.dimension_info(ref)
+    except AmbiguousDimension:
+        raise
+    except UnsupportedDimension as exc:
+        info = None
+        if "__" in name and exc.message != name:  # a MetricFlow name: say what went wrong
+            reason = f" ({exc.message.rstrip('.')})"
+    if info is None:
+        supported = model.supported_dimensions(metric)
+        listed = ", ".join(supported) if supported else "none"
+        raise UnsupportedDimension(
+            f"Unknown dimension {name!r} for metric {metric!r}{reason}; supported: {listed}.")
+    return info
+
+
+def check_members(dim: DimensionInfo, f: Filter) -> None:
     for value in f.values:
-        if dim.members is not None and value not in dim.members:
-            raise UnknownMember(f"Unknown member {value!r} of dimension {dim.name!r}; "
+        text = member_text(value)
+        if not citable(text):
+            raise UnknownMember(f"Member {text[:40]!r} of dimension {dim.name!r} cannot be cited: "
+                                "a member is printable text of at most 200 characters.")
+        if dim.members is not None and text not in dim.members:
+            raise UnknownMember(f"Unknown member {text!r} of dimension {dim.name!r}; "
                                 f"members: {', '.join(dim.members)}.")
-        if dim.pattern and not re.fullmatch(dim.pattern, value):
-            raise UnknownMember(f"Member {value!r} of dimension {dim.name!r} has the wrong shape; "
-                                "expected YYYY-MM, e.g. 2026-03.")
+        if dim.pattern and not re.fullmatch(dim.pattern, text):
+            example = " expected YYYY-MM, e.g. 2026-03." if "[0-9]{2}-" in dim.pattern else ""
+            raise UnknownMember(f"Member {text!r} of dimension {dim.name!r} has the wrong shape;"
+                                f"{example or ' expected ' + dim.pattern + '.'}")
 
 
 def check_grain(model: SemanticModelFile, metrics: tuple[str, ...], grain: str | None,
                 window: Window) -> None:
     for metric in metrics:
-        grains = model.metric_index[metric].grains
+        grains = model.allowed_grains(metric)
         if grain is not None and grain not in grains:
             raise GrainNotAllowed(f"Grain {grain!r} is not allowed for metric {metric!r}; "
                                   f"allowed: {', '.join(grains)}.")
@@ -174,9 +228,7 @@ def check_aggregate(model: SemanticModelFile, metrics: tuple[str, ...], aggregat
                 f"Metric {metric!r} is a point-in-time value (at the end of each period) and "
                 "cannot be summed over a period; ask for its value at the end of the window, "
                 "or by grain without aggregate.")
-        m = model.metric_index[metric]
-        aggs = {model.measures[x][1].agg for x in model.base_measures(metric)}
-        if m.type != "simple" or aggs - {"count", "sum"}:
+        if not model.additive(metric):
             raise NonAdditiveSum(
                 f"Metric {metric!r} is not additive across periods (distinct counts and ratios "
                 "double-count when summed); ask for it over the whole window without aggregate.")

@@ -46,22 +46,33 @@ def period_start(day: dt.date, grain: str) -> dt.date:
 
     >>> period_start(dt.date(2026, 3, 15), "week")
     datetime.date(2026, 3, 9)
+    >>> period_start(dt.date(2026, 5, 15), "quarter"), period_start(dt.date(2026, 5, 15), "year")
+    (datetime.date(2026, 4, 1), datetime.date(2026, 1, 1))
     """
     if grain == "day":
         return day
     if grain == "week":
         return day - dt.timedelta(days=day.weekday())
+    if grain == "quarter":
+        return day.replace(month=(day.month - 1) // 3 * 3 + 1, day=1)
+    if grain == "year":
+        return day.replace(month=1, day=1)
     return day.replace(day=1)
 
 
 def period_end(start: dt.date, grain: str) -> dt.date:
-    """The last day of the period starting at `start`."""
+    """The last day of the period starting at `start`.
+
+    >>> period_end(dt.date(2026, 4, 1), "quarter"), period_end(dt.date(2024, 2, 1), "month")
+    (datetime.date(2026, 6, 30), datetime.date(2024, 2, 29))
+    """
     if grain == "day":
         return start
     if grain == "week":
         return start + dt.timedelta(days=6)
-    next_month = (start.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
-    return next_month - dt.timedelta(days=1)
+    months = {"quarter": 3, "year": 12}.get(grain, 1)
+    index = start.year * 12 + start.month - 1 + months
+    return dt.date(index // 12, index % 12 + 1, 1) - dt.timedelta(days=1)
 
 
 def periods(window: Window, grain: str) -> list[Window]:

@@ -1,4 +1,6 @@
-"""Compiled SQL per dialect matches the golden files (SHOWWORK_UPDATE_GOLDEN=1 rewrites them)."""
+"""Compiled SQL per dialect matches the golden files (SHOWWORK_UPDATE_GOLDEN=1 rewrites them):
+the demo's queries, and a dbt MetricFlow project's (conformance/project: multi-hop LEFT joins,
+metric filters, ratios across models, offsets, cumulative windows, quarters)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from semantic_layer import SemanticLayer, load_model
 from semantic_layer.compile import DIALECTS
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "sql"
+PROJECT = Path(__file__).resolve().parents[2] / "conformance" / "project" / "models"
 QUERIES = {
     "weekly_active_users_by_platform": ("query", {
         "metrics": ["active_users"], "grain": "week", "group_by": ["platform"],
@@ -34,17 +37,50 @@ QUERIES = {
 }
 
 
+H1 = {"start": "2024-01-01", "end": "2024-06-30"}
+PROJECT_QUERIES = {
+    "mf_multi_hop_region_by_quarter": ("query", {
+        "metrics": ["revenue", "revenue_north_america"], "grain": "quarter", "window": H1,
+        "group_by": ["customer__country__region", "transaction__channel"]}),
+    "mf_ratio_across_models": ("query", {
+        "metrics": ["revenue_per_visit", "web_share"], "grain": "month",
+        "window": H1, "group_by": ["customer__segment"]}),
+    "mf_offset_and_cumulative": ("query", {
+        "metrics": ["revenue_wow", "revenue_7d", "revenue_mtd"], "grain": "week",
+        "window": {"start": "2024-01-08", "end": "2024-02-04"}}),
+    "mf_semi_additive_compare": ("compare", {
+        "metrics": ["closing_balance", "account_closing_balance"], "by": "customer__segment",
+        "current_window": {"start": "2024-03-01", "end": "2024-03-31"},
+        "previous_window": {"start": "2024-02-01", "end": "2024-02-29"}}),
+    "mf_aggregations_where_or": ("query", {
+        "metrics": ["average_order", "gift_orders", "buyers", "largest_order"], "grain": "year",
+        "window": H1, "where": [{"any_of": [
+            {"dimension": "transaction__channel", "values": ["web"]},
+            {"dimension": "customer__country__region", "op": "not_in", "values": ["Europe"]}]}]}),
+}
+
+
 @pytest.fixture(scope="module")
 def compiler_layer() -> SemanticLayer:
     return SemanticLayer(load_model())
 
 
+@pytest.fixture(scope="module")
+def project_layer() -> SemanticLayer:
+    return SemanticLayer(load_model(PROJECT))
+
+
+CASES = [(n, "demo") for n in sorted(QUERIES)] + [(n, "project") for n in sorted(PROJECT_QUERIES)]
+
+
 @pytest.mark.parametrize("dialect", DIALECTS)
-@pytest.mark.parametrize("name", sorted(QUERIES))
-def test_golden_sql(compiler_layer: SemanticLayer, name: str, dialect: str) -> None:
+@pytest.mark.parametrize(("name", "source"), CASES, ids=[c[0] for c in CASES])
+def test_golden_sql(compiler_layer: SemanticLayer, project_layer: SemanticLayer, name: str,
+                    source: str, dialect: str) -> None:
     """The compiled SQL is exactly the reviewed golden text and parses as one SELECT."""
-    kind, args = QUERIES[name]
-    sql = compiler_layer.compile(kind, args, dialect).sql
+    layer, queries = (compiler_layer, QUERIES) if source == "demo" else (project_layer, PROJECT_QUERIES)
+    kind, args = queries[name]
+    sql = layer.compile(kind, args, dialect).sql
     path = GOLDEN / f"{name}.{dialect}.sql"
     if os.environ.get("SHOWWORK_UPDATE_GOLDEN"):
         path.write_text(sql + "\n", encoding="utf-8")

@@ -51,10 +51,11 @@ def test_contract_tables_and_values(raw) -> None:
 
 
 def test_model_coverage_matches_source_coverage(raw) -> None:
-    """The coverage windows declared in the model equal the warehouse's source_coverage."""
+    """The coverage windows the demo governance declares equal the warehouse's source_coverage."""
     from semantic_layer import load_model
 
     model = load_model()
     stored = {s: (f, t) for s, f, t in raw.execute("SELECT * FROM source_coverage").fetchall()}
     for sm in model.semantic_models:
-        assert stored[sm.model] == (sm.coverage.from_, sm.coverage.through), sm.name
+        cov = model.coverage_by_model[sm.name]
+        assert stored[sm.table] == (cov.from_, cov.through), sm.name

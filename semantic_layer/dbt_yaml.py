@@ -1,0 +1,207 @@
+"""dbt YAML (one file or a folder, as dbt writes them) to the semantic-manifest shape.
+
+dbt's schema files hold `semantic_models:` and `metrics:` next to `models:`, `sources:` and data
+tests; only the first two are read. This is the small step dbt-core itself takes before
+dbt-semantic-interfaces sees the objects: `model: ref('x')` becomes a `node_relation`, string
+shorthands become objects, `meta` moves under `config`. Everything else (types, validations) is
+dbt-semantic-interfaces' own (see `manifest.py`).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+SKIPPED_DIRS = {"target", "dbt_packages", "dbt_modules", "logs", "node_modules", "seeds"}
+_REF = re.compile(r"""^\s*ref\(\s*(?:['"][^'"]+['"]\s*,\s*)?['"]([^'"]+)['"]\s*(?:,[^)]*)?\)\s*$""")
+# keys dbt accepts that carry no meaning for the semantic layer
+_DBT_ONLY = ("group", "tags", "docs", "deprecation_date")
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where an object was defined: a file and, when known, the line it starts on."""
+
+    file: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+
+@dataclass
+class RawManifest:
+    """Semantic models and metrics in the manifest's dict shape, with where each came from."""
+
+    semantic_models: list[dict[str, Any]] = field(default_factory=list)
+    metrics: list[dict[str, Any]] = field(default_factory=list)
+    origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
+    """(kind, name) → origin, kind being 'semantic_model' or 'metric'."""
+    problems: list[str] = field(default_factory=list)
+    """Problems found while reading, each naming where it is."""
+    skipped: list[str] = field(default_factory=list)
+    """Objects read but not used (saved queries, exports), each naming where it is."""
+    time_spines: list[dict[str, Any]] = field(default_factory=list)
+    source: str = ""
+    """The file or folder read."""
+
+    def origin(self, kind: str, name: str) -> Origin:
+        return self.origins.get((kind, name), Origin(self.source))
+
+
+def yaml_files(path: Path) -> list[Path]:
+    """The YAML files of a dbt folder (or the one file), in a stable order."""
+    if path.is_file():
+        return [path]
+    out = []
+    for p in sorted(path.rglob("*")):
+        parts = p.relative_to(path).parts
+        if any(x.startswith(".") or x in SKIPPED_DIRS for x in parts[:-1]) or parts[-1].startswith("."):
+            continue
+        if p.suffix in (".yml", ".yaml") and p.is_file():
+            out.append(p)
+    return out
+
+
+def read_dbt_yaml(path: Path) -> RawManifest:
+    """Every semantic model and metric in the dbt YAML at `path` (a file or a folder)."""
+    raw = RawManifest(source=str(path))
+    if not path.exists():
+        raw.problems.append(f"{path}: no such file or folder")
+        return raw
+    for file in yaml_files(path):
+        _read_file(file, raw)
+    return raw
+
+
+def _read_file(file: Path, raw: RawManifest) -> None:
+    try:
+        text = file.read_text(encoding="utf-8")
+        docs = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+        values = list(yaml.safe_load_all(text))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raw.problems.append(f"{file}: not readable YAML: {exc}")
+        return
+    for node, doc in zip(docs, values, strict=True):
+        if not isinstance(doc, dict):
+            continue
+        lines = _item_lines(node)
+        if _is_dbt_list(doc.get("semantic_models")):
+            for i, item in enumerate(doc["semantic_models"]):
+                _add(raw, "semantic_model", item, Origin(str(file), lines["semantic_models"].get(i)))
+        if _is_dbt_list(doc.get("metrics")):
+            for i, item in enumerate(doc["metrics"]):
+                _add(raw, "metric", item, Origin(str(file), lines["metrics"].get(i)))
+        for key, what in (("saved_queries", "saved query"), ("exports", "export")):
+            for i, item in enumerate(doc.get(key) or []):
+                name = item.get("name") if isinstance(item, dict) else None
+                raw.skipped.append(f"{Origin(str(file), lines[key].get(i))}: {what} {name!r} is "
+                                   "not used by showwork (not a metric)")
+        for i, model in enumerate(doc.get("models") or []):
+            if isinstance(model, dict) and isinstance(model.get("time_spine"), dict):
+                spine = dict(model["time_spine"], name=model.get("name"),
+                             origin=str(Origin(str(file), lines["models"].get(i))))
+                raw.time_spines.append(spine)
+
+
+def _is_dbt_list(value: Any) -> bool:
+    # a showwork governance file keys `metrics:` by name (a mapping); dbt lists them
+    return isinstance(value, list)
+
+
+def _item_lines(node: yaml.Node) -> dict[str, dict[int, int]]:
+    """For each top-level list, the 1-based line each item starts on."""
+    out: dict[str, dict[int, int]] = {k: {} for k in
+                                      ("semantic_models", "metrics", "saved_queries", "exports", "models")}
+    if not isinstance(node, yaml.MappingNode):
+        return out
+    for key, value in node.value:
+        if isinstance(key, yaml.ScalarNode) and key.value in out and isinstance(value, yaml.SequenceNode):
+            out[key.value] = {i: item.start_mark.line + 1 for i, item in enumerate(value.value)}
+    return out
+
+
+def _add(raw: RawManifest, kind: str, item: Any, origin: Origin) -> None:
+    what = kind.replace("_", " ")
+    if not isinstance(item, dict):
+        raw.problems.append(f"{origin}: a {what} must be a mapping, got {type(item).__name__}")
+        return
+    name = item.get("name")
+    if not isinstance(name, str):
+        raw.problems.append(f"{origin}: a {what} needs a name")
+        return
+    if (kind, name) in raw.origins:
+        raw.problems.append(f"{origin}: {what} {name!r} is already defined at "
+                            f"{raw.origins[(kind, name)]}")
+        return
+    obj = copy.deepcopy(item)
+    if not _enabled(obj):
+        return
+    raw.origins[(kind, name)] = origin
+    if kind == "semantic_model":
+        problem = _semantic_model(obj)
+        if problem:
+            raw.problems.append(f"{origin}: semantic model {name!r}: {problem}")
+            return
+        raw.semantic_models.append(obj)
+    else:
+        _metric(obj)
+        raw.metrics.append(obj)
+
+
+def _enabled(obj: dict[str, Any]) -> bool:
+    config = obj.get("config")
+    return not (isinstance(config, dict) and config.get("enabled") is False)
+
+
+def _config(obj: dict[str, Any]) -> None:
+    """dbt's `meta` (top level or under config) as the manifest's `config: {meta: …}`."""
+    meta = obj.pop("meta", None)
+    config = obj.pop("config", None)
+    for key in _DBT_ONLY:
+        obj.pop(key, None)
+    merged: dict[str, Any] = {}
+    if isinstance(config, dict):
+        merged.update(config.get("meta") or {})
+    if isinstance(meta, dict):
+        merged.update(meta)
+    if merged or isinstance(config, dict):
+        obj["config"] = {"meta": merged}
+
+
+def _semantic_model(sm: dict[str, Any]) -> str | None:
+    model = sm.pop("model", None)
+    if "node_relation" not in sm:
+        match = _REF.match(model) if isinstance(model, str) else None
+        if not match:
+            return f"model: expected ref('<dbt model>'), got {model!r}"
+        table = match.group(1)
+        sm["node_relation"] = {"alias": table, "schema_name": "", "relation_name": table}
+    _config(sm)
+    for key in ("entities", "dimensions", "measures"):
+        for element in sm.get(key) or []:
+            if isinstance(element, dict):
+                _config(element)
+    return None
+
+
+def _metric(m: dict[str, Any]) -> None:
+    _config(m)
+    if isinstance(m.get("type"), str):
+        m["type"] = m["type"].lower()
+    params = m.get("type_params")
+    if not isinstance(params, dict):
+        return
+    for key in ("numerator", "denominator"):
+        if isinstance(params.get(key), str):
+            params[key] = {"name": params[key]}
+    if isinstance(params.get("metrics"), list):
+        params["metrics"] = [{"name": x} if isinstance(x, str) else x for x in params["metrics"]]
+    cumulative = params.get("cumulative_type_params")
+    if isinstance(cumulative, dict) and isinstance(cumulative.get("metric"), str):
+        cumulative["metric"] = {"name": cumulative["metric"]}

@@ -1,0 +1,107 @@
+"""Governance defaults inferred from the warehouse (DESIGN.md, "Projects").
+
+What the governance leaves out: each semantic model's coverage (first..last day of its
+agg_time_dimension in the data), each small dimension's closed member list (its distinct values,
+when there are at most MAX_MEMBERS), and the as-of date (the end of coverage).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from sqlglot import exp
+
+from semantic_layer.governance import DimensionGovernance
+from semantic_layer.model import Coverage, SemanticModelFile
+from semantic_layer.results import citable, member_text
+
+MAX_MEMBERS = 50
+Run = Callable[[str], list[tuple[Any, ...]]]
+
+
+def needs_inference(model: SemanticModelFile) -> bool:
+    missing_cov = any(sm.name not in model.coverage_by_model for sm in model.semantic_models
+                      if sm.measures)
+    return missing_cov or bool(_open_dimensions(model))
+
+
+def _open_dimensions(model: SemanticModelFile) -> list[str]:
+    out = []
+    for info in model.dimensions.values():
+        g = model.dimension_governance.get(info.qualified)
+        if info.members is None and info.pattern is None and not (g and g.members is not None):
+            out.append(info.qualified)
+    return out
+
+
+def infer(model: SemanticModelFile, run: Run, dialect: str = "duckdb") -> SemanticModelFile:
+    """The model with missing coverage and member lists filled in from the data."""
+    from semantic_layer.sql import qualify
+
+    coverage = dict(model.coverage_by_model)
+    for sm in model.semantic_models:
+        if sm.name in coverage or not sm.measures:
+            continue
+        time = sm.dimension(sm.measures[0].agg_time_dimension)
+        day = exp.cast(qualify(time.expr, sm.table), "DATE") if time else None
+        if day is None:
+            continue
+        sql = exp.select(exp.Min(this=day), exp.Max(this=day.copy())).from_(_table(sm)).sql(dialect)
+        ((lo, hi),) = run(sql)
+        if lo is not None:
+            coverage[sm.name] = Coverage(_date(lo), _date(hi))
+    governance = dict(model.dimension_governance)
+    wanted = set(_open_dimensions(model))
+    for info in model.dimensions.values():
+        if info.qualified not in wanted:
+            continue
+        owner = model.models_by_name[info.owner]
+        value = qualify(info.dimension.expr, owner.table)
+        sql = (exp.select(exp.alias_(value, "v")).distinct().from_(_table(owner))
+               .where(exp.not_(value.copy().is_(exp.null())))
+               .order_by(exp.column("v")).limit(MAX_MEMBERS + 1).sql(dialect))
+        values = [_text(r[0]) for r in run(sql)]
+        # a value no citation can name is never offered as a member (nor accepted in a filter)
+        members = [v for v in values if citable(v)]
+        if len(values) <= MAX_MEMBERS:
+            old = governance.get(info.qualified) or DimensionGovernance()
+            governance[info.qualified] = old.model_copy(update={"members": members})
+    through = [c.through for c in coverage.values()]
+    as_of = model.as_of
+    if as_of == dt.date.max and through:
+        as_of = max(through)
+    out = replace(model, coverage_by_model=coverage, dimension_governance=governance, as_of=as_of)
+    return out
+
+
+def infer_from_duckdb(model: SemanticModelFile, database: Path) -> SemanticModelFile:
+    if not needs_inference(model):
+        return model
+    from semantic_layer.execute import Limits, connect, run
+
+    limits = Limits()
+    con = connect(database, limits)
+    try:
+        return infer(model, lambda sql: run(con, sql, limits))
+    finally:
+        con.close()
+
+
+def _table(sm: Any) -> exp.Table:
+    return exp.to_table(f"{sm.schema}.{sm.table}" if sm.schema and sm.schema != "main" else sm.table)
+
+
+def _date(v: Any) -> dt.date:
+    if isinstance(v, dt.datetime):
+        return v.date()
+    if isinstance(v, dt.date):
+        return v
+    return dt.date.fromisoformat(str(v)[:10])
+
+
+def _text(v: Any) -> str:
+    return member_text(v)

@@ -1,0 +1,87 @@
+"""One scan: a semantic model's table and the LEFT joins its dimensions and filters need."""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from semantic_layer.joins import DimensionRef, Hop, resolve, resolve_any
+from semantic_layer.model import Measure, SemanticModel, SemanticModelFile
+from semantic_layer.sql import qualify, truncate
+from semantic_layer.where import Ref
+
+
+class Scan:
+    """The FROM clause of one scan: the measure's semantic model and the LEFT joins its
+    dimensions and filters need, each join path once."""
+
+    def __init__(self, model: SemanticModelFile, fact: SemanticModel, dialect: str) -> None:
+        self.model, self.fact, self.dialect = model, fact, dialect
+        self.aliases: dict[tuple[Hop, ...], str] = {(): fact.name}
+        self.used = {fact.name}
+
+    def alias(self, path: tuple[Hop, ...]) -> str:
+        for i in range(1, len(path) + 1):
+            prefix = path[:i]
+            if prefix not in self.aliases:
+                name, n = prefix[-1].target, 2
+                while name in self.used:
+                    name, n = f"{prefix[-1].target}_{n}", n + 1
+                self.aliases[prefix] = name
+                self.used.add(name)
+        return self.aliases[path]
+
+    def column(self, ref: DimensionRef) -> exp.Expr:
+        owner = self.model.models_by_name[ref.owner]
+        value = qualify(ref.dimension.expr, self.alias(ref.path), owner.table)
+        if ref.dimension.type == "time":
+            return truncate(value, ref.grain or "day", self.dialect)
+        return value
+
+    def time(self, measure: Measure) -> exp.Expr:
+        dim = self.fact.dimension(measure.agg_time_dimension)
+        assert dim is not None  # checked when the model loaded
+        return qualify(dim.expr, self.fact.name, self.fact.table)
+
+    def dimension(self, name: str) -> exp.Expr:
+        return self.column(resolve_any(self.model, self.fact, self.model.qualified_name(name)))
+
+    def reference(self, ref: Ref, measure: Measure) -> exp.Expr:
+        """A `{{ Dimension(…) }}` of a metric filter, read in this scan."""
+        if ref.name.split("__")[0] == "metric_time":
+            grain = ref.grain or (ref.name.split("__")[1] if "__" in ref.name else "day")
+            return truncate(self.time(measure), grain, self.dialect)
+        kind = "entity" if ref.kind == "entity" else "dimension"
+        dref = resolve(self.model, self.fact, ref.name, kind)
+        if ref.grain:
+            dref = DimensionRef(dref.name, dref.path, dref.owner, dref.dimension, ref.grain)
+        return self.column(dref)
+
+    def select(self) -> exp.Select:
+        select = exp.select().from_(self._table(self.fact, self.fact.name), copy=False)
+        for path, alias in self.aliases.items():
+            if not path:
+                continue
+            hop = path[-1]
+            source, target = self.model.models_by_name[hop.source], self.model.models_by_name[hop.target]
+            left = qualify(source.entity(hop.entity).expr, self.aliases[path[:-1]], source.table)  # type: ignore[union-attr]
+            right = qualify(target.entity(hop.entity).expr, alias, target.table)  # type: ignore[union-attr]
+            select = select.join(self._table(target, alias), on=left.eq(right), join_type="left",
+                                 copy=False)
+        return select
+
+    @staticmethod
+    def _table(sm: SemanticModel, alias: str) -> exp.Table:
+        name = f"{sm.schema}.{sm.table}" if sm.schema and sm.schema != "main" else sm.table
+        table = exp.to_table(name)
+        if alias != sm.table:
+            table.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
+        return table
+
+
+def with_from(scan: Scan, select: exp.Select) -> exp.Select:
+    """`select` over the scan's FROM and joins (built last: filters and dimensions add joins)."""
+    base = scan.select()
+    for key in ("expressions", "where", "group"):
+        if select.args.get(key):
+            base.set(key, select.args[key])
+    return base

@@ -1,0 +1,96 @@
+"""SQL fragments as sqlglot expressions: the model's trusted exprs read from a table alias,
+date literals and windows, calendar truncation per dialect, member literals."""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+from functools import lru_cache
+
+import sqlglot
+from sqlglot import exp
+
+from semantic_layer.windows import Window
+
+
+@lru_cache(maxsize=1024)
+def parse_trusted(text: str) -> exp.Expr:
+    return sqlglot.parse_one(text, read="duckdb")
+
+
+def qualify(text: str, alias: str, table: str | None = None) -> exp.Expr:
+    """A model expr with its bare columns (and columns qualified by its own table) read from
+    `alias`, so a join never makes a column ambiguous."""
+    tree = parse_trusted(text).copy()
+    for col in tree.find_all(exp.Column):
+        if not col.table or col.table in (table, alias):
+            col.set("table", exp.to_identifier(alias))
+    return tree
+
+
+def date_literal(day: dt.date) -> exp.Expr:
+    return exp.cast(exp.Literal.string(day.isoformat()), exp.DataType.Type.DATE)
+
+
+def in_window(col: exp.Expr, w: Window) -> exp.Expr:
+    return exp.and_(col.copy() >= date_literal(w.start), col.copy() < date_literal(w.end_exclusive))
+
+
+def week_start(col: exp.Expr, dialect: str) -> exp.Expr:
+    """The Monday of the ISO week holding `col`, as a DATE, in every dialect."""
+    day = exp.cast(col, exp.DataType.Type.DATE)
+    if dialect == "bigquery":
+        return exp.DateTrunc(this=day, unit=exp.var("ISOWEEK"))
+    if dialect == "snowflake":
+        # DATE_TRUNC('WEEK') follows the WEEK_START session parameter there; this does not.
+        offset = exp.Sub(this=exp.Literal.number(1), expression=exp.DayOfWeekIso(this=day.copy()))
+        return exp.DateAdd(this=day, expression=offset, unit=exp.var("DAY"))
+    return exp.cast(exp.DateTrunc(this=day, unit=exp.Literal.string("WEEK")), "DATE")
+
+
+def truncate(col: exp.Expr, grain: str, dialect: str) -> exp.Expr:
+    """The first day of the grain's period holding `col`, as a DATE."""
+    if grain == "day":
+        return exp.cast(col, exp.DataType.Type.DATE)
+    if grain == "week":
+        return week_start(col, dialect)
+    trunc = exp.DateTrunc(this=exp.cast(col, "DATE"), unit=exp.Literal.string(grain.upper()))
+    return exp.cast(trunc, "DATE")
+
+
+def shift(day: dt.date, count: int, grain: str) -> dt.date:
+    """`day` moved by `count` grains (months clamp to the month's last day).
+
+    >>> shift(dt.date(2026, 3, 31), -1, "month")
+    datetime.date(2026, 2, 28)
+    """
+    if grain in ("day", "week"):
+        return day + dt.timedelta(days=count * (7 if grain == "week" else 1))
+    months = count * {"month": 1, "quarter": 3, "year": 12}[grain]
+    index = day.year * 12 + day.month - 1 + months
+    year, month = divmod(index, 12)
+    last = calendar.monthrange(year, month + 1)[1]
+    return dt.date(year, month + 1, min(day.day, last))
+
+
+def conjuncts(tree: exp.Expr | None) -> list[exp.Expr]:
+    if tree is None:
+        return []
+    while isinstance(tree, exp.Paren):
+        tree = tree.this
+    return list(tree.flatten()) if isinstance(tree, exp.And) else [tree]
+
+
+def literal(value: object, as_date: bool) -> exp.Expr:
+    if isinstance(value, bool):
+        return exp.Boolean(this=value)
+    if isinstance(value, int | float):
+        return exp.Literal.number(value)
+    if as_date:
+        return date_literal(dt.date.fromisoformat(str(value)[:10]))
+    return exp.Literal.string(str(value))
+
+
+def coalesce(key: str, scans: list[str]) -> exp.Expr:
+    columns = [exp.column(key, scan) for scan in scans]
+    return columns[0] if len(columns) == 1 else exp.Coalesce(this=columns[0], expressions=columns[1:])

@@ -1,0 +1,301 @@
+"""MetricFlow where filters: `{{ Dimension('customer__country') }} = 'MX'`.
+
+Two uses. A metric's own `filter` is trusted model configuration: its references are resolved
+against the semantic model and it is rendered to SQL (`render`). A `--where` typed by a person is
+not: `parse_where` accepts only references compared with literals, IN lists, AND and OR, and
+turns them into the layer's structured filters; anything else is a clear error.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import sqlglot
+from sqlglot import exp
+
+from semantic_layer.errors import InvalidFilter
+from semantic_layer.model import GRAINS
+
+_TOKEN = "__sw_ref_{}__"
+_TOKEN_RE = re.compile(r"__sw_ref_(\d+)__")
+MAX_FILTER = 2000
+
+
+@dataclass(frozen=True)
+class Ref:
+    """One `{{ Dimension(…) }}`, `{{ TimeDimension(…) }}` or `{{ Entity(…) }}` in a filter."""
+
+    kind: str
+    """dimension, time_dimension or entity."""
+    name: str
+    """The full dundered name, entity path included (customer__country__region)."""
+    grain: str | None = None
+
+
+class _Item:
+    """What a reference renders to inside the Jinja sandbox: a token, plus MetricFlow's
+    builder methods."""
+
+    def __init__(self, refs: list[Ref], ref: Ref) -> None:
+        self._refs, self._index = refs, len(refs)
+        refs.append(ref)
+
+    def grain(self, name: str) -> _Item:
+        self._refs[self._index] = Ref(self._refs[self._index].kind, self._refs[self._index].name,
+                                      _grain(name))
+        return self
+
+    def descending(self, _flag: bool = True) -> _Item:
+        return self
+
+    def date_part(self, name: str) -> _Item:
+        raise InvalidFilter(f"date_part({name!r}) in a filter is not supported yet.")
+
+    def __str__(self) -> str:
+        return _TOKEN.format(self._index)
+
+
+def _grain(name: str | None) -> str | None:
+    if name is None:
+        return None
+    g = name.lower()
+    if g not in GRAINS:
+        raise InvalidFilter(f"Grain {name!r} is not supported; supported: {', '.join(GRAINS)}.")
+    return g
+
+
+def _path(name: str, entity_path: Any) -> str:
+    if not isinstance(name, str):
+        raise InvalidFilter(f"A reference names an element with a string, got {name!r}.")
+    if entity_path:
+        if not isinstance(entity_path, list | tuple) or not all(isinstance(e, str) for e in entity_path):
+            raise InvalidFilter(f"entity_path must be a list of entity names, got {entity_path!r}.")
+        # Dimension('country__region', entity_path=['customer']) is customer__country__region
+        return "__".join([*entity_path, name])
+    return name
+
+
+def references(template: str) -> tuple[str, list[Ref]]:
+    """The template with each reference replaced by a token, and the references in order."""
+    from jinja2 import StrictUndefined, TemplateError
+    from jinja2.sandbox import SandboxedEnvironment
+
+    if len(template) > MAX_FILTER:
+        raise InvalidFilter(f"A filter is at most {MAX_FILTER} characters.")
+    if "{%" in template or "{#" in template:
+        raise InvalidFilter("A filter holds {{ … }} references only, no Jinja statements.")
+    refs: list[Ref] = []
+
+    def dimension(name: str, entity_path: Any = ()) -> _Item:
+        return _Item(refs, Ref("dimension", _path(name, entity_path)))
+
+    def time_dimension(name: str, time_granularity_name: str | None = None, entity_path: Any = (),
+                       descending: bool | None = None, date_part_name: str | None = None) -> _Item:
+        if date_part_name:
+            raise InvalidFilter(f"date_part_name={date_part_name!r} is not supported yet.")
+        return _Item(refs, Ref("time_dimension", _path(name, entity_path), _grain(time_granularity_name)))
+
+    def entity(name: str, entity_path: Any = ()) -> _Item:
+        return _Item(refs, Ref("entity", _path(name, entity_path)))
+
+    def metric(name: str, group_by: Any = ()) -> _Item:
+        raise InvalidFilter(f"Filtering on a metric ({{{{ Metric({name!r}, …) }}}}) is not supported yet.")
+
+    try:
+        text = SandboxedEnvironment(undefined=StrictUndefined).from_string(template).render(
+            Dimension=dimension, TimeDimension=time_dimension, Entity=entity, Metric=metric)
+    except TemplateError as exc:
+        raise InvalidFilter(f"The filter is not a valid MetricFlow template: {exc}.") from exc
+    except TypeError as exc:
+        raise InvalidFilter(f"A reference in the filter has the wrong arguments: {exc}.") from exc
+    return text, refs
+
+
+def parse_sql(text: str) -> exp.Expr:
+    try:
+        trees = [t for t in sqlglot.parse(text, read="duckdb") if t is not None]
+    except sqlglot.errors.SqlglotError as exc:
+        raise InvalidFilter(f"The filter is not valid SQL: {' '.join(str(exc).split())[:200]}.") from exc
+    if len(trees) != 1:
+        raise InvalidFilter(f"The filter is one SQL condition; found {len(trees)} statements.")
+    return trees[0]
+
+
+def render(template: str, resolve: Callable[[Ref], exp.Expr]) -> exp.Expr:
+    """A trusted metric filter as a SQL expression, each reference replaced by `resolve(ref)`."""
+    text, refs = references(template)
+    tree = parse_sql(text)
+
+    def swap(node: exp.Expr) -> exp.Expr:
+        m = _TOKEN_RE.fullmatch(node.name) if isinstance(node, exp.Column) and not node.table else None
+        if m is None:
+            return node
+        value = resolve(refs[int(m.group(1))])
+        atomic = isinstance(value, exp.Column | exp.Cast | exp.Func | exp.Literal | exp.Paren)
+        return value if atomic else exp.paren(value, copy=False)
+
+    return tree.transform(swap)
+
+
+# -- the safe subset (a person's --where) -------------------------------------------------------
+@dataclass(frozen=True)
+class Comparison:
+    """`reference op literal(s)` from a --where."""
+
+    ref: Ref
+    op: str
+    """in, not_in, ge, gt, le, lt."""
+    values: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class ParsedWhere:
+    """A --where as the layer's structured filters, plus any metric_time bounds it sets."""
+
+    where: list[dict[str, Any]]
+    """Items for a governed call's `where`: filters, or {"any_of": [filters]} for an OR."""
+    start: dt.date | None = None
+    """First day metric_time may take (inclusive)."""
+    end: dt.date | None = None
+    """Last day metric_time may take (inclusive)."""
+
+    def apply(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Query arguments with these filters added and the window narrowed to the bounds."""
+        out = dict(args, where=[*args.get("where", []), *self.where])
+        if self.start or self.end:
+            w = dict(out.get("window") or {})
+            start = max(filter(None, [self.start, _day(w.get("start"))]))
+            end = min(filter(None, [self.end, _day(w.get("end"))]))
+            out["window"] = {"start": start.isoformat(), "end": end.isoformat()}
+        return out
+
+
+def _day(value: Any) -> dt.date | None:
+    return dt.date.fromisoformat(value) if isinstance(value, str) else value
+
+
+def parse_where(text: str) -> ParsedWhere:
+    """A MetricFlow `--where` as structured filters; InvalidFilter for anything outside the
+    safe subset (references compared with literals, IN lists, AND, OR)."""
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidFilter("The where filter is empty.")
+    sql, refs = references(text)
+    if not refs:
+        raise InvalidFilter("The where filter references nothing; use {{ Dimension('entity__name') }}.")
+    tree = _bool(parse_sql(sql), refs)
+    conjuncts = _cnf(tree)
+    start = end = None
+    where: list[dict[str, Any]] = []
+    for clause in conjuncts:
+        times = [c for c in clause if _is_metric_time(c.ref)]
+        if times and len(clause) > 1:
+            raise InvalidFilter("metric_time bounds may only be AND-ed, not OR-ed with other conditions.")
+        if times:
+            start, end = _bound(times[0], start, end)
+            continue
+        filters = [_filter(c) for c in clause]
+        where.append(filters[0] if len(filters) == 1 else {"any_of": filters})
+    return ParsedWhere(where, start, end)
+
+
+def _is_metric_time(ref: Ref) -> bool:
+    return ref.name.split("__")[0] == "metric_time"
+
+
+def _bool(node: exp.Expr, refs: list[Ref]) -> Any:
+    """('and'|'or', parts) trees over Comparison leaves."""
+    if isinstance(node, exp.Paren):
+        return _bool(node.this, refs)
+    if isinstance(node, exp.And | exp.Or):
+        return ("and" if isinstance(node, exp.And) else "or",
+                [_bool(node.left, refs), _bool(node.right, refs)])
+    if isinstance(node, exp.Not) and isinstance(node.this, exp.In):
+        leaf = _bool(node.this, refs)
+        return Comparison(leaf.ref, "not_in", leaf.values)
+    if isinstance(node, exp.In):
+        if node.args.get("query") or node.args.get("unnest") or node.args.get("field"):
+            raise InvalidFilter("IN takes a list of literals, not a subquery.")
+        return Comparison(_ref(node.this, refs), "in", tuple(_literal(v) for v in node.expressions))
+    ops = {exp.EQ: "in", exp.NEQ: "not_in", exp.GTE: "ge", exp.GT: "gt", exp.LTE: "le", exp.LT: "lt"}
+    for cls, op in ops.items():
+        if type(node) is cls:
+            left, right = node.left, node.right
+            if _is_token(right) and not _is_token(left):
+                left, right = right, left
+                op = {"ge": "le", "gt": "lt", "le": "ge", "lt": "gt"}.get(op, op)
+            return Comparison(_ref(left, refs), op, (_literal(right),))
+    raise InvalidFilter(
+        f"Unsupported in a where filter: {node.sql(dialect='duckdb')[:80]!r}. Use references "
+        "compared with literals (=, !=, <, <=, >, >=), IN (…) lists, AND and OR.")
+
+
+def _is_token(node: exp.Expr) -> bool:
+    return isinstance(node, exp.Column) and not node.table and bool(_TOKEN_RE.fullmatch(node.name))
+
+
+def _ref(node: exp.Expr, refs: list[Ref]) -> Ref:
+    if not _is_token(node):
+        raise InvalidFilter(
+            f"{node.sql(dialect='duckdb')[:80]!r} is not a reference; compare "
+            "{{ Dimension('entity__name') }}, {{ TimeDimension(…) }} or {{ Entity(…) }} with literals.")
+    return refs[int(_TOKEN_RE.fullmatch(node.name).group(1))]  # type: ignore[union-attr]
+
+
+def _literal(node: exp.Expr) -> Any:
+    if isinstance(node, exp.Cast) and isinstance(node.this, exp.Literal) and node.this.is_string:
+        node = node.this  # DATE '2024-01-01'
+    if isinstance(node, exp.Literal):
+        if node.is_string:
+            return node.this
+        number = float(node.this)
+        return int(number) if number.is_integer() and "." not in node.this else number
+    if isinstance(node, exp.Boolean):
+        return bool(node.this)
+    if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal) and not node.this.is_string:
+        return -_literal(node.this)
+    raise InvalidFilter(f"{node.sql(dialect='duckdb')[:80]!r} is not a literal (a string, number "
+                        "or boolean).")
+
+
+def _cnf(tree: Any) -> list[list[Comparison]]:
+    """An AND of ORs of comparisons."""
+    if isinstance(tree, Comparison):
+        return [[tree]]
+    op, parts = tree
+    left, right = _cnf(parts[0]), _cnf(parts[1])
+    if op == "and":
+        return left + right
+    out = [a + b for a in left for b in right]
+    if len(out) > 10:
+        raise InvalidFilter("The where filter is too complex (more than 10 AND-ed conditions).")
+    return out
+
+
+def _filter(c: Comparison) -> dict[str, Any]:
+    if c.op not in ("in", "not_in"):
+        raise InvalidFilter(f"{c.ref.name!r} is compared with {c.op}; only metric_time takes "
+                            "<, <=, >, >= (other references take =, != or IN).")
+    name = f"{c.ref.name}__{c.ref.grain}" if c.ref.kind == "time_dimension" and c.ref.grain else c.ref.name
+    return {"dimension": name, "op": c.op, "values": list(c.values)}
+
+
+def _bound(c: Comparison, start: dt.date | None,
+           end: dt.date | None) -> tuple[dt.date | None, dt.date | None]:
+    (value,) = c.values if len(c.values) == 1 else (None,)
+    try:
+        day = dt.date.fromisoformat(str(value)[:10])
+    except ValueError as exc:
+        raise InvalidFilter(f"metric_time is compared with {value!r}; give an ISO date.") from exc
+    lo = {"ge": day, "gt": day + dt.timedelta(days=1), "in": day}.get(c.op)
+    hi = {"le": day, "lt": day - dt.timedelta(days=1), "in": day}.get(c.op)
+    if c.op == "not_in" or (c.op == "in" and len(c.values) != 1):
+        raise InvalidFilter("metric_time takes =, <, <=, >, >= with one date.")
+    if lo:
+        start = max(start, lo) if start else lo
+    if hi:
+        end = min(end, hi) if end else hi
+    return start, end

@@ -1,0 +1,113 @@
+"""MetricFlow's --where form, read into the layer's structured filters: only references compared
+with literals, IN lists, AND and OR; anything else is a clear error, and nothing is run."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from semantic_layer import SemanticLayer, errors
+from semantic_layer.where import parse_where
+
+H1 = {"start": "2024-01-01", "end": "2024-06-30"}
+
+
+class TestParse:
+    def test_equality(self) -> None:
+        """`{{ Dimension('customer__country') }} = 'MX'` is one IN filter."""
+        parsed = parse_where("{{ Dimension('customer__country') }} = 'MX'")
+        assert parsed.where == [{"dimension": "customer__country", "op": "in", "values": ["MX"]}]
+        assert parsed.start is parsed.end is None
+
+    def test_and_in_not_in(self) -> None:
+        """AND joins filters; IN lists and != / NOT IN become in and not_in."""
+        parsed = parse_where("{{ Dimension('a__b') }} IN ('x', 'y') AND {{ Dimension('a__c') }} != 3"
+                             " AND {{ Entity('customer') }} NOT IN (1, 2)")
+        assert parsed.where == [
+            {"dimension": "a__b", "op": "in", "values": ["x", "y"]},
+            {"dimension": "a__c", "op": "not_in", "values": [3]},
+            {"dimension": "customer", "op": "not_in", "values": [1, 2]}]
+
+    def test_or_becomes_any_of(self) -> None:
+        """OR across references is an any_of group; an AND inside an OR is distributed."""
+        parsed = parse_where("{{ Dimension('a__b') }} = 'x' OR ({{ Dimension('a__c') }} = 'y' "
+                             "AND {{ Dimension('a__d') }} = true)")
+        assert parsed.where == [
+            {"any_of": [{"dimension": "a__b", "op": "in", "values": ["x"]},
+                        {"dimension": "a__c", "op": "in", "values": ["y"]}]},
+            {"any_of": [{"dimension": "a__b", "op": "in", "values": ["x"]},
+                        {"dimension": "a__d", "op": "in", "values": [True]}]}]
+
+    def test_entity_path_and_metric_time(self) -> None:
+        """entity_path joins the name; metric_time comparisons narrow the window."""
+        parsed = parse_where("{{ Dimension('country__region', entity_path=['customer']) }} = 'EU'"
+                             " AND {{ TimeDimension('metric_time', 'day') }} >= '2024-02-01'"
+                             " AND {{ TimeDimension('metric_time', 'day') }} < '2024-03-01'")
+        assert parsed.where == [{"dimension": "customer__country__region", "op": "in",
+                                 "values": ["EU"]}]
+        assert (parsed.start, parsed.end) == (dt.date(2024, 2, 1), dt.date(2024, 2, 29))
+        args = parsed.apply({"metrics": ["revenue"], "window": H1})
+        assert args["window"] == {"start": "2024-02-01", "end": "2024-02-29"}
+
+    @pytest.mark.parametrize(("text", "message"), [
+        ("{{ Dimension('a__b') }} LIKE 'x%'", "Unsupported in a where filter"),
+        ("{{ Dimension('a__b') }} = {{ Dimension('a__c') }}", "is not a literal"),
+        ("amount > 3", "references nothing"),
+        ("{{ Dimension('a__b') }} = 'x' AND amount > 3", "is not a reference"),
+        ("{{ Dimension('a__b') }} IN (SELECT 1)", "not a subquery"),
+        ("{{ Dimension('a__b') }} = lower('X')", "is not a literal"),
+        ("{{ Dimension('a__b') }} > 'x'", "only metric_time takes"),
+        ("{% for x in y %}{% endfor %}", "no Jinja statements"),
+        ("{{ Dimension('a__b').__class__ }} = 1", "not a valid MetricFlow template"),
+        ("{{ Metric('revenue', group_by=['a']) }} > 1", "Filtering on a metric"),
+        ("{{ Dimension('a__b') }} = 'x'; DROP TABLE t", "found 2 statements"),
+        ("{{ TimeDimension('metric_time') }} >= 'soon'", "give an ISO date"),
+        ("{{ TimeDimension('metric_time') }} > '2024-01-01' OR {{ Dimension('a__b') }} = 'x'",
+         "may only be AND-ed"),
+        ("", "empty"),
+    ])
+    def test_anything_else_is_refused(self, text: str, message: str) -> None:
+        """Outside the safe subset: a typed error saying what is accepted."""
+        with pytest.raises(errors.InvalidFilter, match=message):
+            parse_where(text)
+
+
+class TestRun:
+    def test_where_runs_like_structured_filters(self, shop: SemanticLayer) -> None:
+        """A parsed --where gives the numbers of the same structured filter."""
+        text = ("{{ Dimension('customer__segment') }} = 'enterprise' AND "
+                "{{ Dimension('transaction__channel') }} IN ('web', 'phone')")
+        parsed = parse_where(text).apply({"metrics": ["revenue"], "window": H1})
+        direct = {"metrics": ["revenue"], "window": H1, "where": [
+            {"dimension": "customer__segment", "values": ["enterprise"]},
+            {"dimension": "transaction__channel", "values": ["web", "phone"]}]}
+        assert shop.call("query", parsed).rows == shop.call("query", direct).rows
+
+    def test_or_runs(self, shop: SemanticLayer, shop_sql) -> None:
+        """An OR across two dimensions is one OR in SQL."""
+        args = parse_where("{{ Dimension('transaction__channel') }} = 'web' OR "
+                           "{{ Dimension('customer__segment') }} = 'enterprise'").apply(
+            {"metrics": ["orders"], "window": H1})
+        (row,) = shop.call("query", args).rows
+        (expected,) = shop_sql.execute(
+            "SELECT count(*) FROM transactions t LEFT JOIN customers c USING (customer_id) "
+            "WHERE (t.channel = 'web' OR c.segment = 'enterprise') "
+            "AND ordered_at < DATE '2024-07-01'").fetchone()
+        assert row.values["orders"]["value"] == expected
+
+    def test_members_are_still_checked(self, shop: SemanticLayer) -> None:
+        """A --where member outside the closed list is refused like any filter."""
+        args = parse_where("{{ Dimension('transaction__channel') }} = 'fax'").apply(
+            {"metrics": ["orders"], "window": H1})
+        with pytest.raises(errors.UnknownMember, match="members: phone, store, web"):
+            shop.call("query", args)
+
+    def test_entity_filter(self, shop: SemanticLayer, shop_sql) -> None:
+        """`{{ Entity('customer') }} = 7` filters on the foreign key."""
+        args = parse_where("{{ Entity('customer') }} = 7").apply(
+            {"metrics": ["orders"], "window": H1})
+        (row,) = shop.call("query", args).rows
+        (expected,) = shop_sql.execute("SELECT count(*) FROM transactions WHERE customer_id = 7"
+                                       ).fetchone()
+        assert row.values["orders"]["value"] == expected
