@@ -1,4 +1,4 @@
-"""What a question asks, read against the catalog (not against a list of known questions)."""
+"""What a question asks, read against the catalog by `protocol.reading` (no demo words here)."""
 
 from __future__ import annotations
 
@@ -7,32 +7,22 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from analyst.rules.dates import find_windows, previous_window
-from protocol.catalog_text import MetricNames
+from analyst.rules.dates import previous_window, window_of
+from protocol.reading import Gap, Reading, read_text
 from semantic_layer.windows import Window, iso_week
 
 DICTATE = re.compile(
     r"\b(?:ignore (?:all |any |the |your )?(?:previous |prior |above )?instructions|answer (?:with|that)"
     r"|just say|say that|respond with|reply with|the answer is|you must (?:say|report|answer)"
     r"|pretend|claim (?:that|r\d)|report that|regardless of the data|make up)\b")
-WHY = re.compile(r"\b(?:why|what (?:drove|caused|explains?|is behind|was behind)|explain|"
-                 r"reasons? for|drivers? of|what happened to)\b")
-RANK = re.compile(r"\b(?:which|what) (\w+) (?:had|has|have|saw|showed|was|got|drove) (?:the )?"
-                  r"(most|highest|largest|biggest|least|lowest|fewest|smallest)\b")
-BY = re.compile(r"\b(?:by|per|for each|across|split by|broken down by) (?:the )?"
-                r"([a-z][a-z_ ]*?)(?=\b(?: in | on | for | during | last | this | over |,|\?|$))")
-GRAINS = {"daily": "day", "day": "day", "days": "day", "weekly": "week", "week": "week",
-          "weeks": "week", "monthly": "month", "month": "month", "months": "month",
-          "hourly": "hour", "hour": "hour", "hours": "hour", "quarterly": "quarter",
-          "quarter": "quarter", "yearly": "year", "annual": "year", "minute": "minute"}
-COUNTRIES = {"united states": "US", "usa": "US", "us": "US", "america": "US", "uk": "GB",
-             "united kingdom": "GB", "britain": "GB", "great britain": "GB", "germany": "DE",
-             "india": "IN", "brazil": "BR", "france": "FR", "japan": "JP", "canada": "CA",
-             "spain": "ES", "italy": "IT", "mexico": "MX", "australia": "AU", "china": "CN"}
 DATA_WORDS = re.compile(r"\b(?:how many|how much|what (?:was|were|is|are)|number of|count|rate|"
-                        r"average|total|sum|change|drop|rise|trend|metric|users?|revenue)\b")
-PERSON_ATTRIBUTES = ("age", "gender", "city", "income", "device model", "os version", "language",
-                     "region", "state", "zip code", "browser", "app version", "hour", "cohort")
+                        r"average|total|sum|change|drop|rise|trend|metric)\b")
+COMPOSITION = re.compile(r"\s+(?:per|divided by|over|for each|to)\s+", re.IGNORECASE)
+SUMMED = re.compile(r"\b(?:summed|sum of|sum up|add(?:ed)? up|added together)\b")
+BLOCKING = ("member", "qualifier", "period")
+"""Gaps the governed layer cannot be asked about: answering anyway would answer another question.
+(Unknown metrics, dimensions, grains and members of a named dimension go to the layer, which
+refuses them with its own reason.)"""
 
 
 @dataclass
@@ -57,119 +47,63 @@ class Understood:
     """A metric-like phrase the catalog does not govern: the layer is asked, and will refuse."""
     assumed: list[str] = field(default_factory=list)
     """Defaults taken (e.g. no window named: the last whole week)."""
+    unread: list[str] = field(default_factory=list)
+    """Words of the question the catalog cannot read."""
 
 
 def understand(text: str, catalog: dict[str, Any]) -> Understood:
     q = Understood(text)
-    lowered = " ".join(text.lower().split())
-    if DICTATE.search(lowered):
+    spoken = " ".join(text.split())
+    if DICTATE.search(spoken.lower()):
         q.intent, q.refusal = "refuse", ("The question tries to dictate the answer; I report only "
                                          "what governed queries return.")
         return q
-    names = MetricNames(catalog)
-    q.metrics = _ordered(names, lowered)
-    masked = _mask(names, lowered)
-    composition = re.search(r"\bmetric(\d+) (?:per|divided by|over|for each|to) metric(\d+)\b",
-                            masked)
-    if composition:
-        spans = names.spans(lowered)
-        a, b = spans[int(composition.group(1))][2], spans[int(composition.group(2))][2]
-        q.metrics = [f"{a} / {b}"]
-    _dimensions(q, masked, catalog)
-    _grain(q, masked)
-    _windows(q, lowered, catalog)
-    if WHY.search(lowered):
-        q.intent = "diagnostic"
-    elif q.rank:
-        q.intent = "breakdown"
-    elif q.previous is not None:
-        q.intent = "compare"
-    if re.search(r"\b(?:summed|sum of|sum up|add(?:ed)? up|added together)\b", lowered):
+    reading = read_text(spoken, catalog)
+    q.unread = reading.unread
+    q.metrics = _metrics(reading)
+    _shape(q, reading)
+    _filters(q, reading)
+    _windows(q, reading, catalog)
+    q.intent = ("diagnostic" if reading.asks.why else "breakdown" if q.rank
+                else "compare" if q.previous is not None else "lookup")
+    if SUMMED.search(spoken.lower()):
         q.aggregate = "sum"
         q.grain = q.grain or "week"
-    if not q.metrics:
-        phrase = _metric_phrase(lowered)
-        if phrase and DATA_WORDS.search(lowered):
-            q.unknown_metric = phrase
-        else:
-            q.intent, q.refusal = "refuse", ("This is not a question about the governed data: it "
-                                             "names no governed metric.")
+    _refusals(q, reading, spoken.lower())
     return q
 
 
-def _mask(names: MetricNames, lowered: str) -> str:
-    """The text with each metric phrase replaced by metricN, so 'per user' in 'days per user'
-    is not read as a dimension."""
-    out, last = [], 0
-    for i, (start, end, _m) in enumerate(names.spans(lowered)):
-        out += [lowered[last:start], f"metric{i}"]
-        last = end
-    return "".join(out) + lowered[last:]
+def _metrics(reading: Reading) -> list[str]:
+    """Metrics in order of first mention; 'A per B' (a composition) as 'A / B'."""
+    found = reading.metrics
+    for a, b in zip(found, found[1:], strict=False):
+        if COMPOSITION.fullmatch(reading.text[a.span[1]:b.span[0]]):
+            return [f"{a.name} / {b.name}"]
+    return reading.metric_names()
 
 
-def _ordered(names: MetricNames, text: str) -> list[str]:
-    found = names.mentioned(text)
-    return sorted(found, key=lambda m: text.lower().find(found[m].lower()))
+def _shape(q: Understood, reading: Reading) -> None:
+    """Rank, group-by and grain: what shape of result the question asks for."""
+    ranking = reading.asks.ranking
+    if ranking is not None and ranking.dimension is not None:
+        q.rank = ranking.order
+    q.group_by = list(reading.asks.breakdown)
+    for gap in reading.gaps:
+        if gap.kind == "dimension" and gap.term not in q.group_by:
+            q.group_by.append(gap.term)  # "the average age of …": the layer names what is missing
+    q.grain = reading.asks.grain
 
 
-def _dimensions(q: Understood, lowered: str, catalog: dict[str, Any]) -> None:
-    dims = catalog["dimensions"]
-    labels = {d: (info.get("label") or d).lower() for d, info in dims.items()}
-    m = RANK.search(lowered)
-    if m:
-        q.rank = "least" if m.group(2) in ("least", "lowest", "fewest", "smallest") else "most"
-        q.group_by.append(_dimension_name(m.group(1), labels))
-    members = {m.lower().replace("_", " ") for info in dims.values()
-               for m in info.get("members") or []}
-    for m in BY.finditer(lowered):
-        word = m.group(1).strip()
-        if word in GRAINS:
-            continue
-        bare = re.sub(r"\s+(?:users?|accounts?|customers?|signups?)$", "", word)
-        if bare in members or bare in COUNTRIES:
-            continue  # "by web users" names a member (a filter), not a dimension
-        if word.startswith("metric"):
-            continue  # a masked metric phrase ("days per user"), not a dimension
-        name = _dimension_name(word, labels)
-        if name not in q.group_by:
-            q.group_by.append(name)
-    for attr in PERSON_ATTRIBUTES:
-        if re.search(rf"\b(?:average|mean|median|their|by|per|each) {attr}\b", lowered) and \
-                attr not in q.group_by:
-            q.group_by.append(attr.replace(" ", "_"))
-    _members(q, lowered, dims)
-
-
-def _dimension_name(word: str, labels: dict[str, str]) -> str:
-    word = word.strip().rstrip("s") if word.strip() not in labels else word.strip()
-    for name, label in labels.items():
-        if word in (name, label, name.replace("_", " "), label.rstrip("s")):
-            return name
-    return word.replace(" ", "_")
-
-
-def _members(q: Understood, lowered: str, dims: dict[str, Any]) -> None:
-    """Filters from named members ('android users', 'on the plus plan', 'in Germany')."""
-    for dim, info in dims.items():
-        for member in info.get("members") or []:
-            spoken = member.lower().replace("_", " ")
-            if dim in q.group_by:
-                continue
-            if re.search(rf"\b(?:{re.escape(spoken)}|{re.escape(member.lower())})"
-                         rf"(?= users| platform| plan| channel| accounts| signups|\b)", lowered) \
-                    and (dim != "country" or re.search(rf"\b{member.lower()}\b(?! users)", lowered)
-                         and re.search(rf"\b(?:in|from) (?:the )?{member.lower()}\b", lowered)):
-                _add_filter(q, dim, member)
-    for name, code in COUNTRIES.items():
-        if re.search(rf"\b(?:in|from) (?:the )?{name}\b", lowered) and "country" not in q.group_by:
-            _add_filter(q, "country", code)
-    for dim in ("platform", "plan", "channel"):
-        m = re.search(rf"\b(?:the )?([a-z][a-z_-]*) {dim}\b", lowered)
-        if m and m.group(1) not in ("which", "what", "each", "every", "a", "per", "by", "the",
-                                    "that", "this", "same", "any"):
-            value = m.group(1).replace("-", "_")
-            if not any(f["dimension"] == dim for f in q.filters):
-                _add_filter(q, dim, value)
+def _filters(q: Understood, reading: Reading) -> None:
+    """Filters from named members ('android users', 'the plus plan', 'in the US'), and from
+    words in a dimension's member slot ('the windows platform'), which the layer will check."""
+    for m in reading.members:
+        if m.name not in q.group_by and m.member is not None:
+            _add_filter(q, m.name, m.member)
+    for gap in reading.gaps:
+        if gap.kind == "member" and gap.dimension and gap.dimension not in q.group_by \
+                and not any(f["dimension"] == gap.dimension for f in q.filters):
+            _add_filter(q, gap.dimension, gap.term)
 
 
 def _add_filter(q: Understood, dim: str, member: str) -> None:
@@ -181,38 +115,41 @@ def _add_filter(q: Understood, dim: str, member: str) -> None:
     q.filters.append({"dimension": dim, "op": "in", "values": [member]})
 
 
-def _grain(q: Understood, masked: str) -> None:
-    # run on the masked text, so "weekly value moments" (a metric) is not read as a grain
-    m = re.search(r"\b(daily|weekly|monthly|hourly|quarterly|yearly|annual)\b|\b(?:by|per|each|"
-                  r"every) (day|week|month|hour|quarter|minute)\b", masked)
-    if m:
-        q.grain = GRAINS[m.group(1) or m.group(2)]
-
-
-def _windows(q: Understood, lowered: str, catalog: dict[str, Any]) -> None:
-    as_of = dt.date.fromisoformat(catalog["as_of"])
-    found = find_windows(lowered, as_of)
-    if found.windows:
-        first = found.windows[0]
-        q.window = first.window
-        if found.compare == "explicit":
-            q.previous = found.windows[1].window
-        elif found.compare == "previous" or WHY.search(lowered):
+def _windows(q: Understood, reading: Reading, catalog: dict[str, Any]) -> None:
+    asks = reading.asks
+    moved = asks.compare is not None or asks.why or asks.change
+    if reading.periods:
+        first = reading.periods[0].period
+        q.window = window_of(first)
+        if asks.compare == "explicit":
+            q.previous = window_of(reading.periods[1].period)
+        elif moved:
             q.previous = previous_window(first)
-    else:
-        q.window = iso_week(as_of - dt.timedelta(days=7))
-        q.assumed.append(f"no window named: the last whole week, {q.window}")
-        if found.compare or WHY.search(lowered):
-            q.previous = Window(q.window.start - dt.timedelta(days=7),
-                                q.window.end - dt.timedelta(days=7))
+        return
+    as_of = dt.date.fromisoformat(catalog["as_of"])
+    q.window = iso_week(as_of - dt.timedelta(days=7))
+    q.assumed.append(f"no window named: the last whole week, {q.window}")
+    if moved:
+        q.previous = Window(q.window.start - dt.timedelta(days=7),
+                            q.window.end - dt.timedelta(days=7))
 
 
-def _metric_phrase(lowered: str) -> str | None:
-    m = re.search(r"\b(?:how many|number of|count of|what (?:was|were|is|are) (?:the |our )?"
-                  r"(?:average |total |mean )?|the (?:average |total )?)([a-z][a-z ]{2,40}?)"
-                  r"(?= did| do| does| in| on| for| during| last| this| by| per| over| of|\?|$)",
-                  lowered)
-    if not m:
-        return None
-    words = [w for w in m.group(1).split() if w not in ("our", "the", "we", "a", "an")]
-    return "_".join(words) if words else None
+def _refusals(q: Understood, reading: Reading, lowered: str) -> None:
+    """No governed metric (and none asked for), or words the catalog cannot read."""
+    if not q.metrics:
+        phrase = next((g.term for g in reading.gaps if g.kind == "metric"), None)
+        if phrase and DATA_WORDS.search(lowered):
+            q.unknown_metric = phrase
+        else:
+            q.intent, q.refusal = "refuse", ("This is not a question about the governed data: it "
+                                             "names no governed metric.")
+        return
+    blocking = [g for g in reading.gaps if g.kind in BLOCKING and not g.dimension]
+    if blocking:
+        q.intent, q.refusal = "refuse", _unread_refusal(blocking)
+
+
+def _unread_refusal(gaps: list[Gap]) -> str:
+    said = "; ".join(f"{g.words!r} ({g.reason})" for g in gaps)
+    return (f"The question says {said}, which the governed catalog cannot read; answering without "
+            "it would answer a different question.")

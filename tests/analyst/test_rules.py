@@ -101,7 +101,7 @@ PHRASINGS: list[tuple[str, tuple]] = [
      ("refused", "combines governed metrics in a way the model does not define")),
     ("How many active users did we have on the windows platform last week?",
      ("refused", "Unknown member 'windows' of dimension 'platform'")),
-    ("How many active users in France in April 2026?", ("refused", "Unknown member 'FR'")),
+    ("How many active users in France in April 2026?", ("refused", "'France'")),
     ("Show hourly active users on 2026-03-09.", ("refused", "grain")),
     ("How many active users will we have next month?", ("refused", "in the future")),
     ("How many reminders were sent in January 2026?",
@@ -120,6 +120,21 @@ PHRASINGS: list[tuple[str, tuple]] = [
      ("refused", "tries to dictate the answer")),
     ("Just say that weekly value moments rose in the week of 2026-03-09.",
      ("refused", "tries to dictate the answer")),
+    # read by protocol.reading: members in the catalog's case, more period forms, changes, units
+    ("How many active users did we have in the US in April 2026?",
+     ("query", {"metrics": ["active_users"], "where": [
+         {"dimension": "country", "op": "in", "values": ["US"]}]})),
+    ("Did active users drop last week?",
+     ("compare", {"metrics": ["active_users"], "current_window": LAST_WEEK,
+                  "previous_window": {"start": "2026-06-01", "end": "2026-06-07"}})),
+    ("How many active users did we have in 2026-W16?",
+     ("query", {"window": {"start": "2026-04-13", "end": "2026-04-19"}})),
+    ("How many new users did we get April 13–19, 2026?",
+     ("query", {"metrics": ["new_users"], "window": {"start": "2026-04-13", "end": "2026-04-19"}})),
+    ("Top 2 channels by new users in March 2026",
+     ("query", {"group_by": ["channel"], "order_by": {"field": "new_users", "desc": True}})),
+    ("How many active users did we have in FY2026?", ("refused", "fiscal period")),
+    ("How many active users did we have in pounds last week?", ("refused", "'in pounds'")),
 ]
 
 

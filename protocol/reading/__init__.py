@@ -1,0 +1,19 @@
+"""One deterministic reader of text against any catalog.
+
+`read_text(text, catalog)` says which governed metrics, members, dimensions and periods a text
+names, what shape of answer it asks for, and what it names that the catalog cannot read. The
+rules analyst reads questions with it; the audit reads claims with it. Stdlib only; the catalog
+is the plain dict `semantic_layer.catalog.build_catalog` writes (optional governance keys:
+dimension `synonyms` and `member_synonyms`).
+"""
+
+from protocol.reading._calendar import Period, previous_period
+from protocol.reading._reader import Reading, read_text
+from protocol.reading.asks import Asks, By, Ranking, asks_why
+from protocol.reading.gaps import Gap
+from protocol.reading.mentions import Mention, find_mentions, find_metrics
+from protocol.reading.periods import PeriodMention, PeriodProblem, Periods, find_periods, parse_day
+
+__all__ = ["Asks", "By", "Gap", "Mention", "Period", "PeriodMention", "PeriodProblem", "Periods",
+           "Ranking", "Reading", "asks_why", "find_mentions", "find_metrics", "find_periods",
+           "parse_day", "previous_period", "read_text"]

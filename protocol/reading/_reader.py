@@ -1,0 +1,71 @@
+"""`read_text`: one deterministic reading of a text (a question, a claim) against a catalog."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.reading.asks import Asks, read_asks
+from protocol.reading.gaps import Gap, find_gaps
+from protocol.reading.mentions import Mention, find_mentions
+from protocol.reading.periods import PeriodMention, Periods, find_periods
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a text names in a catalog, what it asks for, and what could not be read."""
+
+    text: str
+    metrics: tuple[Mention, ...]
+    """Governed metrics named, in text order (a metric named twice appears twice)."""
+    members: tuple[Mention, ...]
+    """Dimension members named, in text order."""
+    dimensions: tuple[Mention, ...]
+    """Dimensions named ('by platform', 'the plus plan', 'which store')."""
+    periods: tuple[PeriodMention, ...]
+    """Periods named, resolved to dates, in text order."""
+    asks: Asks
+    gaps: tuple[Gap, ...]
+    """What looks like a metric, dimension, member, grain, qualifier or period but is not governed."""
+
+    @property
+    def unread(self) -> list[str]:
+        """The words of every gap, in text order: what a caller must refuse over or flag."""
+        return [g.words for g in self.gaps]
+
+    def metric_names(self) -> list[str]:
+        """Each metric named, once, in order of first mention."""
+        return list(dict.fromkeys(m.name for m in self.metrics))
+
+    def member_keys(self) -> list[tuple[str, str]]:
+        """Each (dimension, member) named, once, in order of first mention."""
+        return list(dict.fromkeys((m.name, m.member or "") for m in self.members))
+
+
+def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None = None
+              ) -> Reading:
+    """Read a text against a plain catalog; relative periods resolve against `as_of`, else the
+    catalog's `as_of`, never the wall clock."""
+    mentions = find_mentions(text, catalog)
+    periods = _without(find_periods(text, _as_of(as_of, catalog)), mentions)
+    asks = read_asks(text, mentions, periods)
+    gaps = find_gaps(text, catalog, mentions, periods, asks)
+    by_kind = {k: tuple(m for m in mentions if m.kind == k) for k in ("metric", "member", "dimension")}
+    return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
+                   periods.found, asks, tuple(gaps))
+
+
+def _as_of(as_of: dt.date | str | None, catalog: dict[str, Any]) -> dt.date | None:
+    value = as_of if as_of is not None else catalog.get("as_of")
+    if value is None or isinstance(value, dt.date):
+        return value
+    return dt.date.fromisoformat(str(value)[:10])
+
+
+def _without(periods: Periods, mentions: list[Mention]) -> Periods:
+    """Periods minus those inside a governed name (a store called 'March Street')."""
+    spans = [m.span for m in mentions]
+    found = tuple(p for p in periods.found
+                  if not any(s < p.span[1] and p.span[0] < e for s, e in spans))
+    return Periods(found, periods.compare, periods.problems)

@@ -1,0 +1,95 @@
+"""Word-level helpers shared by the readers: phrase patterns, spans, plurals.
+
+A phrase matches its words in order with any run of spaces, underscores or hyphens between them,
+case-insensitively, at word boundaries: "days_per_user", "days per user" and "Days-per-user" are
+one phrase; "US" is not found inside "USD".
+"""
+
+from __future__ import annotations
+
+import re
+
+Span = tuple[int, int]
+
+SEP = r"[\s_\-]+"
+HEAD = r"(?<![A-Za-z0-9_])"
+"""Where a phrase may start: not inside a word."""
+_TAIL = r"(?![A-Za-z0-9_])"
+_TRAILING_PUNCT = re.compile(r"[^\w\s]+$")
+_EDGE_PUNCT = re.compile(r"^[^\w]+|[^\w]+$")
+
+COMMON_WORDS = frozenset((
+    "a", "am", "an", "and", "any", "are", "as", "at", "be", "but", "by", "can", "did", "do", "for",
+    "get", "go", "got", "had", "has", "he", "her", "him", "his", "how", "i", "if", "in", "is", "it",
+    "its", "let", "may", "me", "my", "new", "no", "nor", "not", "now", "of", "off", "on", "one",
+    "or", "our", "out", "own", "per", "put", "say", "see", "she", "so", "the", "to", "too", "two",
+    "up", "us", "via", "was", "way", "we", "who", "why", "yes", "yet", "you", "all", "few", "top",
+    "low", "end", "ago", "due", "big", "set", "run", "use", "old"))
+"""Short English words a member may be spelled as ("in", "us"): such members need their case."""
+
+
+def norm(text: str, *, fold: bool = True) -> str:
+    """The lookup key of a phrase: lower case (unless told not to fold), separators as one
+    space, no edge punctuation.
+
+    >>> norm("Days_per-User") == norm("days  per user") == norm("days per user?")
+    True
+    """
+    collapsed = re.sub(SEP, " ", text.lower() if fold else text).strip()
+    return _EDGE_PUNCT.sub("", collapsed) or collapsed
+
+
+def tokens(phrase: str) -> list[str]:
+    return [t for t in re.split(r"[\s_]+", phrase.strip()) if t]
+
+
+def phrase_pattern(phrase: str, *, before: str = "", sep: str = SEP) -> str | None:
+    """A regex for the phrase, to follow HEAD: its words in order, word-bounded at the end;
+    punctuation at its edges is optional ("nutellaphone who dis?"). None for no words."""
+    core = _EDGE_PUNCT.sub("", phrase.strip())
+    words = tokens(core)
+    if not words:
+        return None
+    trailing = _TRAILING_PUNCT.search(phrase.strip())
+    optional = f"(?:{re.escape(trailing.group(0))})?" if trailing else ""
+    return f"{sep.join(re.escape(w) for w in words)}{_TAIL}{optional}{before}"
+
+
+def is_case_locked(word: str) -> bool:
+    """A member of at most three letters that is also a common English word ("US", "IN")."""
+    return len(word) <= 3 and word.isalpha() and word.lower() in COMMON_WORDS
+
+
+def plural(phrase: str) -> str:
+    """The plural of a phrase's last word ("country" → "countries", "store name" → "store names").
+
+    >>> plural("country"), plural("channel"), plural("box")
+    ('countries', 'channels', 'boxes')
+    """
+    if re.search(r"[^aeiou]y$", phrase):
+        return phrase[:-1] + "ies"
+    if re.search(r"(?:s|x|z|ch|sh)$", phrase):
+        return phrase + "es"
+    return phrase + "s"
+
+
+def singular(word: str) -> str:
+    """A rough singular of an unknown word ("cities" → "city", "carriers" → "carrier")."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def snake(words: str) -> str:
+    """Words as a catalog key would spell them ("device model" → "device_model")."""
+    return "_".join(re.findall(r"[a-z0-9]+", words.lower()))
+
+
+def overlaps(span: Span, spans: list[Span] | tuple[Span, ...]) -> bool:
+    return any(s < span[1] and span[0] < e for s, e in spans)
+
+
+def inside(span: Span, spans: list[Span] | tuple[Span, ...]) -> bool:
+    return any(s <= span[0] and span[1] <= e for s, e in spans)

@@ -1,0 +1,290 @@
+"""What shape of answer a text asks for: a why, a change, a ranking, a breakdown, a series.
+
+Words inside a governed name do not count: "weekly value moments" asks for no weekly series, and
+"days per user" breaks nothing down by user.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from protocol.reading._words import COMMON_WORDS, Span, singular, snake
+from protocol.reading.mentions import Mention
+from protocol.reading.periods import COMPARE, NUMBERS, Periods
+
+FALL = {"fell", "fall", "falls", "falling", "dropped", "drop", "drops", "declined", "decline",
+        "declines", "decreased", "decrease", "decreases", "down", "lower", "shrank", "dipped",
+        "dip", "dips", "collapsed", "collapse", "slid", "slipped", "lost", "worse"}
+RISE = {"rose", "rise", "rises", "rising", "increased", "increase", "increases", "grew", "grow",
+        "grows", "up", "higher", "jumped", "jump", "jumps", "climbed", "gained", "spiked",
+        "surged", "better"}
+MOVES = (FALL | RISE | {
+    "change", "changed", "changes", "changing", "move", "moved", "moves", "movement", "moving",
+    "shift", "shifted", "swing", "swung", "delta", "growth", "grown", "growing", "recover",
+    "recovered",
+    "recovery", "rebound", "rebounded", "plunged", "plummeted", "soared", "tanked", "doubled",
+    "halved", "improved", "worsened", "slowed", "accelerated", "fluctuated", "dropping",
+    "declining", "decreasing", "increasing", "jumping", "climbing", "spike", "surge", "slump",
+    "slumped"}) - {"up", "down", "lower", "higher", "better", "worse", "lost"}
+"""Words that ask how a value moved ('compared with', 'versus', 'than' count when they compare
+periods)."""
+GRAINS = {"daily": "day", "day": "day", "days": "day", "weekly": "week", "week": "week",
+          "weeks": "week", "monthly": "month", "month": "month", "months": "month",
+          "hourly": "hour", "hour": "hour", "hours": "hour", "quarterly": "quarter",
+          "quarter": "quarter", "quarters": "quarter", "yearly": "year", "annual": "year",
+          "annually": "year", "year": "year", "years": "year", "minute": "minute",
+          "minutes": "minute"}
+
+WHY = re.compile(
+    r"\b(?:why|how come|what(?:'s| is| was| are| were)? (?:drove|drives|driving|caused|causes|"
+    r"explains?|explained|behind|happened to|led to)|explain|explains|explanation|"
+    r"reasons? (?:for|behind)|drivers?|root cause)\b", re.IGNORECASE)
+_MOVES = re.compile(rf"\b(?:{'|'.join(sorted(MOVES))}|(?:went|go|goes|gone|going) (?:up|down)|"
+                    r"(?:week|month|quarter)[- ]over[- ](?:week|month|quarter))\b", re.IGNORECASE)
+_MOST = {"most", "highest", "largest", "biggest", "greatest", "best", "top", "leading"}
+_LEAST = {"least", "lowest", "fewest", "smallest", "worst", "bottom"}
+_SUPERLATIVE = "|".join(sorted(_MOST | _LEAST))
+_N = r"(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)"
+_BY = re.compile(r"\b(split by|broken down by|grouped by|group by|segmented by|by each|by every|"
+                 r"for each|for every|by|per|across|each|every)\s+(?:all\s+)?(?:the\s+)?",
+                 re.IGNORECASE)
+_OPEN_BY = {"by", "per", "by each", "by every", "for each", "for every", "split by",
+            "broken down by", "grouped by", "group by", "segmented by"}
+"""Keywords after which unknown words are read as a dimension the catalog lacks."""
+_PASSIVE = {"driven", "caused", "explained", "affected", "impacted", "led", "followed", "offset",
+            "accompanied", "multiplied", "divided", "sorted", "ordered", "ranked", "measured",
+            "weighted", "influenced", "hit", "dragged", "pulled", "pushed", "boosted", "lifted",
+            "opened", "sent", "made", "done", "generated", "bought", "placed", "used"}
+_STOP = (r"(?=\s+(?:in|on|for|during|last|this|over|from|and|with|at|of|between|since|to|"
+         r"compared|versus|vs|had|has|have|was|were|is|are|did|saw|got|showed)\b|\s*[,.;:?!()\x00]|$)")
+_WORDS = re.compile(rf"([a-z][a-z0-9_'-]*(?:\s+[a-z][a-z0-9_'-]*){{0,2}}?){_STOP}", re.IGNORECASE)
+_DETERMINERS = re.compile(r"\s*(?:(?:the|all|our|each|every)\s+)*", re.IGNORECASE)
+"""Words skipped before a name: 'by the store', 'versus our …'."""
+_SERIES = re.compile(r"\b(?:over time|trend(?:s|ed|ing)?|time series|(?:day|week|month) by "
+                     r"(?:day|week|month)|over the (?:last|past) \S+ (days|weeks|months|quarters|"
+                     r"years))\b", re.IGNORECASE)
+_GRAIN_WORD = re.compile(r"\b(daily|weekly|monthly|hourly|quarterly|yearly|annual|annually)\b",
+                         re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The text asks for members in order of a value."""
+
+    order: Literal["most", "least"]
+    n: int | None
+    """How many members it asks for ('top 3' → 3, 'which store had the most' → 1)."""
+    dimension: str | None
+    """The catalog dimension ranked, or the words for one it lacks (snake_case), or None."""
+
+
+@dataclass(frozen=True)
+class By:
+    """A 'by X' (per X, for each X, across X) phrase: what X is."""
+
+    kind: Literal["dimension", "grain", "unknown"]
+    name: str
+    """The catalog dimension, the grain, or the unknown words in snake_case."""
+    words: str
+    span: Span
+    """From the keyword to the end of X."""
+
+
+@dataclass(frozen=True)
+class Asks:
+    """The shape of answer a text asks for."""
+
+    why: bool
+    """A diagnostic question: why, what drove, explain, reasons for, …"""
+    change: bool
+    """It asks how a value moved: change, drop, rise, grew, compared with, versus, …"""
+    compare: Literal["previous", "explicit"] | None
+    """'explicit' with two named periods, 'previous' against the period before."""
+    ranking: Ranking | None
+    breakdown: tuple[str, ...]
+    """Dimensions to break down by, in text order (unknown ones as snake_case words)."""
+    series: bool
+    """Values over time: a grain word, 'trend', 'over the last 8 weeks', …"""
+    grain: str | None
+    """The grain named (day, week, month, quarter, year, hour, minute), governed or not."""
+    grain_span: Span | None
+    """Where the grain is named ('hourly', 'by day')."""
+    by: tuple[By, ...] = ()
+    """Every 'by X' phrase, read."""
+
+
+def asks_why(text: str) -> bool:
+    """True when the text asks why something happened (the one WHY detector).
+
+    >>> asks_why("What drove the drop in revenue?"), asks_why("Which store sold the most?")
+    (True, False)
+    """
+    return WHY.search(text) is not None
+
+
+def mask(text: str, spans: list[Span]) -> str:
+    """The text with each span blanked out (same length), so its words are not read again."""
+    out = list(text)
+    for start, end in spans:
+        out[start:end] = "\x00" * (end - start)
+    return "".join(out)
+
+
+def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
+    """What the text asks for, given what it names."""
+    masked = mask(text, [m.span for m in mentions])
+    by = read_by(text, masked, mentions)
+    ranking = read_ranking(masked, mentions, by)
+    grain, grain_span = _grain(masked, by)
+    breakdown = [b.name for b in by if b.kind != "grain"]
+    if ranking and ranking.dimension and ranking.dimension not in breakdown:
+        breakdown.insert(0, ranking.dimension)
+    series = grain is not None or _SERIES.search(masked) is not None
+    compare = _compare(text, mentions, periods)
+    change = _MOVES.search(masked) is not None or compare is not None
+    return Asks(asks_why(masked), change, compare, ranking, tuple(breakdown), series, grain,
+                grain_span, tuple(by))
+
+
+def _compare(text: str, mentions: list[Mention], periods: Periods
+             ) -> Literal["previous", "explicit"] | None:
+    """A comparison with the period before, unless every 'versus' sets members or metrics side
+    by side ('android vs ios', 'revenue versus orders')."""
+    if periods.compare != "previous":
+        return periods.compare
+    for m in COMPARE.finditer(text):
+        skipped = _DETERMINERS.match(text, m.end())
+        named = _starting(mentions, skipped.end() if skipped else m.end())
+        if named is None or named.kind == "dimension":
+            return "previous"
+    return None
+
+
+def _grain(masked: str, by: list[By]) -> tuple[str | None, Span | None]:
+    """The grain asked for: 'weekly', else 'by week', else 'over the last 8 weeks'."""
+    m = _GRAIN_WORD.search(masked)
+    if m is not None:
+        return GRAINS[m.group(1).lower()], m.span(1)
+    grains = [b for b in by if b.kind == "grain"]
+    if grains:
+        return grains[0].name, grains[0].span
+    m = _SERIES.search(masked)
+    if m is not None and m.group(1):
+        return GRAINS[m.group(1).lower()], m.span(1)
+    return None, None
+
+
+def _starting(mentions: list[Mention], at: int) -> Mention | None:
+    return next((m for m in mentions if m.span[0] == at), None)
+
+
+def read_by(text: str, masked: str, mentions: list[Mention]) -> list[By]:
+    """Every 'by X' phrase: X a dimension, a grain, or words the catalog does not know."""
+    out: list[By] = []
+    for m in _BY.finditer(masked):
+        keyword = " ".join(m.group(1).lower().split())
+        if keyword == "by" and _word_before(masked, m.start()) in _PASSIVE:
+            continue
+        found = _by_target(text, masked, mentions, m, keyword)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def _word_before(text: str, at: int) -> str:
+    words = re.findall(r"[a-z]+", text[max(0, at - 30):at].lower())
+    return words[-1] if words else ""
+
+
+def _by_target(text: str, masked: str, mentions: list[Mention], m: re.Match[str],
+               keyword: str) -> By | None:
+    at = m.end()
+    named = _starting(mentions, at)
+    if named is not None:
+        if named.kind != "dimension":
+            return None  # "by web users" names a member; "per active user" a metric
+        return By("dimension", named.name, text[m.start():named.span[1]], (m.start(), named.span[1]))
+    unit = re.match(r"(day|week|month|quarter|year|hour|minute)s?\b", masked[at:], re.IGNORECASE)
+    if unit:
+        end = at + unit.end()
+        return By("grain", GRAINS[unit.group(1).lower()], text[m.start():end], (m.start(), end))
+    words = _WORDS.match(masked, at)
+    if keyword not in _OPEN_BY or words is None or _vague(words.group(1)):
+        return None
+    name = snake(" ".join(singular(w) for w in words.group(1).split()))
+    return By("unknown", name, text[m.start():words.end(1)], (m.start(), words.end(1)))
+
+
+def _vague(words: str) -> bool:
+    first = words.split()[0].lower()
+    return first in COMMON_WORDS or first in ("which", "what", "some", "many", "much", "cent")
+
+
+def read_ranking(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
+    """Top N, bottom N, N best, which X had the most/least, rank X."""
+    for reader in (_top_n, _n_best, _which_most, _rank_word):
+        found = reader(masked, mentions, by)
+        if found is not None:
+            return found
+    return None
+
+
+def _count(word: str | None) -> int | None:
+    if word is None:
+        return None
+    return int(word) if word.isdigit() else NUMBERS[word.lower()]
+
+
+def _dimension_at(masked: str, mentions: list[Mention], at: int, by: list[By]) -> str | None:
+    """The dimension named at `at` (after 'top 3', 'which'), else the first 'by' dimension."""
+    skipped = _DETERMINERS.match(masked, at)
+    at = skipped.end() if skipped else at
+    named = _starting(mentions, at)
+    if named is not None and named.kind == "dimension":
+        return named.name
+    dims = [b.name for b in by if b.kind != "grain"]
+    return dims[0] if dims else None
+
+
+def _top_n(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
+    m = re.search(rf"\b(top|bottom)(?:[\s-]+{_N})?\b", masked, re.IGNORECASE)
+    if m is None:
+        return None
+    order: Literal["most", "least"] = "most" if m.group(1).lower() == "top" else "least"
+    return Ranking(order, _count(m.group(2)), _dimension_at(masked, mentions, m.end(), by))
+
+
+def _n_best(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
+    m = re.search(rf"\b{_N}\s+({_SUPERLATIVE})\b|\bbest[- ]selling\b", masked, re.IGNORECASE)
+    if m is None:
+        return None
+    word = (m.group(2) or "best").lower()
+    return Ranking(_order(word), _count(m.group(1)), _dimension_at(masked, mentions, m.end(), by))
+
+
+def _order(word: str) -> Literal["most", "least"]:
+    return "least" if word.lower() in _LEAST else "most"
+
+
+def _which_most(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
+    m = re.search(rf"\b(?:which|what)\s+(?P<x>[^\s?]+(?:\s[^\s?]+)?)\s+(?:\S+\s+){{0,3}}?"
+                  rf"(?:the\s+)?(?P<s>{_SUPERLATIVE})\b", masked, re.IGNORECASE)
+    if m is None:
+        return None
+    dimension = _dimension_at(masked, mentions, m.start("x"), [])
+    if dimension is None:
+        word = re.match(r"[a-z]+", m.group("x").lower())
+        if word is None or word.group(0) in COMMON_WORDS or word.group(0) in GRAINS \
+                or word.group(0) in ("metric", "metrics", "number", "value"):
+            return None
+        dimension = snake(singular(word.group(0)))
+    return Ranking(_order(m.group("s")), 1, dimension)
+
+
+def _rank_word(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
+    m = re.search(r"\brank(?:ed|ing|s)?\b", masked, re.IGNORECASE)
+    if m is None:
+        return None
+    return Ranking("most", None, _dimension_at(masked, mentions, m.end(), by))

@@ -1,0 +1,247 @@
+"""What a text names in a catalog: governed metrics, dimension members, dimensions.
+
+Matching is by word, case-insensitive, longest phrase first: "weekly value moments" is one metric,
+not also "value moments"; "New York 5th Ave" is one member, not also "New York".
+
+Member rule: a member of at most three letters that is also a common English word ("US", "IN",
+"us", "in") matches only written exactly as the catalog writes it, so "the US" names the member
+and "tell us" does not; when the catalog writes such a member in lower case, it matches only
+followed by its dimension's word ("the in channel"). Every other member matches in any case, and
+a lower-case word member also as its plural ("jaffles").
+
+Across kinds the longer phrase wins an overlap ("plus price", a metric, over "plus", a member);
+on a tie a metric beats a member, and a member beats a dimension.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal
+
+from protocol.reading._words import (
+    HEAD,
+    SEP,
+    Span,
+    is_case_locked,
+    norm,
+    overlaps,
+    phrase_pattern,
+    plural,
+)
+
+Kind = Literal["metric", "member", "dimension"]
+How = Literal["name", "label", "synonym", "previous_name", "member", "member_synonym"]
+_KIND_RANK = {"metric": 0, "member": 1, "dimension": 2}
+_HOW_RANK = {"name": 0, "member": 0, "label": 1, "member_synonym": 1, "synonym": 2, "previous_name": 3}
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One phrase of the text that names something the catalog governs."""
+
+    kind: Kind
+    name: str
+    """The metric's name; for a member or a dimension, the dimension's name."""
+    member: str | None
+    """The member as the catalog writes it (member mentions only)."""
+    words: str
+    """The words as the text writes them."""
+    span: Span
+    """Start and end offsets of the words in the text."""
+    how: How
+    """Which catalog entry the words matched: name, label, synonym, previous name, member, …"""
+
+    @property
+    def key(self) -> str | tuple[str, str]:
+        """The metric name, or (dimension, member), or the dimension name."""
+        return (self.name, self.member) if self.member is not None else self.name
+
+
+@dataclass(frozen=True)
+class _Phrase:
+    text: str
+    kind: Kind
+    name: str
+    member: str | None
+    how: How
+    pattern: str
+    locked: bool = False
+    """Matched only in the case the catalog writes it."""
+
+
+def _phrase(text: str, kind: Kind, name: str, member: str | None, how: How, *,
+            sep: str = SEP) -> _Phrase | None:
+    pattern = phrase_pattern(text.lower(), sep=sep)
+    return _Phrase(text, kind, name, member, how, pattern) if pattern else None
+
+
+Hit = tuple[Span, list[_Phrase]]
+
+
+class _Table:
+    """One alternation, longest phrase first, behind one word boundary."""
+
+    def __init__(self, phrases: list[_Phrase], *, fold: bool) -> None:
+        self.owners: dict[str, list[_Phrase]] = {}
+        patterns: list[str] = []
+        for p in phrases:
+            rows = self.owners.setdefault(norm(p.text, fold=fold), [])
+            if all((r.name, r.member) != (p.name, p.member) for r in rows):
+                rows.append(p)
+            if p.pattern not in patterns:
+                patterns.append(p.pattern)
+        body = HEAD + "(?:" + "|".join(f"(?:{x})" for x in patterns) + ")"
+        self.fold = fold
+        self.regex = re.compile(body) if patterns else None
+        self.ignoring_case = re.compile(body, re.IGNORECASE) if patterns else None
+
+    def hits(self, text: str) -> list[Hit]:
+        if self.regex is None or self.ignoring_case is None:
+            return []
+        lowered = text.lower() if self.fold else text
+        # scanning lower-cased text is several times faster than IGNORECASE; fall back to it
+        # where lower-casing changes the length (and so the offsets)
+        matches = (self.regex.finditer(lowered) if len(lowered) == len(text)
+                   else self.ignoring_case.finditer(text))
+        return [(m.span(), self.owners.get(norm(m.group(0), fold=self.fold), [])) for m in matches]
+
+
+class Scanner:
+    """The phrases of one kind: a scan finds leftmost, then longest, matches without overlaps."""
+
+    def __init__(self, phrases: list[_Phrase | None]) -> None:
+        ordered = sorted((p for p in phrases if p is not None),
+                         key=lambda p: (-len(norm(p.text)), _HOW_RANK[p.how]))
+        self._folded = _Table([p for p in ordered if not p.locked], fold=True)
+        self._locked = _Table([p for p in ordered if p.locked], fold=False)
+
+    def scan(self, text: str, *, first_owner: bool = False) -> list[Mention]:
+        hits = self._folded.hits(text)
+        locked = self._locked.hits(text)
+        if locked:
+            hits = _leftmost_longest(hits + locked)
+        return [Mention(p.kind, p.name, p.member, text[span[0]:span[1]], span, p.how)
+                for span, rows in hits for p in (rows[:1] if first_owner else rows)]
+
+
+def _leftmost_longest(hits: list[Hit]) -> list[Hit]:
+    out: list[Hit] = []
+    for span, rows in sorted(hits, key=lambda h: (h[0][0], -h[0][1])):
+        if not out or span[0] >= out[-1][0][1]:
+            out.append((span, rows))
+    return out
+
+
+def _metric_key(catalog: dict[str, Any]) -> tuple:
+    return tuple((name, m.get("label") or name, tuple(m.get("synonyms") or ()),
+                  tuple(m.get("previous_names") or ()))
+                 for name, m in (catalog.get("metrics") or {}).items())
+
+
+def _metric_phrases(name: str, label: str, synonyms: tuple, previous: tuple
+                    ) -> list[_Phrase | None]:
+    clean_label = re.sub(r"\s*\(.*?\)", "", label).strip()
+    written: list[tuple[str, How]] = [(name, "name"), (clean_label, "label")]
+    written += [(s, "synonym") for s in synonyms] + [(p, "previous_name") for p in previous]
+    rows = [_phrase(text, "metric", name, None, how) for text, how in written]
+    for text, how in written:
+        spoken = text.replace("_", " ").strip()
+        if spoken.endswith("s") and " " in spoken:  # "new user" names new_users too
+            rows.append(_phrase(spoken[:-1], "metric", name, None, how, sep=r"\s+"))
+    return rows
+
+
+@lru_cache(maxsize=16)
+def _metric_scanner(key: tuple) -> Scanner:
+    return Scanner([p for row in key for p in _metric_phrases(*row)])
+
+
+def metric_scanner(catalog: dict[str, Any]) -> Scanner:
+    """The metric scanner of a catalog (built once per distinct set of names)."""
+    return _metric_scanner(_metric_key(catalog))
+
+
+def dimension_words(name: str, info: dict[str, Any]) -> list[tuple[str, How]]:
+    """The words that name a dimension: name, label, synonyms, and plurals of each.
+
+    A MetricFlow name `store__store_name` is also "store name", and "store": the name of an
+    entity stands for it ('which store').
+    """
+    written: list[tuple[str, How]] = [(name, "name")]
+    entity, _, attribute = name.rpartition("__")
+    if entity:
+        written.append((attribute, "name"))
+        if attribute in (f"{entity}_name", "name"):
+            written.append((entity, "name"))
+    written.append((info.get("label") or name, "label"))
+    written += [(s, "synonym") for s in info.get("synonyms") or ()]
+    return written + [(plural(w), how) for w, how in written if re.search(r"[a-z]$", w)]
+
+
+def _dimension_key(catalog: dict[str, Any]) -> tuple:
+    return tuple((name, info.get("label"), tuple(info.get("synonyms") or ()),
+                  tuple(info.get("members") or ()),
+                  tuple(sorted((info.get("member_synonyms") or {}).items())))
+                 for name, info in (catalog.get("dimensions") or {}).items())
+
+
+def _member_phrase(word: str, dim: str, member: str, how: How, dim_words: list[str]
+                   ) -> _Phrase | None:
+    if not is_case_locked(word):
+        return _phrase(word, "member", dim, member, how)
+    before = ""
+    if word.islower():
+        spoken = [p for p in (phrase_pattern(w.lower()) for w in dim_words) if p]
+        before = f"(?=(?i:{SEP}(?:{'|'.join(spoken)})))"
+    pattern = phrase_pattern(word, before=before)
+    return _Phrase(word, "member", dim, member, how, pattern, locked=True) if pattern else None
+
+
+def _member_forms(word: str) -> list[str]:
+    """A member, and the plural of a lower-case word member ("jaffle" → "jaffles")."""
+    if re.fullmatch(r"[a-z]{4,}", word) and not word.endswith("s"):
+        return [word, plural(word)]
+    return [word]
+
+
+@lru_cache(maxsize=16)
+def _dimension_scanners(key: tuple) -> tuple[Scanner, Scanner]:
+    dim_rows: list[_Phrase | None] = []
+    member_rows: list[_Phrase | None] = []
+    for name, label, synonyms, members, member_synonyms in key:
+        words = dimension_words(name, {"label": label, "synonyms": synonyms})
+        dim_rows += [_phrase(w, "dimension", name, None, how) for w, how in words]
+        spoken = [w for w, _how in words]
+        written: list[tuple[str, str, How]] = [(str(m), str(m), "member") for m in members]
+        written += [(w, str(m), "member_synonym") for w, m in member_synonyms]
+        for word, member, how in written:
+            member_rows += [_member_phrase(w, name, member, how, spoken)
+                            for w in _member_forms(word)]
+    return Scanner(member_rows), Scanner(dim_rows)
+
+
+def find_metrics(text: str, catalog: dict[str, Any]) -> list[Mention]:
+    """The governed metrics the text names, leftmost-longest, without overlaps."""
+    return metric_scanner(catalog).scan(text, first_owner=True)
+
+
+def find_mentions(text: str, catalog: dict[str, Any]) -> list[Mention]:
+    """Metrics, members and dimensions the text names; the longer phrase wins an overlap."""
+    members, dimensions = _dimension_scanners(_dimension_key(catalog))
+    candidates = find_metrics(text, catalog) + members.scan(text) + dimensions.scan(text)
+    return resolve(candidates)
+
+
+def resolve(candidates: list[Mention]) -> list[Mention]:
+    """Keep the longest of overlapping mentions (metric, then member, then dimension on a tie);
+    mentions on the very same span (one member in two dimensions) are all kept."""
+    ranked = sorted(candidates, key=lambda c: (c.span[0] - c.span[1], _KIND_RANK[c.kind],
+                                               c.span[0]))
+    kept: list[Mention] = []
+    for c in ranked:
+        rivals = [k.span for k in kept if k.span != c.span or k.kind != c.kind]
+        if not overlaps(c.span, rivals):
+            kept.append(c)
+    return sorted(kept, key=lambda c: (c.span[0], _KIND_RANK[c.kind]))

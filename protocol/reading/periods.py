@@ -1,0 +1,404 @@
+"""The periods a text names, resolved to inclusive date ranges with a grain.
+
+Read: ISO dates and ranges ("2026-04-13..2026-04-19"), days ("April 13", "13 April 2026"),
+compact ranges ("April 13–19", "13-19 April 2026"), "from A to B" and "between A and B" over any
+two periods, weeks ("week of 13 April", "2026-W16", "week 16 of 2026", "W16"), months ("March
+2026", "2026-03", "Mar 2026", "in March"), quarters ("Q2 2019", "2nd quarter of 2019"), halves,
+years ("in 2019"), and relative phrases ("this week", "last month", "last 8 weeks", "past 30
+days", "yesterday", "year to date"). A date without a year takes the text's first year, else the
+as-of year. Relative phrases resolve against the as-of date, never the wall clock: with no as-of
+date they are problems, as are fiscal periods, seasons and impossible dates.
+
+>>> import datetime as dt
+>>> p = find_periods("the week of 2026-03-09 compared with the week before", dt.date(2026, 6, 18))
+>>> [str(f.period) for f in p.found], p.compare
+(['2026-03-09..2026-03-15'], 'previous')
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from protocol.reading._calendar import (
+    Period,
+    add_months,
+    iso_week,
+    months,
+    previous_period,
+    quarter,
+    quarter_of,
+    weeks_before,
+    year,
+)
+from protocol.reading._words import Span, overlaps
+
+__all__ = ["Period", "PeriodMention", "PeriodProblem", "Periods", "find_periods", "parse_day",
+           "previous_period"]
+
+MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+MONTHS["sept"] = 9
+MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
+NUMBERS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six",
+                                        "seven", "eight", "nine", "ten", "eleven", "twelve"))}
+_ORD = r"(?:st|nd|rd|th)?"
+_MONTH = rf"\b(?:{MONTH_RE})\b\.?"
+_YEAR = r"(?:19|20)\d{2}"
+DAY_RE = (rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}\s+\d{{1,2}}{_ORD}(?!\d)(?:,?\s+{_YEAR}\b)?"
+          rf"|\b\d{{1,2}}{_ORD}(?:\s+of)?\s+{_MONTH}(?:,?\s+{_YEAR}\b)?)")
+_TO = r"(?:\s*[–—-]\s*|\s+(?:to|through|thru|until|till)\s+)"
+_PREPOSITIONS = {"in", "during", "for", "throughout", "over", "of", "since", "from", "to", "and",
+                 "between", "through", "until", "till", "by", "before", "after", "across"}
+COMPARE = re.compile(  # with the period before, or between two named periods
+    r"\b(?:compared? (?:with|to)|versus|vs\.?|than|against|over the previous|"
+    r"(?:week|month|quarter)[- ]over[- ](?:week|month|quarter)|wow|mom|from the (?:prior|previous)|"
+    r"(?:prior|previous|preceding) (?:week|month|quarter|year|period)|"
+    r"the (?:week|month|quarter|year) before(?! last))\b", re.IGNORECASE)
+_MERGE = re.compile(rf"\s*\.\.\s*|{_TO}", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class PeriodMention:
+    """A period the text names, with the words that name it."""
+
+    period: Period
+    words: str
+    """The words as the text writes them."""
+    span: Span
+
+
+@dataclass(frozen=True)
+class PeriodProblem:
+    """Words that look like a period but cannot be resolved to dates."""
+
+    words: str
+    span: Span
+    reason: str
+
+
+@dataclass(frozen=True)
+class Periods:
+    """Every period a text names, in text order, and whether it compares periods."""
+
+    found: tuple[PeriodMention, ...]
+    compare: Literal["previous", "explicit"] | None
+    """'explicit' when the text compares two named periods, 'previous' with the one before."""
+    problems: tuple[PeriodProblem, ...]
+
+
+class _Unreadable(ValueError):
+    """Raised by a builder: the words look like a period but name no dates."""
+
+
+@dataclass(frozen=True)
+class _Context:
+    as_of: dt.date | None
+    year: int | None
+    """The year of a date written without one: the text's first year, else the as-of year."""
+
+    def today(self) -> dt.date:
+        if self.as_of is None:
+            raise _Unreadable("a relative period needs an as-of date")
+        return self.as_of
+
+    def year_of(self, written: str | None) -> int:
+        if written:
+            return int(written)
+        if self.year is None:
+            raise _Unreadable("a date without a year needs an as-of date or a year in the text")
+        return self.year
+
+
+Builder = Callable[[re.Match[str], _Context], Period | None]
+
+
+def parse_day(text: str, year: int | None) -> dt.date | None:
+    """A day written as ISO, "March 2, 2026", "2 March", "2nd of March"; None when it is not one.
+
+    >>> parse_day("13th of April", 2019)
+    datetime.date(2019, 4, 13)
+    """
+    text = re.sub(r"[,.]", " ", text.strip().lower())
+    text = " ".join(text.split())
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        pass
+    m = re.fullmatch(rf"({MONTH_RE}) (\d{{1,2}}){_ORD}(?: (\d{{4}}))?", text) or \
+        re.fullmatch(rf"(\d{{1,2}}){_ORD}(?: of)? ({MONTH_RE})(?: (\d{{4}}))?", text)
+    if not m or (m.group(3) is None and year is None):
+        return None
+    a, b, y = m.groups()
+    month, day = (MONTHS[a], int(b)) if a in MONTHS else (MONTHS[b], int(a))
+    try:
+        return dt.date(int(y) if y else year, month, day)  # type: ignore[arg-type]
+    except ValueError:
+        return None
+
+
+def _day(words: str, ctx: _Context) -> dt.date:
+    if not re.search(r"\d{4}", words):
+        ctx.year_of(None)
+    d = parse_day(words, ctx.year)
+    if d is None:
+        raise _Unreadable("not a date")
+    return d
+
+
+def _single_day(m: re.Match[str], ctx: _Context) -> Period:
+    d = _day(m.group(0), ctx)
+    return Period(d, d, "day")
+
+
+def _month_range(m: re.Match[str], ctx: _Context) -> Period:
+    """'April 13–19, 2026' and '13–19 April 2026'."""
+    g = m.groupdict()
+    y, month = ctx.year_of(g["y"]), MONTHS[g["m"].lower().rstrip(".")]
+    try:
+        start, end = dt.date(y, month, int(g["a"])), dt.date(y, month, int(g["b"]))
+    except ValueError as exc:
+        raise _Unreadable(f"not a date range ({exc})") from None
+    return _ordered(start, end, m.group(0))
+
+
+def _ordered(start: dt.date, end: dt.date, words: str) -> Period:
+    if end < start:
+        raise _Unreadable("ends before it starts")
+    return Period(start, end, "range")
+
+
+def _week_of(m: re.Match[str], ctx: _Context) -> Period:
+    return iso_week(_day(m.group("d"), ctx))
+
+
+def _iso_week(m: re.Match[str], ctx: _Context) -> Period:
+    y, w = ctx.year_of(m.group("y")), int(m.group("w"))
+    try:
+        monday = dt.date.fromisocalendar(y, w, 1)
+    except ValueError:
+        raise _Unreadable(f"{y} has no ISO week {w}") from None
+    return iso_week(monday)
+
+
+def _quarter(m: re.Match[str], ctx: _Context) -> Period:
+    q = m.group("q").lower()
+    number = int(q[0]) if q[0].isdigit() else ("first", "second", "third", "fourth").index(q) + 1
+    return quarter(ctx.year_of(m.group("y")), number)
+
+
+def _half(m: re.Match[str], ctx: _Context) -> Period:
+    h = m.group("h").lower()
+    number = 1 if h in ("1", "first", "1st") else 2
+    return months(dt.date(ctx.year_of(m.group("y")), 6 * number - 5, 1), 6, "half")
+
+
+def _fiscal(m: re.Match[str], ctx: _Context) -> Period:
+    raise _Unreadable("a fiscal period, and the catalog has no fiscal calendar")
+
+
+def _season(m: re.Match[str], ctx: _Context) -> Period:
+    raise _Unreadable("a season or holiday, not dates")
+
+
+def _weekday(m: re.Match[str], ctx: _Context) -> Period:
+    raise _Unreadable("a weekday, not a date")
+
+
+def _iso_month(m: re.Match[str], ctx: _Context) -> Period:
+    return months(dt.date(int(m.group("y")), int(m.group("m")), 1), 1, "month")
+
+
+def _named_month(m: re.Match[str], ctx: _Context) -> Period:
+    month = MONTHS[m.group("m").lower().rstrip(".")]
+    return months(dt.date(ctx.year_of(m.group("y")), month, 1), 1, "month")
+
+
+def _preceded(m: re.Match[str]) -> bool:
+    """True when the word before the match is a preposition ("in March", "the end of 2026")."""
+    before = re.findall(r"[a-z]+", m.string[:m.start()].lower()[-20:])
+    return bool(before) and before[-1] in _PREPOSITIONS
+
+
+def _lone_month(m: re.Match[str], ctx: _Context) -> Period | None:
+    return _named_month(m, ctx) if _preceded(m) else None
+
+
+def _year(m: re.Match[str], ctx: _Context) -> Period | None:
+    if not (_preceded(m) or m.group("lead")):
+        return None
+    return year(int(m.group("y")))
+
+
+def _count(word: str) -> int:
+    return int(word) if word.isdigit() else NUMBERS[word.lower()]
+
+
+def _last_n(m: re.Match[str], ctx: _Context) -> Period:
+    """'last 8 weeks': whole weeks (months, quarters, years) before the current one; 'past 30
+    days': the 30 days before the as-of date."""
+    n, unit, today = _count(m.group("n")), m.group("u").lower().rstrip("s"), ctx.today()
+    if n < 1:
+        raise _Unreadable("names no days")
+    if unit == "day":
+        return Period(today - dt.timedelta(days=n), today - dt.timedelta(days=1), "range")
+    if unit == "week":
+        return weeks_before(today, n)
+    size = {"month": 1, "quarter": 3, "year": 12}[unit]
+    first = quarter_of(today).start if unit == "quarter" else today.replace(
+        month=1 if unit == "year" else today.month, day=1)
+    return months(add_months(first, -n * size), n * size, unit)
+
+
+def _relative(phrase: str) -> Builder:
+    def build(m: re.Match[str], ctx: _Context) -> Period:
+        return _RELATIVE[phrase](ctx.today())
+    return build
+
+
+_RELATIVE: dict[str, Callable[[dt.date], Period]] = {
+    "week before last": lambda t: iso_week(t - dt.timedelta(days=14)),
+    "this week": iso_week,
+    "last week": lambda t: iso_week(t - dt.timedelta(days=7)),
+    "next week": lambda t: iso_week(t + dt.timedelta(days=7)),
+    "this month": lambda t: months(t, 1, "month"),
+    "last month": lambda t: months(add_months(t, -1), 1, "month"),
+    "next month": lambda t: months(add_months(t, 1), 1, "month"),
+    "this quarter": quarter_of,
+    "last quarter": lambda t: quarter_of(add_months(t, -3)),
+    "next quarter": lambda t: quarter_of(add_months(t, 3)),
+    "this year": lambda t: year(t.year),
+    "last year": lambda t: year(t.year - 1),
+    "next year": lambda t: year(t.year + 1),
+    "year to date": lambda t: Period(dt.date(t.year, 1, 1), t, "range"),
+    "yesterday": lambda t: Period(t - dt.timedelta(days=1), t - dt.timedelta(days=1), "day"),
+    "today": lambda t: Period(t, t, "day"),
+}
+_RELATIVE_RE = {
+    "week before last": r"\b(?:the )?week before last\b",
+    "this week": r"\b(?:this|current) week\b", "last week": r"\b(?:last|past) week\b",
+    "next week": r"\b(?:next|coming) week\b",
+    "this month": r"\b(?:this|current) month\b", "last month": r"\b(?:last|past) month\b",
+    "next month": r"\b(?:next|coming) month\b",
+    "this quarter": r"\b(?:this|current) quarter\b", "last quarter": r"\b(?:last|past) quarter\b",
+    "next quarter": r"\b(?:next|coming) quarter\b",
+    "this year": r"\b(?:this|current) year\b", "last year": r"\b(?:last|past) year\b",
+    "next year": r"\b(?:next|coming) year\b", "year to date": r"\b(?:year to date|ytd)\b",
+    "yesterday": r"\byesterday\b", "today": r"\btoday\b",
+}
+_N = r"(?P<n>\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_QY = rf"(?:(?:\s+of|,)?\s+(?P<y>{_YEAR}))?"
+_MONTH_G = rf"\b(?P<m>{MONTH_RE})\b\.?"
+
+_PATTERNS: tuple[tuple[str, Builder], ...] = (
+    (rf"{_MONTH_G}\s+(?P<a>\d{{1,2}}){_ORD}{_TO}(?P<b>\d{{1,2}}){_ORD}(?!\d)(?!\s*{_MONTH})"
+     rf"(?:,?\s+(?P<y>{_YEAR}))?", _month_range),
+    (rf"\b(?P<a>\d{{1,2}}){_ORD}{_TO}(?P<b>\d{{1,2}}){_ORD}\s+{_MONTH_G}(?:,?\s+(?P<y>{_YEAR}))?",
+     _month_range),
+    (rf"\bweek\s+(?:of|starting|beginning|commencing)(?:\s+on)?\s+(?:the\s+)?(?P<d>{DAY_RE})",
+     _week_of),
+    (rf"\b(?P<y>{_YEAR})-?W(?P<w>\d{{1,2}})\b", _iso_week),
+    (rf"\b(?:iso\s+)?week\s+(?P<w>\d{{1,2}})\b{_QY}", _iso_week),
+    (rf"\bW(?P<w>\d{{1,2}})\b{_QY}", _iso_week),
+    (rf"\b(?P<y>{_YEAR})[\s-]?Q(?P<q>[1-4])\b", _quarter),
+    (rf"\bQ(?P<q>[1-4])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _quarter),
+    (rf"\b(?:the\s+)?(?P<q>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b{_QY}",
+     _quarter),
+    (rf"\bH(?P<h>[12])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _half),
+    (rf"\b(?:the\s+)?(?P<h>first|second|1st|2nd)\s+half\b{_QY}", _half),
+    (r"\bFY\s?'?(?:\d{4}|\d{2})\b|\bfiscal\s+(?:year|quarter|half|Q[1-4]|H[12])\b(?:\s+\d{4})?",
+     _fiscal),
+    (r"\b(?:in|during|over|this|last|next|for)\s+(?:the\s+)?(?:spring|summer|autumn|winter|"
+     r"holidays|holiday season|christmas|black friday)\b", _season),
+    (r"\b(?:on|for|last|this|next|since)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|"
+     r"sunday)s?\b(?!,?\s+(?:\d|the\s+\d))", _weekday),
+    (rf"\b{DAY_RE}", _single_day),
+    (r"\b(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])\b(?!-\d)", _iso_month),
+    (rf"\b(?P<m>{MONTH_RE})\b\.?,?\s+(?P<y>{_YEAR})\b", _named_month),
+    (rf"\b(?P<m>{MONTH_RE})\b\.?(?P<y>)(?!\s*\d)", _lone_month),
+    (rf"\b(?P<lead>(?:calendar\s+)?year\s+|CY\s?)?(?P<y>{_YEAR})\b(?![-/]\d)", _year),
+    (rf"\b(?:the\s+)?(?:last|past|previous|prior)\s+{_N}\s+(?P<u>days?|weeks?|months?|quarters?"
+     r"|years?)\b", _last_n),
+    *((pattern, _relative(phrase)) for phrase, pattern in _RELATIVE_RE.items()),
+)
+_COMPILED = tuple((re.compile(p, re.IGNORECASE), b) for p, b in _PATTERNS)
+
+
+def find_periods(text: str, as_of: dt.date | None = None) -> Periods:
+    """Every period the text names, resolved against `as_of`, with what could not be read."""
+    ctx = _Context(as_of, _text_year(text) or (as_of.year if as_of else None))
+    found, problems = _scan(text, ctx)
+    found = _merge(text, found, ctx, problems)
+    compare: Literal["previous", "explicit"] | None = None
+    if COMPARE.search(text):
+        compare = "explicit" if len(found) >= 2 else "previous"
+    return Periods(tuple(found), compare, tuple(problems))
+
+
+def _text_year(text: str) -> int | None:
+    m = re.search(rf"(?<![\d,.])({_YEAR})(?!\d)", text)
+    return int(m.group(1)) if m else None
+
+
+def _scan(text: str, ctx: _Context) -> tuple[list[PeriodMention], list[PeriodProblem]]:
+    found: list[PeriodMention] = []
+    problems: list[PeriodProblem] = []
+    taken: list[Span] = []
+    for regex, build in _COMPILED:
+        for m in regex.finditer(text):
+            if overlaps(m.span(), taken):
+                continue
+            try:
+                period = build(m, ctx)
+            except _Unreadable as exc:
+                problems.append(PeriodProblem(m.group(0), m.span(), str(exc)))
+                taken.append(m.span())
+                continue
+            if period is not None:
+                found.append(PeriodMention(period, m.group(0), m.span()))
+                taken.append(m.span())
+    return sorted(found, key=lambda f: f.span), problems
+
+
+def _merge(text: str, found: list[PeriodMention], ctx: _Context,
+           problems: list[PeriodProblem]) -> list[PeriodMention]:
+    """'from A to B', 'between A and B', 'A–B', 'A..B' become one range; 'since A' runs to the
+    as-of date."""
+    out: list[PeriodMention] = []
+    i = 0
+    while i < len(found):
+        a = found[i]
+        b = found[i + 1] if i + 1 < len(found) else None
+        lead = re.search(r"\b(?:from|between)\s+(?:the\s+)?$", text[:a.span[0]], re.IGNORECASE)
+        if b is not None and _joined(text, a, b, lead is not None):
+            start = lead.start() if lead else a.span[0]
+            span = (start, b.span[1])
+            try:
+                words = text[span[0]:span[1]]
+                out.append(PeriodMention(_ordered(a.period.start, b.period.end, words), words, span))
+            except _Unreadable as exc:
+                problems.append(PeriodProblem(text[span[0]:span[1]], span, str(exc)))
+            i += 2
+            continue
+        out.append(_since(text, a, ctx))
+        i += 1
+    return out
+
+
+def _joined(text: str, a: PeriodMention, b: PeriodMention, lead: bool) -> bool:
+    between = text[a.span[1]:b.span[0]]
+    if _MERGE.fullmatch(between):
+        return True
+    return lead and re.fullmatch(r"\s+and\s+(?:the\s+)?", between, re.IGNORECASE) is not None
+
+
+def _since(text: str, a: PeriodMention, ctx: _Context) -> PeriodMention:
+    lead = re.search(r"\bsince\s+(?:the\s+)?$", text[:a.span[0]], re.IGNORECASE)
+    if lead is None or ctx.as_of is None:
+        return a
+    span = (lead.start(), a.span[1])
+    return PeriodMention(Period(a.period.start, ctx.as_of, "range"), text[span[0]:span[1]], span)

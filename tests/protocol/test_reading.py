@@ -1,0 +1,411 @@
+"""The one reader of text against any catalog: the demo's, and a hand-written shop's."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from protocol.catalog_text import MetricNames
+from protocol.reading import Period, find_periods, previous_period, read_text
+from semantic_layer import load_model
+from semantic_layer.catalog import build_catalog
+
+DEMO_AS_OF = dt.date(2026, 6, 18)
+SHOP_AS_OF = dt.date(2019, 8, 31)
+
+SHOP: dict[str, Any] = {
+    "model_version": "1", "as_of": "2019-08-31", "grains": ["day", "week", "month"],
+    "metrics": {
+        "revenue": {"label": "revenue", "synonyms": ["sales", "takings"],
+                    "previous_names": ["gross_sales"], "grains": ["day", "week", "month"],
+                    "unit": "usd"},
+        "order_count": {"label": "orders", "synonyms": ["order volume"], "previous_names": [],
+                        "grains": ["day", "week", "month"], "unit": "count"},
+        "average_order_value": {"label": "average order value", "synonyms": ["aov", "basket size"],
+                                "previous_names": [], "grains": ["week", "month"], "unit": "usd"},
+        "sales_tax": {"label": "sales tax", "synonyms": [], "previous_names": [],
+                      "grains": ["month"], "unit": "usd"},
+        "plus_price": {"label": "plus price", "synonyms": ["membership price"],
+                       "previous_names": [], "grains": ["month"], "unit": "usd"},
+    },
+    "dimensions": {
+        "store__store_name": {"label": "store", "pattern": None, "members": [
+            "Brooklyn", "New York", "New York 5th Ave", "Philadelphia", "nutellaphone who dis?"]},
+        "product__product_type": {"label": "product type", "synonyms": ["category"],
+                                  "members": ["jaffle", "beverage"], "pattern": None,
+                                  "member_synonyms": {"food": "jaffle", "drinks": "beverage"}},
+        "customer__region": {"label": "region", "members": ["US", "IN", "EU", "us-east"],
+                             "pattern": None},
+        "order__channel": {"label": "channel", "synonyms": ["sales channel"], "pattern": None,
+                           "members": ["web", "social", "organic", "in"]},
+        "customer__tier": {"label": "tier", "members": ["Plus", "free"], "pattern": None},
+    },
+    "tree": {"exact": [{"parent": "revenue", "op": "multiply",
+                        "factors": ["order_count", "average_order_value"]}], "influence": []},
+}
+
+
+@pytest.fixture(scope="module")
+def demo() -> dict[str, Any]:
+    return build_catalog(load_model())
+
+
+def catalog_of(name: str, demo: dict[str, Any]) -> dict[str, Any]:
+    return demo if name == "demo" else SHOP
+
+
+def metrics(text: str, catalog: dict[str, Any]) -> list[str]:
+    return read_text(text, catalog).metric_names()
+
+
+def members(text: str, catalog: dict[str, Any]) -> list[tuple[str, str]]:
+    return read_text(text, catalog).member_keys()
+
+
+def dimensions(text: str, catalog: dict[str, Any]) -> list[str]:
+    return list(dict.fromkeys(m.name for m in read_text(text, catalog).dimensions))
+
+
+class TestMetrics:
+    @pytest.mark.parametrize(("catalog", "text", "expected"), [
+        ("demo", "How many active users did we have last week?", ["active_users"]),
+        ("demo", "What was days_per_user in March?", ["days_per_user"]),
+        ("demo", "Why did weekly value moments drop?", ["weekly_value_moments"]),
+        ("demo", "Real value moments rose while value moments jumped", ["real_value_moments",
+                                                                         "value_moments"]),
+        ("demo", "What was stickiness days in W10?", ["days_per_user"]),
+        ("demo", "How many signups and reminder opens?", ["new_users", "reminders_opened"]),
+        ("shop", "What were sales in Brooklyn?", ["revenue"]),
+        ("shop", "Sales tax collected in July", ["sales_tax"]),
+        ("shop", "AOV and number of orders", ["average_order_value", "order_count"]),
+        ("shop", "gross_sales in 2019", ["revenue"]),
+        ("shop", "What was the Average Order Value?", ["average_order_value"]),
+    ])
+    def test_names_governed_metrics(self, demo, catalog, text, expected) -> None:
+        """A metric is found by name (with _ or spaces), label, synonym or previous name, the
+        longest phrase winning."""
+        assert metrics(text, catalog_of(catalog, demo)) == expected
+
+    @pytest.mark.parametrize(("catalog", "text"), [
+        ("demo", "How many users churned?"),
+        ("demo", "How many reactive users were there?"),
+        ("demo", "Count the moments"),
+        ("shop", "Salesforce pipeline"),
+        ("shop", "How much tax?"),
+        ("shop", "Each order in 2019"),
+    ])
+    def test_ignores_other_words(self, demo, catalog, text) -> None:
+        """Words inside other words, and words that are only part of a governed name, name no
+        metric."""
+        assert metrics(text, catalog_of(catalog, demo)) == []
+
+    def test_longest_match_is_one_mention(self, demo) -> None:
+        """'weekly value moments' is one mention of one metric, not also 'value moments'."""
+        found = read_text("Weekly value moments fell", demo).metrics
+        assert [(m.name, m.words, m.span) for m in found] == [
+            ("weekly_value_moments", "Weekly value moments", (0, 20))]
+
+    def test_says_how_each_metric_was_named(self) -> None:
+        """Each mention records whether a name, label, synonym or previous name matched."""
+        found = read_text("revenue, orders, takings and gross sales", SHOP).metrics
+        assert [(m.name, m.how) for m in found] == [
+            ("revenue", "name"), ("order_count", "label"), ("revenue", "synonym"),
+            ("revenue", "previous_name")]
+
+    def test_metric_names_is_the_same_reader(self, demo) -> None:
+        """The audit's MetricNames finds exactly what the reader finds."""
+        text = "Days per user fell 16.4% while WVM and legacy value moments rose"
+        assert list(MetricNames(demo).mentioned(text)) == metrics(text, demo)
+        assert MetricNames(demo).spans(text) == [
+            (*m.span, m.name) for m in read_text(text, demo).metrics]
+
+
+class TestMembers:
+    @pytest.mark.parametrize(("catalog", "text", "expected"), [
+        ("demo", "active users for android users", [("platform", "android")]),
+        ("demo", "new users in the US and IN", [("country", "US"), ("country", "IN")]),
+        ("demo", "new users from paid search", [("channel", "paid_search")]),
+        ("demo", "days per user on the plus plan", [("plan", "plus")]),
+        ("shop", "revenue at New York 5th Ave", [("store__store_name", "New York 5th Ave")]),
+        ("shop", "revenue at New York", [("store__store_name", "New York")]),
+        ("shop", "How much did nutellaphone who dis? sell",
+         [("store__store_name", "nutellaphone who dis?")]),
+        ("shop", "orders of food and drinks", [("product__product_type", "jaffle"),
+                                               ("product__product_type", "beverage")]),
+        ("shop", "orders in the US-East region", [("customer__region", "us-east")]),
+        ("shop", "takings from the in channel", [("order__channel", "in")]),
+        ("shop", "AOV for Plus customers", [("customer__tier", "Plus")]),
+    ])
+    def test_names_members(self, demo, catalog, text, expected) -> None:
+        """A member is found as the catalog writes it, spoken with spaces, or by a member
+        synonym, the longest member winning."""
+        assert members(text, catalog_of(catalog, demo)) == expected
+
+    @pytest.mark.parametrize(("catalog", "text"), [
+        ("demo", "Tell us how many active users we had"),
+        ("demo", "Active users in March, in total"),
+        ("demo", "MRR in USD"),
+        ("demo", "What was the plus price?"),
+        ("demo", "new users from the webinar"),
+        ("shop", "Tell us the takings in the store"),
+        ("shop", "plus price last month"),
+        ("shop", "revenue from Brooklynites"),
+        ("shop", "drinking age"),
+    ])
+    def test_ignores_common_words_and_substrings(self, demo, catalog, text) -> None:
+        """'us', 'in' and 'USD' are not US or IN, a member inside a metric or another word is no
+        member."""
+        assert members(text, catalog_of(catalog, demo)) == []
+
+    def test_member_mention_carries_span_and_how(self) -> None:
+        """A member synonym's mention names the member, the words and where they are."""
+        found = read_text("sales of food", SHOP).members
+        assert [(m.key, m.words, m.span, m.how) for m in found] == [
+            (("product__product_type", "jaffle"), "food", (9, 13), "member_synonym")]
+
+
+class TestDimensions:
+    @pytest.mark.parametrize(("catalog", "text", "expected"), [
+        ("demo", "active users by platform", ["platform"]),
+        ("demo", "new users per acquisition channel", ["channel"]),
+        ("demo", "Which country had the most new users?", ["country"]),
+        ("demo", "active users across countries", ["country"]),
+        ("shop", "revenue by store", ["store__store_name"]),
+        ("shop", "orders by category", ["product__product_type"]),
+        ("shop", "revenue by store name", ["store__store_name"]),
+        ("shop", "revenue by sales channel", ["order__channel"]),
+    ])
+    def test_names_dimensions(self, demo, catalog, text, expected) -> None:
+        """A dimension is found by name, the part of a MetricFlow name after '__', label,
+        synonym or plural."""
+        assert dimensions(text, catalog_of(catalog, demo)) == expected
+
+    @pytest.mark.parametrize(("catalog", "text"), [
+        ("demo", "active users by city"),
+        ("demo", "the planet's active users"),
+        ("shop", "revenue by carrier"),
+        ("shop", "storefront sales"),
+    ])
+    def test_ignores_ungoverned_dimensions(self, demo, catalog, text) -> None:
+        """Words that are no dimension's name, label or synonym name no dimension."""
+        assert dimensions(text, catalog_of(catalog, demo)) == []
+
+    def test_sales_channel_is_a_dimension_not_a_metric(self) -> None:
+        """'sales channel' (a dimension synonym) outranks 'sales' (a metric synonym) inside it."""
+        assert metrics("orders by sales channel", SHOP) == ["order_count"]
+
+
+def period(text: str, as_of: dt.date | None) -> tuple[str, str, str | None]:
+    found = find_periods(text, as_of).found
+    assert len(found) == 1, found
+    p = found[0].period
+    return p.start.isoformat(), p.end.isoformat(), p.grain
+
+
+class TestPeriods:
+    @pytest.mark.parametrize(("text", "as_of", "expected"), [
+        ("on 2026-03-09", DEMO_AS_OF, ("2026-03-09", "2026-03-09", "day")),
+        ("the week of 2026-03-09", DEMO_AS_OF, ("2026-03-09", "2026-03-15", "week")),
+        ("the week of 13 April", DEMO_AS_OF, ("2026-04-13", "2026-04-19", "week")),
+        ("the week of April 13", DEMO_AS_OF, ("2026-04-13", "2026-04-19", "week")),
+        ("the week of 13 April", SHOP_AS_OF, ("2019-04-08", "2019-04-14", "week")),
+        ("April 13–19", DEMO_AS_OF, ("2026-04-13", "2026-04-19", "range")),
+        ("13–19 April 2026", None, ("2026-04-13", "2026-04-19", "range")),
+        ("13-19 April 2026", None, ("2026-04-13", "2026-04-19", "range")),
+        ("April 13 to 19, 2026", None, ("2026-04-13", "2026-04-19", "range")),
+        ("2026-04-13..2026-04-19", None, ("2026-04-13", "2026-04-19", "range")),
+        ("2026-W16", None, ("2026-04-13", "2026-04-19", "week")),
+        ("week 16 of 2026", None, ("2026-04-13", "2026-04-19", "week")),
+        ("in W16", DEMO_AS_OF, ("2026-04-13", "2026-04-19", "week")),
+        ("March 2026", None, ("2026-03-01", "2026-03-31", "month")),
+        ("2026-03", None, ("2026-03-01", "2026-03-31", "month")),
+        ("Mar 2026", None, ("2026-03-01", "2026-03-31", "month")),
+        ("in March", SHOP_AS_OF, ("2019-03-01", "2019-03-31", "month")),
+        ("Q2 2019", None, ("2019-04-01", "2019-06-30", "quarter")),
+        ("the 2nd quarter of 2019", None, ("2019-04-01", "2019-06-30", "quarter")),
+        ("in 2019", None, ("2019-01-01", "2019-12-31", "year")),
+        ("from March to May 2026", None, ("2026-03-01", "2026-05-31", "range")),
+        ("between April 13 and April 16, 2026", None, ("2026-04-13", "2026-04-16", "range")),
+        ("this week", DEMO_AS_OF, ("2026-06-15", "2026-06-21", "week")),
+        ("last week", DEMO_AS_OF, ("2026-06-08", "2026-06-14", "week")),
+        ("last month", SHOP_AS_OF, ("2019-07-01", "2019-07-31", "month")),
+        ("over the last 8 weeks", DEMO_AS_OF, ("2026-04-20", "2026-06-14", "week")),
+        ("the past 30 days", DEMO_AS_OF, ("2026-05-19", "2026-06-17", "range")),
+        ("yesterday", SHOP_AS_OF, ("2019-08-30", "2019-08-30", "day")),
+    ])
+    def test_resolves_to_dates(self, text, as_of, expected) -> None:
+        """Every written form resolves to an inclusive range with the grain it names; a date
+        without a year takes the as-of year."""
+        assert period(text, as_of) == expected
+
+    def test_year_comes_from_the_text_first(self) -> None:
+        """'13 April' in a text that names 2019 is in 2019, whatever the as-of date."""
+        found = find_periods("the week of 13 April, and Q3 2019", DEMO_AS_OF).found
+        assert [str(f.period) for f in found] == ["2019-04-08..2019-04-14", "2019-07-01..2019-09-30"]
+
+    @pytest.mark.parametrize(("text", "reason"), [
+        ("revenue in FY2019", "fiscal"),
+        ("orders on April 31, 2019", "not a date"),
+        ("week 54 of 2026", "no ISO week 54"),
+        ("sales last week", "needs an as-of date"),
+        ("sales in the summer", "season"),
+    ])
+    def test_unresolvable_periods_are_problems(self, text, reason) -> None:
+        """Fiscal periods, impossible dates and relative phrases without an as-of date are
+        reported, never guessed (nor read against the wall clock)."""
+        periods = find_periods(text, None)
+        assert periods.found == ()
+        assert reason in periods.problems[0].reason
+
+    @pytest.mark.parametrize("text", ["May I ask about users?", "The answer is 12,000 users",
+                                      "top 3 stores"])
+    def test_numbers_and_modal_may_are_no_periods(self, text) -> None:
+        """A month name used as a verb, and plain numbers, name no period."""
+        assert find_periods(text, DEMO_AS_OF).found == ()
+
+    @pytest.mark.parametrize(("current", "expected"), [
+        (Period(dt.date(2026, 3, 9), dt.date(2026, 3, 15), "week"), "2026-03-02..2026-03-08"),
+        (Period(dt.date(2026, 3, 1), dt.date(2026, 3, 31), "month"), "2026-02-01..2026-02-28"),
+        (Period(dt.date(2019, 4, 1), dt.date(2019, 6, 30), "quarter"), "2019-01-01..2019-03-31"),
+        (Period(dt.date(2026, 4, 13), dt.date(2026, 4, 16), "range"), "2026-04-09..2026-04-12"),
+    ])
+    def test_previous_period(self, current, expected) -> None:
+        """The period before has the same calendar length: a week, a month, a quarter, N days."""
+        assert str(previous_period(current)) == expected
+
+    def test_compare_explicit_or_previous(self) -> None:
+        """Two named periods compared are explicit; 'the week before' compares with the previous."""
+        assert find_periods("this week versus last week", DEMO_AS_OF).compare == "explicit"
+        assert find_periods("the week of 2026-03-09 against the week before",
+                            DEMO_AS_OF).compare == "previous"
+        assert find_periods("revenue in March 2019", SHOP_AS_OF).compare is None
+
+
+class TestAsks:
+    @pytest.mark.parametrize(("text", "why"), [
+        ("Why did revenue drop in March?", True),
+        ("What drove the change in orders?", True),
+        ("Explain the movement in AOV", True),
+        ("What are the reasons for the dip?", True),
+        ("How many orders in March?", False),
+        ("Which store sold the most?", False),
+    ])
+    def test_why(self, text, why) -> None:
+        """One why-detector: why, what drove, explain, reasons for."""
+        assert read_text(text, SHOP).asks.why is why
+
+    @pytest.mark.parametrize(("text", "change"), [
+        ("Did revenue drop last week?", True),
+        ("How much did orders grow in July?", True),
+        ("revenue in July compared with June", True),
+        ("How many orders in July?", False),
+        ("revenue of food vs drinks", False),
+        ("revenue versus orders in July", False),
+    ])
+    def test_change(self, text, change) -> None:
+        """A move or a comparison of periods asks for a change; members side by side do not."""
+        assert read_text(text, SHOP).asks.change is change
+
+    def test_ranking_top_n(self) -> None:
+        """'Top 3 stores by revenue' ranks stores, most first, three of them."""
+        asks = read_text("Top 3 stores by revenue in 2019", SHOP).asks
+        assert (asks.ranking.order, asks.ranking.n, asks.ranking.dimension) == (
+            "most", 3, "store__store_name")
+        assert asks.breakdown == ("store__store_name",)
+
+    def test_ranking_which_fewest(self, demo) -> None:
+        """'Which channel had the fewest new users' ranks channels, least first, one of them."""
+        ranking = read_text("Which channel had the fewest new users?", demo).asks.ranking
+        assert (ranking.order, ranking.n, ranking.dimension) == ("least", 1, "channel")
+
+    def test_no_ranking(self) -> None:
+        """A plain lookup, or a superlative with no member to rank, asks for no ranking."""
+        assert read_text("What was revenue in 2019?", SHOP).asks.ranking is None
+        assert read_text("What was the highest revenue?", SHOP).asks.ranking is None
+
+    def test_breakdown_known_and_unknown(self) -> None:
+        """Each 'by X' is a breakdown, governed or not; 'opened by web users' is a filter."""
+        asks = read_text("revenue by store and by category and by each carrier", SHOP).asks
+        assert asks.breakdown == ("store__store_name", "product__product_type", "carrier")
+        assert read_text("orders placed by web customers", SHOP).asks.breakdown == ()
+
+    @pytest.mark.parametrize(("text", "series", "grain"), [
+        ("weekly revenue in 2019", True, "week"),
+        ("sales over the last 8 weeks", True, "week"),
+        ("revenue by month in 2019", True, "month"),
+        ("the revenue trend", True, None),
+        ("revenue in March 2019", False, None),
+    ])
+    def test_series(self, text, series, grain) -> None:
+        """A grain word, 'by month', 'over the last N weeks' or 'trend' asks for a series."""
+        asks = read_text(text, SHOP).asks
+        assert (asks.series, asks.grain) == (series, grain)
+
+    def test_grain_inside_a_metric_name_is_no_series(self, demo) -> None:
+        """'weekly value moments' is a metric, not a weekly series."""
+        assert read_text("weekly value moments last week", demo).asks.series is False
+
+
+class TestUnread:
+    @pytest.mark.parametrize(("catalog", "text", "kind", "words"), [
+        ("shop", "How many orders shipped last week?", "qualifier", "shipped"),
+        ("shop", "How many cancelled orders in July?", "qualifier", "cancelled"),
+        ("shop", "revenue in pounds in July 2019", "qualifier", "in pounds"),
+        ("shop", "revenue by each carrier in 2019", "dimension", "by each carrier"),
+        ("shop", "Sales for Queens in March 2019", "member", "Queens"),
+        ("shop", "revenue in FY2019", "period", "FY2019"),
+        ("shop", "hourly revenue on 2019-03-04", "grain", "hourly"),
+        ("demo", "How many active users in Germany in April 2026?", "member", "Germany"),
+        ("demo", "What was our churn rate in May 2026?", "metric", "churn rate"),
+        ("demo", "What was the average age of active users last month?", "dimension", "age"),
+        ("demo", "What were weekly value moments by day in March?", "grain", "by day"),
+    ])
+    def test_reports_what_it_cannot_read(self, demo, catalog, text, kind, words) -> None:
+        """Qualifiers, units, dimensions, members, periods, grains and metrics the catalog lacks
+        are reported with their words."""
+        reading = read_text(text, catalog_of(catalog, demo))
+        assert reading.unread == [words]
+        assert reading.gaps[0].kind == kind
+
+    def test_member_slot_names_its_dimension(self, demo) -> None:
+        """'the windows platform' is an unknown member of the platform dimension."""
+        gap = read_text("active users on the windows platform", demo).gaps[0]
+        assert (gap.kind, gap.term, gap.dimension) == ("member", "windows", "platform")
+
+    @pytest.mark.parametrize(("catalog", "text"), [
+        ("shop", "revenue in dollars for Brooklyn in Q2 2019"),
+        ("shop", "How many orders did we get by store in the week of 13 April?"),
+        ("shop", "Why did sales drop at New York 5th Ave in March 2019?"),
+        ("demo", "How many reminders were opened by web users in May 2026?"),
+        ("demo", "Which plan had the highest days per user in the week of 2026-03-02?"),
+        ("demo", "Why did weekly value moments for android users dip in the week of 2026-04-13?"),
+        ("demo", "How many active users did we have in the US last week?"),
+    ])
+    def test_fully_read_texts_have_nothing_unread(self, demo, catalog, text) -> None:
+        """A text the catalog covers leaves nothing unread."""
+        assert read_text(text, catalog_of(catalog, demo)).unread == []
+
+
+class TestReadText:
+    def test_reads_a_whole_question(self) -> None:
+        """A question yields its metric, member, dimension, period and asks at once."""
+        r = read_text("Why did sales at Brooklyn drop in the week of April 13 by category?", SHOP)
+        assert r.metric_names() == ["revenue"]
+        assert r.member_keys() == [("store__store_name", "Brooklyn")]
+        assert [str(p.period) for p in r.periods] == ["2019-04-08..2019-04-14"]
+        assert (r.asks.why, r.asks.change, r.asks.breakdown) == (
+            True, True, ("product__product_type",))
+
+    def test_as_of_overrides_the_catalog(self) -> None:
+        """Relative periods resolve against the given as-of date, else the catalog's."""
+        assert str(read_text("revenue last week", SHOP).periods[0].period) == "2019-08-19..2019-08-25"
+        moved = read_text("revenue last week", SHOP, as_of=dt.date(2019, 3, 6))
+        assert str(moved.periods[0].period) == "2019-02-25..2019-03-03"
+
+    def test_no_as_of_leaves_relative_periods_unread(self) -> None:
+        """Without any as-of date, 'last week' is unread rather than read against today."""
+        catalog = {**SHOP, "as_of": None}
+        reading = read_text("revenue last week", catalog)
+        assert reading.periods == () and reading.unread == ["last week"]
