@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test bench lint clean
+.PHONY: install demo test bench lint conformance clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,9 +26,13 @@ bench: $(STAMP)
 	$(BIN)/showwork bench audit
 	$(BIN)/showwork bench concurrency
 
+# showwork's numbers against dbt MetricFlow's own (installs dbt + MetricFlow in conformance/.venv)
+conformance: $(STAMP)
+	$(BIN)/python conformance/run.py
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) .showwork .pytest_cache
+	rm -rf $(VENV) .showwork .pytest_cache conformance/.venv
