@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from analyst.rules import RulesClient
-from harness.attempt import Question, run_attempt
+from harness.attempt import run_attempt
 from harness.audit import Evidence, audit
 from harness.questions import load_questions
 from protocol import number_faults
