@@ -32,10 +32,11 @@ def test_validate_ok_and_broken(tmp_path: Path) -> None:
     ok = showwork("semantic", "validate")
     assert ok.returncode == 0 and "13" not in ok.stderr and "metrics" in ok.stdout
     bad = tmp_path / "bad.yaml"
-    bad.write_text("version: x\nas_of: 2026-06-18\nsemantic_models: []\nmetrics: [{name: a}]\n")
+    bad.write_text("semantic_models: []\nmetrics:\n  - name: a\n")
     result = showwork("semantic", "validate", str(bad))
     assert result.returncode == 1
-    assert "metrics[0].type" in result.stderr and "metrics[0].label" in result.stderr
+    assert "no semantic_models found" in result.stderr
+    assert f"{bad}:3: metric 'a'" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_catalog_json() -> None:

@@ -357,7 +357,7 @@ class TestUnread:
         ("shop", "Sales for Queens in March 2019", "member", "Queens"),
         ("shop", "revenue in FY2019", "period", "FY2019"),
         ("shop", "hourly revenue on 2019-03-04", "grain", "hourly"),
-        ("demo", "How many active users in Germany in April 2026?", "member", "Germany"),
+        ("demo", "How many active users in France in April 2026?", "member", "France"),
         ("demo", "What was our churn rate in May 2026?", "metric", "churn rate"),
         ("demo", "What was the average age of active users last month?", "dimension", "age"),
         ("demo", "What were weekly value moments by day in March?", "grain", "by day"),
