@@ -19,6 +19,7 @@ from analyst.session import Budgets, Outcome, Session
 from harness.audit import AuditReport, Evidence, audit
 from harness.audit.index import CatalogIndex
 from harness.errors import StoredResultError
+from harness.project import stamp_of
 from protocol.prompts import repair_message
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer
@@ -54,8 +55,12 @@ class Question:
 
 def run_attempt(question: Question, client: ModelClient, layer: SemanticLayer,
                 protocol: Protocol, repeat: int = 0, budgets: Budgets | None = None,
-                attempt_id: str | None = None) -> TraceRecord:
-    """Run one question under one configuration; return its complete trace."""
+                attempt_id: str | None = None, project: dict[str, str] | None = None
+                ) -> TraceRecord:
+    """Run one question under one configuration; return its complete trace.
+
+    The trace records `project` (name, model digest), by default the project the layer was
+    opened for."""
     started = time.monotonic()
     catalog = layer.catalog()
     category = question.category or _guess_category(question.text)
@@ -89,8 +94,8 @@ def run_attempt(question: Question, client: ModelClient, layer: SemanticLayer,
         config=protocol.name, model=client.name, simulated=client.simulated, repeat=repeat,
         started_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), catalog=catalog,
         catalog_digest=digest(catalog), model_version=catalog["model_version"],
-        turns=session.turns, calls=session.calls, rounds=rounds, served_round=served,
-        stop_reason=stop or "answered", error=error,
+        project=project or stamp_of(layer), turns=session.turns, calls=session.calls,
+        rounds=rounds, served_round=served, stop_reason=stop or "answered", error=error,
         usage=UsageRecord(**session.usage.__dict__), elapsed_s=time.monotonic() - started,
         notes=session.notes + list(getattr(client, "notes", [])))
 

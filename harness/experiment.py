@@ -23,6 +23,7 @@ from analyst.session import Budgets
 from harness.attempt import Question, run_attempt
 from harness.errors import RunFolderError
 from harness.gold import gold_values
+from harness.project import sql_rows, stamp_of
 from harness.questions import QuestionFile
 from harness.results import build_results
 from harness.scores import attempt_from_trace, load_prices
@@ -44,6 +45,8 @@ class Experiment:
     concurrency: int = 4
     budgets: Budgets = field(default_factory=Budgets)
     prices_path: Path | None = None
+    project: dict[str, str] | None = None
+    """The project the run uses (name, model digest): part of its identity."""
 
     def __post_init__(self) -> None:
         self.protocols = {c: Protocol.parse(c) for c in self.configs}
@@ -53,9 +56,13 @@ class Experiment:
 
     def identity(self) -> dict[str, Any]:
         """What a resumed run must share with the run it resumes."""
-        return {"model": self.model, "configs": [self.protocols[c].name for c in self.configs],
-                "repeats": self.repeats,
-                "questions": digest([q.model_dump() for q in self.questions.questions])}
+        identity: dict[str, Any] = {
+            "model": self.model, "configs": [self.protocols[c].name for c in self.configs],
+            "repeats": self.repeats,
+            "questions": digest([q.model_dump() for q in self.questions.questions])}
+        if self.project is not None:
+            identity["project"] = self.project
+        return identity
 
     def plan(self) -> list[tuple[str, str, Question, int]]:
         """(attempt id, configuration, question, repeat) for every attempt, in a stable order."""
@@ -79,15 +86,22 @@ def prepare_folder(exp: Experiment, resume: bool) -> set[str]:
         if not resume:
             raise RunFolderError(f"{exp.out} already holds a run; pass --resume to finish it, "
                                  "or choose another --out.")
-        if stored.get("identity") != exp.identity():
-            raise RunFolderError(f"{exp.out} holds a different run (model, configurations, "
-                                 "repeats or questions differ); choose another --out.")
+        differ = _differences(stored.get("identity") or {}, exp.identity())
+        if differ:
+            raise RunFolderError(f"{exp.out} holds a different run (its {', '.join(differ)} "
+                                 "differ); choose another --out.")
     else:
         run_file.write_text(json.dumps({"identity": exp.identity(), "started_at": _now()},
                                        indent=2), encoding="utf-8")
     if not traces.exists():
         return set()
     return {r.attempt_id for r in read(traces, repair=True)}
+
+
+def _differences(stored: dict[str, Any], current: dict[str, Any]) -> list[str]:
+    """The identity keys that differ; a run from before projects were recorded has none."""
+    keys = [k for k in current if k != "project" or "project" in stored]
+    return [k for k in keys if stored.get(k) != current[k]]
 
 
 def run(exp: Experiment, client: ModelClient, layer: SemanticLayer, resume: bool = False,
@@ -98,7 +112,8 @@ def run(exp: Experiment, client: ModelClient, layer: SemanticLayer, resume: bool
     writer = TraceWriter(exp.out / TRACES)
     lock = threading.Lock()
     finished = len(done)
-    _ = layer.connection  # open before the workers share it (each query has its own cursor)
+    if getattr(layer, "engine", None) is None:
+        _ = layer.connection  # open before the workers share it (each query has its own cursor)
     if on_progress:
         on_progress(finished, total)
 
@@ -106,9 +121,10 @@ def run(exp: Experiment, client: ModelClient, layer: SemanticLayer, resume: bool
         attempt_id, config, question, repeat = attempt
         try:
             return run_attempt(question, client, layer, exp.by_name[config], repeat,
-                               exp.budgets, attempt_id)
+                               exp.budgets, attempt_id, exp.project)
         except Exception as exc:  # noqa: BLE001 — recorded as an errored attempt, never lost
-            return errored(attempt_id, config, question, repeat, client, layer, exc)
+            return errored(attempt_id, config, question, repeat, client, layer, exc,
+                           exp.project)
 
     with ThreadPoolExecutor(max_workers=exp.concurrency) as pool:
         for future in as_completed([pool.submit(one, a) for a in pending]):
@@ -122,13 +138,15 @@ def run(exp: Experiment, client: ModelClient, layer: SemanticLayer, resume: bool
 
 
 def errored(attempt_id: str, config: str, question: Question, repeat: int, client: ModelClient,
-            layer: SemanticLayer, exc: BaseException) -> TraceRecord:
+            layer: SemanticLayer, exc: BaseException,
+            project: dict[str, str] | None = None) -> TraceRecord:
     catalog = layer.catalog()
     return TraceRecord(
         attempt_id=attempt_id, question=QuestionRecord(**question.record().model_dump()),
         config=config, model=client.name, simulated=client.simulated, repeat=repeat,
         started_at=_now(), catalog=catalog, catalog_digest=digest(catalog),
-        model_version=catalog["model_version"], stop_reason="errored",
+        model_version=catalog["model_version"], project=project or stamp_of(layer),
+        stop_reason="errored",
         error=f"{type(exc).__name__}: {exc}",
         notes=["".join(traceback.format_exception_only(type(exc), exc)).strip()])
 
@@ -137,11 +155,7 @@ def finish(exp: Experiment, layer: SemanticLayer) -> dict[str, Any]:
     """Score every recorded attempt and write results.json."""
     records = read(exp.out / TRACES)
     golds = {q.id: q.gold.model_dump(exclude_none=True) for q in exp.questions.questions if q.gold}
-    cursor = layer.connection.cursor()
-    try:
-        golds = gold_values(cursor, golds)
-    finally:
-        cursor.close()
+    golds = gold_values(sql_rows(layer), golds)
     prices = load_prices(exp.prices_path)
     order = {c: i for i, c in enumerate(p.name for p in exp.protocols.values())}
     attempts = sorted((attempt_from_trace(r, golds.get(r.question.id), prices) for r in records),

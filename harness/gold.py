@@ -8,15 +8,26 @@ from __future__ import annotations
 
 import decimal
 import math
+from collections.abc import Callable
 from typing import Any
 
 import duckdb
 
 from harness.errors import GoldError
 
+Source = duckdb.DuckDBPyConnection | Callable[[str], list[tuple[Any, ...]]]
+"""A DuckDB connection or cursor, or a function running SQL on a project's warehouse."""
 
-def evaluate(con: duckdb.DuckDBPyConnection, sql: str) -> float | str:
-    rows = con.execute(sql).fetchall()
+
+def _rows(source: Source, sql: str) -> list[tuple[Any, ...]]:
+    if isinstance(source, duckdb.DuckDBPyConnection):
+        return source.execute(sql).fetchall()
+    return source(sql)
+
+
+def evaluate(source: Source, sql: str) -> float | str:
+    """The one non-null scalar a gold query returns; GoldError otherwise."""
+    rows = _rows(source, sql)
     if len(rows) != 1 or len(rows[0]) != 1 or rows[0][0] is None:
         raise GoldError(f"gold SQL must return one non-null scalar, got {rows[:3]!r}: {sql[:80]}")
     value = rows[0][0]
@@ -25,14 +36,14 @@ def evaluate(con: duckdb.DuckDBPyConnection, sql: str) -> float | str:
     return str(value)
 
 
-def gold_values(con: duckdb.DuckDBPyConnection, golds: dict[str, dict[str, Any]]
+def gold_values(source: Source, golds: dict[str, dict[str, Any]]
                 ) -> dict[str, dict[str, Any]]:
     """question id → gold with `value` filled in from its SQL."""
     out = {}
     for qid, gold in golds.items():
         g = dict(gold)
         if g.get("sql"):
-            g["value"] = evaluate(con, g["sql"])
+            g["value"] = evaluate(source, g["sql"])
         out[qid] = g
     return out
 

@@ -7,21 +7,55 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from harness.attempt import Question
 from harness.errors import QuestionError
+from harness.project import DEMO, ProjectError, locate
+
+ANSWER_KINDS = ("sql", "table_sql", "members", "value")
+"""A gold gives at most one of these (a diagnostic may give only its driver)."""
 
 
 class Gold(BaseModel):
     model_config = ConfigDict(extra="forbid")
     sql: str | None = None
     """SQL over the raw tables returning one scalar."""
+    table_sql: str | None = None
+    """SQL over the raw tables returning two columns, key and value (breakdowns, series)."""
+    members: list[str] | None = Field(default=None, min_length=1)
+    """The first N members of a ranking, in order."""
     tolerance: float = Field(default=0.005, ge=0)
     """Relative tolerance for numeric answers."""
     driver: str | None = None
+    """The metric that explains the move (diagnostic questions)."""
     value: float | str | None = None
     """A literal gold value (instead of SQL)."""
+
+    @field_validator("members", mode="before")
+    @classmethod
+    def _members_as_text(cls, value: Any) -> Any:
+        """YAML reads `- 2019` as a number; a member is always text."""
+        if isinstance(value, list):
+            return [v if isinstance(v, str | bool) else str(v) for v in value]
+        return value
+
+    @model_validator(mode="after")
+    def _one_answer(self) -> Gold:
+        given = [k for k in ANSWER_KINDS if getattr(self, k) is not None]
+        if len(given) > 1:
+            raise ValueError(f"give one of {', '.join(ANSWER_KINDS)}, not {' and '.join(given)}")
+        if not given and self.driver is None:
+            raise ValueError(f"a gold needs one of {', '.join(ANSWER_KINDS)} or a driver")
+        return self
 
 
 class QuestionSpec(BaseModel):
@@ -45,8 +79,12 @@ class QuestionSpec(BaseModel):
 
 class QuestionFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    warehouse: str = "demo"
+    project: str | None = None
+    """"demo", or a project folder relative to this file; None: whichever project is open."""
+    warehouse: str | None = None
+    """Older files' `warehouse: demo`, the same as `project: demo`."""
     questions: list[QuestionSpec] = Field(min_length=1)
+    _source: Path | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _unique(self) -> QuestionFile:
@@ -54,7 +92,31 @@ class QuestionFile(BaseModel):
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
             raise ValueError(f"duplicate question ids: {', '.join(dupes)}")
+        if self.warehouse not in (None, DEMO):
+            raise ValueError(f"warehouse: {self.warehouse!r}: only 'demo' (older files); name a "
+                             "project folder with project: PATH")
+        if self.project and self.warehouse:
+            raise ValueError("give project: or warehouse: (older files), not both")
         return self
+
+    @property
+    def path(self) -> Path | None:
+        """The file these questions were read from (None when built in code)."""
+        return self._source
+
+    def project_file(self) -> Path | None:
+        """The showwork.yaml this file's questions are for; None when it names no project."""
+        ref = self.project or self.warehouse
+        if ref is None:
+            return None
+        if ref == DEMO:
+            return locate(DEMO)
+        base = self._source.parent if self._source else Path.cwd()
+        try:
+            return locate(base / ref)
+        except ProjectError as exc:
+            raise QuestionError(f"{self._source or 'question file'}: project: {ref}: "
+                                f"{exc.message}") from exc
 
 
 def bundled_path() -> Path:
@@ -62,10 +124,13 @@ def bundled_path() -> Path:
 
 
 def load_questions(path: Path | None = None) -> QuestionFile:
+    """A question file (default: the bundled demo questions); QuestionError saying where."""
     path = path or bundled_path()
     try:
         raw: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
-        return QuestionFile.model_validate(raw)
+        qfile = QuestionFile.model_validate(raw)
+        qfile._source = path
+        return qfile
     except OSError as exc:
         raise QuestionError(f"Cannot read the question file {path}: {exc}") from exc
     except yaml.YAMLError as exc:

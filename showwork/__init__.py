@@ -2,7 +2,7 @@
 
     import showwork
     report = showwork.audit_answer(answer, results={"r1": {...}}, catalog=...)
-    project = showwork.Project.demo()
+    project = showwork.Project.open("path/to/project")     # a showwork.yaml folder, or "demo"
 
 Names load on first use, so `import showwork` stays light: `audit_answer` never loads a
 database engine or a model client; `Project` does (it runs governed queries).

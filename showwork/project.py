@@ -12,10 +12,12 @@ from typing import Any
 from analyst.registry import make_client
 from analyst.tools import Toolbox
 from harness.attempt import Question, run_attempt
-from harness.cli.common import open_layer
+from harness.errors import HarnessError
 from harness.home import home
+from harness.project import Project as Runtime
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer
+from semantic_layer.errors import SemanticError
 from showwork._results import ResultInput, public
 from showwork.errors import BlockedCall, ProjectError
 from traces import CallRecord, TraceRecord, append
@@ -40,24 +42,27 @@ class GovernedResult:
 class Project:
     """A semantic layer on its warehouse. Governed calls get handles; blocked ones raise."""
 
-    def __init__(self, layer: SemanticLayer) -> None:
+    def __init__(self, layer: SemanticLayer, name: str = "demo") -> None:
         self._layer = layer
         self._toolbox = Toolbox(layer)
         self._catalog: dict[str, Any] | None = None
+        self.name = name
+        """The project's name (showwork.yaml `name:`)."""
 
     @classmethod
     def demo(cls) -> Project:
         """The embedded demo: its model on the warehouse at $SHOWWORK_HOME (built if missing)."""
-        return cls(open_layer())
+        return cls.open("demo")
 
     @classmethod
     def open(cls, path: str | Path) -> Project:
-        """Only the demo for now ("demo"); project folders come with showwork.yaml support."""
-        if str(path) == "demo":
-            return cls.demo()
-        raise ProjectError(f"{path}: project folders (showwork.yaml, dbt semantic models, your "
-                           "warehouse) are not supported yet; they come with showwork.yaml "
-                           "support (issue 14). Use Project.demo() for the embedded demo.")
+        """A project folder (or its showwork.yaml), or "demo"; ProjectError saying what is wrong
+        (a missing or malformed showwork.yaml, models, warehouse, a table the model reads)."""
+        try:
+            runtime = Runtime.open(path)
+            return cls(runtime.layer(), runtime.name)
+        except (HarnessError, SemanticError) as exc:
+            raise ProjectError(getattr(exc, "message", None) or str(exc)) from exc
 
     @property
     def catalog(self) -> dict[str, Any]:

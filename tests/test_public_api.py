@@ -344,9 +344,9 @@ BEFORE = {"start": "2026-03-02", "end": "2026-03-08"}
 
 
 class TestProject:
-    def test_open_accepts_only_the_demo_for_now(self) -> None:
-        """A project folder is refused with a message naming showwork.yaml support."""
-        with pytest.raises(showwork.ProjectError, match="showwork.yaml support"):
+    def test_open_names_a_missing_project_folder(self) -> None:
+        """A folder that is not there is a ProjectError naming it, not a traceback."""
+        with pytest.raises(showwork.ProjectError, match="no such project folder"):
             showwork.Project.open("path/to/jaffle")
 
     def test_governed_calls_get_handles_and_blocked_ones_raise(

@@ -85,6 +85,8 @@ class TraceRecord(_Record):
     catalog: dict[str, Any]
     catalog_digest: str
     model_version: str
+    project: dict[str, Any] | None = None
+    """The project the attempt ran on: {"name": …, "digest": …} (None in older traces)."""
     turns: list[TurnRecord] = []
     calls: list[CallRecord] = []
     rounds: list[RoundRecord] = []

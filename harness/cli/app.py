@@ -7,7 +7,7 @@ import sys
 import typer
 from rich.console import Console
 
-from harness.cli import ask, experiment, mcp, semantic
+from harness.cli import ask, experiment, init, mcp, semantic
 from harness.cli.errors import ROOTS, describe, exit_code
 from harness.logs import configure
 
@@ -21,6 +21,7 @@ def build_app() -> typer.Typer:
     app.command("ask")(ask.ask)
     app.command("audit")(ask.audit_cmd)
     app.command("mcp")(mcp.mcp)
+    app.command("init")(init.init)
     for command in (experiment.experiment, experiment.demo, experiment.report,
                     experiment.findings, experiment.serve):
         app.command()(command)

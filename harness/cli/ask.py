@@ -13,7 +13,14 @@ from rich.progress import track
 from analyst.registry import make_client
 from harness.attempt import Question, reaudit, run_attempt
 from harness.audit.types import Defect, Finding
-from harness.cli.common import err, open_layer
+from harness.cli.common import (
+    ProjectOpt,
+    RunProjectOpt,
+    check_run_project,
+    err,
+    open_layer,
+    open_project,
+)
 from harness.display import show_trace
 from harness.home import home
 from protocol.switches import Protocol
@@ -25,11 +32,12 @@ def ask(question: str = typer.Argument(..., help="The business question."),
                                   "replay:PATH"),
         config: str = typer.Option("claims+repair", help="Protocol switches, e.g. "
                                    "claims+repair+purpose."),
-        as_json: bool = typer.Option(False, "--json", help="Print the trace as JSON.")) -> None:
+        as_json: bool = typer.Option(False, "--json", help="Print the trace as JSON."),
+        project: str | None = ProjectOpt) -> None:
     """Ask one question; print the answer, each claim's support, and the serving decision."""
     protocol = Protocol.parse(config)
     client = make_client(model)
-    layer = open_layer()
+    layer = open_layer(open_project(project))
     try:
         trace = run_attempt(Question("ask", question), client, layer, protocol)
     finally:
@@ -45,10 +53,13 @@ def audit_cmd(paths: list[Path] = typer.Argument(..., help="Run folders or trace
               verify: bool = typer.Option(False, "--verify", help="Also check the hash chain and "
                                           "manifest, and that stored audits match a fresh "
                                           "re-audit; exit 1 if anything differs."),
-              as_json: bool = typer.Option(False, "--json")) -> None:
+              as_json: bool = typer.Option(False, "--json"),
+              project: str | None = RunProjectOpt) -> None:
     """Re-audit stored traces (no model, no database); print every defect and finding."""
     rows, tampered = [], []
     for path in paths:
+        if path.is_dir():
+            check_run_project(path, project)
         file = path / "traces.jsonl" if path.is_dir() else path
         if verify and file.exists():
             tampered += [f"{file}: {p}" for p in verify_chain(file)]

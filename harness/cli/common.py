@@ -1,26 +1,76 @@
-"""What the commands share: the stderr console, the governed layer, run folders."""
+"""What the commands share: the stderr console, the project and its layer, run folders."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import typer
 from rich.console import Console
 
 from harness.errors import RunFolderError
-from harness.home import warehouse_path
-from semantic_layer import SemanticLayer, load_model
-from semantic_layer import warehouse as demo_warehouse
+from harness.project import ENV_VAR, Project, ProjectError, is_demo, locate, read_project_file
+from harness.questions import QuestionFile
+from semantic_layer import SemanticLayer
 
 err = Console(stderr=True)
 
+ProjectOpt = typer.Option(
+    None, "--project", envvar=ENV_VAR, metavar="DIR",
+    help="Project folder (showwork.yaml) or 'demo'. Default: ./showwork.yaml if present, else "
+         "the embedded demo.")
 
-def open_layer() -> SemanticLayer:
-    """The governed layer on the demo warehouse, built first if it is missing."""
-    path = warehouse_path()
-    if not path.exists():
-        with err.status(f"building the demo warehouse at {path} (once)") as status:
-            demo_warehouse.build(path, progress=lambda m: status.update(m))
-    return SemanticLayer(load_model(), path)
+RunProjectOpt = typer.Option(
+    None, "--project", envvar=ENV_VAR, metavar="DIR",
+    help="Refuse a run recorded under another project (the run folder records its own, and "
+         "reading it needs no warehouse).")
+
+
+def open_project(ref: str | None = None, questions: QuestionFile | None = None) -> Project:
+    """The project a command runs on: --project (or SHOWWORK_PROJECT), else the question file's
+    `project:`, else ./showwork.yaml, else the demo. A question file for another project than
+    --project names is refused: its gold SQL is written against its own warehouse."""
+    named = questions.project_file() if questions else None
+    if ref is None:
+        return Project.load(named or locate(None))
+    chosen = locate(ref)
+    if named is not None and named.resolve() != chosen.resolve():
+        source = (questions.path if questions else None) or "The question file"
+        raise ProjectError(f"{source}: its questions are for the "
+                           f"project at {named} (its `project:`), but --project names {chosen}; "
+                           "drop --project or pass a question file for that project.")
+    return Project.load(chosen)
+
+
+def open_layer(project: Project | None = None) -> SemanticLayer:
+    """The governed layer on the project's warehouse (the demo's is built first if missing)."""
+    project = project or open_project()
+    if project.build_needed:
+        with err.status("building the demo warehouse in $SHOWWORK_HOME (once)") as status:
+            project.build(progress=lambda m: status.update(m))
+    return project.layer()
+
+
+def project_name(ref: str) -> str:
+    """The name of the project a reference names, read from showwork.yaml alone."""
+    file = locate(ref)
+    if is_demo(file):
+        return "demo"
+    project = read_project_file(file)
+    return project.settings.name or project.root.resolve().name
+
+
+def check_run_project(folder: Path, ref: str | None) -> None:
+    """With --project, refuse a run folder recorded under another project (run.json)."""
+    run_file = folder / "run.json"
+    if ref is None or not run_file.is_file():
+        return
+    recorded = (json.loads(run_file.read_text(encoding="utf-8")).get("identity") or {}).get(
+        "project")
+    if recorded and recorded.get("name") != project_name(ref):
+        raise RunFolderError(f"{folder} is a run of project {recorded.get('name')!r}, not "
+                             f"{project_name(ref)!r} (--project); drop --project or pick "
+                             "another run folder.")
 
 
 def run_folder(path: Path, *needs: str) -> Path:

@@ -14,9 +14,18 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from analyst.registry import make_client
 from harness import experiment as exp_mod
 from harness.backlog import backlog, headline
-from harness.cli.common import err, open_layer, run_folder
+from harness.cli.common import (
+    ProjectOpt,
+    RunProjectOpt,
+    check_run_project,
+    err,
+    open_layer,
+    open_project,
+    run_folder,
+)
 from harness.home import home
-from harness.questions import load_questions
+from harness.project import Project, ProjectError
+from harness.questions import QuestionFile, load_questions
 from harness.report import write_report
 from harness.table import print_table
 
@@ -24,13 +33,32 @@ DEMO_CONFIGS = ["baseline", "claims", "claims+repair"]
 DEMO_NOISY = "noisy:rules?fault_rate=0.25&fix_rate=0.7&seed=7"
 
 
-def _run(questions: Path | None, configs: list[str], model: str, repeats: int,
+def _questions(project: Project, questions: QuestionFile | None) -> QuestionFile:
+    """The question file given, else the project's `questions:` (the demo's bundled file)."""
+    if questions is not None:
+        return questions
+    if project.questions_path is None:
+        raise ProjectError(f"{project.file.path}: project {project.name!r} has no question file; "
+                           "pass --questions FILE or add `questions: FILE` to showwork.yaml.")
+    return load_questions(project.questions_path)
+
+
+def _stamp() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _default_folder(project: Project, prefix: str = "") -> Path:
+    """$SHOWWORK_HOME/runs/[prefix-]<timestamp> for the demo, runs/<project>-… otherwise."""
+    name = "-".join(p for p in (prefix, "" if project.demo else project.name, _stamp()) if p)
+    return home() / "runs" / name
+
+
+def _run(project: Project, qfile: QuestionFile, configs: list[str], model: str, repeats: int,
          concurrency: int, out: Path, resume: bool, prices: Path | None) -> dict:
-    qfile = load_questions(questions)
     experiment = exp_mod.Experiment(qfile, configs, model, out, repeats, concurrency,
-                                    prices_path=prices)
+                                    prices_path=prices, project=project.stamp)
     client = make_client(model)
-    layer = open_layer()
+    layer = open_layer(project)
     try:
         with Progress(TextColumn(f"[bold]{model}[/bold]"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=err, transient=False) as progress:
@@ -45,19 +73,24 @@ def _run(questions: Path | None, configs: list[str], model: str, repeats: int,
 
 
 def experiment(questions: Path | None = typer.Option(None, help="Question file (default: the "
-                                                     "bundled demo questions)."),
+                                                     "project's `questions:`; the demo's "
+                                                     "bundled questions)."),
                configs: str = typer.Option("baseline,claims,claims+repair",
                                            help="Comma-separated configurations."),
                repeats: int = typer.Option(1, min=1), model: str = typer.Option("rules"),
                concurrency: int = typer.Option(4, min=1, max=64),
                resume: bool = typer.Option(False, help="Finish a killed run in --out."),
                out: Path | None = typer.Option(None, help="Run folder (default: "
-                                               "$SHOWWORK_HOME/runs/<timestamp>)."),
+                                               "$SHOWWORK_HOME/runs/[<project>-]<timestamp>)."),
                prices: Path | None = typer.Option(None, help="Price table YAML."),
-               as_json: bool = typer.Option(False, "--json")) -> None:
+               as_json: bool = typer.Option(False, "--json"),
+               project: str | None = ProjectOpt) -> None:
     """Run configurations × questions × repeats; write traces, results and the report."""
-    folder = out or home() / "runs" / dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-    results = _run(questions, [c for c in configs.split(",") if c.strip()], model, repeats,
+    qfile = load_questions(questions) if questions else None
+    chosen = open_project(project, qfile)
+    qfile = _questions(chosen, qfile)
+    folder = out or _default_folder(chosen)
+    results = _run(chosen, qfile, [c for c in configs.split(",") if c.strip()], model, repeats,
                    concurrency, folder, resume, prices)
     if as_json:
         print(json.dumps(results, default=str))
@@ -66,15 +99,18 @@ def experiment(questions: Path | None = typer.Option(None, help="Question file (
     err.print(f"run folder: {folder} (traces.jsonl, results.json, report.html)")
 
 
-def demo(concurrency: int = typer.Option(4, min=1, max=64)) -> None:
+def demo(concurrency: int = typer.Option(4, min=1, max=64),
+         project: str | None = ProjectOpt) -> None:
     """The main job on the embedded default: build the warehouse if missing, run the protocol
     experiment with the built-in analyst and with the noisy simulator, print both tables."""
     started = time.monotonic()
-    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-    root = home() / "runs" / f"demo-{stamp}"
+    chosen = open_project(project)
+    qfile = _questions(chosen, None)
+    root = _default_folder(chosen, "demo")
     console = Console()
     for label, model in (("rules", "rules"), ("noisy", DEMO_NOISY)):
-        results = _run(None, DEMO_CONFIGS, model, 1, concurrency, root / label, False, None)
+        results = _run(chosen, qfile, DEMO_CONFIGS, model, 1, concurrency, root / label, False,
+                       None)
         title = ("built-in rules analyst" if label == "rules"
                  else "noisy simulator (SIMULATED faults on top of rules)")
         print_table(console, results, title)
@@ -83,15 +119,19 @@ def demo(concurrency: int = typer.Option(4, min=1, max=64)) -> None:
                   "A tick means the support link resolves; it does not mean the conclusion is true.")
 
 
-def report(run_dir: Path = typer.Argument(..., help="A run folder.")) -> None:
+def report(run_dir: Path = typer.Argument(..., help="A run folder."),
+           project: str | None = RunProjectOpt) -> None:
     """Write (or rewrite) report.html for a run folder."""
+    check_run_project(run_dir, project)
     path = write_report(run_folder(run_dir, "traces.jsonl", "results.json"))
     print(path)
 
 
 def findings(run_dir: Path = typer.Argument(..., help="A run folder."),
-             as_json: bool = typer.Option(False, "--json")) -> None:
+             as_json: bool = typer.Option(False, "--json"),
+             project: str | None = RunProjectOpt) -> None:
     """The semantic-model backlog: findings grouped by kind and metric, with suggested fixes."""
+    check_run_project(run_dir, project)
     groups = backlog(run_folder(run_dir, "traces.jsonl"))
     if as_json:
         print(json.dumps(groups, indent=2))
@@ -109,8 +149,8 @@ def serve(runs: Path | None = typer.Argument(None, help="Folder of run folders (
           port: int = typer.Option(8765, help="Port on 127.0.0.1."),
           model: list[str] = typer.Option([], "--model", help="A model the page may use "
                                           "(repeat for several; default: rules and the noisy "
-                                          "simulator). openai: models only when named here.")
-          ) -> None:
+                                          "simulator). openai: models only when named here."),
+          project: str | None = ProjectOpt) -> None:
     """A local page (127.0.0.1 only): ask with a chosen model and configuration and see the
     evidence graph; browse runs and attempts; read the findings backlog. Requests from other
     sites, other Host names, and models not named here are refused."""
@@ -119,10 +159,12 @@ def serve(runs: Path | None = typer.Argument(None, help="Folder of run folders (
 
     for name in model:
         make_client(name)  # a typo fails now, not at the first ask
-    web = App(runs or home() / "runs", home() / "asks" / "traces.jsonl", open_layer,
-              models=tuple(model) or MODELS)
+    chosen = open_project(project)
+    web = App(runs or home() / "runs", home() / "asks" / "traces.jsonl",
+              lambda: open_layer(chosen), models=tuple(model) or MODELS)
     server = make_server(web, port)
-    err.print(f"showwork serving on http://127.0.0.1:{server.server_address[1]}/ "
+    err.print(f"showwork serving project {chosen.name} on "
+              f"http://127.0.0.1:{server.server_address[1]}/ "
               f"(models: {', '.join(web.models)}; Ctrl-C stops)")
     try:
         server.serve_forever()

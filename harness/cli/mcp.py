@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import os
+
 import typer
+
+from harness.cli.common import ProjectOpt
+from harness.project import ENV_VAR, locate
 
 
 def mcp(http: int | None = typer.Option(
         None, "--http", min=1, max=65535, metavar="PORT",
-        help="Serve streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio.")) -> None:
+        help="Serve streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio."),
+        project: str | None = ProjectOpt) -> None:
     """Serve catalog, query, compare and submit_answer over MCP; one trace per MCP session,
     appended to $SHOWWORK_HOME/mcp/traces.jsonl."""
     from harness.mcp import serve  # the MCP SDK loads only for this command
 
+    if project is not None:
+        # the server opens the project SHOWWORK_PROJECT names; --project is that, for this process
+        os.environ[ENV_VAR] = str(locate(project).resolve())
     serve(http)

@@ -12,11 +12,12 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from harness.cli.common import ProjectOpt, open_layer, open_project
 from harness.home import warehouse_path
-from semantic_layer import SemanticLayer, load_model
+from semantic_layer import SemanticLayer, SemanticModelFile, load_model, parse_where
 from semantic_layer import warehouse as demo_warehouse
-from semantic_layer.catalog import build_catalog
 from semantic_layer.compile import DIALECTS
+from semantic_layer.project import UNKNOWN_DAY
 from semantic_layer.windows import iso_week
 
 semantic_app = typer.Typer(help="Inspect the governed semantic model; compile and run queries.",
@@ -27,18 +28,35 @@ err = Console(stderr=True)
 
 
 @semantic_app.command("validate")
-def validate(file: Path | None = typer.Argument(None, help="Model YAML (default: the demo model).")
-             ) -> None:
-    """Check a semantic model file; report every problem with where it is."""
-    model = load_model(file)  # a ModelError lists every problem and exits 1 (cli/errors.py)
-    out.print(f"✓ {file or 'demo model'}: {len(model.metrics)} metrics, "
-              f"{len(model.semantic_models)} semantic models, version {model.version}")
+def validate(file: Path | None = typer.Argument(None, help="Model YAML or project (default: "
+                                                "the project's model)."),
+             project: str | None = ProjectOpt) -> None:
+    """Check a semantic model; report every problem with where it is. A project's model is
+    also checked against its warehouse: every table and column it reads must exist."""
+    if file is not None:
+        model = load_model(file)  # a ModelError lists every problem and exits 1 (cli/errors.py)
+        out.print(f"✓ {file}: {_summary(model)}")
+        return
+    chosen = open_project(project)
+    if chosen.demo:
+        out.print(f"✓ demo model: {_summary(chosen.model)}")
+        return
+    open_layer(chosen).close()  # the warehouse check: tables and columns the model reads
+    out.print(f"✓ project {chosen.name} ({chosen.file.path}): {_summary(chosen.model)}; "
+              "every table and column it reads is in the warehouse")
+
+
+def _summary(model: SemanticModelFile) -> str:
+    return (f"{len(model.metrics)} metrics, {len(model.semantic_models)} semantic models, "
+            f"version {model.version}")
 
 
 @semantic_app.command("catalog")
-def catalog(as_json: bool = typer.Option(False, "--json", help="Print JSON on stdout.")) -> None:
+def catalog(as_json: bool = typer.Option(False, "--json", help="Print JSON on stdout."),
+            project: str | None = ProjectOpt) -> None:
     """Print what can be asked: metrics, labels, dimensions, members, grains, tree."""
-    cat = build_catalog(load_model())
+    with open_project(project) as chosen:
+        cat = chosen.catalog
     if as_json:
         print(json.dumps(cat, indent=2))
         return
@@ -66,12 +84,13 @@ def catalog(as_json: bool = typer.Option(False, "--json", help="Print JSON on st
 
 
 def _args(metric: list[str], by: list[str], grain: str | None, start: str | None,
-          end: str | None, prev_start: str | None, prev_end: str | None) -> tuple[str, dict]:
+          end: str | None, prev_start: str | None, prev_end: str | None,
+          as_of: dt.date) -> tuple[str, dict]:
     if not metric:
         raise typer.BadParameter("give at least one --metric", param_hint="--metric")
     if (start is None) != (end is None):
         raise typer.BadParameter("give --start and --end together", param_hint="--start/--end")
-    window = _window(start, end)
+    window = _window(start, end, as_of)
     if prev_start or prev_end:
         if not (prev_start and prev_end):
             raise typer.BadParameter("give --previous-start and --previous-end together")
@@ -83,13 +102,31 @@ def _args(metric: list[str], by: list[str], grain: str | None, start: str | None
     args = {"metrics": metric, "window": window, "group_by": by}
     if grain:
         args["grain"] = grain
+        if start and end:
+            args["whole_periods"] = True  # MetricFlow widens --start/--end to whole periods
     return "query", args
 
 
-def _window(start: str | None, end: str | None) -> dict[str, str]:
+def _where(kind: str, args: dict[str, Any], where: str | None) -> dict[str, Any]:
+    """The call's arguments with MetricFlow's `--where` applied."""
+    if where is None:
+        return args
+    parsed = parse_where(where)
+    if kind == "query":
+        return parsed.apply(args)
+    if parsed.start or parsed.end:
+        raise typer.BadParameter("metric_time bounds in --where apply to a query; give a "
+                                 "comparison's windows with --start/--end and --previous-*",
+                                 param_hint="--where")
+    return {**args, "where": parsed.where}
+
+
+def _window(start: str | None, end: str | None, as_of: dt.date) -> dict[str, str]:
     if start and end:
         return {"start": start, "end": end}
-    as_of = load_model().as_of
+    if as_of == UNKNOWN_DAY:
+        raise typer.BadParameter("the project has no as_of date to count back from; give "
+                                 "--start and --end", param_hint="--start/--end")
     week = iso_week(as_of - dt.timedelta(days=7))
     err.print(f"no --start/--end: using the last whole week before the as-of date, {week}")
     return week.to_json()
@@ -102,6 +139,8 @@ StartOpt = typer.Option(None, "--start", help="First day, ISO date (inclusive)."
 EndOpt = typer.Option(None, "--end", help="Last day, ISO date (inclusive).")
 PrevStartOpt = typer.Option(None, "--previous-start", help="Compare: previous window start.")
 PrevEndOpt = typer.Option(None, "--previous-end", help="Compare: previous window end.")
+WhereOpt = typer.Option(None, "--where", help="A MetricFlow filter, e.g. "
+                        "\"{{ Dimension('customer__country') }} = 'MX'\".")
 
 
 @semantic_app.command("compile")
@@ -109,10 +148,11 @@ def compile_cmd(metric: list[str] = MetricOpt, by: list[str] = ByOpt, grain: str
                 start: str | None = StartOpt, end: str | None = EndOpt,
                 previous_start: str | None = PrevStartOpt, previous_end: str | None = PrevEndOpt,
                 dialect: str = typer.Option("duckdb", help="One of: " + ", ".join(DIALECTS)),
-                ) -> None:
-    """Print the SQL a governed call compiles to (nothing runs)."""
-    kind, args = _args(metric, by, grain, start, end, previous_start, previous_end)
-    compiled = SemanticLayer(load_model()).compile(kind, args, dialect)
+                where: str | None = WhereOpt, project: str | None = ProjectOpt) -> None:
+    """Print the SQL a governed call compiles to (nothing runs, no warehouse is read)."""
+    model = open_project(project).model
+    kind, args = _args(metric, by, grain, start, end, previous_start, previous_end, model.as_of)
+    compiled = SemanticLayer(model).compile(kind, _where(kind, args, where), dialect)
     print(compiled.sql)
 
 
@@ -120,15 +160,26 @@ def compile_cmd(metric: list[str] = MetricOpt, by: list[str] = ByOpt, grain: str
 def query_cmd(metric: list[str] = MetricOpt, by: list[str] = ByOpt, grain: str | None = GrainOpt,
               start: str | None = StartOpt, end: str | None = EndOpt,
               previous_start: str | None = PrevStartOpt, previous_end: str | None = PrevEndOpt,
+              where: str | None = WhereOpt,
+              limit: int | None = typer.Option(None, "--limit", min=1, help="A query: at most N "
+                                               "rows, in key order."),
               as_json: bool = typer.Option(False, "--json", help="Print the typed result as JSON."),
-              ) -> None:
-    """Run a governed call on the demo warehouse and print its typed result."""
-    kind, args = _args(metric, by, grain, start, end, previous_start, previous_end)
-    layer = SemanticLayer(load_model(), warehouse_path())
+              project: str | None = ProjectOpt) -> None:
+    """Run a governed call on the project's warehouse and print its typed result."""
+    layer = open_layer(open_project(project))
     try:
-        result = layer.call(kind, args)
+        kind, args = _args(metric, by, grain, start, end, previous_start, previous_end,
+                           layer.model.as_of)
+        if limit is not None:
+            if kind != "query":
+                raise typer.BadParameter("--limit applies to a query, not a comparison")
+            args["limit"] = limit
+        result = layer.call(kind, _where(kind, args, where))
     finally:
         layer.close()
+    if result.widened:
+        err.print(f"note: {result.widened['note']}: asked {_span(result.widened['requested'])}, "
+                  f"measured {_span(result.widened['window'])}")
     if as_json:
         print(json.dumps(result.to_json(), indent=2))
         return
@@ -151,6 +202,10 @@ def query_cmd(metric: list[str] = MetricOpt, by: list[str] = ByOpt, grain: str |
                       f"{covered['start']}..{covered['end']}" if covered else "nothing")
     for old, new in result.renamed.items():
         err.print(f"note: {old!r} is a previous name of {new!r}; showing {new}")
+
+
+def _span(window: dict[str, str]) -> str:
+    return f"{window['start']}..{window['end']}"
 
 
 def _fmt(v: object) -> str:

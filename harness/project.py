@@ -1,0 +1,421 @@
+"""A project at run time (DESIGN.md, "Projects"): showwork.yaml, its semantic model, its
+warehouse and its question file.
+
+Every command opens one: `--project DIR` (or SHOWWORK_PROJECT), else `./showwork.yaml`, else the
+embedded demo. The demo is a project like any other; only its warehouse is special (generated
+into SHOWWORK_HOME when missing). Relative paths resolve against the folder of showwork.yaml.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+import weakref
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from harness.errors import HarnessError
+from harness.home import warehouse_path
+from semantic_layer import SemanticLayer
+from semantic_layer.catalog import build_catalog
+from semantic_layer.execute import Limits
+from semantic_layer.infer import needs_inference
+from semantic_layer.model import SemanticModelFile, default_model_path
+from semantic_layer.project import load_project
+from semantic_layer.sql import parse_trusted
+
+PROJECT_FILE = "showwork.yaml"
+ENV_VAR = "SHOWWORK_PROJECT"
+DEMO = "demo"
+WAREHOUSE_KINDS = ("duckdb", "files", "spark")
+Rows = Callable[[str], list[tuple[Any, ...]]]
+
+
+class ProjectError(HarnessError):
+    """A project that cannot be opened: a missing or malformed showwork.yaml, a missing models
+    folder or warehouse, a model naming a table or column the warehouse lacks."""
+
+
+class Settings(BaseModel):
+    """showwork.yaml, as DESIGN.md's "Projects" writes it."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+    """Default: the project folder's name."""
+    semantic_models: str = "models"
+    """dbt YAML (a folder or file) or a dbt target/semantic_manifest.json."""
+    warehouse: dict[str, Any] | None = None
+    """{duckdb: FILE} | {files: DIR} | {spark: {...}}; the demo's is built into SHOWWORK_HOME."""
+    as_of: dt.date | None = None
+    """Default: the end of the data's coverage."""
+    governance: str | None = None
+    questions: str | None = None
+    """The default question file of `showwork experiment` and `showwork demo`."""
+
+
+@dataclass(frozen=True)
+class ProjectFile:
+    """A read and checked showwork.yaml, with the line each top-level key is on."""
+
+    path: Path
+    settings: Settings
+    lines: dict[str, int]
+
+    @property
+    def root(self) -> Path:
+        return self.path.parent
+
+    def where(self, key: str) -> str:
+        """`file:line` of a key, for messages."""
+        return f"{self.path}:{self.lines.get(key, 1)}"
+
+
+# -- finding and reading showwork.yaml ----------------------------------------------------------
+def locate(ref: str | Path | None = None) -> Path:
+    """The showwork.yaml a reference names: "demo", a folder, or a file; None discovers one
+    (SHOWWORK_PROJECT, else ./showwork.yaml, else the embedded demo)."""
+    if ref is None or str(ref) == "":
+        ref = os.environ.get(ENV_VAR) or (PROJECT_FILE if Path(PROJECT_FILE).is_file() else DEMO)
+    if str(ref) == DEMO:
+        return default_model_path()
+    path = Path(ref)
+    if path.is_dir():
+        if not (path / PROJECT_FILE).is_file():
+            raise ProjectError(f"{path}: no {PROJECT_FILE} in this folder; make one with "
+                               f"`showwork init {path} --from WAREHOUSE`, or name another project.")
+        return path / PROJECT_FILE
+    if not path.is_file():
+        raise ProjectError(f"{path}: no such project folder or {PROJECT_FILE}.")
+    return path
+
+
+def is_demo(file: Path) -> bool:
+    return file.resolve() == default_model_path().resolve()
+
+
+def read_project_file(path: Path) -> ProjectFile:
+    """showwork.yaml read and checked; ProjectError naming the file and line of each problem."""
+    data, lines = _load_yaml(path)
+    known = {k: v for k, v in data.items() if k in Settings.model_fields}
+    problems = [(lines[k], f"unknown key {k!r}; known keys: {', '.join(Settings.model_fields)}")
+                for k in data if k not in known]
+    if isinstance(known.get("warehouse"), dict):
+        problems += [(lines["warehouse"], p) for p in _warehouse_problems(known["warehouse"])]
+    settings = None
+    try:
+        settings = Settings.model_validate(known)
+    except ValidationError as exc:
+        problems += [(lines.get(str(e["loc"][0]), 1), f"{'.'.join(map(str, e['loc']))}: {e['msg']}")
+                     for e in exc.errors()]
+    if problems or settings is None:
+        raise ProjectError("\n".join(f"{path}:{line}: {text}" for line, text in sorted(problems)))
+    return ProjectFile(path, settings, lines)
+
+
+def _load_yaml(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except OSError as exc:
+        raise ProjectError(f"{path}: cannot read it: {exc.strerror or exc}") from exc
+    except yaml.MarkedYAMLError as exc:
+        raise ProjectError(_yaml_problem(path, exc)) from exc
+    if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):
+        raise ProjectError(f"{path}:1: a project file is a mapping of keys (name, "
+                           "semantic_models, warehouse, as_of, governance, questions).")
+    return data, {str(k.value): k.start_mark.line + 1 for k, _ in node.value}
+
+
+def _yaml_problem(path: Path, exc: yaml.MarkedYAMLError) -> str:
+    """`file:line:column: problem`, and where the construct it is in started."""
+    mark = exc.problem_mark or exc.context_mark
+    at = f"{mark.line + 1}:{mark.column + 1}" if mark else "1"
+    text = f"{path}:{at}: not valid YAML: {exc.problem or exc}"
+    if exc.context and exc.context_mark and exc.context_mark is not mark:
+        text += f" ({exc.context} that starts on line {exc.context_mark.line + 1})"
+    return text
+
+
+def _warehouse_problems(spec: dict[str, Any]) -> list[str]:
+    kinds = [k for k in spec if k in WAREHOUSE_KINDS]
+    if len(spec) != 1 or len(kinds) != 1:
+        return [f"warehouse: give exactly one of {', '.join(WAREHOUSE_KINDS)} (got "
+                f"{', '.join(map(str, spec)) or 'nothing'}), e.g. warehouse: {{duckdb: "
+                "warehouse.duckdb}"]
+    kind = kinds[0]
+    if kind in ("duckdb", "files") and not isinstance(spec[kind], str):
+        return [f"warehouse.{kind}: a path (relative to this file), got {spec[kind]!r}"]
+    if kind == "spark" and not isinstance(spec[kind], dict):
+        return [f"warehouse.spark: a mapping (master/remote, tables), got {spec[kind]!r}"]
+    return []
+
+
+# -- the project --------------------------------------------------------------------------------
+_STAMPS: weakref.WeakKeyDictionary[SemanticLayer, dict[str, str]] = weakref.WeakKeyDictionary()
+
+
+def stamp_of(layer: SemanticLayer) -> dict[str, str] | None:
+    """The project a layer was opened for (name, model digest), so every attempt run on it
+    records it — from the CLI, the web page or Python alike."""
+    return _STAMPS.get(layer)
+
+
+class Project:
+    """A semantic model, its governance and its warehouse, named by showwork.yaml."""
+
+    def __init__(self, file: ProjectFile, model: SemanticModelFile) -> None:
+        self.file = file
+        self.model = model
+        """The semantic model as declared (governance left out is inferred by `layer()`)."""
+        self.demo = is_demo(file.path)
+        self._checked = False
+        self._catalog_layer: SemanticLayer | None = None
+
+    @classmethod
+    def open(cls, ref: str | Path | None = None) -> Project:
+        """The project a reference names ("demo", a folder, a showwork.yaml); None discovers."""
+        return cls.load(locate(ref))
+
+    @classmethod
+    def load(cls, path: Path) -> Project:
+        file = read_project_file(path)
+        _check_paths(file)
+        return cls(file, load_project(file.path))
+
+    @property
+    def name(self) -> str:
+        return self.file.settings.name or self.root.resolve().name
+
+    @property
+    def root(self) -> Path:
+        """The folder holding showwork.yaml; relative paths in it resolve here."""
+        return self.file.root
+
+    @property
+    def questions_path(self) -> Path | None:
+        """showwork.yaml's `questions:`; the demo's is the bundled question file."""
+        if self.file.settings.questions:
+            return self.root / self.file.settings.questions
+        if self.demo:
+            from harness.questions import bundled_path  # questions import the attempt machinery
+
+            return bundled_path()
+        return None
+
+    @cached_property
+    def digest(self) -> str:
+        """SHA-256 over the project's files (showwork.yaml, the models, governance)."""
+        h = hashlib.sha256()
+        for path in sorted(set(self._files())):
+            h.update(path.relative_to(self.root).as_posix().encode() + b"\0")
+            h.update(path.read_bytes() + b"\0")
+        return "sha256:" + h.hexdigest()[:16]
+
+    @property
+    def stamp(self) -> dict[str, str]:
+        """What traces and run.json record about the project."""
+        return {"name": self.name, "digest": self.digest}
+
+    def warehouse(self) -> dict[str, Any]:
+        """The warehouse settings; the demo's is the generated file in SHOWWORK_HOME."""
+        spec = self.file.settings.warehouse
+        if spec is not None:
+            return spec
+        if self.demo:
+            return {"duckdb": str(warehouse_path().resolve())}
+        raise ProjectError(f"{self.file.path}: no warehouse; add e.g. `warehouse: {{duckdb: "
+                           "warehouse.duckdb}` (or files: DIR, or spark: {...}).")
+
+    @property
+    def build_needed(self) -> bool:
+        """The demo's warehouse is not built yet (it is built on first use)."""
+        return self.demo and not warehouse_path().exists()
+
+    def build(self, progress: Callable[[str], None] | None = None) -> None:
+        """Generate the demo warehouse into SHOWWORK_HOME."""
+        from semantic_layer import warehouse as demo_warehouse
+
+        demo_warehouse.build(warehouse_path(), progress=progress)
+
+    def layer(self, limits: Limits | None = None) -> SemanticLayer:
+        """A new governed layer on the project's warehouse; the caller closes it."""
+        if self.build_needed:
+            self.build()
+        layer = _open_layer(self, limits or Limits())
+        _STAMPS[layer] = self.stamp
+        return layer
+
+    @property
+    def catalog(self) -> dict[str, Any]:
+        """What can be asked; governance left out is inferred from the warehouse."""
+        if not needs_inference(self.model):
+            return build_catalog(self.model)
+        if self._catalog_layer is None:
+            self._catalog_layer = self.layer()
+        return self._catalog_layer.catalog()
+
+    def close(self) -> None:
+        """Close the layer `catalog` opened (layers from `layer()` belong to their callers)."""
+        if self._catalog_layer is not None:
+            self._catalog_layer.close()
+            self._catalog_layer = None
+
+    def __enter__(self) -> Project:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def check_tables(self, tables: Callable[[], dict[str, list[tuple[str, str]]]]) -> None:
+        """ProjectError listing every table and column the model reads that the warehouse's
+        `tables()` lacks; checked once per project."""
+        if self._checked:
+            return
+        problems = missing_columns(self.model, tables())
+        if problems:
+            raise ProjectError("The semantic model does not match the warehouse "
+                               f"({self.warehouse()}):\n" + "\n".join(f"- {p}" for p in problems))
+        self._checked = True
+
+    def _files(self) -> Iterator[Path]:
+        yield self.file.path
+        models = self.root / self.file.settings.semantic_models
+        yield from ([models] if models.is_file() else
+                    (p for p in models.rglob("*") if p.suffix in (".yml", ".yaml", ".json")))
+        if self.file.settings.governance:
+            yield self.root / self.file.settings.governance
+
+
+def _check_paths(file: ProjectFile) -> None:
+    s = file.settings
+    paths = [("semantic_models", s.semantic_models), ("governance", s.governance),
+             ("questions", s.questions)]
+    problems = [f"{file.where(key)}: {key}: {value} does not exist ({(file.root / value)})"
+                for key, value in paths if value and not (file.root / value).exists()]
+    if problems:
+        raise ProjectError("\n".join(problems))
+
+
+# -- warehouses ---------------------------------------------------------------------------------
+def _open_layer(project: Project, limits: Limits) -> SemanticLayer:
+    """The layer on the warehouse engine; DuckDB files directly until semantic_layer.engines
+    lands."""
+    spec = project.warehouse()
+    _check_local(project, spec)
+    try:
+        from semantic_layer.engines import open_engine
+    except ImportError:
+        return _duckdb_layer(project, spec, limits)
+    engine = open_engine(spec, project.root)
+    try:  # the layer checks the model's tables and columns against the engine's
+        # `engine=` as a mapping: the same code type-checks before and after the engines land
+        options: dict[str, Any] = {"engine": engine}
+        return SemanticLayer(project.model, limits=limits, **options)
+    except BaseException:
+        engine.close()
+        raise
+
+
+def _check_local(project: Project, spec: dict[str, Any]) -> None:
+    """A warehouse file or folder named in showwork.yaml exists (said with its line)."""
+    for kind, wanted in (("duckdb", Path.is_file), ("files", Path.is_dir)):
+        path = project.root / spec[kind] if kind in spec else None
+        if path is not None and not wanted(path):
+            raise ProjectError(f"{project.file.where('warehouse')}: warehouse.{kind}: {path} "
+                               "does not exist; build or copy the warehouse there, or fix the "
+                               "path.")
+
+
+def _duckdb_layer(project: Project, spec: dict[str, Any], limits: Limits) -> SemanticLayer:
+    if "duckdb" not in spec:
+        kind = next(iter(spec))
+        raise ProjectError(f"{project.file.where('warehouse')}: a {kind} warehouse needs the "
+                           "warehouse engines (semantic_layer.engines), which this install does "
+                           "not have yet; use warehouse: {duckdb: FILE}.")
+    path = project.root / spec["duckdb"]
+    project.check_tables(lambda: duckdb_tables(path, limits))
+    return SemanticLayer(project.model, path, limits)
+
+
+def duckdb_tables(path: Path, limits: Limits) -> dict[str, list[tuple[str, str]]]:
+    """Every table of a DuckDB file's main schema with its columns and types."""
+    from semantic_layer.execute import connect
+
+    con = connect(path, limits)
+    try:
+        rows = con.execute("SELECT table_name, column_name, data_type FROM "
+                           "information_schema.columns WHERE table_schema = 'main' "
+                           "ORDER BY table_name, ordinal_position").fetchall()
+    finally:
+        con.close()
+    tables: dict[str, list[tuple[str, str]]] = {}
+    for table, column, kind in rows:
+        tables.setdefault(str(table), []).append((str(column), str(kind)))
+    return tables
+
+
+def missing_columns(model: SemanticModelFile, tables: dict[str, list[tuple[str, str]]]
+                    ) -> list[str]:
+    """Each table or column the model reads that the warehouse lacks, named where it is used:
+    the semantic layer's own check where it has one, else the same check here."""
+    layer_check = getattr(import_module("semantic_layer.layer"), "warehouse_problems", None)
+    if layer_check is None:  # until the engines' check lands in the semantic layer
+        return _missing_columns(model, tables)
+    return list(layer_check(model, tables))
+
+
+def _missing_columns(model: SemanticModelFile, tables: dict[str, list[tuple[str, str]]]
+                     ) -> list[str]:
+    problems = []
+    for sm in model.semantic_models:
+        where = f"{sm.origin}: semantic model {sm.name!r}"
+        found = _find_table(tables, sm.table)
+        if found is None:
+            problems.append(f"{where} reads table {sm.table!r}, which the warehouse lacks; its "
+                            f"tables: {', '.join(sorted(tables)) or 'none'}")
+            continue
+        columns = {c.lower() for c, _ in found}
+        for kind, name, expr in _exprs(sm):
+            for column in sorted(_columns(expr) - columns):
+                problems.append(f"{where}, {kind} {name!r}: column {column!r} is not in table "
+                                f"{sm.table!r}; its columns: {', '.join(c for c, _ in found)}")
+    return problems
+
+
+def _find_table(tables: dict[str, list[tuple[str, str]]], table: str
+                ) -> list[tuple[str, str]] | None:
+    """A table's columns by name, in any case, with or without a schema before it."""
+    wanted = table.lower()
+    return next((cols for name, cols in tables.items()
+                 if name.lower() == wanted or name.lower().rsplit(".", 1)[-1] == wanted), None)
+
+
+def _exprs(sm: Any) -> Iterator[tuple[str, str, str]]:
+    yield from (("entity", e.name, e.expr) for e in sm.entities)
+    yield from (("dimension", d.name, d.expr) for d in sm.dimensions)
+    yield from (("measure", m.name, m.expr) for m in sm.measures)
+
+
+def _columns(expr: str) -> set[str]:
+    from sqlglot import exp
+
+    return {c.name.lower() for c in parse_trusted(expr).find_all(exp.Column)}
+
+
+def sql_rows(layer: SemanticLayer) -> Rows:
+    """Hand-written SQL (gold queries) on the layer's warehouse, under the layer's limits."""
+    engine = getattr(layer, "engine", None)
+    if engine is not None:
+        return lambda sql: list(engine.run(sql, layer.limits))
+    from semantic_layer.execute import run
+
+    return lambda sql: run(layer.connection, sql, layer.limits)
