@@ -22,6 +22,7 @@ from analyst.tools import Toolbox
 from harness.attempt import MAX_REPAIR_ROUNDS, _guess_category, choose_served
 from harness.audit import AuditReport, Evidence, audit
 from harness.display import TICK_NOTE
+from harness.project import stamp_of
 from protocol.answer import MAX_TEXT
 from protocol.prompts import repair_message
 from protocol.switches import Protocol
@@ -116,7 +117,8 @@ class McpSession:
             model_version=self.catalog["model_version"], calls=list(self.toolbox.calls),
             rounds=list(self.rounds), served_round=choose_served(list(self.reports)),
             stop_reason=stop, error=None if last else "The MCP session ended before an answer "
-            "was submitted.", elapsed_s=time.monotonic() - self.started, notes=list(self.notes))
+            "was submitted.", elapsed_s=time.monotonic() - self.started, notes=list(self.notes),
+            project=stamp_of(self.layer))
 
     def _open(self, what: str) -> None:
         if self.final:
