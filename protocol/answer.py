@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, ValidationError
 
 from protocol import strict_json
 from protocol.errors import AnswerError
@@ -19,6 +19,9 @@ MAX_ANSWER_BYTES = 1_000_000
 MAX_CLAIMS = 200
 MAX_CITATIONS = 20
 MAX_TEXT = 2_000
+MAX_VALUES = 200
+"""Listed values of a table answer; with claims on each is a claim, so as many as claims."""
+MAX_KEY = 200
 
 Scalar = float | int | str | None
 
@@ -42,6 +45,15 @@ class Claim(_Wire):
     """The stated number, as written; checked against the first source."""
 
 
+class Listed(_Wire):
+    """One row of a breakdown, ranking or series answer, in the order the answer gives them."""
+
+    key: StrictStr = Field(max_length=MAX_KEY)
+    """The member, or the period start (ISO date) for a series."""
+    value: StrictFloat | StrictInt | None
+    """The row's value, in the metric's units (rates and ratios as fractions)."""
+
+
 class Answer(_Wire):
     """What the model returns (DESIGN.md, Answer shape)."""
 
@@ -52,6 +64,9 @@ class Answer(_Wire):
     driver: str | None = Field(default=None, max_length=200)
     refusal_reason: str | None = Field(default=None, max_length=MAX_TEXT)
     claims: list[Claim] | None = Field(default=None, max_length=MAX_CLAIMS)
+    values: list[Listed] | None = Field(default=None, max_length=MAX_VALUES)
+    """Breakdown, ranking and series answers: each row's key and value (DESIGN.md, Answer
+    shape); `value` stays the headline."""
 
     @property
     def has_graph(self) -> bool:
@@ -81,6 +96,9 @@ def parse_answer(raw: str | dict[str, Any]) -> Answer:
         raise AnswerError(f"The answer must be a JSON object, got {type(data).__name__}.")
     if isinstance(data.get("claims"), list) and len(data["claims"]) > MAX_CLAIMS:
         raise AnswerError(f"The answer has {len(data['claims']):,} claims; at most {MAX_CLAIMS}.")
+    if isinstance(data.get("values"), list) and len(data["values"]) > MAX_VALUES:
+        raise AnswerError(f"The answer lists {len(data['values']):,} values; at most {MAX_VALUES} "
+                          "(list the rows the question asks for).")
     try:
         return Answer.model_validate(data)
     except ValidationError as exc:

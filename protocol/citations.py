@@ -2,11 +2,15 @@
 
     citation  := result | premise | statement
     result    := "r" INT [ "[" key "=" member { "," key "=" member } "]" ] ":" METRIC "." FIELD
+    member    := BARE | '"' QUOTED '"'      # BARE: letters, digits, _ . - ; QUOTED: any text,
+                                            # with \\" and \\\\ escaped
     premise   := "c" INT
     statement := "tree:" METRIC ">" METRIC
 
 >>> parse_citation("r3[platform=ios]:days_per_user.pct_change")
 ResultCitation(handle=3, selector=(('platform', 'ios'),), metric='days_per_user', field='pct_change')
+>>> parse_citation('r4[store="New York 5th Ave"]:revenue.value').selector
+(('store', 'New York 5th Ave'),)
 >>> parse_citation("c2")
 PremiseCitation(index=2)
 """
@@ -15,10 +19,16 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 MAX_CITATION = 300
+GRAIN_KEYS = ("day", "week", "month", "quarter", "year")
+"""Selector keys that name a time grain: their members are period starts."""
+_BARE = re.compile(r"[A-Za-z0-9_.\-]+")
+_MONTH_ONLY = re.compile(r"[0-9]{4}-(?:0[1-9]|1[0-2])")
 
 
 @dataclass(frozen=True)
@@ -31,8 +41,13 @@ class ResultCitation:
     field: str
 
     def __str__(self) -> str:
-        sel = ",".join(f"{k}={v}" for k, v in self.selector)
+        sel = _format_pairs(self.selector)
         return f"r{self.handle}{f'[{sel}]' if sel else ''}:{self.metric}.{self.field}"
+
+    def row_selector(self) -> dict[str, str]:
+        """The selector as rows are keyed: a grain member written as a month, `2019-03`, is
+        its period start, `2019-03-01`."""
+        return {k: period_start(v) if k in GRAIN_KEYS else v for k, v in self.selector}
 
 
 @dataclass(frozen=True)
@@ -74,12 +89,46 @@ def _describe(ch: str) -> str:
     return f"{ch!r} (U+{ord(ch):04X} {name})"
 
 
+def format_member(member: str) -> str:
+    r"""A member as a citation writes it: bare when it is letters, digits, _ . -; else quoted.
+
+    >>> print(format_member("ios"), format_member('Mel\'s "mocha"'), format_member(""))
+    ios "Mel's \"mocha\"" ""
+    """
+    if _BARE.fullmatch(member):
+        return member
+    return '"' + member.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def format_selector(key: dict[str, str]) -> str:
+    """A row selector's inside, members quoted where they need it.
+
+    >>> format_selector({"store": "New York 5th Ave", "month": "2019-03-01"})
+    'store="New York 5th Ave",month=2019-03-01'
+    """
+    return _format_pairs(key.items())
+
+
+def _format_pairs(pairs: Iterable[tuple[str, Any]]) -> str:
+    return ",".join(f"{k}={format_member(str(v))}" for k, v in pairs)
+
+
+def period_start(member: str) -> str:
+    """A period written as its month (`2019-03`) read as its start (`2019-03-01`); anything
+    else unchanged.
+
+    >>> period_start("2019-03"), period_start("2019-03-09"), period_start("ios")
+    ('2019-03-01', '2019-03-09', 'ios')
+    """
+    return f"{member}-01" if _MONTH_ONLY.fullmatch(member) else member
+
+
 def _ident_char(ch: str) -> bool:
     return ch.isascii() and (ch.isalnum() or ch == "_")
 
 
 def _member_char(ch: str) -> bool:
-    return ch.isascii() and ch.isprintable() and ch not in ",]=[: "
+    return ch.isascii() and ch.isprintable() and ch not in ',]=[: "\\'
 
 
 class _Reader:
@@ -125,8 +174,8 @@ class _Reader:
 
 
 _FAST_RESULT = re.compile(
-    r"r([1-9][0-9]*)(?:\[((?:[A-Za-z_][A-Za-z0-9_]*=[^,\]=\[: ]+)"
-    r"(?:,[A-Za-z_][A-Za-z0-9_]*=[^,\]=\[: ]+)*)\])?:([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)",
+    r'r([1-9][0-9]*)(?:\[((?:[A-Za-z_][A-Za-z0-9_]*=[^,\]=\[: "\\]+)'
+    r'(?:,[A-Za-z_][A-Za-z0-9_]*=[^,\]=\[: "\\]+)*)\])?:([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)',
     re.ASCII)
 _FAST_PREMISE = re.compile(r"c([1-9][0-9]*)", re.ASCII)
 
@@ -196,9 +245,42 @@ def _selector(r: _Reader) -> tuple[tuple[str, str], ...]:
     while True:
         key = r.identifier("a selector key")
         r.expect("=", "'='")
-        pairs.append((key, r.take(_member_char, "a member")))
+        pairs.append((key, _quoted(r) if r.peek() == '"' else _bare(r)))
         if r.peek() == ",":
             r.pos += 1
             continue
         r.expect("]", "',' or ']'")
         return tuple(pairs)
+
+
+_QUOTE_HINT = " (a member with spaces or punctuation is quoted: key=\"New York 5th Ave\")"
+
+
+def _bare(r: _Reader) -> str:
+    member = r.take(_member_char, "a member" + _QUOTE_HINT)
+    if r.peek() not in (",", "]"):
+        raise CitationSyntaxError(r.text, r.pos, "',' or ']'" + _QUOTE_HINT)
+    return member
+
+
+def _quoted(r: _Reader) -> str:
+    """A quoted member: any printable text, with \\" and \\\\ escaped."""
+    r.pos += 1
+    out: list[str] = []
+    while True:
+        ch = r.peek()
+        if ch == "":
+            raise CitationSyntaxError(r.text, r.pos, "'\"' closing the quoted member")
+        if ch == '"':
+            r.pos += 1
+            return "".join(out)
+        if ch == "\\":
+            r.pos += 1
+            if r.peek() not in ('"', "\\"):
+                raise CitationSyntaxError(r.text, r.pos, "'\"' or '\\\\' after '\\\\' (the only "
+                                          "escapes in a quoted member)")
+            ch = r.peek()
+        elif not ch.isprintable():
+            raise CitationSyntaxError(r.text, r.pos, "a printable character in the quoted member")
+        out.append(ch)
+        r.pos += 1

@@ -13,7 +13,13 @@ call returns its reason and no handle. Never invent numbers.
 
 When you are done, reply with one JSON object (no code fence) of this shape:
 {"status": "answered" | "refused", "answer": "...", "value": number | string | null,
- "driver": metric name | null, "refusal_reason": string | null%s}
+ "driver": metric name | null, "refusal_reason": string | null,
+ "values": [{"key": member or period start, "value": number | null}] | null%s
+A breakdown, ranking or series ("revenue by store", "top 3 products", "monthly revenue") lists
+its rows in `values`, in the order the answer gives them (a series keyed by the period start,
+2019-03-01); `value` is then the headline: the top member's value, or null. A question that
+names no window is answered over the whole covered range (a point-in-time metric: its value at
+the end of coverage), and the answer says so.
 Refuse (status "refused", with the reason) when the governed layer cannot answer the question:
 an undefined metric or composition, an unsupported dimension, grain or member, a window outside
 the data, or a question that is not about the data."""
@@ -21,7 +27,7 @@ the data, or a question that is not about the data."""
 CLAIMS = """\
 ,
  "claims": [{"text": "...", "kind": "measurement" | "conclusion" | "causal",
-             "sources": [citations] | null, "premises": [citations] | null, "value": number | null}]
+             "sources": [citations] | null, "premises": [citations] | null, "value": number | null}]}
 
 Claims are numbered c1, c2, … in the order you give them. Citations:
 - rN:METRIC.FIELD — a field of a result, e.g. r2:days_per_user.pct_change. Comparison fields:
@@ -29,12 +35,17 @@ Claims are numbered c1, c2, … in the order you give them. Citations:
   value. Rates and ratios are fractions (0.42, not 42).
 - rN[key=member]:METRIC.FIELD — a row of a result with several rows (exactly one must match),
   e.g. r3[platform=ios]:days_per_user.pct_change; for a grain use the period start,
-  r4[week=2026-03-09]:active_users.value.
+  r4[week=2026-03-09]:active_users.value. Quote a member with spaces or punctuation, escaping
+  \" and \\: r5[store="New York 5th Ave"]:revenue.value.
 - cN — an earlier claim; tree:PARENT>CHILD — an edge of the metric tree.
 A measurement claim cites results in `sources` and states the cited number in `value`, at the
 precision you write it (-16.4 for -16.44 is fine; -16 is not). A conclusion or causal claim cites
 earlier claims (and tree edges) in `premises`, never results. For a "why" question, end with a
-causal claim whose premises are the measurements that explain the move, and declare the driver."""
+causal claim whose premises are the measurements that explain the move, and declare the driver.
+Each value listed in `values` is a measurement claim citing its row.
+"""
+NO_CLAIMS = "}"
+"""Closes the answer shape when the answer carries no claims (the baseline protocol)."""
 
 RENDERED = """\
 Measurement sentences will be rewritten by the harness from the values you cite; cite exactly."""
@@ -44,7 +55,7 @@ Every tool call must carry `purpose`: one line saying why the call is needed."""
 
 
 def system_prompt(catalog: dict[str, Any], protocol: Protocol, diagnostic: bool) -> str:
-    parts = [CONTRACT % (CLAIMS if protocol.claims else "")]
+    parts = [CONTRACT % (CLAIMS if protocol.claims else NO_CLAIMS)]
     if protocol.purpose:
         parts.append(PURPOSE)
     if protocol.rendered:

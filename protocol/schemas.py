@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.answer import MAX_VALUES
 from protocol.switches import Protocol
 
 
@@ -79,6 +80,13 @@ def _function(name: str, description: str, parameters: dict[str, Any]) -> dict[s
                                              "strict": True, "parameters": parameters}}
 
 
+_VALUES = {"type": ["array", "null"], "items": _obj({
+    "key": {"type": "string", "description": "The member, or the period start for a series."},
+    "value": {"type": ["number", "null"]}}),
+    "description": f"Breakdown, ranking and series answers: every row, in the order the answer "
+                   f"gives them (at most {MAX_VALUES}); null otherwise."}
+
+
 def answer_schema(protocol: Protocol) -> dict[str, Any]:
     """The final answer's JSON schema; with `claims` off it carries no claims."""
     props: dict[str, Any] = {
@@ -87,6 +95,7 @@ def answer_schema(protocol: Protocol) -> dict[str, Any]:
         "value": {"type": ["number", "string", "null"]},
         "driver": {"type": ["string", "null"]},
         "refusal_reason": {"type": ["string", "null"]},
+        "values": _VALUES,
     }
     if protocol.claims:
         claim = _obj({

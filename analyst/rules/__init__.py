@@ -7,11 +7,12 @@ uses (so every number it states has a handle), and writes its argument as claims
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 from analyst.client import Request, ToolCall, Turn
 from analyst.rules.engine import Call, Outcome, plan
-from analyst.rules.understand import understand
+from analyst.rules.understand import Understood, understand
 from protocol.switches import Protocol
 
 
@@ -19,10 +20,21 @@ class RulesClient:
     name = "rules"
     simulated = False
 
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    @property
+    def notes(self) -> list[str]:
+        """What the last question answered in this thread ignored (the trace records it)."""
+        return list(getattr(self._local, "notes", []))
+
     def complete(self, request: Request) -> Turn:
         catalog = request.context["catalog"]
         protocol = Protocol.parse(request.context.get("config", "claims"))
-        action = next_action(request.messages, catalog, protocol)
+        q = understand(question_of(request.messages), catalog)
+        self._local.notes = ([f"rules: ignored an instruction in the question: {q.ignored!r}"]
+                             if q.ignored else [])
+        action = next_action(request.messages, catalog, protocol, q)
         if isinstance(action, Call):
             args = dict(action.arguments)
             if protocol.purpose:
@@ -51,9 +63,10 @@ def outcomes_of(messages: list[dict[str, Any]]) -> list[Outcome]:
 
 
 def next_action(messages: list[dict[str, Any]], catalog: dict[str, Any],
-                protocol: Protocol) -> Call | dict[str, Any]:
+                protocol: Protocol, q: Understood | None = None) -> Call | dict[str, Any]:
     """Replay the plan over the outcomes so far; return the next call or the answer."""
-    steps = plan(understand(question_of(messages), catalog), catalog, protocol.claims)
+    q = q if q is not None else understand(question_of(messages), catalog)
+    steps = plan(q, catalog, protocol.claims)
     try:
         action = next(steps)
         for outcome in outcomes_of(messages):

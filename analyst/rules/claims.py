@@ -1,9 +1,11 @@
-"""Writing answers: measurement claims citing exact fields, and the argument over them."""
+"""Writing answers: measurement claims citing exact fields, listed values, and the argument."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from protocol.citations import format_selector
 
 
 def fmt(value: Any, fraction: bool = False) -> str:
@@ -37,6 +39,8 @@ class AnswerBuilder:
 
     claims_on: bool
     claims: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """Sentences every answer ends with: defaults assumed, instructions ignored."""
 
     def measure(self, text: str, source: str, value: Any, *also: str) -> str:
         """A measurement claim; `also` cites the other fields its text states."""
@@ -49,23 +53,28 @@ class AnswerBuilder:
                             "value": None})
         return f"c{len(self.claims)}"
 
-    def answered(self, text: str, value: Any, driver: str | None = None) -> dict[str, Any]:
-        out: dict[str, Any] = {"status": "answered", "answer": text, "value": value,
-                               "driver": driver, "refusal_reason": None}
+    def answered(self, text: str, value: Any, driver: str | None = None,
+                 values: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The answer; `values` lists the rows of a breakdown, ranking or series."""
+        said = " ".join([text, *self.notes])
+        out: dict[str, Any] = {"status": "answered", "answer": said, "value": value,
+                               "driver": driver, "refusal_reason": None, "values": values}
         if self.claims_on:
             out["claims"] = self.claims
         return out
 
     def refused(self, reason: str) -> dict[str, Any]:
         out: dict[str, Any] = {"status": "refused", "answer": f"I can't answer this: {reason}",
-                               "value": None, "driver": None, "refusal_reason": reason}
+                               "value": None, "driver": None, "refusal_reason": reason,
+                               "values": None}
         if self.claims_on:
             out["claims"] = []
         return out
 
 
 def cite(handle: int | None, metric: str, field_: str, key: dict[str, str] | None = None) -> str:
+    """A result citation, its row's members quoted where they need it."""
     if handle is None:
         raise ValueError(f"cannot cite {metric}.{field_}: the call got no handle")
-    sel = ",".join(f"{k}={v}" for k, v in (key or {}).items())
+    sel = format_selector(key or {})
     return f"r{handle}{f'[{sel}]' if sel else ''}:{metric}.{field_}"

@@ -7,9 +7,9 @@ boundary, where a protocol `Period` becomes a `semantic_layer.windows.Window`.
 from __future__ import annotations
 
 from protocol.reading import Period, parse_day, previous_period
-from semantic_layer.windows import Window
+from semantic_layer.windows import Window, periods
 
-__all__ = ["parse_day", "previous_window", "window_of"]
+__all__ = ["parse_day", "previous_window", "whole_periods", "window_of"]
 
 
 def window_of(period: Period) -> Window:
@@ -19,3 +19,11 @@ def window_of(period: Period) -> Window:
 def previous_window(period: Period) -> Window:
     """The window just before the period, of the same length (the month before a month)."""
     return window_of(previous_period(period))
+
+
+def whole_periods(window: Window | None, grain: str | None) -> Window | None:
+    """The whole periods of the grain inside the window ('weekly … in March' → its full weeks)."""
+    if window is None or grain not in ("week", "month", "quarter", "year"):
+        return window
+    inside = [p for p in periods(window, grain) if window.covers(p)]
+    return Window(inside[0].start, inside[-1].end) if inside else window

@@ -7,22 +7,25 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from analyst.rules.dates import previous_window, window_of
-from protocol.reading import Gap, Reading, read_text
+from analyst.rules import catalog as cat
+from analyst.rules.dates import whole_periods, window_of
+from analyst.rules.instructions import split_instruction
+from analyst.rules.metrics import metrics_of
+from analyst.rules.shape import dimension_for, read_shape
+from protocol.reading import Gap, Reading, previous_period, read_text
+from protocol.reading._words import COMMON_WORDS
 from semantic_layer.windows import Window, iso_week
 
-DICTATE = re.compile(
-    r"\b(?:ignore (?:all |any |the |your )?(?:previous |prior |above )?instructions|answer (?:with|that)"
-    r"|just say|say that|respond with|reply with|the answer is|you must (?:say|report|answer)"
-    r"|pretend|claim (?:that|r\d)|report that|regardless of the data|make up)\b")
 DATA_WORDS = re.compile(r"\b(?:how many|how much|what (?:was|were|is|are)|number of|count|rate|"
                         r"average|total|sum|change|drop|rise|trend|metric)\b")
-COMPOSITION = re.compile(r"\s+(?:per|divided by|over|for each|to)\s+", re.IGNORECASE)
 SUMMED = re.compile(r"\b(?:summed|sum of|sum up|add(?:ed)? up|added together)\b")
 BLOCKING = ("member", "qualifier", "period")
 """Gaps the governed layer cannot be asked about: answering anyway would answer another question.
 (Unknown metrics, dimensions, grains and members of a named dimension go to the layer, which
 refuses them with its own reason.)"""
+_PERCENT = {"percent", "percentage", "percentages", "%"}
+_VERB_AFTER = re.compile(r"\s+(?:a|an|the|some|any|our|their|his|her)\b", re.IGNORECASE)
+"""A lower-case member followed by an article is a verb ('buyers placed an order')."""
 
 
 @dataclass
@@ -31,7 +34,7 @@ class Understood:
 
     text: str
     intent: str = "lookup"
-    """lookup, compare, breakdown, diagnostic or refuse"""
+    """lookup, compare, table, diagnostic or refuse"""
     metrics: list[str] = field(default_factory=list)
     group_by: list[str] = field(default_factory=list)
     filters: list[dict[str, Any]] = field(default_factory=list)
@@ -40,70 +43,122 @@ class Understood:
     window: Window | None = None
     previous: Window | None = None
     rank: str | None = None
-    """most or least, for breakdowns"""
+    """most or least, for rankings"""
+    top: int | None = None
+    """How many members a ranking asks for ('top 3' → 3); None for all."""
     refusal: str | None = None
     """Refuse without asking the layer (not a data question, or dictating the answer)."""
     unknown_metric: str | None = None
     """A metric-like phrase the catalog does not govern: the layer is asked, and will refuse."""
     assumed: list[str] = field(default_factory=list)
-    """Defaults taken (e.g. no window named: the last whole week)."""
+    """Defaults taken (e.g. no window named: the whole covered range)."""
+    ignored: str | None = None
+    """An instruction appended to the data question, dropped (the answer says so)."""
     unread: list[str] = field(default_factory=list)
     """Words of the question the catalog cannot read."""
+
+    @property
+    def notes(self) -> list[str]:
+        """What the answer must say it assumed or ignored."""
+        out = [f"(Assumed {a}.)" for a in self.assumed]
+        if self.ignored:
+            out.append(f"(Ignored an instruction in the question, {self.ignored!r}: I report only "
+                       "what governed queries return.)")
+        return out
 
 
 def understand(text: str, catalog: dict[str, Any]) -> Understood:
     q = Understood(text)
-    spoken = " ".join(text.split())
-    if DICTATE.search(spoken.lower()):
-        q.intent, q.refusal = "refuse", ("The question tries to dictate the answer; I report only "
-                                         "what governed queries return.")
+    spoken, q.ignored = split_instruction(" ".join(text.split()))
+    if q.ignored and not _data_question(spoken, catalog):
+        q.ignored, q.intent = None, "refuse"
+        q.refusal = ("The question tries to dictate the answer; I report only what governed "
+                     "queries return.")
         return q
-    reading = read_text(spoken, catalog)
+    reading = _read(spoken, catalog)
     q.unread = reading.unread
-    q.metrics = _metrics(reading)
-    _shape(q, reading)
-    _filters(q, reading)
-    _windows(q, reading, catalog)
-    q.intent = ("diagnostic" if reading.asks.why else "breakdown" if q.rank
-                else "compare" if q.previous is not None else "lookup")
-    if SUMMED.search(spoken.lower()):
-        q.aggregate = "sum"
-        q.grain = q.grain or "week"
+    q.metrics = metrics_of(reading, catalog)
+    read_shape(q, reading, catalog)
+    _filters(q, reading, catalog)
+    defaulted = _windows(q, reading, catalog)
+    _intent(q, reading)
+    _snap(q, catalog)
+    if defaulted:
+        q.assumed.append(_default_said(q, catalog))
     _refusals(q, reading, spoken.lower())
     return q
 
 
-def _metrics(reading: Reading) -> list[str]:
-    """Metrics in order of first mention; 'A per B' (a composition) as 'A / B'."""
-    found = reading.metrics
-    for a, b in zip(found, found[1:], strict=False):
-        if COMPOSITION.fullmatch(reading.text[a.span[1]:b.span[0]]):
-            return [f"{a.name} / {b.name}"]
-    return reading.metric_names()
+def _intent(q: Understood, reading: Reading) -> None:
+    """Diagnostic, compare, table or lookup; a trend with no grain named gets one."""
+    if reading.asks.series and not q.grain and q.previous is None and q.window is not None:
+        q.grain = "week" if q.window.days <= SERIES_WEEKS * 7 else "month"
+    q.intent = ("diagnostic" if reading.asks.why else "compare" if q.previous is not None
+                else "table" if q.group_by or q.grain else "lookup")
+    if SUMMED.search(reading.text.lower()):
+        q.aggregate, q.grain, q.intent = "sum", q.grain or "week", "lookup"
 
 
-def _shape(q: Understood, reading: Reading) -> None:
-    """Rank, group-by and grain: what shape of result the question asks for."""
-    ranking = reading.asks.ranking
-    if ranking is not None and ranking.dimension is not None:
-        q.rank = ranking.order
-    q.group_by = list(reading.asks.breakdown)
-    for gap in reading.gaps:
-        if gap.kind == "dimension" and gap.term not in q.group_by:
-            q.group_by.append(gap.term)  # "the average age of …": the layer names what is missing
-    q.grain = reading.asks.grain
+SERIES_WEEKS = 13
+"""A trend over at most this many weeks is read week by week, a longer one month by month."""
 
 
-def _filters(q: Understood, reading: Reading) -> None:
+def _snap(q: Understood, catalog: dict[str, Any]) -> None:
+    """A level or table over whole periods of its grain ('weekly … in March': its full weeks;
+    a weekly-only metric: whole weeks)."""
+    if q.intent in ("lookup", "table"):
+        known = [m for m in q.metrics if cat.info(catalog, m)]
+        grain = q.grain or (cat.finest_grain(catalog, known) if known else None)
+        q.window = whole_periods(q.window, grain)
+
+
+def _data_question(text: str, catalog: dict[str, Any]) -> bool:
+    """The words before an instruction ask about governed data on their own: they name a
+    metric, and a period or something to measure ('how many', 'compare', 'by store')."""
+    if not text:
+        return False
+    reading = read_text(text, catalog)
+    asks = reading.asks
+    asked = (DATA_WORDS.search(text.lower()) is not None or bool(reading.periods) or asks.why
+             or asks.change or asks.series or bool(asks.breakdown) or asks.ranking is not None)
+    return bool(reading.metrics) and asked
+
+
+_HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
+
+
+def _read(text: str, catalog: dict[str, Any]) -> Reading:
+    """The reading; 'how many X' read as 'the number of X' when X alone names no metric."""
+    reading = read_text(text, catalog)
+    if reading.metrics or not _HOW_MANY.search(text):
+        return reading
+    again = read_text(_HOW_MANY.sub("the number of", text), catalog)
+    return again if again.metrics else reading
+
+
+def _filters(q: Understood, reading: Reading, catalog: dict[str, Any]) -> None:
     """Filters from named members ('android users', 'the plus plan', 'in the US'), and from
-    words in a dimension's member slot ('the windows platform'), which the layer will check."""
+    words in a dimension's member slot ('the windows platform'), which the layer will check.
+    Two or more members of one dimension ('android and ios') set them side by side."""
+    spans: dict[tuple[int, int], dict[str, str]] = {}
     for m in reading.members:
-        if m.name not in q.group_by and m.member is not None:
-            _add_filter(q, m.name, m.member)
+        if m.member is not None and not _verb(reading.text, m.words, m.span):
+            spans.setdefault(m.span, {})[m.name] = m.member
+    for named in spans.values():  # one member may be named in several dimensions
+        dim = dimension_for(list(named), q.metrics, catalog)
+        if dim not in q.group_by:
+            _add_filter(q, dim, named.get(dim, next(iter(named.values()))))
     for gap in reading.gaps:
         if gap.kind == "member" and gap.dimension and gap.dimension not in q.group_by \
                 and not any(f["dimension"] == gap.dimension for f in q.filters):
             _add_filter(q, gap.dimension, gap.term)
+    side_by_side = [f["dimension"] for f in q.filters if len(f["values"]) > 1]
+    if side_by_side and not q.group_by:
+        q.group_by = side_by_side[:1]
+
+
+def _verb(text: str, words: str, span: tuple[int, int]) -> bool:
+    return words.islower() and _VERB_AFTER.match(text, span[1]) is not None
 
 
 def _add_filter(q: Understood, dim: str, member: str) -> None:
@@ -115,23 +170,52 @@ def _add_filter(q: Understood, dim: str, member: str) -> None:
     q.filters.append({"dimension": dim, "op": "in", "values": [member]})
 
 
-def _windows(q: Understood, reading: Reading, catalog: dict[str, Any]) -> None:
+def _windows(q: Understood, reading: Reading, catalog: dict[str, Any]) -> bool:
+    """The window named, and for a change the one before: two periods named are compared,
+    the earlier as the previous ('from the end of February to the end of March'). True when
+    none was named and the whole covered range is taken."""
     asks = reading.asks
     moved = asks.compare is not None or asks.why or asks.change
-    if reading.periods:
-        first = reading.periods[0].period
-        q.window = window_of(first)
-        if asks.compare == "explicit":
-            q.previous = window_of(reading.periods[1].period)
-        elif moved:
-            q.previous = previous_window(first)
-        return
+    periods = [p.period for p in reading.periods]
+    if periods:
+        if moved and len(periods) >= 2:
+            earlier, later = sorted(periods[:2], key=lambda p: (p.start, p.end))
+            q.window, q.previous = window_of(later), window_of(earlier)
+        else:
+            q.window = window_of(periods[0])
+            q.previous = window_of(previous_period(periods[0])) if moved else None
+        return False
+    if moved:
+        _last_whole_week(q, catalog)
+        return False
+    _whole_coverage(q, catalog)
+    return True
+
+
+def _last_whole_week(q: Understood, catalog: dict[str, Any]) -> None:
+    """A change with no window named: the last whole week against the week before."""
     as_of = dt.date.fromisoformat(catalog["as_of"])
     q.window = iso_week(as_of - dt.timedelta(days=7))
-    q.assumed.append(f"no window named: the last whole week, {q.window}")
-    if moved:
-        q.previous = Window(q.window.start - dt.timedelta(days=7),
-                            q.window.end - dt.timedelta(days=7))
+    q.previous = Window(q.window.start - dt.timedelta(days=7), q.window.end - dt.timedelta(days=7))
+    q.assumed.append(f"no window named: the last whole week, {q.window}, against the week before")
+
+
+def _whole_coverage(q: Understood, catalog: dict[str, Any]) -> None:
+    """No window named: the range every named metric's data covers (else the last whole week)."""
+    known = [m for m in q.metrics if cat.info(catalog, m)]
+    covered = cat.coverage(catalog, known) if known else None
+    if covered is None:
+        covered = iso_week(dt.date.fromisoformat(catalog["as_of"]) - dt.timedelta(days=7))
+    q.window = covered
+
+
+def _default_said(q: Understood, catalog: dict[str, Any]) -> str:
+    """What the answer says it assumed (a point-in-time metric: its value at the end)."""
+    known = [m for m in q.metrics if cat.info(catalog, m)]
+    assert q.window is not None
+    if known and all(cat.point_in_time(catalog, m) for m in known) and q.intent == "lookup":
+        return f"no window named: the value at the end of coverage, {q.window.end}"
+    return f"no window named: the whole covered range, {q.window}"
 
 
 def _refusals(q: Understood, reading: Reading, lowered: str) -> None:
@@ -144,9 +228,42 @@ def _refusals(q: Understood, reading: Reading, lowered: str) -> None:
             q.intent, q.refusal = "refuse", ("This is not a question about the governed data: it "
                                              "names no governed metric.")
         return
-    blocking = [g for g in reading.gaps if g.kind in BLOCKING and not g.dimension]
+    blocking = [g for g in (*reading.gaps, *_unread_members(reading))
+                if g.kind in BLOCKING and not g.dimension and not _change_unit(g, q)]
     if blocking:
         q.intent, q.refusal = "refuse", _unread_refusal(blocking)
+
+
+def _change_unit(gap: Gap, q: Understood) -> bool:
+    """'in percent' of a change asks for its percent change, not the metric in another unit."""
+    return gap.kind == "qualifier" and gap.term in _PERCENT and q.previous is not None
+
+
+_OF_WORDS = re.compile(r"\s+of\s+(?:(?:the|our|all|each|every|a|an)\s+)*([A-Za-z][\w'-]*)")
+_OF_SKIP = {"each", "every", "all", "the", "our", "which", "what", "them", "it", "those", "these",
+            "time", "course"}
+
+
+def _unread_members(reading: Reading) -> list[Gap]:
+    """'units of espresso': a word after a metric's 'of' where a member would stand, that no
+    dimension has (nor any other governed name, period or common word)."""
+    taken = [m.span for m in (*reading.metrics, *reading.members, *reading.dimensions)] + \
+        [p.span for p in reading.periods] + [g.span for g in reading.gaps]
+    out = []
+    for metric in reading.metrics:
+        m = _OF_WORDS.match(reading.text, metric.span[1])
+        if m is None or m.group(1).lower() in _OF_SKIP:
+            continue
+        span = m.span(1)
+        if any(s <= span[0] < e for s, e in taken) or _common(m.group(1)):
+            continue
+        out.append(Gap("member", m.group(1), span, m.group(1),
+                       reason="no dimension has this member"))
+    return out
+
+
+def _common(word: str) -> bool:
+    return word.lower() in COMMON_WORDS
 
 
 def _unread_refusal(gaps: list[Gap]) -> str:

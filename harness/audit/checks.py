@@ -21,6 +21,7 @@ from protocol.citations import (
     PremiseCitation,
     ResultCitation,
     StatementCitation,
+    format_selector,
     parse_citation,
 )
 from semantic_layer.results import Result, Row
@@ -140,7 +141,7 @@ def _unknown_handle(ctx: ClaimContext, text: str, handle: int) -> str:
 
 
 def _row(ctx: ClaimContext, text: str, c: ResultCitation, result: Result) -> Row | Defect:
-    selector = dict(c.selector)
+    selector = c.row_selector()
     unknown = [k for k in selector if k not in result.keys]
     if unknown:
         keys = ", ".join(result.keys) if result.keys else "none: it has one row"
@@ -159,7 +160,7 @@ def _row(ctx: ClaimContext, text: str, c: ResultCitation, result: Result) -> Row
 
 
 def _sel(key: dict[str, str]) -> str:
-    return ",".join(f"{k}={v}" for k, v in key.items())
+    return format_selector(key)  # quoted where a member needs it, so the hint is a citation
 
 
 def _rows(result: Result, limit: int = 6) -> str:

@@ -1,5 +1,5 @@
 """Every number the user reads is checked: a measurement claim's text against what it cites, and
-the answer's prose and headline value against what the claims state and cite.
+the answer's prose, headline value and listed values against what the claims state and cite.
 
 Numbers are read by protocol/numbers.py (one reader for the audit, the repair messages and the
 fault simulator). A number that is not a claim (a date, a period, a rank, the question's own
@@ -17,6 +17,8 @@ from typing import Any
 from harness.audit.context import AnswerContext, Cited, ClaimContext
 from harness.audit.steps import emits
 from harness.audit.types import Defect
+from protocol.answer import Listed
+from protocol.citations import period_start
 from protocol.numbers import Kind, ReadNumber, from_value, matches, read_unsupported, say
 
 
@@ -77,14 +79,15 @@ def _text_defect(ctx: ClaimContext, number: ReadNumber, supports: list[Support])
 
 @emits("unsupported_number")
 def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
-    """The answer's prose and headline value state only numbers a claim states or cites."""
+    """The answer's prose, headline value and listed values state only numbers a claim states
+    or cites."""
     if ctx.answer.status != "answered" or not ctx.answer.has_graph:
         return []  # no claim graph: nothing to hold the prose to (not measurable)
     supports = answer_supports(ctx)
     found = [_prose_defect(n, supports) for n in
              read_unsupported(ctx.answer.answer, ctx.question or "",
                               partial(_supported, supports=supports))]
-    return found + _headline(ctx.answer.value, supports)
+    return found + _headline(ctx.answer.value, supports) + _listed(ctx, supports)
 
 
 def answer_supports(ctx: AnswerContext) -> list[Support]:
@@ -130,6 +133,51 @@ def _headline(value: Any, supports: list[Support]) -> list[Defect]:
                    f"The headline value {value!r} is not a value any claim states or cites"
                    f"{_hint(number, supports)}. Set value to a cited number, or add a claim "
                    "citing it.", repr(value), None)]
+
+
+def _listed(ctx: AnswerContext, supports: list[Support]) -> list[Defect]:
+    """Each listed value must be one a claim states or cites; a value whose key is a row some
+    claim cites must be one of that row's (a value listed under the wrong member is caught)."""
+    by_row = row_supports(ctx)
+    out = []
+    for i, item in enumerate(ctx.answer.values or []):
+        if not _numeric(item.value) or not _finite(item.value):  # type: ignore[arg-type]
+            continue
+        number = from_value(item.value)  # type: ignore[arg-type]
+        own = by_row.get(period_start(item.key.strip()))
+        if not _supported(number, own or supports):
+            out.append(_listed_defect(i, item, number, own, supports))
+    return out
+
+
+def row_supports(ctx: AnswerContext) -> dict[str, list[Support]]:
+    """Member (a grain's period start) → the values claims citing a row with it state or cite."""
+    out: dict[str, list[Support]] = {}
+    for claim in ctx.claims:
+        for c in claim.cited:
+            for member in {period_start(str(v)) for v in c.row.key.values()}:
+                out.setdefault(member, []).extend(cited_supports([c], ctx.catalog))
+        value = claim.claim.value
+        if claim.cited and _numeric(value):
+            stated = Support(value, _stated_kind(claim, ctx.catalog),  # type: ignore[arg-type]
+                             f"{claim.cid}'s value")
+            for member in {period_start(str(v)) for v in claim.cited[0].row.key.values()}:
+                out.setdefault(member, []).append(stated)
+    return out
+
+
+def _listed_defect(i: int, item: Listed, number: ReadNumber, own: list[Support] | None,
+                   supports: list[Support]) -> Defect:
+    said = f"{item.key} = {say(number.value)}"
+    if own:
+        why = (f"answer.values[{i}] lists {said}, but no claim citing the row {item.key} states "
+               f"or cites it{_hint(number, own)}. List the value that row's claim cites, or fix "
+               "the key.")
+    else:
+        why = (f"answer.values[{i}] lists {said}, but no claim states or cites it"
+               f"{_hint(number, supports)}. Add a measurement claim citing its row, or list the "
+               "value a claim cites.")
+    return Defect("unsupported_number", f"answer.values[{i}]", why, repr(item.value), None)
 
 
 def _finite(value: float) -> bool:

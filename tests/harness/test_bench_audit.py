@@ -7,15 +7,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchmarks import audit as bench
+from harness.questions import load_questions
 
 
 def test_small_audit_benchmark(demo_db: Path, tmp_path: Path) -> None:
     """A 2,000-claim run reports consistent counts and positive timings, and labels the
-    noisy simulator's traces (half of the 144 recorded: rules and noisy, two configs each)."""
+    noisy simulator's traces (half of those recorded: rules and noisy, two configs each, every
+    answerable bundled question)."""
     (tmp_path / "demo.duckdb").symlink_to(demo_db)
     report = bench.run(tmp_path, total_claims=2_000, repeats=1)
     assert report["claims"] >= 2_000
-    assert report["distinct_traces"] == 144 and report["distinct_simulated"] == 72
+    answerable = sum(1 for q in load_questions().questions if q.answerable)
+    assert report["distinct_traces"] == 4 * answerable
+    assert report["distinct_simulated"] == 2 * answerable
     assert report["traces"] > report["distinct_traces"]  # replicated to reach the claim count
     assert report["parse_s"] > 0 and report["audit_s"] > 0
     assert report["ratio"] == report["audit_s"] / report["parse_s"]

@@ -9,6 +9,11 @@ from pathlib import Path
 import pytest
 from test_cli_semantic import showwork
 
+from harness.questions import load_questions
+
+BUNDLED = len(load_questions().questions)
+"""Questions in the bundled demo file (every attempt of a full run)."""
+
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory, demo_db: Path) -> Path:
@@ -52,7 +57,7 @@ def test_audit_verify_matches_stored(run_dir: Path, home: Path) -> None:
     result = showwork("audit", str(run_dir), "--verify", "--json", home=home)
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert data["mismatches"] == 0 and len(data["attempts"]) == 2 * 73
+    assert data["mismatches"] == 0 and len(data["attempts"]) == 2 * BUNDLED
 
 
 def test_ask_prints_tick_note(home: Path) -> None:

@@ -21,6 +21,9 @@ from traces import read
 
 PICK = ["lookup-001", "compare-001", "breakdown-001", "diag-001", "refuse-008", "refuse-024"]
 
+BUNDLED = len(load_questions().questions)
+"""Questions in the bundled demo file (every attempt of a full run)."""
+
 
 def subset(ids=PICK) -> QuestionFile:
     qf = load_questions()
@@ -114,12 +117,12 @@ def test_resume_after_kill(demo_db: Path, tmp_path: Path) -> None:
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     before = traces.read_text().count("\n")
-    assert 20 <= before < 2 * 73, "the kill must land mid-run"
+    assert 20 <= before < 2 * BUNDLED, "the kill must land mid-run"
     resumed = _cli(tmp_path, *args, "--resume", "--json")
     stdout, stderr = resumed.communicate(timeout=300)
     assert resumed.returncode == 0, stderr.decode()
     records = read(traces)
     ids = [r.attempt_id for r in records]
-    assert len(ids) == len(set(ids)) == 2 * 73
+    assert len(ids) == len(set(ids)) == 2 * BUNDLED
     results = json.loads(stdout)
-    assert sum(s["attempts"] for s in results["configs"].values()) == 2 * 73
+    assert sum(s["attempts"] for s in results["configs"].values()) == 2 * BUNDLED

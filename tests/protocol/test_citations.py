@@ -11,7 +11,9 @@ from protocol.citations import (
     PremiseCitation,
     ResultCitation,
     StatementCitation,
+    format_selector,
     parse_citation,
+    period_start,
 )
 
 VALID = [
@@ -88,3 +90,76 @@ def test_never_crashes(text: str) -> None:
         parse_citation(text)
     except CitationSyntaxError as exc:
         assert 0 <= exc.position <= len(text)
+
+
+QUOTED = [
+    ('r4[store="New York 5th Ave"]:revenue.value', "New York 5th Ave"),
+    ('r4[product="Mel\'s \\"mocha\\""]:revenue.value', 'Mel\'s "mocha"'),
+    ('r4[product="a\\\\b"]:revenue.value', "a\\b"),
+    ('r4[product="Mug, 12 oz"]:revenue.value', "Mug, 12 oz"),
+    ('r4[product="T-Shirt [XL]"]:revenue.value', "T-Shirt [XL]"),
+    ('r4[region="Québec"]:revenue.value', "Québec"),
+    ('r4[product="key=value: x"]:revenue.value', "key=value: x"),
+    ('r4[store=""]:revenue.value', ""),
+]
+
+
+@pytest.mark.parametrize(("text", "member"), QUOTED, ids=[q[1] or "empty" for q in QUOTED])
+def test_quoted_member(text: str, member: str) -> None:
+    """A quoted member holds spaces, quotes, backslashes, commas and brackets, and prints back
+    as written."""
+    parsed = parse_citation(text)
+    assert parsed == ResultCitation(4, ((text[3:text.index("=")], member),), "revenue", "value")
+    assert str(parsed) == text
+
+
+def test_quoted_and_bare_members_mix() -> None:
+    """Quoted and bare members sit side by side in one selector."""
+    parsed = parse_citation('r2[store="O\'Hare Airport",month=2019-03-01]:revenue.value')
+    assert parsed.selector == (("store", "O'Hare Airport"), ("month", "2019-03-01"))
+
+
+BAD_QUOTED = [
+    ('r4[store="New York:revenue.value', 32, "closing the quoted member"),
+    ('r4[store="a\\x"]:revenue.value', 12, "after '\\\\'"),
+    ('r4[store="a\u200bb"]:revenue.value', 11, "a printable character"),
+    ('r4[store="a"b]:revenue.value', 12, "',' or ']'"),
+    ("r4[store=New York]:revenue.value", 12, "quoted"),
+    ("r4[region=Qu\u00e9bec]:revenue.value", 12, "U+00E9"),
+]
+
+
+@pytest.mark.parametrize(("text", "position", "expected"), BAD_QUOTED,
+                         ids=[b[0] for b in BAD_QUOTED])
+def test_bad_quoted_member_points_at_character(text: str, position: int, expected: str) -> None:
+    """An unclosed quote, an unknown escape, an unprintable character, text after the closing
+    quote, or an unquoted space is reported at its character."""
+    with pytest.raises(CitationSyntaxError) as info:
+        parse_citation(text)
+    assert info.value.position == position
+    assert expected in info.value.message
+
+
+def test_format_selector_quotes_only_when_needed() -> None:
+    """Bare members stay bare; anything else is quoted with \\" and \\\\ escaped."""
+    key = {"platform": "ios", "week": "2026-03-09", "product": 'Mel\'s "mocha" \\ co'}
+    assert format_selector(key) == 'platform=ios,week=2026-03-09,product="Mel\'s \\"mocha\\" \\\\ co"'
+
+
+any_members = st.text(max_size=20).filter(str.isprintable)
+
+
+@given(st.lists(st.tuples(names, any_members), min_size=1, max_size=3), names, names)
+def test_any_printable_member_round_trips(selector, metric, field) -> None:
+    """Every printable member, formatted by format_selector, parses back to itself."""
+    c = ResultCitation(7, tuple(selector), metric, field)
+    assert parse_citation(str(c)) == c
+
+
+def test_grain_member_reads_as_period_start() -> None:
+    """r5[month=2019-03] selects the row of 2019-03-01; a dimension member is left as written."""
+    assert parse_citation("r5[month=2019-03]:revenue.value").row_selector() == {
+        "month": "2019-03-01"}
+    assert parse_citation("r5[signup_month=2019-03]:revenue.value").row_selector() == {
+        "signup_month": "2019-03"}
+    assert period_start("2019-03") == "2019-03-01" and period_start("2019-13") == "2019-13"

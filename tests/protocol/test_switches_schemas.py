@@ -66,7 +66,7 @@ def test_strict_checker_catches_optional_property() -> None:
 def test_answer_schema_accepts_design_example() -> None:
     """DESIGN.md's example answer validates against the claims answer schema."""
     example = {"status": "answered", "answer": "Weekly value moments fell 9.1%.", "value": -9.1,
-               "driver": "days_per_user", "refusal_reason": None, "claims": [
+               "driver": "days_per_user", "refusal_reason": None, "values": None, "claims": [
                    {"text": "Days per user fell 16.4%", "kind": "measurement",
                     "sources": ["r2:days_per_user.pct_change"], "premises": None, "value": -16.44},
                    {"text": "So", "kind": "causal", "sources": None, "premises": ["c1"],

@@ -1,0 +1,288 @@
+"""Why a metric moved: the exact tree edge's attribution, the drill into members, and influence
+edges as hypotheses.
+
+The drill splits the driver's move across each small dimension's members into a mix part (the
+weight moved between members: more users from a channel whose users come back less) and a rate
+part (the driver moved within a member). The weight is the driver's denominator when it is a
+ratio (days per user: active users), else the edge's count factor; a driver that adds up across
+members has only rate parts (each member's delta). The layer has no mix or rate field, so the
+claims state the per-member fields those parts are computed from, and the numbers they say are
+those fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+from typing import Any
+
+from analyst.rules import catalog as cat
+from analyst.rules.calls import Call, Outcome, Plan, window_json
+from analyst.rules.claims import AnswerBuilder, cite, fmt, moved, signed
+from analyst.rules.tables import scope
+from analyst.rules.understand import Understood
+from semantic_layer.tree import driver as pick_driver
+
+INFLUENCE_NOTABLE_PCT = 10.0
+MIX_NOTABLE = 0.05
+"""A dimension's mix part is stated when it is at least this share of the driver's move."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """One member's share of the driver's move."""
+
+    dim: str
+    member: str
+    handle: int | None
+    key: dict[str, str]
+    fields: dict[str, Any]
+    """The member's row: metric → field → value."""
+    mix: float
+    """The move from the weight shifting toward (or away from) this member."""
+    rate: float
+    """The move from the driver changing within this member, at its average weight."""
+
+
+@dataclass(frozen=True)
+class Drill:
+    """What the drill found and claimed."""
+
+    premises: list[str]
+    because: str
+    """The words the causal sentence adds ('most of all for plan free; …')."""
+    segment: tuple[str, str, dict[str, str]] | None
+    """The rate part's claim, its words and its row key (influence edges are checked there)."""
+
+
+def _exact_edge(catalog: dict[str, Any], metric: str) -> dict[str, Any] | None:
+    return next((e for e in catalog["tree"]["exact"] if e["parent"] == metric), None)
+
+
+def diagnose(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
+    parent = q.metrics[0]
+    edge = _exact_edge(catalog, parent)
+    if edge is None:
+        exact = ", ".join(e["parent"] for e in catalog["tree"]["exact"]) or "none"
+        return out.refused(f"{parent} has no exact decomposition in the governed metric tree "
+                           f"(decomposed metrics: {exact}), so its move cannot be attributed; "
+                           "influence edges are correlational only.")
+    factors = list(edge["factors"])
+    assert q.previous is not None
+    windows = {"current_window": window_json(q.window), "previous_window": window_json(q.previous)}
+    where = {"where": q.filters} if q.filters else {}
+    r = yield Call("compare", {"metrics": [parent, *factors], **windows, **where},
+                   f"{parent} and its factors, {q.window} vs {q.previous}")
+    if why := r.unusable("comparison"):
+        return out.refused(why)
+    v = r.rows()[0]["values"]
+    if any(v[m]["value"] in (None, 0) or v[m]["previous"] in (None, 0) for m in [parent, *factors]):
+        return out.refused(f"{parent} or a factor has no data in one window, so the change "
+                           "cannot be attributed.")
+    total = v[parent]
+    label = cat.label(catalog, parent).capitalize() + scope(q)
+    c_parent = out.measure(f"{label} {moved(total['pct_change'])}, {q.window} versus "
+                           f"{q.previous}", cite(r.handle, parent, "pct_change"),
+                           total["pct_change"])
+    factor_claims = {m: out.measure(f"{cat.label(catalog, m).capitalize()}{scope(q)} "
+                                    f"{moved(v[m]['pct_change'])}",
+                                    cite(r.handle, m, "pct_change"), v[m]["pct_change"])
+                     for m in factors}
+    driver = pick_driver({m: v[m]["contribution"] for m in factors}, total["delta"])
+    if driver is None:
+        return out.answered(f"{label} did not move.", total["pct_change"])
+    drill = yield from _drill(q, catalog, out, edge, driver, windows, r)
+    hypotheses = yield from _influences(q, catalog, out, driver, windows,
+                                        drill.segment if drill else None)
+    attribution = _attribution(catalog, out, r.handle, parent, factors, v, driver)
+    because = (f"{label} {moved(total['pct_change'])} mainly because "
+               f"{cat.label(catalog, driver)} {moved(v[driver]['pct_change'])}"
+               + (drill.because if drill else ""))
+    premises = [c_parent, factor_claims[driver], *(drill.premises if drill else [])]
+    out.argue(because, [*premises, f"tree:{parent}>{driver}"], kind="causal")
+    text = (f"{because} ({attribution})."
+            + "".join(f" Hypothesis, correlational only: {h}." for h in hypotheses))
+    return out.answered(text, total["pct_change"], driver)
+
+
+def _attribution(catalog: dict[str, Any], out: AnswerBuilder, handle: int | None, parent: str,
+                 factors: list[str], v: dict[str, Any], driver: str) -> str:
+    """Each factor's exact contribution and the driver's share, as claims citing the fields the
+    layer computed; returns the sentence that states them."""
+    unit = cat.label(catalog, parent)
+    share = v[driver]["share"]
+    out.measure(f"{cat.label(catalog, driver).capitalize()} accounts for {signed(share)}% of the "
+                f"change in {unit} (exact LMDI attribution)", cite(handle, driver, "share"), share)
+    parts = []
+    for m in factors:
+        amount = v[m]["contribution"]
+        out.measure(f"{cat.label(catalog, m).capitalize()} contributed {signed(amount)} {unit}",
+                    cite(handle, m, "contribution"), amount)
+        parts.append(f"{m} {signed(amount)}")
+    return (f"exact LMDI attribution: {driver} {signed(share)}% of the change; "
+            + ", ".join(parts))
+
+
+def _drill(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, edge: dict[str, Any],
+           driver: str, windows: dict[str, Any], whole: Outcome
+           ) -> Generator[Call, Outcome, Drill | None]:
+    """The member where the driver moved most (rate), and the dimension whose mix moved it."""
+    weight = cat.weight_of(catalog, driver, edge)
+    by_dim = yield from _split(q, catalog, driver, weight, windows)
+    move = whole.rows()[0]["values"][driver]["delta"] or 0.0
+    rate = _largest([p for parts in by_dim.values() for p in parts], move, "rate")
+    if rate is None:
+        return None
+    c_rate = _rate_claim(q, catalog, out, driver, rate)
+    premises, because = [c_rate], f", most of all for {rate.dim} {rate.member}"
+    mix = _mix(by_dim, move) if weight is not None else None
+    if mix is not None and weight is not None:
+        c_mix = _mix_claim(q, catalog, out, driver, weight, mix, whole)
+        toward = "toward" if _shift(mix, weight) > 0 else "away from"
+        said = (f"the {mix.dim} mix shifted {toward} {mix.member} (a mix effect) while "
+                f"{cat.label(catalog, driver)} moved within {rate.dim} {rate.member} "
+                "(a rate effect)")
+        premises.append(out.argue(f"{cat.label(catalog, driver).capitalize()} moved both because "
+                                  f"{said}", [c_mix, c_rate]))
+        because += f"; {said}"
+    return Drill(premises, because, (c_rate, f"{rate.dim} {rate.member}", rate.key))
+
+
+def _split(q: Understood, catalog: dict[str, Any], driver: str, weight: str | None,
+           windows: dict[str, Any]) -> Generator[Call, Outcome, dict[str, list[Part]]]:
+    """The driver (and its weight) compared by each small dimension, as members' parts."""
+    metrics = [driver] if weight is None else [driver, weight]
+    by_dim: dict[str, list[Part]] = {}
+    for dim in cat.drill_dimensions(catalog, metrics, {f["dimension"] for f in q.filters}):
+        args: dict[str, Any] = {"metrics": metrics, **windows, "by": dim}
+        if q.filters:
+            args["where"] = q.filters
+        r = yield Call("compare", args, f"which {dim} explains the move in {driver}")
+        parts = [] if r.blocked or r.partial else _parts(r, dim, driver, weight)
+        if len(parts) > 1:  # one member with data splits nothing
+            by_dim[dim] = parts
+    return by_dim
+
+
+def _parts(r: Outcome, dim: str, driver: str, weight: str | None) -> list[Part]:
+    """Each member's mix and rate parts (midpoint weights: they add up to the driver's move)."""
+    rows = r.rows()
+    if weight is None:
+        return [Part(dim, str(row["key"][dim]), r.handle, row["key"], row["values"], 0.0,
+                     row["values"][driver]["delta"]) for row in rows
+                if row["values"][driver]["delta"] is not None]
+    now = sum(row["values"][weight]["value"] or 0 for row in rows) or 1
+    then = sum(row["values"][weight]["previous"] or 0 for row in rows) or 1
+    shares = [((row["values"][weight]["value"] or 0) / now,
+               (row["values"][weight]["previous"] or 0) / then) for row in rows]
+    levels = [_levels(row["values"][driver]) for row in rows]
+    average = sum(w1 * r1 + w0 * r0 for (w1, w0), (r1, r0) in zip(shares, levels, strict=True)) / 2
+    return [Part(dim, str(row["key"][dim]), r.handle, row["key"], row["values"],
+                 (w1 - w0) * ((r1 + r0) / 2 - average), (w1 + w0) / 2 * (r1 - r0))
+            for row, (w1, w0), (r1, r0) in zip(rows, shares, levels, strict=True)]
+
+
+def _levels(f: dict[str, Any]) -> tuple[float, float]:
+    """(current, previous) of a member's driver; a member missing from one window takes the
+    other's level (its move there is all mix)."""
+    now, then = f.get("value"), f.get("previous")
+    now = then if now is None else now
+    then = now if then is None else then
+    return float(now or 0.0), float(then or 0.0)
+
+
+def _largest(parts: list[Part], move: float, part: str) -> Part | None:
+    """The part of the move's sign with the largest size."""
+    same = [p for p in parts if getattr(p, part) * move > 0]
+    return max(same, key=lambda p: abs(getattr(p, part)), default=None)
+
+
+def _mix(by_dim: dict[str, list[Part]], move: float) -> Part | None:
+    """In the dimension whose mix moved the driver most (the move's way, at least MIX_NOTABLE of
+    it), the member whose weight shift did."""
+    totals = {dim: sum(p.mix for p in parts) for dim, parts in by_dim.items()}
+    notable = [dim for dim, total in totals.items()
+               if total * move > 0 and abs(total) >= MIX_NOTABLE * abs(move)]
+    if not notable:
+        return None
+    dim = max(notable, key=lambda d: abs(totals[d]))
+    return _largest(by_dim[dim], move, "mix")
+
+
+def _shift(part: Part, weight: str) -> float:
+    w = part.fields[weight]
+    return (w["value"] or 0) - (w["previous"] or 0)
+
+
+def _rate_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driver: str,
+                p: Part) -> str:
+    f = p.fields[driver]
+    who = f"{cat.label(catalog, driver).capitalize()} for {p.dim} {p.member}{scope(q)}"
+    if f["pct_change"] is None:
+        return out.measure(f"{who} was {fmt(f['value'])}", cite(p.handle, driver, "value", p.key),
+                           f["value"])
+    text = f"{who} {moved(f['pct_change'])} ({fmt(f['previous'])} → {fmt(f['value'])})"
+    return out.measure(text, cite(p.handle, driver, "pct_change", p.key), f["pct_change"],
+                       cite(p.handle, driver, "previous", p.key),
+                       cite(p.handle, driver, "value", p.key))
+
+
+def _mix_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driver: str,
+               weight: str, p: Part, whole: Outcome) -> str:
+    """The weight that moved toward the member, and its driver level against everyone's: the
+    fields the mix part is computed from."""
+    w, f = p.fields[weight], p.fields[driver]
+    overall = whole.rows()[0]["values"][driver]["value"]
+    shift = (f"{moved(w['pct_change'])} ({fmt(w['previous'])} → {fmt(w['value'])})"
+             if w["pct_change"] is not None else f"was {fmt(w['value'])}")
+    first = "pct_change" if w["pct_change"] is not None else "value"
+    text = (f"{cat.label(catalog, weight).capitalize()} for {p.dim} {p.member}{scope(q)} {shift}, "
+            f"and their "
+            f"{cat.label(catalog, driver)} was {fmt(f['value'])} against {fmt(overall)} for all"
+            f"{scope(q)}")
+    also = [cite(p.handle, weight, x, p.key) for x in ("previous", "value")] \
+        if first == "pct_change" else []
+    return out.measure(text, cite(p.handle, weight, first, p.key), w[first], *also,
+                       cite(p.handle, driver, "value", p.key),
+                       cite(whole.handle, driver, "value"))
+
+
+def _influences(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driver: str,
+                windows: dict[str, Any], segment: tuple[str, str, dict] | None
+                ) -> Generator[Call, Outcome, list[str]]:
+    """Influence edges into the driver, checked and stated as hypotheses when they moved."""
+    said: list[str] = []
+    for edge in catalog["tree"]["influence"]:
+        if edge["target"] != driver:
+            continue
+        source = edge["source"]
+        dims = cat.info(catalog, source).get("dimensions") or []
+        args: dict[str, Any] = {"metrics": [source], **windows}
+        key: dict[str, str] = {}
+        if segment and next(iter(segment[2])) in dims:
+            args["by"] = next(iter(segment[2]))
+            key = segment[2]
+        if q.filters and all(f["dimension"] in dims for f in q.filters):
+            args["where"] = q.filters
+        r = yield Call("compare", args, f"did {source} move (influence edge into {driver})")
+        if r.blocked or r.partial:
+            continue
+        row = next((x for x in r.rows() if all(x["key"].get(k) == v for k, v in key.items())),
+                   None)
+        if row is None:
+            continue
+        f = row["values"][source]
+        if f["pct_change"] is None or abs(f["pct_change"]) < INFLUENCE_NOTABLE_PCT:
+            continue
+        parts = [f"{w['dimension']} {', '.join(w['values'])}" for w in args.get("where", [])]
+        parts += [f"{k} {v}" for k, v in key.items()]
+        segment_words = f" ({'; '.join(parts)})" if parts else ""
+        c = out.measure(f"{cat.label(catalog, source).capitalize()}{segment_words} "
+                        f"{moved(f['pct_change'])}", cite(r.handle, source, "pct_change", key),
+                        f["pct_change"])
+        hypothesis = (f"{cat.label(catalog, source)}{segment_words} {moved(f['pct_change'])}, "
+                      f"which may have moved {cat.label(catalog, driver)} (an influence edge: "
+                      "correlational, not attributed)")
+        out.argue(f"Hypothesis: {hypothesis}", [c, f"tree:{source}>{driver}"])
+        said.append(hypothesis)
+    return said

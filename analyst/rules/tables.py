@@ -1,0 +1,122 @@
+"""Table answers: breakdowns, rankings, series and members side by side.
+
+Each row the answer lists is a measurement claim citing its row, and a `values` entry (DESIGN.md,
+Answer shape): keyed by the member, or by the period start for a series, in the order the answer
+gives them. The headline `value` is a ranking's top member, else null.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from analyst.rules import catalog as cat
+from analyst.rules.calls import Call, Plan, window_json
+from analyst.rules.claims import AnswerBuilder, cite, fmt
+from analyst.rules.understand import Understood
+
+MAX_LISTED = 100
+"""Rows listed at most (each is a claim; an answer holds at most 200)."""
+MAX_SPOKEN = 12
+"""Rows the answer's prose names; the rest are in `values` and the claims."""
+
+
+def scope(q: Understood) -> str:
+    """The filters the question applies, in words (' (platform android)'), without those its
+    rows are keyed by."""
+    parts = [f"{f['dimension']} {', '.join(f['values'])}" for f in q.filters
+             if f["dimension"] not in q.group_by]
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
+    """Rows of one metric by a dimension or a grain, each listed and cited."""
+    metric = q.metrics[0]
+    args: dict[str, Any] = {"metrics": [metric], "window": window_json(q.window)}
+    if q.group_by:
+        args["group_by"] = q.group_by
+        args["order_by"] = {"field": metric, "desc": q.rank != "least"}
+    for key, value in (("where", q.filters), ("grain", q.grain)):
+        if value:
+            args[key] = value
+    r = yield Call("query", args, f"{metric} by {', '.join(q.group_by or [str(q.grain)])} over "
+                                  f"{q.window}")
+    if why := r.unusable("query"):
+        return out.refused(why)
+    keys = (r.result or {}).get("keys") or []
+    rows = [row for row in r.rows() if row["values"][metric]["value"] is not None]
+    if not rows:
+        return out.refused(f"no data for {metric} by {', '.join(keys) or 'row'} in {q.window}.")
+    if len(keys) != 1:
+        return _grid(q, catalog, out, r.handle, metric, rows)
+    rows = _ordered(q, rows, keys[0])[:q.top or MAX_LISTED]
+    listed = _list(q, catalog, out, r.handle, metric, keys[0], rows)
+    if q.rank:
+        return _ranked(q, catalog, out, metric, keys[0], listed)
+    return out.answered(_spoken(q, catalog, metric, keys[0], listed, len(r.rows())), None,
+                        values=listed)
+
+
+def _ordered(q: Understood, rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+    """A series in time order; members by value, largest first (smallest first for 'least')."""
+    if q.grain and not q.group_by:
+        return sorted(rows, key=lambda row: str(row["key"][key]))
+    return sorted(rows, key=lambda row: row["values"][q.metrics[0]]["value"],
+                  reverse=q.rank != "least")
+
+
+def _list(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, handle: int | None,
+          metric: str, key: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A claim citing each row, and the row as a listed value."""
+    label, frac = cat.label(catalog, metric).capitalize(), cat.fraction(catalog, metric)
+    listed = []
+    for row in rows:
+        member, value = str(row["key"][key]), row["values"][metric]["value"]
+        out.measure(f"{label} for {_dimension_label(catalog, key)} {member}{scope(q)} was "
+                    f"{fmt(value, frac)} in {q.window}", cite(handle, metric, "value", row["key"]),
+                    value)
+        listed.append({"key": member, "value": value})
+    return listed
+
+
+def _dimension_label(catalog: dict[str, Any], key: str) -> str:
+    return ((catalog.get("dimensions") or {}).get(key) or {}).get("label") or key
+
+
+def _spoken(q: Understood, catalog: dict[str, Any], metric: str, key: str,
+            listed: list[dict[str, Any]], found: int) -> str:
+    frac = cat.fraction(catalog, metric)
+    shown = "; ".join(f"{v['key']} {fmt(v['value'], frac)}" for v in listed[:MAX_SPOKEN])
+    more = f"; … ({len(listed)} listed)" if len(listed) > MAX_SPOKEN else ""
+    cut = f" The first {len(listed)} of {found} rows are listed." if found > len(listed) else ""
+    by = _dimension_label(catalog, key)
+    return (f"{cat.label(catalog, metric).capitalize()}{scope(q)} by {by}, {q.window}: "
+            f"{shown}{more}.{cut}")
+
+
+def _ranked(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, metric: str, key: str,
+            listed: list[dict[str, Any]]) -> dict[str, Any]:
+    """The members in order, argued from the listed claims; the headline is the top member."""
+    word = "fewest" if q.rank == "least" else "most"
+    unit = cat.label(catalog, metric)
+    top = listed[0]["key"]
+    cited = [f"c{i}" for i in range(len(out.claims) - len(listed) + 1, len(out.claims) + 1)]
+    by = _dimension_label(catalog, key)
+    if len(listed) > 1:
+        out.argue(f"{by.capitalize()} {top} had the {word} {unit}{scope(q)} in {q.window}", cited)
+    frac = cat.fraction(catalog, metric)
+    order = "; ".join(f"{v['key']} {fmt(v['value'], frac)}" for v in listed[:MAX_SPOKEN])
+    return out.answered(f"{top} had the {word} {unit}{scope(q)} in {q.window} (by {by}, "
+                        f"{word} first: {order}).", top, values=listed)
+
+
+def _grid(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, handle: int | None,
+          metric: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Rows keyed by more than one column (a grain and a dimension): each claimed, none listed
+    (a listed value has one key)."""
+    frac = cat.fraction(catalog, metric)
+    for row in rows[:MAX_SPOKEN]:
+        where = ", ".join(f"{k} {v}" for k, v in row["key"].items())
+        out.measure(f"{cat.label(catalog, metric).capitalize()} ({where}) was "
+                    f"{fmt(row['values'][metric]['value'], frac)} in {q.window}",
+                    cite(handle, metric, "value", row["key"]), row["values"][metric]["value"])
+    return out.answered("; ".join(c["text"] for c in out.claims[:3]) + ".", None)
