@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,spark]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -20,6 +20,10 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# The Spark engine alone: the same governed queries on local Spark, Spark Connect and DuckDB.
+spark-test: $(STAMP)
+	$(BIN)/python -m pytest tests/semantic_layer/test_spark.py tests/semantic_layer/test_engines.py
 
 bench: $(STAMP)
 	$(BIN)/showwork bench semantic

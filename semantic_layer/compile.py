@@ -253,6 +253,10 @@ class _Build:
             return exp.Count(this=exp.Distinct(expressions=[value]))
         if m.agg in ("median", "percentile"):
             return self._percentile(m, value)
+        if m.agg == "average" and self.dialect == "spark":
+            # Spark's AVG of a DECIMAL(p, s) is a DECIMAL rounded to s + 4 places; DuckDB's is a
+            # DOUBLE. One answer on both engines: average as DOUBLE.
+            value = exp.cast(value, "DOUBLE")
         agg = {"count": exp.Count, "sum": exp.Sum, "sum_boolean": exp.Sum, "max": exp.Max,
                "min": exp.Min, "average": exp.Avg}[m.agg]
         return agg(this=value)

@@ -101,9 +101,51 @@ class RowCapExceeded(ExecutionError):
     code = "row_cap_exceeded"
 
 
-class WarehouseMissing(SemanticError):
+class WarehouseError(SemanticError):
+    """The warehouse cannot serve the model: missing, badly configured, unreadable, or unlike
+    the model."""
+
+    code = "warehouse_error"
+
+
+class WarehouseMissing(WarehouseError):
     code = "warehouse_missing"
 
 
 class NonAdditiveSum(BlockedQuery):
     code = "non_additive_sum"
+
+
+class WarehouseSpecError(WarehouseError):
+    """showwork.yaml's `warehouse:` value is not one the engines know."""
+
+    code = "invalid_warehouse"
+
+
+class EngineUnavailable(WarehouseError):
+    """The engine cannot start or does not answer: no pyspark, no Java, a silent Connect URL."""
+
+    code = "engine_unavailable"
+
+
+class FileLoadError(WarehouseError):
+    """A file of a `files:` warehouse could not be loaded; the message names the file."""
+
+    code = "file_load_failed"
+
+
+class MixedTypes(FileLoadError):
+    """A CSV column holds values of more than one type; the message names file, column and value."""
+
+    code = "mixed_types"
+
+
+class WarehouseMismatch(WarehouseError):
+    """The model names tables or columns the warehouse lacks; `problems` lists each one."""
+
+    code = "warehouse_mismatch"
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("The semantic model does not match the warehouse:\n"
+                         + "\n".join(f"- {p}" for p in problems))
+        self.problems = problems

@@ -25,13 +25,24 @@ class Limits:
     """More rows than this is an error, never a silent truncation."""
 
 
+def settings(limits: Limits) -> dict[str, Any]:
+    """The DuckDB configuration of a governed connection (locked once it is set)."""
+    return {"memory_limit": limits.memory, "threads": limits.threads,
+            "autoload_known_extensions": False, "autoinstall_known_extensions": False}
+
+
 def connect(path: Path, limits: Limits) -> duckdb.DuckDBPyConnection:
     if not path.exists():
         raise WarehouseMissing(f"No warehouse at {path}; run `showwork warehouse build` first.")
-    config: dict[str, Any] = {"enable_external_access": False, "memory_limit": limits.memory,
-              "threads": limits.threads, "autoload_known_extensions": False,
-              "autoinstall_known_extensions": False, "lock_configuration": True}
+    config = {**settings(limits), "enable_external_access": False, "lock_configuration": True}
     return duckdb.connect(str(path), read_only=True, config=config)
+
+
+def lock(con: duckdb.DuckDBPyConnection) -> None:
+    """Close a connection that was loaded from files to the host, and freeze its configuration:
+    what `connect` sets at open for a file, set after the load for an in-memory database."""
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
 
 
 def run(con: duckdb.DuckDBPyConnection, sql: str, limits: Limits) -> list[tuple[Any, ...]]:
@@ -46,7 +57,7 @@ def run(con: duckdb.DuckDBPyConnection, sql: str, limits: Limits) -> list[tuple[
     timer = threading.Timer(limits.timeout_s, interrupt)
     timer.start()
     try:
-        rows = cursor.execute(sql).fetchmany(limits.row_cap + 1)
+        rows = cursor.execute(_one_select(cursor, sql)).fetchmany(limits.row_cap + 1)
     except duckdb.Error as exc:
         if timed_out.is_set():
             raise QueryTimeout(f"Query interrupted after {limits.timeout_s:g} s.") from exc
@@ -58,3 +69,13 @@ def run(con: duckdb.DuckDBPyConnection, sql: str, limits: Limits) -> list[tuple[
         raise RowCapExceeded(f"The query returns more than {limits.row_cap} rows; "
                              "narrow it with filters, a coarser grain or a limit.")
     return rows
+
+
+def _one_select(cursor: duckdb.DuckDBPyConnection, sql: str) -> Any:
+    """The SQL's only statement, parsed once by DuckDB itself, if it is a SELECT."""
+    statements = cursor.extract_statements(sql)
+    kinds = [s.type.name for s in statements]
+    if kinds != ["SELECT"]:
+        raise ExecutionError(f"The governed connection runs exactly one SELECT; got "
+                             f"{', '.join(kinds) or 'no statement'}.")
+    return statements[0]

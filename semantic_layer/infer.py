@@ -11,13 +11,17 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
+from semantic_layer.execute import Limits
 from semantic_layer.governance import DimensionGovernance
 from semantic_layer.model import Coverage, SemanticModelFile
 from semantic_layer.results import citable, member_text
+
+if TYPE_CHECKING:
+    from semantic_layer.engines import Engine
 
 MAX_MEMBERS = 50
 Run = Callable[[str], list[tuple[Any, ...]]]
@@ -78,17 +82,25 @@ def infer(model: SemanticModelFile, run: Run, dialect: str = "duckdb") -> Semant
     return out
 
 
+def infer_from_engine(model: SemanticModelFile, engine: Engine,
+                      limits: Limits | None = None) -> SemanticModelFile:
+    """`infer` over any engine, in its dialect."""
+    if not needs_inference(model):
+        return model
+    bound = limits or Limits()
+    return infer(model, lambda sql: engine.run(sql, bound), engine.dialect)
+
+
 def infer_from_duckdb(model: SemanticModelFile, database: Path) -> SemanticModelFile:
     if not needs_inference(model):
         return model
-    from semantic_layer.execute import Limits, connect, run
+    from semantic_layer.engines.duckdb import DuckDBEngine
 
-    limits = Limits()
-    con = connect(database, limits)
+    engine = DuckDBEngine(database, Limits())
     try:
-        return infer(model, lambda sql: run(con, sql, limits))
+        return infer_from_engine(model, engine)
     finally:
-        con.close()
+        engine.close()
 
 
 def _table(sm: Any) -> exp.Table:

@@ -8,32 +8,43 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+from sqlglot import exp
 
 from semantic_layer.attribution import attribute
 from semantic_layer.catalog import build_catalog
 from semantic_layer.compile import BUCKET, Compiled, Compiler
-from semantic_layer.execute import Limits, connect, run
-from semantic_layer.infer import infer_from_duckdb, needs_inference
-from semantic_layer.model import SemanticModelFile, load_model
+from semantic_layer.engines import Engine
+from semantic_layer.errors import SemanticError, WarehouseMismatch
+from semantic_layer.execute import Limits
+from semantic_layer.infer import infer_from_duckdb, infer_from_engine, needs_inference
+from semantic_layer.model import SemanticModel, SemanticModelFile, load_model
 from semantic_layer.requests import CompareArgs, QueryArgs, parse_args
 from semantic_layer.results import Number, Result, Row, member_text
+from semantic_layer.sql import parse_trusted
 from semantic_layer.validate import Coverage, Plan, plan_compare, plan_query
 from semantic_layer.windows import Window, period_end
 
 
 class SemanticLayer:
-    """What the analyst may ask: `query` and `compare`, both validated before they run."""
+    """What the analyst may ask: `query` and `compare`, both validated before they run.
+
+    The warehouse is an `engine` (engines.open_engine: DuckDB, files, Spark), checked against
+    the model when the layer opens, or a DuckDB file at `database`, opened at the first call."""
 
     def __init__(self, model: SemanticModelFile, database: Path | None = None,
-                 limits: Limits | None = None) -> None:
-        if database is not None and needs_inference(model) and Path(database).exists():
+                 limits: Limits | None = None, engine: Engine | None = None) -> None:
+        self.limits = limits or Limits()
+        if engine is not None:
+            check_warehouse(model, engine)
+            model = infer_from_engine(model, engine, self.limits)
+        elif database is not None and needs_inference(model) and Path(database).exists():
             model = infer_from_duckdb(model, Path(database))
         self.model = model
         self.database = database
-        self.limits = limits or Limits()
         self.compiler = Compiler(model)
         self._exact_edges = [e.model_dump() for e in model.metric_tree.exact]
-        self._con: duckdb.DuckDBPyConnection | None = None
+        self._engine = engine
+        self._owned = engine is None
 
     @classmethod
     def open(cls, database: Path | None, model_path: Path | None = None,
@@ -41,17 +52,39 @@ class SemanticLayer:
         return cls(load_model(model_path), database, limits)
 
     @property
-    def connection(self) -> duckdb.DuckDBPyConnection:
-        if self._con is None:
+    def engine(self) -> Engine:
+        """Where governed SQL runs (a DuckDB file at `database` is opened on first use)."""
+        if self._engine is None:
             if self.database is None:
                 raise ValueError("This semantic layer has no warehouse; it can only compile.")
-            self._con = connect(self.database, self.limits)
-        return self._con
+            from semantic_layer.engines.duckdb import DuckDBEngine
+
+            self._engine = DuckDBEngine(Path(self.database), self.limits)
+        return self._engine
+
+    @property
+    def dialect(self) -> str:
+        return self._engine.dialect if self._engine is not None else "duckdb"
+
+    @property
+    def connection(self) -> duckdb.DuckDBPyConnection:
+        """The governed DuckDB connection (DuckDB and files engines), for hand-written SQL."""
+        con = getattr(self.engine, "connection", None)
+        if not isinstance(con, duckdb.DuckDBPyConnection):
+            raise SemanticError(f"The warehouse runs on {self.engine.name}, not DuckDB; run SQL "
+                                "with layer.engine.run(sql, layer.limits).")
+        return con
+
+    def check_warehouse(self) -> None:
+        """WarehouseMismatch unless every table and column the model names is in the warehouse."""
+        check_warehouse(self.model, self.engine)
 
     def close(self) -> None:
-        if self._con is not None:
-            self._con.close()
-            self._con = None
+        """Close the warehouse (a given engine too); a `database` file reopens on the next call."""
+        if self._engine is not None:
+            self._engine.close()
+            if self._owned:
+                self._engine = None
 
     def catalog(self) -> dict[str, Any]:
         return build_catalog(self.model)
@@ -77,8 +110,9 @@ class SemanticLayer:
     def call(self, kind: str, raw: Any) -> Result:
         """Run a governed call from raw (wire) arguments; raise a SemanticError if blocked."""
         plan = self.plan(kind, raw)
-        compiled = self.compiler.compile(plan, "duckdb")
-        rows = run(self.connection, compiled.sql, self.limits)
+        engine = self.engine
+        compiled = self.compiler.compile(plan, engine.dialect)
+        rows = engine.run(compiled.sql, self.limits)
         return self._typed(plan, compiled, rows)
 
     def _typed(self, plan: Plan, compiled: Compiled, raw_rows: list[tuple]) -> Result:
@@ -98,6 +132,52 @@ class SemanticLayer:
         grain_key = (plan.grain,) if compiled.bucketed and plan.grain else ()
         rows = tuple(_query_row(plan, rec, plan.coverage[0]) for rec in records)
         return Result(keys=grain_key + tuple(plan.group_by), rows=rows, **common)
+
+
+def check_warehouse(model: SemanticModelFile, engine: Engine) -> None:
+    problems = warehouse_problems(model, engine.tables())
+    if problems:
+        raise WarehouseMismatch([f"{p} (warehouse: {engine!r})" for p in problems])
+
+
+def warehouse_problems(model: SemanticModelFile, tables: dict[str, list[tuple[str, str]]]
+                       ) -> list[str]:
+    """Each table the model reads and each column its exprs name that `tables` lacks, naming
+    the semantic model and its entity, dimension or measure (names compare case-insensitively,
+    as DuckDB and Spark resolve them)."""
+    columns = {t.lower(): {c.lower() for c, _ in cols} for t, cols in tables.items()}
+    problems: list[str] = []
+    for sm in model.semantic_models:
+        table = sm.table if not sm.schema or sm.schema == "main" else f"{sm.schema}.{sm.table}"
+        where = f"{sm.origin}: semantic model {sm.name!r}"
+        if table.lower() not in columns:
+            problems.append(f"{where} reads table {table!r}, which the warehouse lacks; its "
+                            f"tables: {', '.join(sorted(tables)) or 'none'}")
+            continue
+        have = columns[table.lower()]
+        for kind, name, column in _named_columns(sm):
+            if column.lower() not in have:
+                problems.append(f"{where}, {kind} {name!r}: column {column!r} is not in table "
+                                f"{table!r}; its columns: "
+                                f"{', '.join(c for c, _ in tables[_key(tables, table)])}")
+    return list(dict.fromkeys(problems))
+
+
+def _named_columns(sm: SemanticModel) -> list[tuple[str, str, str]]:
+    """(kind, name, column) for every column an entity, dimension or measure expr reads."""
+    items = [("entity", e.name, e.expr) for e in sm.entities]
+    items += [("dimension", d.name, d.expr) for d in sm.dimensions]
+    items += [("measure", m.name, m.expr) for m in sm.measures]
+    out = []
+    for kind, name, text in items:
+        for col in parse_trusted(text).find_all(exp.Column):
+            if col.name and (not col.table or col.table in (sm.table, sm.name)):
+                out.append((kind, name, col.name))
+    return out
+
+
+def _key(tables: dict[str, Any], table: str) -> str:
+    return next(t for t in tables if t.lower() == table.lower())
 
 
 def _number(v: Any) -> Number:

@@ -1,0 +1,57 @@
+"""A DuckDB file as the warehouse: read-only, no external access, locked (execute.connect)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from semantic_layer.execute import Limits, connect, run
+
+COLUMNS = """SELECT table_schema, table_name, column_name, data_type FROM information_schema.columns
+WHERE table_catalog = current_database() AND table_schema NOT IN ('information_schema', 'pg_catalog')
+ORDER BY table_schema, table_name, ordinal_position"""
+
+
+class DuckDBEngine:
+    """A governed DuckDB connection; `connection` is open for hand-written SQL over it."""
+
+    name = "duckdb"
+    dialect = "duckdb"
+
+    def __init__(self, path: Path, limits: Limits) -> None:
+        self.path = path
+        self.connection: duckdb.DuckDBPyConnection | None = connect(path, limits)
+
+    def run(self, sql: str, limits: Limits) -> list[tuple[Any, ...]]:
+        return run(self._open(), sql, limits)
+
+    def tables(self) -> dict[str, list[tuple[str, str]]]:
+        return columns_of(self._open())
+
+    def close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+
+    def _open(self) -> duckdb.DuckDBPyConnection:
+        if self.connection is None:
+            raise RuntimeError(f"The DuckDB engine over {self.path} is closed.")
+        return self.connection
+
+    def __repr__(self) -> str:
+        return f"DuckDBEngine({str(self.path)!r})"
+
+
+def columns_of(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, str]]]:
+    """Table → [(column, type)] of a DuckDB database (`schema.table` outside `main`)."""
+    cursor = con.cursor()
+    try:
+        rows = cursor.execute(COLUMNS).fetchall()
+    finally:
+        cursor.close()
+    out: dict[str, list[tuple[str, str]]] = {}
+    for schema, table, column, kind in rows:
+        out.setdefault(table if schema == "main" else f"{schema}.{table}", []).append((column, kind))
+    return out
