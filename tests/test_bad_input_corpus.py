@@ -175,7 +175,7 @@ def _cli(*args: str, home: Path, env: dict | None = None) -> subprocess.Complete
 
 CLI = [
     ("path traversal as a run folder", ["report", "../../../../etc"], 2, "results.json"),
-    ("report of a folder that is not a run", ["findings", "/tmp"], 2, "traces.jsonl"),
+    ("report of a folder that is not a run", ["findings", "/usr"], 2, "traces.jsonl"),
     ("unknown metric with SQL in it", ["semantic", "query", "-m", SQLI], 2, "Unknown metric"),
     ("bad date", ["semantic", "query", "-m", "active_users", "--start", "2026-13-40", "--end",
                   "2026-03-01"], 2, "window.start"),
