@@ -1,16 +1,23 @@
-"""`noisy:rules?fault_rate=F&fix_rate=R&seed=N` — a SIMULATOR, labelled as one everywhere.
+"""`noisy:rules?fault_rate=F&fix_rate=R&seed=N&scope_rate=S` — a SIMULATOR, labelled as one
+everywhere.
 
 It wraps `rules` and, seeded, corrupts each claim of an answer with probability F (a citation
-fault of a kind the claim can carry, or — for measurement claims — a mislabelled metric in the
-text, or a changed number in its text); with probability F each, a number in the answer prose or
-the headline value is changed, and the driver is set to a metric the argument never names; a
-diagnostic answer loses its argument (flat reasoning) with probability F. Handed a repair
-message, it fixes each named faulty claim with probability R. It exists so the repair loop and
+fault of a kind the claim can carry, a changed number in its text, or a label fault: its text
+names another metric — for a causal claim another factor —, a neighbouring member or a
+neighbouring period than it cites); with probability F each, a number in the answer prose, the
+headline value or a listed value of a table answer is changed, and the driver is set to a metric
+the argument never names; a diagnostic answer loses its argument (flat reasoning) with
+probability F. With probability S
+(default 0) it answers a neighbouring question instead of the one asked — another metric, the
+window before, another member, or a plain level where a change, ranking, breakdown or series was
+asked — honestly, through governed calls (a scope fault). Handed a repair message, it fixes each
+named faulty claim with probability R. It exists so the repair loop, the audit's findings and
 the scores can be exercised with no model at all.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import random
@@ -21,16 +28,27 @@ from urllib.parse import parse_qs
 
 from analyst.client import Request, Turn
 from analyst.errors import ModelSpecError
-from analyst.rules import RulesClient, outcomes_of, question_of
-from protocol.catalog_text import MetricNames
+from analyst.rules import RulesClient, question_of
 from protocol.faults import ANSWER_INJECTORS, applicable, inject_claim
+from protocol.finding_faults import (
+    label_fault,
+    label_kinds,
+    neighbour_question,
+    scope_kinds,
+)
 
 REPAIR = re.compile(r"^Repair round (\d+)")
 NAMED = re.compile(r"^- Claim c(\d+)\b", re.MULTILINE)
-ANSWER_LEVEL = re.compile(r"^- The (?:answer|headline)\b", re.MULTILINE)
-"""A repair line about the prose, the headline value or the driver."""
+ANSWER_LEVEL = re.compile(r"^- (?:The (?:answer|headline)\b|answer\.values\[)", re.MULTILINE)
+"""A repair line about the prose, the headline value, a listed value or the driver."""
 ANSWER_FAULTS = {-2: "unsupported_number", -3: "unsupported_driver"}
 """Injection keys of the answer-level faults (-1 is flat reasoning)."""
+MISLABEL = "mislabel"
+"""The label faults' one place among a claim's fault kinds (mislabelled metric, member or
+window, whichever the claim can carry)."""
+SCOPE_KEY = -4
+"""Injection key of a scope fault (the answer is about a neighbouring question)."""
+PARAMS = ("fault_rate", "fix_rate", "seed", "scope_rate")
 
 
 @dataclass
@@ -41,21 +59,29 @@ class Injection:
     round: int
     claims: int
     faults: dict[int, str] = field(default_factory=dict)
-    """0-based claim index → defect code, or 'mislabelled_metric'; -1 flat reasoning, -2 a
-    number in the prose or headline, -3 the driver."""
+    """0-based claim index → defect code or label finding code (mislabelled_metric, _member,
+    _window); -1 flat reasoning, -2 a number in the prose, headline or listed values, -3 the
+    driver, -4 a scope finding code (off_question_…)."""
+    asked: str | None = None
+    """The neighbouring question answered instead of `question` (a scope fault)."""
 
 
 class NoisyClient:
     simulated = True
 
-    def __init__(self, fault_rate: float = 0.2, fix_rate: float = 0.7, seed: int = 0) -> None:
-        for name, rate in (("fault_rate", fault_rate), ("fix_rate", fix_rate)):
+    def __init__(self, fault_rate: float = 0.2, fix_rate: float = 0.7, seed: int = 0,
+                 scope_rate: float = 0.0) -> None:
+        for name, rate in (("fault_rate", fault_rate), ("fix_rate", fix_rate),
+                           ("scope_rate", scope_rate)):
             if not 0.0 <= rate <= 1.0:
                 raise ModelSpecError(f"{name} must be between 0 and 1, got {rate}.")
         self.fault_rate, self.fix_rate, self.seed = fault_rate, fix_rate, seed
-        self.name = f"noisy:rules?fault_rate={fault_rate:g}&fix_rate={fix_rate:g}&seed={seed}"
+        self.scope_rate = scope_rate
+        self.name = (f"noisy:rules?fault_rate={fault_rate:g}&fix_rate={fix_rate:g}&seed={seed}"
+                     + (f"&scope_rate={scope_rate:g}" if scope_rate else ""))
         self.inner = RulesClient()
         self.injections: list[Injection] = []
+        self._asked: dict[str, tuple[str, str] | None] = {}
 
     @classmethod
     def from_spec(cls, spec: str) -> NoisyClient:
@@ -64,27 +90,30 @@ class NoisyClient:
             raise ModelSpecError(f"noisy wraps the rules analyst only: use noisy:rules?…, got "
                                  f"{spec!r}.")
         params = {k: v[-1] for k, v in parse_qs(query).items()}
-        unknown = set(params) - {"fault_rate", "fix_rate", "seed"}
+        unknown = set(params) - set(PARAMS)
         if unknown:
-            raise ModelSpecError(f"Unknown noisy parameter(s) {sorted(unknown)}; use fault_rate, "
-                                 "fix_rate and seed.")
+            raise ModelSpecError(f"Unknown noisy parameter(s) {sorted(unknown)}; use "
+                                 f"{', '.join(PARAMS)}.")
         try:
             return cls(float(params.get("fault_rate", 0.2)), float(params.get("fix_rate", 0.7)),
-                       int(params.get("seed", 0)))
+                       int(params.get("seed", 0)), float(params.get("scope_rate", 0.0)))
         except ValueError as exc:
             raise ModelSpecError(f"Bad noisy parameter in {spec!r}: {exc}") from exc
 
     def complete(self, request: Request) -> Turn:
-        turn = self.inner.complete(request)
+        question = question_of(request.messages)
+        scope = self._scope_fault(question, request.context["catalog"])
+        turn = self.inner.complete(_asking(request, scope[1]) if scope else request)
         if turn.tool_calls or not turn.content:
             return turn
         clean = json.loads(turn.content)
         if not clean.get("claims"):
             return turn
-        question = question_of(request.messages)
         results = _results_view(request.messages)
         answer, faults, clean = self._corrupt(clean, question, results,
                                               request.context["catalog"])
+        if scope:
+            faults[SCOPE_KEY] = scope[0]
         repairs = [m["content"] for m in request.messages
                    if m["role"] == "user" and REPAIR.match(m.get("content") or "")]
         for round_no, message in enumerate(repairs, 1):
@@ -97,8 +126,21 @@ class NoisyClient:
                     _fix(answer, clean, index)
                     del faults[index]
         self.injections.append(Injection(question, len(repairs), len(clean["claims"]),
-                                         dict(faults)))
+                                         dict(faults), scope[1] if scope else None))
         return Turn(json.dumps(answer), (), "stop")
+
+    def _scope_fault(self, question: str, catalog: dict[str, Any]) -> tuple[str, str] | None:
+        """(scope finding code, the neighbouring question to answer), drawn once per question."""
+        if question not in self._asked:
+            rng = self._rng(question, "scope")
+            found = None
+            if rng.random() < self.scope_rate:
+                kinds = scope_kinds(question, catalog)
+                kind = rng.choice(kinds) if kinds else None
+                asked = neighbour_question(question, kind, catalog, rng) if kind else None
+                found = (kind, asked) if kind and asked else None
+            self._asked[question] = found
+        return self._asked[question]
 
     def _rng(self, question: str, salt: str) -> random.Random:
         digest = hashlib.sha256(f"{self.seed}|{question}|{salt}".encode()).hexdigest()
@@ -115,14 +157,14 @@ class NoisyClient:
         for index in range(len(answer["claims"])):
             if rng.random() >= self.fault_rate:
                 continue
-            kinds = applicable(answer, index, results)
-            if answer["claims"][index].get("sources"):
-                kinds.append("mislabelled_metric")
+            labels = label_kinds(answer, index, results, catalog)
+            kinds = applicable(answer, index, results) + ([MISLABEL] if labels else [])
             code = rng.choice(sorted(kinds)) if kinds else None
-            if code == "mislabelled_metric":
-                changed = _mislabel(answer["claims"][index], catalog, rng)
+            if code == MISLABEL:  # one draw for the label faults, as one for each defect kind
+                code = rng.choice(labels)
+                changed = label_fault(answer, index, code, results, catalog, rng)
                 if changed is not None:
-                    answer["claims"][index] = changed
+                    answer = changed
                     faults[index] = code
             elif code is not None:
                 answer = inject_claim(answer, index, code, results, rng) or answer
@@ -149,24 +191,39 @@ def _fix(answer: dict[str, Any], clean: dict[str, Any], index: int) -> None:
     if index >= 0:
         answer["claims"][index] = clean["claims"][index]
     elif ANSWER_FAULTS.get(index) == "unsupported_number":
-        answer["answer"], answer["value"] = clean["answer"], clean["value"]
+        for key in ("answer", "value", "values"):
+            if key in clean:
+                answer[key] = clean[key]
     elif ANSWER_FAULTS.get(index) == "unsupported_driver":
         answer["driver"] = clean["driver"]
 
 
-def _mislabel(claim: dict[str, Any], catalog: dict[str, Any], rng: random.Random
-              ) -> dict[str, Any] | None:
-    """Say another governed metric's label where the claim names the cited one."""
-    spans = MetricNames(catalog).spans(claim["text"])
-    if not spans:
-        return None
-    start, end, metric = spans[0]
-    others = sorted(m for m in catalog["metrics"] if m != metric)
-    label = catalog["metrics"][rng.choice(others)]["label"]
-    return {**claim, "text": claim["text"][:start] + label.capitalize() + claim["text"][end:]}
+def _asking(request: Request, question: str) -> Request:
+    """The request with its question (the first user message) replaced."""
+    messages = list(request.messages)
+    at = next(i for i, m in enumerate(messages) if m["role"] == "user")
+    messages[at] = {**messages[at], "content": question}
+    return dataclasses.replace(request, messages=messages)
 
 
 def _results_view(messages: list[dict[str, Any]]) -> dict[int, Any]:
-    return {o.handle: {"metrics": o.result.get("metrics", []), "keys": o.result.get("keys", []),
-                       "rows": o.result.get("rows", [])}
-            for o in outcomes_of(messages) if o.handle is not None and o.result is not None}
+    """handle → what its call returned (metrics, keys, rows, coverage, grain) and asked (where)."""
+    asked = {c["id"]: c["function"]["arguments"] for m in messages if m["role"] == "assistant"
+             for c in m.get("tool_calls") or []}
+    out: dict[int, Any] = {}
+    for m in messages:
+        data = json.loads(m["content"]) if m["role"] == "tool" else {}
+        handle = data.get("handle")
+        if isinstance(handle, str) and handle.startswith("r"):
+            out[int(handle[1:])] = {
+                **{k: data.get(k) or [] for k in ("metrics", "keys", "rows", "coverage")},
+                "grain": data.get("grain"), "where": _where(asked.get(m.get("tool_call_id")))}
+    return out
+
+
+def _where(arguments: str | None) -> list[Any]:
+    try:
+        decoded = json.loads(arguments or "{}")
+    except json.JSONDecodeError:
+        return []
+    return decoded.get("where") or [] if isinstance(decoded, dict) else []

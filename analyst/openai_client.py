@@ -42,7 +42,8 @@ class OpenAIClient:
             try:
                 response = self.client.chat.completions.create(**self._params(request))
                 return _turn(response)
-            except self._openai.BadRequestError as exc:
+            except (self._openai.BadRequestError, self._openai.UnprocessableEntityError) as exc:
+                # a FastAPI server refuses a body that fails validation with 422, not 400
                 if not self._fall_back(str(exc)):
                     raise ModelCallError(f"The server rejected the request: {_short(exc)}",
                                          "bad_request") from exc
@@ -56,6 +57,10 @@ class OpenAIClient:
                 raise ModelCallError(f"Could not reach the model server: {_short(exc)}",
                                      "connection_error") from exc
             except self._openai.InternalServerError as exc:
+                # llama-cpp-python's server answers a parameter it cannot validate (e.g.
+                # response_format type json_schema) with 500 naming it: a rejection, not an outage
+                if self._fall_back(str(exc)):
+                    continue
                 raise ModelCallError(f"The model server failed after retries: {_short(exc)}",
                                      "server_error") from exc
             except self._openai.APIStatusError as exc:

@@ -7,22 +7,33 @@ number of claims, as a long experiment with repeats would. Both passes read the 
 one process: `parse` is json.loads of every line; `audit` is what `showwork audit` does per line
 (decode the line's audit view, then re-audit its served answer; the comparison with the stored
 audit is not timed).
+
+After the timed passes, untimed, the same run measures what the audit catches (`detection`):
+per kind the noisy simulator or the fault corpus injects, the share of injected answers that get
+the kind's code, and the share of clean answers that get it anyway.
 """
 
 from __future__ import annotations
 
+import copy
 import json
+import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from analyst.noisy import NoisyClient
 from analyst.rules import RulesClient
 from harness.attempt import reaudit, run_attempt
+from harness.audit import Evidence, audit
 from harness.audit.index import CatalogIndex
+from harness.audit.types import SCOPE_CODES
 from harness.questions import load_questions
+from protocol import faults
+from protocol.finding_faults import LABEL_KINDS, label_fault, label_kinds
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer, load_model
 from semantic_layer import warehouse as demo_warehouse
@@ -84,7 +95,8 @@ def _time(fn: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def run(home: Path, total_claims: int = 100_000, repeats: int = 3,
-        progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+        progress: Callable[[str], None] | None = None, detection: bool = True
+        ) -> dict[str, Any]:
     say = progress or (lambda _m: None)
     database = home / "demo.duckdb"
     if not database.exists():
@@ -105,7 +117,178 @@ def run(home: Path, total_claims: int = 100_000, repeats: int = 3,
         audit_s.append(seconds)
     p, a = statistics.median(parse_s), statistics.median(audit_s)
     simulated = sum(1 for line in distinct if json.loads(line).get("simulated"))
-    return {"claims": claims, "traces": len(lines), "distinct_traces": len(distinct),
-            "distinct_simulated": simulated,
-            "megabytes": size / 1e6, "parse_s": p, "audit_s": a, "claims_per_s": claims / a,
-            "ratio": a / p, "target_ratio": 2.0}
+    report: dict[str, Any] = {"claims": claims, "traces": len(lines),
+                              "distinct_traces": len(distinct),
+                              "distinct_simulated": simulated, "megabytes": size / 1e6,
+                              "parse_s": p, "audit_s": a, "claims_per_s": claims / a,
+                              "ratio": a / p, "target_ratio": 2.0}
+    if detection:
+        say("measuring detection (not timed)")
+        report["detection"] = measure_detection(database, distinct)
+    return report
+
+
+# --- detection: what the audit catches, measured untimed in the same run --------------------
+
+@dataclass(frozen=True)
+class Case:
+    """A clean served answer with everything its audit and the fault injectors read."""
+
+    question: str
+    category: str | None
+    answer: dict[str, Any]
+    calls: list[dict[str, Any]]
+    """The attempt's stored calls (arguments, handle, result, error)."""
+    catalog: dict[str, Any]
+
+    @property
+    def results(self) -> dict[int, dict[str, Any]]:
+        """The plain view the fault injectors read: what each call returned and asked."""
+        return {c["handle"]: {**c["result"], "where": (c.get("arguments") or {}).get("where")}
+                for c in self.calls if c.get("handle") and c.get("result")}
+
+    def audit(self, answer: dict[str, Any]) -> set[str]:
+        """The codes the audit reports on `answer` (defects and findings)."""
+        report = audit(answer, Evidence.from_json(self.calls), self.catalog, self.category,
+                       question=self.question)
+        return {d.code for d in report.defects} | {f.code for f in report.findings}
+
+
+def cases_of(lines: Iterable[str]) -> list[Case]:
+    """Clean cases from trace lines: answered, with claims, grounded and without findings."""
+    out = []
+    for line in lines:
+        record = json.loads(line)
+        served: dict[str, Any] = next(
+            (r for r in record["rounds"] if r["round"] == record["served_round"]), {})
+        if _clean(served.get("audit") or {}):
+            calls = [c for c in record["calls"] if c.get("round", 0) <= served["round"]]
+            out.append(Case(record["question"]["text"], record["question"].get("category"),
+                            json.loads(served["answer_raw"]), calls, record["catalog"]))
+    return out
+
+
+def _clean(stored: dict[str, Any]) -> bool:
+    return (stored.get("status") == "answered" and bool(stored.get("claims"))
+            and not stored["defects"] and not stored["findings"])
+
+
+CORPUS_KINDS = (*faults.INJECTORS, *faults.ANSWER_INJECTORS, "flat_reasoning", *LABEL_KINDS)
+"""Every kind the fault corpus injects offline into a clean answer."""
+
+
+def inject(case: Case, kind: str, rng: random.Random) -> dict[str, Any] | None:
+    """The case's answer with one fault of `kind`, or None when it has no place for one."""
+    answer, results = case.answer, case.results
+    if kind == "flat_reasoning":
+        return _flat(answer)
+    if kind not in LABEL_KINDS:
+        return faults.inject(answer, results, kind, rng)
+    places = [i for i in range(len(answer["claims"]))
+              if kind in label_kinds(answer, i, results, case.catalog)]
+    return label_fault(answer, rng.choice(places), kind, results, case.catalog, rng) \
+        if places else None
+
+
+def _flat(answer: dict[str, Any]) -> dict[str, Any] | None:
+    """A diagnostic answer with its argument dropped: measurements only."""
+    kept = [c for c in answer["claims"] if c.get("kind") == "measurement"]
+    if not answer.get("driver") or len(kept) == len(answer["claims"]):
+        return None
+    return {**copy.deepcopy(answer), "claims": copy.deepcopy(kept)}
+
+
+def corpus_detection(cases: list[Case], per_kind: int = 200, seed: int = 0
+                     ) -> dict[str, Tally]:
+    """Per corpus kind: faults injected into clean answers, and how many the audit caught."""
+    rng = random.Random(seed)
+    return {kind: _corpus_kind(cases, kind, per_kind, rng) for kind in CORPUS_KINDS}
+
+
+def _corpus_kind(cases: list[Case], kind: str, per_kind: int, rng: random.Random) -> Tally:
+    tally = Tally("corpus")
+    for _ in range(per_kind * 3):
+        case = rng.choice(cases)
+        faulted = inject(case, kind, rng)
+        if faulted is not None:
+            tally.injected += 1
+            tally.detected += kind in case.audit(faulted)
+        if tally.injected == per_kind:
+            break
+    return tally
+
+
+def false_alarms(cases: list[Case], kinds: Iterable[str]) -> dict[str, int]:
+    """Per kind, how many clean answers get its code anyway."""
+    codes = [case.audit(case.answer) for case in cases]
+    return {kind: sum(kind in c for c in codes) for kind in kinds}
+
+
+@dataclass
+class Tally:
+    """Injected and caught answers of one kind."""
+
+    source: str
+    injected: int = 0
+    detected: int = 0
+
+
+def scope_detection(layer: SemanticLayer, seeds: int = 8, rate: float = 0.3
+                    ) -> tuple[dict[str, Tally], dict[str, int], int]:
+    """The noisy simulator answering a neighbouring question at `rate` (no other fault): per
+    scope kind, answers injected and caught; scope codes on the answers left clean; how many
+    were left clean."""
+    found = {k: Tally("noisy") for k in SCOPE_CODES}
+    alarms, clean = dict.fromkeys(SCOPE_CODES, 0), 0
+    specs = [q for q in load_questions().questions if q.answerable]
+    for seed in range(seeds):
+        client = NoisyClient(0.0, 0.0, seed, scope_rate=rate)
+        for spec in specs:
+            kind, codes = _scope_attempt(client, spec.question(), layer)
+            if codes is None:
+                continue  # refused: no answer to hold to the question
+            if kind:
+                found[kind].injected += 1
+                found[kind].detected += kind in codes
+            else:
+                clean += 1
+                for code in codes & set(SCOPE_CODES):
+                    alarms[code] += 1
+    return found, alarms, clean
+
+
+def _scope_attempt(client: NoisyClient, question: Any, layer: SemanticLayer
+                   ) -> tuple[str | None, set[str] | None]:
+    """(the scope fault injected or None, the served answer's finding codes or None)."""
+    from analyst.noisy import SCOPE_KEY
+
+    before = len(client.injections)
+    served = run_attempt(question, client, layer, Protocol.parse("claims")).served()
+    if len(client.injections) == before or served is None or served.audit is None:
+        return None, None
+    codes = {f["code"] for f in served.audit["findings"]}
+    return client.injections[-1].faults.get(SCOPE_KEY), codes
+
+
+def measure_detection(database: Path, lines: list[str], per_kind: int = 200,
+                      seeds: int = 8) -> dict[str, dict[str, Any]]:
+    """Detection and false alarms per kind: the corpus on the rules analyst's clean answers,
+    and the noisy simulator's scope faults (with its clean answers among the clean)."""
+    cases = cases_of(line for line in lines if not json.loads(line).get("simulated"))
+    tallies = corpus_detection(cases, per_kind)
+    alarms = false_alarms(cases, (*CORPUS_KINDS, *SCOPE_CODES))
+    layer = SemanticLayer(load_model(), database)
+    try:
+        scope, scope_alarms, scope_clean = scope_detection(layer, seeds)
+    finally:
+        layer.close()
+    tallies.update(scope)
+    out = {}
+    for kind, t in tallies.items():
+        flagged = alarms[kind] + scope_alarms.get(kind, 0)
+        clean = len(cases) + (scope_clean if kind in SCOPE_CODES else 0)
+        out[kind] = {"source": t.source, "injected": t.injected, "detected": t.detected,
+                     "rate": t.detected / t.injected if t.injected else None,
+                     "clean": clean, "false_alarms": flagged,
+                     "false_alarm_rate": flagged / clean if clean else None}
+    return out

@@ -12,6 +12,7 @@ Each POST takes the next step of the script. A step is a dict:
   {"reset": True}                             close the connection without answering
   {"reject": "response_format"}               400 if the request carries that parameter,
                                               then the next step answers the retried request
+                                              ("reject_status": 422 to answer 422 instead)
 Usage defaults to prompt 100 / cached 20 / completion 10 per turn unless a step says "usage".
 """
 
@@ -68,7 +69,8 @@ class FakeOpenAI:
             step = self.script[0]
             if "reject" in step:
                 if step["reject"] in body:
-                    return {"status": 400, "message": f"unsupported parameter: {step['reject']}"}
+                    return {"status": step.get("reject_status", 400),
+                            "message": f"unsupported parameter: {step['reject']}"}
                 self.script.pop(0)
                 return self.script.pop(0) if self.script else {"status": 500}
             return self.script.pop(0)

@@ -68,8 +68,12 @@ def _show_audit(console: Console, audit: dict[str, Any], round_no: int) -> None:
         for f in claim["findings"]:
             console.print(f"      [yellow]![/yellow] {f['code']}: {escape(f['message'])}")
     for f in audit["findings"]:
-        if f["claim"] is None:
-            console.print(f"  [yellow]! {f['code']}:[/yellow] {escape(f['message'])}")
+        if f["claim"] is None or f["claim"].startswith("answer"):
+            where = f" ({f['claim']})" if f["claim"] else ""
+            console.print(f"  [yellow]! {f['code']}{escape(where)}:[/yellow] "
+                          f"{escape(f['message'])}")
+    if audit.get("scope_note"):
+        console.print(f"  [dim]{escape(audit['scope_note'])}[/dim]")
     graph = ("no claim graph (not measurable)" if not audit["graphed"] else
              "grounded" if audit["grounded"] else f"{len(audit['defects'])} broken citation(s)")
     decision = audit["decision"]

@@ -112,8 +112,7 @@ def run(exp: Experiment, client: ModelClient, layer: SemanticLayer, resume: bool
     writer = TraceWriter(exp.out / TRACES)
     lock = threading.Lock()
     finished = len(done)
-    if getattr(layer, "engine", None) is None:
-        _ = layer.connection  # open before the workers share it (each query has its own cursor)
+    _ = layer.engine  # open before the workers share it (a DuckDB file opens on first use)
     if on_progress:
         on_progress(finished, total)
 

@@ -412,10 +412,6 @@ def _columns(expr: str) -> set[str]:
 
 
 def sql_rows(layer: SemanticLayer) -> Rows:
-    """Hand-written SQL (gold queries) on the layer's warehouse, under the layer's limits."""
-    engine = getattr(layer, "engine", None)
-    if engine is not None:
-        return lambda sql: list(engine.run(sql, layer.limits))
-    from semantic_layer.execute import run
-
-    return lambda sql: run(layer.connection, sql, layer.limits)
+    """Hand-written SQL (gold queries, in DuckDB's dialect) on the layer's warehouse, whatever
+    its engine, under the layer's limits."""
+    return layer.run_sql

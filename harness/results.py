@@ -26,7 +26,7 @@ def _attempt_row(a: Attempt) -> dict[str, Any]:
     return {k: row[k] for k in ("question_id", "config", "repeat", "status", "value", "driver",
                                 "correct", "grounded", "claims", "broken_citations", "findings",
                                 "decision", "stop_reason", "answerable", "category",
-                                "latency_s", "simulated")}
+                                "latency_s", "simulated", "scope_checked")}
 
 
 def per_question(attempts: list[Attempt], outcome: Callable[[Attempt], float]

@@ -11,7 +11,8 @@ from typing import Any
 
 import yaml
 
-from harness.gold import is_correct
+from harness.audit.types import SCOPE_CODES
+from harness.gold import is_correct, values_of
 from harness.stats import stdev, wilson
 from traces import TraceRecord
 
@@ -45,6 +46,8 @@ class Attempt:
     cost_usd: float | None
     latency_s: float
     simulated: bool
+    scope_checked: bool | None = None
+    """The served answer's scope was checked in full against the question (None: no audit)."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -82,14 +85,16 @@ def attempt_from_trace(trace: TraceRecord, gold: dict[str, Any] | None,
         question_id=trace.question.id, config=trace.config, repeat=trace.repeat,
         answerable=bool(trace.question.answerable), category=trace.question.category,
         status=status, value=value, driver=driver,
-        correct=status == ANSWERED and is_correct(value, driver, gold),
+        correct=status == ANSWERED and is_correct(
+            value, driver, gold, values=values_of(served.answer_raw if served else None)),
         graphed=bool(audit and audit["graphed"]), grounded=audit["grounded"] if audit else None,
         claims=len(audit["claims"]) if audit else 0,
         broken_citations=len(audit["defects"]) if audit else 0, findings=findings,
         decision=audit["decision"] if audit else None, stop_reason=trace.stop_reason,
         input_tokens=u.input_tokens, cached_tokens=u.cached_tokens, output_tokens=u.output_tokens,
         cost_usd=cost(trace.model, u.input_tokens, u.cached_tokens, u.output_tokens, prices),
-        latency_s=trace.elapsed_s, simulated=trace.simulated)
+        latency_s=trace.elapsed_s, simulated=trace.simulated,
+        scope_checked=audit.get("scope_checked") if audit else None)
 
 
 def _rate(k: int, n: int) -> dict[str, Any]:
@@ -125,6 +130,9 @@ def score(attempts: Sequence[Attempt]) -> dict[str, Any]:
         "graphed_answers": len(graphed),
         "broken_citations": sum(a.broken_citations for a in attempts),
         "mislabelled_answers": sum(1 for a in attempts if "mislabelled_metric" in a.findings),
+        "scope_answers": sum(1 for a in attempts if off_question(a)),
+        "scope_unchecked": sum(1 for a in attempts
+                               if a.status == ANSWERED and a.scope_checked is False),
         "flat_reasoning": _rate(sum(1 for a in diagnostic if "flat_reasoning" in a.findings),
                                 len(diagnostic)),
         "refusals": sum(1 for a in attempts if a.status == REFUSED),
@@ -139,6 +147,11 @@ def score(attempts: Sequence[Attempt]) -> dict[str, Any]:
         "latency_p90_s": latencies[int(0.9 * (len(latencies) - 1))] if latencies else None,
         "simulated": any(a.simulated for a in attempts),
     }
+
+
+def off_question(a: Attempt) -> bool:
+    """The served answer carries a question-scope finding (it answers another question)."""
+    return any(code in SCOPE_CODES for code in a.findings)
 
 
 def _balanced(correct: int, answerable: int, refused: int, unanswerable: int) -> float | None:

@@ -11,7 +11,8 @@ from rich.text import Text
 
 COLUMNS = ("configuration", "attempts", "coverage", "silent error", "balanced accuracy",
            "grounded-answer rate (n graphed)", "broken citations", "mislabelled",
-           "flat reasoning", "output tokens/attempt", "$/attempt", "p50 s")
+           "off-question answers", "flat reasoning", "output tokens/attempt", "$/attempt",
+           "p50 s")
 
 
 def pct(rate: dict[str, Any] | float | None, interval: bool = True) -> str:
@@ -36,6 +37,7 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
             (f"{pct(s['grounded_answer_rate'])} (n={s['graphed_answers']})"
              if s["graphed_answers"] else "not measurable (n=0)"),
             str(s["broken_citations"]), str(s["mislabelled_answers"]),
+            str(s.get("scope_answers", 0)),
             pct(s["flat_reasoning"], interval=False),
             f"{s['tokens_per_attempt']['output']:.0f}",
             "unknown" if cost is None else f"{cost:.4f}",

@@ -152,28 +152,66 @@ INJECTORS: dict[str, Injector] = {
 AnswerInjector = Callable[[Answer, Results, random.Random], Answer | None]
 
 
-def unsupported_number(answer: Answer, results: Results, rng: random.Random) -> Answer | None:
-    """A number in the answer prose, or the headline value, changed; the claims left alone."""
-    if rng.random() < 0.5 and (out := _prose_number(answer, rng)) is not None:
-        return out
-    changed = number_faults.headline(answer.get("value"), rng)
-    if changed is None:
-        return _prose_number(answer, rng)
-    return {**copy.deepcopy(answer), "value": changed[0]}
+def unsupported_number(answer: Answer, results: Results, rng: random.Random,
+                       places: tuple[str, ...] | None = None,
+                       hows: tuple[str, ...] = number_faults.HOWS) -> Answer | None:
+    """A number in the answer prose, the headline value or one listed value (a table answer's
+    `values`) changed; the claims left alone. The places are tried in a random order.
+
+    The prose and the headline are held to every value the answer states, so a number changed
+    into another claim's value (a listed member's, say) is no unsupported number: it is not
+    made.
+    """
+    where = places or NUMBER_PLACES
+    for place in rng.sample(where, len(where)):
+        changed = _NUMBER_PLACES[place](answer, rng, hows)
+        if changed is not None:
+            return changed
+    return None
 
 
-def _prose_number(answer: Answer, rng: random.Random) -> Answer | None:
+def _stated(answer: Answer) -> number_faults.Stated:
+    """Each claim's stated value, in each unit its first source may carry."""
+    return tuple((c["value"], kind) for c in answer.get("claims") or []
+                 if is_measurement(c) and _numeric(c.get("value"))
+                 for kind in _kinds(c["sources"][0]))
+
+
+def _prose_number(answer: Answer, rng: random.Random, hows: tuple[str, ...]) -> Answer | None:
     text = answer.get("answer")
     if not isinstance(text, str):
         return None
     claims = [c for c in answer.get("claims") or [] if is_measurement(c) and _numeric(c.get("value"))]
     rng.shuffle(claims)
+    avoid = _stated(answer)
     for claim in claims:
         for kind in _kinds(claim["sources"][0]):
-            changed = number_faults.in_text(text, claim["value"], kind, rng)
+            changed = number_faults.in_text(text, claim["value"], kind, rng, hows=hows,
+                                            avoid=avoid)
             if changed is not None:
                 return {**copy.deepcopy(answer), "answer": changed[0]}
     return None
+
+
+def _headline_number(answer: Answer, rng: random.Random, hows: tuple[str, ...]) -> Answer | None:
+    changed = number_faults.headline(answer.get("value"), rng, hows, _stated(answer))
+    return None if changed is None else {**copy.deepcopy(answer), "value": changed[0]}
+
+
+def _listed_number(answer: Answer, rng: random.Random, hows: tuple[str, ...]) -> Answer | None:
+    changed = number_faults.listed(answer.get("values"), rng, hows)
+    if changed is None:
+        return None
+    out = copy.deepcopy(answer)
+    index, value, _how = changed
+    out["values"][index]["value"] = value
+    return out
+
+
+_NUMBER_PLACES: dict[str, Callable[[Answer, random.Random, tuple[str, ...]], Answer | None]] = {
+    "prose": _prose_number, "headline": _headline_number, "values": _listed_number}
+NUMBER_PLACES = tuple(_NUMBER_PLACES)
+"""Where an answer-level number fault goes: the prose, the headline value, a listed value."""
 
 
 def unsupported_driver(answer: Answer, results: Results, rng: random.Random) -> Answer | None:

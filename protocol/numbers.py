@@ -110,11 +110,21 @@ def matches(number: ReadNumber, value: float, kind: Kind = "number") -> bool:
 
 def _target(number: ReadNumber, value: float, kind: Kind) -> float | None:
     """The value in the units the number was written in, or None when the units cannot agree."""
+    return target(value, kind, number.percent)
+
+
+def target(value: float, kind: Kind, percent: bool) -> float | None:
+    """`value` (of `kind`) in the units of a number written with % or without, or None when the
+    units cannot agree: what a number written that way must equal, or lie near, to match.
+
+    >>> target(0.42, "fraction", True), target(0.42, "fraction", False), target(42, "number", True)
+    (42.0, 0.42, None)
+    """
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     if kind == "number":
-        return None if number.percent else value
-    if kind == "fraction" and number.percent:
+        return None if percent else value
+    if kind == "fraction" and percent:
         return float(Decimal(repr(value)) * 100)
     return value
 
@@ -133,7 +143,12 @@ def from_value(value: float) -> ReadNumber:
     """
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise TypeError(f"{value!r} is not a number; only int and float values have a precision.")
-    text = repr(value)
+    return _from_repr(repr(value), value)
+
+
+@lru_cache(maxsize=4096)
+def _from_repr(text: str, value: float) -> ReadNumber:
+    """Keyed by the repr too: 0.0 and -0.0 are equal keys, but not the same number written."""
     digits = Decimal(text) if isinstance(value, float) else Decimal(value)
     decimals, significant = _precision(digits)
     return ReadNumber(0, len(text), text, value, decimals, significant)
@@ -191,34 +206,38 @@ def _still_matches(text: str, value: float) -> bool:
 
 def read_numbers(text: str, question: str = "") -> tuple[ReadNumber, ...]:
     """Every number a user reads as a claim in `text`, in order; `question`'s numbers are skipped."""
-    asked = _asked(question)
-    return tuple(n for n in _candidates(text)
-                 if _key(n) not in asked and not any(rule(text, n) for rule in NOT_CLAIMS))
+    return unasked(claims_in(text), question)
+
+
+def claims_in(text: str) -> tuple[ReadNumber, ...]:
+    """Every number a user reads as a claim in `text`, in order, before the question's numbers
+    are skipped.
+
+    It depends on the text alone, so a caller reading many texts that repeat (the audit of a
+    run's traces) reads each distinct text once and holds its numbers to each answer's values.
+    """
+    if _DIGIT.search(text) is None:
+        return ()  # no digit, no number: most argument texts
+    return tuple(n for n in _candidates(text) if not any(rule(text, n) for rule in NOT_CLAIMS))
+
+
+def unasked(numbers: tuple[ReadNumber, ...], question: str) -> tuple[ReadNumber, ...]:
+    """`numbers` without those the question itself contains."""
+    asked = _asked(question) if numbers and question else frozenset()
+    return tuple(n for n in numbers if _key(n) not in asked) if asked else numbers
+
+
+def unsupported(numbers: tuple[ReadNumber, ...], question: str,
+                supported: Callable[[ReadNumber], bool]) -> tuple[ReadNumber, ...]:
+    """The numbers (read by `claims_in`) that the question does not contain and `supported`
+    rejects, in order: the numbers the audit flags."""
+    return tuple(n for n in unasked(numbers, question) if not supported(n))
 
 
 def read_unsupported(text: str, question: str,
                      supported: Callable[[ReadNumber], bool]) -> tuple[ReadNumber, ...]:
-    """The numbers of `text` that are claims and that `supported` rejects, in order.
-
-    The same numbers `read_numbers` gives and `supported` rejects, found cheaper: a number some
-    value supports is never a fault, so the context rules (masks, ranks, years, …) run only on
-    the few numbers nothing supports. The audit reads every claim text and prose this way.
-    """
-    asked = _asked(question)
-    out = []
-    masked: list[tuple[int, int]] | None = None
-    for m in _NUMBER.finditer(text):
-        if not _well_formed(text, m):
-            continue
-        number = _record(text, m)
-        if supported(number) or _key(number) in asked:
-            continue
-        masked = _masked_spans(text) if masked is None else masked
-        if _overlaps(masked, m.start("core"), m.end("core")):
-            continue
-        if not any(rule(text, number) for rule in NOT_CLAIMS):
-            out.append(number)
-    return tuple(out)
+    """The numbers of `text` that are claims and that `supported` rejects, in order."""
+    return unsupported(claims_in(text), question, supported)
 
 
 @lru_cache(maxsize=512)
@@ -237,6 +256,8 @@ _NUMBER = re.compile(r"""
     (?P<pct>\s?%(?:\s?(?:pts?|points?)\b)?|\s?(?:percent(?:age\s+points?)?|per\s+cent|pct|pp)\b)?
     (?P<cur3>\s?[£€])?
 """, re.VERBOSE)
+
+_DIGIT = re.compile(r"[0-9]")
 
 MAX_DIGITS = 60
 """A longer run of digits is an identifier or noise, not a number a user reads."""

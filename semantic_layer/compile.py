@@ -244,6 +244,10 @@ class _Build:
     def _aggregate(self, leaf: Leaf, condition: exp.Expr | None, scan: Scan,
                    value: exp.Expr | None = None) -> exp.Expr:
         m = self.model.measures[leaf.measure][1]
+        if value is None and m.agg == "count" and _counts_rows(m, scan.fact):
+            # COUNT(*) (or of a constant under the condition): the engine reads no column
+            return exp.Count(this=exp.Star() if condition is None
+                             else exp.Case().when(condition, exp.Literal.number(1)))
         value = value if value is not None else self._value(leaf, scan)
         if m.agg == "sum_boolean":
             value = exp.cast(value, "INT")
@@ -606,3 +610,9 @@ def check_metric_filters(model: SemanticModelFile, metric: str) -> None:
         for template in templates:
             render(template, partial(_reference, scan, measure))
 
+
+def _counts_rows(m: Measure, sm: SemanticModel) -> bool:
+    """A count of the semantic model's primary entity counts its rows: a primary entity is
+    never null (dbt's definition of primary), so COUNT(pk) and COUNT(*) agree on every engine."""
+    expr = parse_trusted(m.expr)
+    return any(e.type == "primary" and parse_trusted(e.expr) == expr for e in sm.entities)

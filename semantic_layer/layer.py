@@ -20,7 +20,7 @@ from semantic_layer.infer import infer_from_duckdb, infer_from_engine, needs_inf
 from semantic_layer.model import SemanticModel, SemanticModelFile, load_model
 from semantic_layer.requests import CompareArgs, QueryArgs, parse_args
 from semantic_layer.results import Number, Result, Row, member_text
-from semantic_layer.sql import parse_trusted
+from semantic_layer.sql import HAND_DIALECT, parse_trusted, to_dialect
 from semantic_layer.validate import Coverage, Plan, plan_compare, plan_query
 from semantic_layer.windows import Window, period_end
 
@@ -72,8 +72,14 @@ class SemanticLayer:
         con = getattr(self.engine, "connection", None)
         if not isinstance(con, duckdb.DuckDBPyConnection):
             raise SemanticError(f"The warehouse runs on {self.engine.name}, not DuckDB; run SQL "
-                                "with layer.engine.run(sql, layer.limits).")
+                                "with layer.run_sql(sql).")
         return con
+
+    def run_sql(self, sql: str, dialect: str = HAND_DIALECT) -> list[tuple[Any, ...]]:
+        """Rows of hand-written SQL (gold queries) on the warehouse, whatever its engine, under
+        the layer's limits; written in `dialect`, transpiled by sqlglot to the engine's."""
+        engine = self.engine
+        return engine.run(to_dialect(sql, engine.dialect, dialect), self.limits)
 
     def check_warehouse(self) -> None:
         """WarehouseMismatch unless every table and column the model names is in the warehouse."""

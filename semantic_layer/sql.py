@@ -1,5 +1,6 @@
 """SQL fragments as sqlglot expressions: the model's trusted exprs read from a table alias,
-date literals and windows, calendar truncation per dialect, member literals."""
+date literals and windows, calendar truncation per dialect, member literals; hand-written SQL
+moved between dialects."""
 
 from __future__ import annotations
 
@@ -10,12 +11,37 @@ from functools import lru_cache
 import sqlglot
 from sqlglot import exp
 
+from semantic_layer.errors import ExecutionError
 from semantic_layer.windows import Window
+
+HAND_DIALECT = "duckdb"
+"""The dialect hand-written SQL (gold queries, benchmark baselines) is written in."""
 
 
 @lru_cache(maxsize=1024)
 def parse_trusted(text: str) -> exp.Expr:
     return sqlglot.parse_one(text, read="duckdb")
+
+
+def to_dialect(sql: str, dialect: str, read: str = HAND_DIALECT) -> str:
+    """Hand-written SQL in `read`'s dialect as `dialect` writes it (unchanged when they agree);
+    ExecutionError naming the SQL if sqlglot cannot read it.
+
+    >>> to_dialect("SELECT count(x)::DOUBLE FROM t", "spark")
+    'SELECT CAST(COUNT(x) AS DOUBLE) FROM t'
+    """
+    if dialect == read:
+        return sql
+    try:
+        statements = sqlglot.transpile(sql, read=read, write=dialect)
+    except sqlglot.errors.SqlglotError as exc:
+        raise ExecutionError(f"Hand-written SQL must be in {read}'s dialect to run on "
+                             f"{dialect}; sqlglot could not read it ({str(exc).splitlines()[0]}): "
+                             f"{sql[:80]}") from exc
+    if len(statements) != 1:
+        raise ExecutionError(f"Hand-written SQL runs exactly one SELECT; got {len(statements)} "
+                             f"statements: {sql[:80]}")
+    return statements[0]
 
 
 def qualify(text: str, alias: str, table: str | None = None) -> exp.Expr:

@@ -1,17 +1,23 @@
-"""Shared fixtures: one demo warehouse per generator version, built once and reused."""
+"""Shared fixtures: one demo warehouse and one shop warehouse (examples/shop) per generator
+version, built once and reused."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from semantic_layer import SemanticLayer, load_model
 from semantic_layer import warehouse as demo_warehouse
+from semantic_layer.project import load_project
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path(os.environ.get("SHOWWORK_TEST_CACHE", ROOT / ".showwork" / "test-cache"))
+SHOP = ROOT / "examples" / "shop"
 
 
 @pytest.fixture(scope="session")
@@ -40,3 +46,26 @@ def raw(layer: SemanticLayer):
     cursor = layer.connection.cursor()
     yield cursor
     cursor.close()
+
+
+def _shop_generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("shop_generate", SHOP / "generate.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses resolve their module by name
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def shop_layer() -> SemanticLayer:
+    """The shop project's governed layer over its warehouse (default seed, cached by generator
+    version). Per module: the layer's locked connection is closed before another module opens
+    the same file with another DuckDB configuration (which DuckDB refuses in one process)."""
+    generate = _shop_generator()
+    db = CACHE / f"shop-v{generate.GENERATOR_VERSION}-seed{generate.DEFAULT_SEED}.duckdb"
+    if not db.exists():
+        generate.build(db, seed=generate.DEFAULT_SEED)
+    layer = SemanticLayer(load_project(SHOP, database=db), db)
+    yield layer
+    layer.close()

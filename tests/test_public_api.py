@@ -124,6 +124,21 @@ CODES: list[tuple[str, dict[str, Any]]] = [
     ("weak_causal", with_claim(argue("Revenue rose because orders rose", ["c1", "c2"]))),
     ("flat_reasoning", good(claims=GOOD["claims"][:3])),
 ]
+# Codes that need the question, or a catalog with a dimension's members: (code, answer, question).
+STORES = {**CATALOG, "dimensions": {"store": {"members": ["Brooklyn", "Queens"]}}}
+BROOKLYN_JUNE = {"status": "answered", "answer": "Brooklyn revenue was 269,173.31 in June 2019.",
+                 "value": 269173.31, "claims": [m("Brooklyn revenue was 269,173.31 in June 2019",
+                                                  "r2[store=Brooklyn]:revenue.value", 269173.31)]}
+SCOPED: list[tuple[str, dict[str, Any], str | None]] = [
+    ("mislabelled_member", with_claim(m("Queens revenue was 269,173.31",
+                                        "r2[store=Brooklyn]:revenue.value", 269173.31)), None),
+    ("mislabelled_window", with_claim(m("Revenue in April 2019 rose 20%",
+                                        "r1:revenue.pct_change", 20.0)), None),
+    ("off_question_metric", good(), "How did customers change in March 2019?"),
+    ("off_question_window", good(), "Why did revenue change in June 2019?"),
+    ("off_question_filter", BROOKLYN_JUNE, "What was Queens revenue in June 2019?"),
+    ("off_question_shape", good(), "Compare revenue of Brooklyn and Queens in March 2019"),
+]
 
 
 def codes_of(report: Any) -> list[str]:
@@ -133,7 +148,19 @@ def codes_of(report: Any) -> list[str]:
 class TestAuditAnswer:
     def test_every_audit_code_has_a_row(self) -> None:
         """The table below holds a hand-written answer for every defect and finding code."""
-        assert set(DEFECT_CODES) | set(FINDING_CODES) <= {code for code, _ in CODES}
+        tabled = {code for code, _ in CODES} | {code for code, _, _ in SCOPED}
+        assert set(DEFECT_CODES) | set(FINDING_CODES) <= tabled
+
+    @pytest.mark.parametrize(("code", "answer", "question"), SCOPED, ids=[c for c, _, _ in SCOPED])
+    def test_scoped_code_is_reported(self, code: str, answer: dict[str, Any],
+                                     question: str | None) -> None:
+        """Members, windows and the question's scope are read from the catalog given."""
+        report = showwork.audit_answer(answer, RESULTS, STORES, question=question,
+                                       category="diagnostic")
+        assert code in codes_of(report), [f.message for f in report.findings]
+        assert report.grounded is True and report.decision == "serve_with_caveats"
+        if question is None:
+            assert report.to_json()["scope_note"] == "scope not checked: no question was given"
 
     @pytest.mark.parametrize(("code", "answer"), CODES, ids=[c for c, _ in CODES])
     def test_code_is_reported(self, code: str, answer: dict[str, Any]) -> None:

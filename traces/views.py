@@ -20,6 +20,8 @@ class CallView(msgspec.Struct):
     result: msgspec.Raw = msgspec.Raw()
     """The typed result's JSON, decoded only when a claim cites its handle."""
     error: dict[str, str] | None = None
+    arguments: msgspec.Raw = msgspec.Raw()
+    """The call's arguments' JSON, decoded only when the audit reads a result's filters."""
 
 
 class RoundView(msgspec.Struct):

@@ -12,6 +12,7 @@ those fields.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,7 @@ from analyst.rules.claims import AnswerBuilder, cite, fmt, moved, signed
 from analyst.rules.tables import scope
 from analyst.rules.understand import Understood
 from semantic_layer.tree import driver as pick_driver
+from semantic_layer.windows import Window, aligned, period_end, period_start, periods
 
 INFLUENCE_NOTABLE_PCT = 10.0
 MIX_NOTABLE = 0.05
@@ -75,6 +77,7 @@ def diagnose(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan
                    f"{parent} and its factors, {q.window} vs {q.previous}")
     if why := r.unusable("comparison"):
         return out.refused(why)
+    yield from _context(q, catalog, parent, where)
     v = r.rows()[0]["values"]
     if any(v[m]["value"] in (None, 0) or v[m]["previous"] in (None, 0) for m in [parent, *factors]):
         return out.refused(f"{parent} or a factor has no data in one window, so the change "
@@ -103,6 +106,33 @@ def diagnose(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan
     text = (f"{because} ({attribution})."
             + "".join(f" Hypothesis, correlational only: {h}." for h in hypotheses))
     return out.answered(text, total["pct_change"], driver)
+
+
+CONTEXT = {"week": (6, 2), "month": (4, 1), "quarter": (3, 1)}
+"""Grain → whole periods before and after the move that the context series shows."""
+
+
+def _context(q: Understood, catalog: dict[str, Any], parent: str, where: dict[str, Any]
+             ) -> Generator[Call, Outcome, None]:
+    """The parent by its period around the move, same filters, for the reader to see whether
+    the move is unusual (the report charts it). Not cited; nothing is lost when it fails."""
+    assert q.window is not None
+    grain = next((g for g in CONTEXT if aligned(q.window, g) and len(periods(q.window, g)) == 1
+                  and g in (cat.info(catalog, parent).get("grains") or CONTEXT)), None)
+    covered = cat.coverage(catalog, [parent])
+    if grain is None or covered is None:
+        return
+    before, after = CONTEXT[grain]
+    start, end = q.window.start, q.window.end
+    for _ in range(before):
+        start = period_start(start - dt.timedelta(days=1), grain)
+    for _ in range(after):
+        end = period_end(end + dt.timedelta(days=1), grain)
+    inside = [p for p in periods(Window(start, end), grain) if covered.covers(p)]
+    if len(inside) > 2:
+        yield Call("query", {"metrics": [parent], "grain": grain,
+                             "window": window_json(Window(inside[0].start, inside[-1].end)),
+                             **where}, f"{parent} by {grain} around the move, for context")
 
 
 def _attribution(catalog: dict[str, Any], out: AnswerBuilder, handle: int | None, parent: str,

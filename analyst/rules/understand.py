@@ -9,10 +9,9 @@ from typing import Any
 
 from analyst.rules import catalog as cat
 from analyst.rules.dates import whole_periods, window_of
-from analyst.rules.instructions import split_instruction
 from analyst.rules.metrics import metrics_of
 from analyst.rules.shape import dimension_for, read_shape
-from protocol.reading import Gap, Reading, previous_period, read_text
+from protocol.reading import Gap, Reading, previous_period, read_text, split_instruction
 from protocol.reading._words import COMMON_WORDS
 from semantic_layer.windows import Window, iso_week
 
@@ -24,8 +23,6 @@ BLOCKING = ("member", "qualifier", "period")
 (Unknown metrics, dimensions, grains and members of a named dimension go to the layer, which
 refuses them with its own reason.)"""
 _PERCENT = {"percent", "percentage", "percentages", "%"}
-_VERB_AFTER = re.compile(r"\s+(?:a|an|the|some|any|our|their|his|her)\b", re.IGNORECASE)
-"""A lower-case member followed by an article is a verb ('buyers placed an order')."""
 
 
 @dataclass
@@ -75,7 +72,7 @@ def understand(text: str, catalog: dict[str, Any]) -> Understood:
         q.refusal = ("The question tries to dictate the answer; I report only what governed "
                      "queries return.")
         return q
-    reading = _read(spoken, catalog)
+    reading = read_text(spoken, catalog)
     q.unread = reading.unread
     q.metrics = metrics_of(reading, catalog)
     read_shape(q, reading, catalog)
@@ -124,25 +121,13 @@ def _data_question(text: str, catalog: dict[str, Any]) -> bool:
     return bool(reading.metrics) and asked
 
 
-_HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
-
-
-def _read(text: str, catalog: dict[str, Any]) -> Reading:
-    """The reading; 'how many X' read as 'the number of X' when X alone names no metric."""
-    reading = read_text(text, catalog)
-    if reading.metrics or not _HOW_MANY.search(text):
-        return reading
-    again = read_text(_HOW_MANY.sub("the number of", text), catalog)
-    return again if again.metrics else reading
-
-
 def _filters(q: Understood, reading: Reading, catalog: dict[str, Any]) -> None:
     """Filters from named members ('android users', 'the plus plan', 'in the US'), and from
     words in a dimension's member slot ('the windows platform'), which the layer will check.
     Two or more members of one dimension ('android and ios') set them side by side."""
     spans: dict[tuple[int, int], dict[str, str]] = {}
     for m in reading.members:
-        if m.member is not None and not _verb(reading.text, m.words, m.span):
+        if m.member is not None:
             spans.setdefault(m.span, {})[m.name] = m.member
     for named in spans.values():  # one member may be named in several dimensions
         dim = dimension_for(list(named), q.metrics, catalog)
@@ -155,10 +140,6 @@ def _filters(q: Understood, reading: Reading, catalog: dict[str, Any]) -> None:
     side_by_side = [f["dimension"] for f in q.filters if len(f["values"]) > 1]
     if side_by_side and not q.group_by:
         q.group_by = side_by_side[:1]
-
-
-def _verb(text: str, words: str, span: tuple[int, int]) -> bool:
-    return words.islower() and _VERB_AFTER.match(text, span[1]) is not None
 
 
 def _add_filter(q: Understood, dim: str, member: str) -> None:

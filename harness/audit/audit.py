@@ -11,6 +11,7 @@ from harness.audit.evidence import Evidence
 from harness.audit.findings import ANSWER_FINDINGS, FINDINGS
 from harness.audit.index import CatalogIndex
 from harness.audit.numbers import check_answer_numbers
+from harness.audit.scope import scope_of
 from harness.audit.steps import Step
 from harness.audit.types import AuditReport, ClaimAudit, Defect, Finding
 from protocol.answer import Answer, parse_answer
@@ -43,6 +44,8 @@ def audit(answer: str | dict[str, Any] | Answer, evidence: Evidence,
                                                                                   catalog_digest)
     contexts = [ClaimContext(i, c, evidence, index, question=question, rendered=rendered)
                 for i, c in enumerate(answer.claims or [], 1)]
+    for ctx in contexts:
+        ctx.answer_claims = contexts
     claims = _propagate([_audit_claim(ctx, rendered) for ctx in contexts], answer)
     whole = AnswerContext(answer, contexts, evidence, index, category, question)
     answer_defects = [d for check in ANSWER_CHECKS for d in check(whole)]
@@ -52,8 +55,10 @@ def audit(answer: str | dict[str, Any] | Answer, evidence: Evidence,
     graphed = answer.has_graph
     grounded = (not defects) if graphed else None
     decision = decide(answer.status, graphed, grounded, claims, findings)
+    scope = scope_of(whole)
     return AuditReport(answer.status, graphed, grounded, claims, defects, findings, decision,
-                       answer.value, answer.driver, answer.answer, answer.refusal_reason)
+                       answer.value, answer.driver, answer.answer, answer.refusal_reason,
+                       scope_checked=scope.checked, scope_note=scope.note())
 
 
 def _audit_claim(ctx: ClaimContext, rendered: bool) -> ClaimAudit:

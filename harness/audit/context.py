@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.audit.evidence import Evidence
 from harness.audit.index import CatalogIndex
@@ -11,6 +11,11 @@ from harness.audit.types import Defect, Resolved
 from protocol.answer import Answer, Claim
 from protocol.citations import ResultCitation, StatementCitation
 from semantic_layer.results import Result, Row
+
+if TYPE_CHECKING:
+    from harness.audit.labels import ClaimReading, Support
+    from harness.audit.numbers import Support as ValueSupport
+    from harness.audit.scope import Scope
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +57,15 @@ class ClaimContext:
     model's to check."""
     cid: str = ""
     """c1, c2, …"""
+    answer_claims: list[ClaimContext] = field(default_factory=list)
+    """Every claim's context in the answer, c1 first: where premises are followed."""
+    support: Support | None = None
+    """What the claim rests on, own citations and premises' (labels.py), once found."""
+    reading: ClaimReading | None = None
+    """What the claim's text names in the catalog (labels.py), once read."""
+    value_supports: tuple[list[ValueSupport], ValueSupport | None] | None = None
+    """The values its cited fields and its stated value give its text and the answer
+    (numbers.py), once found."""
 
     def __post_init__(self) -> None:
         self.cid = f"c{self.index}"
@@ -78,6 +92,8 @@ class AnswerContext:
     """The question's category when known (diagnostic, lookup, …)."""
     question: str | None = None
     """The question's text when known: its own numbers are not claims; scope is read from it."""
+    scope: Scope | None = None
+    """The question's scope against what the answer cites (scope.py), once read."""
 
     @property
     def catalog(self) -> dict[str, Any]:

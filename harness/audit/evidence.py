@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
 from harness.errors import StoredResultError
 from semantic_layer.results import Result
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,9 @@ class Call:
     Result only when a claim cites it."""
     error: str | None
     """The blocked or failed call's reason."""
+    arguments: dict[str, Any] | msgspec.Raw | None = None
+    """The call's arguments as stored (decoded, or raw JSON from an audit view); read only for
+    the filters (`where`) a claim's text or the question's scope is checked against."""
 
 
 class _Results(Mapping[int, Result]):
@@ -70,6 +75,48 @@ class _Results(Mapping[int, Result]):
 
 _NULL = msgspec.Raw(b"null")
 
+Filters = dict[str, frozenset[str]]
+"""Dimension → the members a call's `where` keeps (in-filters, and the branches of an any_of)."""
+
+
+def filters_of(arguments: dict[str, Any] | msgspec.Raw | None) -> Filters:
+    """The members a call's `where` selects, per dimension; not_in filters select none.
+
+    >>> filters_of({"where": [{"dimension": "platform", "values": ["ios"]}]})
+    {'platform': frozenset({'ios'})}
+    """
+    if isinstance(arguments, msgspec.Raw):
+        arguments = msgspec.json.decode(arguments) if arguments else None
+    where = arguments.get("where") if isinstance(arguments, dict) else None
+    out: dict[str, set[str]] = {}
+    for f in _in_filters(where):
+        out.setdefault(str(f.get("dimension")), set()).update(map(_member, f["values"]))
+    return {d: frozenset(v) for d, v in out.items()}
+
+
+def _known_filters(arguments: dict[str, Any] | msgspec.Raw | None) -> Filters | None:
+    if arguments is None or (isinstance(arguments, msgspec.Raw) and not arguments):
+        return None
+    return filters_of(arguments)
+
+
+def _in_filters(where: Any) -> list[dict[str, Any]]:
+    """The `in` filters of a `where`, the branches of an any_of included."""
+    out: list[dict[str, Any]] = []
+    for item in where if isinstance(where, list) else []:
+        branches = item.get("any_of") if isinstance(item, dict) else None
+        out += [f for f in (branches if isinstance(branches, list) else [item])
+                if isinstance(f, dict) and f.get("op", "in") == "in"
+                and isinstance(f.get("values"), list)]
+    return out
+
+
+def _member(value: Any) -> str:
+    """A filter value as rows name members (booleans lower case, like member_text)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
 
 def _stored(result: dict[str, Any] | msgspec.Raw | None) -> dict[str, Any] | msgspec.Raw | None:
     """A stored result, or None for a call without one (null, empty or absent)."""
@@ -83,9 +130,26 @@ class Evidence:
     calls: tuple[Call, ...]
     results: Mapping[int, Result] = field(init=False, repr=False, compare=False)
     """handle → Result, each built from its stored JSON when a claim first cites it."""
+    _memo: dict[tuple[str, int], Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "results", _Results(self.calls))
+        object.__setattr__(self, "_memo", {})
+
+    def memo(self, what: str, handle: int, make: Callable[[], T]) -> T:
+        """`make()`, found once per result handle (its filters, its windows)."""
+        key = (what, handle)
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
+
+    def filters(self, handle: int) -> Filters | None:
+        """The filters of the call that made result `handle` (read on first use); None when
+        its arguments were not recorded (a result given without its call)."""
+        return self.memo("filters", handle, lambda: _known_filters(self._arguments(handle)))
+
+    def _arguments(self, handle: int) -> dict[str, Any] | msgspec.Raw | None:
+        return next((c.arguments for c in self.calls if c.handle == handle), None)
 
     @classmethod
     def from_json(cls, calls: list[dict[str, Any]]) -> Evidence:
@@ -93,14 +157,15 @@ class Evidence:
         for c in calls:
             err = c.get("error") or {}
             out.append(Call(c.get("tool", "?"), c.get("handle"), _stored(c.get("result")),
-                            err.get("message")))
+                            err.get("message"), c.get("arguments")))
         return cls(tuple(out))
 
     @classmethod
     def from_calls(cls, calls: Any) -> Evidence:
-        """From the trace's call records or views (objects with tool, handle, result, error)."""
-        return cls(tuple(Call(c.tool, c.handle, _stored(c.result), (c.error or {}).get("message"))
-                         for c in calls))
+        """From the trace's call records or views (objects with tool, handle, result, error,
+        arguments)."""
+        return cls(tuple(Call(c.tool, c.handle, _stored(c.result), (c.error or {}).get("message"),
+                              getattr(c, "arguments", None)) for c in calls))
 
     def blocked(self) -> list[tuple[int, Call]]:
         """(position among all calls, 1-based; call) for calls that got no handle."""

@@ -6,6 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from harness.audit.context import AnswerContext, ClaimContext
+from harness.audit.labels import (
+    find_mislabelled,
+    find_mislabelled_member,
+    find_mislabelled_window,
+)
+from harness.audit.prose import CAUSE, HEDGE, find_prose_labels
+from harness.audit.scope import SCOPE_FINDINGS
 from harness.audit.steps import emits
 from harness.audit.types import Finding
 from protocol.catalog_text import direction, says_period_total
@@ -14,27 +21,6 @@ from protocol.catalog_text import direction, says_period_total
 def _finding(ctx: ClaimContext, code: str, message: str, evidence: dict[str, Any],
              suggestion: str) -> Finding:
     return Finding(code, ctx.cid, message, evidence, suggestion)
-
-
-@emits("mislabelled_metric")
-def find_mislabelled(ctx: ClaimContext) -> list[Finding]:
-    named = ctx.index_.names.mentioned(ctx.claim.text)
-    if not named:
-        return []
-    out = []
-    for item in ctx.cited:
-        text, c = item.text, item.citation
-        cited = ctx.index_.current.get(c.metric, c.metric)
-        if cited in named:
-            continue
-        said_metric, phrase = next(iter(named.items()))
-        out.append(_finding(
-            ctx, "mislabelled_metric",
-            f"Claim {ctx.cid} says {phrase!r} ({said_metric}) but cites {text} ({cited}).",
-            {"said": said_metric, "phrase": phrase, "cited": cited, "citation": text},
-            f"If '{phrase}' should mean {cited}, add it as a synonym of {cited}; otherwise "
-            f"relabel {cited} so it cannot be read as {said_metric}."))
-    return out
 
 
 @emits("direction_mismatch")
@@ -140,7 +126,11 @@ def _licensed(comp: dict[str, Any], catalog: dict[str, Any]) -> bool:
 
 @emits("weak_causal")
 def find_weak_causal(ctx: ClaimContext) -> list[Finding]:
-    if ctx.claim.kind != "causal":
+    """A causal claim resting on influence edges or none; or a conclusion resting on influence
+    edges whose text states the cause as a fact (no 'may', no 'hypothesis')."""
+    stated = ctx.claim.kind == "conclusion" and bool(ctx.statements) and \
+        CAUSE.search(ctx.claim.text) is not None and HEDGE.search(ctx.claim.text) is None
+    if ctx.claim.kind != "causal" and not stated:
         return []
     edges = ctx.index_.edges
     kinds = {edges[(s.parent, s.child)] for s in ctx.statements}
@@ -148,15 +138,17 @@ def find_weak_causal(ctx: ClaimContext) -> list[Finding]:
         return []
     rest = ("only on influence (correlational) edges: "
             + ", ".join(str(s) for s in ctx.statements)) if kinds else "on no tree edge"
+    said = "is causal" if ctx.claim.kind == "causal" else "states a cause as a fact"
     return [_finding(
-        ctx, "weak_causal", f"Claim {ctx.cid} is causal but rests {rest}.",
+        ctx, "weak_causal", f"Claim {ctx.cid} {said} but rests {rest}.",
         {"statements": [str(s) for s in ctx.statements]},
         "State it as a hypothesis, or add the exact decomposition to the metric tree if one "
         "exists.")]
 
 
-FINDINGS = (find_mislabelled, find_direction, find_partial, find_point_in_time,
-            find_superseded, find_composition, find_weak_causal)
+FINDINGS = (find_mislabelled, find_mislabelled_member, find_mislabelled_window, find_direction,
+            find_partial, find_point_in_time, find_superseded, find_composition, find_weak_causal)
+"""Claim findings, in order: what the text names (labels.py), then the rest."""
 
 
 @emits("flat_reasoning")
@@ -177,4 +169,6 @@ def find_flat_reasoning(ctx: AnswerContext) -> list[Finding]:
                     "cite it.")]
 
 
-ANSWER_FINDINGS = (find_flat_reasoning,)
+ANSWER_FINDINGS = (find_flat_reasoning, find_prose_labels, *SCOPE_FINDINGS)
+"""Answer-level findings: the argument, the prose against the claims (prose.py), then the
+question's scope (scope.py)."""

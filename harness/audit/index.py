@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from protocol.catalog_text import MetricNames
+
+T = TypeVar("T")
+MAX_READINGS = 4096
+"""Readings kept per catalog: texts repeat across the repeats and configurations of a run."""
 
 
 @dataclass(frozen=True)
@@ -16,6 +21,8 @@ class CatalogIndex:
     current: dict[str, str]
     """Any metric name, current or previous → the current name."""
     names: MetricNames
+    readings: dict[tuple[str, str], Any] = field(default_factory=dict, compare=False, repr=False)
+    """(what was read, text) → its reading against this catalog."""
 
     @classmethod
     def build(cls, catalog: dict[str, Any], digest: str | None = None) -> CatalogIndex:
@@ -47,6 +54,16 @@ class CatalogIndex:
         for name, m in catalog["metrics"].items():
             current.update({old: name for old in m.get("previous_names", [])})
         return cls(catalog, edges, current, MetricNames(catalog))
+
+    def read(self, kind: str, text: str, reader: Callable[[str], T]) -> T:
+        """`reader(text)`, read once per catalog for each text (a claim, a question)."""
+        key = (kind, text)
+        found = self.readings.get(key)
+        if found is None:
+            if len(self.readings) >= MAX_READINGS:
+                self.readings.clear()
+            found = self.readings[key] = reader(text)
+        return found
 
     def metric(self, name: str) -> dict[str, Any]:
         return self.catalog["metrics"].get(self.current.get(name, name), {})

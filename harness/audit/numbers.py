@@ -9,9 +9,9 @@ numbers) is never read.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from harness.audit.context import AnswerContext, Cited, ClaimContext
@@ -19,7 +19,16 @@ from harness.audit.steps import emits
 from harness.audit.types import Defect
 from protocol.answer import Listed
 from protocol.citations import period_start
-from protocol.numbers import Kind, ReadNumber, from_value, matches, read_unsupported, say
+from protocol.numbers import (
+    Kind,
+    ReadNumber,
+    claims_in,
+    from_value,
+    matches,
+    say,
+    target,
+    unsupported,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,16 +54,102 @@ def cited_supports(cited: Iterable[Cited], catalog: dict[str, Any]) -> list[Supp
             for c in cited if _numeric(c.value)]
 
 
+def claim_supports(ctx: ClaimContext) -> list[Support]:
+    """The claim's cited fields as supports, found once per claim (its text, the prose, the
+    headline and the listed values are all held to them)."""
+    return _claim_values(ctx)[0]
+
+
+def _claim_values(ctx: ClaimContext) -> tuple[list[Support], Support | None]:
+    """The claim's cited fields and its stated value as supports, found once per claim."""
+    if ctx.value_supports is None:
+        ctx.value_supports = (cited_supports(ctx.cited, ctx.catalog), _stated(ctx, ctx.catalog))
+    return ctx.value_supports
+
+
 def _numeric(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _supported(number: ReadNumber, supports: list[Support]) -> bool:
-    return any(matches(number, s.value, s.kind) for s in supports)
+class Supports:
+    """Supports, and whether a number states one of them.
+
+    It answers as `any(matches(number, s.value, s.kind) for s in items)` does, cheaper: a few
+    supports (a claim's own) are scanned with the exact comparison first; many (the whole
+    answer's) are indexed on first use, for numbers written with % and without apart, so a
+    number equal to a target is settled by one look-up and a rounded one is held to the
+    tolerance of only the supports whose targets lie within its reach.
+
+    >>> supported = Supports([Support(-16.44, "percent", "r1"), Support(0.42, "fraction", "r2")])
+    >>> from protocol.numbers import read_numbers
+    >>> [supported(n) for n in read_numbers("fell 16.4%, 42%, 0.42, 42 and -16")]
+    [True, True, True, False, False]
+    """
+
+    __slots__ = ("items", "_targets")
+    FEW = 6
+    """Up to this many supports a scan is cheaper than an index."""
+
+    def __init__(self, items: Iterable[Support]) -> None:
+        self.items = tuple(items)
+        self._targets: list[_Targets | None] = [None, None]
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __call__(self, number: ReadNumber) -> bool:
+        if len(self.items) <= self.FEW:
+            return any(_states(number, s) for s in self.items)
+        written = int(number.percent)
+        targets = self._targets[written]
+        if targets is None:
+            targets = self._targets[written] = _Targets(self.items, number.percent)
+        return targets.states(number)
 
 
-def _nearest(number: ReadNumber, supports: list[Support]) -> Support | None:
+def _states(number: ReadNumber, support: Support) -> bool:
+    return number.value == support.value and not (number.percent and support.kind != "percent") \
+        or matches(number, support.value, support.kind)
+
+
+class _Targets:
+    """What numbers written one way (with % or without) must equal to match each support: a
+    set for the exact look-up, and, built when a rounded number first needs them, the finite
+    targets in order."""
+
+    __slots__ = ("pairs", "exact", "near", "items")
+
+    def __init__(self, supports: tuple[Support, ...], percent: bool) -> None:
+        # without %, every kind's target is its value; with %, a count's is none
+        self.pairs = ([(t, s) for s in supports if (t := target(s.value, s.kind, True)) is not None]
+                      if percent else [(s.value, s) for s in supports])
+        self.exact = frozenset(t for t, _ in self.pairs)
+        self.near: list[float] | None = None
+        self.items: list[Support] = []
+
+    def states(self, number: ReadNumber) -> bool:
+        if number.value in self.exact:
+            return True
+        if not number.rounded:
+            return False
+        if self.near is None:
+            ordered = sorted((p for p in self.pairs if _finite(p[0])), key=lambda p: p[0])
+            self.near, self.items = [t for t, _ in ordered], [s for _, s in ordered]
+        # wider than matches' tolerance (half a unit, plus 1e-12 of the target): candidates only
+        reach = 0.5 * number.unit * (1 + 1e-9) + 1e-9 * (1 + abs(number.value))
+        lo = bisect_left(self.near, number.value - reach)
+        hi = bisect_right(self.near, number.value + reach, lo)
+        return any(matches(number, s.value, s.kind) for s in self.items[lo:hi])
+
+
+def _nearest(number: ReadNumber, supports: Iterable[Support]) -> Support | None:
     return min(supports, key=lambda s: abs(s.value - number.value), default=None)
+
+
+def _read(ctx: ClaimContext | AnswerContext, text: str) -> tuple[ReadNumber, ...]:
+    """The numbers of a text that are claims, read once per catalog index for each text: texts
+    repeat across the repeats and configurations of a run."""
+    return ctx.index_.read("numbers", text, claims_in)
 
 
 @emits("text_value_mismatch")
@@ -62,11 +157,12 @@ def check_text_numbers(ctx: ClaimContext) -> list[Defect]:
     """Each number a measurement claim's text states must be one of the values it cites."""
     if ctx.claim.kind != "measurement" or ctx.rendered or not ctx.cited:
         return []
-    supports = cited_supports(ctx.cited, ctx.catalog)
+    numbers = _read(ctx, ctx.claim.text)
+    supports = claim_supports(ctx) if numbers else None
     if not supports:
         return []
     return [_text_defect(ctx, n, supports) for n in
-            read_unsupported(ctx.claim.text, ctx.question or "", partial(_supported, supports=supports))]
+            unsupported(numbers, ctx.question or "", Supports(supports))]
 
 
 def _text_defect(ctx: ClaimContext, number: ReadNumber, supports: list[Support]) -> Defect:
@@ -84,10 +180,10 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
     if ctx.answer.status != "answered" or not ctx.answer.has_graph:
         return []  # no claim graph: nothing to hold the prose to (not measurable)
     supports = answer_supports(ctx)
+    supported = Supports(supports)
     found = [_prose_defect(n, supports) for n in
-             read_unsupported(ctx.answer.answer, ctx.question or "",
-                              partial(_supported, supports=supports))]
-    return found + _headline(ctx.answer.value, supports) + _listed(ctx, supports)
+             unsupported(_read(ctx, ctx.answer.answer), ctx.question or "", supported)]
+    return found + _headline(ctx.answer.value, supports, supported) + _listed(ctx, supported)
 
 
 def answer_supports(ctx: AnswerContext) -> list[Support]:
@@ -95,12 +191,19 @@ def answer_supports(ctx: AnswerContext) -> list[Support]:
     units)."""
     out: list[Support] = []
     for claim in ctx.claims:
-        out += cited_supports(claim.cited, ctx.catalog)
-        value = claim.claim.value
-        if _numeric(value):
-            out.append(Support(value, _stated_kind(claim, ctx.catalog),  # type: ignore[arg-type]
-                               f"{claim.cid}'s value"))
+        cited, stated = _claim_values(claim)
+        out += cited
+        if stated is not None:
+            out.append(stated)
     return out
+
+
+def _stated(claim: ClaimContext, catalog: dict[str, Any]) -> Support | None:
+    """The claim's stated value as a support, or None when it states no number."""
+    value = claim.claim.value
+    if not _numeric(value):
+        return None
+    return Support(value, _stated_kind(claim, catalog), f"{claim.cid}'s value")  # type: ignore[arg-type]
 
 
 def _stated_kind(claim: ClaimContext, catalog: dict[str, Any]) -> Kind:
@@ -116,18 +219,18 @@ def _stated_kind(claim: ClaimContext, catalog: dict[str, Any]) -> Kind:
 _FIELD = re.compile(r":([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)$")
 
 
-def _prose_defect(number: ReadNumber, supports: list[Support]) -> Defect:
+def _prose_defect(number: ReadNumber, supports: Iterable[Support]) -> Defect:
     return Defect("unsupported_number", "answer",
                   f"The answer text says {number.text}, but no claim states or cites it"
                   f"{_hint(number, supports)}. Cite the field that says {number.text} in a claim, "
                   "or write the number a claim cites.", number.text, number.start)
 
 
-def _headline(value: Any, supports: list[Support]) -> list[Defect]:
+def _headline(value: Any, supports: list[Support], supported: Supports) -> list[Defect]:
     if not _numeric(value) or not _finite(value):
         return []
     number = from_value(value)
-    if _supported(number, supports):
+    if supported(number):
         return []
     return [Defect("unsupported_number", "answer.value",
                    f"The headline value {value!r} is not a value any claim states or cites"
@@ -135,18 +238,25 @@ def _headline(value: Any, supports: list[Support]) -> list[Defect]:
                    "citing it.", repr(value), None)]
 
 
-def _listed(ctx: AnswerContext, supports: list[Support]) -> list[Defect]:
+def _listed(ctx: AnswerContext, supported: Supports) -> list[Defect]:
     """Each listed value must be one a claim states or cites; a value whose key is a row some
     claim cites must be one of that row's (a value listed under the wrong member is caught)."""
-    by_row = row_supports(ctx)
+    if not ctx.answer.values:
+        return []
+    by_row = {member: Supports(items) for member, items in row_supports(ctx).items()}
+    filtered = _filtered_members(ctx)
     out = []
-    for i, item in enumerate(ctx.answer.values or []):
+    for i, item in enumerate(ctx.answer.values):
         if not _numeric(item.value) or not _finite(item.value):  # type: ignore[arg-type]
             continue
         number = from_value(item.value)  # type: ignore[arg-type]
-        own = by_row.get(period_start(item.key.strip()))
-        if not _supported(number, own or supports):
-            out.append(_listed_defect(i, item, number, own, supports))
+        key = period_start(item.key.strip())
+        own = by_row.get(key)
+        if by_row and own is None and key not in filtered:
+            out.append(_unknown_key(i, item, sorted(by_row)))
+        elif not (own or supported)(number):
+            out.append(_listed_defect(i, item, number, own.items if own else None,
+                                      supported.items))
     return out
 
 
@@ -154,20 +264,37 @@ def row_supports(ctx: AnswerContext) -> dict[str, list[Support]]:
     """Member (a grain's period start) → the values claims citing a row with it state or cite."""
     out: dict[str, list[Support]] = {}
     for claim in ctx.claims:
-        for c in claim.cited:
+        cited, stated = _claim_values(claim)
+        for c, support in zip((c for c in claim.cited if _numeric(c.value)), cited, strict=True):
             for member in {period_start(str(v)) for v in c.row.key.values()}:
-                out.setdefault(member, []).extend(cited_supports([c], ctx.catalog))
-        value = claim.claim.value
-        if claim.cited and _numeric(value):
-            stated = Support(value, _stated_kind(claim, ctx.catalog),  # type: ignore[arg-type]
-                             f"{claim.cid}'s value")
+                out.setdefault(member, []).append(support)
+        if stated is not None and claim.cited:
             for member in {period_start(str(v)) for v in claim.cited[0].row.key.values()}:
                 out.setdefault(member, []).append(stated)
     return out
 
 
-def _listed_defect(i: int, item: Listed, number: ReadNumber, own: list[Support] | None,
-                   supports: list[Support]) -> Defect:
+def _filtered_members(ctx: AnswerContext) -> set[str]:
+    """Members the calls behind cited results filter to (a member cited through its filter)."""
+    out: set[str] = set()
+    for claim in ctx.claims:
+        for c in claim.cited:
+            for members in (ctx.evidence.filters(c.citation.handle) or {}).values():
+                out |= set(members)
+    return out
+
+
+def _unknown_key(i: int, item: Listed, keys: list[str]) -> Defect:
+    shown = ", ".join(keys[:6]) + (" …" if len(keys) > 6 else "")
+    return Defect(
+        "unsupported_number", f"answer.values[{i}]",
+        f"answer.values[{i}] lists {item.key} = {item.value!r}, but no claim cites a row for "
+        f"{item.key} (the claims cite rows for {shown}). List only cited rows, or add a "
+        "measurement claim citing its row.", repr(item.value), None)
+
+
+def _listed_defect(i: int, item: Listed, number: ReadNumber, own: Iterable[Support] | None,
+                   supports: Iterable[Support]) -> Defect:
     said = f"{item.key} = {say(number.value)}"
     if own:
         why = (f"answer.values[{i}] lists {said}, but no claim citing the row {item.key} states "
@@ -184,6 +311,6 @@ def _finite(value: float) -> bool:
     return value == value and abs(value) != float("inf")
 
 
-def _hint(number: ReadNumber, supports: list[Support]) -> str:
+def _hint(number: ReadNumber, supports: Iterable[Support]) -> str:
     near = _nearest(number, supports)
     return f" (nearest: {near.where} = {say(near.value, near.kind)})" if near else ""

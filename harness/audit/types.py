@@ -9,9 +9,14 @@ DEFECT_CODES = ("malformed_citation", "unknown_handle", "unknown_field", "unknow
                 "ambiguous_row", "value_mismatch", "unknown_premise", "mixed_support",
                 "no_support", "unknown_statement", "text_value_mismatch", "unsupported_number",
                 "unsupported_driver")
-FINDING_CODES = ("mislabelled_metric", "direction_mismatch", "partial_period",
-                 "point_in_time_as_period", "unlicensed_composition", "superseded_metric",
-                 "weak_causal", "flat_reasoning")
+FINDING_CODES = ("mislabelled_metric", "mislabelled_member", "mislabelled_window",
+                 "direction_mismatch", "partial_period", "point_in_time_as_period",
+                 "unlicensed_composition", "superseded_metric", "weak_causal", "flat_reasoning",
+                 "off_question_metric", "off_question_window", "off_question_filter",
+                 "off_question_shape")
+SCOPE_CODES = ("off_question_metric", "off_question_window", "off_question_filter",
+               "off_question_shape")
+"""Question-scope findings: the answer does not answer the question asked."""
 STATES = ("CONFLICTING", "MISSING", "STALE", "SUPPORTED")
 DECISIONS = ("serve", "serve_with_caveats", "withhold")
 
@@ -36,7 +41,8 @@ class Finding:
 
     code: str
     claim: str | None
-    """None for answer-level findings (flat reasoning)."""
+    """The claim id; None for answer-level findings (flat reasoning, question scope); "answer"
+    for the prose and "answer.value" for the headline (prose.py)."""
     message: str
     evidence: dict[str, Any] = field(default_factory=dict)
     """What was compared: text phrase, cited metric, windows, …"""
@@ -94,6 +100,10 @@ class AuditReport:
     answer_text: str = ""
     refusal_reason: str | None = None
     protocol_error: str | None = None
+    scope_checked: bool = False
+    """The question's scope was checked in full (metric, window, filter and shape)."""
+    scope_note: str = ""
+    """Why the scope was not checked, or which checks the question's unread words skipped."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

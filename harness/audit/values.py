@@ -23,7 +23,7 @@ def matches(stated: Any, cited: Any) -> bool:
         return False
     if not isinstance(stated, int | float) or not isinstance(cited, int | float):
         return False
-    return numbers.matches(numbers.from_value(stated), cited)
+    return stated == cited or numbers.matches(numbers.from_value(stated), cited)
 
 
 def suggest(cited: float | int) -> str:

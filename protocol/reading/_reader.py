@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,10 +44,22 @@ class Reading:
         return list(dict.fromkeys((m.name, m.member or "") for m in self.members))
 
 
+_HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
+
+
 def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None = None
               ) -> Reading:
     """Read a text against a plain catalog; relative periods resolve against `as_of`, else the
-    catalog's `as_of`, never the wall clock."""
+    catalog's `as_of`, never the wall clock. 'How many X' is read as 'the number of X' when X
+    alone names no metric (the reading's `text` is then the text so read)."""
+    reading = _read_text(text, catalog, as_of)
+    if reading.metrics or not _HOW_MANY.search(text):
+        return reading
+    again = _read_text(_HOW_MANY.sub("the number of", text), catalog, as_of)
+    return again if again.metrics else reading
+
+
+def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
     mentions = find_mentions(text, catalog)
     periods = _without(find_periods(text, _as_of(as_of, catalog)), mentions)
     asks = read_asks(text, mentions, periods)

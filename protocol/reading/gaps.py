@@ -128,8 +128,11 @@ def _grains_offered(s: _Scope) -> set[str]:
 
 
 def _unit_gaps(s: _Scope) -> list[Gap]:
-    """'in pounds' where the named metric is in another unit (or states none)."""
+    """'in pounds' where the named metric is in another unit (or states none). 'In percent' on
+    a question that asks for a change asks for the percent change, not a unit."""
     units = _metric_units(s)
+    if s.asks.change:
+        units.add("percent")
     out = []
     for m in _UNIT_RE.finditer(s.text):
         word = m.group(1).lower()

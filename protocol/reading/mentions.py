@@ -230,8 +230,18 @@ def find_metrics(text: str, catalog: dict[str, Any]) -> list[Mention]:
 def find_mentions(text: str, catalog: dict[str, Any]) -> list[Mention]:
     """Metrics, members and dimensions the text names; the longer phrase wins an overlap."""
     members, dimensions = _dimension_scanners(_dimension_key(catalog))
-    candidates = find_metrics(text, catalog) + members.scan(text) + dimensions.scan(text)
+    named = [m for m in members.scan(text) if not _verb(text, m)]
+    candidates = find_metrics(text, catalog) + named + dimensions.scan(text)
     return resolve(candidates)
+
+
+_VERB_AFTER = re.compile(r"\s+(?:a|an|the|some|any|our|their|his|her|its)\b", re.IGNORECASE)
+
+
+def _verb(text: str, member: Mention) -> bool:
+    """A lower-case member followed by an article is a verb, not a filter ('buyers placed an
+    order', where `placed` is also an order status)."""
+    return member.words.islower() and _VERB_AFTER.match(text, member.span[1]) is not None
 
 
 def resolve(candidates: list[Mention]) -> list[Mention]:

@@ -17,6 +17,7 @@ import logging
 import os
 import shutil
 import socket
+import tempfile
 import threading
 import uuid
 from collections.abc import Callable, Mapping
@@ -48,6 +49,8 @@ LOCAL_CONF = {
     # 200 shuffle partitions (the default) is pure overhead on a local master's few cores
     "spark.sql.shuffle.partitions": "4",
     "spark.sql.session.timeZone": "UTC",
+    # governed SQL never writes a table; without this Spark leaves spark-warehouse/ in the cwd
+    "spark.sql.warehouse.dir": str(Path(tempfile.gettempdir()) / "showwork-spark-warehouse"),
 }
 """A local Spark's configuration; the spec's `conf:` overrides it."""
 SESSION_CONF = {"spark.sql.runSQLOnFiles": "false"}
@@ -58,6 +61,8 @@ START_TIMEOUT_S = 180.0
 """A local Spark not up after this is reported, not waited for."""
 PROBE_TIMEOUT_S = 3.0
 """The TCP probe of a Connect URL."""
+CANCEL_EVERY_S = 0.5
+"""Past the timeout, how often the call's jobs are cancelled again until it returns."""
 ANSWER_TIMEOUT_S = 30.0
 """A Connect server that accepts the connection but does not answer Spark's first call."""
 
@@ -147,13 +152,17 @@ class SparkEngine:
     def run(self, sql: str, limits: Limits) -> list[tuple[Any, ...]]:
         """Rows of one SELECT; its jobs are cancelled past the timeout."""
         _one_query(sql)
-        timed_out = threading.Event()
+        timed_out, finished = threading.Event(), threading.Event()
         tag = f"showwork-{uuid.uuid4().hex}"
         cancel = self._tagged(tag)
 
         def interrupt() -> None:
             timed_out.set()
-            cancel()
+            # again until the call returns: a job still being planned at the first cancel
+            # starts after it, and cancelling only reaches running jobs
+            while not finished.is_set():
+                cancel()
+                finished.wait(CANCEL_EVERY_S)
 
         timer = threading.Timer(limits.timeout_s, interrupt)
         timer.start()
@@ -164,6 +173,7 @@ class SparkEngine:
                 raise QueryTimeout(f"Query cancelled after {limits.timeout_s:g} s.") from exc
             raise ExecutionError(f"Spark could not run the query: {_first_line(exc)}") from exc
         finally:
+            finished.set()
             timer.cancel()
             self._untag(tag)
         if len(rows) > limits.row_cap:

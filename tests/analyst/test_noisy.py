@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -96,3 +97,75 @@ def test_labelled_as_simulated(layer) -> None:
         make_client("noisy:rules?fault_rate=2")
     with pytest.raises(ModelSpecError, match="Unknown noisy parameter"):
         make_client("noisy:rules?rate=0.2")
+
+
+def test_label_faults_are_injected_and_found(layer) -> None:
+    """The simulator names a neighbouring member, period or metric in claims' texts; a claim
+    carrying one (whose premises the simulator left whole) carries that finding."""
+    from protocol.finding_faults import LABEL_KINDS
+
+    noisy = NoisyClient(0.3, 0.0, seed=0)
+    found: dict[str, list[bool]] = {k: [] for k in LABEL_KINDS}
+    for seed in range(20):
+        noisy.seed = seed
+        for text in QUESTIONS + ["Why did weekly value moments for android users dip in the week "
+                                 "of 2026-04-13?"]:
+            audit = _attempt(layer, noisy, text).served().audit
+            faults = noisy.injections[-1].faults
+            for index, kind in faults.items():
+                premises = audit["claims"][index]["premises"] if index >= 0 else []
+                if kind in LABEL_KINDS and not any(f"c{i + 1}" in premises for i in faults):
+                    codes = [f["code"] for f in audit["claims"][index]["findings"]]
+                    found[kind].append(kind in codes)
+    for kind, hits in found.items():
+        assert len(hits) >= 5, kind
+        assert sum(hits) / len(hits) >= 0.95, (kind, hits)
+
+
+def test_scope_fault_answers_a_neighbouring_question(layer) -> None:
+    """With scope rate 1 the simulator answers a neighbouring question, says which, and the
+    audit holds the answer to the question asked."""
+    client = NoisyClient(0.0, 0.0, seed=3, scope_rate=1.0)
+    text = "How did days per user change in the week of 2026-03-09 compared with the week before?"
+    audit = _attempt(layer, client, text).served().audit
+    injection = client.injections[-1]
+    assert injection.asked and injection.asked != text and injection.question == text
+    assert injection.faults[-4] in [f["code"] for f in audit["findings"]]
+    assert audit["grounded"] is True and audit["defects"] == []
+
+
+def test_scope_rate_in_the_spec(layer) -> None:
+    """scope_rate is a spec parameter, validated like the others, and named in the model."""
+    client = make_client("noisy:rules?fault_rate=0&scope_rate=0.3&seed=1")
+    assert client.scope_rate == 0.3 and client.name.endswith("&scope_rate=0.3")
+    assert make_client("noisy:rules?seed=1").name == "noisy:rules?fault_rate=0.2&fix_rate=0.7&seed=1"
+    with pytest.raises(ModelSpecError, match="scope_rate must be between 0 and 1"):
+        make_client("noisy:rules?scope_rate=1.5")
+
+
+def test_listed_value_faults_are_injected_and_caught(layer) -> None:
+    """On breakdown, ranking and series questions the simulator changes listed values of the
+    table answer among its number faults; each changed value is flagged unsupported_number at
+    its index in answer.values."""
+    tables = ["Weekly active users by platform in March 2026",
+              "Which platform had the most active users in March 2026?",
+              "Daily reminders sent between April 13 and April 16, 2026",
+              "Active users by country in April 2026",
+              "What were monthly new users from February to April 2026?"]
+    clean = {t: json.loads(_attempt(layer, RulesClient(), t).served().answer_raw) for t in tables}
+    tables = [t for t in tables if clean[t].get("values")]
+    assert len(tables) >= 3
+    noisy = NoisyClient(0.5, 0.0, seed=0)
+    changed = flagged = 0
+    for seed in range(12):
+        noisy.seed = seed
+        for text in tables:
+            served = _attempt(layer, noisy, text).served()
+            listed = json.loads(served.answer_raw).get("values") or []
+            wrong = {f"answer.values[{i}]" for i, (a, b) in
+                     enumerate(zip(listed, clean[text]["values"], strict=True)) if a != b}
+            assert not wrong or noisy.injections[-1].faults.get(-2) == "unsupported_number"
+            changed += len(wrong)
+            flagged += len(wrong & {d["claim"] for d in served.audit["defects"]
+                                    if d["code"] == "unsupported_number"})
+    assert changed >= 5 and flagged == changed, (flagged, changed)

@@ -165,11 +165,13 @@ def test_tool_call_budget(layer) -> None:
     assert "give your answer now" in fake.requests[2]["messages"][-1]["content"]
 
 
-def test_structured_output_fallback_is_noted(layer) -> None:
-    """A server that rejects response_format gets the prompt-only path, and the trace says so."""
-    trace, fake = run(layer, [{"reject": "response_format"},
+@pytest.mark.parametrize("status", [400, 422, 500])
+def test_structured_output_fallback_is_noted(layer, status) -> None:
+    """A server that rejects response_format (400; 422 from a FastAPI server; 500 naming the
+    parameter from llama-cpp-python's) gets the prompt-only path, and the trace says so."""
+    trace, fake = run(layer, [{"reject": "response_format", "reject_status": status},
                               {"tool_calls": [("compare", STORY1)]},
-                              answer([measure("r1:days_per_user.delta")])])
+                              answer([measure("r1:days_per_user.delta")])], max_retries=0)
     assert "response_format" in fake.requests[0] and "response_format" not in fake.requests[1]
     assert any("structured outputs" in n for n in trace.notes)
     assert trace.stop_reason == "answered"

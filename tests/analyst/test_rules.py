@@ -376,8 +376,8 @@ def test_story1_drill_names_the_channel_mix(layer) -> None:
                  and c["kind"] == "conclusion")
     mix, rate = (claims[p] for p in drill["premises"])
     assert "channel mix shifted toward paid_search" in drill["text"]
-    assert mix["sources"][0] == "r5[channel=paid_search]:active_users.pct_change"
-    assert "r5[channel=paid_search]:days_per_user.value" in mix["sources"]
+    assert mix["sources"][0] == "r6[channel=paid_search]:active_users.pct_change"
+    assert "r6[channel=paid_search]:days_per_user.value" in mix["sources"]
     assert rate["sources"][0].endswith(":days_per_user.pct_change")
     causal = next(c for c in audit["claims"] if c["kind"] == "causal")
     assert drill["id"] in causal["premises"] and audit["grounded"] is True

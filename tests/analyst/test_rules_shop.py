@@ -3,13 +3,9 @@ from its own catalog, with members that need quoting and dimensions reached by t
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
-import sys
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 import yaml
@@ -20,33 +16,16 @@ from harness.gold import evaluate, evaluate_table, is_correct
 from protocol.citations import parse_citation
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer
-from semantic_layer.project import load_project
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = ROOT / "examples" / "shop"
-CACHE = Path(os.environ.get("SHOWWORK_TEST_CACHE", ROOT / ".showwork" / "test-cache"))
 QUESTIONS = yaml.safe_load((SHOP / "questions.yaml").read_text(encoding="utf-8"))["questions"]
 
 
-def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("shop_generate", SHOP / "generate.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve their module by name
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
-def shop() -> SemanticLayer:
-    """The shop's governed layer over its warehouse (default seed, cached by generator version)."""
-    generate = _generator()
-    db = CACHE / f"shop-v{generate.GENERATOR_VERSION}-seed{generate.DEFAULT_SEED}.duckdb"
-    if not db.exists():
-        generate.build(db, seed=generate.DEFAULT_SEED)
-    layer = SemanticLayer(load_project(SHOP, database=db), db)
-    yield layer
-    layer.close()
+def shop(shop_layer: SemanticLayer) -> SemanticLayer:
+    """The shop's governed layer over its warehouse (tests/conftest.py)."""
+    return shop_layer
 
 
 def _run(layer: SemanticLayer, text: str):
@@ -98,6 +77,18 @@ def test_every_shop_answer_is_grounded(scored) -> None:
     answered = [(q, a) for q, a, _c in scored if a["status"] == "answered"]
     assert len(answered) >= 55
     assert [q["id"] for q, a in answered if a["grounded"] is not True or a["defects"]] == []
+
+
+def test_no_finding_on_a_right_shop_answer(scored) -> None:
+    """On the second catalog, no right answer carries a finding (a mislabelled metric, member or
+    window, a question-scope finding, …), and each answer's scope is checked in full: the shared
+    reader reads every answered shop question."""
+    flagged = [(q["id"], [f["code"] for f in a["findings"]]) for q, a, c in scored
+               if c and a["findings"]]
+    assert flagged == []
+    unchecked = [(q["id"], a["scope_note"]) for q, a, _c in scored
+                 if a["status"] == "answered" and not a["scope_checked"]]
+    assert unchecked == []
 
 
 def test_tables_list_values_for_breakdowns_rankings_and_series(scored) -> None:

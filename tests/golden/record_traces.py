@@ -33,7 +33,7 @@ PLAN = [
                          "diag-002", "diag-004", "diag-005", "diag-007", "diag-009", "diag-010"]),
     ("noisy", "claims+repair", ["lookup-006", "diag-001", "diag-003"]),
 ]
-NOISY_SEED = 24
+NOISY_SEED = 16
 """Chosen so the noisy answers carry every defect code and the three findings the golden test
 asks for (re-recording after a change to the simulator may need another seed)."""
 

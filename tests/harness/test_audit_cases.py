@@ -27,6 +27,43 @@ def replace_claims(claims: list[dict[str, Any]], **top: Any) -> dict[str, Any]:
     return answer
 
 
+def lookup(claim: dict[str, Any], text: str) -> dict[str, Any]:
+    """A one-claim answer whose prose says the claim."""
+    return replace_claims([claim], driver=None, answer=text, value=claim.get("value"))
+
+
+ACTIVE = lookup(m("Active users were 12,834", "r5:active_users.value", 12834),
+                "Active users were 12,834.")
+ANDROID = lookup(m("Android reminder open rate was 2.1%",
+                   "r2[platform=android]:reminder_open_rate.value", 0.021),
+                 "Android reminder open rate was 2.1%.")
+CHANGE = lookup(m("Active users rose 9.64%", "r1:active_users.pct_change",
+                  round((12834 - 11705) / 11705 * 100, 2)), "Active users rose 9.64%.")
+QUESTIONS = {
+    "off_question_metric: new users asked, active users cited":
+        "How many new users did we have in the week of 2026-03-09?",
+    "off_question_metric: days per user asked":
+        "What was days per user in the week of 2026-03-09?",
+    "off_question_metric negative": "How many active users did we have in the week of 2026-03-09?",
+    "off_question_window: the week before asked":
+        "How many active users did we have in the week of 2026-03-02?",
+    "off_question_window: the month asked": "How many active users did we have in March 2026?",
+    "off_question_window negative": "How many active users did we have in the week of 2026-03-09?",
+    "off_question_filter: android asked, total cited":
+        "How many android active users did we have in the week of 2026-03-09?",
+    "off_question_filter: ios asked, android row cited":
+        "What was the reminder open rate for ios users in the week of 2026-04-13?",
+    "off_question_filter negative":
+        "What was the reminder open rate for android users in the week of 2026-04-13?",
+    "off_question_shape: change asked, level cited":
+        "How did active users change in the week of 2026-03-09 compared with the week before?",
+    "off_question_shape: ranking asked, one row cited":
+        "Which platform had the lowest reminder open rate in the week of 2026-04-13?",
+    "off_question_shape negative: change cited":
+        "How did active users change in the week of 2026-03-09 compared with the week before?",
+}
+"""The question a case's answer is held to (cases without one are audited without a question)."""
+
 # (case id, answer, category, the code expected on the last claim or answer, or None for clean)
 CASES: list[tuple[str, dict[str, Any], str | None, str, bool]] = [
     # defects: (id, answer, category, code, expected present?)
@@ -148,6 +185,51 @@ CASES: list[tuple[str, dict[str, Any], str | None, str, bool]] = [
         m("Clean value moments", "r1:clean_value_moments.value", 37994)), None, "superseded_metric", False),
     ("superseded negative", with_claim(m("Days per user fell", "r1:days_per_user.pct_change", -15.3)),
      "diagnostic", "superseded_metric", False),
+    ("mislabelled: causal claim names a factor its premises do not cite", with_claim(argue(
+        "Weekly value moments fell because moments per day fell",
+        ["c1", "c3", "tree:weekly_value_moments>days_per_user"])), "diagnostic",
+     "mislabelled_metric", True),
+    ("mislabelled negative: causal claim names both ends of its edge", with_claim(argue(
+        "Weekly value moments fell because days per user fell",
+        ["c1", "c3", "tree:weekly_value_moments>days_per_user"])), "diagnostic",
+     "mislabelled_metric", False),
+    ("mislabelled_member: ios said of the android row", with_claim(m(
+        "The iOS reminder open rate collapsed", "r2[platform=android]:reminder_open_rate.pct_change",
+        round((0.021 - 0.41) / 0.41 * 100, 2))), "diagnostic", "mislabelled_member", True),
+    ("mislabelled_member: a member the total does not have", with_claim(m(
+        "Active users on web were 12,834", "r5:active_users.value", 12834)), "lookup",
+     "mislabelled_member", True),
+    ("mislabelled_member negative: the row's member", with_claim(m(
+        "Web days per user was 2.432", "r2[platform=web]:days_per_user.value", 2.432)), "lookup",
+     "mislabelled_member", False),
+    ("mislabelled_window: the week before", with_claim(m(
+        "Active users were 12,834 in the week of 2026-03-02", "r5:active_users.value", 12834)),
+     "lookup", "mislabelled_window", True),
+    ("mislabelled_window: the other row's week", with_claim(m(
+        "Weekly value moments were 37,994 in the week of 2026-03-02",
+        "r6[week=2026-03-09]:weekly_value_moments.value", 37994)), "lookup",
+     "mislabelled_window", True),
+    ("mislabelled_window negative: the cited week", with_claim(m(
+        "Active users were 12,834 in the week of 2026-03-09", "r5:active_users.value", 12834)),
+     "lookup", "mislabelled_window", False),
+    # question scope (each case's question is in QUESTIONS)
+    ("off_question_metric: new users asked, active users cited", ACTIVE, "lookup",
+     "off_question_metric", True),
+    ("off_question_metric: days per user asked", ACTIVE, "lookup", "off_question_metric", True),
+    ("off_question_metric negative", ACTIVE, "lookup", "off_question_metric", False),
+    ("off_question_window: the week before asked", ACTIVE, "lookup", "off_question_window", True),
+    ("off_question_window: the month asked", ACTIVE, "lookup", "off_question_window", True),
+    ("off_question_window negative", ACTIVE, "lookup", "off_question_window", False),
+    ("off_question_filter: android asked, total cited", ACTIVE, "lookup", "off_question_filter",
+     True),
+    ("off_question_filter: ios asked, android row cited", ANDROID, "lookup",
+     "off_question_filter", True),
+    ("off_question_filter negative", ANDROID, "lookup", "off_question_filter", False),
+    ("off_question_shape: change asked, level cited", ACTIVE, "lookup", "off_question_shape",
+     True),
+    ("off_question_shape: ranking asked, one row cited", ANDROID, "lookup", "off_question_shape",
+     True),
+    ("off_question_shape negative: change cited", CHANGE, "lookup", "off_question_shape", False),
     ("weak_causal: influence edge only", with_claim(argue("Fewer opens cut days", ["c4", "tree:reminder_open_rate>days_per_user"])),
      "diagnostic", "weak_causal", True),
     ("weak_causal: no edge", with_claim(argue("Days fell so moments fell", ["c1", "c3"])),
@@ -192,7 +274,7 @@ CASES: list[tuple[str, dict[str, Any], str | None, str, bool]] = [
                          ids=[c[0] for c in CASES])
 def test_case(case_id, answer, category, code, present) -> None:
     """The code is reported exactly when it should be; clean claims of the base answer stay clean."""
-    report = audit(answer, evidence(), CATALOG, category)
+    report = audit(answer, evidence(), CATALOG, category, question=QUESTIONS.get(case_id))
     codes = [d.code for d in report.defects] + [f.code for f in report.findings]
     assert (code in codes) is present, [*(d.message for d in report.defects),
                                         *(f.message for f in report.findings)]

@@ -200,8 +200,20 @@ class TestDiagnosticCharts:
         assert steps[-1][0] == charts.RESIDUAL
         assert math.isclose(rounded.previous + sum(c for _, c in steps), rounded.current)
 
+    def test_the_rules_diagnosis_holds_its_series(self, diag) -> None:
+        """The rules analyst queries the parent by week around the move (same filters), so the
+        chart plots weeks before and after it with the compared weeks marked."""
+        series = charts.find_series(diag, charts.find_move(diag))
+        assert series.grain == "week" and len(series.points) >= 5
+        assert series.marked == ("2026-03-02", "2026-03-09")
+        assert [p for p, _, _ in series.points if p in series.marked] == list(series.marked)
+        values = dict((p, v) for p, v, _ in series.points)
+        assert (values["2026-03-02"], values["2026-03-09"]) == (44268, 38886)
+
     def test_series_falls_back_to_the_two_windows(self, diag) -> None:
         """Without a stored series the chart plots previous and current and says so."""
+        diag = diag.model_copy(update={"calls": [c for c in diag.calls
+                                                 if not (c.result or {}).get("grain")]})
         move = charts.find_move(diag)
         series = charts.find_series(diag, move)
         assert series.grain is None
@@ -218,7 +230,8 @@ class TestDiagnosticCharts:
         call = CallRecord(index=9, tool="query", arguments_raw="{}", arguments={}, handle=9,
                           result={"kind": "query", "metrics": ["weekly_value_moments"],
                                   "keys": ["week"], "grain": "week", "rows": rows})
-        trace = diag.model_copy(update={"calls": [*diag.calls, call]})
+        others = [c for c in diag.calls if not (c.result or {}).get("grain")]
+        trace = diag.model_copy(update={"calls": [*others, call]})
         series = charts.find_series(trace, charts.find_move(trace))
         assert series.grain == "week" and [p for p, _, _ in series.points] == weeks
         assert series.marked == ("2026-03-02", "2026-03-09")

@@ -353,6 +353,9 @@ class TestUnread:
         ("shop", "How many orders shipped last week?", "qualifier", "shipped"),
         ("shop", "How many cancelled orders in July?", "qualifier", "cancelled"),
         ("shop", "revenue in pounds in July 2019", "qualifier", "in pounds"),
+        ("shop", "How did revenue in pounds change from March to April?", "qualifier",
+         "in pounds"),
+        ("demo", "What was MRR in percent in March 2026?", "qualifier", "in percent"),
         ("shop", "revenue by each carrier in 2019", "dimension", "by each carrier"),
         ("shop", "Sales for Queens in March 2019", "member", "Queens"),
         ("shop", "revenue in FY2019", "period", "FY2019"),
@@ -369,6 +372,26 @@ class TestUnread:
         assert reading.unread == [words]
         assert reading.gaps[0].kind == kind
 
+    def test_a_member_used_as_a_verb_is_no_filter(self) -> None:
+        """'placed an order': a lower-case member word followed by an article is a verb; the
+        capitalised or bare member still filters."""
+        shop = {**SHOP, "dimensions": {**SHOP["dimensions"], "order__status": {
+            "label": "order status", "pattern": None, "members": ["placed", "shipped"]}}}
+        assert read_text("How many orders placed an hour ago were shipped?", shop).members[0] \
+            .member == "shipped"
+        assert read_text("orders placed the week of 13 April", shop).members == ()
+        assert read_text("placed orders in Q2 2019", shop).member_keys() == [
+            ("order__status", "placed")]
+
+    def test_how_many_reads_as_the_number_of(self) -> None:
+        """'How many customers did we have' names the metric whose synonym is 'number of
+        customers'; the reading's text is the text so read."""
+        shop = {**SHOP, "metrics": {**SHOP["metrics"], "customer_base": {
+            "label": "customer base", "synonyms": ["number of customers"], "unit": "count"}}}
+        reading = read_text("How many customers did we have at the end of March 2019?", shop)
+        assert (reading.metric_names(), reading.unread) == (["customer_base"], [])
+        assert reading.text.startswith("the number of customers")
+
     def test_member_slot_names_its_dimension(self, demo) -> None:
         """'the windows platform' is an unknown member of the platform dimension."""
         gap = read_text("active users on the windows platform", demo).gaps[0]
@@ -382,6 +405,8 @@ class TestUnread:
         ("demo", "Which plan had the highest days per user in the week of 2026-03-02?"),
         ("demo", "Why did weekly value moments for android users dip in the week of 2026-04-13?"),
         ("demo", "How many active users did we have in the US last week?"),
+        ("demo", "How did paid subscribers change, in percent, from February to March 2026?"),
+        ("shop", "How did revenue change in percent from March to April 2019?"),
     ])
     def test_fully_read_texts_have_nothing_unread(self, demo, catalog, text) -> None:
         """A text the catalog covers leaves nothing unread."""

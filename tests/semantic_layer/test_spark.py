@@ -19,6 +19,7 @@ from typing import Any
 
 import duckdb
 import pytest
+from spark_env import skip_without_spark
 
 from semantic_layer import SemanticLayer, errors, load_model
 from semantic_layer.engines import Engine, open_engine
@@ -31,14 +32,7 @@ SHOP = ROOT / "examples" / "shop"
 CACHE = Path(os.environ.get("SHOWWORK_TEST_CACHE", ROOT / ".showwork" / "test-cache"))
 REL = 1e-9
 
-_java = (Path(os.environ["JAVA_HOME"]) / "bin" / "java").exists() if os.environ.get("JAVA_HOME") \
-    else shutil.which("java") is not None
-if importlib.util.find_spec("pyspark") is None or not _java:
-    if os.environ.get("CI"):
-        raise RuntimeError("CI must install pyspark (make test installs '.[dev,spark]') and Java "
-                           "(.ci/run installs openjdk-17-jre-headless) for the Spark tests")
-    pytest.skip("pyspark or Java is missing (pip install -e '.[spark]'; apt-get install "
-                "openjdk-17-jre-headless)", allow_module_level=True)
+skip_without_spark()
 
 pytestmark = pytest.mark.slow
 
@@ -353,8 +347,10 @@ def connect_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     home = Path(pyspark.__file__).parent
     port = _free_port()
-    log = tmp_path_factory.mktemp("connect") / "server.log"
-    conf = {"spark.connect.grpc.binding.address": "127.0.0.1",
+    folder = tmp_path_factory.mktemp("connect")
+    log = folder / "server.log"
+    conf = {"spark.sql.warehouse.dir": str(folder / "spark-warehouse"),
+            "spark.connect.grpc.binding.address": "127.0.0.1",
             "spark.connect.grpc.binding.port": str(port), "spark.ui.enabled": "false",
             "spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1",
             "spark.sql.shuffle.partitions": "4"}
@@ -366,7 +362,7 @@ def connect_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = {**os.environ, "SPARK_HOME": str(home), "PYSPARK_PYTHON": sys.executable}
     with log.open("wb") as out:
         server = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env,
-                                  start_new_session=True)
+                                  cwd=folder, start_new_session=True)
     try:
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline and server.poll() is None:

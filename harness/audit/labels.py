@@ -1,0 +1,379 @@
+"""What a claim's text names — a metric, a member, a period — must be what it cites.
+
+A claim's text is read once per catalog by `protocol.reading` (the reader the rules analyst reads
+questions with). A measurement claim is held to its own citations; a conclusion or causal claim to
+what its premises cite, followed through premises, where a tree edge it rests on counts as citing
+both its ends (a causal claim may name the parent and the factor of its edge).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from harness.audit.checks import check_premises, check_sources, check_support_shape
+from harness.audit.context import Cited, ClaimContext
+from harness.audit.index import CatalogIndex
+from harness.audit.steps import codes_of, emits
+from harness.audit.types import Finding
+from protocol.citations import StatementCitation
+from protocol.reading import Mention, Period, PeriodMention, find_mentions, find_periods
+
+Window = tuple[dt.date, dt.date]
+"""An inclusive date range: (first day, last day)."""
+UNRESOLVED = frozenset(codes_of((check_support_shape, check_sources, check_premises)))
+"""Defects that leave a citation unresolved (a wrong value or number still resolves)."""
+SYNONYM_HOWS = {"synonym": "synonym", "label": "label", "previous_name": "previous name",
+                "member_synonym": "member synonym"}
+"""How a catalog entry matched, when it is a word a data team chose (the backlog's fix)."""
+
+
+@dataclass(frozen=True)
+class ClaimReading:
+    """What a claim's text names in the catalog, in text order."""
+
+    metrics: tuple[Mention, ...]
+    members: tuple[Mention, ...]
+    periods: tuple[PeriodMention, ...]
+    """Periods outside governed names, resolved against the catalog's as-of date."""
+
+
+@dataclass(frozen=True)
+class Support:
+    """What a claim rests on: its resolved result citations and tree statements, with its
+    premises' (followed through premises)."""
+
+    cited: tuple[Cited, ...]
+    statements: tuple[StatementCitation, ...]
+    whole: bool
+    """Every citation of the claim and of its premises resolved: only then can the text be
+    held to what it rests on (a broken premise is a defect already, never a guess here)."""
+
+
+def read_claim(ctx: ClaimContext) -> ClaimReading:
+    """The claim's text read against the catalog, once per catalog for each text."""
+    if ctx.reading is None:
+        catalog = ctx.catalog
+        ctx.reading = ctx.index_.read("claim", ctx.claim.text, lambda t: _read(t, catalog))
+    return ctx.reading
+
+
+def read_words(index: CatalogIndex, kind: str, text: str) -> ClaimReading:
+    """Any answer text (the prose) read like a claim's, once per catalog for each text."""
+    catalog = index.catalog
+    return index.read(kind, text, lambda t: _read(t, catalog))
+
+
+def _read(text: str, catalog: dict[str, Any]) -> ClaimReading:
+    mentions = find_mentions(text, catalog)
+    spans = [m.span for m in mentions]
+    periods = find_periods(text, as_of(catalog)).found
+    return ClaimReading(tuple(m for m in mentions if m.kind == "metric"),
+                        tuple(m for m in mentions if m.kind == "member"),
+                        tuple(p for p in periods if not _overlaps(p.span, spans)))
+
+
+def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    return any(s < span[1] and span[0] < e for s, e in spans)
+
+
+def as_of(catalog: dict[str, Any]) -> dt.date | None:
+    """The catalog's as-of date (relative periods resolve against it), if it states one."""
+    value = catalog.get("as_of")
+    try:
+        return dt.date.fromisoformat(str(value)[:10]) if value else None
+    except ValueError:
+        return None
+
+
+def support_of(ctx: ClaimContext) -> Support:
+    """The claim's own citations and statements, and its premises' (found once per claim)."""
+    if ctx.support is None:
+        whole = not any(d.code in UNRESOLVED for d in ctx.defects)
+        cited, statements = list(ctx.cited), list(ctx.statements)
+        for p in ctx.premises:
+            if 0 < p < ctx.index and p <= len(ctx.answer_claims):
+                premise = support_of(ctx.answer_claims[p - 1])
+                cited += premise.cited
+                statements += premise.statements
+                whole = whole and premise.whole
+        ctx.support = Support(tuple(cited), tuple(statements), whole)
+    return ctx.support
+
+
+def _held(ctx: ClaimContext) -> Support | None:
+    """What the claim's text is held to: its support when whole and citing a result, else None
+    (the claim is the harness's to write, or a citation under it is broken)."""
+    if ctx.rendered and ctx.claim.kind == "measurement":
+        return None
+    support = support_of(ctx)
+    return support if support.whole and (support.cited or support.statements) else None
+
+
+def _current(index: CatalogIndex, metric: str) -> str:
+    return index.current.get(metric, metric)
+
+
+def _fix(how: str, words: str, said: str, meant: str) -> str:
+    """The semantic-model fix when a data team's word (a synonym, a label) read as another
+    thing than the citation carries."""
+    kind = SYNONYM_HOWS.get(how)
+    if kind is None:
+        return ""
+    return (f" '{words}' is a {kind} of {said} in the catalog: if it should mean {meant}, move it "
+            f"to {meant}; if it is ambiguous, remove it.")
+
+
+# --- metrics -------------------------------------------------------------------------------
+
+@emits("mislabelled_metric")
+def find_mislabelled(ctx: ClaimContext) -> list[Finding]:
+    """The text names a governed metric the claim does not cite (for an argument: that none of
+    its premises cites, and that no tree edge it rests on has at either end)."""
+    named = _first_metrics(read_claim(ctx).metrics)
+    support = _held(ctx) if named else None
+    if support is None:
+        return []
+    if ctx.cited:
+        return _measurement_metrics(ctx, named)
+    return _argument_metrics(ctx, named, support)
+
+
+def _first_metrics(mentions: Iterable[Mention]) -> dict[str, Mention]:
+    """Metric → its first mention."""
+    out: dict[str, Mention] = {}
+    for m in mentions:
+        out.setdefault(m.name, m)
+    return out
+
+
+def _measurement_metrics(ctx: ClaimContext, named: dict[str, Mention]) -> list[Finding]:
+    out = []
+    names = {_current(ctx.index_, m) for m in named}
+    for item in ctx.cited:
+        cited = _current(ctx.index_, item.citation.metric)
+        if cited in names:
+            continue
+        said, mention = next(iter(named.items()))
+        out.append(Finding(
+            "mislabelled_metric", ctx.cid,
+            f"Claim {ctx.cid} says {mention.words!r} ({said}) but cites {item.text} ({cited}).",
+            {"said": said, "phrase": mention.words, "cited": cited, "citation": item.text},
+            f"If '{mention.words}' should mean {cited}, add it as a synonym of {cited}; otherwise "
+            f"relabel {cited} so it cannot be read as {said}."))
+    return out
+
+
+def _argument_metrics(ctx: ClaimContext, named: dict[str, Mention], support: Support
+                      ) -> list[Finding]:
+    carried = _argued(ctx.index_, support)
+    said = {_current(ctx.index_, raw): mention for raw, mention in named.items()}
+    meant = _meant(ctx, set(said), carried)
+    return [_argument_finding(ctx, name, mention, carried, meant)
+            for name, mention in said.items() if name not in carried]
+
+
+def _argued(index: CatalogIndex, support: Support) -> set[str]:
+    """Metrics the premises cite, and both ends of every tree edge the claim rests on."""
+    out = {_current(index, c.metric) for c in support.cited}
+    for s in support.statements:
+        out |= {_current(index, s.parent), _current(index, s.child)}
+    return out
+
+
+def _meant(ctx: ClaimContext, said: set[str], carried: set[str]) -> str:
+    """The metric the text most likely meant: its own edge's factor, else a premise's metric
+    the text does not name."""
+    candidates = [_current(ctx.index_, s.child) for s in ctx.statements] + sorted(carried)
+    return next((m for m in candidates if m not in said), candidates[0])
+
+
+def _argument_finding(ctx: ClaimContext, said: str, mention: Mention, carried: set[str],
+                      meant: str) -> Finding:
+    listed = ", ".join(sorted(carried))
+    return Finding(
+        "mislabelled_metric", ctx.cid,
+        f"Claim {ctx.cid} ({ctx.claim.kind}) says {mention.words!r} ({said}), but none of its "
+        f"premises cites {said} and no tree edge it rests on ends in it (they cite: {listed}).",
+        {"said": said, "phrase": mention.words, "cited": meant, "premises": sorted(carried)},
+        f"Name the metric the premises argue ({meant}), or add a premise citing {said}."
+        + _fix(mention.how, mention.words, said, meant))
+
+
+# --- members -------------------------------------------------------------------------------
+
+@emits("mislabelled_member")
+def find_mislabelled_member(ctx: ClaimContext) -> list[Finding]:
+    """The text names a member of a governed dimension that neither a cited row nor a cited
+    result's filter has."""
+    members = read_claim(ctx).members
+    support = _held(ctx) if members else None
+    if support is None or not support.cited:
+        return []
+    out: list[Finding] = []
+    for group in by_span(members):
+        said = [carries(ctx, support.cited, m.name, m.member or "") for m in group]
+        if all(c is False for c in said):
+            found = _member_finding(ctx, group[0], support)
+            if all(f.evidence != found.evidence for f in out):
+                out.append(found)
+    return out
+
+
+def by_span(mentions: Iterable[Mention]) -> list[list[Mention]]:
+    """Mentions grouped by the words that made them (one member word in two dimensions)."""
+    groups: dict[tuple[int, int], list[Mention]] = {}
+    for m in mentions:
+        groups.setdefault(m.span, []).append(m)
+    return list(groups.values())
+
+
+def carries(ctx: Any, cited: Iterable[Cited], dimension: str, member: str) -> bool | None:
+    """True when some cited row has the member or the call behind some cited result filters to
+    it; False when none does; None when that cannot be told (a result whose row has no such key
+    came without its call's filter)."""
+    unknown = False
+    for item in cited:
+        keyed = item.row.key.get(dimension)
+        if keyed is not None:
+            if keyed == member:
+                return True
+            continue
+        filters = ctx.evidence.filters(item.citation.handle)
+        if filters is None:
+            unknown = True
+        elif member in filters.get(dimension, ()):
+            return True
+    return None if unknown else False
+
+
+def members_cited(ctx: Any, cited: Iterable[Cited], dimension: str) -> list[str]:
+    """The members of a dimension the cited rows and (recorded) filters have, sorted."""
+    found: set[str] = set()
+    for item in cited:
+        if dimension in item.row.key:
+            found.add(item.row.key[dimension])
+        found |= (ctx.evidence.filters(item.citation.handle) or {}).get(dimension, frozenset())
+    return sorted(found)
+
+
+def _member_finding(ctx: ClaimContext, mention: Mention, support: Support) -> Finding:
+    dim, member = mention.name, mention.member or ""
+    have = members_cited(ctx, support.cited, dim)
+    cited = ", ".join(have) if have else f"no {dim} filter or row (all members)"
+    first = support.cited[0].text
+    return Finding(
+        "mislabelled_member", ctx.cid,
+        f"Claim {ctx.cid} says {mention.words!r} ({dim} = {member}), but what it cites ({first}"
+        f"{' …' if len(support.cited) > 1 else ''}) has {dim}: {cited}.",
+        {"said": member, "dimension": dim, "phrase": mention.words, "cited": have,
+         "citation": first},
+        f"Name the member the citation carries ({cited}), or cite a row or a result filtered to "
+        f"{dim} = {member}." + _fix(mention.how, mention.words, f"{dim} {member}",
+                                     f"{dim} {have[0]}" if have else "another member"))
+
+
+# --- periods -------------------------------------------------------------------------------
+
+@emits("mislabelled_window")
+def find_mislabelled_window(ctx: ClaimContext) -> list[Finding]:
+    """The text names a date or period that is not a cited result's window or a cited row's
+    period."""
+    periods = read_claim(ctx).periods
+    support = _held(ctx) if periods else None
+    if support is None:
+        return []
+    windows = {w for item in support.cited for w in windows_of(ctx, item)}
+    if not windows:
+        return []
+    numbers = _numbers(ctx, support)
+    return [_window_finding(ctx, p, windows, support) for p in periods
+            if not names_window(p.period, windows) and not _is_number(p, numbers)]
+
+
+def windows_of(ctx: Any, item: Cited) -> list[Window]:
+    """The windows a cited result was asked for and covers, and the cited row's period."""
+    handle = item.citation.handle
+    found = ctx.evidence.memo("windows", handle, lambda: _result_windows(item.result))
+    return found + _row_window(item) if item.result.grain else found
+
+
+def _result_windows(result: Any) -> list[Window]:
+    out = [w for cov in result.coverage for key in ("requested", "covered")
+           if (w := _window(cov.get(key))) is not None]
+    widened = getattr(result, "widened", None) or {}
+    return out + [w for key in ("requested", "window") if (w := _window(widened.get(key)))]
+
+
+def _window(raw: Any) -> Window | None:
+    if not isinstance(raw, dict):
+        return None
+    return _dates(str(raw.get("start")), str(raw.get("end")))
+
+
+@lru_cache(maxsize=4096)
+def _dates(start: str, end: str) -> Window | None:
+    try:
+        return dt.date.fromisoformat(start[:10]), dt.date.fromisoformat(end[:10])
+    except ValueError:
+        return None
+
+
+def _row_window(item: Cited) -> list[Window]:
+    grain = item.result.grain
+    start = item.row.key.get(grain) if grain else None
+    return [w] if start and (w := period_window(start, grain)) else []
+
+
+@lru_cache(maxsize=4096)
+def period_window(start: str, grain: str) -> Window | None:
+    """The period of a grain that starts on `start` (`2019-03` reads as `2019-03-01`)."""
+    try:
+        first = dt.date.fromisoformat(start if len(start) > 7 else f"{start[:7]}-01")
+    except ValueError:
+        return None
+    if grain == "day":
+        return first, first
+    if grain == "week":
+        return first, first + dt.timedelta(days=6)
+    months = {"month": 1, "quarter": 3, "year": 12}.get(grain)
+    if months is None:
+        return None
+    index = first.year * 12 + first.month - 1 + months
+    after = dt.date(index // 12, index % 12 + 1, 1)
+    return first, after - dt.timedelta(days=1)
+
+
+def names_window(period: Period, windows: Collection[Window]) -> bool:
+    """The period is one of the windows, or a single day that starts or ends one."""
+    if period.start == period.end:
+        return any(period.start in w for w in windows)  # w is (first day, last day)
+    return (period.start, period.end) in windows
+
+
+def _numbers(ctx: ClaimContext, support: Support) -> set[float]:
+    values = [ctx.claim.value] + [c.value for c in support.cited]
+    return {float(v) for v in values if isinstance(v, int | float) and not isinstance(v, bool)}
+
+
+def _is_number(p: PeriodMention, numbers: set[float]) -> bool:
+    """A bare four-digit 'year' that is a value the claim states or cites ('rose by 2019')."""
+    words = p.words.strip()
+    return words.isdigit() and any(abs(n - int(words)) < 1 for n in numbers)
+
+
+def _window_finding(ctx: ClaimContext, p: PeriodMention, windows: set[Window],
+                    support: Support) -> Finding:
+    shown = sorted(f"{a}..{b}" for a, b in windows)
+    said = f"{p.period.start}..{p.period.end}"
+    first = support.cited[0].text
+    return Finding(
+        "mislabelled_window", ctx.cid,
+        f"Claim {ctx.cid} says {p.words!r} ({said}), but what it cites ({first}"
+        f"{' …' if len(support.cited) > 1 else ''}) covers {', '.join(shown)}.",
+        {"said": said, "phrase": p.words, "cited": shown, "citation": first},
+        f"Name the window the citation covers, or cite a result for {said}; write dates as "
+        "YYYY-MM-DD..YYYY-MM-DD where the period's words could be read as another.")

@@ -1,0 +1,398 @@
+"""Does the served answer answer the question that was asked?
+
+The question is read against the catalog by `protocol.reading` (the reader the rules analyst
+uses), once per catalog for each question; what it names is compared with the results the
+answer's claims cite. What the reader cannot read (its gaps) is never guessed at: the checks it
+concerns are skipped, and the audit record says so (`scope_checked`, `scope_note`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from harness.audit.context import AnswerContext, Cited
+from harness.audit.index import CatalogIndex
+from harness.audit.labels import (
+    SYNONYM_HOWS,
+    UNRESOLVED,
+    Window,
+    by_span,
+    carries,
+    members_cited,
+    period_window,
+    windows_of,
+)
+from harness.audit.steps import emits
+from harness.audit.types import Finding
+from protocol.reading import Mention, Period, Reading, read_text, split_instruction
+from protocol.reading.qualifiers import siblings
+
+CHECKS = ("metric", "window", "filter", "shape")
+GAP_CHECKS = {"metric": "metric", "qualifier": "metric", "period": "window", "member": "filter",
+              "dimension": "shape", "grain": "shape"}
+"""Which check a gap of each kind leaves unread (a qualifier may name another metric)."""
+CHANGE_FIELDS = {"previous", "delta", "pct_change", "contribution", "share"}
+SAME_WINDOW = 0.75
+"""A cited window answers a question's period when each covers at least this share of the other
+(whole weeks inside a month do; one week of an eight-week trend does not)."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question read against one catalog: the reading, and the metrics its other words
+    qualify a named metric toward ('real … value moments')."""
+
+    reading: Reading
+    qualified: dict[str, tuple[list[str], list[str]]]
+    """Metric named → (sibling metrics its qualifier words point at, those words)."""
+
+
+@dataclass
+class Scope:
+    """The question's scope against what the answer cites."""
+
+    question: Question | None
+    cited: tuple[Cited, ...]
+    skipped: dict[str, str] = field(default_factory=dict)
+    """Check → why it was not made (a gap of the reader, no question, a refusal, …)."""
+
+    def checks(self, check: str) -> bool:
+        return self.question is not None and check not in self.skipped
+
+    @property
+    def checked(self) -> bool:
+        return self.question is not None and not self.skipped
+
+    def note(self) -> str:
+        if self.checked:
+            return ""
+        if self.question is None:
+            return f"scope not checked: {next(iter(self.skipped.values()))}"
+        return "scope partly checked: " + "; ".join(f"{check} not checked, the question says "
+                                                    f"{why}" for check, why in self.skipped.items())
+
+
+def scope_of(ctx: AnswerContext) -> Scope:
+    """The scope of the answer (read once per answer; the question once per catalog)."""
+    if ctx.scope is None:
+        ctx.scope = _scope(ctx)
+    return ctx.scope
+
+
+def _scope(ctx: AnswerContext) -> Scope:
+    why = _unscoped(ctx)
+    if why is not None:
+        return Scope(None, (), dict.fromkeys(CHECKS, why))
+    question = read_question(ctx.index_, ctx.question or "")
+    skipped: dict[str, str] = {}
+    for gap in question.reading.gaps:
+        check = GAP_CHECKS.get(gap.kind)
+        if check is not None and check not in skipped:
+            skipped[check] = f"{gap.words!r} ({gap.reason})"
+    return Scope(question, tuple(c for claim in ctx.claims for c in claim.cited), skipped)
+
+
+def _unscoped(ctx: AnswerContext) -> str | None:
+    """Why the answer's scope cannot be checked at all, or None."""
+    if not ctx.question:
+        return "no question was given"
+    if ctx.answer.status != "answered":
+        return f"the answer is {'a refusal' if ctx.answer.status == 'refused' else 'malformed'}"
+    if not ctx.answer.has_graph:
+        return "the answer carries no claims"
+    if any(d.code in UNRESOLVED for claim in ctx.claims for d in claim.defects):
+        return "some citations do not resolve, so what the answer cites is not known"
+    if not any(claim.cited for claim in ctx.claims):
+        return "no claim cites a result"
+    return None
+
+
+def read_question(index: CatalogIndex, text: str) -> Question:
+    """The question read against the catalog, once per catalog for each question."""
+    return index.read("question", text, lambda t: _read(t, index.catalog))
+
+
+def _read(text: str, catalog: dict[str, Any]) -> Question:
+    """The data question (an instruction appended to it is not part of what was asked: the
+    analyst ignores it and says so), read against the catalog."""
+    asked, _instruction = split_instruction(" ".join(text.split()))
+    reading = read_text(asked or text, catalog)
+    return Question(reading, {m.name: q for m in reading.metrics
+                              if (q := _qualified(reading, m, catalog))[0]})
+
+
+def _qualified(reading: Reading, named: Mention, catalog: dict[str, Any]
+               ) -> tuple[list[str], list[str]]:
+    """Sibling metrics the question's other words point the named one at ('real' of 'real
+    value moments' beside 'value moments'), and those words (protocol.reading.qualifiers)."""
+    found = siblings(reading, named, catalog)
+    said: list[str] = []
+    for extra in found.values():
+        said += sorted(extra - set(said))
+    return list(found), said
+
+
+def _current(ctx: AnswerContext, metric: str) -> str:
+    return ctx.index_.current.get(metric, metric)
+
+
+def _distinct(cited: Iterable[Cited]) -> list[Cited]:
+    """One cited item per (result, row): the fields of one row share its windows and members."""
+    seen: dict[tuple[int, int], Cited] = {}
+    for c in cited:
+        seen.setdefault((c.citation.handle, id(c.row)), c)
+    return list(seen.values())
+
+
+def _finding(code: str, message: str, evidence: dict[str, Any], suggestion: str) -> Finding:
+    return Finding(code, None, message, evidence, suggestion)
+
+
+def _cited_list(cited: Iterable[Cited], limit: int = 3) -> str:
+    texts = list(dict.fromkeys(c.text for c in cited))
+    return ", ".join(texts[:limit]) + (" …" if len(texts) > limit else "")
+
+
+# --- metric --------------------------------------------------------------------------------
+
+@emits("off_question_metric")
+def find_off_metric(ctx: AnswerContext) -> list[Finding]:
+    """The question names a governed metric (by name, label or synonym, or qualifies one toward
+    a sibling) that no claim cites a field of, nor a tree edge of the argument ends in."""
+    scope = scope_of(ctx)
+    if not scope.checks("metric") or scope.question is None:
+        return []
+    carried = {_current(ctx, c.metric) for c in scope.cited} | {
+        _current(ctx, m) for claim in ctx.claims for s in claim.statements
+        for m in (s.parent, s.child)}
+    out: list[Finding] = []
+    seen: set[str] = set()
+    for mention in scope.question.reading.metrics:
+        asked = _current(ctx, mention.name)
+        if asked in seen:
+            continue
+        seen.add(asked)
+        siblings, words = scope.question.qualified.get(mention.name, ([], []))
+        if siblings and not carried & {_current(ctx, s) for s in siblings}:
+            out.append(_qualified_finding(mention, siblings[0], words, carried, scope))
+        elif not siblings and asked not in carried:
+            out.append(_metric_finding(mention, asked, carried, scope))
+    return out
+
+
+def _metric_finding(mention: Mention, asked: str, carried: set[str], scope: Scope) -> Finding:
+    cited = ", ".join(sorted(carried))
+    fix = ""
+    if mention.how in SYNONYM_HOWS:
+        fix = (f" If the question's '{mention.words}' (a {SYNONYM_HOWS[mention.how]} of {asked}) "
+               f"means {sorted(carried)[0]}, move it there; if it is ambiguous, remove it.")
+    return _finding(
+        "off_question_metric",
+        f"The question asks about {mention.words!r} ({asked}), but no claim cites {asked} (they "
+        f"cite {cited}: {_cited_list(scope.cited)}).",
+        {"asked": asked, "phrase": mention.words, "cited": cited,
+         "citations": sorted({c.text for c in scope.cited})},
+        f"Answer with {asked}, or say why another metric answers the question." + fix)
+
+
+def _qualified_finding(mention: Mention, asked: str, words: list[str], carried: set[str],
+                       scope: Scope) -> Finding:
+    cited = ", ".join(sorted(carried))
+    said = " ".join(words)
+    return _finding(
+        "off_question_metric",
+        f"The question says {said!r} of {mention.words!r}, which points at {asked}, but "
+        f"'{mention.words}' alone names {mention.name} and the answer cites {cited} "
+        f"({_cited_list(scope.cited)}), not {asked}.",
+        {"asked": asked, "phrase": f"{said} {mention.words}", "cited": cited,
+         "named": mention.name, "citations": sorted({c.text for c in scope.cited})},
+        f"'{mention.words}' names {mention.name} though the question means {asked}: relabel "
+        f"{mention.name} so '{mention.words}' alone does not name it, or make the question's "
+        f"'{said} … {mention.words}' a synonym of {asked}.")
+
+
+# --- window --------------------------------------------------------------------------------
+
+@emits("off_question_window")
+def find_off_window(ctx: AnswerContext) -> list[Finding]:
+    """The question names a window that no cited result's window (or cited row's period)
+    covers."""
+    scope = scope_of(ctx)
+    if not scope.checks("window") or scope.question is None:
+        return []
+    windows = {w for c in _distinct(scope.cited) for w in windows_of(ctx, c)}
+    return [_window_finding(p.period, p.words, windows, scope)
+            for p in scope.question.reading.periods if not _answered(p.period, windows)]
+
+
+def _answered(period: Period, windows: Iterable[Window]) -> bool:
+    return any(_same(period, w) for w in windows)
+
+
+def _same(period: Period, window: Window) -> bool:
+    """Each covers at least SAME_WINDOW of the other."""
+    start, end = max(period.start, window[0]), min(period.end, window[1])
+    shared = (end - start).days + 1
+    size = (window[1] - window[0]).days + 1
+    return shared >= SAME_WINDOW * period.days and shared >= SAME_WINDOW * size
+
+
+def _window_finding(period: Period, words: str, windows: set[Window], scope: Scope) -> Finding:
+    asked = f"{period.start}..{period.end}"
+    shown = sorted(f"{a}..{b}" for a, b in windows)
+    return _finding(
+        "off_question_window",
+        f"The question asks about {words!r} ({asked}), but the cited results cover "
+        f"{', '.join(shown)} ({_cited_list(scope.cited)}).",
+        {"asked": asked, "phrase": words, "cited": shown},
+        f"Answer over {asked}, or say in the answer why another window answers the question.")
+
+
+# --- filter --------------------------------------------------------------------------------
+
+@emits("off_question_filter")
+def find_off_filter(ctx: AnswerContext) -> list[Finding]:
+    """The question names a member that neither a filter nor a row selector of the cited
+    results applies."""
+    scope = scope_of(ctx)
+    if not scope.checks("filter") or scope.question is None:
+        return []
+    out: list[Finding] = []
+    for group in by_span(scope.question.reading.members):
+        if all(carries(ctx, scope.cited, m.name, m.member or "") is False for m in group):
+            out.append(_filter_finding(ctx, group[0], scope))
+    return out
+
+
+def _filter_finding(ctx: AnswerContext, mention: Mention, scope: Scope) -> Finding:
+    dim, member = mention.name, mention.member or ""
+    have = members_cited(ctx, scope.cited, dim)
+    applied = ", ".join(have) if have else "none (all members)"
+    fix = ""
+    if mention.how == "member_synonym":
+        fix = (f" '{mention.words}' is a member synonym of {dim} = {member}: if it means another "
+               "member, fix the dimension's member_synonyms.")
+    return _finding(
+        "off_question_filter",
+        f"The question asks about {mention.words!r} ({dim} = {member}), but no cited result "
+        f"filters to it or cites its row ({dim} applied: {applied}).",
+        {"asked": f"{dim}={member}", "phrase": mention.words, "dimension": dim,
+         "cited": have},
+        f"Filter the query to {dim} = {member} (where) or cite its row." + fix)
+
+
+# --- shape ---------------------------------------------------------------------------------
+
+@emits("off_question_shape")
+def find_off_shape(ctx: AnswerContext) -> list[Finding]:
+    """The question asks for a change, a ranking, a breakdown, a series or members side by
+    side; the answer gives one level."""
+    scope = scope_of(ctx)
+    if not scope.checks("shape") or scope.question is None:
+        return []
+    for asked, met in _shapes(ctx, scope.question.reading):
+        if not met(scope.cited):
+            return [_shape_finding(asked, scope)]
+    return []
+
+
+Test = Callable[[tuple[Cited, ...]], bool]
+"""Does the answer, by what it cites, give this shape?"""
+
+
+def _shapes(ctx: AnswerContext, reading: Reading) -> list[tuple[str, Test]]:
+    """Each shape the question asks for, with the test the cited items must pass."""
+    asks = reading.asks
+    dims = ctx.catalog.get("dimensions") or {}
+    out: list[tuple[str, Test]] = []
+    if asks.change or asks.why or asks.compare:
+        out.append(("a change", partial(_has_change, ctx)))
+    what = "a ranking" if asks.ranking is not None else "a breakdown"
+    out += [(f"{what} by {dim}", partial(_spans_members, ctx, dim, None))
+            for dim in asks.breakdown if dim in dims]
+    if asks.series:
+        out.append((f"a series{f' by {asks.grain}' if asks.grain else ''}",
+                    partial(_has_periods, ctx)))
+    out += [(f"{', '.join(members)} side by side", partial(_spans_members, ctx, dim, members))
+            for dim, members in _side_by_side(reading).items()]
+    return out
+
+
+def _spans_members(ctx: AnswerContext, dim: str, members: list[str] | None,
+                   cited: tuple[Cited, ...]) -> bool:
+    """Two or more members of the dimension (of `members`, when given) have cited values."""
+    found = _members(ctx, cited, dim)
+    return len(found & set(members) if members is not None else found) >= 2
+
+
+def _has_periods(ctx: AnswerContext, cited: tuple[Cited, ...]) -> bool:
+    """Values for two or more periods are cited."""
+    return len({_period(ctx, c) for c in cited}) >= 2
+
+
+def _side_by_side(reading: Reading) -> dict[str, list[str]]:
+    """Dimensions the question names two or more members of ('android and ios')."""
+    found: dict[str, list[str]] = {}
+    for dim, member in reading.member_keys():
+        found.setdefault(dim, []).append(member)
+    return {d: m for d, m in found.items() if len(m) >= 2}
+
+
+def _has_change(ctx: AnswerContext, cited: tuple[Cited, ...]) -> bool:
+    """A change field is cited, or one metric's value at two periods."""
+    if any(c.citation.field in CHANGE_FIELDS for c in cited):
+        return True
+    periods: dict[tuple[str, tuple], set[Window | None]] = {}
+    for c in cited:
+        key = (c.metric, tuple(sorted((k, v) for k, v in c.row.key.items()
+                                      if k != c.result.grain)))
+        periods.setdefault(key, set()).add(_period(ctx, c))
+    return any(len(p) >= 2 for p in periods.values())
+
+
+def _period(ctx: AnswerContext, c: Cited) -> Window | None:
+    """The period a cited value is for: its row's period in a grain result, else the window."""
+    grain = c.result.grain
+    if grain and grain in c.row.key:
+        return period_window(c.row.key[grain], grain)
+    windows = windows_of(ctx, c)
+    return windows[0] if windows else None
+
+
+def _members(ctx: AnswerContext, cited: Iterable[Cited], dim: str) -> set[str]:
+    """Members of a dimension the cited values are for (a row's member, or a filter's one)."""
+    out: set[str] = set()
+    for c in cited:
+        if dim in c.row.key:
+            out.add(c.row.key[dim])
+            continue
+        kept = (ctx.evidence.filters(c.citation.handle) or {}).get(dim, frozenset())
+        if len(kept) == 1:
+            out |= kept
+    return out
+
+
+def _shape_finding(asked: str, scope: Scope) -> Finding:
+    return _finding(
+        "off_question_shape",
+        f"The question asks for {asked}, but the answer gives one level "
+        f"({_cited_list(scope.cited)}).",
+        {"asked": asked, "cited": sorted({c.text for c in scope.cited})},
+        _SHAPE_FIX.get(asked.split()[1] if asked.startswith("a ") else "side",
+                       "Answer with each member the question names, one claim per member."))
+
+
+_SHAPE_FIX = {
+    "change": "Answer with a comparison (compare: value, previous, pct_change), or say why a "
+              "level answers the question.",
+    "ranking": "Break the metric down by the dimension (group_by), order it, and cite each "
+               "ranked member's row.",
+    "breakdown": "Break the metric down by the dimension (group_by) and cite each member's row.",
+    "series": "Query the metric at the grain over the window (grain) and cite each period's row.",
+}
+
+SCOPE_FINDINGS = (find_off_metric, find_off_window, find_off_filter, find_off_shape)
+"""The question-scope finders, answer-level, after the claims' findings."""

@@ -1,0 +1,75 @@
+"""Words that point a named metric at a sibling: 'value moments … real, non-test users' names
+value_moments, but 'real' added to its phrase is the label of real_value_moments.
+
+One reading, shared by the rules analyst (which answers with the sibling) and the audit's
+question scope (which expects the sibling cited). A word counts only when it is four letters or
+more and not one of the named metric's own words (its name, label, synonyms, previous names and
+description without other metrics' names: 'Prefer real_value_moments' in value_moments'
+description does not make 'real' its word).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from protocol.reading._reader import Reading
+from protocol.reading.mentions import Mention
+
+MIN_QUALIFIER = 4
+"""Shorter words ('non', 'all') never qualify a metric."""
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def siblings(reading: Reading, named: Mention, catalog: dict[str, Any]) -> dict[str, set[str]]:
+    """Sibling metric → the words of the text that, around the named phrase, make one of its
+    label or synonyms (the most such words of any of them), in catalog order; only siblings
+    with at least one such word."""
+    metrics = catalog.get("metrics") or {}
+    free = set(words(outside(reading))) - own_words(named.name, metrics)
+    phrase = words(named.words)
+    found: dict[str, set[str]] = {}
+    for other, info in metrics.items():
+        if other == named.name:
+            continue
+        for written in [info.get("label") or "", *(info.get("synonyms") or ())]:
+            extra = _around(words(written), phrase) & free
+            if len(extra) > len(found.get(other, ())):
+                found[other] = extra
+    return found
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def own_words(name: str, metrics: dict[str, Any]) -> set[str]:
+    """The words a metric's own entry uses (its description without other metrics' names)."""
+    info = metrics.get(name) or {}
+    others = "|".join(re.escape(m) for m in metrics if m != name)
+    description = info.get("description") or ""
+    if others:
+        description = re.sub(rf"\b(?:{others})\b", " ", description)
+    texts = [name, info.get("label") or "", description, *(info.get("synonyms") or ()),
+             *(info.get("previous_names") or ())]
+    return {w for t in texts for w in words(t)}
+
+
+def _around(written: list[str], phrase: list[str]) -> set[str]:
+    """The words of `written` around `phrase` when `phrase` is inside it."""
+    n = len(phrase)
+    for i in range(len(written) - n + 1):
+        if n and written[i:i + n] == phrase:
+            return {w for w in written[:i] + written[i + n:] if len(w) >= MIN_QUALIFIER}
+    return set()
+
+
+def outside(reading: Reading) -> str:
+    """The text's words outside every governed name and period it names."""
+    spans = sorted([m.span for m in (*reading.metrics, *reading.members, *reading.dimensions)]
+                   + [p.span for p in reading.periods])
+    text, out, at = reading.text, [], 0
+    for start, end in spans:
+        out.append(text[at:start])
+        at = max(at, end)
+    return " ".join([*out, text[at:]])
