@@ -96,13 +96,19 @@ class TestListedValuesAudit:
             assert _defects(answer, evidence, catalog, text) == []
 
     def test_value_no_claim_supports_is_flagged(self, layer) -> None:
-        """A listed value no claim states or cites is an unsupported_number on its index."""
+        """A listed value no claim states or cites is an unsupported_number on its index; so is
+        a row no claim cites, whatever its number."""
         answer, evidence, catalog = _answered(layer, RANKED)
-        answer["values"][1] = {"key": "windows", "value": 123456}
+        key = answer["values"][1]["key"]
+        answer["values"][1] = {"key": key, "value": 123456}
         found = _defects(answer, evidence, catalog, RANKED)
         assert [(d.code, d.claim, d.citation) for d in found] == [
             ("unsupported_number", "answer.values[1]", "123456")]
-        assert "no claim states or cites it" in found[0].message
+        assert f"no claim citing the row {key} states or cites it" in found[0].message
+        answer["values"][1] = {"key": "windows", "value": 123456}
+        found = _defects(answer, evidence, catalog, RANKED)
+        assert [(d.code, d.claim) for d in found] == [("unsupported_number", "answer.values[1]")]
+        assert "no claim cites a row for windows" in found[0].message
 
     def test_value_under_the_wrong_member_is_flagged(self, layer) -> None:
         """Two members' values swapped: each is a cited number, but not its own row's."""
