@@ -1,9 +1,15 @@
 """The answer's prose is held to what its claims cite.
 
-The prose is what a user reads first, so what it names is checked the way a claim's text is
-(labels.py), against everything the answer's claims cite and every tree edge they rest on: a
-governed metric, a member or a period it names must be one of those, and "because X" must name
-the answer's driver. The prose is read by the same reader; words it quotes from the question (an
+The prose is what a user reads first, so it is read by the claims' reader (labels.py) and held
+to everything the answer's claims cite and every tree edge they rest on (findings on claim
+`answer`):
+- a governed metric, member or period it names must be one of those;
+- "because X" must name the answer's driver;
+- a cause stated as a fact must follow an exact tree edge;
+- a number is read as the value of the metric named last before it in its sentence (and of the
+  member named between them), and must be cited for that metric (and member).
+A member headline must be the first listed value and, for "the most"/"the least", the listed
+values' extreme (a finding on `answer.value`). Words the prose quotes from the question (an
 ignored instruction the answer reports) are not the answer's words and are skipped.
 """
 
@@ -24,7 +30,8 @@ from harness.audit.labels import (
     support_of,
     windows_of,
 )
-from harness.audit.numbers import kind_of
+from harness.audit.numbers import Support as Valued
+from harness.audit.numbers import Supports, kind_of
 from harness.audit.scope import scope_of
 from harness.audit.steps import emits
 from harness.audit.types import Finding
@@ -33,11 +40,12 @@ from protocol.reading import Mention, PeriodMention
 
 PROSE = "answer"
 """The claim id findings on the prose carry."""
+HEADLINE = "answer.value"
+"""The claim id findings on a member headline carry."""
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”")
 _BECAUSE = re.compile(r"\b(?:because(?:\s+of)?|due to|driven by|owing to|caused by)\s+"
                       r"(?:(?:the|a|an|our|lower|higher|fewer|more|less)\s+)*$", re.IGNORECASE)
-
-
+"""Words before a metric that name it as the cause."""
 CAUSE = re.compile(r"\b(?:because|caused?|causing|drove|drives|driven|driving|led to|leads to|"
                    r"due to|resulted in|results in|explains?|explained|responsible for)\b",
                    re.IGNORECASE)
@@ -66,9 +74,6 @@ def find_prose_labels(ctx: AnswerContext) -> list[Finding]:
             + _causes(ctx, text, reading.metrics)
             + _bound(ctx, text, reading.metrics, reading.members, flagged)
             + _headline(ctx))
-
-
-HEADLINE = "answer.value"
 
 
 def _headline(ctx: AnswerContext) -> list[Finding]:
@@ -268,27 +273,34 @@ def _bound(ctx: AnswerContext, text: str, metrics: tuple[Mention, ...],
     sentence (and of the member named between them): some cited value that the number states
     must be that metric's (and that member's). A number nothing states is a defect already; a
     metric or member no claim cites, or a 'because' that is not the driver, a finding already."""
-    numbers = unasked(claims_in(text), ctx.question or "")
+    numbers = unasked(ctx.index_.read("numbers", text, claims_in), ctx.question or "")
     if not numbers:
         return []
     valued = _valued(ctx)
+    by_metric: dict[str, list[tuple[float, Kind, Cited]]] = {}
+    for item in valued:
+        by_metric.setdefault(_current(ctx, item[2].metric), []).append(item)
+    indexed = {m: Supports(Valued(v, k, c.text) for v, k, c in items)
+               for m, items in by_metric.items()}
     out: list[Finding] = []
     for start, end in _sentences(text):
         for n in (n for n in numbers if start <= n.start < end):
             metric = next((m for m in reversed(metrics) if start <= m.span[0]
                            and m.span[1] <= n.start), None)
-            stating = [c for value, kind, c in valued if matches(n, value, kind)]
-            if metric is None or not stating or metric.words in flagged:
+            if metric is None or metric.words in flagged:
                 continue
             said = _current(ctx, metric.name)
-            own = [c for c in stating if _current(ctx, c.metric) == said]
-            if not own:
-                out.append(_number_metric(n, metric, said, stating))
+            if said not in indexed or not indexed[said](n):
+                stating = [c for value, kind, c in valued if matches(n, value, kind)]
+                if stating:  # a number nothing states is unsupported_number already
+                    out.append(_number_metric(n, metric, said, stating))
                 continue
             group = [m for m in members if metric.span[1] <= m.span[0] and m.span[1] <= n.start]
             named = [m for m in group if m.span == group[-1].span] if group else []
-            if named and named[0].words not in flagged and \
-                    all(carries(ctx, own, m.name, m.member or "") is False for m in named):
+            if not named or named[0].words in flagged:
+                continue
+            own = [c for value, kind, c in by_metric[said] if matches(n, value, kind)]
+            if all(carries(ctx, own, m.name, m.member or "") is False for m in named):
                 out.append(_number_member(n, named[0], own))
     return out
 
