@@ -24,6 +24,9 @@ from semantic_layer.sql import HAND_DIALECT, parse_trusted, to_dialect
 from semantic_layer.validate import Coverage, Plan, plan_compare, plan_query
 from semantic_layer.windows import Window, period_end
 
+COMPILED_KEPT = 1024
+"""Compiled calls a layer keeps (cleared when full)."""
+
 
 class SemanticLayer:
     """What the analyst may ask: `query` and `compare`, both validated before they run.
@@ -42,6 +45,9 @@ class SemanticLayer:
         self.model = model
         self.database = database
         self.compiler = Compiler(model)
+        self._compiled: dict[tuple[str, str], Compiled] = {}
+        """A validated plan's SQL: the model does not change under a layer, so a call asked
+        again (repeats, configurations, a rerun) compiles once."""
         self._exact_edges = [e.model_dump() for e in model.metric_tree.exact]
         self._engine = engine
         self._owned = engine is None
@@ -117,7 +123,12 @@ class SemanticLayer:
         """Run a governed call from raw (wire) arguments; raise a SemanticError if blocked."""
         plan = self.plan(kind, raw)
         engine = self.engine
-        compiled = self.compiler.compile(plan, engine.dialect)
+        key = (repr(plan), engine.dialect)
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            if len(self._compiled) >= COMPILED_KEPT:
+                self._compiled.clear()
+            compiled = self._compiled[key] = self.compiler.compile(plan, engine.dialect)
         rows = engine.run(compiled.sql, self.limits)
         return self._typed(plan, compiled, rows)
 

@@ -48,3 +48,19 @@ def test_missing_warehouse_is_clear(tmp_path: Path) -> None:
     with pytest.raises(errors.WarehouseMissing, match="showwork warehouse build"):
         layer.call("query", {"metrics": ["active_users"],
                              "window": {"start": "2026-03-02", "end": "2026-03-08"}})
+
+
+def test_a_call_asked_again_compiles_once(layer: SemanticLayer,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same governed call compiles once per layer and returns the same rows; another call
+    (another window) compiles anew."""
+    compiles: list[object] = []
+    monkeypatch.setattr(layer, "_compiled", {})  # the session's layer: start from an empty cache
+    real = layer.compiler.compile
+    monkeypatch.setattr(layer.compiler, "compile",
+                        lambda plan, dialect="duckdb": compiles.append(plan) or real(plan, dialect))
+    march = {"metrics": ["active_users"], "window": {"start": "2026-03-02", "end": "2026-03-08"}}
+    first, again = layer.query(**march), layer.query(**march)
+    assert (len(compiles), again.to_json()) == (1, first.to_json())
+    layer.query(metrics=["active_users"], window={"start": "2026-03-09", "end": "2026-03-15"})
+    assert len(compiles) == 2
