@@ -3,13 +3,11 @@ version, built once and reused."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from shop_data import shop_db
 
 from semantic_layer import SemanticLayer, load_model
 from semantic_layer import warehouse as demo_warehouse
@@ -48,24 +46,12 @@ def raw(layer: SemanticLayer):
     cursor.close()
 
 
-def _shop_generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("shop_generate", SHOP / "generate.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve their module by name
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def shop_layer() -> SemanticLayer:
     """The shop project's governed layer over its warehouse (default seed, cached by generator
     version). Per module: the layer's locked connection is closed before another module opens
     the same file with another DuckDB configuration (which DuckDB refuses in one process)."""
-    generate = _shop_generator()
-    db = CACHE / f"shop-v{generate.GENERATOR_VERSION}-seed{generate.DEFAULT_SEED}.duckdb"
-    if not db.exists():
-        generate.build(db, seed=generate.DEFAULT_SEED)
+    db = shop_db()
     layer = SemanticLayer(load_project(SHOP, database=db), db)
     yield layer
     layer.close()

@@ -260,6 +260,9 @@ class _Local:
 LOCAL = _Local()
 
 
+CONNECT_MODE = "SPARK_CONNECT_MODE_ENABLED"
+
+
 def _start(spec: SparkSpec) -> tuple[Any, bool]:
     """(the root session, whether showwork started it)."""
     from pyspark.sql import SparkSession
@@ -272,7 +275,14 @@ def _start(spec: SparkSpec) -> tuple[Any, bool]:
         builder = builder.config(key, value)
 
     def start() -> Any:
-        session = builder.getOrCreate()
+        # pyspark marks the whole process as Spark Connect once a remote session was made
+        # (SPARK_CONNECT_MODE_ENABLED); a local master must start a classic session anyway
+        marked = os.environ.pop(CONNECT_MODE, None)
+        try:
+            session = builder.getOrCreate()
+        finally:
+            if marked is not None:
+                os.environ[CONNECT_MODE] = marked
         session.sparkContext.setLogLevel("ERROR")
         return session
 

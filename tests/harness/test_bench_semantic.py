@@ -5,15 +5,14 @@ timing is asserted: speed is the benchmark's to report, not the tests'."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from shop_data import shop_db
 from typer.testing import CliRunner
 
 from benchmarks import compile_vs_mf
@@ -29,18 +28,6 @@ MEASURED = ["lookup-001", "compare-002", "breakdown-001", "series-002"]
 """The picked questions with gold SQL, in the file's order (a diagnostic and a refusal have none)."""
 
 
-def _shop_db() -> Path:
-    spec = importlib.util.spec_from_file_location("shop_generate", SHOP / "generate.py")
-    assert spec and spec.loader
-    generate = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = generate  # dataclasses resolve their module by name
-    spec.loader.exec_module(generate)
-    path = CACHE / f"shop-v{generate.GENERATOR_VERSION}-seed{generate.DEFAULT_SEED}.duckdb"
-    if not path.exists():
-        generate.build(path, seed=generate.DEFAULT_SEED)
-    return path
-
-
 def _project(root: Path, warehouse: dict | None = None) -> Path:
     """The shop's models and governance, a few of its questions, and `warehouse` (default: the
     shop's DuckDB file)."""
@@ -53,7 +40,7 @@ def _project(root: Path, warehouse: dict | None = None) -> Path:
     settings = yaml.safe_load((SHOP / "showwork.yaml").read_text(encoding="utf-8"))
     settings["name"] = "myshop"
     if warehouse is None:
-        (root / "warehouse.duckdb").symlink_to(_shop_db())
+        (root / "warehouse.duckdb").symlink_to(shop_db())
     else:
         settings["warehouse"] = warehouse
     (root / "showwork.yaml").write_text(yaml.safe_dump(settings), encoding="utf-8")

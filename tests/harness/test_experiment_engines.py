@@ -8,17 +8,16 @@ are equal to 1e-9 relative; everything else is equal exactly."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import os
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import pytest
 import yaml
+from shop_data import shop_db
 from spark_env import skip_without_spark
 
 from analyst.rules import RulesClient
@@ -42,19 +41,6 @@ SAME = ("question_id", "config", "status", "driver", "correct", "grounded", "dec
         "claims", "broken_citations", "findings")
 """What each attempt must agree on exactly across engines (its value to REL; not its latency)."""
 REL = 1e-9
-
-
-def _shop_db() -> Path:
-    """The shop's generated warehouse (default seed), cached by generator version."""
-    spec = importlib.util.spec_from_file_location("shop_generate", SHOP / "generate.py")
-    assert spec and spec.loader
-    generate = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = generate  # dataclasses resolve their module by name
-    spec.loader.exec_module(generate)
-    path = CACHE / f"shop-v{generate.GENERATOR_VERSION}-seed{generate.DEFAULT_SEED}.duckdb"
-    if not path.exists():
-        generate.build(path, seed=generate.DEFAULT_SEED)
-    return path
 
 
 def _export(db: Path, folder: Path, fmt: str) -> list[str]:
@@ -90,7 +76,7 @@ def _project(root: Path, warehouse: dict[str, Any]) -> Project:
 def projects(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Project]:
     """The same shop data behind each engine."""
     root = tmp_path_factory.mktemp("engines")
-    db = _shop_db()
+    db = shop_db()
     shutil.copy(db, root / "shop.duckdb")
     _export(db, root / "files" / "data", "csv")
     tables = _export(db, root / "spark" / "data", "parquet")

@@ -18,6 +18,7 @@ from typing import Any
 
 import duckdb
 import pytest
+from shop_data import shop_db
 
 from semantic_layer import SemanticLayer, errors
 from semantic_layer.engines import open_engine
@@ -49,25 +50,13 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-def _shop_db() -> Path:
-    path = CACHE / "shop-v1-seed42.duckdb"
-    if not path.exists():
-        spec = importlib.util.spec_from_file_location("shop_generate", SHOP / "generate.py")
-        assert spec and spec.loader
-        generate = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = generate
-        spec.loader.exec_module(generate)
-        generate.build(path, seed=generate.DEFAULT_SEED)
-    return path
-
-
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A project folder holding the shop warehouse three ways: warehouse.duckdb, csv/ and
     parquet/ (one file per table)."""
     root = tmp_path_factory.mktemp("project")
     db = root / "warehouse.duckdb"
-    shutil.copy(_shop_db(), db)
+    shutil.copy(shop_db(), db)
     con = duckdb.connect(str(db), read_only=True)
     try:
         tables = [t for (t,) in con.execute("SELECT table_name FROM information_schema.tables "

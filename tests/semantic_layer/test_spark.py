@@ -4,7 +4,6 @@ Connect on 127.0.0.1; with the same limits (a timeout that cancels, a row cap, o
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import os
 import shutil
@@ -19,6 +18,7 @@ from typing import Any
 
 import duckdb
 import pytest
+from shop_data import shop_db
 from spark_env import skip_without_spark
 
 from semantic_layer import SemanticLayer, errors, load_model
@@ -137,16 +137,6 @@ SHOP_CALLS: dict[str, tuple[str, dict[str, Any]]] = {
 
 
 # -- data: each warehouse once as a DuckDB copy and as Parquet files ----------------------------
-def _shop_db() -> Path:
-    path = CACHE / "shop-v1-seed42.duckdb"
-    if not path.exists():
-        spec = importlib.util.spec_from_file_location("shop_generate", SHOP / "generate.py")
-        assert spec and spec.loader
-        generate = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = generate
-        spec.loader.exec_module(generate)
-        generate.build(path, seed=generate.DEFAULT_SEED)
-    return path
 
 
 def export(db: Path, folder: Path) -> dict[str, str]:
@@ -170,7 +160,7 @@ def export(db: Path, folder: Path) -> dict[str, str]:
 def data(tmp_path_factory: pytest.TempPathFactory, demo_db: Path) -> Path:
     root = tmp_path_factory.mktemp("warehouses")
     export(demo_db, root / "demo")
-    export(_shop_db(), root / "shop")
+    export(shop_db(), root / "shop")
     return root
 
 

@@ -1,0 +1,35 @@
+"""The shop example's generated warehouse for tests: its generator loaded from
+examples/shop/generate.py, and the default-seed warehouse cached by generator version."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOP = ROOT / "examples" / "shop"
+CACHE = Path(os.environ.get("SHOWWORK_TEST_CACHE", ROOT / ".showwork" / "test-cache"))
+
+
+def shop_generator() -> ModuleType:
+    """examples/shop/generate.py as a module (once per process)."""
+    if "shop_generate" in sys.modules:
+        return sys.modules["shop_generate"]
+    spec = importlib.util.spec_from_file_location("shop_generate", SHOP / "generate.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses resolve their module by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def shop_db() -> Path:
+    """The shop warehouse (default seed), built once and cached by generator version."""
+    generate = shop_generator()
+    path = CACHE / f"shop-v{generate.GENERATOR_VERSION}-seed{generate.DEFAULT_SEED}.duckdb"
+    if not path.exists():
+        generate.build(path, seed=generate.DEFAULT_SEED)
+    return path
