@@ -14,10 +14,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import pytest
 import yaml
-from shop_data import shop_db
+from shop_data import export_tables, shop_db
 from spark_env import skip_without_spark
 
 from analyst.rules import RulesClient
@@ -43,22 +42,6 @@ SAME = ("question_id", "config", "status", "driver", "correct", "grounded", "dec
 REL = 1e-9
 
 
-def _export(db: Path, folder: Path, fmt: str) -> list[str]:
-    """Every table of `db` (read from a copy: the original may be open, locked, in this process)
-    as one file per table in `folder`; the table names."""
-    folder.mkdir(parents=True)
-    copy = folder.parent / f"{folder.name}-source.duckdb"
-    shutil.copy(db, copy)
-    con = duckdb.connect(str(copy), read_only=True)
-    try:
-        tables = [t for (t,) in con.execute("SELECT table_name FROM information_schema.tables "
-                                            "WHERE table_schema = 'main'").fetchall()]
-        for t in tables:
-            con.execute(f"COPY {t} TO '{folder / t}.{fmt}' (FORMAT {fmt})")
-    finally:
-        con.close()
-    copy.unlink()
-    return tables
 
 
 def _project(root: Path, warehouse: dict[str, Any]) -> Project:
@@ -78,8 +61,8 @@ def projects(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Project]:
     root = tmp_path_factory.mktemp("engines")
     db = shop_db()
     shutil.copy(db, root / "shop.duckdb")
-    _export(db, root / "files" / "data", "csv")
-    tables = _export(db, root / "spark" / "data", "parquet")
+    export_tables(db, root / "files" / "data", "csv")
+    tables = export_tables(db, root / "spark" / "data", "parquet")
     return {
         "duckdb": _project(root / "duckdb", {"duckdb": str(root / "shop.duckdb")}),
         "files": _project(root / "files", {"files": "data"}),

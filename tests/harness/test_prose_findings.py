@@ -39,7 +39,8 @@ def diag(layer) -> TraceRecord:
     return run_attempt(spec.question(), RulesClient(), layer, Protocol.parse("claims"))
 
 
-def reaudit(record: TraceRecord, edit: Edit | None = None) -> list[tuple[str, str]]:
+def reaudit(record: TraceRecord, edit: Edit | None = None, category: str = "diagnostic"
+            ) -> list[tuple[str, str]]:
     """(code, claim) of every finding and defect on the served answer, edited."""
     served = record.served()
     assert served is not None and served.answer_raw
@@ -47,7 +48,7 @@ def reaudit(record: TraceRecord, edit: Edit | None = None) -> list[tuple[str, st
     if edit is not None:
         edit(answer)
     calls = [c.model_dump(mode="json") for c in record.calls if c.round <= served.round]
-    report = audit(answer, Evidence.from_json(calls), record.catalog, "diagnostic",
+    report = audit(answer, Evidence.from_json(calls), record.catalog, category,
                    question=record.question.text)
     return [(d.code, d.claim) for d in report.defects] + [(f.code, f.claim) for f in report.findings]
 
@@ -155,14 +156,7 @@ class TestHeadline:
     for by the listed values."""
 
     def codes(self, record: TraceRecord, edit: Edit | None = None) -> list[tuple[str, str]]:
-        served = record.served()
-        answer = json.loads(served.answer_raw)
-        if edit is not None:
-            edit(answer)
-        calls = [c.model_dump(mode="json") for c in record.calls if c.round <= served.round]
-        report = audit(answer, Evidence.from_json(calls), record.catalog, "breakdown",
-                       question=record.question.text)
-        return [(f.code, f.claim) for f in report.findings]
+        return reaudit(record, edit, "breakdown")
 
     def test_clean_ranking_has_no_finding(self, fewest) -> None:
         assert self.codes(fewest) == []

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -16,9 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import pytest
-from shop_data import shop_db
+from shop_data import export_tables, shop_db
 from spark_env import skip_without_spark
 
 from semantic_layer import SemanticLayer, errors, load_model
@@ -140,20 +138,10 @@ SHOP_CALLS: dict[str, tuple[str, dict[str, Any]]] = {
 
 
 def export(db: Path, folder: Path) -> dict[str, str]:
-    """Every table of a DuckDB file (a copy of it: the original may be open in this process with
-    a locked configuration) as Parquet under `folder`; table → path relative to folder's parent."""
-    folder.mkdir(parents=True)
-    copy = folder.parent / f"{folder.name}.duckdb"
-    shutil.copy(db, copy)
-    con = duckdb.connect(str(copy), read_only=True)
-    try:
-        tables = [t for (t,) in con.execute("SELECT table_name FROM information_schema.tables "
-                                            "WHERE table_schema = 'main'").fetchall()]
-        for t in tables:
-            con.execute(f"COPY {t} TO '{folder / t}.parquet' (FORMAT parquet)")
-    finally:
-        con.close()
-    return {t: f"{folder.name}/{t}.parquet" for t in tables}
+    """Every table of a DuckDB file as Parquet under `folder` (its copy `<folder>.duckdb` stays
+    beside it); table → path relative to folder's parent."""
+    return {t: f"{folder.name}/{t}.parquet" for t in export_tables(db, folder, "parquet")}
+
 
 
 @pytest.fixture(scope="module")

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
+
+import duckdb
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = ROOT / "examples" / "shop"
@@ -33,3 +36,21 @@ def shop_db() -> Path:
     if not path.exists():
         generate.build(path, seed=generate.DEFAULT_SEED)
     return path
+
+
+def export_tables(db: Path, folder: Path, fmt: str) -> list[str]:
+    """Every table of a DuckDB file as one `fmt` file (csv, parquet) per table in `folder`; the
+    table names. Read from a copy left beside the folder (`<folder>.duckdb`): the original may be
+    open in this process under a locked configuration, which DuckDB will not open again."""
+    folder.mkdir(parents=True)
+    copy = folder.parent / f"{folder.name}.duckdb"
+    shutil.copy(db, copy)
+    con = duckdb.connect(str(copy), read_only=True)
+    try:
+        tables = [t for (t,) in con.execute("SELECT table_name FROM information_schema.tables "
+                                            "WHERE table_schema = 'main'").fetchall()]
+        for t in tables:
+            con.execute(f"COPY {t} TO '{folder / t}.{fmt}' (FORMAT {fmt})")
+    finally:
+        con.close()
+    return tables
