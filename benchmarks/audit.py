@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 import statistics
 import time
 from collections.abc import Callable, Iterable
@@ -30,6 +31,7 @@ from analyst.rules import RulesClient
 from harness.attempt import reaudit, run_attempt
 from harness.audit import Evidence, audit
 from harness.audit.index import CatalogIndex
+from harness.audit.prose import FALLS, RISES
 from harness.audit.types import SCOPE_CODES
 from harness.questions import load_questions
 from protocol import faults
@@ -173,8 +175,10 @@ def _clean(stored: dict[str, Any]) -> bool:
             and not stored["defects"] and not stored["findings"])
 
 
-CORPUS_KINDS = (*faults.INJECTORS, *faults.ANSWER_INJECTORS, "flat_reasoning", *LABEL_KINDS)
-"""Every kind the fault corpus injects offline into a clean answer."""
+CORPUS_KINDS = (*faults.INJECTORS, *faults.ANSWER_INJECTORS, "flat_reasoning", *LABEL_KINDS,
+                "direction_mismatch")
+"""Every kind the fault corpus injects offline into a clean answer (direction_mismatch: the
+prose's first verb of motion turned the other way)."""
 
 
 def inject(case: Case, kind: str, rng: random.Random) -> dict[str, Any] | None:
@@ -182,12 +186,27 @@ def inject(case: Case, kind: str, rng: random.Random) -> dict[str, Any] | None:
     answer, results = case.answer, case.results
     if kind == "flat_reasoning":
         return _flat(answer)
+    if kind == "direction_mismatch":
+        return _turned(answer)
     if kind not in LABEL_KINDS:
         return faults.inject(answer, results, kind, rng)
     places = [i for i in range(len(answer["claims"]))
               if kind in label_kinds(answer, i, results, case.catalog)]
     return label_fault(answer, rng.choice(places), kind, results, case.catalog, rng) \
         if places else None
+
+
+_MOTION = re.compile(r"\b(" + "|".join(sorted(RISES | FALLS)) + r")\b")
+
+
+def _turned(answer: dict[str, Any]) -> dict[str, Any] | None:
+    """The answer with its prose's first verb of motion turned the other way ("rose" → "fell")."""
+    found = _MOTION.search(answer.get("answer") or "")
+    if found is None:
+        return None
+    verb = "fell" if found.group(1) in RISES else "rose"
+    prose = answer["answer"]
+    return {**answer, "answer": prose[:found.start()] + verb + prose[found.end():]}
 
 
 def _flat(answer: dict[str, Any]) -> dict[str, Any] | None:

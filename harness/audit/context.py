@@ -15,6 +15,7 @@ from semantic_layer.results import Result, Row
 if TYPE_CHECKING:
     from harness.audit.labels import ClaimReading, Support
     from harness.audit.numbers import Support as ValueSupport
+    from harness.audit.numbers import Supports
     from harness.audit.scope import Scope
 
 
@@ -94,6 +95,11 @@ class AnswerContext:
     """The question's text when known: its own numbers are not claims; scope is read from it."""
     scope: Scope | None = None
     """The question's scope against what the answer cites (scope.py), once read."""
+    value_supports: Supports | None = None
+    """Every value a claim states or cites, the prose's numbers are held to (numbers.py), once
+    found."""
+    metric_supports: dict[str, Supports] | None = None
+    """Those values by the metric their citation is of (numbers.py), once found."""
 
     @property
     def catalog(self) -> dict[str, Any]:

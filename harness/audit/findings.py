@@ -11,7 +11,7 @@ from harness.audit.labels import (
     find_mislabelled_member,
     find_mislabelled_window,
 )
-from harness.audit.prose import CAUSE, HEDGE, find_prose_labels
+from harness.audit.prose import CAUSE, HEDGE, find_prose_direction, find_prose_labels
 from harness.audit.scope import SCOPE_FINDINGS
 from harness.audit.steps import emits
 from harness.audit.types import Finding
@@ -169,6 +169,6 @@ def find_flat_reasoning(ctx: AnswerContext) -> list[Finding]:
                     "cite it.")]
 
 
-ANSWER_FINDINGS = (find_flat_reasoning, find_prose_labels, *SCOPE_FINDINGS)
-"""Answer-level findings: the argument, the prose against the claims (prose.py), then the
-question's scope (scope.py)."""
+ANSWER_FINDINGS = (find_flat_reasoning, find_prose_labels, find_prose_direction, *SCOPE_FINDINGS)
+"""Answer-level findings: the argument, the prose against the claims (what it names, which way
+it says metrics moved: prose.py), then the question's scope (scope.py)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from harness.audit.context import AnswerContext, Cited, ClaimContext
@@ -39,6 +39,9 @@ class Support:
     kind: Kind
     where: str
     """What says it: a citation (r1:active_users.value) or a claim's value (c3's value)."""
+    source: Cited | None = field(default=None, compare=False)
+    """The resolved citation it comes from (a claim's value: the claim's first), when one
+    resolved: which metric and row the value is of, for the prose's checks."""
 
 
 def kind_of(field: str, metric: str, catalog: dict[str, Any]) -> Kind:
@@ -50,7 +53,7 @@ def kind_of(field: str, metric: str, catalog: dict[str, Any]) -> Kind:
 
 
 def cited_supports(cited: Iterable[Cited], catalog: dict[str, Any]) -> list[Support]:
-    return [Support(c.value, kind_of(c.citation.field, c.metric, catalog), c.text)
+    return [Support(c.value, kind_of(c.citation.field, c.metric, catalog), c.text, c)
             for c in cited if _numeric(c.value)]
 
 
@@ -75,10 +78,10 @@ class Supports:
     """Supports, and whether a number states one of them.
 
     It answers as `any(matches(number, s.value, s.kind) for s in items)` does, cheaper: a few
-    supports (a claim's own) are scanned with the exact comparison first; many (the whole
-    answer's) are indexed on first use, for numbers written with % and without apart, so a
-    number equal to a target is settled by one look-up and a rounded one is held to the
-    tolerance of only the supports whose targets lie within its reach.
+    supports (a claim's own) are scanned, equality first; many (the whole answer's) are indexed
+    on first use, for numbers written with % and without apart, so a number equal to a target is
+    settled by one look-up and a rounded one is held to the tolerance of only the supports whose
+    targets lie within its reach.
 
     >>> supported = Supports([Support(-16.44, "percent", "r1"), Support(0.42, "fraction", "r2")])
     >>> from protocol.numbers import read_numbers
@@ -99,7 +102,7 @@ class Supports:
 
     def __call__(self, number: ReadNumber) -> bool:
         if len(self.items) <= self.FEW:
-            return any(_states(number, s) for s in self.items)
+            return self._scan(number)
         written = int(number.percent)
         targets = self._targets[written]
         if targets is None:
@@ -107,9 +110,15 @@ class Supports:
         return targets.states(number)
 
 
-def _states(number: ReadNumber, support: Support) -> bool:
-    return number.value == support.value and not (number.percent and support.kind != "percent") \
-        or matches(number, support.value, support.kind)
+    def _scan(self, number: ReadNumber) -> bool:
+        """Without %, every kind's target is its value: equal, or near when written rounded."""
+        if not number.percent:
+            value = number.value
+            if any(value == s.value for s in self.items):
+                return True
+            if not number.rounded:
+                return False
+        return any(matches(number, s.value, s.kind) for s in self.items)
 
 
 class _Targets:
@@ -179,23 +188,39 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
     or cites."""
     if ctx.answer.status != "answered" or not ctx.answer.has_graph:
         return []  # no claim graph: nothing to hold the prose to (not measurable)
-    supports = answer_supports(ctx)
-    supported = Supports(supports)
+    supported = answer_checker(ctx)
+    supports = list(supported.items)
     found = [_prose_defect(n, supports) for n in
              unsupported(_read(ctx, ctx.answer.answer), ctx.question or "", supported)]
     return found + _headline(ctx.answer.value, supports, supported) + _listed(ctx, supported)
 
 
-def answer_supports(ctx: AnswerContext) -> list[Support]:
+def answer_checker(ctx: AnswerContext) -> Supports:
     """Every cited field of every claim, and every claim's stated value (in its first source's
-    units)."""
-    out: list[Support] = []
-    for claim in ctx.claims:
-        cited, stated = _claim_values(claim)
-        out += cited
-        if stated is not None:
-            out.append(stated)
-    return out
+    units), found once per answer: the prose, the headline and the listed values are held to
+    them."""
+    if ctx.value_supports is None:
+        out: list[Support] = []
+        for claim in ctx.claims:
+            cited, stated = _claim_values(claim)
+            out += cited
+            if stated is not None:
+                out.append(stated)
+        ctx.value_supports = Supports(out)
+    return ctx.value_supports
+
+
+def metric_checkers(ctx: AnswerContext) -> dict[str, Supports]:
+    """The answer's supports by the metric (its current name) their citation is of."""
+    if ctx.metric_supports is None:
+        by_metric: dict[str, list[Support]] = {}
+        current = ctx.index_.current
+        for s in answer_checker(ctx).items:
+            if s.source is not None:
+                metric = s.source.metric
+                by_metric.setdefault(current.get(metric, metric), []).append(s)
+        ctx.metric_supports = {m: Supports(items) for m, items in by_metric.items()}
+    return ctx.metric_supports
 
 
 def _stated(claim: ClaimContext, catalog: dict[str, Any]) -> Support | None:
@@ -203,7 +228,8 @@ def _stated(claim: ClaimContext, catalog: dict[str, Any]) -> Support | None:
     value = claim.claim.value
     if not _numeric(value):
         return None
-    return Support(value, _stated_kind(claim, catalog), f"{claim.cid}'s value")  # type: ignore[arg-type]
+    return Support(value, _stated_kind(claim, catalog), f"{claim.cid}'s value",  # type: ignore[arg-type]
+                   claim.cited[0] if claim.cited else None)
 
 
 def _stated_kind(claim: ClaimContext, catalog: dict[str, Any]) -> Kind:

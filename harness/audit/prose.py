@@ -7,7 +7,11 @@ to everything the answer's claims cite and every tree edge they rest on (finding
 - "because X" must name the answer's driver;
 - a cause stated as a fact must follow an exact tree edge;
 - a number is read as the value of the metric named last before it in its sentence (and of the
-  member named between them), and must be cited for that metric (and member).
+  member named between them), and must be cited for that metric (and member);
+- the way it says a metric moved (the first verb of motion after the metric, before the next
+  metric or the sentence's end: "rose", "fell", "doubled") must agree with some change the
+  claims cite for that metric, and for the member named between them if one is
+  (`direction_mismatch` on claim `answer`).
 A member headline must be the first listed value and, for "the most"/"the least", the listed
 values' extreme (a finding on `answer.value`). Words the prose quotes from the question (an
 ignored instruction the answer reports) are not the answer's words and are skipped.
@@ -17,9 +21,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from harness.audit.context import AnswerContext, Cited
+from harness.audit.index import CatalogIndex
 from harness.audit.labels import (
+    ClaimReading,
     Support,
     Window,
     by_span,
@@ -30,12 +37,11 @@ from harness.audit.labels import (
     support_of,
     windows_of,
 )
-from harness.audit.numbers import Support as Valued
-from harness.audit.numbers import Supports, kind_of
-from harness.audit.scope import scope_of
+from harness.audit.numbers import answer_checker, metric_checkers
+from harness.audit.scope import Question, scope_of
 from harness.audit.steps import emits
 from harness.audit.types import Finding
-from protocol.numbers import Kind, ReadNumber, claims_in, matches, unasked
+from protocol.numbers import ReadNumber, claims_in, from_value, matches, say, unasked
 from protocol.reading import Mention, PeriodMention
 
 PROSE = "answer"
@@ -57,6 +63,53 @@ _END = re.compile(r"[.!?](?=\s|$)")
 """A sentence's end (a decimal point is followed by a digit, not a space)."""
 
 
+@dataclass(frozen=True)
+class Cause:
+    """A sentence that states a cause without a hedge, and the metrics on either side of its
+    cause word: the one named last before it and the one named first after it."""
+
+    sentence: str
+    word: str
+    effect: Mention
+    cause: Mention
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A number of the prose and the metric named last before it in its sentence, with the
+    member(s) named between them (one word may name a member of two dimensions)."""
+
+    number: ReadNumber
+    metric: Mention
+    members: tuple[Mention, ...]
+
+
+@dataclass(frozen=True)
+class Move:
+    """A metric the prose says moved: the verb of motion after it, and its sign."""
+
+    metric: Mention
+    word: str
+    sign: int
+    """+1 for a rise, -1 for a fall."""
+    members: tuple[Mention, ...] = ()
+    """The member(s) named between the metric and the verb (one word may name a member of two
+    dimensions): the move is that member's."""
+
+
+@dataclass(frozen=True)
+class ProseReading:
+    """What the prose says, read once per catalog for each text: the checks then hold it to
+    each answer's citations."""
+
+    words: ClaimReading
+    because: frozenset[int]
+    """Positions (in words.metrics) of metrics named as the cause ("because of X")."""
+    causes: tuple[Cause, ...]
+    bound: tuple[Bound, ...]
+    moves: tuple[Move, ...]
+
+
 @emits("mislabelled_metric", "mislabelled_member", "mislabelled_window", "weak_causal")
 def find_prose_labels(ctx: AnswerContext) -> list[Finding]:
     """A metric, member or period the prose names that no claim cites, a 'because X' that is
@@ -65,15 +118,31 @@ def find_prose_labels(ctx: AnswerContext) -> list[Finding]:
     support = _support(ctx)
     if support is None:
         return []
-    text = _without_quotes(ctx.answer.answer, ctx.question or "")
-    reading = read_words(ctx.index_, "prose", text)
-    named = _metrics(ctx, text, reading.metrics, support) + _members(ctx, reading.members,
-                                                                     support.cited)
+    prose = _prose(ctx)
+    named = _metrics(ctx, prose, support) + _members(ctx, prose.words.members, support.cited)
     flagged = {f.evidence["phrase"] for f in named}
-    return (named + _windows(ctx, reading.periods, support.cited)
-            + _causes(ctx, text, reading.metrics)
-            + _bound(ctx, text, reading.metrics, reading.members, flagged)
-            + _headline(ctx))
+    return (named + _windows(ctx, prose.words.periods, support.cited)
+            + _causes(ctx, prose.causes) + _bound(ctx, prose.bound, flagged) + _headline(ctx)
+            + _headline_metric(ctx))
+
+
+def _read_prose(index: CatalogIndex, text: str) -> ProseReading:
+    words = read_words(index, "prose", text)
+    because = frozenset(i for i, m in enumerate(words.metrics)
+                        if _BECAUSE.search(text[:m.span[0]]))
+    sentences = _sentences(text)
+    return ProseReading(words, because, _read_causes(text, sentences, words.metrics),
+                        _read_bound(text, sentences, words.metrics, words.members),
+                        _read_moves(text, sentences, words.metrics, words.members))
+
+
+def _prose(ctx: AnswerContext) -> ProseReading:
+    """The prose (without the question's quoted words) read once per catalog for each text."""
+    question = ctx.question or ""
+    text = ctx.index_.read("unquoted", f"{question}\x00{ctx.answer.answer}",
+                           lambda _key: _without_quotes(ctx.answer.answer, question))
+    index = ctx.index_
+    return index.read("prose-reading", text, lambda t: _read_prose(index, t))
 
 
 def _headline(ctx: AnswerContext) -> list[Finding]:
@@ -103,6 +172,43 @@ def _headline(ctx: AnswerContext) -> list[Finding]:
         f"({_plain(extreme[0])}).",
         {"said": head, "cited": [extreme[1]], "phrase": head, "ranking": ranking},
         f"Name {extreme[1]!r}, or say why another member answers the question.")]
+
+
+def _headline_metric(ctx: AnswerContext) -> list[Finding]:
+    """A number headline must be a value cited for a metric the question asks about, when the
+    answer cites one: not a factor's change or a contribution beside it."""
+    head = ctx.answer.value
+    scope = scope_of(ctx)
+    if not _signed(head) or scope.question is None or not scope.checks("metric"):
+        return []
+    asked = _asked_metrics(ctx, scope.question)
+    number = from_value(head)  # type: ignore[arg-type]
+    stating = [s for s in answer_checker(ctx).items
+               if s.source is not None and matches(number, s.value, s.kind)]
+    if not asked or not stating or any(_current(ctx, s.source.metric) in asked
+                                       for s in stating if s.source is not None):
+        return []
+    own = [s for s in answer_checker(ctx).items
+           if s.source is not None and _current(ctx, s.source.metric) in asked]
+    if not own:
+        return []  # the answer cites none of the question's metrics: off_question_metric
+    said = _current(ctx, stating[0].source.metric)  # type: ignore[union-attr]
+    wanted = sorted(asked)
+    return [Finding(
+        "mislabelled_metric", HEADLINE,
+        f"The headline value {head!r} is what {stating[0].where} cites ({said}), but the "
+        f"question asks about {', '.join(wanted)}.",
+        {"said": said, "phrase": repr(head), "cited": wanted, "citation": stating[0].where},
+        f"Set value to {own[0].where} = {say(own[0].value, own[0].kind)}, the value of the "
+        "metric the question asks about.")]
+
+
+def _asked_metrics(ctx: AnswerContext, question: Question) -> set[str]:
+    """The metrics the question names, and the siblings its qualifier words point them at."""
+    out = {_current(ctx, m.name) for m in question.reading.metrics}
+    for siblings, _words in question.qualified.values():
+        out |= {_current(ctx, m) for m in siblings}
+    return out
 
 
 def _ranking(ctx: AnswerContext) -> str | None:
@@ -146,20 +252,19 @@ def _current(ctx: AnswerContext, metric: str) -> str:
     return ctx.index_.current.get(metric, metric)
 
 
-def _metrics(ctx: AnswerContext, text: str, mentions: Iterable[Mention], support: Support
-             ) -> list[Finding]:
+def _metrics(ctx: AnswerContext, prose: ProseReading, support: Support) -> list[Finding]:
     carried = {_current(ctx, c.metric) for c in support.cited}
     for s in support.statements:
         carried |= {_current(ctx, s.parent), _current(ctx, s.child)}
     out: list[Finding] = []
     seen: set[str] = set()
     driver = _current(ctx, ctx.answer.driver) if ctx.answer.driver else None
-    for m in mentions:
+    for i, m in enumerate(prose.words.metrics):
         said = _current(ctx, m.name)
         if said not in carried and said not in seen:
             seen.add(said)
             out.append(_metric_finding(m, said, carried))
-        elif driver and said != driver and _BECAUSE.search(text[:m.span[0]]):
+        elif driver and said != driver and i in prose.because:
             out.append(_because_finding(m, said, driver))
     return out
 
@@ -229,11 +334,12 @@ def _windows(ctx: AnswerContext, periods: Iterable[PeriodMention], cited: tuple[
     return out
 
 
-def _causes(ctx: AnswerContext, text: str, mentions: tuple[Mention, ...]) -> list[Finding]:
+def _read_causes(text: str, sentences: list[tuple[int, int]], mentions: tuple[Mention, ...]
+                 ) -> tuple[Cause, ...]:
     """Per sentence stating a cause without a hedge: the metric named last before the cause word
-    and the one named first after it must be joined by an exact tree edge."""
-    out: list[Finding] = []
-    for start, end in _sentences(text):
+    and the one named first after it."""
+    out = []
+    for start, end in sentences:
         sentence = text[start:end]
         cause = CAUSE.search(sentence)
         if cause is None or HEDGE.search(sentence):
@@ -241,17 +347,24 @@ def _causes(ctx: AnswerContext, text: str, mentions: tuple[Mention, ...]) -> lis
         at = start + cause.start()
         before = [m for m in mentions if start <= m.span[0] and m.span[1] <= at]
         after = [m for m in mentions if at <= m.span[0] and m.span[1] <= end]
-        if not before or not after:
-            continue
-        a, b = _current(ctx, before[-1].name), _current(ctx, after[0].name)
+        if before and after:
+            out.append(Cause(sentence, cause.group(0), before[-1], after[0]))
+    return tuple(out)
+
+
+def _causes(ctx: AnswerContext, causes: tuple[Cause, ...]) -> list[Finding]:
+    """A stated cause must follow an exact tree edge between its two metrics."""
+    out: list[Finding] = []
+    for c in causes:
+        a, b = _current(ctx, c.effect.name), _current(ctx, c.cause.name)
         kinds = {ctx.index_.edges.get(pair) for pair in ((a, b), (b, a))} - {None}
         if a != b and "exact" not in kinds:
             rests = "an influence (correlational) edge" if kinds else "no tree edge"
             out.append(Finding(
                 "weak_causal", PROSE,
-                f"The answer states that {after[0].words} {cause.group(0)} {before[-1].words} "
+                f"The answer states that {c.cause.words} {c.word} {c.effect.words} "
                 f"({b} → {a}), but the metric tree joins them by {rests}.",
-                {"cause": b, "effect": a, "phrase": sentence.strip(),
+                {"cause": b, "effect": a, "phrase": c.sentence.strip(),
                  "edge": sorted(k for k in kinds if k)},
                 "State it as a hypothesis (may, correlational), or add the exact decomposition "
                 "to the metric tree if one exists."))
@@ -267,57 +380,129 @@ def _sentences(text: str) -> list[tuple[int, int]]:
     return out + [(start, len(text))] if start < len(text) else out
 
 
-def _bound(ctx: AnswerContext, text: str, metrics: tuple[Mention, ...],
-           members: tuple[Mention, ...], flagged: set[str]) -> list[Finding]:
+def _read_bound(text: str, sentences: list[tuple[int, int]], metrics: tuple[Mention, ...],
+                members: tuple[Mention, ...]) -> tuple[Bound, ...]:
+    """Each number the prose states with the metric named last before it in its sentence, and
+    the member(s) named between them."""
+    numbers = claims_in(text)
+    out = []
+    for start, end in sentences if numbers else []:
+        for n in (n for n in numbers if start <= n.start < end):
+            metric = next((m for m in reversed(metrics) if start <= m.span[0]
+                           and m.span[1] <= n.start), None)
+            if metric is None:
+                continue
+            group = [m for m in members if metric.span[1] <= m.span[0] and m.span[1] <= n.start]
+            named = tuple(m for m in group if m.span == group[-1].span) if group else ()
+            out.append(Bound(n, metric, named))
+    return tuple(out)
+
+
+def _bound(ctx: AnswerContext, bound: tuple[Bound, ...], flagged: set[str]) -> list[Finding]:
     """A number in the prose is read as the value of the metric named last before it in its
     sentence (and of the member named between them): some cited value that the number states
     must be that metric's (and that member's). A number nothing states is a defect already; a
     metric or member no claim cites, or a 'because' that is not the driver, a finding already."""
-    numbers = unasked(ctx.index_.read("numbers", text, claims_in), ctx.question or "")
-    if not numbers:
+    if not bound:
         return []
-    valued = _valued(ctx)
-    by_metric: dict[str, list[tuple[float, Kind, Cited]]] = {}
-    for item in valued:
-        by_metric.setdefault(_current(ctx, item[2].metric), []).append(item)
-    indexed = {m: Supports(Valued(v, k, c.text) for v, k, c in items)
-               for m, items in by_metric.items()}
+    kept = set(unasked(tuple(b.number for b in bound), ctx.question or ""))
+    by_metric = metric_checkers(ctx)
     out: list[Finding] = []
-    for start, end in _sentences(text):
-        for n in (n for n in numbers if start <= n.start < end):
-            metric = next((m for m in reversed(metrics) if start <= m.span[0]
-                           and m.span[1] <= n.start), None)
-            if metric is None or metric.words in flagged:
-                continue
-            said = _current(ctx, metric.name)
-            if said not in indexed or not indexed[said](n):
-                stating = [c for value, kind, c in valued if matches(n, value, kind)]
-                if stating:  # a number nothing states is unsupported_number already
-                    out.append(_number_metric(n, metric, said, stating))
-                continue
-            group = [m for m in members if metric.span[1] <= m.span[0] and m.span[1] <= n.start]
-            named = [m for m in group if m.span == group[-1].span] if group else []
-            if not named or named[0].words in flagged:
-                continue
-            own = [c for value, kind, c in by_metric[said] if matches(n, value, kind)]
-            if all(carries(ctx, own, m.name, m.member or "") is False for m in named):
-                out.append(_number_member(n, named[0], own))
+    for b in bound:
+        n = b.number
+        if n not in kept or b.metric.words in flagged:
+            continue
+        said = _current(ctx, b.metric.name)
+        own = by_metric.get(said)
+        if own is None or not own(n):
+            stating = [s.source for s in answer_checker(ctx).items
+                       if s.source is not None and matches(n, s.value, s.kind)]
+            if stating:  # a number nothing states is unsupported_number already
+                out.append(_number_metric(n, b.metric, said, stating))
+            continue
+        if not b.members or b.members[0].words in flagged:
+            continue
+        cited = [s.source for s in own.items
+                 if s.source is not None and matches(n, s.value, s.kind)]
+        if all(carries(ctx, cited, m.name, m.member or "") is False for m in b.members):
+            out.append(_number_member(n, b.members[0], cited))
     return out
 
 
-def _valued(ctx: AnswerContext) -> list[tuple[float, Kind, Cited]]:
-    """Each cited value, and each claim's stated value (as its first citation's), with what
-    cites it."""
-    out: list[tuple[float, Kind, Cited]] = []
-    for claim in ctx.claims:
-        for c in claim.cited:
-            if isinstance(c.value, int | float) and not isinstance(c.value, bool):
-                out.append((c.value, kind_of(c.citation.field, c.metric, ctx.catalog), c))
-        value = claim.claim.value
-        if claim.cited and isinstance(value, int | float) and not isinstance(value, bool):
-            first = claim.cited[0]
-            out.append((value, kind_of(first.citation.field, first.metric, ctx.catalog), first))
+RISES = frozenset({"rose", "risen", "rise", "rises", "rising", "increased", "increases", "grew",
+                   "grown", "grows", "jumped", "climbed", "gained", "spiked", "surged", "soared",
+                   "doubled", "tripled"})
+FALLS = frozenset({"fell", "fallen", "fall", "falls", "falling", "dropped", "drops", "declined",
+                   "declines", "decreased", "decreases", "shrank", "shrunk", "dipped", "slid",
+                   "slipped", "collapsed", "plunged", "plummeted", "tumbled", "sank", "slumped",
+                   "tanked", "halved", "contracted"})
+"""Verbs of motion: which way the prose says a metric moved. Adjectives ("lower", "up") are not
+read: "where lower is better" says nothing about the change."""
+_NEGATIONS = frozenset({"not", "no", "never", "neither", "nor", "without", "hardly", "barely"})
+_WORDS = re.compile(r"[A-Za-z]+(?:'t)?")
+
+
+def _read_moves(text: str, sentences: list[tuple[int, int]], metrics: tuple[Mention, ...],
+                members: tuple[Mention, ...]) -> tuple[Move, ...]:
+    """Each metric followed, before the next metric or its sentence's end, by a verb of motion
+    that no negation precedes, with the member(s) named last between them."""
+    out = []
+    ends = [end for _start, end in sentences]
+    for i, m in enumerate(metrics):
+        stop = min([e for e in ends if e > m.span[1]] or [len(text)])
+        if i + 1 < len(metrics):
+            stop = min(stop, metrics[i + 1].span[0])
+        for word in _WORDS.finditer(text, m.span[1], stop):
+            verb = word.group(0).lower()
+            if verb in _NEGATIONS or verb.endswith("'t"):
+                break
+            sign = 1 if verb in RISES else -1 if verb in FALLS else 0
+            if sign:
+                group = [g for g in members if m.span[1] <= g.span[0] and g.span[1] <= word.start()]
+                named = tuple(g for g in group if g.span == group[-1].span) if group else ()
+                out.append(Move(m, verb, sign, named))
+                break
+    return tuple(out)
+
+
+@emits("direction_mismatch")
+def find_prose_direction(ctx: AnswerContext) -> list[Finding]:
+    """The prose says a metric rose (or fell), but every change the claims cite for it went the
+    other way."""
+    support = _support(ctx)
+    if support is None:
+        return []
+    moves = _prose(ctx).moves
+    changes: dict[str, list[Cited]] = {}
+    for item in support.cited if moves else ():
+        if item.citation.field in ("delta", "pct_change") and _signed(item.value):
+            changes.setdefault(_current(ctx, item.metric), []).append(item)
+    out: list[Finding] = []
+    for move in moves:
+        said = _current(ctx, move.metric.name)
+        cited = [c for c in changes.get(said, []) if not move.members or any(
+            carries(ctx, [c], m.name, m.member or "") for m in move.members)]
+        if cited and all((c.value > 0) != (move.sign > 0) for c in cited) \
+                and all(f.evidence["said"] != said for f in out):
+            out.append(_direction_finding(move, said, cited))
     return out
+
+
+def _signed(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and value != 0
+
+
+def _direction_finding(move: Move, said: str, cited: list[Cited]) -> Finding:
+    went = "rose" if cited[0].value > 0 else "fell"
+    shown = ", ".join(f"{c.text} = {c.value:+g}" for c in cited[:3])
+    return Finding(
+        "direction_mismatch", PROSE,
+        f"The answer says {move.metric.words!r} {move.word}, but every change the claims cite for "
+        f"{said} {went} ({shown}).",
+        {"said": said, "phrase": move.metric.words, "word": move.word,
+         "citation": cited[0].text, "value": cited[0].value},
+        f"Say that {said} {went}, as the cited change does; if the sign is a convention (lower "
+        "is better), say it in the metric's description.")
 
 
 def _number_metric(n: ReadNumber, metric: Mention, said: str, stating: list[Cited]) -> Finding:

@@ -34,7 +34,7 @@ class Step(Generic[C, R]):
 
     def __call__(self, ctx: C) -> list[R]:
         found = self.find(ctx)
-        for item in found:
+        for item in found if found else ():
             if item.code not in self.codes:
                 raise AssertionError(f"{self.name} emitted {item.code!r}, which it does not "
                                      f"declare ({', '.join(self.codes)})")

@@ -59,16 +59,22 @@ class TestDemoProse:
 
     @pytest.mark.parametrize(("edit", "code"), [
         (prose("mainly because days per user fell", "mainly because active users fell"),
-         "mislabelled_metric"),
+         "mislabelled_metric direction_mismatch"),
         (prose("(platform android) fell 6.33%", "(platform ios) fell 6.33%"), "mislabelled_member"),
         (prose("most of all for plan free", "most of all for plan plus"), "mislabelled_member"),
         (lambda a: a.update(answer=a["answer"] + " It recovered in the week of 2026-04-20."),
          "mislabelled_window"),
         (lambda a: a.update(answer=a["answer"] + " MRR was flat."), "mislabelled_metric"),
-    ], ids=["because-not-the-driver", "member", "member-of-the-drill", "window", "metric"])
+        (prose("mainly because days per user fell 6.27%", "mainly because days per user rose"),
+         "direction_mismatch"),
+        (prose("Weekly value moments (platform android) fell 6.33%",
+               "Weekly value moments (platform android) climbed"), "direction_mismatch"),
+    ], ids=["because-not-the-driver", "member", "member-of-the-drill", "window", "metric",
+            "the-driver-said-to-rise", "the-parent-said-to-rise"])
     def test_prose_edit_is_a_finding_on_the_answer(self, diag, edit: Edit, code: str) -> None:
-        """Each edit of the prose alone gives its code on claim 'answer', and nothing else."""
-        assert reaudit(diag, edit) == [(code, "answer")]
+        """Each edit of the prose alone gives its code(s) on claim 'answer', and nothing else
+        (active users did not fall: that edit says two wrong things)."""
+        assert reaudit(diag, edit) == [(c, "answer") for c in code.split()]
 
     def test_a_cause_stated_along_an_influence_edge(self, diag) -> None:
         """The hypothesis (an influence edge) restated as a fact, in the prose or in its
@@ -96,6 +102,15 @@ class TestDemoProse:
         """A cited number written beside another metric than the one it is cited for."""
         found = reaudit(diag, edit)
         assert found and set(found) == {(code, "answer")}
+
+    @pytest.mark.parametrize("claim", [2, 5], ids=["a-factor's-change", "a-contribution"])
+    def test_a_headline_of_another_metric(self, diag, claim: int) -> None:
+        """The headline set to another cited value than the asked metric's (weekly value
+        moments') is mislabelled_metric on answer.value."""
+        def edit(answer: dict[str, Any]) -> None:
+            answer["value"] = next(c["value"] for c in answer["claims"][claim:]
+                                   if isinstance(c.get("value"), float))
+        assert reaudit(diag, edit) == [("mislabelled_metric", "answer.value")]
 
     def test_what_the_claims_cite_may_be_named(self, diag) -> None:
         """Naming a cited factor (not after 'because') or a cited window is not a finding."""
@@ -135,13 +150,31 @@ class TestShopProse:
         (4, prose("Brooklyn Heights", "Brooklyn"), "mislabelled_member"),
         (4, prose("in 2026-W16", "in 2026-W17"), "mislabelled_window"),
         (3, prose("region IN", "region EU"), "mislabelled_member"),
-    ], ids=["because", "member-inside-another", "iso-week", "common-word-member"])
+        (0, prose("Revenue fell 6.81% because orders fell 7.69%.", "Revenue fell because orders "
+                  "rose."), "direction_mismatch"),
+        (3, prose("rose 20.0%", "dropped"), "direction_mismatch"),
+    ], ids=["because", "member-inside-another", "iso-week", "common-word-member",
+            "a-fall-said-to-rise", "a-rise-said-to-drop"])
     def test_prose_edit_is_a_finding(self, i: int, edit: Edit, code: str) -> None:
         assert (code, "answer") in shop_codes(i, edit)
 
     @pytest.mark.parametrize("i", range(len(shop.ANSWERS)))
     def test_clean_prose_is_no_finding(self, i: int) -> None:
         assert shop_codes(i, lambda _a: None) == []
+
+    def test_a_headline_of_another_metric(self) -> None:
+        """Revenue's answer headed by the orders' change."""
+        found = shop_codes(0, lambda a: a.update(value=a["claims"][1]["value"]))
+        assert found == [("mislabelled_metric", "answer.value")]
+
+    @pytest.mark.parametrize("text", [
+        "Revenue fell because orders did not rise.",
+        "Revenue, where higher is better, went down because orders fell.",
+        "Revenue fell. Orders fell too, while average order value rose.",
+    ], ids=["negated", "an-adjective-is-not-a-move", "each-metric-its-own-verb"])
+    def test_a_move_the_citations_agree_with_is_no_finding(self, text: str) -> None:
+        """Only a verb of motion after the metric, not negated, is read as its direction."""
+        assert shop_codes(0, lambda a: a.update(answer=text)) == []
 
 
 @pytest.fixture(scope="module")
