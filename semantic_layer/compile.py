@@ -31,6 +31,7 @@ from semantic_layer.sql import (
     date_literal,
     in_window,
     literal,
+    non_null_of,
     parse_trusted,
     qualify,
     shift,
@@ -42,6 +43,8 @@ from semantic_layer.windows import Window, period_start, periods
 
 DIALECTS = ("duckdb", "spark", "trino", "bigquery", "snowflake")
 BUCKET = "__bucket"
+"""The period column of a query by grain; of a comparison, TRUE in the current window and FALSE
+in the previous one (a boolean: DuckDB groups it far faster than a text label)."""
 ONE_DAY = dt.timedelta(days=1)
 
 
@@ -245,9 +248,7 @@ class _Build:
                    value: exp.Expr | None = None) -> exp.Expr:
         m = self.model.measures[leaf.measure][1]
         if value is None and m.agg == "count" and _counts_rows(m, scan.fact):
-            # COUNT(*) (or of a constant under the condition): the engine reads no column
-            return exp.Count(this=exp.Star() if condition is None
-                             else exp.Case().when(condition, exp.Literal.number(1)))
+            return _count_rows(condition)
         value = value if value is not None else self._value(leaf, scan)
         if m.agg == "sum_boolean":
             value = exp.cast(value, "INT")
@@ -291,9 +292,7 @@ class _Build:
         select = exp.select()
         if plan.kind == "compare":
             cur, prev = plan.windows
-            bucket: exp.Expr | None = exp.Case().when(
-                in_window(col, cur), exp.Literal.string("current")).else_(
-                exp.Literal.string("previous"))
+            bucket: exp.Expr | None = in_window(col, cur)
             # one bounding range the engine can push into the scan, then the two windows
             span = Window(min(cur.start, prev.start), max(cur.end, prev.end))
             select = select.where(in_window(col, span), copy=False)
@@ -338,8 +337,7 @@ class _Build:
         bucket: exp.Expr | None = None
         if plan.kind == "compare":
             cur, prev = plan.windows
-            bucket = exp.Case().when(in_window(col, cur), exp.Literal.string("current")).else_(
-                exp.Literal.string("previous"))
+            bucket = in_window(col, cur)
             inner = inner.where(exp.or_(in_window(col, cur), in_window(col, prev)), copy=False)
         else:
             inner = inner.where(in_window(col, plan.windows[0]), copy=False)
@@ -375,12 +373,12 @@ class _Build:
         return outer.select(exp.alias_(value, self.leaves[leaf]), copy=False)
 
     # -- point in time: the value as of each date ----------------------------------------------
-    def _pit_ends(self) -> list[tuple[str | None, dt.date]]:
+    def _pit_ends(self) -> list[tuple[str | bool | None, dt.date]]:
         """(bucket, date the value is taken at) for a point-in-time measure."""
         plan = self.plan
         assert plan is not None
         if plan.kind == "compare":
-            return [("current", plan.windows[0].end), ("previous", plan.windows[1].end)]
+            return [(True, plan.windows[0].end), (False, plan.windows[1].end)]
         window = plan.windows[0]
         if plan.grain is None:
             return [(None, window.end)]
@@ -391,7 +389,7 @@ class _Build:
         m = self.model.measures[cte.leaves[0].measure][1]
         nad = m.non_additive
         assert nad is not None
-        rows = [exp.tuple_(exp.Literal.string(b or ""), date_literal(e)) for b, e in self._pit_ends()]
+        rows = [exp.tuple_(_label(b), date_literal(e)) for b, e in self._pit_ends()]
         select = exp.select()
         at = exp.column("__at", "p")
         since = qualify(scan.fact.dimension(nad.name).expr, scan.fact.name, scan.fact.table)  # type: ignore[union-attr]
@@ -421,23 +419,23 @@ class _Build:
             copy=False)
 
     # -- ranges: offsets and cumulative windows ------------------------------------------------
-    def _buckets(self) -> list[tuple[str, Window]]:
+    def _buckets(self) -> list[tuple[str | bool, Window]]:
         """Each output bucket and the days it reads when nothing is shifted."""
         plan = self.plan
         assert plan is not None
         if plan.kind == "compare":
-            return [("current", plan.windows[0]), ("previous", plan.windows[1])]
+            return [(True, plan.windows[0]), (False, plan.windows[1])]
         window = plan.windows[0]
         if plan.grain is None:
             return [("", window)]
         return [(p.start.isoformat(), Window(max(p.start, window.start), min(p.end, window.end)))
                 for p in periods(window, plan.grain)]
 
-    def _ranges(self, mode: Mode) -> list[tuple[str, dt.date | None, dt.date]]:
+    def _ranges(self, mode: Mode) -> list[tuple[str | bool, dt.date | None, dt.date]]:
         """(bucket, first day read or None for all time, day after the last day read)."""
         plan = self.plan
         assert plan is not None
-        out: list[tuple[str, dt.date | None, dt.date]] = []
+        out: list[tuple[str | bool, dt.date | None, dt.date]] = []
         for label, w in self._buckets():
             if mode.kind == "offset":
                 assert mode.offset
@@ -465,7 +463,7 @@ class _Build:
         col = scan.time(measure)
         ranges = self._ranges(leaf.mode)
         bounded = all(lo is not None for _, lo, _ in ranges)
-        rows = [exp.tuple_(exp.Literal.string(b), *([date_literal(lo)] if bounded and lo else []),
+        rows = [exp.tuple_(_label(b), *([date_literal(lo)] if bounded and lo else []),
                            date_literal(hi)) for b, lo, hi in ranges]
         columns = [BUCKET, *(["__lo"] if bounded else []), "__hi"]
         select = exp.select()
@@ -526,7 +524,8 @@ class _Build:
             name = BUCKET if name == plan.grain else name
             order.append(exp.Ordered(this=exp.column(name), desc=desc, nulls_first=False))
         order += [exp.Ordered(this=exp.column(k), nulls_first=False) for k in keys]
-        if order and not plan.aggregate:
+        # a comparison's rows are paired by key and sorted when typed: no sort in the engine
+        if order and not plan.aggregate and plan.kind == "query":
             select = select.order_by(*order, copy=False)
         if plan.limit and not plan.aggregate:
             select = select.limit(plan.limit, copy=False)
@@ -579,6 +578,11 @@ def _split(leaves: list[Leaf], conds: dict[Leaf, list[exp.Expr]]
 
 
 
+def _label(bucket: str | bool | None) -> exp.Expr:
+    """A bucket as a literal: a comparison's TRUE or FALSE, else a period's start as text."""
+    return exp.Boolean(this=bucket) if isinstance(bucket, bool) else exp.Literal.string(bucket or "")
+
+
 def _keys_of(cte: exp.Select, keys: list[str]) -> list[str]:
     names = {s.alias_or_name for s in cte.expressions}
     return [k for k in keys if k in names]
@@ -609,6 +613,17 @@ def check_metric_filters(model: SemanticModelFile, metric: str) -> None:
         measure = next(x for x in sm.measures if x.name in model.base_measures(metric))
         for template in templates:
             render(template, partial(_reference, scan, measure))
+
+
+def _count_rows(condition: exp.Expr | None) -> exp.Expr:
+    """COUNT(*), or of the rows meeting the condition: COUNT(e) for `e IS NOT NULL`, else of a
+    constant under it. The engine reads no column it does not need."""
+    if condition is None:
+        return exp.Count(this=exp.Star())
+    counted = non_null_of(condition)
+    if counted is not None:
+        return exp.Count(this=counted.copy())
+    return exp.Count(this=exp.Case().when(condition, exp.Literal.number(1)))
 
 
 def _counts_rows(m: Measure, sm: SemanticModel) -> bool:

@@ -45,7 +45,30 @@ def lock(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("SET lock_configuration = true")
 
 
-def run(con: duckdb.DuckDBPyConnection, sql: str, limits: Limits) -> list[tuple[Any, ...]]:
+class Statements:
+    """Each SQL text's one SELECT, parsed and checked by DuckDB once per connection.
+
+    Only the text is kept, never rows: a kept statement is planned and run against the
+    warehouse afresh on every call, so a changed warehouse gives fresh rows. DuckDB runs a
+    copy of a kept statement, so calls on other cursors and threads may share it."""
+
+    KEPT = 256
+    """Statements kept (cleared when full)."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, Any] = {}
+
+    def get(self, cursor: duckdb.DuckDBPyConnection, sql: str) -> Any:
+        found = self._kept.get(sql)
+        if found is None:
+            if len(self._kept) >= self.KEPT:
+                self._kept.clear()
+            found = self._kept[sql] = _one_select(cursor, sql)
+        return found
+
+
+def run(con: duckdb.DuckDBPyConnection, sql: str, limits: Limits,
+        statements: Statements | None = None) -> list[tuple[Any, ...]]:
     """Run one SELECT on its own cursor; interrupt it past the timeout."""
     cursor = con.cursor()
     timed_out = threading.Event()
@@ -57,7 +80,8 @@ def run(con: duckdb.DuckDBPyConnection, sql: str, limits: Limits) -> list[tuple[
     timer = threading.Timer(limits.timeout_s, interrupt)
     timer.start()
     try:
-        rows = cursor.execute(_one_select(cursor, sql)).fetchmany(limits.row_cap + 1)
+        statement = statements.get(cursor, sql) if statements else _one_select(cursor, sql)
+        rows = cursor.execute(statement).fetchmany(limits.row_cap + 1)
     except duckdb.Error as exc:
         if timed_out.is_set():
             raise QueryTimeout(f"Query interrupted after {limits.timeout_s:g} s.") from exc

@@ -2,30 +2,28 @@
 
 from __future__ import annotations
 
-import datetime as dt
-import decimal
+import json
 from pathlib import Path
 from typing import Any
 
 import duckdb
 from sqlglot import exp
 
-from semantic_layer.attribution import attribute
 from semantic_layer.catalog import build_catalog
-from semantic_layer.compile import BUCKET, Compiled, Compiler
+from semantic_layer.compile import Compiled, Compiler
 from semantic_layer.engines import Engine
 from semantic_layer.errors import SemanticError, WarehouseMismatch
 from semantic_layer.execute import Limits
 from semantic_layer.infer import infer_from_duckdb, infer_from_engine, needs_inference
 from semantic_layer.model import SemanticModel, SemanticModelFile, load_model
+from semantic_layer.reading import Reading
 from semantic_layer.requests import CompareArgs, QueryArgs, parse_args
-from semantic_layer.results import Number, Result, Row, member_text
+from semantic_layer.results import Result
 from semantic_layer.sql import HAND_DIALECT, parse_trusted, to_dialect
-from semantic_layer.validate import Coverage, Plan, plan_compare, plan_query
-from semantic_layer.windows import Window, period_end
+from semantic_layer.validate import Plan, plan_compare, plan_query
 
-COMPILED_KEPT = 1024
-"""Compiled calls a layer keeps (cleared when full)."""
+PREPARED_KEPT = 1024
+"""Prepared calls a layer keeps, by wire arguments and by plan (cleared when full)."""
 
 
 class SemanticLayer:
@@ -45,9 +43,10 @@ class SemanticLayer:
         self.model = model
         self.database = database
         self.compiler = Compiler(model)
-        self._compiled: dict[tuple[str, str], Compiled] = {}
-        """A validated plan's SQL: the model does not change under a layer, so a call asked
-        again (repeats, configurations, a rerun) compiles once."""
+        self._prepared: dict[tuple[str, ...], Reading] = {}
+        """Calls validated and compiled, with how to type their rows, by wire arguments and by
+        plan: the model does not change under a layer, so a call asked again (repeats,
+        configurations, a rerun) is prepared once. No rows are kept: every call runs its SQL."""
         self._exact_edges = [e.model_dump() for e in model.metric_tree.exact]
         self._engine = engine
         self._owned = engine is None
@@ -120,35 +119,50 @@ class SemanticLayer:
         return self.call("compare", args)
 
     def call(self, kind: str, raw: Any) -> Result:
-        """Run a governed call from raw (wire) arguments; raise a SemanticError if blocked."""
-        plan = self.plan(kind, raw)
-        engine = self.engine
-        key = (repr(plan), engine.dialect)
-        compiled = self._compiled.get(key)
-        if compiled is None:
-            if len(self._compiled) >= COMPILED_KEPT:
-                self._compiled.clear()
-            compiled = self._compiled[key] = self.compiler.compile(plan, engine.dialect)
-        rows = engine.run(compiled.sql, self.limits)
-        return self._typed(plan, compiled, rows)
+        """Run a governed call from raw (wire) arguments; raise a SemanticError if blocked.
 
-    def _typed(self, plan: Plan, compiled: Compiled, raw_rows: list[tuple]) -> Result:
-        records = [dict(zip((*compiled.keys, *plan.metrics), r, strict=True)) for r in raw_rows]
-        coverage = tuple(c.to_json() for c in plan.coverage)
-        common: dict[str, Any] = {"kind": plan.kind, "metrics": plan.metrics, "coverage": coverage,
-                  "sql": compiled.sql, "model_version": self.model.version,
-                  "point_in_time": tuple(m for m in plan.metrics if self.model.point_in_time(m)),
-                  "renamed": plan.renamed, "grain": plan.grain}
-        if plan.requested is not None:
-            common["widened"] = {"requested": plan.requested.to_json(),
-                                 "window": plan.windows[0].to_json(),
-                                 "note": f"widened to whole {plan.grain}s, as MetricFlow does"}
-        if plan.kind == "compare":
-            rows = attribute(_compare_rows(plan, records), plan.metrics, self._exact_edges)
-            return Result(keys=tuple(plan.group_by), rows=rows, **common)
-        grain_key = (plan.grain,) if compiled.bucketed and plan.grain else ()
-        rows = tuple(_query_row(plan, rec, plan.coverage[0]) for rec in records)
-        return Result(keys=grain_key + tuple(plan.group_by), rows=rows, **common)
+        Its SQL runs against the warehouse every time; only what follows from the arguments
+        and the model (validation, SQL, how to type the rows) is prepared once."""
+        reading = self._prepare(kind, raw)
+        return reading.result(self.engine.run(reading.sql, self.limits))
+
+    def _prepare(self, kind: str, raw: Any) -> Reading:
+        """The call prepared: found by its wire arguments when they were asked before, else
+        validated now and found by its plan."""
+        wire = _wire_key(raw)
+        key = (kind, wire, self.dialect) if wire is not None else None
+        found = self._prepared.get(key) if key else None
+        if found is None:
+            found = self._planned(self.plan(kind, raw))
+            if key:
+                self._keep(key, found)
+        return found
+
+    def _planned(self, plan: Plan) -> Reading:
+        """The plan's SQL and typing, prepared once per plan (other wire arguments, such as a
+        metric's previous name, may validate to a plan already prepared)."""
+        key = (repr(plan), self.dialect)
+        found = self._prepared.get(key)
+        if found is None:
+            compiled = self.compiler.compile(plan, self.dialect)
+            point_in_time = tuple(m for m in plan.metrics if self.model.point_in_time(m))
+            found = Reading(plan, compiled, self.model.version, point_in_time, self._exact_edges)
+            self._keep(key, found)
+        return found
+
+    def _keep(self, key: tuple[str, ...], reading: Reading) -> None:
+        if len(self._prepared) >= PREPARED_KEPT:
+            self._prepared.clear()
+        self._prepared[key] = reading
+
+
+def _wire_key(raw: Any) -> str | None:
+    """Wire arguments as canonical JSON (types kept: 1, 1.0, true and "1" differ), or None when
+    they are not plain JSON and only their validated plan can key them."""
+    try:
+        return json.dumps(raw, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError):
+        return None
 
 
 def check_warehouse(model: SemanticModelFile, engine: Engine) -> None:
@@ -195,48 +209,3 @@ def _named_columns(sm: SemanticModel) -> list[tuple[str, str, str]]:
 
 def _key(tables: dict[str, Any], table: str) -> str:
     return next(t for t in tables if t.lower() == table.lower())
-
-
-def _number(v: Any) -> Number:
-    if v is None:
-        return None
-    if isinstance(v, decimal.Decimal):
-        return float(v)
-    if isinstance(v, bool):
-        return int(v)
-    return v if isinstance(v, int | float) else float(v)
-
-
-def _query_row(plan: Plan, rec: dict[str, Any], cov: Coverage) -> Row:
-    key = {d: member_text(rec[d]) for d in plan.group_by}
-    partial = False
-    if plan.grain and BUCKET in rec:
-        start = rec[BUCKET]
-        start = start.date() if isinstance(start, dt.datetime) else start
-        start = dt.date.fromisoformat(start) if isinstance(start, str) else start
-        period = Window(start, period_end(start, plan.grain))
-        partial = cov.covered is None or not cov.covered.covers(period)
-        key = {plan.grain: start.isoformat(), **key}
-    values = {m: {"value": _number(rec[m])} for m in plan.metrics}
-    return Row(key, values, partial)
-
-
-def _compare_rows(plan: Plan, records: list[dict[str, Any]]) -> tuple[Row, ...]:
-    by_key: dict[tuple[str, ...], dict[str, dict[str, Any]]] = {}
-    for rec in records:
-        key = tuple(member_text(rec[d]) for d in plan.group_by)
-        by_key.setdefault(key, {})[rec[BUCKET]] = rec
-    rows = []
-    for key in sorted(by_key):
-        buckets = by_key[key]
-        values = {m: _fields(buckets.get("current", {}).get(m), buckets.get("previous", {}).get(m))
-                  for m in plan.metrics}
-        rows.append(Row(dict(zip(plan.group_by, key, strict=True)), values))
-    return tuple(rows)
-
-
-def _fields(current: Any, previous: Any) -> dict[str, Number]:
-    cur, prev = _number(current), _number(previous)
-    delta = cur - prev if cur is not None and prev is not None else None
-    pct = delta / prev * 100 if delta is not None and prev else None
-    return {"value": cur, "previous": prev, "delta": delta, "pct_change": pct}

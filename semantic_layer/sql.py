@@ -107,6 +107,68 @@ def conjuncts(tree: exp.Expr | None) -> list[exp.Expr]:
     return list(tree.flatten()) if isinstance(tree, exp.And) else [tree]
 
 
+def bare_booleans(tree: exp.Expr) -> exp.Expr:
+    """A column compared with TRUE or FALSE as the column itself or its NOT: the same rows on
+    every engine (a null stays null), but DuckDB guesses `x = false` keeps half a table and
+    `NOT x` a fifth, and a wrong guess builds a join's hash table on the larger side.
+
+    >>> bare_booleans(sqlglot.parse_one("o.is_test = false AND TRUE <> paid")).sql()
+    'NOT o.is_test AND NOT paid'
+    """
+    def bare(node: exp.Expr) -> exp.Expr:
+        if not isinstance(node, exp.EQ | exp.NEQ):
+            return node
+        column, value = node.this, node.expression
+        if isinstance(column, exp.Boolean):
+            column, value = value, column
+        if not isinstance(column, exp.Column) or not isinstance(value, exp.Boolean):
+            return node
+        keep = value.this == isinstance(node, exp.EQ)
+        return column.copy() if keep else exp.Not(this=column.copy())
+
+    return tree.transform(bare)
+
+
+def bare_null_tests(tree: exp.Expr) -> exp.Expr:
+    """A null test of a time column truncated to a grain as a test of the column itself: the
+    truncation is null exactly when the column is, and the engine casts no row to find out.
+
+    >>> bare_null_tests(sqlglot.parse_one(
+    ...     "CAST(DATE_TRUNC('MONTH', CAST(r.t AS DATE)) AS DATE) IS NOT NULL")).sql()
+    'NOT r.t IS NULL'
+    """
+    def bare(node: exp.Expr) -> exp.Expr:
+        if not isinstance(node, exp.Is) or not isinstance(node.expression, exp.Null):
+            return node
+        inner = node.this
+        while _truncation(inner):
+            inner = inner.this
+        return exp.Is(this=inner.copy(), expression=exp.Null()) if isinstance(
+            inner, exp.Column) and inner is not node.this else node
+
+    return tree.transform(bare)
+
+
+def _truncation(node: exp.Expr) -> bool:
+    """A step of `truncate`: CAST(… AS DATE) (not TRY_CAST, which nulls what it cannot read) or
+    DATE_TRUNC."""
+    if type(node) is exp.Cast:
+        return node.to.this == exp.DataType.Type.DATE
+    return isinstance(node, exp.DateTrunc)
+
+
+def non_null_of(condition: exp.Expr) -> exp.Expr | None:
+    """`e` when the condition is `e IS NOT NULL`, else None.
+
+    >>> non_null_of(sqlglot.parse_one("r.opened_at IS NOT NULL")).sql()
+    'r.opened_at'
+    """
+    if isinstance(condition, exp.Not) and isinstance(condition.this, exp.Is) and isinstance(
+            condition.this.expression, exp.Null):
+        return condition.this.this
+    return None
+
+
 def literal(value: object, as_date: bool) -> exp.Expr:
     if isinstance(value, bool):
         return exp.Boolean(this=value)

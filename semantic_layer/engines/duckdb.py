@@ -7,7 +7,7 @@ from typing import Any
 
 import duckdb
 
-from semantic_layer.execute import Limits, connect, run
+from semantic_layer.execute import Limits, Statements, connect, run
 
 COLUMNS = """SELECT table_schema, table_name, column_name, data_type FROM information_schema.columns
 WHERE table_catalog = current_database() AND table_schema NOT IN ('information_schema', 'pg_catalog')
@@ -23,9 +23,10 @@ class DuckDBEngine:
     def __init__(self, path: Path, limits: Limits) -> None:
         self.path = path
         self.connection: duckdb.DuckDBPyConnection | None = connect(path, limits)
+        self.statements = Statements()
 
     def run(self, sql: str, limits: Limits) -> list[tuple[Any, ...]]:
-        return run(self._open(), sql, limits)
+        return run(self._open(), sql, limits, self.statements)
 
     def tables(self) -> dict[str, list[tuple[str, str]]]:
         return columns_of(self._open())

@@ -17,7 +17,7 @@ from sqlglot import exp
 
 from semantic_layer.engines.duckdb import columns_of
 from semantic_layer.errors import FileLoadError, MixedTypes, WarehouseMissing
-from semantic_layer.execute import Limits, lock, run, settings
+from semantic_layer.execute import Limits, Statements, lock, run, settings
 
 SUFFIXES = (".csv", ".parquet")
 TYPES = ("DOUBLE", "TIMESTAMP", "BOOLEAN")
@@ -45,9 +45,10 @@ class FilesEngine:
             con.close()
             raise
         self.connection: duckdb.DuckDBPyConnection | None = con
+        self.statements = Statements()
 
     def run(self, sql: str, limits: Limits) -> list[tuple[Any, ...]]:
-        return run(self._open(), sql, limits)
+        return run(self._open(), sql, limits, self.statements)
 
     def tables(self) -> dict[str, list[tuple[str, str]]]:
         return columns_of(self._open())

@@ -126,6 +126,23 @@ class TestFiles:
         finally:
             layer.close()
 
+    def test_a_call_asked_again_reads_the_warehouse_again(self, project: Path) -> None:
+        """A call prepared once (plan, SQL, typing, DuckDB's parsed statement) still runs
+        against the warehouse each time: changed data gives changed numbers."""
+        engine = open_engine({"files": "parquet"}, project)
+        layer = SemanticLayer(load_project(SHOP), engine=engine)
+        kind, args = CALLS["aov-compare-by-store"]
+        try:
+            before = layer.call(kind, args)
+            engine.connection.execute("UPDATE orders SET order_total = order_total * 2")  # type: ignore[attr-defined]
+            after = layer.call(kind, args)
+        finally:
+            layer.close()
+        assert after.sql == before.sql
+        for old, new in zip(before.rows, after.rows, strict=True):
+            assert new.values["revenue"]["value"] == pytest.approx(2 * old.values["revenue"]["value"])
+            assert new.values["order_count"]["value"] == old.values["order_count"]["value"]
+
     def test_one_table_per_file_named_by_stem(self, project: Path) -> None:
         """Every file is a table named by its stem, with the file's columns."""
         engine = open_engine({"files": "csv"}, project)

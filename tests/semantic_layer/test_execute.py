@@ -8,7 +8,7 @@ import duckdb
 import pytest
 
 from semantic_layer import SemanticLayer, errors, load_model
-from semantic_layer.execute import Limits, run
+from semantic_layer.execute import Limits, Statements, run
 
 
 def test_connection_is_read_only(layer: SemanticLayer) -> None:
@@ -55,7 +55,7 @@ def test_a_call_asked_again_compiles_once(layer: SemanticLayer,
     """The same governed call compiles once per layer and returns the same rows; another call
     (another window) compiles anew."""
     compiles: list[object] = []
-    monkeypatch.setattr(layer, "_compiled", {})  # the session's layer: start from an empty cache
+    monkeypatch.setattr(layer, "_prepared", {})  # the session's layer: start from an empty cache
     real = layer.compiler.compile
     monkeypatch.setattr(layer.compiler, "compile",
                         lambda plan, dialect="duckdb": compiles.append(plan) or real(plan, dialect))
@@ -64,3 +64,18 @@ def test_a_call_asked_again_compiles_once(layer: SemanticLayer,
     assert (len(compiles), again.to_json()) == (1, first.to_json())
     layer.query(metrics=["active_users"], window={"start": "2026-03-09", "end": "2026-03-15"})
     assert len(compiles) == 2
+
+
+def test_a_kept_statement_reads_the_data_afresh() -> None:
+    """A statement parsed once runs against the data as it is at each call, and a refused text
+    is refused every time (nothing but parsed SELECTs is kept)."""
+    con, statements = duckdb.connect(), Statements()
+    con.execute("CREATE TABLE t AS SELECT 1 AS a")
+    sql = "SELECT count(*), sum(a) FROM t"
+    assert run(con, sql, Limits(), statements) == [(1, 1)]
+    con.execute("INSERT INTO t VALUES (2)")
+    assert run(con, sql, Limits(), statements) == [(2, 3)]
+    for _ in range(2):
+        with pytest.raises(errors.ExecutionError, match="exactly one SELECT; got DELETE"):
+            run(con, "DELETE FROM t", Limits(), statements)
+    assert run(con, sql, Limits(), statements) == [(2, 3)]

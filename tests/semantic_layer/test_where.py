@@ -1,14 +1,17 @@
 """MetricFlow's --where form, read into the layer's structured filters: only references compared
-with literals, IN lists, AND and OR; anything else is a clear error, and nothing is run."""
+with literals, IN lists, AND and OR; anything else is a clear error, and nothing is run. A
+metric's own filter is rendered through rewrites that keep its rows."""
 
 from __future__ import annotations
 
 import datetime as dt
 
+import duckdb
 import pytest
+from sqlglot import exp
 
 from semantic_layer import SemanticLayer, errors
-from semantic_layer.where import parse_where
+from semantic_layer.where import Ref, parse_where, render
 
 H1 = {"start": "2024-01-01", "end": "2024-06-30"}
 
@@ -111,3 +114,50 @@ class TestRun:
         (expected,) = shop_sql.execute("SELECT count(*) FROM transactions WHERE customer_id = 7"
                                        ).fetchone()
         assert row.values["orders"]["value"] == expected
+
+
+def _read(ref: Ref) -> exp.Expr:
+    """A reference as the compiler reads it from table t: a column, truncated for a grain."""
+    col = exp.column(ref.name.split("__")[-1], "t")
+    if ref.grain == "day":
+        return exp.cast(col, "DATE")
+    if ref.grain:
+        return exp.cast(exp.DateTrunc(this=exp.cast(col, "DATE"),
+                                      unit=exp.Literal.string(ref.grain.upper())), "DATE")
+    return col
+
+
+def _as_written(ref: Ref) -> exp.Expr:
+    """The same, parenthesized: no rewrite sees through it, so the filter runs as written."""
+    return exp.paren(_read(ref))
+
+
+@pytest.fixture(scope="module")
+def tiny() -> duckdb.DuckDBPyConnection:
+    """Table t with a boolean and a timestamp column, each with a null."""
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t AS SELECT * FROM (VALUES (1, true, 'x', TIMESTAMP '2024-01-05'), "
+                "(2, false, 'x', NULL), (3, NULL, 'x', TIMESTAMP '2024-02-01'), "
+                "(4, false, 'y', TIMESTAMP '2024-03-09')) v(id, is_test, status, shipped_at)")
+    return con
+
+
+class TestRewrites:
+    @pytest.mark.parametrize(("template", "rendered"), [
+        ("{{ Dimension('order__is_test') }} = false", "NOT t.is_test"),
+        ("{{ Dimension('order__is_test') }} = TRUE", "t.is_test"),
+        ("false <> {{ Dimension('order__is_test') }}", "t.is_test"),
+        ("{{ Dimension('order__is_test') }} != true AND {{ Dimension('order__status') }} = 'x'",
+         "NOT t.is_test AND t.status = 'x'"),
+        ("{{ TimeDimension('order__shipped_at', 'day') }} IS NOT NULL", "NOT t.shipped_at IS NULL"),
+        ("{{ TimeDimension('order__shipped_at', 'month') }} IS NULL", "t.shipped_at IS NULL"),
+    ])
+    def test_rewritten_filter_keeps_its_rows(self, tiny: duckdb.DuckDBPyConnection, template: str,
+                                             rendered: str) -> None:
+        """A column compared with TRUE or FALSE is written bare, and a null test of a truncated
+        time column tests the column; each selects the rows the filter as written selects."""
+        assert render(template, _read).sql("duckdb") == rendered
+        ids = [tiny.execute("SELECT list(id ORDER BY id) FROM t WHERE "
+                            + render(template, read).sql("duckdb")).fetchone()
+               for read in (_read, _as_written)]
+        assert ids[0] == ids[1]
