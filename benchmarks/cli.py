@@ -22,7 +22,8 @@ err = Console(stderr=True)
 @bench_app.command("semantic")
 def semantic(scale: float = typer.Option(10.0, help="Demo warehouse scale to measure on (the "
                                          "demo only; a project measures its own warehouse)."),
-             repeats: int = typer.Option(7, min=1, help="Timed runs per query."),
+             repeats: int = typer.Option(7, min=1, help="Timed runs per query at least (a fast query runs "
+                                               "until each side has run 0.5 s)."),
              engine: list[str] = typer.Option(["duckdb", "spark"], "--engine",
                                               help="duckdb and/or spark (repeat the option); "
                                                    "an engine that cannot open is reported, "
@@ -61,12 +62,12 @@ def _print_semantic(report: dict) -> None:
             console.print(f"{name}: not measured: {r['skipped']}")
             continue
         table = Table(title=f"governed / hand-written SQL on {name}, {where} "
-                            f"(median of {report['repeats']})")
-        for col in ("case", "governed s", "hand SQL s", "ratio"):
+                            f"(medians, at least {report['repeats']} runs each)")
+        for col in ("case", "runs", "governed s", "hand SQL s", "ratio"):
             table.add_column(col, justify="right" if col != "case" else "left")
         for c in r["cases"]:
-            table.add_row(c["case"], f"{c['governed_s']:.4f}", f"{c['hand_sql_s']:.4f}",
-                          f"{c['ratio']:.2f}")
+            table.add_row(c["case"], str(c["runs"]), f"{c['governed_s']:.4f}",
+                          f"{c['hand_sql_s']:.4f}", f"{c['ratio']:.2f}")
         console.print(table)
         for s in r.get("skipped_cases", []):
             console.print(f"{name}: {s['case']} not measured: {s['reason']}")

@@ -103,6 +103,10 @@ TARGETS = {"duckdb": 1.2, "spark": 1.1}
 ENGINES = ("duckdb", "spark")
 WARM_UP = {"duckdb": 2, "spark": 5}
 """Untimed runs of each text first: caches, and on Spark the JIT compiling its query code."""
+MIN_TIMED_S = 0.5
+"""A case runs past its `repeats` until each side has run this long (at most MAX_RUNS): a
+query of a few milliseconds gets enough runs that one stall does not move its median."""
+MAX_RUNS = 301
 
 
 def _time(fn: Callable[[], Any]) -> float:
@@ -245,7 +249,8 @@ def measure(layer: SemanticLayer, cases: list[Case], repeats: int,
             continue
         governed: list[float] = []
         manual: list[float] = []
-        for i in range(repeats):
+        i = 0
+        while i < repeats or (min(sum(governed), sum(manual)) < MIN_TIMED_S and i < MAX_RUNS):
             # alternate which runs first: a JVM still speeding up favours whichever runs second
             if i % 2:
                 manual.append(_time(run_hand))
@@ -253,8 +258,9 @@ def measure(layer: SemanticLayer, cases: list[Case], repeats: int,
             else:
                 governed.append(_time(run_governed))
                 manual.append(_time(run_hand))
+            i += 1
         g, m = statistics.median(governed), statistics.median(manual)
-        rows.append({"case": name, "governed_s": g, "hand_sql_s": m, "ratio": g / m})
+        rows.append({"case": name, "governed_s": g, "hand_sql_s": m, "ratio": g / m, "runs": i})
     if not rows:
         return {"skipped": "every case was blocked: " + "; ".join(
             f"{s['case']}: {s['reason']}" for s in skipped[:3])}

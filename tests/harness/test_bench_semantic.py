@@ -73,6 +73,8 @@ class TestProjectOption:
         duck = report["engines"]["duckdb"]
         assert [c["case"] for c in duck["cases"]] == MEASURED
         assert all(c["governed_s"] > 0 and c["hand_sql_s"] > 0 for c in duck["cases"])
+        # a query of milliseconds runs past --repeats 1 until each side has run 0.5 s
+        assert all(c["runs"] > 1 for c in duck["cases"])
         assert duck["skipped_cases"] == [] and report["compile_p50_ms"] > 0
         assert "metricflow" not in report
 
@@ -114,7 +116,8 @@ class TestProjectOption:
 
 def _report(metricflow: dict) -> dict:
     """A measured report as bench.run returns it, with `metricflow` as its last section."""
-    case = {"case": "lookup-001", "governed_s": 0.012, "hand_sql_s": 0.010, "ratio": 1.2}
+    case = {"case": "lookup-001", "governed_s": 0.012, "hand_sql_s": 0.010, "ratio": 1.2,
+            "runs": 42}
     return {"project": "myshop", "scale": None, "repeats": 1, "cases": 1,
             "compile_p50_ms": 1.5, "compile_p90_ms": 2.0,
             "engines": {"duckdb": {"cases": [case], "median_ratio": 1.2, "max_ratio": 1.2,
