@@ -3,10 +3,11 @@
 One reader for the audit (`text_value_mismatch`, `unsupported_number`), the repair messages, the
 findings and the noisy fault simulator, so all of them read a sentence the same way.
 
-A number is read with its thousands separators, decimals, `%` (or "percent", "pct", "pp",
-"percentage points"), k/M/B scale (or "thousand", "million", "billion"), a currency symbol (kept,
-not matched), a leading minus (`-` or U+2212 `−`), and a sign carried by a word: "fell 16.4%",
-"fell by 16.4%", "was down 16.4 %", "a drop of 16.4%" and "16.4% lower" are -16.4.
+A number is read with its thousands separators, decimals, `%` (or "percent", "pct"; "pp" and
+"percentage points" are percent units that match only a rate's value × 100), k/M/B scale (or
+"thousand", "million", "billion"), a currency symbol (kept, not matched), a leading minus (`-`
+or U+2212 `−`), and a sign carried by a word: "fell 16.4%", "fell by 16.4%", "was down 16.4 %",
+"a drop of 16.4%" and "16.4% lower" are -16.4.
 
 Not claims, and never read: dates and periods (2026-03-09, 13 April, April 13–19, 2026-W16,
 week 11, Q2 2019, a year standing alone), time of day, version numbers, anything inside a
@@ -70,6 +71,10 @@ class ReadNumber:
     """The scale as written ('k', 'M', 'bn', 'million'), or ''."""
     percent: bool = False
     """Written with %, 'percent', 'pct', 'pp' or 'percentage points': the value is in percent units."""
+    points: bool = False
+    """Written in percentage points ('pp', 'percentage points', '% pts'): a difference of two
+    rates, × 100. It matches only a fraction's value (a rate's delta), never a relative change
+    (`pct_change`, `share`): "fell 2 pp" is not "fell 2 %"."""
     currency: str = ""
     """The currency symbol written with it ($, £, €), or ''; kept for messages, ignored by matching."""
     sign_word: str = ""
@@ -110,6 +115,8 @@ def matches(number: ReadNumber, value: float, kind: Kind = "number") -> bool:
 
 def _target(number: ReadNumber, value: float, kind: Kind) -> float | None:
     """The value in the units the number was written in, or None when the units cannot agree."""
+    if number.points and kind != "fraction":
+        return None
     return target(value, kind, number.percent)
 
 
@@ -302,8 +309,10 @@ def _record(text: str, m: re.Match[str]) -> ReadNumber:
         value = -abs(value)
     decimals, significant = len(fraction), len((whole + fraction).lstrip("0")) or 1
     currency = (m["cur1"] or m["cur2"] or m["cur3"] or "").strip()
+    pct = m["pct"] or ""
+    points = "pp" in pct or "pt" in pct or "point" in pct
     return ReadNumber(m.start(), m.end(), m.group(0), value, decimals, significant, multiplier,
-                      scale, bool(m["pct"]), currency, word)
+                      scale, bool(pct), points, currency, word)
 
 
 def _key(number: ReadNumber) -> str:

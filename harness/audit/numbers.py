@@ -95,7 +95,7 @@ class Supports:
 
     def __init__(self, items: Iterable[Support]) -> None:
         self.items = tuple(items)
-        self._targets: list[_Targets | None] = [None, None]
+        self._targets: list[_Targets | None] = [None, None, None]
 
     def __len__(self) -> int:
         return len(self.items)
@@ -103,10 +103,11 @@ class Supports:
     def __call__(self, number: ReadNumber) -> bool:
         if len(self.items) <= self.FEW:
             return self._scan(number)
-        written = int(number.percent)
+        written = int(number.percent) + int(number.points)  # plain, percent, percentage points
         targets = self._targets[written]
         if targets is None:
-            targets = self._targets[written] = _Targets(self.items, number.percent)
+            targets = self._targets[written] = _Targets(self.items, number.percent,
+                                                        number.points)
         return targets.states(number)
 
 
@@ -122,15 +123,17 @@ class Supports:
 
 
 class _Targets:
-    """What numbers written one way (with % or without) must equal to match each support: a
+    """What numbers written one way (plain, %, or percentage points) must equal to match each support: a
     set for the exact look-up, and, built when a rounded number first needs them, the finite
     targets in order."""
 
     __slots__ = ("pairs", "exact", "near", "items")
 
-    def __init__(self, supports: tuple[Support, ...], percent: bool) -> None:
-        # without %, every kind's target is its value; with %, a count's is none
-        self.pairs = ([(t, s) for s in supports if (t := target(s.value, s.kind, True)) is not None]
+    def __init__(self, supports: tuple[Support, ...], percent: bool, points: bool) -> None:
+        # without %, every kind's target is its value; with %, a count's is none; in
+        # percentage points, only a fraction's is one
+        self.pairs = ([(t, s) for s in supports if (t := target(s.value, s.kind, True)) is not None
+                       and (s.kind == "fraction" or not points)]
                       if percent else [(s.value, s) for s in supports])
         self.exact = frozenset(t for t, _ in self.pairs)
         self.near: list[float] | None = None

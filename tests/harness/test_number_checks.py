@@ -138,11 +138,11 @@ def test_each_number_fault_is_caught(request, world: str, target: str, how: str)
 
 
 def _random_text(rng: random.Random) -> str:
-    """A number as a model might write it: signs, separators, decimals, scales and %."""
+    """A number as a model might write it: signs, separators, decimals, scales, % and points."""
     value = rng.choice([rng.uniform(-2, 2), rng.uniform(-200, 200), rng.uniform(-2e6, 2e6)])
     body = rng.choice([f"{value:.0f}", f"{value:.1f}", f"{value:.2f}", f"{value:,.0f}",
                        f"{value / 1000:.1f}k", f"{value / 1e6:.2f}M"])
-    return body + rng.choice(["", "", "%", " percent"])
+    return body + rng.choice(["", "", "%", " percent", " pp"])
 
 
 def _random_supports(rng: random.Random, near: list[float]) -> list[Support]:

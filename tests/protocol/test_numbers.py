@@ -140,6 +140,13 @@ MATCHES: list[tuple[str, float, Kind, bool]] = [
     ("0.5", 0.54, "number", False),
     ("$269,173.31", 269173.31, "number", True),
     ("2.26", 2.264, "number", True),
+    # percentage points are a difference of rates: a fraction × 100, never a relative change
+    ("fell 2.1 pp", -0.021, "fraction", True),
+    ("fell 2.1 percentage points", -0.021, "fraction", True),
+    ("2.1 % pts", 0.021, "fraction", True),
+    ("fell 2.1 pp", -2.1, "percent", False),
+    ("fell 2.1 percentage points", -2.1, "percent", False),
+    ("fell 2.1%", -2.1, "percent", True),
 ]
 
 
