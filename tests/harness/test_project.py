@@ -4,7 +4,6 @@ without either, question files naming their project, and runs and traces recordi
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -14,9 +13,9 @@ import sys
 import urllib.parse
 import urllib.request
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+import shop_data
 import yaml
 from pydantic import ValidationError
 
@@ -30,7 +29,6 @@ from traces import read
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = ROOT / "examples" / "shop"
-CACHE = Path(os.environ.get("SHOWWORK_TEST_CACHE", ROOT / ".showwork" / "test-cache"))
 FEW = ["lookup-001", "breakdown-001", "ranking-001", "diag-001", "refuse-001"]
 """A few shop questions, one of each gold kind (sql, table_sql, members, driver, none)."""
 
@@ -46,24 +44,10 @@ def showwork(*args: str, home: Path, cwd: Path | None = None,
                           text=True, env=env, cwd=cwd or ROOT, timeout=300)
 
 
-def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("shop_generate_for_projects",
-                                                  SHOP / "generate.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve their module by name
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="session")
 def shop_db() -> Path:
-    """The shop warehouse (default seed), built once into the test cache by generate.build()."""
-    generate = _generator()
-    path = CACHE / f"shop-v{generate.GENERATOR_VERSION}-seed{generate.DEFAULT_SEED}.duckdb"
-    if not path.exists():
-        generate.build(path, seed=generate.DEFAULT_SEED)
-    return path
+    """The shop warehouse (default seed), built once into the test cache (tests/support)."""
+    return shop_data.shop_db()
 
 
 def copy_shop(folder: Path, shop_db: Path) -> Path:
