@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
 from typing import Literal
@@ -79,16 +79,16 @@ class ReadNumber:
     """The currency symbol written with it ($, £, €), or ''; kept for messages, ignored by matching."""
     sign_word: str = ""
     """The word that gave it a direction ('fell', 'drop', 'rose'), or ''."""
+    unit: float = field(init=False, repr=False, compare=False)
+    """The value of one unit of its last written digit: 100 for '12.6k', 0.1 for '-16.4'."""
+    rounded: bool = field(init=False, repr=False, compare=False)
+    """Whether it was written rounded (a decimal or a scale, and two significant digits)."""
 
-    @property
-    def unit(self) -> float:
-        """The value of one unit of its last written digit: 100 for '12.6k', 0.1 for '-16.4'."""
-        return 10 ** -self.decimals * self.multiplier
-
-    @property
-    def rounded(self) -> bool:
-        """Whether it was written rounded (a decimal or a scale, and two significant digits)."""
-        return (self.decimals >= 1 or self.multiplier > 1) and self.significant >= 2
+    def __post_init__(self) -> None:
+        # read on every match: worked out once per number
+        object.__setattr__(self, "unit", 10 ** -self.decimals * self.multiplier)
+        object.__setattr__(self, "rounded", (self.decimals >= 1 or self.multiplier > 1)
+                           and self.significant >= 2)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -102,15 +102,20 @@ def matches(number: ReadNumber, value: float, kind: Kind = "number") -> bool:
     (True, False)
     """
     target = _target(number, value, kind)
-    if target is None:
-        return False
-    if number.value == target:
-        return True
-    if not number.rounded or not _finite(target):
+    return target is not None and (number.value == target or near(number, target))
+
+
+def near(number: ReadNumber, target: float) -> bool:
+    """Whether `number`, written rounded, lies within half a unit of its last digit of `target`
+    (a value already in the units the number was written in: see `target`).
+
+    >>> near(read_numbers("16.4%")[0], 16.44), near(read_numbers("16%")[0], 16.44)
+    (True, False)
+    """
+    if not number.rounded or target != target or abs(target) == _INF:  # NaN, ±inf: never near
         return False
     # The same tolerance as values.matches, so a JSON number and its text agree.
-    return abs(number.value - target) <= (0.5 * 10 ** -number.decimals * number.multiplier
-                                          + 1e-12 * max(1.0, abs(target)))
+    return abs(number.value - target) <= 0.5 * number.unit + 1e-12 * max(1.0, abs(target))
 
 
 def _target(number: ReadNumber, value: float, kind: Kind) -> float | None:
@@ -132,8 +137,23 @@ def target(value: float, kind: Kind, percent: bool) -> float | None:
     if kind == "number":
         return None if percent else value
     if kind == "fraction" and percent:
-        return float(Decimal(repr(value)) * 100)
+        return _hundredfold(value)
     return value
+
+
+def _hundredfold(value: float) -> float:
+    """value × 100 as the decimal it is written as, scaled (0.07 gives 7.0, not 7.000000000000001).
+
+    >>> _hundredfold(0.07), _hundredfold(1.5e-07), _hundredfold(3)
+    (7.0, 1.5e-05, 300.0)
+    """
+    written = repr(value)
+    if "e" in written or "n" in written:  # 1e-05, inf, nan: through Decimal
+        return float(Decimal(written) * 100)
+    return float(written + "e2")  # the same decimal, scaled, rounded once to a float
+
+
+_INF = float("inf")
 
 
 def _finite(value: float) -> bool:

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
 
@@ -16,6 +17,17 @@ class StrictJSONError(ValueError):
 
 def loads(text: str, what: str) -> Any:
     """Parse `text`; raise StrictJSONError ("The {what} …") or json.JSONDecodeError."""
+    if text.startswith("\ufeff"):  # as json.loads says it
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    try:
+        return _decoder(what).decode(text)
+    except RecursionError as exc:
+        raise StrictJSONError(f"The {what} nests too deeply.") from exc
+
+
+@lru_cache(maxsize=16)
+def _decoder(what: str) -> json.JSONDecoder:
+    """The strict decoder for one kind of text (its messages name it), built once."""
 
     def no_constant(name: str) -> Any:
         raise StrictJSONError(f"The {what} contains {name}; use a finite number or null.")
@@ -27,10 +39,7 @@ def loads(text: str, what: str) -> Any:
                                   "each key once.")
         return out
 
-    try:
-        return json.loads(text, parse_constant=no_constant, object_pairs_hook=unique)
-    except RecursionError as exc:
-        raise StrictJSONError(f"The {what} nests too deeply.") from exc
+    return json.JSONDecoder(parse_constant=no_constant, object_pairs_hook=unique)
 
 
 def _first_repeat(pairs: list[tuple[str, Any]]) -> str:

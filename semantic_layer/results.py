@@ -88,9 +88,10 @@ class Result:
     grain: str | None = None
     widened: dict[str, Any] | None = None
     """When the window was widened to whole periods: {"requested": …, "window": …}."""
-    partial: bool = field(init=False)
+    partial: bool = field(init=False, default=False)
     """Some window or row is not wholly covered by data."""
-    _by_key: dict[tuple, list[Row]] = field(init=False, repr=False, compare=False)
+    _by_key: dict[tuple, list[Row]] = field(init=False, repr=False, compare=False,
+                                            default_factory=dict)
     """Rows by their full selector key, filled on the first full-key look-up."""
 
     def __post_init__(self) -> None:

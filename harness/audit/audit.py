@@ -12,7 +12,7 @@ from harness.audit.findings import ANSWER_FINDINGS, FINDINGS
 from harness.audit.index import CatalogIndex
 from harness.audit.numbers import check_answer_numbers
 from harness.audit.scope import scope_of
-from harness.audit.steps import Step
+from harness.audit.steps import Step, run
 from harness.audit.types import AuditReport, ClaimAudit, Defect, Finding
 from protocol.answer import Answer, parse_answer
 from protocol.errors import AnswerError
@@ -46,16 +46,20 @@ def audit(answer: str | dict[str, Any] | Answer, evidence: Evidence,
                 for i, c in enumerate(answer.claims or [], 1)]
     for ctx in contexts:
         ctx.answer_claims = contexts
-    claims = _propagate([_audit_claim(ctx, rendered) for ctx in contexts], answer)
-    whole = AnswerContext(answer, contexts, evidence, index, category, question)
-    answer_defects = [d for check in ANSWER_CHECKS for d in check(whole)]
+    try:
+        claims = _propagate([_audit_claim(ctx, rendered) for ctx in contexts], answer)
+        whole = AnswerContext(answer, contexts, evidence, index, category, question)
+        answer_defects = run(ANSWER_CHECKS, whole)
+        findings = run(ANSWER_FINDINGS, whole)
+        scope = scope_of(whole)
+    finally:
+        for ctx in contexts:  # no cycle outlives the audit: its objects go when it returns
+            ctx.answer_claims = []
     defects = [d for c in claims for d in c.defects] + answer_defects
-    findings = ([f for c in claims for f in c.findings]
-                + [f for find in ANSWER_FINDINGS for f in find(whole)])
+    findings = [f for c in claims for f in c.findings] + findings
     graphed = answer.has_graph
     grounded = (not defects) if graphed else None
     decision = decide(answer.status, graphed, grounded, claims, findings)
-    scope = scope_of(whole)
     return AuditReport(answer.status, graphed, grounded, claims, defects, findings, decision,
                        answer.value, answer.driver, answer.answer, answer.refusal_reason,
                        scope_checked=scope.checked, scope_note=scope.note())
@@ -63,9 +67,8 @@ def audit(answer: str | dict[str, Any] | Answer, evidence: Evidence,
 
 def _audit_claim(ctx: ClaimContext, rendered: bool) -> ClaimAudit:
     claim = ctx.claim
-    for check in CHECKS:
-        ctx.defects += check(ctx)
-    findings = [f for find in FINDINGS for f in find(ctx)]
+    run(CHECKS, ctx, ctx.defects)
+    findings = run(FINDINGS, ctx)
     state = _state(ctx, findings)
     text = _render(ctx) if rendered and claim.kind == "measurement" and not ctx.defects else None
     return ClaimAudit(ctx.cid, claim.text, claim.kind, state, claim.value,
@@ -74,6 +77,8 @@ def _audit_claim(ctx: ClaimContext, rendered: bool) -> ClaimAudit:
 
 
 def _state(ctx: ClaimContext, findings: list[Finding]) -> str:
+    if not ctx.defects and not findings:
+        return "SUPPORTED"
     codes = {d.code for d in ctx.defects} | {f.code for f in findings}
     if "value_mismatch" in codes or codes & CONFLICT_CODES:
         return "CONFLICTING"

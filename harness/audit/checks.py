@@ -141,6 +141,8 @@ def _unknown_handle(ctx: ClaimContext, text: str, handle: int) -> str:
 
 
 def _row(ctx: ClaimContext, text: str, c: ResultCitation, result: Result) -> Row | Defect:
+    if not c.selector and len(result.rows) == 1:
+        return result.rows[0]  # the one row of a result without row keys: most citations
     selector = c.row_selector()
     unknown = [k for k in selector if k not in result.keys]
     if unknown:

@@ -13,13 +13,15 @@ from protocol.citations import ResultCitation, StatementCitation
 from semantic_layer.results import Result, Row
 
 if TYPE_CHECKING:
-    from harness.audit.labels import ClaimReading, Support
+    from harness.audit.labels import ClaimReading, Support, Window
     from harness.audit.numbers import Support as ValueSupport
     from harness.audit.numbers import Supports
+    from harness.audit.prose import ProseReading
     from harness.audit.scope import Scope
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen only for speed: built per claim by every audit (a frozen __init__ costs ~5×).
+@dataclass(slots=True)
 class Cited:
     """A result citation that resolved: where it points and the value found there."""
 
@@ -98,8 +100,13 @@ class AnswerContext:
     value_supports: Supports | None = None
     """Every value a claim states or cites, the prose's numbers are held to (numbers.py), once
     found."""
-    metric_supports: dict[str, Supports] | None = None
-    """Those values by the metric their citation is of (numbers.py), once found."""
+    windows: set[Window] | None = None
+    """Every window the claims' cited results cover or were asked for, and every cited row's
+    period (labels.py), once found."""
+    support: Support | None = None
+    """What the claims rest on together (prose.py), once found."""
+    prose: ProseReading | None = None
+    """What the prose says (prose.py), once read."""
 
     @property
     def catalog(self) -> dict[str, Any]:

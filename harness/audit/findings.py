@@ -25,9 +25,7 @@ def _finding(ctx: ClaimContext, code: str, message: str, evidence: dict[str, Any
 
 @emits("direction_mismatch")
 def find_direction(ctx: ClaimContext) -> list[Finding]:
-    if not any(item.citation.field in ("delta", "pct_change") for item in ctx.cited):
-        return []
-    said = direction(ctx.claim.text)
+    said = ctx.index_.read("direction", ctx.claim.text, direction) if ctx.cited else 0
     if not said:
         return []
     for item in ctx.cited:
@@ -69,7 +67,7 @@ def find_partial(ctx: ClaimContext) -> list[Finding]:
 
 @emits("point_in_time_as_period")
 def find_point_in_time(ctx: ClaimContext) -> list[Finding]:
-    if not ctx.cited or not says_period_total(ctx.claim.text):
+    if not ctx.cited or not ctx.index_.read("period-total", ctx.claim.text, says_period_total):
         return []
     for item in ctx.cited:
         text, c = item.text, item.citation

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from harness.audit.checks import check_premises, check_sources, check_support_shape
-from harness.audit.context import Cited, ClaimContext
+from harness.audit.context import AnswerContext, Cited, ClaimContext
 from harness.audit.index import CatalogIndex
 from harness.audit.steps import codes_of, emits
 from harness.audit.types import Finding
@@ -39,9 +39,16 @@ class ClaimReading:
     members: tuple[Mention, ...]
     periods: tuple[PeriodMention, ...]
     """Periods outside governed names, resolved against the catalog's as-of date."""
+    first: dict[str, Mention] = field(default_factory=dict)
+    """Each metric named (by the name it was read as) → its first mention."""
+    said: frozenset[str] = frozenset()
+    """The current names of the metrics named."""
+    groups: tuple[list[Mention], ...] = ()
+    """The member mentions grouped by the words that made them (`by_span`)."""
 
 
-@dataclass(frozen=True)
+# Not frozen only for speed: built per claim by every audit (a frozen __init__ costs ~5×).
+@dataclass(slots=True)
 class Support:
     """What a claim rests on: its resolved result citations and tree statements, with its
     premises' (followed through premises)."""
@@ -56,24 +63,27 @@ class Support:
 def read_claim(ctx: ClaimContext) -> ClaimReading:
     """The claim's text read against the catalog, once per catalog for each text."""
     if ctx.reading is None:
-        catalog = ctx.catalog
-        ctx.reading = ctx.index_.read("claim", ctx.claim.text, lambda t: _read(t, catalog))
+        ctx.reading = read_words(ctx.index_, "claim", ctx.claim.text)
     return ctx.reading
 
 
 def read_words(index: CatalogIndex, kind: str, text: str) -> ClaimReading:
     """Any answer text (the prose) read like a claim's, once per catalog for each text."""
-    catalog = index.catalog
-    return index.read(kind, text, lambda t: _read(t, catalog))
+    return index.read(kind, text, lambda t: _read(t, index))
 
 
-def _read(text: str, catalog: dict[str, Any]) -> ClaimReading:
-    mentions = find_mentions(text, catalog)
+def _read(text: str, index: CatalogIndex) -> ClaimReading:
+    mentions = find_mentions(text, index.catalog)
     spans = [m.span for m in mentions]
-    periods = find_periods(text, as_of(catalog)).found
-    return ClaimReading(tuple(m for m in mentions if m.kind == "metric"),
-                        tuple(m for m in mentions if m.kind == "member"),
-                        tuple(p for p in periods if not _overlaps(p.span, spans)))
+    periods = find_periods(text, as_of(index.catalog)).found
+    metrics = tuple(m for m in mentions if m.kind == "metric")
+    members = tuple(m for m in mentions if m.kind == "member")
+    first: dict[str, Mention] = {}
+    for m in metrics:
+        first.setdefault(m.name, m)
+    return ClaimReading(metrics, members,
+                        tuple(p for p in periods if not _overlaps(p.span, spans)), first,
+                        frozenset(_current(index, m) for m in first), tuple(by_span(members)))
 
 
 def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
@@ -133,31 +143,22 @@ def _fix(how: str, words: str, said: str, meant: str) -> str:
 def find_mislabelled(ctx: ClaimContext) -> list[Finding]:
     """The text names a governed metric the claim does not cite (for an argument: that none of
     its premises cites, and that no tree edge it rests on has at either end)."""
-    named = _first_metrics(read_claim(ctx).metrics)
-    support = _held(ctx) if named else None
+    reading = read_claim(ctx)
+    support = _held(ctx) if reading.first else None
     if support is None:
         return []
     if ctx.cited:
-        return _measurement_metrics(ctx, named)
-    return _argument_metrics(ctx, named, support)
+        return _measurement_metrics(ctx, reading)
+    return _argument_metrics(ctx, reading.first, support)
 
 
-def _first_metrics(mentions: Iterable[Mention]) -> dict[str, Mention]:
-    """Metric → its first mention."""
-    out: dict[str, Mention] = {}
-    for m in mentions:
-        out.setdefault(m.name, m)
-    return out
-
-
-def _measurement_metrics(ctx: ClaimContext, named: dict[str, Mention]) -> list[Finding]:
+def _measurement_metrics(ctx: ClaimContext, reading: ClaimReading) -> list[Finding]:
     out = []
-    names = {_current(ctx.index_, m) for m in named}
     for item in ctx.cited:
         cited = _current(ctx.index_, item.citation.metric)
-        if cited in names:
+        if cited in reading.said:
             continue
-        said, mention = next(iter(named.items()))
+        said, mention = next(iter(reading.first.items()))
         out.append(Finding(
             "mislabelled_metric", ctx.cid,
             f"Claim {ctx.cid} says {mention.words!r} ({said}) but cites {item.text} ({cited}).",
@@ -209,14 +210,13 @@ def _argument_finding(ctx: ClaimContext, said: str, mention: Mention, carried: s
 def find_mislabelled_member(ctx: ClaimContext) -> list[Finding]:
     """The text names a member of a governed dimension that neither a cited row nor a cited
     result's filter has."""
-    members = read_claim(ctx).members
-    support = _held(ctx) if members else None
+    groups = read_claim(ctx).groups
+    support = _held(ctx) if groups else None
     if support is None or not support.cited:
         return []
     out: list[Finding] = []
-    for group in by_span(members):
-        said = [carries(ctx, support.cited, m.name, m.member or "") for m in group]
-        if all(c is False for c in said):
+    for group in groups:
+        if all(carries(ctx, support.cited, m.name, m.member or "") is False for m in group):
             found = _member_finding(ctx, group[0], support)
             if all(f.evidence != found.evidence for f in out):
                 out.append(found)
@@ -289,9 +289,8 @@ def find_mislabelled_window(ctx: ClaimContext) -> list[Finding]:
     windows = {w for item in support.cited for w in windows_of(ctx, item)}
     if not windows:
         return []
-    numbers = _numbers(ctx, support)
     return [_window_finding(ctx, p, windows, support) for p in periods
-            if not names_window(p.period, windows) and not _is_number(p, numbers)]
+            if not names_window(p.period, windows) and not _is_number(p, _numbers(ctx, support))]
 
 
 def windows_of(ctx: Any, item: Cited) -> list[Window]:
@@ -299,6 +298,21 @@ def windows_of(ctx: Any, item: Cited) -> list[Window]:
     handle = item.citation.handle
     found = ctx.evidence.memo("windows", handle, lambda: _result_windows(item.result))
     return found + _row_window(item) if item.result.grain else found
+
+
+def answer_windows(ctx: AnswerContext) -> set[Window]:
+    """`windows_of` every item any claim cites, found once per answer (the prose and the
+    question's scope are held to them)."""
+    if ctx.windows is None:
+        seen: set[tuple[int, int]] = set()
+        ctx.windows = set()
+        for claim in ctx.claims:
+            for item in claim.cited:
+                key = (item.citation.handle, id(item.row))  # one row's fields share its windows
+                if key not in seen:
+                    seen.add(key)
+                    ctx.windows.update(windows_of(ctx, item))
+    return ctx.windows
 
 
 def _result_windows(result: Any) -> list[Window]:

@@ -25,13 +25,15 @@ from protocol.numbers import (
     claims_in,
     from_value,
     matches,
+    near,
     say,
     target,
     unsupported,
 )
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen only for speed: built per claim by every audit (a frozen __init__ costs ~5×).
+@dataclass(slots=True)
 class Support:
     """A value the user may read a number as: a cited field, or a claim's stated value."""
 
@@ -42,6 +44,12 @@ class Support:
     source: Cited | None = field(default=None, compare=False)
     """The resolved citation it comes from (a claim's value: the claim's first), when one
     resolved: which metric and row the value is of, for the prose's checks."""
+    percent: float | None = field(init=False, default=None, compare=False)
+    """What a number written with % must equal or lie near to state it (`target`); None when
+    no such number can (a count)."""
+
+    def __post_init__(self) -> None:
+        self.percent = target(self.value, self.kind, True)
 
 
 def kind_of(field: str, metric: str, catalog: dict[str, Any]) -> Kind:
@@ -103,55 +111,79 @@ class Supports:
     def __call__(self, number: ReadNumber) -> bool:
         if len(self.items) <= self.FEW:
             return self._scan(number)
+        return self._index(number).states(number)
+
+    def matching(self, number: ReadNumber) -> list[Support]:
+        """The supports `number` states, in order (which citations say it)."""
+        if len(self.items) <= self.FEW:
+            return [s for s in self.items if matches(number, s.value, s.kind)]
+        found = {id(s) for s in self._index(number).candidates(number)
+                 if matches(number, s.value, s.kind)}
+        return [s for s in self.items if id(s) in found] if found else []
+
+    def _index(self, number: ReadNumber) -> _Targets:
         written = int(number.percent) + int(number.points)  # plain, percent, percentage points
         targets = self._targets[written]
         if targets is None:
             targets = self._targets[written] = _Targets(self.items, number.percent,
                                                         number.points)
-        return targets.states(number)
-
+        return targets
 
     def _scan(self, number: ReadNumber) -> bool:
-        """Without %, every kind's target is its value: equal, or near when written rounded."""
+        """`matches` over each support, with its targets found once: without %, every kind's
+        target is its value; with %, its `percent` (in percentage points, a fraction's only)."""
+        value = number.value
         if not number.percent:
-            value = number.value
             if any(value == s.value for s in self.items):
                 return True
-            if not number.rounded:
-                return False
-        return any(matches(number, s.value, s.kind) for s in self.items)
+            return number.rounded and any(near(number, s.value) for s in self.items)
+        points = number.points
+        for s in self.items:
+            t = s.percent
+            if t is not None and not (points and s.kind != "fraction") and (
+                    value == t or near(number, t)):
+                return True
+        return False
 
 
 class _Targets:
-    """What numbers written one way (plain, %, or percentage points) must equal to match each support: a
-    set for the exact look-up, and, built when a rounded number first needs them, the finite
-    targets in order."""
+    """What numbers written one way (plain, %, or percentage points) must equal to match each
+    support: the supports by target for the exact look-up, and, built when a rounded number
+    first needs them, the finite targets in order."""
 
-    __slots__ = ("pairs", "exact", "near", "items")
+    __slots__ = ("pairs", "exact", "near", "ordered")
 
     def __init__(self, supports: tuple[Support, ...], percent: bool, points: bool) -> None:
         # without %, every kind's target is its value; with %, a count's is none; in
         # percentage points, only a fraction's is one
-        self.pairs = ([(t, s) for s in supports if (t := target(s.value, s.kind, True)) is not None
+        self.pairs = ([(s.percent, s) for s in supports if s.percent is not None
                        and (s.kind == "fraction" or not points)]
                       if percent else [(s.value, s) for s in supports])
-        self.exact = frozenset(t for t, _ in self.pairs)
+        self.exact: dict[float, list[Support]] = {}
+        for t, s in self.pairs:
+            self.exact.setdefault(t, []).append(s)
         self.near: list[float] | None = None
-        self.items: list[Support] = []
+        self.ordered: list[tuple[float, Support]] = []
 
     def states(self, number: ReadNumber) -> bool:
         if number.value in self.exact:
             return True
-        if not number.rounded:
-            return False
+        return number.rounded and any(near(number, t) for t, _s in self._near(number))
+
+    def candidates(self, number: ReadNumber) -> list[Support]:
+        """The supports whose target the number equals or, written rounded, may lie near."""
+        out = list(self.exact.get(number.value, ()))
+        return out + [s for _t, s in self._near(number)] if number.rounded else out
+
+    def _near(self, number: ReadNumber) -> list[tuple[float, Support]]:
+        """(target, support) for the finite targets a rounded number may lie near."""
         if self.near is None:
-            ordered = sorted((p for p in self.pairs if _finite(p[0])), key=lambda p: p[0])
-            self.near, self.items = [t for t, _ in ordered], [s for _, s in ordered]
-        # wider than matches' tolerance (half a unit, plus 1e-12 of the target): candidates only
+            self.ordered = sorted((p for p in self.pairs if _finite(p[0])), key=lambda p: p[0])
+            self.near = [t for t, _ in self.ordered]
+        # wider than near's tolerance (half a unit, plus 1e-12 of the target): candidates only
         reach = 0.5 * number.unit * (1 + 1e-9) + 1e-9 * (1 + abs(number.value))
         lo = bisect_left(self.near, number.value - reach)
-        hi = bisect_right(self.near, number.value + reach, lo)
-        return any(matches(number, s.value, s.kind) for s in self.items[lo:hi])
+        return self.ordered[lo:bisect_right(self.near, number.value + reach, lo)]
 
 
 def _nearest(number: ReadNumber, supports: Iterable[Support]) -> Support | None:
@@ -173,8 +205,10 @@ def check_text_numbers(ctx: ClaimContext) -> list[Defect]:
     supports = claim_supports(ctx) if numbers else None
     if not supports:
         return []
+    values = {s.value for s in supports}
+    left = tuple(n for n in numbers if n.percent or n.value not in values)  # the rest: stated
     return [_text_defect(ctx, n, supports) for n in
-            unsupported(numbers, ctx.question or "", Supports(supports))]
+            unsupported(left, ctx.question or "", Supports(supports))] if left else []
 
 
 def _text_defect(ctx: ClaimContext, number: ReadNumber, supports: list[Support]) -> Defect:
@@ -211,19 +245,6 @@ def answer_checker(ctx: AnswerContext) -> Supports:
                 out.append(stated)
         ctx.value_supports = Supports(out)
     return ctx.value_supports
-
-
-def metric_checkers(ctx: AnswerContext) -> dict[str, Supports]:
-    """The answer's supports by the metric (its current name) their citation is of."""
-    if ctx.metric_supports is None:
-        by_metric: dict[str, list[Support]] = {}
-        current = ctx.index_.current
-        for s in answer_checker(ctx).items:
-            if s.source is not None:
-                metric = s.source.metric
-                by_metric.setdefault(current.get(metric, metric), []).append(s)
-        ctx.metric_supports = {m: Supports(items) for m, items in by_metric.items()}
-    return ctx.metric_supports
 
 
 def _stated(claim: ClaimContext, catalog: dict[str, Any]) -> Support | None:

@@ -28,20 +28,18 @@ from harness.audit.index import CatalogIndex
 from harness.audit.labels import (
     ClaimReading,
     Support,
-    Window,
-    by_span,
+    answer_windows,
     carries,
     members_cited,
     names_window,
     read_words,
     support_of,
-    windows_of,
 )
-from harness.audit.numbers import answer_checker, metric_checkers
+from harness.audit.numbers import answer_checker
 from harness.audit.scope import Question, scope_of
 from harness.audit.steps import emits
 from harness.audit.types import Finding
-from protocol.numbers import ReadNumber, claims_in, from_value, matches, say, unasked
+from protocol.numbers import ReadNumber, claims_in, from_value, say, unasked
 from protocol.reading import Mention, PeriodMention
 
 PROSE = "answer"
@@ -119,7 +117,7 @@ def find_prose_labels(ctx: AnswerContext) -> list[Finding]:
     if support is None:
         return []
     prose = _prose(ctx)
-    named = _metrics(ctx, prose, support) + _members(ctx, prose.words.members, support.cited)
+    named = _metrics(ctx, prose, support) + _members(ctx, prose.words.groups, support.cited)
     flagged = {f.evidence["phrase"] for f in named}
     return (named + _windows(ctx, prose.words.periods, support.cited)
             + _causes(ctx, prose.causes) + _bound(ctx, prose.bound, flagged) + _headline(ctx)
@@ -137,12 +135,15 @@ def _read_prose(index: CatalogIndex, text: str) -> ProseReading:
 
 
 def _prose(ctx: AnswerContext) -> ProseReading:
-    """The prose (without the question's quoted words) read once per catalog for each text."""
-    question = ctx.question or ""
-    text = ctx.index_.read("unquoted", f"{question}\x00{ctx.answer.answer}",
-                           lambda _key: _without_quotes(ctx.answer.answer, question))
-    index = ctx.index_
-    return index.read("prose-reading", text, lambda t: _read_prose(index, t))
+    """The prose (without the question's quoted words) read once per catalog for each text,
+    and looked up once per answer."""
+    if ctx.prose is None:
+        question = ctx.question or ""
+        text = ctx.index_.read("unquoted", f"{question}\x00{ctx.answer.answer}",
+                               lambda _key: _without_quotes(ctx.answer.answer, question))
+        index = ctx.index_
+        ctx.prose = index.read("prose-reading", text, lambda t: _read_prose(index, t))
+    return ctx.prose
 
 
 def _headline(ctx: AnswerContext) -> list[Finding]:
@@ -183,8 +184,7 @@ def _headline_metric(ctx: AnswerContext) -> list[Finding]:
         return []
     asked = _asked_metrics(ctx, scope.question)
     number = from_value(head)  # type: ignore[arg-type]
-    stating = [s for s in answer_checker(ctx).items
-               if s.source is not None and matches(number, s.value, s.kind)]
+    stating = [s for s in answer_checker(ctx).matching(number) if s.source is not None]
     if not asked or not stating or any(_current(ctx, s.source.metric) in asked
                                        for s in stating if s.source is not None):
         return []
@@ -227,12 +227,12 @@ def _support(ctx: AnswerContext) -> Support | None:
     refusal, no claims) or a citation under it is broken (a defect already)."""
     if ctx.answer.status != "answered" or not ctx.answer.answer or not ctx.claims:
         return None
-    parts = [support_of(c) for c in ctx.claims]
-    if not all(p.whole for p in parts):
-        return None
-    cited = tuple(item for p in parts for item in p.cited)
-    statements = tuple(s for p in parts for s in p.statements)
-    return Support(cited, statements, True) if cited else None
+    if ctx.support is None:
+        parts = [support_of(c) for c in ctx.claims]
+        cited = tuple(item for p in parts for item in p.cited)
+        statements = tuple(s for p in parts for s in p.statements)
+        ctx.support = Support(cited, statements, all(p.whole for p in parts))
+    return ctx.support if ctx.support.whole and ctx.support.cited else None
 
 
 def _without_quotes(prose: str, question: str) -> str:
@@ -288,10 +288,10 @@ def _because_finding(m: Mention, said: str, driver: str) -> Finding:
         "causal claim and driver.")
 
 
-def _members(ctx: AnswerContext, mentions: Iterable[Mention], cited: tuple[Cited, ...]
+def _members(ctx: AnswerContext, groups: Iterable[list[Mention]], cited: tuple[Cited, ...]
              ) -> list[Finding]:
     out: list[Finding] = []
-    for group in by_span(mentions):
+    for group in groups:
         if all(carries(ctx, cited, m.name, m.member or "") is False for m in group):
             m = group[0]
             dim, member = m.name, m.member or ""
@@ -309,19 +309,15 @@ def _members(ctx: AnswerContext, mentions: Iterable[Mention], cited: tuple[Cited
     return out
 
 
-def _windows(ctx: AnswerContext, periods: Iterable[PeriodMention], cited: tuple[Cited, ...]
+def _windows(ctx: AnswerContext, periods: tuple[PeriodMention, ...], cited: tuple[Cited, ...]
              ) -> list[Finding]:
-    windows: set[Window] = {w for item in cited for w in windows_of(ctx, item)}
+    windows = answer_windows(ctx) if periods else None  # what `cited` is of: the claims'
     if not windows:
         return []
-    numbers = {float(v) for v in [ctx.answer.value, *(c.value for c in cited),
-                                  *(c.claim.value for c in ctx.claims)]
-               if isinstance(v, int | float) and not isinstance(v, bool)}
     out = []
     for p in periods:
         words = p.words.strip()
-        if names_window(p.period, windows) or (
-                words.isdigit() and any(abs(n - int(words)) < 1 for n in numbers)):
+        if names_window(p.period, windows) or (words.isdigit() and _stated(ctx, cited, words)):
             continue
         said = f"{p.period.start}..{p.period.end}"
         shown = sorted(f"{a}..{b}" for a, b in windows)
@@ -332,6 +328,14 @@ def _windows(ctx: AnswerContext, periods: Iterable[PeriodMention], cited: tuple[
             {"said": said, "phrase": p.words, "cited": shown},
             f"Name the windows the claims cite, or add a claim citing a result for {said}."))
     return out
+
+
+def _stated(ctx: AnswerContext, cited: tuple[Cited, ...], words: str) -> bool:
+    """A bare 'year' in the prose that is a value the answer states or cites ('rose by 2019')."""
+    numbers = [v for v in [ctx.answer.value, *(c.value for c in cited),
+                           *(c.claim.value for c in ctx.claims)]
+               if isinstance(v, int | float) and not isinstance(v, bool)]
+    return any(abs(n - int(words)) < 1 for n in numbers)
 
 
 def _read_causes(text: str, sentences: list[tuple[int, int]], mentions: tuple[Mention, ...]
@@ -405,27 +409,24 @@ def _bound(ctx: AnswerContext, bound: tuple[Bound, ...], flagged: set[str]) -> l
     metric or member no claim cites, or a 'because' that is not the driver, a finding already."""
     if not bound:
         return []
-    kept = set(unasked(tuple(b.number for b in bound), ctx.question or ""))
-    by_metric = metric_checkers(ctx)
+    kept = {id(n) for n in unasked(tuple(b.number for b in bound), ctx.question or "")}
+    supports = answer_checker(ctx)  # indexed once per answer, for its numbers' checks too
     out: list[Finding] = []
     for b in bound:
         n = b.number
-        if n not in kept or b.metric.words in flagged:
+        if id(n) not in kept or b.metric.words in flagged:
             continue
         said = _current(ctx, b.metric.name)
-        own = by_metric.get(said)
-        if own is None or not own(n):
-            stating = [s.source for s in answer_checker(ctx).items
-                       if s.source is not None and matches(n, s.value, s.kind)]
+        stating = [s.source for s in supports.matching(n) if s.source is not None]
+        own = [c for c in stating if _current(ctx, c.metric) == said]
+        if not own:
             if stating:  # a number nothing states is unsupported_number already
                 out.append(_number_metric(n, b.metric, said, stating))
             continue
         if not b.members or b.members[0].words in flagged:
             continue
-        cited = [s.source for s in own.items
-                 if s.source is not None and matches(n, s.value, s.kind)]
-        if all(carries(ctx, cited, m.name, m.member or "") is False for m in b.members):
-            out.append(_number_member(n, b.members[0], cited))
+        if all(carries(ctx, own, m.name, m.member or "") is False for m in b.members):
+            out.append(_number_member(n, b.members[0], own))
     return out
 
 

@@ -19,6 +19,7 @@ from harness.audit.labels import (
     SYNONYM_HOWS,
     UNRESOLVED,
     Window,
+    answer_windows,
     by_span,
     carries,
     members_cited,
@@ -223,7 +224,7 @@ def find_off_window(ctx: AnswerContext) -> list[Finding]:
     scope = scope_of(ctx)
     if not scope.checks("window") or scope.question is None:
         return []
-    windows = {w for c in _distinct(scope.cited) for w in windows_of(ctx, c)}
+    windows = answer_windows(ctx)  # scope.cited is what the claims cite
     return [_window_finding(p.period, p.words, windows, scope)
             for p in scope.question.reading.periods if not _answered(p.period, windows)]
 

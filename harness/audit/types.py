@@ -50,7 +50,8 @@ class Finding:
     """The semantic-model fix a data team could make."""
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen only for speed: built per claim by every audit (a frozen __init__ costs ~5×).
+@dataclass(slots=True)
 class Resolved:
     """A citation that resolved, with what it points at."""
 
@@ -64,7 +65,8 @@ class Resolved:
     row: dict[str, str] | None = None
 
 
-@dataclass(frozen=True)
+# Not frozen only for speed: built per claim by every audit (a frozen __init__ costs ~5×).
+@dataclass
 class ClaimAudit:
     id: str
     text: str
@@ -81,7 +83,8 @@ class ClaimAudit:
     """With the `rendered` switch: the sentence the harness wrote from the cited value."""
 
 
-@dataclass(frozen=True)
+# Not frozen only for speed: built per claim by every audit (a frozen __init__ costs ~5×).
+@dataclass
 class AuditReport:
     """The audit of one answer against the evidence of its attempt."""
 

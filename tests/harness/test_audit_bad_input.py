@@ -41,6 +41,10 @@ PROTOCOL_ERRORS = [
     ("Infinity", '{"status": "answered", "answer": "x", "value": -Infinity}', "Infinity"),
     ("duplicate keys", '{"status": "answered", "status": "refused", "answer": "x"}',
      "repeats the key 'status'"),
+    ("duplicate keys in a claim", json.dumps(with_claim({"text": "x", "kind": "measurement"}))
+     .replace('"kind": "measurement"', '"kind": "measurement", "kind": "causal"'),
+     "repeats the key 'kind'"),
+    ("a byte-order mark", "\ufeff" + json.dumps(good()), "Unexpected UTF-8 BOM"),
     ("unknown status", json.dumps({**good(), "status": "maybe"}), "status"),
     ("not an object", "[1, 2, 3]", "JSON object"),
     ("empty", "", "not valid JSON"),

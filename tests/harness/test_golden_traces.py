@@ -8,6 +8,7 @@ them with `tests/golden/record_traces.py`; any other difference is a regression.
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,21 @@ def test_view_rejects_a_line_that_is_not_a_trace() -> None:
         AuditView.decode('{"attempt_id": "a", "question": {"id": "q", "text": "t"}, '
                          '"config": "claims", "catalog_digest": "x", '
                          '"calls": [{"tool": "query", "handle": "r1"}]}')
+
+
+def test_reaudit_leaves_no_reference_cycle() -> None:
+    """A re-audit's objects are freed by reference counting when it returns: no cycle is left
+    for the garbage collector, so a long re-audit never stops to trace its own leftovers."""
+    views = list(read_views(GOLDEN))
+    for view in views:  # warm: readings and the catalog index are built and kept on purpose
+        reaudit(view)
+    gc.collect()
+    gc.disable()
+    try:
+        reports = [reaudit(view) for view in views]
+        assert any(r is not None and r.defects for r in reports)
+        assert any(r is not None and len(r.claims) > 3 for r in reports)
+        del reports
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
