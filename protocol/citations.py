@@ -120,7 +120,7 @@ def period_start(member: str) -> str:
     >>> period_start("2019-03"), period_start("2019-03-09"), period_start("ios")
     ('2019-03-01', '2019-03-09', 'ios')
     """
-    return f"{member}-01" if _MONTH_ONLY.fullmatch(member) else member
+    return f"{member}-01" if len(member) == 7 and _MONTH_ONLY.fullmatch(member) else member
 
 
 def _ident_char(ch: str) -> bool:

@@ -103,6 +103,9 @@ class AnswerContext:
     windows: set[Window] | None = None
     """Every window the claims' cited results cover or were asked for, and every cited row's
     period (labels.py), once found."""
+    metrics: set[str] | None = None
+    """The metrics the claims cite and the ends of the tree edges they rest on (labels.py),
+    once found."""
     support: Support | None = None
     """What the claims rest on together (prose.py), once found."""
     prose: ProseReading | None = None

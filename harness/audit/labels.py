@@ -315,6 +315,19 @@ def answer_windows(ctx: AnswerContext) -> set[Window]:
     return ctx.windows
 
 
+def answer_metrics(ctx: AnswerContext) -> set[str]:
+    """The metrics (current names) any claim cites, and both ends of every tree edge any claim
+    rests on, found once per answer (the prose and the question's scope are held to them)."""
+    if ctx.metrics is None:
+        current = ctx.index_.current
+        ctx.metrics = {current.get(c.metric, c.metric) for claim in ctx.claims
+                       for c in claim.cited}
+        for claim in ctx.claims:
+            for s in claim.statements:
+                ctx.metrics |= {current.get(s.parent, s.parent), current.get(s.child, s.child)}
+    return ctx.metrics
+
+
 def _result_windows(result: Any) -> list[Window]:
     out = [w for cov in result.coverage for key in ("requested", "covered")
            if (w := _window(cov.get(key))) is not None]

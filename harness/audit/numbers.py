@@ -30,6 +30,7 @@ from protocol.numbers import (
     target,
     unsupported,
 )
+from semantic_layer.results import Row
 
 
 # Not frozen only for speed: built per claim by every audit (a frozen __init__ costs ~5×).
@@ -49,7 +50,9 @@ class Support:
     no such number can (a count)."""
 
     def __post_init__(self) -> None:
-        self.percent = target(self.value, self.kind, True)
+        kind = self.kind  # target(value, kind, True), without the call for the common kinds
+        self.percent = (self.value if kind == "percent" else None if kind == "number"
+                        else target(self.value, kind, True))
 
 
 def kind_of(field: str, metric: str, catalog: dict[str, Any]) -> Kind:
@@ -62,7 +65,7 @@ def kind_of(field: str, metric: str, catalog: dict[str, Any]) -> Kind:
 
 def cited_supports(cited: Iterable[Cited], catalog: dict[str, Any]) -> list[Support]:
     return [Support(c.value, kind_of(c.citation.field, c.metric, catalog), c.text, c)
-            for c in cited if _numeric(c.value)]
+            for c in cited if isinstance(c.value, int | float) and not isinstance(c.value, bool)]
 
 
 def claim_supports(ctx: ClaimContext) -> list[Support]:
@@ -74,7 +77,8 @@ def claim_supports(ctx: ClaimContext) -> list[Support]:
 def _claim_values(ctx: ClaimContext) -> tuple[list[Support], Support | None]:
     """The claim's cited fields and its stated value as supports, found once per claim."""
     if ctx.value_supports is None:
-        ctx.value_supports = (cited_supports(ctx.cited, ctx.catalog), _stated(ctx, ctx.catalog))
+        catalog = ctx.catalog
+        ctx.value_supports = (cited_supports(ctx.cited, catalog), _stated(ctx, catalog))
     return ctx.value_supports
 
 
@@ -117,9 +121,8 @@ class Supports:
         """The supports `number` states, in order (which citations say it)."""
         if len(self.items) <= self.FEW:
             return [s for s in self.items if matches(number, s.value, s.kind)]
-        found = {id(s) for s in self._index(number).candidates(number)
-                 if matches(number, s.value, s.kind)}
-        return [s for s in self.items if id(s) in found] if found else []
+        found = self._index(number).stating(number)
+        return [self.items[i] for i in sorted(found)] if found else []
 
     def _index(self, number: ReadNumber) -> _Targets:
         written = int(number.percent) + int(number.points)  # plain, percent, percentage points
@@ -148,37 +151,40 @@ class Supports:
 
 class _Targets:
     """What numbers written one way (plain, %, or percentage points) must equal to match each
-    support: the supports by target for the exact look-up, and, built when a rounded number
-    first needs them, the finite targets in order."""
+    support: the supports' positions by target for the exact look-up, and, built when a rounded
+    number first needs them, the finite targets in order."""
 
     __slots__ = ("pairs", "exact", "near", "ordered")
 
     def __init__(self, supports: tuple[Support, ...], percent: bool, points: bool) -> None:
         # without %, every kind's target is its value; with %, a count's is none; in
         # percentage points, only a fraction's is one
-        self.pairs = ([(s.percent, s) for s in supports if s.percent is not None
+        self.pairs = ([(s.percent, i) for i, s in enumerate(supports) if s.percent is not None
                        and (s.kind == "fraction" or not points)]
-                      if percent else [(s.value, s) for s in supports])
-        self.exact: dict[float, list[Support]] = {}
-        for t, s in self.pairs:
-            self.exact.setdefault(t, []).append(s)
+                      if percent else [(s.value, i) for i, s in enumerate(supports)])
+        self.exact: dict[float, list[int]] = {}
+        for t, i in self.pairs:
+            self.exact.setdefault(t, []).append(i)
         self.near: list[float] | None = None
-        self.ordered: list[tuple[float, Support]] = []
+        self.ordered: list[tuple[float, int]] = []
 
     def states(self, number: ReadNumber) -> bool:
         if number.value in self.exact:
             return True
-        return number.rounded and any(near(number, t) for t, _s in self._near(number))
+        return number.rounded and any(near(number, t) for t, _i in self._near(number))
 
-    def candidates(self, number: ReadNumber) -> list[Support]:
-        """The supports whose target the number equals or, written rounded, may lie near."""
-        out = list(self.exact.get(number.value, ()))
-        return out + [s for _t, s in self._near(number)] if number.rounded else out
+    def stating(self, number: ReadNumber) -> set[int]:
+        """The positions of the supports the number states: its target equal, or near when
+        written rounded."""
+        found = set(self.exact.get(number.value, ()))
+        if number.rounded:
+            found.update(i for t, i in self._near(number) if near(number, t))
+        return found
 
-    def _near(self, number: ReadNumber) -> list[tuple[float, Support]]:
-        """(target, support) for the finite targets a rounded number may lie near."""
+    def _near(self, number: ReadNumber) -> list[tuple[float, int]]:
+        """(target, position) for the finite targets a rounded number may lie near."""
         if self.near is None:
-            self.ordered = sorted((p for p in self.pairs if _finite(p[0])), key=lambda p: p[0])
+            self.ordered = sorted(p for p in self.pairs if _finite(p[0]))
             self.near = [t for t, _ in self.ordered]
         # wider than near's tolerance (half a unit, plus 1e-12 of the target): candidates only
         reach = 0.5 * number.unit * (1 + 1e-9) + 1e-9 * (1 + abs(number.value))
@@ -294,7 +300,7 @@ def _listed(ctx: AnswerContext, supported: Supports) -> list[Defect]:
     if not ctx.answer.values:
         return []
     by_row = {member: Supports(items) for member, items in row_supports(ctx).items()}
-    filtered = _filtered_members(ctx)
+    filtered: set[str] | None = None
     out = []
     for i, item in enumerate(ctx.answer.values):
         if not _numeric(item.value) or not _finite(item.value):  # type: ignore[arg-type]
@@ -302,7 +308,8 @@ def _listed(ctx: AnswerContext, supported: Supports) -> list[Defect]:
         number = from_value(item.value)  # type: ignore[arg-type]
         key = period_start(item.key.strip())
         own = by_row.get(key)
-        if by_row and own is None and key not in filtered:
+        if by_row and own is None and key not in (
+                filtered := _filtered_members(ctx) if filtered is None else filtered):
             out.append(_unknown_key(i, item, sorted(by_row)))
         elif not (own or supported)(number):
             out.append(_listed_defect(i, item, number, own.items if own else None,
@@ -315,13 +322,18 @@ def row_supports(ctx: AnswerContext) -> dict[str, list[Support]]:
     out: dict[str, list[Support]] = {}
     for claim in ctx.claims:
         cited, stated = _claim_values(claim)
-        for c, support in zip((c for c in claim.cited if _numeric(c.value)), cited, strict=True):
-            for member in {period_start(str(v)) for v in c.row.key.values()}:
+        for support in cited:  # each cited field's support, its source that field
+            for member in _members(support.source.row):  # type: ignore[union-attr]
                 out.setdefault(member, []).append(support)
         if stated is not None and claim.cited:
-            for member in {period_start(str(v)) for v in claim.cited[0].row.key.values()}:
+            for member in _members(claim.cited[0].row):
                 out.setdefault(member, []).append(stated)
     return out
+
+
+def _members(row: Row) -> set[str]:
+    """The members a row is keyed by, a grain's period as its start."""
+    return {period_start(str(v)) for v in row.key.values()} if row.key else set()
 
 
 def _filtered_members(ctx: AnswerContext) -> set[str]:

@@ -28,6 +28,7 @@ from harness.audit.index import CatalogIndex
 from harness.audit.labels import (
     ClaimReading,
     Support,
+    answer_metrics,
     answer_windows,
     carries,
     members_cited,
@@ -253,9 +254,7 @@ def _current(ctx: AnswerContext, metric: str) -> str:
 
 
 def _metrics(ctx: AnswerContext, prose: ProseReading, support: Support) -> list[Finding]:
-    carried = {_current(ctx, c.metric) for c in support.cited}
-    for s in support.statements:
-        carried |= {_current(ctx, s.parent), _current(ctx, s.child)}
+    carried = answer_metrics(ctx)  # what `support` (every claim's) cites and rests on
     out: list[Finding] = []
     seen: set[str] = set()
     driver = _current(ctx, ctx.answer.driver) if ctx.answer.driver else None
@@ -411,6 +410,7 @@ def _bound(ctx: AnswerContext, bound: tuple[Bound, ...], flagged: set[str]) -> l
         return []
     kept = {id(n) for n in unasked(tuple(b.number for b in bound), ctx.question or "")}
     supports = answer_checker(ctx)  # indexed once per answer, for its numbers' checks too
+    current = ctx.index_.current
     out: list[Finding] = []
     for b in bound:
         n = b.number
@@ -418,7 +418,7 @@ def _bound(ctx: AnswerContext, bound: tuple[Bound, ...], flagged: set[str]) -> l
             continue
         said = _current(ctx, b.metric.name)
         stating = [s.source for s in supports.matching(n) if s.source is not None]
-        own = [c for c in stating if _current(ctx, c.metric) == said]
+        own = [c for c in stating if current.get(c.metric, c.metric) == said]
         if not own:
             if stating:  # a number nothing states is unsupported_number already
                 out.append(_number_metric(n, b.metric, said, stating))

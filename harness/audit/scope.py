@@ -19,6 +19,7 @@ from harness.audit.labels import (
     SYNONYM_HOWS,
     UNRESOLVED,
     Window,
+    answer_metrics,
     answer_windows,
     by_span,
     carries,
@@ -166,9 +167,7 @@ def find_off_metric(ctx: AnswerContext) -> list[Finding]:
     scope = scope_of(ctx)
     if not scope.checks("metric") or scope.question is None:
         return []
-    carried = {_current(ctx, c.metric) for c in scope.cited} | {
-        _current(ctx, m) for claim in ctx.claims for s in claim.statements
-        for m in (s.parent, s.child)}
+    carried = answer_metrics(ctx)  # scope.cited is what the claims cite
     out: list[Finding] = []
     seen: set[str] = set()
     for mention in scope.question.reading.metrics:
