@@ -16,13 +16,21 @@ class StrictJSONError(ValueError):
 
 
 def loads(text: str, what: str) -> Any:
-    """Parse `text`; raise StrictJSONError ("The {what} …") or json.JSONDecodeError."""
+    """Parse `text`; raise StrictJSONError ("The {what} …") or json.JSONDecodeError.
+
+    An integer too long for Python to read is refused like NaN, not raised as a ValueError.
+    """
     if text.startswith("\ufeff"):  # as json.loads says it
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
     try:
         return _decoder(what).decode(text)
     except RecursionError as exc:
         raise StrictJSONError(f"The {what} nests too deeply.") from exc
+    except (json.JSONDecodeError, StrictJSONError):
+        raise
+    except ValueError as exc:  # an integer longer than Python reads (int_max_str_digits)
+        raise StrictJSONError(f"The {what} holds a number too long to read ({exc}); write "
+                              "it with fewer digits.") from exc
 
 
 @lru_cache(maxsize=16)

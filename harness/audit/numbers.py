@@ -101,13 +101,15 @@ class Supports:
     [True, True, True, False, False]
     """
 
-    __slots__ = ("items", "_targets")
+    __slots__ = ("items", "_targets", "_stating")
     FEW = 6
     """Up to this many supports a scan is cheaper than an index."""
 
     def __init__(self, items: Iterable[Support]) -> None:
         self.items = tuple(items)
         self._targets: list[_Targets | None] = [None, None, None]
+        # id(number) → (number, what it states): kept while the number is (checked with `is`)
+        self._stating: dict[int, tuple[ReadNumber, list[Support]]] = {}
 
     def __len__(self) -> int:
         return len(self.items)
@@ -115,14 +117,20 @@ class Supports:
     def __call__(self, number: ReadNumber) -> bool:
         if len(self.items) <= self.FEW:
             return self._scan(number)
-        return self._index(number).states(number)
+        return bool(self.matching(number))
 
     def matching(self, number: ReadNumber) -> list[Support]:
-        """The supports `number` states, in order (which citations say it)."""
+        """The supports `number` states, in order (which citations say it). Among many, found
+        once per number: the prose's numbers are asked about by several checks."""
         if len(self.items) <= self.FEW:
             return [s for s in self.items if matches(number, s.value, s.kind)]
+        known = self._stating.get(id(number))
+        if known is not None and known[0] is number:
+            return known[1]
         found = self._index(number).stating(number)
-        return [self.items[i] for i in sorted(found)] if found else []
+        out = [self.items[i] for i in sorted(found)] if found else []
+        self._stating[id(number)] = (number, out)
+        return out
 
     def _index(self, number: ReadNumber) -> _Targets:
         written = int(number.percent) + int(number.points)  # plain, percent, percentage points
@@ -167,11 +175,6 @@ class _Targets:
             self.exact.setdefault(t, []).append(i)
         self.near: list[float] | None = None
         self.ordered: list[tuple[float, int]] = []
-
-    def states(self, number: ReadNumber) -> bool:
-        if number.value in self.exact:
-            return True
-        return number.rounded and any(near(number, t) for t, _i in self._near(number))
 
     def stating(self, number: ReadNumber) -> set[int]:
         """The positions of the supports the number states: its target equal, or near when

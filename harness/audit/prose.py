@@ -131,7 +131,8 @@ def _read_prose(index: CatalogIndex, text: str) -> ProseReading:
                         if _BECAUSE.search(text[:m.span[0]]))
     sentences = _sentences(text)
     return ProseReading(words, because, _read_causes(text, sentences, words.metrics),
-                        _read_bound(text, sentences, words.metrics, words.members),
+                        _read_bound(text, index.read("numbers", text, claims_in), sentences,
+                                    words.metrics, words.members),
                         _read_moves(text, sentences, words.metrics, words.members))
 
 
@@ -383,11 +384,11 @@ def _sentences(text: str) -> list[tuple[int, int]]:
     return out + [(start, len(text))] if start < len(text) else out
 
 
-def _read_bound(text: str, sentences: list[tuple[int, int]], metrics: tuple[Mention, ...],
-                members: tuple[Mention, ...]) -> tuple[Bound, ...]:
-    """Each number the prose states with the metric named last before it in its sentence, and
-    the member(s) named between them."""
-    numbers = claims_in(text)
+def _read_bound(text: str, numbers: tuple[ReadNumber, ...], sentences: list[tuple[int, int]],
+                metrics: tuple[Mention, ...], members: tuple[Mention, ...]) -> tuple[Bound, ...]:
+    """Each number the prose states (`numbers`, as the number checks read them: the same
+    objects) with the metric named last before it in its sentence, and the member(s) named
+    between them."""
     out = []
     for start, end in sentences if numbers else []:
         for n in (n for n in numbers if start <= n.start < end):

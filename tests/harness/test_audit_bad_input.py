@@ -45,6 +45,8 @@ PROTOCOL_ERRORS = [
      .replace('"kind": "measurement"', '"kind": "measurement", "kind": "causal"'),
      "repeats the key 'kind'"),
     ("a byte-order mark", "\ufeff" + json.dumps(good()), "Unexpected UTF-8 BOM"),
+    ("a 5,000-digit number", '{"status": "answered", "answer": "x", "value": ' + "1" * 5000
+     + "}", "number too long to read"),
     ("unknown status", json.dumps({**good(), "status": "maybe"}), "status"),
     ("not an object", "[1, 2, 3]", "JSON object"),
     ("empty", "", "not valid JSON"),
