@@ -12,6 +12,8 @@ from harness.errors import StoredResultError
 from semantic_layer.results import Result
 
 T = TypeVar("T")
+A = TypeVar("A")
+_UNSET = object()
 
 
 # Not frozen only for speed: built per claim by every audit (a frozen __init__ costs ~5×).
@@ -146,17 +148,21 @@ class Evidence:
         object.__setattr__(self, "results", _Results(self.calls))
         object.__setattr__(self, "_memo", {})
 
-    def memo(self, what: str, handle: int, make: Callable[[], T]) -> T:
-        """`make()`, found once per result handle (its filters, its windows)."""
+    def memo(self, what: str, handle: int, make: Callable[[A], T], arg: A) -> T:
+        """`make(arg)`, found once per result handle (its filters, its windows)."""
         key = (what, handle)
-        if key not in self._memo:
-            self._memo[key] = make()
-        return self._memo[key]
+        found = self._memo.get(key, _UNSET)
+        if found is _UNSET:
+            found = self._memo[key] = make(arg)
+        return found
 
     def filters(self, handle: int) -> Filters | None:
         """The filters of the call that made result `handle` (read on first use); None when
         its arguments were not recorded (a result given without its call)."""
-        return self.memo("filters", handle, lambda: _known_filters(self._arguments(handle)))
+        return self.memo("filters", handle, self._filters, handle)
+
+    def _filters(self, handle: int) -> Filters | None:
+        return _known_filters(self._arguments(handle))
 
     def _arguments(self, handle: int) -> dict[str, Any] | msgspec.Raw | None:
         return next((c.arguments for c in self.calls if c.handle == handle), None)

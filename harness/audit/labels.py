@@ -102,7 +102,10 @@ def as_of(catalog: dict[str, Any]) -> dt.date | None:
 def support_of(ctx: ClaimContext) -> Support:
     """The claim's own citations and statements, and its premises' (found once per claim)."""
     if ctx.support is None:
-        whole = not any(d.code in UNRESOLVED for d in ctx.defects)
+        whole = not ctx.defects or not any(d.code in UNRESOLVED for d in ctx.defects)
+        if not ctx.premises:  # a measurement: its own citations
+            ctx.support = Support(tuple(ctx.cited), tuple(ctx.statements), whole)
+            return ctx.support
         cited, statements = list(ctx.cited), list(ctx.statements)
         for p in ctx.premises:
             if 0 < p < ctx.index and p <= len(ctx.answer_claims):
@@ -296,7 +299,7 @@ def find_mislabelled_window(ctx: ClaimContext) -> list[Finding]:
 def windows_of(ctx: Any, item: Cited) -> list[Window]:
     """The windows a cited result was asked for and covers, and the cited row's period."""
     handle = item.citation.handle
-    found = ctx.evidence.memo("windows", handle, lambda: _result_windows(item.result))
+    found = ctx.evidence.memo("windows", handle, _result_windows, item.result)
     return found + _row_window(item) if item.result.grain else found
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,7 +116,7 @@ class Supports:
 
     def __call__(self, number: ReadNumber) -> bool:
         if len(self.items) <= self.FEW:
-            return self._scan(number)
+            return states(number, self.items)
         return bool(self.matching(number))
 
     def matching(self, number: ReadNumber) -> list[Support]:
@@ -140,21 +140,23 @@ class Supports:
                                                         number.points)
         return targets
 
-    def _scan(self, number: ReadNumber) -> bool:
-        """`matches` over each support, with its targets found once: without %, every kind's
-        target is its value; with %, its `percent` (in percentage points, a fraction's only)."""
-        value = number.value
-        if not number.percent:
-            if any(value == s.value for s in self.items):
-                return True
-            return number.rounded and any(near(number, s.value) for s in self.items)
-        points = number.points
-        for s in self.items:
-            t = s.percent
-            if t is not None and not (points and s.kind != "fraction") and (
-                    value == t or near(number, t)):
-                return True
-        return False
+
+
+def states(number: ReadNumber, supports: Sequence[Support]) -> bool:
+    """`matches` over each support, with its targets found once: without %, every kind's target
+    is its value; with %, its `percent` (in percentage points, a fraction's only)."""
+    value = number.value
+    if not number.percent:
+        if any(value == s.value for s in supports):
+            return True
+        return number.rounded and any(near(number, s.value) for s in supports)
+    points = number.points
+    for s in supports:
+        t = s.percent
+        if t is not None and not (points and s.kind != "fraction") and (
+                value == t or near(number, t)):
+            return True
+    return False
 
 
 class _Targets:
@@ -302,7 +304,7 @@ def _listed(ctx: AnswerContext, supported: Supports) -> list[Defect]:
     claim cites must be one of that row's (a value listed under the wrong member is caught)."""
     if not ctx.answer.values:
         return []
-    by_row = {member: Supports(items) for member, items in row_supports(ctx).items()}
+    by_row = row_supports(ctx)  # a row's few supports are scanned (`states`)
     filtered: set[str] | None = None
     out = []
     for i, item in enumerate(ctx.answer.values):
@@ -314,9 +316,8 @@ def _listed(ctx: AnswerContext, supported: Supports) -> list[Defect]:
         if by_row and own is None and key not in (
                 filtered := _filtered_members(ctx) if filtered is None else filtered):
             out.append(_unknown_key(i, item, sorted(by_row)))
-        elif not (own or supported)(number):
-            out.append(_listed_defect(i, item, number, own.items if own else None,
-                                      supported.items))
+        elif not (states(number, own) if own else supported(number)):
+            out.append(_listed_defect(i, item, number, own, supported.items))
     return out
 
 
