@@ -31,9 +31,10 @@ SYNONYM_HOWS = {"synonym": "synonym", "label": "label", "previous_name": "previo
 """How a catalog entry matched, when it is a word a data team chose (the backlog's fix)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ClaimReading:
-    """What a claim's text names in the catalog, in text order."""
+    """What a claim's text names in the catalog, in text order (kept per text: compared by
+    identity)."""
 
     metrics: tuple[Mention, ...]
     members: tuple[Mention, ...]

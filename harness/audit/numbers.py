@@ -141,7 +141,6 @@ class Supports:
         return targets
 
 
-
 def states(number: ReadNumber, supports: Sequence[Support]) -> bool:
     """`matches` over each support, with its targets found once: without %, every kind's target
     is its value; with %, its `percent` (in percentage points, a fraction's only)."""
@@ -313,10 +312,13 @@ def _listed(ctx: AnswerContext, supported: Supports) -> list[Defect]:
         number = from_value(item.value)  # type: ignore[arg-type]
         key = period_start(item.key.strip())
         own = by_row.get(key)
-        if by_row and own is None and key not in (
-                filtered := _filtered_members(ctx) if filtered is None else filtered):
-            out.append(_unknown_key(i, item, sorted(by_row)))
-        elif not (states(number, own) if own else supported(number)):
+        if by_row and own is None:
+            if filtered is None:
+                filtered = _filtered_members(ctx)  # read only for a key no cited row has
+            if key not in filtered:
+                out.append(_unknown_key(i, item, sorted(by_row)))
+                continue
+        if not (states(number, own) if own else supported(number)):
             out.append(_listed_defect(i, item, number, own, supported.items))
     return out
 
