@@ -112,7 +112,7 @@ def near(number: ReadNumber, target: float) -> bool:
     >>> near(read_numbers("16.4%")[0], 16.44), near(read_numbers("16%")[0], 16.44)
     (True, False)
     """
-    if not number.rounded or target != target or abs(target) == _INF:  # NaN, ±inf: never near
+    if not number.rounded or not _finite(target):
         return False
     # The same tolerance as values.matches, so a JSON number and its text agree.
     return abs(number.value - target) <= 0.5 * number.unit + 1e-12 * max(1.0, abs(target))
@@ -158,7 +158,7 @@ _INF = float("inf")
 
 def _finite(value: float) -> bool:
     # an infinite target would swallow any tolerance; NaN equals nothing
-    return value == value and abs(value) != float("inf")
+    return value == value and abs(value) != _INF
 
 
 def from_value(value: float) -> ReadNumber:

@@ -294,7 +294,8 @@ def find_mislabelled_window(ctx: ClaimContext) -> list[Finding]:
     if not windows:
         return []
     return [_window_finding(ctx, p, windows, support) for p in periods
-            if not names_window(p.period, windows) and not _is_number(p, _numbers(ctx, support))]
+            if not names_window(p.period, windows)
+            and not stated_year(p, [ctx.claim.value, *(c.value for c in support.cited)])]
 
 
 def windows_of(ctx: Any, item: Cited) -> list[Window]:
@@ -385,15 +386,11 @@ def names_window(period: Period, windows: Collection[Window]) -> bool:
     return (period.start, period.end) in windows
 
 
-def _numbers(ctx: ClaimContext, support: Support) -> set[float]:
-    values = [ctx.claim.value] + [c.value for c in support.cited]
-    return {float(v) for v in values if isinstance(v, int | float) and not isinstance(v, bool)}
-
-
-def _is_number(p: PeriodMention, numbers: set[float]) -> bool:
-    """A bare four-digit 'year' that is a value the claim states or cites ('rose by 2019')."""
+def stated_year(p: PeriodMention, values: Iterable[Any]) -> bool:
+    """A bare four-digit 'year' that is one of the stated or cited `values` ('rose by 2019')."""
     words = p.words.strip()
-    return words.isdigit() and any(abs(n - int(words)) < 1 for n in numbers)
+    return words.isdigit() and any(abs(v - int(words)) < 1 for v in values
+                                   if isinstance(v, int | float) and not isinstance(v, bool))
 
 
 def _window_finding(ctx: ClaimContext, p: PeriodMention, windows: set[Window],

@@ -65,7 +65,7 @@ def kind_of(field: str, metric: str, catalog: dict[str, Any]) -> Kind:
 
 def cited_supports(cited: Iterable[Cited], catalog: dict[str, Any]) -> list[Support]:
     return [Support(c.value, kind_of(c.citation.field, c.metric, catalog), c.text, c)
-            for c in cited if isinstance(c.value, int | float) and not isinstance(c.value, bool)]
+            for c in cited if _numeric(c.value)]
 
 
 def claim_supports(ctx: ClaimContext) -> list[Support]:

@@ -34,6 +34,7 @@ from harness.audit.labels import (
     members_cited,
     names_window,
     read_words,
+    stated_year,
     support_of,
 )
 from harness.audit.numbers import answer_checker
@@ -118,7 +119,7 @@ def find_prose_labels(ctx: AnswerContext) -> list[Finding]:
     if support is None:
         return []
     prose = _prose(ctx)
-    named = _metrics(ctx, prose, support) + _members(ctx, prose.words.groups, support.cited)
+    named = _metrics(ctx, prose) + _members(ctx, prose.words.groups, support.cited)
     flagged = {f.evidence["phrase"] for f in named}
     return (named + _windows(ctx, prose.words.periods, support.cited)
             + _causes(ctx, prose.causes) + _bound(ctx, prose.bound, flagged) + _headline(ctx)
@@ -254,8 +255,8 @@ def _current(ctx: AnswerContext, metric: str) -> str:
     return ctx.index_.current.get(metric, metric)
 
 
-def _metrics(ctx: AnswerContext, prose: ProseReading, support: Support) -> list[Finding]:
-    carried = answer_metrics(ctx)  # what `support` (every claim's) cites and rests on
+def _metrics(ctx: AnswerContext, prose: ProseReading) -> list[Finding]:
+    carried = answer_metrics(ctx)  # what every claim cites and rests on
     out: list[Finding] = []
     seen: set[str] = set()
     driver = _current(ctx, ctx.answer.driver) if ctx.answer.driver else None
@@ -316,8 +317,8 @@ def _windows(ctx: AnswerContext, periods: tuple[PeriodMention, ...], cited: tupl
         return []
     out = []
     for p in periods:
-        words = p.words.strip()
-        if names_window(p.period, windows) or (words.isdigit() and _stated(ctx, cited, words)):
+        if names_window(p.period, windows) or stated_year(p, [
+                ctx.answer.value, *(c.value for c in cited), *(c.claim.value for c in ctx.claims)]):
             continue
         said = f"{p.period.start}..{p.period.end}"
         shown = sorted(f"{a}..{b}" for a, b in windows)
@@ -328,14 +329,6 @@ def _windows(ctx: AnswerContext, periods: tuple[PeriodMention, ...], cited: tupl
             {"said": said, "phrase": p.words, "cited": shown},
             f"Name the windows the claims cite, or add a claim citing a result for {said}."))
     return out
-
-
-def _stated(ctx: AnswerContext, cited: tuple[Cited, ...], words: str) -> bool:
-    """A bare 'year' in the prose that is a value the answer states or cites ('rose by 2019')."""
-    numbers = [v for v in [ctx.answer.value, *(c.value for c in cited),
-                           *(c.claim.value for c in ctx.claims)]
-               if isinstance(v, int | float) and not isinstance(v, bool)]
-    return any(abs(n - int(words)) < 1 for n in numbers)
 
 
 def _read_causes(text: str, sentences: list[tuple[int, int]], mentions: tuple[Mention, ...]
