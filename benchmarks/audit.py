@@ -8,6 +8,8 @@ one process: `parse` is json.loads of every line; `audit` is what `showwork audi
 (decode the line's audit view, then re-audit its served answer; the comparison with the stored
 audit is not timed).
 
+The report says which audit ran: the compiled build (protocol/compiled.py) or the sources.
+
 After the timed passes, untimed, the same run measures what the audit catches (`detection`):
 per kind the noisy simulator or the fault corpus injects, the share of injected answers that get
 the kind's code, and the share of clean answers that get it anyway.
@@ -34,7 +36,7 @@ from harness.audit.index import CatalogIndex
 from harness.audit.prose import FALLS, RISES
 from harness.audit.types import SCOPE_CODES
 from harness.questions import load_questions
-from protocol import faults
+from protocol import compiled, faults
 from protocol.finding_faults import LABEL_KINDS, label_fault, label_kinds
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer, load_model
@@ -123,7 +125,8 @@ def run(home: Path, total_claims: int = 100_000, repeats: int = 3,
                               "distinct_traces": len(distinct),
                               "distinct_simulated": simulated, "megabytes": size / 1e6,
                               "parse_s": p, "audit_s": a, "claims_per_s": claims / a,
-                              "ratio": a / p, "target_ratio": 2.0}
+                              "ratio": a / p, "target_ratio": 2.0,
+                              "compiled": compiled.in_use(), "stale_build": compiled.stale()}
     if detection:
         say("measuring detection (not timed)")
         report["detection"] = measure_detection(database, distinct)

@@ -5,6 +5,7 @@ The bench commands live with the benchmarks; showwork/cli.py adds them to the ap
 from __future__ import annotations
 
 import json
+import os
 
 import typer
 from rich.console import Console
@@ -13,6 +14,7 @@ from rich.table import Table
 from harness.cli.common import ProjectOpt
 from harness.home import home
 from harness.project import locate
+from protocol import compiled
 
 bench_app = typer.Typer(help="Benchmarks; each prints ratios measured side by side in one run.",
                         no_args_is_help=True)
@@ -118,9 +120,21 @@ def audit(claims: int = typer.Option(100_000, help="Claims to audit (at least)."
         f"{report['distinct_simulated']} of them SIMULATED by the noisy analyst; "
         f"{report['megabytes']:.0f} MB): "
         f"parse {report['parse_s']:.2f} s, audit {report['audit_s']:.2f} s, "
-        f"{report['claims_per_s']:,.0f} claims/s, ratio {report['ratio']:.2f} (target ≤ 2)")
+        f"{report['claims_per_s']:,.0f} claims/s, ratio {report['ratio']:.2f} (target ≤ 2); "
+        f"{_build(report)}")
     if report.get("detection"):
         Console().print(_detection_table(report["detection"]))
+
+
+def _build(report: dict) -> str:
+    """Which audit ran: the compiled build, or the sources (and why)."""
+    if report["compiled"]:
+        return "the audit's compiled build (mypyc)"
+    if os.environ.get(compiled.SOURCES_VAR) == "1":
+        return f"the audit's sources ({compiled.SOURCES_VAR}=1)"
+    if report["stale_build"]:
+        return "the audit's sources: its compiled build is out of date (run `make install`)"
+    return "the audit's sources: not compiled (`make install` compiles it where it can)"
 
 
 def _detection_table(detection: dict) -> Table:

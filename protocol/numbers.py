@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from protocol.catalog_text import FALL, RISE
 
@@ -58,7 +58,7 @@ class ReadNumber:
     """Where its literal text ends."""
     text: str
     """The literal text, e.g. '−16.4 %', '$1.2M', '12,573'."""
-    value: float
+    value: int | float
     """Signed and scaled: '12.6k' is 12600.0, 'fell 16.4%' is -16.4; a whole number written
     without a point ('12,573', '12k') is an int."""
     decimals: int
@@ -79,7 +79,7 @@ class ReadNumber:
     """The currency symbol written with it ($, £, €), or ''; kept for messages, ignored by matching."""
     sign_word: str = ""
     """The word that gave it a direction ('fell', 'drop', 'rose'), or ''."""
-    unit: float = field(init=False, repr=False, compare=False)
+    unit: int | float = field(init=False, repr=False, compare=False)
     """The value of one unit of its last written digit: 100 for '12.6k', 0.1 for '-16.4'."""
     rounded: bool = field(init=False, repr=False, compare=False)
     """Whether it was written rounded (a decimal or a scale, and two significant digits)."""
@@ -95,7 +95,7 @@ class ReadNumber:
 # Matching and saying
 
 
-def matches(number: ReadNumber, value: float, kind: Kind = "number") -> bool:
+def matches(number: ReadNumber, value: object, kind: Kind = "number") -> bool:
     """Whether `number` states `value` (of the given kind) at the precision it was written at.
 
     >>> matches(read_numbers("42%")[0], 0.42, "fraction"), matches(read_numbers("42%")[0], 42)
@@ -105,7 +105,7 @@ def matches(number: ReadNumber, value: float, kind: Kind = "number") -> bool:
     return target is not None and (number.value == target or near(number, target))
 
 
-def near(number: ReadNumber, target: float) -> bool:
+def near(number: ReadNumber, target: int | float) -> bool:
     """Whether `number`, written rounded, lies within half a unit of its last digit of `target`
     (a value already in the units the number was written in: see `target`).
 
@@ -118,14 +118,14 @@ def near(number: ReadNumber, target: float) -> bool:
     return abs(number.value - target) <= 0.5 * number.unit + 1e-12 * max(1.0, abs(target))
 
 
-def _target(number: ReadNumber, value: float, kind: Kind) -> float | None:
+def _target(number: ReadNumber, value: object, kind: Kind) -> int | float | None:
     """The value in the units the number was written in, or None when the units cannot agree."""
     if number.points and kind != "fraction":
         return None
     return target(value, kind, number.percent)
 
 
-def target(value: float, kind: Kind, percent: bool) -> float | None:
+def target(value: object, kind: Kind, percent: bool) -> int | float | None:
     """`value` (of `kind`) in the units of a number written with % or without, or None when the
     units cannot agree: what a number written that way must equal, or lie near, to match.
 
@@ -141,7 +141,7 @@ def target(value: float, kind: Kind, percent: bool) -> float | None:
     return value
 
 
-def _hundredfold(value: float) -> float:
+def _hundredfold(value: int | float) -> float:
     """value × 100 as the decimal it is written as, scaled (0.07 gives 7.0, not 7.000000000000001).
 
     >>> _hundredfold(0.07), _hundredfold(1.5e-07), _hundredfold(3)
@@ -156,12 +156,12 @@ def _hundredfold(value: float) -> float:
 _INF = float("inf")
 
 
-def _finite(value: float) -> bool:
+def _finite(value: int | float) -> bool:
     # an infinite target would swallow any tolerance; NaN equals nothing
     return value == value and abs(value) != _INF
 
 
-def from_value(value: float) -> ReadNumber:
+def from_value(value: int | float) -> ReadNumber:
     """A JSON number (a claim's `value`) as if written as its repr, so text and JSON share one rule.
 
     >>> n = from_value(-16.4)
@@ -174,7 +174,7 @@ def from_value(value: float) -> ReadNumber:
 
 
 @lru_cache(maxsize=4096)
-def _from_repr(text: str, value: float) -> ReadNumber:
+def _from_repr(text: str, value: int | float) -> ReadNumber:
     """Keyed by the repr too: 0.0 and -0.0 are equal keys, but not the same number written."""
     digits = Decimal(text) if isinstance(value, float) else Decimal(value)
     decimals, significant = _precision(digits)
@@ -191,7 +191,7 @@ def _precision(number: Decimal) -> tuple[int, int]:
     return max(0, -exponent), len(shown) or 1
 
 
-def say(value: float, kind: Kind = "number") -> str:
+def say(value: int | float, kind: Kind = "number") -> str:
     """How a repair message writes a value so that, written that way, it matches.
 
     >>> say(12573), say(-16.44, "percent"), say(269173.31), say(2.2640000001), say(0.000123456)
@@ -201,7 +201,7 @@ def say(value: float, kind: Kind = "number") -> str:
     return f"{body}%" if kind == "percent" else body
 
 
-def _say_number(value: float) -> str:
+def _say_number(value: int | float) -> str:
     exact = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
     if not exact.is_finite():
         return repr(value)
@@ -214,7 +214,7 @@ def _say_number(value: float) -> str:
     return _shortest(value, max(4, 3 - exact.adjusted()))
 
 
-def _shortest(value: float, decimals: int) -> str:
+def _shortest(value: int | float, decimals: int) -> str:
     """`value` at `decimals` decimals, trailing zeros dropped while it still matches."""
     text = f"{value:,.{decimals}f}"
     while text.endswith("0") and _still_matches(text[:-1], value):
@@ -222,7 +222,7 @@ def _shortest(value: float, decimals: int) -> str:
     return text
 
 
-def _still_matches(text: str, value: float) -> bool:
+def _still_matches(text: str, value: int | float) -> bool:
     read = list(_candidates(text))
     return len(read) == 1 and read[0].end == len(text) and matches(read[0], value)
 
@@ -322,8 +322,9 @@ def _record(text: str, m: re.Match[str]) -> ReadNumber:
     scale = m["scale"] or m["word"] or ""
     multiplier = _MULTIPLIERS[scale.lower()]
     whole, dot, fraction = core.partition(".")
-    value: float = (float(Decimal(core) * multiplier) if dot and multiplier > 1
-                    else float(core) if dot else int(whole) * multiplier)
+    # Any, not float: compiled (protocol/compiled.py), a float-typed name would make an int a float
+    value: Any = (float(Decimal(core) * multiplier) if dot and multiplier > 1
+                  else float(core) if dot else int(whole) * multiplier)
     word, direction = _sign_word(text, m.start(), m.end())
     if m["sign"] in ("-", "−") or direction < 0:
         value = -abs(value)

@@ -250,7 +250,7 @@ def _composition(ctx: ClaimContext, stated: Any) -> dict[str, Any] | None:
     return None
 
 
-def _combinations(a: float, b: float) -> list[tuple[str, float]]:
+def _combinations(a: int | float, b: int | float) -> list[tuple[str, int | float]]:
     out = [("a*b", a * b), ("a+b", a + b), ("a-b", a - b), ("b-a", b - a)]
     if b:
         out += [("a/b", a / b), ("a/b*100", a / b * 100)]

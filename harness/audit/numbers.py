@@ -12,7 +12,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from harness.audit.context import AnswerContext, Cited, ClaimContext
 from harness.audit.steps import emits
@@ -38,14 +38,14 @@ from semantic_layer.results import Row
 class Support:
     """A value the user may read a number as: a cited field, or a claim's stated value."""
 
-    value: float
+    value: int | float
     kind: Kind
     where: str
     """What says it: a citation (r1:active_users.value) or a claim's value (c3's value)."""
     source: Cited | None = field(default=None, compare=False)
     """The resolved citation it comes from (a claim's value: the claim's first), when one
     resolved: which metric and row the value is of, for the prose's checks."""
-    percent: float | None = field(init=False, default=None, compare=False)
+    percent: int | float | None = field(init=False, default=None, compare=False)
     """What a number written with % must equal or lie near to state it (`target`); None when
     no such number can (a count)."""
 
@@ -102,7 +102,7 @@ class Supports:
     """
 
     __slots__ = ("items", "_targets", "_stating")
-    FEW = 6
+    FEW: ClassVar[int] = 6
     """Up to this many supports a scan is cheaper than an index."""
 
     def __init__(self, items: Iterable[Support]) -> None:
@@ -171,11 +171,11 @@ class _Targets:
         self.pairs = ([(s.percent, i) for i, s in enumerate(supports) if s.percent is not None
                        and (s.kind == "fraction" or not points)]
                       if percent else [(s.value, i) for i, s in enumerate(supports)])
-        self.exact: dict[float, list[int]] = {}
+        self.exact: dict[int | float, list[int]] = {}
         for t, i in self.pairs:
             self.exact.setdefault(t, []).append(i)
-        self.near: list[float] | None = None
-        self.ordered: list[tuple[float, int]] = []
+        self.near: list[int | float] | None = None
+        self.ordered: list[tuple[int | float, int]] = []
 
     def stating(self, number: ReadNumber) -> set[int]:
         """The positions of the supports the number states: its target equal, or near when
@@ -185,7 +185,7 @@ class _Targets:
             found.update(i for t, i in self._near(number) if near(number, t))
         return found
 
-    def _near(self, number: ReadNumber) -> list[tuple[float, int]]:
+    def _near(self, number: ReadNumber) -> list[tuple[int | float, int]]:
         """(target, position) for the finite targets a rounded number may lie near."""
         if self.near is None:
             self.ordered = sorted(p for p in self.pairs if _finite(p[0]))
@@ -375,7 +375,7 @@ def _listed_defect(i: int, item: Listed, number: ReadNumber, own: Iterable[Suppo
     return Defect("unsupported_number", f"answer.values[{i}]", why, repr(item.value), None)
 
 
-def _finite(value: float) -> bool:
+def _finite(value: int | float) -> bool:
     return value == value and abs(value) != float("inf")
 
 

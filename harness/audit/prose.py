@@ -221,7 +221,7 @@ def _ranking(ctx: AnswerContext) -> str | None:
     return ranking.order if ranking is not None else None
 
 
-def _plain(value: float) -> str:
+def _plain(value: int | float) -> str:
     return f"{value:,.6g}" if isinstance(value, float) else f"{value:,}"
 
 

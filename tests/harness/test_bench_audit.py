@@ -8,6 +8,11 @@ from pathlib import Path
 
 from benchmarks import audit as bench
 from harness.questions import load_questions
+from protocol import compiled
+
+
+def _built() -> list:
+    return [p for p in compiled.MODULES if compiled._extensions(p)]
 
 
 def test_small_audit_benchmark(demo_db: Path, tmp_path: Path) -> None:
@@ -24,3 +29,4 @@ def test_small_audit_benchmark(demo_db: Path, tmp_path: Path) -> None:
     assert report["parse_s"] > 0 and report["audit_s"] > 0
     assert report["ratio"] == report["audit_s"] / report["parse_s"]
     assert report["claims_per_s"] == report["claims"] / report["audit_s"]
+    assert report["compiled"] is (bool(_built()) and not report["stale_build"])  # which audit ran
