@@ -2,7 +2,7 @@
 
 `make install` builds them in place (`build()`): each listed module gets an extension module
 beside its source, which Python imports instead of the source, and the build records each
-source's SHA-256. The audits are the same; a re-audit takes about two thirds of the time
+source's SHA-256. The audits are the same; a re-audit takes about 0.6 of the time
 (`showwork bench audit` says whether the build ran). Without a C compiler the build says so and
 the sources run as they are.
 
