@@ -5,7 +5,6 @@ The bench commands live with the benchmarks; showwork/cli.py adds them to the ap
 from __future__ import annotations
 
 import json
-import os
 
 import typer
 from rich.console import Console
@@ -130,7 +129,7 @@ def _build(report: dict) -> str:
     """Which audit ran: the compiled build, or the sources (and why)."""
     if report["compiled"]:
         return "the audit's compiled build (mypyc)"
-    if os.environ.get(compiled.SOURCES_VAR) == "1":
+    if compiled.sources_asked():
         return f"the audit's sources ({compiled.SOURCES_VAR}=1)"
     if report["stale_build"]:
         return "the audit's sources: its compiled build is out of date (run `make install`)"

@@ -11,11 +11,16 @@ source that differs from the one the build recorded (an edit, a checkout) sends 
 module back to its source: mypyc's modules call each other directly, so one stale module means
 none of the build may run. `make install` rebuilds when a listed source changes.
 SHOWWORK_SOURCES=1 runs the sources without a word (to compare the two, or to debug in Python).
+
+In the listed modules a name that may hold an int says `int | float` (or `Any`), never `float`:
+compiled, a `float` name makes an int a float, and "1" would read as "1.0", written rounded.
+tests/harness/test_compiled.py holds the build to the sources, value for value.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.machinery
 import importlib.util
 import json
@@ -89,17 +94,20 @@ class _Sources:
         return importlib.util.spec_from_file_location(name, file) if file else None
 
 
+def sources_asked() -> bool:
+    """Whether SHOWWORK_SOURCES=1 asks for the sources (to compare, or to debug in Python)."""
+    return os.environ.get(SOURCES_VAR) == "1"
+
+
 def guard() -> None:
     """Once per process, before a listed module loads: a stale build is not used."""
     if "checked" in _state:
         return
     _state["checked"] = True
-    if os.environ.get(SOURCES_VAR) == "1":  # asked for: to compare, or to debug in Python
+    changed = [] if sources_asked() else stale()
+    if sources_asked() or changed:
         sys.meta_path.insert(0, _Sources(MODULES))
-        return
-    changed = stale()
     if changed:
-        sys.meta_path.insert(0, _Sources(MODULES))
         print(f"showwork: the compiled audit modules are out of date ({', '.join(changed[:3])}"
               f"{' …' if len(changed) > 3 else ''} changed); running the sources. Run "
               "`make install` to rebuild.", file=sys.stderr)
@@ -107,14 +115,9 @@ def guard() -> None:
 
 def in_use() -> bool:
     """Whether the audit runs the compiled build (every listed module loaded from it)."""
-    import importlib
-
-    for path in MODULES:
-        module = importlib.import_module(_name(path))
-        if not str(getattr(module, "__file__", "")).endswith(tuple(
-                importlib.machinery.EXTENSION_SUFFIXES)):
-            return False
-    return True
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    return all(str(getattr(importlib.import_module(_name(p)), "__file__", "")).endswith(suffixes)
+               for p in MODULES)
 
 
 def build() -> int:

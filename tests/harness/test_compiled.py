@@ -127,6 +127,8 @@ def test_a_stale_build_runs_the_sources_and_they_audit_alike(tmp_path: Path) -> 
     (an int stays an int: mypyc would make a `float` parameter's int a float)."""
     if not any(compiled._extensions(p) for p in compiled.MODULES):
         pytest.skip("no compiled build here (make install compiles it where a C compiler is)")
+    if compiled.stale():
+        pytest.skip("the build here is out of date; make install rebuilds it")
     record = tmp_path / "sources.json"
     record.write_text(json.dumps({p: "0" * 64 for p in compiled.MODULES}))
     golden = ROOT / "traces" / "golden" / "traces.jsonl"
