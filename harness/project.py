@@ -17,20 +17,19 @@ from dataclasses import dataclass
 from functools import cached_property
 from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from harness.errors import HarnessError
 from harness.home import warehouse_path
-from semantic_layer import SemanticLayer
 from semantic_layer.catalog import build_catalog
-from semantic_layer.execute import Limits
-from semantic_layer.infer import needs_inference
 from semantic_layer.model import SemanticModelFile, default_model_path
-from semantic_layer.project import load_project
-from semantic_layer.sql import parse_trusted
+
+if TYPE_CHECKING:  # the layer, its engines and sqlglot load when a project opens, not on import
+    from semantic_layer import SemanticLayer
+    from semantic_layer.execute import Limits
 
 PROJECT_FILE = "showwork.yaml"
 ENV_VAR = "SHOWWORK_PROJECT"
@@ -187,6 +186,8 @@ class Project:
 
     @classmethod
     def load(cls, path: Path) -> Project:
+        from semantic_layer.project import load_project
+
         file = read_project_file(path)
         _check_paths(file)
         return cls(file, load_project(file.path))
@@ -248,6 +249,8 @@ class Project:
 
     def layer(self, limits: Limits | None = None) -> SemanticLayer:
         """A new governed layer on the project's warehouse; the caller closes it."""
+        from semantic_layer.execute import Limits
+
         if self.build_needed:
             self.build()
         layer = _open_layer(self, limits or Limits())
@@ -257,6 +260,8 @@ class Project:
     @property
     def catalog(self) -> dict[str, Any]:
         """What can be asked; governance left out is inferred from the warehouse."""
+        from semantic_layer.infer import needs_inference
+
         if not needs_inference(self.model):
             return build_catalog(self.model)
         if self._catalog_layer is None:
@@ -309,6 +314,8 @@ def _check_paths(file: ProjectFile) -> None:
 def _open_layer(project: Project, limits: Limits) -> SemanticLayer:
     """The layer on the warehouse engine; DuckDB files directly until semantic_layer.engines
     lands."""
+    from semantic_layer import SemanticLayer
+
     spec = project.warehouse()
     _check_local(project, spec)
     try:
@@ -341,6 +348,8 @@ def _duckdb_layer(project: Project, spec: dict[str, Any], limits: Limits) -> Sem
         raise ProjectError(f"{project.file.where('warehouse')}: a {kind} warehouse needs the "
                            "warehouse engines (semantic_layer.engines), which this install does "
                            "not have yet; use warehouse: {duckdb: FILE}.")
+    from semantic_layer import SemanticLayer
+
     path = project.root / spec["duckdb"]
     project.check_tables(lambda: duckdb_tables(path, limits))
     return SemanticLayer(project.model, path, limits)
@@ -407,6 +416,8 @@ def _exprs(sm: Any) -> Iterator[tuple[str, str, str]]:
 
 def _columns(expr: str) -> set[str]:
     from sqlglot import exp
+
+    from semantic_layer.sql import parse_trusted
 
     return {c.name.lower() for c in parse_trusted(expr).find_all(exp.Column)}
 

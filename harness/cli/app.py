@@ -1,41 +1,62 @@
-"""The `showwork` app, built explicitly: each command module is registered here, by name."""
+"""The `showwork` app, built explicitly: each command module is registered here, by name.
+
+A command's module is imported only when that command runs (or its own `--help` is asked), so
+`showwork --help` and `showwork audit` never load DuckDB, sqlglot, dbt-semantic-interfaces or
+the benchmarks. The command list shows each command's help read from its source (`lazy.py`).
+"""
 
 from __future__ import annotations
 
 import sys
 
 import typer
-from rich.console import Console
 
-from harness.cli import ask, experiment, init, mcp, semantic
-from harness.cli.errors import ROOTS, describe, exit_code
-from harness.logs import configure
+from harness.cli.lazy import Lazy, lazy_group
 
 HELP = ("showwork: claim-audit middleware for analytics agents. A tick means the support link "
         "resolves; it does not mean the conclusion is true.")
 
+COMMANDS = (
+    Lazy("ask", "harness.cli.ask", "ask"),
+    Lazy("audit", "harness.cli.audit", "audit_cmd"),
+    Lazy("mcp", "harness.cli.mcp", "mcp"),
+    Lazy("init", "harness.cli.init", "init"),
+    Lazy("experiment", "harness.cli.experiment", "experiment"),
+    Lazy("demo", "harness.cli.experiment", "demo"),
+    Lazy("report", "harness.cli.experiment", "report"),
+    Lazy("findings", "harness.cli.experiment", "findings"),
+    Lazy("serve", "harness.cli.experiment", "serve"),
+    Lazy("semantic", "harness.cli.semantic", "semantic_app"),
+    Lazy("warehouse", "harness.cli.semantic", "warehouse_app"),
+)
 
-def build_app() -> typer.Typer:
+
+def build_app(extra: tuple[Lazy, ...] = ()) -> typer.Typer:
     """A fresh app with every harness command; callers may add more (the bench commands)."""
-    app = typer.Typer(help=HELP, no_args_is_help=True, pretty_exceptions_enable=False)
-    app.command("ask")(ask.ask)
-    app.command("audit")(ask.audit_cmd)
-    app.command("mcp")(mcp.mcp)
-    app.command("init")(init.init)
-    for command in (experiment.experiment, experiment.demo, experiment.report,
-                    experiment.findings, experiment.serve):
-        app.command()(command)
-    app.add_typer(semantic.semantic_app, name="semantic")
-    app.add_typer(semantic.warehouse_app, name="warehouse")
+    app = typer.Typer(help=HELP, no_args_is_help=True, pretty_exceptions_enable=False,
+                      cls=lazy_group(COMMANDS + extra))
+
+    @app.callback()
+    def _root() -> None:
+        pass  # a callback makes the app a group even before any command has loaded
+
     return app
 
 
 def run(app: typer.Typer, args: list[str] | None = None) -> None:
     """Run the app; an error of ours becomes its message on stderr and an exit code."""
-    configure()
+    from harness.cli.errors import ROOTS, describe, exit_code
+
+    words = sys.argv[1:] if args is None else args
+    if words and "--help" not in words:  # help never logs: it need not load structlog
+        from harness.logs import configure
+
+        configure()
     try:
         app(args=args)
     except ROOTS as exc:
+        from rich.console import Console
+
         err = Console(stderr=True, highlight=False, soft_wrap=True)
         for line in describe(exc):
             err.print(line, markup=False)

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 
 from harness.errors import RunFolderError
 from harness.project import ENV_VAR, Project, ProjectError, is_demo, locate, read_project_file
-from harness.questions import QuestionFile
-from semantic_layer import SemanticLayer
+
+if TYPE_CHECKING:
+    from harness.questions import QuestionFile
+    from semantic_layer import SemanticLayer
 
 err = Console(stderr=True)
 

@@ -34,12 +34,13 @@ class TestApp:
         for name in ("ask", "audit", "experiment", "demo", "report", "findings", "serve",
                      "semantic", "warehouse"):
             assert name in result.output
-        assert [g.name for g in build_app().registered_groups] == ["semantic", "warehouse"]
+        assert "bench" not in result.output
 
     def test_bench_added_by_the_entry_point(self) -> None:
         """The entry point adds the benchmarks' bench group; harness itself never imports it."""
-        names = [g.name for g in showwork_app().registered_groups]
-        assert names == ["semantic", "warehouse", "bench"]
+        result = CliRunner().invoke(showwork_app(), ["bench", "--help"])
+        assert result.exit_code == 0, result.output
+        assert "semantic" in result.output and "audit" in result.output
 
     def test_ask_through_the_runner(self, demo_db: Path, tmp_path: Path, monkeypatch) -> None:
         """`ask` runs through CliRunner on a built app and prints the serving decision."""

@@ -1,0 +1,90 @@
+"""Commands loaded on first use: a group lists them without importing their modules.
+
+A command's short help is its function's docstring (or its Typer group's `help=`), read from the
+module's source with `ast`, so the list in `showwork --help` cannot drift from the command and
+costs no import of DuckDB, sqlglot or the benchmarks.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import click
+import typer
+from typer.core import TyperGroup
+
+
+@dataclass(frozen=True)
+class Lazy:
+    """One command of the app, named by where it lives."""
+
+    name: str
+    """The command's name on the command line."""
+    module: str
+    """The module that defines it (imported when the command runs)."""
+    attr: str
+    """A function (a command) or a `typer.Typer` (a group of commands) in that module."""
+
+    def load(self) -> click.Command:
+        """The real click command (imports the module)."""
+        target = getattr(importlib.import_module(self.module), self.attr)
+        if isinstance(target, typer.Typer):
+            command = typer.main.get_group(target)
+        else:
+            single = typer.Typer()
+            single.command(self.name)(target)
+            command = typer.main.get_command(single)
+        command.name = self.name
+        return command
+
+
+@cache
+def source_help(module: str, attr: str) -> str:
+    """The docstring of function `attr`, or the `help=` of Typer `attr`, from the module's source."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        return ""
+    with open(spec.origin, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read())
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == attr:
+            return ast.get_docstring(node) or ""
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                and any(isinstance(t, ast.Name) and t.id == attr for t in node.targets)):
+            for keyword in node.value.keywords:
+                if keyword.arg == "help" and isinstance(keyword.value, ast.Constant):
+                    return str(keyword.value.value)
+    return ""
+
+
+class _Stub(click.Command):
+    """Stands for a lazy command in a listing; running it runs the real one."""
+
+    def __init__(self, lazy: Lazy) -> None:
+        super().__init__(lazy.name, help=source_help(lazy.module, lazy.attr))
+        self.lazy = lazy
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        return self.lazy.load().make_context(info_name, args, parent=parent, **extra)
+
+
+def lazy_group(commands: tuple[Lazy, ...]) -> type[TyperGroup]:
+    """A TyperGroup class that knows `commands` without importing them."""
+    by_name = {c.name: c for c in commands}
+
+    class LazyGroup(TyperGroup):
+        def list_commands(self, ctx: click.Context) -> list[str]:
+            return [*super().list_commands(ctx), *(n for n in by_name if n not in self.commands)]
+
+        def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+            if cmd_name in self.commands or cmd_name not in by_name:
+                return super().get_command(ctx, cmd_name)
+            return _Stub(by_name[cmd_name])
+
+    return LazyGroup
