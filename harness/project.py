@@ -186,11 +186,13 @@ class Project:
 
     @classmethod
     def load(cls, path: Path) -> Project:
+        from harness import cache
         from semantic_layer.project import load_project
 
         file = read_project_file(path)
         _check_paths(file)
-        return cls(file, load_project(file.path))
+        entry = cache.key(files_digest(file), cache.code_digest())
+        return cls(file, cache.get("model", entry, lambda: load_project(file.path)))
 
     @property
     def name(self) -> str:
@@ -215,11 +217,7 @@ class Project:
     @cached_property
     def digest(self) -> str:
         """SHA-256 over the project's files (showwork.yaml, the models, governance)."""
-        h = hashlib.sha256()
-        for path in sorted(set(self._files())):
-            h.update(path.relative_to(self.root).as_posix().encode() + b"\0")
-            h.update(path.read_bytes() + b"\0")
-        return "sha256:" + h.hexdigest()[:16]
+        return files_digest(self.file)
 
     @property
     def stamp(self) -> dict[str, str]:
@@ -291,13 +289,23 @@ class Project:
                                f"({self.warehouse()}):\n" + "\n".join(f"- {p}" for p in problems))
         self._checked = True
 
-    def _files(self) -> Iterator[Path]:
-        yield self.file.path
-        models = self.root / self.file.settings.semantic_models
-        yield from ([models] if models.is_file() else
-                    (p for p in models.rglob("*") if p.suffix in (".yml", ".yaml", ".json")))
-        if self.file.settings.governance:
-            yield self.root / self.file.settings.governance
+
+def files_digest(file: ProjectFile) -> str:
+    """SHA-256 over a project's files (showwork.yaml, the models, governance)."""
+    h = hashlib.sha256()
+    for path in sorted(set(_files(file))):
+        h.update(path.relative_to(file.root).as_posix().encode() + b"\0")
+        h.update(path.read_bytes() + b"\0")
+    return "sha256:" + h.hexdigest()[:16]
+
+
+def _files(file: ProjectFile) -> Iterator[Path]:
+    yield file.path
+    models = file.root / file.settings.semantic_models
+    yield from ([models] if models.is_file() else
+                (p for p in models.rglob("*") if p.suffix in (".yml", ".yaml", ".json")))
+    if file.settings.governance:
+        yield file.root / file.settings.governance
 
 
 def _check_paths(file: ProjectFile) -> None:
@@ -326,10 +334,27 @@ def _open_layer(project: Project, limits: Limits) -> SemanticLayer:
     try:  # the layer checks the model's tables and columns against the engine's
         # `engine=` as a mapping: the same code type-checks before and after the engines land
         options: dict[str, Any] = {"engine": engine}
-        return SemanticLayer(project.model, limits=limits, **options)
+        return SemanticLayer(_inferred(project, spec, engine, limits), limits=limits, **options)
     except BaseException:
         engine.close()
         raise
+
+
+def _inferred(project: Project, spec: dict[str, Any], engine: Any, limits: Limits
+              ) -> SemanticModelFile:
+    """The model with what governance leaves out (coverage, member lists) inferred from the
+    warehouse, cached by the model and the warehouse's fingerprint (harness/cache.py): a warm
+    start reads no table, however large."""
+    from harness import cache
+    from semantic_layer.infer import infer_from_engine, needs_inference
+
+    if not needs_inference(project.model):
+        return project.model
+    fingerprint = cache.warehouse_fingerprint(spec, project.root)
+    if fingerprint is None:  # a server: its data may change unseen, so infer every time
+        return infer_from_engine(project.model, engine, limits)
+    entry = cache.key(project.digest, cache.code_digest(), fingerprint)
+    return cache.get("inferred", entry, lambda: infer_from_engine(project.model, engine, limits))
 
 
 def _check_local(project: Project, spec: dict[str, Any]) -> None:

@@ -28,6 +28,7 @@ COMMANDS = (
     Lazy("serve", "harness.cli.experiment", "serve"),
     Lazy("semantic", "harness.cli.semantic", "semantic_app"),
     Lazy("warehouse", "harness.cli.semantic", "warehouse_app"),
+    Lazy("cache", "harness.cli.cache", "cache_app"),
 )
 
 

@@ -1,0 +1,182 @@
+"""The project cache (harness/cache.py): a warm start rebuilds nothing, a changed model file or
+warehouse rebuilds exactly its entry, a corrupt entry is rebuilt and never trusted, and cached
+and uncached runs give the same traces."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from shop_data import shop_db
+from typer.testing import CliRunner
+
+from harness import cache
+from harness.cli import build_app
+from harness.project import Project
+from traces import read
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOP = ROOT / "examples" / "shop"
+VOLATILE = ("attempt_id", "started_at", "elapsed_s", "chain")
+
+
+@pytest.fixture()
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("SHOWWORK_HOME", str(folder))
+    monkeypatch.delenv(cache.OFF, raising=False)
+    return folder
+
+
+@pytest.fixture()
+def shop(tmp_path: Path) -> Path:
+    """A copy of the shop project with its own copy of the warehouse (so it can be rebuilt)."""
+    folder = tmp_path / "shop"
+    shutil.copytree(SHOP, folder, ignore=shutil.ignore_patterns("*.duckdb*"))
+    shutil.copy(shop_db(), folder / "warehouse.duckdb")
+    return folder
+
+
+def _entries(home: Path, kind: str) -> list[Path]:
+    return sorted((home / "cache" / kind).glob("*.entry"))
+
+
+def _builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Records each entry built (a cache miss) by kind."""
+    built: list[str] = []
+    real = cache.get
+
+    def counting(kind, entry_key, build):
+        def recorded():
+            built.append(kind)
+            return build()
+        return real(kind, entry_key, recorded)
+
+    monkeypatch.setattr(cache, "get", counting)
+    return built
+
+
+class TestModelEntry:
+    def test_warm_load_builds_nothing(self, home: Path, shop: Path, monkeypatch) -> None:
+        """The second load of an unchanged project reads the model from the cache, and it is
+        the model a fresh load builds (same catalog)."""
+        built = _builds(monkeypatch)
+        first = Project.open(shop)
+        second = Project.open(shop)
+        assert built == ["model"]
+        assert len(_entries(home, "model")) == 1
+        monkeypatch.setenv(cache.OFF, "0")
+        fresh = Project.open(shop)
+        assert fresh.catalog == second.catalog == first.catalog
+
+    def test_edited_model_file_rebuilds(self, home: Path, shop: Path, monkeypatch) -> None:
+        """Editing a model file changes the key: the next load rebuilds and sees the edit."""
+        Project.open(shop)
+        governance = shop / "governance.yaml"
+        text = governance.read_text(encoding="utf-8")
+        governance.write_text(text.replace("finance-analytics", "finance-platform", 1)
+                              if "finance-analytics" in text else text + "\n# edited\n",
+                              encoding="utf-8")
+        built = _builds(monkeypatch)
+        Project.open(shop)
+        assert built == ["model"]
+        assert len(_entries(home, "model")) == 2
+
+    def test_corrupt_entry_is_rebuilt(self, home: Path, shop: Path, monkeypatch) -> None:
+        """A damaged entry fails its checksum: it is discarded and rebuilt, never loaded."""
+        good = Project.open(shop).catalog
+        (entry,) = _entries(home, "model")
+        data = bytearray(entry.read_bytes())
+        data[-10] ^= 0xFF
+        entry.write_bytes(bytes(data))
+        built = _builds(monkeypatch)
+        assert Project.open(shop).catalog == good
+        assert built == ["model"]
+
+    def test_truncated_and_foreign_entries_are_rebuilt(self, home: Path, shop: Path) -> None:
+        """An entry cut short, or not ours at all, is rebuilt the same way."""
+        good = Project.open(shop).catalog
+        (entry,) = _entries(home, "model")
+        for damage in (entry.read_bytes()[:40], b"not a cache entry"):
+            entry.write_bytes(damage)
+            assert Project.open(shop).catalog == good
+
+    def test_off_switch(self, home: Path, shop: Path, monkeypatch) -> None:
+        """SHOWWORK_CACHE=0 writes nothing."""
+        monkeypatch.setenv(cache.OFF, "0")
+        Project.open(shop)
+        assert not (home / "cache").exists()
+
+
+class TestInferredEntry:
+    def test_rebuilt_warehouse_invalidates(self, home: Path, shop: Path, monkeypatch) -> None:
+        """Inferred members are cached per warehouse fingerprint: a warm open reads none again,
+        a rebuilt warehouse file infers afresh."""
+        def open_catalog() -> dict:
+            with Project.open(shop) as project:
+                project.layer().close()
+                return project.catalog
+
+        first = open_catalog()
+        assert len(_entries(home, "inferred")) == 1
+        built = _builds(monkeypatch)
+        assert open_catalog() == first
+        assert "inferred" not in built
+        db = shop / "warehouse.duckdb"
+        shutil.copy(db, db.with_suffix(".tmp"))
+        os.replace(db.with_suffix(".tmp"), db)  # a rebuild: same data, a new file
+        assert open_catalog() == first
+        assert built.count("inferred") >= 1
+        assert len(_entries(home, "inferred")) == 2
+
+
+class TestClear:
+    def test_cache_clear_command(self, home: Path, shop: Path) -> None:
+        """`showwork cache clear` removes every entry and says how many."""
+        Project.open(shop)
+        result = CliRunner().invoke(build_app(), ["cache", "clear"])
+        assert result.exit_code == 0, result.output
+        assert "removed 1 cache entry" in result.output
+        assert not (home / "cache").exists()
+        again = CliRunner().invoke(build_app(), ["cache", "clear"])
+        assert "removed 0 cache entries" in again.output
+
+
+def _stable(path: Path) -> list[str]:
+    out = []
+    for trace in read(path):
+        data = trace.model_dump(mode="json")
+        for key in VOLATILE:
+            data.pop(key, None)
+        for part in ("turns", "calls"):
+            for item in data.get(part, []):
+                item.pop("elapsed_s", None)
+        out.append(json.dumps(data, sort_keys=True))
+    return sorted(out)
+
+
+class TestCachedRunsAreIdentical:
+    @pytest.mark.parametrize("which", ["demo", "shop"])
+    def test_experiment_cached_equals_uncached(self, which: str, home: Path, shop: Path,
+                                               demo_db: Path, tmp_path: Path,
+                                               monkeypatch) -> None:
+        """A bundled question file run uncached, cold and warm gives the same traces, timing
+        fields aside."""
+        if which == "demo":
+            (home / "demo.duckdb").symlink_to(demo_db)
+        project = "demo" if which == "demo" else str(shop)
+        runs = {}
+        for name, switch in (("uncached", "0"), ("cold", "1"), ("warm", "1")):
+            monkeypatch.setenv(cache.OFF, switch)
+            out = tmp_path / name
+            result = CliRunner().invoke(build_app(), [
+                "experiment", "--project", project, "--configs", "claims+repair",
+                "--model", "rules", "--concurrency", "1", "--out", str(out), "--json"])
+            assert result.exit_code == 0, result.output
+            runs[name] = _stable(out / "traces.jsonl")
+        assert runs["uncached"] and runs["uncached"] == runs["cold"] == runs["warm"]
+        assert _entries(home, "model")
