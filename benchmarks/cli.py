@@ -1,4 +1,4 @@
-"""`showwork bench semantic|audit|concurrency`: benchmarks printing ratios measured in one run.
+"""`showwork bench semantic|audit|concurrency|startup`: benchmarks printing ratios measured in one run.
 
 The bench commands live with the benchmarks; showwork/cli.py adds them to the app."""
 
@@ -176,3 +176,38 @@ def concurrency(latency: float = typer.Option(0.2, help="Server latency per requ
                       f"{r['attempts_per_s']:.2f}", f"{r['speedup']:.1f}×",
                       f"{r['efficiency']:.0%}")
     Console().print(table)
+
+
+@bench_app.command("startup")
+def startup(rows: int = typer.Option(10_000_000, min=1000, help="Fact rows of the generated "
+                                     "project."),
+            repeats: int = typer.Option(3, min=1, help="Runs of each command (medians)."),
+            as_json: bool = typer.Option(False, "--json")) -> None:
+    """What a command costs to start, as ratios to a bare `python -c pass`: --help, audit of a
+    stored run, and the first (cache cold) and second (warm) ask on the demo and on a generated
+    project; init on the generated warehouse."""
+    from benchmarks import startup as bench
+
+    with err.status("benchmarking start-up") as status:
+        report = bench.run(home() / "bench-startup", rows, repeats,
+                           progress=lambda m: status.update(m),
+                           demo_warehouse=home() / "demo.duckdb")
+    if as_json:
+        print(json.dumps(report, indent=2))
+        return
+    table = Table(title=f"start-up (medians of {repeats}; generated project: {rows:,} rows)")
+    for col in ("command", "seconds", "× python -c pass"):
+        table.add_column(col, justify="right" if col != "command" else "left")
+    for name, f in report["figures"].items():
+        table.add_row(name, f"{f['seconds']:.3f}", f"{f['ratio_to_python']:.1f}")
+    console = Console()
+    console.print(table)
+    t, met = report["targets"], report["met"]
+    console.print(f"--help ≤ {t['help_s']} s: {_yes(met['help_s'])}; warm ask start-up ≤ "
+                  f"{t['warm_startup_s']} s: {_yes(met['warm_startup_s'])}; warm start-up "
+                  f"generated ÷ demo {report['warm_growth']:.2f} (≤ {t['warm_growth']}): "
+                  f"{_yes(met['warm_growth'])}; init ≤ {t['init_s']} s: {_yes(met['init_s'])}")
+
+
+def _yes(ok: bool) -> str:
+    return "met" if ok else "NOT met"
