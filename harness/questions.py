@@ -65,16 +65,42 @@ class QuestionSpec(BaseModel):
     category: str
     answerable: bool
     gold: Gold | None = None
+    paraphrases: list[str] = []
+    """Other wordings of the same question, each with the same reading and the same answer
+    (the gold is the question's)."""
+
+    @field_validator("paraphrases")
+    @classmethod
+    def _paraphrases_differ(cls, value: list[str]) -> list[str]:
+        seen: set[str] = set()
+        for text in value:
+            key = " ".join(text.split()).casefold()
+            if not key or len(text) > 2000:
+                raise ValueError("a paraphrase is a question of 1 to 2000 characters")
+            if key in seen:
+                raise ValueError(f"paraphrase given twice: {text!r}")
+            seen.add(key)
+        return value
 
     @model_validator(mode="after")
     def _gold_when_answerable(self) -> QuestionSpec:
         if self.answerable and self.gold is None:
             raise ValueError("an answerable question needs a gold")
+        if " ".join(self.text.split()).casefold() in {" ".join(p.split()).casefold()
+                                                       for p in self.paraphrases}:
+            raise ValueError("a paraphrase repeats the question's text")
         return self
 
     def question(self) -> Question:
         return Question(self.id, self.text, self.category, self.answerable,
                         self.gold.model_dump(exclude_none=True) if self.gold else None)
+
+    def paraphrased(self) -> list[Question]:
+        """Each paraphrase as a question of its own (`<id>.p1`, `<id>.p2`, …), with the
+        original's category, answerability and gold."""
+        original = self.question()
+        return [Question(f"{self.id}.p{n}", text, original.category, original.answerable,
+                         original.gold) for n, text in enumerate(self.paraphrases, start=1)]
 
 
 class QuestionFile(BaseModel):

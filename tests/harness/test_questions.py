@@ -98,3 +98,36 @@ def test_bad_question_file(tmp_path) -> None:
     path.write_text("questions:\n  - {id: a, text: x, category: lookup, answerable: true}\n")
     with pytest.raises(QuestionError, match="needs a gold"):
         load_questions(path)
+
+
+def test_paraphrases_load_as_questions_of_their_own(tmp_path) -> None:
+    """`paraphrases:` is optional; each becomes a question `<id>.pN` with the original's
+    category, answerability and gold."""
+    path = tmp_path / "q.yaml"
+    path.write_text("questions:\n"
+                    "  - id: a\n    text: How many orders in May?\n"
+                    "    paraphrases: ['What was the order count in May?', 'May orders?']\n"
+                    "    category: lookup\n    answerable: true\n    gold: {value: 3}\n"
+                    "  - {id: b, text: Write a poem., category: not_a_data_question, answerable: false}\n")
+    first, second = load_questions(path).questions
+    assert second.paraphrases == [] and second.paraphrased() == []
+    variants = first.paraphrased()
+    assert [(v.id, v.text) for v in variants] == [("a.p1", "What was the order count in May?"),
+                                                  ("a.p2", "May orders?")]
+    assert all(v.gold == first.question().gold == {"value": 3.0, "tolerance": 0.005}
+               and v.category == "lookup" and v.answerable for v in variants)
+
+
+@pytest.mark.parametrize("paraphrases, message", [
+    ("['Orders in May?', 'orders  in may?']", "paraphrase given twice"),
+    ("['How many orders in May?']", "repeats the question"),
+    ("['']", "1 to 2000 characters"),
+])
+def test_bad_paraphrases(tmp_path, paraphrases: str, message: str) -> None:
+    """A paraphrase that repeats another, or the question, or is empty, is refused."""
+    path = tmp_path / "q.yaml"
+    path.write_text("questions:\n  - id: a\n    text: How many orders in May?\n"
+                    f"    paraphrases: {paraphrases}\n"
+                    "    category: lookup\n    answerable: true\n    gold: {value: 3}\n")
+    with pytest.raises(QuestionError, match=message):
+        load_questions(path)
