@@ -264,7 +264,7 @@ RANKINGS = {
                    f"WHERE {_days('2013-07-01', '2013-07-31')} GROUP BY 1 ORDER BY 2 DESC",
     "ranking-004": f"SELECT f.origin, {CANCELLED}::DOUBLE / count(*) FROM flights f WHERE {YEAR} "
                    "GROUP BY 1 ORDER BY 2 ASC",
-    "ranking-005": f"SELECT d.name, count(*) FROM flights f JOIN airports d ON d.faa = f.dest "
+    "ranking-005": f"SELECT f.dest, count(*) FROM flights f "
                    f"WHERE f.origin = 'LGA' AND {YEAR} GROUP BY 1 ORDER BY 2 DESC",
     "ranking-006": f"SELECT a.name, avg(f.distance) FROM flights f {AIRLINE} WHERE {YEAR} "
                    "GROUP BY 1 ORDER BY 2 DESC",
