@@ -70,8 +70,10 @@ def _plain(value: Any) -> Any:
         fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
         if {"start", "end"} <= set(fields) and "period" not in fields:
             return ("period", str(fields["start"]), str(fields["end"]))
-        if "gaps" in fields:
-            fields.pop("gaps")  # said as `unread` (a gap's words are its wording)
+        for said_elsewhere in ("gaps", "unread_content", "spans"):
+            # the unread words are said as `unread`; the span-by-span account repeats the
+            # fields above, keyed by wording
+            fields.pop(said_elsewhere, None)
         return {k: _plain(v) for k, v in fields.items() if k not in WORDING}
     if isinstance(value, list | tuple):
         return sorted({json.dumps(_plain(v), sort_keys=True, default=str) for v in value})
