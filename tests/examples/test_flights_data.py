@@ -159,7 +159,7 @@ GRAMMAR = {
     "member from a joined table (airline name)": r"United Air Lines|JetBlue Airways|Envoy Air",
     "member from a joined table (airport name)": r"Intl\b",
     "relative window": r"\blast month\b",
-    "a month without its year": r"\b(January|May|June)\?",
+    "a month without its year": r"\b(March|May|June)\?",
 }
 
 

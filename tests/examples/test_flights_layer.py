@@ -67,7 +67,7 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
                             "where": [_in("manufacturer", "BOEING"), _in("origin", "JFK")]}),
     "level-012": ("query", {"metrics": ["average_air_time"], "window": YEAR,
                             "where": [_in("destination_airport_name", "Honolulu Intl")]}),
-    "level-013": ("query", {"metrics": ["delayed_flights"], "window": MONTH[1],
+    "level-013": ("query", {"metrics": ["delayed_flights"], "window": MONTH[3],
                             "where": [_in("destination_airport_name", "Chicago Ohare Intl")]}),
     "level-014": ("query", {"metrics": ["average_temperature"], "window": MONTH[1],
                             "where": [_in("origin_airport_name", "John F Kennedy Intl")]}),
