@@ -102,7 +102,7 @@ def get(kind: str, entry_key: str, build: Callable[[], T]) -> T:
     path = folder() / kind / f"{entry_key}.entry"
     value = _read(path)
     if value is not None:
-        return value  # type: ignore[no-any-return]
+        return value
     value = build()
     _write(path, value)
     return value

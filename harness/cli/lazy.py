@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-import click
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 
 @dataclass(frozen=True)
@@ -30,15 +29,17 @@ class Lazy:
     attr: str
     """A function (a command) or a `typer.Typer` (a group of commands) in that module."""
 
-    def load(self) -> click.Command:
-        """The real click command (imports the module)."""
+    def load(self) -> TyperCommand | TyperGroup:
+        """The real command (imports the module)."""
         target = getattr(importlib.import_module(self.module), self.attr)
         if isinstance(target, typer.Typer):
-            command = typer.main.get_group(target)
+            command: TyperCommand | TyperGroup = typer.main.get_group(target)
         else:
             single = typer.Typer()
             single.command(self.name)(target)
-            command = typer.main.get_command(single)
+            built = typer.main.get_command(single)
+            assert isinstance(built, TyperCommand)
+            command = built
         command.name = self.name
         return command
 
@@ -62,7 +63,7 @@ def source_help(module: str, attr: str) -> str:
     return ""
 
 
-class _Stub(click.Command):
+class _Stub(TyperCommand):
     """Stands for a lazy command in a listing; running it runs the real one."""
 
     def __init__(self, lazy: Lazy) -> None:
@@ -70,7 +71,7 @@ class _Stub(click.Command):
         self.lazy = lazy
 
     def make_context(self, info_name: str | None, args: list[str],
-                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+                     parent: Any = None, **extra: Any) -> Any:
         return self.lazy.load().make_context(info_name, args, parent=parent, **extra)
 
 
@@ -79,10 +80,10 @@ def lazy_group(commands: tuple[Lazy, ...]) -> type[TyperGroup]:
     by_name = {c.name: c for c in commands}
 
     class LazyGroup(TyperGroup):
-        def list_commands(self, ctx: click.Context) -> list[str]:
+        def list_commands(self, ctx: Any) -> list[str]:
             return [*super().list_commands(ctx), *(n for n in by_name if n not in self.commands)]
 
-        def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        def get_command(self, ctx: Any, cmd_name: str) -> Any:
             if cmd_name in self.commands or cmd_name not in by_name:
                 return super().get_command(ctx, cmd_name)
             return _Stub(by_name[cmd_name])
