@@ -85,10 +85,23 @@ def render_catalog(catalog: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def edge_formula(edge: dict[str, Any]) -> str:
+    """An exact edge's right-hand side: `a × b`, `a / b`, `a + b`, or `a × b / c` with exponents."""
+    factors = list(edge["factors"])
+    if edge.get("op") == "sum":
+        return " + ".join(factors)
+    if edge.get("op") == "divide":
+        return " / ".join(factors)
+    exponents = edge.get("exponents") or [1] * len(factors)
+    up = [f for f, p in zip(factors, exponents, strict=True) if p > 0]
+    down = [f for f, p in zip(factors, exponents, strict=True) if p < 0]
+    return " × ".join(up) + "".join(f" / {f}" for f in down)
+
+
 def render_tree(catalog: dict[str, Any]) -> str:
     lines = ["Metric tree:"]
     for e in catalog["tree"]["exact"]:
-        lines.append(f"- exact: {e['parent']} = {' × '.join(e['factors'])} (attribute a change "
+        lines.append(f"- exact: {e['parent']} = {edge_formula(e)} (attribute a change "
                      "exactly across these factors; cite tree:PARENT>FACTOR)")
     for i in catalog["tree"]["influence"]:
         lines.append(f"- influence (correlational, a hypothesis only): {i['source']} → "

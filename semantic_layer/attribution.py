@@ -1,8 +1,9 @@
 """Attribution fields on comparisons: each factor's `contribution` and `share` of its parent's move.
 
 A comparison that holds the parent of an exact tree edge and all its factors gets, per factor,
-`contribution` (in the parent's units; LMDI for a product, the factor's own delta for a sum —
-contributions add up to the parent's delta exactly) and `share` (percent of the parent's delta).
+`contribution` (in the parent's units; LMDI for a product or quotient — a denominator that rose
+pulled the parent down —, the factor's own delta for a sum; contributions add up to the
+parent's delta exactly) and `share` (percent of the parent's delta).
 So an attribution a model states is a field it can cite, not a number nothing supports.
 """
 
@@ -14,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from semantic_layer.results import Number, Row
-from semantic_layer.tree import lmdi
+from semantic_layer.tree import lmdi, powers
 
 ATTRIBUTION_FIELDS = ("contribution", "share")
 
@@ -41,21 +42,22 @@ def _row(row: Row, edges: list[dict[str, Any]]) -> Row:
 def _split(values: dict[str, dict[str, Number]],
            edge: dict[str, Any]) -> dict[str, tuple[Number, Number]]:
     parent, factors = values[edge["parent"]], edge["factors"]
-    parts = (_product(values, parent, factors) if edge.get("op", "multiply") == "multiply"
-             else _sum(values, factors))
+    parts = (_sum(values, factors) if edge.get("op") == "sum"
+             else _product(values, parent, factors, powers(edge)))
     delta = parent["delta"]
     return {f: (c, _share(c, delta)) for f, c in zip(factors, parts, strict=True)}
 
 
 def _product(values: dict[str, dict[str, Number]], parent: dict[str, Number],
-             factors: list[str]) -> list[Number]:
+             factors: list[str], exponents: dict[str, int]) -> list[Number]:
     now = {f: values[f]["value"] for f in factors}
     before = {f: values[f]["previous"] for f in factors}
     totals = (parent["value"], parent["previous"])
     numbers = [*now.values(), *before.values(), *totals]
     if not all(isinstance(v, int | float) and v > 0 for v in numbers):
         return [None] * len(factors)  # LMDI needs positive values on both sides
-    contributions = lmdi(now, before, float(totals[0]), float(totals[1]))  # type: ignore[arg-type]
+    contributions = lmdi(now, before, float(totals[0]), float(totals[1]),  # type: ignore[arg-type]
+                         exponents)
     return [contributions[f] for f in factors]
 
 

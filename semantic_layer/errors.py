@@ -116,6 +116,12 @@ class NonAdditiveSum(BlockedQuery):
     code = "non_additive_sum"
 
 
+class NotAggregable(BlockedQuery):
+    """A rollup across a dimension the governance says the metric does not combine over."""
+
+    code = "not_aggregable"
+
+
 class WarehouseSpecError(WarehouseError):
     """showwork.yaml's `warehouse:` value is not one the engines know."""
 

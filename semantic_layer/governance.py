@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer, model_validator
 
-from semantic_layer.errors import ModelError
+from semantic_layer.errors import ModelError, NotAggregable
+
+if TYPE_CHECKING:
+    from semantic_layer.model import SemanticModelFile
 
 Grain = Literal["day", "week", "month", "quarter", "year"]
+EdgeOp = Literal["multiply", "divide", "sum"]
+"""PARENT = the factors' product, the first over the rest, or their sum."""
 
 
 class _Strict(BaseModel):
@@ -40,7 +45,11 @@ class MetricGovernance(_Strict):
     """Overrides the dbt label."""
     factors: list[str] | None = None
     """Meta shorthand for an exact tree edge with this metric as parent."""
-    op: Literal["multiply"] = "multiply"
+    op: EdgeOp = "multiply"
+    not_aggregable_over: list[str] = []
+    """Dimensions the metric may not be rolled up across (a city's median price averaged over
+    cities is not a median): a query over several of their members without grouping by them is
+    refused."""
     influenced_by: list[str] = []
     """Meta shorthand for influence edges into this metric."""
 
@@ -64,21 +73,45 @@ class CoverageSpec(_Strict):
     through: dt.date
 
 
+def _without_unset(data: dict[str, Any]) -> dict[str, Any]:
+    """An edge as the catalog carries it: no null `exponents` or `description` keys."""
+    return {k: v for k, v in data.items() if v is not None or k not in ("exponents", "description")}
+
+
 class ExactEdge(_Strict):
     parent: str
-    op: Literal["multiply"] = "multiply"
+    op: EdgeOp = "multiply"
     factors: list[str]
+    exponents: list[Literal[1, -1]] | None = None
+    """For a product: +1 for a factor that multiplies, -1 for one that divides (default all +1),
+    e.g. a derived `revenue * margin / orders`."""
+    description: str | None = None
+
+    @model_validator(mode="after")
+    def _shape(self) -> ExactEdge:
+        if len(self.factors) < 2 or len(set(self.factors)) < len(self.factors):
+            raise ValueError("an exact edge needs two or more distinct factors")
+        if self.exponents is not None and (self.op != "multiply"
+                                           or len(self.exponents) != len(self.factors)):
+            raise ValueError("exponents: one +1/-1 per factor, for op multiply only")
+        return self
+
+    _set_keys = model_serializer(mode="wrap")(lambda self, handler: _without_unset(handler(self)))
 
 
 class InfluenceEdge(_Strict):
     source: str
     target: str
     strength: float | None = Field(default=None, ge=0, le=1)
+    description: str | None = None
+
+    _set_keys = model_serializer(mode="wrap")(lambda self, handler: _without_unset(handler(self)))
 
 
 class MetricTree(_Strict):
     exact: list[ExactEdge] = []
-    """PARENT = product of the factors, exactly."""
+    """PARENT = product, quotient or sum of the factors, exactly (ratio and product/quotient
+    derived metrics add theirs: tree.with_model_edges)."""
     influence: list[InfluenceEdge] = []
     """Correlational only: a hypothesis, never attributed."""
 
@@ -143,3 +176,37 @@ def merged(file_value: _Strict | None, meta_value: _Strict | None, model: type[_
 def _by_alias(model: type[_Strict], data: dict[str, Any]) -> dict[str, Any]:
     fields = model.model_fields
     return {(fields[k].alias or k) if k in fields else k: v for k, v in data.items()}
+
+
+# -- rollups the data cannot support ------------------------------------------------------------
+def check_rollup(model: SemanticModelFile, metrics: tuple[str, ...],
+                 group_by: tuple[str, ...] | list[str], filters: Any) -> None:
+    """Refuse a query that rolls a metric up across a dimension its governance (or an input
+    metric's) lists in `not_aggregable_over`: allowed when it groups by that dimension or keeps
+    one member of it."""
+    kept = {model.qualified_name(d) for d in group_by}
+    kept |= {model.qualified_name(f.dimension) for f in filters
+             if getattr(f, "op", None) == "in" and len(f.values) == 1}
+    for metric in metrics:
+        for source, dim in _not_aggregable(model, metric, set()):
+            if model.qualified_name(dim) not in kept:
+                public = model.public_name(model.qualified_name(dim))
+                via = "" if source == metric else f" (through its input metric {source!r})"
+                raise NotAggregable(
+                    f"Metric {metric!r} cannot be rolled up across {public!r}{via}: its "
+                    f"governance says it is not aggregable over {public} — a value per {public} "
+                    f"(a median, a percentile, a rate) does not combine into one value across "
+                    f"{public} members. Group by {public}, or filter to one {public}.")
+
+
+def _not_aggregable(model: SemanticModelFile, metric: str, seen: set[str]
+                    ) -> list[tuple[str, str]]:
+    """(metric, dimension) for the metric and every metric it is computed from."""
+    m = model.metric_index.get(metric)
+    if m is None or metric in seen:
+        return []
+    seen.add(metric)
+    out = [(metric, d) for d in m.not_aggregable_over]
+    for i in m.input_metrics:
+        out += _not_aggregable(model, i.name, seen)
+    return out

@@ -177,6 +177,8 @@ class Metric:
     previous_names: tuple[str, ...] = ()
     unit: str | None = None
     point_in_time_override: bool | None = None
+    not_aggregable_over: tuple[str, ...] = ()
+    """Dimensions a query may not roll the metric up across (governance.check_rollup)."""
 
     @property
     def input_metrics(self) -> tuple[MetricInput, ...]:

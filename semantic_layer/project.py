@@ -34,6 +34,7 @@ from semantic_layer.governance import (
 from semantic_layer.manifest import convert, read_manifest_json, to_dsi
 from semantic_layer.model import GRAINS, Coverage, Metric, SemanticModel, SemanticModelFile
 from semantic_layer.results import MAX_MEMBER, citable
+from semantic_layer.tree import with_model_edges
 
 PROJECT_FILE = "showwork.yaml"
 UNKNOWN_DAY = dt.date.max
@@ -94,7 +95,7 @@ def assemble(models: tuple[SemanticModel, ...], metrics: tuple[Metric, ...], gov
     metric_gov = _metric_governance(metrics, gov, dsi, problems)
     dim_gov = _dimension_governance(models, gov, dsi, problems, source)
     coverage = _coverage(models, gov, dsi, problems, source)
-    tree = _tree(gov, metric_gov)
+    tree = with_model_edges(_tree(gov, metric_gov), metrics)
     governed = tuple(_governed(m, metric_gov.get(m.name)) for m in metrics)
     if problems:
         raise ModelError(problems)
@@ -145,7 +146,8 @@ def _governed(m: Metric, g: MetricGovernance | None) -> Metric:
         "fraction" if m.type == "ratio" and "rate" in m.name else None)
     return replace(m, label=g.label or m.label, synonyms=tuple(g.synonyms), owner=g.owner,
                    version=g.version, previous_names=tuple(g.previous_names), unit=unit,
-                   grains=tuple(g.grains or ()), point_in_time_override=g.point_in_time)
+                   grains=tuple(g.grains or ()), point_in_time_override=g.point_in_time,
+                   not_aggregable_over=tuple(g.not_aggregable_over))
 
 
 def _dimension_governance(models: tuple[SemanticModel, ...], gov: Governance, dsi: Any,

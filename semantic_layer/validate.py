@@ -22,6 +22,7 @@ from semantic_layer.errors import (
     UnsupportedDimension,
     WindowError,
 )
+from semantic_layer.governance import check_rollup
 from semantic_layer.model import DimensionInfo, SemanticModelFile
 from semantic_layer.requests import AnyOf, CompareArgs, Filter, QueryArgs
 from semantic_layer.results import citable, member_text
@@ -156,6 +157,7 @@ def check_dimensions(model: SemanticModelFile, metrics: tuple[str, ...],
             infos[dim] = dimension_for(model, metric, dim)
     for f in flat(filters):
         check_members(infos[f.dimension], f)
+    check_rollup(model, metrics, group_by, filters)
 
 
 def dimension_for(model: SemanticModelFile, metric: str, name: str) -> DimensionInfo:

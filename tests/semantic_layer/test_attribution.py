@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import math
 
+import duckdb
+
+from analyst.rules import RulesClient
+from harness.attempt import Question, run_attempt
+from protocol.switches import Protocol
+from semantic_layer import SemanticLayer
 from semantic_layer.attribution import attribute
+from semantic_layer.project import load_project
 from semantic_layer.results import Row
 
 WEEK = {"start": "2026-03-09", "end": "2026-03-15"}
@@ -66,3 +74,136 @@ def test_sum_edge_contributions_are_deltas() -> None:
     a, b = rows[0].values["a"], rows[0].values["b"]
     assert (a["contribution"], b["contribution"]) == (5.0, 1.0)
     assert math.isclose(a["share"] + b["share"], 100.0)
+
+
+# -- ratio and derived metrics are exact edges for free --------------------------------------
+def _hand_lmdi(num: tuple[float, float], den: tuple[float, float]) -> dict[str, float]:
+    """LMDI-I for y = n / d, written out: L(y1, y0) · ln(n1/n0) and −L(y1, y0) · ln(d1/d0)."""
+    (n1, n0), (d1, d0) = num, den
+    y1, y0 = n1 / d1, n0 / d0
+    weight = (y1 - y0) / (math.log(y1) - math.log(y0))
+    return {"numerator": weight * math.log(n1 / n0), "denominator": -weight * math.log(d1 / d0)}
+
+
+def _hand_driver(parts: dict[str, float], move: float) -> str:
+    return max((k for k in parts if parts[k] * move > 0), key=lambda k: abs(parts[k]))
+
+
+def _diagnose(layer, text: str):
+    """The rules analyst's served answer to a why-question, and its parent comparison."""
+    trace = run_attempt(Question("why", text), RulesClient(), layer, Protocol.parse("claims"))
+    answer = json.loads(trace.served().answer_raw)
+    first = next(c for c in trace.calls if c.tool == "compare" and c.result)
+    return answer, first.result
+
+
+def _check(layer, text: str, parent: str, numerator: str, denominator: str,
+           num: tuple[float, float], den: tuple[float, float]) -> None:
+    answer, result = _diagnose(layer, text)
+    values = result["rows"][0]["values"]
+    hand = _hand_lmdi(num, den)
+    move = num[0] / den[0] - num[1] / den[1]
+    assert math.isclose(values[parent]["delta"], move, rel_tol=1e-9)
+    assert math.isclose(values[numerator]["contribution"], hand["numerator"], rel_tol=1e-9)
+    assert math.isclose(values[denominator]["contribution"], hand["denominator"], rel_tol=1e-9)
+    expected = {"numerator": numerator, "denominator": denominator}[_hand_driver(hand, move)]
+    assert answer["status"] == "answered" and answer["driver"] == expected
+    assert any(f"tree:{parent}>{expected}" in (c.get("premises") or []) for c in answer["claims"])
+
+
+def test_model_states_its_own_edges(layer, shop_layer) -> None:
+    """Ratio and product/quotient derived metrics become exact edges; a hand-written edge stays,
+    and an edge that restates a hand-written one (shop's aov = revenue / orders) is left out."""
+    demo = {e.parent: e for e in layer.model.metric_tree.exact}
+    assert (demo["days_per_user"].op, demo["days_per_user"].factors) == \
+        ("divide", ["active_days", "active_users"])
+    assert (demo["mrr_usd"].op, demo["mrr_usd"].factors) == \
+        ("multiply", ["paid_subscribers", "plus_price"])
+    assert demo["weekly_value_moments"].factors == ["active_users", "days_per_user",
+                                                    "moments_per_day"]
+    shop = {e.parent: e for e in shop_layer.model.metric_tree.exact}
+    assert shop["revenue_per_customer"].factors == ["revenue", "ordering_customers"]
+    assert shop["revenue"].factors == ["order_count", "average_order_value"]
+    assert "average_order_value" not in shop
+
+
+def test_demo_ratio_driver_matches_hand_lmdi(layer, raw) -> None:
+    """Demo: days per user = active days / active users; the driver and both contributions are
+    the LMDI of the raw tables' counts (the denominator's rise pulls the ratio down)."""
+    sql = """SELECT count(DISTINCT (e.user_id, CAST(e.event_ts AS DATE))),
+                    count(DISTINCT e.user_id)
+             FROM events e JOIN users u USING (user_id)
+             WHERE e.event_type = 'app_open' AND NOT u.is_test
+               AND CAST(e.event_ts AS DATE) BETWEEN ? AND ?"""
+    now = raw.execute(sql, ["2026-03-09", "2026-03-15"]).fetchone()
+    then = raw.execute(sql, ["2026-03-02", "2026-03-08"]).fetchone()
+    _check(layer, "Why did days per user drop in the week of 2026-03-09?", "days_per_user",
+           "active_days", "active_users", (now[0], then[0]), (now[1], then[1]))
+
+
+def test_shop_ratio_driver_matches_hand_lmdi(shop_layer) -> None:
+    """Shop: cancellation rate = cancelled / gross orders, March 2019 against February."""
+    sql = """SELECT count(*) FILTER (WHERE status = 'cancelled'), count(*) FROM orders
+             WHERE NOT is_test AND CAST(ordered_at AS DATE) BETWEEN ? AND ?"""
+    cursor = shop_layer.connection.cursor()
+    now = cursor.execute(sql, ["2019-03-01", "2019-03-31"]).fetchone()
+    then = cursor.execute(sql, ["2019-02-01", "2019-02-28"]).fetchone()
+    _check(shop_layer, "Why did the cancellation rate rise in March 2019?", "cancellation_rate",
+           "cancelled_orders", "gross_orders", (now[0], then[0]), (now[1], then[1]))
+
+
+def test_flights_average_delay_driver_matches_hand_lmdi(tmp_path) -> None:
+    """A third domain, a flights project of its own: the average departure delay is a ratio
+    (total delay / flights) and nobody wrote a tree; June's rise is explained by its driver."""
+    layer = _flights_layer(tmp_path)
+    try:
+        cursor = layer.connection.cursor()
+        sql = "SELECT sum(dep_delay), count(*) FROM flights WHERE flight_date BETWEEN ? AND ?"
+        now = cursor.execute(sql, ["2013-06-01", "2013-06-30"]).fetchone()
+        then = cursor.execute(sql, ["2013-05-01", "2013-05-31"]).fetchone()
+        _check(layer, "Why did the average departure delay rise in June 2013?", "avg_dep_delay",
+               "total_dep_delay", "flight_count", (now[0], then[0]), (now[1], then[1]))
+    finally:
+        layer.close()
+
+
+FLIGHTS_MODEL = """
+semantic_models:
+  - name: flights
+    model: ref('flights')
+    defaults: {agg_time_dimension: flight_date}
+    entities:
+      - {name: flight, type: primary, expr: flight_id}
+    dimensions:
+      - {name: flight_date, type: time, type_params: {time_granularity: day}}
+      - {name: carrier, type: categorical}
+    measures:
+      - {name: dep_delay_minutes, agg: sum, expr: dep_delay}
+      - {name: flights, agg: count, expr: flight_id}
+metrics:
+  - {name: flight_count, label: flights, type: simple, type_params: {measure: flights}}
+  - {name: total_dep_delay, label: total departure delay, type: simple,
+     type_params: {measure: dep_delay_minutes}}
+  - name: avg_dep_delay
+    label: average departure delay
+    type: ratio
+    type_params: {numerator: total_dep_delay, denominator: flight_count}
+"""
+
+
+def _flights_layer(tmp_path):
+    """May and June 2013: June has a few more flights and a longer delay on one carrier."""
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "flights.yml").write_text(FLIGHTS_MODEL)
+    (tmp_path / "showwork.yaml").write_text(
+        "name: flights\nsemantic_models: models\nwarehouse: {duckdb: warehouse.duckdb}\n")
+    con = duckdb.connect(str(tmp_path / "warehouse.duckdb"))
+    con.execute("""CREATE TABLE flights AS
+        SELECT i AS flight_id, DATE '2013-05-01' + CAST(i % 61 AS INTEGER) AS flight_date,
+               CASE WHEN i % 3 = 0 THEN 'UA' ELSE 'AA' END AS carrier,
+               CAST(5 + i % 7 + CASE WHEN i % 61 >= 31 AND i % 3 = 0 THEN 14 ELSE 0 END
+                    AS DOUBLE) AS dep_delay
+        FROM range(4000) t(i)""")
+    con.close()
+    db = tmp_path / "warehouse.duckdb"
+    return SemanticLayer(load_project(tmp_path, database=db), db)

@@ -40,8 +40,8 @@ def test_meta_blocks_govern_metrics_and_dimensions(project: Path) -> None:
     revenue = cat["metrics"]["revenue"]
     assert (revenue["synonyms"], revenue["owner"], revenue["unit"], revenue["previous_names"]) == (
         ["takings"], "finance", "usd", ["gross_sales"])
-    assert cat["tree"]["exact"] == [{"parent": "revenue", "op": "multiply",
-                                     "factors": ["orders", "average_order"]}]
+    assert cat["tree"]["exact"][0] == {"parent": "revenue", "op": "multiply",
+                                       "factors": ["orders", "average_order"]}
     assert cat["tree"]["influence"] == [{"source": "visits", "target": "revenue", "strength": None}]
     assert model.previous_names == {"gross_sales": "revenue"}
     # the alias names the countries model's own dimension; other paths keep MetricFlow names
@@ -104,3 +104,58 @@ class TestDemoNames:
         with pytest.raises(errors.GrainNotAllowed, match="allowed: day, week, month"):
             layer.call("query", {"metrics": ["new_users"], "grain": "quarter",
                                  "window": {"start": "2026-01-01", "end": "2026-03-31"}})
+
+
+# -- not_aggregable_over: a rollup the data cannot support is refused ---------------------------
+def _with_rule(source: Path, tmp_path: Path, metric: str, dims: list[str]) -> Path:
+    """The project's governance file with `not_aggregable_over` added to one metric."""
+    import yaml
+
+    gov = yaml.safe_load(source.read_text())
+    gov["metrics"].setdefault(metric, {})["not_aggregable_over"] = dims
+    out = tmp_path / "governance.yaml"
+    out.write_text(yaml.safe_dump(gov))
+    return out
+
+
+@pytest.mark.parametrize("domain", ["demo", "shop"])
+def test_rollup_across_a_not_aggregable_dimension_is_refused(domain, tmp_path, demo_db) -> None:
+    """Without grouping by the dimension or keeping one member, the query is refused with a
+    message naming the metric, the dimension and why; grouped or filtered it runs; a metric
+    computed from it inherits the rule."""
+    from shop_data import shop_db
+
+    from semantic_layer.model import default_model_path
+    from semantic_layer.project import load_project
+
+    root = Path(__file__).resolve().parents[2]
+    if domain == "demo":
+        path, db, metric, dim, member = default_model_path(), demo_db, "active_days", \
+            "platform", "ios"
+        window, child = W, "days_per_user"
+        gov = _with_rule(root / "semantic_layer/demo/governance.yaml", tmp_path, metric, [dim])
+    else:
+        path, db, metric, dim, member = root / "examples/shop", shop_db(), "revenue", \
+            "store", None
+        window, child = {"start": "2019-03-01", "end": "2019-03-31"}, "average_order_value"
+        gov = _with_rule(root / "examples/shop/governance.yaml", tmp_path, metric, [dim])
+    layer = SemanticLayer(load_project(path, governance=gov, database=db), db)
+    try:
+        for asked in (metric, child):
+            with pytest.raises(errors.NotAggregable) as refused:
+                layer.query(metrics=[asked], window=window)
+            message = str(refused.value)
+            assert repr(asked) in message and dim in message and "not aggregable" in message
+        grouped = layer.query(metrics=[metric], window=window, group_by=[dim])
+        assert len(grouped.rows) > 1
+        member = member or str(grouped.rows[0].key[dim])
+        one = layer.query(metrics=[metric], window=window,
+                          where=[{"dimension": dim, "values": [member]}])
+        assert one.rows[0].values[metric]["value"] == grouped.rows[0].values[metric]["value"] \
+            or member != str(grouped.rows[0].key[dim])
+        with pytest.raises(errors.NotAggregable):
+            layer.compare(metrics=[metric], current_window=window, previous_window=window | {
+                "start": "2019-02-01" if domain == "shop" else "2026-03-02",
+                "end": "2019-02-28" if domain == "shop" else "2026-03-08"})
+    finally:
+        layer.close()
