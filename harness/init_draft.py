@@ -1,0 +1,661 @@
+"""What `showwork init` drafts from a profiled warehouse: each column's role and why, then dbt
+semantic models, metrics and a governance draft that answer.
+
+Roles come from a column's type, name, values and uniqueness:
+- identifiers and codes are never summed: keys and links become entities (links also count
+  distinct), short codes become dimensions;
+- additive amounts are summed (and averaged); prices, rates, scores and delays are averaged, as
+  ratio metrics sum / count, so a change in them decomposes exactly (tree.with_model_edges);
+- flags become share metrics; a delay also gets the share over 15 minutes;
+- snapshots (inventory, balances) are levels at the end of the period, not sums over time;
+  medians and percentiles are too, and may not be rolled up across the table's grain;
+- free text (long or wordy values, or values that address the reader) is never a dimension,
+  and its values never reach a file, the catalog or a prompt;
+- time is a DATE/TIMESTAMP, a year/month/day triple, or text that reads as a timestamp.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlglot import exp
+
+from harness.init_profile import Column, Key, Keys, Link, Source, Table, col, table_ref
+from semantic_layer.infer import MAX_MEMBERS
+
+MEMBER_LIST = 200
+"""A dimension with at most this many values gets its members listed in the governance draft
+(questions name them: LAX, JetBlue Airways)."""
+MAX_DIMENSION = 2_000
+"""A text column with more distinct values is an identifier (counted distinct), not a
+dimension."""
+DELAYED_MINUTES = 15
+TIME_NAMES = ("_at", "_ts", "_date", "_time", "date", "time", "_on")
+"""Name endings that make a time column the default time of its table, in order of preference."""
+
+WORDS = {"dep": "departure", "arr": "arrival", "dest": "destination", "orig": "origin",
+         "qty": "quantity", "amt": "amount", "avg": "average", "num": "number",
+         "pct": "percent", "cust": "customer", "prod": "product", "temp": "temperature",
+         "humid": "humidity", "visib": "visibility", "dewp": "dew point",
+         "precip": "precipitation", "sched": "scheduled", "ccy": "currency", "rev": "revenue",
+         "usd": "USD", "eur": "EUR", "gbp": "GBP", "qtr": "quarter", "yr": "year",
+         "inv": "inventory", "bal": "balance", "cnt": "count", "tot": "total"}
+"""Abbreviations a name is read with, for labels and synonyms."""
+
+_PART = {"year": ("year", "yr"), "month": ("month", "mon", "mo"), "day": ("day", "dd", "dom")}
+_TIME_PARTS = {"year", "yr", "month", "mon", "mo", "day", "dd", "dom", "hour", "hr", "minute",
+               "min", "second", "sec", "week", "wk", "quarter", "qtr", "weekday", "dow",
+               "day_of_week"}
+_MEDIAN = re.compile(r"(^|_)(median|p\d\d|pctl|percentile|quantile)($|_)")
+_SNAPSHOT = re.compile(r"(^|_)(balance|bal|inventory|inv|stock|on_hand|level|headcount|backlog|"
+                       r"outstanding|open_orders|snapshot)($|_)")
+_DELAY = re.compile(r"(^|_)(delay|delays|late|lateness|wait)($|_)")
+_AVERAGED = re.compile(r"(^|_)(price|prices|rate|rates|score|scores|rating|pct|percent|ratio|avg|"
+                       r"mean|temp|temperature|speed|humid|humidity|pressure|visib|dewp|wind|"
+                       r"lat|lon|latitude|longitude|alt|altitude|age|fx|exchange|margin|"
+                       r"probability|prob|unit_price)($|_)")
+_FLAG = re.compile(r"^(is|has|was|did|flag|cancel|cancelled|canceled|returned|refunded|churned|"
+                   r"active|deleted)(_|$)|_(flag|ind)$")
+_IDENTIFIER = re.compile(r"(^|_)(id|key|code|num|number|no|sku|uuid|zip|zipcode|postcode|phone|"
+                         r"ean|isbn)$")
+_CURRENCY_NAME = re.compile(r"(^|_)(currency|ccy|cur|currency_code)$")
+_CURRENCIES = {"USD", "EUR", "GBP", "JPY", "CAD", "AUD", "CHF", "CNY", "INR", "BRL", "MXN",
+               "SEK", "NOK", "DKK", "NZD", "SGD", "HKD", "KRW", "ZAR", "PLN", "TRY", "RUB"}
+_TEXT_NAMES = re.compile(r"(^|_)(note|notes|comment|comments|description|desc|text|body|review|"
+                         r"message|tweet|remarks|feedback|bio|summary|content)($|_)")
+_INSTRUCTION = re.compile(r"\b(ignore|disregard|instruction|instructions|system prompt|you are|"
+                          r"assistant|prompt|respond|reply with|say that|answer with)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Role:
+    """What init decided a column is, and why (printed as column → role → reason)."""
+
+    table: str
+    column: str
+    role: str
+    reason: str
+
+
+@dataclass
+class TimeDim:
+    """A time dimension the draft offers."""
+
+    name: str
+    expr: str
+    columns: tuple[str, ...]
+    """The warehouse columns it is made from."""
+    native: bool
+    """A DATE/TIMESTAMP column (preferred as the table's default time)."""
+
+
+@dataclass
+class Drafted:
+    """Everything drafted: files' contents, roles and warnings."""
+
+    models: list[dict[str, Any]] = field(default_factory=list)
+    metrics: list[dict[str, Any]] = field(default_factory=list)
+    governance: dict[str, Any] = field(default_factory=lambda: {
+        "version": 1, "metrics": {}, "dimensions": {}, "coverage": {}})
+    roles: list[Role] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    labels: set[str] = field(default_factory=set)
+
+
+# -- names ----------------------------------------------------------------------------------------
+def snake(text: str) -> str:
+    """A MetricFlow name for a warehouse name.
+
+    >>> snake("Order Date"), snake("2nd-Value"), snake("a__b")
+    ('order_date', 'c_2nd_value', 'a_b')
+    """
+    name = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "column"
+    return f"c_{name}" if name[0].isdigit() else name
+
+
+def singular(name: str) -> str:
+    """The entity a table name holds rows of: orders → order, categories → category."""
+    if name.endswith("ies"):
+        return name[:-3] + "y"
+    return name[:-1] if name.endswith("s") and not name.endswith(("ss", "us", "is")) else name
+
+
+def _reserved() -> set[str]:
+    """Names MetricFlow refuses: SQL keywords, time granularities, its own (metric_time)."""
+    from dbt_semantic_interfaces.type_enums import TimeGranularity
+    from dbt_semantic_interfaces.validations.reserved_keywords import RESERVED_KEYWORDS
+
+    return ({k.lower() for k in RESERVED_KEYWORDS} | {g.lower() for g in
+                                                       TimeGranularity.list_names()}
+            | {"metric_time", "mf_internal_uuid"})
+
+
+RESERVED = _reserved()
+
+
+def words(name: str) -> str:
+    """A name read as words, abbreviations spelled out: dep_delay → departure delay."""
+    return " ".join(WORDS.get(w, w) for w in snake(name).split("_") if w)
+
+
+class Names:
+    """Names taken in one namespace; a reserved or taken name gets a prefix, then a number."""
+
+    def __init__(self, taken: set[str] | None = None) -> None:
+        self.taken = set(taken or ())
+
+    def claim(self, name: str, prefix: str | None = None) -> str:
+        base = snake(name)
+        candidates = [base] if base not in RESERVED else []
+        if prefix:
+            candidates.append(f"{prefix}_{base}")
+        candidate = next((c for c in candidates if c not in self.taken and c not in RESERVED),
+                         None)
+        n = 2
+        while candidate is None or candidate in self.taken:
+            candidate, n = f"{candidates[-1] if candidates else base + '_value'}_{n}", n + 1
+        self.taken.add(candidate)
+        return candidate
+
+
+def expr_of(column: str) -> str:
+    """The column as SQL: bare when it is a plain name, quoted otherwise."""
+    plain = snake(column) == column and column not in RESERVED
+    return column if plain else exp.column(column, quoted=True).sql("duckdb")
+
+
+# -- roles of single columns ----------------------------------------------------------------------
+def free_text(c: Column, values: tuple[Any, ...] = ()) -> str | None:
+    """Why a text column is free text, or None: long or wordy values, a free-text name, or a
+    value that addresses the reader (an injected instruction)."""
+    if c.kind != "text":
+        return None
+    if any(isinstance(v, str) and _INSTRUCTION.search(v) and len(v.split()) >= 4
+           for v in values):
+        return "a value addresses the reader like an instruction"
+    if (c.mean_length or 0) > 40:
+        return f"long values (mean {c.mean_length:.0f} characters)"
+    if c.wordy > 0.3:
+        return f"sentences ({c.wordy:.0%} of values have five words or more)"
+    if _TEXT_NAMES.search(snake(c.name)) and (c.distinct or 0) > FEW_ROWS:
+        return "named as free text, with many distinct values"
+    return None
+
+
+FEW_ROWS = 12
+
+
+def time_part(c: Column) -> str | None:
+    """year, month or day for an integer column named so whose values fit, else None."""
+    name = snake(c.name)
+    for part, names in _PART.items():
+        if name in names and c.kind in ("integer", "number") and c.integral:
+            low, high = (1900, 2200) if part == "year" else (1, 12) if part == "month" else (1, 31)
+            if c.low is not None and low <= float(c.low) and float(c.high) <= high:
+                return part
+    return None
+
+
+def numeric_role(c: Column, entity: str, fact: bool) -> tuple[str, str]:
+    """(role, reason) for a number column that is no key, link or time part."""
+    name = snake(c.name)
+    if not fact:
+        return "attribute", "a number describing the row of a table without time: not summed"
+    if c.clock:
+        return "clock time", "named *time* and every value reads as HHMM: not summed"
+    if name in _TIME_PARTS:
+        return "time part", f"{name!r} is a part of a date, not an amount"
+    if c.integral and c.low is not None and float(c.low) >= 0 and float(c.high) <= 1:
+        return "flag", "only 0 and 1: a share metric"
+    if _IDENTIFIER.search(name) or name == entity or name == f"{entity}_number":
+        return "identifier", "named as an identifier: never summed"
+    if _MEDIAN.search(name):
+        return "median", "a median or percentile: a level per row, never summed or rolled up"
+    if _SNAPSHOT.search(name):
+        return "snapshot", "a level (balance, inventory): its value at the end of the period"
+    if _DELAY.search(name):
+        return "delay", "a delay: averaged (sum / count) and its share over 15 minutes"
+    if _AVERAGED.search(name):
+        return "average", "a price, rate or score: averaged (sum / count), never summed"
+    if not c.integral and c.low is not None and 0 <= float(c.low) and float(c.high) <= 1:
+        return "average", "values between 0 and 1 (a fraction): averaged, never summed"
+    return "amount", "an additive amount: summed, and averaged"
+
+
+def text_role(c: Column, values: tuple[Any, ...]) -> tuple[str, str]:
+    """(role, reason) for a text column that is no key, link or free text."""
+    name = snake(c.name)
+    if c.dates >= 0.95:
+        return "time", f"text that reads as a timestamp ({c.dates:.0%} of values)"
+    if _CURRENCY_NAME.search(name) or (values and len(values) >= 1 and all(
+            isinstance(v, str) and v.upper() in _CURRENCIES for v in values)):
+        return "currency", "currency codes: amounts beside it are not summed across currencies"
+    if (c.distinct or 0) > MAX_DIMENSION:
+        return "identifier", f"{c.distinct:,} distinct values: counted distinct, not a dimension"
+    if (c.mean_length or 0) <= 12 and " " not in "".join(str(v) for v in values):
+        return "code", "a short code: a dimension, never summed"
+    return "dimension", f"{c.distinct:,} distinct values: a dimension"
+
+
+# -- the draft of one table -----------------------------------------------------------------------
+@dataclass
+class TableDraft:
+    table: Table
+    entity: str
+    key: Key | None
+    links: list[Link]
+    roles: dict[str, Role] = field(default_factory=dict)
+    times: list[TimeDim] = field(default_factory=list)
+    values: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    """Member lists of small dimensions (at most MAX_MEMBERS values)."""
+
+    @property
+    def default_time(self) -> TimeDim | None:
+        native = [t for t in self.times if t.native]
+        for ending in TIME_NAMES:
+            named = [t for t in native if t.name.endswith(ending)]
+            if named:
+                return named[0]
+        built = [t for t in self.times if len(t.columns) > 1]
+        return (native or built or self.times or [None])[0]
+
+    def role(self, column: str) -> str:
+        return self.roles[column].role
+
+    def set(self, column: str, role: str, reason: str) -> None:
+        self.roles[column] = Role(self.table.name, column, role, reason)
+
+
+def read_roles(source: Source, d: TableDraft, entity_of: dict[str, str],
+               dims: Names) -> None:
+    """Every column's role, and the table's time dimensions."""
+    t = d.table
+    if d.key:
+        d.set(d.key.column, "key", "unique and never null" + (
+            f" but for {d.key.duplicates:,} duplicate rows" if d.key.duplicates else ""))
+    for link in d.links:
+        d.set(link.column, "foreign key", f"{link.matched:.0%} of its values are keys of "
+              f"{link.target}.{link.key} (entity {entity_of[link.target]})")
+        if t.column(link.column).kind == "text":  # a code people name: LAX, UA
+            d.values[link.column] = _member_values(source, t, t.column(link.column))
+    _triple(d, dims)
+    for c in t.columns:
+        if c.name in d.roles:
+            continue
+        if c.kind == "time":
+            d.times.append(TimeDim(dims.claim(c.name, d.entity), expr_of(c.name), (c.name,), True))
+            d.set(c.name, "time", f"a {c.type} column")
+        elif c.kind == "text":
+            values = _member_values(source, t, c)
+            why = free_text(c, values) or _addresses_reader(source, t, c)
+            if why:
+                d.set(c.name, "free text", why + ": never a dimension, never shown")
+                continue
+            role, reason = text_role(c, values)
+            d.set(c.name, role, reason)
+            if role == "time":
+                cast = exp.Cast(this=col(c.name), to=exp.DataType.build("timestamp"))
+                d.times.append(TimeDim(dims.claim(c.name, d.entity), cast.sql(source.dialect),
+                                       (c.name,), False))
+            elif values and role != "identifier":
+                d.values[c.name] = values
+        elif c.kind == "bool":
+            d.set(c.name, "flag", "true or false: a share metric")
+        elif c.kind in ("integer", "number"):
+            d.set(c.name, *numeric_role(c, d.entity, fact=True))
+        else:
+            d.set(c.name, "unused", f"type {c.type} is not drafted")
+    if d.default_time is None:  # a table without time describes things; its numbers are not summed
+        for c in t.columns:
+            if d.roles[c.name].role in ("amount", "average", "delay", "median", "snapshot",
+                                        "clock time", "identifier", "time part"):
+                d.set(c.name, *numeric_role(c, d.entity, fact=False))
+
+
+def _triple(d: TableDraft, dims: Names) -> None:
+    """A date from year, month and day columns (year and month alone: the month's first day)."""
+    parts = {p: c for c in d.table.columns if (p := time_part(c)) is not None}
+    if "year" not in parts or "month" not in parts:
+        return
+    y, m = parts["year"], parts["month"]
+    day = parts.get("day")
+    made = exp.func("make_date", col(y.name), col(m.name),
+                    col(day.name) if day else exp.Literal.number(1))
+    used = (y.name, m.name, *((day.name,) if day else ()))
+    d.times.append(TimeDim(dims.claim(f"{d.entity}_date" if day else f"{d.entity}_month"),
+                           made.sql("duckdb"), used, False))
+    for c in used:
+        d.set(c, "time part", f"with {', '.join(x for x in used if x != c)}: one date")
+
+
+def _addresses_reader(source: Source, t: Table, c: Column) -> str | None:
+    """Why a text column is unsafe to show, when any of its values reads as an instruction."""
+    spaces = exp.Sub(this=exp.Length(this=col(c.name)), expression=exp.Length(this=exp.func(
+        "replace", col(c.name), exp.Literal.string(" "), exp.Literal.string(""))))
+    found = exp.and_(exp.RegexpLike(this=col(c.name), expression=exp.Literal.string(
+        "(?i)" + _INSTRUCTION.pattern)), exp.GTE(this=spaces, expression=exp.Literal.number(3)))
+    select = exp.select(exp.Count(this=exp.Star())).from_(table_ref(t.name)).where(found)
+    ((n,),) = source.rows(select.sql(source.dialect))
+    return f"{n:,} value(s) address the reader like an instruction" if n else None
+
+
+def _member_values(source: Source, t: Table, c: Column) -> tuple[Any, ...]:
+    """The column's distinct values when it has at most MEMBER_LIST (for member lists, the
+    free-text check and currencies)."""
+    if c.values or not c.distinct or c.distinct > MEMBER_LIST:
+        return c.values
+    select = (exp.select(col(c.name)).distinct().from_(table_ref(t.name))
+              .where(exp.Is(this=col(c.name), expression=exp.Null()).not_())
+              .order_by(col(c.name)).limit(MEMBER_LIST + 1))
+    return tuple(v for (v,) in source.rows(select.sql(source.dialect)))
+
+
+# -- semantic model, measures and metrics of one table --------------------------------------------
+@dataclass
+class Built:
+    """The pieces of one table's semantic model and its metrics."""
+
+    dimensions: list[dict[str, Any]] = field(default_factory=list)
+    measures: list[dict[str, Any]] = field(default_factory=list)
+    metrics: list[dict[str, Any]] = field(default_factory=list)
+    governance: dict[str, dict[str, Any]] = field(default_factory=dict)
+    dim_governance: dict[str, dict[str, Any]] = field(default_factory=dict)
+    labels: set[str] = field(default_factory=set)
+    """Metric labels taken across the project (MetricFlow wants them unique)."""
+    table: str = ""
+
+
+def build_model(d: TableDraft, entity_of: dict[str, str], measures: Names, metrics: Names,
+                dims: Names, out: Drafted) -> dict[str, Any] | None:
+    """One dbt semantic model (or None when nothing in the table can be used)."""
+    t, b = d.table, Built(labels=out.labels, table=d.table.name)
+    time = d.default_time
+    for td in d.times:
+        b.dimensions.append({"name": td.name, "type": "time", "expr": td.expr,
+                             "type_params": {"time_granularity": "day"}})
+    _categorical(d, b, dims)
+    entities = _entities(d, entity_of, out)
+    if time is not None:
+        _measures(d, time, entity_of, b, measures, metrics)
+    if not b.dimensions and not b.measures and len(entities) < 2:
+        return None
+    model: dict[str, Any] = {
+        "name": snake(t.name),
+        "description": _description(d),
+        "model": f"ref('{t.name}')",
+        "config": {"meta": {"showwork": {"draft": True}}}}
+    if time is not None:
+        model["defaults"] = {"agg_time_dimension": time.name}
+    if d.key is None or d.key.duplicates:
+        model["primary_entity"] = d.entity
+    if entities:
+        model["entities"] = entities
+    if b.dimensions:
+        model["dimensions"] = b.dimensions
+    if b.measures:
+        model["measures"] = b.measures
+    out.metrics.extend(b.metrics)
+    out.governance["metrics"].update(b.governance)
+    out.governance["dimensions"].update(b.dim_governance)
+    return model
+
+
+def _entities(d: TableDraft, entity_of: dict[str, str], out: Drafted) -> list[dict[str, Any]]:
+    ents: list[dict[str, Any]] = []
+    if d.key and not d.key.duplicates:
+        ents.append({"name": d.entity, "type": "primary", "expr": expr_of(d.key.column)})
+    seen = {d.entity}
+    for link in sorted(d.links, key=lambda x: -(d.table.column(x.column).distinct or 0)):
+        entity = entity_of[link.target]
+        if entity in seen:
+            out.warnings.append(f"{d.table.name}.{link.column} also points to {link.target}; "
+                                "MetricFlow joins an entity once per semantic model, so it is a "
+                                "dimension only")
+            continue
+        seen.add(entity)
+        ents.append({"name": entity, "type": "foreign", "expr": expr_of(link.column)})
+    return ents
+
+
+def _categorical(d: TableDraft, b: Built, dims: Names) -> None:
+    linked = {x.column for x in d.links}
+    for c in d.table.columns:
+        role = d.role(c.name)
+        keep = role in ("code", "dimension", "currency", "flag") and c.kind in ("text", "bool")
+        keep = keep or (role == "foreign key" and c.kind == "text" and c.name in linked
+                        and (c.distinct or 0) <= MAX_DIMENSION)
+        if not keep:
+            continue
+        name = dims.claim(c.name, d.entity)
+        b.dimensions.append({"name": name, "type": "categorical", "expr": expr_of(c.name)})
+        gov: dict[str, Any] = {}
+        spelled = words(c.name)
+        if spelled != c.name.replace("_", " "):
+            gov["synonyms"] = [spelled]
+        values = d.values.get(c.name)
+        if values and len(values) <= MEMBER_LIST and c.kind == "text":
+            gov["members"] = [str(v) for v in values]
+        if gov:
+            b.dim_governance[f"{d.entity}__{name}"] = gov
+
+
+def _measures(d: TableDraft, time: TimeDim, entity_of: dict[str, str], b: Built,
+              measures: Names, metrics: Names) -> None:
+    t = d.table
+    things = words(t.name)
+    count = _count(d, b, measures, metrics, things)
+    currency = next((c.name for c in t.columns if d.role(c.name) == "currency"), None)
+    for c in t.columns:
+        role = d.role(c.name)
+        if role == "foreign key":
+            _distinct(d, c, entity_of, b, measures, metrics)
+        elif role == "identifier" and c.kind == "text":
+            _distinct(d, c, entity_of, b, measures, metrics)
+        elif role in ("amount", "average", "delay"):
+            _averaged(d, c, role, count, b, measures, metrics, things, currency)
+        elif role == "flag":
+            _flag(d, c, count, b, measures, metrics, things)
+        elif role in ("snapshot", "median"):
+            _level(d, c, role, time, b, measures, metrics)
+
+
+def _metric(b: Built, name: str, label: str, description: str, type_: str,
+            params: dict[str, Any], gov: dict[str, Any]) -> str:
+    label = next(x for x in (label, f"{label} in {words(b.table)}",
+                             *(f"{label} ({n})" for n in range(2, 99))) if x not in b.labels)
+    b.labels.add(label)
+    b.metrics.append({"name": name, "label": label, "description": f"Draft: {description}",
+                      "type": type_, "type_params": params})
+    b.governance[name] = gov
+    return name
+
+
+def _count(d: TableDraft, b: Built, measures: Names, metrics: Names, things: str) -> str:
+    """The table's count: rows, or distinct keys when the key repeats."""
+    m = measures.claim(f"{d.entity}_count")
+    duplicated = d.key is not None and d.key.duplicates > 0
+    b.measures.append({"name": m, "agg": "count_distinct" if duplicated else "count",
+                       "expr": expr_of(d.key.column) if d.key else "1",
+                       "description": (f"Distinct {d.key.column} of {d.table.name} (the key "
+                                       "repeats on duplicate rows)." if duplicated and d.key
+                                       else f"Rows of {d.table.name}.")})
+    one = singular(things)
+    return _metric(b, metrics.claim(m), things, f"number of {things}", "simple",
+                   {"measure": m}, {"synonyms": [f"number of {things}", f"{one} count",
+                                                 f"count of {things}"], "unit": "count"})
+
+
+def _distinct(d: TableDraft, c: Column, entity_of: dict[str, str], b: Built, measures: Names,
+              metrics: Names) -> None:
+    link = next((x for x in d.links if x.column == c.name), None)
+    noun = f"{words(c.name)} values"
+    if link is not None:
+        own = snake(c.name) in (entity_of[link.target], snake(link.key),
+                                f"{entity_of[link.target]}_id")
+        noun = words(link.target) if own else f"{words(c.name)} {words(link.target)}"
+    m = measures.claim(f"distinct_{snake(c.name)}")
+    b.measures.append({"name": m, "agg": "count_distinct", "expr": expr_of(c.name),
+                       "description": f"Distinct {c.name} of {d.table.name}."})
+    _metric(b, metrics.claim(m), f"distinct {noun}",
+            f"distinct {c.name} in {d.table.name}", "simple", {"measure": m},
+            {"synonyms": [f"number of distinct {noun}", f"unique {noun}"], "unit": "count"})
+
+
+def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measures: Names,
+              metrics: Names, things: str, currency: str | None) -> None:
+    """Sum and average (amounts), or the average alone (prices, rates, delays): a ratio metric
+    sum / count of the rows that have a value, so it decomposes."""
+    spelled = words(c.name)
+    unit = unit_of(c, role, d, currency)
+    rollup = {"not_aggregable_over": [f"{d.entity}__{snake(currency)}"]} if currency and \
+        len(d.values.get(currency, ())) != 1 else {}
+    total = measures.claim(f"{snake(c.name)}_total" if role != "amount" else c.name, d.entity)
+    b.measures.append({"name": total, "agg": "sum", "expr": expr_of(c.name),
+                       "description": f"Sum of {d.table.name}.{c.name}."})
+    label = f"total {spelled}" if role == "amount" else f"sum of {spelled} (for its average)"
+    numerator = _metric(b, metrics.claim(total), label, f"sum of {d.table.name}.{c.name}",
+                        "simple", {"measure": total},
+                        {"synonyms": [spelled] if role == "amount" else [],
+                         **({"unit": unit} if unit else {}), **rollup})
+    denominator = count
+    if c.non_null < d.table.rows:
+        n = measures.claim(f"{snake(c.name)}_n")
+        b.measures.append({"name": n, "agg": "count", "expr": expr_of(c.name),
+                           "description": f"Rows of {d.table.name} with a {c.name}."})
+        denominator = _metric(b, metrics.claim(n), f"{things} with a {spelled}",
+                              f"rows of {d.table.name} with a {c.name}", "simple",
+                              {"measure": n}, {"unit": "count"})
+    avg = metrics.claim(f"avg_{snake(c.name)}")
+    _metric(b, avg, f"average {spelled}", f"average {c.name} over the {things} that have one "
+            f"({numerator} / {denominator})", "ratio",
+            {"numerator": numerator, "denominator": denominator},
+            {"synonyms": [f"mean {spelled}", f"avg {spelled}", f"average {c.name}"],
+             **({"unit": unit} if unit else {}), **rollup})
+    if role == "delay":
+        _over(d, c, denominator, b, measures, metrics, things)
+
+
+def _over(d: TableDraft, c: Column, denominator: str, b: Built, measures: Names,
+          metrics: Names, things: str) -> None:
+    """The share of rows whose delay is over DELAYED_MINUTES."""
+    spelled = words(c.name)
+    case = exp.Case(ifs=[exp.If(this=exp.GT(this=col(c.name), expression=exp.Literal.number(
+        DELAYED_MINUTES)), true=exp.Literal.number(1))], default=exp.Literal.number(0))
+    m = measures.claim(f"{snake(c.name)}_over_{DELAYED_MINUTES}")
+    b.measures.append({"name": m, "agg": "sum", "expr": case.sql("duckdb"),
+                       "description": f"Rows of {d.table.name} with {c.name} over "
+                                      f"{DELAYED_MINUTES}."})
+    over = _metric(b, metrics.claim(m), f"{things} with {spelled} over {DELAYED_MINUTES} minutes",
+                   f"rows with {c.name} > {DELAYED_MINUTES}", "simple", {"measure": m},
+                   {"unit": "count"})
+    _metric(b, metrics.claim(f"{m}_share"),
+            f"share of {things} with {spelled} over {DELAYED_MINUTES} minutes",
+            f"{over} / {denominator}", "ratio",
+            {"numerator": over, "denominator": denominator},
+            {"synonyms": [f"{spelled} over {DELAYED_MINUTES} minutes rate"],
+             "unit": "fraction"})
+
+
+def _flag(d: TableDraft, c: Column, count: str, b: Built, measures: Names, metrics: Names,
+          things: str) -> None:
+    spelled = words(c.name)
+    said = re.sub(r"^(is|has|was|did) ", "", spelled)
+    m = measures.claim(f"{snake(c.name)}_rows")
+    agg = "sum_boolean" if c.kind == "bool" else "sum"
+    b.measures.append({"name": m, "agg": agg, "expr": expr_of(c.name),
+                       "description": f"Rows of {d.table.name} where {c.name} is true."})
+    flagged = _metric(b, metrics.claim(m), f"{things} {said}",
+                      f"rows of {d.table.name} where {c.name}", "simple", {"measure": m},
+                      {"unit": "count"})
+    _metric(b, metrics.claim(f"{snake(c.name)}_share"), f"share of {things} {said}",
+            f"{flagged} / {count}", "ratio", {"numerator": flagged, "denominator": count},
+            {"synonyms": [f"{said} rate", f"{said} share", f"share {said}"],
+             "unit": "fraction"})
+
+
+def _level(d: TableDraft, c: Column, role: str, time: TimeDim, b: Built, measures: Names,
+           metrics: Names) -> None:
+    """A level at the end of the period (non-additive over time); a median is also not rolled
+    up across the table's finest dimension."""
+    spelled = words(c.name)
+    m = measures.claim(c.name, d.entity)
+    b.measures.append({"name": m, "agg": "sum" if role == "snapshot" else "average",
+                       "expr": expr_of(c.name),
+                       "description": f"{d.table.name}.{c.name} at the end of the period.",
+                       "non_additive_dimension": {"name": time.name, "window_choice": "max"}})
+    gov: dict[str, Any] = {"point_in_time": True}
+    if role == "median":
+        grain = _finest_dimension(d)
+        if grain:
+            gov["not_aggregable_over"] = [grain]
+    _metric(b, metrics.claim(m), spelled if role == "median" else f"{spelled} (end of period)",
+            f"{c.name} at the end of the period" + (
+                "; a median per row is never rolled up" if role == "median" else ""),
+            "simple", {"measure": m}, gov)
+
+
+def _finest_dimension(d: TableDraft) -> str | None:
+    """The categorical dimension with the most values (a median per city: city)."""
+    cats = [c for c in d.table.columns if d.role(c.name) in ("code", "dimension")]
+    if not cats:
+        return None
+    finest = max(cats, key=lambda c: c.distinct or 0)
+    return f"{d.entity}__{snake(finest.name)}"
+
+
+def unit_of(c: Column, role: str, d: TableDraft, currency: str | None) -> str | None:
+    """A unit from the name and the values: usd, cents, percent, fraction, minutes."""
+    name = snake(c.name)
+    if "cents" in name.split("_"):
+        return "cents"
+    for code in ("usd", "eur", "gbp"):
+        if code in name.split("_"):
+            return code
+    if currency and len(d.values.get(currency, ())) == 1:
+        return str(d.values[currency][0]).lower()
+    if re.search(r"(^|_)(pct|percent)($|_)", name):
+        return "percent"
+    if c.low is not None and not c.integral and 0 <= float(c.low) and float(c.high) <= 1:
+        return "fraction"
+    if role == "delay" or re.search(r"(^|_)(minutes|mins|min)($|_)", name):
+        return "minutes"
+    return None
+
+
+def _description(d: TableDraft) -> str:
+    rows = f"{d.table.rows:,} row{'' if d.table.rows == 1 else 's'}"
+    text = (f"Draft by showwork init from table {d.table.name} ({rows}); review the keys, "
+            "dimensions and measures before trusting answers.")
+    left = [c for c, r in d.roles.items() if r.role == "free text"]
+    if left:
+        text += " Free text, left out: " + ", ".join(left) + "."
+    return text
+
+
+# -- the whole warehouse --------------------------------------------------------------------------
+def draft(source: Source, tables: list[Table], keys: Keys,
+          coverage: Callable[[TableDraft, TimeDim], tuple[Any, Any]]) -> Drafted:
+    """Roles, semantic models, metrics and governance for every usable table."""
+    out = Drafted(warnings=list(keys.warnings))
+    entities = Names()
+    entity_of = {t.name: entities.claim(singular(snake(t.name))) for t in tables}
+    drafts = [TableDraft(t, entity_of[t.name], keys.primary.get(t.name),
+                         keys.links.get(t.name, [])) for t in tables]
+    measures, metrics = Names(), Names(set(entity_of.values()))
+    for d in drafts:
+        dims = Names(set(entity_of.values()))
+        read_roles(source, d, entity_of, dims)
+        out.roles.extend(d.roles[c.name] for c in d.table.columns)
+        model = build_model(d, entity_of, measures, metrics, dims, out)
+        if model is None:
+            continue
+        out.models.append(model)
+        time = d.default_time
+        if time is not None and model.get("measures"):
+            start, end = coverage(d, time)
+            if start is not None:
+                out.governance["coverage"][model["name"]] = {"from": start, "through": end}
+    return out

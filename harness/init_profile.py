@@ -1,0 +1,410 @@
+"""What `showwork init` reads from a warehouse before it drafts: each table's row count and each
+column's type, distinct and non-null counts, range and text shape, and the keys that join them.
+
+Big tables are profiled with the engine's approximate distinct count and their text columns on
+a sample; a column that looks unique approximately is counted exactly before it becomes a key.
+Every query is a sqlglot expression written in the source's dialect.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from sqlglot import exp
+
+BIG_TABLE = 200_000
+"""Rows above which distinct counts are approximate and text is read on a sample."""
+TEXT_SAMPLE = 20_000
+"""Rows of a big table whose text columns are read for length, words and dates."""
+FEW_VALUES = 12
+"""A column with at most this many distinct values has them read (flags, currencies)."""
+FK_MATCH = 0.8
+"""A foreign key: at least this share of a column's values are the target's keys (orphans
+happen: deleted customers keep their orders, planes missing from a registry)."""
+CLOCK_NAMES = re.compile(r"(^|_)(time|clock)($|_)")
+
+
+class Source(Protocol):
+    """A warehouse to draft from: its catalog, and SQL over it."""
+
+    @property
+    def dialect(self) -> str: ...
+
+    def tables(self) -> dict[str, list[tuple[str, str]]]: ...
+
+    def rows(self, sql: str) -> list[tuple[Any, ...]]: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    type: str
+    kind: str
+    """time, integer, number, text, bool or other."""
+    distinct: int | None
+    """Distinct non-null values (None: not counted)."""
+    non_null: int
+    low: Any = None
+    """The smallest value (numbers and times)."""
+    high: Any = None
+    mean_length: float | None = None
+    """Text: the mean length of a value."""
+    wordy: float = 0.0
+    """Text: the share of values with five words or more."""
+    dates: float = 0.0
+    """Text: the share of values that read as a timestamp."""
+    integral: bool = False
+    """Numbers: every value is a whole number."""
+    clock: bool = False
+    """Numbers named *time*: every value reads as HHMM (minutes below 60, up to 2359)."""
+    values: tuple[Any, ...] = ()
+    """The distinct values, when there are at most FEW_VALUES."""
+    exact: bool = True
+    """False when `distinct` is the engine's approximation."""
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    rows: int
+    columns: tuple[Column, ...]
+
+    def column(self, name: str) -> Column:
+        return next(c for c in self.columns if c.name == name)
+
+
+def kind_of(sql_type: str) -> str:
+    """The draft's reading of a warehouse type.
+
+    >>> [kind_of(t) for t in ("DECIMAL(10,2)", "BIGINT", "TIMESTAMP WITH TIME ZONE", "varchar")]
+    ['number', 'integer', 'time', 'text']
+    """
+    t = sql_type.upper()
+    if t == "DATE" or t.startswith("TIMESTAMP"):
+        return "time"
+    if re.match(r"(U?(BIG|SMALL|TINY|HUGE)?INT(EGER)?|LONG|SHORT|BYTE)\b", t):
+        return "integer"
+    if re.match(r"(DECIMAL|NUMERIC|DOUBLE|FLOAT|REAL)", t):
+        return "number"
+    if re.match(r"(VARCHAR|STRING|TEXT|CHAR)", t):
+        return "text"
+    return "bool" if t.startswith("BOOL") else "other"
+
+
+def table_ref(name: str, alias: str | None = None) -> exp.Table:
+    return exp.table_(name, quoted=True, alias=alias)
+
+
+def col(name: str, table: str | None = None) -> exp.Column:
+    return exp.column(name, table, quoted=True)
+
+
+# -- profiling ----------------------------------------------------------------------------------
+def profile(source: Source, name: str, columns: list[tuple[str, str]]) -> Table:
+    """The table's row count and every column's counts, range and text shape."""
+    kinds = [(c, t, kind_of(t)) for c, t in columns]
+    rows, counted = _counts(source, name, kinds)
+    text = _text_shape(source, name, [c for c, _, k in kinds if k == "text"], rows)
+    numbers = _number_shape(source, name, [c for c, _, k in kinds if k in ("integer", "number")])
+    out = []
+    for column, sql_type, kind in kinds:
+        distinct, non_null, low, high = counted[column]
+        c = Column(column, sql_type, kind, distinct, non_null, low, high,
+                   exact=rows <= BIG_TABLE, **text.get(column, {}), **numbers.get(column, {}))
+        out.append(c)
+    table = Table(name, rows, tuple(out))
+    few = [c.name for c in table.columns if c.distinct is not None and 0 < c.distinct <= FEW_VALUES]
+    return _with_values(source, table, few)
+
+
+def _counts(source: Source, name: str, kinds: list[tuple[str, str, str]]
+            ) -> tuple[int, dict[str, tuple[int | None, int, Any, Any]]]:
+    """Rows, and per column (distinct, non-null, min, max), in one query."""
+    ((rows,),) = source.rows(exp.select(exp.Count(this=exp.Star())).from_(table_ref(name))
+                             .sql(source.dialect))
+    big = int(rows) > BIG_TABLE
+    select = exp.select(exp.Count(this=exp.Star()))
+    shape = []
+    for column, _, kind in kinds:
+        ref = col(column)
+        select = select.select(exp.Count(this=ref))
+        counted = kind in ("integer", "text", "bool", "number", "time")
+        if counted:
+            select = select.select(exp.ApproxDistinct(this=ref.copy()) if big else
+                                   exp.Count(this=exp.Distinct(expressions=[ref.copy()])))
+        ranged = kind in ("integer", "number", "time")
+        if ranged:
+            select = select.select(exp.Min(this=ref.copy()), exp.Max(this=ref.copy()))
+        shape.append((column, counted, ranged))
+    ((_, *values),) = source.rows(select.from_(table_ref(name)).sql(source.dialect))
+    it = iter(values)
+    out: dict[str, tuple[int | None, int, Any, Any]] = {}
+    for column, counted, ranged in shape:
+        non_null = int(next(it))
+        distinct = int(next(it)) if counted else None
+        low, high = (next(it), next(it)) if ranged else (None, None)
+        out[column] = (min(distinct, non_null) if distinct is not None else None, non_null,
+                       low, high)
+    return int(rows), out
+
+
+def _sample(name: str, rows: int) -> exp.Expression:
+    """The table, or its first TEXT_SAMPLE rows when it is big."""
+    select = exp.select("*").from_(table_ref(name))
+    return (select.limit(TEXT_SAMPLE) if rows > BIG_TABLE else select).subquery("s")
+
+
+def _text_shape(source: Source, name: str, columns: list[str], rows: int
+                ) -> dict[str, dict[str, Any]]:
+    """Per text column: mean length, the share of wordy values and of timestamp-like ones."""
+    if not columns:
+        return {}
+    select = exp.select()
+    for c in columns:
+        ref = col(c)
+        length = exp.Length(this=ref.copy())
+        spaces = exp.Sub(this=length.copy(), expression=exp.Length(this=exp.func(
+            "replace", ref.copy(), exp.Literal.string(" "), exp.Literal.string(""))))
+        wordy = exp.If(this=exp.GTE(this=spaces, expression=exp.Literal.number(4)),
+                       true=exp.Literal.number(1.0), false=exp.Literal.number(0.0))
+        dated = exp.If(this=exp.Is(this=exp.TryCast(this=ref.copy(), to=exp.DataType.build(
+            "timestamp")), expression=exp.Null()).not_(), true=exp.Literal.number(1.0),
+            false=exp.Literal.number(0.0))
+        # a value like '2019' or '42' casts to nothing useful; dates need a separator
+        dated = exp.If(this=exp.RegexpLike(this=ref.copy(), expression=exp.Literal.string(
+            r"^\d{4}-\d{1,2}-\d{1,2}")), true=dated, false=exp.Literal.number(0.0))
+        select = select.select(exp.Avg(this=length), exp.Avg(this=wordy), exp.Avg(this=dated))
+    ((*values,),) = source.rows(select.from_(_sample(name, rows)).sql(source.dialect))
+    it = iter(values)
+    out = {}
+    for c in columns:
+        mean, wordy_share, dated_share = next(it), next(it), next(it)
+        out[c] = {"mean_length": float(mean) if mean is not None else None,
+                  "wordy": float(wordy_share or 0.0), "dates": float(dated_share or 0.0)}
+    return out
+
+
+def _number_shape(source: Source, name: str, columns: list[str]) -> dict[str, dict[str, Any]]:
+    """Per numeric column: whether every value is whole, and (for *time* names) HHMM-like."""
+    if not columns:
+        return {}
+    select = exp.select()
+    for c in columns:
+        ref = col(c)
+        fraction = exp.Sub(this=ref.copy(), expression=exp.Floor(this=ref.copy()))
+        select = select.select(exp.Max(this=exp.Abs(this=fraction)))
+        minutes = exp.Mod(this=exp.Floor(this=ref.copy()), expression=exp.Literal.number(100))
+        select = select.select(exp.Max(this=minutes))
+    ((*values,),) = source.rows(select.from_(table_ref(name)).sql(source.dialect))
+    it = iter(values)
+    out = {}
+    for c in columns:
+        fraction, minutes = next(it), next(it)
+        out[c] = {"integral": fraction is not None and float(fraction) == 0.0,
+                  "clock": CLOCK_NAMES.search(c.lower()) is not None and minutes is not None
+                  and float(minutes) < 60}
+    return out
+
+
+def _with_values(source: Source, table: Table, columns: list[str]) -> Table:
+    """The table with the distinct values of its few-valued columns read."""
+    if not columns:
+        return table
+    found: dict[str, tuple[Any, ...]] = {}
+    for c in columns:
+        select = (exp.select(col(c)).distinct().from_(table_ref(table.name))
+                  .where(exp.Is(this=col(c), expression=exp.Null()).not_())
+                  .order_by(col(c)).limit(FEW_VALUES + 1))
+        found[c] = tuple(v for (v,) in source.rows(select.sql(source.dialect)))
+    return replace(table, columns=tuple(replace(c, values=found.get(c.name, ()))
+                                        for c in table.columns))
+
+
+def exact_distinct(source: Source, table: Table, column: str) -> int:
+    """The exact distinct count (a key candidate of a big table)."""
+    select = exp.select(exp.Count(this=exp.Distinct(expressions=[col(column)])))
+    ((n,),) = source.rows(select.from_(table_ref(table.name)).sql(source.dialect))
+    return int(n)
+
+
+# -- keys and links -----------------------------------------------------------------------------
+@dataclass
+class Key:
+    """A table's primary key, or the near-key it repeats (duplicate rows)."""
+
+    column: str
+    duplicates: int = 0
+    """Rows beyond one per key value (0 for a real key)."""
+
+
+@dataclass(frozen=True)
+class Link:
+    """A column whose values are another table's key values."""
+
+    column: str
+    target: str
+    """The table pointed to."""
+    key: str
+    """The target's key column."""
+    matched: float
+    """The share of the column's values that are target keys."""
+
+
+@dataclass
+class Keys:
+    """What init found about keys across the warehouse."""
+
+    primary: dict[str, Key] = field(default_factory=dict)
+    """table → its key."""
+    links: dict[str, list[Link]] = field(default_factory=dict)
+    """table → its foreign keys."""
+    warnings: list[str] = field(default_factory=list)
+
+
+NEAR_UNIQUE = 0.98
+"""A named key column at least this unique is a key with duplicate rows, not a non-key."""
+KEY_WORDS = re.compile(r"(^|_)(id|key|code|num|number|no|sku|uuid)$")
+
+
+def named_key(table: str, column: str, snake: Callable[[str], str]) -> bool:
+    """The column's name says it is an identifier: id, *_id, *_key, *code, …"""
+    return KEY_WORDS.search(snake(column)) is not None
+
+
+def find_keys(source: Source, tables: list[Table], snake: Callable[[str], str]) -> Keys:
+    """Primary keys by uniqueness (a named one first), then links by value containment."""
+    keys = Keys()
+    for t in tables:
+        key = primary_key(source, t, snake)
+        if key is not None:
+            keys.primary[t.name] = key
+            if key.duplicates:
+                keys.warnings.append(
+                    f"{t.name}.{key.column}: {key.duplicates:,} duplicate row(s) on the key; "
+                    f"counts of {t.name} count distinct {key.column}, not rows")
+    for t in tables:
+        keys.links[t.name] = _links(source, t, tables, keys, snake)
+    for t in tables:
+        _warn_keyless(source, t, tables, keys, snake)
+    return keys
+
+
+def primary_key(source: Source, t: Table, snake: Callable[[str], str]) -> Key | None:
+    """The first unique never-null id/code column (named ones first), or a named one that is
+    unique but for a few duplicate rows."""
+    if not t.rows:
+        return None
+    candidates = [c for c in t.columns if c.kind in ("integer", "text") and c.non_null == t.rows
+                  and not _free_text(c)]
+    # named ones first, then those named for the table, then the shortest (codes before names)
+    named = sorted(candidates, key=lambda c: (not named_key(t.name, c.name, snake),
+                                              _own_name(t.name, c.name, snake),
+                                              c.mean_length or 0))
+    for c in named:
+        if (c.distinct or 0) >= t.rows * (0.97 if not c.exact else 1.0):
+            if exact_distinct(source, t, c.name) == t.rows:
+                if c.kind == "text" or named_key(t.name, c.name, snake):
+                    return Key(c.name)
+    for c in named:
+        if named_key(t.name, c.name, snake) and (c.distinct or 0) >= NEAR_UNIQUE * t.rows:
+            distinct = exact_distinct(source, t, c.name)
+            if NEAR_UNIQUE * t.rows <= distinct < t.rows:
+                return Key(c.name, t.rows - distinct)
+    return None
+
+
+def _own_name(table: str, column: str, snake: Callable[[str], str]) -> int:
+    """0 when the column is named for its table (`order_id` in orders), else 1."""
+    base = snake(column).removesuffix("_id")
+    return 0 if snake(table).startswith(base) or snake(column) == "id" else 1
+
+
+def _free_text(c: Column) -> bool:
+    return (c.mean_length or 0) > 40 or c.wordy > 0.3
+
+
+def _links(source: Source, t: Table, tables: list[Table], keys: Keys,
+           snake: Callable[[str], str]) -> list[Link]:
+    """Columns of t whose values are contained in another table's key."""
+    own = keys.primary.get(t.name)
+    out: list[Link] = []
+    for c in t.columns:
+        if (own and c.name == own.column) or c.kind not in ("integer", "text") or not c.distinct:
+            continue
+        if c.kind == "text" and _free_text(c):
+            continue
+        for other in tables:
+            target = keys.primary.get(other.name)
+            if other is t or target is None or target.duplicates:
+                continue
+            key = other.column(target.column)
+            if not _may_link(t, c, other, key, snake):
+                continue
+            matched = matched_share(source, t, c.name, other, key.name)
+            if matched >= FK_MATCH:
+                out.append(Link(c.name, other.name, key.name, matched))
+                break
+    return out
+
+
+def _may_link(t: Table, c: Column, other: Table, key: Column,
+              snake: Callable[[str], str]) -> bool:
+    """Worth a containment check: same kind, no more values than the key, and for integers a
+    name that says so (small integers are contained in any id range)."""
+    if key.kind != c.kind or (c.distinct or 0) > (key.distinct or 0) * 2:
+        return False
+    if c.kind == "integer":
+        name, target = snake(c.name), snake(key.name)
+        entity = snake(other.name)
+        return name == target != "id" or name.removesuffix("_id") in (entity, entity.rstrip("s"))
+    return (c.distinct or 0) >= 2 and not _free_text(key)
+
+
+def _warn_keyless(source: Source, t: Table, tables: list[Table], keys: Keys,
+                  snake: Callable[[str], str]) -> None:
+    """A column of t whose values are in a same-named column of a table with no key: no join
+    can be drafted, and a warning says so (once per pair of tables)."""
+    own = keys.primary.get(t.name)
+    for other in tables:
+        if other is t or other.name in keys.primary or other.rows > t.rows:
+            continue
+        for c in t.columns:
+            if own and c.name == own.column:
+                continue
+            same = next((o for o in other.columns if o.name == c.name and o.kind == c.kind), None)
+            if same is None or not (named_key(t.name, c.name, snake) or c.kind == "text"):
+                continue
+            if (c.distinct or 0) < 2 or _free_text(c):
+                continue
+            if matched_share(source, t, c.name, other, same.name, distinct=True) >= FK_MATCH:
+                keys.warnings.append(
+                    f"{t.name}.{c.name} matches {other.name}.{same.name}, but {other.name} has "
+                    f"no primary key (no unique column): no join drafted — give {other.name} a "
+                    "key to join it")
+                break
+
+
+def matched_share(source: Source, fact: Table, column: str, target: Table, key: str,
+                  distinct: bool = False) -> float:
+    """The share of a column's non-null values (rows, or distinct values) found in the target's
+    column."""
+    left = col(column, "f")
+    values = (exp.select(left.copy()).distinct().from_(table_ref(fact.name, "f"))
+              .where(exp.Is(this=left.copy(), expression=exp.Null()).not_()))
+    if not distinct:
+        values = (exp.select(left.copy()).from_(table_ref(fact.name, "f"))
+                  .where(exp.Is(this=left.copy(), expression=exp.Null()).not_()))
+    if fact.rows > BIG_TABLE:
+        values = values.limit(TEXT_SAMPLE * 5)
+    keys = exp.select(col(key)).distinct().from_(table_ref(target.name)).subquery("t")
+    v, k = exp.column(column, "v", quoted=True), exp.column(key, "t", quoted=True)
+    select = (exp.select(exp.Count(this=exp.Star()), exp.Count(this=k.copy()))
+              .from_(values.subquery("v"))
+              .join(keys, on=exp.EQ(this=v, expression=k), join_type="left"))
+    ((n, matched),) = source.rows(select.sql(source.dialect))
+    return int(matched) / int(n) if n else 0.0
