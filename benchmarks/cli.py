@@ -211,3 +211,23 @@ def startup(rows: int = typer.Option(10_000_000, min=1000, help="Fact rows of th
 
 def _yes(ok: bool) -> str:
     return "met" if ok else "NOT met"
+
+
+@bench_app.command("init")
+def init(rows: int = typer.Option(1_000_000, min=1, help="Rows of the generated fact table."),
+         as_json: bool = typer.Option(False, "--json")) -> None:
+    """`showwork init --from` plus the first `ask` on a generated fact table with three
+    dimension tables: seconds of each (target: under 30 s together) and peak memory."""
+    from benchmarks import init as bench
+
+    with err.status("benchmarking init") as status:
+        report = bench.run(home(), rows, progress=lambda m: status.update(m))
+    if as_json:
+        print(json.dumps(report, indent=2))
+        return
+    Console().print(f"init --from {report['init_s']:.1f} s + first ask {report['ask_s']:.1f} s "
+                    f"= {report['total_s']:.1f} s on {report['rows']:,} rows and "
+                    f"{report['tables'] - 1} dimension tables (target < {report['target_s']:g} s); "
+                    f"peak memory {report['peak_rss_mb']:.0f} MB; {report['drafted_metrics']} "
+                    f"metrics drafted; answer {report['answer']['status']} "
+                    f"{report['answer']['value']}")

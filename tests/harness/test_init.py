@@ -507,3 +507,21 @@ class TestFlights:
         values = compared.result["rows"][0]["values"]
         for factor, part in parts.items():
             assert math.isclose(values[factor]["contribution"], part, rel_tol=1e-9)
+
+
+class TestBench:
+    def test_bench_init_reports_its_steps(self, tmp_path) -> None:
+        """`bench init` drafts the generated warehouse and answers the first question right
+        (its value is the SQL sum on the fact table); it reports each step's seconds and the
+        peak memory, and asserts no speed."""
+        from benchmarks import init as bench
+
+        report = bench.run(tmp_path, rows=20_000)
+        con = duckdb.connect(str(tmp_path / "bench-init" / "warehouse.duckdb"), read_only=True)
+        ((total,),) = con.execute("SELECT sum(amount) FROM sales WHERE sold_at >= '2024-03-01' "
+                                  "AND sold_at < '2024-04-01'").fetchall()
+        con.close()
+        assert report["answer"] == {"status": "answered", "value": total}
+        assert report["grounded"] is True
+        assert report["total_s"] == report["init_s"] + report["ask_s"] > 0
+        assert report["peak_rss_mb"] > 0 and report["drafted_metrics"] > 5

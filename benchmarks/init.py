@@ -1,0 +1,97 @@
+"""`showwork bench init`: from a warehouse to a first grounded answer, timed.
+
+A generated warehouse — a fact table of `rows` sales (1 M by default) and three dimension tables
+(customers, products, stores) — is drafted with `showwork init --from` and asked one question
+with `showwork ask`, each as the real command in its own process. Reported: the seconds of each
+step, their sum against the 30 s target, and the peak resident memory of the two processes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+TARGET_S = 30.0
+QUESTION = "What was the total amount in March 2024?"
+"""A question the draft answers from the fact table (amount is drafted as a summed amount)."""
+
+TABLES = {
+    "customers": "SELECT i AS customer_id, ['retail', 'business', 'public'][1 + i % 3] AS segment, "
+                 "['north', 'south', 'east', 'west'][1 + i % 4] AS region "
+                 "FROM range(1, 50001) t(i)",
+    "products": "SELECT i AS product_id, 'product ' || CAST(i AS VARCHAR) AS product_name, "
+                "['food', 'drink', 'home', 'toys', 'books'][1 + i % 5] AS category "
+                "FROM range(1, 2001) t(i)",
+    "stores": "SELECT i AS store_id, 'store ' || CAST(i AS VARCHAR) AS store_name "
+              "FROM range(1, 51) t(i)",
+    "sales": "SELECT i AS sale_id, 1 + (i * 7919) % 50000 AS customer_id, "
+             "1 + (i * 104729) % 2000 AS product_id, 1 + i % 50 AS store_id, "
+             "TIMESTAMP '2024-01-01' + INTERVAL (i % 366) DAY AS sold_at, "
+             "CAST(1 + i % 5 AS INTEGER) AS quantity, "
+             "CAST(5 + (i * 31) % 200 AS DOUBLE) / 2 AS amount, "
+             "CAST(1 + (i * 17) % 40 AS DOUBLE) / 4 AS unit_price, "
+             "i % 23 = 0 AS is_refunded "
+             "FROM range(1, {rows} + 1) t(i)",
+}
+
+
+def build(path: Path, rows: int) -> Path:
+    """The benchmark warehouse (rebuilt when the row count differs)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
+    con = duckdb.connect(str(path))
+    try:
+        for name, sql in TABLES.items():
+            con.execute(f"CREATE TABLE {name} AS {sql.format(rows=rows)}")
+    finally:
+        con.close()
+    return path
+
+
+def _command(args: list[str], home: Path) -> tuple[float, subprocess.CompletedProcess]:
+    env = {**os.environ, "SHOWWORK_HOME": str(home), "COLUMNS": "200"}
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "showwork", *args], capture_output=True,
+                          text=True, env=env, timeout=600)
+    return time.perf_counter() - started, done
+
+
+def run(home: Path, rows: int = 1_000_000,
+        progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Generate, then time `init --from` and the first `ask` as the user runs them."""
+    say = progress or (lambda _m: None)
+    root = home / "bench-init"
+    say(f"generating a {rows:,}-row fact table and three dimension tables")
+    db = build(root / "warehouse.duckdb", rows)
+    project = root / "project"
+    shutil.rmtree(project, ignore_errors=True)
+    say("showwork init --from")
+    init_s, init = _command(["init", str(project), "--from", str(db)], home)
+    if init.returncode != 0:
+        raise RuntimeError(f"showwork init failed:\n{init.stderr[-2000:]}")
+    say("showwork ask")
+    ask_s, ask = _command(["ask", QUESTION, "--project", str(project), "--json"], home)
+    if ask.returncode != 0:
+        raise RuntimeError(f"showwork ask failed:\n{ask.stderr[-2000:]}")
+    trace = json.loads(ask.stdout)
+    served = trace["rounds"][trace["served_round"]] if trace.get("served_round") is not None \
+        else None
+    answer = json.loads(served["answer_raw"]) if served and served.get("answer_raw") else {}
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # KiB on Linux
+    metrics = sum(1 for line in (project / "models" / "metrics.yml").read_text().splitlines()
+                  if line.startswith("- name:"))
+    return {"rows": rows, "tables": len(TABLES), "init_s": init_s, "ask_s": ask_s,
+            "total_s": init_s + ask_s, "target_s": TARGET_S, "peak_rss_mb": peak_kb / 1024,
+            "drafted_metrics": metrics, "question": QUESTION,
+            "answer": {"status": answer.get("status"), "value": answer.get("value")},
+            "grounded": (served or {}).get("audit", {}).get("grounded")}
