@@ -1,0 +1,79 @@
+"""docs/ holds what a user needs: every code the audit or the layer can emit is documented with
+an example and a fix, every governance key is shown, and the README links into docs/ — nothing a
+user needs points outside the repository."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from harness.audit.audit import ANSWER_CHECKS
+from harness.audit.checks import CHECKS
+from harness.audit.findings import ANSWER_FINDINGS, FINDINGS
+from harness.audit.steps import codes_of
+from harness.audit.types import DEFECT_CODES, FINDING_CODES, SCOPE_CODES
+from protocol.errors import ProtocolError
+from semantic_layer.errors import SemanticError
+from semantic_layer.governance import Governance
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+
+
+def _subclasses(root: type) -> list[type]:
+    out = [root]
+    for sub in root.__subclasses__():
+        out += _subclasses(sub)
+    return out
+
+
+def _documented() -> dict[str, str]:
+    """code → its section of docs/codes.md (from its `### \\`code\\`` heading to the next)."""
+    text = (DOCS / "codes.md").read_text(encoding="utf-8")
+    parts = re.split(r"^### `([a-z_]+)`\n", text, flags=re.M)
+    return dict(zip(parts[1::2], parts[2::2], strict=True))
+
+
+def test_every_audit_code_is_documented_with_an_example_or_fix() -> None:
+    """Every defect and finding code the audit's steps declare (and the code tables list) has a
+    section in docs/codes.md, and each section says how to fix it."""
+    emitted = codes_of(CHECKS + ANSWER_CHECKS + FINDINGS + ANSWER_FINDINGS)
+    codes = emitted | set(DEFECT_CODES) | set(FINDING_CODES) | set(SCOPE_CODES)
+    documented = _documented()
+    assert codes - documented.keys() == set()
+    assert all("Fix:" in documented[c] for c in codes)
+
+
+def test_every_blocked_call_and_error_code_is_documented() -> None:
+    """Every code a governed call, a model, a warehouse or an answer can fail with is there."""
+    codes = {cls.code for root in (SemanticError, ProtocolError) for cls in _subclasses(root)}
+    assert codes - _documented().keys() == set()
+
+
+def test_every_governance_key_is_shown() -> None:
+    """docs/projects.md names every key the governance file accepts, at every level."""
+    from semantic_layer.governance import (
+        CoverageSpec,
+        DimensionGovernance,
+        ExactEdge,
+        InfluenceEdge,
+        MetricGovernance,
+        MetricTree,
+    )
+
+    text = (DOCS / "projects.md").read_text(encoding="utf-8")
+    for model in (Governance, MetricGovernance, DimensionGovernance, CoverageSpec, ExactEdge,
+                  InfluenceEdge, MetricTree):
+        for name, f in model.model_fields.items():
+            key = f.alias or name
+            assert re.search(rf"\b{re.escape(key)}:", text), f"{model.__name__}.{key}"
+
+
+def test_readme_links_into_docs_and_links_resolve() -> None:
+    """The README points at docs/, not a design document outside the repository, and every
+    relative link in docs/ and the README names a file that exists."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "../shared" not in readme and "docs/README.md" in readme
+    for page in [ROOT / "README.md", *DOCS.glob("*.md")]:
+        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8")):
+            assert (page.parent / target).exists(), f"{page.name} links to missing {target}"
