@@ -69,3 +69,24 @@ def _share(contribution: Number, delta: Number) -> Number:
     if contribution is None or delta is None or delta == 0 or not math.isfinite(contribution):
         return None
     return contribution / delta * 100
+
+
+def mix_rate(members: list[tuple[float, float, float, float]]) -> list[tuple[float, float]]:
+    """A ratio's move across a dimension's members, split per member into mix and rate.
+
+    Each member is (weight now, weight before, level now, level before): the ratio's
+    denominator and the ratio within the member. The mix part is the weight moving toward or
+    away from the member (at its midpoint level against the average level), the rate part the
+    level moving within it (at its midpoint share). Together they add up to the change in the
+    weighted average exactly.
+
+    >>> parts = mix_rate([(30.0, 10.0, 2.0, 2.0), (10.0, 10.0, 1.0, 1.0)])
+    >>> round(sum(m + r for m, r in parts), 9) == round((30 * 2 + 10) / 40 - 1.5, 9)
+    True
+    """
+    now = sum(w1 for w1, _, _, _ in members) or 1.0
+    then = sum(w0 for _, w0, _, _ in members) or 1.0
+    shares = [(w1 / now, w0 / then, r1, r0) for w1, w0, r1, r0 in members]
+    average = sum(s1 * r1 + s0 * r0 for s1, s0, r1, r0 in shares) / 2
+    return [((s1 - s0) * ((r1 + r0) / 2 - average), (s1 + s0) / 2 * (r1 - r0))
+            for s1, s0, r1, r0 in shares]

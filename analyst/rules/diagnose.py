@@ -22,6 +22,7 @@ from analyst.rules.calls import Call, Outcome, Plan, window_json
 from analyst.rules.claims import AnswerBuilder, cite, fmt, moved, signed
 from analyst.rules.tables import scope
 from analyst.rules.understand import Understood
+from semantic_layer.attribution import mix_rate
 from semantic_layer.tree import driver as pick_driver
 from semantic_layer.windows import Window, aligned, period_end, period_start, periods
 
@@ -195,21 +196,18 @@ def _split(q: Understood, catalog: dict[str, Any], driver: str, weight: str | No
 
 
 def _parts(r: Outcome, dim: str, driver: str, weight: str | None) -> list[Part]:
-    """Each member's mix and rate parts (midpoint weights: they add up to the driver's move)."""
+    """Each member's mix and rate parts (attribution.mix_rate: they add up to the driver's
+    move)."""
     rows = r.rows()
     if weight is None:
         return [Part(dim, str(row["key"][dim]), r.handle, row["key"], row["values"], 0.0,
                      row["values"][driver]["delta"]) for row in rows
                 if row["values"][driver]["delta"] is not None]
-    now = sum(row["values"][weight]["value"] or 0 for row in rows) or 1
-    then = sum(row["values"][weight]["previous"] or 0 for row in rows) or 1
-    shares = [((row["values"][weight]["value"] or 0) / now,
-               (row["values"][weight]["previous"] or 0) / then) for row in rows]
-    levels = [_levels(row["values"][driver]) for row in rows]
-    average = sum(w1 * r1 + w0 * r0 for (w1, w0), (r1, r0) in zip(shares, levels, strict=True)) / 2
-    return [Part(dim, str(row["key"][dim]), r.handle, row["key"], row["values"],
-                 (w1 - w0) * ((r1 + r0) / 2 - average), (w1 + w0) / 2 * (r1 - r0))
-            for row, (w1, w0), (r1, r0) in zip(rows, shares, levels, strict=True)]
+    members = [(float(row["values"][weight]["value"] or 0),
+                float(row["values"][weight]["previous"] or 0),
+                *_levels(row["values"][driver])) for row in rows]
+    return [Part(dim, str(row["key"][dim]), r.handle, row["key"], row["values"], mix, rate)
+            for row, (mix, rate) in zip(rows, mix_rate(members), strict=True)]
 
 
 def _levels(f: dict[str, Any]) -> tuple[float, float]:

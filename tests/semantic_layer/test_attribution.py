@@ -11,7 +11,7 @@ from analyst.rules import RulesClient
 from harness.attempt import Question, run_attempt
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer
-from semantic_layer.attribution import attribute
+from semantic_layer.attribution import attribute, mix_rate
 from semantic_layer.project import load_project
 from semantic_layer.results import Row
 
@@ -207,3 +207,25 @@ def _flights_layer(tmp_path):
     con.close()
     db = tmp_path / "warehouse.duckdb"
     return SemanticLayer(load_project(tmp_path, database=db), db)
+
+
+def _mix_rate_adds_up(layer, ratio: str, weight: str, by: str, current, previous) -> None:
+    whole = layer.compare(metrics=[ratio], current_window=current, previous_window=previous)
+    split = layer.compare(metrics=[ratio, weight], current_window=current,
+                          previous_window=previous, by=by)
+    members = [(r.values[weight]["value"], r.values[weight]["previous"],
+                r.values[ratio]["value"], r.values[ratio]["previous"]) for r in split.rows]
+    parts = mix_rate(members)
+    assert len(parts) > 1
+    total = sum(m + r for m, r in parts)
+    assert math.isclose(total, whole.rows[0].values[ratio]["delta"], rel_tol=1e-9)
+    assert any(abs(m) > 0 for m, _ in parts) and any(abs(r) > 0 for _, r in parts)
+
+
+def test_mix_and_rate_add_up_to_the_ratio_move(layer, shop_layer) -> None:
+    """Across a dimension, a ratio's move splits into mix and rate parts per member that add up
+    to the whole move exactly: days per user by channel (demo), cancellation rate by store (shop)."""
+    _mix_rate_adds_up(layer, "days_per_user", "active_users", "channel", WEEK, BEFORE)
+    _mix_rate_adds_up(shop_layer, "cancellation_rate", "gross_orders", "store",
+                      {"start": "2019-03-01", "end": "2019-03-31"},
+                      {"start": "2019-02-01", "end": "2019-02-28"})

@@ -31,3 +31,75 @@ def test_log_mean_rejects_non_positive() -> None:
     """LMDI is undefined for zero or negative values; the error says so."""
     with pytest.raises(ValueError, match="positive"):
         log_mean(0.0, 1.0)
+
+
+# -- edges from the model ------------------------------------------------------------------------
+def _metric(name, type_, **kw):
+    from semantic_layer.model import Metric, MetricInput
+
+    inputs = tuple(MetricInput(n) if isinstance(n, str) else n for n in kw.pop("inputs", ()))
+    for side in ("numerator", "denominator"):
+        if isinstance(kw.get(side), str):
+            kw[side] = MetricInput(kw[side])
+    return Metric(name, type_, name, origin=None, inputs=inputs, **kw)
+
+
+def test_ratio_and_derived_metrics_become_edges() -> None:
+    """A ratio is numerator / denominator; a derived product, quotient or mixed product is
+    that, constants dropped; a sum, an offset or a filtered input is no edge."""
+    from semantic_layer.model import MetricInput, Offset
+    from semantic_layer.tree import model_edges
+
+    metrics = [
+        _metric("aov", "ratio", numerator="revenue", denominator="orders"),
+        _metric("mrr", "derived", expr="subs * price", inputs=["subs", "price"]),
+        _metric("per_head", "derived", expr="100 * (revenue / heads)", inputs=["revenue", "heads"]),
+        _metric("mixed", "derived", expr="revenue * margin / orders",
+                inputs=["revenue", "margin", "orders"]),
+        _metric("net", "derived", expr="revenue - refunds", inputs=["revenue", "refunds"]),
+        _metric("growth", "derived", expr="revenue / revenue_prev",
+                inputs=["revenue", MetricInput("revenue", alias="revenue_prev",
+                                               offset_window=Offset(1, "month"))]),
+        _metric("paid_rate", "ratio", numerator=MetricInput("orders", filters=("x",)),
+                denominator="orders"),
+    ]
+    edges = {e.parent: (e.op, e.factors, e.exponents) for e in model_edges(metrics)}
+    assert edges == {"aov": ("divide", ["revenue", "orders"], None),
+                     "mrr": ("multiply", ["subs", "price"], None),
+                     "per_head": ("divide", ["revenue", "heads"], None),
+                     "mixed": ("multiply", ["revenue", "margin", "orders"], [1, 1, -1])}
+
+
+def test_hand_written_edge_overrides_and_no_cycle_is_added() -> None:
+    """A parent with a hand-written edge keeps it; an edge that would close a cycle is left out."""
+    from semantic_layer.governance import ExactEdge, MetricTree
+    from semantic_layer.tree import with_model_edges
+
+    hand = MetricTree(exact=[ExactEdge(parent="revenue", factors=["orders", "aov"]),
+                             ExactEdge(parent="rate", factors=["a", "b"])])
+    metrics = [_metric("aov", "ratio", numerator="revenue", denominator="orders"),
+               _metric("rate", "ratio", numerator="x", denominator="y"),
+               _metric("ctr", "ratio", numerator="clicks", denominator="views")]
+    tree = with_model_edges(hand, metrics)
+    assert [(e.parent, e.factors) for e in tree.exact] == [
+        ("revenue", ["orders", "aov"]), ("rate", ["a", "b"]), ("ctr", ["clicks", "views"])]
+
+
+@given(st.lists(st.tuples(positive, positive), min_size=2, max_size=4),
+       st.lists(st.sampled_from([1, -1]), min_size=4, max_size=4))
+def test_signed_powers_add_up_to_the_change(pairs, signs) -> None:
+    """For y = Π xi^pi (pi = ±1), the signed contributions still add up to the change; a factor
+    that divides and rose contributes a fall."""
+    from semantic_layer.tree import lmdi
+
+    powers = {f"f{i}": signs[i] for i in range(len(pairs))}
+    now = {f"f{i}": a for i, (a, _) in enumerate(pairs)}
+    before = {f"f{i}": b for i, (_, b) in enumerate(pairs)}
+    y1 = math.prod(v ** powers[k] for k, v in now.items())
+    y0 = math.prod(v ** powers[k] for k, v in before.items())
+    parts = lmdi(now, before, y1, y0, powers)
+    assert math.isclose(sum(parts.values()), y1 - y0, rel_tol=1e-6,
+                        abs_tol=1e-6 * max(abs(y1), abs(y0), 1))
+    for k in parts:
+        if powers[k] == -1 and now[k] > before[k] * 1.01:
+            assert parts[k] < 0
