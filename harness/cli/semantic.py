@@ -14,6 +14,7 @@ from rich.table import Table
 
 from harness.cli.common import ProjectOpt, open_layer, open_project
 from harness.home import warehouse_path
+from protocol.prompts import edge_formula
 from semantic_layer import SemanticLayer, SemanticModelFile, load_model, parse_where
 from semantic_layer import warehouse as demo_warehouse
 from semantic_layer.compile import DIALECTS
@@ -77,7 +78,7 @@ def catalog(as_json: bool = typer.Option(False, "--json", help="Print JSON on st
         members = ", ".join(d["members"]) if d["members"] else f"pattern {d['pattern']}"
         out.print(f"dimension [bold]{name}[/bold]: {members}", highlight=False)
     for e in cat["tree"]["exact"]:
-        out.print(f"tree (exact): {e['parent']} = {' × '.join(e['factors'])}")
+        out.print(f"tree (exact): {e['parent']} = {edge_formula(e)}")
     for i in cat["tree"]["influence"]:
         out.print(f"tree (influence, correlational): {i['source']} → {i['target']} "
                   f"(strength {i['strength']})")

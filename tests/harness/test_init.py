@@ -72,8 +72,8 @@ class TestDraft:
                    for sm in models.values())
 
     def test_keys_and_foreign_keys(self, drafted: Path) -> None:
-        """Primary keys by name and uniqueness; foreign keys by name and values (orders keep
-        their link to customers despite the deleted customers' orphan orders)."""
+        """Primary keys by uniqueness; foreign keys by values (orders keep their link to
+        customers despite the deleted customers' orphan orders); joins two hops deep."""
         models = _models(drafted)
 
         def entities(name: str) -> list[tuple[str, str, str]]:
@@ -87,6 +87,9 @@ class TestDraft:
                                            ("product", "foreign", "product_id")]
         assert entities("customers") == [("customer", "primary", "customer_id"),
                                          ("region", "foreign", "region_id")]
+        model = Project.open(drafted).model  # joins reach two hops: orders → customers → regions
+        assert "customer__region__country" in model.supported_dimensions("order_total")
+        assert "order__customer__segment" in model.supported_dimensions("quantity")
 
     def test_dimensions_measures_metrics(self, drafted: Path) -> None:
         """Time and small categorical dimensions; a count, sums of amounts, averages as ratios
