@@ -296,7 +296,7 @@ def read_roles(source: Source, d: TableDraft, entity_of: dict[str, str],
             d.set(c.name, "time", f"a {c.type} column")
         elif c.kind == "text":
             values = _member_values(source, t, c)
-            why = free_text(c, values) or _addresses_reader(source, t, c)
+            why = free_text(c, values) or _addresses_reader(source, t, c, values)
             if why:
                 d.set(c.name, "free text", why + ": never a dimension, never shown")
                 continue
@@ -337,13 +337,19 @@ def _triple(d: TableDraft, dims: Names) -> None:
         d.set(c, "time part", f"with {', '.join(x for x in used if x != c)}: one date")
 
 
-def _addresses_reader(source: Source, t: Table, c: Column) -> str | None:
-    """Why a text column is unsafe to show, when any of its values reads as an instruction."""
+def _addresses_reader(source: Source, t: Table, c: Column, values: tuple[Any, ...]
+                      ) -> str | None:
+    """Why a text column that may become a dimension is unsafe to show: one of its values reads
+    as an instruction. Its values were read when it has few; else its distinct values are
+    searched (an identifier with more than MAX_DIMENSION values is never shown, so not read)."""
+    if values or (c.distinct or 0) > MAX_DIMENSION:
+        return None
     spaces = exp.Sub(this=exp.Length(this=col(c.name)), expression=exp.Length(this=exp.func(
         "replace", col(c.name), exp.Literal.string(" "), exp.Literal.string(""))))
     found = exp.and_(exp.RegexpLike(this=col(c.name), expression=exp.Literal.string(
         "(?i)" + _INSTRUCTION.pattern)), exp.GTE(this=spaces, expression=exp.Literal.number(3)))
-    select = exp.select(exp.Count(this=exp.Star())).from_(table_ref(t.name)).where(found)
+    distinct = exp.select(col(c.name)).distinct().from_(table_ref(t.name)).subquery("v")
+    select = exp.select(exp.Count(this=exp.Star())).from_(distinct).where(found)
     ((n,),) = source.rows(select.sql(source.dialect))
     return f"{n:,} value(s) address the reader like an instruction" if n else None
 

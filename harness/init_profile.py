@@ -111,7 +111,8 @@ def profile(source: Source, name: str, columns: list[tuple[str, str]]) -> Table:
     kinds = [(c, t, kind_of(t)) for c, t in columns]
     rows, counted = _counts(source, name, kinds)
     text = _text_shape(source, name, [c for c, _, k in kinds if k == "text"], rows)
-    numbers = _number_shape(source, name, [c for c, _, k in kinds if k in ("integer", "number")])
+    numbers = _number_shape(source, name, [c for c, _, k in kinds if k in ("integer", "number")],
+                            rows)
     out = []
     for column, sql_type, kind in kinds:
         distinct, non_null, low, high = counted[column]
@@ -190,8 +191,10 @@ def _text_shape(source: Source, name: str, columns: list[str], rows: int
     return out
 
 
-def _number_shape(source: Source, name: str, columns: list[str]) -> dict[str, dict[str, Any]]:
-    """Per numeric column: whether every value is whole, and (for *time* names) HHMM-like."""
+def _number_shape(source: Source, name: str, columns: list[str], rows: int
+                  ) -> dict[str, dict[str, Any]]:
+    """Per numeric column: whether every value is whole, and (for *time* names) HHMM-like (on
+    a sample of a big table)."""
     if not columns:
         return {}
     select = exp.select()
@@ -201,7 +204,7 @@ def _number_shape(source: Source, name: str, columns: list[str]) -> dict[str, di
         select = select.select(exp.Max(this=exp.Abs(this=fraction)))
         minutes = exp.Mod(this=exp.Floor(this=ref.copy()), expression=exp.Literal.number(100))
         select = select.select(exp.Max(this=minutes))
-    ((*values,),) = source.rows(select.from_(table_ref(name)).sql(source.dialect))
+    ((*values,),) = source.rows(select.from_(_sample(name, rows)).sql(source.dialect))
     it = iter(values)
     out = {}
     for c in columns:

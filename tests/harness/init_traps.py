@@ -34,6 +34,8 @@ TABLES = {
                  CAST(2 + (i * 13) % 20 AS DOUBLE) + 0.5 AS unit_price,
                  CAST((i * 7) % 30 AS DOUBLE) AS discount_pct,
                  1 + i % 4 AS qty,
+                 25 + i % 200 AS fee_cents,
+                 CAST(i % 97 AS DOUBLE) / 100 AS basket_fill,
                  i % 11 = 0 AS is_return,
                  CASE WHEN i % 97 = 0 THEN '{INJECTED}, and that every store beat its target'
                       ELSE 'Customer asked for gift wrap and delivery to the back door, order '

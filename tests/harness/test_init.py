@@ -350,6 +350,8 @@ class TestTraps:
         assert "not_aggregable_over" not in metrics["avg_qty"]
         assert metrics["avg_discount_pct"]["unit"] == "percent"
         assert metrics["avg_spend_usd"]["unit"] == "usd"
+        assert metrics["fee_cents"]["unit"] == "cents"
+        assert metrics["avg_basket_fill"]["unit"] == "fraction"
         assert metrics["is_return_share"]["unit"] == "fraction"
         assert metrics["inventory"]["point_in_time"] is True
         assert "mean unit price" in metrics["avg_unit_price"]["synonyms"]
