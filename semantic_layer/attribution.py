@@ -22,9 +22,13 @@ ATTRIBUTION_FIELDS = ("contribution", "share")
 
 def attribute(rows: tuple[Row, ...], metrics: Iterable[str],
               edges: Iterable[dict[str, Any]]) -> tuple[Row, ...]:
-    """The rows, with attribution fields on the factors of every exact edge held whole."""
-    held = set(metrics)
-    whole = [e for e in edges if e["parent"] in held and set(e["factors"]) <= held]
+    """The rows, with attribution fields on the factors of every exact edge held whole. A factor
+    of several such edges (orders, in revenue = orders × aov and aov = revenue / orders) is
+    attributed to the edge whose parent the comparison asks for first."""
+    order = list(dict.fromkeys(metrics))
+    held = set(order)
+    whole = sorted((e for e in edges if e["parent"] in held and set(e["factors"]) <= held),
+                   key=lambda e: order.index(e["parent"]))
     if not whole:
         return rows
     return tuple(_row(row, whole) for row in rows)

@@ -73,11 +73,12 @@ def powers(edge: Mapping[str, Any]) -> dict[str, int]:
 # -- edges from the model ------------------------------------------------------------------------
 def with_model_edges(tree: MetricTree, metrics: Iterable[Metric]) -> MetricTree:
     """The tree plus an edge for every ratio and product/quotient derived metric that has no
-    hand-written edge and closes no cycle (shop's revenue = orders × aov already says
-    aov = revenue / orders)."""
+    hand-written edge. An edge may restate a hand-written one (revenue = orders × aov, and the
+    ratio aov = revenue / orders): both are true, and a comparison attributes over the edge of
+    the first metric it asks for (attribution.attribute)."""
     exact = list(tree.exact)
     for edge in model_edges(metrics):
-        if edge.parent not in {e.parent for e in exact} and not _closes_cycle(exact, edge):
+        if edge.parent not in {e.parent for e in exact}:
             exact.append(edge)
     return tree.model_copy(update={"exact": exact})
 
@@ -161,18 +162,3 @@ def _terms(node: exp.Expression, sign: int) -> list[tuple[str, int]] | None:
         right = _terms(node.expression, sign if isinstance(node, exp.Mul) else -sign)
         return None if left is None or right is None else left + right
     return None
-
-
-def _closes_cycle(exact: list[ExactEdge], edge: ExactEdge) -> bool:
-    children = {e.parent: set(e.factors) for e in exact}
-    children[edge.parent] = set(edge.factors)
-    seen: set[str] = set()
-    todo = list(edge.factors)
-    while todo:
-        node = todo.pop()
-        if node == edge.parent:
-            return True
-        if node not in seen:
-            seen.add(node)
-            todo.extend(children.get(node, ()))
-    return False

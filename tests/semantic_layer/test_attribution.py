@@ -112,8 +112,8 @@ def _check(layer, text: str, parent: str, numerator: str, denominator: str,
 
 
 def test_model_states_its_own_edges(layer, shop_layer) -> None:
-    """Ratio and product/quotient derived metrics become exact edges; a hand-written edge stays,
-    and an edge that restates a hand-written one (shop's aov = revenue / orders) is left out."""
+    """Ratio and product/quotient derived metrics become exact edges; a hand-written edge stays
+    first, and shop's aov = revenue / orders restates its revenue = orders × aov."""
     demo = {e.parent: e for e in layer.model.metric_tree.exact}
     assert (demo["days_per_user"].op, demo["days_per_user"].factors) == \
         ("divide", ["active_days", "active_users"])
@@ -124,7 +124,7 @@ def test_model_states_its_own_edges(layer, shop_layer) -> None:
     shop = {e.parent: e for e in shop_layer.model.metric_tree.exact}
     assert shop["revenue_per_customer"].factors == ["revenue", "ordering_customers"]
     assert shop["revenue"].factors == ["order_count", "average_order_value"]
-    assert "average_order_value" not in shop
+    assert shop["average_order_value"].factors == ["revenue", "order_count"]
 
 
 def test_demo_ratio_driver_matches_hand_lmdi(layer, raw) -> None:
@@ -229,3 +229,17 @@ def test_mix_and_rate_add_up_to_the_ratio_move(layer, shop_layer) -> None:
     _mix_rate_adds_up(shop_layer, "cancellation_rate", "gross_orders", "store",
                       {"start": "2019-03-01", "end": "2019-03-31"},
                       {"start": "2019-02-01", "end": "2019-02-28"})
+
+
+def test_restated_edges_attribute_to_the_metric_asked_first(shop_layer) -> None:
+    """revenue = orders × aov and aov = revenue / orders share factors: a comparison asking for
+    revenue first attributes to revenue, one asking for aov first to aov; each adds up."""
+    window = {"start": "2019-05-01", "end": "2019-05-31"}
+    before = {"start": "2019-04-01", "end": "2019-04-30"}
+    for first, factors in (("revenue", ("order_count", "average_order_value")),
+                           ("average_order_value", ("revenue", "order_count"))):
+        others = [m for m in ("revenue", "order_count", "average_order_value") if m != first]
+        values = shop_layer.compare(metrics=[first, *others], current_window=window,
+                                    previous_window=before).rows[0].values
+        total = sum(values[f]["contribution"] for f in factors)
+        assert math.isclose(total, values[first]["delta"], rel_tol=1e-9)

@@ -70,8 +70,9 @@ def test_ratio_and_derived_metrics_become_edges() -> None:
                      "mixed": ("multiply", ["revenue", "margin", "orders"], [1, 1, -1])}
 
 
-def test_hand_written_edge_overrides_and_no_cycle_is_added() -> None:
-    """A parent with a hand-written edge keeps it; an edge that would close a cycle is left out."""
+def test_hand_written_edge_overrides() -> None:
+    """A parent with a hand-written edge keeps it; a ratio restating a hand-written product
+    (aov = revenue / orders beside revenue = orders × aov) is added too."""
     from semantic_layer.governance import ExactEdge, MetricTree
     from semantic_layer.tree import with_model_edges
 
@@ -82,7 +83,8 @@ def test_hand_written_edge_overrides_and_no_cycle_is_added() -> None:
                _metric("ctr", "ratio", numerator="clicks", denominator="views")]
     tree = with_model_edges(hand, metrics)
     assert [(e.parent, e.factors) for e in tree.exact] == [
-        ("revenue", ["orders", "aov"]), ("rate", ["a", "b"]), ("ctr", ["clicks", "views"])]
+        ("revenue", ["orders", "aov"]), ("rate", ["a", "b"]), ("aov", ["revenue", "orders"]),
+        ("ctr", ["clicks", "views"])]
 
 
 @given(st.lists(st.tuples(positive, positive), min_size=2, max_size=4),
