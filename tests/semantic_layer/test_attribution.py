@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 
 import duckdb
 
@@ -243,3 +244,33 @@ def test_restated_edges_attribute_to_the_metric_asked_first(shop_layer) -> None:
                                     previous_window=before).rows[0].values
         total = sum(values[f]["contribution"] for f in factors)
         assert math.isclose(total, values[first]["delta"], rel_tol=1e-9)
+
+
+def test_flights_example_ratio_matches_hand_lmdi(tmp_path) -> None:
+    """The flights example as written: its average departure delay is a ratio beside a
+    hand-written product, and June's comparison attributes the rise over numerator and
+    denominator exactly as an LMDI on the raw table does, naming the driver its gold names."""
+    from flights_data import FLIGHTS, flights_db
+
+    db = tmp_path / "warehouse.duckdb"  # a copy: other modules hold the cache open
+    shutil.copy(flights_db(), db)
+    layer = SemanticLayer(load_project(FLIGHTS, database=db), db)
+    try:
+        sql = ("SELECT sum(dep_delay), count(dep_delay) FROM flights WHERE flight_date "
+               "BETWEEN ? AND ?")
+        cursor = layer.connection.cursor()
+        now = cursor.execute(sql, ["2013-06-01", "2013-06-30"]).fetchone()
+        then = cursor.execute(sql, ["2013-05-01", "2013-05-31"]).fetchone()
+        hand = _hand_lmdi((now[0], then[0]), (now[1], then[1]))
+        values = layer.compare(
+            metrics=["average_departure_delay", "total_departure_delay", "departed_flights"],
+            current_window={"start": "2013-06-01", "end": "2013-06-30"},
+            previous_window={"start": "2013-05-01", "end": "2013-05-31"}).rows[0].values
+        assert math.isclose(values["total_departure_delay"]["contribution"], hand["numerator"],
+                            rel_tol=1e-9)
+        assert math.isclose(values["departed_flights"]["contribution"], hand["denominator"],
+                            rel_tol=1e-9)
+        move = values["average_departure_delay"]["delta"]
+        assert _hand_driver(hand, move) == "numerator"  # the gold: total_departure_delay
+    finally:
+        layer.close()
