@@ -32,6 +32,8 @@ MAX_DIMENSION = 2_000
 """A text column with more distinct values is an identifier (counted distinct), not a
 dimension."""
 DELAYED_MINUTES = 15
+FEW_ROWS = 12
+"""A free-text name with more distinct values than this is free text (notes, comments)."""
 TIME_NAMES = ("_at", "_ts", "_date", "_time", "date", "time", "_on")
 """Name endings that make a time column the default time of its table, in order of preference."""
 
@@ -187,8 +189,6 @@ def free_text(c: Column, values: tuple[Any, ...] = ()) -> str | None:
     return None
 
 
-FEW_ROWS = 12
-
 
 def time_part(c: Column) -> str | None:
     """year, month or day for an integer column named so whose values fit, else None."""
@@ -266,7 +266,8 @@ class TableDraft:
             if named:
                 return named[0]
         built = [t for t in self.times if len(t.columns) > 1]
-        return (native or built or self.times or [None])[0]
+        found = native or built or self.times
+        return found[0] if found else None
 
     def role(self, column: str) -> str:
         return self.roles[column].role

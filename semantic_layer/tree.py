@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import sqlglot
 from sqlglot import exp
@@ -128,8 +128,8 @@ def _derived_edge(m: Metric) -> ExactEdge | None:
         return ExactEdge(parent=m.name, op="multiply", factors=factors)
     if exponents[factors[0]] == 1 and all(exponents[f] == -1 for f in factors[1:]):
         return ExactEdge(parent=m.name, op="divide", factors=factors)
-    return ExactEdge(parent=m.name, op="multiply", factors=factors,
-                     exponents=[exponents[f] for f in factors])
+    signs: list[Literal[1, -1]] = [1 if exponents[f] > 0 else -1 for f in factors]
+    return ExactEdge(parent=m.name, op="multiply", factors=factors, exponents=signs)
 
 
 def product_terms(expr: str) -> list[tuple[str, int]] | None:
@@ -142,13 +142,13 @@ def product_terms(expr: str) -> list[tuple[str, int]] | None:
     True
     """
     try:
-        tree = sqlglot.parse_one(expr)
+        tree = sqlglot.parse_one(expr, read="duckdb")
     except sqlglot.errors.ParseError:
         return None
     return _terms(tree, 1)
 
 
-def _terms(node: exp.Expression, sign: int) -> list[tuple[str, int]] | None:
+def _terms(node: Any, sign: int) -> list[tuple[str, int]] | None:
     if isinstance(node, exp.Paren):
         return _terms(node.this, sign)
     if isinstance(node, exp.Column) and not node.table:
