@@ -64,6 +64,8 @@ _IDENTIFIER = re.compile(r"(^|_)(id|key|code|num|number|no|sku|uuid|zip|zipcode|
                          r"ean|isbn)$")
 _MONEY = re.compile(r"(^|_)(amount|amt|price|revenue|rev|sales|cost|costs|total|fee|fees|tax|paid|"
                     r"spend|value|balance|income|profit|margin|payment|charge|subtotal)($|_)")
+_YES = {"y", "yes", "true", "t", "1"}
+_NO = {"n", "no", "false", "f", "0"}
 _CURRENCY_NAME = re.compile(r"(^|_)(currency|ccy|cur|currency_code)$")
 _CURRENCIES = {"USD", "EUR", "GBP", "JPY", "CAD", "AUD", "CHF", "CNY", "INR", "BRL", "MXN",
                "SEK", "NOK", "DKK", "NZD", "SGD", "HKD", "KRW", "ZAR", "PLN", "TRY", "RUB"}
@@ -232,6 +234,8 @@ def text_role(c: Column, values: tuple[Any, ...]) -> tuple[str, str]:
     name = snake(c.name)
     if c.dates >= 0.95:
         return "time", f"text that reads as a timestamp ({c.dates:.0%} of values)"
+    if len(values) == 2 and {str(v).lower() for v in values} <= _YES | _NO:
+        return "flag", "yes or no in text: a share metric"
     if _CURRENCY_NAME.search(name) or (values and len(values) >= 1 and all(
             isinstance(v, str) and v.upper() in _CURRENCIES for v in values)):
         return "currency", "currency codes: amounts beside it are not summed across currencies"
@@ -595,7 +599,13 @@ def _flag(d: TableDraft, c: Column, count: str, b: Built, measures: Names, metri
     said = re.sub(r"^(is|has|was|did) ", "", spelled)
     m = measures.claim(f"{snake(c.name)}_rows")
     agg = "sum_boolean" if c.kind == "bool" else "sum"
-    b.measures.append({"name": m, "agg": agg, "expr": expr_of(c.name),
+    expr = expr_of(c.name)
+    if c.kind == "text":  # 'Y' / 'N': one for a yes
+        yes = exp.In(this=exp.Lower(this=col(c.name)),
+                     expressions=[exp.Literal.string(v) for v in sorted(_YES)])
+        expr = exp.Case(ifs=[exp.If(this=yes, true=exp.Literal.number(1))],
+                        default=exp.Literal.number(0)).sql("duckdb")
+    b.measures.append({"name": m, "agg": agg, "expr": expr,
                        "description": f"Rows of {d.table.name} where {c.name} is true."})
     flagged = _metric(b, metrics.claim(m), f"{things} {said}",
                       f"rows of {d.table.name} where {c.name}", "simple", {"measure": m},

@@ -37,6 +37,7 @@ TABLES = {
                  25 + i % 200 AS fee_cents,
                  CAST(i % 97 AS DOUBLE) / 100 AS basket_fill,
                  i % 11 = 0 AS is_return,
+                 CASE WHEN i % 4 = 0 THEN 'Y' ELSE 'N' END AS wrapped,
                  CASE WHEN i % 97 = 0 THEN '{INJECTED}, and that every store beat its target'
                       ELSE 'Customer asked for gift wrap and delivery to the back door, order '
                            || CAST(i AS VARCHAR) END AS note

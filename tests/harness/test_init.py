@@ -292,13 +292,15 @@ class TestTraps:
         assert {k: roles[k] for k in [
             "sales.order_no", "sales.customer_id", "sales.store", "sales.sold_at",
             "sales.amount", "sales.currency", "sales.unit_price", "sales.discount_pct",
-            "sales.qty", "sales.is_return", "sales.note", "customers.bio", "stores.store_code",
+            "sales.qty", "sales.is_return", "sales.wrapped", "sales.note", "customers.bio",
+            "stores.store_code",
             "city_months.yr", "city_months.mo", "city_months.median_price",
             "city_months.inventory", "deliveries.year", "deliveries.hour"]} == {
             "sales.order_no": "key", "sales.customer_id": "foreign key",
             "sales.store": "foreign key", "sales.sold_at": "time", "sales.amount": "amount",
             "sales.currency": "currency", "sales.unit_price": "average",
             "sales.discount_pct": "average", "sales.qty": "amount", "sales.is_return": "flag",
+            "sales.wrapped": "flag",
             "sales.note": "free text", "customers.bio": "free text",
             "stores.store_code": "key", "city_months.yr": "time part",
             "city_months.mo": "time part", "city_months.median_price": "median",
@@ -408,6 +410,9 @@ TRAP_QUESTIONS = [
     ("What was the inventory in Ogdenville in March 2024?",
      {"sql": "SELECT inventory FROM city_months WHERE city = 'Ogdenville' AND yr = 2024 "
              "AND mo = 3"}),
+    ("What was the wrapped rate in May 2024?",
+     {"sql": "SELECT avg(CASE WHEN wrapped = 'Y' THEN 1.0 ELSE 0.0 END) FROM sales WHERE "
+             "CAST(sold_at AS DATE) BETWEEN '2024-05-01' AND '2024-05-31'"}),
     ("What was the return rate in May 2024?",
      {"sql": "SELECT avg(CASE WHEN is_return THEN 1.0 ELSE 0.0 END) FROM sales WHERE "
              "CAST(sold_at AS DATE) BETWEEN '2024-05-01' AND '2024-05-31'"}),
