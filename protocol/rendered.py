@@ -106,6 +106,21 @@ def _dimension(dims: dict[str, Any], name: str) -> str:
     return (dims.get(name) or {}).get("label") or name.split("__")[-1].replace("_", " ")
 
 
+def period(grain: str, start: str) -> str:
+    """A series row's period in words: 'on 2019-07-08', 'in the week of 2026-04-20',
+    'in 2019-04' (a month), 'in the quarter starting 2019-04-01', 'in 2019'."""
+    start = str(start)[:10]
+    if grain == "day":
+        return f"on {start}"
+    if grain == "week":
+        return f"in the week of {start}"
+    if grain == "month":
+        return f"in {start[:7]}"
+    if grain == "year":
+        return f"in {start[:4]}"
+    return f"in the {grain} starting {start}"
+
+
 def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 

@@ -28,6 +28,7 @@ from analyst.rules.claims import (
     members,
     moved,
     percent,
+    plural,
     signed,
     subject,
     unit_of,
@@ -77,10 +78,12 @@ def diagnose(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan
     parent = q.metrics[0]
     edge = _exact_edge(catalog, parent)
     if edge is None:
-        exact = ", ".join(e["parent"] for e in catalog["tree"]["exact"]) or "none"
-        return out.refused(f"{parent} has no exact decomposition in the governed metric tree "
-                           f"(decomposed metrics: {exact}), so its move cannot be attributed; "
-                           "influence edges are correlational only.")
+        exact = ", ".join(cat.label(catalog, e["parent"]) for e in catalog["tree"]["exact"])
+        named = cat.label(catalog, parent)
+        has = "have" if plural(named) else "has"
+        return out.refused(f"{subject(named)} {has} no exact decomposition in the governed "
+                           f"metric tree (decomposed metrics: {exact or 'none'}), so its move "
+                           "cannot be attributed; influence edges are correlational only.")
     factors = list(edge["factors"])
     assert q.previous is not None
     windows = {"current_window": window_json(q.window), "previous_window": window_json(q.previous)}

@@ -13,6 +13,8 @@ from analyst.rules import catalog as cat
 from analyst.rules.calls import Call, Plan, window_json
 from analyst.rules.claims import AnswerBuilder, be, cite, fmt, members, plural, subject, unit_of
 from analyst.rules.understand import Understood
+from protocol.citations import GRAIN_KEYS
+from protocol.rendered import period
 
 MAX_LISTED = 100
 """Rows listed at most (each is a claim; an answer holds at most 200)."""
@@ -71,10 +73,11 @@ def _list(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, handle: in
     listed = []
     for row in rows:
         member, value = str(row["key"][key]), row["values"][metric]["value"]
-        out.measure(f"{subject(label)} for {_dimension_label(catalog, key)} {member}"
-                    f"{scope(q, catalog)} {be(label)} "
-                    f"{fmt(value, frac)} in {q.window}", cite(handle, metric, "value", row["key"]),
-                    value)
+        where = (f" {period(key, member)}" if key in GRAIN_KEYS
+                 else f" for {_dimension_label(catalog, key)} {member}")
+        when = "" if key in GRAIN_KEYS else f" in {q.window}"
+        out.measure(f"{subject(label)}{where}{scope(q, catalog)} {be(label)} "
+                    f"{fmt(value, frac)}{when}", cite(handle, metric, "value", row["key"]), value)
         listed.append({"key": member, "value": value})
     return listed
 
