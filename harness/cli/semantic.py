@@ -14,6 +14,7 @@ from rich.table import Table
 
 from harness.cli.common import ProjectOpt, open_layer, open_project
 from harness.home import warehouse_path
+from harness.table import print_rows
 from semantic_layer import SemanticLayer, SemanticModelFile, load_model, parse_where
 from semantic_layer import warehouse as demo_warehouse
 from semantic_layer.compile import DIALECTS
@@ -60,19 +61,18 @@ def catalog(as_json: bool = typer.Option(False, "--json", help="Print JSON on st
     if as_json:
         print(json.dumps(cat, indent=2))
         return
-    table = Table(title=f"Governed metrics (model {cat['model_version']}, as of {cat['as_of']})")
-    for col in ("metric", "label", "type", "grains", "dimensions", "coverage", "notes"):
-        table.add_column(col)
+    table = []
     for name, m in cat["metrics"].items():
         notes = []
         if m["point_in_time"]:
             notes.append("point in time")
         if m["previous_names"]:
             notes.append("was " + ", ".join(m["previous_names"]))
-        table.add_row(name, m["label"], m["type"], ",".join(m["grains"]),
-                      ",".join(m["dimensions"]) or "-",
-                      f"{m['coverage']['start']}..{m['coverage']['end']}", "; ".join(notes))
-    out.print(table)
+        table.append([name, m["label"], m["type"], ", ".join(m["grains"]),
+                      ", ".join(m["dimensions"]) or "-",
+                      f"{m['coverage']['start']}..{m['coverage']['end']}", "; ".join(notes)])
+    print_rows(out, f"Governed metrics (model {cat['model_version']}, as of {cat['as_of']})",
+               ("metric", "label", "type", "grains", "dimensions", "coverage", "notes"), table)
     for name, d in cat["dimensions"].items():
         members = ", ".join(d["members"]) if d["members"] else f"pattern {d['pattern']}"
         out.print(f"dimension [bold]{name}[/bold]: {members}", highlight=False)
