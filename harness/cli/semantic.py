@@ -35,7 +35,7 @@ def validate(file: Path | None = typer.Argument(None, help="Model YAML or projec
     """Check a semantic model; report every problem with where it is. A project's model is
     also checked against its warehouse: every table and column it reads must exist."""
     if file is not None:
-        model = load_model(file)  # a ModelError lists every problem and exits 1 (cli/errors.py)
+        model = load_model(file)  # a ModelError lists every problem, exit 3 (cli/errors.py)
         out.print(f"✓ {file}: {_summary(model)}")
         return
     chosen = open_project(project)
