@@ -9,6 +9,8 @@ not whole (an integer in text is read as exact).
 
 >>> say(11343), say(9.575710271620355), say(1181.8181818), say(0.0123456)
 ('11,343', '9.58', '1,181.8', '0.0123')
+>>> say(10.345, "minutes"), say(1065.21, "miles")
+('10.3 min', '1,065.2 miles')
 >>> say(0.050539056550839644, "fraction"), say(815497.7, "usd"), say(-1203.094, "usd")
 ('5.1%', '$815,497.70', '-$1,203.09')
 >>> moved(-15.991041553708287), moved(1181.8181818181818), signed(4274.4012)
@@ -25,6 +27,12 @@ from typing import Any
 
 CURRENCIES = {"usd": "$", "eur": "€", "gbp": "£", "jpy": "¥", "inr": "₹"}
 """Governance units (`unit:`) written as a symbol before the number; other units after it."""
+UNITLESS = frozenset({"count", "number", "ratio", "percent"})
+"""Units said by the number alone."""
+UNIT_WORDS = {"degrees_f": "°F", "degrees_c": "°C", "minutes": "min", "seconds": "s",
+              "hours": "h"}
+"""Units written otherwise than their name with spaces ('miles', 'mph'): a time unit by its
+symbol, since the audit reads '10 minutes' as a count of periods, not a value to check."""
 SIGNIFICANT = 3
 """Significant digits a person reads; a value that is not whole keeps at least one decimal."""
 RATE_SIGNIFICANT = 2
@@ -44,6 +52,8 @@ def say(value: float | int | str | None, unit: str | None = None) -> str:
     if unit in CURRENCIES:
         sign = "-" if value < 0 else ""
         return f"{sign}{CURRENCIES[unit]}{abs(value):,.2f}"
+    if unit and unit not in UNITLESS:
+        return f"{_digits(value)} {UNIT_WORDS.get(unit, unit.replace('_', ' '))}"
     return _digits(value)
 
 
@@ -60,12 +70,13 @@ def percent(value: float | int | None) -> str:
     return "no value" if value is None else f"{_digits(value)}%"
 
 
-def moved(pct: float | int | None) -> str:
-    """A relative change in words: 'rose 10.8%', 'fell 16.0%', 'was unchanged'."""
+def moved(pct: float | int | None, label: str = "") -> str:
+    """A relative change in words: 'rose 10.8%', 'fell 16.0%', 'was unchanged' ('were
+    unchanged' for a plural label)."""
     if pct is None:
         return "could not be compared"
     if abs(pct) < UNCHANGED_PCT:
-        return "was unchanged"
+        return f"{be(label)} unchanged"
     return f"{'rose' if pct > 0 else 'fell'} {percent(abs(pct))}"
 
 
@@ -175,11 +186,11 @@ def render_measurement(label: str, field: str, fields: dict[str, float | int | N
         if value is not None and previous is not None:
             span = f" ({say(previous, unit)} → {say(value, unit)})"
         if field == "pct_change":
-            words = moved(change)
+            words = moved(change, label)
         else:
             amount = (f"{_digits(abs(change) * 100, significant=RATE_SIGNIFICANT)} pp" if unit == "fraction"
                       else say(abs(change), unit))  # a rate's difference is in points
-            words = "was unchanged" if change == 0 else (
+            words = f"{be(label)} unchanged" if change == 0 else (
                 f"{'rose' if change > 0 else 'fell'} {amount}")
         return f"{who} {words}{span}, {when}."
     if field == "previous" and previous is not None:

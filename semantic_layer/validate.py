@@ -195,7 +195,7 @@ def _did_you_mean(name: str, known: list[str]) -> str:
     spellings."""
     same = [k for k in known if k.lower() == name.lower()]
     tail = [k for k in known if k.lower().split("__")[-1] == name.lower().split("__")[-1]]
-    close = same or tail or difflib.get_close_matches(name, known, n=3, cutoff=0.6) or \
+    close = same or tail or difflib.get_close_matches(name, known, n=3, cutoff=0.75) or \
         [k for k in known if name.lower() in k.lower()][:3]
     return f" (did you mean {' or '.join(close)}?)" if close else ""
 

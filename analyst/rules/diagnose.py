@@ -95,15 +95,15 @@ def diagnose(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan
     yield from _context(q, catalog, parent, where)
     v = r.rows()[0]["values"]
     if any(v[m]["value"] in (None, 0) or v[m]["previous"] in (None, 0) for m in [parent, *factors]):
-        return out.refused(f"{parent} or a factor has no data in one window, so the change "
-                           "cannot be attributed.")
+        return out.refused(f"{subject(cat.label(catalog, parent))} or one of its factors has no "
+                           "data in one window, so the change cannot be attributed.")
     total = v[parent]
     label = subject(cat.label(catalog, parent)) + scope(q, catalog)
-    c_parent = out.measure(f"{label} {moved(total['pct_change'])}, {q.window} versus "
+    c_parent = out.measure(f"{label} {moved(total['pct_change'], label)}, {q.window} versus "
                            f"{q.previous}", cite(r.handle, parent, "pct_change"),
                            total["pct_change"])
     factor_claims = {m: out.measure(f"{subject(cat.label(catalog, m))}{scope(q, catalog)} "
-                                    f"{moved(v[m]['pct_change'])}",
+                                    f"{moved(v[m]['pct_change'], cat.label(catalog, m))}",
                                     cite(r.handle, m, "pct_change"), v[m]["pct_change"])
                      for m in factors}
     driver = pick_driver({m: v[m]["contribution"] for m in factors}, total["delta"])
@@ -113,8 +113,9 @@ def diagnose(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan
     hypotheses = yield from _influences(q, catalog, out, driver, windows,
                                         drill.segment if drill else None)
     attribution = _attribution(catalog, out, r.handle, parent, factors, v, driver)
-    because = (f"{label} {moved(total['pct_change'])} mainly because "
-               f"{cat.label(catalog, driver)} {moved(v[driver]['pct_change'])}"
+    named = cat.label(catalog, driver)
+    because = (f"{label} {moved(total['pct_change'], label)} mainly because "
+               f"{named} {moved(v[driver]['pct_change'], named)}"
                + (drill.because if drill else ""))
     premises = [c_parent, factor_claims[driver], *(drill.premises if drill else [])]
     out.argue(because, [*premises, f"tree:{parent}>{driver}"], kind="causal")
@@ -272,7 +273,7 @@ def _rate_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driv
     if f["pct_change"] is None:
         return out.measure(f"{who} {be(named)} {fmt(f['value'], units)}",
                            cite(p.handle, driver, "value", p.key), f["value"])
-    text = (f"{who} {moved(f['pct_change'])} ({fmt(f['previous'], units)} → "
+    text = (f"{who} {moved(f['pct_change'], named)} ({fmt(f['previous'], units)} → "
             f"{fmt(f['value'], units)})")
     return out.measure(text, cite(p.handle, driver, "pct_change", p.key), f["pct_change"],
                        cite(p.handle, driver, "previous", p.key),
@@ -287,7 +288,8 @@ def _mix_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, drive
     overall = whole.rows()[0]["values"][driver]["value"]
     heavy, named = cat.label(catalog, weight), cat.label(catalog, driver)
     wu, du = unit_of(catalog, weight), unit_of(catalog, driver)
-    shift = (f"{moved(w['pct_change'])} ({fmt(w['previous'], wu)} → {fmt(w['value'], wu)})"
+    shift = (f"{moved(w['pct_change'], heavy)} ({fmt(w['previous'], wu)} → "
+             f"{fmt(w['value'], wu)})"
              if w["pct_change"] is not None else f"{be(heavy)} {fmt(w['value'], wu)}")
     first = "pct_change" if w["pct_change"] is not None else "value"
     text = (f"{subject(heavy)} for {members(catalog, p.key)}{scope(q, catalog)} {shift}, "
@@ -332,9 +334,11 @@ def _influences(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driv
         parts += [members(catalog, key)] if key else []
         segment_words = f" ({'; '.join(parts)})" if parts else ""
         c = out.measure(f"{subject(cat.label(catalog, source))}{segment_words} "
-                        f"{moved(f['pct_change'])}", cite(r.handle, source, "pct_change", key),
+                        f"{moved(f['pct_change'], cat.label(catalog, source))}",
+                        cite(r.handle, source, "pct_change", key),
                         f["pct_change"])
-        hypothesis = (f"{cat.label(catalog, source)}{segment_words} {moved(f['pct_change'])}, "
+        hypothesis = (f"{cat.label(catalog, source)}{segment_words} "
+                      f"{moved(f['pct_change'], cat.label(catalog, source))}, "
                       f"which may have moved {cat.label(catalog, driver)} (an influence edge: "
                       "correlational, not attributed)")
         out.argue(f"Hypothesis: {hypothesis}", [c, f"tree:{source}>{driver}"])

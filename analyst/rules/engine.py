@@ -98,7 +98,8 @@ def _change_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, r:
     frac = unit_of(catalog, metric)
     ends = " at the end of each period" if cat.point_in_time(catalog, metric) else ""
     return out.measure(f"{subject(cat.label(catalog, metric))}{segment} "
-                       f"{moved(f['pct_change'])} ({fmt(f['previous'], frac)} → "
+                       f"{moved(f['pct_change'], cat.label(catalog, metric))} "
+                       f"({fmt(f['previous'], frac)} → "
                        f"{fmt(f['value'], frac)}{ends}), {q.window} versus {q.previous}",
                        cite(r.handle, metric, "pct_change", row["key"]), f["pct_change"],
                        cite(r.handle, metric, "previous", row["key"]),
