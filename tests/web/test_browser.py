@@ -70,7 +70,7 @@ def test_report_shows_charts(page, run_dir: Path) -> None:
     attempt.locator("summary").first.click()
     waterfall = attempt.locator("svg.chart.waterfall")
     assert waterfall.is_visible() and attempt.locator("svg.chart.series").is_visible()
-    assert waterfall.get_attribute("aria-label").startswith("Change in weekly_value_moments")
+    assert waterfall.get_attribute("aria-label").startswith("Change in weekly value moments")
     steps = page.evaluate("[...document.querySelectorAll('svg.waterfall .sw-step path')]"
                           ".map(p => getComputedStyle(p).fill)")
     assert steps[:3] == ["rgb(46, 158, 91)", "rgb(214, 69, 69)", "rgb(214, 69, 69)"]
