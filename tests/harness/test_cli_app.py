@@ -273,12 +273,17 @@ class TestErrorsFromTheCommandLine:
                             "--end", "2026-03-15", home=home)
         assert blocked.returncode == 4 and blocked.stderr.startswith("blocked: ")
 
-    def test_a_bug_exits_70_with_its_traceback(self, capsys) -> None:
+    def test_a_bug_exits_70_with_its_traceback(self, capsys, monkeypatch) -> None:
         """An exception that is not one of ours exits 70, its traceback and 'internal error'
         on stderr."""
         import typer
 
+        import harness.logs
         from harness.cli.app import run
+
+        # logging stays as it was: configured here, it would write to this test's captured
+        # stderr after the test closed it
+        monkeypatch.setattr(harness.logs, "configure", lambda *a, **k: None)
 
         app = typer.Typer()
 
