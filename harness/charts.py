@@ -14,9 +14,10 @@ import functools
 import io
 import math
 import re
+import textwrap
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree
 
@@ -324,6 +325,12 @@ class Move:
     scope: str
     """The call's filters as text (`platform in android`), or empty."""
     partial: bool
+    names: tuple[tuple[str, str], ...] = ()
+    """(metric, governed label): what the charts' words call each metric."""
+
+    def name(self, metric: str) -> str:
+        """A metric's governed label, its id when the catalog gives none."""
+        return dict(self.names).get(metric, metric)
 
 
 @dataclass(frozen=True)
@@ -351,7 +358,10 @@ def find_move(record: TraceRecord) -> Move | None:
         for call in _results(record, "compare"):
             move = _move(call, parent, factors)
             if move is not None:
-                return move
+                metrics = _get(record.catalog, "metrics") or {}
+                names = tuple((m, str(_get(metrics, m, "label") or m))
+                              for m in (parent, *factors) if isinstance(m, str))
+                return replace(move, names=names)
     return None
 
 
@@ -491,12 +501,13 @@ def waterfall_chart(move: Move, driver: str | None, simulated: bool, key: str) -
     """Previous value → each factor's contribution → current value."""
     steps = attribution(move)
     scope = f" ({move.scope})" if move.scope else ""
-    label = _label(f"Change in {move.parent}{scope} from {_num(move.previous)} to "
-                   f"{_num(move.current)}, split across " + ", ".join(f for f, _ in steps)
+    label = _label(f"Change in {move.name(move.parent)}{scope} from {_num(move.previous)} to "
+                   f"{_num(move.current)}, split across " + ", ".join(move.name(f) for f, _ in steps)
                    + " (LMDI)", simulated)
     raw = _waterfall_svg(move, steps, driver, simulated)
-    caption = (f"From r{move.handle} in the trace: {move.parent}{scope} in {move.windows[0]} → "
-               f"{move.windows[1]}; each factor's exact LMDI contribution in {move.parent} units "
+    caption = (f"From r{move.handle} in the trace: {move.name(move.parent)}{scope} in "
+               f"{move.windows[0]} → {move.windows[1]}; each factor's exact LMDI contribution in "
+               f"{move.name(move.parent)} units "
                "(they sum to the change). Bold: the driver the answer names."
                + (" The axis does not start at zero." if _limits(_running(move, steps))[0] > 0
                   else ""))
@@ -528,7 +539,7 @@ def _draw_waterfall(fig: Figure, move: Move, steps: tuple[tuple[str, float], ...
         ax.plot([x + 0.3, x + 0.7], [level, level], color=INK, linewidth=0.6)
     _waterfall_axes(ax, move, steps, driver, totals)
     scope = f" ({move.scope})" if move.scope else ""
-    title = _text(f"Change in {move.parent}{scope} by factor (LMDI)", 68)
+    title = _text(f"Change in {move.name(move.parent)}{scope} by factor (LMDI)", 68)
     ax.set_title(_title(title, simulated), loc="left")
 
 
@@ -551,7 +562,7 @@ def _waterfall_axes(ax: Axes, move: Move, steps: tuple[tuple[str, float], ...],
                     driver: str | None, totals: list[float]) -> None:
     from matplotlib.ticker import FuncFormatter
 
-    names = [_text(f, 16) for f, _ in steps]
+    names = [_text(textwrap.fill(move.name(f), 16), 16) for f, _ in steps]  # wrapped, not cut
     labels = [f"previous\n{move.windows[0]}", *names, f"current\n{move.windows[1]}"]
     ax.set_xticks(range(len(labels)), labels=labels, fontsize=7.5)
     for tick, (name, _) in zip(ax.get_xticklabels()[1:-1], steps, strict=True):
@@ -559,24 +570,25 @@ def _waterfall_axes(ax: Axes, move: Move, steps: tuple[tuple[str, float], ...],
             tick.set_fontweight("bold")
     ax.set_ylim(*_limits(totals))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.6g}"))
-    ax.set_ylabel(_text(move.parent, 30))
+    ax.set_ylabel(_text(move.name(move.parent), 30))
 
 
 def series_chart(series: Series, move: Move, simulated: bool, key: str) -> Chart:
     """The parent metric over the stored periods (or the two compared windows), windows marked."""
     scope = f" ({move.scope})" if move.scope else ""
+    metric = move.name(series.metric)
     if series.grain:
-        what = f"{series.metric}{scope} by {series.grain}"
-        caption = (f"From r{series.handle} in the trace: {series.metric}{scope} by "
+        what = f"{metric}{scope} by {series.grain}"
+        caption = (f"From r{series.handle} in the trace: {metric}{scope} by "
                    f"{series.grain}; the compared periods are marked. Hollow: partial period.")
     else:
-        what = f"{series.metric}{scope} in the two compared windows"
-        caption = (f"The trace holds no series of {series.metric}; shown are only the two "
+        what = f"{metric}{scope} in the two compared windows"
+        caption = (f"The trace holds no series of {metric}; shown are only the two "
                    f"compared windows from r{series.handle} ({move.windows[0]} → "
                    f"{move.windows[1]}).")
-    label = _label(f"{what}: {move.parent} went from {_num(move.previous)} in "
+    label = _label(f"{what}: {move.name(move.parent)} went from {_num(move.previous)} in "
                    f"{move.windows[0]} to {_num(move.current)} in {move.windows[1]}", simulated)
-    raw = _series_svg(series, scope, simulated)
+    raw = _series_svg(replace(series, metric=metric), scope, simulated)  # drawn with its label
     return Chart(sanitize(raw, label, f"{key}-series", "series"), caption)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from harness.headline import driver_label, headline, stop_word
 from harness.marks import answer_defects, headline_defect, segments, spans
 
 TICK_NOTE = "A tick means the support link resolves; it does not mean the conclusion is true."
@@ -23,14 +24,15 @@ def show_trace(console: Console, trace: Any) -> None:
     audit = served.audit if served else None
     console.print(f"[bold]Q:[/bold] {escape(trace.question.text)}")
     console.print(f"[dim]model {escape(trace.model)} · config {trace.config} · "
-                  f"{len(trace.calls)} governed calls · stop: {trace.stop_reason}[/dim]")
+                  f"{len(trace.calls)} governed calls · stop: "
+                  f"{stop_word(trace.stop_reason, audit)}[/dim]")
     for note in trace.notes:
         console.print(f"[yellow]note:[/yellow] {escape(note)}")
     if audit is None:
         console.print(f"[red]No answer:[/red] {escape(trace.error or trace.stop_reason)}")
         console.print(TICK_NOTE)
         return
-    _show_audit(console, audit, served.round if served else 0)
+    _show_audit(console, audit, served.round if served else 0, trace.catalog_snapshot())
     console.print(TICK_NOTE)
 
 
@@ -40,7 +42,8 @@ def marked(text: str, marks: list[tuple[int, int, str]]) -> str:
                    else escape(s["text"]) for s in segments(text, marks))
 
 
-def _show_audit(console: Console, audit: dict[str, Any], round_no: int) -> None:
+def _show_audit(console: Console, audit: dict[str, Any], round_no: int,
+                catalog: dict[str, Any] | None = None) -> None:
     if audit["status"] == "malformed":
         console.print(f"[red]Malformed answer:[/red] {escape(audit['protocol_error'])}")
     elif audit["status"] == "refused":
@@ -48,10 +51,10 @@ def _show_audit(console: Console, audit: dict[str, Any], round_no: int) -> None:
     else:
         prose = marked(audit["answer_text"], spans(audit["answer_text"], audit["defects"], "answer"))
         console.print(f"[bold]A:[/bold] {prose}")
-        value = audit["value"]
-        extra = f" · driver {audit['driver']}" if audit.get("driver") else ""
+        value = headline(audit, catalog)
+        extra = f" · driver {escape(driver_label(audit, catalog))}" if audit.get("driver") else ""
         bad = " [reverse red]✗ unsupported[/reverse red]" if headline_defect(audit) else ""
-        console.print(f"[dim]value {value!r}{extra}[/dim]{bad}")
+        console.print(f"[dim]value {escape(value)}{extra}[/dim]{bad}")
         for d in answer_defects(audit):
             console.print(f"  [red]✗ {d['code']}:[/red] {escape(d['message'])}")
     for claim in audit["claims"]:

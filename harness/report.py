@@ -15,6 +15,8 @@ from harness.backlog import backlog, headline
 from harness.charts import diagnostic_charts, score_chart
 from harness.display import SIMULATED, TICK_NOTE
 from harness.graph import graph_svg
+from harness.headline import driver_label
+from harness.headline import headline as headline_value
 from harness.marks import answer_defects, headline_defect, segments, spans
 from harness.table import COLUMNS, rows
 from traces import TraceRecord, read
@@ -33,7 +35,7 @@ def _env() -> Environment:
     env = Environment(loader=PackageLoader("harness", "templates"),
                       autoescape=select_autoescape(default=True, default_for_string=True))
     env.filters["num"] = _num
-    env.globals.update(graph=graph_svg, css=CSS)
+    env.globals.update(graph=graph_svg, css=CSS, marks=MARKS)
     return env
 
 
@@ -45,8 +47,38 @@ def _num(value: Any) -> str:
     return "–" if value is None else str(value)
 
 
-def attempt_view(record: TraceRecord) -> dict[str, Any]:
-    """What the page shows of one attempt: served answer, claims, citations with SQL."""
+MARKS = {"right": "✓ right", "wrong": "✗ wrong", "refused": "refused", "errored": "errored"}
+"""How an attempt did against gold, as the run page marks it."""
+
+
+def mark(attempt: dict[str, Any] | None) -> str | None:
+    """right, wrong, refused or errored for a results.json attempt; None without gold."""
+    if attempt is None:
+        return None
+    if attempt.get("status") == "errored" or attempt.get("stop_reason") == "errored":
+        return "errored"
+    if attempt.get("status") == "refused":
+        return "refused"
+    correct = attempt.get("correct")
+    return None if correct is None else ("right" if correct else "wrong")
+
+
+def withheld_reasons(audit: dict[str, Any] | None) -> list[str]:
+    """Why a withheld answer is not served: every defect, then every conflicting claim."""
+    if not audit or audit.get("decision") != "withhold":
+        return []
+    out = [f"{d.get('claim') or 'answer'}: {d['message']}" for d in audit.get("defects") or []]
+    for claim in audit.get("claims") or []:
+        if claim.get("state") == "CONFLICTING":
+            said = "; ".join(f["message"] for f in claim.get("findings") or []) or (
+                "its text states another value, member, window or direction than it cites")
+            out.append(f"{claim['id']} conflicts with what it cites: {said}")
+    return out or ["the answer is not grounded"]
+
+
+def attempt_view(record: TraceRecord, scored: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What the page shows of one attempt: served answer, claims, citations with SQL, and
+    (from results.json, `scored`) how it did against gold."""
     served = record.served()
     audit = served.audit if served else None
     calls = {c.handle: c for c in record.calls if c.handle is not None}
@@ -66,6 +98,7 @@ def attempt_view(record: TraceRecord) -> dict[str, Any]:
         claims.append({**claim, "links": links,
                        "segments": segments(text, spans(text, claim["defects"], claim["id"]))})
     return {"id": record.attempt_id, "question": record.question, "config": record.config,
+            "repeat": record.repeat,
             "model": record.model, "simulated": record.simulated, "stop": record.stop_reason,
             "error": record.error, "audit": audit, "claims": claims,
             "rounds": len(record.rounds), "served_round": record.served_round,
@@ -75,6 +108,10 @@ def attempt_view(record: TraceRecord) -> dict[str, Any]:
                                         spans(audit["answer_text"], audit["defects"], "answer"))
             if audit else [],
             "headline_defect": headline_defect(audit) if audit else None,
+            "headline": headline_value(audit, record.catalog) if audit else "–",
+            "driver_label": driver_label(audit, record.catalog) if audit else "",
+            "withheld": withheld_reasons(audit),
+            "mark": mark(scored),
             "answer_defects": answer_defects(audit) if audit else []}
 
 
@@ -83,10 +120,14 @@ def render(run_dir: Path) -> str:
     records = read(run_dir / "traces.jsonl")
     template = _env().get_template("report.html.j2")
     findings = backlog(run_dir)
+    scored = {(a.get("question_id"), a.get("config"), a.get("repeat")): a
+              for a in results.get("attempts") or []}
+    attempts = [attempt_view(r, scored.get((r.question.id, r.config, r.repeat)))
+                for r in records]
     return template.render(
         csp=csp(), title=f"showwork run — {run_dir.name}", results=results, columns=COLUMNS,
-        rows=rows(results), score_chart=score_chart(results),
-        attempts=[attempt_view(r) for r in records], tick_note=TICK_NOTE,
+        rows=rows(results), score_chart=score_chart(results), marks=MARKS,
+        attempts=attempts, tick_note=TICK_NOTE,
         simulated_note=SIMULATED, findings=[{**g, "headline": headline(g)} for g in findings])
 
 

@@ -47,36 +47,56 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
 
 
 def print_table(console: Console, results: dict[str, Any], title: str) -> None:
-    """The scores, readable at any width: one wide table, or one block per configuration in
-    an 80-column terminal or a CI log (nothing is cut to an ellipsis)."""
+    """The scores, readable at any width: configurations side by side as columns when they fit,
+    else one block (one column of scores) per configuration; nothing is cut to an ellipsis."""
     if results.get("simulated"):
         title += " — SIMULATED (noisy simulator, not a model)"
-    wide = _wide(results, title)
-    unbounded = console.options.update_width(100_000)
-    fits = Measurement.get(console, unbounded, wide).maximum <= console.width
-    console.print(wide if fits else _blocks(results, title))
+    table = rows(results)
+    side = _side_by_side(table, title)
+    console.print(side if fits(console, side) else _blocks(COLUMNS, table, title))
     _notes(console, results)
 
 
-def _wide(results: dict[str, Any], title: str) -> Table:
-    table = Table(title=title, title_justify="left")
-    for col in COLUMNS:
-        table.add_column(col, justify="left" if col == "configuration" else "right",
-                         no_wrap=True)
-    for row in rows(results):
-        table.add_row(*row)
-    return table
+def print_rows(console: Console, title: str, columns: tuple[str, ...] | list[str],
+               table: list[list[str]]) -> None:
+    """Rows under their column headers when each fits on one line of the terminal, else one
+    block per row (titled by its first cell, every other column a line): no column is lost
+    and no word is cut."""
+    wide = Table(title=title, title_justify="left")
+    for col in columns:
+        wide.add_column(col, no_wrap=True)
+    for row in table:
+        wide.add_row(*row)
+    console.print(wide if fits(console, wide) else _blocks(tuple(columns), table, title))
 
 
-def _blocks(results: dict[str, Any], title: str) -> Group:
+def fits(console: Console, renderable: Table) -> bool:
+    """Whether the renderable's natural width (no wrapping) fits the console."""
+    unbounded = console.options.update_width(100_000)
+    return Measurement.get(console, unbounded, renderable).maximum <= console.width
+
+
+def _side_by_side(table: list[list[str]], title: str) -> Table:
+    """Scores as rows, one column per configuration."""
+    out = Table(title=title, title_justify="left")
+    out.add_column(COLUMNS[0], no_wrap=True)
+    for row in table:
+        out.add_column(row[0], justify="right", no_wrap=True)
+    for i, name in enumerate(COLUMNS[1:], start=1):
+        out.add_row(name, *(row[i] for row in table))
+    return out
+
+
+def _blocks(columns: tuple[str, ...], table: list[list[str]], title: str) -> Group:
     blocks: list[Text | Table] = [Text(title, style="bold", overflow="fold")]
-    for row in rows(results):
+    for row in table:
         block = Table(title=row[0], title_justify="left", show_header=False, box=None,
                       padding=(0, 1, 0, 2))
-        block.add_column("score", no_wrap=True)
-        block.add_column("value", justify="right", overflow="fold")
-        for name, value in zip(COLUMNS[1:], row[1:], strict=True):
-            block.add_row(name, value)
+        block.add_column("name", no_wrap=True)
+        block.add_column("value", overflow="fold")
+        for name, value in zip(columns[1:], row[1:], strict=True):
+            if value:
+                block.add_row(name, value)
         blocks.append(block)
     return Group(*blocks)
 

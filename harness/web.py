@@ -30,6 +30,7 @@ import structlog
 from analyst.errors import AnalystError
 from analyst.registry import make_client
 from harness.attempt import Question, run_attempt
+from harness.audit.types import FINDING_CODES
 from harness.backlog import backlog, headline
 from harness.display import TICK_NOTE
 from harness.report import _env, attempt_view, csp, render
@@ -50,6 +51,8 @@ MAX_FIELDS = 8
 """The form sends four fields; a few spare for a browser's additions."""
 MAX_BODY = 12 * MAX_QUESTION + 4 * MAX_FIELD
 """A full question of four-byte characters, each percent-encoded to 12 bytes, plus the rest."""
+MAX_SUGGESTED = 6
+"""Questions the ask box lists under it (all of them are offered as you type)."""
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 FORM_TYPE = "application/x-www-form-urlencoded"
 TOKEN_FIELD = "csrf_token"
@@ -66,6 +69,8 @@ class App:
     layer_factory: Any
     models: tuple[str, ...] = MODELS
     """The models this page offers and accepts: the ones `serve` was started with."""
+    questions: tuple[str, ...] = ()
+    """Questions the ask box suggests: the project's own (see `suggestions`)."""
 
     def __post_init__(self) -> None:
         if isinstance(self.models, str) or not self.models:
@@ -100,7 +105,7 @@ class App:
         asked = read(self.asks, repair=False)[-20:] if self.asks.exists() else []
         return self.env.get_template("index.html.j2").render(
             models=self.models, configs=CONFIGS, token=self.token, token_field=TOKEN_FIELD,
-            max_question=MAX_QUESTION,
+            max_question=MAX_QUESTION, questions=self.questions[:MAX_SUGGESTED],
             runs=[{"name": str(p.relative_to(self.runs)), "path": p} for p in runs],
             asked=list(reversed(asked)), csp=csp("'self'"), tick_note=TICK_NOTE)
 
@@ -125,11 +130,42 @@ class App:
             a=attempt_view(record), csp=csp("'self'"), tick_note=TICK_NOTE)
 
     def findings(self, run: Path) -> str:
-        groups = backlog(run)
-        items = "".join(f"<li><strong>{html.escape(headline(g))}</strong> — fix: "
-                        f"{html.escape(g['suggestion'])}</li>" for g in groups)
-        return self.page(f"Findings — {run.name}",
-                         f"<ul id='findings'>{items}</ul>" if items else "<p>No findings.</p>")
+        """What findings are, their counts by code (zeros included), and the claims behind them."""
+        counts, served = finding_counts(run)
+        groups = [{**g, "headline": headline(g)} for g in backlog(run)]
+        body = self.env.get_template("findings.html.j2").render(
+            counts=counts, served=served, total=sum(c["findings"] for c in counts),
+            groups=groups, run=str(run.relative_to(self.runs.resolve()))
+            if self.runs.resolve() in run.parents else run.name)
+        return self.page(f"Findings — {run.name}", body)
+
+
+def finding_counts(run: Path) -> tuple[list[dict[str, Any]], int]:
+    """Every finding code (the audit's, and any other a served answer carries) with its count,
+    the answers it is on, and each finding's claim; and the number of served answers."""
+    rows: dict[str, list[dict[str, Any]]] = {code: [] for code in FINDING_CODES}
+    served = 0
+    for record in read(run / "traces.jsonl"):
+        audit = (record.served().audit if record.served() else None) or None
+        if not audit:
+            continue
+        served += 1
+        texts = {c["id"]: c.get("text") for c in audit.get("claims") or []}
+        for f in audit.get("findings") or []:
+            rows.setdefault(f["code"], []).append({
+                "attempt": record.attempt_id, "question": record.question.text,
+                "claim": f.get("claim"), "text": texts.get(f.get("claim") or ""),
+                "message": f.get("message", ""), "suggestion": f.get("suggestion")})
+    counts = [{"code": code, "findings": len(found), "rows": found,
+               "answers": len({f["attempt"] for f in found})} for code, found in rows.items()]
+    return counts, served
+
+
+def suggestions(questions: Any) -> tuple[str, ...]:
+    """The project's answerable questions to suggest, one per category first, then the rest."""
+    answerable = [q for q in questions if q.answerable]
+    first = list({q.category: q.text for q in reversed(answerable)}.values())[::-1]
+    return tuple(dict.fromkeys([*first, *(q.text for q in answerable)]))
 
 
 @dataclass(frozen=True)

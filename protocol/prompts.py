@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.catalog_text import describe_dimension
 from protocol.switches import Protocol
 
 CONTRACT = """\
@@ -80,8 +81,7 @@ def render_catalog(catalog: dict[str, Any]) -> str:
         lines.append(f"- {name} ({m['label']}){desc} [{'; '.join(notes)}]")
     lines.append("Dimensions:")
     for name, d in catalog["dimensions"].items():
-        members = ", ".join(d["members"]) if d["members"] else "YYYY-MM"
-        lines.append(f"- {name}: {members}")
+        lines.append(f"- {describe_dimension(name, d)}")
     return "\n".join(lines)
 
 

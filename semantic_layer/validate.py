@@ -186,8 +186,20 @@ def dimension_for(model: SemanticModelFile, metric: str, name: str) -> Dimension
         supported = model.supported_dimensions(metric)
         listed = ", ".join(supported) if supported else "none"
         raise UnsupportedDimension(
-            f"Unknown dimension {name!r} for metric {metric!r}{reason}; supported: {listed}.")
+            f"Unknown dimension {name!r} for metric {metric!r}{reason}"
+            f"{_did_you_mean(name, supported)}; supported: {listed}.")
     return info
+
+
+def _did_you_mean(name: str, known: list[str]) -> str:
+    """' (did you mean X?)' for a name a letter or a prefix away from a known one ('' if
+    none): the same name in another case, the known names it is the last part of, or close
+    spellings."""
+    same = [k for k in known if k.lower() == name.lower()]
+    tail = [k for k in known if k.lower().split("__")[-1] == name.lower().split("__")[-1]]
+    close = same or tail or difflib.get_close_matches(name, known, n=3, cutoff=0.75) or \
+        [k for k in known if name.lower() in k.lower()][:3]
+    return f" (did you mean {' or '.join(close)}?)" if close else ""
 
 
 def check_members(dim: DimensionInfo, f: Filter) -> None:
@@ -197,7 +209,8 @@ def check_members(dim: DimensionInfo, f: Filter) -> None:
             raise UnknownMember(f"Member {text[:40]!r} of dimension {dim.name!r} cannot be cited: "
                                 "a member is printable text of at most 200 characters.")
         if dim.members is not None and text not in dim.members:
-            raise UnknownMember(f"Unknown member {text!r} of dimension {dim.name!r}; "
+            raise UnknownMember(f"Unknown member {text!r} of dimension {dim.name!r}"
+                                f"{_did_you_mean(text, list(dim.members))}; "
                                 f"members: {', '.join(dim.members)}.")
         if dim.pattern and not re.fullmatch(dim.pattern, text):
             example = " expected YYYY-MM, e.g. 2026-03." if "[0-9]{2}-" in dim.pattern else ""

@@ -5,32 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from protocol.answer import MAX_CITATIONS
 from protocol.citations import format_selector
+from protocol.rendered import agree, be, members, moved, percent, plural, say, signed, subject
+
+__all__ = ["AnswerBuilder", "agree", "be", "cite", "fmt", "members", "moved", "percent", "plural",
+           "signed", "subject", "unit_of"]
 
 
-def fmt(value: Any, fraction: bool = False) -> str:
-    if value is None:
-        return "no value"
-    if isinstance(value, str):
-        return value
-    if fraction:
-        return f"{value:.1%}"
-    if float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:,.2f}"
+def fmt(value: Any, unit: str | bool | None = None) -> str:
+    """A value as a person reads it (protocol/rendered.py); `True` means a fraction."""
+    return say(value, "fraction" if unit is True else unit or None)
 
 
-def signed(value: float | None) -> str:
-    """A number with its sign and two decimals: the precision a claim's text must keep."""
-    return "no value" if value is None else f"{value:+,.2f}"
-
-
-def moved(pct: float | None) -> str:
-    if pct is None:
-        return "could not be compared"
-    if abs(pct) < 0.005:
-        return "was unchanged"
-    return f"{'rose' if pct > 0 else 'fell'} {abs(pct):.2f}%"
+def unit_of(catalog: dict[str, Any], metric: str) -> str | None:
+    """The metric's governed unit (`usd`, `count`, `fraction`, …), or None."""
+    return ((catalog.get("metrics") or {}).get(metric) or {}).get("unit")
 
 
 @dataclass
@@ -52,6 +42,21 @@ class AnswerBuilder:
         self.claims.append({"text": text, "kind": kind, "sources": None, "premises": premises,
                             "value": None})
         return f"c{len(self.claims)}"
+
+    def argue_all(self, text: str, premises: list[str], names: list[str],
+                  kind: str = "conclusion") -> str:
+        """A claim resting on many premises, grouped so no claim cites more than the answer
+        shape allows (MAX_CITATIONS): each group a conclusion over the members it covers
+        (`names`, one per premise), the claim itself over the groups."""
+        while len(premises) > MAX_CITATIONS:
+            grouped, named = [], []
+            for at in range(0, len(premises), MAX_CITATIONS):
+                part, who = premises[at:at + MAX_CITATIONS], names[at:at + MAX_CITATIONS]
+                grouped.append(part[0] if len(part) == 1 else self.argue(
+                    f"In the order listed: {who[0]} through {who[-1]}", part))
+                named.append(who[0] if len(who) == 1 else f"{who[0]} through {who[-1]}")
+            premises, names = grouped, named
+        return self.argue(text, premises, kind)
 
     def answered(self, text: str, value: Any, driver: str | None = None,
                  values: list[dict[str, Any]] | None = None) -> dict[str, Any]:

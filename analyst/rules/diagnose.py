@@ -19,7 +19,20 @@ from typing import Any
 
 from analyst.rules import catalog as cat
 from analyst.rules.calls import Call, Outcome, Plan, window_json
-from analyst.rules.claims import AnswerBuilder, cite, fmt, moved, signed
+from analyst.rules.claims import (
+    AnswerBuilder,
+    agree,
+    be,
+    cite,
+    fmt,
+    members,
+    moved,
+    percent,
+    plural,
+    signed,
+    subject,
+    unit_of,
+)
 from analyst.rules.tables import scope
 from analyst.rules.understand import Understood
 from semantic_layer.attribution import mix_rate
@@ -66,10 +79,12 @@ def diagnose(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan
     parent = q.metrics[0]
     edge = _exact_edge(catalog, parent)
     if edge is None:
-        exact = ", ".join(e["parent"] for e in catalog["tree"]["exact"]) or "none"
-        return out.refused(f"{parent} has no exact decomposition in the governed metric tree "
-                           f"(decomposed metrics: {exact}), so its move cannot be attributed; "
-                           "influence edges are correlational only.")
+        exact = ", ".join(cat.label(catalog, e["parent"]) for e in catalog["tree"]["exact"])
+        named = cat.label(catalog, parent)
+        has = "have" if plural(named) else "has"
+        return out.refused(f"{subject(named)} {has} no exact decomposition in the governed "
+                           f"metric tree (decomposed metrics: {exact or 'none'}), so its move "
+                           "cannot be attributed; influence edges are correlational only.")
     factors = list(edge["factors"])
     assert q.previous is not None
     windows = {"current_window": window_json(q.window), "previous_window": window_json(q.previous)}
@@ -81,15 +96,15 @@ def diagnose(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan
     yield from _context(q, catalog, parent, where)
     v = r.rows()[0]["values"]
     if any(v[m]["value"] in (None, 0) or v[m]["previous"] in (None, 0) for m in [parent, *factors]):
-        return out.refused(f"{parent} or a factor has no data in one window, so the change "
-                           "cannot be attributed.")
+        return out.refused(f"{subject(cat.label(catalog, parent))} or one of its factors has no "
+                           "data in one window, so the change cannot be attributed.")
     total = v[parent]
-    label = cat.label(catalog, parent).capitalize() + scope(q)
-    c_parent = out.measure(f"{label} {moved(total['pct_change'])}, {q.window} versus "
+    label = subject(cat.label(catalog, parent)) + scope(q, catalog)
+    c_parent = out.measure(f"{label} {moved(total['pct_change'], label)}, {q.window} versus "
                            f"{q.previous}", cite(r.handle, parent, "pct_change"),
                            total["pct_change"])
-    factor_claims = {m: out.measure(f"{cat.label(catalog, m).capitalize()}{scope(q)} "
-                                    f"{moved(v[m]['pct_change'])}",
+    factor_claims = {m: out.measure(f"{subject(cat.label(catalog, m))}{scope(q, catalog)} "
+                                    f"{moved(v[m]['pct_change'], cat.label(catalog, m))}",
                                     cite(r.handle, m, "pct_change"), v[m]["pct_change"])
                      for m in factors}
     driver = pick_driver({m: v[m]["contribution"] for m in factors}, total["delta"])
@@ -99,8 +114,9 @@ def diagnose(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan
     hypotheses = yield from _influences(q, catalog, out, driver, windows,
                                         drill.segment if drill else None)
     attribution = _attribution(catalog, out, r.handle, parent, factors, v, driver)
-    because = (f"{label} {moved(total['pct_change'])} mainly because "
-               f"{cat.label(catalog, driver)} {moved(v[driver]['pct_change'])}"
+    named = cat.label(catalog, driver)
+    because = (f"{label} {moved(total['pct_change'], label)} mainly because "
+               f"{named} {moved(v[driver]['pct_change'], named)}"
                + (drill.because if drill else ""))
     premises = [c_parent, factor_claims[driver], *(drill.premises if drill else [])]
     out.argue(because, [*premises, f"tree:{parent}>{driver}"], kind="causal")
@@ -140,17 +156,17 @@ def _attribution(catalog: dict[str, Any], out: AnswerBuilder, handle: int | None
                  factors: list[str], v: dict[str, Any], driver: str) -> str:
     """Each factor's exact contribution and the driver's share, as claims citing the fields the
     layer computed; returns the sentence that states them."""
-    unit = cat.label(catalog, parent)
-    share = v[driver]["share"]
-    out.measure(f"{cat.label(catalog, driver).capitalize()} accounts for {signed(share)}% of the "
-                f"change in {unit} (exact LMDI attribution)", cite(handle, driver, "share"), share)
+    whole, units = cat.label(catalog, parent), unit_of(catalog, parent)
+    share, named = v[driver]["share"], cat.label(catalog, driver)
+    out.measure(f"{subject(named)} {agree(named, 'accounts')} for {percent(share)} of the "
+                f"change in {whole} (exact LMDI attribution)", cite(handle, driver, "share"), share)
     parts = []
     for m in factors:
         amount = v[m]["contribution"]
-        out.measure(f"{cat.label(catalog, m).capitalize()} contributed {signed(amount)} {unit}",
-                    cite(handle, m, "contribution"), amount)
-        parts.append(f"{m} {signed(amount)}")
-    return (f"exact LMDI attribution: {driver} {signed(share)}% of the change; "
+        out.measure(f"{subject(cat.label(catalog, m))} contributed {signed(amount, units)} to "
+                    f"{whole}", cite(handle, m, "contribution"), amount)
+        parts.append(f"{cat.label(catalog, m)} {signed(amount, units)}")
+    return (f"exact LMDI attribution: {named} {percent(share)} of the change; "
             + ", ".join(parts))
 
 
@@ -165,18 +181,23 @@ def _drill(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, edge: dic
     if rate is None:
         return None
     c_rate = _rate_claim(q, catalog, out, driver, rate)
-    premises, because = [c_rate], f", most of all for {rate.dim} {rate.member}"
+    premises, because = [c_rate], f", most of all for {members(catalog, rate.key)}"
     mix = _mix(by_dim, move) if weight is not None else None
     if mix is not None and weight is not None:
         c_mix = _mix_claim(q, catalog, out, driver, weight, mix, whole)
         toward = "toward" if _shift(mix, weight) > 0 else "away from"
-        said = (f"the {mix.dim} mix shifted {toward} {mix.member} (a mix effect) while "
-                f"{cat.label(catalog, driver)} moved within {rate.dim} {rate.member} "
-                "(a rate effect)")
-        premises.append(out.argue(f"{cat.label(catalog, driver).capitalize()} moved both because "
+        said = (f"the {_dim(catalog, mix.dim)} mix shifted {toward} {mix.member} (a mix effect) "
+                f"while {cat.label(catalog, driver)} moved within "
+                f"{members(catalog, rate.key)} (a rate effect)")
+        premises.append(out.argue(f"{subject(cat.label(catalog, driver))} moved both because "
                                   f"{said}", [c_mix, c_rate]))
         because += f"; {said}"
-    return Drill(premises, because, (c_rate, f"{rate.dim} {rate.member}", rate.key))
+    return Drill(premises, because, (c_rate, members(catalog, rate.key), rate.key))
+
+
+def _dim(catalog: dict[str, Any], dim: str) -> str:
+    """A dimension's label ('acquisition channel'), never its id."""
+    return members(catalog, {dim: ""}).strip()
 
 
 def _split(q: Understood, catalog: dict[str, Any], driver: str, weight: str | None,
@@ -245,11 +266,13 @@ def _shift(part: Part, weight: str) -> float:
 def _rate_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driver: str,
                 p: Part) -> str:
     f = p.fields[driver]
-    who = f"{cat.label(catalog, driver).capitalize()} for {p.dim} {p.member}{scope(q)}"
+    named, units = cat.label(catalog, driver), unit_of(catalog, driver)
+    who = f"{subject(named)} for {members(catalog, p.key)}{scope(q, catalog)}"
     if f["pct_change"] is None:
-        return out.measure(f"{who} was {fmt(f['value'])}", cite(p.handle, driver, "value", p.key),
-                           f["value"])
-    text = f"{who} {moved(f['pct_change'])} ({fmt(f['previous'])} → {fmt(f['value'])})"
+        return out.measure(f"{who} {be(named)} {fmt(f['value'], units)}",
+                           cite(p.handle, driver, "value", p.key), f["value"])
+    text = (f"{who} {moved(f['pct_change'], named)} ({fmt(f['previous'], units)} → "
+            f"{fmt(f['value'], units)})")
     return out.measure(text, cite(p.handle, driver, "pct_change", p.key), f["pct_change"],
                        cite(p.handle, driver, "previous", p.key),
                        cite(p.handle, driver, "value", p.key))
@@ -261,13 +284,15 @@ def _mix_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, drive
     fields the mix part is computed from."""
     w, f = p.fields[weight], p.fields[driver]
     overall = whole.rows()[0]["values"][driver]["value"]
-    shift = (f"{moved(w['pct_change'])} ({fmt(w['previous'])} → {fmt(w['value'])})"
-             if w["pct_change"] is not None else f"was {fmt(w['value'])}")
+    heavy, named = cat.label(catalog, weight), cat.label(catalog, driver)
+    wu, du = unit_of(catalog, weight), unit_of(catalog, driver)
+    shift = (f"{moved(w['pct_change'], heavy)} ({fmt(w['previous'], wu)} → "
+             f"{fmt(w['value'], wu)})"
+             if w["pct_change"] is not None else f"{be(heavy)} {fmt(w['value'], wu)}")
     first = "pct_change" if w["pct_change"] is not None else "value"
-    text = (f"{cat.label(catalog, weight).capitalize()} for {p.dim} {p.member}{scope(q)} {shift}, "
-            f"and their "
-            f"{cat.label(catalog, driver)} was {fmt(f['value'])} against {fmt(overall)} for all"
-            f"{scope(q)}")
+    text = (f"{subject(heavy)} for {members(catalog, p.key)}{scope(q, catalog)} {shift}, "
+            f"and their {named} {be(named)} {fmt(f['value'], du)} against {fmt(overall, du)} "
+            f"for all{scope(q, catalog)}")
     also = [cite(p.handle, weight, x, p.key) for x in ("previous", "value")] \
         if first == "pct_change" else []
     return out.measure(text, cite(p.handle, weight, first, p.key), w[first], *also,
@@ -302,13 +327,16 @@ def _influences(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driv
         f = row["values"][source]
         if f["pct_change"] is None or abs(f["pct_change"]) < INFLUENCE_NOTABLE_PCT:
             continue
-        parts = [f"{w['dimension']} {', '.join(w['values'])}" for w in args.get("where", [])]
-        parts += [f"{k} {v}" for k, v in key.items()]
+        parts = [members(catalog, {w["dimension"]: ", ".join(w["values"])})
+                 for w in args.get("where", [])]
+        parts += [members(catalog, key)] if key else []
         segment_words = f" ({'; '.join(parts)})" if parts else ""
-        c = out.measure(f"{cat.label(catalog, source).capitalize()}{segment_words} "
-                        f"{moved(f['pct_change'])}", cite(r.handle, source, "pct_change", key),
+        c = out.measure(f"{subject(cat.label(catalog, source))}{segment_words} "
+                        f"{moved(f['pct_change'], cat.label(catalog, source))}",
+                        cite(r.handle, source, "pct_change", key),
                         f["pct_change"])
-        hypothesis = (f"{cat.label(catalog, source)}{segment_words} {moved(f['pct_change'])}, "
+        hypothesis = (f"{cat.label(catalog, source)}{segment_words} "
+                      f"{moved(f['pct_change'], cat.label(catalog, source))}, "
                       f"which may have moved {cat.label(catalog, driver)} (an influence edge: "
                       "correlational, not attributed)")
         out.argue(f"Hypothesis: {hypothesis}", [c, f"tree:{source}>{driver}"])

@@ -10,7 +10,7 @@ from typing import Any
 
 from analyst.rules import catalog as cat
 from analyst.rules.calls import Call, Outcome, Plan, window_json
-from analyst.rules.claims import AnswerBuilder, cite, fmt, moved
+from analyst.rules.claims import AnswerBuilder, be, cite, fmt, members, moved, subject, unit_of
 from analyst.rules.diagnose import diagnose
 from analyst.rules.tables import scope, table
 from analyst.rules.understand import Understood
@@ -49,10 +49,11 @@ def lookup(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
     for row in rows[:12]:
         for metric in q.metrics:
             value = row["values"][metric]["value"]
-            where = ", ".join(f"{k} {v}" for k, v in row["key"].items())
-            segment = f" ({where})" if where else scope(q)
-            out.measure(f"{cat.label(catalog, metric).capitalize()}{segment} was "
-                        f"{fmt(value, cat.fraction(catalog, metric))} {_when(q, catalog, metric)}",
+            where = members(catalog, row["key"])
+            segment = f" ({where})" if where else scope(q, catalog)
+            label = cat.label(catalog, metric)
+            out.measure(f"{subject(label)}{segment} {be(label)} "
+                        f"{fmt(value, unit_of(catalog, metric))} {_when(q, catalog, metric)}",
                         cite(r.handle, metric, "value", row["key"]), value)
     first = rows[0]["values"][q.metrics[0]]["value"] if len(rows) == 1 else None
     summary = "; ".join(c["text"] for c in out.claims[:3]) or "No rows."
@@ -92,12 +93,13 @@ def compare(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
 def _change_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, r: Outcome,
                   row: dict[str, Any], metric: str) -> str:
     f = row["values"][metric]
-    where = ", ".join(f"{k} {v}" for k, v in row["key"].items()) or scope(q).strip(" ()")
+    where = members(catalog, row["key"]) or scope(q, catalog).strip(" ()")
     segment = f" ({where})" if where else ""
-    frac = cat.fraction(catalog, metric)
+    frac = unit_of(catalog, metric)
     ends = " at the end of each period" if cat.point_in_time(catalog, metric) else ""
-    return out.measure(f"{cat.label(catalog, metric).capitalize()}{segment} "
-                       f"{moved(f['pct_change'])} ({fmt(f['previous'], frac)} → "
+    return out.measure(f"{subject(cat.label(catalog, metric))}{segment} "
+                       f"{moved(f['pct_change'], cat.label(catalog, metric))} "
+                       f"({fmt(f['previous'], frac)} → "
                        f"{fmt(f['value'], frac)}{ends}), {q.window} versus {q.previous}",
                        cite(r.handle, metric, "pct_change", row["key"]), f["pct_change"],
                        cite(r.handle, metric, "previous", row["key"]),

@@ -11,8 +11,10 @@ from typing import Any
 
 from analyst.rules import catalog as cat
 from analyst.rules.calls import Call, Plan, window_json
-from analyst.rules.claims import AnswerBuilder, cite, fmt
+from analyst.rules.claims import AnswerBuilder, be, cite, fmt, members, plural, subject, unit_of
 from analyst.rules.understand import Understood
+from protocol.citations import GRAIN_KEYS
+from protocol.rendered import period
 
 MAX_LISTED = 100
 """Rows listed at most (each is a claim; an answer holds at most 200)."""
@@ -20,10 +22,10 @@ MAX_SPOKEN = 12
 """Rows the answer's prose names; the rest are in `values` and the claims."""
 
 
-def scope(q: Understood) -> str:
+def scope(q: Understood, catalog: dict[str, Any]) -> str:
     """The filters the question applies, in words (' (platform android)'), without those its
     rows are keyed by."""
-    parts = [f"{f['dimension']} {', '.join(f['values'])}" for f in q.filters
+    parts = [members(catalog, {f["dimension"]: ", ".join(f["values"])}) for f in q.filters
              if f["dimension"] not in q.group_by]
     return f" ({'; '.join(parts)})" if parts else ""
 
@@ -67,13 +69,15 @@ def _ordered(q: Understood, rows: list[dict[str, Any]], key: str) -> list[dict[s
 def _list(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, handle: int | None,
           metric: str, key: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A claim citing each row, and the row as a listed value."""
-    label, frac = cat.label(catalog, metric).capitalize(), cat.fraction(catalog, metric)
+    label, frac = cat.label(catalog, metric), unit_of(catalog, metric)
     listed = []
     for row in rows:
         member, value = str(row["key"][key]), row["values"][metric]["value"]
-        out.measure(f"{label} for {_dimension_label(catalog, key)} {member}{scope(q)} was "
-                    f"{fmt(value, frac)} in {q.window}", cite(handle, metric, "value", row["key"]),
-                    value)
+        where = (f" {period(key, member)}" if key in GRAIN_KEYS
+                 else f" for {_dimension_label(catalog, key)} {member}")
+        when = "" if key in GRAIN_KEYS else f" in {q.window}"
+        out.measure(f"{subject(label)}{where}{scope(q, catalog)} {be(label)} "
+                    f"{fmt(value, frac)}{when}", cite(handle, metric, "value", row["key"]), value)
         listed.append({"key": member, "value": value})
     return listed
 
@@ -84,39 +88,43 @@ def _dimension_label(catalog: dict[str, Any], key: str) -> str:
 
 def _spoken(q: Understood, catalog: dict[str, Any], metric: str, key: str,
             listed: list[dict[str, Any]], found: int) -> str:
-    frac = cat.fraction(catalog, metric)
+    frac = unit_of(catalog, metric)
     shown = "; ".join(f"{v['key']} {fmt(v['value'], frac)}" for v in listed[:MAX_SPOKEN])
-    more = f"; … ({len(listed)} listed)" if len(listed) > MAX_SPOKEN else ""
-    cut = f" The first {len(listed)} of {found} rows are listed." if found > len(listed) else ""
+    # counts of rows are not fields a claim can cite: said in words, not numbers
+    more = "; … (the rest are listed with the answer)" if len(listed) > MAX_SPOKEN else ""
+    cut = " Only the first rows are listed; the result has more." if found > len(listed) else ""
     by = _dimension_label(catalog, key)
-    return (f"{cat.label(catalog, metric).capitalize()}{scope(q)} by {by}, {q.window}: "
+    return (f"{subject(cat.label(catalog, metric))}{scope(q, catalog)} by {by}, {q.window}: "
             f"{shown}{more}.{cut}")
 
 
 def _ranked(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, metric: str, key: str,
             listed: list[dict[str, Any]]) -> dict[str, Any]:
     """The members in order, argued from the listed claims; the headline is the top member."""
-    word = "fewest" if q.rank == "least" else "most"
-    unit = cat.label(catalog, metric)
+    label = cat.label(catalog, metric)
+    word = (("fewest" if plural(label) else "lowest") if q.rank == "least"
+            else ("most" if plural(label) else "highest"))
     top = listed[0]["key"]
     cited = [f"c{i}" for i in range(len(out.claims) - len(listed) + 1, len(out.claims) + 1)]
     by = _dimension_label(catalog, key)
+    said = f"By {by}, {top} had the {word} {label}{scope(q, catalog)} in {q.window}"
     if len(listed) > 1:
-        out.argue(f"{by.capitalize()} {top} had the {word} {unit}{scope(q)} in {q.window}", cited)
-    frac = cat.fraction(catalog, metric)
+        out.argue_all(said, cited, [v["key"] for v in listed])
+    frac = unit_of(catalog, metric)
     order = "; ".join(f"{v['key']} {fmt(v['value'], frac)}" for v in listed[:MAX_SPOKEN])
-    return out.answered(f"{top} had the {word} {unit}{scope(q)} in {q.window} (by {by}, "
-                        f"{word} first: {order}).", top, values=listed)
+    more = "; … (the rest are listed with the answer)" if len(listed) > MAX_SPOKEN else ""
+    return out.answered(f"{said} ({word} first: {order}{more}).", top, values=listed)
 
 
 def _grid(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, handle: int | None,
           metric: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Rows keyed by more than one column (a grain and a dimension): each claimed, none listed
     (a listed value has one key)."""
-    frac = cat.fraction(catalog, metric)
+    frac = unit_of(catalog, metric)
     for row in rows[:MAX_SPOKEN]:
-        where = ", ".join(f"{k} {v}" for k, v in row["key"].items())
-        out.measure(f"{cat.label(catalog, metric).capitalize()} ({where}) was "
+        where = members(catalog, row["key"])
+        label = cat.label(catalog, metric)
+        out.measure(f"{subject(label)} ({where}) {be(label)} "
                     f"{fmt(row['values'][metric]['value'], frac)} in {q.window}",
                     cite(handle, metric, "value", row["key"]), row["values"][metric]["value"])
     return out.answered("; ".join(c["text"] for c in out.claims[:3]) + ".", None)

@@ -16,7 +16,7 @@ from harness.audit.steps import Step, run
 from harness.audit.types import AuditReport, ClaimAudit, Defect, Finding
 from protocol.answer import Answer, parse_answer
 from protocol.errors import AnswerError
-from protocol.rendered import render_measurement
+from protocol.rendered import members, render_measurement
 
 ANSWER_CHECKS: tuple[Step[AnswerContext, Defect], ...] = (check_answer_numbers, check_driver)
 """Answer-level checks (numbers in the prose and headline, the driver), after every claim's."""
@@ -124,7 +124,5 @@ def _render(ctx: ClaimContext) -> str | None:
     metric = next((m for m in result.metrics if m == c.metric), c.metric)
     meta = ctx.catalog["metrics"].get(metric, {})
     windows = [f"{cov['requested']['start']}..{cov['requested']['end']}" for cov in result.coverage]
-    segment = ", ".join(f"{k} {v}" for k, v in row.key.items())
-    fraction = meta.get("type") == "ratio" and meta.get("unit") == "fraction"
     return render_measurement(meta.get("label", metric), c.field, row.values[metric], windows,
-                              segment, fraction)
+                              members(ctx.catalog, row.key), unit=meta.get("unit"))

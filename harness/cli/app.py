@@ -8,6 +8,7 @@ the benchmarks. The command list shows each command's help read from its source 
 from __future__ import annotations
 
 import sys
+import traceback
 
 import typer
 
@@ -46,7 +47,7 @@ def build_app(extra: tuple[Lazy, ...] = ()) -> typer.Typer:
 
 def run(app: typer.Typer, args: list[str] | None = None) -> None:
     """Run the app; an error of ours becomes its message on stderr and an exit code."""
-    from harness.cli.errors import ROOTS, describe, exit_code
+    from harness.cli.errors import INTERNAL, ROOTS, describe, exit_code
 
     words = sys.argv[1:] if args is None else args
     if words and "--help" not in words:  # help never logs: it need not load structlog
@@ -62,3 +63,8 @@ def run(app: typer.Typer, args: list[str] | None = None) -> None:
         for line in describe(exc):
             err.print(line, markup=False)
         sys.exit(exit_code(exc))
+    except Exception:  # a bug: said as one, with its traceback, under its own exit code
+        traceback.print_exc()
+        print("internal error: this is a bug in showwork, not in your project or question; "
+              "please report it with the traceback above.", file=sys.stderr)
+        sys.exit(INTERNAL)

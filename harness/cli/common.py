@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 import typer
 from rich.console import Console
 
-from harness.errors import RunFolderError
-from harness.project import ENV_VAR, Project, ProjectError, is_demo, locate, read_project_file
+from harness.errors import QuestionError, RunFolderError
+from harness.project import ENV_VAR, Project, is_demo, locate, read_project_file
 
 if TYPE_CHECKING:
     from harness.questions import QuestionFile
@@ -39,7 +39,7 @@ def open_project(ref: str | None = None, questions: QuestionFile | None = None) 
     chosen = locate(ref)
     if named is not None and named.resolve() != chosen.resolve():
         source = (questions.path if questions else None) or "The question file"
-        raise ProjectError(f"{source}: its questions are for the "
+        raise QuestionError(f"{source}: its questions are for the "
                            f"project at {named} (its `project:`), but --project names {chosen}; "
                            "drop --project or pass a question file for that project.")
     return Project.load(chosen)

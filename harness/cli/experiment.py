@@ -154,14 +154,16 @@ def serve(runs: Path | None = typer.Argument(None, help="Folder of run folders (
     """A local page (127.0.0.1 only): ask with a chosen model and configuration and see the
     evidence graph; browse runs and attempts; read the findings backlog. Requests from other
     sites, other Host names, and models not named here are refused."""
-    from harness.web import MODELS, App
+    from harness.web import MODELS, App, suggestions
     from harness.web import serve as make_server
 
     for name in model:
         make_client(name)  # a typo fails now, not at the first ask
     chosen = open_project(project)
+    file = chosen.questions_path
+    asked = suggestions(load_questions(file).questions) if file and file.is_file() else ()
     web = App(runs or home() / "runs", home() / "asks" / "traces.jsonl",
-              lambda: open_layer(chosen), models=tuple(model) or MODELS)
+              lambda: open_layer(chosen), models=tuple(model) or MODELS, questions=asked)
     server = make_server(web, port)
     err.print(f"showwork serving project {chosen.name} on "
               f"http://127.0.0.1:{server.server_address[1]}/ "

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from harness.cli.common import ProjectOpt, open_layer, open_project
 from harness.home import warehouse_path
+from harness.table import print_rows
 from protocol.prompts import edge_formula
 from semantic_layer import SemanticLayer, SemanticModelFile, load_model, parse_where
 from semantic_layer import warehouse as demo_warehouse
@@ -35,7 +36,7 @@ def validate(file: Path | None = typer.Argument(None, help="Model YAML or projec
     """Check a semantic model; report every problem with where it is. A project's model is
     also checked against its warehouse: every table and column it reads must exist."""
     if file is not None:
-        model = load_model(file)  # a ModelError lists every problem and exits 1 (cli/errors.py)
+        model = load_model(file)  # a ModelError lists every problem, exit 3 (cli/errors.py)
         out.print(f"✓ {file}: {_summary(model)}")
         return
     chosen = open_project(project)
@@ -61,19 +62,18 @@ def catalog(as_json: bool = typer.Option(False, "--json", help="Print JSON on st
     if as_json:
         print(json.dumps(cat, indent=2))
         return
-    table = Table(title=f"Governed metrics (model {cat['model_version']}, as of {cat['as_of']})")
-    for col in ("metric", "label", "type", "grains", "dimensions", "coverage", "notes"):
-        table.add_column(col)
+    table = []
     for name, m in cat["metrics"].items():
         notes = []
         if m["point_in_time"]:
             notes.append("point in time")
         if m["previous_names"]:
             notes.append("was " + ", ".join(m["previous_names"]))
-        table.add_row(name, m["label"], m["type"], ",".join(m["grains"]),
-                      ",".join(m["dimensions"]) or "-",
-                      f"{m['coverage']['start']}..{m['coverage']['end']}", "; ".join(notes))
-    out.print(table)
+        table.append([name, m["label"], m["type"], ", ".join(m["grains"]),
+                      ", ".join(m["dimensions"]) or "-",
+                      f"{m['coverage']['start']}..{m['coverage']['end']}", "; ".join(notes)])
+    print_rows(out, f"Governed metrics (model {cat['model_version']}, as of {cat['as_of']})",
+               ("metric", "label", "type", "grains", "dimensions", "coverage", "notes"), table)
     for name, d in cat["dimensions"].items():
         members = ", ".join(d["members"]) if d["members"] else f"pattern {d['pattern']}"
         out.print(f"dimension [bold]{name}[/bold]: {members}", highlight=False)

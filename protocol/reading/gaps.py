@@ -55,6 +55,12 @@ _UNITS = {"usd": {"dollars", "dollar", "usd", "$"}, "fraction": {"percent", "per
 _UNIT_RE = re.compile(
     r"\b(?:in|as|into)\s+(?:the\s+)?(pounds?|sterling|gbp|£|euros?|eur|€|dollars?|usd|\$|yen|jpy|"
     r"rupees?|inr|reais|brl|yuan|cny|francs?|chf|percent(?:age)?s?|%)(?=\W|$)", re.IGNORECASE)
+_CURRENCY = {w: code for code, words in (
+    ("GBP", ("pound", "pounds", "sterling", "gbp", "£")), ("EUR", ("euro", "euros", "eur", "€")),
+    ("USD", ("dollar", "dollars", "usd", "$")), ("JPY", ("yen", "jpy")),
+    ("INR", ("rupee", "rupees", "inr")), ("BRL", ("reais", "brl")), ("CNY", ("yuan", "cny")),
+    ("CHF", ("franc", "francs", "chf"))) for w in words}
+"""Currency words a question may ask in, by ISO code: what the refusal says the model lacks."""
 _NEUTRAL = {"recorded", "logged", "counted", "measured", "reported", "tracked", "observed",
             "placed", "generated", "received", "combined", "summed", "added", "based", "caused",
             "explained", "happened", "compared", "asked", "used", "needed", "wanted", "owned",
@@ -137,8 +143,10 @@ def _unit_gaps(s: _Scope) -> list[Gap]:
     for m in _UNIT_RE.finditer(s.text):
         word = m.group(1).lower()
         if not any(word in _UNITS.get(u, {u}) for u in units) and s.free(m.span()):
+            lacks = f"the model has no {_CURRENCY[word]}: " if word in _CURRENCY else ""
             out.append(Gap("qualifier", m.group(0), m.span(), word,
-                           reason=f"the metric's unit is {', '.join(sorted(units)) or 'unstated'}"))
+                           reason=f"{lacks}the metric's unit is "
+                                  f"{', '.join(sorted(units)) or 'unstated'}"))
     return out
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import duckdb
 from sqlglot import exp
 
+from semantic_layer.engines.csv_check import csv_problem, first_line
 from semantic_layer.engines.duckdb import columns_of
 from semantic_layer.errors import FileLoadError, MixedTypes, WarehouseMissing
 from semantic_layer.execute import Limits, Statements, lock, run, settings
@@ -92,7 +93,10 @@ def load(con: duckdb.DuckDBPyConnection, table: str, path: Path) -> None:
             return
         con.read_csv(str(path), sample_size=-1).create(table)
     except duckdb.Error as exc:
-        raise FileLoadError(f"{path}: could not be loaded as table {table!r}: {exc}") from exc
+        raise FileLoadError(csv_problem(path) or f"{path}: could not be loaded as table "
+                            f"{table!r}: {first_line(exc)}") from exc
+    if len(con.table(table).columns) == 1 and (problem := csv_problem(path)):
+        raise FileLoadError(problem)  # DuckDB read a ragged file as one text column
     check_types(con, table, path)
 
 

@@ -20,6 +20,7 @@ from harness.report import render
 from harness.results import build_results
 from harness.scores import attempt_from_trace
 from harness.stats import wilson
+from protocol.rendered import signed
 from protocol.switches import Protocol
 from semantic_layer.tree import lmdi
 from traces import CallRecord, TraceRecord, read
@@ -176,7 +177,7 @@ class TestDiagnosticCharts:
         assert dict(charts.attribution(move)) == direct
         said = diag.served().audit["answer_text"]
         for factor, change in direct.items():
-            assert f"{factor} {change:+,.2f}" in said
+            assert f"{move.name(factor)} {signed(change)}" in said
 
     def test_waterfall_chart_draws_every_step(self, diag) -> None:
         """Three factor steps and two totals, each labelled with its value; the driver in bold."""
@@ -186,9 +187,21 @@ class TestDiagnosticCharts:
         assert len(_classed(root, "sw-step")) == 3 and len(_classed(root, "sw-total")) == 2
         assert {"+4,274", "-7,235", "-2,422", "44,268", "38,886"} <= set(_texts(root))
         bold = [t for t in root.iter() if t.get("font-weight") in ("bold", "700")]
-        assert ["".join(t.itertext()) for t in bold] == ["days_per_user"]
+        assert ["".join(t.itertext()) for t in bold] == ["days per user"]
         assert "r1" in chart.caption and "2026-03-02..2026-03-08" in chart.caption
         assert "does not start at zero" in chart.caption
+
+    def test_charts_name_metrics_by_their_labels(self, diag) -> None:
+        """Titles, captions, axes and factor names say the governed labels, never the ids."""
+        labels = {m: diag.catalog["metrics"][m]["label"] for m in
+                  ("weekly_value_moments", "active_users", "days_per_user", "moments_per_day")}
+        for chart in charts.diagnostic_charts(diag):
+            words = " ".join([str(chart.svg), chart.caption])
+            assert not [m for m in labels if m in words], chart.caption
+            assert labels["weekly_value_moments"] in words
+        waterfall = charts.diagnostic_charts(diag)[1]
+        assert all(label in " ".join(_texts(_tree(waterfall))) for label in
+                   (labels["active_users"], labels["days_per_user"], labels["moments_per_day"]))
 
     def test_rounded_factors_leave_a_residual_step(self, diag) -> None:
         """Factors that do not multiply to the parent get a residual step; the sum still holds."""

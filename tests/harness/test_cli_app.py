@@ -10,10 +10,20 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from analyst.errors import ModelCallError, ModelSpecError
 from harness.cli import build_app
 from harness.cli.errors import ROOTS, describe, exit_code
 from harness.errors import GoldError, HarnessError, QuestionError, RunFolderError, StoredResultError
-from semantic_layer.errors import BlockedQuery, ModelError
+from harness.project import ProjectError
+from protocol.errors import SwitchError
+from semantic_layer.errors import (
+    BlockedQuery,
+    FileLoadError,
+    ModelError,
+    QueryTimeout,
+    UnknownMember,
+    WarehouseMissing,
+)
 from showwork.cli import app as showwork_app
 from traces import DamagedTrace, TornLine, read
 
@@ -62,10 +72,17 @@ class TestErrors:
         assert isinstance(exc, ROOTS) and exc.message == "the file says x; write y"
 
     def test_exit_codes(self) -> None:
-        """A failed check exits 1; input the command cannot use exits 2."""
-        assert exit_code(ModelError(["a: b"])) == 1
+        """One exit code per class: a failed check 1, usage 2, a bad project 3, a blocked
+        query 4, a failed model 5, a bug 70."""
         assert exit_code(TornLine("torn")) == exit_code(DamagedTrace("edited")) == 1
-        assert exit_code(RunFolderError("no")) == exit_code(BlockedQuery("no")) == 2
+        assert exit_code(RunFolderError("no")) == exit_code(QuestionError("no")) == 2
+        assert exit_code(SwitchError("no")) == exit_code(ModelSpecError("no")) == 2
+        assert exit_code(ModelError(["a: b"])) == exit_code(ProjectError("no")) == 3
+        assert exit_code(FileLoadError("no")) == exit_code(WarehouseMissing("no")) == 3
+        assert exit_code(BlockedQuery("no")) == exit_code(UnknownMember("no")) == 4
+        assert exit_code(QueryTimeout("no")) == 4
+        assert exit_code(ModelCallError("no", "model_error")) == 5
+        assert exit_code(KeyError("a bug")) == 70
 
     def test_descriptions(self) -> None:
         """A blocked query is labelled blocked; a model error lists each problem."""
@@ -135,3 +152,151 @@ def test_serve_refuses_an_unknown_model_at_start() -> None:
     result = CliRunner().invoke(build_app(), ["serve", "--model", "rules", "--model", "bogus:x"])
     assert isinstance(result.exception, ModelSpecError)
     assert "bogus:x" in result.exception.message
+
+
+def _showwork(*args: str, home: Path, cwd: Path | None = None):
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "COLUMNS": "200", "SHOWWORK_HOME": str(home), "PYTHONPATH": str(root),
+           "SHOWWORK_SOURCES": "1"}
+    return subprocess.run([sys.executable, "-m", "showwork", *args], capture_output=True,
+                          text=True, env=env, timeout=300, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def projects(tmp_path_factory, demo_db: Path) -> dict[str, object]:
+    """A home with the demo warehouse, and the shop as a project folder of its own."""
+    from shop_data import shop_db
+
+    root = tmp_path_factory.mktemp("errors")
+    home = root / "home"
+    home.mkdir()
+    (home / "demo.duckdb").symlink_to(demo_db)
+    shop = root / "shop"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "examples" / "shop", shop,
+                    ignore=shutil.ignore_patterns("*.duckdb"))
+    (shop / "warehouse.duckdb").symlink_to(shop_db())
+    return {"home": home, "shop": str(shop), "root": root}
+
+
+def _ragged(folder: Path, table: str, header: list[str], short_at: int) -> Path:
+    """A folder with one CSV whose row at line `short_at` lacks its last field."""
+    folder.mkdir(parents=True)
+    lines = [",".join(header)] + [",".join(f"{c}{i}" if j else str(i) for j, c in enumerate(header))
+                                  for i in range(1, 40)]
+    lines[short_at - 1] = lines[short_at - 1].rsplit(",", 1)[0]
+    (folder / f"{table}.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder
+
+
+class TestErrorsFromTheCommandLine:
+    @pytest.mark.parametrize(("project", "dimension", "meant"), [
+        ("demo", "platfrom", "platform"), ("shop", "stor", "store")])
+    def test_a_dimension_typo_says_did_you_mean(self, projects, project, dimension,
+                                                meant) -> None:
+        """A misspelt dimension is blocked (exit 4) with the dimension it probably meant."""
+        ref = "demo" if project == "demo" else projects["shop"]
+        metric, start = (("active_users", "2026-03-09") if project == "demo"
+                         else ("revenue", "2019-05-01"))
+        result = _showwork("semantic", "query", "--project", ref, "-m", metric, "--by",
+                           dimension, "--start", start, "--end", start, home=projects["home"])
+        assert result.returncode == 4, result.stderr
+        assert f"Unknown dimension '{dimension}'" in result.stderr
+        assert f"(did you mean {meant}?)" in result.stderr
+
+    @pytest.mark.parametrize(("project", "dimension", "typed", "meant"), [
+        ("demo", "user__platform", "Android", "android"),
+        ("shop", "store__store_name", "brooklyn", "Brooklyn")])
+    def test_a_member_typo_says_did_you_mean(self, projects, project, dimension, typed,
+                                             meant) -> None:
+        """A member in the wrong case is blocked (exit 4) naming the member it matches."""
+        ref = "demo" if project == "demo" else projects["shop"]
+        metric, start = (("active_users", "2026-03-09") if project == "demo"
+                         else ("revenue", "2019-05-01"))
+        where = f"{{{{ Dimension('{dimension}') }}}} = '{typed}'"
+        result = _showwork("semantic", "query", "--project", ref, "-m", metric, "--where", where,
+                           "--start", start, "--end", start, home=projects["home"])
+        assert result.returncode == 4, result.stderr
+        assert f"Unknown member '{typed}'" in result.stderr
+        assert f"(did you mean {meant}?)" in result.stderr
+
+    @pytest.mark.parametrize(("table", "header", "line"), [
+        ("orders", ["id", "store", "amount"], 21), ("flights", ["id", "origin", "dest", "delay"], 7)])
+    def test_a_ragged_csv_names_its_file_and_line(self, projects, table, header, line) -> None:
+        """A CSV with a short row stops `init` as a bad project (exit 3) with showwork's own
+        message — file, line, what is wrong — and none of DuckDB's sniffer report."""
+        source = _ragged(projects["root"] / f"src-{table}", table, header, line)
+        result = _showwork("init", str(projects["root"] / f"new-{table}"), "--from", str(source),
+                           home=projects["home"])
+        assert result.returncode == 3, result.stderr
+        assert (f"{source / f'{table}.csv'}:{line}: this row has {len(header) - 1} fields, the "
+                f"header has {len(header)} ({', '.join(header)})") in result.stderr
+        assert "sniff" not in result.stderr.lower() and "Traceback" not in result.stderr
+
+    @pytest.mark.parametrize(("project", "question"), [
+        ("demo", "What was MRR in JPY at the end of May 2026?"),
+        ("shop", "What was revenue in JPY in July 2019?")])
+    def test_a_currency_the_model_lacks_is_named(self, projects, project, question) -> None:
+        """A question in a currency the model does not have is refused saying so."""
+        ref = "demo" if project == "demo" else projects["shop"]
+        result = _showwork("ask", question, "--project", ref, home=projects["home"])
+        assert result.returncode == 0, result.stderr
+        assert "stop: refused" in result.stdout
+        assert "the model has no JPY" in " ".join(result.stdout.split())
+
+    def test_every_bad_model_file_exits_as_a_bad_project(self, projects) -> None:
+        """`semantic validate` exits 3 for a file with model problems and for one that is not
+        even YAML: one class of failure, one code."""
+        root = projects["root"]
+        problems, broken = root / "problems.yaml", root / "broken.yaml"
+        problems.write_text("semantic_models: []\nmetrics:\n  - name: a\n", encoding="utf-8")
+        broken.write_text("semantic_models: [\n  - name: x\n", encoding="utf-8")
+        for file in (problems, broken):
+            result = _showwork("semantic", "validate", str(file), home=projects["home"])
+            assert result.returncode == 3, (file.name, result.stderr)
+            assert str(file) in result.stderr and "Traceback" not in result.stderr
+
+    def test_usage_bad_project_blocked_and_internal_codes(self, projects) -> None:
+        """A bad option is usage (2), a malformed showwork.yaml a bad project (3), a refused
+        query blocked (4), and a bug internal (70), said as a bug."""
+        home = projects["home"]
+        assert _showwork("ask", "x", "--config", "claims+nonsense", home=home).returncode == 2
+        assert _showwork("semantic", "query", "--bogus", home=home).returncode == 2
+        bad = projects["root"] / "badproject"
+        bad.mkdir()
+        (bad / "showwork.yaml").write_text("name: x\nquestoins: q.yaml\n", encoding="utf-8")
+        assert _showwork("ask", "x", "--project", str(bad), home=home).returncode == 3
+        blocked = _showwork("semantic", "query", "-m", "churn", "--start", "2026-03-09",
+                            "--end", "2026-03-15", home=home)
+        assert blocked.returncode == 4 and blocked.stderr.startswith("blocked: ")
+
+    def test_a_bug_exits_70_with_its_traceback(self, capsys, monkeypatch) -> None:
+        """An exception that is not one of ours exits 70, its traceback and 'internal error'
+        on stderr."""
+        import typer
+
+        import harness.logs
+        from harness.cli.app import run
+
+        # logging stays as it was: configured here, it would write to this test's captured
+        # stderr after the test closed it
+        monkeypatch.setattr(harness.logs, "configure", lambda *a, **k: None)
+
+        app = typer.Typer()
+
+        @app.command()
+        def boom() -> None:
+            raise KeyError("not ours")
+
+        @app.command()
+        def other() -> None:
+            pass
+
+        with pytest.raises(SystemExit) as exited:
+            run(app, ["boom"])
+        assert exited.value.code == 70
+        err = capsys.readouterr().err
+        assert "KeyError" in err and "internal error: this is a bug in showwork" in err

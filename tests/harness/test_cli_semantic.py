@@ -28,13 +28,14 @@ def home(tmp_path_factory, demo_db: Path) -> Path:
 
 
 def test_validate_ok_and_broken(tmp_path: Path) -> None:
-    """validate passes the demo model and exits 1 listing problems for a broken one."""
+    """validate passes the demo model and exits 3 (bad project) listing problems for a broken
+    one."""
     ok = showwork("semantic", "validate")
     assert ok.returncode == 0 and "13" not in ok.stderr and "metrics" in ok.stdout
     bad = tmp_path / "bad.yaml"
     bad.write_text("semantic_models: []\nmetrics:\n  - name: a\n")
     result = showwork("semantic", "validate", str(bad))
-    assert result.returncode == 1
+    assert result.returncode == 3
     assert "no semantic_models found" in result.stderr
     assert f"{bad}:3: metric 'a'" in result.stderr and "Traceback" not in result.stderr
 
@@ -55,7 +56,7 @@ def test_query_json_and_blocked(home: Path) -> None:
     assert [r["key"]["platform"] for r in data["rows"]] == ["android", "ios", "web"]
     blocked = showwork("semantic", "query", "-m", "active_users", "--by", "age",
                        "--start", "2026-03-09", "--end", "2026-03-15", home=home)
-    assert blocked.returncode == 2
+    assert blocked.returncode == 4
     assert "Unknown dimension 'age' for metric 'active_users'; supported:" in blocked.stderr
     assert blocked.stdout == ""
 

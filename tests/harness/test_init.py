@@ -119,11 +119,11 @@ class TestDraft:
         """init never overwrites a project, and names a source it cannot read."""
         again = showwork("init", str(drafted), "--from", str(drafted.parent / "shop.duckdb"),
                          home=home)
-        assert again.returncode == 2 and "showwork.yaml already exists" in again.stderr
+        assert again.returncode == 3 and "showwork.yaml already exists" in again.stderr
         assert "--force" in again.stderr
         missing = showwork("init", str(drafted.parent / "x"), "--from", "nowhere.duckdb",
                            home=home)
-        assert missing.returncode == 2
+        assert missing.returncode == 3
         assert "nowhere.duckdb: no such DuckDB file or folder" in missing.stderr
 
 

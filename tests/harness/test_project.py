@@ -338,7 +338,7 @@ class TestShopCommands:
         blocked = showwork("semantic", "query", "--project", str(shop), "-m", "revenue",
                            "--by", "age", "--start", "2019-05-01", "--end", "2019-05-31",
                            home=home)
-        assert blocked.returncode == 2 and "Unknown dimension 'age'" in blocked.stderr
+        assert blocked.returncode == 4 and "Unknown dimension 'age'" in blocked.stderr
 
     def test_ask_records_the_project(self, shop: Path, home: Path) -> None:
         """ask runs on the shop and its trace records the project's name and digest."""
@@ -489,11 +489,11 @@ class TestSelection:
         validate = showwork("semantic", "validate", home=home, cwd=tmp_path)
         assert validate.stdout.startswith("✓ demo model: ")
 
-    def test_bad_project_exits_2(self, tmp_path: Path, home: Path) -> None:
+    def test_bad_project_exits_3(self, tmp_path: Path, home: Path) -> None:
         """A malformed showwork.yaml stops a command with its file and line on stderr."""
         (tmp_path / "showwork.yaml").write_text("name: x\nquestoins: q.yaml\n", encoding="utf-8")
         result = showwork("ask", "x", home=home, cwd=tmp_path)
-        assert result.returncode == 2 and result.stdout == ""
+        assert result.returncode == 3 and result.stdout == ""
         assert "showwork.yaml:2: unknown key 'questoins'" in result.stderr
 
 

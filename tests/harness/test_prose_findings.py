@@ -95,8 +95,8 @@ class TestDemoProse:
     @pytest.mark.parametrize(("edit", "code"), [
         (prose("Weekly value moments (platform android) fell 6.33%",
                "Weekly value moments (platform android) fell 6.27%"), "mislabelled_metric"),
-        (prose("active_users +74.98, days_per_user -1,203.09",
-               "active_users -1,203.09, days_per_user +74.98"), "mislabelled_metric"),
+        (prose("active users +75.0, days per user -1,203.1",
+               "active users -1,203.1, days per user +75.0"), "mislabelled_metric"),
     ], ids=["a-factor's-change-as-the-parent's", "contributions-swapped"])
     def test_a_number_is_the_named_metric_s(self, diag, edit: Edit, code: str) -> None:
         """A cited number written beside another metric than the one it is cited for."""

@@ -84,7 +84,7 @@ def test_prompt_renders_catalog_and_gates_tree() -> None:
     lookup = system_prompt(catalog, proto, diagnostic=False)
     assert "rN[key=member]:METRIC.FIELD" in diag and "purpose" in diag
     assert "weekly_value_moments = active_users × days_per_user × moments_per_day" in diag
-    assert "Metric tree" not in lookup and "- platform: ios, android, web" in lookup
+    assert "Metric tree" not in lookup and "- platform: members ios, android, web" in lookup
     baseline = system_prompt(catalog, Protocol.parse("baseline"), diagnostic=True)
     assert "claims" not in baseline.split("Governed catalog")[0]
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import threading
 from pathlib import Path
 
 import pytest
+from screens import shot
 
 from analyst.noisy import NoisyClient
 from harness import experiment as exp
@@ -22,43 +22,6 @@ from harness.web import App, serve
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer, load_model
 from traces import CallRecord, RoundRecord, TraceWriter, digest
-
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        raise RuntimeError("CI must install Debian chromium (.ci/run does) for the web tests")
-    pytest.skip("Debian chromium is not installed (apt-get install chromium)",
-                allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1300, "height": 900})
-    page = context.new_page()
-    dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.dialogs = dialogs
-    yield page
-    context.close()
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +70,7 @@ def test_report_shows_charts(page, run_dir: Path) -> None:
     attempt.locator("summary").first.click()
     waterfall = attempt.locator("svg.chart.waterfall")
     assert waterfall.is_visible() and attempt.locator("svg.chart.series").is_visible()
-    assert waterfall.get_attribute("aria-label").startswith("Change in weekly_value_moments")
+    assert waterfall.get_attribute("aria-label").startswith("Change in weekly value moments")
     steps = page.evaluate("[...document.querySelectorAll('svg.waterfall .sw-step path')]"
                           ".map(p => getComputedStyle(p).fill)")
     assert steps[:3] == ["rgb(46, 158, 91)", "rgb(214, 69, 69)", "rgb(214, 69, 69)"]
