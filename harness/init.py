@@ -108,7 +108,26 @@ def open_source(spec: dict[str, str]) -> Source:
         view = exp.select("*").from_(reader)
         con.execute(f"CREATE VIEW {exp.to_identifier(name, quoted=True).sql('duckdb')} AS "
                     f"{view.sql('duckdb')}")
+        if _suffix(file) == ".csv":
+            _check_csv(con, name, file)
     return DuckSource(con)
+
+
+def _check_csv(con: Any, name: str, file: Path) -> None:
+    """showwork's own word on a CSV DuckDB cannot read as a table (file, line, what is wrong),
+    as the files engine gives it: a sniffer error, or a ragged file read as one text column."""
+    import duckdb
+
+    from semantic_layer.engines.csv_check import csv_problem
+
+    try:
+        columns = con.execute(f"DESCRIBE {exp.to_identifier(name, quoted=True).sql('duckdb')}"
+                              ).fetchall()
+    except duckdb.Error as exc:
+        raise ProjectError(csv_problem(file) or f"{file}: DuckDB cannot read it as a table: "
+                           f"{str(exc).splitlines()[0]}") from exc
+    if len(columns) == 1 and (problem := csv_problem(file)):
+        raise ProjectError(problem)
 
 
 def data_files(folder: Path) -> Iterator[tuple[str, Path]]:
