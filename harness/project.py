@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # the layer, its engines and sqlglot load when a project open
 PROJECT_FILE = "showwork.yaml"
 ENV_VAR = "SHOWWORK_PROJECT"
 DEMO = "demo"
-WAREHOUSE_KINDS = ("duckdb", "files", "spark")
+WAREHOUSE_KINDS = ("duckdb", "files", "spark", "postgres")
 Rows = Callable[[str], list[tuple[Any, ...]]]
 
 
@@ -155,6 +155,9 @@ def _warehouse_problems(spec: dict[str, Any]) -> list[str]:
         return [f"warehouse.{kind}: a path (relative to this file), got {spec[kind]!r}"]
     if kind == "spark" and not isinstance(spec[kind], dict):
         return [f"warehouse.spark: a mapping (master/remote, tables), got {spec[kind]!r}"]
+    if kind != "spark" and kind not in ("duckdb", "files") and not isinstance(
+            spec[kind], dict | None):
+        return [f"warehouse.{kind}: a mapping of connection settings, got {spec[kind]!r}"]
     return []
 
 
@@ -330,7 +333,7 @@ def _open_layer(project: Project, limits: Limits) -> SemanticLayer:
         from semantic_layer.engines import open_engine
     except ImportError:
         return _duckdb_layer(project, spec, limits)
-    engine = open_engine(spec, project.root)
+    engine = open_engine(spec, project.root, limits, project=project.name)
     try:  # the layer checks the model's tables and columns against the engine's
         # `engine=` as a mapping: the same code type-checks before and after the engines land
         options: dict[str, Any] = {"engine": engine}

@@ -5,7 +5,9 @@
   stem, loaded into an in-memory DuckDB at open and then locked the same way;
 - `{"spark": {"master": "local[2]", "tables": {"orders": "data/orders.parquet"}}}` or
   `{"spark": {"remote": "sc://127.0.0.1:15002"}}`: Spark, local or over Spark Connect, tables
-  from Parquet paths or the session catalog (pyspark is the optional extra `showwork[spark]`).
+  from Parquet paths or the session catalog (pyspark is the optional extra `showwork[spark]`);
+- `{"postgres": {"dsn_env": "SHOWWORK_PG_DSN", "schema": "public"}}`: PostgreSQL over psycopg
+  (the optional extra `showwork[postgres]`), read-only on the server too.
 
 Every engine runs one governed SELECT at a time under the same `Limits`: a timeout that cancels
 the query, and a row cap that is an error, never a truncation.
@@ -20,16 +22,16 @@ from typing import Any, Protocol
 from semantic_layer.errors import WarehouseMissing, WarehouseSpecError
 from semantic_layer.execute import Limits
 
-KINDS = ("duckdb", "files", "spark")
+KINDS = ("duckdb", "files", "spark", "postgres")
 
 
 class Engine(Protocol):
     """A warehouse the semantic layer compiles for and runs on."""
 
     name: str
-    """duckdb, files or spark."""
+    """duckdb, files, spark or postgres."""
     dialect: str
-    """The sqlglot dialect the compiler targets: duckdb or spark."""
+    """The sqlglot dialect the compiler targets: duckdb, spark or postgres."""
 
     def run(self, sql: str, limits: Limits) -> list[tuple[Any, ...]]:
         """Rows of one SELECT; QueryTimeout past the timeout (the query is cancelled),
@@ -47,9 +49,10 @@ class Engine(Protocol):
 
 
 def open_engine(spec: Mapping[str, Any] | Path | str | None, base: Path,
-                limits: Limits | None = None) -> Engine:
+                limits: Limits | None = None, project: str | None = None) -> Engine:
     """The engine showwork.yaml's `warehouse:` value names; relative paths resolve against
-    `base`, the folder of showwork.yaml. A bare path is a DuckDB file."""
+    `base`, the folder of showwork.yaml. A bare path is a DuckDB file. A server's errors name
+    `project`."""
     limits = limits or Limits()
     if spec is None:
         raise WarehouseMissing("The project names no warehouse: add `warehouse:` to showwork.yaml "
@@ -74,6 +77,10 @@ def open_engine(spec: Mapping[str, Any] | Path | str | None, base: Path,
         from semantic_layer.engines.files import FilesEngine
 
         return FilesEngine(resolve(base, value, "warehouse.files"), limits)
+    if kind == "postgres":
+        from semantic_layer.engines.postgres import PostgresEngine
+
+        return PostgresEngine.open(value, limits, project)
     from semantic_layer.engines.spark import SparkEngine
 
     return SparkEngine.open(value, base)
