@@ -41,7 +41,8 @@ from semantic_layer.execute import Limits
 
 SPEC_KEYS = ("dsn_env", "schema", "host", "port", "dbname", "user", "password_env",
              "connect_timeout", "sslmode")
-"""What `warehouse: {postgres: …}` may say; a password only ever through an environment variable."""
+"""What `warehouse: {postgres: …}` may say; a password only ever through an environment variable
+(or a dbt profile, whose reader hands it over as a Secret)."""
 CONNECT_TIMEOUT_S = 5
 IDLE_KEPT = 4
 KEPT = 256
@@ -76,7 +77,11 @@ class PostgresSpec:
         if not isinstance(value, Mapping):
             raise WarehouseSpecError("warehouse.postgres: expected a mapping such as {dsn_env: "
                                      f"SHOWWORK_PG_DSN, schema: public}}; got {type(value).__name__}.")
-        unknown = sorted(set(value) - set(SPEC_KEYS))
+        from semantic_layer.dbt_project import Secret
+
+        given = value.get("password")
+        unknown = sorted(set(value) - set(SPEC_KEYS) - ({"password"} if isinstance(
+            given, Secret) else set()))
         if "password" in unknown:
             raise WarehouseSpecError("warehouse.postgres: a password is never written in "
                                      "showwork.yaml; name the variable that holds it with "
@@ -92,7 +97,7 @@ class PostgresSpec:
                                          f"{name} is not set; set it to a libpq DSN "
                                          "(postgresql://user@host:port/db).")
             dsn = os.environ[name]
-        password = None
+        password = str(given) if isinstance(given, Secret) else None  # from a dbt profile
         if value.get("password_env"):
             name = str(value["password_env"])
             if name not in os.environ:
