@@ -37,7 +37,8 @@ if TYPE_CHECKING:  # the layer, its engines and sqlglot load when a project open
 PROJECT_FILE = "showwork.yaml"
 ENV_VAR = "SHOWWORK_PROJECT"
 DEMO = "demo"
-WAREHOUSE_KINDS = ("duckdb", "files", "spark", "postgres", "dbt_profile")
+WAREHOUSE_KINDS = ("duckdb", "files", "spark", "postgres", "snowflake", "bigquery", "databricks",
+                   "dbt_profile")
 Rows = Callable[[str], list[tuple[Any, ...]]]
 
 

@@ -160,7 +160,43 @@ def _postgres(t: dict[str, Any], root: Path) -> dict[str, Any]:
     return {"postgres": spec}
 
 
-MAPPERS = {"duckdb": _duckdb, "postgres": _postgres}
+def _snowflake(t: dict[str, Any], root: Path) -> dict[str, Any]:
+    spec: dict[str, Any] = {k: t[k] for k in ("account", "user", "warehouse", "database",
+                                              "schema", "role", "authenticator") if t.get(k)}
+    if t.get("password") is not None:
+        spec["password"] = Secret(t["password"])
+    if t.get("private_key") is not None:
+        spec["private_key"] = Secret(t["private_key"])
+    return {"snowflake": spec}
+
+
+def _bigquery(t: dict[str, Any], root: Path) -> dict[str, Any]:
+    spec: dict[str, Any] = {"project": t.get("project") or t.get("database")}
+    for key, theirs in (("dataset", "dataset"), ("dataset", "schema"), ("location", "location")):
+        if t.get(theirs) and key not in spec:
+            spec[key] = t[theirs]
+    keyfile = t.get("keyfile_json")
+    if keyfile is None and t.get("keyfile"):
+        path = Path(str(t["keyfile"])).expanduser()
+        keyfile = (path if path.is_absolute() else root / path).read_text(encoding="utf-8")
+    if keyfile is not None:
+        import json
+
+        spec["credentials"] = Secret(keyfile if isinstance(keyfile, str) else json.dumps(
+            dict(keyfile)))
+    return {"bigquery": spec}
+
+
+def _databricks(t: dict[str, Any], root: Path) -> dict[str, Any]:
+    spec: dict[str, Any] = {k: t[k] for k in ("host", "http_path", "catalog", "schema")
+                            if t.get(k)}
+    if t.get("token") is not None:
+        spec["token"] = Secret(t["token"])
+    return {"databricks": spec}
+
+
+MAPPERS = {"duckdb": _duckdb, "postgres": _postgres, "snowflake": _snowflake,
+           "bigquery": _bigquery, "databricks": _databricks}
 """dbt adapter type → showwork engine spec."""
 
 

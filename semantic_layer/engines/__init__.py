@@ -7,7 +7,9 @@
   `{"spark": {"remote": "sc://127.0.0.1:15002"}}`: Spark, local or over Spark Connect, tables
   from Parquet paths or the session catalog (pyspark is the optional extra `showwork[spark]`);
 - `{"postgres": {"dsn_env": "SHOWWORK_PG_DSN", "schema": "public"}}`: PostgreSQL over psycopg
-  (the optional extra `showwork[postgres]`), read-only on the server too.
+  (the optional extra `showwork[postgres]`), read-only on the server too;
+- `{"snowflake": {...}}`, `{"bigquery": {...}}`, `{"databricks": {...}}`: their maintained drivers
+  (engines/cloud.py; the extras of the same names), secrets from the environment only.
 
 Every engine runs one governed SELECT at a time under the same `Limits`: a timeout that cancels
 the query, and a row cap that is an error, never a truncation.
@@ -22,7 +24,7 @@ from typing import Any, Protocol
 from semantic_layer.errors import WarehouseMissing, WarehouseSpecError
 from semantic_layer.execute import Limits
 
-KINDS = ("duckdb", "files", "spark", "postgres")
+KINDS = ("duckdb", "files", "spark", "postgres", "snowflake", "bigquery", "databricks")
 
 
 class Engine(Protocol):
@@ -81,6 +83,10 @@ def open_engine(spec: Mapping[str, Any] | Path | str | None, base: Path,
         from semantic_layer.engines.postgres import PostgresEngine
 
         return PostgresEngine.open(value, limits, project)
+    if kind in ("snowflake", "bigquery", "databricks"):
+        from semantic_layer.engines.cloud import CloudEngine
+
+        return CloudEngine.open(kind, value, limits, project)
     from semantic_layer.engines.spark import SparkEngine
 
     return SparkEngine.open(value, base)
