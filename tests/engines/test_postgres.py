@@ -6,6 +6,7 @@ cap), and each kind of bad input is one clear error naming the project and the e
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 from collections.abc import Iterator
@@ -398,3 +399,44 @@ class TestBadInput:
         lines = [line for line in err.splitlines() if line.strip()]
         assert len(lines) == 1 and lines[0].startswith("error: project shop, PostgreSQL at"), err
         assert "Traceback" not in err and "pw-zz9" not in err + out
+
+
+# -- the command line: the same scores, and the password in no output ----------------------------
+@pytest.mark.slow
+class TestCommandLine:
+    def test_experiment_scores_equal_and_the_password_is_nowhere(
+            self, server: PostgresServer, tmp_path: Path) -> None:
+        """`showwork experiment --project …` on the shop over PostgreSQL scores exactly as over
+        DuckDB; the DSN's password is in no output, trace, run folder, report or web page."""
+        from harness.web import App
+
+        secret = server.dsn("shop").split(":")[2].split("@")[0]
+        assert len(secret) > 8
+        copy = tmp_path / "shop.duckdb"
+        shutil.copy(shop_db(), copy)
+        duck = project_on(tmp_path / "duck", SHOP, {"duckdb": str(copy)})
+        pg = project_on(tmp_path / "pg", SHOP, {"postgres": {"dsn_env": DSN_ENV}})
+        home = tmp_path / "home"
+        env = {DSN_ENV: server.dsn("shop"), "SHOWWORK_HOME": str(home), "SHOWWORK_SOURCES": "1"}
+        scores, outputs = {}, ""
+        for name, project in (("duckdb", duck), ("postgres", pg)):
+            out = home / "runs" / name
+            code, stdout, stderr = _cli("experiment", "--project", str(project.root), "--configs",
+                                        "claims", "--out", str(out), "--json", env=env)
+            assert code == 0, stderr
+            outputs += stdout + stderr
+            results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+            scores[name] = {k: v for k, v in results["configs"]["claims"].items()
+                            if "latency" not in k}
+            code, stdout, stderr = _cli("report", str(out), env=env)
+            outputs += stdout + stderr
+        assert scores["postgres"] == scores["duckdb"]
+        assert scores["duckdb"]["coverage"]["rate"] > 0.5
+        app = App(runs=home / "runs", asks=home / "asks" / "traces.jsonl", layer_factory=pg.layer)
+        pages = app.index() + app.findings(home / "runs" / "postgres")
+        assert secret not in outputs + pages
+        files = [p for p in home.rglob("*") if p.is_file()]
+        assert any(p.name == "report.html" for p in files) and any(
+            p.name == "traces.jsonl" for p in files)
+        for path in files:
+            assert secret.encode() not in path.read_bytes(), path
