@@ -274,8 +274,9 @@ class PostgresEngine:
 def one_select(sql: str, where: str, dialect: str = "postgres") -> str:
     """`sql` if it is exactly one query with no write anywhere in it, else ExecutionError.
 
-    A derived table without an alias (DuckDB's and PostgreSQL 16's `FROM (SELECT …)`) is given
-    one, so hand-written SQL runs on PostgreSQL 15 and older too."""
+    For PostgreSQL, what sqlglot's transpiling of hand-written DuckDB SQL leaves unrunnable is
+    fixed: a derived table without an alias (PostgreSQL 16 allows it, 15 does not) gets one,
+    and DATE_FROM_PARTS is PostgreSQL's MAKE_DATE."""
     try:
         statements = [s for s in sqlglot.parse(sql, read=dialect) if s is not None]
     except sqlglot.errors.SqlglotError as exc:
@@ -290,11 +291,18 @@ def one_select(sql: str, where: str, dialect: str = "postgres") -> str:
     if write is not None:
         raise ExecutionError(f"{where}: the governed connection runs exactly one SELECT; this "
                              f"one holds a {type(write).__name__.upper()}.")
+    if dialect != "postgres":
+        return sql
     bare = [q for q in query.find_all(exp.Subquery) if not q.alias
             and isinstance(q.parent, exp.From | exp.Join)]
     for i, sub in enumerate(bare):
         sub.set("alias", exp.TableAlias(this=exp.to_identifier(f"_derived{i}")))
-    return query.sql(dialect) if bare else sql
+    # sqlglot writes DuckDB's make_date as DATE_FROM_PARTS, which PostgreSQL lacks
+    dates = list(query.find_all(exp.DateFromParts))
+    for node in dates:
+        node.replace(exp.Anonymous(this="MAKE_DATE", expressions=[
+            node.args[k] for k in ("year", "month", "day") if node.args.get(k) is not None]))
+    return query.sql(dialect) if bare or dates else sql
 
 
 def _require_psycopg(spec: PostgresSpec) -> None:

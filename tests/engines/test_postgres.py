@@ -1,5 +1,5 @@
 """PostgreSQL as the warehouse, against a real server (a temporary cluster of Debian's PostgreSQL):
-the demo's and the shop's warehouses loaded from their DuckDB files answer every governed call
+the demo's, the shop's and the flights example's warehouses loaded from their DuckDB files answer every governed call
 their question files make exactly as DuckDB does, and the rules analyst's experiment scores the
 same on both; the limits hold on the server (read-only, statement_timeout, one SELECT, a row
 cap), and each kind of bad input is one clear error naming the project and the engine."""
@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import yaml
+from flights_data import flights_db
 from postgres_server import READER, PostgresServer, skip_without_postgres
 from shop_data import shop_db
 
@@ -33,7 +34,9 @@ skip_without_postgres()
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = ROOT / "examples" / "shop"
+FLIGHTS = ROOT / "examples" / "flights"
 DEMO = default_model_path().parent
+NAMES = ["demo", "shop", "flights"]
 REL = 1e-9
 SAME = ("question_id", "config", "status", "driver", "correct", "grounded", "decision",
         "claims", "broken_citations", "findings")
@@ -55,8 +58,10 @@ def server() -> Iterator[PostgresServer]:
 
 @pytest.fixture(scope="module")
 def demo_loaded(server: PostgresServer, demo_db: Path) -> PostgresServer:
-    """The demo's warehouse (about 1.5 M events) loaded too: only the slow tests need it."""
+    """The demo's and the flights example's warehouses (about 1.5 M events, 336 k flights)
+    loaded too: only the slow tests need them."""
     server.load_duckdb(demo_db, "demo")
+    server.load_duckdb(flights_db(), "flights")
     return server
 
 
@@ -79,7 +84,8 @@ def projects(demo_loaded: PostgresServer, demo_db: Path, tmp_path_factory: pytes
     mp = pytest.MonkeyPatch()
     root = tmp_path_factory.mktemp("pg-projects")
     out: dict[str, dict[str, Project]] = {}
-    for name, source, db in (("demo", DEMO, demo_db), ("shop", SHOP, shop_db())):
+    for name, source, db in (("demo", DEMO, demo_db), ("shop", SHOP, shop_db()),
+                             ("flights", FLIGHTS, flights_db())):
         env = f"{DSN_ENV}_{name.upper()}"
         mp.setenv(env, demo_loaded.dsn(name))
         copy = root / f"{name}.duckdb"
@@ -155,7 +161,7 @@ def assert_same(got: Result, want: Result) -> None:
 
 @pytest.mark.slow
 class TestSameAsDuckDB:
-    @pytest.mark.parametrize("name", ["demo", "shop"])
+    @pytest.mark.parametrize("name", NAMES)
     def test_every_governed_call_equals_duckdb(self, runs: dict[str, Any],
                                                projects: dict[str, dict[str, Project]],
                                                name: str) -> None:
@@ -176,7 +182,7 @@ class TestSameAsDuckDB:
         finally:
             layer.close()
 
-    @pytest.mark.parametrize("name", ["demo", "shop"])
+    @pytest.mark.parametrize("name", NAMES)
     def test_attempts_and_scores_equal_duckdb(self, runs: dict[str, Any], name: str) -> None:
         """Each question's attempt (status, driver, correct, grounded, decision, findings) and
         every score are the same on PostgreSQL as on DuckDB; values equal to 1e-9."""
@@ -198,7 +204,7 @@ class TestSameAsDuckDB:
         assert scores(got) == scores(want)
         assert want["configs"]["claims"]["coverage"]["rate"] > 0.5
 
-    @pytest.mark.parametrize("name", ["demo", "shop"])
+    @pytest.mark.parametrize("name", NAMES)
     def test_the_calls_ran_on_postgres(self, runs: dict[str, Any], name: str) -> None:
         """The PostgreSQL experiment made the same governed calls as DuckDB's (so it is not
         comparing two empty runs)."""
