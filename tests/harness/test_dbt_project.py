@@ -106,6 +106,24 @@ class TestDuckDBProfile:
         assert trace["project"]["name"] == "conformance"
         assert _served(trace) == pytest.approx(want, rel=1e-9)
 
+    def test_semantic_manifest_when_the_yaml_has_none(self, conformance: Path) -> None:
+        """A dbt project whose model paths hold no semantic models reads
+        target/semantic_manifest.json (here: dbt-semantic-interfaces' own serialization of the
+        same models), to the same metrics."""
+        from semantic_layer.dbt_yaml import read_dbt_yaml
+        from semantic_layer.manifest import to_dsi
+
+        want = {m.name for m in Project.open(conformance).model.metrics}
+        manifest = to_dsi(read_dbt_yaml(conformance / "models"), True).json()
+        (conformance / "target").mkdir()
+        (conformance / "target" / "semantic_manifest.json").write_text(manifest, encoding="utf-8")
+        for f in (conformance / "models").glob("*.yml"):
+            if f.name != "sources.yml":
+                f.unlink()
+        project = Project.open(conformance)
+        assert {m.name for m in project.model.metrics} == want
+        assert project.model.source.endswith("semantic_manifest.json")
+
     def test_profiles_dir_from_the_environment(self, conformance: Path, tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
         """profiles.yml in DBT_PROFILES_DIR is read when the project folder has none."""
