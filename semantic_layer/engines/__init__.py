@@ -58,8 +58,9 @@ def open_engine(spec: Mapping[str, Any] | Path | str | None, base: Path,
     limits = limits or Limits()
     if spec is None:
         raise WarehouseMissing("The project names no warehouse: add `warehouse:` to showwork.yaml "
-                               "with duckdb: FILE, files: FOLDER or spark: {master: …} / "
-                               "{remote: sc://…}.")
+                               "with duckdb: FILE, files: FOLDER, spark: {master: …} / "
+                               "{remote: sc://…}, postgres: {dsn_env: VAR}, snowflake: {…}, "
+                               "bigquery: {…} or databricks: {…}.")
     if isinstance(spec, Path | str):
         spec = {"duckdb": spec}
     if not isinstance(spec, Mapping) or len(spec) != 1 or next(iter(spec)) not in KINDS:
