@@ -17,6 +17,7 @@ import socket
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -110,7 +111,8 @@ class PostgresServer:
     def dsn(self, db: str, user: str = READER, password: str = READER_PASSWORD) -> str:
         return f"postgresql://{user}:{password}@127.0.0.1:{self.port}/{db}"
 
-    def admin(self, db: str = "postgres"):  # type: ignore[no-untyped-def]
+    def admin(self, db: str = "postgres") -> Any:
+        """An autocommit connection as the admin (psycopg)."""
         import psycopg
 
         return psycopg.connect(self.dsn(db, ADMIN, ADMIN_PASSWORD), autocommit=True)
@@ -165,7 +167,7 @@ def _duck_tables(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, st
     return out
 
 
-def _copy_table(con: duckdb.DuckDBPyConnection, pg, table: str,  # type: ignore[no-untyped-def]
+def _copy_table(con: duckdb.DuckDBPyConnection, pg: Any, table: str,
                 columns: list[tuple[str, str]], work: Path) -> None:
     from sqlglot import exp
 
