@@ -97,6 +97,7 @@ class PostgresSpec:
                                          f"{name} is not set; set it to a libpq DSN "
                                          "(postgresql://user@host:port/db).")
             dsn = os.environ[name]
+            _check_dsn(dsn, name)
         password = str(given) if isinstance(given, Secret) else None  # from a dbt profile
         if value.get("password_env"):
             name = str(value["password_env"])
@@ -303,6 +304,23 @@ def one_select(sql: str, where: str, dialect: str = "postgres") -> str:
         node.replace(exp.Anonymous(this="MAKE_DATE", expressions=[
             node.args[k] for k in ("year", "month", "day") if node.args.get(k) is not None]))
     return query.sql(dialect) if bare or dates else sql
+
+
+def _check_dsn(dsn: str, variable: str) -> None:
+    """WarehouseSpecError unless libpq can read the DSN; its text is never shown (it may hold a
+    password, and libpq quotes the part it could not read)."""
+    try:
+        import psycopg
+        from psycopg.conninfo import conninfo_to_dict
+    except ImportError:  # reported when the engine opens
+        return
+    try:
+        conninfo_to_dict(dsn)
+    except psycopg.Error:
+        raise WarehouseSpecError(f"warehouse.postgres.dsn_env: {variable} is not a libpq "
+                                 "connection string (postgresql://user@host:port/db, or "
+                                 "key=value pairs); its text is not shown, as it may hold a "
+                                 "password.") from None
 
 
 def _require_psycopg(spec: PostgresSpec) -> None:

@@ -344,6 +344,16 @@ class TestBadInput:
         assert "project shop, PostgreSQL at" in caught.value.message
         assert secret not in caught.value.message
 
+    @pytest.mark.parametrize("dsn", ["postgresql//u:sekret-77@127.0.0.1:1/db",
+                                     "host=127.0.0.1 password=sekret-77 bogus"])
+    def test_malformed_dsn_is_named_never_shown(self, dsn: str,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+        """A DSN libpq cannot read is refused naming its variable, never quoting it."""
+        monkeypatch.setenv(DSN_ENV, dsn)
+        with pytest.raises(errors.WarehouseSpecError) as caught:
+            open_engine({"postgres": {"dsn_env": DSN_ENV}}, ROOT, project="shop")
+        assert DSN_ENV in caught.value.message and "sekret-77" not in caught.value.message
+
     def test_missing_table_and_column(self, server: PostgresServer, tmp_path: Path,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
         """A model naming a table or a column the server lacks is refused at open, naming both."""
