@@ -121,10 +121,13 @@ class PostgresSpec:
 
     def _info(self) -> dict[str, str]:
         try:
+            import psycopg
             from psycopg.conninfo import conninfo_to_dict
-
+        except ImportError:  # no psycopg: the engine says so; the DSN is not read here
+            return {**self.params}
+        try:
             info = {k: str(v) for k, v in conninfo_to_dict(self.dsn).items() if v is not None}
-        except Exception:  # a malformed DSN is reported at connect, without its text
+        except psycopg.Error:  # refused at parse (_check_dsn), never shown
             info = {}
         env = {"host": "PGHOST", "port": "PGPORT", "dbname": "PGDATABASE", "user": "PGUSER"}
         for key, var in env.items():
@@ -134,12 +137,13 @@ class PostgresSpec:
 
     def secrets(self) -> list[str]:
         """Every secret value the settings hold, to scrub from messages."""
+        import psycopg  # the engine needs it to have opened at all
+        from psycopg.conninfo import conninfo_to_dict
+
         found = [self.password or "", os.environ.get("PGPASSWORD", "")]
         try:
-            from psycopg.conninfo import conninfo_to_dict
-
             found.append(str(conninfo_to_dict(self.dsn).get("password") or ""))
-        except Exception:  # malformed: scrub the whole DSN instead
+        except psycopg.Error:  # unreadable: scrub the whole DSN instead
             found.append(self.dsn)
         return [s for s in found if s]
 
