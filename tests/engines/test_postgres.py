@@ -233,6 +233,25 @@ class TestLimits:
         assert ("order_total", "numeric") in tables["orders"] or any(
             c == "order_total" for c, _ in tables["orders"])
 
+    def test_libpq_variables_without_dsn_env(self, server: PostgresServer,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+        """Without dsn_env, libpq's own PGHOST/PGPORT/PGDATABASE/PGUSER/PGPASSWORD connect; the
+        message names them, never the password."""
+        from postgres_server import READER_PASSWORD
+
+        for var, value in (("PGHOST", "127.0.0.1"), ("PGPORT", str(server.port)),
+                           ("PGDATABASE", "shop"), ("PGUSER", READER),
+                           ("PGPASSWORD", READER_PASSWORD)):
+            monkeypatch.setenv(var, value)
+        engine = open_engine({"postgres": {}}, ROOT, project="shop")
+        try:
+            assert engine.run("SELECT current_user, current_database()", Limits()) == [
+                (READER, "shop")]
+            assert repr(engine) == (f"PostgresEngine(project shop, PostgreSQL at {READER}@"
+                                    f"127.0.0.1:{server.port}/shop)")
+        finally:
+            engine.close()
+
     def test_timeout_is_the_servers(self, shop_engine: Any) -> None:
         """A query past the timeout is cancelled by the server (statement_timeout), reported
         as QueryTimeout naming the project and the engine."""
