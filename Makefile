@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,spark]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,spark,postgres,otel,snowflake,bigquery,databricks]'
 	touch $(STAMP)
 
 # The audit's hot modules compiled with mypyc (protocol/compiled.py): rebuilt when an audit source

@@ -64,6 +64,8 @@ class Session:
     usage: Usage = field(default_factory=Usage)
     round: int = 0
     started: float = field(default_factory=time.monotonic)
+    observer: Any = None
+    """Told of each model turn and governed call as it ends (harness/otel.py's spans)."""
 
     def __post_init__(self) -> None:
         self.toolbox = Toolbox(self.layer, require_purpose=self.protocol.purpose)
@@ -115,6 +117,8 @@ class Session:
             index=len(self.turns) + 1, round=self.round, kind=_kind(turn), summary=_summary(turn),
             finish_reason=turn.finish_reason, usage=UsageRecord(**turn.usage.__dict__),
             elapsed_s=time.monotonic() - started, raw=turn.to_json()))
+        if self.observer is not None:
+            self.observer.model_call(self.client.name, turn, self.turns[-1].elapsed_s)
         return turn
 
     def _over_budget(self) -> str | None:
@@ -137,7 +141,9 @@ class Session:
                                       "reason": f"The budget of {self.budgets.max_tool_calls} "
                                       "governed calls is used up; give your answer now."})
             else:
-                content, _record = self.toolbox.dispatch(call.name, call.arguments, self.round)
+                content, record = self.toolbox.dispatch(call.name, call.arguments, self.round)
+                if self.observer is not None:
+                    self.observer.tool_call(record)
             self.messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
 
     def _read_answer(self, turn: Turn, retries: int) -> tuple[Outcome | None, bool]:

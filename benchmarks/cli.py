@@ -26,7 +26,7 @@ def semantic(scale: float = typer.Option(10.0, help="Demo warehouse scale to mea
              repeats: int = typer.Option(7, min=1, help="Timed runs per query at least (a fast query runs "
                                                "until each side has run 0.5 s)."),
              engine: list[str] = typer.Option(["duckdb", "spark"], "--engine",
-                                              help="duckdb and/or spark (repeat the option); "
+                                              help="duckdb, spark and/or postgres (repeat the option); "
                                                    "an engine that cannot open is reported, "
                                                    "not fatal."),
              metricflow: bool = typer.Option(True, help="Also time our compile against "

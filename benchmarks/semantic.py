@@ -98,10 +98,10 @@ SHOP: list[Case] = [
 CASES = {"demo": DEMO, "shop": SHOP}
 BUILT_IN = {ROOT / "examples" / "shop": "shop"}
 """Project folders whose cases are written above (any other's come from its question file)."""
-TARGETS = {"duckdb": 1.2, "spark": 1.1}
+TARGETS = {"duckdb": 1.2, "spark": 1.1, "postgres": 1.2}
 """Median ratio (governed / hand-written) each engine should stay under."""
-ENGINES = ("duckdb", "spark")
-WARM_UP = {"duckdb": 2, "spark": 5}
+ENGINES = ("duckdb", "spark", "postgres")
+WARM_UP = {"duckdb": 2, "spark": 5, "postgres": 2}
 """Untimed runs of each text first: caches, and on Spark the JIT compiling its query code."""
 MIN_TIMED_S = 0.5
 """A case runs past its `repeats` until each side has run this long (at most MAX_RUNS): a
@@ -221,6 +221,10 @@ def open_bench_engine(kind: str, source: Source, home: Path, limits: Limits) -> 
     """The project's own warehouse when it is of this kind (a files folder counts as DuckDB);
     a local Spark over a Parquet export of a DuckDB or files warehouse."""
     own = "spark" if "spark" in source.warehouse else "duckdb"
+    if kind == "postgres":  # benchmarks/postgres.py: the project's server or a local cluster
+        from benchmarks.postgres import postgres_engine
+
+        return postgres_engine(source.name, source.warehouse, source.root, limits)
     if kind == own:
         return open_engine(source.warehouse, source.root, limits)
     if kind == "spark":

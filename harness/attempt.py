@@ -15,6 +15,7 @@ from typing import Any
 
 from analyst.client import ModelClient
 from analyst.session import Budgets, Outcome, Session
+from harness import otel
 from harness.audit import AuditReport, Evidence, audit
 from harness.project import stamp_of
 from harness.reaudit import _guess_category, reaudit  # noqa: F401 (callers import reaudit from here)
@@ -60,15 +61,22 @@ def run_attempt(question: Question, client: ModelClient, layer: SemanticLayer,
     started = time.monotonic()
     catalog = layer.catalog()
     category = question.category or _guess_category(question.text)
+    attempt_id = attempt_id or uuid.uuid4().hex[:12]
+    project = project or stamp_of(layer)
+    spans = otel.attempt_spans(attempt_id, question, protocol.name, client.name, project)
     session = Session(client, layer, protocol, question.text, catalog,
-                      diagnostic=category == "diagnostic", budgets=budgets or Budgets())
+                      diagnostic=category == "diagnostic", budgets=budgets or Budgets(),
+                      observer=spans)
     rounds: list[RoundRecord] = []
     reports: list[AuditReport | None] = []
     stop: str | None = None
     error: str | None = None
     for round_no in range(MAX_REPAIR_ROUNDS + 1):
+        spans.begin_round(round_no)
         outcome = session.next_answer()
+        audited = time.monotonic()
         report = _audit(outcome, session, catalog, question, category, protocol)
+        spans.audit(report, time.monotonic() - audited)
         reports.append(report)
         rounds.append(RoundRecord(round=round_no, answer_raw=outcome.raw,
                                   audit=report.to_json() if report else None))
@@ -85,15 +93,17 @@ def run_attempt(question: Question, client: ModelClient, layer: SemanticLayer,
         rounds[-1] = rounds[-1].model_copy(update={"repair_message": message})
         session.repair(message)
     served = choose_served(reports)
-    return TraceRecord(
-        attempt_id=attempt_id or uuid.uuid4().hex[:12], question=question.record(),
+    record = TraceRecord(
+        attempt_id=attempt_id, question=question.record(),
         config=protocol.name, model=client.name, simulated=client.simulated, repeat=repeat,
         started_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), catalog=catalog,
         catalog_digest=digest(catalog), model_version=catalog["model_version"],
-        project=project or stamp_of(layer), turns=session.turns, calls=session.calls,
+        project=project, turns=session.turns, calls=session.calls,
         rounds=rounds, served_round=served, stop_reason=stop or "answered", error=error,
         usage=UsageRecord(**session.usage.__dict__), elapsed_s=time.monotonic() - started,
         notes=session.notes + list(getattr(client, "notes", [])))
+    spans.finish(record)
+    return record
 
 
 def _audit(outcome: Outcome, session: Session, catalog: dict[str, Any], question: Question,

@@ -25,6 +25,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from harness.errors import HarnessError
 from harness.home import warehouse_path
 from semantic_layer.catalog import build_catalog
+from semantic_layer.dbt_project import PROJECT_FILE as DBT_PROJECT_FILE
+from semantic_layer.dbt_project import is_dbt_project, read_dbt_project, warehouse_of
+from semantic_layer.errors import SemanticError
 from semantic_layer.model import SemanticModelFile, default_model_path
 
 if TYPE_CHECKING:  # the layer, its engines and sqlglot load when a project opens, not on import
@@ -34,7 +37,8 @@ if TYPE_CHECKING:  # the layer, its engines and sqlglot load when a project open
 PROJECT_FILE = "showwork.yaml"
 ENV_VAR = "SHOWWORK_PROJECT"
 DEMO = "demo"
-WAREHOUSE_KINDS = ("duckdb", "files", "spark")
+WAREHOUSE_KINDS = ("duckdb", "files", "spark", "postgres", "snowflake", "bigquery", "databricks",
+                   "dbt_profile")
 Rows = Callable[[str], list[tuple[Any, ...]]]
 
 
@@ -87,6 +91,8 @@ def locate(ref: str | Path | None = None) -> Path:
         return default_model_path()
     path = Path(ref)
     if path.is_dir():
+        if not (path / PROJECT_FILE).is_file() and is_dbt_project(path):
+            return path / DBT_PROJECT_FILE  # a dbt project as it is, no showwork.yaml
         if not (path / PROJECT_FILE).is_file():
             raise ProjectError(f"{path}: no {PROJECT_FILE} in this folder; make one with "
                                f"`showwork init {path} --from WAREHOUSE`, or name another project.")
@@ -101,8 +107,14 @@ def is_demo(file: Path) -> bool:
 
 
 def read_project_file(path: Path) -> ProjectFile:
-    """showwork.yaml read and checked; ProjectError naming the file and line of each problem."""
+    """showwork.yaml read and checked; ProjectError naming the file and line of each problem.
+    A dbt_project.yml is read as the showwork.yaml it implies (its name, model paths and
+    profile); a showwork.yaml beside one takes what it leaves out from it."""
+    if path.name == DBT_PROJECT_FILE:
+        return _dbt_project_file(path)
     data, lines = _load_yaml(path)
+    if is_dbt_project(path.parent):
+        data = {**_dbt_defaults(path.parent), **data}
     known = {k: v for k, v in data.items() if k in Settings.model_fields}
     problems = [(lines[k], f"unknown key {k!r}; known keys: {', '.join(Settings.model_fields)}")
                 for k in data if k not in known]
@@ -117,6 +129,21 @@ def read_project_file(path: Path) -> ProjectFile:
     if problems or settings is None:
         raise ProjectError("\n".join(f"{path}:{line}: {text}" for line, text in sorted(problems)))
     return ProjectFile(path, settings, lines)
+
+
+def _dbt_defaults(root: Path) -> dict[str, Any]:
+    try:
+        dbt = read_dbt_project(root)
+    except SemanticError as exc:
+        raise ProjectError(exc.message) from exc
+    models = dbt.semantic_source()
+    return {"name": dbt.name, "semantic_models": models.relative_to(dbt.root).as_posix(),
+            "warehouse": {"dbt_profile": {}}}
+
+
+def _dbt_project_file(path: Path) -> ProjectFile:
+    settings = Settings.model_validate(_dbt_defaults(path.parent))
+    return ProjectFile(path, settings, {})
 
 
 def _load_yaml(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
@@ -155,6 +182,9 @@ def _warehouse_problems(spec: dict[str, Any]) -> list[str]:
         return [f"warehouse.{kind}: a path (relative to this file), got {spec[kind]!r}"]
     if kind == "spark" and not isinstance(spec[kind], dict):
         return [f"warehouse.spark: a mapping (master/remote, tables), got {spec[kind]!r}"]
+    if kind != "spark" and kind not in ("duckdb", "files") and not isinstance(
+            spec[kind], dict | None):
+        return [f"warehouse.{kind}: a mapping of connection settings, got {spec[kind]!r}"]
     return []
 
 
@@ -325,12 +355,14 @@ def _open_layer(project: Project, limits: Limits) -> SemanticLayer:
     from semantic_layer import SemanticLayer
 
     spec = project.warehouse()
+    if "dbt_profile" in spec:  # the connection dbt's profiles.yml gives the project
+        spec = warehouse_of(read_dbt_project(project.root), spec["dbt_profile"] or {})
     _check_local(project, spec)
     try:
         from semantic_layer.engines import open_engine
     except ImportError:
         return _duckdb_layer(project, spec, limits)
-    engine = open_engine(spec, project.root)
+    engine = open_engine(spec, project.root, limits, project=project.name)
     try:  # the layer checks the model's tables and columns against the engine's
         # `engine=` as a mapping: the same code type-checks before and after the engines land
         options: dict[str, Any] = {"engine": engine}

@@ -40,7 +40,7 @@ from semantic_layer.validate import Plan
 from semantic_layer.where import Ref, render
 from semantic_layer.windows import Window, period_start, periods
 
-DIALECTS = ("duckdb", "spark", "trino", "bigquery", "snowflake")
+DIALECTS = ("duckdb", "spark", "trino", "bigquery", "snowflake", "postgres")
 BUCKET = "__bucket"
 """The period column of a query by grain; of a comparison, TRUE in the current window and FALSE
 in the previous one (a boolean: DuckDB groups it far faster than a text label)."""
@@ -270,7 +270,7 @@ class _Build:
         if self.dialect == "duckdb":
             name = "quantile_disc" if m.discrete else "quantile_cont"
             return exp.Anonymous(this=name, expressions=[value, p])
-        if self.dialect == "snowflake":
+        if self.dialect in ("snowflake", "postgres"):
             fn = exp.PercentileDisc if m.discrete else exp.PercentileCont
             return exp.WithinGroup(this=fn(this=p), expression=exp.Order(
                 expressions=[exp.Ordered(this=value, nulls_first=False)]))
@@ -400,9 +400,9 @@ class _Build:
             select = select.where(exp.or_(until.is_(exp.null()), until > at.copy()), copy=False)
             values = [(leaf, self._aggregate(leaf, None, scan)) for leaf in cte.leaves]
         else:
-            pick = exp.ArgMin if nad.window_choice == "min" else exp.ArgMax
-            values = [(leaf, pick(this=qualify(m.expr, scan.fact.name, scan.fact.table),
-                                  expression=since.copy())) for leaf in cte.leaves]
+            values = [(leaf, _arg_pick(nad.window_choice, qualify(
+                m.expr, scan.fact.name, scan.fact.table), since.copy(), self.dialect))
+                for leaf in cte.leaves]
         for leaf, value in values:
             select = select.select(exp.alias_(value, self.leaves[leaf]), copy=False)
         if bucketed:
@@ -500,8 +500,8 @@ class _Build:
             using = _keys_of(cte, keys)
             shared = [k for k in using if k in holders]
             if shared:
-                on = exp.and_(*[exp.NullSafeEQ(this=coalesce(k, holders[k]),
-                                               expression=exp.column(k, name)) for k in shared])
+                on = exp.and_(*[_same_key(coalesce(k, holders[k]), exp.column(k, name),
+                                          self.dialect) for k in shared])
                 select = select.join(exp.to_table(name), on=on, join_type="full outer", copy=False)
             else:
                 select = select.join(exp.to_table(name), join_type="cross", copy=False)
@@ -631,3 +631,22 @@ def _counts_rows(m: Measure, sm: SemanticModel) -> bool:
     never null (dbt's definition of primary), so COUNT(pk) and COUNT(*) agree on every engine."""
     expr = parse_trusted(m.expr)
     return any(e.type == "primary" and parse_trusted(e.expr) == expr for e in sm.entities)
+
+
+def _arg_pick(choice: str | None, value: exp.Expr, since: exp.Expr, dialect: str) -> exp.Expr:
+    """`value` at the first (min) or last (max) `since`; PostgreSQL has no ARG_MIN/ARG_MAX, so
+    there it is the first element of the values ordered by `since`."""
+    if dialect != "postgres":
+        return (exp.ArgMin if choice == "min" else exp.ArgMax)(this=value, expression=since)
+    order = exp.Ordered(this=since, desc=choice != "min", nulls_first=False)
+    agg = exp.ArrayAgg(this=exp.Order(this=value, expressions=[order]))
+    # sqlglot writes index 0 as PostgreSQL's first element, [1]
+    return exp.Bracket(this=exp.Paren(this=agg), expressions=[exp.Literal.number(0)])
+
+
+def _same_key(left: exp.Expr, right: exp.Expr, dialect: str) -> exp.Expr:
+    """Keys equal, a null meeting a null. PostgreSQL cannot FULL JOIN on IS NOT DISTINCT FROM
+    (not hash- or merge-joinable); one-element arrays compare nulls as equal and hash-join."""
+    if dialect != "postgres":
+        return exp.NullSafeEQ(this=left, expression=right)
+    return exp.EQ(this=exp.Array(expressions=[left]), expression=exp.Array(expressions=[right]))

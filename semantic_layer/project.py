@@ -1,7 +1,8 @@
 """A project's semantic model: dbt YAML or a semantic manifest, plus governance, assembled.
 
-`load_project` takes a showwork project (a folder with showwork.yaml, or the file), a folder or
-file of dbt YAML, or a dbt `target/semantic_manifest.json`.
+`load_project` takes a showwork project (a folder with showwork.yaml, or the file), a dbt project
+(a folder with dbt_project.yml, or the file: its model paths), a folder or file of dbt YAML, or a
+dbt `target/semantic_manifest.json`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 import sqlglot
 import yaml
 
+from semantic_layer.dbt_project import is_dbt_project, read_dbt_project
 from semantic_layer.dbt_yaml import RawManifest, read_dbt_yaml
 from semantic_layer.errors import ModelError, SemanticError
 from semantic_layer.governance import (
@@ -46,10 +48,14 @@ def load_project(path: Path, governance: Path | None = None, as_of: dt.date | No
     settings: dict[str, Any] = {}
     if path.is_dir() and (path / PROJECT_FILE).is_file():
         path = path / PROJECT_FILE
+    elif is_dbt_project(path):  # a dbt project as it is: its model paths, no showwork.yaml
+        path = read_dbt_project(path).semantic_source()
     if path.name in (PROJECT_FILE, "showwork.yml"):
         settings = _read_settings(path)
         base = path.parent
-        path = base / str(settings.get("semantic_models") or "models")
+        path = (base / str(settings["semantic_models"]) if settings.get("semantic_models") else
+                read_dbt_project(base).semantic_source() if is_dbt_project(base) else
+                base / "models")
         if governance is None and settings.get("governance"):
             governance = base / str(settings["governance"])
         as_of = as_of or _day(settings.get("as_of"), path)

@@ -71,7 +71,8 @@ def week_start(col: exp.Expr, dialect: str) -> exp.Expr:
         # DATE_TRUNC('WEEK') follows the WEEK_START session parameter there; this does not.
         offset = exp.Sub(this=exp.Literal.number(1), expression=exp.DayOfWeekIso(this=day.copy()))
         return exp.DateAdd(this=day, expression=offset, unit=exp.var("DAY"))
-    return exp.cast(exp.DateTrunc(this=day, unit=exp.Literal.string("WEEK")), "DATE")
+    return exp.cast(exp.DateTrunc(this=_trunc_input(day, dialect), unit=exp.Literal.string("WEEK")),
+                    "DATE")
 
 
 def truncate(col: exp.Expr, grain: str, dialect: str) -> exp.Expr:
@@ -80,8 +81,15 @@ def truncate(col: exp.Expr, grain: str, dialect: str) -> exp.Expr:
         return exp.cast(col, exp.DataType.Type.DATE)
     if grain == "week":
         return week_start(col, dialect)
-    trunc = exp.DateTrunc(this=exp.cast(col, "DATE"), unit=exp.Literal.string(grain.upper()))
+    trunc = exp.DateTrunc(this=_trunc_input(exp.cast(col, "DATE"), dialect),
+                          unit=exp.Literal.string(grain.upper()))
     return exp.cast(trunc, "DATE")
+
+
+def _trunc_input(day: exp.Expr, dialect: str) -> exp.Expr:
+    """PostgreSQL truncates a DATE as a TIMESTAMP WITH TIME ZONE (a zone lookup per row); the
+    day as a plain TIMESTAMP truncates to the same day without one."""
+    return exp.cast(day, "TIMESTAMP") if dialect == "postgres" else day
 
 
 def shift(day: dt.date, count: int, grain: str) -> dt.date:

@@ -6,6 +6,7 @@ import typer
 from rich.console import Console
 
 from analyst.registry import make_client
+from harness import otel as otel_spans
 from harness.attempt import Question, run_attempt
 from harness.cli.common import (
     ProjectOpt,
@@ -24,8 +25,10 @@ def ask(question: str = typer.Argument(..., help="The business question."),
         config: str = typer.Option("claims+repair", help="Protocol switches, e.g. "
                                    "claims+repair+purpose."),
         as_json: bool = typer.Option(False, "--json", help="Print the trace as JSON."),
-        project: str | None = ProjectOpt) -> None:
+        project: str | None = ProjectOpt, otel: bool = otel_spans.option()) -> None:
     """Ask one question; print the answer, each claim's support, and the serving decision."""
+    if otel:
+        otel_spans.enable()
     protocol = Protocol.parse(config)
     client = make_client(model)
     layer = open_layer(open_project(project))

@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from analyst.registry import make_client
 from harness import experiment as exp_mod
+from harness import otel as otel_spans
 from harness.backlog import backlog, headline
 from harness.cli.common import (
     ProjectOpt,
@@ -84,8 +85,10 @@ def experiment(questions: Path | None = typer.Option(None, help="Question file (
                                                "$SHOWWORK_HOME/runs/[<project>-]<timestamp>)."),
                prices: Path | None = typer.Option(None, help="Price table YAML."),
                as_json: bool = typer.Option(False, "--json"),
-               project: str | None = ProjectOpt) -> None:
+               project: str | None = ProjectOpt, otel: bool = otel_spans.option()) -> None:
     """Run configurations × questions × repeats; write traces, results and the report."""
+    if otel:
+        otel_spans.enable()
     qfile = load_questions(questions) if questions else None
     chosen = open_project(project, qfile)
     qfile = _questions(chosen, qfile)

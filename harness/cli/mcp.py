@@ -6,6 +6,7 @@ import os
 
 import typer
 
+from harness import otel as otel_spans
 from harness.cli.common import ProjectOpt
 from harness.project import ENV_VAR, locate
 
@@ -13,9 +14,11 @@ from harness.project import ENV_VAR, locate
 def mcp(http: int | None = typer.Option(
         None, "--http", min=1, max=65535, metavar="PORT",
         help="Serve streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio."),
-        project: str | None = ProjectOpt) -> None:
+        project: str | None = ProjectOpt, otel: bool = otel_spans.option()) -> None:
     """Serve catalog, query, compare and submit_answer over MCP; one trace per MCP session,
     appended to $SHOWWORK_HOME/mcp/traces.jsonl."""
+    if otel:
+        otel_spans.enable()
     from harness.mcp import serve  # the MCP SDK loads only for this command
 
     if project is not None:

@@ -19,6 +19,7 @@ from typing import Any
 
 from analyst.session import Budgets
 from analyst.tools import Toolbox
+from harness import otel
 from harness.attempt import MAX_REPAIR_ROUNDS, _guess_category, choose_served
 from harness.audit import AuditReport, Evidence, audit
 from harness.display import TICK_NOTE
@@ -70,6 +71,9 @@ class McpSession:
 
     def __post_init__(self) -> None:
         self.toolbox = Toolbox(self.layer, require_purpose=self.protocol.purpose)
+        self.spans = otel.attempt_spans(self.attempt_id, None, self.protocol.name,
+                                        f"mcp:{self.client}", stamp_of(self.layer))
+        self.spans.begin_round(0)
 
     @property
     def used(self) -> bool:
@@ -85,6 +89,7 @@ class McpSession:
                                "up; submit your answer now."}), True
         view, record = self.toolbox.dispatch(tool, json.dumps(arguments or {}),
                                              min(len(self.rounds), MAX_REPAIR_ROUNDS))
+        self.spans.tool_call(record)
         return view, record.handle is None
 
     def submit(self, answer: Any, question: str | None) -> dict[str, Any]:
@@ -93,7 +98,9 @@ class McpSession:
         self._fix_question(question)
         raw = answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)
         round_no = len(self.rounds)
+        audited = time.monotonic()
         report = self._audit(raw)
+        self.spans.audit(report, time.monotonic() - audited)
         problems = [d.message for d in report.defects]
         if report.protocol_error:
             problems = [report.protocol_error]
@@ -103,6 +110,8 @@ class McpSession:
                                        repair_message=message))
         self.reports.append(report)
         self.final = not repair
+        if repair:
+            self.spans.begin_round(round_no + 1)
         return self._reply(report, round_no, message)
 
     def record(self) -> TraceRecord:
@@ -110,7 +119,7 @@ class McpSession:
         last = self.reports[-1] if self.reports else None
         stop = ("no_answer" if last is None else
                 "malformed_answer" if last.status == "malformed" else "answered")
-        return TraceRecord(
+        record = TraceRecord(
             attempt_id=self.attempt_id, question=QuestionRecord(id="mcp", text=self.question or ""),
             config=self.protocol.name, model=f"mcp:{self.client}", started_at=self.started_at,
             catalog=self.catalog, catalog_digest=digest(self.catalog),
@@ -119,6 +128,9 @@ class McpSession:
             stop_reason=stop, error=None if last else "The MCP session ended before an answer "
             "was submitted.", elapsed_s=time.monotonic() - self.started, notes=list(self.notes),
             project=stamp_of(self.layer))
+        self.spans.finish(record)  # once: the attempt span ends with its first record
+        self.spans = otel.OFF
+        return record
 
     def _open(self, what: str) -> None:
         if self.final:

@@ -5,7 +5,11 @@
   stem, loaded into an in-memory DuckDB at open and then locked the same way;
 - `{"spark": {"master": "local[2]", "tables": {"orders": "data/orders.parquet"}}}` or
   `{"spark": {"remote": "sc://127.0.0.1:15002"}}`: Spark, local or over Spark Connect, tables
-  from Parquet paths or the session catalog (pyspark is the optional extra `showwork[spark]`).
+  from Parquet paths or the session catalog (pyspark is the optional extra `showwork[spark]`);
+- `{"postgres": {"dsn_env": "SHOWWORK_PG_DSN", "schema": "public"}}`: PostgreSQL over psycopg
+  (the optional extra `showwork[postgres]`), read-only on the server too;
+- `{"snowflake": {...}}`, `{"bigquery": {...}}`, `{"databricks": {...}}`: their maintained drivers
+  (engines/cloud.py; the extras of the same names), secrets from the environment only.
 
 Every engine runs one governed SELECT at a time under the same `Limits`: a timeout that cancels
 the query, and a row cap that is an error, never a truncation.
@@ -20,16 +24,16 @@ from typing import Any, Protocol
 from semantic_layer.errors import WarehouseMissing, WarehouseSpecError
 from semantic_layer.execute import Limits
 
-KINDS = ("duckdb", "files", "spark")
+KINDS = ("duckdb", "files", "spark", "postgres", "snowflake", "bigquery", "databricks")
 
 
 class Engine(Protocol):
     """A warehouse the semantic layer compiles for and runs on."""
 
     name: str
-    """duckdb, files or spark."""
+    """duckdb, files, spark or postgres."""
     dialect: str
-    """The sqlglot dialect the compiler targets: duckdb or spark."""
+    """The sqlglot dialect the compiler targets: duckdb, spark or postgres."""
 
     def run(self, sql: str, limits: Limits) -> list[tuple[Any, ...]]:
         """Rows of one SELECT; QueryTimeout past the timeout (the query is cancelled),
@@ -47,14 +51,16 @@ class Engine(Protocol):
 
 
 def open_engine(spec: Mapping[str, Any] | Path | str | None, base: Path,
-                limits: Limits | None = None) -> Engine:
+                limits: Limits | None = None, project: str | None = None) -> Engine:
     """The engine showwork.yaml's `warehouse:` value names; relative paths resolve against
-    `base`, the folder of showwork.yaml. A bare path is a DuckDB file."""
+    `base`, the folder of showwork.yaml. A bare path is a DuckDB file. A server's errors name
+    `project`."""
     limits = limits or Limits()
     if spec is None:
         raise WarehouseMissing("The project names no warehouse: add `warehouse:` to showwork.yaml "
-                               "with duckdb: FILE, files: FOLDER or spark: {master: …} / "
-                               "{remote: sc://…}.")
+                               "with duckdb: FILE, files: FOLDER, spark: {master: …} / "
+                               "{remote: sc://…}, postgres: {dsn_env: VAR}, snowflake: {…}, "
+                               "bigquery: {…} or databricks: {…}.")
     if isinstance(spec, Path | str):
         spec = {"duckdb": spec}
     if not isinstance(spec, Mapping) or len(spec) != 1 or next(iter(spec)) not in KINDS:
@@ -74,6 +80,14 @@ def open_engine(spec: Mapping[str, Any] | Path | str | None, base: Path,
         from semantic_layer.engines.files import FilesEngine
 
         return FilesEngine(resolve(base, value, "warehouse.files"), limits)
+    if kind == "postgres":
+        from semantic_layer.engines.postgres import PostgresEngine
+
+        return PostgresEngine.open(value, limits, project)
+    if kind in ("snowflake", "bigquery", "databricks"):
+        from semantic_layer.engines.cloud import CloudEngine
+
+        return CloudEngine.open(kind, value, limits, project)
     from semantic_layer.engines.spark import SparkEngine
 
     return SparkEngine.open(value, base)

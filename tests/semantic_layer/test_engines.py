@@ -273,7 +273,7 @@ class TestSpecs:
 
     @pytest.mark.parametrize(("spec", "message"), [
         (None, "names no warehouse"),
-        ({"postgres": "db"}, "one of duckdb, files, spark as its only key; got postgres"),
+        ({"oracle": "db"}, "as its only key; got oracle"),
         ({"duckdb": "a", "files": "b"}, "as its only key; got duckdb, files"),
         ({"duckdb": 3}, "warehouse.duckdb: expected a path"),
         ({"spark": "local"}, "warehouse.spark: expected a mapping"),

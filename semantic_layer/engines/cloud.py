@@ -1,0 +1,299 @@
+"""Snowflake, BigQuery and Databricks SQL as the warehouse, through their maintained drivers:
+the ADBC drivers for Snowflake and BigQuery (`adbc-driver-snowflake`, `adbc-driver-bigquery`:
+one Arrow interface) and `databricks-sql-connector`, each an optional extra (`showwork[snowflake]`,
+`showwork[bigquery]`, `showwork[databricks]`), imported only when such an engine opens.
+
+showwork.yaml (or a dbt profile's target) names the settings; a secret only ever comes from the
+environment (`password_env`, `token_env`, `credentials_env`) or a dbt profile, and is scrubbed
+from every message:
+    snowflake:  {account, user, password_env, warehouse, database, schema, role}
+    bigquery:   {project, dataset, location, credentials_env (service-account JSON)}
+    databricks: {host, http_path, token_env, catalog, schema}
+
+The same limits as DuckDB's: one SELECT (sqlglot, in the engine's dialect, with no write in it),
+a timeout that cancels the query (the driver's cancel from a timer; Snowflake's session
+STATEMENT_TIMEOUT_IN_SECONDS as well), a row cap read by fetching cap + 1 rows. These services
+have no read-only transaction: the server-side wall is a role or service account with SELECT
+grants only, which the README asks for.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from semantic_layer.engines.postgres import one_select
+from semantic_layer.errors import (
+    EngineUnavailable,
+    ExecutionError,
+    QueryTimeout,
+    RowCapExceeded,
+    WarehouseSpecError,
+)
+from semantic_layer.execute import Limits
+
+LOGIN_TIMEOUT_S = 10
+"""A service that does not answer the login within this is reported, not waited for."""
+
+
+@dataclass(frozen=True)
+class CloudSpec:
+    """One warehouse's driver settings, its secrets kept apart."""
+
+    kind: str
+    """snowflake, bigquery or databricks."""
+    settings: dict[str, str]
+    """Non-secret settings, as showwork.yaml names them."""
+    secrets: dict[str, str] = field(default_factory=dict, repr=False)
+    project: str | None = None
+
+    @property
+    def where(self) -> str:
+        s = self.settings
+        at = {"snowflake": lambda: f"account {s.get('account', '?')}"
+                                   f"{', warehouse ' + s['warehouse'] if s.get('warehouse') else ''}",
+              "bigquery": lambda: f"project {s.get('project', '?')}"
+                                  f"{', dataset ' + s['dataset'] if s.get('dataset') else ''}",
+              "databricks": lambda: f"{s.get('host', '?')}{s.get('http_path', '')}"}[self.kind]()
+        name = {"snowflake": "Snowflake", "bigquery": "BigQuery", "databricks": "Databricks SQL"}
+        return f"{f'project {self.project}, ' if self.project else ''}{name[self.kind]} ({at})"
+
+
+KEYS = {
+    "snowflake": (("account", "user", "warehouse", "database", "schema", "role", "host", "port",
+                   "protocol", "authenticator"), {"password_env": "password",
+                                                  "private_key_env": "private_key"}),
+    "bigquery": (("project", "dataset", "location"), {"credentials_env": "credentials"}),
+    "databricks": (("host", "http_path", "catalog", "schema", "port"), {"token_env": "token"}),
+}
+"""Per warehouse: its settings, and its `*_env` keys → the secret each names."""
+REQUIRED = {"snowflake": ("account", "user"), "bigquery": ("project",),
+            "databricks": ("host", "http_path")}
+DIALECTS = {"snowflake": "snowflake", "bigquery": "bigquery", "databricks": "spark"}
+"""The sqlglot dialect each is compiled for (Databricks SQL is Spark SQL)."""
+
+
+def parse(kind: str, value: Any, project: str | None = None) -> CloudSpec:
+    """showwork.yaml's `warehouse: {KIND: {...}}`; a dbt profile's secrets arrive as Secret."""
+    from semantic_layer.dbt_project import Secret
+
+    if not isinstance(value, Mapping):
+        raise WarehouseSpecError(f"warehouse.{kind}: expected a mapping of settings; got "
+                                 f"{type(value).__name__}.")
+    plain, envs = KEYS[kind]
+    secrets = {k: str(v) for k, v in value.items() if isinstance(v, Secret)}
+    unknown = sorted(set(value) - set(plain) - set(envs) - set(secrets))
+    if unknown:
+        hint = (" (a secret is never written in showwork.yaml: name its variable with "
+                f"{', '.join(envs)})" if set(unknown) & set(envs.values()) else "")
+        raise WarehouseSpecError(f"warehouse.{kind}: unknown key {unknown[0]!r}; supported: "
+                                 f"{', '.join((*plain, *envs))}{hint}.")
+    for env_key, secret in envs.items():
+        if value.get(env_key):
+            name = str(value[env_key])
+            if name not in os.environ:
+                raise WarehouseSpecError(f"warehouse.{kind}.{env_key}: the environment variable "
+                                         f"{name} is not set.")
+            secrets[secret] = os.environ[name]
+    missing = [k for k in REQUIRED[kind] if not value.get(k)]
+    if missing:
+        raise WarehouseSpecError(f"warehouse.{kind}: {', '.join(missing)} must be given.")
+    return CloudSpec(kind, {k: str(value[k]) for k in plain if value.get(k) is not None},
+                     secrets, project)
+
+
+# -- what each driver is given ------------------------------------------------------------------
+def snowflake_kwargs(spec: CloudSpec) -> dict[str, str]:
+    """The ADBC Snowflake driver's database options."""
+    s, names = spec.settings, {"account": "adbc.snowflake.sql.account", "user": "username",
+                               "warehouse": "adbc.snowflake.sql.warehouse",
+                               "database": "adbc.snowflake.sql.db",
+                               "schema": "adbc.snowflake.sql.schema",
+                               "role": "adbc.snowflake.sql.role",
+                               "host": "adbc.snowflake.sql.uri.host",
+                               "port": "adbc.snowflake.sql.uri.port",
+                               "protocol": "adbc.snowflake.sql.uri.protocol",
+                               "authenticator": "adbc.snowflake.sql.auth_type"}
+    out = {names[k]: v for k, v in s.items()}
+    out["adbc.snowflake.sql.client_option.login_timeout"] = f"{LOGIN_TIMEOUT_S}s"
+    out["adbc.snowflake.sql.client_option.app_name"] = "showwork"
+    if "password" in spec.secrets:
+        out["password"] = spec.secrets["password"]
+    if "private_key" in spec.secrets:
+        out["adbc.snowflake.sql.auth_type"] = "auth_jwt"
+        out["adbc.snowflake.sql.client_option.jwt_private_key_pkcs8_value"] = (
+            spec.secrets["private_key"])
+    return out
+
+
+def bigquery_kwargs(spec: CloudSpec) -> dict[str, str]:
+    """The ADBC BigQuery driver's database options (service-account JSON from the environment,
+    else Google's application-default credentials)."""
+    s = spec.settings
+    out = {"adbc.bigquery.sql.project_id": s["project"]}
+    if s.get("dataset"):
+        out["adbc.bigquery.sql.dataset_id"] = s["dataset"]
+    if s.get("location"):
+        out["adbc.bigquery.sql.location"] = s["location"]
+    if "credentials" in spec.secrets:
+        out["adbc.bigquery.sql.auth_type"] = "adbc.bigquery.sql.auth_type.json_credential_string"
+        out["adbc.bigquery.sql.auth_credentials"] = spec.secrets["credentials"]
+    return out
+
+
+def databricks_kwargs(spec: CloudSpec) -> dict[str, Any]:
+    """databricks.sql.connect's arguments (retries bounded so a silent host fails fast)."""
+    s = spec.settings
+    out: dict[str, Any] = {"server_hostname": s["host"], "http_path": s["http_path"],
+                           "_retry_stop_after_attempts_count": 1,
+                           "_socket_timeout": LOGIN_TIMEOUT_S,
+                           "_retry_stop_after_attempts_duration": LOGIN_TIMEOUT_S}
+    if s.get("port"):
+        out["_port"] = int(s["port"])
+    for key in ("catalog", "schema"):
+        if s.get(key):
+            out[key] = s[key]
+    if "token" in spec.secrets:
+        out["access_token"] = spec.secrets["token"]
+    return out
+
+
+def _driver(kind: str) -> tuple[Callable[..., Any], tuple[type[BaseException], ...]]:
+    """(connect, the driver's error classes) — ImportError names the extra."""
+    if kind == "snowflake":
+        import adbc_driver_manager
+        import adbc_driver_snowflake.dbapi as sf
+
+        return (lambda spec: sf.connect(db_kwargs=snowflake_kwargs(spec)),
+                (adbc_driver_manager.Error,))
+    if kind == "bigquery":
+        import adbc_driver_bigquery.dbapi as bq
+        import adbc_driver_manager
+
+        return (lambda spec: bq.connect(db_kwargs=bigquery_kwargs(spec)),
+                (adbc_driver_manager.Error,))
+    import urllib3
+    from databricks import sql as dbsql
+    from databricks.sql import exc as dberr
+
+    logging.getLogger("databricks").setLevel(logging.CRITICAL)  # the error says it, once
+    return (lambda spec: dbsql.connect(**databricks_kwargs(spec)),
+            (dberr.Error, OSError, urllib3.exceptions.HTTPError))
+
+
+class CloudEngine:
+    """Governed SQL on Snowflake, BigQuery or Databricks SQL over one driver connection."""
+
+    def __init__(self, spec: CloudSpec, limits: Limits,
+                 connect: Callable[[CloudSpec], Any] | None = None,
+                 errors: tuple[type[BaseException], ...] | None = None) -> None:
+        self.spec = spec
+        self.name = spec.kind
+        self.dialect = DIALECTS[spec.kind]
+        if connect is None or errors is None:
+            try:
+                connect, errors = _driver(spec.kind)
+            except ImportError as exc:
+                raise EngineUnavailable(f"{spec.where} needs its driver: pip install "
+                                        f"'showwork[{spec.kind}]'.") from exc
+        self._errors = errors
+        self._lock = threading.Lock()
+        try:
+            self.connection: Any = connect(spec)
+        except errors as exc:
+            raise EngineUnavailable(f"{spec.where}: could not connect: {self._reason(exc)}; "
+                                    "check the network, the settings and the credentials.") from None
+        if spec.kind == "snowflake":  # the server cancels a statement past the timeout too
+            self._execute_plain(f"ALTER SESSION SET STATEMENT_TIMEOUT_IN_SECONDS = "
+                                f"{max(1, int(limits.timeout_s))}")
+        self._checked: dict[str, str] = {}
+
+    @classmethod
+    def open(cls, kind: str, value: Any, limits: Limits, project: str | None = None
+             ) -> CloudEngine:
+        return cls(parse(kind, value, project), limits)
+
+    def run(self, sql: str, limits: Limits) -> list[tuple[Any, ...]]:
+        checked = self._checked.get(sql)
+        if checked is None:
+            checked = self._checked[sql] = one_select(sql, self.spec.where, self.dialect)
+        cursor = self._open().cursor()
+        timed_out = threading.Event()
+
+        def cancel() -> None:
+            timed_out.set()
+            (getattr(cursor, "adbc_cancel", None) or cursor.cancel)()
+
+        timer = threading.Timer(limits.timeout_s, cancel)
+        timer.start()
+        try:
+            cursor.execute(checked)
+            rows = [tuple(r) for r in cursor.fetchmany(limits.row_cap + 1)]
+        except self._errors as exc:
+            if timed_out.is_set():
+                raise QueryTimeout(f"{self.spec.where}: query cancelled after "
+                                   f"{limits.timeout_s:g} s.") from None
+            raise ExecutionError(f"{self.spec.where}: the warehouse could not run the query: "
+                                 f"{self._reason(exc)}") from None
+        finally:
+            timer.cancel()
+            cursor.close()
+        if len(rows) > limits.row_cap:
+            raise RowCapExceeded(f"The query returns more than {limits.row_cap} rows; "
+                                 "narrow it with filters, a coarser grain or a limit.")
+        return rows
+
+    def tables(self) -> dict[str, list[tuple[str, str]]]:
+        """Table → columns of the configured schema (information_schema, as each exposes it)."""
+        from sqlglot import exp
+
+        schema = self.spec.settings.get("schema") or self.spec.settings.get("dataset")
+        source = exp.to_table("information_schema.columns")
+        query = exp.select("table_name", "column_name", "data_type")
+        if self.spec.kind == "bigquery" and schema:  # a dataset's own information_schema
+            source = exp.Table(this=exp.to_identifier("columns"), db=exp.to_identifier(
+                "information_schema"), catalog=exp.to_identifier(schema, quoted=True))
+        elif schema:
+            query = query.where(exp.func("lower", exp.column("table_schema")).eq(
+                exp.Literal.string(schema.lower())))
+        sql = query.from_(source).order_by("table_name", "ordinal_position").sql(self.dialect)
+        out: dict[str, list[tuple[str, str]]] = {}
+        for table, column, kind in self._execute_plain(sql):
+            out.setdefault(str(table).lower(), []).append((str(column).lower(), str(kind)))
+        return out
+
+    def close(self) -> None:
+        con, self.connection = self.connection, None
+        if con is not None:
+            con.close()
+
+    def __repr__(self) -> str:
+        return f"CloudEngine({self.spec.where})"
+
+    def _open(self) -> Any:
+        if self.connection is None:
+            raise ExecutionError(f"{self.spec.where}: the engine is closed.")
+        return self.connection
+
+    def _execute_plain(self, sql: str) -> list[tuple[Any, ...]]:
+        """The engine's own statements (session settings, the catalog), not governed SQL."""
+        cursor = self._open().cursor()
+        try:
+            cursor.execute(sql)
+            return [tuple(r) for r in cursor.fetchall()] if cursor.description else []
+        except self._errors as exc:
+            raise EngineUnavailable(f"{self.spec.where}: {self._reason(exc)}") from None
+        finally:
+            cursor.close()
+
+    def _reason(self, exc: BaseException) -> str:
+        lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+        text = " ".join(lines[:2])[:500] or type(exc).__name__
+        for secret in self.spec.secrets.values():
+            if secret:
+                text = text.replace(secret, "***")
+        return text
