@@ -430,9 +430,9 @@ class TestBadInput:
         code, out, err = _cli("semantic", "query", "--project", str(project.root), "--metric",
                               "revenue", env={DSN_ENV: f"postgresql://u:pw-zz9@127.0.0.1:"
                                               f"{free_port()}/shop", "SHOWWORK_SOURCES": "1"})
-        assert code == 2, err
+        assert code == 3, err  # a bad project (README "Exit codes")
         lines = [line for line in err.splitlines() if line.strip()]
-        assert len(lines) == 1 and lines[0].startswith("error: project shop, PostgreSQL at"), err
+        assert len(lines) == 1 and lines[0].startswith("bad project: project shop, PostgreSQL at"), err
         assert "Traceback" not in err and "pw-zz9" not in err + out
 
 

@@ -257,10 +257,10 @@ class TestPostgresProfile:
         home = tmp_path / "home"
         proc = _cli("ask", "What was revenue in June 2019?", "--project", str(shop_dbt),
                     env={**_pg_env(server, secret), "SHOWWORK_HOME": str(home)}, cwd=tmp_path)
-        assert proc.returncode == 2
+        assert proc.returncode == 3  # a bad project (README "Exit codes")
         lines = [line for line in proc.stderr.splitlines() if line.strip()]
         assert len(lines) == 1, proc.stderr
-        assert lines[0].startswith("error: project shop_dbt, PostgreSQL at showwork_reader@"
+        assert lines[0].startswith("bad project: project shop_dbt, PostgreSQL at showwork_reader@"
                                    "127.0.0.1:")
         assert "password authentication failed" in lines[0]
         _assert_nowhere(secret, proc, home)
