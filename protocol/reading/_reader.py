@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from protocol.reading.account import ReadSpan, entry_words, mention_span, unread_spans
 from protocol.reading.asks import Asks, read_asks
 from protocol.reading.gaps import Gap, find_gaps
 from protocol.reading.mentions import Mention, find_mentions
@@ -29,11 +30,19 @@ class Reading:
     asks: Asks
     gaps: tuple[Gap, ...]
     """What looks like a metric, dimension, member, grain, qualifier or period but is not governed."""
+    spans: tuple[ReadSpan, ...] = ()
+    """Every span of the text that something read, and what it was read as, in text order."""
+    unread_content: tuple[ReadSpan, ...] = ()
+    """Content words no reader consumed (neither the catalog nor the grammar nor the listed
+    function words), in text order."""
 
     @property
     def unread(self) -> list[str]:
-        """The words of every gap, in text order: what a caller must refuse over or flag."""
-        return [g.words for g in self.gaps]
+        """The words of every gap and every unread content span, in text order: what a caller
+        must refuse over or flag."""
+        found = sorted([(g.span, g.words) for g in self.gaps]
+                       + [(u.span, u.words) for u in self.unread_content])
+        return [words for _span, words in found]
 
     def metric_names(self) -> list[str]:
         """Each metric named, once, in order of first mention."""
@@ -63,10 +72,39 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     mentions = find_mentions(text, catalog)
     periods = _without(find_periods(text, _as_of(as_of, catalog)), mentions)
     asks = read_asks(text, mentions, periods)
+    if (asks.change or asks.why) and any(p.parts for p in periods.found):
+        periods = _two_periods(periods)
+        asks = read_asks(text, mentions, periods)
     gaps = find_gaps(text, catalog, mentions, periods, asks)
     by_kind = {k: tuple(m for m in mentions if m.kind == k) for k in ("metric", "member", "dimension")}
+    spans = [mention_span(m) for m in mentions]
+    spans += [ReadSpan(p.words, p.span, "window", str(p.period)) for p in periods.found]
+    spans += [ReadSpan(s.words, s.span, "shape", s.detail) for s in asks.spans]
+    taken = [s.span for s in spans] + [_with_aggregate(text, g.span) for g in gaps] + \
+        [p.span for p in periods.problems]
+    own = entry_words(catalog, [m.name for m in by_kind["metric"]],
+                      [m.name for m in (*by_kind["dimension"], *by_kind["member"])])
+    unread = tuple(ReadSpan(words, span, "unreadable", "no catalog entry or grammar reads it")
+                   for words, span in unread_spans(text, taken, own))
     return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
-                   periods.found, asks, tuple(gaps))
+                   periods.found, asks, tuple(gaps), tuple(sorted(spans, key=lambda s: s.span)),
+                   unread)
+
+
+_AGGREGATE = re.compile(r"\b(?:average|mean|median|typical|total)\s+$", re.IGNORECASE)
+
+
+def _with_aggregate(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """A gap's span with the aggregate word before it ('average age': the gap speaks for both)."""
+    m = _AGGREGATE.search(text[:span[0]])
+    return (m.start(), span[1]) if m else span
+
+
+def _two_periods(periods: Periods) -> Periods:
+    """'How did X change from May to June': May versus June, not May..June against the span
+    before it."""
+    found = tuple(part for p in periods.found for part in (p.parts or (p,)))
+    return Periods(found, "explicit", periods.problems)
 
 
 def _as_of(as_of: dt.date | str | None, catalog: dict[str, Any]) -> dt.date | None:

@@ -70,6 +70,9 @@ class PeriodMention:
     words: str
     """The words as the text writes them."""
     span: Span
+    parts: tuple[PeriodMention, ...] = ()
+    """For 'from A to B' and 'between A and B': A and B as named (a change between them asks
+    for A versus B, never the span A..B)."""
 
 
 @dataclass(frozen=True)
@@ -379,7 +382,8 @@ def _merge(text: str, found: list[PeriodMention], ctx: _Context,
             span = (start, b.span[1])
             try:
                 words = text[span[0]:span[1]]
-                out.append(PeriodMention(_ordered(a.period.start, b.period.end, words), words, span))
+                out.append(PeriodMention(_ordered(a.period.start, b.period.end, words), words, span,
+                                         (a, b)))
             except _Unreadable as exc:
                 problems.append(PeriodProblem(text[span[0]:span[1]], span, str(exc)))
             i += 2
