@@ -16,6 +16,7 @@ from typing import Any
 from analyst.client import ModelClient
 from analyst.session import Budgets, Outcome, Session
 from harness.audit import AuditReport, Evidence, audit
+from harness.audit.scope import read_as
 from harness.project import stamp_of
 from harness.reaudit import _guess_category, reaudit  # noqa: F401 (callers import reaudit from here)
 from protocol.prompts import repair_message
@@ -93,7 +94,7 @@ def run_attempt(question: Question, client: ModelClient, layer: SemanticLayer,
         project=project or stamp_of(layer), turns=session.turns, calls=session.calls,
         rounds=rounds, served_round=served, stop_reason=stop or "answered", error=error,
         usage=UsageRecord(**session.usage.__dict__), elapsed_s=time.monotonic() - started,
-        notes=session.notes + list(getattr(client, "notes", [])))
+        notes=[read_as(question.text, catalog), *session.notes, *getattr(client, "notes", [])])
 
 
 def _audit(outcome: Outcome, session: Session, catalog: dict[str, Any], question: Question,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from protocol.reading.account import ReadSpan, entry_words, mention_span, unread_spans
@@ -75,6 +75,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     if (asks.change or asks.why) and any(p.parts for p in periods.found):
         periods = _two_periods(periods)
         asks = read_asks(text, mentions, periods)
+    if asks.share is not None and _rate_named(mentions, catalog):
+        asks = replace(asks, share=None)  # 'what percentage of reminders were opened': a rate
     gaps = find_gaps(text, catalog, mentions, periods, asks)
     by_kind = {k: tuple(m for m in mentions if m.kind == k) for k in ("metric", "member", "dimension")}
     spans = [mention_span(m) for m in mentions]
@@ -98,6 +100,13 @@ def _with_aggregate(text: str, span: tuple[int, int]) -> tuple[int, int]:
     """A gap's span with the aggregate word before it ('average age': the gap speaks for both)."""
     m = _AGGREGATE.search(text[:span[0]])
     return (m.start(), span[1]) if m else span
+
+
+def _rate_named(mentions: list[Mention], catalog: dict[str, Any]) -> bool:
+    """A named metric is itself a fraction (a rate, a share): it is the share asked for."""
+    metrics = catalog.get("metrics") or {}
+    return any(m.kind == "metric" and (metrics.get(m.name) or {}).get("unit") in
+               ("fraction", "percent") for m in mentions)
 
 
 def _two_periods(periods: Periods) -> Periods:

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from protocol.reading._words import Span, overlaps
 from protocol.reading.asks import FALL, GRAINS, MOVES, RISE
 from protocol.reading.gaps import NEUTRAL
 from protocol.reading.mentions import Mention
 from protocol.reading.periods import MONTHS, NUMBERS
+
+if TYPE_CHECKING:
+    from protocol.reading._reader import Reading
 
 ReadAs = Literal["metric", "member", "dimension", "window", "shape", "qualifier", "unreadable"]
 
@@ -195,3 +198,24 @@ def _joined(text: str, run: list[re.Match[str]]) -> tuple[str, Span]:
 def mention_span(m: Mention) -> ReadSpan:
     detail = f"{m.name} = {m.member}" if m.kind == "member" else m.name
     return ReadSpan(m.words, m.span, m.kind, detail)
+
+
+def read_as_line(reading: Reading) -> str:
+    """What a question was read as, in one line a person checks at a glance:
+    'Read as: flights · dest = LAX · July 2013 · level', then the unread words, if any."""
+    parts = list(dict.fromkeys(m.name for m in reading.metrics)) or ["no metric"]
+    seen: set[tuple[int, int]] = set()
+    for m in reading.members:
+        if m.span not in seen:
+            seen.add(m.span)
+            parts.append(f"{m.name} = {m.member}")
+    if reading.asks.compare == "explicit" and len(reading.periods) >= 2:
+        parts.append(" versus ".join(p.words for p in reading.periods[:2]))
+    else:
+        parts += [p.words for p in reading.periods]
+    parts += [f"by {d}" for d in reading.asks.breakdown]
+    parts.append(reading.asks.shape)
+    line = "Read as: " + " · ".join(parts)
+    if reading.unread:
+        line += " · unread: " + ", ".join(repr(w) for w in reading.unread)
+    return line

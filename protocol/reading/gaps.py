@@ -184,7 +184,8 @@ def _slot_gaps(s: _Scope) -> list[Gap]:
     for d in (x for x in s.mentions if x.kind == "dimension"):
         m = re.search(r"([A-Za-z][\w-]*)\s+$", s.text[:d.span[0]])
         if m is None or m.group(1).lower() in _NOT_MEMBER or m.group(1).lower() in GRAINS \
-                or m.group(1).lower() in NUMBERS or m.group(1).isdigit():
+                or m.group(1).lower() in NUMBERS or m.group(1).isdigit() \
+                or m.group(1).lower() in COMMON_WORDS:
             continue
         if s.free(m.span(1)) and not _is_period_word(m.group(1)):
             out.append(Gap("member", m.group(1), m.span(1), m.group(1).lower().replace("-", "_"),

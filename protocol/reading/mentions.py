@@ -229,8 +229,13 @@ def find_metrics(text: str, catalog: dict[str, Any]) -> list[Mention]:
 
 def find_mentions(text: str, catalog: dict[str, Any]) -> list[Mention]:
     """Metrics, members and dimensions the text names; the longer phrase wins an overlap."""
+    from protocol.reading.members import find_members
+
     members, dimensions = _dimension_scanners(_dimension_key(catalog))
-    named = [m for m in members.scan(text) if not _verb(text, m)]
+    scanned = members.scan(text)
+    known = {(m.span, m.name, m.member) for m in scanned}
+    scanned += [m for m in find_members(text, catalog) if (m.span, m.name, m.member) not in known]
+    named = [m for m in scanned if not _verb(text, m)]
     candidates = find_metrics(text, catalog) + named + dimensions.scan(text)
     return resolve(candidates)
 

@@ -278,10 +278,15 @@ _RELATIVE: dict[str, Callable[[dt.date], Period]] = {
     "last year": lambda t: year(t.year - 1),
     "next year": lambda t: year(t.year + 1),
     "year to date": lambda t: Period(dt.date(t.year, 1, 1), t, "range"),
+    "month to date": lambda t: Period(t.replace(day=1), t, "range"),
+    "quarter to date": lambda t: Period(quarter_of(t).start, t, "range"),
     "yesterday": lambda t: Period(t - dt.timedelta(days=1), t - dt.timedelta(days=1), "day"),
     "today": lambda t: Period(t, t, "day"),
 }
 _RELATIVE_RE = {
+    "year to date": r"\b(?:year to date|ytd|so far this year|this year so far|this year to date)\b",
+    "month to date": r"\b(?:month to date|mtd|so far this month|this month so far)\b",
+    "quarter to date": r"\b(?:quarter to date|qtd|so far this quarter|this quarter so far)\b",
     "week before last": r"\b(?:the )?week before last\b",
     "this week": r"\b(?:this|current) week\b", "last week": r"\b(?:last|past) week\b",
     "next week": r"\b(?:next|coming) week\b",
@@ -290,7 +295,7 @@ _RELATIVE_RE = {
     "this quarter": r"\b(?:this|current) quarter\b", "last quarter": r"\b(?:last|past) quarter\b",
     "next quarter": r"\b(?:next|coming) quarter\b",
     "this year": r"\b(?:this|current) year\b", "last year": r"\b(?:last|past) year\b",
-    "next year": r"\b(?:next|coming) year\b", "year to date": r"\b(?:year to date|ytd)\b",
+    "next year": r"\b(?:next|coming) year\b",
     "yesterday": r"\byesterday\b", "today": r"\btoday\b",
 }
 _N = r"(?P<n>\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
