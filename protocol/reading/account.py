@@ -156,7 +156,7 @@ def _averaged(info: dict[str, Any]) -> bool:
 
 
 _GRAMMAR_LEMMAS = frozenset(lemma(w) for w in _GRAMMAR | MOVES | FALL | RISE | set(GRAINS))
-_FUNCTION_LEMMAS = frozenset(lemma(w) for w in FUNCTION_WORDS)
+_FUNCTION_LEMMAS = frozenset(lemma(w) for w in FUNCTION_WORDS | NEUTRAL)
 
 
 def _listed(word: str) -> bool:

@@ -138,11 +138,23 @@ def _distinct(entries: list[_Entry]) -> list[_Entry]:
     return list(seen.values())
 
 
+def _dimension_named(dims: dict[str, Any], name: str) -> str:
+    """The dimension a name means: itself, else the one dimension whose attribute or label it
+    is ('dest' → 'trip__dest')."""
+    if name in dims:
+        return name
+    wanted = key(name)
+    found = [d for d, info in dims.items() if key(d.rpartition("__")[2]) == wanted
+             or key(info.get("label") or "") == wanted]
+    return found[0] if len(found) == 1 else name
+
+
 def search_members(catalog: dict[str, Any], dimension: str, query: str = "",
                    limit: int = 20) -> dict[str, Any]:
     """A dimension's members matching `query` (case-insensitive: every word of the query in the
     value, else fuzzy), the closest values on a miss, and whether the list is complete."""
     dims = catalog.get("dimensions") or {}
+    dimension = _dimension_named(dims, dimension)
     if dimension not in dims:
         close = difflib.get_close_matches(dimension, list(dims), n=3, cutoff=0.5)
         raise KeyError(f"Unknown dimension {dimension!r}; dimensions: {', '.join(dims)}"
