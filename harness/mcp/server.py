@@ -43,7 +43,7 @@ from traces import TraceRecord, TraceWriter
 if sys.platform != "win32":
     import fcntl
 
-TOOLS = ("catalog", "dimension_values", "query", "compare", "submit_answer")
+TOOLS = ("catalog", "query", "compare", "dimension_values", "submit_answer")
 STDIO = "stdio"
 """The session key over stdio: one client per server process."""
 SESSION_HEADER = "mcp-session-id"
