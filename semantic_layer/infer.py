@@ -13,7 +13,6 @@ the one place it is read (a cache by the model's digest can sit there).
 from __future__ import annotations
 
 import datetime as dt
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -44,18 +43,10 @@ class MemberList:
     """False when the dimension has more than INDEX_BOUND distinct values (the list is cut)."""
 
 
-_INDEXES: dict[int, tuple[weakref.ref[SemanticModelFile], dict[str, MemberList]]] = {}
-
-
 def member_index(model: SemanticModelFile) -> dict[str, MemberList]:
-    """Qualified dimension → its indexed members, for a model `infer` filled in (else none)."""
-    found = _INDEXES.get(id(model))
-    return found[1] if found is not None and found[0]() is model else {}
-
-
-def _keep_index(model: SemanticModelFile, index: dict[str, MemberList]) -> None:
-    key = id(model)
-    _INDEXES[key] = (weakref.ref(model, lambda _ref: _INDEXES.pop(key, None)), index)
+    """Qualified dimension → its indexed members, for a model `infer` filled in (else none).
+    The one place the index is read: it travels with the model, so a cached model has it."""
+    return model.member_index
 
 
 def _indexed_dimensions(model: SemanticModelFile) -> list[str]:
@@ -127,9 +118,8 @@ def infer(model: SemanticModelFile, run: Run, dialect: str = "duckdb") -> Semant
     as_of = model.as_of
     if as_of == dt.date.max and through:
         as_of = max(through)
-    out = replace(model, coverage_by_model=coverage, dimension_governance=governance, as_of=as_of)
-    _keep_index(out, index)
-    return out
+    return replace(model, coverage_by_model=coverage, dimension_governance=governance,
+                   as_of=as_of, member_index=index)
 
 
 def infer_from_engine(model: SemanticModelFile, engine: Engine,

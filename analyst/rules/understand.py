@@ -132,12 +132,14 @@ def _filters(q: Understood, reading: Reading, catalog: dict[str, Any]) -> None:
             spans.setdefault(m.span, {})[m.name] = m.member
     for span, named in spans.items():  # one member may be named in several dimensions
         rivals = _rival_dimensions(list(named), q.metrics, catalog)
+        if len(rivals) > 1:
+            rivals = _by_direction(reading.text[:span[0]], rivals, catalog) or rivals
         if len(rivals) > 1 and q.refusal is None:
             words = reading.text[span[0]:span[1]]
             q.intent, q.refusal = "refuse", (
                 f"{words!r} is a member of {' and of '.join(rivals)}; which one do you mean? "
                 f"Ask again naming the dimension ({' or '.join(rivals)}).")
-        dim = dimension_for(list(named), q.metrics, catalog)
+        dim = rivals[0] if len(rivals) == 1 else dimension_for(list(named), q.metrics, catalog)
         if dim not in q.group_by:
             _add_filter(q, dim, named.get(dim, next(iter(named.values()))))
     for gap in reading.gaps:
@@ -158,6 +160,25 @@ def _rival_dimensions(dims: list[str], metrics: list[str], catalog: dict[str, An
                 cat.same_attribute(catalog, dim, o) or o == dim for o in out):
             out.append(dim)
     return out
+
+
+_TOWARD = re.compile(r"\b(?:to|into|for|towards?|bound for|arriving (?:at|in)|reaching)\s+"
+                     r"(?:the\s+)?$", re.IGNORECASE)
+_AWAY = re.compile(r"\b(?:from|out of|leaving|departing|left)\s+(?:the\s+)?$", re.IGNORECASE)
+_ROLE = {"toward": re.compile(r"\b(?:dest|destination|arrival|arriving|inbound|to|target)\b"),
+         "away": re.compile(r"\b(?:origin|departure|departing|source|from|outbound)\b")}
+
+
+def _by_direction(before: str, dims: list[str], catalog: dict[str, Any]) -> list[str]:
+    """One member in two roles of one table ('San Francisco Intl' as origin and destination):
+    'to X' names the role whose words say destination, 'from X' the one that says origin."""
+    way = "toward" if _TOWARD.search(before) else "away" if _AWAY.search(before) else None
+    if way is None:
+        return []
+    entries = catalog.get("dimensions") or {}
+    said = {d: " ".join([d.replace("_", " "), str((entries.get(d) or {}).get("label") or ""),
+                         *((entries.get(d) or {}).get("synonyms") or ())]).lower() for d in dims}
+    return [d for d in dims if _ROLE[way].search(said[d])]
 
 
 def _add_filter(q: Understood, dim: str, member: str) -> None:

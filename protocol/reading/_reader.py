@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from protocol.reading.account import ReadSpan, entry_words, mention_span, unread_spans
+from protocol.reading.account import ReadSpan, entry_words, lemma, mention_span, unread_spans
 from protocol.reading.asks import Asks, read_asks
 from protocol.reading.gaps import Gap, find_gaps
 from protocol.reading.mentions import Mention, find_mentions
@@ -69,14 +69,16 @@ def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None
 
 
 def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
-    mentions = find_mentions(text, catalog)
+    mentions = _heads(_ratio_of_share(text, find_mentions(text, catalog), catalog), catalog)
     periods = _without(find_periods(text, _as_of(as_of, catalog)), mentions)
     asks = read_asks(text, mentions, periods)
     if (asks.change or asks.why) and any(p.parts for p in periods.found):
         periods = _two_periods(periods)
         asks = read_asks(text, mentions, periods)
     if asks.share is not None and _rate_named(mentions, catalog):
-        asks = replace(asks, share=None)  # 'what percentage of reminders were opened': a rate
+        # 'what percentage of reminders were opened': a rate is the share asked for
+        kept = tuple(s for s in asks.spans if s.detail != "share of total")
+        asks = replace(asks, share=None, spans=kept)
     gaps = find_gaps(text, catalog, mentions, periods, asks)
     by_kind = {k: tuple(m for m in mentions if m.kind == k) for k in ("metric", "member", "dimension")}
     spans = [mention_span(m) for m in mentions]
@@ -100,6 +102,54 @@ def _with_aggregate(text: str, span: tuple[int, int]) -> tuple[int, int]:
     """A gap's span with the aggregate word before it ('average age': the gap speaks for both)."""
     m = _AGGREGATE.search(text[:span[0]])
     return (m.start(), span[1]) if m else span
+
+
+_SHARE_OF = re.compile(r"\b(?:share|fraction|percentage|proportion|percent|portion)\s+of\b",
+                       re.IGNORECASE)
+
+
+def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any]
+                    ) -> list[Mention]:
+    """'What share of flights were cancelled': the rate governed as cancelled / flights (a rate
+    is the share asked for), named where the whole is; 'the share of delayed departures': the
+    rate whose numerator is the metric named."""
+    named = [m for m in mentions if m.kind == "metric"]
+    if not named or not _SHARE_OF.search(text):
+        return mentions
+    whole, part = named[0], named[1] if len(named) > 1 else None
+    for name, info in (catalog.get("metrics") or {}).items():
+        formula = info.get("formula") or {}
+        if formula.get("op") != "divide" or info.get("unit") not in ("fraction", "percent"):
+            continue
+        ratio = (formula.get("numerator"), formula.get("denominator"))
+        if part is not None and ratio == (part.name, whole.name):
+            rate = Mention("metric", name, None, whole.words, whole.span, "synonym")
+            return [rate if m is whole else m for m in mentions if m is not part]
+        if part is None and ratio[0] == whole.name:  # 'the share of delayed departures'
+            rate = Mention("metric", name, None, whole.words, whole.span, "synonym")
+            return [rate if m is whole else m for m in mentions]
+    return mentions
+
+
+def _heads(mentions: list[Mention], catalog: dict[str, Any]) -> list[Mention]:
+    """'How many flights were cancelled': 'flights' is the head of 'cancelled flights', which
+    the text names with its other word; the head alone is no second metric."""
+    metrics = catalog.get("metrics") or {}
+    named = [m for m in mentions if m.kind == "metric"]
+
+    def words(text: str) -> set[str]:
+        return {lemma(w) for w in re.findall(r"[A-Za-z]+", text)}
+
+    dropped = set()
+    for head in named:
+        for other in named:
+            if other.name == head.name:
+                continue
+            label = words((metrics.get(other.name) or {}).get("label") or other.name)
+            mine, theirs = words(head.words), words(other.words)
+            if mine and not mine & theirs and label <= mine | theirs and mine <= label:
+                dropped.add(id(head))
+    return [m for m in mentions if id(m) not in dropped]
 
 
 def _rate_named(mentions: list[Mention], catalog: dict[str, Any]) -> bool:

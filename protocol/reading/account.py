@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from protocol.reading._words import Span, overlaps
-from protocol.reading.asks import FALL, GRAINS, MOVES, RISE
+from protocol.reading.asks import _LEAST, _MOST, FALL, GRAINS, MOVES, RISE
 from protocol.reading.gaps import NEUTRAL
 from protocol.reading.mentions import Mention
 from protocol.reading.periods import MONTHS, NUMBERS
@@ -38,6 +38,7 @@ there here please show tell give list me let see find report display compare
 get got gotten take took taken make made record recorded log logged have
 come came bring brought go went gone going leave left happen happened count counted
 use used using create created generate generated produce produced see saw seen
+fly flew flown flying travel travelled traveled operate operated run ran serve served
 overall total totals altogether combined whole entire full statewide nationwide
 company companywide business-wide
 number numbers count counts amount amounts value values level levels figure figures
@@ -131,7 +132,8 @@ def entry_words(catalog: dict[str, Any], metrics: list[str], dimensions: list[st
     for d in dimensions:
         out |= _words_of(d, dims.get(d) or {})
     for d, info in dims.items():
-        out |= {lemma(e) for e in str(info.get("qualified") or d).split("__")[:-1]}
+        out |= {lemma(w) for e in str(info.get("qualified") or d).split("__")[:-1]
+                for w in e.split("_")}
     if any(_averaged(entries.get(m) or {}) for m in metrics):
         out |= {"averag", "mean"}
     return out
@@ -155,7 +157,8 @@ def _averaged(info: dict[str, Any]) -> bool:
                                                                   said) is not None
 
 
-_GRAMMAR_LEMMAS = frozenset(lemma(w) for w in _GRAMMAR | MOVES | FALL | RISE | set(GRAINS))
+_GRAMMAR_LEMMAS = frozenset(lemma(w) for w in _GRAMMAR | MOVES | FALL | RISE | set(GRAINS)
+                            | _MOST | _LEAST)
 _FUNCTION_LEMMAS = frozenset(lemma(w) for w in FUNCTION_WORDS | NEUTRAL)
 
 

@@ -44,8 +44,10 @@ WHY = re.compile(
     r"caused by|because of)\b", re.IGNORECASE)
 _MOVES = re.compile(rf"\b(?:{'|'.join(sorted(MOVES))}|(?:went|go|goes|gone|going) (?:up|down)|"
                     r"(?:week|month|quarter)[- ]over[- ](?:week|month|quarter))\b", re.IGNORECASE)
-_MOST = {"most", "highest", "largest", "biggest", "greatest", "best", "top", "leading"}
-_LEAST = {"least", "lowest", "fewest", "smallest", "worst", "bottom"}
+_MOST = {"most", "highest", "largest", "biggest", "greatest", "best", "top", "leading",
+         "longest", "busiest", "latest", "slowest", "heaviest", "furthest", "farthest"}
+_LEAST = {"least", "lowest", "fewest", "smallest", "worst", "bottom", "shortest", "quietest",
+          "earliest", "fastest", "lightest", "nearest"}
 _SUPERLATIVE = "|".join(sorted(_MOST | _LEAST))
 _N = r"(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)"
 _BY = re.compile(r"\b(split by|broken down by|grouped by|group by|segmented by|by each|by every|"
@@ -61,6 +63,7 @@ _PASSIVE = {"driven", "caused", "explained", "affected", "impacted", "led", "fol
 _STOP = (r"(?=\s+(?:in|on|for|during|last|this|over|from|and|with|at|of|between|since|to|"
          r"compared|versus|vs|had|has|have|was|were|is|are|did|saw|got|showed)\b|\s*[,.;:?!()\x00]|$)")
 _WORDS = re.compile(rf"([a-z][a-z0-9_'-]*(?:\s+[a-z][a-z0-9_'-]*){{0,2}}?){_STOP}", re.IGNORECASE)
+_OVERALL = re.compile(r"(?:across|over|for|in)\s+(?:all|every)\b", re.IGNORECASE)
 _DETERMINERS = re.compile(r"\s*(?:(?:the|all|our|each|every)\s+)*", re.IGNORECASE)
 """Words skipped before a name: 'by the store', 'versus our …'."""
 _SERIES = re.compile(r"\b(?:over time|trend(?:s|ed|ing)?|time series|(?:day|week|month) by "
@@ -187,7 +190,8 @@ def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
         breakdown.insert(0, ranking.dimension)
     series = grain is not None or _SERIES.search(masked) is not None
     compare = _compare(text, mentions, periods)
-    change = _MOVES.search(masked) is not None or compare is not None
+    moving = _HOW_MUCH_FELL.sub(lambda m: m.group(1) + "\x00" * len(m.group(2)), masked)
+    change = _MOVES.search(moving) is not None or compare is not None
     share = _share(masked)
     cumulative = _CUMULATIVE.search(masked)
     spans = [GrammarSpan(b.words, b.span, f"{'by ' + b.name if b.kind != 'unknown' else b.words}")
@@ -209,6 +213,11 @@ _CUMULATIVE = re.compile(
     r"\b(?:in\s+total\s+(?:by|through|up\s+to|until)\s+the\s+end\s+of|(?:by|through|up\s+to)"
     r"\s+the\s+end\s+of|to\s+date|so\s+far(?:\s+this\s+(?:year|month|quarter))?|year\s+to\s+date|"
     r"ytd|cumulative(?:ly)?|running\s+total|all[\s-]time)\b", re.IGNORECASE)
+
+
+_HOW_MUCH_FELL = re.compile(r"(\bhow (?:much|many)\s+\x00+\s+)([a-z]+)", re.IGNORECASE)
+"""'How much rain fell', 'how many users dropped in': the verb after the metric is its own
+predicate, not a move (a change is asked as 'how much did … fall')."""
 
 
 def _share(masked: str) -> Share | None:
@@ -255,6 +264,8 @@ def read_by(text: str, masked: str, mentions: list[Mention]) -> list[By]:
         keyword = " ".join(m.group(1).lower().split())
         if keyword == "by" and _word_before(masked, m.start()) in _PASSIVE:
             continue
+        if keyword in ("across", "every", "each") and _OVERALL.match(masked, m.start()):
+            continue  # 'across all airlines': every member together, no breakdown
         found = _by_target(text, masked, mentions, m, keyword)
         if found is not None:
             out.append(found)
@@ -358,12 +369,15 @@ def _which_most(masked: str, mentions: list[Mention], by: list[By]) -> Ranking |
         return None
     dimension = _dimension_at(masked, mentions, m.start("x"), [])
     if dimension is None:
-        word = re.match(r"[a-z]+", m.group("x").lower())
+        words = [w for w in re.findall(r"[a-z0-9]+", m.group("x").lower())
+                 if w not in NUMBERS and not w.isdigit()]
+        word = re.match(r"[a-z]+", words[0]) if words else None
         if word is None or word.group(0) in COMMON_WORDS or word.group(0) in GRAINS \
                 or word.group(0) in ("metric", "metrics", "number", "value"):
             return None
         dimension = snake(singular(word.group(0)))
-    return Ranking(_order(m.group("s")), 1, dimension)
+    counted = re.match(rf"{_N}\b", m.group("x"), re.IGNORECASE)
+    return Ranking(_order(m.group("s")), _count(counted.group(1)) if counted else 1, dimension)
 
 
 def _rank_word(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
