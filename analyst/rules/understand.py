@@ -40,6 +40,9 @@ class Understood:
     aggregate: str | None = None
     window: Window | None = None
     previous: Window | None = None
+    explicit: bool = False
+    """Two named periods compared ('from May to June', 'May versus June'), not a period and
+    the one before it."""
     rank: str | None = None
     """most or least, for rankings"""
     top: int | None = None
@@ -203,6 +206,7 @@ def _windows(q: Understood, reading: Reading, catalog: dict[str, Any]) -> bool:
         if moved and len(periods) >= 2:
             earlier, later = sorted(periods[:2], key=lambda p: (p.start, p.end))
             q.window, q.previous = window_of(later), window_of(earlier)
+            q.explicit = True
         else:
             q.window = window_of(periods[0])
             q.previous = window_of(previous_period(periods[0])) if moved else None

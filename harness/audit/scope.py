@@ -278,10 +278,24 @@ def find_off_filter(ctx: AnswerContext) -> list[Finding]:
     if not scope.checks("filter") or scope.question is None:
         return []
     out: list[Finding] = []
+    held = _of_asked_metrics(ctx, scope)
     for group in by_span(scope.question.reading.members):
-        if all(carries(ctx, scope.cited, m.name, m.member or "") is False for m in group):
+        if all(carries(ctx, held, m.name, m.member or "") is False for m in group):
             out.append(_filter_finding(ctx, group[0], scope))
     return out
+
+
+def _of_asked_metrics(ctx: AnswerContext, scope: Scope) -> tuple[Cited, ...]:
+    """The cited values of the metrics the question asks about (when the answer cites any):
+    'revenue at the Online store' is answered by Online's revenue, not by the overall revenue
+    beside Online's order count."""
+    assert scope.question is not None
+    asked = set()
+    for m in scope.question.reading.metrics:
+        asked.add(_current(ctx, m.name))
+        asked |= {_current(ctx, s) for s in scope.question.qualified.get(m.name, ([], []))[0]}
+    held = tuple(c for c in scope.cited if _current(ctx, c.metric) in asked)
+    return held or scope.cited
 
 
 def _filter_finding(ctx: AnswerContext, mention: Mention, scope: Scope) -> Finding:

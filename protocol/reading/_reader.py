@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from protocol.reading._calendar import Period
 from protocol.reading.account import ReadSpan, entry_words, lemma, mention_span, unread_spans
 from protocol.reading.asks import Asks, read_asks
 from protocol.reading.gaps import Gap, find_gaps
@@ -69,8 +70,8 @@ def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None
 
 
 def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
-    mentions = _heads(_ratio_of_share(text, find_mentions(text, catalog), catalog), catalog)
-    periods = _without(find_periods(text, _as_of(as_of, catalog)), mentions)
+    mentions = _heads(text, _ratio_of_share(text, find_mentions(text, catalog), catalog), catalog)
+    periods = _anchored(_without(find_periods(text, _as_of(as_of, catalog)), mentions))
     asks = read_asks(text, mentions, periods)
     if (asks.change or asks.why) and any(p.parts for p in periods.found):
         periods = _two_periods(periods)
@@ -131,7 +132,10 @@ def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any]
     return mentions
 
 
-def _heads(mentions: list[Mention], catalog: dict[str, Any]) -> list[Mention]:
+_POPULATION = re.compile(r"\s+of\s+(?:the\s+|all\s+|our\s+)?", re.IGNORECASE)
+
+
+def _heads(text: str, mentions: list[Mention], catalog: dict[str, Any]) -> list[Mention]:
     """'How many flights were cancelled': 'flights' is the head of 'cancelled flights', which
     the text names with its other word; the head alone is no second metric."""
     metrics = catalog.get("metrics") or {}
@@ -149,6 +153,10 @@ def _heads(mentions: list[Mention], catalog: dict[str, Any]) -> list[Mention]:
             mine, theirs = words(head.words), words(other.words)
             if mine and not mine & theirs and label <= mine | theirs and mine <= label:
                 dropped.add(id(head))
+    for a, b in zip(named, named[1:], strict=False):
+        counted = (metrics.get(b.name) or {}).get("unit") == "count"
+        if counted and _POPULATION.fullmatch(text[a.span[1]:b.span[0]]):
+            dropped.add(id(b))  # 'the mean air time of flights': flights are what is measured
     return [m for m in mentions if id(m) not in dropped]
 
 
@@ -157,6 +165,29 @@ def _rate_named(mentions: list[Mention], catalog: dict[str, Any]) -> bool:
     metrics = catalog.get("metrics") or {}
     return any(m.kind == "metric" and (metrics.get(m.name) or {}).get("unit") in
                ("fraction", "percent") for m in mentions)
+
+
+_TO_DATE = re.compile(r"\b(year|month|quarter) to date\b|\bytd\b|\bso far this (year|month|quarter)"
+                      r"\b|\bthis (year|month|quarter) so far\b", re.IGNORECASE)
+
+
+def _anchored(periods: Periods) -> Periods:
+    """'year to date at the end of August 2013': the year to date runs to the period named,
+    not to the as-of date."""
+    to_date = [p for p in periods.found if _TO_DATE.search(p.words)]
+    others = [p for p in periods.found if p not in to_date]
+    if len(to_date) != 1 or not others:
+        return periods
+    [running], anchor = to_date, others[-1].period
+    said = _TO_DATE.search(running.words)
+    unit = next((g for g in said.groups() if g), "year") if said else "year"
+    start = {"year": anchor.end.replace(month=1, day=1),
+             "month": anchor.end.replace(day=1),
+             "quarter": anchor.end.replace(month=(anchor.end.month - 1) // 3 * 3 + 1, day=1)
+             }[unit.lower()]
+    merged = PeriodMention(Period(start, anchor.end, "range"), others[-1].words, others[-1].span)
+    found = tuple(merged if p is others[-1] else p for p in periods.found if p is not running)
+    return Periods(found, periods.compare, periods.problems)
 
 
 def _two_periods(periods: Periods) -> Periods:
