@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from protocol.reading._words import Span, overlaps
@@ -92,6 +93,7 @@ class ReadSpan:
     """The catalog entry or grammar it was read as: 'dest = LAX', 'July 2013', 'ranking of 3'."""
 
 
+@lru_cache(maxsize=65536)
 def lemma(word: str) -> str:
     """A rough stem, the same for a word's forms: 'sold' and 'sell', 'departed' and 'depart',
     'flights' and 'flight', 'cancelled' and 'cancel'.
@@ -131,18 +133,28 @@ def entry_words(catalog: dict[str, Any], metrics: list[str], dimensions: list[st
     dims = catalog.get("dimensions") or {}
     for d in dimensions:
         out |= _words_of(d, dims.get(d) or {})
-    for d, info in dims.items():
-        out |= {lemma(w) for e in str(info.get("qualified") or d).split("__")[:-1]
-                for w in e.split("_")}
+    out |= _entities(tuple(str(info.get("qualified") or d) for d, info in dims.items()))
     if any(_averaged(entries.get(m) or {}) for m in metrics):
         out |= {"averag", "mean"}
     return out
 
 
-def _words_of(name: str, info: dict[str, Any]) -> set[str]:
-    texts = [name, info.get("label") or "", info.get("description") or "",
-             *(info.get("synonyms") or ()), *(info.get("previous_names") or ())]
-    return {lemma(w) for t in texts for w in re.findall(r"[A-Za-z]+", t)}
+@lru_cache(maxsize=64)
+def _entities(qualified: tuple[str, ...]) -> frozenset[str]:
+    """The words of every entity the dimensions belong to ('origin_airport__name': origin,
+    airport)."""
+    return frozenset(lemma(w) for q in qualified for e in q.split("__")[:-1] for w in e.split("_"))
+
+
+def _words_of(name: str, info: dict[str, Any]) -> frozenset[str]:
+    texts = (name, info.get("label") or "", info.get("description") or "",
+             *(info.get("synonyms") or ()), *(info.get("previous_names") or ()))
+    return _lemmas(texts)
+
+
+@lru_cache(maxsize=4096)
+def _lemmas(texts: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(lemma(w) for t in texts for w in re.findall(r"[A-Za-z]+", t))
 
 
 def _siblings(entries: dict[str, Any], name: str) -> list[str]:

@@ -25,6 +25,7 @@ _TOKEN = re.compile(r"[A-Za-z0-9]+")
 _QUOTED = re.compile(r"[\"“”']([^\"“”']{2,80})[\"“”']")
 _SUFFIX = re.compile(r"\s+(?:inc|incorporated|co|corp|corporation|company|llc|ltd|limited|plc|"
                      r"gmbh|ag|sa|nv|bv)$")
+_ACROSS = re.compile(r"[^\w\s'’.&/-]")
 _DATE_OR_NUMBER = re.compile(r"[\d\s./:-]+")
 
 
@@ -86,18 +87,36 @@ def _free(value: str, k: str) -> bool:
     return not (" " not in k and (k in COMMON_WORDS or len(k) < 2))
 
 
+_TABLES: dict[int, tuple[dict[str, Any], tuple[dict[str, list[_Entry]], int]]] = {}
+"""Catalog object → its member table: a catalog is read many times (each question, each
+claim), and its index holds thousands of values. The catalog is kept, so its id stays its own."""
+
+
+def member_table(catalog: dict[str, Any]) -> tuple[dict[str, list[_Entry]], int]:
+    """The match table of a catalog's members (built once per catalog object)."""
+    found = _TABLES.get(id(catalog))
+    if found is not None and found[0] is catalog:
+        return found[1]
+    table = _table(_entries(catalog))
+    if len(_TABLES) >= 32:
+        _TABLES.clear()
+    _TABLES[id(catalog)] = (catalog, table)
+    return table
+
+
 def find_members(text: str, catalog: dict[str, Any]) -> list[Mention]:
     """Members of every dimension the text names, leftmost-longest (one value in two dimensions
     gives two mentions on one span)."""
-    table, longest = _table(_entries(catalog))
+    table, longest = member_table(catalog)
     if not table:
         return []
     out = _quoted(text, table)
     taken = [m.span for m in out]
     tokens = list(_TOKEN.finditer(text))
+    low = [t.group(0).lower() for t in tokens]
     i = 0
     while i < len(tokens):
-        found = _longest_at(text, tokens, i, longest, table)
+        found = _longest_at(text, tokens, low, i, longest, table)
         if found is None or any(s < found[1][1] and found[1][0] < e for s, e in taken):
             i += 1
             continue
@@ -108,16 +127,17 @@ def find_members(text: str, catalog: dict[str, Any]) -> list[Mention]:
     return out
 
 
-def _longest_at(text: str, tokens: list[re.Match[str]], i: int, longest: int,
+def _longest_at(text: str, tokens: list[re.Match[str]], low: list[str], i: int, longest: int,
                 table: dict[str, list[_Entry]]) -> tuple[int, tuple[int, int], list[_Entry]] | None:
     for size in range(min(longest, len(tokens) - i), 0, -1):
-        run = tokens[i:i + size]
-        span = (run[0].start(), run[-1].end())
+        found = table.get(" ".join(low[i:i + size]))
+        if not found:
+            continue
+        span = (tokens[i].start(), tokens[i + size - 1].end())
         written = text[span[0]:span[1]]
-        if re.search(r"[^\w\s'’.&/-]", written):
+        if _ACROSS.search(written):
             continue  # words across a comma or a bracket are no one member
-        entries = [e for e in table.get(" ".join(t.group(0).lower() for t in run), ())
-                   if e.free and (not e.caps or written.isupper())]
+        entries = [e for e in found if e.free and (not e.caps or written.isupper())]
         if entries:
             return size, span, _distinct(entries)
     return None
