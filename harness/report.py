@@ -13,7 +13,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from harness.backlog import backlog, headline
 from harness.charts import diagnostic_charts, score_chart
-from harness.display import SIMULATED, TICK_NOTE
+from harness.display import SIMULATED, TICK_NOTE, read_as_of
 from harness.graph import graph_svg
 from harness.marks import answer_defects, headline_defect, segments, spans
 from harness.table import COLUMNS, rows
@@ -65,7 +65,8 @@ def attempt_view(record: TraceRecord) -> dict[str, Any]:
         text = claim.get("rendered_text") or claim["text"]
         claims.append({**claim, "links": links,
                        "segments": segments(text, spans(text, claim["defects"], claim["id"]))})
-    return {"id": record.attempt_id, "question": record.question, "config": record.config,
+    return {"id": record.attempt_id, "question": record.question, "read_as": read_as_of(record),
+            "config": record.config,
             "model": record.model, "simulated": record.simulated, "stop": record.stop_reason,
             "error": record.error, "audit": audit, "claims": claims,
             "rounds": len(record.rounds), "served_round": record.served_round,
