@@ -47,6 +47,7 @@ sum quantity volume size
 end ending start starting beginning begin close closing middle
 time times period periods so far date
 once twice ever again non
+everyone everybody anyone anybody someone somebody nobody people person persons account accounts
 really actually exactly roughly approximately about around
 how's what's who's where's it's that's there's we've we'd i'd
 """))
