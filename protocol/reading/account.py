@@ -44,7 +44,8 @@ overall total totals altogether combined whole entire full statewide nationwide
 company companywide business-wide
 number numbers count counts amount amounts value values level levels figure figures
 sum quantity volume size
-end ending start starting beginning begin close closing middle
+end ending start starting beginning begin close closing middle past recent recently ago
+current coming
 time times period periods so far date
 once twice ever again non
 everyone everybody anyone anybody someone somebody nobody people person persons account accounts
@@ -80,7 +81,7 @@ _IRREGULAR = {"sold": "sell", "bought": "buy", "flew": "fly", "flown": "fly", "t
               "began": "begin", "begun": "begin", "chose": "choose", "chosen": "choose"}
 """English's irregular verbs: 'were sold' is a word of a metric whose synonym says 'sell'."""
 _SIBILANT = re.compile(r"(?:s|x|z|ch|sh)$")
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’]*(?:[-.&][A-Za-z0-9]+)*")
+_WORD = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9'’]*[A-Za-z0-9])?(?:[-.&][A-Za-z0-9]+)*")
 
 
 @dataclass(frozen=True)

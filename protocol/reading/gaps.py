@@ -59,7 +59,8 @@ NEUTRAL = {"recorded", "logged", "counted", "measured", "reported", "tracked", "
             "placed", "generated", "received", "combined", "summed", "added", "based", "caused",
             "explained", "happened", "compared", "asked", "used", "needed", "wanted", "owned",
             "listed", "named", "called", "defined", "governed", "signed", "joined", "registered",
-            "enrolled", "created", "started", "visited"}
+            "enrolled", "created", "started", "visited", "trended", "scheduled", "operated",
+            "flown", "served"}
 """Participles that add no state to a metric ('orders placed' are orders)."""
 _AFTER = re.compile(r"\s+(?:that\s+|which\s+|who\s+)?(?:were\s+|was\s+|are\s+|is\s+|got\s+|get\s+|"
                     r"have\s+been\s+|has\s+been\s+)?([a-z]{3,}ed)\b", re.IGNORECASE)
