@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 
 DESTS = [f"{a}{b}{c}" for a in "BCDFGHJKLMNPRSTVWXZ" for b in "AEIOU" for c in "DKLMNPRTX"][:80]
-DESTS[:4] = ["LAX", "SFO", "ORD", "ATL"]
+DESTS[:5] = ["LAX", "SFO", "ORD", "ATL", "JFK"]  # JFK is also an origin: one code, two roles
 CARRIERS = [("UA", "United Air Lines Inc."), ("AA", "American Airlines Inc."),
             ("DL", "Delta Air Lines Inc."), ("B6", "JetBlue Airways")]
 
