@@ -1,4 +1,5 @@
-"""`showwork bench semantic|audit|concurrency|startup`: benchmarks printing ratios measured in one run.
+"""`showwork bench semantic|audit|concurrency|startup|reading`: benchmarks printing ratios
+measured in one run.
 
 The bench commands live with the benchmarks; showwork/cli.py adds them to the app."""
 
@@ -207,6 +208,37 @@ def startup(rows: int = typer.Option(10_000_000, min=1000, help="Fact rows of th
                   f"{t['warm_startup_s']} s: {_yes(met['warm_startup_s'])}; warm start-up "
                   f"generated ÷ demo {report['warm_growth']:.2f} (≤ {t['warm_growth']}): "
                   f"{_yes(met['warm_growth'])}; init ≤ {t['init_s']} s: {_yes(met['init_s'])}")
+
+
+@bench_app.command("reading")
+def reading(repeats: int = typer.Option(5, min=1, help="Readings of each question."),
+            as_json: bool = typer.Option(False, "--json")) -> None:
+    """Questions read per second over every bundled question file and its paraphrases, with
+    the member index built; one reading's p95 (target < 5 ms) and the member index's build
+    time per project (flights: target < 2 s)."""
+    from benchmarks import reading as bench
+
+    with err.status("benchmarking the question reader") as status:
+        report = bench.run(repeats, progress=lambda m: status.update(m))
+    if as_json:
+        print(json.dumps(report, indent=2))
+        return
+    table = Table(title=f"question reading ({repeats} readings of each question)")
+    for col in ("project", "questions", "per second", "p50 ms", "p95 ms", "CPU p95 ms",
+                "index build s"):
+        table.add_column(col, justify="right" if col != "project" else "left")
+    for name, f in report["figures"].items():
+        index = "-" if f["index_s"] is None else f"{f['index_s']:.2f}"
+        table.add_row(name, str(f["questions"]), f"{f['per_second']:,.0f}", f"{f['p50_ms']:.2f}",
+                      f"{f['p95_ms']:.2f}", f"{f['cpu_p95_ms']:.2f}", index)
+    Console().print(table)
+    met = report["met"]
+    flights = "no flights warehouse" if met["flights_index_s"] is None else _yes(
+        met["flights_index_s"])
+    Console().print(f"{report['per_second']:,.0f} questions/s; CPU p95 {report['p95_ms']:.2f} "
+                    f"ms (< {report['targets']['p95_ms']} ms): {_yes(met['p95_ms'])} (wall p95 "
+                    f"{report['wall_p95_ms']:.2f} ms); flights "
+                    f"index < {report['targets']['flights_index_s']} s: {flights}")
 
 
 def _yes(ok: bool) -> str:

@@ -17,6 +17,7 @@ from analyst.client import ModelClient
 from analyst.session import Budgets, Outcome, Session
 from harness import otel
 from harness.audit import AuditReport, Evidence, audit
+from harness.audit.scope import read_as
 from harness.project import stamp_of
 from harness.reaudit import _guess_category, reaudit  # noqa: F401 (callers import reaudit from here)
 from protocol.prompts import repair_message
@@ -101,7 +102,7 @@ def run_attempt(question: Question, client: ModelClient, layer: SemanticLayer,
         project=project, turns=session.turns, calls=session.calls,
         rounds=rounds, served_round=served, stop_reason=stop or "answered", error=error,
         usage=UsageRecord(**session.usage.__dict__), elapsed_s=time.monotonic() - started,
-        notes=session.notes + list(getattr(client, "notes", [])))
+        notes=[read_as(question.text, catalog), *session.notes, *getattr(client, "notes", [])])
     spans.finish(record)
     return record
 

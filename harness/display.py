@@ -13,6 +13,7 @@ from harness.marks import answer_defects, headline_defect, segments, spans
 TICK_NOTE = "A tick means the support link resolves; it does not mean the conclusion is true."
 SIMULATED = "SIMULATED: this answer comes from the noisy simulator, not a model."
 STATE_STYLE = {"SUPPORTED": "green", "STALE": "yellow", "MISSING": "red", "CONFLICTING": "red"}
+READ_AS = "Read as: "
 DECISION_STYLE = {"serve": "green", "serve_with_caveats": "yellow", "withhold": "red"}
 
 
@@ -26,14 +27,27 @@ def show_trace(console: Console, trace: Any) -> None:
     console.print(f"[dim]model {escape(trace.model)} · config {trace.config} · "
                   f"{len(trace.calls)} governed calls · stop: "
                   f"{stop_word(trace.stop_reason, audit)}[/dim]")
+    console.print(f"[cyan]{escape(read_as_of(trace))}[/cyan]")
     for note in trace.notes:
-        console.print(f"[yellow]note:[/yellow] {escape(note)}")
+        if not note.startswith(READ_AS):
+            console.print(f"[yellow]note:[/yellow] {escape(note)}")
     if audit is None:
         console.print(f"[red]No answer:[/red] {escape(trace.error or trace.stop_reason)}")
         console.print(TICK_NOTE)
         return
     _show_audit(console, audit, served.round if served else 0, trace.catalog_snapshot())
     console.print(TICK_NOTE)
+
+
+def read_as_of(trace: Any) -> str:
+    """The trace's reading of its question (recorded in its notes; read again from its catalog
+    snapshot for a trace written before readings were recorded)."""
+    recorded = next((n for n in trace.notes if n.startswith(READ_AS)), None)
+    if recorded is not None:
+        return str(recorded)
+    from harness.audit.scope import read_as
+
+    return read_as(trace.question.text, trace.catalog_snapshot())
 
 
 def marked(text: str, marks: list[tuple[int, int, str]]) -> str:

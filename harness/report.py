@@ -13,7 +13,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from harness.backlog import backlog, headline
 from harness.charts import diagnostic_charts, score_chart
-from harness.display import SIMULATED, TICK_NOTE
+from harness.display import SIMULATED, TICK_NOTE, read_as_of
 from harness.graph import graph_svg
 from harness.headline import driver_label
 from harness.headline import headline as headline_value
@@ -97,8 +97,8 @@ def attempt_view(record: TraceRecord, scored: dict[str, Any] | None = None) -> d
         text = claim.get("rendered_text") or claim["text"]
         claims.append({**claim, "links": links,
                        "segments": segments(text, spans(text, claim["defects"], claim["id"]))})
-    return {"id": record.attempt_id, "question": record.question, "config": record.config,
-            "repeat": record.repeat,
+    return {"id": record.attempt_id, "question": record.question, "read_as": read_as_of(record),
+            "config": record.config, "repeat": record.repeat,
             "model": record.model, "simulated": record.simulated, "stop": record.stop_reason,
             "error": record.error, "audit": audit, "claims": claims,
             "rounds": len(record.rounds), "served_round": record.served_round,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from semantic_layer.infer import member_index
 from semantic_layer.model import Metric, SemanticModelFile
 
 
@@ -23,6 +24,7 @@ def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
             "unit": m.unit, "formula": _formula(m),
         }
     dims: dict[str, dict[str, Any]] = {}
+    index = member_index(model)
     for name, d in model.dimensions.items():
         dims[name] = {"label": d.label, "members": list(d.members) if d.members is not None else None,
                       "pattern": d.pattern}
@@ -32,6 +34,11 @@ def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
             dims[name]["synonyms"] = list(d.synonyms)
         if d.member_synonyms:
             dims[name]["member_synonyms"] = dict(d.member_synonyms)
+        found = index.get(d.qualified)
+        if found is not None and d.members is None:
+            # the data's own values of an open dimension: the reader matches members in them
+            dims[name]["values"] = list(found.values)
+            dims[name]["values_complete"] = found.complete
     tree = {
         "exact": [e.model_dump() for e in model.metric_tree.exact],
         "influence": [i.model_dump() for i in model.metric_tree.influence],

@@ -3,13 +3,18 @@
 What the governance leaves out: each semantic model's coverage (first..last day of its
 agg_time_dimension in the data), each small dimension's closed member list (its distinct values,
 when there are at most MAX_MEMBERS), and the as-of date (the end of coverage).
+
+Every other categorical dimension (open, or open with a pattern, joined tables' columns
+included) gets a member index: its distinct values up to INDEX_BOUND, with a flag saying whether
+that is all of them. The question reader matches members against it; `member_index(model)` is
+the one place it is read (a cache by the model's digest can sit there).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +29,35 @@ if TYPE_CHECKING:
     from semantic_layer.engines import Engine
 
 MAX_MEMBERS = 50
+INDEX_BOUND = 2000
+"""Distinct values indexed per open dimension at most."""
 Run = Callable[[str], list[tuple[Any, ...]]]
+
+
+@dataclass(frozen=True)
+class MemberList:
+    """The members of an open dimension found in the data."""
+
+    values: tuple[str, ...]
+    complete: bool
+    """False when the dimension has more than INDEX_BOUND distinct values (the list is cut)."""
+
+
+def member_index(model: SemanticModelFile) -> dict[str, MemberList]:
+    """Qualified dimension → its indexed members, for a model `infer` filled in (else none).
+    The one place the index is read: it travels with the model, so a cached model has it."""
+    return model.member_index
+
+
+def _indexed_dimensions(model: SemanticModelFile) -> list[str]:
+    """Categorical dimensions without a closed member list (a pattern allowed)."""
+    out = []
+    for info in model.dimensions.values():
+        g = model.dimension_governance.get(info.qualified)
+        closed = info.members is not None or (g is not None and g.members is not None)
+        if not closed and info.dimension.type.lower() == "categorical":
+            out.append(info.qualified)
+    return out
 
 
 def needs_inference(model: SemanticModelFile) -> bool:
@@ -60,26 +93,33 @@ def infer(model: SemanticModelFile, run: Run, dialect: str = "duckdb") -> Semant
             coverage[sm.name] = Coverage(_date(lo), _date(hi))
     governance = dict(model.dimension_governance)
     wanted = set(_open_dimensions(model))
+    indexed = set(_indexed_dimensions(model))
+    index: dict[str, MemberList] = {}
+    done: set[str] = set()
     for info in model.dimensions.values():
-        if info.qualified not in wanted:
+        if info.qualified in done or info.qualified not in wanted | indexed:
             continue
+        done.add(info.qualified)
         owner = model.models_by_name[info.owner]
         value = qualify(info.dimension.expr, owner.table)
         sql = (exp.select(exp.alias_(value, "v")).distinct().from_(_table(owner))
                .where(exp.not_(value.copy().is_(exp.null())))
-               .order_by(exp.column("v")).limit(MAX_MEMBERS + 1).sql(dialect))
+               .order_by(exp.column("v")).limit(INDEX_BOUND + 1).sql(dialect))
         values = [_text(r[0]) for r in run(sql)]
         # a value no citation can name is never offered as a member (nor accepted in a filter)
         members = [v for v in values if citable(v)]
-        if len(values) <= MAX_MEMBERS:
+        if len(values) <= MAX_MEMBERS and info.qualified in wanted:
             old = governance.get(info.qualified) or DimensionGovernance()
             governance[info.qualified] = old.model_copy(update={"members": members})
+        else:
+            index[info.qualified] = MemberList(tuple(members[:INDEX_BOUND]),
+                                               len(values) <= INDEX_BOUND)
     through = [c.through for c in coverage.values()]
     as_of = model.as_of
     if as_of == dt.date.max and through:
         as_of = max(through)
-    out = replace(model, coverage_by_model=coverage, dimension_governance=governance, as_of=as_of)
-    return out
+    return replace(model, coverage_by_model=coverage, dimension_governance=governance,
+                   as_of=as_of, member_index=index)
 
 
 def infer_from_engine(model: SemanticModelFile, engine: Engine,

@@ -231,6 +231,8 @@ class SemanticModelFile:
     """Grains offered to the analyst."""
     source: str = ""
     """Where the model was read from."""
+    member_index: dict[str, Any] = field(default_factory=dict, compare=False)
+    """Qualified dimension → the members the warehouse holds (semantic_layer.infer)."""
 
     # -- indexes --------------------------------------------------------------------------------
     @cached_property

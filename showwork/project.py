@@ -15,6 +15,7 @@ from harness.attempt import Question, run_attempt
 from harness.errors import HarnessError
 from harness.home import home
 from harness.project import Project as Runtime
+from protocol.reading.members import search_members
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer
 from semantic_layer.errors import SemanticError
@@ -70,6 +71,18 @@ class Project:
         if self._catalog is None:
             self._catalog = self._layer.catalog()
         return self._catalog
+
+    def members(self, dimension: str, search: str = "", limit: int = 20) -> dict[str, Any]:
+        """Search a dimension's members as the warehouse holds them (the question reader's
+        member index; the MCP tool `dimension_values` answers the same): case-insensitive,
+        every word of `search` in the value, else fuzzy. Returns `matches`, `more` (matches
+        left out by `limit`), `closest` (on a miss), `complete` (False when the dimension has
+        more values than the index holds), `count` and `pattern`. ProjectError for an unknown
+        dimension, naming the dimensions there are."""
+        try:
+            return search_members(self.catalog, dimension, search, limit)
+        except KeyError as exc:
+            raise ProjectError(str(exc.args[0])) from None
 
     def query(self, **args: Any) -> GovernedResult:
         """Measure metrics over one window (the `query` tool's arguments); BlockedCall if refused."""

@@ -138,6 +138,7 @@ SCOPED: list[tuple[str, dict[str, Any], str | None]] = [
     ("off_question_window", good(), "Why did revenue change in June 2019?"),
     ("off_question_filter", BROOKLYN_JUNE, "What was Queens revenue in June 2019?"),
     ("off_question_shape", good(), "Compare revenue of Brooklyn and Queens in March 2019"),
+    ("unread_question", good(), "Why did revenue from left-handed buyers change in March 2019?"),
 ]
 
 

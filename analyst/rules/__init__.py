@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from analyst.client import Request, ToolCall, Turn
@@ -20,8 +21,11 @@ class RulesClient:
     name = "rules"
     simulated = False
 
-    def __init__(self) -> None:
+    def __init__(self, misread: Callable[[Understood], None] | None = None) -> None:
         self._local = threading.local()
+        self.misread = misread
+        """A labelled reading fault (the scope-fault corpus): it edits what the question was
+        read as before the plan runs, so the answer answers a neighbouring question."""
 
     @property
     def notes(self) -> list[str]:
@@ -32,6 +36,8 @@ class RulesClient:
         catalog = request.context["catalog"]
         protocol = Protocol.parse(request.context.get("config", "claims"))
         q = understand(question_of(request.messages), catalog)
+        if self.misread is not None:
+            self.misread(q)
         self._local.notes = ([f"rules: ignored an instruction in the question: {q.ignored!r}"]
                              if q.ignored else [])
         action = next_action(request.messages, catalog, protocol, q)

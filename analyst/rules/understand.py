@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analyst.rules import catalog as cat
+from analyst.rules import offers
 from analyst.rules.dates import whole_periods, window_of
 from analyst.rules.metrics import metrics_of
 from analyst.rules.shape import dimension_for, read_shape
@@ -39,6 +40,9 @@ class Understood:
     aggregate: str | None = None
     window: Window | None = None
     previous: Window | None = None
+    explicit: bool = False
+    """Two named periods compared ('from May to June', 'May versus June'), not a period and
+    the one before it."""
     rank: str | None = None
     """most or least, for rankings"""
     top: int | None = None
@@ -82,7 +86,7 @@ def understand(text: str, catalog: dict[str, Any]) -> Understood:
     _snap(q, catalog)
     if defaulted:
         q.assumed.append(_default_said(q, catalog))
-    _refusals(q, reading, spoken.lower())
+    _refusals(q, reading, spoken.lower(), catalog)
     return q
 
 
@@ -129,8 +133,16 @@ def _filters(q: Understood, reading: Reading, catalog: dict[str, Any]) -> None:
     for m in reading.members:
         if m.member is not None:
             spans.setdefault(m.span, {})[m.name] = m.member
-    for named in spans.values():  # one member may be named in several dimensions
-        dim = dimension_for(list(named), q.metrics, catalog)
+    for span, named in spans.items():  # one member may be named in several dimensions
+        rivals = _rival_dimensions(list(named), q.metrics, catalog)
+        if len(rivals) > 1:
+            rivals = _by_direction(reading.text[:span[0]], rivals, catalog) or rivals
+        if len(rivals) > 1 and q.refusal is None:
+            words = reading.text[span[0]:span[1]]
+            q.intent, q.refusal = "refuse", (
+                f"{words!r} is a member of {' and of '.join(rivals)}; which one do you mean? "
+                f"Ask again naming the dimension ({' or '.join(rivals)}).")
+        dim = rivals[0] if len(rivals) == 1 else dimension_for(list(named), q.metrics, catalog)
         if dim not in q.group_by:
             _add_filter(q, dim, named.get(dim, next(iter(named.values()))))
     for gap in reading.gaps:
@@ -140,6 +152,36 @@ def _filters(q: Understood, reading: Reading, catalog: dict[str, Any]) -> None:
     side_by_side = [f["dimension"] for f in q.filters if len(f["values"]) > 1]
     if side_by_side and not q.group_by:
         q.group_by = side_by_side[:1]
+
+
+def _rival_dimensions(dims: list[str], metrics: list[str], catalog: dict[str, Any]) -> list[str]:
+    """The distinct attributes among the dimensions a member word names that the metrics can
+    be filtered by ('Online' in store and in order__store__store_name is one attribute)."""
+    out: list[str] = []
+    for dim in dims:
+        if cat.supports(catalog, metrics, dim) and not any(
+                cat.same_attribute(catalog, dim, o) or o == dim for o in out):
+            out.append(dim)
+    return out
+
+
+_TOWARD = re.compile(r"\b(?:to|into|for|towards?|bound for|arriving (?:at|in)|reaching)\s+"
+                     r"(?:the\s+)?$", re.IGNORECASE)
+_AWAY = re.compile(r"\b(?:from|out of|leaving|departing|left)\s+(?:the\s+)?$", re.IGNORECASE)
+_ROLE = {"toward": re.compile(r"\b(?:dest|destination|arrival|arriving|inbound|to|target)\b"),
+         "away": re.compile(r"\b(?:origin|departure|departing|source|from|outbound)\b")}
+
+
+def _by_direction(before: str, dims: list[str], catalog: dict[str, Any]) -> list[str]:
+    """One member in two roles of one table ('San Francisco Intl' as origin and destination):
+    'to X' names the role whose words say destination, 'from X' the one that says origin."""
+    way = "toward" if _TOWARD.search(before) else "away" if _AWAY.search(before) else None
+    if way is None:
+        return []
+    entries = catalog.get("dimensions") or {}
+    said = {d: " ".join([d.replace("_", " "), str((entries.get(d) or {}).get("label") or ""),
+                         *((entries.get(d) or {}).get("synonyms") or ())]).lower() for d in dims}
+    return [d for d in dims if _ROLE[way].search(said[d])]
 
 
 def _add_filter(q: Understood, dim: str, member: str) -> None:
@@ -158,10 +200,13 @@ def _windows(q: Understood, reading: Reading, catalog: dict[str, Any]) -> bool:
     asks = reading.asks
     moved = asks.compare is not None or asks.why or asks.change
     periods = [p.period for p in reading.periods]
+    if asks.cumulative and not moved:
+        return _running(q, reading, catalog)
     if periods:
         if moved and len(periods) >= 2:
             earlier, later = sorted(periods[:2], key=lambda p: (p.start, p.end))
             q.window, q.previous = window_of(later), window_of(earlier)
+            q.explicit = True
         else:
             q.window = window_of(periods[0])
             q.previous = window_of(previous_period(periods[0])) if moved else None
@@ -171,6 +216,24 @@ def _windows(q: Understood, reading: Reading, catalog: dict[str, Any]) -> bool:
         return False
     _whole_coverage(q, catalog)
     return True
+
+
+def _running(q: Understood, reading: Reading, catalog: dict[str, Any]) -> bool:
+    """A running total: from the start of the data (or of the period a 'to date' names) to the
+    end of the period named (or of the data). Never a default: the window is what was asked."""
+    known = [m for m in q.metrics if cat.info(catalog, m)]
+    covered = cat.coverage(catalog, known) if known else None
+    named = reading.periods[-1].period if reading.periods else None
+    to_date = named is not None and named.grain == "range"
+    start = named.start if to_date and named else covered.start if covered else None
+    end = named.end if named else covered.end if covered else None
+    if covered is not None and end is not None:
+        end = min(end, covered.end) if to_date else end
+    if start is None or end is None:
+        _whole_coverage(q, catalog)
+        return True
+    q.window = Window(start, end)
+    return False
 
 
 def _last_whole_week(q: Understood, catalog: dict[str, Any]) -> None:
@@ -199,8 +262,11 @@ def _default_said(q: Understood, catalog: dict[str, Any]) -> str:
     return f"no window named: the whole covered range, {q.window}"
 
 
-def _refusals(q: Understood, reading: Reading, lowered: str) -> None:
+def _refusals(q: Understood, reading: Reading, lowered: str, catalog: dict[str, Any]) -> None:
     """No governed metric (and none asked for), or words the catalog cannot read."""
+    if q.refusal is not None:  # a member of two dimensions: asked back already
+        q.intent = "refuse"
+        return
     if not q.metrics:
         phrase = next((g.term for g in reading.gaps if g.kind == "metric"), None)
         if phrase and DATA_WORDS.search(lowered):
@@ -209,10 +275,24 @@ def _refusals(q: Understood, reading: Reading, lowered: str) -> None:
             q.intent, q.refusal = "refuse", ("This is not a question about the governed data: it "
                                              "names no governed metric.")
         return
+    if reading.asks.share is not None:
+        q.intent, q.refusal = "refuse", _share_refusal(reading, q.metrics)
+        return
     blocking = [g for g in (*reading.gaps, *_unread_members(reading))
                 if g.kind in BLOCKING and not g.dimension and not _change_unit(g, q)]
     if blocking:
         q.intent, q.refusal = "refuse", _unread_refusal(blocking)
+    elif reading.unread_content:
+        q.intent, q.refusal = "refuse", offers.unread_refusal(reading, q.metrics, catalog)
+
+
+def _share_refusal(reading: Reading, metrics: list[str]) -> str:
+    share = reading.asks.share
+    words = share.words if share else "share of"
+    return (f"The question asks for a share of a total ({words!r}); no governed call returns a "
+            f"share of {', '.join(metrics)} as a field, and a share computed from two results "
+            "would be a number no citation supports. Ask for the part and the total separately "
+            "(e.g. the metric for the member, and the metric overall).")
 
 
 def _change_unit(gap: Gap, q: Understood) -> bool:
@@ -236,8 +316,9 @@ def _unread_members(reading: Reading) -> list[Gap]:
         if m is None or m.group(1).lower() in _OF_SKIP:
             continue
         span = m.span(1)
-        if any(s <= span[0] < e for s, e in taken) or _common(m.group(1)):
-            continue
+        if any(s <= span[0] < e for s, e in taken) or _common(m.group(1)) or not any(
+                u.span[0] <= span[0] < u.span[1] for u in reading.unread_content):
+            continue  # a word the reading accounts for ('the air time of flights')
         out.append(Gap("member", m.group(1), span, m.group(1),
                        reason="no dimension has this member"))
     return out

@@ -60,6 +60,8 @@ def audit(answer: str | dict[str, Any] | Answer, evidence: Evidence,
     graphed = answer.has_graph
     grounded = (not defects) if graphed else None
     decision = decide(answer.status, graphed, grounded, claims, findings)
+    if decision == "serve" and question and answer.status == "answered" and not scope.checked:
+        decision = "serve_with_caveats"  # an answer to a question whose scope nobody checked
     return AuditReport(answer.status, graphed, grounded, claims, defects, findings, decision,
                        answer.value, answer.driver, answer.answer, answer.refusal_reason,
                        scope_checked=scope.checked, scope_note=scope.note())

@@ -30,6 +30,7 @@ from harness.audit.labels import (
 from harness.audit.steps import emits
 from harness.audit.types import Finding
 from protocol.reading import Mention, Period, Reading, read_text, split_instruction
+from protocol.reading.account import read_as_line
 from protocol.reading.qualifiers import siblings
 
 CHECKS = ("metric", "window", "filter", "shape")
@@ -124,6 +125,12 @@ def _read(text: str, catalog: dict[str, Any]) -> Question:
     reading = read_text(asked or text, catalog)
     return Question(reading, {m.name: q for m in reading.metrics
                               if (q := _qualified(reading, m, catalog))[0]})
+
+
+def read_as(question: str, catalog: dict[str, Any]) -> str:
+    """What the question was read as, in the one line every surface shows ('Read as: flights ·
+    dest = LAX · July 2013 · level', and the unread words, if any)."""
+    return read_as_line(_read(question, catalog).reading)
 
 
 def _qualified(reading: Reading, named: Mention, catalog: dict[str, Any]
@@ -224,12 +231,22 @@ def find_off_window(ctx: AnswerContext) -> list[Finding]:
     if not scope.checks("window") or scope.question is None:
         return []
     windows = answer_windows(ctx)  # scope.cited is what the claims cite
+    running = scope.question.reading.asks.cumulative
     return [_window_finding(p.period, p.words, windows, scope)
-            for p in scope.question.reading.periods if not _answered(p.period, windows)]
+            for p in scope.question.reading.periods if not _answered(p.period, windows, running)]
 
 
-def _answered(period: Period, windows: Iterable[Window]) -> bool:
+def _answered(period: Period, windows: Iterable[Window], running: bool = False) -> bool:
+    """A cited window is the period; for a running total ('by the end of May') one that ends
+    in the period's last days and starts before it."""
+    if running:
+        return any(w[0] <= period.start and _ends_with(period, w) for w in windows)
     return any(_same(period, w) for w in windows)
+
+
+def _ends_with(period: Period, window: Window) -> bool:
+    """The window ends inside the period's last quarter (its last whole week, its last day)."""
+    return period.end - (period.end - period.start) / 4 <= window[1] <= period.end
 
 
 def _same(period: Period, window: Window) -> bool:
@@ -261,10 +278,24 @@ def find_off_filter(ctx: AnswerContext) -> list[Finding]:
     if not scope.checks("filter") or scope.question is None:
         return []
     out: list[Finding] = []
+    held = _of_asked_metrics(ctx, scope)
     for group in by_span(scope.question.reading.members):
-        if all(carries(ctx, scope.cited, m.name, m.member or "") is False for m in group):
+        if all(carries(ctx, held, m.name, m.member or "") is False for m in group):
             out.append(_filter_finding(ctx, group[0], scope))
     return out
+
+
+def _of_asked_metrics(ctx: AnswerContext, scope: Scope) -> tuple[Cited, ...]:
+    """The cited values of the metrics the question asks about (when the answer cites any):
+    'revenue at the Online store' is answered by Online's revenue, not by the overall revenue
+    beside Online's order count."""
+    assert scope.question is not None
+    asked = set()
+    for m in scope.question.reading.metrics:
+        asked.add(_current(ctx, m.name))
+        asked |= {_current(ctx, s) for s in scope.question.qualified.get(m.name, ([], []))[0]}
+    held = tuple(c for c in scope.cited if _current(ctx, c.metric) in asked)
+    return held or scope.cited
 
 
 def _filter_finding(ctx: AnswerContext, mention: Mention, scope: Scope) -> Finding:
@@ -310,22 +341,101 @@ def _shapes(ctx: AnswerContext, reading: Reading) -> list[tuple[str, Test]]:
     out: list[tuple[str, Test]] = []
     if asks.change or asks.why or asks.compare:
         out.append(("a change", partial(_has_change, ctx)))
-    what = "a ranking" if asks.ranking is not None else "a breakdown"
-    out += [(f"{what} by {dim}", partial(_spans_members, ctx, dim, None))
+        if not asks.why:
+            out.append(("a change as the headline", partial(_headline_is_change, ctx)))
+    if asks.compare == "explicit" and len(reading.periods) >= 2:
+        named = reading.periods[:2]
+        out.append((f"two named periods, {named[0].words} versus {named[1].words}",
+                    partial(_has_both, ctx, [p.period for p in named])))
+    if asks.share is not None:
+        out.append(("a share of a total", partial(_has_share, ctx)))
+    if asks.cumulative:
+        out.append(("a cumulative total", partial(_has_running, ctx, reading)))
+    ranking = asks.ranking
+    what = "a ranking" if ranking is not None else "a breakdown"
+    need = max(2, ranking.n or 2) if ranking is not None else 2
+    of = f" of {ranking.n}" if ranking is not None and ranking.n and ranking.n > 1 else ""
+    out += [(f"{what}{of} by {dim}", partial(_spans_members, ctx, dim, None, need))
             for dim in asks.breakdown if dim in dims]
     if asks.series:
         out.append((f"a series{f' by {asks.grain}' if asks.grain else ''}",
                     partial(_has_periods, ctx)))
-    out += [(f"{', '.join(members)} side by side", partial(_spans_members, ctx, dim, members))
+    out += [(f"{', '.join(members)} side by side", partial(_spans_members, ctx, dim, members, 2))
             for dim, members in _side_by_side(reading).items()]
     return out
 
 
-def _spans_members(ctx: AnswerContext, dim: str, members: list[str] | None,
+def _spans_members(ctx: AnswerContext, dim: str, members: list[str] | None, need: int,
                    cited: tuple[Cited, ...]) -> bool:
-    """Two or more members of the dimension (of `members`, when given) have cited values."""
-    found = _members(ctx, cited, dim)
-    return len(found & set(members) if members is not None else found) >= 2
+    """`need` or more members of the dimension (of `members`, when given) have cited values
+    (a member reached by another join path, 'store' for 'order__store__store_name', counts)."""
+    found = set()
+    for other in [dim, *_same_attribute(ctx, dim)]:
+        found |= _members(ctx, cited, other)
+    return len(found & set(members) if members is not None else found) >= need
+
+
+def _same_attribute(ctx: AnswerContext, dim: str) -> list[str]:
+    dims = ctx.catalog.get("dimensions") or {}
+    mine = (dims.get(dim) or {}).get("qualified") or dim
+    out = []
+    for other, info in dims.items():
+        theirs = info.get("qualified") or other
+        if other != dim and (mine.endswith(f"__{theirs}") or theirs.endswith(f"__{mine}")
+                             or mine == theirs):
+            out.append(other)
+    return out
+
+
+def _headline_is_change(ctx: AnswerContext, cited: tuple[Cited, ...]) -> bool:
+    """The headline value is a change: a numeric headline that some claim states as a level
+    (a cited `value` field) and none as a change is a level where a change was asked."""
+    headline = ctx.answer.value
+    if not isinstance(headline, int | float) or isinstance(headline, bool):
+        return True
+    fields = {c.citation.field for claim in ctx.claims if _same_number(claim.claim.value, headline)
+              for c in claim.cited}
+    return not fields or bool(fields & CHANGE_FIELDS) or "value" not in fields
+
+
+def _same_number(a: Any, b: float) -> bool:
+    if not isinstance(a, int | float) or isinstance(a, bool):
+        return False
+    return abs(a - b) <= 1e-9 * max(1.0, abs(b))
+
+
+def _has_both(ctx: AnswerContext, periods: list[Period], cited: tuple[Cited, ...]) -> bool:
+    """Each of the two named periods is a cited window (a comparison's current and previous,
+    or two levels), not one span holding both."""
+    windows = answer_windows(ctx)
+    return all(_answered(p, windows) for p in periods)
+
+
+def _has_share(ctx: AnswerContext, cited: tuple[Cited, ...]) -> bool:
+    """A share: a cited `share` field, or one metric cited both for a part and for a whole (a
+    member's row or filter, and the total or every member)."""
+    if any(c.citation.field == "share" for c in cited):
+        return True
+    scopes: dict[str, set[int]] = {}
+    for c in _distinct(cited):
+        scopes.setdefault(c.metric, set()).add(_restrictions(ctx, c))
+    return any(len(s) >= 2 and min(s) < max(s) for s in scopes.values())
+
+
+def _restrictions(ctx: AnswerContext, c: Cited) -> int:
+    """How many member restrictions a cited value has (its row's members and its filters)."""
+    keyed = {k for k in c.row.key if k != c.result.grain}
+    filtered = set((ctx.evidence.filters(c.citation.handle) or {}).keys())
+    return len(keyed | filtered)
+
+
+def _has_running(ctx: AnswerContext, reading: Reading, cited: tuple[Cited, ...]) -> bool:
+    """A running total: a cited window that starts before the named period (or the data) and
+    ends with it."""
+    windows = answer_windows(ctx)
+    if reading.periods:
+        return any(_answered(p.period, windows, running=True) for p in reading.periods)
+    return any(w[0] < w[1] for w in windows)
 
 
 def _has_periods(ctx: AnswerContext, cited: tuple[Cited, ...]) -> bool:
@@ -376,12 +486,14 @@ def _members(ctx: AnswerContext, cited: Iterable[Cited], dim: str) -> set[str]:
 
 
 def _shape_finding(asked: str, scope: Scope) -> Finding:
+    gives = ("a level as its headline" if asked.endswith("as the headline")
+             else "another shape")
     return _finding(
         "off_question_shape",
-        f"The question asks for {asked}, but the answer gives one level "
+        f"The question asks for {asked}, but the answer gives {gives} "
         f"({_cited_list(scope.cited)}).",
         {"asked": asked, "cited": sorted({c.text for c in scope.cited})},
-        _SHAPE_FIX.get(asked.split()[1] if asked.startswith("a ") else "side",
+        _SHAPE_FIX.get(asked.split()[1] if asked.startswith("a ") else asked.split()[0],
                        "Answer with each member the question names, one claim per member."))
 
 
@@ -392,7 +504,35 @@ _SHAPE_FIX = {
                "ranked member's row.",
     "breakdown": "Break the metric down by the dimension (group_by) and cite each member's row.",
     "series": "Query the metric at the grain over the window (grain) and cite each period's row.",
+    "share": "Measure the part and the whole (the member's value and the total) and cite both; "
+             "state the share only as their quotient.",
+    "cumulative": "Measure from the start of the data (or of the year) to the end of the named "
+                  "period, and cite that window.",
+    "two": "Compare the two named periods themselves (compare: current_window = the later, "
+           "previous_window = the earlier), not one span holding both.",
 }
 
-SCOPE_FINDINGS = (find_off_metric, find_off_window, find_off_filter, find_off_shape)
+
+# --- unread --------------------------------------------------------------------------------
+
+@emits("unread_question")
+def find_unread(ctx: AnswerContext) -> list[Finding]:
+    """The question has words the reader could not map to the catalog or the grammar: whatever
+    the answer cites, nobody checked that it answers them."""
+    if not ctx.question or ctx.answer.status != "answered":
+        return []
+    reading = read_question(ctx.index_, ctx.question).reading
+    unread = reading.unread
+    if not unread:
+        return []
+    quoted = ", ".join(repr(w) for w in unread)
+    return [_finding(
+        "unread_question",
+        f"The question says {quoted}, which the reader could not map to the catalog or the "
+        "grammar; the answer was not checked against those words.",
+        {"unread": unread, "read_as": read_as_line(reading)},
+        "Refuse, naming the words, or ask the data team to govern them (a metric, a dimension, "
+        "a member or a synonym).")]
+
+SCOPE_FINDINGS = (find_off_metric, find_off_window, find_off_filter, find_off_shape, find_unread)
 """The question-scope finders, answer-level, after the claims' findings."""

@@ -34,6 +34,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from harness.mcp.session import McpSession, Refused
 from protocol.prompts import CLAIMS, CONTRACT, render_catalog, render_tree, system_prompt
+from protocol.reading.members import search_members
 from protocol.schemas import answer_schema, tool_schemas
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer
@@ -42,7 +43,7 @@ from traces import TraceRecord, TraceWriter
 if sys.platform != "win32":
     import fcntl
 
-TOOLS = ("catalog", "query", "compare", "submit_answer")
+TOOLS = ("catalog", "query", "compare", "dimension_values", "submit_answer")
 STDIO = "stdio"
 """The session key over stdio: one client per server process."""
 SESSION_HEADER = "mcp-session-id"
@@ -59,6 +60,17 @@ CATALOG_TOOL = """\
 The governed catalog: metrics (label, grains, data coverage, point in time, previous names),
 dimensions and their members, the metric tree, and the as-of date relative dates resolve
 against."""
+VALUES_TOOL = """\
+Search a dimension's members as the data holds them (the reader's member index): case-insensitive
+and fuzzy; on a miss the closest values; `complete` says whether the list is every value or was
+cut at its bound. Use it to spell a filter's member exactly before `query` or `compare`."""
+VALUES_SCHEMA = {"type": "object", "additionalProperties": False, "required": ["dimension"],
+                 "properties": {"dimension": {"type": "string", "description": "A dimension of "
+                                              "the catalog, e.g. customer__region."},
+                                "search": {"type": ["string", "null"], "description": "Words of "
+                                           "the member (empty: list the members)."},
+                                "limit": {"type": ["integer", "null"], "minimum": 1,
+                                          "maximum": 200}}}
 SUBMIT_TOOL = """\
 Submit the answer for audit (the answer object described below, not a reply). Returns defects
 with their repair messages, findings, evidence states and the serving decision; submit again to
@@ -156,6 +168,9 @@ class ShowworkMcp:
         if name == "catalog":
             text = f"{render_catalog(session.catalog)}\n\n{render_tree(session.catalog)}"
             return _result(text, structured=session.catalog)
+        if name == "dimension_values":
+            found = dimension_values(session.catalog, args)
+            return _result(json.dumps(found), structured=found)
         if name == "submit_answer":
             reply = session.submit(*_submission(args))
             self.sessions.settle(session)
@@ -190,6 +205,7 @@ def tool_list(protocol: Protocol) -> list[Tool]:
     return [Tool(name="catalog", description=CATALOG_TOOL,
                  input_schema={"type": "object", "properties": {}}),
             *governed,
+            Tool(name="dimension_values", description=VALUES_TOOL, input_schema=VALUES_SCHEMA),
             Tool(name="submit_answer", description=f"{SUBMIT_TOOL}\n\n{CONTRACT % CLAIMS}",
                  input_schema=submit)]
 
@@ -210,6 +226,19 @@ def _nullable(schema: dict[str, Any]) -> bool:
     kinds = schema.get("type")
     options = schema.get("anyOf") or []
     return (isinstance(kinds, list) and "null" in kinds) or {"type": "null"} in options
+
+
+def dimension_values(catalog: dict[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+    """The `dimension_values` tool: search one dimension's members (protocol.reading.members)."""
+    extra = [k for k in args if k not in ("dimension", "search", "limit")]
+    dimension, limit = args.get("dimension"), args.get("limit") or 20
+    if extra or not isinstance(dimension, str) or not isinstance(limit, int) or limit < 1:
+        raise Refused("dimension_values takes `dimension` (a catalog dimension), optionally "
+                      f"`search` (words) and `limit` (1–200); got: {', '.join(sorted(args))}.")
+    try:
+        return search_members(catalog, dimension, str(args.get("search") or ""), min(limit, 200))
+    except KeyError as exc:
+        raise Refused(str(exc.args[0])) from None
 
 
 def _submission(args: dict[str, Any]) -> tuple[Any, str | None]:

@@ -22,6 +22,7 @@ from analyst.tools import Toolbox
 from harness import otel
 from harness.attempt import MAX_REPAIR_ROUNDS, _guess_category, choose_served
 from harness.audit import AuditReport, Evidence, audit
+from harness.audit.scope import read_as
 from harness.display import TICK_NOTE
 from harness.project import stamp_of
 from protocol.answer import MAX_TEXT
@@ -126,7 +127,8 @@ class McpSession:
             model_version=self.catalog["model_version"], calls=list(self.toolbox.calls),
             rounds=list(self.rounds), served_round=choose_served(list(self.reports)),
             stop_reason=stop, error=None if last else "The MCP session ended before an answer "
-            "was submitted.", elapsed_s=time.monotonic() - self.started, notes=list(self.notes),
+            "was submitted.", elapsed_s=time.monotonic() - self.started,
+            notes=[read_as(self.question or "", self.catalog), *self.notes],
             project=stamp_of(self.layer))
         self.spans.finish(record)  # once: the attempt span ends with its first record
         self.spans = otel.OFF
@@ -160,6 +162,7 @@ class McpSession:
         served = choose_served(list(self.reports)) if self.final else None
         return {
             "round": round_no, "final": self.final, "status": report.status,
+            "read_as": read_as(self.question or "", self.catalog),
             "grounded": report.grounded, "decision": report.decision,
             "protocol_error": report.protocol_error,
             "defects": [{"code": d.code, "claim": d.claim, "citation": d.citation,

@@ -40,11 +40,14 @@ GRAINS = {"daily": "day", "day": "day", "days": "day", "weekly": "week", "week":
 WHY = re.compile(
     r"\b(?:why|how come|what(?:'s| is| was| are| were)? (?:drove|drives|driving|caused|causes|"
     r"explains?|explained|behind|happened to|led to)|explain|explains|explanation|"
-    r"reasons? (?:for|behind)|drivers?|root cause)\b", re.IGNORECASE)
+    r"reasons? (?:for|behind)|drivers?|root cause|(?:did|does|do|could|would) .{1,60}? cause|"
+    r"caused by|because of)\b", re.IGNORECASE)
 _MOVES = re.compile(rf"\b(?:{'|'.join(sorted(MOVES))}|(?:went|go|goes|gone|going) (?:up|down)|"
                     r"(?:week|month|quarter)[- ]over[- ](?:week|month|quarter))\b", re.IGNORECASE)
-_MOST = {"most", "highest", "largest", "biggest", "greatest", "best", "top", "leading"}
-_LEAST = {"least", "lowest", "fewest", "smallest", "worst", "bottom"}
+_MOST = {"most", "highest", "largest", "biggest", "greatest", "best", "top", "leading",
+         "longest", "busiest", "latest", "slowest", "heaviest", "furthest", "farthest"}
+_LEAST = {"least", "lowest", "fewest", "smallest", "worst", "bottom", "shortest", "quietest",
+          "earliest", "fastest", "lightest", "nearest"}
 _SUPERLATIVE = "|".join(sorted(_MOST | _LEAST))
 _N = r"(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)"
 _BY = re.compile(r"\b(split by|broken down by|grouped by|group by|segmented by|by each|by every|"
@@ -60,6 +63,7 @@ _PASSIVE = {"driven", "caused", "explained", "affected", "impacted", "led", "fol
 _STOP = (r"(?=\s+(?:in|on|for|during|last|this|over|from|and|with|at|of|between|since|to|"
          r"compared|versus|vs|had|has|have|was|were|is|are|did|saw|got|showed)\b|\s*[,.;:?!()\x00]|$)")
 _WORDS = re.compile(rf"([a-z][a-z0-9_'-]*(?:\s+[a-z][a-z0-9_'-]*){{0,2}}?){_STOP}", re.IGNORECASE)
+_OVERALL = re.compile(r"(?:across|over|for|in)\s+(?:all|every)\b", re.IGNORECASE)
 _DETERMINERS = re.compile(r"\s*(?:(?:the|all|our|each|every)\s+)*", re.IGNORECASE)
 """Words skipped before a name: 'by the store', 'versus our …'."""
 _SERIES = re.compile(r"\b(?:over time|trend(?:s|ed|ing)?|time series|(?:day|week|month) by "
@@ -93,6 +97,23 @@ class By:
 
 
 @dataclass(frozen=True)
+class Share:
+    """The text asks what share of a whole one part is ('what share of orders came from web')."""
+
+    words: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class GrammarSpan:
+    """Words the shape grammar consumed, and what they were read as."""
+
+    words: str
+    span: Span
+    detail: str
+
+
+@dataclass(frozen=True)
 class Asks:
     """The shape of answer a text asks for."""
 
@@ -113,6 +134,32 @@ class Asks:
     """Where the grain is named ('hourly', 'by day')."""
     by: tuple[By, ...] = ()
     """Every 'by X' phrase, read."""
+    share: Share | None = None
+    """A share of a total ('what share of …', 'X's share of …', 'what percentage of …')."""
+    cumulative: bool = False
+    """A running total ('in total by the end of', 'to date', 'so far this year', 'year to date')."""
+    spans: tuple[GrammarSpan, ...] = ()
+    """The phrases of the shape grammar read (by X, rankings, shares, cumulatives)."""
+
+    @property
+    def shape(self) -> str:
+        """The one shape asked for, in words: why, change, ranking of N, share of total,
+        cumulative, series, breakdown, or level."""
+        if self.why:
+            return "why"
+        if self.share is not None:
+            return "share of total"
+        if self.ranking is not None:
+            return f"ranking of {self.ranking.n}" if self.ranking.n else "ranking"
+        if self.change or self.compare:
+            return "change"
+        if self.cumulative:
+            return "cumulative"
+        if self.series:
+            return "series"
+        if self.breakdown:
+            return "breakdown"
+        return "level"
 
 
 def asks_why(text: str) -> bool:
@@ -143,9 +190,39 @@ def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
         breakdown.insert(0, ranking.dimension)
     series = grain is not None or _SERIES.search(masked) is not None
     compare = _compare(text, mentions, periods)
-    change = _MOVES.search(masked) is not None or compare is not None
+    moving = _HOW_MUCH_FELL.sub(lambda m: m.group(1) + "\x00" * len(m.group(2)), masked)
+    change = _MOVES.search(moving) is not None or compare is not None
+    share = _share(masked)
+    cumulative = _CUMULATIVE.search(masked)
+    spans = [GrammarSpan(b.words, b.span, f"{'by ' + b.name if b.kind != 'unknown' else b.words}")
+             for b in by if b.kind != "unknown"]
+    if share is not None:
+        spans.append(GrammarSpan(share.words, share.span, "share of total"))
+    if cumulative is not None:
+        spans.append(GrammarSpan(cumulative.group(0), cumulative.span(), "cumulative"))
     return Asks(asks_why(masked), change, compare, ranking, tuple(breakdown), series, grain,
-                grain_span, tuple(by))
+                grain_span, tuple(by), share, cumulative is not None and share is None,
+                tuple(sorted(spans, key=lambda g: g.span)))
+
+
+_SHARE = re.compile(
+    r"\b(?:what|which)\s+(?:(?:share|fraction|percentage|proportion|portion|percent|part)\s+of"
+    r"|%\s+of)\b|\b\w+(?:'s|’s|s')\s+share\s+of\b|\bshare\s+of\b|\bpercent(?:age)?\s+of\b"
+    r"|\bfraction\s+of\b|\bproportion\s+of\b", re.IGNORECASE)
+_CUMULATIVE = re.compile(
+    r"\b(?:in\s+total\s+(?:by|through|up\s+to|until)\s+the\s+end\s+of|(?:by|through|up\s+to)"
+    r"\s+the\s+end\s+of|to\s+date|so\s+far(?:\s+this\s+(?:year|month|quarter))?|year\s+to\s+date|"
+    r"ytd|cumulative(?:ly)?|running\s+total|all[\s-]time)\b", re.IGNORECASE)
+
+
+_HOW_MUCH_FELL = re.compile(r"(\bhow (?:much|many)\s+\x00+\s+)([a-z]+)", re.IGNORECASE)
+"""'How much rain fell', 'how many users dropped in': the verb after the metric is its own
+predicate, not a move (a change is asked as 'how much did … fall')."""
+
+
+def _share(masked: str) -> Share | None:
+    m = _SHARE.search(masked)
+    return Share(m.group(0), m.span()) if m else None
 
 
 def _compare(text: str, mentions: list[Mention], periods: Periods
@@ -187,6 +264,8 @@ def read_by(text: str, masked: str, mentions: list[Mention]) -> list[By]:
         keyword = " ".join(m.group(1).lower().split())
         if keyword == "by" and _word_before(masked, m.start()) in _PASSIVE:
             continue
+        if keyword in ("across", "every", "each") and _OVERALL.match(masked, m.start()):
+            continue  # 'across all airlines': every member together, no breakdown
         found = _by_target(text, masked, mentions, m, keyword)
         if found is not None:
             out.append(found)
@@ -224,7 +303,7 @@ def _vague(words: str) -> bool:
 
 def read_ranking(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
     """Top N, bottom N, N best, which X had the most/least, rank X."""
-    for reader in (_top_n, _n_best, _which_most, _rank_word):
+    for reader in (_top_n, _n_best, _which_n, _which_most, _rank_word):
         found = reader(masked, mentions, by)
         if found is not None:
             return found
@@ -264,6 +343,21 @@ def _n_best(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | Non
     return Ranking(_order(word), _count(m.group(1)), _dimension_at(masked, mentions, m.end(), by))
 
 
+def _which_n(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
+    """'which two stores …', 'the three products that …', 'what were the 5 regions with the
+    highest …': a count of a dimension's members, ordered by the superlative after it (most
+    when none is said)."""
+    m = re.search(rf"\b(?:which|what|the)\s+(?:(?:were|are|was|is)\s+the\s+)?{_N}\s+",
+                  masked, re.IGNORECASE)
+    if m is None:
+        return None
+    named = _starting(mentions, m.end())
+    if named is None or named.kind != "dimension":
+        return None
+    most = re.search(rf"\b({_SUPERLATIVE})\b", masked[named.span[1]:], re.IGNORECASE)
+    return Ranking(_order(most.group(1)) if most else "most", _count(m.group(1)), named.name)
+
+
 def _order(word: str) -> Literal["most", "least"]:
     return "least" if word.lower() in _LEAST else "most"
 
@@ -275,12 +369,15 @@ def _which_most(masked: str, mentions: list[Mention], by: list[By]) -> Ranking |
         return None
     dimension = _dimension_at(masked, mentions, m.start("x"), [])
     if dimension is None:
-        word = re.match(r"[a-z]+", m.group("x").lower())
+        words = [w for w in re.findall(r"[a-z0-9]+", m.group("x").lower())
+                 if w not in NUMBERS and not w.isdigit()]
+        word = re.match(r"[a-z]+", words[0]) if words else None
         if word is None or word.group(0) in COMMON_WORDS or word.group(0) in GRAINS \
                 or word.group(0) in ("metric", "metrics", "number", "value"):
             return None
         dimension = snake(singular(word.group(0)))
-    return Ranking(_order(m.group("s")), 1, dimension)
+    counted = re.match(rf"{_N}\b", m.group("x"), re.IGNORECASE)
+    return Ranking(_order(m.group("s")), _count(counted.group(1)) if counted else 1, dimension)
 
 
 def _rank_word(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from protocol.reading._words import COMMON_WORDS, Span, overlaps, snake
 from protocol.reading.asks import FALL, GRAINS, MOVES, RISE, Asks
 from protocol.reading.mentions import Mention
-from protocol.reading.periods import MONTHS, Periods
+from protocol.reading.periods import MONTHS, NUMBERS, Periods
 
 GapKind = Literal["metric", "dimension", "member", "grain", "qualifier", "period"]
 
@@ -61,11 +61,12 @@ _CURRENCY = {w: code for code, words in (
     ("INR", ("rupee", "rupees", "inr")), ("BRL", ("reais", "brl")), ("CNY", ("yuan", "cny")),
     ("CHF", ("franc", "francs", "chf"))) for w in words}
 """Currency words a question may ask in, by ISO code: what the refusal says the model lacks."""
-_NEUTRAL = {"recorded", "logged", "counted", "measured", "reported", "tracked", "observed",
+NEUTRAL = {"recorded", "logged", "counted", "measured", "reported", "tracked", "observed",
             "placed", "generated", "received", "combined", "summed", "added", "based", "caused",
             "explained", "happened", "compared", "asked", "used", "needed", "wanted", "owned",
             "listed", "named", "called", "defined", "governed", "signed", "joined", "registered",
-            "enrolled", "created", "started", "visited"}
+            "enrolled", "created", "started", "visited", "trended", "scheduled", "operated",
+            "flown", "served"}
 """Participles that add no state to a metric ('orders placed' are orders)."""
 _AFTER = re.compile(r"\s+(?:that\s+|which\s+|who\s+)?(?:were\s+|was\s+|are\s+|is\s+|got\s+|get\s+|"
                     r"have\s+been\s+|has\s+been\s+)?([a-z]{3,}ed)\b", re.IGNORECASE)
@@ -179,7 +180,7 @@ def _participle_gaps(s: _Scope) -> list[Gap]:
 
 def _neutral(word: str) -> bool:
     word = word.lower()
-    return word in _NEUTRAL or word in MOVES or word in FALL or word in RISE
+    return word in NEUTRAL or word in MOVES or word in FALL or word in RISE
 
 
 def _member_gaps(s: _Scope) -> list[Gap]:
@@ -191,7 +192,9 @@ def _slot_gaps(s: _Scope) -> list[Gap]:
     out = []
     for d in (x for x in s.mentions if x.kind == "dimension"):
         m = re.search(r"([A-Za-z][\w-]*)\s+$", s.text[:d.span[0]])
-        if m is None or m.group(1).lower() in _NOT_MEMBER or m.group(1).lower() in GRAINS:
+        if m is None or m.group(1).lower() in _NOT_MEMBER or m.group(1).lower() in GRAINS \
+                or m.group(1).lower() in NUMBERS or m.group(1).isdigit() \
+                or m.group(1).lower() in COMMON_WORDS:
             continue
         if s.free(m.span(1)) and not _is_period_word(m.group(1)):
             out.append(Gap("member", m.group(1), m.span(1), m.group(1).lower().replace("-", "_"),

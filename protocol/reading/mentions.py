@@ -229,10 +229,36 @@ def find_metrics(text: str, catalog: dict[str, Any]) -> list[Mention]:
 
 def find_mentions(text: str, catalog: dict[str, Any]) -> list[Mention]:
     """Metrics, members and dimensions the text names; the longer phrase wins an overlap."""
+    from protocol.reading.members import find_members
+
     members, dimensions = _dimension_scanners(_dimension_key(catalog))
-    named = [m for m in members.scan(text) if not _verb(text, m)]
-    candidates = find_metrics(text, catalog) + named + dimensions.scan(text)
+    scanned = members.scan(text)
+    known = {(m.span, m.name, m.member) for m in scanned}
+    scanned += [m for m in find_members(text, catalog) if (m.span, m.name, m.member) not in known]
+    dims = dimensions.scan(text)
+    named = [m for m in scanned if not _verb(text, m) and not _bare_number(text, m, dims)]
+    candidates = find_metrics(text, catalog) + named + dims
     return resolve(candidates)
+
+
+_NUMBER = re.compile(r"[\d\s./:-]+")
+_BESIDE = re.compile(r"[\s:=#-]*(?:(?:of|is|was|=)\s+)?")
+
+
+def _bare_number(text: str, member: Mention, dims: list[Mention]) -> bool:
+    """A member that is a number (a year built, an hour, an engine count) names it only beside
+    its dimension's words ('year built 2004', 'departure hour 5', '4 engines'): a bare number
+    is a date's, a count's or a ranking's ('July 2013', 'top 5')."""
+    if not _NUMBER.fullmatch(member.member or ""):
+        return False
+    for d in dims:
+        if d.name != member.name:
+            continue
+        gap = (text[d.span[1]:member.span[0]] if d.span[1] <= member.span[0]
+               else text[member.span[1]:d.span[0]] if member.span[1] <= d.span[0] else None)
+        if gap is not None and _BESIDE.fullmatch(gap):
+            return False
+    return True
 
 
 _VERB_AFTER = re.compile(r"\s+(?:a|an|the|some|any|our|their|his|her|its)\b", re.IGNORECASE)

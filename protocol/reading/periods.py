@@ -52,8 +52,9 @@ _YEAR = r"(?:19|20)\d{2}"
 DAY_RE = (rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}\s+\d{{1,2}}{_ORD}(?!\d)(?:,?\s+{_YEAR}\b)?"
           rf"|\b\d{{1,2}}{_ORD}(?:\s+of)?\s+{_MONTH}(?:,?\s+{_YEAR}\b)?)")
 _TO = r"(?:\s*[–—-]\s*|\s+(?:to|through|thru|until|till)\s+)"
-_PREPOSITIONS = {"in", "during", "for", "throughout", "over", "of", "since", "from", "to", "and",
-                 "between", "through", "until", "till", "by", "before", "after", "across"}
+_PREPOSITIONS = {"versus", "vs", "against", "with", "in", "during", "for", "throughout", "over",
+                 "of", "since", "from", "to", "and", "between", "through", "until", "till", "by",
+                 "before", "after", "across"}
 COMPARE = re.compile(  # with the period before, or between two named periods
     r"\b(?:compared? (?:with|to)|versus|vs\.?|than|against|over the previous|"
     r"(?:week|month|quarter)[- ]over[- ](?:week|month|quarter)|wow|mom|from the (?:prior|previous)|"
@@ -70,6 +71,9 @@ class PeriodMention:
     words: str
     """The words as the text writes them."""
     span: Span
+    parts: tuple[PeriodMention, ...] = ()
+    """For 'from A to B' and 'between A and B': A and B as named (a change between them asks
+    for A versus B, never the span A..B)."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +104,8 @@ class _Context:
     as_of: dt.date | None
     year: int | None
     """The year of a date written without one: the text's first year, else the as-of year."""
+    text_year: bool = False
+    """The year came from the text."""
 
     def today(self) -> dt.date:
         if self.as_of is None:
@@ -112,6 +118,15 @@ class _Context:
         if self.year is None:
             raise _Unreadable("a date without a year needs an as-of date or a year in the text")
         return self.year
+
+    def begun(self, written: str | None, first_month: int) -> int:
+        """The year of a month, quarter or half written without one: the text's year, else the
+        latest that has begun before the as-of date ('June', as of 1 January 2014, is June
+        2013)."""
+        y = self.year_of(written)
+        if written or self.text_year or self.as_of is None:
+            return y
+        return y - 1 if dt.date(y, first_month, 1) >= self.as_of else y
 
 
 Builder = Callable[[re.Match[str], _Context], Period | None]
@@ -188,13 +203,13 @@ def _iso_week(m: re.Match[str], ctx: _Context) -> Period:
 def _quarter(m: re.Match[str], ctx: _Context) -> Period:
     q = m.group("q").lower()
     number = int(q[0]) if q[0].isdigit() else ("first", "second", "third", "fourth").index(q) + 1
-    return quarter(ctx.year_of(m.group("y")), number)
+    return quarter(ctx.begun(m.group("y"), 3 * number - 2), number)
 
 
 def _half(m: re.Match[str], ctx: _Context) -> Period:
     h = m.group("h").lower()
     number = 1 if h in ("1", "first", "1st") else 2
-    return months(dt.date(ctx.year_of(m.group("y")), 6 * number - 5, 1), 6, "half")
+    return months(dt.date(ctx.begun(m.group("y"), 6 * number - 5), 6 * number - 5, 1), 6, "half")
 
 
 def _fiscal(m: re.Match[str], ctx: _Context) -> Period:
@@ -215,13 +230,19 @@ def _iso_month(m: re.Match[str], ctx: _Context) -> Period:
 
 def _named_month(m: re.Match[str], ctx: _Context) -> Period:
     month = MONTHS[m.group("m").lower().rstrip(".")]
-    return months(dt.date(ctx.year_of(m.group("y")), month, 1), 1, "month")
+    return months(dt.date(ctx.begun(m.group("y"), month), month, 1), 1, "month")
 
 
 def _preceded(m: re.Match[str]) -> bool:
     """True when the word before the match is a preposition ("in March", "the end of 2026")."""
     before = re.findall(r"[a-z]+", m.string[:m.start()].lower()[-20:])
-    return bool(before) and before[-1] in _PREPOSITIONS
+    if bool(before) and before[-1] in _PREPOSITIONS:
+        return True
+    return _SET_AGAINST.match(m.string, m.end()) is not None  # 'June versus May'
+
+
+_SET_AGAINST = re.compile(rf"\s*(?:versus|vs\.?|compared (?:with|to)|against)\s+(?:{MONTH_RE})\b",
+                          re.IGNORECASE)
 
 
 def _lone_month(m: re.Match[str], ctx: _Context) -> Period | None:
@@ -275,10 +296,15 @@ _RELATIVE: dict[str, Callable[[dt.date], Period]] = {
     "last year": lambda t: year(t.year - 1),
     "next year": lambda t: year(t.year + 1),
     "year to date": lambda t: Period(dt.date(t.year, 1, 1), t, "range"),
+    "month to date": lambda t: Period(t.replace(day=1), t, "range"),
+    "quarter to date": lambda t: Period(quarter_of(t).start, t, "range"),
     "yesterday": lambda t: Period(t - dt.timedelta(days=1), t - dt.timedelta(days=1), "day"),
     "today": lambda t: Period(t, t, "day"),
 }
 _RELATIVE_RE = {
+    "year to date": r"\b(?:year to date|ytd|so far this year|this year so far|this year to date)\b",
+    "month to date": r"\b(?:month to date|mtd|so far this month|this month so far)\b",
+    "quarter to date": r"\b(?:quarter to date|qtd|so far this quarter|this quarter so far)\b",
     "week before last": r"\b(?:the )?week before last\b",
     "this week": r"\b(?:this|current) week\b", "last week": r"\b(?:last|past) week\b",
     "next week": r"\b(?:next|coming) week\b",
@@ -287,7 +313,7 @@ _RELATIVE_RE = {
     "this quarter": r"\b(?:this|current) quarter\b", "last quarter": r"\b(?:last|past) quarter\b",
     "next quarter": r"\b(?:next|coming) quarter\b",
     "this year": r"\b(?:this|current) year\b", "last year": r"\b(?:last|past) year\b",
-    "next year": r"\b(?:next|coming) year\b", "year to date": r"\b(?:year to date|ytd)\b",
+    "next year": r"\b(?:next|coming) year\b",
     "yesterday": r"\byesterday\b", "today": r"\btoday\b",
 }
 _N = r"(?P<n>\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
@@ -330,7 +356,8 @@ _COMPILED = tuple((re.compile(p, re.IGNORECASE), b) for p, b in _PATTERNS)
 
 def find_periods(text: str, as_of: dt.date | None = None) -> Periods:
     """Every period the text names, resolved against `as_of`, with what could not be read."""
-    ctx = _Context(as_of, _text_year(text) or (as_of.year if as_of else None))
+    written = _text_year(text)
+    ctx = _Context(as_of, written or (as_of.year if as_of else None), written is not None)
     found, problems = _scan(text, ctx)
     found = _merge(text, found, ctx, problems)
     compare: Literal["previous", "explicit"] | None = None
@@ -379,7 +406,8 @@ def _merge(text: str, found: list[PeriodMention], ctx: _Context,
             span = (start, b.span[1])
             try:
                 words = text[span[0]:span[1]]
-                out.append(PeriodMention(_ordered(a.period.start, b.period.end, words), words, span))
+                out.append(PeriodMention(_ordered(a.period.start, b.period.end, words), words, span,
+                                         (a, b)))
             except _Unreadable as exc:
                 problems.append(PeriodProblem(text[span[0]:span[1]], span, str(exc)))
             i += 2

@@ -187,6 +187,8 @@ async def whole_session(client: Client) -> dict[str, Any]:
                                                "previous_window": BEFORE})
     split = await _call(client, "query", {"metrics": ["active_users"], "window": WEEK,
                                           "group_by": ["platform"]})
+    values = [await _call(client, "dimension_values", {"dimension": "platform", "search": word})
+              for word in ("ANDR", "andriod")]
     row = compared[1]["rows"][0]["values"]
     replies = []
     for broken in ("field", "value", None):
@@ -194,7 +196,8 @@ async def whole_session(client: Client) -> dict[str, Any]:
                                                           "question": QUESTION})
         replies.append(_text(result))
     return {"catalog": catalog.structured_content, "blocked": blocked, "compared": compared,
-            "split": split, "replies": replies, "protocol": client.protocol_version}
+            "split": split, "replies": replies, "protocol": client.protocol_version,
+            "values": values}
 
 
 def _check_whole_session(seen: dict[str, Any], home: Path) -> None:
@@ -202,7 +205,12 @@ def _check_whole_session(seen: dict[str, Any], home: Path) -> None:
     error, view = seen["blocked"]
     assert error and view["handle"] is None and "'age'" in view["reason"]
     assert (seen["compared"][1]["handle"], seen["split"][1]["handle"]) == ("r1", "r2")
+    (hit_error, hit), (miss_error, miss) = seen["values"]
+    assert not hit_error and (hit["matches"], hit["complete"]) == (["android"], True)
+    assert not miss_error and (miss["matches"], miss["closest"]) == ([], ["android"])
     _check_repairs(seen["replies"])
+    assert seen["replies"][-1]["read_as"] == ("Read as: weekly_value_moments · week of "
+                                              "2026-03-09 · why")
     [record] = _traces(home)
     _check_record(record, home)
     assert [c.handle for c in record.calls] == [None, 1, 2]
@@ -244,7 +252,7 @@ class TestWholeSession:
             async with _stdio(home) as client:
                 tools = await client.list_tools()
                 assert [t.name for t in tools.tools] == ["catalog", "query", "compare",
-                                                         "submit_answer"]
+                                                         "dimension_values", "submit_answer"]
                 return await whole_session(client)
 
         _check_whole_session(_run(script), home)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -434,3 +435,260 @@ class TestReadText:
         catalog = {**SHOP, "as_of": None}
         reading = read_text("revenue last week", catalog)
         assert reading.periods == () and reading.unread == ["last week"]
+
+
+# --- every word accounted for (issue 27) ---------------------------------------------------
+
+@pytest.fixture(scope="module")
+def shop_catalog(shop_layer) -> dict[str, Any]:
+    """The real shop project's catalog (examples/shop, its warehouse built by tests/conftest)."""
+    return shop_layer.catalog()
+
+
+@pytest.fixture(scope="module")
+def trips(tmp_path_factory) -> dict[str, Any]:
+    """A third domain whose members come only from the data: trips to 65 destinations (an open
+    dimension, indexed), carriers' names in a joined table, tail numbers under a pattern."""
+    from harness.project import Project
+    from tests.support.trips_project import build
+
+    project = Project.open(build(tmp_path_factory.mktemp("trips")))
+    try:
+        return project.catalog
+    finally:
+        project.close()
+
+
+def _domains(request, names: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    return {n: request.getfixturevalue({"demo": "demo", "shop": "shop_catalog",
+                                        "trips": "trips"}[n]) for n in names}
+
+
+def _bundled() -> list[tuple[str, str, bool]]:
+    import yaml
+
+    from harness.questions import load_questions
+
+    root = Path(__file__).resolve().parents[2]
+    out = [("demo", q.text, q.answerable) for q in load_questions().questions]
+    shop = yaml.safe_load((root / "examples" / "shop" / "questions.yaml").read_text())
+    return out + [("shop", q["text"], q.get("answerable", True)) for q in shop["questions"]]
+
+
+class TestAccount:
+    def test_every_answerable_bundled_question_is_read_whole(self, request) -> None:
+        """Every answerable question of the demo and shop files leaves no content word unread,
+        and every span it reads names what it was read as."""
+        from protocol.reading import split_instruction
+
+        catalogs = _domains(request, ("demo", "shop"))
+        for domain, text, answerable in _bundled():
+            if not answerable:
+                continue
+            reading = read_text(split_instruction(text)[0] or text, catalogs[domain])
+            assert reading.unread == [], (domain, text)
+            assert all(s.detail for s in reading.spans), text
+
+    @pytest.mark.parametrize(("domain", "text", "unread"), [
+        ("shop", "How many orders did customers in the loyalty scheme place in May 2019?",
+         ["loyalty scheme"]),
+        ("demo", "How many active users with dark mode did we have in April 2026?",
+         ["dark mode"]),
+        ("trips", "How many flights to LAX were delayed by fog in July 2013?", ["delayed", "by fog"]),
+        ("shop", "Did the price change cause orders to fall in May 2019?", ["price"]),
+        ("demo", "Did the weather cause active users to fall in March 2026?", ["weather"]),
+    ])
+    def test_content_words_nothing_reads_are_unread(self, request, domain, text, unread) -> None:
+        """A content word is unread unless the catalog or the grammar consumed it; a causal
+        factor the catalog lacks is named, not skipped."""
+        reading = read_text(text, _domains(request, (domain,))[domain])
+        assert reading.unread == unread
+        assert all(u.read_as == "unreadable" for u in reading.unread_content)
+
+    @pytest.mark.parametrize("domain", ["demo", "shop"])
+    def test_function_words_are_listed(self, request, domain) -> None:
+        """Question words, auxiliaries and 'overall', 'in total', 'across all' read as nothing
+        and add no filter."""
+        catalog = _domains(request, (domain,))[domain]
+        metric = "active users" if domain == "demo" else "orders"
+        for text in (f"Overall, how many {metric} did we have in total across all of 2019?",
+                     f"What were {metric} statewide in 2019, in total?"):
+            reading = read_text(text, catalog)
+            assert (reading.unread, reading.members) == ([], ()), text
+
+
+class TestGrammar:
+    @pytest.mark.parametrize(("domain", "text", "n", "dimension"), [
+        ("shop", "Which two stores had the most revenue in June 2019?", 2, "store"),
+        ("shop", "What were the three products that sold the fewest units in Q1 2019?", 3,
+         "product"),
+        ("shop", "top 5 products by revenue in Q2 2019", 5, "product"),
+        ("demo", "Which two countries had the most new users in April 2026?", 2, "country"),
+        ("demo", "What were the top 3 channels by new users in March 2026?", 3, "channel"),
+        ("trips", "Which three destinations had the most flights in 2013?", 3, "trip__dest"),
+    ])
+    def test_ranking_of_n(self, request, domain, text, n, dimension) -> None:
+        """'which two', 'top 5', 'the three … that …' rank N members; the number is no member
+        and no dimension."""
+        reading = read_text(text, _domains(request, (domain,))[domain])
+        assert reading.asks.ranking is not None
+        assert (reading.asks.ranking.n, reading.asks.ranking.dimension) == (n, dimension)
+        assert reading.asks.shape == f"ranking of {n}"
+        assert (reading.unread, reading.members) == ([], ())
+
+    @pytest.mark.parametrize("domain", ["demo", "shop"])
+    @pytest.mark.parametrize("form", ["by {d}", "per {d}", "of each {d}", "for every {d}"])
+    def test_breakdown_forms(self, request, domain, form) -> None:
+        """'by X', 'per X', 'of each X', 'for every X' all break the metric down by X."""
+        catalog = _domains(request, (domain,))[domain]
+        metric, dim = ("new users", "channel") if domain == "demo" else ("revenue", "store")
+        reading = read_text(f"What were {metric} {form.format(d=dim)} in May 2019?", catalog)
+        assert dim in reading.asks.breakdown and reading.asks.shape == "breakdown"
+        assert reading.unread == []
+
+    @pytest.mark.parametrize(("domain", "text"), [
+        ("shop", "What share of orders came from the Online store in May 2019?"),
+        ("shop", "What fraction of revenue came from Brooklyn in June 2019?"),
+        ("shop", "What was Brooklyn's share of revenue in June 2019?"),
+        ("demo", "What percentage of new users came from paid search in March 2026?"),
+        ("demo", "What was android's share of active users in May 2026?"),
+        ("trips", "What share of flights went to LAX in July 2013?"),
+    ])
+    def test_share_of_total(self, request, domain, text) -> None:
+        """'what share / fraction / percentage of X came from Y' and 'Y's share of X' ask for a
+        share of a total, and keep the member."""
+        reading = read_text(text, _domains(request, (domain,))[domain])
+        assert reading.asks.shape == "share of total" and reading.asks.share is not None
+        assert len(reading.members) >= 1 and reading.unread == []
+
+    @pytest.mark.parametrize(("domain", "text", "start", "end"), [
+        ("shop", "How many orders had we taken in total by the end of May 2019?", None,
+         "2019-05-31"),
+        ("shop", "How many orders have we taken so far this year?", "2019-01-01", "2019-08-15"),
+        ("demo", "How many new users have signed up year to date?", "2026-01-01", "2026-06-18"),
+        ("demo", "How many new users had we had by the end of April 2026?", None, "2026-04-30"),
+    ])
+    def test_cumulative(self, request, domain, text, start, end) -> None:
+        """'in total by the end of', 'so far this year', 'year to date' ask for a running total
+        to the end of the period named."""
+        reading = read_text(text, _domains(request, (domain,))[domain])
+        assert reading.asks.cumulative and reading.asks.shape == "cumulative"
+        period = reading.periods[-1].period
+        assert str(period.end) == end and (start is None or str(period.start) == start)
+        assert reading.unread == []
+
+    @pytest.mark.parametrize("form", ["from {a} to {b}", "between {a} and {b}", "in {a} versus {b}",
+                                      "in {a} compared with {b}"])
+    @pytest.mark.parametrize("domain", ["demo", "shop"])
+    def test_two_named_periods(self, request, domain, form) -> None:
+        """A change 'from A to B' (between, versus, compared with) is A versus B, never the span
+        A..B against the span before it."""
+        catalog = _domains(request, (domain,))[domain]
+        metric, a, b, year = (("active users", "March", "April", 2026) if domain == "demo"
+                              else ("revenue", "May", "June", 2019))
+        reading = read_text(f"How did {metric} change {form.format(a=a, b=f'{b} {year}')}?",
+                            catalog)
+        assert reading.asks.compare == "explicit" and reading.asks.shape == "change"
+        assert [p.period.grain for p in reading.periods] == ["month", "month"]
+        assert reading.unread == []
+
+    def test_a_span_without_a_change_stays_a_span(self, shop_catalog) -> None:
+        """'from March to May' of a level is one window."""
+        reading = read_text("What was revenue from March to May 2019?", shop_catalog)
+        assert [str(p.period) for p in reading.periods] == ["2019-03-01..2019-05-31"]
+
+    @pytest.mark.parametrize(("text", "period"), [
+        ("revenue in H1 2019", "2019-01-01..2019-06-30"),
+        ("revenue in the second half of 2018", "2018-07-01..2018-12-31"),
+        ("revenue in Q3 2018", "2018-07-01..2018-09-30"),
+        ("revenue in 2018", "2018-01-01..2018-12-31"),
+    ])
+    def test_quarters_halves_years(self, shop_catalog, demo, text, period) -> None:
+        """Quarters, halves and whole years on two domains."""
+        for catalog, said in ((shop_catalog, text), (demo, text.replace("revenue",
+                                                                         "new users"))):
+            reading = read_text(said, catalog)
+            assert [str(p.period) for p in reading.periods] == [period] and reading.unread == []
+
+    @pytest.mark.parametrize(("domain", "text", "metric"), [
+        ("shop", "How many items were sold in June 2019?", "items_sold"),
+        ("shop", "How many units did we sell in June 2019?", "items_sold"),
+        ("shop", "Which product sold the most units in June 2019?", "items_sold"),
+        ("trips", "How many flights went to LAX in July 2013?", "trips"),
+        ("trips", "How many flights left from EWR in May 2013?", "trips"),
+        ("trips", "How many flights departed from JFK in May 2013?", "trips"),
+    ])
+    def test_verb_phrasings(self, request, domain, text, metric) -> None:
+        """A verb of the metric's own entry ('sold' of 'units sold', 'departed' of 'flights
+        departed') or a listed motion verb ('went to', 'left from') is read, not a new metric."""
+        reading = read_text(text, _domains(request, (domain,))[domain])
+        assert reading.metric_names() == [metric] and reading.unread == []
+
+
+class TestMembersFromData:
+    def test_open_dimension_members_come_from_the_warehouse(self, trips) -> None:
+        """An open dimension of 65 values is indexed (complete), and LAX filters it."""
+        dest = trips["dimensions"]["trip__dest"]
+        assert dest["members"] is None or dest["members"] == []
+        assert len(dest["values"]) == 65 and dest["values_complete"] is True
+        reading = read_text("How many flights went to LAX in July 2013?", trips)
+        assert reading.member_keys() == [("trip__dest", "LAX")]
+
+    @pytest.mark.parametrize(("text", "member"), [
+        ("How many flights did United Air Lines run in March 2013?",
+         ("carrier__name", "United Air Lines Inc.")),
+        ("How many flights did united air-lines inc. run in March 2013?",
+         ("carrier__name", "United Air Lines Inc.")),
+        ("How many flights went to 'lax' in July 2013?", ("trip__dest", "LAX")),
+        ("How many flights did N12XA make in 2013?", ("trip__tailnum", "N12XA")),
+    ])
+    def test_matching_forms(self, trips, text, member) -> None:
+        """Case-, space- and punctuation-insensitive, a legal suffix optional, quoted codes;
+        a patterned open dimension (tail numbers) is indexed too."""
+        assert read_text(text, trips).member_keys() == [member]
+
+    def test_a_code_in_lower_case_is_not_a_member(self, trips) -> None:
+        """'lax' unquoted is the word, not the airport: it is unread, never guessed."""
+        reading = read_text("How many flights went to lax in July 2013?", trips)
+        assert reading.members == () and reading.unread == ["lax"]
+
+    def test_the_index_is_bounded_and_says_so(self, tmp_path, monkeypatch) -> None:
+        """A dimension with more values than the bound keeps the first ones, flagged
+        incomplete."""
+        from harness.project import Project
+        from semantic_layer import infer
+        from tests.support.trips_project import build
+
+        monkeypatch.setattr(infer, "INDEX_BOUND", 60)
+        with Project.open(build(tmp_path)) as project:
+            dest = project.catalog["dimensions"]["trip__dest"]
+        assert (len(dest["values"]), dest["values_complete"]) == (60, False)
+
+    def test_search_members(self, trips) -> None:
+        """The outside agents' search: case-insensitive words, closest values on a miss, an
+        unknown dimension named with the dimensions there are."""
+        from protocol.reading.members import search_members
+
+        assert search_members(trips, "carrier__name", "UNITED")["matches"] == [
+            "United Air Lines Inc."]
+        miss = search_members(trips, "dest", "LXA")
+        assert (miss["dimension"], miss["matches"], miss["closest"][0]) == ("trip__dest", [],
+                                                                           "LAX")
+        with pytest.raises(KeyError, match="Unknown dimension 'airport'"):
+            search_members(trips, "airport")
+
+
+class TestReadAs:
+    @pytest.mark.parametrize(("domain", "text", "line"), [
+        ("trips", "How many flights went to LAX in July 2013?",
+         "Read as: trips · trip__dest = LAX · July 2013 · level"),
+        ("shop", "How did revenue change from May to June 2019?",
+         "Read as: revenue · May versus June 2019 · change"),
+        ("demo", "What was the average age of active users last month?",
+         "Read as: active_users · last month · level · unread: 'age'"),
+    ])
+    def test_one_line(self, request, domain, text, line) -> None:
+        """The reading as the one line every surface shows."""
+        from protocol.reading.account import read_as_line
+
+        assert read_as_line(read_text(text, _domains(request, (domain,))[domain])) == line

@@ -1,0 +1,53 @@
+"""What the catalog offers instead of words it cannot read: the refusal quotes the words and
+names what is there ("I could not read 'age': order_count can be split by store, region, …;
+none is 'age'"), with the closest governed names or members as a hint."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from protocol.reading import Reading
+
+MAX_NAMED = 8
+"""Dimensions named at most in a refusal."""
+
+
+def unread_refusal(reading: Reading, metrics: list[str], catalog: dict[str, Any]) -> str:
+    """The refusal for content words no reader consumed."""
+    said = "; ".join(f"I could not read {u.words!r}: {offered(u.words, metrics, catalog)}"
+                     for u in reading.unread_content)
+    return (f"{said}. Answering without those words would answer a different question, so I "
+            "refuse rather than guess.")
+
+
+def offered(words: str, metrics: list[str], catalog: dict[str, Any]) -> str:
+    """What the named metrics can be split or filtered by, and the closest names to the words."""
+    dims = _dimensions(metrics, catalog)
+    metric = ", ".join(metrics) or "the catalog"
+    shown = ", ".join(dims[:MAX_NAMED]) + (" …" if len(dims) > MAX_NAMED else "")
+    text = (f"{metric} can be split or filtered by {shown}; no dimension, member or metric is "
+            f"{words!r}" if dims else f"{metric} has no dimensions; no metric is {words!r}")
+    close = closest(words, catalog)
+    return text + (f" (closest: {', '.join(close)})" if close else "")
+
+
+def _dimensions(metrics: list[str], catalog: dict[str, Any]) -> list[str]:
+    entries = catalog.get("metrics") or {}
+    known = [entries[m] for m in metrics if m in entries]
+    if not known:
+        return list(catalog.get("dimensions") or {})
+    common = [d for d in known[0].get("dimensions") or () if all(
+        d in (k.get("dimensions") or ()) for k in known)]
+    return common
+
+
+def closest(words: str, catalog: dict[str, Any], n: int = 3) -> list[str]:
+    """Governed names and members spelled closest to the words (difflib's ratio ≥ 0.75)."""
+    names = list(catalog.get("metrics") or {})
+    for dim, info in (catalog.get("dimensions") or {}).items():
+        names.append(dim)
+        names += [f"{dim} = {m}" for m in (info.get("members") or info.get("values") or ())]
+    by_key = {n.rsplit(" = ", 1)[-1].lower(): n for n in names}
+    found = difflib.get_close_matches(words.lower(), list(by_key), n=n, cutoff=0.75)
+    return [by_key[f] for f in found]

@@ -1,0 +1,238 @@
+"""Every word of a question accounted for: what each span was read as, and what nothing read.
+
+A span is read when the catalog (a metric, member or dimension name, a named metric's own words)
+or the grammar (periods, shapes, rankings, qualifiers of quantity) consumed it. Function words
+(articles, pronouns, auxiliaries, prepositions, question words) are LISTED here, not guessed;
+anything else no reader consumed is an unread content span, quoted back to the asker.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Literal
+
+from protocol.reading._words import Span, overlaps
+from protocol.reading.asks import _LEAST, _MOST, FALL, GRAINS, MOVES, RISE
+from protocol.reading.gaps import NEUTRAL
+from protocol.reading.mentions import Mention
+from protocol.reading.periods import MONTHS, NUMBERS
+
+if TYPE_CHECKING:
+    from protocol.reading._reader import Reading
+
+ReadAs = Literal["metric", "member", "dimension", "window", "shape", "qualifier", "unreadable"]
+
+FUNCTION_WORDS = frozenset(re.findall(r"\S+", """
+a an the this that these those such some any all each every both either neither no none own
+i me my we us our ours you your he him his she her it its they them their theirs one ones
+who whom whose which what when where why how whether
+am is are was were be been being do does did done doing have has had having
+can could may might must shall should will would
+of in on at by for from to into onto out off over under with without within across
+about above below between among through throughout during before after since until till
+upon via per than versus vs against toward towards around along beyond behind
+and or nor but so yet also too then else as if because while though although
+not only just very much many more most less least lot lots
+there here please show tell give list me let see find report display compare
+get got gotten take took taken make made record recorded log logged have
+come came bring brought go went gone going leave left happen happened count counted
+use used using create created generate generated produce produced see saw seen
+fly flew flown flying travel travelled traveled operate operated run ran serve served
+overall total totals altogether combined whole entire full statewide nationwide
+company companywide business-wide
+number numbers count counts amount amounts value values level levels figure figures
+sum quantity volume size
+end ending start starting beginning begin close closing middle past recent recently ago
+current coming
+time times period periods so far date
+once twice ever again non
+everyone everybody anyone anybody someone somebody nobody people person persons account accounts
+really actually exactly roughly approximately about around
+how's what's who's where's it's that's there's we've we'd i'd
+"""))
+"""Words that carry no content of their own: they never need a catalog entry."""
+
+_GRAMMAR = frozenset(re.findall(r"\S+", """
+change changes changed changing move moved moves movement trend trends trending series
+compared compare comparison versus vs against relative previous prior preceding before
+top bottom rank ranked ranking ranks highest lowest largest smallest biggest greatest best
+worst leading fewest most least more less rank order ordered sorted first last next
+share fraction percentage percent proportion portion pct ratio part
+cumulative cumulatively running to-date ytd mtd qtd
+breakdown broken split grouped segmented group by per each every
+why explain explained explains explanation reason reasons cause caused causes drove driven
+drivers driver behind led due because affect affected impact impacted
+week weeks month months quarter quarters year years day days half halves
+daily weekly monthly quarterly yearly annual annually hourly
+dollars dollar usd cents cent euros euro eur pounds pound gbp sterling yen percentages
+"""))
+"""Words the shape and period grammar consumes."""
+
+_IRREGULAR = {"sold": "sell", "bought": "buy", "flew": "fly", "flown": "fly", "took": "take",
+              "taken": "take", "left": "leave", "went": "go", "gone": "go", "brought": "bring",
+              "made": "make", "spent": "spend", "paid": "pay", "sent": "send", "got": "get",
+              "came": "come", "ran": "run", "won": "win", "lost": "lose", "gave": "give",
+              "given": "give", "saw": "see", "seen": "see", "kept": "keep", "held": "hold",
+              "bore": "bear", "wrote": "write", "written": "write", "rode": "ride",
+              "drove": "drive", "driven": "drive", "grew": "grow", "grown": "grow",
+              "fell": "fall", "fallen": "fall", "rose": "rise", "risen": "rise",
+              "began": "begin", "begun": "begin", "chose": "choose", "chosen": "choose"}
+"""English's irregular verbs: 'were sold' is a word of a metric whose synonym says 'sell'."""
+_SIBILANT = re.compile(r"(?:s|x|z|ch|sh)$")
+_WORD = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9'’]*[A-Za-z0-9])?(?:[-.&][A-Za-z0-9]+)*")
+
+
+@dataclass(frozen=True)
+class ReadSpan:
+    """One span of the text and what it was read as."""
+
+    words: str
+    span: Span
+    read_as: ReadAs
+    detail: str
+    """The catalog entry or grammar it was read as: 'dest = LAX', 'July 2013', 'ranking of 3'."""
+
+
+@lru_cache(maxsize=65536)
+def lemma(word: str) -> str:
+    """A rough stem, the same for a word's forms: 'sold' and 'sell', 'departed' and 'depart',
+    'flights' and 'flight', 'cancelled' and 'cancel'.
+
+    >>> lemma("sold") == lemma("selling") == lemma("sells")
+    True
+    >>> lemma("departed") == lemma("departs"), lemma("stores") == lemma("store")
+    (True, True)
+    """
+    w = word.lower().replace("’", "'").removesuffix("'s")
+    w = _IRREGULAR.get(w, w)
+    if w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith("ing") and len(w) > 5:
+        w = w[:-3]
+    elif len(w) > 4 and (w.endswith("ed") or w.endswith("es") and _SIBILANT.search(w[:-2])):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith("ss") and len(w) > 3:
+        w = w[:-1]
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    if len(w) > 3 and w[-1] == w[-2]:
+        w = w[:-1]
+    return w
+
+
+def entry_words(catalog: dict[str, Any], metrics: list[str], dimensions: list[str]) -> set[str]:
+    """The lemmas of the words the catalog itself uses for what the text names: the named
+    metrics' entries (name, label, synonyms, previous names, description) and their siblings'
+    (a metric whose label holds the named one's: 'real value moments' of 'value moments'), the
+    named dimensions' entries, and every entity of the catalog ('users', 'customers': the
+    nouns its dimensions belong to). 'Average' and 'mean' read when a named metric is a ratio
+    or an average."""
+    entries = catalog.get("metrics") or {}
+    named = set(metrics) | {s for m in metrics for s in _siblings(entries, m)}
+    out = {w for m in named for w in _words_of(m, entries.get(m) or {})}
+    dims = catalog.get("dimensions") or {}
+    for d in dimensions:
+        out |= _words_of(d, dims.get(d) or {})
+    out |= _entities(tuple(str(info.get("qualified") or d) for d, info in dims.items()))
+    if any(_averaged(entries.get(m) or {}) for m in metrics):
+        out |= {"averag", "mean"}
+    return out
+
+
+@lru_cache(maxsize=64)
+def _entities(qualified: tuple[str, ...]) -> frozenset[str]:
+    """The words of every entity the dimensions belong to ('origin_airport__name': origin,
+    airport)."""
+    return frozenset(lemma(w) for q in qualified for e in q.split("__")[:-1] for w in e.split("_"))
+
+
+def _words_of(name: str, info: dict[str, Any]) -> frozenset[str]:
+    texts = (name, info.get("label") or "", info.get("description") or "",
+             *(info.get("synonyms") or ()), *(info.get("previous_names") or ()))
+    return _lemmas(texts)
+
+
+@lru_cache(maxsize=4096)
+def _lemmas(texts: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(lemma(w) for t in texts for w in re.findall(r"[A-Za-z]+", t))
+
+
+def _siblings(entries: dict[str, Any], name: str) -> list[str]:
+    own = set(re.findall(r"[a-z]+", ((entries.get(name) or {}).get("label") or name).lower()))
+    return [other for other, info in entries.items() if other != name and own
+            and own <= set(re.findall(r"[a-z]+", (info.get("label") or other).lower()))]
+
+
+def _averaged(info: dict[str, Any]) -> bool:
+    said = f"{info.get('label') or ''} {info.get('description') or ''}".lower()
+    return info.get("type") in ("ratio", "derived") or re.search(r"\b(?:average|mean|per)\b",
+                                                                  said) is not None
+
+
+_GRAMMAR_LEMMAS = frozenset(lemma(w) for w in _GRAMMAR | MOVES | FALL | RISE | set(GRAINS)
+                            | _MOST | _LEAST)
+_FUNCTION_LEMMAS = frozenset(lemma(w) for w in FUNCTION_WORDS | NEUTRAL)
+
+
+def _listed(word: str) -> bool:
+    w = word.lower().replace("’", "'")
+    if w in FUNCTION_WORDS or w in _GRAMMAR or w in MOVES or w in FALL or w in RISE \
+            or w in GRAINS or w in MONTHS or w in NUMBERS or w in NEUTRAL:
+        return True
+    if re.fullmatch(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th|s|%)?|[qh][1-4]|w\d{1,2}", w):
+        return True
+    stem = lemma(w)
+    return stem in _FUNCTION_LEMMAS or stem in _GRAMMAR_LEMMAS
+
+
+def unread_spans(text: str, taken: list[Span], own: set[str]) -> list[tuple[str, Span]]:
+    """Runs of content words no reader took: not inside a taken span, not a listed function or
+    grammar word, and not a word of what the text names (`own`, lemmas)."""
+    out: list[tuple[str, Span]] = []
+    run: list[re.Match[str]] = []
+    for m in _WORD.finditer(text):
+        parts = re.split(r"[-.&]", m.group(0))
+        free = not overlaps(m.span(), taken) and not all(
+            _listed(p) or lemma(p) in own for p in parts if p)
+        if free:
+            run.append(m)
+            continue
+        if run:
+            out.append(_joined(text, run))
+            run = []
+    if run:
+        out.append(_joined(text, run))
+    return out
+
+
+def _joined(text: str, run: list[re.Match[str]]) -> tuple[str, Span]:
+    span = (run[0].start(), run[-1].end())
+    return text[span[0]:span[1]], span
+
+
+def mention_span(m: Mention) -> ReadSpan:
+    detail = f"{m.name} = {m.member}" if m.kind == "member" else m.name
+    return ReadSpan(m.words, m.span, m.kind, detail)
+
+
+def read_as_line(reading: Reading) -> str:
+    """What a question was read as, in one line a person checks at a glance:
+    'Read as: flights · dest = LAX · July 2013 · level', then the unread words, if any."""
+    parts = list(dict.fromkeys(m.name for m in reading.metrics)) or ["no metric"]
+    seen: set[tuple[int, int]] = set()
+    for m in reading.members:
+        if m.span not in seen:
+            seen.add(m.span)
+            parts.append(f"{m.name} = {m.member}")
+    if reading.asks.compare == "explicit" and len(reading.periods) >= 2:
+        parts.append(" versus ".join(p.words for p in reading.periods[:2]))
+    else:
+        parts += [p.words for p in reading.periods]
+    parts += [f"by {d}" for d in reading.asks.breakdown]
+    parts.append(reading.asks.shape)
+    line = "Read as: " + " · ".join(parts)
+    if reading.unread:
+        line += " · unread: " + ", ".join(repr(w) for w in reading.unread)
+    return line

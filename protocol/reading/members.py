@@ -1,0 +1,195 @@
+"""Members read from the data: every dimension's values (closed lists, and the member index of
+open dimensions, `values` in the catalog), matched case-, space- and punctuation-insensitively,
+as whole words, multi-word, and quoted.
+
+A value is found in free text when the words match its key (lower-case letters and digits, the
+rest as spaces) and, for a value that could be an ordinary word, when the text writes it as the
+data does: a code in capitals ('LAX', 'UA') only in capitals, a number or a date never (those are
+periods and counts), a common word only in quotes. A company's legal suffix is optional ('United
+Air Lines' is 'United Air Lines Inc.'). The same search serves outside agents (MCP
+`dimension_values`, `Project.members`): case-insensitive, fuzzy, with the closest values on a miss.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from protocol.reading._words import COMMON_WORDS
+from protocol.reading.mentions import Mention
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+")
+_QUOTED = re.compile(r"[\"“”']([^\"“”']{2,80})[\"“”']")
+_SUFFIX = re.compile(r"\s+(?:inc|incorporated|co|corp|corporation|company|llc|ltd|limited|plc|"
+                     r"gmbh|ag|sa|nv|bv)$")
+_ACROSS = re.compile(r"[^\w\s'’.&/-]")
+_DATE_OR_NUMBER = re.compile(r"[\d\s./:-]+")
+
+
+def key(text: str) -> str:
+    """The match key of a value or words: lower-case letters and digits, one space between.
+
+    >>> key("United Air Lines Inc.") == key("united air-lines inc")
+    True
+    """
+    return " ".join(_TOKEN.findall(text.lower()))
+
+
+@dataclass(frozen=True)
+class _Entry:
+    dimension: str
+    member: str
+    free: bool
+    """Found in free text (else only quoted)."""
+    caps: bool
+    """Found only written in capitals, as the data writes it."""
+
+
+def _entries(catalog: dict[str, Any]) -> tuple[tuple[str, tuple[str, ...], bool], ...]:
+    """(dimension, values, indexed): an open dimension's index, or the closed members whose
+    legal suffix may be left out (the closed lists' other forms are the phrase scanner's)."""
+    out = []
+    for dim, info in (catalog.get("dimensions") or {}).items():
+        if info.get("values"):
+            out.append((dim, tuple(str(v) for v in info["values"]), True))
+            continue
+        suffixed = tuple(str(v) for v in info.get("members") or () if _SUFFIX.search(key(str(v))))
+        if suffixed:
+            out.append((dim, suffixed, False))
+    return tuple(out)
+
+
+@lru_cache(maxsize=16)
+def _table(entries: tuple[tuple[str, tuple[str, ...], bool], ...]
+           ) -> tuple[dict[str, list[_Entry]], int]:
+    table: dict[str, list[_Entry]] = {}
+    longest = 1
+    for dim, values, indexed in entries:
+        for value in values:
+            k = key(value)
+            if not k:
+                continue
+            entry = _Entry(dim, value, _free(value, k), value.isupper() and len(k) <= 4)
+            for form in ({k, _SUFFIX.sub("", k)} if indexed else {_SUFFIX.sub("", k)}):
+                if form:
+                    table.setdefault(form, []).append(entry)
+                    longest = max(longest, form.count(" ") + 1)
+    return table, longest
+
+
+def _free(value: str, k: str) -> bool:
+    """A value free text may name: not a number or date, not one common word."""
+    if _DATE_OR_NUMBER.fullmatch(value):
+        return False
+    return not (" " not in k and (k in COMMON_WORDS or len(k) < 2))
+
+
+_TABLES: dict[int, tuple[dict[str, Any], tuple[dict[str, list[_Entry]], int]]] = {}
+"""Catalog object → its member table: a catalog is read many times (each question, each
+claim), and its index holds thousands of values. The catalog is kept, so its id stays its own."""
+
+
+def member_table(catalog: dict[str, Any]) -> tuple[dict[str, list[_Entry]], int]:
+    """The match table of a catalog's members (built once per catalog object)."""
+    found = _TABLES.get(id(catalog))
+    if found is not None and found[0] is catalog:
+        return found[1]
+    table = _table(_entries(catalog))
+    if len(_TABLES) >= 32:
+        _TABLES.clear()
+    _TABLES[id(catalog)] = (catalog, table)
+    return table
+
+
+def find_members(text: str, catalog: dict[str, Any]) -> list[Mention]:
+    """Members of every dimension the text names, leftmost-longest (one value in two dimensions
+    gives two mentions on one span)."""
+    table, longest = member_table(catalog)
+    if not table:
+        return []
+    out = _quoted(text, table)
+    taken = [m.span for m in out]
+    tokens = list(_TOKEN.finditer(text))
+    low = [t.group(0).lower() for t in tokens]
+    i = 0
+    while i < len(tokens):
+        found = _longest_at(text, tokens, low, i, longest, table)
+        if found is None or any(s < found[1][1] and found[1][0] < e for s, e in taken):
+            i += 1
+            continue
+        size, span, entries = found
+        out += [Mention("member", e.dimension, e.member, text[span[0]:span[1]], span, "member")
+                for e in entries]
+        i += size
+    return out
+
+
+def _longest_at(text: str, tokens: list[re.Match[str]], low: list[str], i: int, longest: int,
+                table: dict[str, list[_Entry]]) -> tuple[int, tuple[int, int], list[_Entry]] | None:
+    for size in range(min(longest, len(tokens) - i), 0, -1):
+        found = table.get(" ".join(low[i:i + size]))
+        if not found:
+            continue
+        span = (tokens[i].start(), tokens[i + size - 1].end())
+        written = text[span[0]:span[1]]
+        if _ACROSS.search(written):
+            continue  # words across a comma or a bracket are no one member
+        entries = [e for e in found if e.free and (not e.caps or written.isupper())]
+        if entries:
+            return size, span, _distinct(entries)
+    return None
+
+
+def _quoted(text: str, table: dict[str, list[_Entry]]) -> list[Mention]:
+    out = []
+    for m in _QUOTED.finditer(text):
+        for e in _distinct(table.get(key(m.group(1)), [])):
+            out.append(Mention("member", e.dimension, e.member, m.group(1), m.span(1), "member"))
+    return out
+
+
+def _distinct(entries: list[_Entry]) -> list[_Entry]:
+    seen: dict[tuple[str, str], _Entry] = {}
+    for e in entries:
+        seen.setdefault((e.dimension, e.member), e)
+    return list(seen.values())
+
+
+def _dimension_named(dims: dict[str, Any], name: str) -> str:
+    """The dimension a name means: itself, else the one dimension whose attribute or label it
+    is ('dest' → 'trip__dest')."""
+    if name in dims:
+        return name
+    wanted = key(name)
+    found = [d for d, info in dims.items() if key(d.rpartition("__")[2]) == wanted
+             or key(info.get("label") or "") == wanted]
+    return found[0] if len(found) == 1 else name
+
+
+def search_members(catalog: dict[str, Any], dimension: str, query: str = "",
+                   limit: int = 20) -> dict[str, Any]:
+    """A dimension's members matching `query` (case-insensitive: every word of the query in the
+    value, else fuzzy), the closest values on a miss, and whether the list is complete."""
+    dims = catalog.get("dimensions") or {}
+    dimension = _dimension_named(dims, dimension)
+    if dimension not in dims:
+        close = difflib.get_close_matches(dimension, list(dims), n=3, cutoff=0.5)
+        raise KeyError(f"Unknown dimension {dimension!r}; dimensions: {', '.join(dims)}"
+                       + (f" (closest: {', '.join(close)})" if close else "") + ".")
+    info = dims[dimension]
+    values = [str(v) for v in (info.get("values") or info.get("members") or ())]
+    complete = bool(info.get("members")) or bool(info.get("values_complete"))
+    wanted = key(query)
+    matches = [v for v in values if all(w in key(v).split() or w in key(v) for w in
+                                        wanted.split())] if wanted else values
+    closest: list[str] = []
+    if wanted and not matches:
+        by_key = {key(v): v for v in values}
+        closest = [by_key[k] for k in difflib.get_close_matches(wanted, list(by_key), n=5,
+                                                                cutoff=0.5)]
+    return {"dimension": dimension, "query": query, "matches": matches[:limit],
+            "more": max(0, len(matches) - limit), "closest": closest, "complete": complete,
+            "pattern": info.get("pattern"), "count": len(values)}
