@@ -39,6 +39,9 @@ bench: $(COMPILED)
 	$(BIN)/showwork bench semantic
 	$(BIN)/showwork bench audit
 	$(BIN)/showwork bench concurrency
+	$(BIN)/showwork bench reading
+	$(BIN)/showwork bench init
+	$(BIN)/showwork bench startup
 
 # showwork's numbers against dbt MetricFlow's own (installs dbt + MetricFlow in conformance/.venv)
 conformance: $(STAMP)
