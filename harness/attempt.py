@@ -65,44 +65,48 @@ def run_attempt(question: Question, client: ModelClient, layer: SemanticLayer,
     attempt_id = attempt_id or uuid.uuid4().hex[:12]
     project = project or stamp_of(layer)
     spans = otel.attempt_spans(attempt_id, question, protocol.name, client.name, project)
-    session = Session(client, layer, protocol, question.text, catalog,
-                      diagnostic=category == "diagnostic", budgets=budgets or Budgets(),
-                      observer=spans)
-    rounds: list[RoundRecord] = []
-    reports: list[AuditReport | None] = []
-    stop: str | None = None
-    error: str | None = None
-    for round_no in range(MAX_REPAIR_ROUNDS + 1):
-        spans.begin_round(round_no)
-        outcome = session.next_answer()
-        audited = time.monotonic()
-        report = _audit(outcome, session, catalog, question, category, protocol)
-        spans.audit(report, time.monotonic() - audited)
-        reports.append(report)
-        rounds.append(RoundRecord(round=round_no, answer_raw=outcome.raw,
-                                  audit=report.to_json() if report else None))
-        if outcome.stop_reason:
-            stop, error = outcome.stop_reason, outcome.error
-            break
-        problems = [d.message for d in report.defects] if report else []
-        if report and report.protocol_error:
-            problems = [report.protocol_error]
-        if not (protocol.repair and problems and round_no < MAX_REPAIR_ROUNDS):
-            stop = "answered" if report and report.status != "malformed" else "malformed_answer"
-            break
-        message = repair_message(problems, round_no + 1, MAX_REPAIR_ROUNDS)
-        rounds[-1] = rounds[-1].model_copy(update={"repair_message": message})
-        session.repair(message)
-    served = choose_served(reports)
-    record = TraceRecord(
-        attempt_id=attempt_id, question=question.record(),
-        config=protocol.name, model=client.name, simulated=client.simulated, repeat=repeat,
-        started_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), catalog=catalog,
-        catalog_digest=digest(catalog), model_version=catalog["model_version"],
-        project=project, turns=session.turns, calls=session.calls,
-        rounds=rounds, served_round=served, stop_reason=stop or "answered", error=error,
-        usage=UsageRecord(**session.usage.__dict__), elapsed_s=time.monotonic() - started,
-        notes=[read_as(question.text, catalog), *session.notes, *getattr(client, "notes", [])])
+    try:
+        session = Session(client, layer, protocol, question.text, catalog,
+                          diagnostic=category == "diagnostic", budgets=budgets or Budgets(),
+                          observer=spans)
+        rounds: list[RoundRecord] = []
+        reports: list[AuditReport | None] = []
+        stop: str | None = None
+        error: str | None = None
+        for round_no in range(MAX_REPAIR_ROUNDS + 1):
+            spans.begin_round(round_no)
+            outcome = session.next_answer()
+            audited = time.monotonic()
+            report = _audit(outcome, session, catalog, question, category, protocol)
+            spans.audit(report, time.monotonic() - audited)
+            reports.append(report)
+            rounds.append(RoundRecord(round=round_no, answer_raw=outcome.raw,
+                                      audit=report.to_json() if report else None))
+            if outcome.stop_reason:
+                stop, error = outcome.stop_reason, outcome.error
+                break
+            problems = [d.message for d in report.defects] if report else []
+            if report and report.protocol_error:
+                problems = [report.protocol_error]
+            if not (protocol.repair and problems and round_no < MAX_REPAIR_ROUNDS):
+                stop = "answered" if report and report.status != "malformed" else "malformed_answer"
+                break
+            message = repair_message(problems, round_no + 1, MAX_REPAIR_ROUNDS)
+            rounds[-1] = rounds[-1].model_copy(update={"repair_message": message})
+            session.repair(message)
+        served = choose_served(reports)
+        record = TraceRecord(
+            attempt_id=attempt_id, question=question.record(),
+            config=protocol.name, model=client.name, simulated=client.simulated, repeat=repeat,
+            started_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), catalog=catalog,
+            catalog_digest=digest(catalog), model_version=catalog["model_version"],
+            project=project, turns=session.turns, calls=session.calls,
+            rounds=rounds, served_round=served, stop_reason=stop or "answered", error=error,
+            usage=UsageRecord(**session.usage.__dict__), elapsed_s=time.monotonic() - started,
+            notes=[read_as(question.text, catalog), *session.notes, *getattr(client, "notes", [])])
+    except BaseException as exc:  # the attempt's span ends, marked failed, and is sent
+        spans.fail(exc)
+        raise
     spans.finish(record)
     return record
 

@@ -105,6 +105,9 @@ class Off:
     def finish(self, record: Any) -> None:
         pass
 
+    def fail(self, exc: BaseException) -> None:
+        pass
+
 
 OFF = Off()
 
@@ -219,6 +222,17 @@ class AttemptSpans(Off):
         if decision != "serve":
             why = record.error or f"answer not served (decision {decision})"
             self.root.set_status(self._trace.Status(self._trace.StatusCode.ERROR, why[:200]))
+        self._end()
+
+    def fail(self, exc: BaseException) -> None:
+        """End the attempt that raised (an engine error, an interrupt): an error span with the
+        exception, so a crash is as visible as a withheld answer."""
+        self.root.record_exception(exc)
+        self.root.set_status(self._trace.Status(self._trace.StatusCode.ERROR,
+                                                f"{type(exc).__name__}: {exc}"[:200]))
+        self._end()
+
+    def _end(self) -> None:
         if self.round is not None:
             self.round.end()
             self.round = None

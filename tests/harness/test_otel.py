@@ -279,3 +279,37 @@ class TestMcp:
         assert [s["name"] for s in steps] == ["execute_tool query", "showwork.audit"]
         assert steps[0]["attrs"]["showwork.handle"] == "r1"
         assert steps[1]["attrs"]["showwork.audit.grounded"] is True
+
+
+class TestFailedAttempt:
+    def test_an_attempt_that_raises_still_sends_its_span(self, shop: Path, receiver: Receiver,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+        """A model client that raises mid-attempt: the attempt span still ends and is sent,
+        marked ERROR with the exception, its open round ended too."""
+        from analyst.rules import RulesClient
+        from harness import otel
+        from harness.attempt import Question, run_attempt
+        from harness.project import Project
+        from protocol.switches import Protocol
+
+        class Broken(RulesClient):
+            def complete(self, request: Any) -> Any:
+                raise RuntimeError("the model server went away")
+
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.url)
+        monkeypatch.setattr(otel, "_provider", None)
+        project = Project.open(shop)
+        layer = project.layer()
+        try:
+            with pytest.raises(RuntimeError, match="went away"):
+                run_attempt(Question("q1", "What was revenue in June 2019?"), Broken(), layer,
+                            Protocol.parse("claims"))
+            otel.flush()
+        finally:
+            layer.close()
+            if otel._provider is not None:
+                otel._provider.shutdown()
+        root, children = _tree(receiver.spans)
+        assert root["status"] == ERROR
+        assert "RuntimeError: the model server went away" in root["status_message"]
+        assert [s["name"] for s in children[root["id"]]] == ["showwork.round"]
