@@ -6,18 +6,27 @@ from sqlglot import exp
 
 from semantic_layer.joins import DimensionRef, Hop, resolve, resolve_any
 from semantic_layer.model import Measure, SemanticModel, SemanticModelFile
-from semantic_layer.sql import qualify, truncate
+from semantic_layer.sql import null_on_null, qualify, truncate
 from semantic_layer.where import Ref
+
+HIT = "__hit"
+"""A column TRUE on every row of a joined model whose key expr alone cannot tell a match."""
 
 
 class Scan:
     """The FROM clause of one scan: the measure's semantic model and the LEFT joins its
-    dimensions and filters need, each join path once."""
+    dimensions and filters need, each join path once.
+
+    Every expr of a joined model is read as MetricFlow reads it, in that model's own scope (its
+    subquery per semantic model): NULL on a row the join found no match for, even a constant
+    flag (`expr: "1"`), a CASE or a COALESCE."""
 
     def __init__(self, model: SemanticModelFile, fact: SemanticModel, dialect: str) -> None:
         self.model, self.fact, self.dialect = model, fact, dialect
         self.aliases: dict[tuple[Hop, ...], str] = {(): fact.name}
         self.used = {fact.name}
+        self.marked: set[tuple[Hop, ...]] = set()
+        """Join paths read through a subquery adding the HIT column."""
 
     def alias(self, path: tuple[Hop, ...]) -> str:
         for i in range(1, len(path) + 1):
@@ -32,10 +41,30 @@ class Scan:
 
     def column(self, ref: DimensionRef) -> exp.Expr:
         owner = self.model.models_by_name[ref.owner]
-        value = qualify(ref.dimension.expr, self.alias(ref.path), owner.table)
+        value = self.scoped(qualify(ref.dimension.expr, self.alias(ref.path), owner.table),
+                            ref.path)
         if ref.dimension.type == "time":
             return truncate(value, ref.grain or "day", self.dialect)
         return value
+
+    def scoped(self, value: exp.Expr, path: tuple[Hop, ...]) -> exp.Expr:
+        """An expr read from the model at the end of `path`: NULL where a join found no row."""
+        if not path or null_on_null(value):
+            return value
+        return exp.Case().when(self.matched(path), value)
+
+    def matched(self, path: tuple[Hop, ...]) -> exp.Expr:
+        """TRUE on the rows whose join along `path` found a match: the target's key is not
+        null (it equalled the source's), or, for a key expr that may be non-null on an
+        unmatched row, the HIT column of a subquery over the target."""
+        hop = path[-1]
+        target = self.model.models_by_name[hop.target]
+        alias = self.alias(path)
+        key = qualify(target.entity(hop.entity).expr, alias, target.table)  # type: ignore[union-attr]
+        if not null_on_null(key):
+            self.marked.add(path)
+            key = exp.column(HIT, alias)
+        return exp.not_(exp.Is(this=key, expression=exp.Null()))
 
     def time(self, measure: Measure) -> exp.Expr:
         dim = self.fact.dimension(measure.agg_time_dimension)
@@ -58,16 +87,27 @@ class Scan:
 
     def select(self) -> exp.Select:
         select = exp.select().from_(self._table(self.fact, self.fact.name), copy=False)
-        for path, alias in self.aliases.items():
-            if not path:
-                continue
-            hop = path[-1]
-            source, target = self.model.models_by_name[hop.source], self.model.models_by_name[hop.target]
-            left = qualify(source.entity(hop.entity).expr, self.aliases[path[:-1]], source.table)  # type: ignore[union-attr]
-            right = qualify(target.entity(hop.entity).expr, alias, target.table)  # type: ignore[union-attr]
-            select = select.join(self._table(target, alias), on=left.eq(right), join_type="left",
-                                 copy=False)
+        # every ON first: a key read under an earlier join's match may mark that join
+        ons = {path: self._on(path, alias) for path, alias in self.aliases.items() if path}
+        for path, on in ons.items():
+            target = self.model.models_by_name[path[-1].target]
+            alias = self.aliases[path]
+            table: exp.Expr = self._table(target, alias)
+            if path in self.marked:
+                inner = exp.select(exp.Star(), exp.alias_(exp.true(), HIT)).from_(
+                    self._table(target, target.table), copy=False)
+                table = inner.subquery(alias)
+            select = select.join(table, on=on, join_type="left", copy=False)
         return select
+
+    def _on(self, path: tuple[Hop, ...], alias: str) -> exp.Expr:
+        """source's key (read in its own scope) = target's key."""
+        hop = path[-1]
+        source, target = self.model.models_by_name[hop.source], self.model.models_by_name[hop.target]
+        left = self.scoped(qualify(source.entity(hop.entity).expr, self.aliases[path[:-1]],  # type: ignore[union-attr]
+                                   source.table), path[:-1])
+        right = qualify(target.entity(hop.entity).expr, alias, target.table)  # type: ignore[union-attr]
+        return left.eq(right)
 
     @staticmethod
     def _table(sm: SemanticModel, alias: str) -> exp.Table:

@@ -54,6 +54,35 @@ def qualify(text: str, alias: str, table: str | None = None) -> exp.Expr:
     return tree
 
 
+_STRICT_UNARY = (exp.Cast, exp.TryCast, exp.Paren, exp.Neg, exp.Not, exp.Lower, exp.Upper,
+                 exp.Length, exp.Abs, exp.Floor, exp.Ceil, exp.Round, exp.DateTrunc,
+                 exp.TimestampTrunc, exp.Like, exp.ILike)
+_STRICT_BINARY = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.IntDiv, exp.EQ, exp.NEQ,
+                  exp.GT, exp.GTE, exp.LT, exp.LTE, exp.DPipe)
+
+
+def null_on_null(tree: exp.Expr) -> bool:
+    """True when the expression is NULL wherever every column it reads is NULL, as on a row a
+    LEFT JOIN found no match for: a column, and casts, arithmetic and comparisons of one. A
+    constant, a CASE, a COALESCE, an IS NULL or an unknown function may not be, so an expr of a
+    joined model that is not is read under the join's match (MetricFlow's subquery per model).
+
+    >>> null_on_null(sqlglot.parse_one("CAST(a AS INT) + 1")), null_on_null(sqlglot.parse_one("1"))
+    (True, False)
+    >>> null_on_null(sqlglot.parse_one("CASE WHEN a > 1 THEN 'x' ELSE 'y' END"))
+    False
+    """
+    if isinstance(tree, exp.Column):
+        return True
+    if isinstance(tree, exp.DateTrunc | exp.TimestampTrunc):
+        return null_on_null(tree.this)
+    if isinstance(tree, _STRICT_UNARY):
+        return tree.this is not None and null_on_null(tree.this)
+    if isinstance(tree, _STRICT_BINARY):
+        return null_on_null(tree.this) or null_on_null(tree.expression)
+    return False
+
+
 def date_literal(day: dt.date) -> exp.Expr:
     return exp.cast(exp.Literal.string(day.isoformat()), exp.DataType.Type.DATE)
 

@@ -105,6 +105,29 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
         last AS (SELECT account_id, max(balance_date) d FROM b GROUP BY 1)
         SELECT coalesce(c.segment, ''), sum(balance) FROM b JOIN last l ON b.account_id = l.account_id
           AND b.balance_date = l.d LEFT JOIN customers c USING (customer_id) GROUP BY 1"""),
+    # a joined model's exprs in its own scope, as MetricFlow's subquery per semantic model reads
+    # them: a constant flag, a CASE, a COALESCE are null on a row the join found no match for
+    ("constant_flag_of_joined_model_filtered", {
+        "metrics": ["revenue", "orders"],
+        "where": [{"dimension": "customer__is_customer", "values": [1]}]},
+     f"SELECT sum(amount), count(*) FROM transactions t LEFT JOIN (SELECT customer_id, 1 AS flag "
+     f"FROM customers) c USING (customer_id) WHERE {WINDOW} AND c.flag = 1"),
+    ("constant_flag_two_hops_grouped", {"metrics": ["revenue"],
+                                        "group_by": ["customer__country__is_listed"]},
+     f"SELECT coalesce(k.flag::VARCHAR, ''), sum(amount) FROM transactions t LEFT JOIN customers c "
+     f"USING (customer_id) LEFT JOIN (SELECT country_code, 1 AS flag FROM countries) k "
+     f"ON c.country_code = k.country_code WHERE {WINDOW} GROUP BY 1"),
+    ("constant_flag_metric_filters", {"metrics": ["revenue_listed_country", "orders_of_customers"]},
+     f"SELECT sum(amount) FILTER (WHERE k.country_code IS NOT NULL), "
+     f"count(*) FILTER (WHERE c.customer_id IS NOT NULL) FROM {JOINED} WHERE {WINDOW}"),
+    ("case_and_coalesce_of_joined_models", {
+        "metrics": ["revenue"],
+        "group_by": ["customer__country__region_class", "customer__segment_or_none"]},
+     f"SELECT coalesce(k.rc, ''), coalesce(c.s, ''), sum(amount) FROM transactions t LEFT JOIN "
+     f"(SELECT customer_id, country_code, coalesce(segment, 'none') s FROM customers) c "
+     f"USING (customer_id) LEFT JOIN (SELECT country_code, CASE WHEN region = 'Europe' THEN 'eu' "
+     f"ELSE 'elsewhere' END rc FROM countries) k ON c.country_code = k.country_code "
+     f"WHERE {WINDOW} GROUP BY 1, 2"),
     ("customers_from_their_model", {"metrics": ["customers", "vip_customers"],
                                     "group_by": ["country__region"],
                                     "window": {"start": "2023-01-01", "end": "2024-12-31"}},
