@@ -38,8 +38,9 @@ sys.path.insert(0, str(ROOT))
 class Query:
     id: str
     metrics: tuple[str, ...]
-    start: str
-    end: str
+    start: str | None
+    end: str | None
+    """None and None: no time constraint (neither side adds one)."""
     group_by: tuple[str, ...] = ()
     grain: str | None = None
     where: str | None = None
@@ -122,12 +123,19 @@ QUERIES = [
           where="{{ Dimension('customer__is_customer') }} = 1",
           why="a constant flag of a joined model, filtered: null where the join finds no row"),
     Query("constant_flag_two_hops", ("revenue",), *H1, group_by=("customer__country__is_listed",),
-          where="{{ Dimension('customer__country__is_listed') }} = 1"),
+          where="{{ Dimension('country__is_listed', entity_path=['customer']) }} = 1"),
     Query("constant_flag_metric_filter", ("revenue_listed_country", "orders_of_customers"), *H1,
           grain="quarter", why="metric filters on constant flags of joined models"),
     Query("case_and_coalesce_joined", ("revenue",), *H1,
           group_by=("customer__country__region_class", "customer__segment_or_none"),
           why="a CASE and a COALESCE of joined models: null where unmatched"),
+    Query("no_window_total", ("revenue", "orders", "refunds_usd"), None, None,
+          why="no --start/--end: no time constraint on either side"),
+    Query("no_window_by_month", ("revenue", "visits"), None, None, grain="month",
+          group_by=("customer__segment",)),
+    Query("no_window_text_time", ("refund_rate",), None, None, grain="quarter"),
+    Query("no_window_flag", ("orders_of_customers",), None, None,
+          group_by=("customer__country__region",)),
     Query("where_and_in", ("revenue",), *H1, grain="month",
           where="{{ Dimension('customer__segment') }} = 'enterprise' AND "
                 "{{ Dimension('transaction__channel') }} IN ('web', 'phone')",
@@ -178,8 +186,9 @@ def build(database: Path) -> None:
 def mf_rows(q: Query, database: Path, tmp: Path) -> list[dict[str, str]]:
     out = tmp / f"{q.id}.csv"
     group_by = ([f"metric_time__{q.grain}"] if q.grain else []) + list(q.group_by)
-    cmd = [str(tool("mf")), "query", "--metrics", ",".join(q.metrics), "--start-time", q.start,
-           "--end-time", q.end, "--csv", str(out), "--quiet"]
+    cmd = [str(tool("mf")), "query", "--metrics", ",".join(q.metrics), "--csv", str(out), "--quiet"]
+    if q.start and q.end:
+        cmd += ["--start-time", q.start, "--end-time", q.end]
     if group_by:
         cmd += ["--group-by", ",".join(group_by)]
     if q.where:
@@ -197,10 +206,11 @@ def mf_rows(q: Query, database: Path, tmp: Path) -> list[dict[str, str]]:
 def our_rows(layer, q: Query) -> list[dict[str, object]]:
     from semantic_layer.where import parse_where
 
-    args: dict[str, object] = {"metrics": list(q.metrics), "group_by": list(q.group_by),
-                               "window": {"start": q.start, "end": q.end}}
+    args: dict[str, object] = {"metrics": list(q.metrics), "group_by": list(q.group_by)}
+    if q.start and q.end:
+        args["window"] = {"start": q.start, "end": q.end}
     if q.grain:
-        args.update(grain=q.grain, whole_periods=True)
+        args.update(grain=q.grain, whole_periods=bool(q.start))
     if q.where:
         args = parse_where(q.where).apply(args)
     result = layer.call("query", args)

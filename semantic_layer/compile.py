@@ -21,7 +21,7 @@ from sqlglot import exp
 
 from semantic_layer.errors import SemanticError
 from semantic_layer.joins import resolve_any
-from semantic_layer.model import Measure, Offset, SemanticModel, SemanticModelFile
+from semantic_layer.model import GRAINS, Measure, Offset, SemanticModel, SemanticModelFile
 from semantic_layer.requests import AnyOf, Filter
 from semantic_layer.scan import Scan, with_from
 from semantic_layer.sql import (
@@ -38,7 +38,7 @@ from semantic_layer.sql import (
 )
 from semantic_layer.validate import Plan
 from semantic_layer.where import Ref, render
-from semantic_layer.windows import Window, period_start, periods
+from semantic_layer.windows import Window, period_end, period_start, periods
 
 DIALECTS = ("duckdb", "spark", "trino", "bigquery", "snowflake", "postgres")
 BUCKET = "__bucket"
@@ -250,7 +250,8 @@ class _Build:
             return _count_rows(condition)
         value = value if value is not None else self._value(leaf, scan)
         if m.agg == "sum_boolean":
-            value = exp.cast(value, "INT")
+            # MetricFlow's: a null counts 0 (a group of nulls sums to 0, not null)
+            value = exp.Case().when(value, exp.Literal.number(1)).else_(exp.Literal.number(0))
         if condition is not None:
             value = exp.Case().when(condition, value)
         if m.agg == "count_distinct":
@@ -299,7 +300,8 @@ class _Build:
                 select = select.where(exp.or_(in_window(col, cur), in_window(col, prev)),
                                       copy=False)
         else:
-            select = select.where(in_window(col, plan.windows[0]), copy=False)
+            if plan.bounded:
+                select = select.where(in_window(col, plan.windows[0]), copy=False)
             bucket = truncate(col.copy(), plan.grain, self.dialect) if plan.grain else None
         if bucket is not None:
             select = select.select(exp.alias_(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
@@ -339,7 +341,8 @@ class _Build:
             bucket = in_window(col, cur)
             inner = inner.where(exp.or_(in_window(col, cur), in_window(col, prev)), copy=False)
         else:
-            inner = inner.where(in_window(col, plan.windows[0]), copy=False)
+            if plan.bounded:
+                inner = inner.where(in_window(col, plan.windows[0]), copy=False)
             bucket = truncate(col.copy(), plan.grain, self.dialect) if plan.grain else None
         for cond in self._filters(scan, leaf):
             inner = inner.where(cond, copy=False)
@@ -376,6 +379,7 @@ class _Build:
         """(bucket, date the value is taken at) for a point-in-time measure."""
         plan = self.plan
         assert plan is not None
+        _finite(plan)
         if plan.kind == "compare":
             return [(True, plan.windows[0].end), (False, plan.windows[1].end)]
         window = plan.windows[0]
@@ -422,6 +426,7 @@ class _Build:
         """Each output bucket and the days it reads when nothing is shifted."""
         plan = self.plan
         assert plan is not None
+        _finite(plan)
         if plan.kind == "compare":
             return [(True, plan.windows[0]), (False, plan.windows[1])]
         window = plan.windows[0]
@@ -438,8 +443,21 @@ class _Build:
         for label, w in self._buckets():
             if mode.kind == "offset":
                 assert mode.offset
-                out.append((label, shift(w.start, -mode.offset.count, mode.offset.grain),
-                            shift(w.end_exclusive, -mode.offset.count, mode.offset.grain)))
+                lo = shift(w.start, -mode.offset.count, mode.offset.grain)
+                if (plan.grain not in (None, "day") and isinstance(label, str)
+                        and GRAINS.index(mode.offset.grain) >= GRAINS.index(plan.grain)):
+                    # MetricFlow, for an offset no finer than the grain: the period whose start
+                    # is this period's start shifted back; none when the shift lands inside a
+                    # period (a week back by a month). A finer offset shifts each day.
+                    hi = (period_end(lo, plan.grain) + ONE_DAY if period_start(lo, plan.grain) == lo
+                          else lo)
+                    out.append((label, lo, hi))
+                    continue
+                if plan.grain == "day":  # MetricFlow: day − offset, one day (Mar 30 and 31 → Feb 29)
+                    out.append((label, lo, lo + ONE_DAY))
+                    continue
+                out.append((label, lo, shift(w.end_exclusive, -mode.offset.count,
+                                             mode.offset.grain)))
             elif mode.kind == "to_grain":
                 assert mode.grain
                 start = period_start(w.start, mode.grain)
@@ -452,7 +470,8 @@ class _Build:
                     lo = period_start(at, mode.grain)
                 else:
                     lo = None
-                out.append((label, lo, at + ONE_DAY))
+                # the first day with data: read to the period's end, cut per group (_first_day)
+                out.append((label, lo, w.end_exclusive if _first_day(plan, mode) else at + ONE_DAY))
         return out
 
     def _range(self, cte: _Cte, bucketed: bool) -> exp.Select:
@@ -475,6 +494,10 @@ class _Build:
             col.copy() < exp.column("__hi", "p"), copy=False)
         for cond in self._filters(scan, leaf):
             select = select.where(cond, copy=False)
+        if _first_day(self.plan, leaf.mode):  # type: ignore[arg-type]
+            starts = [date_literal(w.start) for _, w in self._buckets()]
+            rows = [exp.tuple_(*r.expressions, start) for r, start in zip(rows, starts, strict=True)]
+            return self._first_with_data(leaf, scan, select, rows, [*columns, "__start"], col)
         select = select.select(exp.alias_(self._aggregate(leaf, None, scan), self.leaves[leaf]),
                                copy=False)
         if bucketed:
@@ -487,6 +510,44 @@ class _Build:
         return select.join(exp.Values(expressions=rows, alias=exp.TableAlias(
             this=exp.to_identifier("p"), columns=[exp.to_identifier(c) for c in columns])),
             join_type="cross", copy=False)
+
+    def _first_with_data(self, leaf: Leaf, scan: Scan, select: exp.Select, rows: list[exp.Expr],
+                         columns: list[str], col: exp.Expr) -> exp.Select:
+        """A cumulative metric by a grain coarser than a day, read as MetricFlow reads its
+        `period_agg: first`: the value on the first day of the period whose trailing range has
+        rows (per group; a day with no rows in its range has no value). That day is the
+        period's start when its range has rows, else the group's first day with rows, whose
+        range then holds only that day's rows: so the rows kept are those from the start's
+        range up to the later of the start and the group's first day."""
+        plan = self.plan
+        assert plan is not None
+        day = truncate(col.copy(), "day", self.dialect)
+        names: list[str] = []
+        partition: list[exp.Expr] = [exp.column(BUCKET, "p")]
+        if scan.fact.entities:
+            for name in plan.group_by:
+                value = scan.dimension(name)
+                select = select.select(exp.alias_(value, name), copy=False)
+                partition.append(value.copy())
+                names.append(name)
+            for f in plan.filters:
+                select = select.where(self._condition(scan, f), copy=False)
+        first = exp.Window(this=exp.Min(this=day.copy()), partition_by=partition)
+        select = select.select(exp.alias_(self._value(leaf, scan), "__value"),
+                               exp.alias_(day, "__day"), exp.alias_(first, "__first"),
+                               exp.alias_(exp.cast(exp.column("__start", "p"), "DATE"), "__start"),
+                               exp.alias_(exp.cast(exp.column(BUCKET, "p"), "DATE"), BUCKET),
+                               copy=False)
+        inner = with_from(scan, select).join(exp.Values(expressions=rows, alias=exp.TableAlias(
+            this=exp.to_identifier("p"), columns=[exp.to_identifier(c) for c in columns])),
+            join_type="cross", copy=False)
+        last = exp.Greatest(this=exp.column("__start"), expressions=[exp.column("__first")])
+        outer = exp.select().from_(inner.subquery("days"), copy=False).where(
+            exp.column("__day") <= last, copy=False)
+        for name in [BUCKET, *names]:
+            outer = outer.select(exp.column(name), copy=False).group_by(exp.column(name), copy=False)
+        value = self._aggregate(leaf, None, scan, exp.column("__value"))
+        return outer.select(exp.alias_(value, self.leaves[leaf]), copy=False)
 
     # -- the outer query -----------------------------------------------------------------------
     def _outer(self, plan: Plan, ctes: list[tuple[str, exp.Select]], keys: list[str],
@@ -575,6 +636,22 @@ def _split(leaves: list[Leaf], conds: dict[Leaf, list[exp.Expr]]
 
 
 
+
+
+def _first_day(plan: Plan, mode: Mode) -> bool:
+    """A cumulative leaf read at the first day with data of periods coarser than a day."""
+    return (mode.kind == "cumulative" and mode.period_agg == "first"
+            and plan.grain not in (None, "day") and plan.kind == "query")
+
+
+def _finite(plan: Plan) -> None:
+    """Per-period readings enumerate the window's periods: without a window asked, the sources'
+    coverage, which must then be known."""
+    w = plan.windows[0]
+    if not plan.bounded and (w.start == dt.date.min or w.end == dt.date.max):
+        raise SemanticError(f"Metrics {', '.join(plan.metrics)}: an offset, cumulative or "
+                            "point-in-time reading needs a window (or a known coverage of its "
+                            "sources); give one.")
 
 
 def _label(bucket: str | bool | None) -> exp.Expr:

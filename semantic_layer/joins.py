@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from semantic_layer.errors import AmbiguousDimension, UnsupportedDimension
 from semantic_layer.model import GRAINS, Dimension, Entity, SemanticModel, SemanticModelFile
 
-MAX_HOPS = 3
-"""Longest entity path accepted in a name (the catalog lists paths up to two hops)."""
+MAX_HOPS = 2
+"""Longest entity path accepted in a name: MetricFlow's own limit (it refuses a dimension three
+joins away), which the catalog lists too."""
 
 
 @dataclass(frozen=True)

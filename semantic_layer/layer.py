@@ -50,6 +50,8 @@ class SemanticLayer:
         self._exact_edges = [e.model_dump() for e in model.metric_tree.exact]
         self._engine = engine
         self._owned = engine is None
+        self._time_problems: dict[tuple[str, str], str] | None = None
+        """(semantic model, time dimension) → why its column cannot be read as a date."""
 
     @classmethod
     def open(cls, database: Path | None, model_path: Path | None = None,
@@ -144,11 +146,37 @@ class SemanticLayer:
         key = (repr(plan), self.dialect)
         found = self._prepared.get(key)
         if found is None:
+            self._check_time(plan)
             compiled = self.compiler.compile(plan, self.dialect)
             point_in_time = tuple(m for m in plan.metrics if self.model.point_in_time(m))
             found = Reading(plan, compiled, self.model.version, point_in_time, self._exact_edges)
             self._keep(key, found)
         return found
+
+    def _check_time(self, plan: Plan) -> None:
+        """A SemanticError naming file, model, dimension and column when the plan reads time
+        (a window, a grain, an offset or cumulative window) from a time dimension whose column
+        the warehouse holds as something other than a date or timestamp (text, an integer
+        year), rather than the engine's own cast or binder error. Without a window or a grain a
+        plain metric reads no time, as in MetricFlow, and runs."""
+        if self._engine is None and self.database is None:
+            return  # compile only
+        if self._time_problems is None:
+            self._time_problems = time_problems(self.model, self.engine.tables())
+        if not self._time_problems:
+            return
+        reads_time = plan.bounded or plan.grain is not None or any(
+            _shifts_time(self.model, m) for m in plan.metrics)
+        if not reads_time:
+            return
+        for metric in plan.metrics:
+            for name in self.model.base_measures(metric):
+                sm, measure = self.model.measures[name]
+                problem = self._time_problems.get((sm.name, measure.agg_time_dimension))
+                if problem:
+                    raise SemanticError(f"Metric {metric!r}: {problem}; query it without a "
+                                        "window or grain, or cast the column in the dimension's "
+                                        "expr.")
 
     def _keep(self, key: tuple[str, ...], reading: Reading) -> None:
         if len(self._prepared) >= PREPARED_KEPT:
@@ -192,6 +220,39 @@ def warehouse_problems(model: SemanticModelFile, tables: dict[str, list[tuple[st
                                 f"{table!r}; its columns: "
                                 f"{', '.join(c for c, _ in tables[_key(tables, table)])}")
     return list(dict.fromkeys(problems))
+
+
+def _shifts_time(model: SemanticModelFile, metric: str) -> bool:
+    """Cumulative, offset or point in time somewhere in the metric: it reads time by day."""
+    m = model.metric_index[metric]
+    if m.type == "cumulative" or model.point_in_time(metric):
+        return True
+    return any(i.offset_window or i.offset_to_grain or _shifts_time(model, i.name)
+               for i in m.input_metrics)
+
+
+TEMPORAL = ("date", "timestamp", "datetime")
+
+
+def time_problems(model: SemanticModelFile, tables: dict[str, list[tuple[str, str]]]
+                  ) -> dict[tuple[str, str], str]:
+    """Time dimensions whose expr is a bare column the warehouse holds as neither a date nor a
+    timestamp, with a message naming the file, the semantic model, the dimension, the column
+    and its type."""
+    types = {t.lower(): {c.lower(): ty for c, ty in cols} for t, cols in tables.items()}
+    out: dict[tuple[str, str], str] = {}
+    for sm in model.semantic_models:
+        table = sm.table if not sm.schema or sm.schema == "main" else f"{sm.schema}.{sm.table}"
+        for d in sm.dimensions:
+            tree = parse_trusted(d.expr)
+            if d.type != "time" or not isinstance(tree, exp.Column):
+                continue
+            kind = types.get(table.lower(), {}).get(tree.name.lower())
+            if kind and not kind.lower().startswith(TEMPORAL):
+                out[(sm.name, d.name)] = (
+                    f"{sm.origin}: semantic model {sm.name!r}, time dimension {d.name!r}: column "
+                    f"{tree.name!r} of table {table!r} is {kind}, not a date or timestamp")
+    return out
 
 
 def _named_columns(sm: SemanticModel) -> list[tuple[str, str, str]]:

@@ -62,8 +62,9 @@ class Reading:
         partial = False
         if self.bucket is not None and self.plan.grain:
             start = _day(raw[self.bucket])
-            partial = self._partial_period(start)
-            key = {self.plan.grain: start.isoformat(), **key}
+            # rows whose time is null group under an empty period (no window asked)
+            partial = start is not None and self._partial_period(start)
+            key = {self.plan.grain: start.isoformat() if start is not None else "", **key}
         return Row(key, {m: {"value": _number(raw[i])} for m, i in self.values}, partial)
 
     def _partial_period(self, start: dt.date) -> bool:

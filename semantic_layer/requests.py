@@ -61,7 +61,9 @@ class QueryArgs(_Wire):
     """Arguments of `query`: metrics over one window, optionally by dimensions or a grain."""
 
     metrics: list[str] = Field(min_length=1, max_length=MAX_METRICS)
-    window: WindowArg
+    window: WindowArg | None = None
+    """None: no time constraint, as MetricFlow adds none unless asked (the analyst's tool schema
+    still asks for one; its defaults are its own)."""
     group_by: list[str] = Field(default=[], max_length=2)
     where: list[Filter | AnyOf] = Field(default=[], max_length=10)
     grain: Grain | None = None

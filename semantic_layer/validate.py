@@ -71,14 +71,27 @@ class Plan:
     coverage: tuple[Coverage, ...] = ()
     requested: Window | None = None
     """The window asked, when it was widened to whole periods of the grain."""
+    bounded: bool = True
+    """False: no window was asked; the SQL has no time constraint (windows[0] is then the
+    sources' coverage, which only per-period readings — offsets, cumulative, point in time —
+    enumerate)."""
 
 
 def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
     metrics, renamed = resolve_metrics(model, args.metrics)
+    check_dimensions(model, metrics, args.group_by, args.where)
+    if args.window is None:
+        check_grain(model, metrics, args.grain, None)
+        check_aggregate(model, metrics, args.aggregate, args.grain)
+        order = _check_order(metrics, args.group_by, args.order_by, args.grain)
+        spans = [model.coverage(m) for m in metrics]
+        span = Window(min(s[0] for s in spans), max(s[1] for s in spans))
+        return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (span,), args.grain,
+                    args.aggregate, order, args.limit, renamed, (Coverage(span, span),),
+                    bounded=False)
     window = requested = args.window.window()
     if args.whole_periods and args.grain:
         window = widen(window, args.grain)
-    check_dimensions(model, metrics, args.group_by, args.where)
     check_grain(model, metrics, args.grain, window)
     check_aggregate(model, metrics, args.aggregate, args.grain)
     order = _check_order(metrics, args.group_by, args.order_by, args.grain)
@@ -219,13 +232,13 @@ def check_members(dim: DimensionInfo, f: Filter) -> None:
 
 
 def check_grain(model: SemanticModelFile, metrics: tuple[str, ...], grain: str | None,
-                window: Window) -> None:
+                window: Window | None) -> None:
     for metric in metrics:
         grains = model.allowed_grains(metric)
         if grain is not None and grain not in grains:
             raise GrainNotAllowed(f"Grain {grain!r} is not allowed for metric {metric!r}; "
                                   f"allowed: {', '.join(grains)}.")
-        if len(grains) == 1 and not aligned(window, grains[0]):
+        if window is not None and len(grains) == 1 and not aligned(window, grains[0]):
             raise GrainNotAllowed(
                 f"Metric {metric!r} is defined on whole {grains[0]}s only; window {window} is not "
                 f"a whole number of {grains[0]}s (ISO weeks run Monday to Sunday).")

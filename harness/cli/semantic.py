@@ -91,16 +91,18 @@ def _args(metric: list[str], by: list[str], grain: str | None, start: str | None
         raise typer.BadParameter("give at least one --metric", param_hint="--metric")
     if (start is None) != (end is None):
         raise typer.BadParameter("give --start and --end together", param_hint="--start/--end")
-    window = _window(start, end, as_of)
     if prev_start or prev_end:
         if not (prev_start and prev_end):
             raise typer.BadParameter("give --previous-start and --previous-end together")
-        args: dict[str, Any] = {"metrics": metric, "current_window": window,
+        args: dict[str, Any] = {"metrics": metric, "current_window": _window(start, end, as_of),
                                 "previous_window": {"start": prev_start, "end": prev_end}}
         if by:
             args["by"] = by[0]
         return "compare", args
-    args = {"metrics": metric, "window": window, "group_by": by}
+    # a query without --start/--end has no time constraint, as `mf query` adds none
+    args = {"metrics": metric, "group_by": by}
+    if start and end:
+        args["window"] = {"start": start, "end": end}
     if grain:
         args["grain"] = grain
         if start and end:

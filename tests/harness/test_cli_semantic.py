@@ -61,6 +61,22 @@ def test_query_json_and_blocked(home: Path) -> None:
     assert blocked.stdout == ""
 
 
+def test_query_without_start_end_adds_no_window(home: Path) -> None:
+    """No --start/--end: no time constraint (as `mf query`), not a default week; the rows equal
+    a window spanning all the metric's data."""
+    bare = showwork("semantic", "query", "-m", "new_users", "--by", "platform", "--json", home=home)
+    assert bare.returncode == 0, bare.stderr
+    assert "week" not in bare.stderr
+    cov = json.loads(showwork("semantic", "catalog", "--json").stdout)["metrics"]["new_users"][
+        "coverage"]
+    wide = showwork("semantic", "query", "-m", "new_users", "--by", "platform", "--start",
+                    cov["start"], "--end", cov["end"], "--json", home=home)
+    rows = [(r["key"], r["values"]["new_users"]["value"]) for r in json.loads(bare.stdout)["rows"]]
+    assert rows == [(r["key"], r["values"]["new_users"]["value"])
+                    for r in json.loads(wide.stdout)["rows"]]
+    assert sum(v for _, v in rows) > 0
+
+
 def test_compare_from_cli(home: Path) -> None:
     """--previous-start/--previous-end turn a query into a comparison."""
     result = showwork("semantic", "query", "-m", "weekly_value_moments", "--start", "2026-03-09",

@@ -50,7 +50,6 @@ BLOCKED = [
     ("negative limit", _q(limit=-1), errors.InvalidArguments, "limit"),
     ("unknown grain", _q(grain="hour"), errors.InvalidArguments, "grain"),
     ("extra key", _q(sql="SELECT 1"), errors.InvalidArguments, "Extra inputs"),
-    ("missing window", {"metrics": ["active_users"]}, errors.InvalidArguments, "window"),
     ("not an object", ["active_users"], errors.InvalidArguments, "JSON object"),
     ("order by something not asked", _q(order_by={"field": "new_users"}),
      errors.InvalidArguments, "order by one of"),

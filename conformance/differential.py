@@ -1,0 +1,484 @@
+"""Differential testing: random semantic models, data and queries, through showwork and through
+MetricFlow itself, numbers compared row by row.
+
+    python conformance/differential.py                      # the fixed-seed run (make conformance)
+    python conformance/differential.py --cases 10000 --seed 7   # a longer opt-in run
+    python conformance/differential.py --seed 7 --only w12  # one world again, its SQL kept
+
+Each world is a fact semantic model joined along a chain of 0–3 entity hops (primary and unique
+entities, bare and expression keys), with categorical dimensions of every shape (a column with
+NULLs, a constant flag, a CASE, a COALESCE, an expression), data with NULLs, orphan and null
+foreign keys, an empty column, and metrics of every type (simple over every aggregation, filtered
+on joined dimensions, ratio, derived, cumulative with a window, grain_to_date or all time, offset
+windows). Each query picks metrics, a grain (or none), up to two dimensions, a window (or none)
+and a `--where` on a joined dimension. MetricFlow runs in conformance/.venv in one process for
+the whole batch (mf_driver.py: its engine plans and renders the SQL `mf query` would run);
+showwork reads the same worlds from their dbt YAML. Prints the seed, the counts per kind, and
+every difference; exits 1 on any. Documented differences (conformance/README.md) are counted by
+name, never skipped silently.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import yaml
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_SEED = 20261201
+DEFAULT_CASES = 2000
+QUERIES_PER_WORLD = 20
+GRAINS = ("day", "week", "month", "quarter", "year")
+REL_TOL = 1e-9
+YEAR = dt.date(2024, 1, 1)
+COLORS = ("red", "green", "blue", "it's", "Ünï")
+
+
+@dataclass
+class World:
+    id: str
+    hops: int
+    semantic_models: list[dict[str, Any]]
+    metrics: list[dict[str, Any]]
+    tables: dict[str, tuple[list[str], list[tuple[Any, ...]]]]
+    dims: list[tuple[str, str]]
+    """(group-by name, kind): every categorical dimension and entity a query may use."""
+    members: dict[str, list[Any]]
+    """where-able dimensions → values a filter may compare with."""
+    kinds: dict[str, str]
+    """metric → its kind (simple, filtered, ratio, derived, cumulative, offset)."""
+    queries: list[dict[str, Any]] = field(default_factory=list)
+
+
+# -- generating --------------------------------------------------------------------------------
+def _entity_expr(rng: random.Random, column: str) -> str:
+    return rng.choice([column, column, f"{column} + 0", f"CAST({column} AS BIGINT)"])
+
+
+def generate_world(rng: random.Random, index: int) -> World:
+    wid = f"w{index}"
+    hops = rng.choice([0, 1, 1, 2, 2, 3])
+    n_fact = rng.randint(30, 160)
+    keys = [list(range(1, rng.randint(4, 12))) for _ in range(hops)]
+    models: list[dict[str, Any]] = []
+    tables: dict[str, tuple[list[str], list[tuple[Any, ...]]]] = {}
+    dims: list[tuple[str, str]] = []
+    members: dict[str, list[Any]] = {}
+
+    # the chain of dimension models: level k holds key k_id and (but the last) a foreign key
+    for level in range(hops, 0, -1):
+        name, entity = f"{wid}_d{level}", f"e{level}"
+        key_type = rng.choice(["primary", "primary", "unique"])
+        cols = [f"k{level}", f"c{level}", f"n{level}"]
+        has_next = level < hops
+        if has_next:
+            cols.append(f"k{level + 1}")
+        rows = []
+        for k in keys[level - 1]:
+            if rng.random() < 0.2:
+                continue  # a key the fact refers to but this table lacks (orphan)
+            row: list[Any] = [k, rng.choice([*COLORS, None]), rng.choice([None, *range(0, 90, 7)])]
+            if has_next:
+                row.append(rng.choice([*keys[level], 999, None]))
+            rows.append(tuple(row))
+        tables[name] = (cols, rows)
+        entities = [{"name": entity, "type": key_type, "expr": _entity_expr(rng, f"k{level}")}]
+        if has_next:
+            entities.append({"name": f"e{level + 1}", "type": "foreign",
+                             "expr": _entity_expr(rng, f"k{level + 1}")})
+        shapes = [
+            {"name": f"color{level}", "type": "categorical", "expr": f"c{level}"},
+            {"name": f"flag{level}", "type": "categorical", "expr": rng.choice(["1", "'yes'", "true"])},
+            {"name": f"band{level}", "type": "categorical",
+             "expr": f"CASE WHEN n{level} >= 40 THEN 'high' ELSE 'low' END"},
+            {"name": f"colour{level}", "type": "categorical", "expr": f"COALESCE(c{level}, 'none')"},
+            {"name": f"upper{level}", "type": "categorical", "expr": f"upper(c{level})"},
+        ]
+        chosen = rng.sample(shapes, rng.randint(2, len(shapes)))
+        path = "__".join(f"e{i}" for i in range(1, level + 1))
+        for d in chosen:
+            dims.append((f"{path}__{d['name']}", d["expr"]))
+        model = {"name": f"{wid}_d{level}", "model": f"ref('{name}')", "entities": entities,
+                 "dimensions": chosen}
+        if key_type != "primary":  # dimensions need a primary entity to be named by
+            model["primary_entity"] = f"row{level}"
+        models.append(model)
+        for d in chosen:
+            qualified = f"{path}__{d['name']}"
+            if d["name"].startswith("flag"):
+                members[qualified] = [{"1": 1, "'yes'": "yes", "true": True}[d["expr"]]]
+            elif d["name"].startswith("band"):
+                members[qualified] = ["high", "low"]
+            elif d["name"].startswith("colour"):
+                members[qualified] = [*COLORS[:3], "none"]
+            elif d["name"].startswith("color"):
+                members[qualified] = list(COLORS[:3])
+        dims.append((path, "entity"))
+
+    # the fact
+    fact = f"{wid}_f"
+    time_type = rng.choice(["DATE", "TIMESTAMP"])
+    cols = ["f_id", "ts", "amount", "qty", "is_gift", "channel", "empty"]
+    if hops:
+        cols.append("k1")
+    rows = []
+    for i in range(n_fact):
+        day = YEAR + dt.timedelta(days=rng.randint(0, 365 + 180))
+        ts: Any = day if time_type == "DATE" else dt.datetime(day.year, day.month, day.day,
+                                                             rng.randint(0, 23))
+        if rng.random() < 0.03:
+            ts = None
+        row = [i + 1, ts, rng.choice([None, round(rng.uniform(-20, 200), 2), 10.0, 0.0]),
+               rng.randint(0, 5), rng.choice([True, False, None]),
+               rng.choice(["web", "store", None]), None]
+        if hops:
+            row.append(rng.choice([*keys[0], *keys[0], 999, None]))
+        rows.append(tuple(row))
+    tables[fact] = (cols, rows)
+    entities = [{"name": "fact", "type": "primary", "expr": "f_id"}]
+    if hops:
+        entities.append({"name": "e1", "type": "foreign", "expr": _entity_expr(rng, "k1")})
+    fact_dims = [{"name": "ts", "type": "time", "type_params": {"time_granularity": "day"}},
+                 {"name": "channel", "type": "categorical"},
+                 {"name": "big", "type": "categorical",
+                  "expr": "CASE WHEN amount > 100 THEN 'big' ELSE 'small' END"}]
+    dims += [("fact__channel", "channel"), ("fact__big", "case")]
+    members["fact__channel"] = ["web", "store"]
+    members["fact__big"] = ["big", "small"]
+    measures = [
+        {"name": "amount_sum", "agg": "sum", "expr": "amount"},
+        {"name": "rows_count", "agg": "count", "expr": "f_id"},
+        {"name": "qty_count", "agg": "count", "expr": "amount"},
+        {"name": "key_distinct", "agg": "count_distinct", "expr": "k1" if hops else "channel"},
+        {"name": "amount_min", "agg": "min", "expr": "amount"},
+        {"name": "amount_max", "agg": "max", "expr": "amount"},
+        {"name": "amount_avg", "agg": "average", "expr": "amount"},
+        {"name": "gifts", "agg": "sum_boolean", "expr": "is_gift"},
+        {"name": "ones", "agg": "sum", "expr": "1"},
+        {"name": "big_amount", "agg": "sum", "expr": "CASE WHEN amount > 50 THEN amount END"},
+        {"name": "empty_sum", "agg": "sum", "expr": "empty"},
+    ]
+    models.insert(0, {"name": fact, "model": f"ref('{fact}')",
+                      "defaults": {"agg_time_dimension": "ts"}, "entities": entities,
+                      "dimensions": fact_dims, "measures": measures})
+
+    metrics: list[dict[str, Any]] = []
+    kinds: dict[str, str] = {}
+
+    def add(kind: str, m: dict[str, Any]) -> None:
+        metrics.append({"label": m["name"].replace("_", " "), **m})
+        kinds[m["name"]] = kind
+
+    for ms in measures:
+        add("simple", {"name": ms["name"], "type": "simple",
+                       "type_params": {"measure": ms["name"]}})
+    # a metric's filter at most two joins away (MetricFlow refuses three at query time, showwork
+    # when the model loads); queries may still name three, which both refuse
+    filterable = [d for d in members if d != "fact__channel" and d.count("__") <= 2] or [
+        "fact__channel"]
+    for i in range(rng.randint(1, 3)):
+        dim = rng.choice(filterable)
+        add("filtered", {"name": f"filtered_{i}", "type": "simple",
+                         "type_params": {"measure": rng.choice(["amount_sum", "rows_count", "ones",
+                                                                "amount_max", "gifts"])},
+                         "filter": _where(dim, rng.choice(members[dim]), rng)})
+    add("ratio", {"name": "ratio_1", "type": "ratio",
+                  "type_params": {"numerator": "big_amount", "denominator": "amount_sum"}})
+    add("ratio", {"name": "ratio_2", "type": "ratio",
+                  "type_params": {"numerator": {"name": "rows_count",
+                                                "filter": _where(rng.choice(filterable), None, rng, members)},
+                                  "denominator": "ones"}})
+    add("derived", {"name": "derived_1", "type": "derived",
+                    "type_params": {"expr": "amount_sum - big_amount * 2",
+                                    "metrics": [{"name": "amount_sum"}, {"name": "big_amount"}]}})
+    add("derived", {"name": "derived_2", "type": "derived",
+                    "type_params": {"expr": "gg + rr", "metrics": [
+                        {"name": "gifts", "alias": "gg"}, {"name": "rows_count", "alias": "rr"}]}})
+    cumulative = rng.choice([{"window": "7 days"}, {"window": "1 month"}, {"grain_to_date": "month"},
+                             {}])
+    add("cumulative", {"name": "cumulative_1", "type": "cumulative",
+                       "type_params": {"measure": rng.choice(["amount_sum", "rows_count", "ones"]),
+                                       **({"cumulative_type_params": cumulative} if cumulative else {})}})
+    offset = rng.choice(["1 month", "7 days", "1 week", "1 quarter"])
+    add("offset", {"name": "offset_1", "type": "derived",
+                   "type_params": {"expr": "cur - prev", "metrics": [
+                       {"name": "amount_sum", "alias": "cur"},
+                       {"name": "amount_sum", "alias": "prev", "offset_window": offset}]}})
+    return World(wid, hops, models, metrics, tables, dims, members, kinds)
+
+
+def _where(dim: str, value: Any, rng: random.Random, members: dict[str, list[Any]] | None = None
+           ) -> str:
+    if value is None and members is not None:
+        value = rng.choice(members[dim])
+    literal = (str(value).lower() if isinstance(value, bool) else str(value)
+               if isinstance(value, int) else "'" + str(value).replace("'", "''") + "'")
+    op = rng.choice(["=", "=", "!="]) if not isinstance(value, bool | int) else "="
+    parts = dim.split("__")
+    if len(parts) > 2:  # MetricFlow names a dimension past one join by its entity path
+        ref = f"Dimension('{'__'.join(parts[-2:])}', entity_path={parts[:-2]!r})"
+    else:
+        ref = f"Dimension('{dim}')"
+    return f"{{{{ {ref} }}}} {op} {literal}"
+
+
+def generate_queries(rng: random.Random, world: World, n: int) -> None:
+    by_kind: dict[str, list[str]] = {}
+    for name, kind in world.kinds.items():
+        by_kind.setdefault(kind, []).append(name)
+    kinds = list(by_kind)
+    for i in range(n):
+        kind = kinds[i % len(kinds)]
+        metrics = rng.sample(by_kind[kind], min(len(by_kind[kind]), rng.choice([1, 1, 2])))
+        timed = kind in ("cumulative", "offset")
+        grain = rng.choice(GRAINS) if timed or rng.random() < 0.6 else None
+        group_by = rng.sample([d for d, _ in world.dims], min(len(world.dims), rng.choice([0, 1, 1, 2])))
+        q: dict[str, Any] = {"id": f"{world.id}.q{i}", "kind": kind, "metrics": metrics,
+                             "grain": grain, "group_by": group_by, "where": None}
+        if timed or rng.random() < 0.6:
+            start = YEAR + dt.timedelta(days=rng.randint(20, 300))
+            q["start"], q["end"] = start.isoformat(), (start + dt.timedelta(
+                days=rng.randint(0, 200))).isoformat()
+        if world.members and rng.random() < 0.4:
+            dim = rng.choice(list(world.members))
+            q["where"] = _where(dim, None, rng, world.members)
+        world.queries.append(q)
+
+
+# -- writing -----------------------------------------------------------------------------------
+def write(worlds: list[World], folder: Path) -> Path:
+    database = folder / "differential.duckdb"
+    database.unlink(missing_ok=True)
+    con = duckdb.connect(str(database))
+    con.execute("CREATE TABLE metricflow_time_spine AS SELECT d::DATE AS date_day FROM "
+                "range(DATE '2022-01-01', DATE '2027-01-01', INTERVAL 1 DAY) t(d)")
+    for w in worlds:
+        for table, (cols, rows) in w.tables.items():
+            types = {"f_id": "INTEGER", "ts": None, "amount": "DOUBLE", "qty": "INTEGER",
+                     "is_gift": "BOOLEAN", "channel": "VARCHAR", "empty": "DOUBLE"}
+            decl = []
+            for c in cols:
+                t = types.get(c) or ("VARCHAR" if c.startswith("c") else "INTEGER")
+                if c == "ts":
+                    t = "TIMESTAMP" if any(isinstance(r[1], dt.datetime) for r in rows) else "DATE"
+                decl.append(f"{c} {t}")
+            con.execute(f"CREATE TABLE {table} ({', '.join(decl)})")
+            if rows:
+                con.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(cols))})", rows)
+        folder.joinpath(w.id).mkdir(exist_ok=True)
+        folder.joinpath(w.id, "semantic.yml").write_text(yaml.safe_dump(
+            {"semantic_models": w.semantic_models, "metrics": w.metrics}, sort_keys=False,
+            allow_unicode=True), encoding="utf-8")
+    con.close()
+    return database
+
+
+# -- running -----------------------------------------------------------------------------------
+def metricflow(worlds: list[World], database: Path, folder: Path) -> dict[str, dict[str, Any]]:
+    from conformance.run import ensure_venv, tool
+
+    ensure_venv()
+    batch = folder / "batch.json"
+    batch.write_text(json.dumps({"database": str(database), "worlds": [
+        {"id": w.id, "semantic_models": w.semantic_models, "metrics": w.metrics,
+         "queries": w.queries} for w in worlds]}, default=str), encoding="utf-8")
+    done = subprocess.run([str(tool("python")), str(HERE / "mf_driver.py"), str(batch)],
+                          capture_output=True, text=True, env={"DO_NOT_TRACK": "1",
+                                                               "PATH": "/usr/bin:/bin"})
+    if done.returncode:
+        sys.exit(f"mf_driver failed:\n{done.stderr[-3000:]}")
+    return {r["id"]: r for r in map(json.loads, done.stdout.splitlines())}
+
+
+def showwork(world: World, database: Path, folder: Path) -> dict[str, dict[str, Any]]:
+    from semantic_layer import SemanticError, SemanticLayer, load_model, parse_where
+
+    out: dict[str, dict[str, Any]] = {}
+    try:
+        layer = SemanticLayer(load_model(folder / world.id, database=database), database)
+    except Exception as exc:  # noqa: BLE001 - a world showwork cannot load is a result
+        return {q["id"]: {"error": f"load: {exc}"} for q in world.queries}
+    try:
+        for q in world.queries:
+            args: dict[str, Any] = {"metrics": q["metrics"], "group_by": q["group_by"]}
+            if q.get("start"):
+                args["window"] = {"start": q["start"], "end": q["end"]}
+            if q["grain"]:
+                args.update(grain=q["grain"], whole_periods=bool(q.get("start")))
+            try:
+                if q["where"]:
+                    args = parse_where(q["where"]).apply(args)
+                result = layer.call("query", args)
+            except SemanticError as exc:
+                out[q["id"]] = {"error": exc.message}
+                continue
+            rows = []
+            for row in result.rows:
+                r: dict[str, Any] = {}
+                for k, v in row.key.items():
+                    r[f"metric_time__{q['grain']}" if k == q["grain"] else k] = v
+                r.update({m: row.values[m]["value"] for m in q["metrics"]})
+                rows.append(r)
+            out[q["id"]] = {"rows": rows, "sql": result.sql}
+    finally:
+        layer.close()
+    return out
+
+
+# -- comparing ---------------------------------------------------------------------------------
+def _key_text(v: Any) -> str:
+    if v is None or v == "":
+        return ""
+    if isinstance(v, bool):
+        return str(v).lower()
+    return str(v)[:10] if isinstance(v, str) and len(v) >= 10 and v[4:5] == "-" else str(v)
+
+
+def compare(q: dict[str, Any], mf: dict[str, Any], ours: dict[str, Any], world: World
+            ) -> tuple[str, list[str]]:
+    """(outcome, problems): outcome is equal, both_refuse, known:<name> or different."""
+    if "error" in mf and "error" in ours:
+        return "both_refuse", []
+    if "error" in mf:
+        return "different", [f"MetricFlow refuses ({mf['error'][:300]}); showwork answers"]
+    if "error" in ours:
+        if ours["error"].startswith("Unknown member"):
+            return "known:closed_member_list", []
+        return "different", [f"showwork refuses ({ours['error'][:300]}); MetricFlow answers"]
+    names = ([f"metric_time__{q['grain']}"] if q["grain"] else []) + list(q["group_by"])
+    cols = mf["columns"]
+    theirs = {}
+    for row in mf["rows"]:
+        rec = dict(zip(cols, row, strict=True))
+        theirs[tuple(_key_text(rec.get(n.split("__")[-1] if n not in rec else n)) for n in names)] = rec
+    mine = {tuple(_key_text(r.get(n)) for n in names): r for r in ours["rows"]}
+    problems: list[str] = []
+    known: set[str] = set()
+    for key in sorted(set(theirs) ^ set(mine)):
+        # a row MetricFlow lists with every metric null and showwork leaves out (or 0 counts)
+        side = theirs.get(key) or mine.get(key)
+        problems.append(f"row {key} only in {'MetricFlow' if key in theirs else 'showwork'}: {side}")
+    for key in sorted(set(theirs) & set(mine)):
+        for m in q["metrics"]:
+            a, b = _num(theirs[key].get(m)), _num(mine[key].get(m))
+            if a is None and b == 0 and _counts(world, m):
+                known.add("count_of_nothing")
+                continue
+            if a is None or b is None:
+                if a is not b:
+                    problems.append(f"row {key} {m}: MetricFlow {a}, showwork {b}")
+                continue
+            if not math.isclose(a, b, rel_tol=REL_TOL, abs_tol=1e-9):
+                problems.append(f"row {key} {m}: MetricFlow {a!r}, showwork {b!r}")
+    if problems:
+        return "different", problems
+    return (f"known:{sorted(known)[0]}" if known else "equal"), []
+
+
+def _counts(world: World, metric: str) -> bool:
+    """A count (or a metric over one) with a filter: MetricFlow null where showwork says 0."""
+    m = next(x for x in world.metrics if x["name"] == metric)
+    tp = m.get("type_params", {})
+    measures = {x["name"]: x for sm in world.semantic_models for x in sm.get("measures", [])}
+    if m["type"] == "simple":
+        return measures[tp["measure"]]["agg"] in ("count", "count_distinct", "sum_boolean")
+    subs = [tp.get("numerator"), tp.get("denominator"), *tp.get("metrics", [])]
+    return any(_counts(world, s if isinstance(s, str) else s["name"]) for s in subs if s)
+
+
+def _num(v: Any) -> float | None:
+    if v is None or v == "":
+        return None
+    if isinstance(v, bool):
+        return float(v)
+    return float(v)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--cases", type=int, default=DEFAULT_CASES)
+    parser.add_argument("--only", help="run only this world (e.g. w12)")
+    parser.add_argument("--keep", type=Path, help="keep the worlds, database and results here")
+    parser.add_argument("--show", type=int, default=10, help="differences printed in full")
+    opts = parser.parse_args()
+    rng = random.Random(opts.seed)
+    worlds = []
+    for i in range(math.ceil(opts.cases / QUERIES_PER_WORLD)):
+        w = generate_world(rng, i)
+        generate_queries(rng, w, QUERIES_PER_WORLD)
+        worlds.append(w)
+    if opts.only:
+        worlds = [w for w in worlds if w.id == opts.only]
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="showwork-differential-") as scratch:
+        folder = opts.keep or Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        database = write(worlds, folder)
+        theirs = metricflow(worlds, database, folder)
+        mf_seconds = time.perf_counter() - started
+        outcomes: Counter[str] = Counter()
+        per_kind: Counter[tuple[str, str]] = Counter()
+        differences: list[tuple[dict[str, Any], list[str], str]] = []
+        for w in worlds:
+            ours = showwork(w, database, folder)
+            for q in w.queries:
+                outcome, problems = compare(q, theirs[q["id"]], ours[q["id"]], w)
+                outcomes[outcome] += 1
+                per_kind[(q["kind"], outcome)] += 1
+                if problems:
+                    differences.append((q, problems, ours[q["id"]].get("sql", "")))
+        if opts.keep:
+            (folder / "differences.json").write_text(json.dumps(
+                [{"query": q, "problems": p, "sql": s} for q, p, s in differences], indent=1,
+                default=str))
+    return report(opts, worlds, outcomes, per_kind, differences, mf_seconds,
+                  time.perf_counter() - started)
+
+
+def report(opts: argparse.Namespace, worlds: list[World], outcomes: Counter[str],
+           per_kind: Counter[tuple[str, str]], differences: list, mf_seconds: float,
+           seconds: float) -> int:
+    cases = sum(outcomes.values())
+    print(f"differential run: seed {opts.seed}, {len(worlds)} worlds, {cases} model × query cases "
+          f"({seconds:.0f} s, MetricFlow {mf_seconds:.0f} s)")
+    hops = Counter(w.hops for w in worlds)
+    print("  worlds by join hops: " + ", ".join(f"{h}: {n}" for h, n in sorted(hops.items())))
+    kinds = sorted({k for k, _ in per_kind})
+    for kind in kinds:
+        parts = ", ".join(f"{o} {n}" for (k, o), n in sorted(per_kind.items()) if k == kind)
+        print(f"  {kind:<11} {parts}")
+    grains = Counter(q["grain"] or "none" for w in worlds for q in w.queries)
+    print("  grains: " + ", ".join(f"{g} {n}" for g, n in sorted(grains.items())))
+    print("  with a window: " + str(sum(1 for w in worlds for q in w.queries if q.get("start")))
+          + ", with --where: " + str(sum(1 for w in worlds for q in w.queries if q["where"])))
+    print("  outcomes: " + ", ".join(f"{o} {n}" for o, n in sorted(outcomes.items())))
+    for q, problems, _ in differences[:opts.show]:
+        print(f"\n{q['id']} ({q['kind']}): metrics {q['metrics']} grain {q['grain']} by "
+              f"{q['group_by']} window {q.get('start')}..{q.get('end')} where {q['where']}")
+        for p in problems[:6]:
+            print(f"  - {p}")
+    different = outcomes["different"]
+    print(f"\n{cases} cases: {different} different" + (" — all equal or documented" if not different
+                                                       else ""))
+    return 1 if different else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

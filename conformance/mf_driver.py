@@ -1,0 +1,120 @@
+"""MetricFlow in-process over a batch of generated cases (runs in conformance/.venv).
+
+    conformance/.venv/bin/python conformance/mf_driver.py batch.json > results.jsonl
+
+The batch (written by differential.py) holds a DuckDB file and worlds, each with its semantic
+models and metrics in dbt's YAML shape and its queries. Per world the semantic manifest is built
+by MetricFlow's own copy of dbt-semantic-interfaces (metricflow_semantic_interfaces: its
+parser and transformations), then per query
+MetricFlow's engine plans and renders its DuckDB SQL — what `mf query` would run — and the SQL runs
+on the DuckDB file. One JSON line per query: {"id", "columns", "rows"} or {"id", "error"}.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+from decimal import Decimal
+from typing import Any
+
+import duckdb
+import yaml
+from metricflow.engine.metricflow_engine import MetricFlowEngine, MetricFlowQueryRequest
+from metricflow.protocols.sql_client import SqlEngine
+from metricflow.sql.render.duckdb_renderer import DuckDbSqlPlanRenderer
+from metricflow_semantic_interfaces.parsing.dir_to_model import (
+    parse_yaml_files_to_validation_ready_semantic_manifest,
+)
+from metricflow_semantic_interfaces.parsing.objects import YamlConfigFile
+from metricflow_semantics.model.semantic_manifest_lookup import SemanticManifestLookup
+
+SPINE = {"time_spines": [{"node_relation": {"alias": "metricflow_time_spine",
+                                            "schema_name": "main"},
+                          "primary_column": {"name": "date_day", "time_granularity": "day"}}]}
+
+
+class ExplainOnlyClient:
+    """A SqlClient that only gives MetricFlow its DuckDB dialect (the SQL runs here)."""
+
+    sql_engine_type = SqlEngine.DUCKDB
+    sql_plan_renderer = DuckDbSqlPlanRenderer()
+
+    def render_bind_parameter_key(self, key: str) -> str:
+        return f"${key}"
+
+    def query(self, *a: Any, **k: Any) -> Any:
+        raise NotImplementedError
+
+    execute = dry_run = query
+
+    def close(self) -> None:
+        pass
+
+
+def manifest(world: dict[str, Any]) -> Any:
+    """dbt YAML items as dbt-semantic-interfaces documents (model: ref('x') → node_relation)."""
+    docs = [{"project_configuration": SPINE}]
+    for sm in world["semantic_models"]:
+        sm = dict(sm)
+        table = sm.pop("model").split("'")[1]
+        docs.append({"semantic_model": {**sm, "node_relation": {"alias": table,
+                                                                "schema_name": "main"}}})
+    for m in world["metrics"]:
+        tp = dict(m.get("type_params", {}))
+        for side in ("numerator", "denominator"):  # dbt takes a name; the YAML spec a mapping
+            if isinstance(tp.get(side), str):
+                tp[side] = {"name": tp[side]}
+        docs.append({"metric": {**m, "type_params": tp}})
+    text = "\n---\n".join(yaml.safe_dump(d, sort_keys=False) for d in docs)
+    built = parse_yaml_files_to_validation_ready_semantic_manifest(
+        [YamlConfigFile(filepath=f"{world['id']}.yml", contents=text)])
+    return built.semantic_manifest
+
+
+def _cell(v: Any) -> Any:
+    if isinstance(v, dt.datetime | dt.date):
+        return v.isoformat()[:10]
+    if isinstance(v, Decimal):
+        return float(v)
+    return v
+
+
+def run(batch: dict[str, Any]) -> None:
+    con = duckdb.connect(batch["database"], read_only=True)
+    client = ExplainOnlyClient()
+    for world in batch["worlds"]:
+        try:
+            engine = MetricFlowEngine(SemanticManifestLookup(manifest(world)), client)  # type: ignore[arg-type]
+        except Exception as exc:  # noqa: BLE001 - reported per query
+            for q in world["queries"]:
+                print(json.dumps({"id": q["id"], "error": f"manifest: {str(exc)[:600]}"}))
+            continue
+        for q in world["queries"]:
+            print(json.dumps(_query(engine, con, q)), flush=True)
+
+
+def _query(engine: MetricFlowEngine, con: Any, q: dict[str, Any]) -> dict[str, Any]:
+    group_by = ([f"metric_time__{q['grain']}"] if q.get("grain") else []) + list(q["group_by"])
+    start = dt.datetime.fromisoformat(q["start"]) if q.get("start") else None
+    end = dt.datetime.fromisoformat(q["end"]) if q.get("end") else None
+    try:
+        request = MetricFlowQueryRequest.create(
+            metric_names=q["metrics"], group_by_names=group_by or None,
+            time_constraint_start=start, time_constraint_end=end,
+            where_constraints=[q["where"]] if q.get("where") else None)
+        sql = engine.explain(request).sql_statement.sql
+    except Exception as exc:  # noqa: BLE001 - MetricFlow refusing is a result
+        return {"id": q["id"], "error": " ".join(str(exc).split())[:600]}
+    try:
+        cursor = con.execute(sql)
+        columns = [d[0] for d in cursor.description]
+        rows = [[_cell(v) for v in row] for row in cursor.fetchall()]
+    except Exception as exc:  # noqa: BLE001
+        return {"id": q["id"], "error": "sql: " + " ".join(str(exc).split())[:600], "sql": sql}
+    return {"id": q["id"], "columns": columns, "rows": rows}
+
+
+if __name__ == "__main__":
+    with open(sys.argv[1], encoding="utf-8") as f:
+        run(json.load(f))
