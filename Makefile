@@ -43,9 +43,11 @@ bench: $(COMPILED)
 	$(BIN)/showwork bench init
 	$(BIN)/showwork bench startup
 
-# showwork's numbers against dbt MetricFlow's own (installs dbt + MetricFlow in conformance/.venv)
+# showwork's numbers against dbt MetricFlow's own (installs dbt + MetricFlow in conformance/.venv):
+# the project's queries, then the fixed-seed differential run (random models, data and queries)
 conformance: $(STAMP)
 	$(BIN)/python conformance/run.py
+	$(BIN)/python conformance/differential.py
 
 # showwork's openai: path against a real OpenAI-compatible server: llama.cpp's (llama-cpp-python,
 # built from source the first time: about 20 minutes on 2 cores) serving the Gemma 3 270M GGUF that

@@ -456,6 +456,16 @@ class _Build:
                 if plan.grain == "day":  # MetricFlow: day − offset, one day (Mar 30 and 31 → Feb 29)
                     out.append((label, lo, lo + ONE_DAY))
                     continue
+                if mode.offset.grain in ("month", "quarter"):
+                    # a calendar shift finer than the grain: MetricFlow reads day − offset for
+                    # every day of the period, so a day two days shift onto (May 30 and 31 →
+                    # Apr 30) counts twice and one none shifts onto (May 31) not at all
+                    day = w.start
+                    while day <= w.end:
+                        src = shift(day, -mode.offset.count, mode.offset.grain)
+                        out.append((label, src, src + ONE_DAY))
+                        day += ONE_DAY
+                    continue
                 out.append((label, lo, shift(w.end_exclusive, -mode.offset.count,
                                              mode.offset.grain)))
             elif mode.kind == "to_grain":

@@ -80,7 +80,7 @@ def to_dsi(raw: RawManifest, check_shape: bool) -> Any:
             where = f"{raw.origin(kind, obj['name'])}: {kind.replace('_', ' ')} {obj['name']!r}"
             try:
                 if check_shape:
-                    validator.validate(obj)
+                    validator.validate(_schema_view(obj))
                 parsed[key].append(cls.parse_obj(_with_metadata(obj, raw.origin(kind, obj["name"]))))
             except (JsonSchemaError, V1ValidationError, ParsingException, ValueError) as exc:
                 problems.append(f"{where}: {_first_line(exc)}")
@@ -91,6 +91,24 @@ def to_dsi(raw: RawManifest, check_shape: bool) -> Any:
         project_configuration=PydanticProjectConfiguration())
     _validate(manifest, raw)
     return manifest
+
+
+_DOCUMENTATION = ("description", "label", "config")
+"""Keys dbt accepts on every element (dbt-core's own schema) that the YAML schema of
+dbt-semantic-interfaces lacks on some (an entity's description); its pydantic types read them."""
+
+
+def _schema_view(obj: Any) -> Any:
+    """The object as the YAML schema is asked about it: without documentation keys on its
+    entities, dimensions and measures (the pydantic parse still reads them)."""
+    if not isinstance(obj, dict):
+        return obj
+    out = dict(obj)
+    for key in ("entities", "dimensions", "measures"):
+        if isinstance(out.get(key), list):
+            out[key] = [{k: v for k, v in e.items() if k not in _DOCUMENTATION}
+                        if isinstance(e, dict) else e for e in out[key]]
+    return out
 
 
 def _with_metadata(obj: dict[str, Any], origin: Origin) -> dict[str, Any]:

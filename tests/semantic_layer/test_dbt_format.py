@@ -88,6 +88,31 @@ class TestYamlAsDbtWritesIt:
         model = load_model(project)
         assert "sales" not in model.metric_index and "takings" in model.metric_index
 
+    def test_documentation_on_every_element(self, tmp_path: Path) -> None:
+        """Labels, descriptions, meta and config on semantic models, entities, dimensions,
+        measures and metrics load as dbt parses them (an entity's description was rejected);
+        saved queries load with a note; a problem still names the file, line and model."""
+        project = Path(shutil.copytree(TUTORIAL, tmp_path / "p"))
+        text = (project / "shops.yml").read_text()
+        text = text.replace("      - name: shop\n        type: primary\n",
+                            "      - name: shop\n        type: primary\n        description: A shop.\n"
+                            "        label: Shop\n        meta: {owner: ann}\n"
+                            "        config: {meta: {pii: false}}\n")
+        text = text.replace("        agg: SUM\n", "        agg: SUM\n        description: One a shop."
+                            "\n        label: Shops opened\n        config: {meta: {unit: shops}}\n")
+        (project / "shops.yml").write_text(text)
+        model = load_model(project)
+        shops = model.semantic_model("shops")
+        assert shops.entity("shop") is not None and shops.measures[0].name == "shops_opened"
+        conformance = load_model(CONFORMANCE / "models")  # the dbt project's own, parsed by dbt too
+        assert conformance.semantic_model("customers").entity("customer").expr == "customer_id"
+        (project / "shops.yml").write_text(text.replace("        label: Shop\n",
+                                                        "        label: Shop\n        typo: 1\n"))
+        with pytest.raises(errors.ModelError) as caught:
+            load_model(project)
+        assert "shops.yml:2: semantic model 'shops'" in str(caught.value)
+        assert "'typo' was unexpected" in str(caught.value)
+
     def test_no_semantic_models_is_an_error(self, tmp_path: Path) -> None:
         """A folder without semantic models says so rather than loading an empty model."""
         (tmp_path / "schema.yml").write_text("version: 2\nmodels:\n  - name: x\n")
