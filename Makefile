@@ -47,6 +47,7 @@ bench: $(COMPILED)
 # the project's queries, then the fixed-seed differential run (random models, data and queries)
 conformance: $(STAMP)
 	$(BIN)/python conformance/run.py
+	$(BIN)/python conformance/fixtures.py
 	$(BIN)/python conformance/differential.py
 
 # showwork's openai: path against a real OpenAI-compatible server: llama.cpp's (llama-cpp-python,

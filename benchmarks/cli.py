@@ -94,6 +94,9 @@ def _print_metricflow(console: Console, mf: dict) -> None:
         table.add_row(c["case"], f"{c['ours_ms']:.2f}", f"{c['metricflow_ms']:.2f}",
                       f"{c['ratio']:.3f}")
     console.print(table)
+    if mf.get("generated_cases"):
+        console.print(f"compile vs MetricFlow over {mf['generated_cases']} generated model × query "
+                      f"cases (conformance/differential.py): max {mf['generated_max_ratio']:.3f}")
     console.print(f"compile vs MetricFlow: median ratio {mf['median_ratio']:.3f}, max "
                   f"{mf['max_ratio']:.3f} (target ≤ {mf['target_ratio']:g})")
 

@@ -47,10 +47,11 @@ def _queries() -> list[Any]:
 def _our_args(q: Any) -> dict[str, Any]:
     from semantic_layer.where import parse_where
 
-    args: dict[str, Any] = {"metrics": list(q.metrics), "group_by": list(q.group_by),
-                            "window": {"start": q.start, "end": q.end}}
+    args: dict[str, Any] = {"metrics": list(q.metrics), "group_by": list(q.group_by)}
+    if q.start and q.end:
+        args["window"] = {"start": q.start, "end": q.end}
     if q.grain:
-        args.update(grain=q.grain, whole_periods=True)
+        args.update(grain=q.grain, whole_periods=bool(q.start))
     return parse_where(q.where).apply(args) if q.where else args
 
 
@@ -83,8 +84,74 @@ def _metricflow(queries: list[Any], repeats: int) -> dict[str, float]:
     return {k: statistics.median(v) for k, v in json.loads(done.stdout).items()}
 
 
-def run(repeats: int = 9) -> dict[str, Any]:
-    """Per query: our compile, MetricFlow's, and their ratio (target ≤ 0.5 on every query)."""
+GENERATED_SEED = 20261201
+GENERATED_WORLDS = 10
+"""Generated worlds timed (conformance/differential.py's, 20 queries each)."""
+
+
+def _generated(repeats: int, worlds: int) -> list[dict[str, Any]]:
+    """Our compile and MetricFlow's over generated models and queries (differential.py's, fixed
+    seed), each case where both compile."""
+    import random
+    import tempfile
+
+    import yaml
+
+    sys.path.insert(0, str(ROOT))
+    from conformance import differential as gen
+    from semantic_layer import SemanticError, SemanticLayer, load_model, parse_where
+
+    rng = random.Random(GENERATED_SEED)
+    made = []
+    for i in range(worlds):
+        w = gen.generate_world(rng, i)
+        gen.generate_queries(rng, w, gen.QUERIES_PER_WORLD)
+        made.append(w)
+    with tempfile.TemporaryDirectory(prefix="showwork-bench-") as scratch:
+        folder = Path(scratch)
+        batch = folder / "batch.json"
+        batch.write_text(json.dumps({"database": "", "worlds": [
+            {"id": w.id, "semantic_models": w.semantic_models, "metrics": w.metrics,
+             "queries": w.queries} for w in made]}, default=str))
+        done = subprocess.run([str(MF_PYTHON), str(ROOT / "benchmarks" / "mf_compile.py"),
+                               str(batch), str(repeats)], capture_output=True, text=True,
+                              timeout=3600, check=False)
+        if done.returncode:
+            raise RuntimeError(f"MetricFlow's compile failed: {done.stderr[-1500:]}")
+        mf = {k: statistics.median(v) for k, v in json.loads(done.stdout).items()}
+        cases = []
+        for w in made:
+            (folder / w.id).mkdir()
+            (folder / w.id / "semantic.yml").write_text(yaml.safe_dump(
+                {"semantic_models": w.semantic_models, "metrics": w.metrics}, allow_unicode=True))
+            layer = SemanticLayer(load_model(folder / w.id))
+            for q in w.queries:
+                if q["id"] not in mf:
+                    continue
+                args: dict[str, Any] = {"metrics": q["metrics"], "group_by": q["group_by"]}
+                if q.get("start"):
+                    args["window"] = {"start": q["start"], "end": q["end"]}
+                if q["grain"]:
+                    args.update(grain=q["grain"], whole_periods=bool(q.get("start")))
+                try:
+                    args = parse_where(q["where"]).apply(args) if q["where"] else args
+                    layer.compile("query", args)
+                except SemanticError:
+                    continue
+                times = []
+                for _ in range(repeats):
+                    started = time.perf_counter()
+                    layer.compile("query", args)
+                    times.append(time.perf_counter() - started)
+                ours = statistics.median(times)
+                cases.append({"case": q["id"], "ours_ms": 1000 * ours,
+                              "metricflow_ms": 1000 * mf[q["id"]], "ratio": ours / mf[q["id"]]})
+    return cases
+
+
+def run(repeats: int = 9, generated_worlds: int = GENERATED_WORLDS) -> dict[str, Any]:
+    """Per query: our compile, MetricFlow's, and their ratio (target ≤ 0.5 on every query), over
+    the conformance project's queries and over generated models and queries."""
     why = available()
     if why:
         return {"available": False, "reason": why}
@@ -93,6 +160,10 @@ def run(repeats: int = 9) -> dict[str, Any]:
     ours = _ours(queries, repeats)
     cases = [{"case": q.id, "ours_ms": 1000 * ours[q.id], "metricflow_ms": 1000 * mf[q.id],
               "ratio": ours[q.id] / mf[q.id]} for q in queries]
+    generated = _generated(max(3, repeats // 3), generated_worlds) if generated_worlds else []
+    every = cases + generated
     return {"available": True, "repeats": repeats, "cases": cases,
-            "max_ratio": max(c["ratio"] for c in cases),
-            "median_ratio": statistics.median(c["ratio"] for c in cases), "target_ratio": 0.5}
+            "generated_cases": len(generated),
+            "generated_max_ratio": max((c["ratio"] for c in generated), default=None),
+            "max_ratio": max(c["ratio"] for c in every),
+            "median_ratio": statistics.median(c["ratio"] for c in every), "target_ratio": 0.5}

@@ -1,6 +1,11 @@
 """MetricFlow's own compile time, run inside conformance/.venv (its Python, its packages).
 
     conformance/.venv/bin/python benchmarks/mf_compile.py MANIFEST REPEATS < queries.json
+    conformance/.venv/bin/python benchmarks/mf_compile.py BATCH.json REPEATS
+
+The second form times the generated worlds of conformance/differential.py (a batch as
+conformance/mf_driver.py reads it; each world's manifest built by MetricFlow's own parser); a
+query MetricFlow refuses is left out.
 
 Reads the queries (metrics, group_by, start, end, where) as JSON on stdin, builds MetricFlow's
 engine from dbt's semantic_manifest.json with a SQL client that only renders (DuckDB dialect,
@@ -39,26 +44,48 @@ class RenderOnly:
 
 
 def request(q: dict) -> MetricFlowQueryRequest:
-    day = dt.datetime.fromisoformat
+    def day(v: str | None) -> dt.datetime | None:
+        return dt.datetime.fromisoformat(v) if v else None
+
     return MetricFlowQueryRequest.create(
         metric_names=q["metrics"], group_by_names=q["group_by"] or None,
-        time_constraint_start=day(q["start"]), time_constraint_end=day(q["end"]),
+        time_constraint_start=day(q.get("start")), time_constraint_end=day(q.get("end")),
         where_constraints=[q["where"]] if q.get("where") else None)
 
 
-def main() -> None:
-    manifest, repeats = Path(sys.argv[1]), int(sys.argv[2])
-    lookup = SemanticManifestLookup(parse_manifest_from_dbt_generated_manifest(manifest.read_text()))
-    engine = MetricFlowEngine(semantic_manifest_lookup=lookup, sql_client=RenderOnly())
-    out = {}
-    for q in json.load(sys.stdin):
-        engine.explain(request(q))  # warm: what a long-running server would have cached
+def timed(engine: MetricFlowEngine, queries: list[dict], repeats: int, out: dict) -> None:
+    for q in queries:
+        try:
+            engine.explain(request(q))  # warm: what a long-running server would have cached
+        except Exception:  # noqa: BLE001 - a query MetricFlow refuses has no compile time
+            continue
         times = []
         for _ in range(repeats):
             started = time.perf_counter()
             engine.explain(request(q))
             times.append(time.perf_counter() - started)
         out[q["id"]] = times
+
+
+def main() -> None:
+    source, repeats = Path(sys.argv[1]), int(sys.argv[2])
+    out: dict = {}
+    data = json.loads(source.read_text())
+    if isinstance(data, dict) and "worlds" in data:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conformance"))
+        from mf_driver import manifest
+
+        for world in data["worlds"]:
+            engine = MetricFlowEngine(semantic_manifest_lookup=SemanticManifestLookup(
+                manifest(world)), sql_client=RenderOnly())
+            timed(engine, [dict(q, group_by=([f"metric_time__{q['grain']}"] if q.get("grain")
+                                             else []) + list(q["group_by"]))
+                           for q in world["queries"]], repeats, out)
+    else:
+        lookup = SemanticManifestLookup(parse_manifest_from_dbt_generated_manifest(data if isinstance(
+            data, str) else source.read_text()))
+        engine = MetricFlowEngine(semantic_manifest_lookup=lookup, sql_client=RenderOnly())
+        timed(engine, json.load(sys.stdin), repeats, out)
     json.dump(out, sys.stdout)
 
 

@@ -392,7 +392,7 @@ class _Build:
         m = self.model.measures[cte.leaves[0].measure][1]
         nad = m.non_additive
         assert nad is not None
-        rows = [exp.tuple_(_label(b), date_literal(e)) for b, e in self._pit_ends()]
+        rows = [_tuple(_label(b), date_literal(e)) for b, e in self._pit_ends()]
         select = exp.select()
         at = exp.column("__at", "p")
         since = qualify(scan.fact.dimension(nad.name).expr, scan.fact.name, scan.fact.table)  # type: ignore[union-attr]
@@ -491,7 +491,7 @@ class _Build:
         col = scan.time(measure)
         ranges = self._ranges(leaf.mode)
         bounded = all(lo is not None for _, lo, _ in ranges)
-        rows = [exp.tuple_(_label(b), *([date_literal(lo)] if bounded and lo else []),
+        rows = [_tuple(_label(b), *([date_literal(lo)] if bounded and lo else []),
                            date_literal(hi)) for b, lo, hi in ranges]
         columns = [BUCKET, *(["__lo"] if bounded else []), "__hi"]
         select = exp.select()
@@ -506,7 +506,7 @@ class _Build:
             select = select.where(cond, copy=False)
         if _first_day(self.plan, leaf.mode):  # type: ignore[arg-type]
             starts = [date_literal(w.start) for _, w in self._buckets()]
-            rows = [exp.tuple_(*r.expressions, start) for r, start in zip(rows, starts, strict=True)]
+            rows = [_tuple(*r.expressions, start) for r, start in zip(rows, starts, strict=True)]
             return self._first_with_data(leaf, scan, select, rows, [*columns, "__start"], col)
         select = select.select(exp.alias_(self._aggregate(leaf, None, scan), self.leaves[leaf]),
                                copy=False)
@@ -646,6 +646,11 @@ def _split(leaves: list[Leaf], conds: dict[Leaf, list[exp.Expr]]
 
 
 
+
+
+def _tuple(*values: exp.Expr) -> exp.Tuple:
+    """A VALUES row of fresh literals (exp.tuple_ copies each one again)."""
+    return exp.Tuple(expressions=list(values))
 
 
 def _first_day(plan: Plan, mode: Mode) -> bool:

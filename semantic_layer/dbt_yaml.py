@@ -76,7 +76,24 @@ def read_dbt_yaml(path: Path) -> RawManifest:
         return raw
     for file in yaml_files(path):
         _read_file(file, raw)
+    _proxy_metrics(raw)
     return raw
+
+
+def _proxy_metrics(raw: RawManifest) -> None:
+    """A measure with `create_metric: true` is also a simple metric of its name, as
+    dbt-semantic-interfaces' transformations make it (unless a metric has that name)."""
+    names = {m.get("name") for m in raw.metrics}
+    for sm in raw.semantic_models:
+        origin = raw.origin("semantic_model", sm["name"])
+        for measure in sm.get("measures") or []:
+            if isinstance(measure, dict) and measure.get("create_metric") is True and measure.get(
+                    "name") not in names:
+                name = measure["name"]
+                raw.metrics.append({"name": name, "label": measure.get("label") or name,
+                                    "type": "simple", "type_params": {"measure": name}})
+                raw.origins[("metric", name)] = origin
+                names.add(name)
 
 
 def _read_file(file: Path, raw: RawManifest) -> None:
@@ -91,6 +108,15 @@ def _read_file(file: Path, raw: RawManifest) -> None:
         if not isinstance(doc, dict):
             continue
         lines = _item_lines(node)
+        line = node.start_mark.line + 1
+        # dbt-semantic-interfaces' own YAML (MetricFlow's test manifests): one object a document
+        if isinstance(doc.get("semantic_model"), dict):
+            _add(raw, "semantic_model", _relation(doc["semantic_model"]), Origin(str(file), line))
+        if isinstance(doc.get("metric"), dict):
+            _add(raw, "metric", doc["metric"], Origin(str(file), line))
+        if isinstance(doc.get("saved_query"), dict):
+            raw.skipped.append(f"{Origin(str(file), line)}: saved query "
+                               f"{doc['saved_query'].get('name')!r} is not used by showwork")
         if _is_dbt_list(doc.get("semantic_models")):
             for i, item in enumerate(doc["semantic_models"]):
                 _add(raw, "semantic_model", item, Origin(str(file), lines["semantic_models"].get(i)))
@@ -107,6 +133,15 @@ def _read_file(file: Path, raw: RawManifest) -> None:
                 spine = dict(model["time_spine"], name=model.get("name"),
                              origin=str(Origin(str(file), lines["models"].get(i))))
                 raw.time_spines.append(spine)
+
+
+def _relation(sm: dict[str, Any]) -> dict[str, Any]:
+    """A node_relation's `$source_schema` placeholder (MetricFlow's test manifests) as the
+    warehouse's default schema."""
+    relation = sm.get("node_relation")
+    if isinstance(relation, dict) and str(relation.get("schema_name", "")).startswith("$"):
+        return {**sm, "node_relation": {**relation, "schema_name": ""}}
+    return sm
 
 
 def _is_dbt_list(value: Any) -> bool:

@@ -113,6 +113,24 @@ class TestYamlAsDbtWritesIt:
         assert "shops.yml:2: semantic model 'shops'" in str(caught.value)
         assert "'typo' was unexpected" in str(caught.value)
 
+    def test_dbt_semantic_interfaces_yaml(self, tmp_path: Path) -> None:
+        """MetricFlow's own test manifests are dbt-semantic-interfaces' YAML (one object a
+        document, a node_relation with a `$source_schema` placeholder); a measure with
+        `create_metric: true` is a metric too (conformance/fixtures.py loads MetricFlow's own)."""
+        (tmp_path / "bookings.yaml").write_text(
+            "---\nsemantic_model:\n  name: bookings\n  node_relation:\n"
+            "    schema_name: $source_schema\n    alias: fct_bookings\n"
+            "  defaults: {agg_time_dimension: ds}\n"
+            "  measures:\n    - {name: bookings, agg: sum, expr: '1', create_metric: true}\n"
+            "  dimensions:\n    - {name: ds, type: time, type_params: {time_granularity: day}}\n"
+            "  entities:\n    - {name: booking, type: primary, expr: booking_id}\n"
+            "---\nmetric:\n  name: twice\n  type: derived\n"
+            "  type_params: {expr: bookings * 2, metrics: [{name: bookings}]}\n")
+        model = load_model(tmp_path)
+        assert sorted(model.metric_index) == ["bookings", "twice"]
+        assert model.semantic_model("bookings").table == "fct_bookings"
+        assert model.semantic_model("bookings").schema in (None, "")
+
     def test_no_semantic_models_is_an_error(self, tmp_path: Path) -> None:
         """A folder without semantic models says so rather than loading an empty model."""
         (tmp_path / "schema.yml").write_text("version: 2\nmodels:\n  - name: x\n")
