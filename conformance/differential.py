@@ -125,10 +125,13 @@ def generate_world(rng: random.Random, index: int) -> World:
                 members[qualified] = [{"1": 1, "'yes'": "yes", "true": True}[d["expr"]]]
             elif d["name"].startswith("band"):
                 members[qualified] = ["high", "low"]
-            elif d["name"].startswith("colour"):
-                members[qualified] = [*COLORS[:3], "none"]
-            elif d["name"].startswith("color"):
-                members[qualified] = list(COLORS[:3])
+            elif d["name"].startswith(("colour", "color")):
+                # mostly members the data holds; now and then one it lacks (closed_member_list)
+                present = sorted({r[1] for r in rows if r[1] is not None}) or ["red"]
+                if d["name"].startswith("colour") and any(r[1] is None for r in rows):
+                    present.append("none")
+                absent = [c for c in COLORS if c not in present]
+                members[qualified] = present * 4 + absent[:1]
         dims.append((path, "entity"))
 
     # the fact
@@ -412,15 +415,20 @@ def compare(q: dict[str, Any], mf: dict[str, Any], ours: dict[str, Any], world: 
     return (f"known:{sorted(known)[0]}" if known else "equal"), []
 
 
-def _counts(world: World, metric: str) -> bool:
-    """A count (or a metric over one) with a filter: MetricFlow null where showwork says 0."""
+def _counts(world: World, metric: str, filtered: bool = False) -> bool:
+    """A count under a metric filter (its own or a parent's): MetricFlow null where showwork
+    says 0 for a group the filter leaves empty (count_of_nothing)."""
     m = next(x for x in world.metrics if x["name"] == metric)
     tp = m.get("type_params", {})
+    filtered = filtered or bool(m.get("filter"))
     measures = {x["name"]: x for sm in world.semantic_models for x in sm.get("measures", [])}
     if m["type"] == "simple":
-        return measures[tp["measure"]]["agg"] in ("count", "count_distinct", "sum_boolean")
+        return filtered and measures[tp["measure"]]["agg"] in ("count", "count_distinct",
+                                                               "sum_boolean")
     subs = [tp.get("numerator"), tp.get("denominator"), *tp.get("metrics", [])]
-    return any(_counts(world, s if isinstance(s, str) else s["name"]) for s in subs if s)
+    return any(_counts(world, s if isinstance(s, str) else s["name"],
+                       filtered or bool(not isinstance(s, str) and s.get("filter")))
+               for s in subs if s)
 
 
 def _num(v: Any) -> float | None:
