@@ -175,8 +175,12 @@ class ParsedWhere:
         out = dict(args, where=[*args.get("where", []), *self.where])
         if self.start or self.end:
             w = dict(out.get("window") or {})
-            start = max(filter(None, [self.start, _day(w.get("start"))]))
-            end = min(filter(None, [self.end, _day(w.get("end"))]))
+            starts = [d for d in (self.start, _day(w.get("start"))) if d]
+            ends = [d for d in (self.end, _day(w.get("end"))) if d]
+            if not starts or not ends:
+                raise InvalidFilter("A metric_time bound on one side only needs a window (or the "
+                                    "other bound) to narrow; give --start/--end or both bounds.")
+            start, end = max(starts), min(ends)
             out["window"] = {"start": start.isoformat(), "end": end.isoformat()}
         return out
 

@@ -161,3 +161,15 @@ class TestRewrites:
                             + render(template, read).sql("duckdb")).fetchone()
                for read in (_read, _as_written)]
         assert ids[0] == ids[1]
+
+
+def test_one_sided_metric_time_bound_without_window_says_what_to_give() -> None:
+    """No window and one metric_time bound: refused naming what to give, not a bare ValueError."""
+    from semantic_layer import errors, parse_where
+
+    parsed = parse_where("{{ TimeDimension('metric_time', 'day') }} >= '2024-03-01'")
+    with pytest.raises(errors.InvalidFilter, match="one side only"):
+        parsed.apply({"metrics": ["revenue"]})
+    narrowed = parsed.apply({"metrics": ["revenue"], "window": {"start": "2024-01-01",
+                                                                "end": "2024-06-30"}})
+    assert narrowed["window"] == {"start": "2024-03-01", "end": "2024-06-30"}
