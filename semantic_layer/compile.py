@@ -460,11 +460,17 @@ class _Build:
                     # a calendar shift finer than the grain: MetricFlow reads day − offset for
                     # every day of the period, so a day two days shift onto (May 30 and 31 →
                     # Apr 30) counts twice and one none shifts onto (May 31) not at all
+                    # (the days read, as runs of consecutive days: a few rows a month, not 31)
+                    runs: list[list[dt.date]] = []
                     day = w.start
                     while day <= w.end:
                         src = shift(day, -mode.offset.count, mode.offset.grain)
-                        out.append((label, src, src + ONE_DAY))
+                        if runs and runs[-1][1] == src:
+                            runs[-1][1] = src + ONE_DAY
+                        else:
+                            runs.append([src, src + ONE_DAY])
                         day += ONE_DAY
+                    out += [(label, lo_, hi_) for lo_, hi_ in runs]
                     continue
                 out.append((label, lo, shift(w.end_exclusive, -mode.offset.count,
                                              mode.offset.grain)))
