@@ -314,3 +314,105 @@ def measure_detection(database: Path, lines: list[str], per_kind: int = 200,
                      "clean": clean, "false_alarms": flagged,
                      "false_alarm_rate": flagged / clean if clean else None}
     return out
+
+
+# --- the adversary: issue 28's lies and honest rewrites, per domain ----------------------------
+
+@dataclass
+class Outcome:
+    """Injected answers of one kind: how many got the kind's code, and how many were withheld
+    or served with caveats (not served clean)."""
+
+    injected: int = 0
+    caught: int = 0
+    """Got one of the codes the kind is aimed at."""
+    not_clean: int = 0
+    """Not served clean (withheld, or served with caveats)."""
+    withheld: int = 0
+
+
+def case_report(case: Case, answer: dict[str, Any]) -> Any:
+    return audit(answer, Evidence.from_json(case.calls), case.catalog, case.category,
+                 question=case.question)
+
+
+def adversary(cases: list[Case], per_kind: int = 100, seed: int = 0) -> dict[str, Outcome]:
+    """Per lie kind of protocol/adversary.py: injected into clean answers, caught, not served
+    clean, withheld."""
+    from protocol.adversary import LIE_CODES, LIES
+
+    rng = random.Random(seed)
+    out = {}
+    for kind, lie in LIES.items():
+        tally = Outcome()
+        order = list(range(len(cases)))
+        rng.shuffle(order)
+        for i in (order * 3)[:per_kind * 3]:
+            case = cases[i]
+            faulted = lie(case.answer, case.results, case.catalog, rng)
+            if faulted is None:
+                continue
+            report = case_report(case, faulted)
+            codes = {d.code for d in report.defects} | {f.code for f in report.findings}
+            tally.injected += 1
+            tally.caught += bool(codes & set(LIE_CODES[kind]))
+            tally.not_clean += report.decision != "serve"
+            tally.withheld += report.decision == "withhold"
+            if tally.injected == per_kind:
+                break
+        out[kind] = tally
+    return out
+
+
+def withheld_lies(cases: list[Case], kinds: Iterable[str], per_kind: int = 100,
+                  seed: int = 0) -> dict[str, Outcome]:
+    """Per corpus kind (number, member, window and direction lies): caught and withheld."""
+    rng = random.Random(seed)
+    out = {}
+    for kind in kinds:
+        tally = Outcome()
+        for _ in range(per_kind * 3):
+            case = rng.choice(cases)
+            faulted = inject(case, kind, rng)
+            if faulted is None:
+                continue
+            report = case_report(case, faulted)
+            codes = {d.code for d in report.defects} | {f.code for f in report.findings}
+            tally.injected += 1
+            tally.caught += kind in codes
+            tally.not_clean += report.decision != "serve"
+            tally.withheld += report.decision == "withhold"
+            if tally.injected == per_kind:
+                break
+        out[kind] = tally
+    return out
+
+
+def honest_alarms(cases: list[Case], seed: int = 0) -> dict[str, tuple[int, int, list[str]]]:
+    """Per honest rewrite: (rewritten answers, answers audited differently from the clean one,
+    the first few codes that alarmed)."""
+    from protocol.adversary import REWRITES
+
+    rng = random.Random(seed)
+    out = {}
+    for kind, rewrite in REWRITES.items():
+        made = alarmed = 0
+        seen: list[str] = []
+        for case in cases:
+            changed = rewrite(case.answer, case.catalog, rng)
+            if changed is None:
+                continue
+            made += 1
+            report = case_report(case, changed)
+            codes = sorted({d.code for d in report.defects} | {f.code for f in report.findings})
+            if codes or report.decision != "serve":
+                alarmed += 1
+                if len(seen) < 4:
+                    seen.append(f"{case.question[:50]!r}: {codes}")
+        out[kind] = (made, alarmed, seen)
+    return out
+
+
+ADVERSARY_CORPUS = ("text_value_mismatch", "unsupported_number", "value_mismatch",
+                    "mislabelled_member", "mislabelled_window", "direction_mismatch")
+"""The corpus kinds every one of which must be withheld (number, member, window, direction)."""
