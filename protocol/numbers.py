@@ -79,16 +79,34 @@ class ReadNumber:
     """The currency symbol written with it ($, £, €), or ''; kept for messages, ignored by matching."""
     sign_word: str = ""
     """The word that gave it a direction ('fell', 'drop', 'rose'), or ''."""
+    written: bool = False
+    """Read from text: a whole number written there is rounded to the unit ('fell 16 %' states
+    -15.99); a JSON number (`from_value`) is as exact as its repr."""
+    width: int | float = 0
+    """For a multiplier word ('doubled', 'a third'): how far (in percent units) the cited change
+    may lie from the ratio the word states; 0 for digits."""
+    money: str = ""
+    """The currency it is written in, as a lower-case code ('usd', 'eur', 'gbp'), '' when none;
+    a number in cents is read in its currency's units ('6,101,403 cents' is 61,014.03) with
+    money 'cents', which any currency's value may match."""
     unit: int | float = field(init=False, repr=False, compare=False)
     """The value of one unit of its last written digit: 100 for '12.6k', 0.1 for '-16.4'."""
     rounded: bool = field(init=False, repr=False, compare=False)
-    """Whether it was written rounded (a decimal or a scale, and two significant digits)."""
+    """Whether it was written rounded: a decimal or a scale with two significant digits, a
+    whole number in text, or a multiplier word."""
+    signed: bool = field(init=False, repr=False, compare=False)
+    """Written with a sign or a word of direction: an unsigned one may state a change's size."""
 
     def __post_init__(self) -> None:
         # read on every match: worked out once per number
-        object.__setattr__(self, "unit", 10 ** -self.decimals * self.multiplier)
-        object.__setattr__(self, "rounded", (self.decimals >= 1 or self.multiplier > 1)
-                           and self.significant >= 2)
+        width = self.width
+        object.__setattr__(self, "unit", 2 * width if width else
+                           10 ** -self.decimals * self.multiplier)
+        object.__setattr__(self, "rounded", bool(width) or (
+            (self.decimals >= 1 or self.multiplier > 1) and self.significant >= 2) or (
+            self.written and self.decimals == 0))
+        object.__setattr__(self, "signed", bool(self.sign_word) or any(
+            ch in "-−+" for ch in self.text))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -243,8 +261,8 @@ def claims_in(text: str) -> tuple[ReadNumber, ...]:
     It depends on the text alone, so a caller reading many texts that repeat (the audit of a
     run's traces) reads each distinct text once and holds its numbers to each answer's values.
     """
-    if _DIGIT.search(text) is None:
-        return ()  # no digit, no number: most argument texts
+    if _DIGIT.search(text) is None and _WORDY.search(text) is None:
+        return ()  # no digit and no number word: most argument texts
     return tuple(n for n in _candidates(text) if not any(rule(text, n) for rule in NOT_CLAIMS))
 
 
@@ -282,6 +300,7 @@ _NUMBER = re.compile(r"""
     (?:(?P<scale>[kKMB]|bn|Bn|mn|m)(?![A-Za-z])|\s?(?P<word>thousand|million|billion)\b)?
     (?P<pct>\s?%(?:\s?(?:pts?|points?)\b)?|\s?(?:percent(?:age\s+points?)?|per\s+cent|pct|pp)\b)?
     (?P<cur3>\s?[£€])?
+    (?P<curword>\s?(?:US\s?dollars?|dollars?|USD|usd|euros?|EUR|eur|pounds?|GBP|gbp|cents?)\b)?
 """, re.VERBOSE)
 
 _DIGIT = re.compile(r"[0-9]")
@@ -295,14 +314,22 @@ _MULTIPLIERS = {"": 1, "k": 1_000, "thousand": 1_000, "m": 1_000_000, "mn": 1_00
 
 
 def _candidates(text: str) -> Iterator[ReadNumber]:
-    """Every well-formed number outside masked spans (dates, citations, identifiers, …)."""
+    """Every well-formed number outside masked spans (dates, citations, identifiers, …), and
+    every number written in words (multipliers, spelled-out numbers), in text order."""
     masked: list[tuple[int, int]] | None = None  # found only when a number needs them
-    for m in _NUMBER.finditer(text):
+    found: list[ReadNumber] = []
+    for m in _NUMBER.finditer(text) if _DIGIT.search(text) is not None else ():
         if not _well_formed(text, m):
             continue
         masked = _masked_spans(text) if masked is None else masked
         if not _overlaps(masked, m.start("core"), m.end("core")):
-            yield _record(text, m)
+            found.append(_record(text, m))
+    if _WORDY.search(text) is None:
+        yield from found
+        return
+    worded = [n for n in _worded(text)
+              if not any(f.start < n.end and n.start < f.end for f in found)]
+    yield from sorted(found + worded, key=lambda n: n.start)
 
 
 def _well_formed(text: str, m: re.Match[str]) -> bool:
@@ -332,15 +359,129 @@ def _record(text: str, m: re.Match[str]) -> ReadNumber:
     currency = (m["cur1"] or m["cur2"] or m["cur3"] or "").strip()
     pct = m["pct"] or ""
     points = "pp" in pct or "pt" in pct or "point" in pct
+    money = _MONEY.get(currency, "")
+    named = (m["curword"] or "").strip().lower()
+    if named:
+        money = _MONEY_WORDS[named.split()[-1].rstrip("s")]
+        if money == "cents":  # a hundredth of its currency, read in the currency's units
+            value = float(Decimal(core) * multiplier / 100) * (-1 if value < 0 else 1)
+            decimals += 2
     return ReadNumber(m.start(), m.end(), m.group(0), value, decimals, significant, multiplier,
-                      scale, bool(pct), points, currency, word)
+                      scale, bool(pct), points, currency, word, True, 0, money)
+
+
+_MONEY = {"$": "usd", "€": "eur", "£": "gbp"}
+_MONEY_WORDS = {"dollar": "usd", "usd": "usd", "euro": "eur", "eur": "eur", "pound": "gbp",
+                "gbp": "gbp", "cent": "cents"}
+CURRENCIES = frozenset({"usd", "eur", "gbp", "cad", "aud", "jpy", "chf", "inr", "cny"})
+"""Catalog units that are money: a number written in a currency matches only their values."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Numbers in words: multipliers ("doubled", "fell by a third", "ten-fold", "3x") and spelled-out
+# numbers ("twelve thousand", "fifteen percent")
+
+_SMALL = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen".split())}
+_TENS = {w: 10 * i for i, w in enumerate(
+    "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if i > 1}
+_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+_NUMBER_WORD = "|".join([*_SMALL, *_TENS, *_SCALES, "a", "and"])
+_WORDY = re.compile(r"(?i)\b(?:doubled|tripled|quadrupled|halved|half|thirds?|quarters?|"
+                    r"\w*-?fold|hundred|thousand|million|billion|percent)\b|[0-9](?:\.[0-9]+)?x\b")
+_SPELLED = re.compile(rf"(?i)\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}))*\b"
+                      r"(?P<pct>\s?(?:%|percent\b|per\s+cent\b))?")
+_MULTIPLIER = re.compile(
+    r"(?i)\b(?P<verb>doubled|tripled|quadrupled|halved)\b"
+    r"|\b(?:by|in)\s+(?P<part>half|a\s+half|a\s+third|one\s+third|two\s+thirds|a\s+quarter|"
+    r"one\s+quarter|three\s+quarters)\b"
+    r"|\b(?P<fold>two|three|four|five|six|seven|eight|nine|ten|twenty|hundred|[0-9]+)-?fold\b"
+    r"|(?<![\w.])(?P<times>[0-9]+(?:\.[0-9]+)?)x\b")
+_VERB_RATIOS = {"doubled": 2.0, "tripled": 3.0, "quadrupled": 4.0, "halved": 0.5}
+_PARTS = {"half": 0.5, "a half": 0.5, "a third": 1 / 3, "one third": 1 / 3, "two thirds": 2 / 3,
+          "a quarter": 0.25, "one quarter": 0.25, "three quarters": 0.75}
+TOLERANCE = 0.1
+"""A multiplier word states a ratio (the current value over the previous one): it matches a
+cited change whose ratio lies within 10 % of the word's (doubled: +80 % to +120 %)."""
+
+
+def _worded(text: str) -> Iterator[ReadNumber]:
+    taken: list[tuple[int, int]] = []
+    for m in _MULTIPLIER.finditer(text):
+        number = _ratio(text, m)
+        if number is not None:
+            taken.append((m.start(), m.end()))
+            yield number
+    for m in _SPELLED.finditer(text):
+        if not any(a < m.end() and m.start() < b for a, b in taken):
+            number = _spelled(text, m)
+            if number is not None:
+                yield number
+
+
+def _ratio(text: str, m: re.Match[str]) -> ReadNumber | None:
+    """A multiplier as the percent change it states, matched within TOLERANCE of its ratio."""
+    _word, direction = _sign_word(text, m.start(), m.end())
+    if m["verb"]:
+        ratio = _VERB_RATIOS[m["verb"].lower()]
+    elif m["part"]:
+        part = _PARTS[" ".join(m["part"].lower().split())]
+        if not direction:
+            return None  # 'a third of orders' is a share, not a change
+        ratio = 1 - part if direction < 0 else 1 + part
+    else:
+        count = m["fold"] or m["times"]
+        times = float(count) if count[:1].isdigit() else float(
+            {**_SMALL, **_TENS, "hundred": 100}[count.lower()])
+        if times <= 0:
+            return None
+        ratio = 1 / times if direction < 0 else times
+    value = (ratio - 1) * 100
+    return ReadNumber(m.start(), m.end(), m.group(0), value, 0, 2, 1, "", True, False, "",
+                      m.group(0), True, TOLERANCE * ratio * 100, "")
+
+
+def _spelled(text: str, m: re.Match[str]) -> ReadNumber | None:
+    """A number spelled out with a scale word or a percent ('twelve thousand', 'five percent'),
+    at the precision of its last scale word; a bare 'one' or 'two' is a count of things."""
+    words = [w for w in re.split(r"[\s-]+", m.group(0)[:m.start("pct") - m.start()]
+                                 if m["pct"] else m.group(0)) if w]
+    words = [w.lower() for w in words]
+    while words and words[-1] in ("and", "a"):
+        words.pop()
+    while words and words[0] == "and":
+        words.pop(0)
+    if not words or not (m["pct"] or any(w in _SCALES for w in words)):
+        return None
+    total = current = 0
+    for w in words:
+        if w in _SMALL:
+            current += _SMALL[w]
+        elif w in _TENS:
+            current += _TENS[w]
+        elif w == "a":
+            current = current or 1
+        elif w == "hundred":
+            current = (current or 1) * 100
+        elif w in _SCALES:
+            total += (current or 1) * _SCALES[w]
+            current = 0
+    value: Any = total + current
+    unit = _SCALES.get(words[-1], 1)
+    end = m.end()
+    _w, direction = _sign_word(text, m.start(), end)
+    if direction < 0:
+        value = -value
+    digits = len(str(abs(value) // unit).lstrip("0")) or 1
+    return ReadNumber(m.start(), end, m.group(0), value, 0, digits, unit, "", bool(m["pct"]),
+                      False, "", _w, True, 0, "")
 
 
 def _key(number: ReadNumber) -> str:
     """The digits a question and an answer share: '12,573' and '12573' are the same number."""
     found = re.search(r"[0-9][0-9,]*(?:\.[0-9]+)?|\.[0-9]+", number.text)
-    assert found is not None
-    return found.group(0).replace(",", "")
+    return found.group(0).replace(",", "") if found else number.text.lower()
 
 
 # ---------------------------------------------------------------------------------------------

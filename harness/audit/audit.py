@@ -21,7 +21,11 @@ from protocol.rendered import members, render_measurement
 ANSWER_CHECKS: tuple[Step[AnswerContext, Defect], ...] = (check_answer_numbers, check_driver)
 """Answer-level checks (numbers in the prose and headline, the driver), after every claim's."""
 STALE_CODES = {"partial_period", "superseded_metric", "point_in_time_as_period"}
-CONFLICT_CODES = {"direction_mismatch"}
+CONFLICT_CODES = frozenset({"value_mismatch", "text_value_mismatch", "direction_mismatch",
+                            "mislabelled_member", "mislabelled_window"})
+"""A claim whose text states another value, member, window or direction than it cites is
+CONFLICTING; so is the prose or the headline with such a finding: the answer is withheld."""
+PROSE_CLAIMS = ("answer", "answer.value")
 
 
 def audit(answer: str | dict[str, Any] | Answer, evidence: Evidence,
@@ -82,7 +86,7 @@ def _state(ctx: ClaimContext, findings: list[Finding]) -> str:
     if not ctx.defects and not findings:
         return "SUPPORTED"
     codes = {d.code for d in ctx.defects} | {f.code for f in findings}
-    if "value_mismatch" in codes or codes & CONFLICT_CODES:
+    if codes & CONFLICT_CODES:
         return "CONFLICTING"
     if ctx.defects:
         return "MISSING"
@@ -106,16 +110,25 @@ def _propagate(claims: list[ClaimAudit], answer: Answer) -> list[ClaimAudit]:
 
 def decide(status: str, graphed: bool, grounded: bool | None, claims: list[ClaimAudit],
            findings: list[Finding]) -> str:
-    """serve, serve_with_caveats or withhold (see README, "Serving decision")."""
+    """serve, serve_with_caveats or withhold (see README, "Serving decision"): withheld when
+    not grounded or when anything CONFLICTS with what it cites; the grounded gate itself stays
+    citations and numbers."""
     if status == "refused":
         return "serve"
     if not graphed:
         return "serve_with_caveats"
-    if not grounded:
+    if not grounded or conflicting(claims, findings):
         return "withhold"
     if findings or any(c.state != "SUPPORTED" for c in claims):
         return "serve_with_caveats"
     return "serve"
+
+
+def conflicting(claims: list[ClaimAudit], findings: list[Finding]) -> bool:
+    """Some claim is CONFLICTING, or the prose or the headline states another member, window or
+    direction than the claims cite."""
+    return any(c.state == "CONFLICTING" for c in claims) or any(
+        f.code in CONFLICT_CODES and f.claim in PROSE_CLAIMS for f in findings)
 
 
 def _render(ctx: ClaimContext) -> str | None:

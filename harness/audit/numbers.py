@@ -20,6 +20,7 @@ from harness.audit.types import Defect
 from protocol.answer import Listed
 from protocol.citations import period_start
 from protocol.numbers import (
+    CURRENCIES,
     Kind,
     ReadNumber,
     claims_in,
@@ -45,6 +46,14 @@ class Support:
     source: Cited | None = field(default=None, compare=False)
     """The resolved citation it comes from (a claim's value: the claim's first), when one
     resolved: which metric and row the value is of, for the prose's checks."""
+    money: str = ""
+    """The currency of the value (its metric's `unit:`, 'usd'); '-' when it is declared not
+    money (a count, a rate, a percent change); '' when not known (any currency may state it)."""
+    change: bool = False
+    """A signed change (delta, pct_change): its size may be written unsigned."""
+    unsigned: bool = False
+    """The size of a negative change (`Supports` adds one per change): only a number written
+    without a sign or a word of direction states it."""
     percent: int | float | None = field(init=False, default=None, compare=False)
     """What a number written with % must equal or lie near to state it (`target`); None when
     no such number can (a count)."""
@@ -63,8 +72,31 @@ def kind_of(field: str, metric: str, catalog: dict[str, Any]) -> Kind:
     return "fraction" if unit == "fraction" else "number"
 
 
+def money_of(field: str, metric: str, catalog: dict[str, Any]) -> str:
+    """A field's currency (see Support.money): a level's is its metric's unit when money."""
+    if field in CHANGE_FIELDS[1:] or field == "share":
+        return "-"
+    if field == "contribution":
+        return ""  # in the parent's units, which the factor does not say
+    unit = (catalog.get("metrics") or {}).get(metric, {}).get("unit")
+    return "" if not unit else unit if unit in CURRENCIES else "-"
+
+
+CHANGE_FIELDS = ("delta", "pct_change")
+
+
+def money_ok(number: ReadNumber, support: Support) -> bool:
+    """A number written in a currency states only a value of that currency (or of one not
+    known); cents state any currency's value."""
+    money = support.money
+    return not number.money or not money or (
+        money != "-" and number.money in (money, "cents"))
+
+
 def cited_supports(cited: Iterable[Cited], catalog: dict[str, Any]) -> list[Support]:
-    return [Support(c.value, kind_of(c.citation.field, c.metric, catalog), c.text, c)
+    return [Support(c.value, kind_of(c.citation.field, c.metric, catalog), c.text, c,
+                    money_of(c.citation.field, c.metric, catalog),
+                    c.citation.field in CHANGE_FIELDS)
             for c in cited if _numeric(c.value)]
 
 
@@ -106,7 +138,11 @@ class Supports:
     """Up to this many supports a scan is cheaper than an index."""
 
     def __init__(self, items: Iterable[Support]) -> None:
-        self.items = tuple(items)
+        given = tuple(items)
+        # a negative change's size, written without a sign ("a change of 15.99 percent")
+        sizes = tuple(Support(-s.value, s.kind, s.where, s.source, s.money, True, True)
+                      for s in given if s.change and s.value < 0)
+        self.items = given + sizes if sizes else given
         self._targets: list[_Targets | None] = [None, None, None]
         # id(number) → (number, what it states): kept while the number is (checked with `is`)
         self._stating: dict[int, tuple[ReadNumber, list[Support]]] = {}
@@ -115,7 +151,7 @@ class Supports:
         return len(self.items)
 
     def __call__(self, number: ReadNumber) -> bool:
-        if len(self.items) <= self.FEW:
+        if len(self.items) <= self.FEW and not number.money and not number.signed:
             return states(number, self.items)
         return bool(self.matching(number))
 
@@ -123,12 +159,14 @@ class Supports:
         """The supports `number` states, in order (which citations say it). Among many, found
         once per number: the prose's numbers are asked about by several checks."""
         if len(self.items) <= self.FEW:
-            return [s for s in self.items if matches(number, s.value, s.kind)]
+            return [s for s in self.items if matches(number, s.value, s.kind)
+                    and _fits(number, s)]
         known = self._stating.get(id(number))
         if known is not None and known[0] is number:
             return known[1]
         found = self._index(number).stating(number)
-        out = [self.items[i] for i in sorted(found)] if found else []
+        out = [self.items[i] for i in sorted(found) if _fits(number, self.items[i])] \
+            if found else []
         self._stating[id(number)] = (number, out)
         return out
 
@@ -139,6 +177,11 @@ class Supports:
             targets = self._targets[written] = _Targets(self.items, number.percent,
                                                         number.points)
         return targets
+
+
+def _fits(number: ReadNumber, support: Support) -> bool:
+    """The number's currency and sign allow it to state the support (its value matched)."""
+    return money_ok(number, support) and not (support.unsigned and number.signed)
 
 
 def states(number: ReadNumber, supports: Sequence[Support]) -> bool:
@@ -216,7 +259,7 @@ def check_text_numbers(ctx: ClaimContext) -> list[Defect]:
     if not supports:
         return []
     values = {s.value for s in supports}
-    left = tuple(n for n in numbers if n.percent or n.value not in values)  # the rest: stated
+    left = tuple(n for n in numbers if n.percent or n.money or n.value not in values)
     return [_text_defect(ctx, n, supports) for n in
             unsupported(left, ctx.question or "", Supports(supports))] if left else []
 
@@ -262,8 +305,11 @@ def _stated(claim: ClaimContext, catalog: dict[str, Any]) -> Support | None:
     value = claim.claim.value
     if not _numeric(value):
         return None
+    first = claim.cited[0] if claim.cited else None
+    money = money_of(first.citation.field, first.metric, catalog) if first else ""
+    change = first is not None and first.citation.field in CHANGE_FIELDS
     return Support(value, _stated_kind(claim, catalog), f"{claim.cid}'s value",  # type: ignore[arg-type]
-                   claim.cited[0] if claim.cited else None)
+                   first, money, change)
 
 
 def _stated_kind(claim: ClaimContext, catalog: dict[str, Any]) -> Kind:
@@ -287,6 +333,8 @@ def _prose_defect(number: ReadNumber, supports: Iterable[Support]) -> Defect:
 
 
 def _headline(value: Any, supports: list[Support], supported: Supports) -> list[Defect]:
+    if isinstance(value, str):
+        return _string_headline(value, supports, supported)
     if not _numeric(value) or not _finite(value):
         return []
     number = from_value(value)
@@ -296,6 +344,21 @@ def _headline(value: Any, supports: list[Support], supported: Supports) -> list[
                    f"The headline value {value!r} is not a value any claim states or cites"
                    f"{_hint(number, supports)}. Set value to a cited number, or add a claim "
                    "citing it.", repr(value), None)]
+
+
+def _string_headline(value: str, supports: list[Support], supported: Supports) -> list[Defect]:
+    """A headline string that reads as one number ("11,343", "-16.4%", "$61,014.03") is that
+    number, read as text is; a member ("US", "2019-03-01") is not."""
+    numbers = claims_in(value.strip())
+    if len(numbers) != 1 or numbers[0].text != value.strip():
+        return []
+    number = numbers[0]
+    if supported(number):
+        return []
+    return [Defect("unsupported_number", "answer.value",
+                   f"The headline value {value!r} reads as the number {number.text}, which no "
+                   f"claim states or cites{_hint(number, supports)}. Set value to a cited "
+                   "number, or add a claim citing it.", value, None)]
 
 
 def _listed(ctx: AnswerContext, supported: Supports) -> list[Defect]:
