@@ -379,15 +379,17 @@ def rounded(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | No
     if not isinstance(text, str):
         return None
     numbers = [n for n in read_numbers(text) if n.decimals > 0 and not n.scale]
+    stated = [c["value"] for c in answer.get("claims") or []
+              if isinstance(c.get("value"), int | float) and not isinstance(c["value"], bool)]
     if not numbers:
         return None
     for n in reversed(numbers):
         body = re.search(r"[0-9][0-9,]*\.[0-9]+", n.text)
-        if body is None:
+        near = [abs(v) for v in stated if abs(abs(v) - abs(n.value)) <= 0.5 * n.unit]
+        if body is None or not near:
             continue
         keep = 0 if n.percent else n.decimals - 1
-        digits = float(body.group(0).replace(",", ""))
-        new = f"{_round_half_up(digits, keep):,.{keep}f}"
+        new = f"{_round_half_up(near[0], keep):,.{keep}f}"
         at = n.start + body.start()
         text = text[:at] + new + text[at + len(body.group(0)):]
     return {**_clone(answer), "answer": text}

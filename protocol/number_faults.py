@@ -2,7 +2,8 @@
 
 A number the user reads — in a claim's text, the answer prose, the headline value or a listed
 value of a table answer — is changed the way models get numbers wrong: a changed digit, a
-dropped minus, a wrong unit or scale, or a precision rounded away. Every change is read back
+dropped minus, a wrong unit or scale, or a precision rounded the wrong way (16.44 written 17:
+written 16 it would be honest, as a whole number in text is rounded to its unit). Every change is read back
 with the audit's own reader and kept only if the new number no longer states the old value.
 """
 
@@ -46,8 +47,10 @@ def _scale(text: str, rng: random.Random) -> str | None:
 
 def _precision(text: str, _rng: random.Random) -> str | None:
     m = re.fullmatch(r"([-−]?[0-9,]*[0-9])\.([0-9]+)(.*)", text)
-    if m:
-        return m.group(1) + m.group(3)  # 16.44 → 16: an integer must be exact
+    if m:  # the whole number on the far side: 16.44 → 17, 16.74 → 16 (16 or 17 would be honest)
+        sign, whole = re.fullmatch(r"([-−]?)(.*)", m.group(1)).groups()  # type: ignore[union-attr]
+        far = int(whole.replace(",", "")) + (1 if m.group(2)[0] < "5" else 0)
+        return f"{sign}{far:,}" + m.group(3)
     m = re.fullmatch(r"([-−]?)([0-9]{1,3}(?:,[0-9]{3})+|[0-9]{3,})", text)
     if not m:
         return None

@@ -15,10 +15,15 @@ citation (r1[week=2026-03-09]:active_users.value) or an identifier (p90, moments
 and list counts (top 3, #1, the 2 largest, 3 products), counts of periods (last 8 weeks, 7 days),
 and every number the question itself contains.
 
-The matching rule is `harness/audit/values.py`'s, generalised to scales: a number matches a value
-when equal, or when written rounded (a decimal or a scale, and two significant digits) and within
-half a unit of its last written digit. `12.6k` is written at a unit of 100 and matches 12,573;
-`-16` is an integer and matches only -16.
+The matching rule is `harness/audit/values.py`'s, generalised to scales and to text: a number
+matches a value when equal, or when written rounded and within half a unit of its last written
+digit. `12.6k` is written at a unit of 100 and matches 12,573; in text a whole number is rounded
+too ("fell 16%" matches -15.99), while a JSON number is exact at its repr (-16 matches only -16).
+Numbers in words are numbers: spelled out ("twelve thousand", at the unit of its last scale
+word), and multipliers ("doubled", "fell by a third", "ten-fold", "3x"), read as the percent
+change their ratio states and matched within TOLERANCE of it. A currency (`$`, `€`, `£`,
+"dollars", "USD", "cents") is read as the number's `money`; the audit matches it only against
+values of that unit. An unsigned number may state the size of a negative change.
 
 >>> text = "Active users fell 16.4% to 12.6k in week 11 (r1[week=2026-03-09]:active_users.value)."
 >>> [n.value for n in read_numbers(text)]
@@ -76,7 +81,7 @@ class ReadNumber:
     rates, × 100. It matches only a fraction's value (a rate's delta), never a relative change
     (`pct_change`, `share`): "fell 2 pp" is not "fell 2 %"."""
     currency: str = ""
-    """The currency symbol written with it ($, £, €), or ''; kept for messages, ignored by matching."""
+    """The currency symbol written with it ($, £, €), or '' (`money` says which currency)."""
     sign_word: str = ""
     """The word that gave it a direction ('fell', 'drop', 'rose'), or ''."""
     written: bool = False
@@ -128,7 +133,9 @@ def near(number: ReadNumber, target: int | float) -> bool:
     (a value already in the units the number was written in: see `target`).
 
     >>> near(read_numbers("16.4%")[0], 16.44), near(read_numbers("16%")[0], 16.44)
-    (True, False)
+    (True, True)
+    >>> near(read_numbers("17%")[0], 16.44), near(read_numbers("16.5%")[0], 16.44)
+    (False, False)
     """
     if not number.rounded or not _finite(target):
         return False

@@ -6,12 +6,22 @@ from __future__ import annotations
 from typing import Any
 
 from harness.audit.context import AnswerContext, ClaimContext
+from harness.audit.instructions import find_instructions
 from harness.audit.labels import (
     find_mislabelled,
+    read_claim,
+    support_of,
     find_mislabelled_member,
     find_mislabelled_window,
 )
-from harness.audit.prose import CAUSE, HEDGE, find_prose_direction, find_prose_labels
+from harness.audit.prose import (
+    CAUSE,
+    HEDGE,
+    find_prose_direction,
+    find_prose_labels,
+    stated_cause,
+    text_reading,
+)
 from harness.audit.scope import SCOPE_FINDINGS
 from harness.audit.steps import emits
 from harness.audit.types import Finding
@@ -156,17 +166,47 @@ def find_flat_reasoning(ctx: AnswerContext) -> list[Finding]:
     diagnostic = ctx.category == "diagnostic" or bool(answer.driver)
     if answer.status != "answered" or not diagnostic or not answer.claims:
         return []
-    argued = any(c.kind in ("causal", "conclusion") and c.premises for c in answer.claims)
+    stated = stated_cause(ctx)
+    if stated is None and answer.driver:
+        stated = (ctx.index_.current.get(answer.driver, answer.driver), 0)
+    if stated is None:
+        argued = any(c.kind in ("causal", "conclusion") and c.premises for c in answer.claims)
+    else:
+        argued = any(_argues(c, *stated) for c in ctx.claims)
     if argued:
         return []
+    cause = stated[0] if stated else None
+    said = f" that {cause} {'rose' if stated[1] > 0 else 'fell' if stated[1] < 0 else 'moved'}" \
+        if stated else ""
     return [Finding("flat_reasoning", None,
                     "Supported facts. Missing argument. The answer diagnoses a move but no "
-                    "conclusion or causal claim rests on premises.",
-                    {"driver": answer.driver, "claims": len(answer.claims)},
+                    f"conclusion or causal claim states its cause{said} on premises that "
+                    "cite it.",
+                    {"driver": answer.driver, "claims": len(answer.claims), "cause": cause},
                     "Put the exact decomposition of the metric in the tree so the argument can "
-                    "cite it.")]
+                    "cite it, and state the cause as a causal claim on those premises.")]
 
 
-ANSWER_FINDINGS = (find_flat_reasoning, find_prose_labels, find_prose_direction, *SCOPE_FINDINGS)
+def _argues(claim: ClaimContext, cause: str, sign: int) -> bool:
+    """The claim is an unhedged causal or conclusion claim that names `cause`, says it moved as
+    the prose does (when both say), and rests on premises or an edge citing it."""
+    if claim.claim.kind not in ("causal", "conclusion") or not claim.claim.premises:
+        return False
+    text = claim.claim.text
+    if HEDGE.search(text) or cause not in read_claim(claim).said:
+        return False
+    current = claim.index_.current
+    support = support_of(claim)
+    cited = any(current.get(c.metric, c.metric) == cause for c in support.cited) or any(
+        current.get(s.child, s.child) == cause for s in support.statements)
+    if not cited:
+        return False
+    moves = [m.sign for m in text_reading(claim.index_, text).moves
+             if current.get(m.metric.name, m.metric.name) == cause]
+    return not (sign and moves and moves[0] != sign)
+
+
+ANSWER_FINDINGS = (find_flat_reasoning, find_prose_labels, find_prose_direction,
+                   find_instructions, *SCOPE_FINDINGS)
 """Answer-level findings: the argument, the prose against the claims (what it names, which way
 it says metrics moved: prose.py), then the question's scope (scope.py)."""

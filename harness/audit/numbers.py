@@ -251,8 +251,11 @@ def _read(ctx: ClaimContext | AnswerContext, text: str) -> tuple[ReadNumber, ...
 
 @emits("text_value_mismatch")
 def check_text_numbers(ctx: ClaimContext) -> list[Defect]:
-    """Each number a measurement claim's text states must be one of the values it cites."""
-    if ctx.claim.kind != "measurement" or ctx.rendered or not ctx.cited:
+    """Each number a measurement claim's text states must be one of the values it cites; each
+    number an argument's text states, one its premises state or cite."""
+    if ctx.claim.kind != "measurement":
+        return _argument_numbers(ctx)
+    if ctx.rendered or not ctx.cited:
         return []
     numbers = _read(ctx, ctx.claim.text)
     supports = claim_supports(ctx) if numbers else None
@@ -262,6 +265,37 @@ def check_text_numbers(ctx: ClaimContext) -> list[Defect]:
     left = tuple(n for n in numbers if n.percent or n.money or n.value not in values)
     return [_text_defect(ctx, n, supports) for n in
             unsupported(left, ctx.question or "", Supports(supports))] if left else []
+
+
+def _argument_numbers(ctx: ClaimContext) -> list[Defect]:
+    numbers = _read(ctx, ctx.claim.text) if ctx.premises and not ctx.defects else ()
+    supports = _premise_supports(ctx, set()) if numbers else None
+    if not supports:
+        return []
+    return [_text_defect(ctx, n, supports) for n in
+            unsupported(numbers, ctx.question or "", Supports(supports))]
+
+
+def _premise_supports(ctx: ClaimContext, seen: set[int]) -> list[Support] | None:
+    """What the claim's premises state and cite, followed through premises; None when a
+    premise is broken (a defect already: its numbers are not guessed at)."""
+    out: list[Support] = []
+    for p in ctx.premises:
+        if p in seen or not 0 < p < ctx.index or p > len(ctx.answer_claims):
+            continue
+        seen.add(p)
+        premise = ctx.answer_claims[p - 1]
+        if premise.defects:
+            return None
+        cited, stated = _claim_values(premise)
+        out += cited
+        if stated is not None:
+            out.append(stated)
+        deeper = _premise_supports(premise, seen)
+        if deeper is None:
+            return None
+        out += deeper
+    return out
 
 
 def _text_defect(ctx: ClaimContext, number: ReadNumber, supports: list[Support]) -> Defect:

@@ -49,13 +49,20 @@ PROSE = "answer"
 HEADLINE = "answer.value"
 """The claim id findings on a member headline carry."""
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”")
-_BECAUSE = re.compile(r"\b(?:because(?:\s+of)?|due to|driven by|owing to|caused by)\s+"
+_BECAUSE = re.compile(r"\b(?:because(?:\s+of)?|due to|driven by|owing to|caused by|thanks to|"
+                      r"as a result of)\s+"
                       r"(?:(?:the|a|an|our|lower|higher|fewer|more|less)\s+)*$", re.IGNORECASE)
 """Words before a metric that name it as the cause."""
 CAUSE = re.compile(r"\b(?:because|caused?|causing|drove|drives|driven|driving|led to|leads to|"
-                   r"due to|resulted in|results in|explains?|explained|responsible for)\b",
+                   r"due to|resulted in|results in|explains?|explained|responsible for|"
+                   r"that is why|this is why|that's why|thanks to|as a result of|owing to)\b",
                    re.IGNORECASE)
 """Words that state a cause."""
+CAUSE_FIRST = re.compile(r"(?i)^(?:caused|causing|drove|drives|driving|led to|leads to|"
+                         r"resulted in|results in|explains?|explained|responsible for|"
+                         r"that is why|this is why|that's why)$")
+"""Cause words the cause comes before ("X drove Y", "X fell; that is why Y fell"); after the
+others, it comes after ("Y fell because X fell", "caused by", "driven by")."""
 HEDGE = re.compile(r"\b(?:may|might|could|possibly|perhaps|hypothes\w*|correlat\w*|likely|"
                    r"suggests?|consistent with|not attributed)\b", re.IGNORECASE)
 """Words that make a stated cause a hypothesis."""
@@ -344,9 +351,35 @@ def _read_causes(text: str, sentences: list[tuple[int, int]], mentions: tuple[Me
         at = start + cause.start()
         before = [m for m in mentions if start <= m.span[0] and m.span[1] <= at]
         after = [m for m in mentions if at <= m.span[0] and m.span[1] <= end]
-        if before and after:
-            out.append(Cause(sentence, cause.group(0), before[-1], after[0]))
+        if not (before and after):
+            continue
+        first = CAUSE_FIRST.match(cause.group(0)) is not None and not re.match(
+            r"\s+by\b", sentence[cause.end():])
+        out.append(Cause(sentence, cause.group(0), after[0], before[-1]) if first
+                   else Cause(sentence, cause.group(0), before[-1], after[0]))
     return tuple(out)
+
+
+def stated_cause(ctx: AnswerContext) -> tuple[str, int] | None:
+    """The cause the prose states (the first unhedged one): its metric (current name) and the
+    way the prose says it moved (+1, -1, or 0 when it does not say)."""
+    if ctx.answer.status != "answered" or not ctx.answer.answer:
+        return None
+    return cause_in(ctx.index_, _prose(ctx))
+
+
+def cause_in(index: CatalogIndex, reading: ProseReading) -> tuple[str, int] | None:
+    """The first stated cause of a text's reading, and its move."""
+    if not reading.causes:
+        return None
+    cause = reading.causes[0].cause
+    sign = next((m.sign for m in reading.moves if m.metric.span == cause.span), 0)
+    return index.current.get(cause.name, cause.name), sign
+
+
+def text_reading(index: CatalogIndex, text: str) -> ProseReading:
+    """Any text (a claim's) read as the prose is, once per catalog for each text."""
+    return index.read("prose-reading", text, lambda t: _read_prose(index, t))
 
 
 def _causes(ctx: AnswerContext, causes: tuple[Cause, ...]) -> list[Finding]:
