@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.audit.context import AnswerContext, ClaimContext
+from harness.audit.comparisons import find_comparisons
 from harness.audit.instructions import find_instructions
 from harness.audit.labels import (
     find_mislabelled,
@@ -207,6 +208,6 @@ def _argues(claim: ClaimContext, cause: str, sign: int) -> bool:
 
 
 ANSWER_FINDINGS = (find_flat_reasoning, find_prose_labels, find_prose_direction,
-                   find_instructions, *SCOPE_FINDINGS)
+                   find_comparisons, find_instructions, *SCOPE_FINDINGS)
 """Answer-level findings: the argument, the prose against the claims (what it names, which way
 it says metrics moved: prose.py), then the question's scope (scope.py)."""

@@ -1,0 +1,188 @@
+"""Comparisons need compared evidence: `unbacked_comparison`.
+
+- A superlative, universal or exclusive ("the largest of any plan", "more than every other
+  platform", "the only store", "no other region", "most of all for channel paid_search")
+  quantifies over the members of a dimension: the dimension it names, else the dimension of
+  the member named in its clause. It is backed only when some cited result breaks its rows
+  down by that dimension, unfiltered on it (every member compared).
+- A stated order of listed values ("most first: A 710; B 738", "in descending order") must be
+  the order of the values, in the prose and in the answer's `values`.
+- A ranking (the question asks for the most or the least, or the prose states an order) lists
+  its top members without gaps: no row of the cited result that is left out ranks above a
+  listed one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from harness.audit.context import AnswerContext, Cited, ClaimContext
+from harness.audit.labels import support_of
+from harness.audit.scope import scope_of
+from harness.audit.steps import emits
+from harness.audit.types import Finding
+from protocol.citations import period_start
+from protocol.numbers import claims_in
+from protocol.reading import Mention, find_mentions
+
+_QUANTIFIED = re.compile(
+    r"(?i)\b(?:(?:the\s+)?(?:largest|biggest|highest|greatest|lowest|smallest|fewest|"
+    r"strongest|weakest|fastest|slowest)\b(?!\s+first)|the\s+most\b(?!\s+first)|"
+    r"the\s+least\b(?!\s+first)|most\s+of\s+all|(?:every|all|any)\s+other|of\s+(?:any|all)\b|"
+    r"than\s+(?:any|all|every)\b|the\s+only\b|no\s+other\b|none\s+of\s+the\s+other)")
+_ORDER = re.compile(r"(?i)\b(?P<dir>most|largest|highest|biggest|least|smallest|lowest|fewest)"
+                    r"\s+first\b|\bin\s+(?P<word>descending|ascending)\s+order\b")
+_DESCENDING = {"most", "largest", "highest", "biggest", "descending"}
+_CLAUSE = re.compile(r"[^.;!?]+")
+
+
+def _mentions(ctx: AnswerContext | ClaimContext, text: str) -> list[Mention]:
+    index = ctx.index_
+    return index.read("mentions", text, lambda t: find_mentions(t, index.catalog))
+
+
+def _quantified(ctx: AnswerContext | ClaimContext, text: str) -> list[tuple[str, str]]:
+    """(phrase, dimension) of each superlative, universal or exclusive the text states over a
+    dimension it names or whose member its clause names."""
+    if _QUANTIFIED.search(text) is None:
+        return []
+    mentions = _mentions(ctx, text)
+    out = []
+    for clause in _CLAUSE.finditer(text):
+        for q in _QUANTIFIED.finditer(text, clause.start(), clause.end()):
+            inside = [m for m in mentions if clause.start() <= m.span[0] < clause.end()
+                      and m.kind in ("dimension", "member")]
+            named = [m for m in inside if m.kind == "dimension" and m.span[0] >= q.end()]
+            near = named or sorted(inside, key=lambda m: abs(m.span[0] - q.start()))
+            if near:
+                out.append((q.group(0), near[0].name))
+    return out
+
+
+def _compared(ctx: AnswerContext, cited: tuple[Cited, ...] | list[Cited], dimension: str
+              ) -> bool:
+    """Some cited result breaks its rows down by `dimension`, unfiltered on it."""
+    for item in cited:
+        result = item.result
+        if dimension in result.keys and len(result.rows) > 1 and dimension not in (
+                ctx.evidence.filters(item.citation.handle) or {}):
+            return True
+    return False
+
+
+def _superlatives(ctx: AnswerContext) -> list[Finding]:
+    cited = [c for claim in ctx.claims for c in claim.cited]
+    if not cited:
+        return []
+    texts = [("answer", ctx.answer.answer or "")] + [(c.cid, c.claim.text) for c in ctx.claims]
+    out = []
+    for where, text in texts:
+        for phrase, dimension in _quantified(ctx, text):
+            if not _compared(ctx, cited, dimension):
+                out.append(Finding(
+                    "unbacked_comparison", where,
+                    f"The answer says {phrase!r} of {dimension}, but no cited result compares "
+                    f"every {dimension}: the other members were never queried.",
+                    {"phrase": phrase, "dimension": dimension},
+                    f"Query the metric by {dimension} and cite that result, or say only what "
+                    "the cited members show."))
+                break
+    return out
+
+
+def _listed(text: str, at: int) -> list[tuple[str, Any]]:
+    """The 'member value' items listed after position `at` (up to a closing parenthesis or the
+    sentence's end), each with its last number."""
+    end = min([i for i in (text.find(")", at), text.find(". ", at)) if i >= 0] or [len(text)])
+    out = []
+    for item in re.split(r";\s*", text[at:end]):
+        numbers = claims_in(item)
+        if numbers:
+            out.append((item[:numbers[-1].start].strip(), numbers[-1].value))
+    return out
+
+
+def _orders(ctx: AnswerContext) -> list[Finding]:
+    text = ctx.answer.answer or ""
+    stated = _ORDER.search(text)
+    if stated is None:
+        return []
+    descending = (stated.group("dir") or stated.group("word")).lower() in _DESCENDING
+    out = []
+    items = _listed(text, stated.end())
+    listed = [(v.key, v.value) for v in ctx.answer.values or []
+              if isinstance(v.value, int | float) and not isinstance(v.value, bool)]
+    for where, pairs in (("answer", items), ("answer.values", listed)):
+        broken = _unordered(pairs, descending)
+        if broken is not None:
+            out.append(Finding(
+                "unbacked_comparison", where,
+                f"The answer says {stated.group(0)!r}, but {broken[0][0]} ({broken[0][1]:,}) is "
+                f"listed before {broken[1][0]} ({broken[1][1]:,}).",
+                {"phrase": stated.group(0), "order": [broken[0][0], broken[1][0]]},
+                "List the values in the order the answer states, or state the order they "
+                "are in."))
+    return out
+
+
+def _unordered(pairs: list[tuple[str, Any]], descending: bool
+               ) -> tuple[tuple[str, Any], tuple[str, Any]] | None:
+    for a, b in zip(pairs, pairs[1:], strict=False):
+        if (b[1] > a[1]) if descending else (b[1] < a[1]):
+            return a, b
+    return None
+
+
+def _ranking(ctx: AnswerContext) -> str | None:
+    stated = _ORDER.search(ctx.answer.answer or "")
+    if stated is not None:
+        word = (stated.group("dir") or stated.group("word")).lower()
+        return "most" if word in _DESCENDING else "least"
+    question = scope_of(ctx).question
+    ranking = question.reading.asks.ranking if question is not None else None
+    return ranking.order if ranking is not None else None
+
+
+def _gaps(ctx: AnswerContext) -> list[Finding]:
+    """A ranking's listed members are the top of the cited result: none left out above them."""
+    listed = {period_start(str(v.key).strip()): v.value for v in ctx.answer.values or []}
+    if len(listed) < 2:
+        return []
+    order = _ranking(ctx)
+    if order not in ("most", "least"):
+        return []
+    item = next((c for claim in ctx.claims for c in claim.cited
+                 if any(period_start(m) in listed for m in c.row.key.values())), None)
+    if item is None or len(item.row.key) != 1:
+        return []
+    (dimension,) = item.row.key
+    metric, field = item.citation.metric, item.citation.field
+    values = [v for v in listed.values() if isinstance(v, int | float)]
+    if not values:
+        return []
+    edge = min(values) if order == "most" else max(values)
+    for row in item.result.rows:
+        member = row.key.get(dimension)
+        value = (row.values.get(metric) or {}).get(field)
+        if member is None or period_start(member) in listed or not isinstance(value, int | float):
+            continue
+        if (value > edge) if order == "most" else (value < edge):
+            return [Finding(
+                "unbacked_comparison", "answer.values",
+                f"The answer ranks the {order} but leaves out {dimension} {member} ({value:,}), "
+                f"which {item.text.split(':')[0]} ranks above a listed member ({edge:,}).",
+                {"phrase": order, "dimension": dimension, "missing": member},
+                f"List the top members of r{item.citation.handle} in order, without gaps.")]
+    return []
+
+
+@emits("unbacked_comparison")
+def find_comparisons(ctx: AnswerContext) -> list[Finding]:
+    """Superlatives and universals over uncompared members, stated orders the values
+    contradict, and rankings with gaps."""
+    if ctx.answer.status != "answered" or not ctx.claims:
+        return []
+    if any(not support_of(c).whole for c in ctx.claims):
+        return []  # a broken citation is a defect already
+    return _superlatives(ctx) + _orders(ctx) + _gaps(ctx)
