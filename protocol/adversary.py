@@ -104,9 +104,8 @@ def _set_text(answer: Answer, where: int, text: str) -> Answer:
 
 # --- spelled-out numbers ---------------------------------------------------------------------
 
-_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-         "fifteen sixteen seventeen eighteen nineteen").split()
-_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+_ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 
 
 def spell(number: int) -> str:
@@ -141,9 +140,16 @@ def spelled_number(answer: Answer, results: Results, catalog: Catalog,
         size = 1_000_000 if abs(n.value) >= 1e7 else 1_000
         honest = round(abs(n.value) / size)
         wrong = honest + rng.choice([1, 2, -1]) if honest > 2 else honest + 2
+        if any(abs(abs(v) - wrong * size) <= size / 2 for v in _stated_values(answer)):
+            continue  # another value the answer states: no lie the prose's numbers can show
         words = spell(wrong * size)
         return {**_clone(answer), "answer": text[:n.start] + words + text[n.end:]}
     return None
+
+
+def _stated_values(answer: Answer) -> list[float]:
+    return [c["value"] for c in answer.get("claims") or []
+            if isinstance(c.get("value"), int | float) and not isinstance(c["value"], bool)]
 
 
 # --- units and currency ----------------------------------------------------------------------

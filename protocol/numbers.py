@@ -389,10 +389,9 @@ CURRENCIES = frozenset({"usd", "eur", "gbp", "cad", "aud", "jpy", "chf", "inr", 
 # numbers ("twelve thousand", "fifteen percent")
 
 _SMALL = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen".split())}
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"])}
 _TENS = {w: 10 * i for i, w in enumerate(
-    "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if i > 1}
+    ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]) if i > 1}
 _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 _NUMBER_WORD = "|".join([*_SMALL, *_TENS, *_SCALES, "a", "and"])
 _WORDY = re.compile(r"(?i)\b(?:doubled|tripled|quadrupled|halved|half|thirds?|quarters?|"

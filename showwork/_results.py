@@ -42,7 +42,8 @@ from semantic_layer.results import (
 from semantic_layer.windows import Window, period_end
 from showwork._at import At, kind_of
 
-GRAINS = ("day", "week", "month")
+GRAINS = ("day", "week", "month", "quarter", "year")
+"""Every grain the layer produces."""
 
 
 class WindowInput(TypedDict):
@@ -74,8 +75,12 @@ class ResultInput(TypedDict, total=False):
     of it. A partly covered result is reported as a `partial_period` finding when cited."""
     previous_covered: WindowInput | None
     """The same for `previous_window`."""
-    grain: Literal["day", "week", "month"]
+    grain: Literal["day", "week", "month", "quarter", "year"]
     """The time grain; its key column (named like the grain) holds each period's start date."""
+    where: list[dict[str, Any]]
+    """The filters the call applied, as the layer takes them
+    (`[{"dimension": "platform", "values": ["android"]}]`): a member the text names is then
+    cited through its filter. Default: none known (a member no row has cannot be told)."""
     point_in_time: list[str]
     """Metrics measured at the end of the window. Default: those the catalog marks so."""
     sql: str
@@ -100,6 +105,20 @@ def translate(results: Any, catalog: Mapping[str, Any] | None) -> dict[int, Resu
             raise at.key(key).error(f"r{handle} is given twice")
         out[handle] = _result(raw, at.key(key), catalog or {})
     return dict(sorted(out.items()))
+
+
+def wheres(results: Any) -> dict[int, list[dict[str, Any]]]:
+    """handle → the filters (`where`) given with each result, for those that give one."""
+    out: dict[int, list[dict[str, Any]]] = {}
+    for key, raw in results.items():
+        where = raw.get("where") if isinstance(raw, Mapping) else None
+        if where is not None:
+            at = At("results").key(key).attr("where")
+            if not isinstance(where, list) or not all(isinstance(f, Mapping) for f in where):
+                raise at.error(f"is {kind_of(where)}; give the filters as a list of objects, "
+                               "e.g. [{'dimension': 'platform', 'values': ['android']}]")
+            out[_handle(key, At("results"))] = [dict(f) for f in where]
+    return out
 
 
 def _handle(key: Any, at: At) -> int:

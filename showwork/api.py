@@ -58,7 +58,10 @@ def audit_answer(answer: str | Mapping[str, Any], results: Results,
     plain = _catalog.normalize(catalog if catalog is not None else {})
     typed = _results.translate(results, plain)
     plain = _catalog.with_metrics(plain, (m for r in typed.values() for m in r.metrics))
-    evidence = Evidence(tuple(Call(r.kind, h, r.to_json(), None) for h, r in typed.items()))
+    where = _results.wheres(results)
+    evidence = Evidence(tuple(Call(r.kind, h, r.to_json(), None,
+                                   {"where": where[h]} if h in where else None)
+                              for h, r in typed.items()))
     return audit(parsed, evidence, plain, category, rendered, question=question)
 
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.audit.context import AnswerContext, ClaimContext
 from harness.audit.comparisons import find_comparisons
+from harness.audit.context import AnswerContext, ClaimContext
 from harness.audit.instructions import find_instructions
 from harness.audit.labels import (
     find_mislabelled,
-    read_claim,
-    support_of,
     find_mislabelled_member,
     find_mislabelled_window,
+    read_claim,
+    support_of,
 )
 from harness.audit.prose import (
     CAUSE,
