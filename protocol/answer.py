@@ -18,6 +18,8 @@ from protocol.errors import AnswerError
 MAX_ANSWER_BYTES = 1_000_000
 MAX_CLAIMS = 200
 MAX_CITATIONS = 20
+MAX_PREMISES = MAX_CLAIMS
+"""A conclusion may rest on every claim before it (a ranking over all its listed rows)."""
 MAX_TEXT = 2_000
 MAX_VALUES = 200
 """Listed values of a table answer; with claims on each is a claim, so as many as claims."""
@@ -39,7 +41,7 @@ class Claim(_Wire):
     # malformed_citation of its claim instead of rejecting the whole answer.
     sources: list[Any] | None = Field(default=None, max_length=MAX_CITATIONS)
     """Result citations (rN:metric.field)."""
-    premises: list[Any] | None = Field(default=None, max_length=MAX_CITATIONS)
+    premises: list[Any] | None = Field(default=None, max_length=MAX_PREMISES)
     """Premise citations (cN) and tree statements (tree:A>B)."""
     value: Scalar | bool = None
     """The stated number, as written; checked against the first source."""
