@@ -100,7 +100,8 @@ class ReadNumber:
     """Whether it was written rounded: a decimal or a scale with two significant digits, a
     whole number in text, or a multiplier word."""
     signed: bool = field(init=False, repr=False, compare=False)
-    """Written with a sign or a word of direction: an unsigned one may state a change's size."""
+    """Written with a sign or a word of direction, or a JSON number: an unsigned number of text
+    may state a change's size."""
 
     def __post_init__(self) -> None:
         # read on every match: worked out once per number
@@ -110,7 +111,8 @@ class ReadNumber:
         object.__setattr__(self, "rounded", bool(width) or (
             (self.decimals >= 1 or self.multiplier > 1) and self.significant >= 2) or (
             self.written and self.decimals == 0))
-        object.__setattr__(self, "signed", bool(self.sign_word) or any(
+        # a JSON number is signed by being one: 16.44 says +16.44, never a change's size
+        object.__setattr__(self, "signed", not self.written or bool(self.sign_word) or any(
             ch in "-−+" for ch in self.text))
 
 
