@@ -37,6 +37,7 @@ values of that unit. An unsigned number may state the size of a negative change.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -141,8 +142,12 @@ def near(number: ReadNumber, target: int | float) -> bool:
     """
     if not number.rounded or not _finite(target):
         return False
-    # The same tolerance as values.matches, so a JSON number and its text agree.
-    return abs(number.value - target) <= 0.5 * number.unit + 1e-12 * max(1.0, abs(target))
+    # The same tolerance as values.matches, so a JSON number and its text agree; the slack
+    # for float noise stays well below the unit (1000000000001 is not 1e12 to the unit), but
+    # never below the float's own spacing there.
+    unit = number.unit
+    slack = max(min(1e-12 * max(1.0, abs(target)), 1e-3 * unit), 4 * math.ulp(target))
+    return abs(number.value - target) <= 0.5 * unit + slack
 
 
 def _target(number: ReadNumber, value: object, kind: Kind) -> int | float | None:

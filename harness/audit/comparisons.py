@@ -6,7 +6,8 @@
   the member named in its clause. It is backed only when some cited result breaks its rows
   down by that dimension, unfiltered on it (every member compared).
 - A stated order of listed values ("most first: A 710; B 738", "in descending order") must be
-  the order of the values, in the prose and in the answer's `values`.
+  the order of the values it is stated of: the list that follows it in the prose, or, with no
+  list there, the answer's `values`.
 - A ranking (the question asks for the most or the least, or the prose states an order) lists
   its top members without gaps: no row of the cited result that is left out ranks above a
   listed one.
@@ -99,7 +100,7 @@ def _listed(text: str, at: int) -> list[tuple[str, Any]]:
     for item in re.split(r";\s*", text[at:end]):
         numbers = claims_in(item)
         if numbers:
-            out.append((item[:numbers[-1].start].strip(), numbers[-1].value))
+            out.append((item[:numbers[-1].start].strip(" :,-–—"), numbers[-1].value))
     return out
 
 
@@ -111,8 +112,9 @@ def _orders(ctx: AnswerContext) -> list[Finding]:
     descending = (stated.group("dir") or stated.group("word")).lower() in _DESCENDING
     out = []
     items = _listed(text, stated.end())
-    listed = [(v.key, v.value) for v in ctx.answer.values or []
-              if isinstance(v.value, int | float) and not isinstance(v.value, bool)]
+    # the order is stated of the list that follows it; only with none there, of the values
+    listed = [] if items else [(v.key, v.value) for v in ctx.answer.values or []
+                               if isinstance(v.value, int | float) and not isinstance(v.value, bool)]
     for where, pairs in (("answer", items), ("answer.values", listed)):
         broken = _unordered(pairs, descending)
         if broken is not None:

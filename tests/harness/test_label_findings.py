@@ -66,17 +66,28 @@ class TestTheIssuesEdits:
     @pytest.mark.parametrize(("edit", "code", "claim"), [
         (_say(0, "platform android", "platform ios"), "mislabelled_member", "c1"),
         (_say(0, "2026-04-13..2026-04-19", "2026-04-20..2026-04-26"), "mislabelled_window", "c1"),
-        (_say(11, "because days per user fell", "because active users fell"),
-         "mislabelled_metric", "c12"),
-    ], ids=["member", "window", "causal factor"])
-    def test_text_edit_is_a_finding(self, rules_lines, edit, code, claim) -> None:
-        """The edit stays grounded but is reported on the edited claim, and the answer is served
-        with caveats."""
+    ], ids=["member", "window"])
+    def test_conflict_is_withheld(self, rules_lines, edit, code, claim) -> None:
+        """A claim stating another member or window than it cites stays grounded (the gate is
+        citations and numbers) but is CONFLICTING, so the answer is withheld."""
         clean = _edited(rules_lines[DIAG_002], lambda a: None)
         assert clean.grounded and clean.findings == [] and clean.decision == "serve"
         report = _edited(rules_lines[DIAG_002], edit)
         assert report.grounded is True
         assert [(f.code, f.claim) for f in report.findings] == [(code, claim)]
+        assert report.claims[0].state == "CONFLICTING"
+        assert report.decision == "withhold"
+
+    def test_causal_factor_edit_is_a_finding(self, rules_lines) -> None:
+        """The causal claim blaming active users (which its premises do not cite) is
+        mislabelled_metric; the prose still blames days per user, which no causal claim now
+        argues, so the answer is flat_reasoning too, and served with caveats."""
+        edit = _say(11, "because days per user fell", "because active users fell")
+        report = _edited(rules_lines[DIAG_002], edit)
+        assert report.grounded is True
+        assert [(f.code, f.claim) for f in report.findings] == [
+            ("mislabelled_metric", "c12"), ("flat_reasoning", None)]
+        assert report.findings[1].evidence["cause"] == "days_per_user"
         assert report.decision == "serve_with_caveats"
 
     def test_driver_edit_is_a_defect(self, rules_lines) -> None:
@@ -191,11 +202,12 @@ class TestShopWords:
         assert _shop_codes(a) == ["mislabelled_window"]
 
     def test_argument_names_a_factor_it_does_not_rest_on(self) -> None:
-        """A causal claim naming average order value, resting on orders, is mislabelled; one
-        naming both ends of its edge is not."""
+        """A causal claim naming average order value, resting on orders, is mislabelled (and,
+        the prose blaming orders, no claim argues its cause: flat_reasoning); one naming both
+        ends of its edge is not."""
         _q, a = shop.clean(0)
         a["claims"][3]["text"] = "Revenue fell because average order value fell"
-        assert _shop_codes(a) == ["mislabelled_metric"]
+        assert _shop_codes(a) == ["mislabelled_metric", "flat_reasoning"]
         _q, a = shop.clean(0)
         a["claims"][3]["text"] = "Revenue fell because there were fewer orders"
         assert _shop_codes(a) == []
