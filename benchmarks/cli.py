@@ -123,10 +123,12 @@ def audit(claims: int = typer.Option(100_000, help="Claims to audit (at least)."
         f"{report['distinct_simulated']} of them SIMULATED by the noisy analyst; "
         f"{report['megabytes']:.0f} MB): "
         f"parse {report['parse_s']:.2f} s, audit {report['audit_s']:.2f} s, "
-        f"{report['claims_per_s']:,.0f} claims/s, ratio {report['ratio']:.2f} (target ≤ 2); "
-        f"{_build(report)}")
+        f"{report['claims_per_s']:,.0f} claims/s, ratio {report['ratio']:.2f} "
+        f"(target ≤ {report['target_ratio']:g}); {_build(report)}")
     if report.get("detection"):
         Console().print(_detection_table(report["detection"]))
+    if report.get("adversary"):
+        _print_adversary(Console(), report["adversary"])
 
 
 def _build(report: dict) -> str:
@@ -153,6 +155,38 @@ def _detection_table(detection: dict) -> Table:
         table.add_row(kind, source, f"{d['detected']}/{d['injected']} {_pct(d['rate'])}",
                       f"{d['false_alarms']}/{d['clean']} {_pct(d['false_alarm_rate'])}")
     return table
+
+
+def _print_adversary(console: Console, adversary: dict) -> None:
+    """Per lie kind and domain: caught / injected, and how many were not served clean and
+    withheld; then each domain's false alarms (rules answers, honest rewrites)."""
+    measured = {d: a for d, a in adversary.items() if a["measured"]}
+    table = Table(title="the adversary (untimed): caught/injected · not served clean · withheld",
+                  title_justify="left")
+    table.add_column("lie", no_wrap=True)
+    for domain in measured:
+        table.add_column(domain, justify="right", no_wrap=True)
+    for group in ("lies", "withheld"):
+        for kind in next(iter(measured.values()))[group] if measured else ():
+            cells = []
+            for a in measured.values():
+                t = a[group][kind]
+                cells.append("–" if not t["injected"] else
+                             f"{t['caught']}/{t['injected']} · {t['not_clean']} · {t['withheld']}")
+            table.add_row(kind if group == "lies" else f"{kind} (corpus)", *cells)
+    console.print(table)
+    for domain, a in adversary.items():
+        if not a["measured"]:
+            console.print(f"{domain}: not measured: {a['reason']}")
+            continue
+        made = sum(h["made"] for h in a["honest"].values())
+        alarmed = sum(h["alarmed"] for h in a["honest"].values())
+        each = ", ".join(f"{k} {h['alarmed']}/{h['made']}" for k, h in a["honest"].items())
+        console.print(f"{domain} false alarms: {len(a['rules_alarms'])} of {a['answered']} "
+                      f"rules answers not served clean; {alarmed} of {made} honest rewrites "
+                      f"({each})")
+        for line in a["rules_alarms"][:5]:
+            console.print(f"  {line}")
 
 
 def _pct(rate: float | None) -> str:

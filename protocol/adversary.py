@@ -434,7 +434,7 @@ def synonym(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | No
         if m.kind != "metric":
             continue
         options = [s for s in (metrics.get(m.name) or {}).get("synonyms") or []
-                   if _reads_as(s, m.name, catalog)]
+                   if s.lower() != m.words.lower() and _reads_as(s, m.name, catalog)]
         if options:
             word = rng.choice(options)
             word = word[:1].upper() + word[1:] if m.words[:1].isupper() else word
