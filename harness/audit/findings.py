@@ -189,21 +189,24 @@ def find_flat_reasoning(ctx: AnswerContext) -> list[Finding]:
 
 
 def _argues(claim: ClaimContext, cause: str, sign: int) -> bool:
-    """The claim is an unhedged causal or conclusion claim that names `cause`, says it moved as
-    the prose does (when both say), and rests on premises or an edge citing it."""
+    """The claim is an unhedged causal or conclusion claim that names `cause` (or, in words the
+    catalog does not govern, no cause at all: "because users came back on fewer days"), says it
+    moved as the prose does (when both say), and rests on premises or an edge citing it."""
     if claim.claim.kind not in ("causal", "conclusion") or not claim.claim.premises:
         return False
     text = claim.claim.text
-    if HEDGE.search(text) or cause not in read_claim(claim).said:
+    if HEDGE.search(text):
         return False
+    reading = text_reading(claim.index_, text)
+    if cause not in read_claim(claim).said and (reading.causes or reading.because):
+        return False  # it argues another cause
     current = claim.index_.current
     support = support_of(claim)
     cited = any(current.get(c.metric, c.metric) == cause for c in support.cited) or any(
         current.get(s.child, s.child) == cause for s in support.statements)
     if not cited:
         return False
-    moves = [m.sign for m in text_reading(claim.index_, text).moves
-             if current.get(m.metric.name, m.metric.name) == cause]
+    moves = [m.sign for m in reading.moves if current.get(m.metric.name, m.metric.name) == cause]
     return not (sign and moves and moves[0] != sign)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from benchmarks import audit as bench
 from harness.questions import load_questions
 from protocol import compiled
+from protocol.adversary import LIES
 
 
 def _built() -> list:
@@ -20,7 +21,7 @@ def test_small_audit_benchmark(demo_db: Path, tmp_path: Path) -> None:
     noisy simulator's traces (half of those recorded: rules and noisy, two configs each, every
     answerable bundled question)."""
     (tmp_path / "demo.duckdb").symlink_to(demo_db)
-    report = bench.run(tmp_path, total_claims=2_000, repeats=1)
+    report = bench.run(tmp_path, total_claims=2_000, repeats=1, adversary_per_kind=0)
     assert report["claims"] >= 2_000
     answerable = sum(1 for q in load_questions().questions if q.answerable)
     assert report["distinct_traces"] == 4 * answerable
@@ -30,3 +31,20 @@ def test_small_audit_benchmark(demo_db: Path, tmp_path: Path) -> None:
     assert report["ratio"] == report["audit_s"] / report["parse_s"]
     assert report["claims_per_s"] == report["claims"] / report["audit_s"]
     assert report["compiled"] is (bool(_built()) and not report["stale_build"])  # which audit ran
+
+
+def test_adversary_counts_per_domain(layer) -> None:
+    """On the demo's diagnostic and breakdown answers, with a few answers per kind: every lie
+    kind and every corpus kind is counted (caught, not served clean and withheld no more than
+    injected), each rules answer is counted once, and the honest rewrites are tallied."""
+    specs = [q.question() for q in load_questions().questions
+             if q.category in ("diagnostic", "breakdown")][:6]
+    report = bench.domain_adversary(bench.rules_traces(layer, specs), per_kind=3)
+    assert report["answered"] == len(specs) and report["clean"] >= 4
+    assert set(report["lies"]) == set(LIES)
+    assert set(report["withheld"]) == set(bench.ADVERSARY_CORPUS)
+    for tally in [*report["lies"].values(), *report["withheld"].values()]:
+        assert 0 <= tally["withheld"] <= tally["not_clean"] <= tally["injected"] <= 3
+        assert tally["caught"] <= tally["injected"]
+    assert report["withheld"]["unsupported_number"]["injected"] == 3
+    assert all(h["alarmed"] <= h["made"] for h in report["honest"].values())
