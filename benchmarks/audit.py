@@ -491,7 +491,8 @@ def rules_alarms(lines: Iterable[str]) -> tuple[int, list[str]]:
     answered, alarmed = 0, []
     for line in lines:
         record = json.loads(line)
-        served = next((r for r in record["rounds"] if r["round"] == record["served_round"]), {})
+        served: dict[str, Any] = next(
+            (r for r in record["rounds"] if r["round"] == record["served_round"]), {})
         stored = served.get("audit") or {}
         if stored.get("status") != "answered":
             continue

@@ -248,7 +248,9 @@ def stated_order(answer: Answer, results: Results, catalog: Catalog,
     """A list stated 'most first' (or 'least first') with two neighbours swapped, in the prose
     and in the listed values."""
     text = answer.get("answer")
-    found = _ORDER_LIST.search(text) if isinstance(text, str) else None
+    if not isinstance(text, str):
+        return None
+    found = _ORDER_LIST.search(text)
     if found is None:
         return None
     items = found.group(2).split("; ")
@@ -303,7 +305,7 @@ def _without_claims(answer: Answer, gone: set[int]) -> Answer:
     removed claim dropped."""
     out = _clone(answer)
     claims = out.get("claims") or []
-    number = {}
+    number: dict[str, str] = {}
     for i in range(len(claims)):
         if i not in gone:
             number[f"c{i + 1}"] = f"c{len(number) + 1}"
@@ -417,7 +419,9 @@ def unsigned_change(answer: Answer, catalog: Catalog, rng: random.Random) -> Ans
     """A change restated as an unsigned magnitude beside its direction: 'fell 15.99%' →
     'fell: a change of 15.99 percent'."""
     text = answer.get("answer")
-    found = _SIGNED_CHANGE.search(text) if isinstance(text, str) else None
+    if not isinstance(text, str):
+        return None
+    found = _SIGNED_CHANGE.search(text)
     if found is None:
         return None
     new = f"{found.group(1)}, a change of {found.group(2)} percent"

@@ -57,6 +57,13 @@ def instructions(text: str, question: str = "") -> list[str]:
     return out
 
 
+def _instructions_of(key: str) -> list[str]:
+    """`instructions` of a text under its question, from the read cache's key (both, joined
+    by NUL)."""
+    question, text = key.split("\x00", 1)
+    return instructions(text, question)
+
+
 @emits("instruction_in_answer")
 def find_instructions(ctx: AnswerContext) -> list[Finding]:
     """Each text of the answer (the prose, each claim's) that instructs the reader, the audit
@@ -68,8 +75,7 @@ def find_instructions(ctx: AnswerContext) -> list[Finding]:
         (c.cid, c.claim.text) for c in ctx.claims]
     out = []
     for where, text in texts:
-        found = ctx.index_.read("instructions", f"{question}\x00{text}",
-                                lambda _key, t=text: instructions(t, question))
+        found = ctx.index_.read("instructions", f"{question}\x00{text}", _instructions_of)
         for sentence in found:
             out.append(Finding(
                 "instruction_in_answer", where,
