@@ -388,7 +388,7 @@ def withheld_lies(cases: list[Case], kinds: Iterable[str], per_kind: int = 100,
     out = {}
     for kind in kinds:
         tally = Outcome()
-        for _ in range(per_kind * 3):
+        for _ in range(per_kind * 3 if cases else 0):
             case = rng.choice(cases)
             faulted = inject(case, kind, rng)
             if faulted is None:
