@@ -19,13 +19,14 @@ import re
 from typing import Any
 
 from harness.audit.context import AnswerContext, Cited, ClaimContext
+from harness.audit.index import CatalogIndex
 from harness.audit.labels import support_of
 from harness.audit.scope import scope_of
 from harness.audit.steps import emits
 from harness.audit.types import Finding
 from protocol.citations import period_start
 from protocol.numbers import claims_in
-from protocol.reading import Mention, find_mentions
+from protocol.reading import find_mentions
 
 _QUANTIFIED = re.compile(
     r"(?i)\b(?:(?:the\s+)?(?:largest|biggest|highest|greatest|lowest|smallest|fewest|"
@@ -38,17 +39,17 @@ _DESCENDING = {"most", "largest", "highest", "biggest", "descending"}
 _CLAUSE = re.compile(r"[^.;!?]+")
 
 
-def _mentions(ctx: AnswerContext | ClaimContext, text: str) -> list[Mention]:
-    index = ctx.index_
-    return index.read("mentions", text, lambda t: find_mentions(t, index.catalog))
-
-
 def _quantified(ctx: AnswerContext | ClaimContext, text: str) -> list[tuple[str, str]]:
     """(phrase, dimension) of each superlative, universal or exclusive the text states over a
-    dimension it names or whose member its clause names."""
+    dimension it names or whose member its clause names; read once per catalog for each text."""
+    index = ctx.index_
+    return index.read("quantified", text, lambda t: _quantified_in(index, t))
+
+
+def _quantified_in(index: CatalogIndex, text: str) -> list[tuple[str, str]]:
     if _QUANTIFIED.search(text) is None:
         return []
-    mentions = _mentions(ctx, text)
+    mentions = index.read("mentions", text, lambda t: find_mentions(t, index.catalog))
     out = []
     for clause in _CLAUSE.finditer(text):
         for q in _QUANTIFIED.finditer(text, clause.start(), clause.end()):

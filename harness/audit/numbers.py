@@ -133,7 +133,7 @@ class Supports:
     [True, True, True, False, False]
     """
 
-    __slots__ = ("items", "_targets", "_stating")
+    __slots__ = ("items", "given", "few", "_targets", "_stating")
     FEW: ClassVar[int] = 6
     """Up to this many supports a scan is cheaper than an index."""
 
@@ -142,7 +142,9 @@ class Supports:
         # a negative change's size, written without a sign ("a change of 15.99 percent")
         sizes = tuple(Support(-s.value, s.kind, s.where, s.source, s.money, True, True)
                       for s in given if s.change and s.value < 0)
+        self.given = tuple(s for s in given if not s.unsigned)  # what a signed number may state
         self.items = given + sizes if sizes else given
+        self.few = len(given) <= self.FEW  # the sizes at most double it: a scan is still cheap
         self._targets: list[_Targets | None] = [None, None, None]
         # id(number) → (number, what it states): kept while the number is (checked with `is`)
         self._stating: dict[int, tuple[ReadNumber, list[Support]]] = {}
@@ -151,14 +153,14 @@ class Supports:
         return len(self.items)
 
     def __call__(self, number: ReadNumber) -> bool:
-        if len(self.items) <= self.FEW and not number.money and not number.signed:
-            return states(number, self.items)
+        if self.few and not number.money:  # `_fits` is the sign's alone
+            return states(number, self.given if number.signed else self.items)
         return bool(self.matching(number))
 
     def matching(self, number: ReadNumber) -> list[Support]:
         """The supports `number` states, in order (which citations say it). Among many, found
         once per number: the prose's numbers are asked about by several checks."""
-        if len(self.items) <= self.FEW:
+        if self.few:
             return [s for s in self.items if matches(number, s.value, s.kind)
                     and _fits(number, s)]
         known = self._stating.get(id(number))
