@@ -62,6 +62,11 @@ QUESTIONS = {
         "How did active users change in the week of 2026-03-09 compared with the week before?",
     "off_question_shape: ranking asked, one row cited":
         "Which platform had the lowest reminder open rate in the week of 2026-04-13?",
+    "unread_question: a word no catalog entry reads":
+        "How many active users did we have in the week of 2026-03-09 among zorblax customers?",
+    "unread_question: a qualifier the catalog lacks":
+        "How many active users with a blue hat did we have in the week of 2026-03-09?",
+    "unread_question negative": "How many active users did we have in the week of 2026-03-09?",
     "off_question_shape negative: change cited":
         "How did active users change in the week of 2026-03-09 compared with the week before?",
 }
@@ -233,6 +238,10 @@ CASES: list[tuple[str, dict[str, Any], str | None, str, bool]] = [
     ("off_question_shape: ranking asked, one row cited", ANDROID, "lookup", "off_question_shape",
      True),
     ("off_question_shape negative: change cited", CHANGE, "lookup", "off_question_shape", False),
+    ("unread_question: a word no catalog entry reads", ACTIVE, "lookup", "unread_question", True),
+    ("unread_question: a qualifier the catalog lacks", ACTIVE, "lookup", "unread_question",
+     True),
+    ("unread_question negative", ACTIVE, "lookup", "unread_question", False),
     ("weak_causal: influence edge only", with_claim(argue("Fewer opens cut days", ["c4", "tree:reminder_open_rate>days_per_user"])),
      "diagnostic", "weak_causal", True),
     ("weak_causal: no edge", with_claim(argue("Days fell so moments fell", ["c1", "c3"])),
