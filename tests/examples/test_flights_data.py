@@ -360,12 +360,13 @@ class TestModels:
         pytest.importorskip("dbt_semantic_interfaces",
                             reason="dbt-semantic-interfaces is not installed (pip install dbt-semantic-interfaces)")
         import importlib.util
-        spec = importlib.util.spec_from_file_location("flights_validate", FLIGHTS / "validate_models.py")
+        spec = importlib.util.spec_from_file_location("flights_validate",
+                                                      FLIGHTS.parent / "validate_models.py")
         assert spec and spec.loader
         validate_models = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(validate_models)
-        manifest = validate_models.build_manifest()
-        errors, _warnings = validate_models.validate()
+        manifest = validate_models.build_manifest(FLIGHTS / "models")
+        errors, _warnings = validate_models.validate(FLIGHTS / "models")
         assert errors == []
         assert {m.name for m in manifest.metrics} >= {"flights", "cancellation_rate",
                                                       "average_departure_delay", "delayed_share"}

@@ -22,6 +22,16 @@ CACHE = Path(os.environ.get("SHOWWORK_TEST_CACHE", ROOT / ".showwork" / "test-ca
 GOVERNED = "NOT o.is_test AND o.status <> 'cancelled'"
 
 
+def _validator() -> ModuleType:
+    """examples/validate_models.py, the examples' standalone dbt-semantic-interfaces check."""
+    spec = importlib.util.spec_from_file_location("examples_validate_models",
+                                                  SHOP.parent / "validate_models.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _module(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(f"shop_{name}", SHOP / f"{name}.py")
     assert spec and spec.loader
@@ -350,9 +360,9 @@ class TestModels:
         """The dbt YAML parses with dbt-semantic-interfaces and its validator finds no error."""
         pytest.importorskip("dbt_semantic_interfaces",
                             reason="dbt-semantic-interfaces is not installed (pip install dbt-semantic-interfaces)")
-        validate_models = _module("validate_models")
-        manifest = validate_models.build_manifest()
-        errors, _warnings = validate_models.validate()
+        validate_models = _validator()
+        manifest = validate_models.build_manifest(SHOP / "models")
+        errors, _warnings = validate_models.validate(SHOP / "models")
         assert errors == []
         assert {m.name for m in manifest.metrics} >= {"revenue", "order_count", "average_order_value",
                                                       "total_orders", "new_customers", "customer_base"}
@@ -361,7 +371,7 @@ class TestModels:
         """A ratio whose denominator names no metric is an error, so a pass means something."""
         pytest.importorskip("dbt_semantic_interfaces",
                             reason="dbt-semantic-interfaces is not installed (pip install dbt-semantic-interfaces)")
-        validate_models = _module("validate_models")
+        validate_models = _validator()
         for f in (SHOP / "models").glob("*.yml"):
             text = f.read_text(encoding="utf-8").replace("denominator: order_count", "denominator: orderz")
             (tmp_path / f.name).write_text(text, encoding="utf-8")

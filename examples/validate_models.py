@@ -1,4 +1,4 @@
-"""Validate the flights example's dbt YAML with dbt-semantic-interfaces alone, as dbt itself would.
+"""Validate an example's dbt YAML with dbt-semantic-interfaces alone, as dbt itself would.
 
 Runs without showwork: it needs only PyYAML and dbt-semantic-interfaces
 (`pip install dbt-semantic-interfaces`). It takes the `semantic_models:` and `metrics:` blocks
@@ -9,7 +9,8 @@ dbt-semantic-interfaces' JSON schemas, parses it with its pydantic types, and ru
 `SemanticManifestValidator` on the manifest as dbt builds it and again after the transformations
 MetricFlow applies when it loads one. Errors fail; warnings are printed.
 
-    python examples/flights/validate_models.py [MODELS_DIR]     # exit 0 when valid
+    python examples/validate_models.py examples/shop/models      # exit 0 when valid
+    python examples/validate_models.py examples/flights/models
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from typing import Any
 
 import yaml
 
-MODELS = Path(__file__).resolve().parent / "models"
 _REF = re.compile(r"""^\s*ref\(\s*['"]([^'"]+)['"]\s*\)\s*$""")
 
 
@@ -58,7 +58,7 @@ def _metric(m: dict[str, Any]) -> dict[str, Any]:
     return m
 
 
-def build_manifest(folder: Path = MODELS) -> Any:
+def build_manifest(folder: Path) -> Any:
     """The folder's objects as a dbt-semantic-interfaces PydanticSemanticManifest."""
     from dbt_semantic_interfaces.implementations.metric import PydanticMetric
     from dbt_semantic_interfaces.implementations.project_configuration import (
@@ -79,7 +79,7 @@ def build_manifest(folder: Path = MODELS) -> Any:
         project_configuration=PydanticProjectConfiguration())
 
 
-def validate(folder: Path = MODELS) -> tuple[list[str], list[str]]:
+def validate(folder: Path) -> tuple[list[str], list[str]]:
     """(errors, warnings) on the manifest as built and, when that is valid, as transformed."""
     from dbt_semantic_interfaces.errors import ModelTransformError
     from dbt_semantic_interfaces.transformations.semantic_manifest_transformer import (
@@ -108,7 +108,11 @@ def validate(folder: Path = MODELS) -> tuple[list[str], list[str]]:
 
 
 def main(argv: list[str]) -> int:
-    folder = Path(argv[0]) if argv else MODELS
+    if len(argv) != 1:
+        print("usage: python examples/validate_models.py MODELS_DIR (e.g. examples/shop/models)",
+              file=sys.stderr)
+        return 2
+    folder = Path(argv[0])
     manifest = build_manifest(folder)
     errors, warnings = validate(folder)
     for line in errors:
