@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import venv
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -247,7 +248,7 @@ class Outcome:
     """Cells of the documented difference (MetricFlow null, showwork 0)."""
 
 
-def _key(row: dict[str, object], q: Query) -> tuple[str, ...]:
+def _key(row: Mapping[str, object], q: Query) -> tuple[str, ...]:
     names = ([f"metric_time__{q.grain}"] if q.grain else []) + list(q.group_by)
     return tuple(str(row.get(n) or "")[:10] if n.startswith("metric_time") else str(row.get(n) or "")
                  for n in names)

@@ -146,7 +146,8 @@ def finding_counts(run: Path) -> tuple[list[dict[str, Any]], int]:
     rows: dict[str, list[dict[str, Any]]] = {code: [] for code in FINDING_CODES}
     served = 0
     for record in read(run / "traces.jsonl"):
-        audit = (record.served().audit if record.served() else None) or None
+        served_round = record.served()
+        audit = served_round.audit if served_round else None
         if not audit:
             continue
         served += 1

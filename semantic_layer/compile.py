@@ -14,6 +14,7 @@ expressions (ratios, derived formulas) are computed over the joined leaves.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -440,6 +441,7 @@ class _Build:
         plan = self.plan
         assert plan is not None
         out: list[tuple[str | bool, dt.date | None, dt.date]] = []
+        lo: dt.date | None
         for label, w in self._buckets():
             if mode.kind == "offset":
                 assert mode.offset
@@ -481,7 +483,7 @@ class _Build:
             else:
                 at = w.start if plan.grain and mode.period_agg == "first" else w.end
                 if mode.offset:
-                    lo: dt.date | None = shift(at, -mode.offset.count, mode.offset.grain) + ONE_DAY
+                    lo = shift(at, -mode.offset.count, mode.offset.grain) + ONE_DAY
                 elif mode.grain:
                     lo = period_start(at, mode.grain)
                 else:
@@ -527,7 +529,8 @@ class _Build:
             this=exp.to_identifier("p"), columns=[exp.to_identifier(c) for c in columns])),
             join_type="cross", copy=False)
 
-    def _first_with_data(self, leaf: Leaf, scan: Scan, select: exp.Select, rows: list[exp.Expr],
+    def _first_with_data(self, leaf: Leaf, scan: Scan, select: exp.Select,
+                         rows: Sequence[exp.Expr],
                          columns: list[str], col: exp.Expr) -> exp.Select:
         """A cumulative metric by a grain coarser than a day, read as MetricFlow reads its
         `period_agg: first`: the value on the first day of the period whose trailing range has

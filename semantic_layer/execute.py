@@ -89,10 +89,7 @@ def run(con: duckdb.DuckDBPyConnection, sql: str, limits: Limits,
     finally:
         timer.cancel()
         cursor.close()
-    if len(rows) > limits.row_cap:
-        raise RowCapExceeded(f"The query returns more than {limits.row_cap} rows; "
-                             "narrow it with filters, a coarser grain or a limit.")
-    return rows
+    return within_cap(rows, limits)
 
 
 def _one_select(cursor: duckdb.DuckDBPyConnection, sql: str) -> Any:
@@ -103,3 +100,11 @@ def _one_select(cursor: duckdb.DuckDBPyConnection, sql: str) -> Any:
         raise ExecutionError(f"The governed connection runs exactly one SELECT; got "
                              f"{', '.join(kinds) or 'no statement'}.")
     return statements[0]
+
+
+def within_cap(rows: list[tuple[Any, ...]], limits: Limits) -> list[tuple[Any, ...]]:
+    """The rows, or RowCapExceeded when there are more than the cap (every engine's rule)."""
+    if len(rows) > limits.row_cap:
+        raise RowCapExceeded(f"The query returns more than {limits.row_cap} rows; "
+                             "narrow it with filters, a coarser grain or a limit.")
+    return rows

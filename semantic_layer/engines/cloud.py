@@ -31,10 +31,9 @@ from semantic_layer.errors import (
     EngineUnavailable,
     ExecutionError,
     QueryTimeout,
-    RowCapExceeded,
     WarehouseSpecError,
 )
-from semantic_layer.execute import Limits
+from semantic_layer.execute import Limits, within_cap
 
 LOGIN_TIMEOUT_S = 10
 """A service that does not answer the login within this is reported, not waited for."""
@@ -242,10 +241,7 @@ class CloudEngine:
         finally:
             timer.cancel()
             cursor.close()
-        if len(rows) > limits.row_cap:
-            raise RowCapExceeded(f"The query returns more than {limits.row_cap} rows; "
-                                 "narrow it with filters, a coarser grain or a limit.")
-        return rows
+        return within_cap(rows, limits)
 
     def tables(self) -> dict[str, list[tuple[str, str]]]:
         """Table → columns of the configured schema (information_schema, as each exposes it)."""

@@ -34,10 +34,9 @@ from semantic_layer.errors import (
     EngineUnavailable,
     ExecutionError,
     QueryTimeout,
-    RowCapExceeded,
     WarehouseSpecError,
 )
-from semantic_layer.execute import Limits
+from semantic_layer.execute import Limits, within_cap
 
 SPEC_KEYS = ("dsn_env", "schema", "host", "port", "dbname", "user", "password_env",
              "connect_timeout", "sslmode")
@@ -260,10 +259,7 @@ class PostgresEngine:
                 self._give_back(con)
             else:
                 con.close()
-        if cap and len(rows) > limits.row_cap:
-            raise RowCapExceeded(f"The query returns more than {limits.row_cap} rows; "
-                                 "narrow it with filters, a coarser grain or a limit.")
-        return rows
+        return within_cap(rows, limits) if cap else rows
 
     def _reason(self, exc: BaseException) -> str:
         """The server's or libpq's first line, with every secret the settings hold scrubbed."""

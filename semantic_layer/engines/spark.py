@@ -34,10 +34,9 @@ from semantic_layer.errors import (
     ExecutionError,
     FileLoadError,
     QueryTimeout,
-    RowCapExceeded,
     WarehouseSpecError,
 )
-from semantic_layer.execute import Limits
+from semantic_layer.execute import Limits, within_cap
 
 T = TypeVar("T")
 LOCAL_CONF = {
@@ -176,10 +175,7 @@ class SparkEngine:
             finished.set()
             timer.cancel()
             self._untag(tag)
-        if len(rows) > limits.row_cap:
-            raise RowCapExceeded(f"The query returns more than {limits.row_cap} rows; "
-                                 "narrow it with filters, a coarser grain or a limit.")
-        return [tuple(r) for r in rows]
+        return [tuple(r) for r in within_cap(rows, limits)]
 
     def tables(self) -> dict[str, list[tuple[str, str]]]:
         out: dict[str, list[tuple[str, str]]] = {}
