@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from semantic_layer.infer import member_index
 from semantic_layer.model import Metric, SemanticModelFile
 
 
@@ -24,6 +23,8 @@ def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
             "unit": m.unit, "formula": _formula(m),
         }
     dims: dict[str, dict[str, Any]] = {}
+    from semantic_layer.infer import member_index  # infer loads sqlglot: not at import
+
     index = member_index(model)
     for name, d in model.dimensions.items():
         dims[name] = {"label": d.label, "members": list(d.members) if d.members is not None else None,

@@ -176,9 +176,10 @@ def _cli(*args: str, home: Path, env: dict | None = None) -> subprocess.Complete
 CLI = [
     ("path traversal as a run folder", ["report", "../../../../etc"], 2, "results.json"),
     ("report of a folder that is not a run", ["findings", "/usr"], 2, "traces.jsonl"),
-    ("unknown metric with SQL in it", ["semantic", "query", "-m", SQLI], 2, "Unknown metric"),
+    # a query the layer refuses is a blocked query: exit 4 (README "Exit codes")
+    ("unknown metric with SQL in it", ["semantic", "query", "-m", SQLI], 4, "Unknown metric"),
     ("bad date", ["semantic", "query", "-m", "active_users", "--start", "2026-13-40", "--end",
-                  "2026-03-01"], 2, "window.start"),
+                  "2026-03-01"], 4, "window.start"),
     ("unknown configuration", ["ask", "hi", "--config", "claims+drop_tables"], 2,
      "Unknown switch"),
     ("noisy with a bad rate", ["ask", "hi", "--model", "noisy:rules?fault_rate=NaN"], 2,
