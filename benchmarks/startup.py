@@ -105,6 +105,7 @@ def _last_attempt_s(home: Path) -> float:
 def run(work: Path, rows: int, repeats: int, progress: Callable[[str], None] | None = None,
         demo_warehouse: Path | None = None) -> dict[str, Any]:
     say = progress or (lambda _m: None)
+    work = work.resolve()  # the commands run in `work`: a relative SHOWWORK_HOME would move
     work.mkdir(parents=True, exist_ok=True)
     home = work / "home"
     home.mkdir(exist_ok=True)
