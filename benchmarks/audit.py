@@ -347,6 +347,14 @@ class Outcome:
     """Not served clean (withheld, or served with caveats)."""
     withheld: int = 0
 
+    def count(self, report: Any, aimed_at: Iterable[str]) -> None:
+        """One injected answer's audit: caught when it carries a code the kind is aimed at."""
+        codes = {d.code for d in report.defects} | {f.code for f in report.findings}
+        self.injected += 1
+        self.caught += bool(codes & set(aimed_at))
+        self.not_clean += report.decision != "serve"
+        self.withheld += report.decision == "withhold"
+
 
 def case_report(case: Case, answer: dict[str, Any]) -> Any:
     return audit(answer, Evidence.from_json(case.calls), case.catalog, case.category,
@@ -369,12 +377,7 @@ def adversary(cases: list[Case], per_kind: int = 100, seed: int = 0) -> dict[str
             faulted = lie(case.answer, case.results, case.catalog, rng)
             if faulted is None:
                 continue
-            report = case_report(case, faulted)
-            codes = {d.code for d in report.defects} | {f.code for f in report.findings}
-            tally.injected += 1
-            tally.caught += bool(codes & set(LIE_CODES[kind]))
-            tally.not_clean += report.decision != "serve"
-            tally.withheld += report.decision == "withhold"
+            tally.count(case_report(case, faulted), LIE_CODES[kind])
             if tally.injected == per_kind:
                 break
         out[kind] = tally
@@ -393,12 +396,7 @@ def withheld_lies(cases: list[Case], kinds: Iterable[str], per_kind: int = 100,
             faulted = inject(case, kind, rng)
             if faulted is None:
                 continue
-            report = case_report(case, faulted)
-            codes = {d.code for d in report.defects} | {f.code for f in report.findings}
-            tally.injected += 1
-            tally.caught += kind in codes
-            tally.not_clean += report.decision != "serve"
-            tally.withheld += report.decision == "withhold"
+            tally.count(case_report(case, faulted), (kind,))
             if tally.injected == per_kind:
                 break
         out[kind] = tally
