@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test bench lint conformance smoke-llm clean
+.PHONY: install demo test test-slow bench lint conformance smoke-llm clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,9 +27,15 @@ install: $(COMPILED)
 demo: $(COMPILED)
 	$(BIN)/showwork demo
 
+# The suite a change is checked with (about ten minutes on 2 cores); the long end-to-end runs
+# (Spark, PostgreSQL, whole experiments on every project) carry the `slow` marker: make test-slow,
+# which CI runs after it.
 test: $(COMPILED)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not slow"
+
+test-slow: $(COMPILED)
+	$(BIN)/python -m pytest -m slow
 
 # The Spark engine alone: the same governed queries on local Spark, Spark Connect and DuckDB.
 spark-test: $(COMPILED)
