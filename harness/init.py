@@ -297,7 +297,8 @@ def _governance(drafted: Drafted) -> dict[str, Any]:
             "metrics": {k: v for k, v in gov["metrics"].items() if v},
             "dimensions": {k: v for k, v in gov["dimensions"].items() if v},
             "coverage": {k: {"from": v["from"], "through": v["through"]}
-                         for k, v in gov["coverage"].items()}}
+                         for k, v in gov["coverage"].items()},
+            **({"metric_tree": {"exact": drafted.edges}} if drafted.edges else {})}
 
 
 class _Dumper(yaml.SafeDumper):
