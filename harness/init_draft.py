@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from harness.init_profile import Column, Key, Keys, Link, Source, Table, col, table_ref
+from harness.init_profile import FEW_VALUES, Column, Key, Keys, Link, Source, Table, col, table_ref
 
 MEMBER_LIST = 200
 """A dimension with at most this many values gets its members listed in the governance draft
@@ -114,6 +114,7 @@ class Drafted:
     labels: set[str] = field(default_factory=set)
     edges: list[dict[str, Any]] = field(default_factory=list)
     """The metric tree's product edges (governance metric_tree.exact)."""
+    aliases: set[str] = field(default_factory=set)
 
 
 # -- names ----------------------------------------------------------------------------------------
@@ -404,12 +405,14 @@ class Built:
     table: str = ""
     edges: list[dict[str, Any]] = field(default_factory=list)
     """Exact product edges (a sum is count × average, a flagged count is count × share)."""
+    aliases: set[str] = field(default_factory=set)
+    """Dimension aliases taken across the project."""
 
 
 def build_model(d: TableDraft, entity_of: dict[str, str], measures: Names, metrics: Names,
                 dims: Names, out: Drafted) -> dict[str, Any] | None:
     """One dbt semantic model (or None when nothing in the table can be used)."""
-    t, b = d.table, Built(labels=out.labels, table=d.table.name)
+    t, b = d.table, Built(labels=out.labels, table=d.table.name, aliases=out.aliases)
     time = d.default_time
     for td in d.times:
         b.dimensions.append({"name": td.name, "type": "time", "expr": td.expr,
@@ -491,12 +494,17 @@ def _categorical(d: TableDraft, b: Built, dims: Names) -> None:
         role = d.link_entity.get(c.name, "")
         if link is not None and role.startswith(snake(c.name) + "_"):  # origin airport
             synonyms.append(f"{spelled} {words(role.removeprefix(snake(c.name) + '_'))}")
+            if role not in b.aliases:  # one dimension per alias: the first table's
+                b.aliases.add(role)
+                gov["alias"] = role
         values = d.values.get(c.name)
         if values and len(values) <= MEMBER_LIST and c.kind == "text":
             gov["members"] = [str(v) for v in values]
-            if names is not None and not own_key:  # EWR: newark, newark liberty intl
+            # a handful of codes people call by their place (EWR: newark, laguardia); a longer
+            # list is read through its names dimension (dest_airport__name)
+            if names is not None and not own_key and len(values) <= FEW_VALUES:
                 said = name_synonyms({str(v): names.by_key[str(v)] for v in values
-                                      if str(v) in names.by_key})
+                                      if str(v) in names.by_key}, whole=False)
                 if said:
                     gov["member_synonyms"] = said
         if c.name == d.name_column and d.names_for:  # airlines.name: airline, carrier
@@ -914,10 +922,11 @@ def joined_names(source: Source, d: TableDraft) -> Names_ | None:
     return Names_(name.name, {str(k): str(v) for k, v in rows})
 
 
-def name_synonyms(names: dict[str, str]) -> dict[str, str]:
-    """Words people say for members, from their names: the name, the name run together
-    (La Guardia: laguardia), and its first word when no other member's name starts with it
-    (United Air Lines Inc.: united; Newark Liberty Intl: newark)."""
+def name_synonyms(names: dict[str, str], whole: bool = True) -> dict[str, str]:
+    """Words people say for members, from their names: the name (unless `whole` is False: a
+    names dimension has it already), the name run together (La Guardia: laguardia), and its
+    first word when no other member's name starts with it (United Air Lines Inc.: united;
+    Newark Liberty Intl: newark)."""
     first: dict[str, list[str]] = {}
     for member, name in names.items():
         word = re.split(r"[\s/,-]+", name.strip())[0].lower()
@@ -925,7 +934,7 @@ def name_synonyms(names: dict[str, str]) -> dict[str, str]:
     out = {}
     for member, name in names.items():
         spelled = " ".join(name.lower().split())
-        if spelled and spelled != member.lower():
+        if whole and spelled and spelled != member.lower():
             out[spelled] = member
         joined = spelled.replace(" ", "")
         if joined != spelled and len(joined) >= 4:
