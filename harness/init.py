@@ -284,10 +284,15 @@ def _write(folder: Path, drafted: Drafted, spec: dict[str, str], source: Path,
               {"version": 2, "semantic_models": [model]})
     if drafted.metrics:
         _dump(models_dir / "metrics.yml", header, {"version": 2, "metrics": drafted.metrics})
-    settings = {"name": name, "semantic_models": "models/", "warehouse": spec,
-                "governance": GOVERNANCE_FILE}
+    settings: dict[str, Any] = {"name": name, "semantic_models": "models/", "warehouse": spec}
+    latest = [v["through"] for v in drafted.governance["coverage"].values() if v.get("through")]
+    if latest:  # a snapshot: "last month" and "this year" are read from the day after its data
+        settings["as_of"] = max(latest) + dt.timedelta(days=1)
+    settings["governance"] = GOVERNANCE_FILE
     _dump(folder / GOVERNANCE_FILE, header, _governance(drafted))
-    _dump(folder / PROJECT_FILE, header, settings)
+    _dump(folder / PROJECT_FILE, header + ("# as_of: the day after the latest data, as for a "
+                                           "snapshot; remove it for a live warehouse.\n"
+                                           if "as_of" in settings else ""), settings)
 
 
 def _governance(drafted: Drafted) -> dict[str, Any]:
