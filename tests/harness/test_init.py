@@ -18,7 +18,7 @@ from test_project import FEW, home, shop_db, showwork, write_few  # noqa: F401 (
 
 from analyst.rules import RulesClient
 from harness.attempt import Question, run_attempt
-from harness.gold import gold_values, is_correct, values_of
+from harness.gold import gold_values, is_correct
 from harness.init import DuckSource, find_key, init_project, kind_of, singular, snake
 from harness.init_draft import RESERVED
 from harness.init_profile import profile
