@@ -67,6 +67,9 @@ _IDENTIFIER = re.compile(r"(^|_)(id|key|code|num|number|no|sku|uuid|zip|zipcode|
                          r"ean|isbn)$")
 _MONEY = re.compile(r"(^|_)(amount|amt|price|revenue|rev|sales|cost|costs|total|fee|fees|tax|paid|"
                     r"spend|value|balance|income|profit|margin|payment|charge|subtotal)($|_)")
+_CREATED = re.compile(r"(^|_)(signup|signed_up|sign_up|created|registered|registration|joined|"
+                      r"onboarded|first_seen|opened)($|_)")
+"""A table's default time that dates each row's creation: its count is of new rows."""
 _YES = {"y", "yes", "true", "t", "1"}
 _NO = {"n", "no", "false", "f", "0"}
 _CURRENCY_NAME = re.compile(r"(^|_)(currency|ccy|cur|currency_code)$")
@@ -562,9 +565,13 @@ def _count(d: TableDraft, b: Built, measures: Names, metrics: Names, things: str
                                        "repeats on duplicate rows)." if duplicated and d.key
                                        else f"Rows of {d.table.name}.")})
     one = singular(things)
+    time = d.default_time
+    # rows counted by the day they were created are the new ones: new customers
+    new = [f"new {things}", f"{things} who signed up", f"{one} signups"] if time and \
+        _CREATED.search(time.name) else []
     count = _metric(b, metrics.claim(m), things, f"number of {things}", "simple",
                     {"measure": m}, {"synonyms": [f"number of {things}", f"{one} count",
-                                                  f"count of {things}"], "unit": "count"})
+                                                  f"count of {things}", *new], "unit": "count"})
     if not duplicated:
         return count
     # sums run over every row, so averages and shares divide by rows too (consistent, and

@@ -529,6 +529,35 @@ class TestFlightsQuestionFile:
         assert measured.dimension_map["flights|airline"] == "airline__name"
 
 
+    def test_the_shop_question_file_on_a_draft_of_its_warehouse(self, tmp_path,
+                                                                  shop_db: Path) -> None:  # noqa: F811
+        """The same rule on the shop: its reference metrics carry business filters (test and
+        cancelled orders left out) a draft cannot know, so few questions are expressible; of
+        those none is answered wrong, and every question to refuse is refused."""
+        from harness.init_questions import measure
+        from semantic_layer import SemanticLayer
+        from semantic_layer.project import load_project
+
+        shop = Path(__file__).resolve().parents[2] / "examples" / "shop"
+        (tmp_path / "shop.duckdb").symlink_to(shop_db)
+        init_project(tmp_path / "draft", tmp_path / "shop.duckdb")
+        draft = Project.open(tmp_path / "draft").layer()
+        ref = SemanticLayer(load_project(shop, database=shop_db), shop_db)
+        try:
+            start, end = ref.model.coverage("new_customers")
+            measured = measure(ref, draft, shop / "questions.yaml", ref.run_sql,
+                               {"start": start.isoformat(), "end": end.isoformat()})
+        finally:
+            draft.close()
+            ref.close()
+        summary = measured.summary()
+        assert summary["silent_errors"] == 0, summary
+        assert all(o.kind == "refused" for o in measured.outcomes if not o.answerable)
+        # "new customers": the count of a table dated by signup
+        assert measured.metric_map["new_customers"] == "customer_count"
+        assert {o.id: o.right for o in measured.outcomes}["lookup-005"]
+
+
 class TestFirstEventMissing:
     def test_a_missing_first_event_is_a_cancellation_only_when_the_rest_is_missing_too(
             self, tmp_path) -> None:
