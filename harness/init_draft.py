@@ -46,7 +46,8 @@ WORDS = {"dep": "departure", "arr": "arrival", "dest": "destination", "orig": "o
          "inv": "inventory", "bal": "balance", "cnt": "count", "tot": "total"}
 """Abbreviations a name is read with, for labels and synonyms."""
 SAID = {"precipitation": ("rain", "rainfall"), "temperature": ("temp",),
-        "quantity": ("units",), "revenue": ("sales",), "distance": ("miles",)}
+        "quantity": ("units",), "revenue": ("sales",), "distance": ("miles",),
+        "plane": ("aircraft",), "customer": ("client",), "product": ("item",)}
 """Everyday words for a measure's spelled name (synonyms, never names)."""
 
 _PART = {"year": ("year", "yr"), "month": ("month", "mon", "mo"), "day": ("day", "dd", "dom")}
@@ -517,6 +518,8 @@ def _categorical(d: TableDraft, b: Built, dims: Names) -> None:
                 said = name_synonyms({str(v): str(v) for v in values})
                 if said:
                     gov["member_synonyms"] = said
+        if d.default_time is None:  # a thing's attribute: plane manufacturer, aircraft …
+            synonyms += [f"{w} {spelled}" for w in (words(d.entity), *SAID.get(d.entity, ()))]
         synonyms = list(dict.fromkeys(x for x in synonyms if x != name.replace("_", " ")))
         if synonyms:
             gov["synonyms"] = synonyms
