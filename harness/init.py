@@ -16,7 +16,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,12 @@ class DuckSource:
 
     def rows(self, sql: str) -> list[tuple[Any, ...]]:
         return self.con.execute(sql).fetchall()
+
+    def comments(self) -> dict[tuple[str, str], str]:
+        """(table, column) → the column's comment, where the warehouse has one."""
+        return {(str(t), str(c)): str(x) for t, c, x in self.con.execute(
+            "SELECT table_name, column_name, comment FROM duckdb_columns() WHERE schema_name = "
+            "'main' AND comment IS NOT NULL AND comment <> ''").fetchall()}
 
     def close(self) -> None:
         self.con.close()
@@ -162,6 +168,10 @@ class InitResult:
 
 def draft_warehouse(source: Source, catalog: dict[str, list[tuple[str, str]]]) -> Drafted:
     tables = [profile(source, name, cols) for name, cols in sorted(catalog.items())]
+    comments = source.comments() if hasattr(source, "comments") else {}
+    if comments:  # synonyms and descriptions from the warehouse's own words
+        tables = [replace(t, columns=tuple(replace(c, comment=comments.get((t.name, c.name)))
+                                           for c in t.columns)) for t in tables]
     keys = find_keys(source, tables, snake)
     return draft(source, tables, keys, lambda d, t: _coverage(source, d, t))
 

@@ -177,6 +177,25 @@ class Names:
         return candidate
 
 
+COMMENT_WORDS = 6
+"""A column comment this short is a synonym too (longer ones only describe)."""
+
+
+def commented(c: Column) -> list[str]:
+    """The column's comment as a synonym, when it is short, and never when it reads as an
+    instruction to the reader (a comment is text someone typed, like free text)."""
+    text = " ".join((c.comment or "").split()).strip(" .")
+    if not text or _INSTRUCTION.search(text) or len(text.split()) > COMMENT_WORDS:
+        return []
+    return [text.lower()]
+
+
+def described(c: Column) -> str:
+    """The comment for a description (left out when it reads as an instruction)."""
+    text = " ".join((c.comment or "").split())
+    return f" ({text[:200]})" if text and not _INSTRUCTION.search(text) else ""
+
+
 def expr_of(column: str) -> str:
     """The column as SQL: bare when it is a plain name, quoted otherwise."""
     plain = snake(column) == column and column not in RESERVED
@@ -518,6 +537,7 @@ def _categorical(d: TableDraft, b: Built, dims: Names) -> None:
                 said = name_synonyms({str(v): str(v) for v in values})
                 if said:
                     gov["member_synonyms"] = said
+        synonyms += commented(c)
         if d.default_time is None:  # a thing's attribute: plane manufacturer, aircraft …
             synonyms += [f"{w} {spelled}" for w in (words(d.entity), *SAID.get(d.entity, ()))]
         synonyms = list(dict.fromkeys(x for x in synonyms if x != name.replace("_", " ")))
@@ -612,11 +632,11 @@ def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measure
     rollup = {"not_aggregable_over": [d.dimension_of[currency]]} if mixed and currency else {}
     total = measures.claim(f"{snake(c.name)}_total" if role != "amount" else c.name, d.entity)
     b.measures.append({"name": total, "agg": "sum", "expr": expr_of(c.name),
-                       "description": f"Sum of {d.table.name}.{c.name}."})
+                       "description": f"Sum of {d.table.name}.{c.name}{described(c)}."})
     label = f"total {spelled}" if role == "amount" else f"sum of {spelled} (for its average)"
     numerator = _metric(b, metrics.claim(total), label, f"sum of {d.table.name}.{c.name}",
                         "simple", {"measure": total},
-                        {**({"synonyms": [spelled, *SAID.get(spelled, ())]}
+                        {**({"synonyms": [spelled, *SAID.get(spelled, ()), *commented(c)]}
                             if role == "amount" else {}),
                          **({"unit": unit} if unit else {}), **rollup})
     denominator = count
@@ -633,7 +653,8 @@ def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measure
             {"numerator": numerator, "denominator": denominator},
             {"synonyms": [f"mean {spelled}", f"avg {spelled}",
                           f"average {singular(things)} {spelled}",
-                          *([spelled, *SAID.get(spelled, ())] if role != "amount" else [])],
+                          *([spelled, *SAID.get(spelled, ())] if role != "amount" else []),
+                          *(f"average {x}" for x in commented(c))],
              **({"unit": unit} if unit else {}), **rollup})
     # a sum is its count times its average: "more rows, or a higher average?"
     b.edges.append({"parent": numerator, "op": "multiply", "factors": [denominator, avg]})
@@ -690,7 +711,8 @@ def _flag(d: TableDraft, c: Column, count: str, b: Built, measures: Names, metri
                       {"unit": "count"})
     share = _metric(b, metrics.claim(f"{snake(c.name)}_share"), f"share of {things} {said}",
                     f"{flagged} / {count}", "ratio", {"numerator": flagged, "denominator": count},
-                    {"synonyms": [f"{said} rate", f"{said} share", f"share {said}"],
+                    {"synonyms": [f"{said} rate", f"{said} share", f"share {said}",
+                          *(f"share {x}" for x in commented(c))],
                      "unit": "fraction"})
     b.edges.append({"parent": flagged, "op": "multiply", "factors": [count, share]})
 

@@ -359,6 +359,9 @@ class TestTraps:
         assert metrics["is_return_share"]["unit"] == "fraction"
         assert metrics["inventory"]["point_in_time"] is True
         assert "mean unit price" in metrics["avg_unit_price"]["synonyms"]
+        # the warehouse's comment on sales.qty is said too; the one that instructs is not
+        assert "units sold" in metrics["qty"]["synonyms"]
+        assert "average units sold" in metrics["avg_qty"]["synonyms"]
         assert gov["dimensions"]["sale__currency"]["members"] == ["EUR", "USD"]
         assert gov["coverage"]["sales"] == {"from": dt.date(2024, 1, 1),
                                             "through": dt.date(2024, 6, 30)}
@@ -369,13 +372,16 @@ class TestTraps:
         free-text columns are no dimension."""
         project, _ = traps
         needle = init_traps.INJECTED.split(",")[0].lower()
+        assert needle.split()[0] == "ignore"
         for path in project.rglob("*.y*ml"):
+            assert "ignore all previous" not in path.read_text(encoding="utf-8").lower()
             assert needle not in path.read_text(encoding="utf-8").lower()
             assert "gift wrap" not in path.read_text(encoding="utf-8").lower()
         with Project.open(project) as opened:
             catalog = opened.catalog
         text = (json.dumps(catalog) + system_prompt(catalog, Protocol.parse("claims+tree=always"), True)).lower()
         assert needle not in text and "gift wrap" not in text and "long walks" not in text
+        assert "ignore all previous" not in text  # nor the comment that instructs
         assert not [d for d in catalog["dimensions"] if d.endswith(("__note", "__bio"))]
 
     def test_answers_and_refusals(self, traps) -> None:
