@@ -514,14 +514,17 @@ def _categorical(d: TableDraft, b: Built, dims: Names) -> None:
         gov: dict[str, Any] = {}
         spelled = words(c.name)
         synonyms = [spelled] if spelled != c.name.replace("_", " ") else []
-        role = d.link_entity.get(c.name, "")
-        if link is not None and role.startswith(snake(c.name) + "_"):  # origin airport
-            synonyms.append(f"{spelled} {words(role.removeprefix(snake(c.name) + '_'))}")
-            if role not in b.aliases:  # one dimension per alias: the first table's
-                b.aliases.add(role)
-                gov["alias"] = role
+        joins_as = d.link_entity.get(c.name, "")
+        if link is not None and joins_as.startswith(snake(c.name) + "_"):  # origin airport
+            synonyms.append(f"{spelled} {words(joins_as.removeprefix(snake(c.name) + '_'))}")
+            if joins_as not in b.aliases:  # one dimension per alias: the first table's
+                b.aliases.add(joins_as)
+                gov["alias"] = joins_as
         values = d.values.get(c.name)
-        if values and len(values) <= MEMBER_LIST and c.kind == "text":
+        # a long list of short codes is left to the warehouse's own member index: written as
+        # a closed list, a code that is also a word (DAY, Dayton) would be read in "each day"
+        codes = role in ("code", "foreign key") and len(values or ()) > FEW_VALUES
+        if values and len(values) <= MEMBER_LIST and c.kind == "text" and not codes:
             gov["members"] = [str(v) for v in values]
             # a handful of codes people call by their place (EWR: newark, laguardia); a longer
             # list is read through its names dimension (dest_airport__name)

