@@ -163,7 +163,7 @@ class Equivalents:
         if not want:
             return None
         for candidate in sorted(self.draft.model.supported_dimensions(target)):
-            if _breakdown(self.draft, target, candidate, self.window) == want:
+            if _same_rows(want, _breakdown(self.draft, target, candidate, self.window)):
                 return candidate
         return None
 
@@ -178,6 +178,12 @@ def _same(a: tuple[float, ...] | None, b: tuple[float, ...] | None) -> bool:
         for x, y in zip(a, b, strict=True))
 
 
+def _same_rows(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
+    """The same members, each with the same value (both missing counts as the same)."""
+    return a is not None and b is not None and a.keys() == b.keys() and _same(
+        tuple(a[k] for k in sorted(a)), tuple(b[k] for k in sorted(a)))
+
+
 def _breakdown(layer: Any, metric: str, dimension: str, window: dict[str, str]
                ) -> dict[str, float] | None:
     try:
@@ -188,7 +194,7 @@ def _breakdown(layer: Any, metric: str, dimension: str, window: dict[str, str]
     for row in result.rows:
         (member,) = row.key.values()
         value = _num(row.values[result.metrics[0]].get("value"))
-        out[str(member).lower()] = round(value, 6) if not math.isnan(value) else None
+        out[str(member).lower()] = value
     return out or None
 
 
