@@ -324,7 +324,8 @@ def files_digest(file: ProjectFile) -> str:
     """SHA-256 over a project's files (showwork.yaml, the models, governance)."""
     h = hashlib.sha256()
     for path in sorted(set(_files(file))):
-        h.update(path.relative_to(file.root).as_posix().encode() + b"\0")
+        named = path.relative_to(file.root) if path.is_relative_to(file.root) else path
+        h.update(named.as_posix().encode() + b"\0")  # models may live outside the folder
         h.update(path.read_bytes() + b"\0")
     return "sha256:" + h.hexdigest()[:16]
 

@@ -87,7 +87,7 @@ def open_engine(spec: Mapping[str, Any] | Path | str | None, base: Path,
     if kind in ("snowflake", "bigquery", "databricks"):
         from semantic_layer.engines.cloud import CloudEngine
 
-        return CloudEngine.open(kind, value, limits, project)
+        return CloudEngine.open(kind, value, limits, project, base)
     from semantic_layer.engines.spark import SparkEngine
 
     return SparkEngine.open(value, base)

@@ -8,7 +8,8 @@ environment (`password_env`, `token_env`, `credentials_env`) or a dbt profile, a
 from every message:
     snowflake:  {account, user, password_env, warehouse, database, schema, role}
     bigquery:   {project, dataset, location, credentials_env (service-account JSON)}
-    databricks: {host, http_path, token_env, catalog, schema}
+    databricks: {host, http_path, token_env, catalog, schema, tls_ca_file (a CA bundle for a
+                 host whose certificate the system does not trust, e.g. behind a TLS proxy)}
 
 The same limits as DuckDB's: one SELECT (sqlglot, in the engine's dialect, with no write in it),
 a timeout that cancels the query (the driver's cancel from a timer; Snowflake's session
@@ -22,8 +23,10 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from semantic_layer.engines.postgres import one_select
@@ -37,6 +40,8 @@ from semantic_layer.execute import Limits, within_cap
 
 LOGIN_TIMEOUT_S = 10
 """A service that does not answer the login within this is reported, not waited for."""
+PROBE = "SELECT 1 AS reachable"
+"""What a lazily connecting driver (BigQuery's) is asked at open, so no network shows there."""
 
 
 @dataclass(frozen=True)
@@ -67,7 +72,8 @@ KEYS = {
                    "protocol", "authenticator"), {"password_env": "password",
                                                   "private_key_env": "private_key"}),
     "bigquery": (("project", "dataset", "location"), {"credentials_env": "credentials"}),
-    "databricks": (("host", "http_path", "catalog", "schema", "port"), {"token_env": "token"}),
+    "databricks": (("host", "http_path", "catalog", "schema", "port", "tls_ca_file"),
+                   {"token_env": "token"}),
 }
 """Per warehouse: its settings, and its `*_env` keys → the secret each names."""
 REQUIRED = {"snowflake": ("account", "user"), "bigquery": ("project",),
@@ -76,8 +82,10 @@ DIALECTS = {"snowflake": "snowflake", "bigquery": "bigquery", "databricks": "spa
 """The sqlglot dialect each is compiled for (Databricks SQL is Spark SQL)."""
 
 
-def parse(kind: str, value: Any, project: str | None = None) -> CloudSpec:
-    """showwork.yaml's `warehouse: {KIND: {...}}`; a dbt profile's secrets arrive as Secret."""
+def parse(kind: str, value: Any, project: str | None = None, base: Path | None = None
+          ) -> CloudSpec:
+    """showwork.yaml's `warehouse: {KIND: {...}}`; a dbt profile's secrets arrive as Secret; a
+    relative file setting resolves against `base`, showwork.yaml's folder."""
     from semantic_layer.dbt_project import Secret
 
     if not isinstance(value, Mapping):
@@ -101,8 +109,10 @@ def parse(kind: str, value: Any, project: str | None = None) -> CloudSpec:
     missing = [k for k in REQUIRED[kind] if not value.get(k)]
     if missing:
         raise WarehouseSpecError(f"warehouse.{kind}: {', '.join(missing)} must be given.")
-    return CloudSpec(kind, {k: str(value[k]) for k in plain if value.get(k) is not None},
-                     secrets, project)
+    settings = {k: str(value[k]) for k in plain if value.get(k) is not None}
+    if settings.get("tls_ca_file") and base is not None:
+        settings["tls_ca_file"] = str(base / Path(settings["tls_ca_file"]).expanduser())
+    return CloudSpec(kind, settings, secrets, project)
 
 
 # -- what each driver is given ------------------------------------------------------------------
@@ -156,6 +166,8 @@ def databricks_kwargs(spec: CloudSpec) -> dict[str, Any]:
     for key in ("catalog", "schema"):
         if s.get(key):
             out[key] = s[key]
+    if s.get("tls_ca_file"):
+        out["_tls_trusted_ca_file"] = s["tls_ca_file"]
     if "token" in spec.secrets:
         out["access_token"] = spec.secrets["token"]
     return out
@@ -184,6 +196,42 @@ def _driver(kind: str) -> tuple[Callable[..., Any], tuple[type[BaseException], .
             (dberr.Error, OSError, urllib3.exceptions.HTTPError))
 
 
+SECRET_WORD = {"snowflake": "password or key", "bigquery": "service-account credentials",
+               "databricks": "access token"}
+
+
+def _refusal(exc: BaseException) -> str | None:
+    """"HTTP 403: why" when the driver's error is an HTTP 401/403 answer to the login (the
+    Databricks connector keeps the status in its RequestError's context, and its message says
+    only "Error during request to server")."""
+    context = getattr(exc, "context", None)
+    code = context.get("http-code") if isinstance(context, Mapping) else None
+    if code not in (401, 403):
+        return None
+    said = str(context.get("error-message") or "").strip()
+    return f"HTTP {code}{': ' + said if said else ''}"
+
+
+class _Cancel(threading.Event):
+    """Set once the cursor was cancelled; `timer` is what cancels it."""
+
+    timer: threading.Timer
+
+
+def _cancel_after(cursor: Any, seconds: float) -> _Cancel:
+    """Start a timer that cancels `cursor` (ADBC's adbc_cancel, else DB-API cancel)."""
+    fired = _Cancel()
+
+    def cancel() -> None:
+        fired.set()
+        (getattr(cursor, "adbc_cancel", None) or cursor.cancel)()
+
+    fired.timer = threading.Timer(seconds, cancel)
+    fired.timer.daemon = True
+    fired.timer.start()
+    return fired
+
+
 class CloudEngine:
     """Governed SQL on Snowflake, BigQuery or Databricks SQL over one driver connection."""
 
@@ -200,35 +248,38 @@ class CloudEngine:
                 raise EngineUnavailable(f"{spec.where} needs its driver: pip install "
                                         f"'showwork[{spec.kind}]'.") from exc
         self._errors = errors
+        self._login_timeout_s = min(LOGIN_TIMEOUT_S, limits.timeout_s)
         self._lock = threading.Lock()
         try:
-            self.connection: Any = connect(spec)
+            with warnings.catch_warnings():  # ADBC's "cannot disable autocommit": read-only SQL
+                warnings.simplefilter("ignore")
+                self.connection: Any = connect(spec)
         except errors as exc:
+            refused = _refusal(exc)
+            if refused:
+                raise EngineUnavailable(f"{spec.where}: the server refused the credentials "
+                                        f"({self._scrub(refused)}); check the {SECRET_WORD[spec.kind]} and "
+                                        "its access to the warehouse.") from None
             raise EngineUnavailable(f"{spec.where}: could not connect: {self._reason(exc)}; "
                                     "check the network, the settings and the credentials.") from None
+        if spec.kind == "bigquery":  # its driver connects lazily: ask once, so that no
+            self._execute_plain(PROBE, "could not connect: ")  # network is said at open
         if spec.kind == "snowflake":  # the server cancels a statement past the timeout too
             self._execute_plain(f"ALTER SESSION SET STATEMENT_TIMEOUT_IN_SECONDS = "
                                 f"{max(1, int(limits.timeout_s))}")
         self._checked: dict[str, str] = {}
 
     @classmethod
-    def open(cls, kind: str, value: Any, limits: Limits, project: str | None = None
-             ) -> CloudEngine:
-        return cls(parse(kind, value, project), limits)
+    def open(cls, kind: str, value: Any, limits: Limits, project: str | None = None,
+             base: Path | None = None) -> CloudEngine:
+        return cls(parse(kind, value, project, base), limits)
 
     def run(self, sql: str, limits: Limits) -> list[tuple[Any, ...]]:
         checked = self._checked.get(sql)
         if checked is None:
             checked = self._checked[sql] = one_select(sql, self.spec.where, self.dialect)
         cursor = self._open().cursor()
-        timed_out = threading.Event()
-
-        def cancel() -> None:
-            timed_out.set()
-            (getattr(cursor, "adbc_cancel", None) or cursor.cancel)()
-
-        timer = threading.Timer(limits.timeout_s, cancel)
-        timer.start()
+        timed_out = _cancel_after(cursor, limits.timeout_s)
         try:
             cursor.execute(checked)
             rows = [tuple(r) for r in cursor.fetchmany(limits.row_cap + 1)]
@@ -239,7 +290,7 @@ class CloudEngine:
             raise ExecutionError(f"{self.spec.where}: the warehouse could not run the query: "
                                  f"{self._reason(exc)}") from None
         finally:
-            timer.cancel()
+            timed_out.timer.cancel()
             cursor.close()
         return within_cap(rows, limits)
 
@@ -275,20 +326,29 @@ class CloudEngine:
             raise ExecutionError(f"{self.spec.where}: the engine is closed.")
         return self.connection
 
-    def _execute_plain(self, sql: str) -> list[tuple[Any, ...]]:
-        """The engine's own statements (session settings, the catalog), not governed SQL."""
+    def _execute_plain(self, sql: str, doing: str = "") -> list[tuple[Any, ...]]:
+        """The engine's own statements (session settings, the catalog), not governed SQL; a
+        service that does not answer within the login timeout is reported, not waited for (the
+        BigQuery driver connects lazily and retries a refused request until cancelled)."""
         cursor = self._open().cursor()
+        timed_out = _cancel_after(cursor, self._login_timeout_s)
         try:
             cursor.execute(sql)
             return [tuple(r) for r in cursor.fetchall()] if cursor.description else []
         except self._errors as exc:
-            raise EngineUnavailable(f"{self.spec.where}: {self._reason(exc)}") from None
+            silent = (f"no answer within {self._login_timeout_s:g} s: "
+                      if timed_out.is_set() else "")
+            raise EngineUnavailable(f"{self.spec.where}: {doing}{silent}{self._reason(exc)}; check "
+                                    "the network, the settings and the credentials.") from None
         finally:
+            timed_out.timer.cancel()
             cursor.close()
 
     def _reason(self, exc: BaseException) -> str:
         lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
-        text = " ".join(lines[:2])[:500] or type(exc).__name__
+        return self._scrub(" ".join(lines[:2])[:500] or type(exc).__name__)
+
+    def _scrub(self, text: str) -> str:
         for secret in self.spec.secrets.values():
             if secret:
                 text = text.replace(secret, "***")

@@ -1,8 +1,9 @@
 """Snowflake, BigQuery and Databricks SQL, which cannot be reached from here: the settings each
 driver is given, the compiled SQL per dialect against the golden files, and what a user sees with
-no network (a closed loopback port, through the real drivers), a bad credential (a loopback
-Snowflake login endpoint that refuses it; the BigQuery driver refusing malformed credentials
-before any request) and a missing table or a timeout (a connection object standing in at the
+no network (a closed loopback port, through the real drivers; for BigQuery, whose driver has no
+endpoint override, every proxy variable pointing at one), a bad credential (loopback Snowflake
+and Databricks login endpoints that refuse it, the latter over TLS with a self-signed
+certificate; the BigQuery driver refusing malformed credentials before any request) and a missing table or a timeout (a connection object standing in at the
 driver's DB-API interface). No test reaches beyond 127.0.0.1; every secret is planted and
 looked for in what the user sees."""
 
@@ -22,6 +23,7 @@ import pytest
 from semantic_layer import SemanticLayer, errors, load_model
 from semantic_layer.engines import open_engine
 from semantic_layer.engines.cloud import (
+    PROBE,
     CloudEngine,
     bigquery_kwargs,
     databricks_kwargs,
@@ -137,6 +139,13 @@ class TestSettings:
             "access_token": SECRET, "_retry_stop_after_attempts_count": 1,
             "_socket_timeout": 10, "_retry_stop_after_attempts_duration": 10}
 
+    def test_databricks_ca_file_resolves_against_the_project(self, secrets: None) -> None:
+        """tls_ca_file (a host behind a TLS proxy) is the connector's trusted CA bundle, a
+        relative path read from showwork.yaml's folder."""
+        spec = parse("databricks", {**SETTINGS["databricks"], "tls_ca_file": "certs/ca.pem"},
+                     base=Path("/srv/shop"))
+        assert databricks_kwargs(spec)["_tls_trusted_ca_file"] == "/srv/shop/certs/ca.pem"
+
     @pytest.mark.parametrize("kind", sorted(SETTINGS))
     def test_a_secret_is_never_written_in_showwork_yaml(self, kind: str) -> None:
         """A literal password/token/credentials key is refused, pointing at its *_env key."""
@@ -177,6 +186,11 @@ class TestCompiledSql:
         assert con.executed[-1] == sql
 
 
+def _setup(sql: str) -> bool:
+    """The engine's own statements at open: Snowflake's session timeout, BigQuery's probe."""
+    return "ALTER SESSION" in sql or sql == PROBE
+
+
 def _engine(kind: str, answer: Any) -> CloudEngine:
     return CloudEngine(parse(kind, SETTINGS[kind], project="shop"), Limits(),
                        lambda spec: FakeConnection(answer), (DriverError,))
@@ -187,7 +201,7 @@ class TestRunning:
     def test_missing_table(self, kind: str, secrets: None) -> None:
         """The driver's error for a missing table is one ExecutionError naming project and engine."""
         def answer(sql: str, cursor: FakeCursor) -> Any:
-            if "information_schema" in sql or "ALTER SESSION" in sql:
+            if "information_schema" in sql or _setup(sql):
                 return []
             return DriverError(f"SQL compilation error: Object 'ORDERS' does not exist "
                                f"(auth {SECRET})")
@@ -211,7 +225,7 @@ class TestRunning:
     def test_timeout_cancels(self, kind: str, secrets: None) -> None:
         """Past the timeout the driver's cancel is called; the call is a QueryTimeout."""
         def answer(sql: str, cursor: FakeCursor) -> Any:
-            if "ALTER SESSION" in sql:
+            if _setup(sql):
                 return []
             assert cursor.cancelled.wait(60)  # the engine's timer cancels it
             return DriverError("query cancelled")
@@ -321,3 +335,140 @@ class TestRealDrivers:
         assert str(exc).startswith("project shop, Databricks SQL (127.0.0.1/sql/1.0/warehouses"
                                    "/ab): could not connect:")
         assert "Connection refused" in str(exc) and SECRET not in str(exc) and took < 30
+
+
+def _self_signed(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1, its own CA, and its key (cert.pem, key.pem in `folder`)."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName(
+                [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(key, hashes.SHA256()))
+    cert_file, key_file = folder / "cert.pem", folder / "key.pem"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                           serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_file, key_file
+
+
+class DatabricksLogin:
+    """A loopback HTTPS endpoint answering the connector's OpenSession as Databricks answers a
+    bad token: HTTP `status` (403 for an invalid token, 401 for a malformed one) with the body
+    "Invalid access token."; it records the Authorization headers it was sent."""
+
+    def __init__(self, folder: Path, status: int) -> None:
+        import ssl
+
+        seen: list[str] = []
+        self.seen = seen
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 — http.server's name
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                seen.append(self.headers.get("Authorization", ""))
+                body = b"Invalid access token."
+                self.send_response(status)
+                self.send_header("Content-Type", "text/plain")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.ca_file, key_file = _self_signed(folder)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(self.ca_file, key_file)
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class TestNoNetworkAndRefusedLogins:
+    @pytest.mark.parametrize("status", [403, 401])
+    def test_databricks_bad_token(self, status: int, secrets: None, tmp_path: Path) -> None:
+        """The token reaches the (TLS, self-signed, trusted through tls_ca_file) login and is
+        refused: the message says the credentials were refused with the HTTP status, names
+        project and engine, and the token is nowhere in it."""
+        pytest.importorskip("databricks.sql")
+        pytest.importorskip("cryptography")
+        login = DatabricksLogin(tmp_path, status)
+        try:
+            exc, took = _open("databricks", {**SETTINGS["databricks"], "host": "127.0.0.1",
+                                             "port": login.port,
+                                             "tls_ca_file": str(login.ca_file)})
+        finally:
+            login.close()
+        assert login.seen and login.seen[0] == f"Bearer {SECRET}"  # the token was sent
+        assert str(exc) == (
+            f"project shop, Databricks SQL (127.0.0.1/sql/1.0/warehouses/ab): the server refused "
+            f"the credentials (HTTP {status}); check the access token and its access to the "
+            "warehouse.")
+        assert took < 30
+
+    def test_bigquery_no_network(self, tmp_path: Path) -> None:
+        """No network, from the command line: the BigQuery driver has no endpoint override, so
+        every proxy variable points at a closed loopback port (Go's HTTP client, inside the
+        driver, reads them once per process: hence a fresh process). A well-formed service-account
+        key gets as far as fetching its token; the refused request is reported at open, within
+        the login timeout, naming project and engine, with neither the key nor its id shown."""
+        pytest.importorskip("adbc_driver_bigquery")
+        pytest.importorskip("cryptography")
+        import os
+        import subprocess
+        import sys
+
+        import yaml
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric import rsa
+
+        pem = rsa.generate_private_key(public_exponent=65537, key_size=2048).private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption()).decode()
+        key = json.dumps({"type": "service_account", "project_id": "acme-data",
+                          "private_key_id": SECRET, "private_key": pem,
+                          "client_email": "reader@acme-data.iam.gserviceaccount.com",
+                          "client_id": "1", "token_uri": "https://oauth2.googleapis.com/token"})
+        shop = ROOT / "examples" / "shop"
+        (tmp_path / "showwork.yaml").write_text(yaml.safe_dump({
+            "name": "shop", "semantic_models": str(shop / "models"),
+            "governance": str(shop / "governance.yaml"),
+            "warehouse": {"bigquery": SETTINGS["bigquery"]}}), encoding="utf-8")
+        proxy = f"http://127.0.0.1:{closed_port()}"
+        env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
+        env.update({"BQ_KEY": key, "HTTPS_PROXY": proxy, "HTTP_PROXY": proxy,
+                    "ALL_PROXY": proxy, "SHOWWORK_HOME": str(tmp_path / "home")})
+        started = time.monotonic()
+        proc = subprocess.run([sys.executable, "-m", "showwork", "semantic", "query",
+                               "--project", str(tmp_path), "--metric", "revenue"],
+                              capture_output=True, text=True, env=env, timeout=120, check=False)
+        took = time.monotonic() - started
+        out = proc.stdout + proc.stderr
+        assert proc.returncode == 3, out
+        assert proc.stderr.startswith(
+            "bad project: project shop, BigQuery (project acme-data, dataset shop): could not "
+            "connect: no answer within 10 s: "), out
+        assert "cannot fetch token" in out and "connection refused" in out
+        assert "Traceback" not in out and SECRET not in out and "PRIVATE KEY" not in out
+        assert pem.splitlines()[1] not in out
+        assert took < 60
