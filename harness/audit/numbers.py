@@ -265,6 +265,7 @@ def check_text_numbers(ctx: ClaimContext) -> list[Defect]:
         return []
     values = {s.value for s in supports}
     left = tuple(n for n in numbers if n.percent or n.money or n.value not in values)
+    left = unlabelled(ctx.claim.text, left, supports, ctx.catalog) if left else left
     return [_text_defect(ctx, n, supports) for n in
             unsupported(left, ctx.question or "", Supports(supports))] if left else []
 
@@ -274,6 +275,7 @@ def _argument_numbers(ctx: ClaimContext) -> list[Defect]:
     supports = _premise_supports(ctx, set()) if numbers else None
     if not supports:
         return []
+    numbers = unlabelled(ctx.claim.text, numbers, supports, ctx.catalog)
     return [_text_defect(ctx, n, supports) for n in
             unsupported(numbers, ctx.question or "", Supports(supports))]
 
@@ -316,8 +318,9 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
         return []  # no claim graph: nothing to hold the prose to (not measurable)
     supported = answer_checker(ctx)
     supports = list(supported.items)
+    prose = unlabelled(ctx.answer.answer, _read(ctx, ctx.answer.answer), supports, ctx.catalog)
     found = [_prose_defect(n, supports) for n in
-             unsupported(_read(ctx, ctx.answer.answer), ctx.question or "", supported)]
+             unsupported(prose, ctx.question or "", supported)]
     return found + _headline(ctx.answer.value, supports, supported) + _listed(ctx, supported)
 
 
@@ -434,6 +437,22 @@ def row_supports(ctx: AnswerContext) -> dict[str, list[Support]]:
             for member in _members(claim.cited[0].row):
                 out.setdefault(member, []).append(stated)
     return out
+
+
+def unlabelled(text: str, numbers: tuple[ReadNumber, ...], supports: Iterable[Support],
+               catalog: dict[str, Any]) -> tuple[ReadNumber, ...]:
+    """`numbers` without those the text writes as a cited row's member right after its
+    dimension's label ('number of engines 2', 'scheduled departure hour 12'): a label, not a
+    claim. A number written so that is no cited row's member stays a claim."""
+    dims = catalog.get("dimensions") or {}
+    labels = {(k, str(v)) for s in supports if s.source is not None
+              for k, v in s.source.row.key.items()}
+    if not labels:
+        return numbers
+    said = {(f"{(dims.get(k) or {}).get('label') or k.split('__')[-1].replace('_', ' ')} {v}"
+             ).lower() for k, v in labels} | {f"{k} {v}".lower() for k, v in labels}
+    return tuple(n for n in numbers if n.percent or n.money or not any(
+        text[:n.end].lower().endswith(label) for label in said))
 
 
 def _members(row: Row) -> set[str]:
