@@ -25,6 +25,7 @@ from harness.project import Project
 from harness.questions import load_questions
 from semantic_layer import errors
 from semantic_layer.engines import open_engine
+from semantic_layer.engines.postgres import one_select
 from semantic_layer.execute import Limits
 from semantic_layer.layer import SemanticLayer
 from semantic_layer.model import default_model_path
@@ -223,6 +224,33 @@ def shop_engine(server: PostgresServer, monkeypatch: pytest.MonkeyPatch) -> Iter
 
 def _orders(server: PostgresServer) -> list[tuple[object, ...]]:
     return server.rows("shop", "SELECT count(*), sum(order_total) FROM orders")
+
+
+class TestWindowOnTheTimestamp:
+    """A window on a day cast from a timestamp column is compared on the column itself."""
+
+    WINDOW = ("SELECT count(*) FROM orders AS o WHERE CAST(o.ordered_at AS DATE) >= "
+              "CAST('2019-03-01' AS DATE) AND CAST(o.ordered_at AS DATE) < CAST('2019-04-01' AS "
+              "DATE)")
+
+    def test_rewritten_only_for_a_timestamp_column(self) -> None:
+        """`>=` and `<` on the cast become timestamp bounds; another column, `<=` (which would
+        need the next day) and unknown columns are left as written."""
+        stamps = frozenset({("orders", "ordered_at")})
+        assert one_select(self.WINDOW, "x", timestamps=stamps) == (
+            "SELECT COUNT(*) FROM orders AS o WHERE o.ordered_at >= CAST('2019-03-01' AS "
+            "TIMESTAMP) AND o.ordered_at < CAST('2019-04-01' AS TIMESTAMP)")
+        assert one_select(self.WINDOW, "x", timestamps=frozenset({("orders", "status")})) == (
+            self.WINDOW)
+        inclusive = self.WINDOW.replace(") < CAST", ") <= CAST")
+        assert "CAST(o.ordered_at AS DATE) <=" in one_select(inclusive, "x", timestamps=stamps)
+
+    def test_same_rows_on_the_server(self, shop_engine: Any, server: PostgresServer) -> None:
+        """The engine sends the rewritten window (it read the column's type from the catalog)
+        and the server counts the same orders as with the cast on every row."""
+        sent = shop_engine.run(self.WINDOW, shop_engine.limits)
+        assert shop_engine._checked[self.WINDOW].count("CAST(o.ordered_at AS DATE)") == 0
+        assert sent == server.rows("shop", self.WINDOW) and sent[0][0] > 0
 
 
 class TestLimits:
