@@ -8,6 +8,13 @@ ratio (days per user: active users), else the edge's count factor; a driver that
 members has only rate parts (each member's delta). The layer has no mix or rate field, so the
 claims state the per-member fields those parts are computed from, and the numbers they say are
 those fields.
+
+A member is named ("most of all for plan free") only when it stands out: its share of the move
+(its rate part over the driver's move) exceeds its share of the base (its share of the weight,
+or of the driver for one that adds up, in the earlier window) by at least STANDS_OUT (10
+points). Every member moving in step takes about its base share, so a move no member stands out
+in is said as spread evenly, one claim per dimension checked citing the fields the shares are
+computed from.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from analyst.rules.claims import (
 )
 from analyst.rules.tables import scope
 from analyst.rules.understand import Understood
+from protocol.answer import MAX_CITATIONS
 from semantic_layer.attribution import mix_rate
 from semantic_layer.tree import driver as pick_driver
 from semantic_layer.windows import Window, aligned, period_end, period_start, periods
@@ -42,6 +50,8 @@ from semantic_layer.windows import Window, aligned, period_end, period_start, pe
 INFLUENCE_NOTABLE_PCT = 10.0
 MIX_NOTABLE = 0.05
 """A dimension's mix part is stated when it is at least this share of the driver's move."""
+STANDS_OUT = 0.10
+"""A member is named when its share of the move exceeds its share of the base by this much."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +68,17 @@ class Part:
     """The move from the weight shifting toward (or away from) this member."""
     rate: float
     """The move from the driver changing within this member, at its average weight."""
+    base: float = 0.0
+    """Its share of the base: of the weight (or of the driver, one that adds up) before."""
+
+    def excess(self, move: float) -> float:
+        """How far its share of the move exceeds its share of the base (0.25: 25 points)."""
+        return self.rate / move - self.base if move else 0.0
+
+    @property
+    def labelled(self) -> bool:
+        """Whether the member has a label to name it by (not a missing value)."""
+        return self.member not in ("", "None")
 
 
 @dataclass(frozen=True)
@@ -173,26 +194,48 @@ def _attribution(catalog: dict[str, Any], out: AnswerBuilder, handle: int | None
 def _drill(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, edge: dict[str, Any],
            driver: str, windows: dict[str, Any], whole: Outcome
            ) -> Generator[Call, Outcome, Drill | None]:
-    """The member where the driver moved most (rate), and the dimension whose mix moved it."""
+    """The member that stands out in the driver's move (rate), or the move said as spread
+    evenly, and the dimension whose mix moved it."""
     weight = cat.weight_of(catalog, driver, edge)
     by_dim = yield from _split(q, catalog, driver, weight, windows)
     move = whole.rows()[0]["values"][driver]["delta"] or 0.0
-    rate = _largest([p for parts in by_dim.values() for p in parts], move, "rate")
-    if rate is None:
+    if not by_dim:
         return None
-    c_rate = _rate_claim(q, catalog, out, driver, rate)
-    premises, because = [c_rate], f", most of all for {members(catalog, rate.key)}"
+    rate = _standing_out([p for parts in by_dim.values() for p in parts], move)
+    if rate is None:
+        evenly = [_evenly_claim(q, catalog, out, driver, weight, parts, move, whole)
+                  for parts in by_dim.values()]
+        dims = _and([_dim(catalog, d) for d in by_dim])
+        premises, because = [c for cs in evenly for c in cs], f", spread evenly across {dims}"
+        segment = None
+    else:
+        c_rate = _rate_claim(q, catalog, out, driver, weight, rate, by_dim[rate.dim], whole)
+        premises, because = [c_rate], f", most of all for {members(catalog, rate.key)}"
+        segment = (c_rate, members(catalog, rate.key), rate.key)
     mix = _mix(by_dim, move) if weight is not None else None
     if mix is not None and weight is not None:
         c_mix = _mix_claim(q, catalog, out, driver, weight, mix, whole)
         toward = "toward" if _shift(mix, weight) > 0 else "away from"
+        within = (f"moved within {members(catalog, rate.key)} (a rate effect)" if rate else
+                  "moved in step within its members (a rate effect)")
         said = (f"the {_dim(catalog, mix.dim)} mix shifted {toward} {mix.member} (a mix effect) "
-                f"while {cat.label(catalog, driver)} moved within "
-                f"{members(catalog, rate.key)} (a rate effect)")
+                f"while {cat.label(catalog, driver)} {within}")
         premises.append(out.argue(f"{subject(cat.label(catalog, driver))} moved both because "
-                                  f"{said}", [c_mix, c_rate]))
+                                  f"{said}", [c_mix, *premises]))
         because += f"; {said}"
-    return Drill(premises, because, (c_rate, members(catalog, rate.key), rate.key))
+    return Drill(premises, because, segment)
+
+
+def _standing_out(parts: list[Part], move: float) -> Part | None:
+    """The labelled member whose share of the move most exceeds its share of the base, when
+    that is at least STANDS_OUT; None when no member stands out."""
+    out = [p for p in parts if p.labelled and p.excess(move) >= STANDS_OUT]
+    return max(out, key=lambda p: p.excess(move), default=None)
+
+
+def _and(words: list[str]) -> str:
+    """'plan', 'plan and country', 'plan, country and platform'."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _dim(catalog: dict[str, Any], dim: str) -> str:
@@ -221,14 +264,23 @@ def _parts(r: Outcome, dim: str, driver: str, weight: str | None) -> list[Part]:
     move)."""
     rows = r.rows()
     if weight is None:
+        rows = [row for row in rows if row["values"][driver]["delta"] is not None]
+        bases = _shares([row["values"][driver]["previous"] for row in rows])
         return [Part(dim, str(row["key"][dim]), r.handle, row["key"], row["values"], 0.0,
-                     row["values"][driver]["delta"]) for row in rows
-                if row["values"][driver]["delta"] is not None]
+                     row["values"][driver]["delta"], base)
+                for row, base in zip(rows, bases, strict=True)]
     members = [(float(row["values"][weight]["value"] or 0),
                 float(row["values"][weight]["previous"] or 0),
                 *_levels(row["values"][driver])) for row in rows]
-    return [Part(dim, str(row["key"][dim]), r.handle, row["key"], row["values"], mix, rate)
-            for row, (mix, rate) in zip(rows, mix_rate(members), strict=True)]
+    bases = _shares([row["values"][weight]["previous"] for row in rows])
+    return [Part(dim, str(row["key"][dim]), r.handle, row["key"], row["values"], mix, rate, base)
+            for row, (mix, rate), base in zip(rows, mix_rate(members), bases, strict=True)]
+
+
+def _shares(values: list[Any]) -> list[float]:
+    """Each value's share of their sum (a missing value is none of it)."""
+    total = sum(float(v or 0) for v in values)
+    return [float(v or 0) / total if total else 0.0 for v in values]
 
 
 def _levels(f: dict[str, Any]) -> tuple[float, float]:
@@ -242,7 +294,7 @@ def _levels(f: dict[str, Any]) -> tuple[float, float]:
 
 def _largest(parts: list[Part], move: float, part: str) -> Part | None:
     """The part of the move's sign with the largest size."""
-    same = [p for p in parts if getattr(p, part) * move > 0]
+    same = [p for p in parts if p.labelled and getattr(p, part) * move > 0]
     return max(same, key=lambda p: abs(getattr(p, part)), default=None)
 
 
@@ -263,19 +315,72 @@ def _shift(part: Part, weight: str) -> float:
     return (w["value"] or 0) - (w["previous"] or 0)
 
 
+def _base_field(driver: str, weight: str | None) -> tuple[str, str]:
+    """(metric, field) a member's share of the base is computed from."""
+    return (weight, "previous") if weight is not None else (driver, "previous")
+
+
+def _share_sources(driver: str, weight: str | None, parts: list[Part], whole: Outcome
+                   ) -> list[str]:
+    """The fields the members' shares are computed from: the whole's move and each member's
+    base (their sum is the base)."""
+    metric, field_ = _base_field(driver, weight)
+    return [cite(whole.handle, driver, "delta"),
+            *(cite(p.handle, metric, field_, p.key) for p in parts)]
+
+
+def _base_words(catalog: dict[str, Any], driver: str, weight: str | None) -> str:
+    return cat.label(catalog, weight if weight is not None else driver)
+
+
 def _rate_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driver: str,
-                p: Part) -> str:
+                weight: str | None, p: Part, parts: list[Part], whole: Outcome) -> str:
+    """The member's move, and that its share of the driver's move clearly exceeds its share of
+    the base (citing the fields both shares are computed from)."""
     f = p.fields[driver]
     named, units = cat.label(catalog, driver), unit_of(catalog, driver)
     who = f"{subject(named)} for {members(catalog, p.key)}{scope(q, catalog)}"
+    way = "rise" if (whole.rows()[0]["values"][driver]["delta"] or 0) > 0 else "fall"
+    stands = (f": its share of the {way} in {named} clearly exceeds its share of "
+              f"{_base_words(catalog, driver, weight)}")
+    shares = _share_sources(driver, weight, parts, whole)
     if f["pct_change"] is None:
-        return out.measure(f"{who} {be(named)} {fmt(f['value'], units)}",
-                           cite(p.handle, driver, "value", p.key), f["value"])
+        return out.measure(f"{who} {be(named)} {fmt(f['value'], units)}{stands}",
+                           cite(p.handle, driver, "value", p.key), f["value"], *shares)
     text = (f"{who} {moved(f['pct_change'], named)} ({fmt(f['previous'], units)} → "
-            f"{fmt(f['value'], units)})")
+            f"{fmt(f['value'], units)}){stands}")
     return out.measure(text, cite(p.handle, driver, "pct_change", p.key), f["pct_change"],
                        cite(p.handle, driver, "previous", p.key),
-                       cite(p.handle, driver, "value", p.key))
+                       cite(p.handle, driver, "value", p.key), *shares)
+
+
+def _evenly_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driver: str,
+                  weight: str | None, parts: list[Part], move: float, whole: Outcome
+                  ) -> list[str]:
+    """That no member of one dimension stands out: claims citing, per member, its move in the
+    driver and its base (members in groups that fit the citation limit)."""
+    named, dim = cat.label(catalog, driver), _dim(catalog, parts[0].dim)
+    way = "rise" if move > 0 else "fall"
+    metric, field_ = _base_field(driver, weight)
+    each = 3 if weight is not None else 2  # a rate part needs the level's two ends
+    size = max(1, (MAX_CITATIONS - 1) // each)
+    claims = []
+    for at in range(0, len(parts), size):
+        group = parts[at:at + size]
+        sources = [cite(whole.handle, driver, "delta")]
+        for p in group:  # its base, and what its rate part is computed from
+            sources.append(cite(p.handle, metric, field_, p.key))
+            sources += ([cite(p.handle, weight, "value", p.key),
+                         cite(p.handle, driver, "delta", p.key)] if weight is not None
+                        else [cite(p.handle, driver, "delta", p.key)])
+        named_ = [members(catalog, p.key) for p in group if p.labelled] or [dim]
+        which = ("" if len(group) == len(parts) else f" ({named_[0]} through {named_[-1]})"
+                 if len(named_) > 1 else f" ({named_[0]})")
+        claims.append(out.measure(
+            f"Across {dim}{which}{scope(q, catalog)}, no member's share of the {way} in {named} "
+            f"clearly exceeds its share of {_base_words(catalog, driver, weight)}",
+            sources[0], whole.rows()[0]["values"][driver]["delta"], *sources[1:]))
+    return claims
 
 
 def _mix_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driver: str,

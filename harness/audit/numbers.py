@@ -441,18 +441,20 @@ def row_supports(ctx: AnswerContext) -> dict[str, list[Support]]:
 
 def unlabelled(text: str, numbers: tuple[ReadNumber, ...], supports: Iterable[Support],
                catalog: dict[str, Any]) -> tuple[ReadNumber, ...]:
-    """`numbers` without those the text writes as a cited row's member right after its
-    dimension's label ('number of engines 2', 'scheduled departure hour 12'): a label, not a
+    """`numbers` without those the text writes as (the start of) a cited row's member right
+    after its dimension's label ('number of engines 2', 'engine type 4 Cycle'): a label, not a
     claim. A number written so that is no cited row's member stays a claim."""
     dims = catalog.get("dimensions") or {}
-    labels = {(k, str(v)) for s in supports if s.source is not None
-              for k, v in s.source.row.key.items()}
-    if not labels:
+    keys = {(k, str(v).lower()) for s in supports if s.source is not None
+            for k, v in s.source.row.key.items()}
+    if not keys:
         return numbers
-    said = {(f"{(dims.get(k) or {}).get('label') or k.split('__')[-1].replace('_', ' ')} {v}"
-             ).lower() for k, v in labels} | {f"{k} {v}".lower() for k, v in labels}
+    said = {(f"{(dims.get(k) or {}).get('label') or k.split('__')[-1].replace('_', ' ')} "
+             .lower(), v) for k, v in keys} | {(f"{k} ".lower(), v) for k, v in keys}
+    low = text.lower()
     return tuple(n for n in numbers if n.percent or n.money or not any(
-        text[:n.end].lower().endswith(label) for label in said))
+        low.startswith(member, n.start) and member.startswith(n.text.lower())
+        and low.endswith(label, 0, n.start) for label, member in said))
 
 
 def _members(row: Row) -> set[str]:
