@@ -412,7 +412,7 @@ def _round_half_up(value: float, places: int) -> float:
     return float(Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP))
 
 
-_SIGNED_CHANGE = re.compile(r"\b(rose|fell) (\d[\d,]*(?:\.\d+)?)%")
+_SIGNED_CHANGE = re.compile(r"\b(rose|fell) (\d[\d,]*(?:\.\d+)?)\s?%")
 
 
 def unsigned_change(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:

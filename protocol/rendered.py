@@ -12,9 +12,9 @@ not whole (an integer in text is read as exact).
 >>> say(10.345, "minutes"), say(1065.21, "miles")
 ('10.3 min', '1,065.2 miles')
 >>> say(0.050539056550839644, "fraction"), say(815497.7, "usd"), say(-1203.094, "usd")
-('5.1%', '$815,497.70', '-$1,203.09')
+('5.1 %', '$815,497.70', '-$1,203.09')
 >>> moved(-15.991041553708287), moved(1181.8181818181818), signed(4274.4012)
-('fell 16.0%', 'rose 1,181.8%', '+4,274.4')
+('fell 16.0 %', 'rose 1,181.8 %', '+4,274.4')
 >>> subject("active users"), be("active users"), be("days per user"), be("plus price")
 ('Active users', 'were', 'was', 'was')
 """
@@ -36,7 +36,9 @@ symbol, since the audit reads '10 minutes' as a count of periods, not a value to
 SIGNIFICANT = 3
 """Significant digits a person reads; a value that is not whole keeps at least one decimal."""
 RATE_SIGNIFICANT = 2
-"""A rate read as a percent ('5.1%', '0.12%'); above 10% still one decimal ('39.6%')."""
+"""A rate read as a percent ('5.1 %', '0.12 %'); above 10 % still one decimal ('39.6 %')."""
+PERCENT = " %"
+"""How a percent is written after its number (issue 32: `5.1 %`)."""
 UNCHANGED_PCT = 0.005
 """A change smaller than this (in percent) is said as unchanged."""
 
@@ -48,7 +50,7 @@ def say(value: float | int | str | None, unit: str | None = None) -> str:
     if isinstance(value, str):
         return value
     if unit == "fraction":
-        return f"{_digits(value * 100, significant=RATE_SIGNIFICANT)}%"
+        return f"{_digits(value * 100, significant=RATE_SIGNIFICANT)}{PERCENT}"
     if unit in CURRENCIES:
         sign = "-" if value < 0 else ""
         return f"{sign}{CURRENCIES[unit]}{abs(value):,.2f}"
@@ -66,12 +68,12 @@ def signed(value: float | int | None, unit: str | None = None) -> str:
 
 
 def percent(value: float | int | None) -> str:
-    """A value in percent units (a `pct_change` or `share` field): '16.0%'."""
-    return "no value" if value is None else f"{_digits(value)}%"
+    """A value in percent units (a `pct_change` or `share` field): '16.0 %'."""
+    return "no value" if value is None else f"{_digits(value)}{PERCENT}"
 
 
 def moved(pct: float | int | None, label: str = "") -> str:
-    """A relative change in words: 'rose 10.8%', 'fell 16.0%', 'was unchanged' ('were
+    """A relative change in words: 'rose 10.8 %', 'fell 16.0 %', 'was unchanged' ('were
     unchanged' for a plural label)."""
     if pct is None:
         return "could not be compared"
@@ -166,12 +168,12 @@ def agree(label: str, verb: str) -> str:
 def render_measurement(label: str, field: str, fields: dict[str, float | int | None],
                        windows: list[str], segment: str = "", fraction: bool = False,
                        unit: str | None = None) -> str:
-    """One sentence stating a cited field, e.g. 'Days per user fell 15.3% (2.67 → 2.26), …'.
+    """One sentence stating a cited field, e.g. 'Days per user fell 15.3 % (2.67 → 2.26), …'.
 
     >>> render_measurement("days per user", "pct_change",
     ...     {"value": 2.264, "previous": 2.6724, "delta": -0.408, "pct_change": -15.284},
     ...     ["2026-03-09..2026-03-15", "2026-03-02..2026-03-08"])
-    'Days per user fell 15.3% (2.67 → 2.26), 2026-03-09..2026-03-15 versus 2026-03-02..2026-03-08.'
+    'Days per user fell 15.3 % (2.67 → 2.26), 2026-03-09..2026-03-15 versus 2026-03-02..2026-03-08.'
     >>> render_measurement("active users", "value", {"value": 11343}, ["2026-03-02..2026-03-08"])
     'Active users were 11,343 in 2026-03-02..2026-03-08.'
     """

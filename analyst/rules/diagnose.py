@@ -203,7 +203,7 @@ def _drill(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, edge: dic
         return None
     rate = _standing_out([p for parts in by_dim.values() for p in parts], move)
     if rate is None:
-        evenly = [_evenly_claim(q, catalog, out, driver, weight, parts, move, whole)
+        evenly = [_evenly_claim(q, catalog, out, driver, weight, parts, whole)
                   for parts in by_dim.values()]
         dims = _and([_dim(catalog, d) for d in by_dim])
         premises, because = [c for cs in evenly for c in cs], f", spread evenly across {dims}"
@@ -330,7 +330,8 @@ def _share_sources(driver: str, weight: str | None, parts: list[Part], whole: Ou
 
 
 def _base_words(catalog: dict[str, Any], driver: str, weight: str | None) -> str:
-    return cat.label(catalog, weight if weight is not None else driver)
+    """What a member's share of the base is a share of: 'active users in the earlier window'."""
+    return f"{cat.label(catalog, weight if weight is not None else driver)} in the earlier window"
 
 
 def _rate_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driver: str,
@@ -340,8 +341,7 @@ def _rate_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driv
     f = p.fields[driver]
     named, units = cat.label(catalog, driver), unit_of(catalog, driver)
     who = f"{subject(named)} for {members(catalog, p.key)}{scope(q, catalog)}"
-    way = "rise" if (whole.rows()[0]["values"][driver]["delta"] or 0) > 0 else "fall"
-    stands = (f": its share of the {way} in {named} clearly exceeds its share of "
+    stands = (f": its share of the change in {named} clearly exceeds its share of "
               f"{_base_words(catalog, driver, weight)}")
     shares = _share_sources(driver, weight, parts, whole)
     if f["pct_change"] is None:
@@ -355,12 +355,10 @@ def _rate_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driv
 
 
 def _evenly_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driver: str,
-                  weight: str | None, parts: list[Part], move: float, whole: Outcome
-                  ) -> list[str]:
+                  weight: str | None, parts: list[Part], whole: Outcome) -> list[str]:
     """That no member of one dimension stands out: claims citing, per member, its move in the
     driver and its base (members in groups that fit the citation limit)."""
     named, dim = cat.label(catalog, driver), _dim(catalog, parts[0].dim)
-    way = "rise" if move > 0 else "fall"
     metric, field_ = _base_field(driver, weight)
     each = 3 if weight is not None else 2  # a rate part needs the level's two ends
     size = max(1, (MAX_CITATIONS - 1) // each)
@@ -377,7 +375,7 @@ def _evenly_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, dr
         which = ("" if len(group) == len(parts) else f" ({named_[0]} through {named_[-1]})"
                  if len(named_) > 1 else f" ({named_[0]})")
         claims.append(out.measure(
-            f"Across {dim}{which}{scope(q, catalog)}, no member's share of the {way} in {named} "
+            f"Across {dim}{which}{scope(q, catalog)}, no member's share of the change in {named} "
             f"clearly exceeds its share of {_base_words(catalog, driver, weight)}",
             sources[0], whole.rows()[0]["values"][driver]["delta"], *sources[1:]))
     return claims
