@@ -218,12 +218,20 @@ def _drill(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, edge: dic
         toward = "toward" if _shift(mix, weight) > 0 else "away from"
         within = (f"moved within {members(catalog, rate.key)} (a rate effect)" if rate else
                   "moved in step within its members (a rate effect)")
-        said = (f"the {_dim(catalog, mix.dim)} mix shifted {toward} {mix.member} (a mix effect) "
-                f"while {cat.label(catalog, driver)} {within}")
+        said = (f"the {_dim(catalog, mix.dim)} mix shifted {toward} "
+                f"{_mix_member(catalog, mix)} (a mix effect) while "
+                f"{cat.label(catalog, driver)} {within}")
         premises.append(out.argue(f"{subject(cat.label(catalog, driver))} moved both because "
                                   f"{said}", [c_mix, *premises]))
         because += f"; {said}"
     return Drill(premises, because, segment)
+
+
+def _mix_member(catalog: dict[str, Any], part: Part) -> str:
+    """The member the mix shifted toward: bare ('paid_search'), or after its dimension's label
+    when it starts with a digit ('number of engines 2'), which is then read as a label, not a
+    number."""
+    return members(catalog, part.key) if part.member[:1].isdigit() else part.member
 
 
 def _standing_out(parts: list[Part], move: float) -> Part | None:

@@ -417,7 +417,8 @@ def _read_bound(text: str, numbers: tuple[ReadNumber, ...], sentences: list[tupl
     between them."""
     out = []
     for start, end in sentences if numbers else []:
-        for n in (n for n in numbers if start <= n.start < end):
+        for n in (n for n in numbers if start <= n.start < end
+                  and not any(m.span[0] <= n.start < m.span[1] for m in members)):  # a label
             metric = next((m for m in reversed(metrics) if start <= m.span[0]
                            and m.span[1] <= n.start), None)
             if metric is None:

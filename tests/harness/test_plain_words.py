@@ -162,3 +162,97 @@ class TestMemberLabels:
         assert not report.grounded
         assert sorted(d.code for d in report.defects) == ["text_value_mismatch",
                                                           "unsupported_number"]
+
+
+def _diagnoses(layer: SemanticLayer, domain: str) -> list[tuple[str, dict, list, dict]]:
+    """(question id, served answer, governed calls, catalog) of every diagnostic question."""
+    import json
+
+    from answers import QUESTION_FILES
+
+    from analyst.rules import RulesClient
+    from harness.attempt import run_attempt
+    from harness.questions import load_questions
+    from protocol.switches import Protocol
+
+    out = []
+    for q in load_questions(QUESTION_FILES[domain]).questions:
+        if q.category != "diagnostic":
+            continue
+        trace = run_attempt(q.question(), RulesClient(), layer, Protocol.parse("claims"))
+        served = trace.served()
+        assert served is not None and served.answer_raw is not None
+        out.append((q.id, json.loads(served.answer_raw), trace.calls, trace.catalog))
+    return out
+
+
+def _excesses(answer: dict, calls: list) -> dict[tuple[str, str], float]:
+    """(dimension, member) → how far its share of the driver's move exceeds its share of the
+    base, computed here from the drill results' rows (the layer's mix/rate split)."""
+    from semantic_layer.attribution import mix_rate
+
+    driver = answer["driver"]
+    move = calls[0].result["rows"][0]["values"][driver]["delta"]
+    out = {}
+    for call in calls:
+        args = call.arguments or {}
+        if not call.result or "by" not in args or args["metrics"][0] != driver:
+            continue
+        dim, rows = args["by"], call.result["rows"]
+        weight = args["metrics"][1] if len(args["metrics"]) > 1 else None
+        if weight is None:
+            rows = [r for r in rows if r["values"][driver]["delta"] is not None]
+            rates = [r["values"][driver]["delta"] for r in rows]
+        else:
+            def level(f: dict) -> tuple[float, float]:
+                now, then = f.get("value"), f.get("previous")
+                now, then = (then if now is None else now), (now if then is None else then)
+                return float(now or 0), float(then or 0)
+            rates = [rate for _, rate in mix_rate([
+                (float(r["values"][weight]["value"] or 0),
+                 float(r["values"][weight]["previous"] or 0), *level(r["values"][driver]))
+                for r in rows])]
+        bases = [float(r["values"][weight or driver]["previous"] or 0) for r in rows]
+        for row, rate, base in zip(rows, rates, bases, strict=True):
+            out[(dim, str(row["key"][dim]))] = rate / move - base / sum(bases)
+    assert out, "the diagnosis drilled into no dimension"
+    return {k: v for k, v in out.items() if k[1] not in ("", "None")}
+
+
+class TestDrillsThatExplain:
+    """A diagnosis names a member only when its share of the move exceeds its share of the base
+    by STANDS_OUT, and says the move was spread evenly when no member does: checked against the
+    rows of the drill results, on every bundled domain."""
+
+    @pytest.fixture(params=["demo", "shop", "flights"])
+    def diagnoses(self, request, layer: SemanticLayer, shop_layer: SemanticLayer):
+        name = request.param
+        if name == "flights":
+            db = flights_db()
+            flights = SemanticLayer(load_project(FLIGHTS, database=db), db)
+            try:
+                yield name, _diagnoses(flights, name)
+            finally:
+                flights.close()
+        else:
+            yield name, _diagnoses(layer if name == "demo" else shop_layer, name)
+
+    def test_named_members_stand_out_and_even_moves_are_said_so(self, diagnoses) -> None:
+        from analyst.rules.diagnose import STANDS_OUT
+        from protocol.rendered import members
+
+        name, found = diagnoses
+        said = {"named": 0, "evenly": 0}
+        for qid, answer, calls, catalog in found:
+            if answer["status"] != "answered" or not answer.get("driver"):
+                continue
+            excess = _excesses(answer, calls)
+            top = max(excess, key=excess.__getitem__)
+            causal = next(c["text"] for c in answer["claims"] if c["kind"] == "causal")
+            if excess[top] >= STANDS_OUT:
+                assert f"most of all for {members(catalog, {top[0]: top[1]})}" in causal, qid
+                said["named"] += 1
+            else:
+                assert "spread evenly across" in causal and "most of all" not in causal, qid
+                said["evenly"] += 1
+        assert said["named"] >= 1 and said["evenly"] >= 1, (name, said)
