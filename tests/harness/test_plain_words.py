@@ -256,3 +256,57 @@ class TestDrillsThatExplain:
                 assert "spread evenly across" in causal and "most of all" not in causal, qid
                 said["evenly"] += 1
         assert said["named"] >= 1 and said["evenly"] >= 1, (name, said)
+
+
+class TestRatioDiagnosis:
+    """A ratio metric's move is diagnosed through its exact tree edge (parent = numerator /
+    denominator, from the MetricFlow ratio metric): the driver is the factor whose LMDI
+    contribution has the move's sign and the largest size, the causal claim rests on that edge,
+    and the answer is grounded and served."""
+
+    def _diagnose(self, layer: SemanticLayer, text: str):
+        from analyst.rules import RulesClient
+        from harness.attempt import Question, run_attempt
+        from protocol.switches import Protocol
+
+        trace = run_attempt(Question(id="ratio", text=text, category="diagnostic"), RulesClient(),
+                            layer, Protocol.parse("claims+repair"))
+        served = trace.served()
+        assert served is not None and served.audit["status"] == "answered", text
+        return trace, served
+
+    def _check(self, trace, served, parent: str) -> str:
+        import json
+
+        answer = json.loads(served.answer_raw)
+        edge = next(e for e in trace.catalog["tree"]["exact"] if e["parent"] == parent)
+        values = trace.calls[0].result["rows"][0]["values"]
+        move = values[parent]["delta"]
+        same = [f for f in edge["factors"] if values[f]["contribution"] * move > 0]
+        expected = max(same, key=lambda f: abs(values[f]["contribution"]))
+        causal = next(c for c in answer["claims"] if c["kind"] == "causal")
+        assert answer["driver"] == expected
+        assert f"tree:{parent}>{expected}" in causal["premises"]
+        assert served.audit["grounded"] is True and served.audit["defects"] == []
+        assert served.audit["decision"] == "serve"
+        return expected
+
+    def test_days_per_user_on_the_demo(self, layer: SemanticLayer) -> None:
+        trace, served = self._diagnose(layer, "Why did days per user fall in the week of "
+                                              "2026-03-09?")
+        assert self._check(trace, served, "days_per_user") in ("active_days", "active_users")
+
+    def test_average_departure_delay_on_flights(self) -> None:
+        """diag-007 of examples/flights/questions.yaml, whose gold driver was computed from
+        the data."""
+        from harness.questions import load_questions
+
+        q = next(q for q in load_questions(FLIGHTS / "questions.yaml").questions
+                 if q.id == "diag-007")
+        db = flights_db()
+        flights = SemanticLayer(load_project(FLIGHTS, database=db), db)
+        try:
+            trace, served = self._diagnose(flights, q.text)
+        finally:
+            flights.close()
+        assert self._check(trace, served, "average_departure_delay") == q.gold.driver
