@@ -60,14 +60,15 @@ class TestDemoProse:
     @pytest.mark.parametrize(("edit", "code"), [
         (prose("mainly because days per user fell", "mainly because active users fell"),
          "flat_reasoning mislabelled_metric direction_mismatch"),
-        (prose("(platform android) fell 6.33%", "(platform ios) fell 6.33%"), "mislabelled_member"),
-        (prose("most of all for plan free", "most of all for plan plus"), "mislabelled_member"),
+        (prose("(platform android) fell 6.33 %", "(platform ios) fell 6.33 %"), "mislabelled_member"),
+        (prose("most of all for acquisition channel organic", "most of all for plan plus"),
+         "mislabelled_member unbacked_comparison"),
         (lambda a: a.update(answer=a["answer"] + " It recovered in the week of 2026-04-20."),
          "mislabelled_window"),
         (lambda a: a.update(answer=a["answer"] + " MRR was flat."), "mislabelled_metric"),
-        (prose("mainly because days per user fell 6.27%", "mainly because days per user rose"),
+        (prose("mainly because days per user fell 6.27 %", "mainly because days per user rose"),
          "flat_reasoning direction_mismatch"),
-        (prose("Weekly value moments (platform android) fell 6.33%",
+        (prose("Weekly value moments (platform android) fell 6.33 %",
                "Weekly value moments (platform android) climbed"), "direction_mismatch"),
     ], ids=["because-not-the-driver", "member", "member-of-the-drill", "window", "metric",
             "the-driver-said-to-rise", "the-parent-said-to-rise"])
@@ -83,8 +84,8 @@ class TestDemoProse:
         """The hypothesis (an influence edge) restated as a fact, in the prose or in its
         conclusion claim, is weak_causal; hedged ('may have', 'correlational') it is not."""
         hypothesis = re.compile(r"Hypothesis, correlational only:.*$")
-        fact = ("Reminder open rate (platform android; plan free) fell 95.12%, which caused days "
-                "per user to fall.")
+        fact = ("Reminder open rate (platform android; acquisition channel organic) fell 95.1 %, "
+                "which caused days per user to fall.")
         in_prose = reaudit(diag, lambda a: a.update(answer=hypothesis.sub(fact, a["answer"])))
         assert in_prose == [("weak_causal", "answer")]
 
@@ -96,7 +97,7 @@ class TestDemoProse:
         assert reaudit(diag, lambda a: a.update(answer=hypothesis.sub(hedged, a["answer"]))) == []
 
     @pytest.mark.parametrize(("edit", "code"), [
-        (prose("Weekly value moments (platform android) fell 6.33%",
+        (prose("Weekly value moments (platform android) fell 6.33 %",
                "Weekly value moments (platform android) fell 6.27%"), "mislabelled_metric"),
         (prose("active users +75.0, days per user -1,203.1",
                "active users -1,203.1, days per user +75.0"), "mislabelled_metric"),
