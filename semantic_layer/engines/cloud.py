@@ -205,7 +205,9 @@ def _refusal(exc: BaseException) -> str | None:
     Databricks connector keeps the status in its RequestError's context, and its message says
     only "Error during request to server")."""
     context = getattr(exc, "context", None)
-    code = context.get("http-code") if isinstance(context, Mapping) else None
+    if not isinstance(context, Mapping):
+        return None
+    code = context.get("http-code")
     if code not in (401, 403):
         return None
     said = str(context.get("error-message") or "").strip()

@@ -320,7 +320,7 @@ def one_select(sql: str, where: str, dialect: str = "postgres",
     return query.sql(dialect) if bare or dates or ranged else sql
 
 
-def by_timestamp(query: exp.Expression, timestamps: frozenset[tuple[str, str]]) -> bool:
+def by_timestamp(query: exp.Expr, timestamps: frozenset[tuple[str, str]]) -> bool:
     """`CAST(t.c AS DATE) >= CAST('d' AS DATE)` becomes `t.c >= CAST('d' AS TIMESTAMP)`, and
     `<` likewise, where t.c is a timestamp column (True when any was). The same rows: a
     timestamp's date is on or after d exactly when the timestamp is at or after d's midnight,
@@ -345,7 +345,7 @@ def by_timestamp(query: exp.Expression, timestamps: frozenset[tuple[str, str]]) 
     return changed
 
 
-def _cast_to_date(node: exp.Expression) -> bool:
+def _cast_to_date(node: exp.Expr) -> bool:
     return isinstance(node, exp.Cast) and node.to.is_type(exp.DataType.Type.DATE)
 
 
