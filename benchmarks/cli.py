@@ -94,9 +94,19 @@ def _print_metricflow(console: Console, mf: dict) -> None:
         table.add_row(c["case"], f"{c['ours_ms']:.2f}", f"{c['metricflow_ms']:.2f}",
                       f"{c['ratio']:.3f}")
     console.print(table)
-    if mf.get("generated_cases"):
-        console.print(f"compile vs MetricFlow over {mf['generated_cases']} generated model × query "
-                      f"cases (conformance/differential.py): max {mf['generated_max_ratio']:.3f}")
+    for name in ("conformance", "generated"):
+        part = mf.get(name) or {}
+        if not part.get("cases"):
+            continue
+        console.print(f"compile vs MetricFlow over {part['cases']} {name} cases: max "
+                      f"{part['max_ratio']:.3f}, p90 {part['p90_ratio']:.3f}, median "
+                      f"{part['median_ratio']:.3f}; worst:")
+        for c in part["worst"][:5]:
+            console.print(f"  {c['ratio']:.3f}  {c['case']}: {c['ours_ms']:.2f} ms vs "
+                          f"{c['metricflow_ms']:.2f} ms — {c['shape']}")
+    if mf.get("load_average"):
+        console.print("load average before / after: " + " / ".join(
+            ", ".join(f"{x:.1f}" for x in mf["load_average"][k]) for k in ("before", "after")))
     console.print(f"compile vs MetricFlow: median ratio {mf['median_ratio']:.3f}, max "
                   f"{mf['max_ratio']:.3f} (target ≤ {mf['target_ratio']:g})")
 

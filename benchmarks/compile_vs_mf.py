@@ -1,17 +1,22 @@
 """Our compile time against MetricFlow's own, query by query, in one run (issue: compile ≤ ½).
 
-The queries are conformance/run.py's (the project MetricFlow and showwork are held equal on). Our
-side compiles in this process; MetricFlow's runs in conformance/.venv (its own packages) through
-benchmarks/mf_compile.py, timing `explain` (plan + SQL, no execution). Both warm each query
-once, then take the median of `repeats` compiles. Needs `make conformance` to have run once (it
-installs dbt + MetricFlow and writes the semantic manifest); otherwise says so and measures
-nothing.
+The queries are conformance/run.py's (the project MetricFlow and showwork are held equal on) and
+generated ones (conformance/differential.py's models and queries, a fixed seed). Our side
+compiles in this process; MetricFlow's runs in conformance/.venv (its own packages) through
+benchmarks/mf_compile.py, timing `explain` (plan + SQL, no execution). Each query is timed on
+both sides back to back, so both see the same machine load: each side warms it once, then takes
+the median of `repeats` compiles. Ours is the whole compile (validation, plan, SQL) every time:
+only what does not depend on the query (parsed model exprs, filter templates) is kept between
+compiles. Needs `make conformance` to have run once (it installs dbt + MetricFlow and writes the
+semantic manifest); otherwise says so and measures nothing.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib.util
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -55,33 +60,108 @@ def _our_args(q: Any) -> dict[str, Any]:
     return parse_where(q.where).apply(args) if q.where else args
 
 
-def _ours(queries: list[Any], repeats: int) -> dict[str, float]:
-    from semantic_layer import SemanticLayer, load_model
+class _MetricFlow:
+    """benchmarks/mf_compile.py in conformance/.venv, timing MetricFlow's explain of one query
+    at a time as asked (so each of our compiles is timed right beside MetricFlow's)."""
 
-    layer = SemanticLayer(load_model(MANIFEST))
-    out = {}
-    for q in queries:
-        args = _our_args(q)
+    def __init__(self, spec: dict[str, Any], scratch: Path) -> None:
+        path = scratch / "metricflow_spec.json"
+        path.write_text(json.dumps(spec, default=str))
+        self.log = (scratch / "metricflow.log").open("w")  # MetricFlow logs a lot on stderr
+        self.process = subprocess.Popen([str(MF_PYTHON), str(ROOT / "benchmarks" / "mf_compile.py"),
+                                         str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=self.log, text=True)
+        self._reply()  # ready: every engine built
+
+    def _reply(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            self.log.flush()
+            tail = Path(self.log.name).read_text()[-1500:]
+            raise RuntimeError(f"MetricFlow's compile failed: {tail}")
+        return dict(json.loads(line))
+
+    def seconds(self, query_id: str, repeats: int) -> list[float] | None:
+        """MetricFlow's explain times of the query (warmed once first); None when it refuses."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps({"id": query_id, "repeats": repeats}) + "\n")
+        self.process.stdin.flush()
+        reply = self._reply()
+        return reply.get("seconds")
+
+    def close(self) -> None:
+        if self.process.stdin:
+            self.process.stdin.close()
+        self.process.wait(timeout=60)
+        self.log.close()
+
+
+def _ours(layer: Any, args: dict[str, Any], repeats: int) -> list[float] | None:
+    """Our compile times (plan + SQL, warmed once first); None when the layer refuses."""
+    from semantic_layer import SemanticError
+
+    try:
         layer.compile("query", args)
-        times = []
-        for _ in range(repeats):
-            started = time.perf_counter()
-            layer.compile("query", args)
-            times.append(time.perf_counter() - started)
-        out[q.id] = statistics.median(times)
+    except SemanticError:
+        return None
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        layer.compile("query", args)
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def _side_by_side(mf: _MetricFlow, cases: list[tuple[str, Any, dict[str, Any], str]],
+                  repeats: int) -> list[dict[str, Any]]:
+    """Each case timed on both sides back to back (which side goes first alternates), so both
+    see the same machine load; a case either side refuses is left out."""
+    out = []
+    for i, (case, layer, args, shape) in enumerate(cases):
+        if i % 2:
+            ours, theirs = _ours(layer, args, repeats), mf.seconds(case, repeats)
+        else:
+            theirs, ours = mf.seconds(case, repeats), _ours(layer, args, repeats)
+        if ours is None or theirs is None:
+            continue
+        o, t = statistics.median(ours), statistics.median(theirs)
+        out.append({"case": case, "shape": shape, "ours_ms": 1000 * o, "metricflow_ms": 1000 * t,
+                    "ratio": o / t})
     return out
 
 
-def _metricflow(queries: list[Any], repeats: int) -> dict[str, float]:
-    payload = [{"id": q.id, "metrics": list(q.metrics), "start": q.start, "end": q.end,
-                "group_by": ([f"metric_time__{q.grain}"] if q.grain else []) + list(q.group_by),
-                "where": q.where} for q in queries]
-    done = subprocess.run([str(MF_PYTHON), str(ROOT / "benchmarks" / "mf_compile.py"),
-                           str(MANIFEST), str(repeats)], input=json.dumps(payload),
-                          capture_output=True, text=True, timeout=1800, check=False)
-    if done.returncode:
-        raise RuntimeError(f"MetricFlow's compile failed: {done.stderr[-1500:]}")
-    return {k: statistics.median(v) for k, v in json.loads(done.stdout).items()}
+def _shape(layer: Any, q: dict[str, Any]) -> str:
+    """What a case asks, in a few words: its metrics and their kinds, grain, window, group-by."""
+    index = layer.model.metric_index
+    parts = [", ".join(f"{m} ({index[m].type})" for m in q["metrics"])]
+    if q.get("grain"):
+        parts.append(f"by {q['grain']}")
+    if q.get("start") and q.get("end"):
+        days = (dt.date.fromisoformat(q["end"][:10]) - dt.date.fromisoformat(q["start"][:10])).days + 1
+        parts.append(f"{days} days")
+    if q["group_by"]:
+        parts.append("per " + ", ".join(q["group_by"]))
+    if q.get("where"):
+        parts.append("where")
+    return "; ".join(parts)
+
+
+def _conformance(repeats: int, scratch: Path) -> list[dict[str, Any]]:
+    from semantic_layer import SemanticLayer, load_model
+
+    queries = _queries()
+    layer = SemanticLayer(load_model(MANIFEST))
+    wire = [{"id": q.id, "metrics": list(q.metrics), "start": q.start, "end": q.end,
+             "group_by": ([f"metric_time__{q.grain}"] if q.grain else []) + list(q.group_by),
+             "where": q.where} for q in queries]
+    mf = _MetricFlow({"manifest": str(MANIFEST), "queries": wire}, scratch)
+    try:
+        return _side_by_side(mf, [(q.id, layer, _our_args(q), _shape(layer, {
+            "metrics": q.metrics, "grain": q.grain, "start": q.start, "end": q.end,
+            "group_by": q.group_by, "where": q.where})) for q in queries], repeats)
+    finally:
+        mf.close()
 
 
 GENERATED_SEED = 20261201
@@ -89,11 +169,10 @@ GENERATED_WORLDS = 10
 """Generated worlds timed (conformance/differential.py's, 20 queries each)."""
 
 
-def _generated(repeats: int, worlds: int) -> list[dict[str, Any]]:
+def _generated(repeats: int, worlds: int, scratch: Path) -> list[dict[str, Any]]:
     """Our compile and MetricFlow's over generated models and queries (differential.py's, fixed
     seed), each case where both compile."""
     import random
-    import tempfile
 
     import yaml
 
@@ -107,63 +186,62 @@ def _generated(repeats: int, worlds: int) -> list[dict[str, Any]]:
         w = gen.generate_world(rng, i)
         gen.generate_queries(rng, w, gen.QUERIES_PER_WORLD)
         made.append(w)
-    with tempfile.TemporaryDirectory(prefix="showwork-bench-") as scratch:
-        folder = Path(scratch)
-        batch = folder / "batch.json"
-        batch.write_text(json.dumps({"database": "", "worlds": [
-            {"id": w.id, "semantic_models": w.semantic_models, "metrics": w.metrics,
-             "queries": w.queries} for w in made]}, default=str))
-        done = subprocess.run([str(MF_PYTHON), str(ROOT / "benchmarks" / "mf_compile.py"),
-                               str(batch), str(repeats)], capture_output=True, text=True,
-                              timeout=3600, check=False)
-        if done.returncode:
-            raise RuntimeError(f"MetricFlow's compile failed: {done.stderr[-1500:]}")
-        mf = {k: statistics.median(v) for k, v in json.loads(done.stdout).items()}
-        cases = []
-        for w in made:
-            (folder / w.id).mkdir()
-            (folder / w.id / "semantic.yml").write_text(yaml.safe_dump(
-                {"semantic_models": w.semantic_models, "metrics": w.metrics}, allow_unicode=True))
-            layer = SemanticLayer(load_model(folder / w.id))
-            for q in w.queries:
-                if q["id"] not in mf:
-                    continue
-                args: dict[str, Any] = {"metrics": q["metrics"], "group_by": q["group_by"]}
-                if q.get("start"):
-                    args["window"] = {"start": q["start"], "end": q["end"]}
-                if q["grain"]:
-                    args.update(grain=q["grain"], whole_periods=bool(q.get("start")))
-                try:
-                    args = parse_where(q["where"]).apply(args) if q["where"] else args
-                    layer.compile("query", args)
-                except SemanticError:
-                    continue
-                times = []
-                for _ in range(repeats):
-                    started = time.perf_counter()
-                    layer.compile("query", args)
-                    times.append(time.perf_counter() - started)
-                ours = statistics.median(times)
-                cases.append({"case": q["id"], "ours_ms": 1000 * ours,
-                              "metricflow_ms": 1000 * mf[q["id"]], "ratio": ours / mf[q["id"]]})
-    return cases
+    cases = []
+    for w in made:
+        (scratch / w.id).mkdir()
+        (scratch / w.id / "semantic.yml").write_text(yaml.safe_dump(
+            {"semantic_models": w.semantic_models, "metrics": w.metrics}, allow_unicode=True))
+        layer = SemanticLayer(load_model(scratch / w.id))
+        for q in w.queries:
+            args: dict[str, Any] = {"metrics": q["metrics"], "group_by": q["group_by"]}
+            if q.get("start"):
+                args["window"] = {"start": q["start"], "end": q["end"]}
+            if q["grain"]:
+                args.update(grain=q["grain"], whole_periods=bool(q.get("start")))
+            try:
+                args = parse_where(q["where"]).apply(args) if q["where"] else args
+            except SemanticError:
+                continue
+            cases.append((q["id"], layer, args, _shape(layer, q)))
+    mf = _MetricFlow({"database": "", "worlds": [
+        {"id": w.id, "semantic_models": w.semantic_models, "metrics": w.metrics,
+         "queries": [dict(q, group_by=([f"metric_time__{q['grain']}"] if q.get("grain") else [])
+                          + list(q["group_by"])) for q in w.queries]} for w in made]}, scratch)
+    try:
+        return _side_by_side(mf, cases, repeats)
+    finally:
+        mf.close()
+
+
+def _summary(cases: list[dict[str, Any]]) -> dict[str, Any]:
+    ratios = sorted(c["ratio"] for c in cases)
+    if not ratios:
+        return {"cases": 0}
+    return {"cases": len(ratios), "max_ratio": ratios[-1], "median_ratio": statistics.median(ratios),
+            "p90_ratio": ratios[int(0.9 * (len(ratios) - 1))],
+            "worst": sorted(cases, key=lambda c: -c["ratio"])[:8]}
 
 
 def run(repeats: int = 9, generated_worlds: int = GENERATED_WORLDS) -> dict[str, Any]:
     """Per query: our compile, MetricFlow's, and their ratio (target ≤ 0.5 on every query), over
-    the conformance project's queries and over generated models and queries."""
+    the conformance project's queries and over generated models and queries; each query timed
+    on both sides back to back, both warm, medians of `repeats` (a third of it, at least 3, for
+    the generated ones). The machine's load average is recorded before and after."""
+    import tempfile
+
     why = available()
     if why:
         return {"available": False, "reason": why}
-    queries = _queries()
-    mf = _metricflow(queries, repeats)
-    ours = _ours(queries, repeats)
-    cases = [{"case": q.id, "ours_ms": 1000 * ours[q.id], "metricflow_ms": 1000 * mf[q.id],
-              "ratio": ours[q.id] / mf[q.id]} for q in queries]
-    generated = _generated(max(3, repeats // 3), generated_worlds) if generated_worlds else []
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="showwork-bench-") as scratch:
+        cases = _conformance(repeats, Path(scratch) / "conformance")
+        generated = (_generated(max(3, repeats // 3), generated_worlds, Path(scratch) / "generated")
+                     if generated_worlds else [])
     every = cases + generated
     return {"available": True, "repeats": repeats, "cases": cases,
+            "conformance": _summary(cases), "generated": _summary(generated),
             "generated_cases": len(generated),
             "generated_max_ratio": max((c["ratio"] for c in generated), default=None),
             "max_ratio": max(c["ratio"] for c in every),
-            "median_ratio": statistics.median(c["ratio"] for c in every), "target_ratio": 0.5}
+            "median_ratio": statistics.median(c["ratio"] for c in every), "target_ratio": 0.5,
+            "load_average": {"before": load_before, "after": os.getloadavg()}}

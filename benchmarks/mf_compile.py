@@ -1,16 +1,18 @@
 """MetricFlow's own compile time, run inside conformance/.venv (its Python, its packages).
 
-    conformance/.venv/bin/python benchmarks/mf_compile.py MANIFEST REPEATS < queries.json
-    conformance/.venv/bin/python benchmarks/mf_compile.py BATCH.json REPEATS
+    conformance/.venv/bin/python benchmarks/mf_compile.py SPEC.json
 
-The second form times the generated worlds of conformance/differential.py (a batch as
-conformance/mf_driver.py reads it; each world's manifest built by MetricFlow's own parser); a
-query MetricFlow refuses is left out.
+SPEC is either {"manifest": dbt's semantic_manifest.json, "queries": [...]} (the conformance
+project) or a batch as conformance/mf_driver.py reads it ({"worlds": [...]}: the generated worlds
+of conformance/differential.py, each world's manifest built by MetricFlow's own parser). Each
+query holds metrics, group_by (metric_time__grain included), start, end and where.
 
-Reads the queries (metrics, group_by, start, end, where) as JSON on stdin, builds MetricFlow's
-engine from dbt's semantic_manifest.json with a SQL client that only renders (DuckDB dialect,
-never connects), warms each query once, then times `explain` (plan + SQL, no execution) REPEATS
-times and prints {query id: [seconds, …]} as JSON. It imports nothing of showwork's.
+It then serves timings, so that the caller can time its own compile of the same query right
+after, under the same machine load: for each line {"id": query id, "repeats": n} read on stdin
+it warms the query once (what a long-running server would have cached), times `explain` (plan +
+SQL, no execution) n times and writes one line {"id", "seconds": [...]} — or {"id", "error"}
+for a query MetricFlow refuses. The engine renders DuckDB SQL through a client that never
+connects. It imports nothing of showwork's.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from metricflow.engine.metricflow_engine import MetricFlowEngine, MetricFlowQueryRequest
 from metricflow.protocols.sql_client import SqlEngine
@@ -34,7 +37,7 @@ class RenderOnly:
     sql_engine_type = SqlEngine.DUCKDB
     sql_plan_renderer = DuckDbSqlPlanRenderer()
 
-    def query(self, *_a, **_k):  # pragma: no cover - explain never runs SQL
+    def query(self, *_a: Any, **_k: Any) -> Any:  # pragma: no cover - explain never runs SQL
         raise RuntimeError("render-only client")
 
     execute = dry_run = query
@@ -43,7 +46,7 @@ class RenderOnly:
         return None
 
 
-def request(q: dict) -> MetricFlowQueryRequest:
+def request(q: dict[str, Any]) -> MetricFlowQueryRequest:
     def day(v: str | None) -> dt.datetime | None:
         return dt.datetime.fromisoformat(v) if v else None
 
@@ -53,40 +56,45 @@ def request(q: dict) -> MetricFlowQueryRequest:
         where_constraints=[q["where"]] if q.get("where") else None)
 
 
-def timed(engine: MetricFlowEngine, queries: list[dict], repeats: int, out: dict) -> None:
-    for q in queries:
-        try:
-            engine.explain(request(q))  # warm: what a long-running server would have cached
-        except Exception:  # noqa: BLE001 - a query MetricFlow refuses has no compile time
-            continue
-        times = []
-        for _ in range(repeats):
-            started = time.perf_counter()
-            engine.explain(request(q))
-            times.append(time.perf_counter() - started)
-        out[q["id"]] = times
-
-
-def main() -> None:
-    source, repeats = Path(sys.argv[1]), int(sys.argv[2])
-    out: dict = {}
-    data = json.loads(source.read_text())
-    if isinstance(data, dict) and "worlds" in data:
+def engines(spec: dict[str, Any]) -> dict[str, tuple[MetricFlowEngine, dict[str, Any]]]:
+    """Query id → (the engine of its model, the query)."""
+    out: dict[str, tuple[MetricFlowEngine, dict[str, Any]]] = {}
+    if "worlds" in spec:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conformance"))
         from mf_driver import manifest
 
-        for world in data["worlds"]:
+        for world in spec["worlds"]:
             engine = MetricFlowEngine(semantic_manifest_lookup=SemanticManifestLookup(
                 manifest(world)), sql_client=RenderOnly())
-            timed(engine, [dict(q, group_by=([f"metric_time__{q['grain']}"] if q.get("grain")
-                                             else []) + list(q["group_by"]))
-                           for q in world["queries"]], repeats, out)
-    else:
-        lookup = SemanticManifestLookup(parse_manifest_from_dbt_generated_manifest(data if isinstance(
-            data, str) else source.read_text()))
-        engine = MetricFlowEngine(semantic_manifest_lookup=lookup, sql_client=RenderOnly())
-        timed(engine, json.load(sys.stdin), repeats, out)
-    json.dump(out, sys.stdout)
+            out.update((q["id"], (engine, q)) for q in world["queries"])
+        return out
+    lookup = SemanticManifestLookup(parse_manifest_from_dbt_generated_manifest(
+        Path(spec["manifest"]).read_text()))
+    engine = MetricFlowEngine(semantic_manifest_lookup=lookup, sql_client=RenderOnly())
+    return {q["id"]: (engine, q) for q in spec["queries"]}
+
+
+def timed(engine: MetricFlowEngine, q: dict[str, Any], repeats: int) -> list[float]:
+    engine.explain(request(q))  # warm
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        engine.explain(request(q))
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def main() -> None:
+    known = engines(json.loads(Path(sys.argv[1]).read_text()))
+    print(json.dumps({"ready": len(known)}), flush=True)
+    for line in sys.stdin:
+        ask = json.loads(line)
+        engine, q = known[ask["id"]]
+        try:
+            reply: dict[str, Any] = {"id": ask["id"], "seconds": timed(engine, q, ask["repeats"])}
+        except Exception as exc:  # noqa: BLE001 - a query MetricFlow refuses has no compile time
+            reply = {"id": ask["id"], "error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+        print(json.dumps(reply), flush=True)
 
 
 if __name__ == "__main__":

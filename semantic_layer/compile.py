@@ -26,15 +26,22 @@ from semantic_layer.model import GRAINS, Measure, Offset, SemanticModel, Semanti
 from semantic_layer.requests import AnyOf, Filter
 from semantic_layer.scan import Scan, with_from
 from semantic_layer.sql import (
+    DATE,
+    DOUBLE,
+    binary,
+    cast,
     coalesce,
     conjuncts,
     date_literal,
     in_window,
+    join,
     literal,
+    named,
     non_null_of,
     parse_trusted,
     qualify,
     shift,
+    table,
     truncate,
 )
 from semantic_layer.validate import Plan
@@ -119,6 +126,8 @@ class _Build:
     def __init__(self, model: SemanticModelFile, plan: Plan | None, dialect: str) -> None:
         self.model, self.plan, self.dialect = model, plan, dialect
         self.leaves: dict[Leaf, str] = {}
+        self.spliced: dict[str, str] = {}
+        """A VALUES table's placeholder row → its rows as SQL text (see _values)."""
 
     # -- metrics → leaves ----------------------------------------------------------------------
     def metric(self, name: str, extra: tuple[str, ...] = (), mode: Mode = PLAIN) -> exp.Expr:
@@ -143,14 +152,15 @@ class _Build:
             assert m.numerator and m.denominator
             num = self.metric(m.numerator.name, (*filters, *m.numerator.filters), mode)
             den = self.metric(m.denominator.name, (*filters, *m.denominator.filters), mode)
-            return exp.Div(this=exp.cast(num, "DOUBLE"),
+            return exp.Div(this=cast(num, DOUBLE),
                            expression=exp.Nullif(this=den, expression=exp.Literal.number(0)))
         inputs = {i.ref: i for i in m.inputs}
 
         def swap(node: exp.Expr) -> exp.Expr:
             if isinstance(node, exp.Column) and not node.table and node.name in inputs:
                 i = inputs[node.name]
-                return exp.paren(self.metric(i.name, (*filters, *i.filters), _combine(name, mode, i)))
+                return exp.paren(self.metric(i.name, (*filters, *i.filters), _combine(name, mode, i)),
+                                 copy=False)
             return node
 
         return parse_trusted(m.expr or "").copy().transform(swap)
@@ -204,7 +214,10 @@ class _Build:
         if plan.aggregate:
             select = self._summed(plan, select)
         _check(select, tables | {name for name, _ in built})
-        sql = select.sql(dialect=self.dialect)
+        sql = select.sql(dialect=self.dialect, copy=False)  # the tree is not used again
+        for placeholder, rows in self.spliced.items():
+            assert sql.count(placeholder) == 1, placeholder
+            sql = sql.replace(placeholder, rows)
         if plan.aggregate:
             return Compiled(sql, self.dialect, tuple(plan.group_by), plan.metrics, False)
         return Compiled(sql, self.dialect, tuple(keys), plan.metrics, bucketed)
@@ -227,18 +240,19 @@ class _Build:
             return select
         for name in plan.group_by:
             value = scan.dimension(name)
-            select = select.select(exp.alias_(value, name), copy=False).group_by(value.copy(), copy=False)
+            select = select.select(named(value, name), copy=False).group_by(value.copy(), copy=False)
         for f in plan.filters:
             select = select.where(self._condition(scan, f), copy=False)
         return select
 
     def _condition(self, scan: Scan, f: Filter | AnyOf) -> exp.Expr:
         if isinstance(f, AnyOf):
-            return exp.paren(exp.or_(*[self._condition(scan, x) for x in f.any_of]))
+            return exp.paren(exp.or_(*[self._condition(scan, x) for x in f.any_of], copy=False),
+                             copy=False)
         ref = resolve_any(self.model, scan.fact, self.model.qualified_name(f.dimension))
         is_time = ref.dimension.type == "time"
         cond = exp.In(this=scan.column(ref), expressions=[literal(v, is_time) for v in f.values])
-        return exp.not_(cond) if f.op == "not_in" else cond
+        return exp.not_(cond, copy=False) if f.op == "not_in" else cond
 
     def _value(self, leaf: Leaf, scan: Scan) -> exp.Expr:
         m = self.model.measures[leaf.measure][1]
@@ -252,9 +266,10 @@ class _Build:
         value = value if value is not None else self._value(leaf, scan)
         if m.agg == "sum_boolean":
             # MetricFlow's: a null counts 0 (a group of nulls sums to 0, not null)
-            value = exp.Case().when(value, exp.Literal.number(1)).else_(exp.Literal.number(0))
+            value = exp.Case().when(value, exp.Literal.number(1), copy=False).else_(
+                exp.Literal.number(0), copy=False)
         if condition is not None:
-            value = exp.Case().when(condition, value)
+            value = exp.Case().when(condition, value, copy=False)
         if m.agg == "count_distinct":
             return exp.Count(this=exp.Distinct(expressions=[value]))
         if m.agg in ("median", "percentile"):
@@ -262,7 +277,7 @@ class _Build:
         if m.agg == "average" and self.dialect == "spark":
             # Spark's AVG of a DECIMAL(p, s) is a DECIMAL rounded to s + 4 places; DuckDB's is a
             # DOUBLE. One answer on both engines: average as DOUBLE.
-            value = exp.cast(value, "DOUBLE")
+            value = cast(value, DOUBLE)
         agg = {"count": exp.Count, "sum": exp.Sum, "sum_boolean": exp.Sum, "max": exp.Max,
                "min": exp.Min, "average": exp.Avg}[m.agg]
         return agg(this=value)
@@ -298,27 +313,27 @@ class _Build:
             span = Window(min(cur.start, prev.start), max(cur.end, prev.end))
             select = select.where(in_window(col, span), copy=False)
             if span.days != cur.days + prev.days:
-                select = select.where(exp.or_(in_window(col, cur), in_window(col, prev)),
-                                      copy=False)
+                select = select.where(exp.or_(in_window(col, cur), in_window(col, prev),
+                                              copy=False), copy=False)
         else:
             if plan.bounded:
                 select = select.where(in_window(col, plan.windows[0]), copy=False)
             bucket = truncate(col.copy(), plan.grain, self.dialect) if plan.grain else None
         if bucket is not None:
-            select = select.select(exp.alias_(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
+            select = select.select(named(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
         common, residual = _split(cte.leaves, conds)
         for cond in common:
             select = select.where(cond.copy(), copy=False)
-        residuals = list({r.sql(): r for r in residual.values() if r is not None}.values())
+        residuals = list({r.sql(copy=False): r for r in residual.values() if r is not None}.values())
         every = all(residual[leaf] is not None for leaf in cte.leaves)
         if residuals and every:
             ors = [r.copy() for r in residuals]
-            select = select.where(exp.or_(*ors) if len(ors) > 1 else ors[0], copy=False)
+            select = select.where(exp.or_(*ors, copy=False) if len(ors) > 1 else ors[0], copy=False)
         # a residual shared by every leaf is already the WHERE clause: no CASE needed then
         uniform = len(residuals) == 1 and every
         for leaf in cte.leaves:
             condition = None if uniform else residual[leaf]
-            select = select.select(exp.alias_(self._aggregate(leaf, condition, scan),
+            select = select.select(named(self._aggregate(leaf, condition, scan),
                                               self.leaves[leaf]), copy=False)
         select = self._dims(select, scan)
         return with_from(scan, select)
@@ -340,7 +355,8 @@ class _Build:
         if plan.kind == "compare":
             cur, prev = plan.windows
             bucket = in_window(col, cur)
-            inner = inner.where(exp.or_(in_window(col, cur), in_window(col, prev)), copy=False)
+            inner = inner.where(exp.or_(in_window(col, cur), in_window(col, prev), copy=False),
+                                copy=False)
         else:
             if plan.bounded:
                 inner = inner.where(in_window(col, plan.windows[0]), copy=False)
@@ -350,7 +366,7 @@ class _Build:
         names: list[str] = []
         if scan.fact.entities:
             for name in plan.group_by:
-                inner = inner.select(exp.alias_(scan.dimension(name), name), copy=False)
+                inner = inner.select(named(scan.dimension(name), name), copy=False)
                 names.append(name)
             for f in plan.filters:
                 inner = inner.where(self._condition(scan, f), copy=False)
@@ -361,19 +377,19 @@ class _Build:
             for e in nad.window_groupings]
         pick = exp.Min if nad.window_choice == "min" else exp.Max
         at = exp.Window(this=pick(this=day.copy()), partition_by=partition)
-        inner = inner.select(exp.alias_(self._value(leaf, scan), "__value"),
-                             exp.alias_(day, "__day"), exp.alias_(at, "__day_at"), copy=False)
+        inner = inner.select(named(self._value(leaf, scan), "__value"),
+                             named(day, "__day"), named(at, "__day_at"), copy=False)
         if bucket is not None:
-            inner = inner.select(exp.alias_(bucket, BUCKET), copy=False)
+            inner = inner.select(named(bucket, BUCKET), copy=False)
         inner = with_from(scan, inner)
-        outer = exp.select().from_(inner.subquery("snapshots"), copy=False).where(
-            exp.column("__day").eq(exp.column("__day_at")), copy=False)
+        outer = exp.select().from_(inner.subquery("snapshots", copy=False), copy=False).where(
+            binary(exp.EQ, exp.column("__day"), exp.column("__day_at")), copy=False)
         if bucket is not None and bucketed:
             outer = outer.select(exp.column(BUCKET), copy=False).group_by(exp.column(BUCKET), copy=False)
         for name in names:
             outer = outer.select(exp.column(name), copy=False).group_by(exp.column(name), copy=False)
         value = self._aggregate(leaf, None, scan, exp.column("__value"))
-        return outer.select(exp.alias_(value, self.leaves[leaf]), copy=False)
+        return outer.select(named(value, self.leaves[leaf]), copy=False)
 
     # -- point in time: the value as of each date ----------------------------------------------
     def _pit_ends(self) -> list[tuple[str | bool | None, dt.date]]:
@@ -393,7 +409,7 @@ class _Build:
         m = self.model.measures[cte.leaves[0].measure][1]
         nad = m.non_additive
         assert nad is not None
-        rows = [_tuple(_label(b), date_literal(e)) for b, e in self._pit_ends()]
+        rows: list[tuple[Cell, ...]] = [(b, e) for b, e in self._pit_ends()]
         select = exp.select()
         at = exp.column("__at", "p")
         since = qualify(scan.fact.dimension(nad.name).expr, scan.fact.name, scan.fact.table)  # type: ignore[union-attr]
@@ -409,18 +425,15 @@ class _Build:
                 m.expr, scan.fact.name, scan.fact.table), since.copy(), self.dialect))
                 for leaf in cte.leaves]
         for leaf, value in values:
-            select = select.select(exp.alias_(value, self.leaves[leaf]), copy=False)
+            select = select.select(named(value, self.leaves[leaf]), copy=False)
         if bucketed:
             bucket: exp.Expr = exp.column(BUCKET, "p")
             if self.plan and self.plan.grain:
-                bucket = exp.cast(bucket, "DATE")
-            select = select.select(exp.alias_(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
+                bucket = cast(bucket, DATE)
+            select = select.select(named(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
         select = self._dims(select, scan)
         select = with_from(scan, select)
-        return select.join(exp.Values(expressions=rows, alias=exp.TableAlias(
-            this=exp.to_identifier("p"),
-            columns=[exp.to_identifier(BUCKET), exp.to_identifier("__at")])), join_type="cross",
-            copy=False)
+        return join(select, self._values(rows, [BUCKET, "__at"]), "cross")
 
     # -- ranges: offsets and cumulative windows ------------------------------------------------
     def _buckets(self) -> list[tuple[str | bool, Window]]:
@@ -499,38 +512,36 @@ class _Build:
         col = scan.time(measure)
         ranges = self._ranges(leaf.mode)
         bounded = all(lo is not None for _, lo, _ in ranges)
-        rows = [_tuple(_label(b), *([date_literal(lo)] if bounded and lo else []),
-                           date_literal(hi)) for b, lo, hi in ranges]
+        rows: list[tuple[Cell, ...]] = [(b, *([lo] if bounded and lo else []), hi)
+                                        for b, lo, hi in ranges]
         columns = [BUCKET, *(["__lo"] if bounded else []), "__hi"]
         select = exp.select()
         if bounded:
             first = min(lo for _, lo, _ in ranges if lo)
-            select = select.where(col.copy() >= date_literal(first), copy=False).where(
-                col.copy() >= exp.column("__lo", "p"), copy=False)
+            select = select.where(binary(exp.GTE, col.copy(), date_literal(first)), copy=False).where(
+                binary(exp.GTE, col.copy(), exp.column("__lo", "p")), copy=False)
         last = max(hi for _, _, hi in ranges)
-        select = select.where(col.copy() < date_literal(last), copy=False).where(
-            col.copy() < exp.column("__hi", "p"), copy=False)
+        select = select.where(binary(exp.LT, col.copy(), date_literal(last)), copy=False).where(
+            binary(exp.LT, col.copy(), exp.column("__hi", "p")), copy=False)
         for cond in self._filters(scan, leaf):
             select = select.where(cond, copy=False)
         if _first_day(self.plan, leaf.mode):  # type: ignore[arg-type]
-            starts = [date_literal(w.start) for _, w in self._buckets()]
-            rows = [_tuple(*r.expressions, start) for r, start in zip(rows, starts, strict=True)]
+            starts = [w.start for _, w in self._buckets()]
+            rows = [(*r, start) for r, start in zip(rows, starts, strict=True)]
             return self._first_with_data(leaf, scan, select, rows, [*columns, "__start"], col)
-        select = select.select(exp.alias_(self._aggregate(leaf, None, scan), self.leaves[leaf]),
+        select = select.select(named(self._aggregate(leaf, None, scan), self.leaves[leaf]),
                                copy=False)
         if bucketed:
             bucket: exp.Expr = exp.column(BUCKET, "p")
             if self.plan and self.plan.grain:
-                bucket = exp.cast(bucket, "DATE")
-            select = select.select(exp.alias_(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
+                bucket = cast(bucket, DATE)
+            select = select.select(named(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
         select = self._dims(select, scan)
         select = with_from(scan, select)
-        return select.join(exp.Values(expressions=rows, alias=exp.TableAlias(
-            this=exp.to_identifier("p"), columns=[exp.to_identifier(c) for c in columns])),
-            join_type="cross", copy=False)
+        return join(select, self._values(rows, columns), "cross")
 
     def _first_with_data(self, leaf: Leaf, scan: Scan, select: exp.Select,
-                         rows: Sequence[exp.Expr],
+                         rows: Sequence[tuple[Cell, ...]],
                          columns: list[str], col: exp.Expr) -> exp.Select:
         """A cumulative metric by a grain coarser than a day, read as MetricFlow reads its
         `period_agg: first`: the value on the first day of the period whose trailing range has
@@ -546,33 +557,46 @@ class _Build:
         if scan.fact.entities:
             for name in plan.group_by:
                 value = scan.dimension(name)
-                select = select.select(exp.alias_(value, name), copy=False)
+                select = select.select(named(value, name), copy=False)
                 partition.append(value.copy())
                 names.append(name)
             for f in plan.filters:
                 select = select.where(self._condition(scan, f), copy=False)
         first = exp.Window(this=exp.Min(this=day.copy()), partition_by=partition)
-        select = select.select(exp.alias_(self._value(leaf, scan), "__value"),
-                               exp.alias_(day, "__day"), exp.alias_(first, "__first"),
-                               exp.alias_(exp.cast(exp.column("__start", "p"), "DATE"), "__start"),
-                               exp.alias_(exp.cast(exp.column(BUCKET, "p"), "DATE"), BUCKET),
+        select = select.select(named(self._value(leaf, scan), "__value"),
+                               named(day, "__day"), named(first, "__first"),
+                               named(cast(exp.column("__start", "p"), DATE), "__start"),
+                               named(cast(exp.column(BUCKET, "p"), DATE), BUCKET),
                                copy=False)
-        inner = with_from(scan, select).join(exp.Values(expressions=rows, alias=exp.TableAlias(
-            this=exp.to_identifier("p"), columns=[exp.to_identifier(c) for c in columns])),
-            join_type="cross", copy=False)
+        inner = join(with_from(scan, select), self._values(rows, columns), "cross")
         last = exp.Greatest(this=exp.column("__start"), expressions=[exp.column("__first")])
-        outer = exp.select().from_(inner.subquery("days"), copy=False).where(
+        outer = exp.select().from_(inner.subquery("days", copy=False), copy=False).where(
             exp.column("__day") <= last, copy=False)
         for name in [BUCKET, *names]:
             outer = outer.select(exp.column(name), copy=False).group_by(exp.column(name), copy=False)
         value = self._aggregate(leaf, None, scan, exp.column("__value"))
-        return outer.select(exp.alias_(value, self.leaves[leaf]), copy=False)
+        return outer.select(named(value, self.leaves[leaf]), copy=False)
+
+    def _values(self, rows: Sequence[tuple[Cell, ...]], columns: list[str]) -> exp.Values:
+        """The VALUES table `p(columns)` of the rows. Its rows are written as text and set into
+        the SQL once generated (a placeholder row holds their place): a reading by day over
+        months has hundreds of literals, which as sqlglot nodes took most of its compile. Not in
+        BigQuery, where sqlglot writes VALUES as an array of structs."""
+        if self.dialect == "bigquery":
+            body = [exp.Tuple(expressions=[_cell(v) for v in row]) for row in rows]
+        else:
+            token = f"__showwork_rows_{len(self.spliced)}__"
+            self.spliced[f"('{token}')"] = ", ".join(
+                f"({', '.join(_cell_sql(v) for v in row)})" for row in rows)
+            body = [exp.Tuple(expressions=[exp.Literal.string(token)])]
+        return exp.Values(expressions=body, alias=exp.TableAlias(
+            this=exp.to_identifier("p"), columns=[exp.to_identifier(c) for c in columns]))
 
     # -- the outer query -----------------------------------------------------------------------
     def _outer(self, plan: Plan, ctes: list[tuple[str, exp.Select]], keys: list[str],
                exprs: dict[str, exp.Expr]) -> exp.Select:
         first, *rest = ctes
-        select = exp.select().from_(exp.to_table(first[0]), copy=False)
+        select = exp.select().from_(table(first[0]), copy=False)
         # key → the scans holding it; a null member (an unmatched join) meets its null
         # counterpart in another scan, as MetricFlow's coalesced keys do
         holders: dict[str, list[str]] = {k: [first[0]] for k in _keys_of(first[1], keys)}
@@ -581,19 +605,20 @@ class _Build:
             shared = [k for k in using if k in holders]
             if shared:
                 on = exp.and_(*[_same_key(coalesce(k, holders[k]), exp.column(k, name),
-                                          self.dialect) for k in shared])
-                select = select.join(exp.to_table(name), on=on, join_type="full outer", copy=False)
+                                          self.dialect) for k in shared], copy=False)
+                join(select, table(name), "full outer", on)
             else:
-                select = select.join(exp.to_table(name), join_type="cross", copy=False)
+                join(select, table(name), "cross")
             for k in using:
                 holders.setdefault(k, []).append(name)
-        for name, cte in ctes:
-            select = select.with_(name, as_=cte, copy=False)
+        select.set("with_", exp.With(expressions=[
+            exp.CTE(this=cte, alias=exp.TableAlias(this=exp.to_identifier(name)))
+            for name, cte in ctes]))
         for k in keys:
-            value = exp.column(k) if len(ctes) == 1 else exp.alias_(coalesce(k, holders[k]), k)
+            value = exp.column(k) if len(ctes) == 1 else named(coalesce(k, holders[k]), k)
             select = select.select(value, copy=False)
         for metric, value in exprs.items():
-            select = select.select(exp.alias_(value, metric), copy=False)
+            select = select.select(named(value, metric), copy=False)
         return self._order(select, plan, keys)
 
     def _order(self, select: exp.Select, plan: Plan, keys: list[str]) -> exp.Select:
@@ -611,11 +636,11 @@ class _Build:
         return select
 
     def _summed(self, plan: Plan, inner: exp.Select) -> exp.Select:
-        select = exp.select().from_(inner.subquery("per_period"), copy=False)
+        select = exp.select().from_(inner.subquery("per_period", copy=False), copy=False)
         for k in plan.group_by:
             select = select.select(exp.column(k), copy=False).group_by(exp.column(k), copy=False)
         for metric in plan.metrics:
-            select = select.select(exp.alias_(exp.Sum(this=exp.column(metric)), metric), copy=False)
+            select = select.select(named(exp.Sum(this=exp.column(metric)), metric), copy=False)
         if plan.group_by:
             select = select.order_by(*[exp.column(k) for k in plan.group_by], copy=False)
         if plan.limit:
@@ -639,15 +664,16 @@ def _split(leaves: list[Leaf], conds: dict[Leaf, list[exp.Expr]]
 
     Shared conditions go to WHERE once; only what differs stays inside the aggregates, which
     is what a person writing the SQL by hand would do."""
-    texts = {leaf: [c.sql() for c in cs] for leaf, cs in conds.items()}
+    # the text of a condition compares it (written without a copy: nothing is rewritten)
+    texts = {leaf: [c.sql(copy=False) for c in cs] for leaf, cs in conds.items()}
     first = leaves[0]
     common = [c for c, t in zip(conds[first], texts[first], strict=True)
               if all(t in texts[leaf] for leaf in leaves)]
-    shared = {c.sql() for c in common}
+    shared = {t for t in texts[first] if all(t in texts[leaf] for leaf in leaves)}
     residual: dict[Leaf, exp.Expr | None] = {}
     for leaf in leaves:
-        rest = [c.copy() for c in conds[leaf] if c.sql() not in shared]
-        residual[leaf] = exp.and_(*rest) if rest else None
+        rest = [c.copy() for c, t in zip(conds[leaf], texts[leaf], strict=True) if t not in shared]
+        residual[leaf] = exp.and_(*rest, copy=False) if rest else None
     return common, residual
 
 
@@ -657,9 +683,23 @@ def _split(leaves: list[Leaf], conds: dict[Leaf, list[exp.Expr]]
 
 
 
-def _tuple(*values: exp.Expr) -> exp.Tuple:
-    """A VALUES row of fresh literals (exp.tuple_ copies each one again)."""
-    return exp.Tuple(expressions=list(values))
+Cell = str | bool | dt.date | None
+"""A value of a VALUES row: a bucket label (a period's start as text, a comparison's TRUE or
+FALSE, '' for none) or a day."""
+
+
+def _cell(value: Cell) -> exp.Expr:
+    return date_literal(value) if isinstance(value, dt.date) else _label(value)
+
+
+def _cell_sql(value: Cell) -> str:
+    """_cell(value) as every dialect but BigQuery writes it (compile tests hold them equal)."""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, dt.date):
+        return f"CAST('{value.isoformat()}' AS DATE)"
+    assert value is None or "'" not in value and "\\" not in value
+    return f"'{value or ''}'"
 
 
 def _first_day(plan: Plan, mode: Mode) -> bool:
@@ -695,9 +735,9 @@ def _check(select: exp.Expr, allowed: set[str]) -> None:
     if not isinstance(select, exp.Select):
         raise SemanticError("Compiled SQL is not a single SELECT; refusing to run it.")
     allowed = allowed | {"p", "per_period", "snapshots"}
-    for table in select.find_all(exp.Table):
-        if table.name and table.name not in allowed:
-            raise SemanticError(f"Compiled SQL reads {table.name!r}, not a model table.")
+    for read in select.find_all(exp.Table):
+        if read.name and read.name not in allowed:
+            raise SemanticError(f"Compiled SQL reads {read.name!r}, not a model table.")
 
 
 def _reference(scan: Scan, measure: Measure, ref: Ref) -> exp.Expr:
@@ -724,7 +764,7 @@ def _count_rows(condition: exp.Expr | None) -> exp.Expr:
     counted = non_null_of(condition)
     if counted is not None:
         return exp.Count(this=counted.copy())
-    return exp.Count(this=exp.Case().when(condition, exp.Literal.number(1)))
+    return exp.Count(this=exp.Case().when(condition, exp.Literal.number(1), copy=False))
 
 
 def _counts_rows(m: Measure, sm: SemanticModel) -> bool:

@@ -6,7 +6,7 @@ from sqlglot import exp
 
 from semantic_layer.joins import DimensionRef, Hop, resolve, resolve_any
 from semantic_layer.model import Measure, SemanticModel, SemanticModelFile
-from semantic_layer.sql import null_on_null, qualify, truncate
+from semantic_layer.sql import binary, join, named, null_on_null, qualify, table, truncate
 from semantic_layer.where import Ref
 
 HIT = "__hit"
@@ -51,7 +51,7 @@ class Scan:
         """An expr read from the model at the end of `path`: NULL where a join found no row."""
         if not path or null_on_null(value):
             return value
-        return exp.Case().when(self.matched(path), value)
+        return exp.Case().when(self.matched(path), value, copy=False)
 
     def matched(self, path: tuple[Hop, ...]) -> exp.Expr:
         """TRUE on the rows whose join along `path` found a match: the target's key is not
@@ -64,7 +64,7 @@ class Scan:
         if not null_on_null(key):
             self.marked.add(path)
             key = exp.column(HIT, alias)
-        return exp.not_(exp.Is(this=key, expression=exp.Null()))
+        return exp.not_(exp.Is(this=key, expression=exp.Null()), copy=False)
 
     def time(self, measure: Measure) -> exp.Expr:
         dim = self.fact.dimension(measure.agg_time_dimension)
@@ -92,12 +92,12 @@ class Scan:
         for path, on in ons.items():
             target = self.model.models_by_name[path[-1].target]
             alias = self.aliases[path]
-            table: exp.Expr = self._table(target, alias)
+            source: exp.Expr = self._table(target, alias)
             if path in self.marked:
-                inner = exp.select(exp.Star(), exp.alias_(exp.true(), HIT)).from_(
+                inner = exp.select(exp.Star(), named(exp.true(), HIT)).from_(
                     self._table(target, target.table), copy=False)
-                table = inner.subquery(alias)
-            select = select.join(table, on=on, join_type="left", copy=False)
+                source = inner.subquery(alias, copy=False)
+            join(select, source, "left", on)
         return select
 
     def _on(self, path: tuple[Hop, ...], alias: str) -> exp.Expr:
@@ -107,15 +107,15 @@ class Scan:
         left = self.scoped(qualify(source.entity(hop.entity).expr, self.aliases[path[:-1]],  # type: ignore[union-attr]
                                    source.table), path[:-1])
         right = qualify(target.entity(hop.entity).expr, alias, target.table)  # type: ignore[union-attr]
-        return left.eq(right)
+        return binary(exp.EQ, left, right)
 
     @staticmethod
     def _table(sm: SemanticModel, alias: str) -> exp.Table:
         name = f"{sm.schema}.{sm.table}" if sm.schema and sm.schema != "main" else sm.table
-        table = exp.to_table(name)
+        read = table(name)
         if alias != sm.table:
-            table.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
-        return table
+            read.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
+        return read
 
 
 def with_from(scan: Scan, select: exp.Select) -> exp.Select:

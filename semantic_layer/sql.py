@@ -18,9 +18,79 @@ HAND_DIALECT = "duckdb"
 """The dialect hand-written SQL (gold queries, benchmark baselines) is written in."""
 
 
+_POSITIONS = ("line", "col", "start", "end")
+DATE = exp.DataType.Type.DATE
+DOUBLE = exp.DataType.Type.DOUBLE
+
+
 @lru_cache(maxsize=1024)
 def parse_trusted(text: str) -> exp.Expr:
-    return sqlglot.parse_one(text, read="duckdb")
+    return unplaced(sqlglot.parse_one(text, read="duckdb"))
+
+
+def unplaced(tree: exp.Expr) -> exp.Expr:
+    """The tree without the parser's token positions: every copy of a node deep-copies its
+    metadata, and a compile copies the model's parsed exprs hundreds of times."""
+    for node in tree.walk():
+        meta = node._meta
+        if meta:
+            for key in _POSITIONS:
+                meta.pop(key, None)
+            if not meta:
+                node._meta = None
+    return tree
+
+
+def cast(value: exp.Expr, to: exp.DataType.Type) -> exp.Expr:
+    """exp.cast(value, to) without its copies and without parsing the type: `value` itself
+    when it is already cast to `to` (exp.cast decides that case)."""
+    if isinstance(value, exp.Cast):
+        return exp.cast(value, to, copy=False)
+    data_type = exp.DataType(this=to, nested=False)
+    out = exp.Cast(this=value, to=data_type)
+    out.type = data_type
+    return out
+
+
+def binary(klass: type[exp.Binary], left: exp.Expr, right: exp.Expr) -> exp.Expr:
+    """`left <op> right` as sqlglot's operators build it (a binary operand in parentheses), the
+    operands not copied (built for this query alone)."""
+    if not isinstance(left, klass) and not isinstance(right, klass):
+        left = exp.Paren(this=left) if isinstance(left, exp.Binary) else left
+        right = exp.Paren(this=right) if isinstance(right, exp.Binary) else right
+    return klass(this=left, expression=right)
+
+
+def named(value: exp.Expr, name: str) -> exp.Expr:
+    """`value AS name`, `value` not copied (built for this query alone)."""
+    return exp.alias_(value, name, copy=False)
+
+
+def join(select: exp.Select, table: exp.Expr, kind: str, on: exp.Expr | None = None) -> exp.Select:
+    """`select` joined in place to `table`: Select.join without parsing the join's kind.
+    `kind`: left, full outer or cross."""
+    side, _, how = kind.upper().partition(" ")
+    args: dict[str, object] = {"this": table}
+    if side == "CROSS":
+        args["kind"] = side
+    else:
+        args["side"] = side
+        if how:
+            args["kind"] = how
+    if on is not None:
+        args["on"] = on
+    select.append("joins", exp.Join(**args))
+    return select
+
+
+@lru_cache(maxsize=256)
+def _table(name: str) -> exp.Table:
+    return exp.to_table(name)
+
+
+def table(name: str) -> exp.Table:
+    """exp.to_table(name), the name parsed once."""
+    return _table(name).copy()
 
 
 def to_dialect(sql: str, dialect: str, read: str = HAND_DIALECT) -> str:
@@ -86,41 +156,42 @@ def null_on_null(tree: exp.Expr) -> bool:
 def date_literal(day: dt.date) -> exp.Expr:
     """CAST('…' AS DATE), built without exp.cast's copies (VALUES rows hold hundreds)."""
     return exp.Cast(this=exp.Literal.string(day.isoformat()),
-                    to=exp.DataType(this=exp.DataType.Type.DATE, nested=False))
+                    to=exp.DataType(this=DATE, nested=False))
 
 
 def in_window(col: exp.Expr, w: Window) -> exp.Expr:
-    return exp.and_(col.copy() >= date_literal(w.start), col.copy() < date_literal(w.end_exclusive))
+    return exp.and_(binary(exp.GTE, col.copy(), date_literal(w.start)),
+                    binary(exp.LT, col.copy(), date_literal(w.end_exclusive)), copy=False)
 
 
 def week_start(col: exp.Expr, dialect: str) -> exp.Expr:
     """The Monday of the ISO week holding `col`, as a DATE, in every dialect."""
-    day = exp.cast(col, exp.DataType.Type.DATE)
+    day = cast(col, DATE)
     if dialect == "bigquery":
         return exp.DateTrunc(this=day, unit=exp.var("ISOWEEK"))
     if dialect == "snowflake":
         # DATE_TRUNC('WEEK') follows the WEEK_START session parameter there; this does not.
         offset = exp.Sub(this=exp.Literal.number(1), expression=exp.DayOfWeekIso(this=day.copy()))
         return exp.DateAdd(this=day, expression=offset, unit=exp.var("DAY"))
-    return exp.cast(exp.DateTrunc(this=_trunc_input(day, dialect), unit=exp.Literal.string("WEEK")),
-                    "DATE")
+    return cast(exp.DateTrunc(this=_trunc_input(day, dialect), unit=exp.Literal.string("WEEK")),
+                DATE)
 
 
 def truncate(col: exp.Expr, grain: str, dialect: str) -> exp.Expr:
     """The first day of the grain's period holding `col`, as a DATE."""
     if grain == "day":
-        return exp.cast(col, exp.DataType.Type.DATE)
+        return cast(col, DATE)
     if grain == "week":
         return week_start(col, dialect)
-    trunc = exp.DateTrunc(this=_trunc_input(exp.cast(col, "DATE"), dialect),
+    trunc = exp.DateTrunc(this=_trunc_input(cast(col, DATE), dialect),
                           unit=exp.Literal.string(grain.upper()))
-    return exp.cast(trunc, "DATE")
+    return cast(trunc, DATE)
 
 
 def _trunc_input(day: exp.Expr, dialect: str) -> exp.Expr:
     """PostgreSQL truncates a DATE as a TIMESTAMP WITH TIME ZONE (a zone lookup per row); the
     day as a plain TIMESTAMP truncates to the same day without one."""
-    return exp.cast(day, "TIMESTAMP") if dialect == "postgres" else day
+    return cast(day, exp.DataType.Type.TIMESTAMP) if dialect == "postgres" else day
 
 
 def shift(day: dt.date, count: int, grain: str) -> dt.date:

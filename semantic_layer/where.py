@@ -12,6 +12,7 @@ import datetime as dt
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import sqlglot
@@ -128,11 +129,18 @@ def parse_sql(text: str) -> exp.Expr:
     return trees[0]
 
 
+@lru_cache(maxsize=1024)
+def _parsed(template: str) -> tuple[exp.Expr, tuple[Ref, ...]]:
+    """A trusted template read once (Jinja and sqlglot take most of a filter's compile)."""
+    text, refs = references(template)
+    return parse_sql(text), tuple(refs)
+
+
 def render(template: str, resolve: Callable[[Ref], exp.Expr]) -> exp.Expr:
     """A trusted metric filter as a SQL expression, each reference replaced by `resolve(ref)`,
     then through REWRITES."""
-    text, refs = references(template)
-    tree = parse_sql(text)
+    parsed, refs = _parsed(template)
+    tree = parsed.copy()
 
     def swap(node: exp.Expr) -> exp.Expr:
         m = _TOKEN_RE.fullmatch(node.name) if isinstance(node, exp.Column) and not node.table else None
