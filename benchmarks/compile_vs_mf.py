@@ -65,6 +65,7 @@ class _MetricFlow:
     at a time as asked (so each of our compiles is timed right beside MetricFlow's)."""
 
     def __init__(self, spec: dict[str, Any], scratch: Path) -> None:
+        scratch.mkdir(parents=True, exist_ok=True)
         path = scratch / "metricflow_spec.json"
         path.write_text(json.dumps(spec, default=str))
         self.log = (scratch / "metricflow.log").open("w")  # MetricFlow logs a lot on stderr
@@ -188,7 +189,7 @@ def _generated(repeats: int, worlds: int, scratch: Path) -> list[dict[str, Any]]
         made.append(w)
     cases = []
     for w in made:
-        (scratch / w.id).mkdir()
+        (scratch / w.id).mkdir(parents=True)
         (scratch / w.id / "semantic.yml").write_text(yaml.safe_dump(
             {"semantic_models": w.semantic_models, "metrics": w.metrics}, allow_unicode=True))
         layer = SemanticLayer(load_model(scratch / w.id))

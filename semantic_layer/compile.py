@@ -43,6 +43,7 @@ from semantic_layer.sql import (
     shift,
     table,
     truncate,
+    write,
 )
 from semantic_layer.validate import Plan
 from semantic_layer.where import Ref, render
@@ -163,7 +164,7 @@ class _Build:
                                  copy=False)
             return node
 
-        return parse_trusted(m.expr or "").copy().transform(swap)
+        return parse_trusted(m.expr or "").transform(swap)  # a copy
 
     def _leaf(self, leaf: Leaf, name: str, canonical: bool) -> exp.Expr:
         if leaf not in self.leaves:
@@ -214,7 +215,7 @@ class _Build:
         if plan.aggregate:
             select = self._summed(plan, select)
         _check(select, tables | {name for name, _ in built})
-        sql = select.sql(dialect=self.dialect, copy=False)  # the tree is not used again
+        sql = write(select, self.dialect)
         for placeholder, rows in self.spliced.items():
             assert sql.count(placeholder) == 1, placeholder
             sql = sql.replace(placeholder, rows)
@@ -324,7 +325,7 @@ class _Build:
         common, residual = _split(cte.leaves, conds)
         for cond in common:
             select = select.where(cond.copy(), copy=False)
-        residuals = list({r.sql(copy=False): r for r in residual.values() if r is not None}.values())
+        residuals = list({write(r): r for r in residual.values() if r is not None}.values())
         every = all(residual[leaf] is not None for leaf in cte.leaves)
         if residuals and every:
             ors = [r.copy() for r in residuals]
@@ -665,7 +666,7 @@ def _split(leaves: list[Leaf], conds: dict[Leaf, list[exp.Expr]]
     Shared conditions go to WHERE once; only what differs stays inside the aggregates, which
     is what a person writing the SQL by hand would do."""
     # the text of a condition compares it (written without a copy: nothing is rewritten)
-    texts = {leaf: [c.sql(copy=False) for c in cs] for leaf, cs in conds.items()}
+    texts = {leaf: [write(c) for c in cs] for leaf, cs in conds.items()}
     first = leaves[0]
     common = [c for c, t in zip(conds[first], texts[first], strict=True)
               if all(t in texts[leaf] for leaf in leaves)]

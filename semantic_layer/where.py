@@ -20,7 +20,7 @@ from sqlglot import exp
 
 from semantic_layer.errors import InvalidFilter
 from semantic_layer.model import GRAINS
-from semantic_layer.sql import bare_booleans, bare_null_tests
+from semantic_layer.sql import bare_booleans, bare_null_tests, unplaced
 
 REWRITES = (bare_booleans, bare_null_tests)
 """What a rendered metric filter goes through: the same rows, in SQL engines plan better."""
@@ -133,7 +133,7 @@ def parse_sql(text: str) -> exp.Expr:
 def _parsed(template: str) -> tuple[exp.Expr, tuple[Ref, ...]]:
     """A trusted template read once (Jinja and sqlglot take most of a filter's compile)."""
     text, refs = references(template)
-    return parse_sql(text), tuple(refs)
+    return unplaced(parse_sql(text)), tuple(refs)
 
 
 def render(template: str, resolve: Callable[[Ref], exp.Expr]) -> exp.Expr:
