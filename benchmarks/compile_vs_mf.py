@@ -226,7 +226,7 @@ def _summary(cases: list[dict[str, Any]]) -> dict[str, Any]:
 def run(repeats: int = 9, generated_worlds: int = GENERATED_WORLDS) -> dict[str, Any]:
     """Per query: our compile, MetricFlow's, and their ratio (target ≤ 0.5 on every query), over
     the conformance project's queries and over generated models and queries; each query timed
-    on both sides back to back, both warm, medians of `repeats` (a third of it, at least 3, for
+    on both sides back to back, both warm, medians of `repeats` (half of it, at least 5, for
     the generated ones). The machine's load average is recorded before and after."""
     import tempfile
 
@@ -236,7 +236,7 @@ def run(repeats: int = 9, generated_worlds: int = GENERATED_WORLDS) -> dict[str,
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="showwork-bench-") as scratch:
         cases = _conformance(repeats, Path(scratch) / "conformance")
-        generated = (_generated(max(3, repeats // 3), generated_worlds, Path(scratch) / "generated")
+        generated = (_generated(max(5, repeats // 2), generated_worlds, Path(scratch) / "generated")
                      if generated_worlds else [])
     every = cases + generated
     return {"available": True, "repeats": repeats, "cases": cases,

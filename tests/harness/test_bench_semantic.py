@@ -168,3 +168,58 @@ class TestMetricFlowSection:
         assert "median ratio 0.020, max 0.040 (target ≤ 0.5)" in result.stdout
         CliRunner().invoke(app(), ["bench", "semantic", "--no-metricflow"])
         assert asked == [True, False]
+
+
+class TestSideBySide:
+    def test_each_case_is_timed_on_both_sides_back_to_back(self) -> None:
+        """Our compile and MetricFlow's of one case run one right after the other, the side that
+        goes first alternating; a case either side refuses is left out, and the ratio is of the
+        two medians."""
+        from semantic_layer import SemanticError, SemanticLayer, load_model
+
+        calls: list[str] = []
+        layer = SemanticLayer(load_model(ROOT / "examples" / "shop" / "models"))
+
+        class Recorder:
+            model = layer.model
+
+            def compile(self, kind: str, args: dict) -> object:
+                calls.append("ours")
+                if args["metrics"] == ["refused"]:
+                    raise SemanticError("refused here")
+                return layer.compile(kind, args)
+
+        class FakeMetricFlow:
+            def seconds(self, case: str, repeats: int) -> list[float] | None:
+                calls.append("mf")
+                return None if case == "mf-refuses" else [0.050] * repeats
+
+        ok = {"metrics": ["revenue"], "group_by": []}
+        cases = [("a", Recorder(), ok, "a"), ("b", Recorder(), ok, "b"),
+                 ("mf-refuses", Recorder(), ok, "c"),
+                 ("ours-refuses", Recorder(), {"metrics": ["refused"], "group_by": []}, "d")]
+        out = compile_vs_mf._side_by_side(FakeMetricFlow(), cases, repeats=2)  # type: ignore[arg-type]
+        assert [c["case"] for c in out] == ["a", "b"]
+        # a warm compile then 2 timed ones per case on our side
+        assert calls == ["mf", *["ours"] * 3, *["ours"] * 3, "mf", "mf", *["ours"] * 3,
+                         "ours", "mf"]
+        for c in out:
+            assert c["metricflow_ms"] == pytest.approx(50.0)
+            assert c["ratio"] == pytest.approx(c["ours_ms"] / c["metricflow_ms"])
+
+    def test_the_worst_cases_print_with_their_shape_and_the_load(
+            self, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        worst = [{"case": "w3.q7", "shape": "filtered_0 (simple); by year; per fact__big",
+                  "ours_ms": 2.0, "metricflow_ms": 8.0, "ratio": 0.25}]
+        part = {"cases": 189, "max_ratio": 0.25, "p90_ratio": 0.11, "median_ratio": 0.015,
+                "worst": worst}
+        measured = {"available": True, "repeats": 9, "target_ratio": 0.5, "median_ratio": 0.015,
+                    "max_ratio": 0.25, "cases": [], "generated": part, "generated_cases": 189,
+                    "load_average": {"before": [1.5, 1.2, 1.0], "after": [2.0, 1.4, 1.1]}}
+        monkeypatch.setattr(bench, "run", lambda *a, **k: _report(measured))
+        result = CliRunner().invoke(app(), ["bench", "semantic", "--project", "demo"])
+        assert result.exit_code == 0, result.output
+        out = " ".join(result.stdout.split())
+        assert "over 189 generated cases: max 0.250, p90 0.110, median 0.015" in out
+        assert "0.250 w3.q7: 2.00 ms vs 8.00 ms — filtered_0 (simple); by year; per fact__big" in out
+        assert "load average before / after: 1.5, 1.2, 1.0 / 2.0, 1.4, 1.1" in out
