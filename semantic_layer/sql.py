@@ -12,6 +12,7 @@ from functools import lru_cache
 import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
+from sqlglot.expressions.datatypes import DType
 from sqlglot.helper import name_sequence
 
 from semantic_layer.errors import ExecutionError
@@ -22,8 +23,8 @@ HAND_DIALECT = "duckdb"
 
 
 _POSITIONS = ("line", "col", "start", "end")
-DATE = exp.DataType.Type.DATE
-DOUBLE = exp.DataType.Type.DOUBLE
+DATE = DType.DATE
+DOUBLE = DType.DOUBLE
 
 
 @lru_cache(maxsize=1024)
@@ -44,7 +45,7 @@ def unplaced(tree: exp.Expr) -> exp.Expr:
     return tree
 
 
-def cast(value: exp.Expr, to: exp.DataType.Type) -> exp.Expr:
+def cast(value: exp.Expr, to: DType) -> exp.Expr:
     """exp.cast(value, to) without its copies and without parsing the type: `value` itself
     when it is already cast to `to` (exp.cast decides that case)."""
     if isinstance(value, exp.Cast):
@@ -63,9 +64,10 @@ def write(tree: exp.Expr, dialect: str | None = None) -> str:
     a dialect's generator may rewrite it in place) and with this thread's generator for the
     dialect, made once: making one per call took a tenth of a compile."""
     made = _writers.__dict__
-    generator = made.get(dialect)
+    key = dialect or ""
+    generator = made.get(key)
     if generator is None:
-        generator = made[dialect] = Dialect.get_or_raise(dialect).generator()
+        generator = made[key] = Dialect.get_or_raise(dialect).generator()
     generator._next_name = name_sequence("_t")  # the names it makes up start over, as new
     return generator.generate(tree, copy=False)
 
@@ -103,7 +105,9 @@ def join(select: exp.Select, table: exp.Expr, kind: str, on: exp.Expr | None = N
 
 @lru_cache(maxsize=256)
 def _table(name: str) -> exp.Table:
-    return unplaced(exp.to_table(name))
+    read = exp.to_table(name)
+    unplaced(read)
+    return read
 
 
 def table(name: str) -> exp.Table:
@@ -214,7 +218,7 @@ def truncate(col: exp.Expr, grain: str, dialect: str) -> exp.Expr:
 def _trunc_input(day: exp.Expr, dialect: str) -> exp.Expr:
     """PostgreSQL truncates a DATE as a TIMESTAMP WITH TIME ZONE (a zone lookup per row); the
     day as a plain TIMESTAMP truncates to the same day without one."""
-    return cast(day, exp.DataType.Type.TIMESTAMP) if dialect == "postgres" else day
+    return cast(day, DType.TIMESTAMP) if dialect == "postgres" else day
 
 
 def shift(day: dt.date, count: int, grain: str) -> dt.date:
