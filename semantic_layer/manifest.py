@@ -230,7 +230,7 @@ def _dimension(d: Any, where: str, problems: _Problems) -> Dimension:
     meta = (d.config.meta if d.config else {}) or {}
     return Dimension(name=d.name, type=d.type.value, expr=_expr(d.expr, d.name),
                      granularity=granularity, label=d.label, description=d.description,
-                     meta=dict(meta.get("showwork") or {}))
+                     meta=dict(meta.get("showwork") or {}), is_partition=bool(d.is_partition))
 
 
 def _measure(m: Any, sm_name: str, default_time: str | None, where: str,

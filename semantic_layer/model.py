@@ -58,6 +58,8 @@ class Dimension:
     description: str | None = None
     meta: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     """config.meta.showwork of the dimension."""
+    is_partition: bool = False
+    """MetricFlow's is_partition: a join between two models that have one matches on it too."""
 
 
 @dataclass(frozen=True)
