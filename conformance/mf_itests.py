@@ -188,7 +188,7 @@ def mf_query(case: dict[str, Any], qid: str) -> dict[str, Any]:
             "order_by": list(case.get("order_bys") or ()), "limit": case.get("limit")}
 
 
-def our_args(case: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def our_args(case: dict[str, Any], model: Any) -> tuple[dict[str, Any], list[str]]:
     """(query arguments for showwork's layer, output column names); _Refuse when it takes no
     such query."""
     for key, what in (("group_by_objs", "group-by objects (group_by_objs)"),
@@ -203,8 +203,10 @@ def our_args(case: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     group_by: list[str] = []
     for name in case.get("group_bys") or ():
         parts = name.split("__")
-        if parts[0] == "metric_time":
-            g = parts[1] if len(parts) > 1 else "day"
+        if parts[0] == "metric_time":  # bare: the metrics' default time_granularity, or day
+            g = parts[1] if len(parts) > 1 else min(
+                (model.metric_index[m].time_granularity or "day" for m in case["metrics"]),
+                key=GRAINS.index)
             if g not in GRAINS:
                 raise _Refuse(f"metric_time at grain {g!r}")
             if grain is not None:
@@ -430,7 +432,7 @@ def main() -> int:
                         reason = f"metric {gone[0]!r}: {dropped[gone[0]]}"
                 if reason is None:
                     try:
-                        args, names = our_args(case)
+                        args, names = our_args(case, model)
                     except _Refuse as exc:
                         reason = str(exc)
                 if reason is not None:

@@ -171,6 +171,8 @@ class Metric:
     grain_to_date: str | None = None
     period_agg: str = "first"
     """cumulative at a coarser grain than day: the value at the first or last day of the period."""
+    time_granularity: str | None = None
+    """MetricFlow's default grain of the metric: metric_time asked without a grain is read at it."""
     # -- governance ---------------------------------------------------------------------------
     synonyms: tuple[str, ...] = ()
     grains: tuple[str, ...] = ()

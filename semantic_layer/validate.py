@@ -93,7 +93,7 @@ def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
         return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (span,), args.grain,
                     args.aggregate, order, args.limit, renamed, (Coverage(span, span),),
                     bounded=False)
-    window = requested = args.window.window()
+    window = requested = _closed(model, metrics, args.window.window())
     if args.whole_periods and args.grain:
         window = widen(window, args.grain)
     check_grain(model, metrics, args.grain, window)
@@ -128,11 +128,38 @@ def check_time_reads(model: SemanticModelFile, metrics: tuple[str, ...],
                 raise UnsupportedDimension(
                     f"Metric {metric!r} ({', '.join(sorted(reads))}) grouped by the time dimension "
                     f"{dim!r} is not supported yet; group it by metric_time (a grain) instead.")
+        m = model.metric_index[metric]
+        if m.type == "cumulative" and m.period_agg == "last" and group_by and grain not in (
+                None, "day"):
+            raise GrainNotAllowed(
+                f"Metric {metric!r} (period_agg: last) by {grain} and by {', '.join(group_by)} is "
+                "not supported yet: MetricFlow reads each group at its own last day with a value; "
+                "ask by day, or without the grouping.")
         if "offset_to_grain" in reads and grain not in (None, "day"):
             raise GrainNotAllowed(
                 f"Metric {metric!r} reads an input at the start of a period (offset_to_grain); "
                 f"by {grain} (MetricFlow adds up each day's start-of-period value) it is not "
                 "supported yet; ask by day.")
+
+
+def _closed(model: SemanticModelFile, metrics: tuple[str, ...], window: Window) -> Window:
+    """A window open on one side (a --where bounding metric_time on one side only) closed at the
+    metrics' coverage there: the same rows, as MetricFlow filters on the one bound."""
+    if window.start != dt.date.min and window.end != dt.date.max:
+        return window
+    spans = [model.coverage(m) for m in metrics]
+    start = min(s[0] for s in spans) if window.start == dt.date.min else window.start
+    end = (max(_past_offsets(model, m, s[1]) for m, s in zip(metrics, spans, strict=True))
+           if window.end == dt.date.max else window.end)
+    if start == dt.date.min or end == dt.date.max:
+        raise WindowError("A metric_time bound on one side only needs the coverage of the "
+                          "metrics' sources to close the other side, and it is not known; give "
+                          "both bounds or a window.")
+    if start > end:  # the bound leaves no day of the sources
+        raise WindowError(f"The metric_time bound leaves no day to read: the sources of "
+                          f"{', '.join(metrics)} cover {min(s[0] for s in spans)}.."
+                          f"{max(s[1] for s in spans)}.")
+    return Window(start, end)
 
 
 def _past_offsets(model: SemanticModelFile, metric: str, end: dt.date) -> dt.date:

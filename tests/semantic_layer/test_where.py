@@ -163,13 +163,40 @@ class TestRewrites:
         assert ids[0] == ids[1]
 
 
-def test_one_sided_metric_time_bound_without_window_says_what_to_give() -> None:
-    """No window and one metric_time bound: refused naming what to give, not a bare ValueError."""
-    from semantic_layer import errors, parse_where
+def test_one_sided_metric_time_bound_leaves_the_other_side_open() -> None:
+    """No window and one metric_time bound: the other side stays open (the layer closes it at
+    the sources' coverage); with a window, the bound narrows it."""
+    from semantic_layer import parse_where
 
     parsed = parse_where("{{ TimeDimension('metric_time', 'day') }} >= '2024-03-01'")
-    with pytest.raises(errors.InvalidFilter, match="one side only"):
-        parsed.apply({"metrics": ["revenue"]})
+    assert parsed.apply({"metrics": ["revenue"]})["window"] == {"start": "2024-03-01",
+                                                                "end": dt.date.max.isoformat()}
     narrowed = parsed.apply({"metrics": ["revenue"], "window": {"start": "2024-01-01",
                                                                 "end": "2024-06-30"}})
     assert narrowed["window"] == {"start": "2024-03-01", "end": "2024-06-30"}
+
+
+def test_a_bound_cuts_the_widened_window() -> None:
+    """MetricFlow widens --start/--end to whole periods, then filters on the bound: the bound
+    is not widened back to the period's start."""
+    from semantic_layer import parse_where
+
+    parsed = parse_where("{{ TimeDimension('metric_time', 'day') }} >= '2024-03-10'")
+    out = parsed.apply({"metrics": ["revenue"], "grain": "month", "whole_periods": True,
+                        "window": {"start": "2024-03-05", "end": "2024-06-12"}})
+    assert out["window"] == {"start": "2024-03-10", "end": "2024-06-30"}
+    assert out["whole_periods"] is False
+
+
+@pytest.mark.parametrize(("text", "window"), [
+    (">= '2024-03-15'", ("2024-04-01", None)), (">= '2024-03-01'", ("2024-03-01", None)),
+    ("> '2024-03-01'", ("2024-04-01", None)), ("<= '2024-03-15'", (None, "2024-03-31")),
+    ("< '2024-03-01'", (None, "2024-02-29")), ("< '2024-03-02'", (None, "2024-03-31")),
+    ("= '2024-03-01'", ("2024-03-01", "2024-03-31")),
+])
+def test_a_bound_at_a_grain_compares_the_period_start(text: str, window: tuple) -> None:
+    """TimeDimension('metric_time', 'month') >= X keeps the days whose month starts on or after
+    X, as MetricFlow's truncated comparison does."""
+    parsed = parse_where("{{ TimeDimension('metric_time', 'month') }} " + text)
+    got = (parsed.start and parsed.start.isoformat(), parsed.end and parsed.end.isoformat())
+    assert got == window
