@@ -147,6 +147,14 @@ class _Helpers:
         return f"{{{{ TimeDimension('{name}', {g}entity_path={list(entity_path)!r}) }}}}"
 
     @staticmethod
+    def cast_to_ts(text: str) -> str:
+        return f"CAST('{text}' AS TIMESTAMP)"
+
+    @staticmethod
+    def cast_expr_to_ts(expr: str) -> str:
+        return f"CAST({expr} AS TIMESTAMP)"
+
+    @staticmethod
     def render_time_constraint(expr: str, start_time: str | None = None,
                                stop_time: str | None = None) -> str:
         """As MetricFlow's CheckQueryHelpers render it on DuckDB (raw SQL in a filter)."""
@@ -169,7 +177,7 @@ def where_text(case: dict[str, Any]) -> str | None:
     if not case.get("where_filter"):
         return None
     env = jinja2.Environment(undefined=jinja2.StrictUndefined)
-    helpers = {k: getattr(_Helpers, k) for k in dir(_Helpers) if k.startswith("render_")}
+    helpers = {k: getattr(_Helpers, k) for k in dir(_Helpers) if k.startswith(("render_", "cast_"))}
     try:
         return env.from_string(case["where_filter"]).render(**helpers)
     except (jinja2.TemplateError, TypeError) as exc:

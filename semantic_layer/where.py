@@ -234,6 +234,14 @@ def _bool(node: exp.Expr, refs: list[Ref]) -> Any:
     if isinstance(node, exp.And | exp.Or):
         return ("and" if isinstance(node, exp.And) else "or",
                 [_bool(node.left, refs), _bool(node.right, refs)])
+    negated = node.this.unnest() if isinstance(node, exp.Not) else None
+    if _is_token(node) or _is_token(negated):
+        # a bare boolean dimension (WHERE is_instant; WHERE NOT is_instant): = TRUE / = FALSE,
+        # null rows kept by neither, as SQL keeps them
+        ref = _ref(node if _is_token(node) else negated, refs)
+        if ref.kind == "time_dimension" or _is_metric_time(ref):
+            raise InvalidFilter(f"{ref.name!r} alone is not a condition; compare it with a date.")
+        return Comparison(ref, "in", (_is_token(node),))
     if isinstance(node, exp.Not) and isinstance(node.this, exp.In):
         leaf = _bool(node.this, refs)
         return Comparison(leaf.ref, "not_in", leaf.values)
@@ -254,7 +262,7 @@ def _bool(node: exp.Expr, refs: list[Ref]) -> Any:
         "compared with literals (=, !=, <, <=, >, >=), IN (…) lists, AND and OR.")
 
 
-def _is_token(node: exp.Expr) -> bool:
+def _is_token(node: exp.Expr | None) -> bool:
     return isinstance(node, exp.Column) and not node.table and bool(_TOKEN_RE.fullmatch(node.name))
 
 
