@@ -274,7 +274,8 @@ def lenient_copy(manifest: Path, folder: Path, database: Path) -> tuple[Any, dic
             return load_model(folder, database=database), dropped, None
         except ModelError as exc:
             lines = [" ".join(x.split()) for x in str(exc).split("\n- ")[1:]] or [str(exc)]
-            found, measures = {}, {}
+            found: dict[str, str] = {}
+            measures: dict[str, str] = {}
             for line in lines:
                 m, ms = _METRIC.search(line), _MEASURE.search(line)
                 if ms is not None:  # its metrics fail next round, and are left out then

@@ -238,7 +238,7 @@ def _bool(node: exp.Expr, refs: list[Ref]) -> Any:
     if _is_token(node) or _is_token(negated):
         # a bare boolean dimension (WHERE is_instant; WHERE NOT is_instant): = TRUE / = FALSE,
         # null rows kept by neither, as SQL keeps them
-        ref = _ref(node if _is_token(node) else negated, refs)
+        ref = _ref(node if _is_token(node) else negated, refs)  # type: ignore[arg-type]
         if ref.kind == "time_dimension" or _is_metric_time(ref):
             raise InvalidFilter(f"{ref.name!r} alone is not a condition; compare it with a date.")
         return Comparison(ref, "in", (_is_token(node),))
