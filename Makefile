@@ -50,10 +50,12 @@ bench: $(COMPILED)
 	$(BIN)/showwork bench startup
 
 # showwork's numbers against dbt MetricFlow's own (installs dbt + MetricFlow in conformance/.venv):
-# the project's queries, then the fixed-seed differential run (random models, data and queries)
+# the project's queries, MetricFlow's own manifests and query cases, then the fixed-seed
+# differential run (random models, data and queries)
 conformance: $(STAMP)
 	$(BIN)/python conformance/run.py
 	$(BIN)/python conformance/fixtures.py
+	$(BIN)/python conformance/mf_itests.py
 	$(BIN)/python conformance/differential.py
 
 # showwork's openai: path against a real OpenAI-compatible server: llama.cpp's (llama-cpp-python,

@@ -252,7 +252,10 @@ class _Build:
                              copy=False)
         ref = resolve_any(self.model, scan.fact, self.model.qualified_name(f.dimension))
         is_time = ref.dimension.type == "time"
-        cond = exp.In(this=scan.column(ref), expressions=[literal(v, is_time) for v in f.values])
+        col = scan.column(ref)  # an expression dimension (a = 'x') in parentheses, as render does
+        col = col if isinstance(col, exp.Column | exp.Cast | exp.Func | exp.Literal | exp.Paren) \
+            else exp.paren(col, copy=False)
+        cond = exp.In(this=col, expressions=[literal(v, is_time) for v in f.values])
         return exp.not_(cond, copy=False) if f.op == "not_in" else cond
 
     def _value(self, leaf: Leaf, scan: Scan) -> exp.Expr:

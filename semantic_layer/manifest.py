@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -230,7 +231,7 @@ def _dimension(d: Any, where: str, problems: _Problems) -> Dimension:
     meta = (d.config.meta if d.config else {}) or {}
     return Dimension(name=d.name, type=d.type.value, expr=_expr(d.expr, d.name),
                      granularity=granularity, label=d.label, description=d.description,
-                     meta=dict(meta.get("showwork") or {}))
+                     meta=dict(meta.get("showwork") or {}), is_partition=bool(d.is_partition))
 
 
 def _measure(m: Any, sm_name: str, default_time: str | None, where: str,
@@ -301,8 +302,15 @@ def _metric(m: Any, raw: RawManifest, problems: _Problems) -> Metric:
     fields: dict[str, Any] = {}
     if kind == "conversion":
         problems.unsupported(where, "a conversion metric (type: conversion)")
-    if m.time_granularity:
-        problems.unsupported(where, f"a default time_granularity ({m.time_granularity})")
+    default_grain = _grain(m.time_granularity) or None
+    if default_grain and default_grain not in GRAINS:
+        problems.unsupported(where, f"a default time_granularity {m.time_granularity!r}",
+                             f"grains: {', '.join(GRAINS)}")
+    inner = [f for i in (p.metrics or ()) for f in _filters(i.filter)] if kind == "derived" else []
+    if default_grain and any(_BARE_METRIC_TIME.search(f) for f in [*_filters(m.filter), *inner]):
+        problems.unsupported(where, "a metric_time filter without a grain on a metric with a "
+                             "default time_granularity (MetricFlow reads it at that grain)")
+    fields["time_granularity"] = default_grain
     for flag in ("join_to_timespine", "fill_nulls_with"):
         values = [getattr(p, flag, None), getattr(p.measure, flag, None) if p.measure else None]
         if any(v is not None and v is not False for v in values):
@@ -338,6 +346,9 @@ def _metric(m: Any, raw: RawManifest, problems: _Problems) -> Metric:
         fields["inputs"] = tuple(_input(i, where, problems, offsets=True) for i in p.metrics or ())
     return Metric(name=m.name, type=kind, label=m.label or m.name.replace("_", " "), origin=origin,
                   description=m.description or None, filters=filters, **fields)
+
+
+_BARE_METRIC_TIME = re.compile(r"TimeDimension\(\s*['\"]metric_time['\"]\s*\)")
 
 
 def _proxy_metrics(manifest: Any, raw: RawManifest, names: set[str]) -> list[Metric]:

@@ -58,6 +58,8 @@ class Dimension:
     description: str | None = None
     meta: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     """config.meta.showwork of the dimension."""
+    is_partition: bool = False
+    """MetricFlow's is_partition: a join between two models that have one matches on it too."""
 
 
 @dataclass(frozen=True)
@@ -169,6 +171,8 @@ class Metric:
     grain_to_date: str | None = None
     period_agg: str = "first"
     """cumulative at a coarser grain than day: the value at the first or last day of the period."""
+    time_granularity: str | None = None
+    """MetricFlow's default grain of the metric: metric_time asked without a grain is read at it."""
     # -- governance ---------------------------------------------------------------------------
     synonyms: tuple[str, ...] = ()
     grains: tuple[str, ...] = ()

@@ -6,6 +6,7 @@ supported: that message is what the analyst sees.
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import re
 from dataclasses import dataclass, field
@@ -23,9 +24,10 @@ from semantic_layer.errors import (
     WindowError,
 )
 from semantic_layer.governance import check_rollup
-from semantic_layer.model import DimensionInfo, SemanticModelFile
+from semantic_layer.model import GRAINS, DimensionInfo, SemanticModelFile
 from semantic_layer.requests import AnyOf, CompareArgs, Filter, QueryArgs
 from semantic_layer.results import citable, member_text
+from semantic_layer.sql import shift
 from semantic_layer.windows import Window, aligned, period_end, period_start
 
 _OPERATOR = re.compile(r"\s*[-+*/×÷]\s*|\s+(?:per|over|divided by|times|x)\s+", re.IGNORECASE)
@@ -80,16 +82,18 @@ class Plan:
 def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
     metrics, renamed = resolve_metrics(model, args.metrics)
     check_dimensions(model, metrics, args.group_by, args.where)
+    check_time_reads(model, metrics, args.group_by, args.grain)
     if args.window is None:
         check_grain(model, metrics, args.grain, None)
         check_aggregate(model, metrics, args.aggregate, args.grain)
         order = _check_order(metrics, args.group_by, args.order_by, args.grain)
         spans = [model.coverage(m) for m in metrics]
-        span = Window(min(s[0] for s in spans), max(s[1] for s in spans))
+        span = Window(min(s[0] for s in spans),
+                      max(_past_offsets(model, m, s[1]) for m, s in zip(metrics, spans, strict=True)))
         return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (span,), args.grain,
                     args.aggregate, order, args.limit, renamed, (Coverage(span, span),),
                     bounded=False)
-    window = requested = args.window.window()
+    window = requested = _closed(model, metrics, args.window.window())
     if args.whole_periods and args.grain:
         window = widen(window, args.grain)
     check_grain(model, metrics, args.grain, window)
@@ -99,6 +103,78 @@ def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
                 args.aggregate, order, args.limit, renamed,
                 (check_window(model, metrics, window),),
                 requested if requested != window else None)
+
+
+def _reads(model: SemanticModelFile, metric: str) -> set[str]:
+    """How a metric reads time other than by its own day: cumulative, offset, offset_to_grain."""
+    m = model.metric_index[metric]
+    out = {"cumulative"} if m.type == "cumulative" else set()
+    for i in m.input_metrics:
+        out |= _reads(model, i.name)
+        out |= {"offset"} if i.offset_window else set()
+        out |= {"offset_to_grain"} if i.offset_to_grain else set()
+    return out
+
+
+def check_time_reads(model: SemanticModelFile, metrics: tuple[str, ...],
+                     group_by: tuple[str, ...] | list[str], grain: str | None) -> None:
+    """Shapes MetricFlow answers that showwork does not compute its way yet: refused, named."""
+    for metric in metrics:
+        reads = _reads(model, metric)
+        if not reads:
+            continue
+        for dim in group_by:
+            if dimension_for(model, metric, dim).dimension.type == "time":
+                raise UnsupportedDimension(
+                    f"Metric {metric!r} ({', '.join(sorted(reads))}) grouped by the time dimension "
+                    f"{dim!r} is not supported yet; group it by metric_time (a grain) instead.")
+        m = model.metric_index[metric]
+        if m.type == "cumulative" and m.period_agg == "last" and group_by and grain not in (
+                None, "day"):
+            raise GrainNotAllowed(
+                f"Metric {metric!r} (period_agg: last) by {grain} and by {', '.join(group_by)} is "
+                "not supported yet: MetricFlow reads each group at its own last day with a value; "
+                "ask by day, or without the grouping.")
+        if "offset_to_grain" in reads and grain not in (None, "day"):
+            raise GrainNotAllowed(
+                f"Metric {metric!r} reads an input at the start of a period (offset_to_grain); "
+                f"by {grain} (MetricFlow adds up each day's start-of-period value) it is not "
+                "supported yet; ask by day.")
+
+
+def _closed(model: SemanticModelFile, metrics: tuple[str, ...], window: Window) -> Window:
+    """A window open on one side (a --where bounding metric_time on one side only) closed at the
+    metrics' coverage there: the same rows, as MetricFlow filters on the one bound."""
+    if window.start != dt.date.min and window.end != dt.date.max:
+        return window
+    spans = [model.coverage(m) for m in metrics]
+    start = min(s[0] for s in spans) if window.start == dt.date.min else window.start
+    end = (max(_past_offsets(model, m, s[1]) for m, s in zip(metrics, spans, strict=True))
+           if window.end == dt.date.max else window.end)
+    if start == dt.date.min or end == dt.date.max:
+        raise WindowError("A metric_time bound on one side only needs the coverage of the "
+                          "metrics' sources to close the other side, and it is not known; give "
+                          "both bounds or a window.")
+    if start > end:  # the bound leaves no day of the sources
+        raise WindowError(f"The metric_time bound leaves no day to read: the sources of "
+                          f"{', '.join(metrics)} cover {min(s[0] for s in spans)}.."
+                          f"{max(s[1] for s in spans)}.")
+    return Window(start, end)
+
+
+def _past_offsets(model: SemanticModelFile, metric: str, end: dt.date) -> dt.date:
+    """The last day a metric has a value for when its sources end at `end`: an offset input
+    (offset_window) carries the sources' last days that far forward, as MetricFlow's join to
+    its time spine does."""
+    if end == dt.date.max:
+        return end
+    last = end
+    for i in model.metric_index[metric].input_metrics:
+        day = _past_offsets(model, i.name, end)
+        if i.offset_window:
+            day = shift(day, i.offset_window.count, i.offset_window.grain)
+        last = max(last, day)
+    return last
 
 
 def widen(window: Window, grain: str) -> Window:
@@ -165,9 +241,12 @@ def check_dimensions(model: SemanticModelFile, metrics: tuple[str, ...],
     if len(set(group_by)) != len(group_by):
         raise InvalidArguments(f"group_by repeats a dimension: {', '.join(group_by)}.")
     infos: dict[str, DimensionInfo] = {}
+    parted = any(d.is_partition for sm in model.semantic_models for d in sm.dimensions)
     for dim in [*group_by, *(f.dimension for f in flat(filters))]:
         for metric in metrics:
             infos[dim] = dimension_for(model, metric, dim)
+            if parted:
+                _check_partitions(model, metric, dim)
     for f in flat(filters):
         check_members(infos[f.dimension], f)
     check_rollup(model, metrics, group_by, filters)
@@ -204,6 +283,25 @@ def dimension_for(model: SemanticModelFile, metric: str, name: str) -> Dimension
     return info
 
 
+def _check_partitions(model: SemanticModelFile, metric: str, name: str) -> None:
+    """MetricFlow joins two semantic models that both have partition dimensions (is_partition)
+    on those too; showwork does not yet, so such a join is refused, never answered otherwise."""
+    from semantic_layer.joins import resolve_any
+
+    for fact in model.base_models(metric):
+        if not fact.entities:
+            continue
+        ref = resolve_any(model, fact, model.qualified_name(name))
+        names = [fact.name, *(h.target for h in ref.path)]
+        parted = [n for n in names
+                  if any(d.is_partition for d in model.models_by_name[n].dimensions)]
+        if len(parted) > 1:
+            raise UnsupportedDimension(
+                f"Dimension {name!r} of metric {metric!r} joins semantic models {parted[0]!r} and "
+                f"{parted[1]!r}, which both have partition dimensions (is_partition); MetricFlow "
+                "joins them on those too, which showwork does not support yet.")
+
+
 def _did_you_mean(name: str, known: list[str]) -> str:
     """' (did you mean X?)' for a name a letter or a prefix away from a known one ('' if
     none): the same name in another case, the known names it is the last part of, or close
@@ -238,10 +336,19 @@ def check_grain(model: SemanticModelFile, metrics: tuple[str, ...], grain: str |
         if grain is not None and grain not in grains:
             raise GrainNotAllowed(f"Grain {grain!r} is not allowed for metric {metric!r}; "
                                   f"allowed: {', '.join(grains)}.")
-        if window is not None and len(grains) == 1 and not aligned(window, grains[0]):
+        whole = grains[0] if len(grains) == 1 else _data_grain(model, metric)
+        if window is not None and whole != "day" and not aligned(window, whole):
             raise GrainNotAllowed(
-                f"Metric {metric!r} is defined on whole {grains[0]}s only; window {window} is not "
-                f"a whole number of {grains[0]}s (ISO weeks run Monday to Sunday).")
+                f"Metric {metric!r} is defined on whole {whole}s only; window {window} is not "
+                f"a whole number of {whole}s (ISO weeks run Monday to Sunday).")
+
+
+def _data_grain(model: SemanticModelFile, metric: str) -> str:
+    """The coarsest grain of the metric's time columns: data by month read over part of a month
+    is refused (MetricFlow widens such a window to whole months when no grain is asked)."""
+    grains = [model.time_grain(model.measures[x][0], model.measures[x][1])
+              for x in model.base_measures(metric)]
+    return max(grains, key=GRAINS.index, default="day")
 
 
 def check_aggregate(model: SemanticModelFile, metrics: tuple[str, ...], aggregate: str | None,

@@ -21,6 +21,7 @@ from sqlglot import exp
 from semantic_layer.errors import InvalidFilter
 from semantic_layer.model import GRAINS
 from semantic_layer.sql import bare_booleans, bare_null_tests, unplaced
+from semantic_layer.windows import period_end, period_start
 
 REWRITES = (bare_booleans, bare_null_tests)
 """What a rendered metric filter goes through: the same rows, in SQL engines plan better."""
@@ -179,16 +180,25 @@ class ParsedWhere:
     """Last day metric_time may take (inclusive)."""
 
     def apply(self, args: dict[str, Any]) -> dict[str, Any]:
-        """Query arguments with these filters added and the window narrowed to the bounds."""
+        """Query arguments with these filters added and the window narrowed to the bounds.
+
+        A window asked with whole_periods is widened to whole periods first, as MetricFlow widens
+        --start/--end and then filters on the bounds; a bound on one side only leaves the other
+        side open (the layer closes it at the sources' coverage)."""
         out = dict(args, where=[*args.get("where", []), *self.where])
         if self.start or self.end:
             w = dict(out.get("window") or {})
-            starts = [d for d in (self.start, _day(w.get("start"))) if d]
-            ends = [d for d in (self.end, _day(w.get("end"))) if d]
-            if not starts or not ends:
-                raise InvalidFilter("A metric_time bound on one side only needs a window (or the "
-                                    "other bound) to narrow; give --start/--end or both bounds.")
-            start, end = max(starts), min(ends)
+            asked = [_day(w.get("start")), _day(w.get("end"))]
+            if asked[0] and asked[1] and out.get("whole_periods") and out.get("grain"):
+                asked = [period_start(asked[0], out["grain"]),
+                         period_end(period_start(asked[1], out["grain"]), out["grain"])]
+                out["whole_periods"] = False
+            starts = [d for d in (self.start, asked[0]) if d]
+            ends = [d for d in (self.end, asked[1]) if d]
+            start, end = max(starts or [dt.date.min]), min(ends or [dt.date.max])
+            if start > end:
+                raise InvalidFilter(f"The metric_time bounds and the window leave no day to read "
+                                    f"(from {start} to {end}); there is nothing to answer.")
             out["window"] = {"start": start.isoformat(), "end": end.isoformat()}
         return out
 
@@ -232,6 +242,14 @@ def _bool(node: exp.Expr, refs: list[Ref]) -> Any:
     if isinstance(node, exp.And | exp.Or):
         return ("and" if isinstance(node, exp.And) else "or",
                 [_bool(node.left, refs), _bool(node.right, refs)])
+    negated = node.this.unnest() if isinstance(node, exp.Not) else None
+    if _is_token(node) or _is_token(negated):
+        # a bare boolean dimension (WHERE is_instant; WHERE NOT is_instant): = TRUE / = FALSE,
+        # null rows kept by neither, as SQL keeps them
+        ref = _ref(node if _is_token(node) else negated, refs)  # type: ignore[arg-type]
+        if ref.kind == "time_dimension" or _is_metric_time(ref):
+            raise InvalidFilter(f"{ref.name!r} alone is not a condition; compare it with a date.")
+        return Comparison(ref, "in", (_is_token(node),))
     if isinstance(node, exp.Not) and isinstance(node.this, exp.In):
         leaf = _bool(node.this, refs)
         return Comparison(leaf.ref, "not_in", leaf.values)
@@ -252,7 +270,7 @@ def _bool(node: exp.Expr, refs: list[Ref]) -> Any:
         "compared with literals (=, !=, <, <=, >, >=), IN (…) lists, AND and OR.")
 
 
-def _is_token(node: exp.Expr) -> bool:
+def _is_token(node: exp.Expr | None) -> bool:
     return isinstance(node, exp.Column) and not node.table and bool(_TOKEN_RE.fullmatch(node.name))
 
 
@@ -304,15 +322,30 @@ def _filter(c: Comparison) -> dict[str, Any]:
 
 def _bound(c: Comparison, start: dt.date | None,
            end: dt.date | None) -> tuple[dt.date | None, dt.date | None]:
+    """The days a metric_time comparison keeps. At a grain (TimeDimension('metric_time',
+    'month')) the period's start is compared, as MetricFlow truncates before comparing."""
     (value,) = c.values if len(c.values) == 1 else (None,)
     try:
         day = dt.date.fromisoformat(str(value)[:10])
     except ValueError as exc:
         raise InvalidFilter(f"metric_time is compared with {value!r}; give an ISO date.") from exc
-    lo = {"ge": day, "gt": day + dt.timedelta(days=1), "in": day}.get(c.op)
-    hi = {"le": day, "lt": day - dt.timedelta(days=1), "in": day}.get(c.op)
     if c.op == "not_in" or (c.op == "in" and len(c.values) != 1):
         raise InvalidFilter("metric_time takes =, <, <=, >, >= with one date.")
+    grain = c.ref.grain or (c.ref.name.split("__")[1] if "__" in c.ref.name else "day")
+    one = dt.timedelta(days=1)
+    if grain == "day":
+        lo = {"ge": day, "gt": day + one, "in": day}.get(c.op)
+        hi = {"le": day, "lt": day - one, "in": day}.get(c.op)
+    else:  # period_start(d) compared with the day
+        def first_at_or_after(x: dt.date) -> dt.date:
+            p = period_start(x, grain)
+            return p if p == x else period_end(p, grain) + one
+
+        lo = {"ge": first_at_or_after(day), "gt": first_at_or_after(day + one),
+              "in": day if period_start(day, grain) == day else day + one}.get(c.op)
+        hi = {"le": period_end(period_start(day, grain), grain),
+              "lt": period_end(period_start(day - one, grain), grain),
+              "in": period_end(day, grain) if period_start(day, grain) == day else day}.get(c.op)
     if lo:
         start = max(start, lo) if start else lo
     if hi:

@@ -61,9 +61,11 @@ UNSUPPORTED = [
      "  - name: conversion_rate\n    label: C\n    type: conversion\n    type_params:\n"
      "      conversion_type_params: {base_measure: order_count, conversion_measure: order_count,"
      " entity: customer}\n", (), "conversion_rate", "a conversion metric (type: conversion)"),
-    ("metric default grain",
+    ("metric default grain read by a grain-less metric_time filter",
      "  - {name: monthly, label: M, type: simple, type_params: {measure: revenue}, "
-     "time_granularity: month}\n", (), "monthly", "a default time_granularity (month)"),
+     "time_granularity: month, filter: \"{{ TimeDimension('metric_time') }} >= '2024-01-01'\"}\n",
+     (), "monthly", "a metric_time filter without a grain on a metric with a default "
+     "time_granularity"),
     ("join to time spine",
      "  - name: filled\n    label: F\n    type: simple\n    type_params: {measure: {name: revenue,"
      " join_to_timespine: true}}\n", (), "filled", "join_to_timespine"),

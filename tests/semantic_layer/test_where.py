@@ -5,6 +5,7 @@ metric's own filter is rendered through rewrites that keep its rows."""
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import duckdb
 import pytest
@@ -163,13 +164,96 @@ class TestRewrites:
         assert ids[0] == ids[1]
 
 
-def test_one_sided_metric_time_bound_without_window_says_what_to_give() -> None:
-    """No window and one metric_time bound: refused naming what to give, not a bare ValueError."""
-    from semantic_layer import errors, parse_where
+def test_one_sided_metric_time_bound_leaves_the_other_side_open() -> None:
+    """No window and one metric_time bound: the other side stays open (the layer closes it at
+    the sources' coverage); with a window, the bound narrows it."""
+    from semantic_layer import parse_where
 
     parsed = parse_where("{{ TimeDimension('metric_time', 'day') }} >= '2024-03-01'")
-    with pytest.raises(errors.InvalidFilter, match="one side only"):
-        parsed.apply({"metrics": ["revenue"]})
+    assert parsed.apply({"metrics": ["revenue"]})["window"] == {"start": "2024-03-01",
+                                                                "end": dt.date.max.isoformat()}
     narrowed = parsed.apply({"metrics": ["revenue"], "window": {"start": "2024-01-01",
                                                                 "end": "2024-06-30"}})
     assert narrowed["window"] == {"start": "2024-03-01", "end": "2024-06-30"}
+
+
+def test_a_bound_cuts_the_widened_window() -> None:
+    """MetricFlow widens --start/--end to whole periods, then filters on the bound: the bound
+    is not widened back to the period's start."""
+    from semantic_layer import parse_where
+
+    parsed = parse_where("{{ TimeDimension('metric_time', 'day') }} >= '2024-03-10'")
+    out = parsed.apply({"metrics": ["revenue"], "grain": "month", "whole_periods": True,
+                        "window": {"start": "2024-03-05", "end": "2024-06-12"}})
+    assert out["window"] == {"start": "2024-03-10", "end": "2024-06-30"}
+    assert out["whole_periods"] is False
+
+
+@pytest.mark.parametrize(("text", "window"), [
+    (">= '2024-03-15'", ("2024-04-01", None)), (">= '2024-03-01'", ("2024-03-01", None)),
+    ("> '2024-03-01'", ("2024-04-01", None)), ("<= '2024-03-15'", (None, "2024-03-31")),
+    ("< '2024-03-01'", (None, "2024-02-29")), ("< '2024-03-02'", (None, "2024-03-31")),
+    ("= '2024-03-01'", ("2024-03-01", "2024-03-31")),
+])
+def test_a_bound_at_a_grain_compares_the_period_start(text: str, window: tuple) -> None:
+    """TimeDimension('metric_time', 'month') >= X keeps the days whose month starts on or after
+    X, as MetricFlow's truncated comparison does."""
+    parsed = parse_where("{{ TimeDimension('metric_time', 'month') }} " + text)
+    got = (parsed.start and parsed.start.isoformat(), parsed.end and parsed.end.isoformat())
+    assert got == window
+
+
+@pytest.mark.parametrize(("text", "value"), [("{{ Dimension('user__is_test') }}", True),
+                                             ("NOT {{ Dimension('user__is_test') }}", False),
+                                             ("NOT ({{ Dimension('user__is_test') }})", False)])
+def test_a_bare_boolean_dimension_is_a_condition(text: str, value: bool) -> None:
+    """WHERE is_instant, as MetricFlow's own cases write it: = TRUE (NOT: = FALSE)."""
+    assert parse_where(text).where == [{"dimension": "user__is_test", "op": "in",
+                                        "values": [value]}]
+
+
+def test_a_bare_time_dimension_is_not_a_condition() -> None:
+    with pytest.raises(errors.InvalidFilter, match="compare it with a date"):
+        parse_where("{{ TimeDimension('metric_time', 'day') }}")
+
+
+def _demo_with_a_flag(tmp_path, demo_db):
+    """The demo's models with a boolean dimension on events (the demo has none the analyst may
+    filter on)."""
+    import shutil
+
+    import yaml
+
+    from semantic_layer import load_model
+    from semantic_layer.model import default_model_path
+
+    folder = tmp_path / "models"
+    shutil.copytree(Path(default_model_path()).parent / "models", folder)
+    events = folder / "events.yml"
+    doc = yaml.safe_load(events.read_text())
+    sm = doc["semantic_models"][0]
+    sm["dimensions"].append({"name": "is_open", "type": "categorical",
+                             "expr": "event_type = 'app_open'"})
+    events.write_text(yaml.safe_dump(doc, sort_keys=False))
+    model = load_model(folder, database=demo_db)
+    metric = next(n for n in sorted(model.metric_index)
+                  if f"{sm['entities'][0]['name']}__is_open" in model.supported_dimensions(n))
+    return SemanticLayer(model, demo_db), metric, f"{sm['entities'][0]['name']}__is_open"
+
+
+@pytest.mark.parametrize("domain", ["demo", "shop"])
+def test_a_bare_boolean_filters_as_equal_true(request: pytest.FixtureRequest, tmp_path,
+                                              domain: str) -> None:
+    """The same numbers as = true and = false, on the demo and the shop."""
+    if domain == "demo":
+        layer, metric, flag = _demo_with_a_flag(tmp_path, request.getfixturevalue("demo_db"))
+    else:
+        layer, metric, flag = request.getfixturevalue("shop"), "customers", "customer__is_vip"
+
+    def total(where: str):
+        rows = layer.call("query", parse_where(where).apply({"metrics": [metric]})).rows
+        return rows[0].values[metric]["value"] if rows else None
+
+    ref = f"{{{{ Dimension('{flag}') }}}}"
+    assert total(ref) == total(f"{ref} = true") != total(f"NOT {ref}")
+    assert total(f"NOT {ref}") == total(f"{ref} = false")
