@@ -40,6 +40,9 @@ def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
             # the data's own values of an open dimension: the reader matches members in them
             dims[name]["values"] = list(found.values)
             dims[name]["values_complete"] = found.complete
+            rare = getattr(found, "rare", ())  # a model cached before counts were kept
+            if rare:
+                dims[name]["values_rare"] = list(rare)
     tree = {
         "exact": [e.model_dump() for e in model.metric_tree.exact],
         "influence": [i.model_dump() for i in model.metric_tree.influence],

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 MAX_MEMBERS = 50
 INDEX_BOUND = 2000
+RARE = 1000
 """Distinct values indexed per open dimension at most."""
 Run = Callable[[str], list[tuple[Any, ...]]]
 
@@ -41,6 +42,10 @@ class MemberList:
     values: tuple[str, ...]
     complete: bool
     """False when the dimension has more than INDEX_BOUND distinct values (the list is cut)."""
+    rare: tuple[str, ...] = ()
+    """Values the data holds on a handful of rows: fewer than 1/RARE of its most common value's
+    (one 2013 flight went to LGA; LGA is an origin of 100,000). A member named with no role word
+    is read in the dimension that holds it commonly."""
 
 
 def member_index(model: SemanticModelFile) -> dict[str, MemberList]:
@@ -102,10 +107,14 @@ def infer(model: SemanticModelFile, run: Run, dialect: str = "duckdb") -> Semant
         done.add(info.qualified)
         owner = model.models_by_name[info.owner]
         value = qualify(info.dimension.expr, owner.table)
-        sql = (exp.select(exp.alias_(value, "v")).distinct().from_(_table(owner))
-               .where(exp.not_(value.copy().is_(exp.null())))
-               .order_by(exp.column("v")).limit(INDEX_BOUND + 1).sql(dialect))
-        values = [_text(r[0]) for r in run(sql)]
+        sql = (exp.select(exp.alias_(value, "v"), exp.alias_(exp.Count(this=exp.Star()), "n"))
+               .from_(_table(owner)).where(exp.not_(value.copy().is_(exp.null())))
+               .group_by(exp.column("v")).order_by(exp.column("v")).limit(INDEX_BOUND + 1)
+               .sql(dialect))
+        rows = run(sql)
+        values = [_text(r[0]) for r in rows]
+        most = max((int(r[1]) for r in rows), default=0)
+        rare = tuple(_text(r[0]) for r in rows if int(r[1]) * RARE < most)
         # a value no citation can name is never offered as a member (nor accepted in a filter)
         members = [v for v in values if citable(v)]
         if len(values) <= MAX_MEMBERS and info.qualified in wanted:
@@ -113,7 +122,8 @@ def infer(model: SemanticModelFile, run: Run, dialect: str = "duckdb") -> Semant
             governance[info.qualified] = old.model_copy(update={"members": members})
         else:
             index[info.qualified] = MemberList(tuple(members[:INDEX_BOUND]),
-                                               len(values) <= INDEX_BOUND)
+                                               len(values) <= INDEX_BOUND,
+                                               tuple(v for v in rare if citable(v)))
     through = [c.through for c in coverage.values()]
     as_of = model.as_of
     if as_of == dt.date.max and through:

@@ -8,11 +8,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from protocol.reading._calendar import Period
+from protocol.reading._words import overlaps
 from protocol.reading.account import ReadSpan, entry_words, lemma, mention_span, unread_spans
 from protocol.reading.asks import Asks, read_asks
 from protocol.reading.gaps import Gap, find_gaps
 from protocol.reading.mentions import Mention, find_mentions
 from protocol.reading.periods import PeriodMention, Periods, find_periods
+from protocol.reading.phrasings import dimension_of_word, restate
 
 
 @dataclass(frozen=True)
@@ -70,12 +72,18 @@ def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None
 
 
 def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
-    mentions = _heads(text, _ratio_of_share(text, find_mentions(text, catalog), catalog), catalog)
-    periods = _anchored(_without(find_periods(text, _as_of(as_of, catalog)), mentions))
+    named = find_periods(text, _as_of(as_of, catalog))
+    mentions, overall = _overall(text, find_mentions(text, catalog))
+    mentions = restate(text, mentions, catalog, [p.span for p in named.found])
+    mentions = _heads(text, _ratio_of_share(text, mentions, catalog), catalog)
+    periods = _anchored(_without(named, mentions))
     asks = read_asks(text, mentions, periods)
     if (asks.change or asks.why) and any(p.parts for p in periods.found):
         periods = _two_periods(periods)
         asks = read_asks(text, mentions, periods)
+    periods = _running_from_start(periods, asks, mentions, catalog)
+    asks, said = _shared_words(text, asks, mentions, catalog)
+    mentions = sorted(mentions + said, key=lambda m: m.span)
     if asks.share is not None and _rate_named(mentions, catalog):
         # 'what percentage of reminders were opened': a rate is the share asked for
         kept = tuple(s for s in asks.spans if s.detail != "share of total")
@@ -84,7 +92,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     by_kind = {k: tuple(m for m in mentions if m.kind == k) for k in ("metric", "member", "dimension")}
     spans = [mention_span(m) for m in mentions]
     spans += [ReadSpan(p.words, p.span, "window", str(p.period)) for p in periods.found]
-    spans += [ReadSpan(s.words, s.span, "shape", s.detail) for s in asks.spans]
+    spans += [ReadSpan(s.words, s.span, "shape", s.detail) for s in asks.spans] + overall
     taken = [s.span for s in spans] + [_with_aggregate(text, g.span) for g in gaps] + \
         [p.span for p in periods.problems]
     own = entry_words(catalog, [m.name for m in by_kind["metric"]],
@@ -97,6 +105,69 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
 
 
 _AGGREGATE = re.compile(r"\b(?:average|mean|median|typical|total)\s+$", re.IGNORECASE)
+
+
+_ACROSS_ALL = re.compile(r"\b(?:across\s+(?:all|every)|over\s+all|for\s+all|in\s+all)\s+(?:the\s+)?"
+                         r"(?:[\w-]+\s+(?:and|or)\s+)?$", re.IGNORECASE)
+
+
+def _overall(text: str, mentions: list[Mention]) -> tuple[list[Mention], list[ReadSpan]]:
+    """'Across all airlines and airports': every member together, so no dimension is asked
+    about (the words are read, as 'overall' is)."""
+    every = [m for m in mentions
+             if m.kind == "dimension" and _ACROSS_ALL.search(text[:m.span[0]])]
+    return [m for m in mentions if m not in every], [
+        ReadSpan(m.words, m.span, "qualifier", f"every {m.name}: no filter") for m in every]
+
+
+def _running_from_start(periods: Periods, asks: Asks, mentions: list[Mention],
+                        catalog: dict[str, Any]) -> Periods:
+    """'How many flights had been scheduled in total by the end of May': a running total, from
+    the start of the named metric's data to the end of the one period named, as 'from the start
+    of 2013 to the end of May' says it (a point-in-time or cumulative metric is left as named:
+    its value at the end is the total)."""
+    if not asks.cumulative or asks.change or asks.why or len(periods.found) != 1:
+        return periods
+    [named] = periods.found
+    if named.parts:  # 'from the start of 2013 to the end of May': one range, summed
+        named = replace(named, parts=())
+        periods = Periods((named,), periods.compare, periods.problems)
+    infos = [(catalog.get("metrics") or {}).get(m.name) or {} for m in mentions
+             if m.kind == "metric"]
+    if named.period.grain == "range" or not infos or any(
+            i.get("point_in_time") or i.get("type") == "cumulative" for i in infos):
+        return periods
+    start = min((str((i.get("coverage") or {}).get("start") or "")) for i in infos)
+    if not start or dt.date.fromisoformat(start) > named.period.start:
+        return periods
+    running = Period(dt.date.fromisoformat(start), named.period.end, "range")
+    return Periods((replace(named, period=running),), periods.compare, periods.problems)
+
+
+def _shared_words(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, Any]
+                  ) -> tuple[Asks, list[Mention]]:
+    """'By airport', 'which three airports': a word of several dimensions, read as the one the
+    text names or a verb gives the role (phrasings.dimension_of_word); else left unknown."""
+    unknown = {b.name for b in asks.by if b.kind == "unknown"}
+    if asks.ranking is not None and asks.ranking.dimension and \
+            asks.ranking.dimension not in (catalog.get("dimensions") or {}):
+        unknown.add(asks.ranking.dimension)
+    found = {w: d for w in unknown if (d := dimension_of_word(w, text, mentions, catalog))}
+    if not found:
+        return asks, []
+    taken = [m.span for m in mentions] + [b.span for b in asks.by]
+    said = [Mention("dimension", d, None, w.group(0), w.span(), "label") for word, d in found.items()
+            for w in re.finditer(rf"\b{re.escape(word)}s?\b", text, re.IGNORECASE)
+            if not overlaps(w.span(), taken)]
+    by = tuple(replace(b, kind="dimension", name=found[b.name])
+               if b.kind == "unknown" and b.name in found else b for b in asks.by)
+    breakdown = tuple(dict.fromkeys(found.get(d, d) for d in asks.breakdown))
+    ranking = asks.ranking
+    if ranking is not None and ranking.dimension in found:
+        ranking = replace(ranking, dimension=found[ranking.dimension])
+    spans = tuple(replace(s, detail=f"by {found[b.name]}") if s.span == b.span else s
+                  for s in asks.spans for b in asks.by if b.name in found) or asks.spans
+    return replace(asks, by=by, breakdown=breakdown, ranking=ranking, spans=spans), said
 
 
 def _with_aggregate(text: str, span: tuple[int, int]) -> tuple[int, int]:
@@ -114,7 +185,7 @@ def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any]
     """'What share of flights were cancelled': the rate governed as cancelled / flights (a rate
     is the share asked for), named where the whole is; 'the share of delayed departures': the
     rate whose numerator is the metric named."""
-    named = [m for m in mentions if m.kind == "metric"]
+    named = list({m.name: m for m in reversed(mentions) if m.kind == "metric"}.values())[::-1]
     if not named or not _SHARE_OF.search(text):
         return mentions
     whole, part = named[0], named[1] if len(named) > 1 else None
@@ -123,16 +194,35 @@ def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any]
         if formula.get("op") != "divide" or info.get("unit") not in ("fraction", "percent"):
             continue
         ratio = (formula.get("numerator"), formula.get("denominator"))
-        if part is not None and ratio == (part.name, whole.name):
-            rate = Mention("metric", name, None, whole.words, whole.span, "synonym")
-            return [rate if m is whole else m for m in mentions if m is not part]
+        if part is not None and ratio in ((part.name, whole.name), (whole.name, part.name)):
+            # 'which airports cancelled the smallest share of their flights': either order
+            return [_as(m, name) if m.kind == "metric" and m.name in ratio else m
+                    for m in mentions]
         if part is None and ratio[0] == whole.name:  # 'the share of delayed departures'
-            rate = Mention("metric", name, None, whole.words, whole.span, "synonym")
-            return [rate if m is whole else m for m in mentions]
+            return [_as(m, name) if m.kind == "metric" and m.name == whole.name else m
+                    for m in mentions]
     return mentions
 
 
+def _as(m: Mention, name: str) -> Mention:
+    """The same words, read as another metric (each of a rate's parts is the rate)."""
+    return Mention("metric", name, None, m.words, m.span, "synonym")
+
+
 _POPULATION = re.compile(r"\s+of\s+(?:the\s+|all\s+|our\s+)?", re.IGNORECASE)
+_FOR_ALL = re.compile(r"(?:^|[,;:]\s*)(?:for|among|of)\s+(?:the\s+|all\s+)?$", re.IGNORECASE)
+"""'For flights to LAX, …': a count opening the question is the population asked about."""
+
+
+def _unnamed(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> str:
+    """The text between two offsets without the members named there ('of Delta ' → 'of ')."""
+    out, at = [], start
+    for s, e in sorted(spans):
+        if start <= s and e <= end:
+            out.append(text[at:s])
+            at = e
+    out.append(text[at:end])
+    return re.sub(r"\s+", " ", "".join(out))
 
 
 def _heads(text: str, mentions: list[Mention], catalog: dict[str, Any]) -> list[Mention]:
@@ -153,10 +243,17 @@ def _heads(text: str, mentions: list[Mention], catalog: dict[str, Any]) -> list[
             mine, theirs = words(head.words), words(other.words)
             if mine and not mine & theirs and label <= mine | theirs and mine <= label:
                 dropped.add(id(head))
+    members = [m.span for m in mentions if m.kind == "member"]
     for a, b in zip(named, named[1:], strict=False):
         counted = (metrics.get(b.name) or {}).get("unit") == "count"
-        if counted and _POPULATION.fullmatch(text[a.span[1]:b.span[0]]):
-            dropped.add(id(b))  # 'the mean air time of flights': flights are what is measured
+        if counted and _POPULATION.fullmatch(_unnamed(text, a.span[1], b.span[0], members)):
+            dropped.add(id(b))  # 'the mean air time of Delta flights': what is measured
+    for a in named:
+        counted = (metrics.get(a.name) or {}).get("unit") == "count"
+        others = [m for m in named if m.name != a.name
+                  and (metrics.get(m.name) or {}).get("unit") != "count"]
+        if counted and others and _FOR_ALL.search(text[:a.span[0]]):
+            dropped.add(id(a))  # 'for flights to LAX, what was the average air time'
     return [m for m in mentions if id(m) not in dropped]
 
 

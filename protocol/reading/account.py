@@ -61,7 +61,8 @@ top bottom rank ranked ranking ranks highest lowest largest smallest biggest gre
 worst leading fewest most least more less rank order ordered sorted first last next
 share fraction percentage percent proportion portion pct ratio part
 cumulative cumulatively running to-date ytd mtd qtd
-breakdown broken split grouped segmented group by per each every
+breakdown broken split grouped segmented group by per each every differ differed differs
+difference differences vary varied varies
 why explain explained explains explanation reason reasons cause caused causes drove driven
 drivers driver behind led due because affect affected impact impacted
 week weeks month months quarter quarters year years day days half halves

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from protocol.reading._words import COMMON_WORDS, Span, singular, snake
+from protocol.reading._words import COMMON_WORDS, Span, overlaps, singular, snake
 from protocol.reading.mentions import Mention
 from protocol.reading.periods import COMPARE, NUMBERS, Periods
 
@@ -211,7 +211,7 @@ _SHARE = re.compile(
     r"|\bfraction\s+of\b|\bproportion\s+of\b", re.IGNORECASE)
 _CUMULATIVE = re.compile(
     r"\b(?:in\s+total\s+(?:by|through|up\s+to|until)\s+the\s+end\s+of|(?:by|through|up\s+to)"
-    r"\s+the\s+end\s+of|to\s+date|so\s+far(?:\s+this\s+(?:year|month|quarter))?|year\s+to\s+date|"
+    r"\s+the\s+end\s+of|from\s+the\s+(?:start|beginning)\s+of|to\s+date|so\s+far(?:\s+this\s+(?:year|month|quarter))?|year\s+to\s+date|"
     r"ytd|cumulative(?:ly)?|running\s+total|all[\s-]time)\b", re.IGNORECASE)
 
 
@@ -231,7 +231,10 @@ def _compare(text: str, mentions: list[Mention], periods: Periods
     by side ('android vs ios', 'revenue versus orders')."""
     if periods.compare != "previous":
         return periods.compare
+    spans = [x.span for x in mentions if x.kind == "metric"]
     for m in COMPARE.finditer(text):
+        if overlaps(m.span(), spans):
+            continue  # 'more than 15 minutes late' is a metric's threshold, no comparison
         skipped = _DETERMINERS.match(text, m.end())
         named = _starting(mentions, skipped.end() if skipped else m.end())
         if named is None or named.kind == "dimension":

@@ -249,8 +249,15 @@ def _lone_month(m: re.Match[str], ctx: _Context) -> Period | None:
     return _named_month(m, ctx) if _preceded(m) else None
 
 
+_ADJECTIVE_YEAR = re.compile(r"(?:\b(?:all|the|our|their|its|of)|['’]s|s['’])\s+$", re.IGNORECASE)
+
+
 def _year(m: re.Match[str], ctx: _Context) -> Period | None:
-    if not (_preceded(m) or m.group("lead")):
+    """'in 2013', 'calendar year 2013', and a year before a noun: 'all 2013 flights', 'JFK's
+    2013 flights'."""
+    adjective = _ADJECTIVE_YEAR.search(m.string[:m.start()]) is not None and \
+        re.match(r"\s+[a-z]{3,}", m.string[m.end():], re.IGNORECASE) is not None
+    if not (_preceded(m) or m.group("lead") or adjective):
         return None
     return year(int(m.group("y")))
 
@@ -400,7 +407,8 @@ def _merge(text: str, found: list[PeriodMention], ctx: _Context,
     while i < len(found):
         a = found[i]
         b = found[i + 1] if i + 1 < len(found) else None
-        lead = re.search(r"\b(?:from|between)\s+(?:the\s+)?$", text[:a.span[0]], re.IGNORECASE)
+        lead = re.search(r"\b(?:from|between)\s+(?:the\s+)?(?:(?:start|beginning)\s+of\s+)?$",
+                         text[:a.span[0]], re.IGNORECASE)
         if b is not None and _joined(text, a, b, lead is not None):
             start = lead.start() if lead else a.span[0]
             span = (start, b.span[1])
@@ -417,10 +425,17 @@ def _merge(text: str, found: list[PeriodMention], ctx: _Context,
     return out
 
 
+_TO_END = re.compile(r"\s+(?:up\s+)?(?:to|through|until|till)\s+the\s+end\s+of\s+", re.IGNORECASE)
+"""'2013 up to the end of May', 'the start of 2013 to the end of May': one range."""
+_FROM_END = re.compile(r"\bend\s+of\s+$", re.IGNORECASE)
+
+
 def _joined(text: str, a: PeriodMention, b: PeriodMention, lead: bool) -> bool:
     between = text[a.span[1]:b.span[0]]
     if _MERGE.fullmatch(between):
         return True
+    if _TO_END.fullmatch(between) and not _FROM_END.search(text[:a.span[0]]):
+        return True  # 'from the end of February to the end of March' stays two periods
     return lead and re.fullmatch(r"\s+and\s+(?:the\s+)?", between, re.IGNORECASE) is not None
 
 
