@@ -93,6 +93,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans = [mention_span(m) for m in mentions]
     spans += [ReadSpan(p.words, p.span, "window", str(p.period)) for p in periods.found]
     spans += [ReadSpan(s.words, s.span, "shape", s.detail) for s in asks.spans] + overall
+    spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a question of quantity")
+              for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
     taken = [s.span for s in spans] + [_with_aggregate(text, g.span) for g in gaps] + \
         [p.span for p in periods.problems]
     own = entry_words(catalog, [m.name for m in by_kind["metric"]],
@@ -104,6 +106,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                    unread)
 
 
+_HOW_FAR = re.compile(r"\bhow\s+(?:long|far|late|early|often)\b", re.IGNORECASE)
+"""'How long', 'how late': the question word of a named quantity (a distance, a delay)."""
 _AGGREGATE = re.compile(r"\b(?:average|mean|median|typical|total)\s+$", re.IGNORECASE)
 
 

@@ -207,8 +207,10 @@ def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
 
 _SHARE = re.compile(
     r"\b(?:what|which)\s+(?:(?:share|fraction|percentage|proportion|portion|percent|part)\s+of"
-    r"|%\s+of)\b|\b\w+(?:'s|’s|s')\s+share\s+of\b|\bshare\s+of\b|\bpercent(?:age)?\s+of\b"
-    r"|\bfraction\s+of\b|\bproportion\s+of\b", re.IGNORECASE)
+    r"|%\s+of|(?:share|fraction|proportion|portion|percentage)(?=\s+(?!of\b|change|growth|"
+    r"increase|decrease|drop|rise|fall|point)[a-z]))\b|\b\w+(?:'s|’s|s')\s+share\s+of\b"
+    r"|\bshare\s+of\b|\bpercent(?:age)?\s+of\b|\bfraction\s+of\b|\bproportion\s+of\b",
+    re.IGNORECASE)
 _CUMULATIVE = re.compile(
     r"\b(?:in\s+total\s+(?:by|through|up\s+to|until)\s+the\s+end\s+of|(?:by|through|up\s+to)"
     r"\s+the\s+end\s+of|from\s+the\s+(?:start|beginning)\s+of|to\s+date|so\s+far(?:\s+this\s+(?:year|month|quarter))?|year\s+to\s+date|"
@@ -366,7 +368,8 @@ def _order(word: str) -> Literal["most", "least"]:
 
 
 def _which_most(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
-    m = re.search(rf"\b(?:which|what)\s+(?P<x>[^\s?]+(?:\s[^\s?]+)?)\s+(?:\S+\s+){{0,3}}?"
+    m = re.search(rf"\b(?:which|what)\s+(?:of\s+(?:the\s+)?)?(?P<x>[^\s?]+(?:\s[^\s?]+)?)\s+"
+                  rf"(?:\S+\s+){{0,3}}?"
                   rf"(?:the\s+)?(?P<s>{_SUPERLATIVE})\b", masked, re.IGNORECASE)
     if m is None:
         return None

@@ -100,10 +100,10 @@ def _dimension_key(catalog: dict[str, Any]) -> tuple:
 class _Token:
     __slots__ = ("word", "stem", "span")
 
-    def __init__(self, m: re.Match[str]) -> None:
-        self.word = m.group(0).lower()
+    def __init__(self, word: str, span: Span) -> None:
+        self.word = word.lower()
         self.stem = stem(self.word)
-        self.span: Span = m.span()
+        self.span = span
 
 
 def restate(text: str, mentions: list[Mention], catalog: dict[str, Any],
@@ -114,7 +114,7 @@ def restate(text: str, mentions: list[Mention], catalog: dict[str, Any],
         return mentions
     entries = _entries(_metric_key(catalog))
     blocked = [m.span for m in mentions] + taken
-    tokens = [_Token(m) for m in _TOKEN.finditer(text)]
+    tokens = [_Token(m.group(0), m.span()) for m in _TOKEN.finditer(text)]
     free = [t for t in tokens if not overlaps(t.span, blocked)]
     mentions = _thresholds(text, mentions, metrics)
     mentions, free = _on_average(text, mentions, free, entries, catalog)
@@ -124,6 +124,8 @@ def restate(text: str, mentions: list[Mention], catalog: dict[str, Any],
     return sorted(roles(text, mentions, catalog), key=lambda m: m.span)
 
 
+_HOW_LONG = re.compile(r"\bhow\s+long\b", re.IGNORECASE)
+"""'How long' asks for a time or a length: the words an average's entry says it with."""
 _ON_AVERAGE = re.compile(r"\bon\s+average\b", re.IGNORECASE)
 _AVERAGE_WORDS = frozenset({"averag", "mean", "avg"})
 
@@ -168,6 +170,7 @@ def _on_average(text: str, mentions: list[Mention], free: list[_Token], entries:
     same = _equivalents(entries)
     best: tuple[int, int, str, list[_Token]] | None = None
     said_words = [t for t in free if t.stem not in _AVERAGE_WORDS]
+    said_words += [_Token(w, m.span()) for m in _HOW_LONG.finditer(text) for w in ("time", "length")]
     for name, stems, _written in entries:
         info = metrics.get(name) or {}
         if info.get("type") not in ("ratio", "derived"):
@@ -189,7 +192,8 @@ def _on_average(text: str, mentions: list[Mention], free: list[_Token], entries:
     _size, _direct, name, used = best
     counted = {n for n, info in metrics.items() if info.get("unit") == "count"}
     kept = [m for m in mentions if not (m.kind == "metric" and m.name in counted)]
-    said_here = [Mention("metric", name, None, t.word, t.span, "synonym") for t in used]
+    said_here = [Mention("metric", name, None, text[t.span[0]:t.span[1]], t.span, "synonym")
+                 for t in used]
     said_here.append(Mention("metric", name, None, said.group(0), said.span(), "synonym"))
     return kept + said_here, [t for t in free if t not in used]
 
