@@ -160,7 +160,7 @@ def _shared_words(text: str, asks: Asks, mentions: list[Mention], catalog: dict[
     if not found:
         return asks, []
     taken = [m.span for m in mentions] + [b.span for b in asks.by]
-    said = [Mention("dimension", d, None, w.group(0), w.span(), "label") for word, d in found.items()
+    said = [Mention("dimension", d, None, w.group(0), w.span(), "said") for word, d in found.items()
             for w in re.finditer(rf"\b{re.escape(word)}s?\b", text, re.IGNORECASE)
             if not overlaps(w.span(), taken)]
     by = tuple(replace(b, kind="dimension", name=found[b.name])

@@ -131,7 +131,8 @@ def entry_words(catalog: dict[str, Any], metrics: list[str], dimensions: list[st
     nouns its dimensions belong to). 'Average' and 'mean' read when a named metric is a ratio
     or an average."""
     entries = catalog.get("metrics") or {}
-    named = set(metrics) | {s for m in metrics for s in _siblings(entries, m)}
+    named = set(metrics) | {s for m in metrics for s in _siblings(entries, m)} | {
+        part for m in metrics for part in _parts(entries.get(m) or {})}
     out = {w for m in named for w in _words_of(m, entries.get(m) or {})}
     dims = catalog.get("dimensions") or {}
     for d in dimensions:
@@ -166,6 +167,12 @@ def _siblings(entries: dict[str, Any], name: str) -> list[str]:
             and own <= set(re.findall(r"[a-z]+", (info.get("label") or other).lower()))]
 
 
+def _parts(info: dict[str, Any]) -> list[str]:
+    """A ratio's numerator and denominator: a rate is said in its parts' words."""
+    formula = info.get("formula") or {}
+    return [str(p) for p in (formula.get("numerator"), formula.get("denominator")) if p]
+
+
 def _averaged(info: dict[str, Any]) -> bool:
     said = f"{info.get('label') or ''} {info.get('description') or ''}".lower()
     return info.get("type") in ("ratio", "derived") or re.search(r"\b(?:average|mean|per)\b",
@@ -186,6 +193,11 @@ def _listed(word: str) -> bool:
         return True
     stem = lemma(w)
     return stem in _FUNCTION_LEMMAS or stem in _GRAMMAR_LEMMAS
+
+
+def is_listed(word: str) -> bool:
+    """A listed function or grammar word (its lemma included): never content."""
+    return _listed(word)
 
 
 def unread_spans(text: str, taken: list[Span], own: set[str]) -> list[tuple[str, Span]]:

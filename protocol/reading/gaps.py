@@ -171,11 +171,26 @@ def _participle_gaps(s: _Scope) -> list[Gap]:
         after = _AFTER.match(s.text, m.span[1])
         before = _BEFORE.search(s.text[:m.span[0]])
         for found in (after, before):
-            if found is None or _neutral(found.group(1)) or not s.free(found.span(1)):
+            if found is None or _neutral(found.group(1)) or not s.free(found.span(1)) \
+                    or _said_by(found.group(1), s.catalog, m.name):
                 continue
             out.append(Gap("qualifier", found.group(1), found.span(1), found.group(1).lower(),
                            reason=f"{m.name} carries no such state"))
     return out
+
+
+def _said_by(word: str, catalog: dict[str, Any], metric: str) -> bool:
+    """The metric's own entry, or its ratio's parts', says the state ('orders shipped more than
+    3 days after …')."""
+    from protocol.reading.account import lemma
+
+    metrics = catalog.get("metrics") or {}
+    formula = (metrics.get(metric) or {}).get("formula") or {}
+    infos = [metrics.get(n) or {} for n in (metric, formula.get("numerator"),
+                                            formula.get("denominator")) if n]
+    said = " ".join(" ".join([i.get("label") or "", i.get("description") or "",
+                              *(i.get("synonyms") or ())]) for i in infos)
+    return lemma(word) in {lemma(w) for w in re.findall(r"[A-Za-z]+", said)}
 
 
 def _neutral(word: str) -> bool:

@@ -32,7 +32,8 @@ from protocol.reading._words import (
 )
 
 Kind = Literal["metric", "member", "dimension"]
-How = Literal["name", "label", "synonym", "previous_name", "member", "member_synonym"]
+How = Literal["name", "label", "synonym", "previous_name", "member", "member_synonym", "said"]
+"""'said': a metric read from a sentence in other words than its entries (phrasings.py)."""
 _KIND_RANK = {"metric": 0, "member": 1, "dimension": 2}
 _HOW_RANK = {"name": 0, "member": 0, "label": 1, "member_synonym": 1, "synonym": 2, "previous_name": 3}
 

@@ -11,7 +11,8 @@ here reads one such phrasing, and only from the catalog's own words:
   least one of them otherwise, or puts an auxiliary among them ("users were active").
 - **A state on a named metric.** The text names metric M ("reminders") and, elsewhere, a verb
   whose stem with M's words makes an entry of another metric ("reminders opened"): that metric.
-  The verb must be free (no other name took it) and no dimension's, entity's or member's word:
+  The verb must be free (no other name took it), no listed function or grammar word ('all',
+  'total') and no dimension's or entity's word:
   "revenue from customers" stays revenue, "customer" is an entity, never a state of revenue.
 - **A threshold.** "more than 15 minutes late" where one metric's description says "more than
   15 minutes": that metric, in place of the count metric it qualifies.
@@ -84,7 +85,7 @@ def _metric_key(catalog: dict[str, Any]) -> tuple:
 
 @lru_cache(maxsize=16)
 def _not_states(key: tuple) -> frozenset[str]:
-    """Stems of the words that name a dimension, an entity or a member: never a metric's state."""
+    """Stems of the words that name a dimension or an entity: never a metric's state."""
     return frozenset(stem(w) for text in key for w in _words(text.replace("_", " ")))
 
 
@@ -93,7 +94,6 @@ def _dimension_key(catalog: dict[str, Any]) -> tuple:
     for name, info in (catalog.get("dimensions") or {}).items():
         out += [name, str(info.get("qualified") or ""), str(info.get("label") or "")]
         out += [str(s) for s in info.get("synonyms") or ()]
-        out += [str(m) for m in info.get("members") or ()]
     return tuple(out)
 
 
@@ -192,9 +192,9 @@ def _on_average(text: str, mentions: list[Mention], free: list[_Token], entries:
     _size, _direct, name, used = best
     counted = {n for n, info in metrics.items() if info.get("unit") == "count"}
     kept = [m for m in mentions if not (m.kind == "metric" and m.name in counted)]
-    said_here = [Mention("metric", name, None, text[t.span[0]:t.span[1]], t.span, "synonym")
+    said_here = [Mention("metric", name, None, text[t.span[0]:t.span[1]], t.span, "said")
                  for t in used]
-    said_here.append(Mention("metric", name, None, said.group(0), said.span(), "synonym"))
+    said_here.append(Mention("metric", name, None, said.group(0), said.span(), "said"))
     return kept + said_here, [t for t in free if t not in used]
 
 
@@ -229,7 +229,7 @@ def _inflected(tokens: list[_Token], free: list[_Token],
     out: list[Mention] = []
     for _size, _exact, span, name in sorted(found, key=lambda f: (-f[0], -f[1], f[2])):
         if not overlaps(span, [m.span for m in out]):
-            out.append(Mention("metric", name, None, "", span, "synonym"))
+            out.append(Mention("metric", name, None, "", span, "said"))
     return out
 
 
@@ -243,6 +243,13 @@ def _same_word(a: str, b: str) -> bool:
     return a == b or plural(a) == b or plural(b) == a
 
 
+def listed(word: str) -> bool:
+    """A function or grammar word ('all', 'total', 'each'): no metric's state."""
+    from protocol.reading.account import is_listed
+
+    return is_listed(word)
+
+
 def _states(mentions: list[Mention], free: list[_Token], entries: tuple,
             not_states: frozenset[str]) -> list[Mention]:
     """'How many reminders did web users open': reminders (named) + open (free) is the entry
@@ -251,7 +258,7 @@ def _states(mentions: list[Mention], free: list[_Token], entries: tuple,
     neutral = _neutral()
     for t in free:
         if t.stem not in not_states and t.word not in _AUXILIARY | _FUNCTION \
-                and t.stem not in neutral:
+                and t.stem not in neutral and not listed(t.word):
             by_stem.setdefault(t.stem, []).append(t)
     if not by_stem:
         return mentions
@@ -273,9 +280,9 @@ def _states(mentions: list[Mention], free: list[_Token], entries: tuple,
             if best is None or rank[:2] > best[:2]:
                 best = rank
         if best is not None:
-            out[k] = Mention("metric", best[2], None, m.words, m.span, "synonym")
+            out[k] = Mention("metric", best[2], None, m.words, m.span, "said")
             # the state's words are the same metric, said where the verb stands
-            out += [Mention("metric", best[2], None, t.word, t.span, "synonym") for t in best[3]]
+            out += [Mention("metric", best[2], None, t.word, t.span, "said") for t in best[3]]
     return out
 
 
@@ -297,7 +304,7 @@ def _ratio_of_two(text: str, mentions: list[Mention], metrics: dict[str, Any]) -
         per = _EACH_BEFORE.search(text[:named[bottom].span[0]])
         if per is None or _EACH.search(text) is None:
             continue
-        return [Mention("metric", name, None, m.words, m.span, "synonym")
+        return [Mention("metric", name, None, m.words, m.span, "said")
                 if m.kind == "metric" and m.name in (top, bottom) else m for m in mentions]
     return mentions
 
@@ -324,10 +331,10 @@ def _thresholds(text: str, mentions: list[Mention], metrics: dict[str, Any]) -> 
             continue
         head = before[-1]
         if head.name == owner:
-            return mentions + [Mention("metric", owner, None, m.group(0), m.span(), "synonym")]
-        replaced = Mention("metric", owner, None, head.words, head.span, "synonym")
+            return mentions + [Mention("metric", owner, None, m.group(0), m.span(), "said")]
+        replaced = Mention("metric", owner, None, head.words, head.span, "said")
         return [replaced if x is head else x for x in mentions] + \
-            [Mention("metric", owner, None, m.group(0), m.span(), "synonym")]
+            [Mention("metric", owner, None, m.group(0), m.span(), "said")]
     return mentions
 
 
@@ -337,10 +344,11 @@ _TOWARD_BEFORE = re.compile(r"\b(?:to|into|towards?|bound\s+for|(?:arriv|land)(?
 _AWAY_BEFORE = re.compile(r"\b(?:from|out\s+of|leaving|left|depart(?:ing|ed|s)?(?:\s+from)?)\s+"
                           r"(?:the\s+)?$", re.IGNORECASE)
 _TOWARD_VERB = re.compile(r"\b(?:receiv(?:e|ed|es|ing)|arriv(?:e|ed|es|ing)|land(?:ed|s|ing)?|"
-                          r"(?:went|go|goes|flew|fly|flying|headed|heading)\s+to|bound\s+for|"
-                          r"inbound)\b", re.IGNORECASE)
-_AWAY_VERB = re.compile(r"\b(?:left|leav(?:e|es|ing)|depart(?:ed|s|ing)?|(?:flew|fly|flying)\s+"
-                        r"(?:from|out\s+of)|outbound)\b", re.IGNORECASE)
+                          r"(?:went|go|goes|flew|fly|flying|headed|heading|sent|shipped|"
+                          r"delivered)\s+to|bound\s+for|inbound)\b", re.IGNORECASE)
+_AWAY_VERB = re.compile(r"\b(?:left|leav(?:e|es|ing)|depart(?:ed|s|ing)?|dispatch(?:ed|es|ing)?|"
+                        r"(?:flew|fly|flying|sent|shipped)\s+(?:from|out\s+of)|outbound)\b",
+                        re.IGNORECASE)
 ROLE_WORDS = {"toward": re.compile(r"\b(?:dest|destination|arrival|arriving|inbound|target)\b"),
               "away": re.compile(r"\b(?:origin|departure|departing|source|outbound)\b")}
 """The words a dimension's name, label or synonyms use for the end a trip goes to, or leaves."""

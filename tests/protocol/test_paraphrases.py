@@ -26,11 +26,6 @@ FILES = {"demo": bundled_path(), "shop": ROOT / "examples" / "shop" / "questions
          "flights": FLIGHTS / "questions.yaml"}
 ANSWERABLE = {name: [q for q in load_questions(path).questions if q.answerable]
               for name, path in FILES.items()}
-NOT_YET = pytest.mark.xfail(strict=False, reason=(
-    "issue 27 is open: the reader still reads some paraphrases differently (reading agreement "
-    "on 2026-12-01: demo 94.2 %, shop 97.5 %, flights 71.0 %); remove this mark at 100 %"))
-
-
 @pytest.fixture(scope="module")
 def flights_layer() -> SemanticLayer:
     db = flights_db()
@@ -139,7 +134,6 @@ def test_the_reading_tells_questions_apart(request, name: str) -> None:
                                                     .replace("2013", "2012"), catalog)
 
 
-@NOT_YET
 @pytest.mark.parametrize("name", sorted(FILES))
 def test_paraphrases_get_the_same_reading(request, name: str) -> None:
     """Every paraphrase is read as its question is: the same metrics, members, dimensions,
@@ -149,7 +143,6 @@ def test_paraphrases_get_the_same_reading(request, name: str) -> None:
     assert agreement == 1.0, f"{name}: reading agreement {agreement:.1%}:\n" + "\n".join(wrong)
 
 
-@NOT_YET
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(FILES))
 def test_paraphrases_get_the_same_answer(request, name: str) -> None:

