@@ -11,6 +11,8 @@ here reads one such phrasing, and only from the catalog's own words:
   least one of them otherwise, or puts an auxiliary among them ("users were active").
 - **A state on a named metric.** The text names metric M ("reminders") and, elsewhere, a verb
   whose stem with M's words makes an entry of another metric ("reminders opened"): that metric.
+  The verb is said in another form than the entry's, or the entry's word is a participle; an
+  adjective ("real … value moments") is a qualifier the reader leaves to qualifiers.py.
   The verb must be free (no other name took it), no listed function or grammar word ('all',
   'total') and no dimension's or entity's word:
   "revenue from customers" stays revenue, "customer" is an entity, never a state of revenue.
@@ -243,6 +245,13 @@ def _same_word(a: str, b: str) -> bool:
     return a == b or plural(a) == b or plural(b) == a
 
 
+def _verb_form(said: str, entry: str) -> bool:
+    """The text says the entry's word as a verb: in another form ('open' for 'opened', 'cancel'
+    for 'cancelled'), or the entry's word is a participle ('delayed'). An adjective said as the
+    entry says it ('real') is a qualifier (qualifiers.py), not a state."""
+    return not _same_word(said, entry) or entry.endswith(("ed", "en"))
+
+
 def listed(word: str) -> bool:
     """A function or grammar word ('all', 'total', 'each'): no metric's state."""
     from protocol.reading.account import is_listed
@@ -272,11 +281,15 @@ def _states(mentions: list[Mention], free: list[_Token], entries: tuple,
         best: tuple[int, int, str, list[_Token]] | None = None
         for name, stems, written in entries:
             state = set(stems) - own
-            if name == m.name or not state or not own <= set(stems) or \
-                    not all(s in by_stem for s in state):
+            if name == m.name or not state or not own <= set(stems):
                 continue
-            exact = sum(any(t.word in written for t in by_stem[s]) for s in state)
-            rank = (len(state), exact, name, [by_stem[s][0] for s in sorted(state)])
+            entry_word = dict(zip(stems, written, strict=True))
+            verbs = {x: [t for t in by_stem.get(x, ()) if _verb_form(t.word, entry_word[x])]
+                     for x in state}
+            if not all(verbs.values()):
+                continue
+            exact = sum(any(t.word in written for t in verbs[x]) for x in state)
+            rank = (len(state), exact, name, [verbs[x][0] for x in sorted(state)])
             if best is None or rank[:2] > best[:2]:
                 best = rank
         if best is not None:

@@ -5,8 +5,9 @@ One reading, shared by the rules analyst (which answers with the sibling) and th
 question scope (which expects the sibling cited). A word counts only when it is four letters or
 more and not one of the named metric's own words (its name, label, synonyms, previous names and
 description without other metrics' names: 'Prefer real_value_moments' in value_moments'
-description does not make 'real' its word), and no listed function word ('with' in 'compared with'
-never points flights at 'flights with an air time').
+description does not make 'real' its word), and no listed function or grammar word ('with' in
+'compared with' never points flights at 'flights with an air time', nor 'share' at 'share of
+flights cancelled').
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ def siblings(reading: Reading, named: Mention, catalog: dict[str, Any]) -> dict[
     with at least one such word."""
     if named.how == "said":
         return {}  # read from a sentence (phrasings.py), not a phrase siblings could extend
-    from protocol.reading.account import FUNCTION_WORDS
+    from protocol.reading.account import is_listed
 
     metrics = catalog.get("metrics") or {}
-    free = set(words(outside(reading))) - own_words(named.name, metrics) - FUNCTION_WORDS
+    free = {w for w in set(words(outside(reading))) - own_words(named.name, metrics)
+            if not is_listed(w)}
     phrase = words(named.words)
     found: dict[str, set[str]] = {}
     for other, info in metrics.items():

@@ -17,6 +17,7 @@ from analyst.rules import RulesClient
 from harness.attempt import Question, run_attempt
 from harness.questions import QuestionSpec, bundled_path, load_questions
 from protocol.reading import read_text
+from protocol.reading.qualifiers import siblings
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer
 from semantic_layer.project import load_project
@@ -53,13 +54,23 @@ used, how a gap would be spelled, which 'by X' phrase said it), not what it was 
 def reading_of(text: str, catalog: dict[str, Any]) -> Any:
     """What a text was read as, free of its wording and word order: every field of the
     reading's dataclasses except the wording ones, each list as a set, a period as its dates,
-    the unread spans as whether there are any, and a dimension named beside its own member
-    ('the paid search channel') as the member alone."""
+    the unread spans as whether there are any, a dimension named beside its own member
+    ('the paid search channel') as the member alone, and a metric as the sibling its qualifier
+    words point it at ('value moments … real users': real_value_moments, as the analyst and
+    the audit read it)."""
     reading = read_text(text, catalog)
     filtered = {m.name for m in reading.members}
     reading = dataclasses.replace(reading, dimensions=tuple(
-        d for d in reading.dimensions if d.name not in filtered))
+        d for d in reading.dimensions if d.name not in filtered), metrics=tuple(
+        dataclasses.replace(m, name=qualified(reading, m, catalog)) for m in reading.metrics))
     return {"read": _plain(reading), "unread": bool(reading.unread)}
+
+
+def qualified(reading: Any, named: Any, catalog: dict[str, Any]) -> str:
+    """The sibling a named metric's qualifier words point at, else the named metric (as
+    analyst.rules.metrics reads it)."""
+    found = siblings(reading, named, catalog)
+    return max(found, key=lambda m: len(found[m]), default=named.name)
 
 
 def _plain(value: Any) -> Any:
