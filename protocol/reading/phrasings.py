@@ -207,7 +207,10 @@ def _inflected(tokens: list[_Token], free: list[_Token],
     free_at = {id(t): i for i, t in enumerate(tokens)}
     is_free = {id(t) for t in free}
     found: list[tuple[int, int, Span, str]] = []
+    said = {t.stem for t in free}
     for name, stems, written in entries:
+        if not said.issuperset(stems):
+            continue
         size = len(stems)
         for t in tokens:
             if id(t) not in is_free or t.stem not in stems:
