@@ -429,7 +429,8 @@ def dimension_of_word(word: str, text: str, mentions: list[Mention], catalog: di
     """A word several dimensions share ('airport': origin airport, destination airport, …): the
     one of them the text names elsewhere ('the New York airports, airport by airport'), else the
     one a verb gives the role ('which airports received …': the destination), the fewest words
-    of its label first ('destination airport' before 'destination airport name')."""
+    of its name first, then of its label ('destination' before 'destination_airport_name',
+    'dest_airport' before 'dest_airport__name')."""
     if "_" in word or not word:
         return None
     dims = catalog.get("dimensions") or {}
@@ -444,4 +445,5 @@ def dimension_of_word(word: str, text: str, mentions: list[Mention], catalog: di
     kept = with_role(candidates, role_verb(text), catalog)
     if not kept:
         return None
-    return min(kept, key=lambda d: len(_words(str((dims.get(d) or {}).get("label") or d))))
+    return min(kept, key=lambda d: (len(_words(d.replace("_", " "))),
+                                    len(_words(str((dims.get(d) or {}).get("label") or d)))))
