@@ -1,4 +1,5 @@
-"""A metric said in other words than its entry: a verb form, a state, a threshold, a role.
+"""A metric said in other words than its entry (a verb form, a state, a threshold, an average),
+and a member or a dimension word read by its role.
 
 The phrase scanner (mentions.py) finds a metric written as its name, label or synonym. People
 also say it as a sentence: "how many flights did Envoy Air cancel" (cancelled flights), "how many
@@ -11,15 +12,23 @@ here reads one such phrasing, and only from the catalog's own words:
   least one of them otherwise, or puts an auxiliary among them ("users were active").
 - **A state on a named metric.** The text names metric M ("reminders") and, elsewhere, a verb
   whose stem with M's words makes an entry of another metric ("reminders opened"): that metric.
-  The verb is said in another form than the entry's, or the entry's word is a participle; an
-  adjective ("real … value moments") is a qualifier the reader leaves to qualifiers.py.
-  The verb must be free (no other name took it), no listed function or grammar word ('all',
-  'total') and no dimension's or entity's word:
-  "revenue from customers" stays revenue, "customer" is an entity, never a state of revenue.
+  The verb is said in another form than the entry's, or the entry's word is a participle (an
+  adjective, "real … value moments", is a qualifier left to qualifiers.py); it is free (no other
+  name took it), no listed function or grammar word ("all", "total"), no neutral participle
+  ("operate", "placed") and no dimension's or entity's word: "revenue from customers" stays
+  revenue, "customer" is an entity, never a state of revenue.
 - **A threshold.** "more than 15 minutes late" where one metric's description says "more than
   15 minutes": that metric, in place of the count metric it qualifies.
-- **A ratio of two named metrics** asked "on average" ("how many active days did each active
-  user have on average"): the governed ratio of the two.
+- **On average.** "How late, on average, did flights depart": an averaged metric whose entry's
+  other words the text says in other forms ("depart" for "departure"; "late" for "delay", which
+  the catalog itself pairs in "late flights" / "delayed flights"); "how long" says a time or a
+  length. The count named is the population averaged over.
+- **A ratio of two named metrics**, one per each of the other, asked "on average" ("how many
+  active days did each active user have on average"): the governed ratio of the two.
+- **Roles.** One member in two dimensions of one kind (origin and destination): "to X" / "from
+  X" pick the role the dimension's words say; with none, the dimension whose data holds the
+  member commonly (`values_rare`). A word several dimensions share ("airports") is the one the
+  text names, else the one a verb gives the role ("received": the destination).
 
 The longest entry wins (the most words matched); on a tie, the entry written in the text's own
 forms ("delayed departures" over "departure delay" for "departures were delayed").
