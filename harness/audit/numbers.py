@@ -3,7 +3,7 @@ the answer's prose, headline value and listed values against what the claims sta
 
 Numbers are read by protocol/numbers.py (one reader for the audit, the repair messages and the
 fault simulator). A number that is not a claim (a date, a period, a rank, the question's own
-numbers) is never read.
+numbers, a member named beside its dimension's words: "number of engines 2") is never read.
 """
 
 from __future__ import annotations
