@@ -154,7 +154,7 @@ class Supports:
         return len(self.items)
 
     def __call__(self, number: ReadNumber) -> bool:
-        if self.few and not number.money:  # `_fits` is the sign's alone
+        if self.few and not number.money and not number.width:  # `_fits` is the sign's alone
             return states(number, self.given if number.signed else self.items)
         return bool(self.matching(number))
 
@@ -182,8 +182,10 @@ class Supports:
 
 
 def _fits(number: ReadNumber, support: Support) -> bool:
-    """The number's currency and sign allow it to state the support (its value matched)."""
-    return money_ok(number, support) and not (support.unsigned and number.signed)
+    """The number's currency and sign allow it to state the support (its value matched); a
+    multiplier word ('doubled', '2x') states a percent change only, never a share."""
+    return money_ok(number, support) and not (support.unsigned and number.signed) and not (
+        number.width and not (support.change and support.kind == "percent"))
 
 
 def states(number: ReadNumber, supports: Sequence[Support]) -> bool:
