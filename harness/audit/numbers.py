@@ -405,7 +405,7 @@ def _prose_defect(number: ReadNumber, supports: Iterable[Support]) -> Defect:
 
 def _headline(ctx: AnswerContext, supports: list[Support], supported: Supports
               ) -> list[Defect]:
-    value = ctx.answer.value
+    value: Any = ctx.answer.value
     if isinstance(value, str):
         return _string_headline(_read(ctx, value.strip()), value, supports, supported)
     if not _numeric(value) or not _finite(value):
