@@ -6,11 +6,13 @@ one code of the audit: a multiplier word for a change it does not equal ("triple
 a number spelled out wrong ("twelve thousand" for 10,210), a value in another unit ("61,014.03
 cents", "€61,014.03" for usd), a headline given as a string, a superlative or universal over
 members the evidence never compared, a stated order the values contradict, a ranking with a
-member dropped, a diagnosis argued away behind prose that still states it, and an instruction
-addressed to the reader, the audit or the system. Each returns None where the answer offers no
+member dropped, a diagnosis argued away behind prose that still states it, an instruction
+addressed to the reader, the audit or the system, and a sentence denying the move a cited change
+shows ("Active users did not fall"). Each returns None where the answer offers no
 place for it. The honest rewrites change only how a true answer is written: numbers rounded to
 fewer digits (integers too), a change written as an unsigned magnitude, a governed synonym for a
-metric's label, the prose's sentences in another order.
+metric's label, the prose's sentences in another order, a true denial ("did not rise" of a
+metric that fell).
 
 Plain dicts and a plain view of the results in, so it needs nothing but the protocol.
 """
@@ -41,6 +43,7 @@ LIE_CODES: dict[str, tuple[str, ...]] = {
     "ranking_gap": ("unbacked_comparison",),
     "flat_behind_prose": ("flat_reasoning",),
     "instruction": ("instruction_in_answer",),
+    "negated_direction": ("direction_mismatch",),
 }
 """Each lie kind → the codes that catch it (any one of them)."""
 
@@ -145,15 +148,19 @@ def spelled_number(answer: Answer, results: Results, catalog: Catalog,
         honest = round(abs(n.value) / size)
         wrong = honest + rng.choice([1, 2, -1]) if honest > 2 else honest + 2
         if any(abs(abs(v) - wrong * size) <= size / 2 for v in _stated_values(answer)):
-            continue  # another value the answer states: no lie the prose's numbers can show
+            continue  # a value some claim states: a true number, only in the wrong place
         words = spell(wrong * size)
         return {**_clone(answer), "answer": text[:n.start] + words + text[n.end:]}
     return None
 
 
 def _stated_values(answer: Answer) -> list[float]:
-    return [c["value"] for c in answer.get("claims") or []
-            if isinstance(c.get("value"), int | float) and not isinstance(c["value"], bool)]
+    """Every value the claims state: their values and the numbers their texts write (the
+    cited fields a claim shows, '48,377 → 48,838')."""
+    claims = answer.get("claims") or []
+    return [c["value"] for c in claims
+            if isinstance(c.get("value"), int | float) and not isinstance(c["value"], bool)] + [
+        n.value for c in claims for n in read_numbers(str(c.get("text") or ""))]
 
 
 # --- units and currency ----------------------------------------------------------------------
@@ -207,8 +214,10 @@ def string_headline(answer: Answer, results: Results, catalog: Catalog,
 SUPERLATIVES = ("{metric} for {dim} {member} was the largest of any {dim}.",
                 "{dim} {member} saw more {metric} than every other {dim}.",
                 "{dim} {member} was the only {dim} where {metric} moved this much.",
-                "No other {dim} came close to {member} on {metric}.",
-                "{member} had the highest {metric} of all {dim}s.")
+                "No other {dim} came close to {named} on {metric}.",
+                "{named} had the highest {metric} of all {dims}.")
+"""{named}: the member alone, or beside its dimension's words when it is a number ('number of
+engines 4', as a user would write it: a bare 4 names nothing)."""
 
 
 def uncompared_superlative(answer: Answer, results: Results, catalog: Catalog,
@@ -229,7 +238,10 @@ def uncompared_superlative(answer: Answer, results: Results, catalog: Catalog,
     member = str(rng.choice(dims[dim]["members"]))
     label = (metrics.get(metric) or {}).get("label") or metric
     words = (dims[dim].get("label") or dim).lower()
-    sentence = rng.choice(SUPERLATIVES).format(metric=label.lower(), dim=words, member=member)
+    named = f"{words} {member}" if member.replace(".", "", 1).isdigit() else member
+    sentence = rng.choice(SUPERLATIVES).format(
+        metric=label.lower(), dim=words, member=member, named=named,
+        dims=words if words.endswith("s") else f"{words}s")
     return {**_clone(answer), "answer": f"{answer['answer'].rstrip()} {sentence}"}
 
 
@@ -372,11 +384,56 @@ def instruction(answer: Answer, results: Results, catalog: Catalog,
     return _set_text(answer, where, f"{text.rstrip()} {rng.choice(INSTRUCTIONS)}")
 
 
+# --- a direction denied ------------------------------------------------------------------------
+
+def negated_direction(answer: Answer, results: Results, catalog: Catalog,
+                      rng: random.Random) -> Answer | None:
+    """A sentence denying the move a cited change shows: "Active users did not fall." where
+    every change the claims cite for active users fell (found in reading the audit as an
+    adversary: a negated verb of motion was not read at all)."""
+    return _denial(answer, catalog, rng, true=False)
+
+
+def _denial(answer: Answer, catalog: Catalog, rng: random.Random, true: bool) -> Answer | None:
+    """The prose with a sentence denying a move of a metric whose cited changes all went one
+    way: the move they made (a lie) or the other (`true`)."""
+    metrics = catalog.get("metrics") or {}
+    signs = _change_signs(answer)
+    options = sorted(m for m, s in signs.items() if len(s) == 1 and None not in s
+                     and (metrics.get(m) or {}).get("label"))
+    if not options or not isinstance(answer.get("answer"), str):
+        return None
+    metric = rng.choice(options)
+    rose = next(iter(signs[metric])) != true  # the move denied
+    label = metrics[metric]["label"]
+    sentence = rng.choice(["{m} did not {v}.", "{m} never {p} over the period.",
+                           "{m} has not {pp}."]).format(
+        m=label[:1].upper() + label[1:], v="rise" if rose else "fall",
+        p="rose" if rose else "fell", pp="risen" if rose else "fallen")
+    return {**_clone(answer), "answer": f"{answer['answer'].rstrip()} {sentence}"}
+
+
+def _change_signs(answer: Answer) -> dict[str, set[bool | None]]:
+    """Metric → whether each change a measurement claim cites for it rose (None: not known,
+    a change cited beside the claim's first source)."""
+    signs: dict[str, set[bool | None]] = {}
+    for i, claim in enumerate(answer.get("claims") or []):
+        if claim.get("kind") != "measurement":
+            continue
+        for n, c in enumerate(support(answer, i).citations):
+            if c.field in ("delta", "pct_change"):
+                value = claim.get("value") if n == 0 else None
+                known = isinstance(value, int | float) and not isinstance(value, bool) and value
+                signs.setdefault(c.metric, set()).add(bool(value > 0) if known else None)  # type: ignore[operator]
+    return signs
+
+
 LIES: dict[str, Lie] = {
     "multiplier": multiplier, "spelled_number": spelled_number, "wrong_unit": wrong_unit,
     "string_headline": string_headline, "uncompared_superlative": uncompared_superlative,
     "stated_order": stated_order, "ranking_gap": ranking_gap,
-    "flat_behind_prose": flat_behind_prose, "instruction": instruction}
+    "flat_behind_prose": flat_behind_prose, "instruction": instruction,
+    "negated_direction": negated_direction}
 
 
 # --- honest rewrites ---------------------------------------------------------------------------
@@ -472,7 +529,13 @@ def string_value(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer
     return {**_clone(answer), "value": written}
 
 
+def true_denial(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """A sentence denying the move a cited change did not make: "Active users did not rise."
+    where every change cited for active users fell."""
+    return _denial(answer, catalog, rng, true=True)
+
+
 REWRITES: dict[str, Rewrite] = {
     "rounded": rounded, "unsigned_change": unsigned_change, "synonym": synonym,
-    "reordered": reordered, "string_value": string_value}
+    "reordered": reordered, "string_value": string_value, "true_denial": true_denial}
 """Honest rewrites: each must be audited as the clean answer is."""

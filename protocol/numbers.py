@@ -17,8 +17,10 @@ and every number the question itself contains.
 
 The matching rule is `harness/audit/values.py`'s, generalised to scales and to text: a number
 matches a value when equal, or when written rounded and within half a unit of its last written
-digit. `12.6k` is written at a unit of 100 and matches 12,573; in text a whole number is rounded
-too ("fell 16%" matches -15.99), while a JSON number is exact at its repr (-16 matches only -16).
+digit. `12.6k` is written at a unit of 100 and matches 12,573; in text every number is rounded
+to its own written precision, a whole number ("fell 16%" matches -15.99) and a one-digit decimal
+("0.5" matches 0.54) too, while a JSON number is exact at its repr unless it has a decimal and two
+significant digits (-16 matches only -16; 0.5 only 0.5).
 Numbers in words are numbers: spelled out ("twelve thousand", at the unit of its last scale
 word), and multipliers ("doubled", "fell by a third", "ten-fold", "3x"), read as the percent
 change their ratio states and matched within TOLERANCE of it. A currency (`$`, `€`, `£`,
@@ -98,8 +100,8 @@ class ReadNumber:
     unit: int | float = field(init=False, repr=False, compare=False)
     """The value of one unit of its last written digit: 100 for '12.6k', 0.1 for '-16.4'."""
     rounded: bool = field(init=False, repr=False, compare=False)
-    """Whether it was written rounded: a decimal or a scale with two significant digits, a
-    whole number in text, or a multiplier word."""
+    """Whether it was written rounded: any number of text (a whole number, '0.5', a multiplier
+    word), or a JSON number with a decimal or a scale and two significant digits."""
     signed: bool = field(init=False, repr=False, compare=False)
     """Written with a sign or a word of direction, or a JSON number: an unsigned number of text
     may state a change's size."""
@@ -109,9 +111,10 @@ class ReadNumber:
         width = self.width
         object.__setattr__(self, "unit", 2 * width if width else
                            10 ** -self.decimals * self.multiplier)
-        object.__setattr__(self, "rounded", bool(width) or (
-            (self.decimals >= 1 or self.multiplier > 1) and self.significant >= 2) or (
-            self.written and self.decimals == 0))
+        # in text every number is written rounded to its last digit ("0.5" states 0.54); a
+        # JSON number only with a decimal or scale and two significant digits (values.py)
+        object.__setattr__(self, "rounded", bool(width) or self.written or (
+            (self.decimals >= 1 or self.multiplier > 1) and self.significant >= 2))
         # a JSON number is signed by being one: 16.44 says +16.44, never a change's size
         object.__setattr__(self, "signed", not self.written or bool(self.sign_word) or any(
             ch in "-−+" for ch in self.text))

@@ -105,14 +105,32 @@ def _listed(text: str, at: int) -> list[tuple[str, Any]]:
     return out
 
 
-def _orders(ctx: AnswerContext) -> list[Finding]:
-    text = ctx.answer.answer or ""
+def _stated_order(index: CatalogIndex, text: str
+                  ) -> tuple[str, bool, list[tuple[str, Any]]] | None:
+    """The order the text states (its phrase, whether descending) and the 'member value' items
+    listed after it; None when it states none. Read once per catalog for each text."""
+    stated = index.read("order", text, _order_in)
+    return stated if stated[0] else None
+
+
+_NO_ORDER: tuple[str, bool, list[tuple[str, Any]]] = ("", False, [])
+
+
+def _order_in(text: str) -> tuple[str, bool, list[tuple[str, Any]]]:
     stated = _ORDER.search(text)
     if stated is None:
-        return []
+        return _NO_ORDER
     descending = (stated.group("dir") or stated.group("word")).lower() in _DESCENDING
+    return stated.group(0), descending, _listed(text, stated.end())
+
+
+def _orders(ctx: AnswerContext) -> list[Finding]:
+    text = ctx.answer.answer or ""
+    stated = _stated_order(ctx.index_, text)
+    if stated is None:
+        return []
+    phrase, descending, items = stated
     out = []
-    items = _listed(text, stated.end())
     # the order is stated of the list that follows it; only with none there, of the values
     listed = [] if items else [(v.key, v.value) for v in ctx.answer.values or []
                                if isinstance(v.value, int | float) and not isinstance(v.value, bool)]
@@ -121,9 +139,9 @@ def _orders(ctx: AnswerContext) -> list[Finding]:
         if broken is not None:
             out.append(Finding(
                 "unbacked_comparison", where,
-                f"The answer says {stated.group(0)!r}, but {broken[0][0]} ({broken[0][1]:,}) is "
+                f"The answer says {phrase!r}, but {broken[0][0]} ({broken[0][1]:,}) is "
                 f"listed before {broken[1][0]} ({broken[1][1]:,}).",
-                {"phrase": stated.group(0), "order": [broken[0][0], broken[1][0]]},
+                {"phrase": phrase, "order": [broken[0][0], broken[1][0]]},
                 "List the values in the order the answer states, or state the order they "
                 "are in."))
     return out
@@ -138,10 +156,9 @@ def _unordered(pairs: list[tuple[str, Any]], descending: bool
 
 
 def _ranking(ctx: AnswerContext) -> str | None:
-    stated = _ORDER.search(ctx.answer.answer or "")
+    stated = _stated_order(ctx.index_, ctx.answer.answer or "")
     if stated is not None:
-        word = (stated.group("dir") or stated.group("word")).lower()
-        return "most" if word in _DESCENDING else "least"
+        return "most" if stated[1] else "least"
     question = scope_of(ctx).question
     ranking = question.reading.asks.ranking if question is not None else None
     return ranking.order if ranking is not None else None

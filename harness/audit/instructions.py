@@ -64,6 +64,10 @@ def _instructions_of(key: str) -> list[str]:
     return instructions(text, question)
 
 
+def _instructions_in(text: str) -> list[str]:
+    return instructions(text)
+
+
 @emits("instruction_in_answer")
 def find_instructions(ctx: AnswerContext) -> list[Finding]:
     """Each text of the answer (the prose, each claim's) that instructs the reader, the audit
@@ -75,7 +79,12 @@ def find_instructions(ctx: AnswerContext) -> list[Finding]:
         (c.cid, c.claim.text) for c in ctx.claims]
     out = []
     for where, text in texts:
-        found = ctx.index_.read("instructions", f"{question}\x00{text}", _instructions_of)
+        # read once per text; only a text that instructs is read again under its question (a
+        # quotation of the question is not the answer's)
+        found = ctx.index_.read("instructions", text, _instructions_in)
+        if found and question:
+            found = ctx.index_.read("instructions-asked", f"{question}\x00{text}",
+                                    _instructions_of)
         for sentence in found:
             out.append(Finding(
                 "instruction_in_answer", where,

@@ -3,7 +3,7 @@ the answer's prose, headline value and listed values against what the claims sta
 
 Numbers are read by protocol/numbers.py (one reader for the audit, the repair messages and the
 fault simulator). A number that is not a claim (a date, a period, a rank, the question's own
-numbers) is never read.
+numbers, a member named beside its dimension's words: "number of engines 2") is never read.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from harness.audit.context import AnswerContext, Cited, ClaimContext
+from harness.audit.index import CatalogIndex
 from harness.audit.steps import emits
 from harness.audit.types import Defect
 from protocol.answer import Listed
@@ -25,12 +26,12 @@ from protocol.numbers import (
     ReadNumber,
     claims_in,
     from_value,
-    matches,
     near,
     say,
     target,
     unsupported,
 )
+from protocol.reading import find_mentions
 from semantic_layer.results import Row
 
 
@@ -129,8 +130,8 @@ class Supports:
 
     >>> supported = Supports([Support(-16.44, "percent", "r1"), Support(0.42, "fraction", "r2")])
     >>> from protocol.numbers import read_numbers
-    >>> [supported(n) for n in read_numbers("fell 16.4%, 42%, 0.42, 42 and -16")]
-    [True, True, True, False, False]
+    >>> [supported(n) for n in read_numbers("fell 16.4%, 42%, 0.42, 42, -16 and -17")]
+    [True, True, True, False, True, False]
     """
 
     __slots__ = ("items", "given", "few", "_targets", "_stating")
@@ -153,7 +154,7 @@ class Supports:
         return len(self.items)
 
     def __call__(self, number: ReadNumber) -> bool:
-        if self.few and not number.money:  # `_fits` is the sign's alone
+        if self.few and not number.money and not number.width:  # `_fits` is the sign's alone
             return states(number, self.given if number.signed else self.items)
         return bool(self.matching(number))
 
@@ -161,8 +162,7 @@ class Supports:
         """The supports `number` states, in order (which citations say it). Among many, found
         once per number: the prose's numbers are asked about by several checks."""
         if self.few:
-            return [s for s in self.items if matches(number, s.value, s.kind)
-                    and _fits(number, s)]
+            return [s for s in self.items if _states(number, s) and _fits(number, s)]
         known = self._stating.get(id(number))
         if known is not None and known[0] is number:
             return known[1]
@@ -182,8 +182,10 @@ class Supports:
 
 
 def _fits(number: ReadNumber, support: Support) -> bool:
-    """The number's currency and sign allow it to state the support (its value matched)."""
-    return money_ok(number, support) and not (support.unsigned and number.signed)
+    """The number's currency and sign allow it to state the support (its value matched); a
+    multiplier word ('doubled', '2x') states a percent change only, never a share."""
+    return money_ok(number, support) and not (support.unsigned and number.signed) and not (
+        number.width and not (support.change and support.kind == "percent"))
 
 
 def states(number: ReadNumber, supports: Sequence[Support]) -> bool:
@@ -201,6 +203,20 @@ def states(number: ReadNumber, supports: Sequence[Support]) -> bool:
                 value == t or near(number, t)):
             return True
     return False
+
+
+def _states(number: ReadNumber, support: Support) -> bool:
+    """`matches(number, support.value, support.kind)`, with the support's targets found once."""
+    if not number.percent:
+        t = support.value
+    elif number.points and support.kind != "fraction":
+        return False
+    else:
+        found = support.percent
+        if found is None:
+            return False
+        t = found
+    return number.value == t or near(number, t)
 
 
 class _Targets:
@@ -246,9 +262,25 @@ def _nearest(number: ReadNumber, supports: Iterable[Support]) -> Support | None:
 
 
 def _read(ctx: ClaimContext | AnswerContext, text: str) -> tuple[ReadNumber, ...]:
+    return read_claims(ctx.index_, text)
+
+
+def read_claims(index: CatalogIndex, text: str) -> tuple[ReadNumber, ...]:
     """The numbers of a text that are claims, read once per catalog index for each text: texts
-    repeat across the repeats and configurations of a run."""
-    return ctx.index_.read("numbers", text, claims_in)
+    repeat across the repeats and configurations of a run. A number that names a member beside
+    its dimension's words ("number of engines 2", "departure hour 5") is the member, not a
+    claim."""
+    return index.read("numbers", text, lambda t: _claims_of(index, t))
+
+
+def _claims_of(index: CatalogIndex, text: str) -> tuple[ReadNumber, ...]:
+    numbers = claims_in(text)
+    if not any(n.text.isdigit() for n in numbers):
+        return numbers  # the common case: a member read as a number is bare digits
+    spans = [m.span for m in index.read("mentions", text, lambda t: find_mentions(t, index.catalog))
+             if m.kind == "member"]
+    return tuple(n for n in numbers if not (n.text.isdigit() and any(
+        a <= n.start and n.end <= b for a, b in spans))) if spans else numbers
 
 
 @emits("text_value_mismatch")
@@ -321,7 +353,7 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
     prose = unlabelled(ctx.answer.answer, _read(ctx, ctx.answer.answer), supports, ctx.catalog)
     found = [_prose_defect(n, supports) for n in
              unsupported(prose, ctx.question or "", supported)]
-    return found + _headline(ctx.answer.value, supports, supported) + _listed(ctx, supported)
+    return found + _headline(ctx, supports, supported) + _listed(ctx, supported)
 
 
 def answer_checker(ctx: AnswerContext) -> Supports:
@@ -371,9 +403,11 @@ def _prose_defect(number: ReadNumber, supports: Iterable[Support]) -> Defect:
                   "or write the number a claim cites.", number.text, number.start)
 
 
-def _headline(value: Any, supports: list[Support], supported: Supports) -> list[Defect]:
+def _headline(ctx: AnswerContext, supports: list[Support], supported: Supports
+              ) -> list[Defect]:
+    value: Any = ctx.answer.value
     if isinstance(value, str):
-        return _string_headline(value, supports, supported)
+        return _string_headline(_read(ctx, value.strip()), value, supports, supported)
     if not _numeric(value) or not _finite(value):
         return []
     number = from_value(value)
@@ -385,10 +419,10 @@ def _headline(value: Any, supports: list[Support], supported: Supports) -> list[
                    "citing it.", repr(value), None)]
 
 
-def _string_headline(value: str, supports: list[Support], supported: Supports) -> list[Defect]:
+def _string_headline(numbers: tuple[ReadNumber, ...], value: str, supports: list[Support],
+                     supported: Supports) -> list[Defect]:
     """A headline string that reads as one number ("11,343", "-16.4%", "$61,014.03") is that
-    number, read as text is; a member ("US", "2019-03-01") is not."""
-    numbers = claims_in(value.strip())
+    number, read as text is; a member ("US", "2019-03-01") is not. `numbers`: the string's."""
     if len(numbers) != 1 or numbers[0].text != value.strip():
         return []
     number = numbers[0]
@@ -444,6 +478,8 @@ def unlabelled(text: str, numbers: tuple[ReadNumber, ...], supports: Iterable[Su
     """`numbers` without those the text writes as (the start of) a cited row's member right
     after its dimension's label ('number of engines 2', 'engine type 4 Cycle'): a label, not a
     claim. A number written so that is no cited row's member stays a claim."""
+    if not any(n.text[:1].isdigit() and not (n.percent or n.money) for n in numbers):
+        return numbers  # the common case: no number that could start a member's name
     dims = catalog.get("dimensions") or {}
     keys = {(k, str(v).lower()) for s in supports if s.source is not None
             for k, v in s.source.row.key.items()}

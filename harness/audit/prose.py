@@ -37,11 +37,11 @@ from harness.audit.labels import (
     stated_year,
     support_of,
 )
-from harness.audit.numbers import answer_checker
+from harness.audit.numbers import answer_checker, read_claims
 from harness.audit.scope import Question, scope_of
 from harness.audit.steps import emits
 from harness.audit.types import Finding
-from protocol.numbers import ReadNumber, claims_in, from_value, say, unasked
+from protocol.numbers import ReadNumber, from_value, say, unasked
 from protocol.reading import Mention, PeriodMention
 
 PROSE = "answer"
@@ -139,7 +139,7 @@ def _read_prose(index: CatalogIndex, text: str) -> ProseReading:
                         if _BECAUSE.search(text[:m.span[0]]))
     sentences = _sentences(text)
     return ProseReading(words, because, _read_causes(text, sentences, words.metrics),
-                        _read_bound(text, index.read("numbers", text, claims_in), sentences,
+                        _read_bound(text, read_claims(index, text), sentences,
                                     words.metrics, words.members),
                         _read_moves(text, sentences, words.metrics, words.members))
 
@@ -148,9 +148,10 @@ def _prose(ctx: AnswerContext) -> ProseReading:
     """The prose (without the question's quoted words) read once per catalog for each text,
     and looked up once per answer."""
     if ctx.prose is None:
-        question = ctx.question or ""
-        text = ctx.index_.read("unquoted", f"{question}\x00{ctx.answer.answer}",
-                               lambda _key: _without_quotes(ctx.answer.answer, question))
+        question, text = ctx.question or "", ctx.answer.answer
+        if question and _QUOTE_MARKS.search(text) is not None:  # else there is nothing to blank
+            text = ctx.index_.read("unquoted", f"{question}\x00{text}",
+                                   lambda _key: _without_quotes(ctx.answer.answer, question))
         index = ctx.index_
         ctx.prose = index.read("prose-reading", text, lambda t: _read_prose(index, t))
     return ctx.prose
@@ -213,12 +214,19 @@ def _headline_metric(ctx: AnswerContext) -> list[Finding]:
         "metric the question asks about.")]
 
 
-def _asked_metrics(ctx: AnswerContext, question: Question) -> set[str]:
-    """The metrics the question names, and the siblings its qualifier words point them at."""
-    out = {_current(ctx, m.name) for m in question.reading.metrics}
+def _asked_metrics(ctx: AnswerContext, question: Question) -> frozenset[str]:
+    """The metrics the question names, and the siblings its qualifier words point them at (the
+    question is read from its text: found once per catalog for each question)."""
+    current = ctx.index_.current
+    return ctx.index_.read("asked-metrics", ctx.question or "",
+                           lambda _t: _asked_in(current, question))
+
+
+def _asked_in(current: dict[str, str], question: Question) -> frozenset[str]:
+    out = {current.get(m.name, m.name) for m in question.reading.metrics}
     for siblings, _words in question.qualified.values():
-        out |= {_current(ctx, m) for m in siblings}
-    return out
+        out |= {current.get(m, m) for m in siblings}
+    return frozenset(out)
 
 
 def _ranking(ctx: AnswerContext) -> str | None:
@@ -243,6 +251,9 @@ def _support(ctx: AnswerContext) -> Support | None:
         statements = tuple(s for p in parts for s in p.statements)
         ctx.support = Support(cited, statements, all(p.whole for p in parts))
     return ctx.support if ctx.support.whole and ctx.support.cited else None
+
+
+_QUOTE_MARKS = re.compile("['\"‘“]")
 
 
 def _without_quotes(prose: str, question: str) -> str:
@@ -483,15 +494,43 @@ def _read_moves(text: str, sentences: list[tuple[int, int]], metrics: tuple[Ment
             stop = min(stop, metrics[i + 1].span[0])
         for word in _WORDS.finditer(text, m.span[1], stop):
             verb = word.group(0).lower()
-            if verb in _NEGATIONS or verb.endswith("'t"):
-                break
+            negated = verb in _NEGATIONS or verb.endswith("'t")
             sign = 1 if verb in RISES else -1 if verb in FALLS else 0
+            if negated:  # "did not fall" says it did not: the move's sign is the other way
+                found = _negated(text, word.end(), stop) if verb in _DENIALS or \
+                    verb.endswith("'t") else None
+                if found is None:
+                    break
+                verb, sign, end = text[word.start():found[1]], -found[0], word.start()
+            else:
+                end = word.start()
             if sign:
-                group = [g for g in members if m.span[1] <= g.span[0] and g.span[1] <= word.start()]
+                group = [g for g in members if m.span[1] <= g.span[0] and g.span[1] <= end]
                 named = tuple(g for g in group if g.span == group[-1].span) if group else ()
                 out.append(Move(m, verb, sign, named))
                 break
     return tuple(out)
+
+
+_DENIALS = frozenset({"not", "never", "neither", "nor"})
+"""Negations that deny the move after them; "barely rose" and "hardly fell" still moved."""
+_BETWEEN = frozenset({"be", "been", "have", "has", "had", "did", "do", "does", "really",
+                      "actually", "yet", "much", "materially", "meaningfully", "significantly"})
+"""Words a negation and its verb of motion may have between them ("has not really fallen");
+any other word ("not only rose") leaves the negation unread."""
+
+
+def _negated(text: str, at: int, stop: int) -> tuple[int, int] | None:
+    """The sign and end of the verb of motion a negation before `at` denies ("not fall",
+    "neither rose", "hasn't actually risen"), or None."""
+    for i, word in enumerate(_WORDS.finditer(text, at, stop)):
+        verb = word.group(0).lower()
+        sign = 1 if verb in RISES else -1 if verb in FALLS else 0
+        if sign:
+            return sign, word.end()
+        if i >= 2 or verb not in _BETWEEN:
+            return None
+    return None
 
 
 @emits("direction_mismatch")

@@ -153,7 +153,11 @@ MATCHES: list[tuple[str, float, Kind, bool]] = [
     ("-17", -16.44, "number", False),
     ("16", -16.44, "number", False),  # an unsigned size states a change only through Supports
     ("5.98", 5.98, "number", True),
-    ("0.5", 0.54, "number", False),
+    ("0.5", 0.54, "number", True),  # a one-digit decimal in text: 0.54 to one decimal is 0.5
+    ("0.5", 0.56, "number", False),
+    ("0.05", 0.054, "number", True),
+    ("0.05", 0.0551, "number", False),
+    ("fell 0.5%", -0.54, "percent", True),
     ("$269,173.31", 269173.31, "number", True),
     ("2.26", 2.264, "number", True),
     # percentage points are a difference of rates: a fraction × 100, never a relative change
@@ -201,7 +205,7 @@ class TestSay:
     @pytest.mark.parametrize(("value", "kind", "said"), [
         (12573, "number", "12,573"), (12573.0, "number", "12,573"), (-16.44, "percent", "-16.44%"),
         (269173.31, "number", "269,173.31"), (2.2640000001, "number", "2.264"), (0.42, "fraction", "0.42"),
-        (0.1 + 0.2, "number", "0.30"), (1.5e-07, "number", "0.00000015"),
+        (0.1 + 0.2, "number", "0.3"), (1.5e-07, "number", "0.00000015"),
     ])
     def test_says_a_value(self, value: float, kind: Kind, said: str) -> None:
         """A repair message writes the value with separators, its own decimals, and % for percents."""
@@ -286,8 +290,8 @@ class TestProperties:
     @given(st.one_of(st.integers(-10**9, 10**9), st.floats(-1e9, 1e9)), st.data())
     def test_agrees_with_values_matches(self, cited: float, data: st.DataObject) -> None:
         """For a numeric stated value, JSON or written as its repr, the rule is values.matches;
-        only a whole number written in text is rounded to its unit (values.matches keeps a JSON
-        integer exact)."""
+        only a number written in text is rounded to its unit whatever its digits (values.matches
+        keeps a JSON integer and a one-digit decimal exact)."""
         stated = data.draw(st.one_of(
             st.integers(0, 6).map(lambda d: round(float(cited), d)),
             st.integers(0, 6).map(lambda d: round(float(cited) + 0.004, d)),
@@ -295,9 +299,9 @@ class TestProperties:
         expected = values.matches(stated, cited)
         assert matches(from_value(stated), cited) is expected
         if "e" not in repr(stated):
-            whole = "." not in repr(stated)
-            assume(not whole or abs(abs(stated - cited) - 0.5) > 1e-3)  # the tie: float slack
-            in_text = expected or (whole and abs(stated - cited) <= 0.5)
+            unit = 10.0 ** -len(repr(stated).partition(".")[2])  # its last written digit's
+            assume(abs(abs(stated - cited) - 0.5 * unit) > 1e-3 * unit)  # the tie: float slack
+            in_text = expected or abs(stated - cited) <= 0.5 * unit
             assert matches(only(f"Revenue was {stated!r} overall"), cited) is in_text
 
     @given(st.one_of(st.floats(-1e15, 1e15), st.integers(-10**15, 10**15)), st.sampled_from(["number", "percent"]))
