@@ -84,11 +84,24 @@ def _parts(q: Understood, reading: Reading) -> list[tuple[str, str]]:
                          if m.name == f["dimension"] and m.member == member), None)
             if span is None:
                 continue  # a member read from a dimension's slot: it stays a filter
-            before = span[1] <= share.span[0]
-            possessive = before and _POSSESSIVE.fullmatch(reading.text[span[1]:share.span[0]])
-            if possessive or span[0] >= end:
+            if _possessive(reading, span) or span[0] >= end:
                 out.append((f["dimension"], member))
     return out
+
+
+def _possessive(reading: Reading, span: tuple[int, int]) -> bool:
+    """The member owns the share: 'Delta's share of', 'the Online store's share of' (a
+    dimension's name may stand between the member and the possessive)."""
+    share = reading.asks.share
+    assert share is not None
+    if span[1] > share.span[0]:
+        return False
+    gap = reading.text[span[1]:share.span[0]]
+    for d in reading.dimensions:
+        if span[1] <= d.span[0] and d.span[1] <= share.span[0]:
+            start, end = d.span[0] - span[1], d.span[1] - span[1]
+            gap = gap[:start] + " " * (end - start) + gap[end:]
+    return _POSSESSIVE.fullmatch(gap) is not None
 
 
 def _whole_end(reading: Reading) -> int:
@@ -131,14 +144,15 @@ def _one(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, handle: int
     label, fields = cat.label(catalog, metric), row["values"][metric]
     whole = scope(q, catalog)
     value, part = fields["value"], fields[FIELD]
+    when = _when(q, catalog, metric)
     out.measure(f"{subject(label)} ({_label(catalog, dim)} {q.part}{_and(whole)}) "
-                f"{be(label)} {fmt(value, unit_of(catalog, metric))} in {q.window}",
+                f"{be(label)} {fmt(value, unit_of(catalog, metric))} {when}",
                 cite(handle, metric, "value", row["key"]), value)
-    out.measure(f"The share of {label}{whole} in {q.window} for {_label(catalog, dim)} "
+    out.measure(f"The share of {label}{whole} {when} for {_label(catalog, dim)} "
                 f"{q.part} was {fmt(part, True)}", cite(handle, metric, FIELD, row["key"]), part)
     of = "them" if plural(label) else "it"
     return out.answered(f"{subject(_label(catalog, dim))} {q.part} had {fmt(part, True)} of "
-                        f"{label}{whole} in {q.window}: "
+                        f"{label}{whole} {when}: "
                         f"{fmt(value, unit_of(catalog, metric))} of {of}.", part)
 
 
@@ -155,15 +169,21 @@ def _all(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, handle: int
     listed = []
     for row in rows:
         member, part = str(row["key"][dim]), row["values"][metric][FIELD]
-        out.measure(f"The share of {label}{whole} in {q.window} for {_label(catalog, dim)} "
-                    f"{member} was {fmt(part, True)}", cite(handle, metric, FIELD, row["key"]),
-                    part)
+        out.measure(f"The share of {label}{whole} {_when(q, catalog, metric)} for "
+                    f"{_label(catalog, dim)} {member} was {fmt(part, True)}",
+                    cite(handle, metric, FIELD, row["key"]), part)
         listed.append({"key": member, "value": part})
     said = "; ".join(f"{v['key']} {fmt(v['value'], True)}" for v in listed[:MAX_SPOKEN])
     more = "; … (the rest are listed with the answer)" if len(listed) > MAX_SPOKEN else ""
     top = listed[0]["key"] if q.rank else None
-    return out.answered(f"Share of {label}{whole} by {_label(catalog, dim)}, {q.window}: "
+    return out.answered(f"Share of {label}{whole} by {_label(catalog, dim)} "
+                        f"{_when(q, catalog, metric)}: "
                         f"{said}{more}.", top, values=listed)
+
+
+def _when(q: Understood, catalog: dict[str, Any], metric: str) -> str:
+    """'in the window', or 'at the end of' it for a point-in-time metric (a snapshot)."""
+    return f"{'at the end of' if cat.point_in_time(catalog, metric) else 'in'} {q.window}"
 
 
 def _label(catalog: dict[str, Any], dim: str) -> str:
