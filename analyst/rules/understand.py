@@ -279,16 +279,14 @@ def _refusals(q: Understood, reading: Reading, lowered: str, catalog: dict[str, 
             q.intent, q.refusal = "refuse", ("This is not a question about the governed data: it "
                                              "names no governed metric.")
         return
-    if reading.asks.share is not None:
-        read_share(q, reading)  # the layer's share_of_total, or a refusal saying why not
-        if q.refusal is not None:
-            return
     blocking = [g for g in (*reading.gaps, *_unread_members(reading))
                 if g.kind in BLOCKING and not g.dimension and not _change_unit(g, q)]
     if blocking:
         q.intent, q.refusal = "refuse", _unread_refusal(blocking)
     elif reading.unread_content:
         q.intent, q.refusal = "refuse", offers.unread_refusal(reading, q.metrics, catalog)
+    elif reading.asks.share is not None:
+        read_share(q, reading)  # the layer's share_of_total, or a refusal saying why not
 
 
 def _change_unit(gap: Gap, q: Understood) -> bool:
