@@ -20,6 +20,7 @@ from harness.attempt import Question, run_attempt
 from harness.gold import evaluate
 from harness.mcp.server import tool_list
 from harness.mcp.session import McpSession
+from protocol.rendered import say
 from protocol.schemas import strict_problems, tool_schemas
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer
@@ -157,8 +158,10 @@ class TestAudited:
         trace, answer = served
         lie = copy.deepcopy(answer)
         claim = share_claim(lie)
+        said = say(claim["value"], "fraction")
+        assert claim["text"].endswith(said)
         claim["value"] = round(claim["value"] + 0.05, 4)
-        claim["text"] = claim["text"].rsplit(" ", 1)[0] + f" {claim['value'] * 100:.1f}%"
+        claim["text"] = claim["text"].replace(said, say(claim["value"], "fraction"))
         report = audit_answer(lie, results_of(trace), trace.catalog,
                               question=trace.question.text)
         assert report.decision == "withhold"
@@ -168,7 +171,7 @@ class TestAudited:
         """The prose stating another share than any claim supports is an unsupported number."""
         trace, answer = served
         lie = copy.deepcopy(answer)
-        said = f"{share_claim(answer)['value'] * 100:.1f}%"
+        said = say(share_claim(answer)["value"], "fraction")  # as the analyst writes it
         assert said in lie["answer"]
         lie["answer"] = lie["answer"].replace(said, "31.0%")
         report = audit_answer(lie, results_of(trace), trace.catalog,
