@@ -31,6 +31,8 @@ def headline(audit: dict[str, Any], catalog: dict[str, Any] | None) -> str:
             field, metric = _field(source)
             if field in PERCENT_FIELDS:
                 return percent(value)
+            if field == "share_of_total":
+                return say(value, "fraction")
             if metric is not None:
                 unit = (((catalog or {}).get("metrics") or {}).get(metric) or {}).get("unit")
                 return say(value, unit)

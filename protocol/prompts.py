@@ -33,7 +33,8 @@ CLAIMS = """\
 Claims are numbered c1, c2, … in the order you give them. Citations:
 - rN:METRIC.FIELD — a field of a result, e.g. r2:days_per_user.pct_change. Comparison fields:
   value, previous, delta, pct_change (percent units: -16.44 means fell 16.44 %). Query field:
-  value. Rates and ratios are fractions (0.42, not 42).
+  value, and share_of_total when the query asked share: true (the row's share of the total, a
+  fraction). Rates, ratios and share_of_total are fractions (0.42, not 42).
 - rN[key=member]:METRIC.FIELD — a row of a result with several rows (exactly one must match),
   e.g. r3[platform=ios]:days_per_user.pct_change; for a grain use the period start,
   r4[week=2026-03-09]:active_users.value. Quote a member with spaces or punctuation, escaping

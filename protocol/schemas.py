@@ -57,6 +57,10 @@ def tool_schemas(protocol: Protocol) -> list[dict[str, Any]]:
                       "description": "Sum per-grain values over the window (additive only)."},
         "order_by": _nullable(_obj({"field": {"type": "string"}, "desc": {"type": "boolean"}})),
         "limit": {"type": ["integer", "null"]},
+        "share": {"type": ["boolean", "null"],
+                  "description": "With group_by: each row's share of the total too (field "
+                                 "share_of_total, a fraction: the metric with the same filters "
+                                 "and window, not grouped). Counts and sums only."},
         "purpose": _purpose(protocol),
     })
     compare = _obj({

@@ -116,6 +116,12 @@ class NonAdditiveSum(BlockedQuery):
     code = "non_additive_sum"
 
 
+class NoShare(BlockedQuery):
+    """A share of the total asked of a metric whose members' values do not make up its total."""
+
+    code = "no_share"
+
+
 class NotAggregable(BlockedQuery):
     """A rollup across a dimension the governance says the metric does not combine over."""
 

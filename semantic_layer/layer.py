@@ -125,6 +125,10 @@ class SemanticLayer:
 
         Its SQL runs against the warehouse every time; only what follows from the arguments
         and the model (validation, SQL, how to type the rows) is prepared once."""
+        if kind == "query" and isinstance(raw, dict) and "share" in raw:
+            from semantic_layer.shares import query_with_shares
+
+            return query_with_shares(self, raw)  # the grouped call and its total, divided
         reading = self._prepare(kind, raw)
         return reading.result(self.engine.run(reading.sql, self.limits))
 

@@ -72,6 +72,8 @@ class QueryArgs(_Wire):
     limit: int | None = Field(default=None, ge=1, le=MAX_LIMIT)
     whole_periods: bool = False
     """Widen the window to whole periods of the grain, as MetricFlow does with --start/--end."""
+    share: bool = False
+    """Each row's share of the total too (field share_of_total, a fraction; shares.py)."""
 
 
 class CompareArgs(_Wire):

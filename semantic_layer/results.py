@@ -1,9 +1,9 @@
 """Typed results of governed calls: the fields claims cite.
 
-A plain query row has the field `value` per metric; a comparison row has `value`, `previous`,
-`delta` and `pct_change` (percent units), and the factors of an exact tree edge also
-`contribution` (parent's units) and `share` (percent of the parent's delta). Rates and ratios
-are fractions.
+A plain query row has the field `value` per metric, and `share_of_total` (a fraction) when the
+query asked for shares (shares.py); a comparison row has `value`, `previous`, `delta` and
+`pct_change` (percent units), and the factors of an exact tree edge also `contribution`
+(parent's units) and `share` (percent of the parent's delta). Rates and ratios are fractions.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 QUERY_FIELDS = ("value",)
+SHARED_FIELDS = (*QUERY_FIELDS, "share_of_total")
+"""A query that asked for each row's share of the total (shares.py)."""
 COMPARE_FIELDS = ("value", "previous", "delta", "pct_change")
 ATTRIBUTED_FIELDS = (*COMPARE_FIELDS, "contribution", "share")
 """A factor of an exact tree edge in a comparison that holds the edge whole (attribution.py)."""
@@ -88,6 +90,8 @@ class Result:
     grain: str | None = None
     widened: dict[str, Any] | None = None
     """When the window was widened to whole periods: {"requested": …, "window": …}."""
+    totals: dict[str, Any] | None = None
+    """A query with shares: the total each row was divided by ({"sql", "keys", "rows"})."""
     partial: bool = field(init=False, default=False)
     """Some window or row is not wholly covered by data."""
     _by_key: dict[tuple, list[Row]] = field(init=False, repr=False, compare=False,
@@ -103,15 +107,17 @@ class Result:
     def fields(self) -> tuple[str, ...]:
         """Every field some metric of this result has."""
         if self.kind != "compare":
-            return QUERY_FIELDS
+            shared = any("share_of_total" in f for r in self.rows[:1] for f in r.values.values())
+            return SHARED_FIELDS if shared else QUERY_FIELDS
         attributed = any("contribution" in f for r in self.rows[:1] for f in r.values.values())
         return ATTRIBUTED_FIELDS if attributed else COMPARE_FIELDS
 
     def fields_of(self, metric: str) -> tuple[str, ...]:
-        """The fields this metric has here (contribution and share only on attributed factors)."""
-        if self.kind != "compare":
-            return QUERY_FIELDS
+        """The fields this metric has here (contribution and share only on attributed factors,
+        share_of_total only in a query that asked for shares)."""
         first = self.rows[0].values.get(metric, {}) if self.rows else {}
+        if self.kind != "compare":
+            return SHARED_FIELDS if "share_of_total" in first else QUERY_FIELDS
         return ATTRIBUTED_FIELDS if "contribution" in first else COMPARE_FIELDS
 
     def find_rows(self, selector: dict[str, str]) -> list[Row]:
@@ -132,6 +138,7 @@ class Result:
             "model_version": self.model_version, "point_in_time": list(self.point_in_time),
             "renamed": self.renamed,
             **({"widened": self.widened} if self.widened else {}),
+            **({"totals": self.totals} if self.totals is not None else {}),
         }
 
     @classmethod
@@ -141,4 +148,4 @@ class Result:
             rows=tuple(Row.from_json(r) for r in d["rows"]), coverage=tuple(d["coverage"]),
             sql=d["sql"], model_version=d["model_version"],
             point_in_time=tuple(d.get("point_in_time", ())), renamed=dict(d.get("renamed", {})),
-            grain=d.get("grain"), widened=d.get("widened"))
+            grain=d.get("grain"), widened=d.get("widened"), totals=d.get("totals"))

@@ -5,7 +5,9 @@ the window it measures. A row holds its key columns (dimension members, or a gra
 start) and one column per metric:
 
 - a plain query: the metric's number, `{"store": "Brooklyn", "revenue": 269173.31}`, cited as
-  `r1[store=Brooklyn]:revenue.value`;
+  `r1[store=Brooklyn]:revenue.value`; a query that asked for shares gives an object with `value`
+  and `share_of_total` (a fraction), `{"store": "Brooklyn", "revenue": {"value": 269173.31,
+  "share_of_total": 0.31}}`, cited as `r1[store=Brooklyn]:revenue.share_of_total`;
 - a comparison: per metric an object with `value`, `previous`, `delta`, `pct_change` (percent
   units: -16.44 means fell 16.44 %), `{"platform": "ios", "days_per_user": {"value": 2.46,
   "previous": 2.5}}`; `delta` and `pct_change` are computed from `value` and `previous` when
@@ -34,6 +36,7 @@ from typing import Any, Literal, Required, TypedDict
 from semantic_layer.results import (
     ATTRIBUTED_FIELDS,
     COMPARE_FIELDS,
+    SHARED_FIELDS,
     Number,
     Result,
     Row,
@@ -175,7 +178,12 @@ def _rows_list(raw: Any, at: At) -> list[Mapping[str, Any]]:
 
 def _kind(raw: Mapping[str, Any], rows: list[Mapping[str, Any]], metrics: tuple[str, ...],
           at: At) -> str:
-    cells = [row[m] for row in rows for m in metrics if m in row and row[m] is not None]
+    given = [row[m] for row in rows for m in metrics if m in row and row[m] is not None]
+    cells = [c for c in given if not _shared(c)]  # a query's {value, share_of_total}: no compare
+    if cells and len(cells) < len(given):
+        raise at.attr("rows").error("mixes cells with share_of_total and cells without; a query "
+                                    "that asked for shares gives every cell as {value, "
+                                    "share_of_total}")
     nested = {isinstance(c, Mapping) for c in cells}
     if len(nested) > 1:
         raise at.attr("rows").error("mixes numbers and comparison objects in metric columns; a "
@@ -307,7 +315,15 @@ def _member(value: Any, at: At, column: str, grain: str | None) -> str:
     return text
 
 
+def _shared(cell: Any) -> bool:
+    """A query's cell with its share of the total: {"value": …, "share_of_total": …}."""
+    return isinstance(cell, Mapping) and "share_of_total" in cell and set(cell) <= set(
+        SHARED_FIELDS)
+
+
 def _cell(value: Any, at: At, metric: str, kind: str) -> dict[str, Number]:
+    if kind == "query" and _shared(value):
+        return {f: _number(value.get(f), at, f"{metric}.{f}") for f in SHARED_FIELDS}
     if kind == "query":
         return {"value": _number(value, at, metric)}
     if value is None:
@@ -378,4 +394,6 @@ def public(result: Mapping[str, Any]) -> ResultInput:
 
 
 def _public_cell(fields: Mapping[str, Any], kind: str) -> Any:
-    return fields["value"] if kind == "query" else dict(fields)
+    if kind == "query":
+        return dict(fields) if "share_of_total" in fields else fields["value"]
+    return dict(fields)

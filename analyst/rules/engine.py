@@ -12,6 +12,7 @@ from analyst.rules import catalog as cat
 from analyst.rules.calls import Call, Outcome, Plan, window_json
 from analyst.rules.claims import AnswerBuilder, be, cite, fmt, members, moved, subject, unit_of
 from analyst.rules.diagnose import diagnose
+from analyst.rules.shares import share
 from analyst.rules.tables import scope, table
 from analyst.rules.understand import Understood
 
@@ -30,7 +31,7 @@ def plan(q: Understood, catalog: dict[str, Any], claims_on: bool) -> Plan:
         if probe.blocked:
             return out.refused(probe.reason or "the metric is not governed")
         return out.refused(f"{q.unknown_metric!r} is not a metric I can read reliably.")
-    steps = {"diagnostic": diagnose, "compare": compare, "table": table}
+    steps = {"diagnostic": diagnose, "compare": compare, "table": table, "share": share}
     return (yield from steps.get(q.intent, lookup)(q, catalog, out))
 
 

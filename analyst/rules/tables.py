@@ -7,14 +7,16 @@ gives them. The headline `value` is a ranking's top member, else null.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from analyst.rules import catalog as cat
 from analyst.rules.calls import Call, Plan, window_json
 from analyst.rules.claims import AnswerBuilder, be, cite, fmt, members, plural, subject, unit_of
-from analyst.rules.understand import Understood
 from protocol.citations import GRAIN_KEYS
 from protocol.rendered import period
+
+if TYPE_CHECKING:
+    from analyst.rules.understand import Understood
 
 MAX_LISTED = 100
 """Rows listed at most (each is a claim; an answer holds at most 200)."""

@@ -12,6 +12,7 @@ from analyst.rules import offers
 from analyst.rules.dates import whole_periods, window_of
 from analyst.rules.metrics import metrics_of
 from analyst.rules.shape import dimension_for, read_shape
+from analyst.rules.shares import read_share
 from protocol.reading import Gap, Reading, previous_period, read_text, split_instruction
 from protocol.reading._words import COMMON_WORDS
 from semantic_layer.windows import Window, iso_week
@@ -32,7 +33,7 @@ class Understood:
 
     text: str
     intent: str = "lookup"
-    """lookup, compare, table, diagnostic or refuse"""
+    """lookup, compare, table, share, diagnostic or refuse"""
     metrics: list[str] = field(default_factory=list)
     group_by: list[str] = field(default_factory=list)
     filters: list[dict[str, Any]] = field(default_factory=list)
@@ -47,6 +48,9 @@ class Understood:
     """most or least, for rankings"""
     top: int | None = None
     """How many members a ranking asks for ('top 3' → 3); None for all."""
+    part: str | None = None
+    """A share: the member of group_by[0] whose share of the total is asked (None: every
+    member's)."""
     refusal: str | None = None
     """Refuse without asking the layer (not a data question, or dictating the answer)."""
     unknown_metric: str | None = None
@@ -107,7 +111,7 @@ SERIES_WEEKS = 13
 def _snap(q: Understood, catalog: dict[str, Any]) -> None:
     """A level or table over whole periods of its grain ('weekly … in March': its full weeks;
     a weekly-only metric: whole weeks)."""
-    if q.intent in ("lookup", "table"):
+    if q.intent in ("lookup", "table", "share"):
         known = [m for m in q.metrics if cat.info(catalog, m)]
         grain = q.grain or (cat.finest_grain(catalog, known) if known else None)
         q.window = whole_periods(q.window, grain)
@@ -275,24 +279,14 @@ def _refusals(q: Understood, reading: Reading, lowered: str, catalog: dict[str, 
             q.intent, q.refusal = "refuse", ("This is not a question about the governed data: it "
                                              "names no governed metric.")
         return
-    if reading.asks.share is not None:
-        q.intent, q.refusal = "refuse", _share_refusal(reading, q.metrics)
-        return
     blocking = [g for g in (*reading.gaps, *_unread_members(reading))
                 if g.kind in BLOCKING and not g.dimension and not _change_unit(g, q)]
     if blocking:
         q.intent, q.refusal = "refuse", _unread_refusal(blocking)
     elif reading.unread_content:
         q.intent, q.refusal = "refuse", offers.unread_refusal(reading, q.metrics, catalog)
-
-
-def _share_refusal(reading: Reading, metrics: list[str]) -> str:
-    share = reading.asks.share
-    words = share.words if share else "share of"
-    return (f"The question asks for a share of a total ({words!r}); no governed call returns a "
-            f"share of {', '.join(metrics)} as a field, and a share computed from two results "
-            "would be a number no citation supports. Ask for the part and the total separately "
-            "(e.g. the metric for the member, and the metric overall).")
+    elif reading.asks.share is not None:
+        read_share(q, reading)  # the layer's share_of_total, or a refusal saying why not
 
 
 def _change_unit(gap: Gap, q: Understood) -> bool:

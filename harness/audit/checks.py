@@ -112,6 +112,8 @@ def _resolve_result(ctx: ClaimContext, text: str, c: ResultCitation) -> list[Def
 
 
 def _attribution_hint(result: Result, field: str) -> str:
+    if field == "share_of_total" and result.kind == "query":
+        return "; share_of_total is a field of a query asked with share: true and group_by"
     if field not in ("contribution", "share") or result.kind != "compare":
         return ""
     return ("; contribution and share are fields of the factors of an exact tree edge, in a "

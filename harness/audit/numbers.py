@@ -69,13 +69,15 @@ def kind_of(field: str, metric: str, catalog: dict[str, Any]) -> Kind:
     """Percent fields are percent units; a fraction metric's levels are fractions."""
     if field in ("pct_change", "share"):
         return "percent"
+    if field == "share_of_total":
+        return "fraction"  # a row's share of its total, 0.42 for 42 %
     unit = (catalog.get("metrics") or {}).get(metric, {}).get("unit")
     return "fraction" if unit == "fraction" else "number"
 
 
 def money_of(field: str, metric: str, catalog: dict[str, Any]) -> str:
     """A field's currency (see Support.money): a level's is its metric's unit when money."""
-    if field in CHANGE_FIELDS[1:] or field == "share":
+    if field in CHANGE_FIELDS[1:] or field in ("share", "share_of_total"):
         return "-"
     if field == "contribution":
         return ""  # in the parent's units, which the factor does not say

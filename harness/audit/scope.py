@@ -38,6 +38,8 @@ GAP_CHECKS = {"metric": "metric", "qualifier": "metric", "period": "window", "me
               "dimension": "shape", "grain": "shape"}
 """Which check a gap of each kind leaves unread (a qualifier may name another metric)."""
 CHANGE_FIELDS = {"previous", "delta", "pct_change", "contribution", "share"}
+SHARE_FIELDS = {"share_of_total", "share"}
+"""Fields that are a share of a whole (a member's of its total; a factor's of its parent's move)."""
 SAME_WINDOW = 0.75
 """A cited window answers a question's period when each covers at least this share of the other
 (whole weeks inside a month do; one week of an eight-week trend does not)."""
@@ -412,9 +414,10 @@ def _has_both(ctx: AnswerContext, periods: list[Period], cited: tuple[Cited, ...
 
 
 def _has_share(ctx: AnswerContext, cited: tuple[Cited, ...]) -> bool:
-    """A share: a cited `share` field, or one metric cited both for a part and for a whole (a
-    member's row or filter, and the total or every member)."""
-    if any(c.citation.field == "share" for c in cited):
+    """A share: a cited `share_of_total` (a row's share of its total, which the layer divided)
+    or `share` field, or one metric cited both for a part and for a whole (a member's row or
+    filter, and the total or every member)."""
+    if any(c.citation.field in SHARE_FIELDS for c in cited):
         return True
     scopes: dict[str, set[int]] = {}
     for c in _distinct(cited):
@@ -504,8 +507,8 @@ _SHAPE_FIX = {
                "ranked member's row.",
     "breakdown": "Break the metric down by the dimension (group_by) and cite each member's row.",
     "series": "Query the metric at the grain over the window (grain) and cite each period's row.",
-    "share": "Measure the part and the whole (the member's value and the total) and cite both; "
-             "state the share only as their quotient.",
+    "share": "Ask the query for shares (share: true, group_by the member's dimension) and cite "
+             "the member's row's share_of_total.",
     "cumulative": "Measure from the start of the data (or of the year) to the end of the named "
                   "period, and cite that window.",
     "two": "Compare the two named periods themselves (compare: current_window = the later, "

@@ -72,9 +72,11 @@ def _around(written: list[str], phrase: list[str]) -> set[str]:
 
 
 def outside(reading: Reading) -> str:
-    """The text's words outside every governed name and period it names."""
+    """The text's words outside every governed name and period it names, and outside the
+    share it asks for ('what share of flights' qualifies no metric: the share is the shape)."""
+    share = [reading.asks.share.span] if reading.asks.share is not None else []
     spans = sorted([m.span for m in (*reading.metrics, *reading.members, *reading.dimensions)]
-                   + [p.span for p in reading.periods])
+                   + [p.span for p in reading.periods] + share)
     text, out, at = reading.text, [], 0
     for start, end in spans:
         out.append(text[at:start])

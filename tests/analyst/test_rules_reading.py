@@ -1,7 +1,7 @@
 """The rules analyst never drops a span (issue 27): words nobody reads are refused, quoted, with
 what the catalog offers; a member of two dimensions is asked back unless 'to'/'from' names its
-role; members come from the warehouse; shares are refused honestly, running totals and two named
-periods answered as asked — on the shop and on a trips project whose members only the data has."""
+role; members come from the warehouse; shares, running totals and two named periods answered as
+asked — on the shop and on a trips project whose members only the data has."""
 
 from __future__ import annotations
 
@@ -46,13 +46,15 @@ class TestNeverDropsASpan:
         assert f"I could not read {words!r}" in audit["refusal_reason"]
         assert offered in audit["refusal_reason"]
 
-    def test_a_share_is_refused_honestly(self, shop_layer) -> None:
-        """No governed call returns a share; one computed from two results would be a number no
-        citation supports, so the analyst says so instead of answering a level."""
+    def test_a_share_is_the_layer_s_field(self, shop_layer) -> None:
+        """A share is never a level nor a quotient of the analyst's own: the layer's
+        share_of_total for the member's row is what the answer cites
+        (tests/analyst/test_rules_shares.py has the rest)."""
         audit, calls = served(shop_layer, "What share of orders came from the Online store in "
                                           "May 2019?")
-        assert audit["status"] == "refused" and calls == []
-        assert "share of a total" in audit["refusal_reason"]
+        assert audit["status"] == "answered" and audit["decision"] == "serve"
+        assert calls[0].arguments["share"] is True
+        assert calls[0].arguments["group_by"] == ["store"]
 
 
 class TestMembersFromTheData:

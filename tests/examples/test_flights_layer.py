@@ -131,6 +131,16 @@ RANKINGS: dict[str, tuple[dict[str, Any], bool]] = {  # (arguments, most first)
     "ranking-007": ({"metrics": ["flights"], "window": YEAR, "group_by": ["airline"]}, False),
 }
 
+SHARES: dict[str, tuple[dict[str, Any], str]] = {  # (arguments with share: true, the part's member)
+    "share-002": ({"metrics": ["flights"], "window": YEAR, "group_by": ["airline"]}, UNITED),
+    "share-003": ({"metrics": ["flights"], "window": YEAR, "group_by": ["destination"],
+                   "where": [_in("origin", "JFK")]}, "LAX"),
+    "share-004": ({"metrics": ["flights"], "window": Q1, "group_by": ["airline"],
+                   "where": [_in("destination", "BOS")]}, JETBLUE),
+    "share-005": ({"metrics": ["flights"], "window": YEAR, "group_by": ["airline"],
+                   "where": [_in("origin", "LGA")]}, DELTA),
+}
+
 
 def _gold(layer: SemanticLayer, qid: str) -> Any:
     cursor = layer.connection.cursor()
@@ -148,13 +158,23 @@ def _value(row: dict[str, Any], metric: str, field: str = "value") -> float:
 
 
 def test_every_answerable_shape_is_covered() -> None:
-    """Every answerable question has its reading here but the member shares of a total (no
-    single governed call returns them) and the ratio diagnostic (re-checked by LMDI in
-    test_flights_data)."""
-    covered = set(LEVELS) | set(CHANGES) | set(TABLES) | set(RANKINGS) | set(DIAGNOSTICS)
+    """Every answerable question has its reading here but the ratio diagnostic (re-checked by
+    LMDI in test_flights_data)."""
+    covered = set(LEVELS) | set(CHANGES) | set(TABLES) | set(RANKINGS) | set(DIAGNOSTICS) | \
+        set(SHARES)
     expected = {i for i, q in QUESTIONS.items() if q["answerable"]}
     assert covered <= expected
-    assert expected - covered == {"share-002", "share-003", "share-004", "share-005", "diag-007"}
+    assert expected - covered == {"diag-007"}
+
+
+@pytest.mark.parametrize("qid", sorted(SHARES))
+def test_member_shares_of_a_total(flights: SemanticLayer, qid: str) -> None:
+    """The member's row of the grouped call with share: true carries the share the gold gives."""
+    args, member = SHARES[qid]
+    rows = flights.query(**args, share=True).to_json()["rows"]
+    (row,) = [r for r in rows if r["key"][args["group_by"][0]] == member]
+    assert math.isclose(_value(row, "flights", "share_of_total"), _gold(flights, qid),
+                        rel_tol=1e-9)
 
 
 @pytest.mark.parametrize("qid", sorted(LEVELS))

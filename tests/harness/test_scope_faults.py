@@ -1,7 +1,7 @@
 """Scope faults injected into clean answers (issue 27): the rules analyst misreads the question
 one way at a time — a level for a change, a dropped filter, one span for two named periods, a
-level for a breakdown, series or ranking, a ranking cut short — or the question carries words
-nobody can read. Each is caught, and the clean answers raise no scope finding, through the
+level for a breakdown, series, ranking or share of a total, a ranking cut short — or the
+question carries words nobody can read. Each is caught, and the clean answers raise no scope finding, through the
 stored audit, the re-audit of the stored trace, the `showwork audit` command, an MCP session's
 `submit_answer` and `showwork.audit_answer(question=…)` alike."""
 
@@ -86,10 +86,20 @@ def _short_ranking(q: Understood) -> bool:
     return True
 
 
+def _no_share(q: Understood) -> bool:
+    """The member's level where its share of the total was asked."""
+    if q.intent != "share" or q.part is None:
+        return False
+    q.filters = [*q.filters, {"dimension": q.group_by[0], "op": "in", "values": [q.part]}]
+    q.intent, q.group_by, q.part = "lookup", [], None
+    return True
+
+
 FAULTS: dict[str, Callable[[Understood], bool]] = {
     "level for a change": _level, "dropped filter": _drop_filter,
     "one span for two periods": _one_span, "level for a breakdown": _no_breakdown,
-    "level for a series": _no_series, "ranking cut short": _short_ranking}
+    "level for a series": _no_series, "ranking cut short": _short_ranking,
+    "level for a share": _no_share}
 
 
 @dataclass
@@ -254,5 +264,5 @@ def test_scope_faults_flights(flights_layer, tmp_path) -> None:
     """The same on the flights example's questions (real data nobody tuned the reader for)."""
     tally = _check(flights_layer, cases(flights_layer, "flights"), tmp_path)
     assert {"level for a change", "dropped filter", "one span for two periods",
-            "unread words"} <= set(tally)
+            "level for a share", "unread words"} <= set(tally)
     _assert_rates(tally)
