@@ -20,7 +20,7 @@ from traces import read
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = ROOT / "examples" / "shop"
-VOLATILE = ("attempt_id", "started_at", "elapsed_s", "chain")
+VOLATILE = ("attempt_id", "started_at", "elapsed_s", "timing", "chain")
 
 
 @pytest.fixture()
