@@ -217,12 +217,11 @@ class Project:
     @classmethod
     def load(cls, path: Path) -> Project:
         from harness import cache
-        from semantic_layer.project import load_project
 
         file = read_project_file(path)
         _check_paths(file)
         entry = cache.key(files_digest(file), cache.code_digest())
-        return cls(file, cache.get("model", entry, lambda: load_project(file.path)))
+        return cls(file, cache.get("model", entry, lambda: _load_model(file.path)))
 
     @property
     def name(self) -> str:
@@ -337,6 +336,14 @@ def _files(file: ProjectFile) -> Iterator[Path]:
                 (p for p in models.rglob("*") if p.suffix in (".yml", ".yaml", ".json")))
     if file.settings.governance:
         yield file.root / file.settings.governance
+
+
+def _load_model(path: Path) -> SemanticModelFile:
+    """Read and validate the model (a cache miss: the reader, sqlglot and dbt-semantic-interfaces
+    load only here)."""
+    from semantic_layer.project import load_project
+
+    return load_project(path)
 
 
 def _check_paths(file: ProjectFile) -> None:
