@@ -38,8 +38,8 @@ print(json.dumps({"code": code, "loaded": [m for m in heavy if m in sys.modules]
 """
 
 
-UNUSED_BY_ASK = ("pyspark", "openai", "mcp", "benchmarks", "benchmarks.cli", "harness.web",
-                 "harness.mcp", "harness.report", "structlog", "dbt_semantic_interfaces",
+UNUSED_BY_ASK = ("pyspark", "openai", "mcp", "benchmarks", "benchmarks.cli", "harness.web", "rich",
+                 "harness.mcp", "harness.report", "structlog", "dbt_semantic_interfaces", "yaml",
                  "semantic_layer.project", "semantic_layer.manifest", "harness.init", "harness.experiment")
 """What a warm `ask` with the rules analyst never uses: other commands' modules, the model
 reader and its validation (the model comes from the cache), and structlog (nothing logs)."""
