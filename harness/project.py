@@ -242,7 +242,9 @@ class Project:
 
         file = read_project_file(path)
         _check_paths(file)
-        entry = cache.key(files_digest(file), cache.code_digest())
+        # the model names its files by absolute path (each element's origin): a copy of the
+        # project elsewhere is another entry, or its messages would name the first copy's files
+        entry = cache.key(files_digest(file), cache.code_digest(), str(file.root.resolve()))
         return cls(file, cache.get("model", entry, lambda: _load_model(file.path)))
 
     @property

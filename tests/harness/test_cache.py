@@ -104,6 +104,17 @@ class TestModelEntry:
         assert built == []
         assert len(_entries(home, "project-file")) == 2
 
+    def test_a_copy_elsewhere_names_its_own_files(self, home: Path, shop: Path,
+                                                  tmp_path: Path) -> None:
+        """Two copies of one project (same bytes, other folders) are two entries: each model's
+        origins, and so each message about it, name that copy's files."""
+        other = tmp_path / "elsewhere" / "shop"
+        shutil.copytree(shop, other)
+        for folder in (shop, other, shop):
+            origins = {str(sm.origin) for sm in Project.open(folder).model.semantic_models}
+            assert origins and all(o.startswith(str(folder.resolve())) for o in origins), origins
+        assert len(_entries(home, "model")) == 2
+
     def test_broken_project_file_is_never_cached(self, home: Path, shop: Path) -> None:
         """A showwork.yaml that does not parse raises its error on every open, cached or not."""
         from harness.project import ProjectError
