@@ -417,7 +417,7 @@ def _inferred(project: Project, spec: dict[str, Any], engine: Any, limits: Limit
     fingerprint = cache.warehouse_fingerprint(spec, project.root)
     if fingerprint is None:  # a server: its data may change unseen, so infer every time
         return infer_from_engine(project.model, engine, limits)
-    entry = cache.key(project.digest, cache.code_digest(), fingerprint)
+    entry = cache.key(project.digest, cache.code_digest(), fingerprint, str(project.root.resolve()))
     return cache.get("inferred", entry, lambda: infer_from_engine(project.model, engine, limits))
 
 

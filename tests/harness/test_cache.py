@@ -110,9 +110,16 @@ class TestModelEntry:
         origins, and so each message about it, name that copy's files."""
         other = tmp_path / "elsewhere" / "shop"
         shutil.copytree(shop, other)
+        (other / "warehouse.duckdb").unlink()  # one warehouse for both: the same fingerprint
+        (other / "warehouse.duckdb").symlink_to(shop / "warehouse.duckdb")
         for folder in (shop, other, shop):
-            origins = {str(sm.origin) for sm in Project.open(folder).model.semantic_models}
-            assert origins and all(o.startswith(str(folder.resolve())) for o in origins), origins
+            project = Project.open(folder)
+            layer = project.layer()
+            models = (project.model, layer.model)
+            layer.close()
+            for model in models:  # as declared, and with what the warehouse fills in
+                origins = {str(sm.origin) for sm in model.semantic_models}
+                assert origins and all(o.startswith(str(folder.resolve())) for o in origins)
         assert len(_entries(home, "model")) == 2
 
     def test_broken_project_file_is_never_cached(self, home: Path, shop: Path) -> None:
