@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from analyst import clock
 from analyst.client import ModelClient, Request, Turn, Usage
 from analyst.errors import ModelCallError
 from analyst.tools import Toolbox
@@ -66,6 +67,10 @@ class Session:
     started: float = field(default_factory=time.monotonic)
     observer: Any = None
     """Told of each model turn and governed call as it ends (harness/otel.py's spans)."""
+    queries_s: float = 0.0
+    """Seconds inside governed calls so far."""
+    query_imports_s: float = 0.0
+    """The part of `queries_s` spent importing modules (analyst/clock.py)."""
 
     def __post_init__(self) -> None:
         self.toolbox = Toolbox(self.layer, require_purpose=self.protocol.purpose)
@@ -141,7 +146,10 @@ class Session:
                                       "reason": f"The budget of {self.budgets.max_tool_calls} "
                                       "governed calls is used up; give your answer now."})
             else:
+                started, imported = time.perf_counter(), clock.seconds()
                 content, record = self.toolbox.dispatch(call.name, call.arguments, self.round)
+                self.queries_s += time.perf_counter() - started
+                self.query_imports_s += clock.seconds() - imported
                 if self.observer is not None:
                     self.observer.tool_call(record)
             self.messages.append({"role": "tool", "tool_call_id": call.id, "content": content})

@@ -13,6 +13,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from analyst import clock
 from analyst.client import ModelClient
 from analyst.session import Budgets, Outcome, Session
 from harness import otel
@@ -60,6 +61,7 @@ def run_attempt(question: Question, client: ModelClient, layer: SemanticLayer,
     The trace records `project` (name, model digest), by default the project the layer was
     opened for."""
     started = time.monotonic()
+    clock.install()
     catalog = layer.catalog()
     category = question.category or _guess_category(question.text)
     attempt_id = attempt_id or uuid.uuid4().hex[:12]
@@ -73,11 +75,14 @@ def run_attempt(question: Question, client: ModelClient, layer: SemanticLayer,
         reports: list[AuditReport | None] = []
         stop: str | None = None
         error: str | None = None
+        audit_s = audit_imports_s = 0.0
         for round_no in range(MAX_REPAIR_ROUNDS + 1):
             spans.begin_round(round_no)
             outcome = session.next_answer()
-            audited = time.monotonic()
+            audited, imported = time.monotonic(), clock.seconds()
             report = _audit(outcome, session, catalog, question, category, protocol)
+            audit_s += time.monotonic() - audited
+            audit_imports_s += clock.seconds() - imported
             spans.audit(report, time.monotonic() - audited)
             reports.append(report)
             rounds.append(RoundRecord(round=round_no, answer_raw=outcome.raw,
@@ -103,12 +108,22 @@ def run_attempt(question: Question, client: ModelClient, layer: SemanticLayer,
             project=project, turns=session.turns, calls=session.calls,
             rounds=rounds, served_round=served, stop_reason=stop or "answered", error=error,
             usage=UsageRecord(**session.usage.__dict__), elapsed_s=time.monotonic() - started,
+            timing=_timing(session, audit_s, audit_imports_s),
             notes=[read_as(question.text, catalog), *session.notes, *getattr(client, "notes", [])])
     except BaseException as exc:  # the attempt's span ends, marked failed, and is sent
         spans.fail(exc)
         raise
     spans.finish(record)
     return record
+
+
+def _timing(session: Session, audit_s: float, audit_imports_s: float) -> dict[str, float]:
+    """The attempt's time inside governed calls and the audit, and the imports within them
+    (omitted where the import clock cannot run: an unknown is not a zero)."""
+    timing = {"queries_s": session.queries_s, "audit_s": audit_s}
+    if clock.installed():
+        timing["imports_s"] = session.query_imports_s + audit_imports_s
+    return timing
 
 
 def _audit(outcome: Outcome, session: Session, catalog: dict[str, Any], question: Question,

@@ -19,7 +19,6 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from harness.errors import HarnessError
@@ -31,6 +30,8 @@ from semantic_layer.errors import SemanticError
 from semantic_layer.model import SemanticModelFile, default_model_path
 
 if TYPE_CHECKING:  # the layer, its engines and sqlglot load when a project opens, not on import
+    import yaml
+
     from semantic_layer import SemanticLayer
     from semantic_layer.execute import Limits
 
@@ -112,7 +113,29 @@ def read_project_file(path: Path) -> ProjectFile:
     profile); a showwork.yaml beside one takes what it leaves out from it."""
     if path.name == DBT_PROJECT_FILE:
         return _dbt_project_file(path)
-    data, lines = _load_yaml(path)
+    if is_dbt_project(path.parent):  # its settings depend on dbt's files too: read each time
+        return _parse_project_file(path, _read_text(path))
+    from harness import cache
+
+    text = _read_text(path)
+    entry = cache.key(str(path), str(path.resolve()), hashlib.sha256(text.encode()).hexdigest(),
+                      _SOURCE_DIGEST)
+    return cache.get("project-file", entry, lambda: _parse_project_file(path, text))
+
+
+_SOURCE_DIGEST = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+"""This module's source: a cached showwork.yaml reading is only as good as the code that read it."""
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ProjectError(f"{path}: cannot read it: {exc.strerror or exc}") from exc
+
+
+def _parse_project_file(path: Path, text: str) -> ProjectFile:
+    data, lines = _load_yaml(path, text)
     if is_dbt_project(path.parent):
         data = {**_dbt_defaults(path.parent), **data}
     known = {k: v for k, v in data.items() if k in Settings.model_fields}
@@ -146,13 +169,12 @@ def _dbt_project_file(path: Path) -> ProjectFile:
     return ProjectFile(path, settings, {})
 
 
-def _load_yaml(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
+def _load_yaml(path: Path, text: str) -> tuple[dict[str, Any], dict[str, int]]:
+    import yaml  # here: a warm start reads showwork.yaml from the cache
+
     try:
-        text = path.read_text(encoding="utf-8")
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)
-    except OSError as exc:
-        raise ProjectError(f"{path}: cannot read it: {exc.strerror or exc}") from exc
     except yaml.MarkedYAMLError as exc:
         raise ProjectError(_yaml_problem(path, exc)) from exc
     if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):
@@ -217,12 +239,13 @@ class Project:
     @classmethod
     def load(cls, path: Path) -> Project:
         from harness import cache
-        from semantic_layer.project import load_project
 
         file = read_project_file(path)
         _check_paths(file)
-        entry = cache.key(files_digest(file), cache.code_digest())
-        return cls(file, cache.get("model", entry, lambda: load_project(file.path)))
+        # the model names its files by absolute path (each element's origin): a copy of the
+        # project elsewhere is another entry, or its messages would name the first copy's files
+        entry = cache.key(files_digest(file), cache.code_digest(), str(file.root.resolve()))
+        return cls(file, cache.get("model", entry, lambda: _load_model(file.path)))
 
     @property
     def name(self) -> str:
@@ -339,6 +362,14 @@ def _files(file: ProjectFile) -> Iterator[Path]:
         yield file.root / file.settings.governance
 
 
+def _load_model(path: Path) -> SemanticModelFile:
+    """Read and validate the model (a cache miss: the reader, sqlglot and dbt-semantic-interfaces
+    load only here)."""
+    from semantic_layer.project import load_project
+
+    return load_project(path)
+
+
 def _check_paths(file: ProjectFile) -> None:
     s = file.settings
     paths = [("semantic_models", s.semantic_models), ("governance", s.governance),
@@ -386,7 +417,7 @@ def _inferred(project: Project, spec: dict[str, Any], engine: Any, limits: Limit
     fingerprint = cache.warehouse_fingerprint(spec, project.root)
     if fingerprint is None:  # a server: its data may change unseen, so infer every time
         return infer_from_engine(project.model, engine, limits)
-    entry = cache.key(project.digest, cache.code_digest(), fingerprint)
+    entry = cache.key(project.digest, cache.code_digest(), fingerprint, str(project.root.resolve()))
     return cache.get("inferred", entry, lambda: infer_from_engine(project.model, engine, limits))
 
 

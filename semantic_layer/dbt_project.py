@@ -19,8 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from semantic_layer.errors import ModelError, WarehouseSpecError
 
 PROJECT_FILE = "dbt_project.yml"
@@ -228,6 +226,8 @@ def _render(value: Any, file: Path, key: str, secret: bool = False) -> Any:
 
 
 def _yaml(file: Path) -> dict[str, Any]:
+    import yaml  # here, not at import: a warm start reads the model from the cache
+
     try:
         data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:

@@ -13,9 +13,10 @@ import copy
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
+if TYPE_CHECKING:  # yaml loads where a file is read, not on import: a warm start reads none
+    import yaml
 
 SKIPPED_DIRS = {"target", "dbt_packages", "dbt_modules", "logs", "node_modules", "seeds"}
 _REF = re.compile(r"""^\s*ref\(\s*(?:['"][^'"]+['"]\s*,\s*)?['"]([^'"]+)['"]\s*(?:,[^)]*)?\)\s*$""")
@@ -97,6 +98,8 @@ def _proxy_metrics(raw: RawManifest) -> None:
 
 
 def _read_file(file: Path, raw: RawManifest) -> None:
+    import yaml
+
     try:
         text = file.read_text(encoding="utf-8")
         docs = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
@@ -151,6 +154,8 @@ def _is_dbt_list(value: Any) -> bool:
 
 def _item_lines(node: yaml.Node) -> dict[str, dict[int, int]]:
     """For each top-level list, the 1-based line each item starts on."""
+    import yaml
+
     out: dict[str, dict[int, int]] = {k: {} for k in
                                       ("semantic_models", "metrics", "saved_queries", "exports", "models")}
     if not isinstance(node, yaml.MappingNode):

@@ -11,7 +11,6 @@ import datetime as dt
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer, model_validator
 
 from semantic_layer.errors import ModelError, NotAggregable
@@ -134,6 +133,8 @@ class Governance(_Strict):
 
 
 def read_governance(path: Path) -> Governance:
+    import yaml  # here, not at import: a warm start reads the model from the cache
+
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:

@@ -95,6 +95,9 @@ class TraceRecord(_Record):
     error: str | None = None
     usage: UsageRecord = UsageRecord()
     elapsed_s: float = 0.0
+    timing: dict[str, float] | None = None
+    """Where `elapsed_s` went: {"queries_s": inside governed calls, "audit_s": inside the audit,
+    "imports_s": the part of those two spent importing modules (start-up, not work)}."""
     notes: list[str] = Field(default_factory=list)
     """What fell back or was adjusted (e.g. structured outputs unsupported by the server)."""
     chain: dict[str, str] | None = None

@@ -6,14 +6,10 @@ import json
 import os
 from pathlib import Path
 
-import structlog
-
 from traces.chain import GENESIS, chain_hash
 from traces.errors import TornLine
 from traces.records import TraceRecord
 from traces.views import AuditView
-
-log = structlog.get_logger("showwork.trace")
 
 
 def manifest_path(path: Path) -> Path:
@@ -112,8 +108,10 @@ def _complete_lines(path: Path, *, repair: bool) -> list[str]:
         if not repair:
             raise TornLine(f"{path}: the last line is incomplete ({len(tail)} bytes, no newline); "
                            "a run was interrupted while writing it. Resume the run to repair it.")
-        log.warning("torn last line dropped", file=str(path), bytes=len(tail),
-                    kept=len(complete))
+        import structlog  # here, not at import: most commands never log (harness/logs.py)
+
+        structlog.get_logger("showwork.trace").warning(
+            "torn last line dropped", file=str(path), bytes=len(tail), kept=len(complete))
         path.write_text("".join(line + "\n" for line in complete), encoding="utf-8")
     return complete
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import typer
-from rich.console import Console
 
 from analyst.registry import make_client
 from harness import otel as otel_spans
@@ -13,7 +12,6 @@ from harness.cli.common import (
     open_layer,
     open_project,
 )
-from harness.display import show_trace
 from harness.home import home
 from protocol.switches import Protocol
 from traces import append
@@ -40,4 +38,8 @@ def ask(question: str = typer.Argument(..., help="The business question."),
     if as_json:
         print(trace.model_dump_json(indent=2))
         return
+    from rich.console import Console  # here: a --json ask prints no rich output
+
+    from harness.display import show_trace
+
     show_trace(Console(highlight=False), trace)

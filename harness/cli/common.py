@@ -4,19 +4,30 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 
 from harness.errors import QuestionError, RunFolderError
 from harness.project import ENV_VAR, Project, is_demo, locate, read_project_file
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from harness.questions import QuestionFile
     from semantic_layer import SemanticLayer
 
-err = Console(stderr=True)
+    err: Console
+    """The stderr console (made on first use: `ask --json` prints no rich output)."""
+
+
+def __getattr__(name: str) -> Any:
+    if name != "err":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from rich.console import Console
+
+    console = globals()["err"] = Console(stderr=True)
+    return console
 
 ProjectOpt = typer.Option(
     None, "--project", envvar=ENV_VAR, metavar="DIR",
@@ -49,6 +60,8 @@ def open_layer(project: Project | None = None) -> SemanticLayer:
     """The governed layer on the project's warehouse (the demo's is built first if missing)."""
     project = project or open_project()
     if project.build_needed:
+        from harness.cli.common import err
+
         with err.status("building the demo warehouse in $SHOWWORK_HOME (once)") as status:
             project.build(progress=lambda m: status.update(m))
     return project.layer()

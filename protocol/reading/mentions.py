@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Literal
 
 from protocol.reading._words import (
@@ -95,17 +95,23 @@ class _Table:
                 patterns.append(p.pattern)
         body = HEAD + "(?:" + "|".join(f"(?:{x})" for x in patterns) + ")"
         self.fold = fold
+        self.body = body if patterns else None
         self.regex = re.compile(body) if patterns else None
-        self.ignoring_case = re.compile(body, re.IGNORECASE) if patterns else None
+
+    @cached_property
+    def ignoring_case(self) -> re.Pattern[str] | None:
+        """Compiled on first need (text whose lower case changes its length): rarely, and
+        compiling a catalog's alternation is a reader's dearest start-up step."""
+        return re.compile(self.body, re.IGNORECASE) if self.body is not None else None
 
     def hits(self, text: str) -> list[Hit]:
-        if self.regex is None or self.ignoring_case is None:
+        if self.regex is None:
             return []
         lowered = text.lower() if self.fold else text
         # scanning lower-cased text is several times faster than IGNORECASE; fall back to it
         # where lower-casing changes the length (and so the offsets)
-        matches = (self.regex.finditer(lowered) if len(lowered) == len(text)
-                   else self.ignoring_case.finditer(text))
+        folded = self.ignoring_case if len(lowered) != len(text) else None
+        matches = folded.finditer(text) if folded is not None else self.regex.finditer(lowered)
         return [(m.span(), self.owners.get(norm(m.group(0), fold=self.fold), [])) for m in matches]
 
 

@@ -20,7 +20,7 @@ from traces import read
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = ROOT / "examples" / "shop"
-VOLATILE = ("attempt_id", "started_at", "elapsed_s", "chain")
+VOLATILE = ("attempt_id", "started_at", "elapsed_s", "timing", "chain")
 
 
 @pytest.fixture()
@@ -67,7 +67,7 @@ class TestModelEntry:
         built = _builds(monkeypatch)
         first = Project.open(shop)
         second = Project.open(shop)
-        assert built == ["model"]
+        assert built == ["project-file", "model"]
         assert len(_entries(home, "model")) == 1
         monkeypatch.setenv(cache.OFF, "0")
         fresh = Project.open(shop)
@@ -85,6 +85,52 @@ class TestModelEntry:
         Project.open(shop)
         assert built == ["model"]
         assert len(_entries(home, "model")) == 2
+
+    def test_edited_project_file_is_read_again(self, home: Path, shop: Path, monkeypatch
+                                               ) -> None:
+        """showwork.yaml's reading is keyed by its bytes: an edit is read (and, being a
+        project file, changes the model's key too); the same bytes again read nothing."""
+        assert Project.open(shop).name == "shop"
+        settings = shop / "showwork.yaml"
+        text = settings.read_text(encoding="utf-8")
+        assert "name: shop" in text
+        settings.write_text(text.replace("name: shop", "name: shop2", 1), encoding="utf-8")
+        built = _builds(monkeypatch)
+        assert Project.open(shop).name == "shop2"
+        assert built == ["project-file", "model"]
+        built.clear()
+        settings.write_text(text, encoding="utf-8")
+        assert Project.open(shop).name == "shop"
+        assert built == []
+        assert len(_entries(home, "project-file")) == 2
+
+    def test_a_copy_elsewhere_names_its_own_files(self, home: Path, shop: Path,
+                                                  tmp_path: Path) -> None:
+        """Two copies of one project (same bytes, other folders) are two entries: each model's
+        origins, and so each message about it, name that copy's files."""
+        other = tmp_path / "elsewhere" / "shop"
+        shutil.copytree(shop, other)
+        (other / "warehouse.duckdb").unlink()  # one warehouse for both: the same fingerprint
+        (other / "warehouse.duckdb").symlink_to(shop / "warehouse.duckdb")
+        for folder in (shop, other, shop):
+            project = Project.open(folder)
+            layer = project.layer()
+            models = (project.model, layer.model)
+            layer.close()
+            for model in models:  # as declared, and with what the warehouse fills in
+                origins = {str(sm.origin) for sm in model.semantic_models}
+                assert origins and all(o.startswith(str(folder.resolve())) for o in origins)
+        assert len(_entries(home, "model")) == 2
+
+    def test_broken_project_file_is_never_cached(self, home: Path, shop: Path) -> None:
+        """A showwork.yaml that does not parse raises its error on every open, cached or not."""
+        from harness.project import ProjectError
+
+        (shop / "showwork.yaml").write_text("name: [unclosed\n", encoding="utf-8")
+        for _ in range(2):
+            with pytest.raises(ProjectError, match="not valid YAML"):
+                Project.open(shop)
+        assert _entries(home, "project-file") == []
 
     def test_corrupt_entry_is_rebuilt(self, home: Path, shop: Path, monkeypatch) -> None:
         """A damaged entry fails its checksum: it is discarded and rebuilt, never loaded."""
@@ -140,7 +186,7 @@ class TestClear:
         Project.open(shop)
         result = CliRunner().invoke(build_app(), ["cache", "clear"])
         assert result.exit_code == 0, result.output
-        assert "removed 1 cache entry" in result.output
+        assert "removed 2 cache entries" in result.output  # showwork.yaml read, and the model
         assert not (home / "cache").exists()
         again = CliRunner().invoke(build_app(), ["cache", "clear"])
         assert "removed 0 cache entries" in again.output

@@ -1,14 +1,19 @@
 """Start-up: a command imports what it runs. `--help` and `showwork audit` load no database
-engine, SQL parser, dbt-semantic-interfaces, Spark or benchmark (checked in a fresh process)."""
+engine, SQL parser, dbt-semantic-interfaces, Spark or benchmark; a warm `ask` loads only what
+its question uses, and records the time of its queries and audit apart from its imports
+(checked in a fresh process)."""
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from shop_data import shop_db
 
 from harness.cli.app import COMMANDS
 from harness.cli.lazy import source_help
@@ -33,9 +38,18 @@ print(json.dumps({"code": code, "loaded": [m for m in heavy if m in sys.modules]
 """
 
 
-def _run(*args: str) -> tuple[dict, str]:
-    done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(list(args)), json.dumps(HEAVY)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+UNUSED_BY_ASK = ("pyspark", "openai", "mcp", "benchmarks", "benchmarks.cli", "harness.web", "rich",
+                 "harness.mcp", "harness.report", "structlog", "dbt_semantic_interfaces", "yaml",
+                 "semantic_layer.project", "semantic_layer.manifest", "harness.init", "harness.experiment")
+"""What a warm `ask` with the rules analyst never uses: other commands' modules, the model
+reader and its validation (the model comes from the cache), and structlog (nothing logs)."""
+
+
+def _run(*args: str, heavy: tuple[str, ...] = HEAVY, env: dict[str, str] | None = None
+         ) -> tuple[dict, str]:
+    done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(list(args)), json.dumps(heavy)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, **(env or {})})
     return json.loads(done.stderr.strip().splitlines()[-1]), done.stdout
 
 
@@ -56,6 +70,79 @@ class TestImportsOnDemand:
         assert probe["code"] == 0
         assert json.loads(out)["mismatches"] == 0
         assert probe["loaded"] == []
+
+
+class TestWarmAsk:
+    @pytest.fixture()
+    def project(self, request: pytest.FixtureRequest, tmp_path: Path, demo_db: Path
+                ) -> tuple[str, str, dict[str, str]]:
+        """(project, question, environment) with its own SHOWWORK_HOME, demo or shop."""
+        home = tmp_path / "home"
+        home.mkdir()
+        env = {"SHOWWORK_HOME": str(home), "SHOWWORK_CACHE": "1"}
+        if request.param == "demo":
+            (home / "demo.duckdb").symlink_to(demo_db)
+            return "demo", "How many active users did we have in the week of 2026-03-09?", env
+        shop = tmp_path / "shop"
+        shutil.copytree(ROOT / "examples" / "shop", shop,
+                        ignore=shutil.ignore_patterns("*.duckdb*"))
+        shutil.copy(shop_db(), shop / "warehouse.duckdb")
+        return str(shop), "What was revenue by channel in March 2024?", env
+
+    @pytest.mark.parametrize("project", ["demo", "shop"], indirect=True)
+    def test_warm_ask_loads_nothing_it_does_not_use(self, project) -> None:
+        """A second ask (cache warm) answers without loading another command's modules, the
+        model reader, dbt-semantic-interfaces or structlog; the first (cold) loads the reader."""
+        where, question, env = project
+        args = ("ask", question, "--project", where, "--json")
+        cold, _ = _run(*args, heavy=UNUSED_BY_ASK, env=env)
+        assert cold["code"] == 0
+        assert "semantic_layer.project" in cold["loaded"]  # the probe sees what a miss loads
+        warm, out = _run(*args, heavy=UNUSED_BY_ASK, env=env)
+        assert warm["code"] == 0
+        assert warm["loaded"] == []
+        assert json.loads(out)["stop_reason"] == "answered"
+
+    @pytest.mark.parametrize("project", ["demo", "shop"], indirect=True)
+    def test_trace_times_queries_and_audit_apart(self, project) -> None:
+        """The trace says how long the attempt spent inside governed calls and the audit, and
+        how much of that went on imports: parts of its elapsed time, never more than it."""
+        where, question, env = project
+        _, out = _run("ask", question, "--project", where, "--json", env=env)
+        trace = json.loads(out)
+        timing = trace["timing"]
+        assert set(timing) == {"queries_s", "audit_s", "imports_s"}
+        assert timing["queries_s"] > 0 and timing["audit_s"] > 0 and timing["imports_s"] >= 0
+        assert timing["queries_s"] + timing["audit_s"] <= trace["elapsed_s"]
+        assert timing["imports_s"] <= timing["queries_s"] + timing["audit_s"]
+        assert timing["queries_s"] >= sum(c["elapsed_s"] for c in trace["calls"])
+
+
+LOGS_PROBE = """
+import sys
+from pathlib import Path
+from harness.logs import configure
+configure()
+loaded_before = "structlog" in sys.modules
+from traces.store import _complete_lines
+path = Path(sys.argv[1])
+kept = _complete_lines(path, repair=True)
+print(loaded_before, len(kept), path.read_text(encoding="utf-8").count("\\n"))
+"""
+
+
+class TestLogsOnDemand:
+    def test_configured_when_first_imported(self, tmp_path: Path) -> None:
+        """`configure` loads no structlog, yet the first warning (a torn trace line dropped)
+        goes to stderr in the configured format, and stdout holds only the program's output."""
+        path = tmp_path / "traces.jsonl"
+        path.write_text('{"a": 1}\n{"b": 2}\n{"tor', encoding="utf-8")
+        done = subprocess.run([sys.executable, "-c", LOGS_PROBE, str(path)], cwd=ROOT,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() == ["False", "2", "2"]
+        warning = [line for line in done.stderr.splitlines() if "torn last line" in line]
+        assert len(warning) == 1 and "[warning  ]" in warning[0] and "kept=2" in warning[0]
 
 
 class TestLazyCommands:
