@@ -69,7 +69,7 @@ def test_ask_prints_tick_note(home: Path) -> None:
                       home=home)
     assert result.returncode == 0, result.stderr
     assert "driver days per user" in result.stdout and "Decision: serve" in result.stdout
-    assert re.search(r"value -\d+\.\d%", result.stdout) and "stop: answered" in result.stdout
+    assert re.search(r"value -\d+\.\d ?%", result.stdout) and "stop: answered" in result.stdout
     refused = showwork("ask", "What was our churn rate in May 2026?", home=home)
     assert "stop: refused" in refused.stdout and "stop: answered" not in refused.stdout
     assert "A tick means the support link resolves" in result.stdout
