@@ -179,7 +179,7 @@ def _generated(repeats: int, worlds: int, scratch: Path) -> list[dict[str, Any]]
 
     sys.path.insert(0, str(ROOT))
     from conformance import differential as gen
-    from semantic_layer import SemanticError, SemanticLayer, load_model, parse_where
+    from semantic_layer import SemanticError, SemanticLayer, load_model
 
     rng = random.Random(GENERATED_SEED)
     made = []
@@ -194,13 +194,8 @@ def _generated(repeats: int, worlds: int, scratch: Path) -> list[dict[str, Any]]
             {"semantic_models": w.semantic_models, "metrics": w.metrics}, allow_unicode=True))
         layer = SemanticLayer(load_model(scratch / w.id))
         for q in w.queries:
-            args: dict[str, Any] = {"metrics": q["metrics"], "group_by": q["group_by"]}
-            if q.get("start"):
-                args["window"] = {"start": q["start"], "end": q["end"]}
-            if q["grain"]:
-                args.update(grain=q["grain"], whole_periods=bool(q.get("start")))
             try:
-                args = parse_where(q["where"]).apply(args) if q["where"] else args
+                args = gen.layer_args(q)
             except SemanticError:
                 continue
             cases.append((q["id"], layer, args, _shape(layer, q)))

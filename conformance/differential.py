@@ -343,7 +343,7 @@ def collect(running: list[subprocess.Popen]) -> dict[str, dict[str, Any]]:
 
 
 def showwork(world: World, database: Path, folder: Path) -> dict[str, dict[str, Any]]:
-    from semantic_layer import SemanticError, SemanticLayer, load_model, parse_where
+    from semantic_layer import SemanticError, SemanticLayer, load_model
 
     out: dict[str, dict[str, Any]] = {}
     try:
@@ -352,15 +352,8 @@ def showwork(world: World, database: Path, folder: Path) -> dict[str, dict[str, 
         return {q["id"]: {"error": f"load: {exc}"} for q in world.queries}
     try:
         for q in world.queries:
-            args: dict[str, Any] = {"metrics": q["metrics"], "group_by": q["group_by"]}
-            if q.get("start"):
-                args["window"] = {"start": q["start"], "end": q["end"]}
-            if q["grain"]:
-                args.update(grain=q["grain"], whole_periods=bool(q.get("start")))
             try:
-                if q["where"]:
-                    args = parse_where(q["where"]).apply(args)
-                result = layer.call("query", args)
+                result = layer.call("query", layer_args(q))
             except SemanticError as exc:
                 out[q["id"]] = {"error": exc.message}
                 continue
@@ -470,6 +463,19 @@ def _counts(world: World, metric: str, filtered: bool = False) -> bool:
     return any(_counts(world, s if isinstance(s, str) else s["name"],
                        filtered or bool(not isinstance(s, str) and s.get("filter")))
                for s in subs if s)
+
+
+def layer_args(q: dict[str, Any]) -> dict[str, Any]:
+    """A generated query as the governed call's arguments (SemanticError for a --where the layer
+    refuses): the same arguments the differential run and bench semantic's compile timing use."""
+    from semantic_layer import parse_where
+
+    args: dict[str, Any] = {"metrics": q["metrics"], "group_by": q["group_by"]}
+    if q.get("start"):
+        args["window"] = {"start": q["start"], "end": q["end"]}
+    if q["grain"]:
+        args.update(grain=q["grain"], whole_periods=bool(q.get("start")))
+    return parse_where(q["where"]).apply(args) if q["where"] else args
 
 
 def _num(v: Any) -> float | None:
