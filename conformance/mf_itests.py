@@ -213,8 +213,12 @@ def our_args(case: dict[str, Any], model: Any) -> tuple[dict[str, Any], list[str
         parts = name.split("__")
         if parts[0] == "metric_time":  # bare: the metrics' default time_granularity, or day
             g = parts[1] if len(parts) > 1 else min(
-                (model.metric_index[m].time_granularity or "day" for m in case["metrics"]),
+                (getattr(model.metric_index.get(m), "time_granularity", None) or "day"
+                 for m in case["metrics"]),  # a metric it cannot compute: the layer says why
                 key=GRAINS.index)
+            if g in model.custom_grains and len(parts) > 1:  # a dimension of the layer's
+                group_by.append(name)
+                continue
             if g not in GRAINS:
                 raise _Refuse(f"metric_time at grain {g!r}")
             if grain is not None:

@@ -108,7 +108,8 @@ class Compiler:
 
     def __init__(self, model: SemanticModelFile) -> None:
         self.model = model
-        self.tables = {sm.table for sm in model.semantic_models}
+        self.tables = {sm.table for sm in model.semantic_models} | {
+            s.table for s in model.time_spines}  # a custom granularity reads its spine
 
     def compile(self, plan: Plan, dialect: str = "duckdb") -> Compiled:
         if dialect not in DIALECTS:

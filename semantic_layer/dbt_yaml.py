@@ -133,9 +133,34 @@ def _read_file(file: Path, raw: RawManifest) -> None:
                                    "not used by showwork (not a metric)")
         for i, model in enumerate(doc.get("models") or []):
             if isinstance(model, dict) and isinstance(model.get("time_spine"), dict):
-                spine = dict(model["time_spine"], name=model.get("name"),
-                             origin=str(Origin(str(file), lines["models"].get(i))))
-                raw.time_spines.append(spine)
+                raw.time_spines.append(_dbt_time_spine(model, Origin(str(file), lines["models"].get(i))))
+        config = doc.get("project_configuration")
+        for spine in (config.get("time_spines") or []) if isinstance(config, dict) else []:
+            if isinstance(spine, dict):  # dbt-semantic-interfaces' own YAML (MetricFlow's tests)
+                raw.time_spines.append(_placed(spine, Origin(str(file), line)))
+
+
+def _dbt_time_spine(model: dict[str, Any], origin: Origin) -> dict[str, Any]:
+    """dbt's `time_spine:` block on a model, in the manifest's shape (as dbt-core writes it into
+    project_configuration.time_spines): the model is the relation, its standard granularity
+    column the primary column (at the granularity its `columns:` entry gives, day by default)."""
+    spine = model["time_spine"]
+    column = spine.get("standard_granularity_column")
+    grain = next((c.get("granularity") for c in model.get("columns") or []
+                  if isinstance(c, dict) and c.get("name") == column), None)
+    customs = [{"name": c.get("name"), "column_name": c.get("column_name")} if isinstance(c, dict)
+               else c for c in spine.get("custom_granularities") or []]
+    return {"node_relation": {"alias": model.get("name"), "schema_name": ""},
+            "primary_column": {"name": column, "time_granularity": grain or "day"},
+            "custom_granularities": customs, "name": model.get("name"), "origin": str(origin)}
+
+
+def _placed(spine: dict[str, Any], origin: Origin) -> dict[str, Any]:
+    """A manifest-shaped time spine with where it was read (its `$source_schema` placeholder as
+    the warehouse's default schema, as for semantic models)."""
+    relation = spine.get("node_relation")
+    name = relation.get("alias") if isinstance(relation, dict) else None
+    return dict(_relation(spine), name=name, origin=str(origin))
 
 
 def _relation(sm: dict[str, Any]) -> dict[str, Any]:

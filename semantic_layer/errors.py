@@ -49,6 +49,12 @@ class UnknownMetric(BlockedQuery):
     code = "unknown_metric"
 
 
+class UnsupportedMetric(UnknownMetric):
+    """A metric the dbt models define that showwork cannot compute yet (named with why)."""
+
+    code = "unsupported_metric"
+
+
 class UndefinedComposition(BlockedQuery):
     code = "undefined_composition"
 

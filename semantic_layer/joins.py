@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from semantic_layer.errors import AmbiguousDimension, UnsupportedDimension
 from semantic_layer.model import GRAINS, Dimension, Entity, SemanticModel, SemanticModelFile
 
+METRIC_TIME = "metric_time"
 MAX_HOPS = 2
 """Longest entity path accepted in a name: MetricFlow's own limit (it refuses a dimension three
 joins away), which the catalog lists too."""
@@ -78,6 +79,17 @@ def resolve(model: SemanticModelFile, fact: SemanticModel, name: str,
     grain = None
     if kind == "entity":
         return _entity_ref(model, fact, name, path, element)
+    if path == (METRIC_TIME,) and element in model.custom_grains:
+        return _metric_time(fact, name, element)
+    if element in model.custom_grains and len(path) > 1:
+        # customer__signup_date__fiscal_quarter: a custom granularity of the time spine (or,
+        # if that names no time dimension, a dimension of that name)
+        try:
+            ref = resolve(model, fact, "__".join(path))
+        except UnsupportedDimension:
+            ref = None
+        if ref is not None and ref.dimension.type == "time" and ref.grain is None:
+            return DimensionRef(name, ref.path, ref.owner, ref.dimension, element)
     if element in GRAINS and path:
         # metric_time__month, customer__signup_date__week
         grain, (path, element) = element, split_name("__".join(path))
@@ -94,6 +106,17 @@ def resolve(model: SemanticModelFile, fact: SemanticModel, name: str,
     hops, owner = _walk(model, fact, name, path, lambda sm: sm.dimension(element) is not None,
                         f"dimension {element!r}")
     return DimensionRef(name, hops, owner.name, owner.dimension(element), grain)  # type: ignore[arg-type]
+
+
+def _metric_time(fact: SemanticModel, name: str, grain: str) -> DimensionRef:
+    """metric_time at a custom granularity: the measure's own time dimension (a Scan reads the
+    one of the measure it aggregates; this is the model's default)."""
+    time = fact.agg_time_dimension or next((m.agg_time_dimension for m in fact.measures), None)
+    dim = fact.dimension(time) if time else None
+    if dim is None:
+        raise UnsupportedDimension(f"Dimension {name!r}: {fact.name!r} has no time dimension.")
+    return DimensionRef(name, (), fact.name, Dimension(METRIC_TIME, "time", dim.expr,
+                                                         dim.granularity), grain)
 
 
 def resolve_any(model: SemanticModelFile, fact: SemanticModel, name: str) -> DimensionRef:

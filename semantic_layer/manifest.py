@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from semantic_layer.model import (
     Offset,
     PointInTime,
     SemanticModel,
+    TimeSpine,
 )
 
 log = structlog.get_logger(__name__)
@@ -54,7 +56,8 @@ def read_manifest_json(path: Path) -> RawManifest:
     for q in data.get("saved_queries") or []:
         raw.skipped.append(f"{path}: saved query {q.get('name')!r} is not used by showwork (not a metric)")
     for spine in (data.get("project_configuration") or {}).get("time_spines") or []:
-        raw.time_spines.append(dict(spine, origin=str(path)))
+        name = (spine.get("node_relation") or {}).get("alias")
+        raw.time_spines.append(dict(spine, name=name, origin=str(path)))
     return raw
 
 
@@ -85,13 +88,34 @@ def to_dsi(raw: RawManifest, check_shape: bool) -> Any:
                 parsed[key].append(cls.parse_obj(_with_metadata(obj, raw.origin(kind, obj["name"]))))
             except (JsonSchemaError, V1ValidationError, ParsingException, ValueError) as exc:
                 problems.append(f"{where}: {_first_line(exc)}")
+    spines = _time_spines(raw, problems)
     if problems:
         raise ModelError(problems)
     manifest = PydanticSemanticManifest(
         semantic_models=parsed["semantic_models"], metrics=parsed["metrics"],
-        project_configuration=PydanticProjectConfiguration())
+        project_configuration=PydanticProjectConfiguration(time_spines=spines))
     _validate(manifest, raw)
     return manifest
+
+
+def _time_spines(raw: RawManifest, problems: list[str]) -> list[Any]:
+    """The project's time spines as dbt-semantic-interfaces' types: its validations read the
+    custom granularities they define (`offset_window: 1 fiscal_quarter`)."""
+    from dbt_semantic_interfaces.implementations.time_spine import PydanticTimeSpine
+    from pydantic.v1 import ValidationError as V1ValidationError
+
+    out = []
+    for spine in raw.time_spines:
+        body = {k: v for k, v in spine.items() if k not in ("name", "origin")}
+        relation = body.get("node_relation")
+        if isinstance(relation, dict):
+            body["node_relation"] = {"schema_name": "", **relation}
+        try:
+            out.append(PydanticTimeSpine.parse_obj(body))
+        except (V1ValidationError, ValueError) as exc:
+            problems.append(f"{spine.get('origin')}: time spine {spine.get('name')!r}: "
+                            f"{_first_line(exc)}")
+    return out
 
 
 _DOCUMENTATION = ("description", "label", "config")
@@ -169,27 +193,88 @@ def _context(issue: Any, raw: RawManifest) -> str:
 class _Problems:
     def __init__(self) -> None:
         self.items: list[str] = []
+        self.scope: tuple[str, str] | None = None
+        """("metric" or "measure", name) while one is converted: what it uses that showwork
+        cannot compute makes it unqueryable, not the manifest unloadable."""
+        self.deferred: dict[tuple[str, str], list[str]] = {}
 
     def unsupported(self, where: str, feature: str, hint: str = "") -> None:
-        self.items.append(f"{where}: {feature} is not supported yet{f' ({hint})' if hint else ''}")
+        hint = f" ({hint})" if hint else ""
+        if self.scope is None:
+            self.items.append(f"{where}: {feature} is not supported yet{hint}")
+        else:  # the feature first: it is what a refusal is about
+            self.deferred.setdefault(self.scope, []).append(
+                f"{feature} is not supported yet{hint}, at {where}")
+
+    def reasons(self, kind: str) -> dict[str, str]:
+        return {name: "; ".join(texts) for (k, name), texts in self.deferred.items() if k == kind}
 
 
-def convert(manifest: Any, raw: RawManifest) -> tuple[tuple[SemanticModel, ...], tuple[Metric, ...]]:
-    """showwork's model of a validated manifest; UnsupportedFeature names each feature it
-    cannot compute yet."""
+@dataclass(frozen=True)
+class Converted:
+    """showwork's model of a validated manifest."""
+
+    models: tuple[SemanticModel, ...]
+    metrics: tuple[Metric, ...]
+    """The metrics showwork can compute."""
+    time_spines: tuple[TimeSpine, ...]
+    unsupported: tuple[tuple[str, str], ...]
+    """(metric, why not) for the metrics it cannot compute yet: they load, and are refused when
+    asked for."""
+
+
+def convert(manifest: Any, raw: RawManifest) -> Converted:
+    """showwork's model of a validated manifest; UnsupportedFeature names each feature of a
+    semantic model it cannot read yet. A metric using a feature it cannot compute yet (a
+    conversion metric, an offset by a custom granularity, …) loads as unsupported, with the
+    feature named."""
     problems = _Problems()
-    for spine in raw.time_spines:
-        if spine.get("custom_granularities"):
-            problems.unsupported(f"{spine.get('origin')}: time spine {spine.get('name')!r}",
-                                 "a custom calendar (custom_granularities)")
     models = tuple(_semantic_model(sm, raw, problems) for sm in manifest.semantic_models)
-    metrics = [_metric(m, raw, problems) for m in manifest.metrics]
+    metrics = []
+    for m in manifest.metrics:
+        problems.scope = ("metric", m.name)
+        metrics.append(_metric(m, raw, problems))
+    problems.scope = None
     metrics += _proxy_metrics(manifest, raw, {m.name for m in metrics})
     if problems.items:
         raise UnsupportedFeature(problems.items)
     for line in raw.skipped:
         log.warning("not used", detail=line)
-    return models, tuple(metrics)
+    reasons = unqueryable(metrics, problems.reasons("metric"), problems.reasons("measure"))
+    for reason in reasons.values():
+        log.warning("not queryable", detail=reason)
+    return Converted(models, tuple(m for m in metrics if m.name not in reasons),
+                     _spines(manifest), tuple(sorted(reasons.items())))
+
+
+def unqueryable(metrics: list[Metric], reasons: dict[str, str], measures: dict[str, str]
+                ) -> dict[str, str]:
+    """Metric → why showwork cannot compute it: a feature of its own (`reasons`), of its
+    measure (`measures`), or of a metric it is computed from."""
+    reasons = dict(reasons)
+    changed = True
+    while changed:
+        changed = False
+        for m in metrics:
+            if m.name in reasons:
+                continue
+            why = (f"its measure {m.measure!r}: {measures[m.measure]}" if m.measure in measures
+                   else next((f"its input metric {i.name!r}: {reasons[i.name]}"
+                              for i in m.input_metrics if i.name in reasons), None))
+            if why:
+                reasons[m.name], changed = why, True
+    return reasons
+
+
+def _spines(manifest: Any) -> tuple[TimeSpine, ...]:
+    out = []
+    for s in manifest.project_configuration.time_spines:
+        relation = s.node_relation
+        out.append(TimeSpine(
+            table=relation.alias, schema=relation.schema_name or None, column=s.primary_column.name,
+            grain=s.primary_column.time_granularity.value,
+            custom=tuple((c.name, c.column_name or c.name) for c in s.custom_granularities)))
+    return tuple(out)
 
 
 def _semantic_model(sm: Any, raw: RawManifest, problems: _Problems) -> SemanticModel:
@@ -202,13 +287,16 @@ def _semantic_model(sm: Any, raw: RawManifest, problems: _Problems) -> SemanticM
         entities.append(Entity(e.name, e.type.value, _expr(e.expr, e.name)))
     dims = tuple(_dimension(d, f"{where}, dimension {d.name!r}", problems) for d in sm.dimensions)
     default_time = sm.defaults.agg_time_dimension if sm.defaults else None
-    measures = tuple(_measure(m, sm.name, default_time, f"{where}, measure {m.name!r}", problems)
-                     for m in sm.measures)
+    measures = []
+    for m in sm.measures:
+        problems.scope = ("measure", m.name)
+        measures.append(_measure(m, sm.name, default_time, f"{where}, measure {m.name!r}", problems))
+    problems.scope = None
     primary = sm.primary_entity or next((e.name for e in entities if e.type == "primary"), None)
     relation = sm.node_relation
     return SemanticModel(
         name=sm.name, table=relation.alias, entities=tuple(entities), dimensions=dims,
-        measures=measures, agg_time_dimension=default_time, primary_entity=primary,
+        measures=tuple(measures), agg_time_dimension=default_time, primary_entity=primary,
         origin=origin, description=sm.description,
         schema=relation.schema_name or None)
 
@@ -224,14 +312,16 @@ def _expr(expr: Any, name: str) -> str:
 def _dimension(d: Any, where: str, problems: _Problems) -> Dimension:
     params = d.type_params
     granularity = None
+    validity = None
     if params is not None:
         granularity = params.time_granularity.value
-        if params.validity_params is not None:
-            problems.unsupported(where, "a slowly changing dimension (validity_params)")
+        bounds = params.validity_params
+        validity = "start" if bounds and bounds.is_start else "end" if bounds and bounds.is_end else None
     meta = (d.config.meta if d.config else {}) or {}
     return Dimension(name=d.name, type=d.type.value, expr=_expr(d.expr, d.name),
                      granularity=granularity, label=d.label, description=d.description,
-                     meta=dict(meta.get("showwork") or {}), is_partition=bool(d.is_partition))
+                     meta=dict(meta.get("showwork") or {}), is_partition=bool(d.is_partition),
+                     validity=validity)
 
 
 def _measure(m: Any, sm_name: str, default_time: str | None, where: str,

@@ -60,6 +60,8 @@ class Dimension:
     """config.meta.showwork of the dimension."""
     is_partition: bool = False
     """MetricFlow's is_partition: a join between two models that have one matches on it too."""
+    validity: str | None = None
+    """A slowly changing dimension's bound (validity_params): start or end of the row's window."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,28 @@ class SemanticModel:
 
     def dimension(self, name: str) -> Dimension | None:
         return next((d for d in self.dimensions if d.name == name), None)
+
+    @property
+    def validity(self) -> tuple[Dimension, Dimension] | None:
+        """(start, end) of a slowly changing dimension's rows (a Type II table): a row holds from
+        its start until its end (exclusive; a null end is open)."""
+        start = next((d for d in self.dimensions if d.validity == "start"), None)
+        end = next((d for d in self.dimensions if d.validity == "end"), None)
+        return (start, end) if start and end else None
+
+
+@dataclass(frozen=True)
+class TimeSpine:
+    """A time spine table (dbt's `time_spine:`): one row per period of its grain, with the
+    custom granularities (a fiscal calendar) it defines as columns."""
+
+    table: str
+    schema: str | None
+    column: str
+    """The primary column: the period's start."""
+    grain: str
+    custom: tuple[tuple[str, str], ...] = ()
+    """(custom granularity, its column)."""
 
 
 @dataclass(frozen=True)
@@ -237,6 +261,10 @@ class SemanticModelFile:
     """Where the model was read from."""
     member_index: dict[str, Any] = field(default_factory=dict, compare=False)
     """Qualified dimension → the members the warehouse holds (semantic_layer.infer)."""
+    time_spines: tuple[TimeSpine, ...] = ()
+    unsupported: tuple[tuple[str, str], ...] = ()
+    """(metric, why showwork cannot compute it yet): defined in the dbt models, loaded, left out
+    of the catalog and refused when asked for, by that reason."""
 
     # -- indexes --------------------------------------------------------------------------------
     @cached_property
@@ -262,6 +290,16 @@ class SemanticModelFile:
     def aliases(self) -> dict[str, str]:
         """Governance alias → MetricFlow name."""
         return {g.alias: name for name, g in self.dimension_governance.items() if g.alias}
+
+    @cached_property
+    def custom_grains(self) -> dict[str, tuple[TimeSpine, str]]:
+        """Custom granularity → (the day spine defining it, its column)."""
+        return {name: (spine, column) for spine in self.time_spines if spine.grain == "day"
+                for name, column in spine.custom}
+
+    def refusal(self, metric: str) -> str | None:
+        """Why a metric the dbt models define cannot be queried yet (None: it can)."""
+        return dict(self.unsupported).get(metric)
 
     # -- metrics --------------------------------------------------------------------------------
     def base_measures(self, metric: str) -> list[str]:

@@ -64,15 +64,56 @@ def load_project(path: Path, governance: Path | None = None, as_of: dt.date | No
         raw.problems.append(f"{path}: no semantic_models found (dbt YAML with semantic_models: "
                             "and metrics:, or a target/semantic_manifest.json)")
     dsi = to_dsi(raw, check_shape=path.suffix != ".json")
-    models, metrics = convert(dsi, raw)
+    converted = convert(dsi, raw)
     gov = read_governance(governance) if governance else Governance()
     source = str(governance) if governance else "governance"
-    model = assemble(models, metrics, gov, dsi, raw, as_of, source)
+    model = assemble(converted.models, converted.metrics, gov, dsi, raw, as_of, source)
+    model = _withdrawn(replace(model, time_spines=converted.time_spines), converted.unsupported)
     if database is not None:
         from semantic_layer.infer import infer_from_duckdb
 
         model = infer_from_duckdb(model, database)
     return model
+
+
+def _withdrawn(model: SemanticModelFile, unsupported: tuple[tuple[str, str], ...]
+               ) -> SemanticModelFile:
+    """The model without the metrics showwork cannot compute yet (those `convert` found, and
+    those whose filter uses what it does not support, e.g. a metric in a filter), each kept in
+    `unsupported` with its reason, with the tree edges through them."""
+    from semantic_layer.manifest import unqueryable
+
+    reasons = dict(unsupported)
+    for m in model.metrics:
+        why = _filter_refusal(model, m)
+        if why:
+            reasons[m.name] = why
+    if not reasons:
+        return model
+    reasons = unqueryable(list(model.metrics), reasons, {})
+    kept = tuple(m for m in model.metrics if m.name not in reasons)
+    names = {m.name for m in kept}
+    tree = MetricTree(
+        exact=[e for e in model.metric_tree.exact if {e.parent, *e.factors} <= names],
+        influence=[i for i in model.metric_tree.influence if {i.source, i.target} <= names])
+    return replace(model, metrics=kept, metric_tree=tree, unsupported=tuple(sorted(reasons.items())))
+
+
+def _filter_refusal(model: SemanticModelFile, m: Metric) -> str | None:
+    """Why a metric's filter cannot be computed yet (None: it can, or fails for another reason,
+    which check_references reports)."""
+    from semantic_layer.compile import check_metric_filters
+
+    try:
+        check_metric_filters(model, m.name)
+    except SemanticError as exc:
+        if _UNSUPPORTED in exc.message:
+            return f"a filter: {exc.message.rstrip('.')}, at {m.origin}: metric {m.name!r}"
+    return None
+
+
+_UNSUPPORTED = "not supported yet"
+"""How a refusal of something valid that showwork cannot compute yet reads (never a bad input)."""
 
 
 def _day(value: Any, path: Path) -> dt.date | None:
@@ -341,7 +382,8 @@ def _check_filters(model: SemanticModelFile, gov: Governance, source: str) -> li
         try:
             check_metric_filters(model, m.name)
         except SemanticError as exc:
-            out.append(f"{m.origin}: metric {m.name!r}: filter: {exc.message}")
+            if _UNSUPPORTED not in exc.message:  # loads, refused when asked (_withdrawn)
+                out.append(f"{m.origin}: metric {m.name!r}: filter: {exc.message}")
     return out
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from semantic_layer.joins import DimensionRef, Hop, resolve, resolve_any
-from semantic_layer.model import Measure, SemanticModel, SemanticModelFile
-from semantic_layer.sql import binary, join, named, null_on_null, qualify, table, truncate
+from semantic_layer.errors import UnsupportedDimension
+from semantic_layer.joins import METRIC_TIME, DimensionRef, Hop, resolve, resolve_any
+from semantic_layer.model import GRAINS, Measure, SemanticModel, SemanticModelFile, TimeSpine
+from semantic_layer.sql import binary, join, named, null_on_null, qualify, table, truncate, write
 from semantic_layer.where import Ref
 
 HIT = "__hit"
@@ -27,6 +28,13 @@ class Scan:
         self.used = {fact.name}
         self.marked: set[tuple[Hop, ...]] = set()
         """Join paths read through a subquery adding the HIT column."""
+        self.at: str | None = None
+        """The measure's time dimension (its metric_time): a slowly changing dimension's row is
+        the one in force then."""
+        self.read: set[tuple[Hop, ...]] = set()
+        """Join paths a column is read from."""
+        self.spines: dict[str, tuple[str, exp.Expr, TimeSpine]] = {}
+        """A day's SQL → (alias, the day, the time spine) joined for a custom granularity."""
 
     def alias(self, path: tuple[Hop, ...]) -> str:
         for i in range(1, len(path) + 1):
@@ -41,11 +49,30 @@ class Scan:
 
     def column(self, ref: DimensionRef) -> exp.Expr:
         owner = self.model.models_by_name[ref.owner]
-        value = self.scoped(qualify(ref.dimension.expr, self.alias(ref.path), owner.table),
-                            ref.path)
+        self.read.add(ref.path)
+        expr = ref.dimension.expr
+        if ref.dimension.name == METRIC_TIME and not ref.path and self.at:
+            expr = self.fact.dimension(self.at).expr  # type: ignore[union-attr]  # its measure's
+        value = self.scoped(qualify(expr, self.alias(ref.path), owner.table), ref.path)
+        if ref.dimension.type == "time" and ref.grain in self.model.custom_grains:
+            return self.custom(value, ref.grain)  # type: ignore[arg-type]
         if ref.dimension.type == "time":
             return truncate(value, ref.grain or "day", self.dialect)
         return value
+
+    def custom(self, value: exp.Expr, grain: str) -> exp.Expr:
+        """A time at a custom granularity, as MetricFlow reads it: the time spine's column for
+        it, on the spine's row for the time's day (LEFT joined: null on a day the spine lacks)."""
+        spine, column = self.model.custom_grains[grain]
+        day = truncate(value, "day", self.dialect)
+        key = write(day)
+        if key not in self.spines:
+            alias, n = spine.table, 2
+            while alias in self.used:
+                alias, n = f"{spine.table}_{n}", n + 1
+            self.used.add(alias)
+            self.spines[key] = (alias, day, spine)
+        return exp.column(column, self.spines[key][0])
 
     def scoped(self, value: exp.Expr, path: tuple[Hop, ...]) -> exp.Expr:
         """An expr read from the model at the end of `path`: NULL where a join found no row."""
@@ -69,6 +96,7 @@ class Scan:
     def time(self, measure: Measure) -> exp.Expr:
         dim = self.fact.dimension(measure.agg_time_dimension)
         assert dim is not None  # checked when the model loaded
+        self.at = self.at or dim.name
         return qualify(dim.expr, self.fact.name, self.fact.table)
 
     def dimension(self, name: str) -> exp.Expr:
@@ -98,6 +126,13 @@ class Scan:
                     self._table(target, target.table), copy=False)
                 source = inner.subquery(alias, copy=False)
             join(select, source, "left", on)
+        for alias, day, spine in self.spines.values():
+            name = f"{spine.schema}.{spine.table}" if spine.schema and spine.schema != "main" \
+                else spine.table
+            read = table(name)
+            if alias != spine.table:
+                read.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
+            join(select, read, "left", binary(exp.EQ, day.copy(), exp.column(spine.column, alias)))
         return select
 
     def _on(self, path: tuple[Hop, ...], alias: str) -> exp.Expr:
@@ -107,7 +142,10 @@ class Scan:
         left = self.scoped(qualify(source.entity(hop.entity).expr, self.aliases[path[:-1]],  # type: ignore[union-attr]
                                    source.table), path[:-1])
         right = qualify(target.entity(hop.entity).expr, alias, target.table)  # type: ignore[union-attr]
-        return binary(exp.EQ, left, right)
+        on = binary(exp.EQ, left, right)
+        if target.validity is None:
+            return on
+        return exp.and_(on, validity_condition(self, path, alias), copy=False)
 
     @staticmethod
     def _table(sm: SemanticModel, alias: str) -> exp.Table:
@@ -116,6 +154,37 @@ class Scan:
         if alias != sm.table:
             read.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
         return read
+
+
+def validity_condition(scan: Scan, path: tuple[Hop, ...], alias: str) -> exp.Expr:
+    """A join to a slowly changing dimension's table matches the row in force at the measure's
+    time, as MetricFlow joins one: its metric_time at its own grain within [start, end) of the
+    row, each bound at its own grain, a null end open."""
+    target = scan.model.models_by_name[path[-1].target]
+    start, end = target.validity  # type: ignore[misc]
+    fact_time = scan.fact.dimension(scan.at) if scan.at else None
+    where = f"Dimensions of {target.name!r} (a slowly changing dimension, validity_params)"
+    if fact_time is None:
+        raise UnsupportedDimension(f"{where} join on the measure's time; this reading of "
+                                   f"{scan.fact.name!r} has none, which is not supported yet.")
+    if any(h.target != target.name and scan.model.models_by_name[h.target].validity
+           for h in path):
+        raise UnsupportedDimension(f"{where} reached through another slowly changing dimension "
+                                   "are not supported (MetricFlow joins one at a time).")
+    if any(p and p != path and path[:len(p)] == p for p in scan.read):
+        raise UnsupportedDimension(f"{where} read along with a column of a model joined on the "
+                                   "way to it are not supported yet: MetricFlow joins that "
+                                   "model through the slowly changing one.")
+    grains = [d.granularity or "day" for d in (fact_time, start, end)]
+    if any(g not in GRAINS for g in grains):
+        raise UnsupportedDimension(f"{where} with a time finer than a day ({', '.join(grains)}) "
+                                   f"are not supported yet; supported grains: {', '.join(GRAINS)}.")
+    at = truncate(qualify(fact_time.expr, scan.fact.name, scan.fact.table), grains[0], scan.dialect)
+    low = truncate(qualify(start.expr, alias, target.table), grains[1], scan.dialect)
+    high = truncate(qualify(end.expr, alias, target.table), grains[2], scan.dialect)
+    open_end = exp.or_(binary(exp.LT, at.copy(), high.copy()),
+                       exp.Is(this=high, expression=exp.Null()), copy=False)
+    return exp.and_(binary(exp.GTE, at, low), exp.paren(open_end, copy=False), copy=False)
 
 
 def with_from(scan: Scan, select: exp.Select) -> exp.Select:

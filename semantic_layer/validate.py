@@ -21,6 +21,7 @@ from semantic_layer.errors import (
     UnknownMember,
     UnknownMetric,
     UnsupportedDimension,
+    UnsupportedMetric,
     WindowError,
 )
 from semantic_layer.governance import check_rollup
@@ -218,6 +219,10 @@ def resolve_metrics(model: SemanticModelFile, asked: list[str]) -> tuple[tuple[s
 
 def _unknown_metric(model: SemanticModelFile, name: str) -> Exception:
     known = sorted(model.metric_index)
+    why = model.refusal(name)
+    if why:
+        return UnsupportedMetric(f"Metric {name!r} cannot be computed yet: {why}. Metrics it "
+                                 f"can compute: {', '.join(known)}.")
     parts = [p for p in _OPERATOR.split(name.strip()) if p]
     if len(parts) > 1 and all(model.previous_names.get(p, p) in known for p in parts):
         derived = [f"{m.name}" for m in model.metrics if m.type != "simple"]

@@ -1,6 +1,7 @@
-"""Bad models are clear errors naming the file, the object and what is wrong: every MetricFlow
-feature showwork does not support yet (never silently dropped), a dangling entity, a cycle of
-joins, an ambiguous join path, a metric referring to a missing measure or metric."""
+"""Bad models are clear errors naming the file, the object and what is wrong: a dangling entity,
+a cycle of joins, an ambiguous join path, a metric referring to a missing measure or metric. A
+metric using a MetricFlow feature showwork does not compute yet loads and is refused when asked
+for, by that feature (never silently dropped)."""
 
 from __future__ import annotations
 
@@ -83,45 +84,47 @@ UNSUPPORTED = [
      (("      - {name: order_count, agg: count, expr: order_id}",
        "      - {name: order_count, agg: count, expr: order_id}\n      - {name: median_amount, "
        "agg: percentile, expr: amount, agg_params: {percentile: 0.5, use_approximate_percentile:"
-       " true}}"),), "orders", "an approximate percentile"),
+       " true}}"),), "median_amount", "an approximate percentile"),
     ("window groupings read as of", "",
      (("      - {name: order_count, agg: count, expr: order_id}",
        "      - {name: order_count, agg: count, expr: order_id}\n      - {name: balance, agg: sum,"
        " expr: amount, non_additive_dimension: {name: ordered_at, window_choice: max, "
-       "window_groupings: [customer]}, config: {meta: {showwork: {as_of: true}}}}"),), "orders",
+       "window_groupings: [customer]}, config: {meta: {showwork: {as_of: true}}}}"),), "balance",
      "window_groupings with showwork's as_of or valid_to"),
-    ("slowly changing dimension", "",
-     (("      - {name: customer, type: primary, expr: customer_id}\n    dimensions:",
-       "      - {name: customer, type: natural, expr: customer_id}\n    primary_entity: version\n"
-       "    dimensions:\n      - {name: valid_from, type: time, type_params: {time_granularity: day,"
-       " validity_params: {is_start: true}}}\n      - {name: valid_to, type: time, type_params: "
-       "{time_granularity: day, validity_params: {is_end: true}}}"),), "customers",
-     "a slowly changing dimension (validity_params)"),
 ]
+MEASURE_METRIC = "  - {{name: {0}_metric, label: X, type: simple, type_params: {{measure: {0}}}}}\n"
+"""A metric of a measure an entry adds (the measure is named by the entry's object)."""
 
 
 @pytest.mark.parametrize(("name", "extra", "edits", "obj", "feature"), UNSUPPORTED,
                          ids=[u[0] for u in UNSUPPORTED])
-def test_unsupported_feature_names_file_object_feature(tmp_path: Path, name, extra, edits, obj,
-                                                       feature) -> None:
-    """The error says where (file:line), which object, and which feature; nothing is dropped."""
-    path = project(tmp_path, extra, edits)
-    found = [p for p in problems(path, errors.UnsupportedFeature) if feature in p]
-    assert found, problems(path)
-    assert found[0].startswith(f"{path}:{line(path, f'name: {obj}')}: ")
-    assert f"'{obj}'" in found[0] and found[0].split(": ", 1)[1].count("not supported yet") == 1
+def test_unsupported_feature_loads_and_is_refused_by_name(tmp_path: Path, name, extra, edits,
+                                                          obj, feature) -> None:
+    """The model loads; asking for the metric is refused saying where (file:line), which object,
+    and which feature; the other metrics still answer and it is not in the catalog."""
+    measure = not extra
+    asked = f"{obj}_metric" if measure else obj
+    path = project(tmp_path, extra + (MEASURE_METRIC.format(obj) if measure else ""), edits)
+    model = load_model(path)
+    assert asked not in model.metric_index and "revenue" in model.metric_index
+    with pytest.raises(errors.UnsupportedMetric) as info:
+        SemanticLayer(model).compile("query", {"metrics": [asked], "window": W})
+    message = info.value.message
+    placed = "orders" if measure else obj  # a measure is placed at its semantic model
+    assert f"{path}:{line(path, f'name: {placed}')}: " in message, message
+    assert f"'{obj}'" in message and feature in message and "not supported yet" in message
+    assert "Metrics it can compute: revenue." in message
+    SemanticLayer(model).compile("query", {"metrics": ["revenue"], "window": W})
 
 
-def test_custom_calendar_is_refused(tmp_path: Path) -> None:
-    """A time spine with custom granularities (a fiscal calendar) is named, not ignored."""
-    path = project(tmp_path)
-    (tmp_path / "spine.yml").write_text(
-        "models:\n  - name: fiscal_spine\n    time_spine:\n      standard_granularity_column: d\n"
-        "      custom_granularities: [{name: fiscal_quarter}]\n")
-    (found,) = problems(tmp_path, errors.UnsupportedFeature)
-    assert found == (f"{tmp_path / 'spine.yml'}:2: time spine 'fiscal_spine': a custom calendar "
-                     "(custom_granularities) is not supported yet")
-    assert path.exists()
+def test_an_entity_role_is_refused_at_load(tmp_path: Path) -> None:
+    """A semantic model's own feature showwork cannot read (an entity role) stays a load error
+    naming the file, the model and the feature."""
+    path = project(tmp_path, edits=(("{name: customer, type: foreign, expr: customer_id}",
+                                     "{name: customer, type: foreign, expr: customer_id, "
+                                     "role: buyer}"),))
+    problems_ = [p for p in problems(path, errors.UnsupportedFeature) if "an entity role" in p]
+    assert problems_ and "semantic model 'orders', entity 'customer'" in problems_[0]
 
 
 def test_metric_with_a_missing_measure(tmp_path: Path) -> None:

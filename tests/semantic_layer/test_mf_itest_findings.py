@@ -5,7 +5,8 @@ shop (conformance project) — each model copied and given the shape the case ha
   spine carries the last days forward by the offset);
 - a join between two semantic models that both have partition dimensions is refused (MetricFlow
   joins them on those too); a query needing no such join still answers;
-- a metric's default `time_granularity` loads; with a grain-less metric_time filter it is refused;
+- a metric's default `time_granularity` loads; with a grain-less metric_time filter it loads and
+  is refused when asked for;
 - cumulative and offset metrics by a time dimension other than metric_time, offset_to_grain by a
   grain coarser than a day, and a window covering part of a monthly metric's months are refused.
 """
@@ -156,8 +157,9 @@ def test_a_default_time_granularity_loads(domain, tmp_path: Path) -> None:
                 m["filter"] = "{{ TimeDimension('metric_time') }} >= '2024-01-01'"
         return doc
 
-    with pytest.raises(errors.UnsupportedFeature, match="metric_time filter without a grain"):
-        load_model(_copy(folder, tmp_path / "b", bare), database=database)
+    model = load_model(_copy(folder, tmp_path / "b", bare), database=database)
+    with pytest.raises(errors.UnsupportedMetric, match="metric_time filter without a grain"):
+        SemanticLayer(model, database).compile("query", {"metrics": [base]})
 
 
 def test_time_reads_refused_where_they_differ(shop: SemanticLayer) -> None:
