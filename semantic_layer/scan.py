@@ -127,12 +127,8 @@ class Scan:
                 source = inner.subquery(alias, copy=False)
             join(select, source, "left", on)
         for alias, day, spine in self.spines.values():
-            name = f"{spine.schema}.{spine.table}" if spine.schema and spine.schema != "main" \
-                else spine.table
-            read = table(name)
-            if alias != spine.table:
-                read.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
-            join(select, read, "left", binary(exp.EQ, day.copy(), exp.column(spine.column, alias)))
+            join(select, _relation(spine.schema, spine.table, alias), "left",
+                 binary(exp.EQ, day.copy(), exp.column(spine.column, alias)))
         return select
 
     def _on(self, path: tuple[Hop, ...], alias: str) -> exp.Expr:
@@ -149,11 +145,15 @@ class Scan:
 
     @staticmethod
     def _table(sm: SemanticModel, alias: str) -> exp.Table:
-        name = f"{sm.schema}.{sm.table}" if sm.schema and sm.schema != "main" else sm.table
-        read = table(name)
-        if alias != sm.table:
-            read.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
-        return read
+        return _relation(sm.schema, sm.table, alias)
+
+
+def _relation(schema: str | None, name: str, alias: str) -> exp.Table:
+    """The warehouse table (in its schema unless that is the default), read as `alias`."""
+    read = table(f"{schema}.{name}" if schema and schema != "main" else name)
+    if alias != name:
+        read.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
+    return read
 
 
 def validity_condition(scan: Scan, path: tuple[Hop, ...], alias: str) -> exp.Expr:
