@@ -66,6 +66,7 @@ def load_project(path: Path, governance: Path | None = None, as_of: dt.date | No
     dsi = to_dsi(raw, check_shape=path.suffix != ".json")
     converted = convert(dsi, raw)
     gov = read_governance(governance) if governance else Governance()
+    gov = _without(gov, {name for name, _ in converted.unsupported})
     source = str(governance) if governance else "governance"
     model = assemble(converted.models, converted.metrics, gov, dsi, raw, as_of, source)
     model = _withdrawn(replace(model, time_spines=converted.time_spines), converted.unsupported)
@@ -97,6 +98,19 @@ def _withdrawn(model: SemanticModelFile, unsupported: tuple[tuple[str, str], ...
         exact=[e for e in model.metric_tree.exact if {e.parent, *e.factors} <= names],
         influence=[i for i in model.metric_tree.influence if {i.source, i.target} <= names])
     return replace(model, metrics=kept, metric_tree=tree, unsupported=tuple(sorted(reasons.items())))
+
+
+def _without(gov: Governance, names: set[str]) -> Governance:
+    """Governance without what it says of metrics showwork cannot compute yet (they are not
+    in the model, and asking for them is refused by name)."""
+    if not names:
+        return gov
+    tree = gov.metric_tree
+    return gov.model_copy(update={
+        "metrics": {k: v for k, v in gov.metrics.items() if k not in names},
+        "metric_tree": MetricTree(
+            exact=[e for e in tree.exact if not {e.parent, *e.factors} & names],
+            influence=[i for i in tree.influence if not {i.source, i.target} & names])})
 
 
 def _filter_refusal(model: SemanticModelFile, m: Metric) -> str | None:

@@ -254,3 +254,17 @@ class TestGovernance:
         gov.write_text("version: 1\nmetrics:\n  revenue: {owners: [ann]}\n")
         with pytest.raises(errors.ModelError, match="metrics.revenue.owners: Extra inputs"):
             load_model(path, governance=gov)
+
+
+def test_governance_of_a_metric_it_cannot_compute_still_loads(tmp_path: Path) -> None:
+    """Governance naming a metric that loads as not computable (a conversion metric) is not an
+    error: the project loads, the metric is refused by its feature, the rest keeps its
+    governance."""
+    path = project(tmp_path, UNSUPPORTED[0][1])
+    gov = tmp_path / "governance.yaml"
+    gov.write_text("version: 1\nmetrics:\n  conversion_rate: {synonyms: [conversion]}\n"
+                   "  revenue: {synonyms: [sales]}\nmetric_tree:\n  influence:\n"
+                   "    - {source: conversion_rate, target: revenue}\n")
+    model = load_model(path, governance=gov)
+    assert model.metric_index["revenue"].synonyms == ("sales",)
+    assert model.refusal("conversion_rate") and not model.metric_tree.influence
