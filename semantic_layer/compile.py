@@ -54,6 +54,9 @@ BUCKET = "__bucket"
 """The period column of a query by grain; of a comparison, TRUE in the current window and FALSE
 in the previous one (a boolean: DuckDB groups it far faster than a text label)."""
 ONE_DAY = dt.timedelta(days=1)
+ONE_PASS_COMPARE = ("postgres",)
+"""Dialects whose comparison reads both windows in one pass of FILTERed aggregates rather
+than grouped by the window (see _both_windows)."""
 
 
 @dataclass(frozen=True)
@@ -324,7 +327,8 @@ class _Build:
             if plan.bounded:
                 select = select.where(in_window(col, plan.windows[0]), copy=False)
             bucket = truncate(col.copy(), plan.grain, self.dialect) if plan.grain else None
-        if bucket is not None:
+        one_pass = plan.kind == "compare" and self.dialect in ONE_PASS_COMPARE
+        if bucket is not None and not one_pass:
             select = select.select(named(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
         common, residual = _split(cte.leaves, conds)
         for cond in common:
@@ -336,12 +340,45 @@ class _Build:
             select = select.where(exp.or_(*ors, copy=False) if len(ors) > 1 else ors[0], copy=False)
         # a residual shared by every leaf is already the WHERE clause: no CASE needed then
         uniform = len(residuals) == 1 and every
-        for leaf in cte.leaves:
-            condition = None if uniform else residual[leaf]
-            select = select.select(named(self._aggregate(leaf, condition, scan),
-                                              self.leaves[leaf]), copy=False)
+        aggregates = {self.leaves[leaf]: self._aggregate(leaf, None if uniform else residual[leaf],
+                                                         scan) for leaf in cte.leaves}
+        if one_pass:
+            return self._both_windows(select, scan, _windows_split(plan, col), aggregates)
+        for column, aggregate in aggregates.items():
+            select = select.select(named(aggregate, column), copy=False)
         select = self._dims(select, scan)
         return with_from(scan, select)
+
+    def _both_windows(self, select: exp.Select, scan: Scan,
+                      windows: tuple[exp.Expr, exp.Expr], aggregates: dict[str, exp.Expr]
+                      ) -> exp.Select:
+        """A comparison's scan in one pass, each aggregate twice (FILTER on the current window
+        and on the rest), then one row per window with data, as grouping by `current` gives:
+        PostgreSQL hashes a grouping by an expression, and the pass is the cost of the call."""
+        current, previous = windows
+        counts = [c for c, a in aggregates.items() if isinstance(a, exp.Count)]
+        rows = next((c for c in counts if isinstance(aggregates[c].this, exp.Star)), None)
+        if counts and rows is None:  # a count is 0 over no rows, where a window without rows has none
+            rows = "__rows"
+            aggregates = {**aggregates, rows: exp.Count(this=exp.Star())}
+        for column, aggregate in aggregates.items():
+            for suffix, where in (("current", current), ("previous", previous)):
+                both = exp.Filter(this=aggregate.copy(), expression=exp.Where(this=where.copy()))
+                select = select.select(named(both, f"{column}__{suffix}"), copy=False)
+        select = with_from(scan, self._dims(select, scan))
+        is_current = exp.column(BUCKET, "p")
+
+        def pick(column: str) -> exp.Expr:
+            return exp.If(this=is_current.copy(), true=exp.column(f"{column}__current", "s"),
+                          false=exp.column(f"{column}__previous", "s"))
+
+        dims = self.plan.group_by if self.plan and scan.fact.entities else ()
+        out = exp.select(is_current.copy(), *[exp.column(d, "s") for d in dims],
+                         *[named(pick(c), c) for c in aggregates if c != "__rows"])
+        out = out.from_(select.subquery("s", copy=False), copy=False)
+        if rows is not None:
+            out = out.where(binary(exp.GT, pick(rows), exp.Literal.number(0)), copy=False)
+        return join(out, self._values([(True,), (False,)], [BUCKET]), "cross")
 
     # -- semi-additive (MetricFlow): rows at the last (or first) day of each period -------------
     def _semi(self, cte: _Cte, bucketed: bool) -> exp.Select:
@@ -661,6 +698,21 @@ def _combine(name: str, mode: Mode, i: object) -> Mode:
     if mode != PLAIN:
         raise SemanticError(f"Metric {name!r}: an offset inside an offset is not supported yet.")
     return Mode("offset", offset) if offset else Mode("to_grain", grain=to_grain)
+
+
+def _windows_split(plan: Plan, col: exp.Expr) -> tuple[exp.Expr, exp.Expr]:
+    """(in the current window, in the previous one) for a row of a comparison's scan, which
+    reads only the two windows: one bound each when they meet (a day splits the span), else
+    the current window and the rest (a day in both is current, as grouping by it gives)."""
+    cur, prev = plan.windows
+    if cur.start == prev.end_exclusive:
+        return (binary(exp.GTE, col.copy(), date_literal(cur.start)),
+                binary(exp.LT, col.copy(), date_literal(cur.start)))
+    if prev.start == cur.end_exclusive:
+        return (binary(exp.LT, col.copy(), date_literal(prev.start)),
+                binary(exp.GTE, col.copy(), date_literal(prev.start)))
+    current = in_window(col, cur)
+    return current, exp.not_(exp.paren(current.copy(), copy=False), copy=False)
 
 
 def _split(leaves: list[Leaf], conds: dict[Leaf, list[exp.Expr]]
