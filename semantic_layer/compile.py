@@ -54,6 +54,10 @@ BUCKET = "__bucket"
 """The period column of a query by grain; of a comparison, TRUE in the current window and FALSE
 in the previous one (a boolean: DuckDB groups it far faster than a text label)."""
 ONE_DAY = dt.timedelta(days=1)
+TOTAL = "__total__"
+"""A share query's column of a metric's total: TOTAL + the metric (Compiler.compile_shares)."""
+ADDITIVE = ("sum", "count", "sum_boolean")
+"""Aggregations whose total over a partition of the rows is the sum of the parts' values."""
 ONE_PASS_COMPARE = ("postgres",)
 """Dialects whose comparison reads both windows in one pass of FILTERed aggregates rather
 than grouped by the window (see _both_windows)."""
@@ -118,6 +122,20 @@ class Compiler:
         if dialect not in DIALECTS:
             raise SemanticError(f"Unknown dialect {dialect!r}; supported: {', '.join(DIALECTS)}.")
         return _Build(self.model, plan, dialect).compiled(self.tables)
+
+    def compile_shares(self, part: Plan, whole: Plan, dialect: str = "duckdb") -> Compiled:
+        """One statement: the grouped query `part` with, after its metrics, each metric's total
+        (column `__total__<metric>`): `whole`'s value for the row's period, `whole` being the
+        same query without the grouping, order and limit (shares.py)."""
+        if dialect not in DIALECTS:
+            raise SemanticError(f"Unknown dialect {dialect!r}; supported: {', '.join(DIALECTS)}.")
+        build = _Build(self.model, part, dialect)
+        select = build.select(self.tables)
+        if build.members_add_up():
+            return build._written(build.with_window_totals(select))
+        total = _Build(self.model, whole, dialect)
+        total.spliced = build.spliced  # its VALUES placeholders numbered after the part's
+        return build._written(build.with_joined_totals(select, total.select(self.tables)))
 
     def metric_expr(self, metric: str) -> exp.Expr:
         """The metric over its leaf columns (for inspection)."""
@@ -205,27 +223,49 @@ class _Build:
         return list(ctes.values())
 
     def compiled(self, tables: set[str]) -> Compiled:
+        return self._written(self.select(tables))
+
+    def select(self, tables: set[str]) -> exp.Select:
+        """The plan's query, checked to read only the model's tables (not yet written)."""
         plan = self.plan
         assert plan is not None
-        bucketed = plan.kind == "compare" or plan.grain is not None
-        keys = ([BUCKET] if bucketed else []) + list(plan.group_by)
         exprs = {m: self.metric(m) for m in plan.metrics}
         built = []
         for cte in self._ctes():
             build = {"additive": self._additive, "pit": self._pit, "range": self._range,
                      "semi": self._semi}[cte.kind]
-            built.append((cte.name, build(cte, bucketed)))
+            built.append((cte.name, build(cte, self._bucketed)))
+        keys = ([BUCKET] if self._bucketed else []) + list(plan.group_by)
         select = self._outer(plan, built, keys, exprs)
         if plan.aggregate:
             select = self._summed(plan, select)
         _check(select, tables | {name for name, _ in built})
+        return select
+
+    @property
+    def _bucketed(self) -> bool:
+        """The scans key their rows by a period or a window."""
+        assert self.plan is not None
+        return self.plan.kind == "compare" or self.plan.grain is not None
+
+    @property
+    def _layout(self) -> tuple[tuple[str, ...], bool]:
+        """(the result's key columns, whether the first is the period or window)."""
+        plan = self.plan
+        assert plan is not None
+        if plan.aggregate:
+            return tuple(plan.group_by), False
+        return ((BUCKET,) if self._bucketed else ()) + tuple(plan.group_by), self._bucketed
+
+    def _written(self, select: exp.Select) -> Compiled:
+        plan = self.plan
+        assert plan is not None
         sql = write(select, self.dialect)
         for placeholder, rows in self.spliced.items():
             assert sql.count(placeholder) == 1, placeholder
             sql = sql.replace(placeholder, rows)
-        if plan.aggregate:
-            return Compiled(sql, self.dialect, tuple(plan.group_by), plan.metrics, False)
-        return Compiled(sql, self.dialect, tuple(keys), plan.metrics, bucketed)
+        keys, bucketed = self._layout
+        return Compiled(sql, self.dialect, keys, plan.metrics, bucketed)
 
     # -- the pieces of one scan ----------------------------------------------------------------
     def _filters(self, scan: Scan, leaf: Leaf) -> list[exp.Expr]:
@@ -676,6 +716,51 @@ class _Build:
         if plan.limit and not plan.aggregate:
             select = select.limit(plan.limit, copy=False)
         return select
+
+    # -- shares: each row's metric and its total ------------------------------------------------
+    def members_add_up(self) -> bool:
+        """The metrics' totals are the sums of the grouped rows' values: plain sums and counts
+        of scans grouped by their members (not a distinct count, whose members overlap; not a
+        reading at a day per member, as a snapshot or a cumulative first day is; not a model
+        without entities, whose value every member repeats)."""
+        plan = self.plan
+        assert plan is not None
+        if plan.aggregate or any(self.model.metric_index[m].type != "simple" for m in plan.metrics):
+            return False
+        return all(cte.kind == "additive" and cte.fact.entities
+                   and self.model.measures[leaf.measure][1].agg in ADDITIVE
+                   for cte in self._ctes() for leaf in cte.leaves)
+
+    def with_window_totals(self, select: exp.Select) -> exp.Select:
+        """`select` with each metric's sum over the rows of its period, a window computed
+        before the order and limit."""
+        plan = self.plan
+        assert plan is not None
+        columns = {e.alias_or_name: e.unalias() for e in select.expressions}
+        period = [columns[BUCKET].copy()] if self._bucketed else []
+        for m in plan.metrics:
+            total = exp.Window(this=exp.Sum(this=columns[m].copy()), partition_by=period)
+            select = select.select(named(total, f"{TOTAL}{m}"), copy=False)
+        return select
+
+    def with_joined_totals(self, select: exp.Select, whole: exp.Select) -> exp.Select:
+        """`select`'s rows, in its order, each with its period's row of `whole`."""
+        plan = self.plan
+        assert plan is not None
+        whole.set("order", None)
+        order = select.args.get("order")
+        out = exp.select(exp.Column(this=exp.Star(), table=exp.to_identifier("part")), *[
+            named(exp.column(m, "total"), f"{TOTAL}{m}") for m in plan.metrics])
+        out = out.from_(select.subquery("part", copy=False), copy=False)
+        on = (_same_key(exp.column(BUCKET, "part"), exp.column(BUCKET, "total"), self.dialect)
+              if self._layout[1] else exp.true())
+        join(out, whole.subquery("total", copy=False), "left", on)
+        if order is not None:
+            order = order.copy()
+            for col in order.find_all(exp.Column):
+                col.set("table", exp.to_identifier("part"))
+            out.set("order", order)
+        return out
 
     def _summed(self, plan: Plan, inner: exp.Select) -> exp.Select:
         select = exp.select().from_(inner.subquery("per_period", copy=False), copy=False)

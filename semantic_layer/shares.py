@@ -2,9 +2,12 @@
 
 A share is a number derived from results, so it must be a field someone can cite
 (`r1[origin=EWR]:flights.share_of_total`). It is computed honestly: the member's value over the
-same metric asked again with the same filters, window, grain and aggregate but without the
-grouping (and without order or limit), so a distinct count's total is the distinct count over
-everything, never the sum of its members' rows. Like every rate it is a fraction (0.42).
+same metric with the same filters, window, grain and aggregate but without the grouping (and
+without order or limit), so a distinct count's total is the distinct count over everything,
+never the sum of its members' rows. Like every rate it is a fraction (0.42). One statement
+gives both (Compiler.compile_shares): where the members' rows make up the total (sums and counts
+of plain scans) it is their sum over the period, a window before the order and limit; else the
+total query is joined to the grouped rows by period.
 
 A share is meaningful only for a metric whose value over a set of members is the amount those
 members hold together: a simple or cumulative metric that counts or sums (count, count_distinct,
@@ -15,10 +18,12 @@ max is refused: its members' values do not make up its total.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from semantic_layer.errors import InvalidArguments, NoShare, SemanticError
+from semantic_layer.reading import Reading
 from semantic_layer.requests import QueryArgs, parse_args
 from semantic_layer.results import Number, Result, Row
 
@@ -54,21 +59,56 @@ def shareable(model: SemanticModelFile, metric: str) -> bool:
 
 def query_with_shares(layer: SemanticLayer, raw: dict[str, Any]) -> Result:
     """The grouped query's result with `share_of_total` on every row's metrics, and the total it
-    was divided by (`totals`: its SQL and rows)."""
+    was divided by (`totals`: its SQL and rows). One statement computes both (the total's SQL,
+    asked alone, is the one kept in `totals`)."""
     args = parse_args("query", raw)
     assert isinstance(args, QueryArgs)
     asked = {k: v for k, v in raw.items() if k != "share"}
     if not args.share:
         return layer.call("query", asked)
     check(layer.model, args)
-    part = layer.call("query", asked)
-    whole = {k: v for k, v in raw.items() if k not in _WHOLE_ONLY}
+    part, total = _prepared(layer, raw, asked)
+    rows = layer.engine.run(part.sql, layer.limits)
+    return with_shares(part.result(rows), total.result(_total_rows(part, rows)))
+
+
+def _prepared(layer: SemanticLayer, raw: dict[str, Any], asked: dict[str, Any]
+              ) -> tuple[Reading, Reading]:
+    """(the grouped query with its totals, the total alone), prepared once per layer."""
+    from semantic_layer.layer import _wire_key
+
+    wire = _wire_key(raw)
+    keys = [("shares", part, wire, layer.dialect) for part in ("grouped", "total")] if wire else []
+    found = [layer._prepared.get(k) for k in keys]
+    if keys and found[0] is not None and found[1] is not None:
+        return found[0], found[1]
+    plan = layer.plan("query", asked)
+    layer._check_time(plan)
     try:
-        total = layer.call("query", whole)
+        total = layer._planned(layer.plan("query", {k: v for k, v in raw.items()
+                                                    if k not in _WHOLE_ONLY}))
     except SemanticError as exc:
         raise type(exc)(f"The total for share_of_total could not be measured: {exc.message}"
                         ) from exc
-    return with_shares(part, total)
+    compiled = layer.compiler.compile_shares(plan, total.plan, layer.dialect)
+    point_in_time = tuple(m for m in plan.metrics if layer.model.point_in_time(m))
+    part = Reading(plan, compiled, layer.model.version, point_in_time, layer._exact_edges)
+    for key, reading in zip(keys, (part, total), strict=True):
+        layer._keep(key, reading)
+    return part, total
+
+
+def _total_rows(part: Reading, rows: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The total's rows as the total alone returns them (its period, if any, then its metrics),
+    one per period of the grouped rows, from the columns after the grouped row's metrics."""
+    width = (part.bucket is not None) + len(part.dims) + len(part.values)
+    by_period: dict[Any, tuple[Any, ...]] = {}
+    for row in rows:
+        period = row[part.bucket] if part.bucket is not None else None
+        if period not in by_period:
+            by_period[period] = ((period,) if part.bucket is not None else ()) + tuple(
+                row[width:width + len(part.values)])
+    return [by_period[p] for p in sorted(by_period, key=lambda p: (p is None, p))]
 
 
 def check(model: SemanticModelFile, args: QueryArgs) -> None:

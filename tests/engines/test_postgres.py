@@ -213,6 +213,122 @@ class TestSameAsDuckDB:
         assert sorted(key) == sorted((k, repr(r)) for k, r, _ in runs[name]["postgres"][1])
 
 
+# -- shares and comparisons: one statement, one pass -------------------------------------------
+MAY, APRIL = {"start": "2019-05-01", "end": "2019-05-31"}, {"start": "2019-04-01", "end": "2019-04-30"}
+H1_2019 = {"start": "2019-01-01", "end": "2019-06-30"}
+SHOP_SHARES = [
+    {"metrics": ["revenue"], "window": MAY, "group_by": ["store"]},
+    {"metrics": ["revenue", "order_count"], "window": H1_2019, "grain": "month",
+     "group_by": ["store"], "order_by": {"field": "revenue", "desc": True}, "limit": 5},
+    {"metrics": ["items_sold"], "window": H1_2019, "group_by": ["order__store__store_name"],
+     "where": [{"dimension": "product_type", "values": ["jaffle", "beverage"]}]},
+    {"metrics": ["ordering_customers"], "window": MAY, "group_by": ["store"]},
+    {"metrics": ["ordering_customers"], "window": H1_2019, "grain": "quarter",
+     "group_by": ["region"], "order_by": {"field": "ordering_customers"}, "limit": 3},
+    {"metrics": ["revenue"], "window": H1_2019, "grain": "month", "group_by": ["store"],
+     "aggregate": "sum"},
+    {"metrics": ["customer_base"], "window": H1_2019, "group_by": ["segment"]},
+]
+"""Share queries of the shop: sums and counts (their total a window over the grouped rows), a
+distinct count, a cumulative and a sum over periods (their total a query of its own, joined)."""
+SHOP_COMPARES = [
+    {"metrics": ["revenue", "order_count", "average_order_value"], "by": "store",
+     "current_window": MAY, "previous_window": APRIL},
+    {"metrics": ["order_count", "ordering_customers"], "by": "region",
+     "current_window": {"start": "2019-03-01", "end": "2019-03-31"},
+     "previous_window": {"start": "2019-01-01", "end": "2019-01-31"}},
+    {"metrics": ["revenue", "cancellation_rate"], "current_window": APRIL,
+     "previous_window": MAY},
+    *[{"metrics": metrics, "by": by, "current_window": {"start": "2019-05-01", "end": "2019-05-01"},
+       "previous_window": {"start": "2018-02-01", "end": "2018-02-01"}}
+      for metrics, by in ((["items_sold", "product_revenue"], "product"),
+                          (["ordering_customers", "revenue"], "customer"),
+                          (["order_count"], "customer"))],
+]
+"""Comparisons of the shop: windows that meet, in either order, with a gap between them, and
+two single days on which some products did not sell (no row there, not a count of 0)."""
+
+
+@pytest.fixture(scope="module")
+def shop_layers(server: PostgresServer, tmp_path_factory: pytest.TempPathFactory
+                ) -> Iterator[dict[str, SemanticLayer]]:
+    """The shop's models over its DuckDB file and over the same tables on the server."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv(f"{DSN_ENV}_SHOP_LAYER", server.dsn("shop"))
+    root = tmp_path_factory.mktemp("shop-layers")
+    copy = root / "shop.duckdb"
+    shutil.copy(shop_db(), copy)
+    layers = {"duckdb": project_on(root / "duckdb", SHOP, {"duckdb": str(copy)}).layer(),
+              "postgres": project_on(root / "postgres", SHOP, {"postgres": {
+                  "dsn_env": f"{DSN_ENV}_SHOP_LAYER", "schema": "public"}}).layer()}
+    yield layers
+    for layer in layers.values():
+        layer.close()
+    mp.undo()
+
+
+class TestSharesAndComparisons:
+    @pytest.mark.parametrize("args", SHOP_SHARES, ids=lambda a: "+".join(sorted(a)))
+    def test_a_share_is_one_statement_equal_to_duckdb(self, shop_layers: dict[str, SemanticLayer],
+                                                      args: dict[str, Any]) -> None:
+        """A share query runs one statement on the server; its rows, shares and totals equal
+        DuckDB's (to 1e-9) and each period's total is the ungrouped query's value."""
+        pg = shop_layers["postgres"]
+        ran: list[str] = []
+        run = pg.engine.run
+
+        def counted(sql: str, limits: Limits) -> list[tuple[Any, ...]]:
+            ran.append(sql)
+            return run(sql, limits)
+
+        pg.engine.run = counted  # type: ignore[method-assign]
+        try:
+            got = pg.call("query", {**args, "share": True})
+        finally:
+            del pg.engine.run
+        want = shop_layers["duckdb"].call("query", {**args, "share": True})
+        assert len(ran) == 1 and got.rows
+        assert_same(got, want)
+        assert got.totals is not None and want.totals is not None
+        assert_same(Result.from_json({**got.to_json(), "keys": got.totals["keys"],
+                                      "rows": got.totals["rows"]}),
+                    Result.from_json({**want.to_json(), "keys": want.totals["keys"],
+                                      "rows": want.totals["rows"]}))
+        whole = pg.call("query", {k: v for k, v in args.items()
+                                  if k not in ("group_by", "order_by", "limit")})
+        alone = {tuple(r.key.values()): r.values for r in whole.rows}
+        for row in got.totals["rows"]:
+            for metric, fields in row["values"].items():
+                assert math.isclose(fields["value"], alone[tuple(row["key"].values())][metric][
+                    "value"], rel_tol=REL)
+
+    @pytest.mark.parametrize("args", SHOP_COMPARES,
+                             ids=lambda a: f"{a['current_window']['start']}-{a.get('by')}")
+    def test_a_comparison_is_one_pass_equal_to_duckdb(self, shop_layers: dict[str, SemanticLayer],
+                                                      args: dict[str, Any]) -> None:
+        """A comparison's scan reads both windows in one pass of FILTERed aggregates (no
+        grouping by the window), with the same rows as DuckDB's grouped one."""
+        got = shop_layers["postgres"].call("compare", args)
+        want = shop_layers["duckdb"].call("compare", args)
+        assert "FILTER(WHERE" in got.sql and "FILTER(WHERE" not in want.sql
+        assert_same(got, want)
+        assert got.rows
+
+    @pytest.mark.parametrize("args", SHOP_COMPARES[-3:], ids=lambda a: a["metrics"][0])
+    def test_a_member_without_rows_in_a_window_has_no_value_there(
+            self, shop_layers: dict[str, SemanticLayer], args: dict[str, Any]) -> None:
+        """On two single days most customers (and some products) ordered on one only: their
+        other value is null (no row), as on DuckDB, not a count of 0 — a sum, a distinct
+        count with a sum, and a count of rows."""
+        got = shop_layers["postgres"].call("compare", args)
+        metric = args["metrics"][0]
+        missing = [r for r in got.rows if None in (r.values[metric]["value"],
+                                                   r.values[metric]["previous"])]
+        assert missing and len(missing) < len(got.rows)
+        assert not any(0 in (r.values[metric]["value"], r.values[metric]["previous"])
+                       for r in got.rows)
+
+
 # -- the limits, held by the server --------------------------------------------------------------
 @pytest.fixture
 def shop_engine(server: PostgresServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
