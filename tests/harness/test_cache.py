@@ -180,6 +180,53 @@ class TestInferredEntry:
         assert len(_entries(home, "inferred")) == 2
 
 
+class TestCheckedEntry:
+    def test_warm_open_lists_no_table(self, home: Path, shop: Path, monkeypatch) -> None:
+        """The model's check against the warehouse is cached per fingerprint: a warm open asks
+        the engine for no table listing, and a rebuilt warehouse file is checked afresh."""
+        from semantic_layer.engines.duckdb import DuckDBEngine
+
+        listed: list[str] = []
+        real = DuckDBEngine.tables
+
+        def counting(self):
+            listed.append(str(self.path))
+            return real(self)
+
+        monkeypatch.setattr(DuckDBEngine, "tables", counting)
+        with Project.open(shop) as project:
+            project.layer().close()
+        assert len(listed) == 1 and len(_entries(home, "checked")) == 1
+        with Project.open(shop) as project:
+            layer = project.layer()
+            layer.query(metrics=["revenue"])  # a governed call reads no table listing either
+            layer.close()
+        assert len(listed) == 1
+        db = shop / "warehouse.duckdb"
+        shutil.copy(db, db.with_suffix(".tmp"))
+        os.replace(db.with_suffix(".tmp"), db)
+        with Project.open(shop) as project:
+            project.layer().close()
+        assert len(listed) == 2 and len(_entries(home, "checked")) == 2
+
+    def test_cached_mismatch_still_refuses(self, home: Path, shop: Path) -> None:
+        """A warehouse that lacks a column the model reads is refused warm as cold, with the
+        same message."""
+        from semantic_layer.errors import WarehouseMismatch
+
+        models = shop / "models"
+        path = next(p for p in sorted(models.rglob("*.yml")) if "expr:" in p.read_text())
+        text = path.read_text()
+        first_expr = text.split("expr:", 1)[1].split("\n", 1)[0].strip()
+        path.write_text(text.replace(f"expr: {first_expr}", "expr: no_such_column", 1))
+        messages = []
+        for _ in range(2):
+            with Project.open(shop) as project, pytest.raises(WarehouseMismatch) as caught:
+                project.layer()
+            messages.append(str(caught.value))
+        assert "no_such_column" in messages[0] and messages[0] == messages[1]
+
+
 class TestClear:
     def test_cache_clear_command(self, home: Path, shop: Path) -> None:
         """`showwork cache clear` removes every entry and says how many."""
