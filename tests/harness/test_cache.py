@@ -227,6 +227,37 @@ class TestCheckedEntry:
         assert "no_such_column" in messages[0] and messages[0] == messages[1]
 
 
+class TestCodeDigest:
+    def test_installed_versions_are_importlib_metadatas(self) -> None:
+        """The metadata folders the code digest lists name the versions importlib.metadata
+        reports for the same distributions."""
+        from importlib import metadata
+
+        folders = cache.installed(["sqlglot", "duckdb", "no-such-distribution"])
+        assert [f.split("-", 1)[1].removesuffix(".dist-info") for f in folders] == [
+            metadata.version("duckdb"), metadata.version("sqlglot")]
+
+    def test_edited_source_changes_the_digest(self, tmp_path: Path, monkeypatch) -> None:
+        """A source of the layer that changes size or modification time changes the digest;
+        one left alone keeps it."""
+        root = tmp_path / "pkg"
+        (root / "harness").mkdir(parents=True)
+        (root / "semantic_layer").mkdir()
+        source = root / "semantic_layer" / "model.py"
+        source.write_text("A = 1\n")
+        monkeypatch.setattr(cache, "__file__", str(root / "harness" / "cache.py"))
+
+        def digest() -> str:
+            cache.code_digest.cache_clear()
+            return cache.code_digest()
+
+        first = digest()
+        assert digest() == first
+        source.write_text("A = 22\n")
+        assert digest() != first
+        cache.code_digest.cache_clear()
+
+
 class TestClear:
     def test_cache_clear_command(self, home: Path, shop: Path) -> None:
         """`showwork cache clear` removes every entry and says how many."""
