@@ -25,7 +25,6 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -56,17 +55,51 @@ def clear() -> int:
 
 @cache
 def code_digest() -> str:
-    """What reads a project: the semantic layer's sources and the versions it builds on."""
+    """What reads a project: the semantic layer's sources and the versions it builds on.
+
+    A source counts by its name, size and modification time, as a warehouse file does: an
+    edit changes them, and no start reads the layer's sources to learn it. A version counts by
+    its installed metadata folder's name (`sqlglot-30.30.0.dist-info`), which is what
+    `importlib.metadata.version` reads, listed once rather than searched for per package; an
+    install whose files carry normalised times differs by showwork's own version."""
     h = hashlib.sha256(sys.version.encode())
-    for dist in ("dbt-semantic-interfaces", "duckdb", "sqlglot"):
-        try:
-            h.update(f"{dist}={metadata.version(dist)}".encode())
-        except metadata.PackageNotFoundError:
-            h.update(f"{dist}=-".encode())
+    h.update("\0".join(installed(DEPENDS_ON)).encode())
     root = Path(__file__).resolve().parents[1] / "semantic_layer"
-    for path in sorted(root.rglob("*.py")):
-        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    sources = sorted(os.path.join(folder, name) for folder, _dirs, names in os.walk(root)
+                     for name in names if name.endswith(".py"))
+    for source in sources:
+        stat = os.stat(source)
+        named = Path(source).relative_to(root).as_posix()
+        h.update(f"{named}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
     return h.hexdigest()[:16]
+
+
+DEPENDS_ON = ("showwork", "dbt-semantic-interfaces", "duckdb", "sqlglot")
+"""The distributions whose versions a cached model depends on."""
+
+
+def installed(names: Iterable[str]) -> list[str]:
+    """The metadata folders (`name-version.dist-info`, `.egg-info`) of these distributions on
+    sys.path, in path order, the first of each name only (the one an import finds); a
+    distribution not installed is absent."""
+    wanted = {_normal(n) for n in names}
+    found: dict[str, str] = {}
+    for entry in sys.path:
+        try:
+            listing = sorted(os.listdir(entry or "."))
+        except OSError:
+            continue
+        for item in listing:
+            stem, dot, suffix = item.rpartition(".")
+            if dot and suffix in ("dist-info", "egg-info"):
+                name = _normal(stem.split("-", 1)[0])
+                if name in wanted and name not in found:
+                    found[name] = item
+    return [found[n] for n in sorted(found)]
+
+
+def _normal(name: str) -> str:
+    return name.replace("-", "_").replace(".", "_").lower()
 
 
 def key(*parts: str) -> str:

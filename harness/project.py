@@ -397,7 +397,7 @@ def _open_layer(project: Project, limits: Limits) -> SemanticLayer:
     engine = open_engine(spec, project.root, limits, project=project.name)
     try:  # the layer checks the model's tables and columns against the engine's
         # `engine=` as a mapping: the same code type-checks before and after the engines land
-        options: dict[str, Any] = {"engine": engine}
+        options: dict[str, Any] = {"engine": engine, "checked": _checked(project, spec, engine)}
         return SemanticLayer(_inferred(project, spec, engine, limits), limits=limits, **options)
     except BaseException:
         engine.close()
@@ -414,11 +414,34 @@ def _inferred(project: Project, spec: dict[str, Any], engine: Any, limits: Limit
 
     if not needs_inference(project.model):
         return project.model
-    fingerprint = cache.warehouse_fingerprint(spec, project.root)
-    if fingerprint is None:  # a server: its data may change unseen, so infer every time
+    entry = _warehouse_key(project, spec)
+    if entry is None:  # a server: its data may change unseen, so infer every time
         return infer_from_engine(project.model, engine, limits)
-    entry = cache.key(project.digest, cache.code_digest(), fingerprint, str(project.root.resolve()))
     return cache.get("inferred", entry, lambda: infer_from_engine(project.model, engine, limits))
+
+
+def _checked(project: Project, spec: dict[str, Any], engine: Any) -> Any:
+    """The model checked against the warehouse's tables and columns (semantic_layer.layer's
+    WarehouseCheck), cached like the inferred model: a warm start lists no table and parses no
+    expr."""
+    from harness import cache
+    from semantic_layer.layer import inspect_warehouse
+
+    def build() -> Any:
+        return inspect_warehouse(project.model, engine.tables())
+
+    entry = _warehouse_key(project, spec)
+    return build() if entry is None else cache.get("checked", entry, build)
+
+
+def _warehouse_key(project: Project, spec: dict[str, Any]) -> str | None:
+    """The cache key of what the model and a local warehouse determine; None for a server."""
+    from harness import cache
+
+    fingerprint = cache.warehouse_fingerprint(spec, project.root)
+    if fingerprint is None:
+        return None
+    return cache.key(project.digest, cache.code_digest(), fingerprint, str(project.root.resolve()))
 
 
 def _check_local(project: Project, spec: dict[str, Any]) -> None:

@@ -24,7 +24,7 @@ EdgeOp = Literal["multiply", "divide", "sum"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class MetricGovernance(_Strict):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +35,15 @@ class SemanticLayer:
     the model when the layer opens, or a DuckDB file at `database`, opened at the first call."""
 
     def __init__(self, model: SemanticModelFile, database: Path | None = None,
-                 limits: Limits | None = None, engine: Engine | None = None) -> None:
+                 limits: Limits | None = None, engine: Engine | None = None,
+                 checked: WarehouseCheck | None = None) -> None:
         self.limits = limits or Limits()
+        self._time_problems: dict[tuple[str, str], str] | None = None
+        """(semantic model, time dimension) → why its column cannot be read as a date."""
         if engine is not None:
-            check_warehouse(model, engine)
+            checked = checked or inspect_warehouse(model, engine.tables())
+            _raise_mismatch(checked.problems, engine)
+            self._time_problems = dict(checked.time_problems)
             model = infer_from_engine(model, engine, self.limits)
         elif database is not None and needs_inference(model) and Path(database).exists():
             model = infer_from_duckdb(model, Path(database))
@@ -50,8 +57,6 @@ class SemanticLayer:
         self._exact_edges = [e.model_dump() for e in model.metric_tree.exact]
         self._engine = engine
         self._owned = engine is None
-        self._time_problems: dict[tuple[str, str], str] | None = None
-        """(semantic model, time dimension) → why its column cannot be read as a date."""
 
     @classmethod
     def open(cls, database: Path | None, model_path: Path | None = None,
@@ -197,8 +202,29 @@ def _wire_key(raw: Any) -> str | None:
         return None
 
 
+@dataclass(frozen=True)
+class WarehouseCheck:
+    """The model checked against the warehouse's tables: a function of the two alone, so a
+    caller may keep it by the model and the warehouse's fingerprint (harness/cache.py) and a
+    warm start reads no catalog and parses no expr."""
+
+    problems: tuple[str, ...]
+    """What `warehouse_problems` found (the layer refuses to open unless empty)."""
+    time_problems: tuple[tuple[tuple[str, str], str], ...]
+    """What `time_problems` found, as (semantic model, time dimension) → why, in order."""
+
+
+def inspect_warehouse(model: SemanticModelFile, tables: dict[str, list[tuple[str, str]]]
+                      ) -> WarehouseCheck:
+    return WarehouseCheck(tuple(warehouse_problems(model, tables)),
+                          tuple(time_problems(model, tables).items()))
+
+
 def check_warehouse(model: SemanticModelFile, engine: Engine) -> None:
-    problems = warehouse_problems(model, engine.tables())
+    _raise_mismatch(warehouse_problems(model, engine.tables()), engine)
+
+
+def _raise_mismatch(problems: Sequence[str], engine: Engine) -> None:
     if problems:
         raise WarehouseMismatch([f"{p} (warehouse: {engine!r})" for p in problems])
 

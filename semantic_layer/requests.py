@@ -24,7 +24,7 @@ MAX_LIMIT = 1000
 
 
 class _Wire(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, str_max_length=200)
+    model_config = ConfigDict(extra="forbid", frozen=True, str_max_length=200, defer_build=True)
 
 
 class WindowArg(_Wire):

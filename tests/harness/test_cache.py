@@ -180,6 +180,84 @@ class TestInferredEntry:
         assert len(_entries(home, "inferred")) == 2
 
 
+class TestCheckedEntry:
+    def test_warm_open_lists_no_table(self, home: Path, shop: Path, monkeypatch) -> None:
+        """The model's check against the warehouse is cached per fingerprint: a warm open asks
+        the engine for no table listing, and a rebuilt warehouse file is checked afresh."""
+        from semantic_layer.engines.duckdb import DuckDBEngine
+
+        listed: list[str] = []
+        real = DuckDBEngine.tables
+
+        def counting(self):
+            listed.append(str(self.path))
+            return real(self)
+
+        monkeypatch.setattr(DuckDBEngine, "tables", counting)
+        with Project.open(shop) as project:
+            project.layer().close()
+        assert len(listed) == 1 and len(_entries(home, "checked")) == 1
+        with Project.open(shop) as project:
+            layer = project.layer()
+            layer.query(metrics=["revenue"])  # a governed call reads no table listing either
+            layer.close()
+        assert len(listed) == 1
+        db = shop / "warehouse.duckdb"
+        shutil.copy(db, db.with_suffix(".tmp"))
+        os.replace(db.with_suffix(".tmp"), db)
+        with Project.open(shop) as project:
+            project.layer().close()
+        assert len(listed) == 2 and len(_entries(home, "checked")) == 2
+
+    def test_cached_mismatch_still_refuses(self, home: Path, shop: Path) -> None:
+        """A warehouse that lacks a column the model reads is refused warm as cold, with the
+        same message."""
+        from semantic_layer.errors import WarehouseMismatch
+
+        models = shop / "models"
+        path = next(p for p in sorted(models.rglob("*.yml")) if "expr:" in p.read_text())
+        text = path.read_text()
+        first_expr = text.split("expr:", 1)[1].split("\n", 1)[0].strip()
+        path.write_text(text.replace(f"expr: {first_expr}", "expr: no_such_column", 1))
+        messages = []
+        for _ in range(2):
+            with Project.open(shop) as project, pytest.raises(WarehouseMismatch) as caught:
+                project.layer()
+            messages.append(str(caught.value))
+        assert "no_such_column" in messages[0] and messages[0] == messages[1]
+
+
+class TestCodeDigest:
+    def test_installed_versions_are_importlib_metadatas(self) -> None:
+        """The metadata folders the code digest lists name the versions importlib.metadata
+        reports for the same distributions."""
+        from importlib import metadata
+
+        folders = cache.installed(["sqlglot", "duckdb", "no-such-distribution"])
+        assert [f.split("-", 1)[1].removesuffix(".dist-info") for f in folders] == [
+            metadata.version("duckdb"), metadata.version("sqlglot")]
+
+    def test_edited_source_changes_the_digest(self, tmp_path: Path, monkeypatch) -> None:
+        """A source of the layer that changes size or modification time changes the digest;
+        one left alone keeps it."""
+        root = tmp_path / "pkg"
+        (root / "harness").mkdir(parents=True)
+        (root / "semantic_layer").mkdir()
+        source = root / "semantic_layer" / "model.py"
+        source.write_text("A = 1\n")
+        monkeypatch.setattr(cache, "__file__", str(root / "harness" / "cache.py"))
+
+        def digest() -> str:
+            cache.code_digest.cache_clear()
+            return cache.code_digest()
+
+        first = digest()
+        assert digest() == first
+        source.write_text("A = 22\n")
+        assert digest() != first
+        cache.code_digest.cache_clear()
+
+
 class TestClear:
     def test_cache_clear_command(self, home: Path, shop: Path) -> None:
         """`showwork cache clear` removes every entry and says how many."""
