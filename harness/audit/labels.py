@@ -175,6 +175,8 @@ def _measurement_metrics(ctx: ClaimContext, reading: ClaimReading) -> list[Findi
 def _argument_metrics(ctx: ClaimContext, named: dict[str, Mention], support: Support
                       ) -> list[Finding]:
     carried = _argued(ctx.index_, support)
+    if ctx.claim.kind == "causal":
+        carried = _causes(ctx, support) or carried
     said = {_current(ctx.index_, raw): mention for raw, mention in named.items()}
     meant = _meant(ctx, set(said), carried)
     return [_argument_finding(ctx, name, mention, carried, meant)
@@ -186,6 +188,45 @@ def _argued(index: CatalogIndex, support: Support) -> set[str]:
     out = {_current(index, c.metric) for c in support.cited}
     for s in support.statements:
         out |= {_current(index, s.parent), _current(index, s.child)}
+    return out
+
+
+CHANGES = frozenset(("pct_change", "delta", "contribution", "share"))
+"""Fields that state a change (or its attribution): what a causal claim may blame."""
+
+
+def _causes(ctx: ClaimContext, support: Support) -> set[str]:
+    """What a causal claim may name: the metrics whose change its premises state, and both
+    ends of every tree edge it rests on; empty when no premise states a change (a claim about
+    levels is held to everything cited). A field cited beside another metric's change (a base
+    weight, the mix's sizes) states no change of its own metric."""
+    changed: set[str] = set()
+    todo, seen = [ctx], set()
+    while todo:
+        claim = todo.pop()
+        if claim.index in seen:
+            continue
+        seen.add(claim.index)
+        changed |= _changes(ctx.index_, claim.cited)
+        todo += [ctx.answer_claims[p - 1] for p in claim.premises
+                 if 0 < p < claim.index and p <= len(ctx.answer_claims)]
+    if not changed:
+        return set()
+    for s in support.statements:
+        changed |= {_current(ctx.index_, s.parent), _current(ctx.index_, s.child)}
+    return changed
+
+
+def _changes(index: CatalogIndex, cited: list[Cited]) -> set[str]:
+    """The metrics one claim's citations state a change of: a change field, or both ends
+    (value and previous) of its first citation's metric in one row (a stated 'A → B')."""
+    out = {_current(index, c.metric) for c in cited if c.citation.field in CHANGES}
+    if cited:
+        first = cited[0]
+        ends = {c.citation.field for c in cited
+                if c.metric == first.metric and c.row is first.row}
+        if {"value", "previous"} <= ends:
+            out.add(_current(index, first.metric))
     return out
 
 
