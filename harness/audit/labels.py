@@ -9,6 +9,7 @@ both its ends (a causal claim may name the parent and the factor of its edge).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -334,9 +335,69 @@ def find_mislabelled_window(ctx: ClaimContext) -> list[Finding]:
     windows = {w for item in support.cited for w in windows_of(ctx, item)}
     if not windows:
         return []
-    return [_window_finding(ctx, p, windows, support) for p in periods
-            if not names_window(p.period, windows)
-            and not stated_year(p, [ctx.claim.value, *(c.value for c in support.cited)])]
+    out = [_window_finding(ctx, p, windows, support) for p in periods
+           if not names_window(p.period, windows)
+           and not stated_year(p, [ctx.claim.value, *(c.value for c in support.cited)])]
+    return out or _swapped_windows(ctx, support)
+
+
+_VERSUS = re.compile(r"\s*,?\s*(?:versus|vs\.?|compared\s+(?:with|to)|against)\s+(?:the\s+)?",
+                     re.IGNORECASE)
+_TO = re.compile(r"\s*(?:to|→|->)\s+(?:the\s+)?", re.IGNORECASE)
+_FROM_TO = re.compile(r"(?i)from\b.*\bto\b")
+
+
+def stated_pairs(text: str, periods: tuple[PeriodMention, ...]) -> list[tuple[Period, Period]]:
+    """(current, previous) of each comparison the text states between two periods: 'A versus
+    B' (A is current), 'from A to B' (B is current)."""
+    out = []
+    for p in periods:
+        if len(p.parts) == 2 and _FROM_TO.match(p.words):
+            out.append((p.parts[1].period, p.parts[0].period))
+    for a, b in zip(periods, periods[1:], strict=False):
+        gap = text[a.span[1]:b.span[0]]
+        if _VERSUS.fullmatch(gap):
+            out.append((a.period, b.period))
+        elif _TO.fullmatch(gap) and a.words.lower().startswith("from "):
+            out.append((b.period, a.period))
+    return out
+
+
+def _compared_windows(item: Cited) -> tuple[Window, Window] | None:
+    """(current, previous) window a cited comparison result was asked for."""
+    result = item.result
+    if result.kind != "compare" or len(result.coverage) != 2:
+        return None
+    current, previous = (_window(cov.get("requested")) for cov in result.coverage)
+    return (current, previous) if current and previous and current != previous else None
+
+
+def _swapped_windows(ctx: ClaimContext, support: Support) -> list[Finding]:
+    """A comparison stated the other way round: 'A versus B' where the cited result compares
+    B (current) with A (previous), which states the change with the other sign."""
+    reading = read_claim(ctx)
+    if len(reading.periods) < 2 and not any(p.parts for p in reading.periods):
+        return []
+    pairs = stated_pairs(ctx.claim.text, reading.periods)
+    for item in support.cited if pairs else ():
+        compared = _compared_windows(item)
+        if compared is None:
+            continue
+        current, previous = compared
+        for said_current, said_previous in pairs:
+            if names_window(said_current, [previous]) and names_window(said_previous, [current]):
+                said = f"{said_current.start}..{said_current.end}"
+                return [Finding(
+                    "mislabelled_window", ctx.cid,
+                    f"Claim {ctx.cid} states {said} as the current window against "
+                    f"{said_previous.start}..{said_previous.end}, but {item.text} compares "
+                    f"{current[0]}..{current[1]} (current) with {previous[0]}..{previous[1]} "
+                    "(previous): the change is stated the other way round.",
+                    {"said": said, "phrase": "versus", "cited": [f"{a}..{b}" for a, b in compared],
+                     "citation": item.text},
+                    "State the current window first ('CURRENT versus PREVIOUS', or 'from "
+                    "PREVIOUS to CURRENT').")]
+    return []
 
 
 def windows_of(ctx: Any, item: Cited) -> list[Window]:
