@@ -199,18 +199,8 @@ CHANGES = frozenset(("pct_change", "delta", "contribution", "share"))
 def _causes(ctx: ClaimContext, support: Support) -> set[str]:
     """What a causal claim may name: the metrics whose change its premises state, and both
     ends of every tree edge it rests on; empty when no premise states a change (a claim about
-    levels is held to everything cited). A field cited beside another metric's change (a base
-    weight, the mix's sizes) states no change of its own metric."""
-    changed: set[str] = set()
-    todo, seen = [ctx], set()
-    while todo:
-        claim = todo.pop()
-        if claim.index in seen:
-            continue
-        seen.add(claim.index)
-        changed |= _changes(ctx.index_, claim.cited)
-        todo += [ctx.answer_claims[p - 1] for p in claim.premises
-                 if 0 < p < claim.index and p <= len(ctx.answer_claims)]
+    levels is held to everything cited)."""
+    changed = {_current(ctx.index_, c.metric) for c in changes_argued(ctx)}
     if not changed:
         return set()
     for s in support.statements:
@@ -218,16 +208,33 @@ def _causes(ctx: ClaimContext, support: Support) -> set[str]:
     return changed
 
 
-def _changes(index: CatalogIndex, cited: list[Cited]) -> set[str]:
-    """The metrics one claim's citations state a change of: a change field, or both ends
-    (value and previous) of its first citation's metric in one row (a stated 'A → B')."""
-    out = {_current(index, c.metric) for c in cited if c.citation.field in CHANGES}
+def changes_argued(ctx: ClaimContext) -> list[Cited]:
+    """The citations of the claim and its premises (followed through premises) that state a
+    change. A field cited beside another metric's change (a base weight, the mix's sizes)
+    states no change of its own metric, nor of its row's member."""
+    out: list[Cited] = []
+    todo, seen = [ctx], set()
+    while todo:
+        claim = todo.pop()
+        if claim.index in seen:
+            continue
+        seen.add(claim.index)
+        out += _changes(claim.cited)
+        todo += [ctx.answer_claims[p - 1] for p in claim.premises
+                 if 0 < p < claim.index and p <= len(ctx.answer_claims)]
+    return out
+
+
+def _changes(cited: list[Cited]) -> list[Cited]:
+    """One claim's citations that state a change: a change field, or both ends (value and
+    previous) of its first citation's metric in one row (a stated 'A → B')."""
+    out = [c for c in cited if c.citation.field in CHANGES]
     if cited:
         first = cited[0]
-        ends = {c.citation.field for c in cited
-                if c.metric == first.metric and c.row is first.row}
-        if {"value", "previous"} <= ends:
-            out.add(_current(index, first.metric))
+        ends = [c for c in cited if c.metric == first.metric and c.row is first.row
+                and c.citation.field in ("value", "previous")]
+        if len({c.citation.field for c in ends}) == 2:
+            out += ends
     return out
 
 
@@ -257,16 +264,43 @@ def find_mislabelled_member(ctx: ClaimContext) -> list[Finding]:
     """The text names a member of a governed dimension that neither a cited row nor a cited
     result's filter has."""
     groups = read_claim(ctx).groups
-    support = _held(ctx) if groups else None
+    if not groups:
+        return _unnamed_member(ctx)
+    support = _held(ctx)
     if support is None or not support.cited:
         return []
+    if ctx.claim.kind == "causal":  # a cause is a member whose change the premises state
+        support = Support(tuple(changes_argued(ctx)) or support.cited, support.statements, True)
     out: list[Finding] = []
     for group in groups:
         if all(carries(ctx, support.cited, m.name, m.member or "") is False for m in group):
             found = _member_finding(ctx, group[0], support)
             if all(f.evidence != found.evidence for f in out):
                 out.append(found)
-    return out
+    return out or _unnamed_member(ctx)
+
+
+def _unnamed_member(ctx: ClaimContext) -> list[Finding]:
+    """A measurement that cites one member's row of a breakdown but names no member of its
+    dimension: the member's value is stated as the whole's."""
+    if ctx.claim.kind != "measurement" or ctx.rendered or not ctx.cited:
+        return []
+    first = ctx.cited[0]
+    grain = first.result.grain
+    for dim, member in first.row.key.items():
+        if dim == grain or any(c.row.key.get(dim) != member for c in ctx.cited):
+            continue
+        if any(m.name == dim for m in read_claim(ctx).members) or \
+                member.lower() in ctx.claim.text.lower():
+            continue
+        return [Finding(
+            "mislabelled_member", ctx.cid,
+            f"Claim {ctx.cid} names no {dim}, so it reads as all of them, but it cites the row "
+            f"{dim} = {member} ({first.text}).",
+            {"said": None, "dimension": dim, "phrase": "", "cited": [member],
+             "citation": first.text},
+            f"Name the member the row is ({dim} {member}), or cite a result over every {dim}.")]
+    return []
 
 
 def by_span(mentions: Iterable[Mention]) -> list[list[Mention]]:
