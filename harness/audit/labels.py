@@ -153,7 +153,7 @@ def find_mislabelled(ctx: ClaimContext) -> list[Finding]:
     if support is None:
         return []
     if ctx.cited:
-        return _measurement_metrics(ctx, reading)
+        return _measurement_metrics(ctx, reading) or _said_quantity(ctx, reading)
     return _argument_metrics(ctx, reading.first, support)
 
 
@@ -171,6 +171,71 @@ def _measurement_metrics(ctx: ClaimContext, reading: ClaimReading) -> list[Findi
             f"If '{mention.words}' should mean {cited}, add it as a synonym of {cited}; otherwise "
             f"relabel {cited} so it cannot be read as {said}."))
     return out
+
+
+_SHARE = re.compile(r"(?i)(?:\b(?:made|makes|make)\s+up|\baccount(?:s|ed)?\s+for|\bshare\b[^.;%]*?"
+                    r"\b(?:was|is|of))\s+(?P<n>[-+−]?\d[\d,]*(?:\.\d+)?)\s?%|(?P<m>[-+−]?\d[\d,]*"
+                    r"(?:\.\d+)?)\s?%\s+of\s+(?:the\s+)?(?:total|all\b|overall)")
+"""A percent stated as a share of a whole: 'made up 11.4 % of', '40 % of the total'."""
+_AVERAGE = re.compile(r"(?i)\b(?:average|mean)\s+$")
+SHARE_FIELDS = frozenset(("share", "share_of_total"))
+_AVERAGED = re.compile(r"(?i)\b(?:average|mean|per|rate|share|ratio)\b")
+
+
+def _said_quantity(ctx: ClaimContext, reading: ClaimReading) -> list[Finding]:
+    """The text calls the cited number another quantity of its metric: a percent change
+    stated as a share of a whole, or a total or level called an average."""
+    return _share_of_change(ctx) or _average_of_total(ctx, reading)
+
+
+def _share_of_change(ctx: ClaimContext) -> list[Finding]:
+    found = ctx.index_.read("share-words", ctx.claim.text, _SHARE.search)
+    if found is None:
+        return []
+    stated = float((found.group("n") or found.group("m")).replace(",", "").replace("−", "-"))
+    units = ctx.catalog["metrics"]
+    shares = [c for c in ctx.cited if c.citation.field in SHARE_FIELDS or (
+        c.citation.field == "value"
+        and (units.get(_current(ctx.index_, c.metric)) or {}).get("unit") == "fraction")]
+    if any(_near(c.value, stated) or _near(c.value, stated / 100) for c in shares):
+        return []
+    change = next((c for c in ctx.cited
+                   if c.citation.field == "pct_change" and _near(c.value, stated)), None)
+    if change is None:
+        return []
+    return [Finding(
+        "mislabelled_metric", ctx.cid,
+        f"Claim {ctx.cid} states {found.group(0)!r}, a share of a whole, but {change.text} is "
+        "a percent change of the metric, not its share of anything.",
+        {"said": "share", "phrase": found.group(0), "cited": change.metric,
+         "citation": change.text},
+        "Say the change as a rise or fall, or cite the share (query it with share: true).")]
+
+
+def _near(value: Any, stated: float) -> bool:
+    """The value is the stated magnitude to within its written rounding (5 %)."""
+    return isinstance(value, int | float) and \
+        abs(abs(value) - abs(stated)) <= 0.051 * max(abs(stated), 0.01)
+
+
+def _average_of_total(ctx: ClaimContext, reading: ClaimReading) -> list[Finding]:
+    text = ctx.claim.text
+    for mention in reading.metrics:
+        if not _AVERAGE.search(text[max(0, mention.span[0] - 9):mention.span[0]]):
+            continue
+        info = ctx.catalog["metrics"].get(_current(ctx.index_, mention.name)) or {}
+        words = " ".join([info.get("label") or "", *(info.get("synonyms") or ())])
+        if info.get("formula") or _AVERAGED.search(words):
+            continue  # an average or a ratio already: 'average' only repeats it
+        return [Finding(
+            "mislabelled_metric", ctx.cid,
+            f"Claim {ctx.cid} says the average of {mention.words!r}, but {mention.name} is "
+            "a total (or a level), not an average.",
+            {"said": f"average {mention.name}", "phrase": mention.words,
+             "cited": mention.name, "citation": ctx.cited[0].text},
+            f"Drop 'average', or cite a governed average of {mention.name} (define one if it "
+            "is meant).")]
+    return []
 
 
 def _argument_metrics(ctx: ClaimContext, named: dict[str, Mention], support: Support
