@@ -41,7 +41,7 @@ def find_direction(ctx: ClaimContext) -> list[Finding]:
     """The text says the other move than a cited change shows: its verb of motion, the order
     of the ends it states ('(2.56 → 2.78)' of a fall from 2.78), or a flat for a move."""
     if not ctx.cited:
-        return []
+        return _against_flat(ctx) if ctx.premises else []
     return _against_verb(ctx) or _against_ends(ctx) or _against_flat(ctx)
 
 
@@ -116,19 +116,34 @@ def _states(number: ReadNumber, value: Any) -> bool:
 
 
 def _against_flat(ctx: ClaimContext) -> list[Finding]:
-    if ctx.index_.read("flat", ctx.claim.text, _FLAT.search) is None:
+    """A move called flat: of the claim's metric, or (an argument) of the metric named just
+    before the flat words, where every change its premises cite moved beyond the band."""
+    flat = ctx.index_.read("flat", ctx.claim.text, _FLAT.search)
+    if flat is None:
         return []
-    for item in ctx.cited:
-        fields = _compared(item)
-        change = fields.get("pct_change") if fields else None
-        if isinstance(change, int | float) and abs(change) > FLAT_BAND:
-            return [_finding(
-                ctx, "direction_mismatch",
-                f"Claim {ctx.cid} says it was flat, but {item.text.split('.')[0]} moved "
-                f"{change:+.3g} %.",
-                {"said": "flat", "citation": item.text, "value": change},
-                f"Say which way it moved; call a change flat only within ±{FLAT_BAND:g} %.")]
-    return []
+    items = ctx.cited[:1] or _of_named(ctx, flat.start())  # a measurement: what it states
+    moved = [(item, change) for item in items
+             if isinstance(change := (_compared(item) or {}).get("pct_change"), int | float)]
+    if not moved or any(abs(change) <= FLAT_BAND for _item, change in moved):
+        return []
+    item, change = moved[0]
+    return [_finding(
+        ctx, "direction_mismatch",
+        f"Claim {ctx.cid} says it was flat, but {item.text.split('.')[0]} moved "
+        f"{change:+.3g} %.",
+        {"said": "flat", "citation": item.text, "value": change},
+        f"Say which way it moved; call a change flat only within ±{FLAT_BAND:g} %.")]
+
+
+def _of_named(ctx: ClaimContext, at: int) -> list[Any]:
+    """The changes an argument's premises cite of the metric its text names last before `at`."""
+    named = [m for m in read_claim(ctx).metrics if m.span[1] <= at]
+    if not named:
+        return []
+    current = ctx.index_.current
+    metric = current.get(named[-1].name, named[-1].name)
+    return [c for c in support_of(ctx).cited if c.citation.field == "pct_change"
+            and current.get(c.metric, c.metric) == metric]
 
 
 @emits("partial_period")
