@@ -737,10 +737,10 @@ def from_to(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | No
 
 
 def true_flat(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
-    """A claim's move under 1 % called flat, its number kept: 'fell 0.462 %' → 'was
+    """A claim's move within ±2 % called flat, its number kept: 'fell 0.462 %' → 'was
     essentially flat (-0.462 %)'."""
     places = [(i, t, m) for i, t in _claim_places(answer, _MOVED.search)
-              for m in _MOVED.finditer(t) if float(m.group(2).replace(",", "")) < 1]
+              for m in _MOVED.finditer(t) if float(m.group(2).replace(",", "")) < 2]
     if not places:
         return None
     i, text, m = rng.choice(places)
