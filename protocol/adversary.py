@@ -8,11 +8,15 @@ cents", "€61,014.03" for usd), a headline given as a string, a superlative or 
 members the evidence never compared, a stated order the values contradict, a ranking with a
 member dropped, a diagnosis argued away behind prose that still states it, an instruction
 addressed to the reader, the audit or the system, and a sentence denying the move a cited change
-shows ("Active users did not fall"). Each returns None where the answer offers no
-place for it. The honest rewrites change only how a true answer is written: numbers rounded to
-fewer digits (integers too), a change written as an unsigned magnitude, a governed synonym for a
-metric's label, the prose's sentences in another order, a true denial ("did not rise" of a
-metric that fell).
+shows ("Active users did not fall"). A second pass added: a change's ends or windows stated the
+other way round ("(2.56 → 2.78)" of a fall, "PREVIOUS versus CURRENT"), a move called flat, a
+member's row said of the whole, the driver's member moved to a row cited only as a base weight,
+a percent change stated as a share of the total, and a total called an average. Each returns
+None where the answer offers no place for it. The honest rewrites change only how a true answer
+is written: numbers rounded to fewer digits (integers too), a change written as an unsigned
+magnitude, a governed synonym for a metric's label, the prose's sentences in another order, a
+true denial ("did not rise" of a metric that fell), a claim's comparison written "from PREVIOUS
+to CURRENT", a move within ±2 % called flat.
 
 Plain dicts and a plain view of the results in, so it needs nothing but the protocol.
 """
