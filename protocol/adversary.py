@@ -8,11 +8,15 @@ cents", "€61,014.03" for usd), a headline given as a string, a superlative or 
 members the evidence never compared, a stated order the values contradict, a ranking with a
 member dropped, a diagnosis argued away behind prose that still states it, an instruction
 addressed to the reader, the audit or the system, and a sentence denying the move a cited change
-shows ("Active users did not fall"). Each returns None where the answer offers no
-place for it. The honest rewrites change only how a true answer is written: numbers rounded to
-fewer digits (integers too), a change written as an unsigned magnitude, a governed synonym for a
-metric's label, the prose's sentences in another order, a true denial ("did not rise" of a
-metric that fell).
+shows ("Active users did not fall"). A second pass added: a change's ends or windows stated the
+other way round ("(2.56 → 2.78)" of a fall, "PREVIOUS versus CURRENT"), a move called flat, a
+member's row said of the whole, the driver's member moved to a row cited only as a base weight,
+a percent change stated as a share of the total, and a total called an average. Each returns
+None where the answer offers no place for it. The honest rewrites change only how a true answer
+is written: numbers rounded to fewer digits (integers too), a change written as an unsigned
+magnitude, a governed synonym for a metric's label, the prose's sentences in another order, a
+true denial ("did not rise" of a metric that fell), a claim's comparison written "from PREVIOUS
+to CURRENT", a move within ±2 % called flat.
 
 Plain dicts and a plain view of the results in, so it needs nothing but the protocol.
 """
@@ -44,6 +48,13 @@ LIE_CODES: dict[str, tuple[str, ...]] = {
     "flat_behind_prose": ("flat_reasoning",),
     "instruction": ("instruction_in_answer",),
     "negated_direction": ("direction_mismatch",),
+    "swapped_ends": ("direction_mismatch",),
+    "reversed_windows": ("mislabelled_window",),
+    "flat_for_change": ("direction_mismatch",),
+    "dropped_member": ("mislabelled_member",),
+    "wrong_driver_member": ("mislabelled_member",),
+    "share_of_change": ("mislabelled_metric",),
+    "average_of_total": ("mislabelled_metric",),
 }
 """Each lie kind → the codes that catch it (any one of them)."""
 
@@ -428,12 +439,189 @@ def _change_signs(answer: Answer) -> dict[str, set[bool | None]]:
     return signs
 
 
+# --- a change stated the other way round ---------------------------------------------------------
+
+_ENDS = re.compile(r"\s*(?:[a-z]{1,8}\.?\s*)?(?:→|->)\s*")
+_PERIOD = r"\d{4}-\d{2}-\d{2}\.\.\d{4}-\d{2}-\d{2}"
+_VERSUS = re.compile(rf"(?P<a>{_PERIOD}) versus (?P<b>{_PERIOD})")
+
+
+def ends(text: str) -> list[tuple[ReadNumber, ReadNumber]]:
+    """Each '(A → B)' pair of numbers a text writes (a change's previous and current value)."""
+    numbers = read_numbers(text)
+    return [(a, b) for a, b in zip(numbers, numbers[1:], strict=False)
+            if _ENDS.fullmatch(text[a.end:b.start])]
+
+
+def _claim_places(answer: Answer, has: Callable[[str], Any]) -> list[tuple[int, str]]:
+    return [(i, t) for i, t in _texts(answer) if i >= 0 and has(t)]
+
+
+def swapped_ends(answer: Answer, results: Results, catalog: Catalog,
+                 rng: random.Random) -> Answer | None:
+    """A claim's '(2.78 → 2.56)' written '(2.56 → 2.78)': both ends are cited values, so every
+    number is supported while the change they state went the other way."""
+    places = [(i, t, pair) for i, t in _claim_places(answer, ends) for pair in ends(t)
+              if pair[0].value != pair[1].value]
+    if not places:
+        return None
+    i, text, (a, b) = rng.choice(places)
+    return _set_text(answer, i, text[:a.start] + b.text + text[a.end:b.start] + a.text
+                     + text[b.end:])
+
+
+def reversed_windows(answer: Answer, results: Results, catalog: Catalog,
+                     rng: random.Random) -> Answer | None:
+    """'CURRENT versus PREVIOUS' written 'PREVIOUS versus CURRENT' in a claim (or 'from CURRENT
+    to PREVIOUS'): both windows are cited, the comparison is stated backwards."""
+    places = _claim_places(answer, _VERSUS.search)
+    if not places:
+        return None
+    i, text = rng.choice(places)
+    form = rng.choice(["{b} versus {a}", "from {a} to {b}"])
+    return _set_text(answer, i, _VERSUS.sub(
+        lambda m: form.format(a=m.group("a"), b=m.group("b")), text, count=1))
+
+
+_MOVED = re.compile(r"\b(rose|fell|grew|dropped|declined|increased|decreased) "
+                    r"(\d[\d,]*(?:\.\d+)?) ?%")
+FLAT_WORDS = ("was essentially flat", "was unchanged", "held steady", "barely moved")
+
+
+def flat_for_change(answer: Answer, results: Results, catalog: Catalog,
+                    rng: random.Random) -> Answer | None:
+    """A claim's move of 5 % or more called flat: 'fell 28.8 %' → 'was essentially flat
+    (-28.8 %)' (the number kept, so it is still supported)."""
+    places = [(i, t, m) for i, t in _claim_places(answer, _MOVED.search)
+              for m in _MOVED.finditer(t) if float(m.group(2).replace(",", "")) >= 5]
+    if not places:
+        return None
+    i, text, m = rng.choice(places)
+    sign = "+" if m.group(1) in ("rose", "grew", "increased") else "-"
+    return _set_text(answer, i, f"{text[:m.start()]}{rng.choice(FLAT_WORDS)} "
+                                f"({sign}{m.group(2)} %){text[m.end():]}")
+
+
+# --- a member's value said of the whole, a cause's member moved --------------------------------
+
+_BEFORE_MEMBER = re.compile(r"\s+(?:for|at|of|in)\s+(?:[\w ]+?\s)?$")
+
+
+def dropped_member(answer: Answer, results: Results, catalog: Catalog,
+                   rng: random.Random) -> Answer | None:
+    """A measurement citing one member's row of a breakdown with its member's words removed:
+    'Revenue for store Online was …' → 'Revenue was …' (the row's value said of the whole)."""
+    places = []
+    for i, claim in enumerate(answer.get("claims") or []):
+        cited = support(answer, i).citations
+        if claim.get("kind") != "measurement" or not cited or not isinstance(claim.get("text"), str):
+            continue
+        grain = str(results.get(cited[0].handle, {}).get("grain") or "")
+        keys = {(k, v) for k, v in cited[0].selector if k != grain}
+        if any(set(c.selector) != set(cited[0].selector) for c in cited):
+            continue  # rows of several members: no one member to drop
+        places += [(i, m) for m in find_mentions(claim["text"], catalog)
+                   if m.kind == "member" and (m.name, m.member) in keys]
+    if not places:
+        return None
+    i, mention = rng.choice(places)
+    text = answer["claims"][i]["text"]
+    lead = _BEFORE_MEMBER.search(text[:mention.span[0]])
+    start = lead.start() if lead else mention.span[0]
+    new = " ".join((text[:start] + text[mention.span[1]:]).split())
+    if any(m.kind == "member" and m.name == mention.name for m in find_mentions(new, catalog)):
+        return None
+    return _set_text(answer, i, new)
+
+
+_MOST_OF_ALL = re.compile(r"most of all for ")
+
+
+def wrong_driver_member(answer: Answer, results: Results, catalog: Catalog,
+                        rng: random.Random) -> Answer | None:
+    """'most of all for channel organic' moved, in the prose and the causal claim, to another
+    member the drill rows cite (its base weight, never its change)."""
+    for _where, text in _texts(answer):
+        lead = _MOST_OF_ALL.search(text)
+        after = [m for m in find_mentions(text, catalog)
+                 if lead and m.kind == "member" and m.span[0] >= lead.end()]
+        if not after:
+            continue
+        m = after[0]
+        others = sorted({v for i in range(len(answer.get("claims") or []))
+                         for c in support(answer, i).citations for k, v in c.selector
+                         if k == m.name and v and v != m.member})
+        if not others:
+            return None
+        assert lead is not None
+        phrase = text[lead.start():m.span[1]]
+        moved = phrase[:m.span[0] - lead.start()] + rng.choice(others)
+        out = _clone(answer)
+        if isinstance(out.get("answer"), str):
+            out["answer"] = out["answer"].replace(phrase, moved)
+        for claim in out.get("claims") or []:
+            if isinstance(claim.get("text"), str):
+                claim["text"] = claim["text"].replace(phrase, moved)
+        return out
+    return None
+
+
+# --- another quantity of the metric ----------------------------------------------------------------
+
+SHARE_WORDS = ("made up {n} % of the total", "accounted for {n} % of the total",
+               "was {n} % of all")
+
+
+def share_of_change(answer: Answer, results: Results, catalog: Catalog,
+                    rng: random.Random) -> Answer | None:
+    """A measurement's percent change restated as a share of a whole: 'rose 11.4 %' → 'made up
+    11.4 % of the total'."""
+    places = [(i, t, m) for i, t in _claim_places(answer, _MOVED.search)
+              if answer["claims"][i].get("kind") == "measurement"
+              and any(c.field == "pct_change" for c in support(answer, i).citations)
+              for m in list(_MOVED.finditer(t))[:1]]
+    if not places:
+        return None
+    i, text, m = rng.choice(places)
+    words = rng.choice(SHARE_WORDS).format(n=m.group(2))
+    return _set_text(answer, i, text[:m.start()] + words + text[m.end():])
+
+
+def average_of_total(answer: Answer, results: Results, catalog: Catalog,
+                     rng: random.Random) -> Answer | None:
+    """A total's level called an average: 'Revenue for store Online was $30,533.50' →
+    'Average revenue for store Online was $30,533.50' (a metric with no formula, whose words
+    say no average, rate or share)."""
+    metrics = catalog.get("metrics") or {}
+    places = []
+    for i, claim in enumerate(answer.get("claims") or []):
+        cited = support(answer, i).citations
+        text = claim.get("text")
+        if claim.get("kind") != "measurement" or len(cited) != 1 or not isinstance(text, str):
+            continue
+        info = metrics.get(cited[0].metric) or {}
+        words = " ".join([info.get("label") or "", *(info.get("synonyms") or ())])
+        if info.get("formula") or re.search(r"(?i)\b(average|mean|per|rate|share|ratio)\b",
+                                            words):
+            continue
+        places += [(i, m) for m in find_mentions(text, catalog)[:1]
+                   if m.kind == "metric" and m.name == cited[0].metric and m.span[0] == 0]
+    if not places:
+        return None
+    i, m = rng.choice(places)
+    text = answer["claims"][i]["text"]
+    return _set_text(answer, i, f"Average {m.words.lower()}{text[m.span[1]:]}")
+
+
 LIES: dict[str, Lie] = {
     "multiplier": multiplier, "spelled_number": spelled_number, "wrong_unit": wrong_unit,
     "string_headline": string_headline, "uncompared_superlative": uncompared_superlative,
     "stated_order": stated_order, "ranking_gap": ranking_gap,
     "flat_behind_prose": flat_behind_prose, "instruction": instruction,
-    "negated_direction": negated_direction}
+    "negated_direction": negated_direction, "swapped_ends": swapped_ends,
+    "reversed_windows": reversed_windows, "flat_for_change": flat_for_change,
+    "dropped_member": dropped_member, "wrong_driver_member": wrong_driver_member,
+    "share_of_change": share_of_change, "average_of_total": average_of_total}
 
 
 # --- honest rewrites ---------------------------------------------------------------------------
@@ -535,7 +723,39 @@ def true_denial(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer 
     return _denial(answer, catalog, rng, true=True)
 
 
+def from_to(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """Every claim's 'CURRENT versus PREVIOUS' written 'from PREVIOUS to CURRENT', and its
+    '(A → B)' written 'from A to B'."""
+    out, changed = _clone(answer), False
+    for claim in out.get("claims") or []:
+        text = claim.get("text")
+        if not isinstance(text, str):
+            continue
+        new = _VERSUS.sub(lambda m: f"from {m.group('b')} to {m.group('a')}", text)
+        for a, b in reversed(ends(new)):
+            if new[a.start - 1:a.start] == "(" and new[b.end:b.end + 1] == ")":
+                new = f"{new[:a.start - 1]}from {a.text} to {b.text}{new[b.end + 1:]}"
+        changed |= new != text
+        claim["text"] = new
+    return out if changed else None
+
+
+def true_flat(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """A claim's move within ±2 % called flat, its number kept: 'fell 0.462 %' → 'was
+    essentially flat (-0.462 %)'."""
+    places = [(i, t, m) for i, t in _claim_places(answer, _MOVED.search)
+              for m in _MOVED.finditer(t) if float(m.group(2).replace(",", "")) < 2]
+    if not places:
+        return None
+    i, text, m = rng.choice(places)
+    sign = "+" if m.group(1) in ("rose", "grew", "increased") else "-"
+    return _set_text(answer, i, f"{text[:m.start()]}was essentially flat "
+                                f"({sign}{m.group(2)} %){text[m.end():]}")
+
+
 REWRITES: dict[str, Rewrite] = {
     "rounded": rounded, "unsigned_change": unsigned_change, "synonym": synonym,
-    "reordered": reordered, "string_value": string_value, "true_denial": true_denial}
-"""Honest rewrites: each must be audited as the clean answer is."""
+    "reordered": reordered, "string_value": string_value, "true_denial": true_denial,
+    "from_to": from_to, "true_flat": true_flat}
+"""Honest rewrites: each must be audited as the clean answer is (`from_to` and `true_flat`
+rewrite claims' texts, the rest only the prose and the headline)."""

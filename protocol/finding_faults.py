@@ -71,6 +71,30 @@ def support(answer: Answer, index: int) -> Support:
     return Support(tuple(cited), tuple(edges))
 
 
+CHANGES = frozenset(("pct_change", "delta", "contribution", "share"))
+
+
+def changed(answer: Answer, index: int) -> set[str]:
+    """The metrics whose change claim `index` and its premises state: a change field, or a
+    claim's own first metric cited at both ends (value and previous) of one row."""
+    claims = answer.get("claims") or []
+    out: set[str] = set()
+    todo, seen = [index], set()
+    while todo:
+        i = todo.pop()
+        if i in seen or not 0 <= i < len(claims):
+            continue
+        seen.add(i)
+        cited = [c for c in map(_parse, claims[i].get("sources") or []) if c is not None]
+        out |= {c.metric for c in cited if c.field in CHANGES}
+        if cited and {"value", "previous"} <= {c.field for c in cited if c.metric ==
+                                               cited[0].metric and c.selector == cited[0].selector}:
+            out.add(cited[0].metric)
+        for p in claims[i].get("premises") or []:
+            todo += _premise(p, i)
+    return out
+
+
 def _parse(text: Any) -> ResultCitation | None:
     try:
         c = parse_citation(text) if isinstance(text, str) else None
@@ -302,7 +326,10 @@ def mislabelled_metric(answer: Answer, index: int, results: Results, catalog: Ca
     text, s = _text(answer, index), support(answer, index)
     if text is None or not s.citations:
         return None
-    argued = {c.metric for c in s.citations} | {m for edge in s.edges for m in edge}
+    cited = {c.metric for c in s.citations}
+    if (answer.get("claims") or [{}])[index].get("kind") == "causal":
+        cited = changed(answer, index) or cited  # a base weight argues no cause
+    argued = cited | {m for edge in s.edges for m in edge}
     named = [m for m in find_mentions(text, catalog) if m.kind == "metric" and m.name in argued]
     rng.shuffle(named)
     for mention in named:

@@ -37,6 +37,9 @@ _ORDER = re.compile(r"(?i)\b(?P<dir>most|largest|highest|biggest|least|smallest|
                     r"\s+first\b|\bin\s+(?P<word>descending|ascending)\s+order\b")
 _DESCENDING = {"most", "largest", "highest", "biggest", "descending"}
 _CLAUSE = re.compile(r"[^.;!?]+")
+_ASIDE = re.compile(r"\([^()]*\)")
+"""A parenthesis: its members qualify the sentence (a filter), they are not what a
+superlative outside it ranks."""
 
 
 def _quantified(ctx: AnswerContext | ClaimContext, text: str) -> list[tuple[str, str]]:
@@ -51,15 +54,24 @@ def _quantified_in(index: CatalogIndex, text: str) -> list[tuple[str, str]]:
         return []
     mentions = index.read("mentions", text, lambda t: find_mentions(t, index.catalog))
     out = []
+    asides = [(m.start(), m.end()) for m in _ASIDE.finditer(text)]
     for clause in _CLAUSE.finditer(text):
         for q in _QUANTIFIED.finditer(text, clause.start(), clause.end()):
+            aside = _aside_of(q.start(), asides)
             inside = [m for m in mentions if clause.start() <= m.span[0] < clause.end()
-                      and m.kind in ("dimension", "member")]
+                      and m.kind in ("dimension", "member")
+                      and _aside_of(m.span[0], asides) == aside]
             named = [m for m in inside if m.kind == "dimension" and m.span[0] >= q.end()]
             near = named or sorted(inside, key=lambda m: abs(m.span[0] - q.start()))
             if near:
                 out.append((q.group(0), near[0].name))
     return out
+
+
+def _aside_of(at: int, asides: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parenthesis position `at` is in (a filter the sentence is qualified by, "(origin
+    airport LGA)"), as a list of at most one."""
+    return [a for a in asides if a[0] <= at < a[1]][:1]
 
 
 def _compared(ctx: AnswerContext, cited: tuple[Cited, ...] | list[Cited], dimension: str

@@ -3,6 +3,7 @@ model fix; they never break grounding."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from harness.audit.comparisons import find_comparisons
@@ -27,6 +28,7 @@ from harness.audit.scope import SCOPE_FINDINGS
 from harness.audit.steps import emits
 from harness.audit.types import Finding
 from protocol.catalog_text import direction, says_period_total
+from protocol.numbers import ReadNumber, claims_in, matches
 
 
 def _finding(ctx: ClaimContext, code: str, message: str, evidence: dict[str, Any],
@@ -36,7 +38,15 @@ def _finding(ctx: ClaimContext, code: str, message: str, evidence: dict[str, Any
 
 @emits("direction_mismatch")
 def find_direction(ctx: ClaimContext) -> list[Finding]:
-    said = ctx.index_.read("direction", ctx.claim.text, direction) if ctx.cited else 0
+    """The text says the other move than a cited change shows: its verb of motion, the order
+    of the ends it states ('(2.56 → 2.78)' of a fall from 2.78), or a flat for a move."""
+    if not ctx.cited:
+        return _against_flat(ctx) if ctx.premises else []
+    return _against_verb(ctx) or _against_ends(ctx) or _against_flat(ctx)
+
+
+def _against_verb(ctx: ClaimContext) -> list[Finding]:
+    said = ctx.index_.read("direction", ctx.claim.text, direction)
     if not said:
         return []
     for item in ctx.cited:
@@ -51,6 +61,89 @@ def find_direction(ctx: ClaimContext) -> list[Finding]:
                 "Check the sign convention of the metric and its label (a metric where "
                 "lower is better needs it said in its description).")]
     return []
+
+
+_ENDS_GAP = re.compile(r"\s*(?:[a-z]{1,8}\.?\s*)?(?:→|->|to)\s*")
+"""Between the ends of a stated change: an arrow (or 'to'), after a unit ('13.0 min → 20.8')."""
+_FLAT = re.compile(r"(?i)\b(?:(?:essentially |roughly |about |broadly )?(?:flat|unchanged)|"
+                   r"held steady|stayed level|no (?:real )?change|did not (?:change|move)|"
+                   r"barely (?:moved|changed))\b")
+FLAT_BAND = 2.0
+"""A change (in percent) a text may call flat or unchanged; a larger move is not flat."""
+
+
+def _ends(text: str) -> list[tuple[ReadNumber, ReadNumber]]:
+    """Each 'A → B' (or 'from A to B') pair of numbers the text states, in order."""
+    if "→" not in text and "->" not in text and " to " not in text:
+        return []
+    numbers = claims_in(text)
+    return [(a, b) for a, b in zip(numbers, numbers[1:], strict=False)
+            if _ENDS_GAP.fullmatch(gap := text[a.end:b.start])
+            and ("→" in gap or "->" in gap or text[:a.start].rstrip().endswith("from"))]
+
+
+def _compared(item: Any) -> dict[str, Any] | None:
+    """The cited row's comparison fields of the cited metric (a compare result), if any."""
+    if item.result.kind != "compare":
+        return None
+    fields = item.row.values.get(item.citation.metric)
+    return fields if isinstance(fields, dict) else None
+
+
+def _against_ends(ctx: ClaimContext) -> list[Finding]:
+    pairs = ctx.index_.read("ends", ctx.claim.text, _ends)
+    for item in ctx.cited if pairs else ():
+        fields = _compared(item)
+        if fields is None or fields.get("value") == fields.get("previous"):
+            continue
+        for a, b in pairs:
+            if _states(a, fields.get("value")) and _states(b, fields.get("previous")) \
+                    and not _states(a, fields.get("previous")):
+                return [_finding(
+                    ctx, "direction_mismatch",
+                    f"Claim {ctx.cid} says {a.text} → {b.text}, but {item.text.split('.')[0]} "
+                    f"went from {fields['previous']:,g} (previous) to {fields['value']:,g}: "
+                    "the ends are stated the other way round.",
+                    {"said": f"{a.text} → {b.text}", "citation": item.text,
+                     "value": fields["value"], "previous": fields["previous"]},
+                    "State a change from the previous value to the current one.")]
+    return []
+
+
+def _states(number: ReadNumber, value: Any) -> bool:
+    """The number states the value, as itself or (a percent) as a fraction: '39.6 %' of 0.396."""
+    return matches(number, value) or (number.percent and matches(number, value, "fraction"))
+
+
+def _against_flat(ctx: ClaimContext) -> list[Finding]:
+    """A move called flat: of the claim's metric, or (an argument) of the metric named just
+    before the flat words, where every change its premises cite moved beyond the band."""
+    flat = ctx.index_.read("flat", ctx.claim.text, _FLAT.search)
+    if flat is None:
+        return []
+    items = ctx.cited[:1] or _of_named(ctx, flat.start())  # a measurement: what it states
+    moved = [(item, change) for item in items
+             if isinstance(change := (_compared(item) or {}).get("pct_change"), int | float)]
+    if not moved or any(abs(change) <= FLAT_BAND for _item, change in moved):
+        return []
+    item, change = moved[0]
+    return [_finding(
+        ctx, "direction_mismatch",
+        f"Claim {ctx.cid} says it was flat, but {item.text.split('.')[0]} moved "
+        f"{change:+.3g} %.",
+        {"said": "flat", "citation": item.text, "value": change},
+        f"Say which way it moved; call a change flat only within ±{FLAT_BAND:g} %.")]
+
+
+def _of_named(ctx: ClaimContext, at: int) -> list[Any]:
+    """The changes an argument's premises cite of the metric its text names last before `at`."""
+    named = [m for m in read_claim(ctx).metrics if m.span[1] <= at]
+    if not named:
+        return []
+    current = ctx.index_.current
+    metric = current.get(named[-1].name, named[-1].name)
+    return [c for c in support_of(ctx).cited if c.citation.field == "pct_change"
+            and current.get(c.metric, c.metric) == metric]
 
 
 @emits("partial_period")

@@ -9,6 +9,7 @@ both its ends (a causal claim may name the parent and the factor of its edge).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -152,7 +153,7 @@ def find_mislabelled(ctx: ClaimContext) -> list[Finding]:
     if support is None:
         return []
     if ctx.cited:
-        return _measurement_metrics(ctx, reading)
+        return _measurement_metrics(ctx, reading) or _said_quantity(ctx, reading)
     return _argument_metrics(ctx, reading.first, support)
 
 
@@ -163,18 +164,109 @@ def _measurement_metrics(ctx: ClaimContext, reading: ClaimReading) -> list[Findi
         if cited in reading.said:
             continue
         said, mention = next(iter(reading.first.items()))
-        out.append(Finding(
+        out.append(_measurement_finding(ctx, said, mention, item))
+    return out or _uncited_metric(ctx, reading)
+
+
+def _measurement_finding(ctx: ClaimContext, said: str, mention: Mention, item: Cited
+                         ) -> Finding:
+    cited = _current(ctx.index_, item.citation.metric)
+    return Finding(
+        "mislabelled_metric", ctx.cid,
+        f"Claim {ctx.cid} says {mention.words!r} ({said}) but cites {item.text} ({cited}).",
+        {"said": said, "phrase": mention.words, "cited": cited, "citation": item.text},
+        f"If '{mention.words}' should mean {cited}, add it as a synonym of {cited}; otherwise "
+        f"relabel {cited} so it cannot be read as {said}.")
+
+
+def _uncited_metric(ctx: ClaimContext, reading: ClaimReading) -> list[Finding]:
+    """A measurement naming a metric beside the ones it cites ('Value moments for channel
+    organic rose 9.33 %' of days per user, named later in the sentence): every metric it names
+    is cited, or is the parent a cited contribution or share is of."""
+    if len(reading.said) < 2:
+        return []
+    index = ctx.index_
+    allowed = {_current(index, c.citation.metric) for c in ctx.cited}
+    attributed = {m for c in ctx.cited if c.citation.field in ("contribution", "share")
+                  for m in (_current(index, c.citation.metric),)}
+    allowed |= {_current(index, parent) for (parent, child), kind in index.edges.items()
+                if kind == "exact" and _current(index, child) in attributed}
+    for said, mention in reading.first.items():
+        if _current(index, said) not in allowed:
+            return [_measurement_finding(ctx, _current(index, said), mention, ctx.cited[0])]
+    return []
+
+
+_SHARE = re.compile(r"(?i)(?:\b(?:made|makes|make)\s+up|\baccount(?:s|ed)?\s+for|\bshare\b[^.;%]*?"
+                    r"\b(?:was|is|of))\s+(?P<n>[-+−]?\d[\d,]*(?:\.\d+)?)\s?%|(?P<m>[-+−]?\d[\d,]*"
+                    r"(?:\.\d+)?)\s?%\s+of\s+(?:the\s+)?(?:total|all\b|overall)")
+"""A percent stated as a share of a whole: 'made up 11.4 % of', '40 % of the total'."""
+_AVERAGE = re.compile(r"(?i)\b(?:average|mean)\s+$")
+SHARE_FIELDS = frozenset(("share", "share_of_total"))
+_AVERAGED = re.compile(r"(?i)\b(?:average|mean|per|rate|share|ratio)\b")
+
+
+def _said_quantity(ctx: ClaimContext, reading: ClaimReading) -> list[Finding]:
+    """The text calls the cited number another quantity of its metric: a percent change
+    stated as a share of a whole, or a total or level called an average."""
+    return _share_of_change(ctx) or _average_of_total(ctx, reading)
+
+
+def _share_of_change(ctx: ClaimContext) -> list[Finding]:
+    found = ctx.index_.read("share-words", ctx.claim.text, _SHARE.search)
+    if found is None:
+        return []
+    stated = float((found.group("n") or found.group("m")).replace(",", "").replace("−", "-"))
+    units = ctx.catalog["metrics"]
+    shares = [c for c in ctx.cited if c.citation.field in SHARE_FIELDS or (
+        c.citation.field == "value"
+        and (units.get(_current(ctx.index_, c.metric)) or {}).get("unit") == "fraction")]
+    if any(_near(c.value, stated) or _near(c.value, stated / 100) for c in shares):
+        return []
+    change = next((c for c in ctx.cited
+                   if c.citation.field == "pct_change" and _near(c.value, stated)), None)
+    if change is None:
+        return []
+    return [Finding(
+        "mislabelled_metric", ctx.cid,
+        f"Claim {ctx.cid} states {found.group(0)!r}, a share of a whole, but {change.text} is "
+        "a percent change of the metric, not its share of anything.",
+        {"said": "share", "phrase": found.group(0), "cited": change.metric,
+         "citation": change.text},
+        "Say the change as a rise or fall, or cite the share (query it with share: true).")]
+
+
+def _near(value: Any, stated: float) -> bool:
+    """The value is the stated magnitude to within its written rounding (5 %)."""
+    return isinstance(value, int | float) and \
+        abs(abs(value) - abs(stated)) <= 0.051 * max(abs(stated), 0.01)
+
+
+def _average_of_total(ctx: ClaimContext, reading: ClaimReading) -> list[Finding]:
+    text = ctx.claim.text
+    for mention in reading.metrics:
+        if not _AVERAGE.search(text[max(0, mention.span[0] - 9):mention.span[0]]):
+            continue
+        info = ctx.catalog["metrics"].get(_current(ctx.index_, mention.name)) or {}
+        words = " ".join([info.get("label") or "", *(info.get("synonyms") or ())])
+        if info.get("formula") or _AVERAGED.search(words):
+            continue  # an average or a ratio already: 'average' only repeats it
+        return [Finding(
             "mislabelled_metric", ctx.cid,
-            f"Claim {ctx.cid} says {mention.words!r} ({said}) but cites {item.text} ({cited}).",
-            {"said": said, "phrase": mention.words, "cited": cited, "citation": item.text},
-            f"If '{mention.words}' should mean {cited}, add it as a synonym of {cited}; otherwise "
-            f"relabel {cited} so it cannot be read as {said}."))
-    return out
+            f"Claim {ctx.cid} says the average of {mention.words!r}, but {mention.name} is "
+            "a total (or a level), not an average.",
+            {"said": f"average {mention.name}", "phrase": mention.words,
+             "cited": mention.name, "citation": ctx.cited[0].text},
+            f"Drop 'average', or cite a governed average of {mention.name} (define one if it "
+            "is meant).")]
+    return []
 
 
 def _argument_metrics(ctx: ClaimContext, named: dict[str, Mention], support: Support
                       ) -> list[Finding]:
     carried = _argued(ctx.index_, support)
+    if ctx.claim.kind == "causal":
+        carried = _causes(ctx, support) or carried
     said = {_current(ctx.index_, raw): mention for raw, mention in named.items()}
     meant = _meant(ctx, set(said), carried)
     return [_argument_finding(ctx, name, mention, carried, meant)
@@ -186,6 +278,52 @@ def _argued(index: CatalogIndex, support: Support) -> set[str]:
     out = {_current(index, c.metric) for c in support.cited}
     for s in support.statements:
         out |= {_current(index, s.parent), _current(index, s.child)}
+    return out
+
+
+CHANGES = frozenset(("pct_change", "delta", "contribution", "share"))
+"""Fields that state a change (or its attribution): what a causal claim may blame."""
+
+
+def _causes(ctx: ClaimContext, support: Support) -> set[str]:
+    """What a causal claim may name: the metrics whose change its premises state, and both
+    ends of every tree edge it rests on; empty when no premise states a change (a claim about
+    levels is held to everything cited)."""
+    changed = {_current(ctx.index_, c.metric) for c in changes_argued(ctx)}
+    if not changed:
+        return set()
+    for s in support.statements:
+        changed |= {_current(ctx.index_, s.parent), _current(ctx.index_, s.child)}
+    return changed
+
+
+def changes_argued(ctx: ClaimContext) -> list[Cited]:
+    """The citations of the claim and its premises (followed through premises) that state a
+    change. A field cited beside another metric's change (a base weight, the mix's sizes)
+    states no change of its own metric, nor of its row's member."""
+    out: list[Cited] = []
+    todo, seen = [ctx], set()
+    while todo:
+        claim = todo.pop()
+        if claim.index in seen:
+            continue
+        seen.add(claim.index)
+        out += _changes(claim.cited)
+        todo += [ctx.answer_claims[p - 1] for p in claim.premises
+                 if 0 < p < claim.index and p <= len(ctx.answer_claims)]
+    return out
+
+
+def _changes(cited: list[Cited]) -> list[Cited]:
+    """One claim's citations that state a change: a change field, or both ends (value and
+    previous) of its first citation's metric in one row (a stated 'A → B')."""
+    out = [c for c in cited if c.citation.field in CHANGES]
+    if cited:
+        first = cited[0]
+        ends = [c for c in cited if c.metric == first.metric and c.row is first.row
+                and c.citation.field in ("value", "previous")]
+        if len({c.citation.field for c in ends}) == 2:
+            out += ends
     return out
 
 
@@ -215,16 +353,43 @@ def find_mislabelled_member(ctx: ClaimContext) -> list[Finding]:
     """The text names a member of a governed dimension that neither a cited row nor a cited
     result's filter has."""
     groups = read_claim(ctx).groups
-    support = _held(ctx) if groups else None
+    if not groups:
+        return _unnamed_member(ctx)
+    support = _held(ctx)
     if support is None or not support.cited:
         return []
+    if ctx.claim.kind == "causal":  # a cause is a member whose change the premises state
+        support = Support(tuple(changes_argued(ctx)) or support.cited, support.statements, True)
     out: list[Finding] = []
     for group in groups:
         if all(carries(ctx, support.cited, m.name, m.member or "") is False for m in group):
             found = _member_finding(ctx, group[0], support)
             if all(f.evidence != found.evidence for f in out):
                 out.append(found)
-    return out
+    return out or _unnamed_member(ctx)
+
+
+def _unnamed_member(ctx: ClaimContext) -> list[Finding]:
+    """A measurement that cites one member's row of a breakdown but names no member of its
+    dimension: the member's value is stated as the whole's."""
+    if ctx.claim.kind != "measurement" or ctx.rendered or not ctx.cited:
+        return []
+    first = ctx.cited[0]
+    grain = first.result.grain
+    for dim, member in first.row.key.items():
+        if dim == grain or any(c.row.key.get(dim) != member for c in ctx.cited):
+            continue
+        if any(m.name == dim for m in read_claim(ctx).members) or \
+                member.lower() in ctx.claim.text.lower():
+            continue
+        return [Finding(
+            "mislabelled_member", ctx.cid,
+            f"Claim {ctx.cid} names no {dim}, so it reads as all of them, but it cites the row "
+            f"{dim} = {member} ({first.text}).",
+            {"said": None, "dimension": dim, "phrase": "", "cited": [member],
+             "citation": first.text},
+            f"Name the member the row is ({dim} {member}), or cite a result over every {dim}.")]
+    return []
 
 
 def by_span(mentions: Iterable[Mention]) -> list[list[Mention]]:
@@ -293,9 +458,69 @@ def find_mislabelled_window(ctx: ClaimContext) -> list[Finding]:
     windows = {w for item in support.cited for w in windows_of(ctx, item)}
     if not windows:
         return []
-    return [_window_finding(ctx, p, windows, support) for p in periods
-            if not names_window(p.period, windows)
-            and not stated_year(p, [ctx.claim.value, *(c.value for c in support.cited)])]
+    out = [_window_finding(ctx, p, windows, support) for p in periods
+           if not names_window(p.period, windows)
+           and not stated_year(p, [ctx.claim.value, *(c.value for c in support.cited)])]
+    return out or _swapped_windows(ctx, support)
+
+
+_VERSUS = re.compile(r"\s*,?\s*(?:versus|vs\.?|compared\s+(?:with|to)|against)\s+(?:the\s+)?",
+                     re.IGNORECASE)
+_TO = re.compile(r"\s*(?:to|→|->)\s+(?:the\s+)?", re.IGNORECASE)
+_FROM_TO = re.compile(r"(?i)from\b.*\bto\b")
+
+
+def stated_pairs(text: str, periods: tuple[PeriodMention, ...]) -> list[tuple[Period, Period]]:
+    """(current, previous) of each comparison the text states between two periods: 'A versus
+    B' (A is current), 'from A to B' (B is current)."""
+    out = []
+    for p in periods:
+        if len(p.parts) == 2 and _FROM_TO.match(p.words):
+            out.append((p.parts[1].period, p.parts[0].period))
+    for a, b in zip(periods, periods[1:], strict=False):
+        gap = text[a.span[1]:b.span[0]]
+        if _VERSUS.fullmatch(gap):
+            out.append((a.period, b.period))
+        elif _TO.fullmatch(gap) and a.words.lower().startswith("from "):
+            out.append((b.period, a.period))
+    return out
+
+
+def _compared_windows(item: Cited) -> tuple[Window, Window] | None:
+    """(current, previous) window a cited comparison result was asked for."""
+    result = item.result
+    if result.kind != "compare" or len(result.coverage) != 2:
+        return None
+    current, previous = (_window(cov.get("requested")) for cov in result.coverage)
+    return (current, previous) if current and previous and current != previous else None
+
+
+def _swapped_windows(ctx: ClaimContext, support: Support) -> list[Finding]:
+    """A comparison stated the other way round: 'A versus B' where the cited result compares
+    B (current) with A (previous), which states the change with the other sign."""
+    reading = read_claim(ctx)
+    if len(reading.periods) < 2 and not any(p.parts for p in reading.periods):
+        return []
+    pairs = stated_pairs(ctx.claim.text, reading.periods)
+    for item in support.cited if pairs else ():
+        compared = _compared_windows(item)
+        if compared is None:
+            continue
+        current, previous = compared
+        for said_current, said_previous in pairs:
+            if names_window(said_current, [previous]) and names_window(said_previous, [current]):
+                said = f"{said_current.start}..{said_current.end}"
+                return [Finding(
+                    "mislabelled_window", ctx.cid,
+                    f"Claim {ctx.cid} states {said} as the current window against "
+                    f"{said_previous.start}..{said_previous.end}, but {item.text} compares "
+                    f"{current[0]}..{current[1]} (current) with {previous[0]}..{previous[1]} "
+                    "(previous): the change is stated the other way round.",
+                    {"said": said, "phrase": "versus", "cited": [f"{a}..{b}" for a, b in compared],
+                     "citation": item.text},
+                    "State the current window first ('CURRENT versus PREVIOUS', or 'from "
+                    "PREVIOUS to CURRENT').")]
+    return []
 
 
 def windows_of(ctx: Any, item: Cited) -> list[Window]:

@@ -78,10 +78,6 @@ class TestTheIssuesEdits:
         assert report.claims[0].state == "CONFLICTING"
         assert report.decision == "withhold"
 
-    @pytest.mark.xfail(strict=True, reason=(
-        "known weakening (issue 28 note): the drill claim now cites active users as the base "
-        "weight, so a causal claim blaming active users is no longer mislabelled_metric through "
-        "its premises; the edit is still caught by flat_reasoning and served with caveats"))
     def test_causal_factor_edit_is_a_finding(self, rules_lines) -> None:
         """The causal claim blaming active users (which its premises do not cite) is
         mislabelled_metric; the prose still blames days per user, which no causal claim now

@@ -95,10 +95,16 @@ def _kept(new: Any, old: list[Any]) -> bool:
                or matches(new, -n.value, "percent" if n.percent else "number") for n in old)
 
 
+def _untexted(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The claims but for their texts (a claim rewrite, `from_to`, changes only how a claim is
+    written)."""
+    return [{k: v for k, v in c.items() if k != "text"} for c in claims]
+
+
 @pytest.mark.parametrize("kind", REWRITES)
 def test_honest_rewrites_keep_the_numbers(domains, kind: str) -> None:
-    """A rewrite changes only how the answer is written: its claims and listed values are the
-    clean answer's, its headline the same number, every number of its prose one the clean
+    """A rewrite changes only how the answer is written: its claims (but for their texts) and
+    listed values are the clean answer's, its headline the same number, every number of its prose one the clean
     prose states, and its audit the clean one's (served, no finding)."""
     made = 0
     for cases in domains.values():
@@ -109,7 +115,8 @@ def test_honest_rewrites_keep_the_numbers(domains, kind: str) -> None:
             made += 1
             clean = case.answer
             assert written != clean
-            assert (written["claims"], written.get("values")) == (clean["claims"], clean.get("values"))
+            assert (_untexted(written["claims"]), written.get("values")) == (
+                _untexted(clean["claims"]), clean.get("values"))
             value = written.get("value")
             if isinstance(value, str) and not isinstance(clean.get("value"), str):
                 (read,) = read_numbers(value)
@@ -120,7 +127,12 @@ def test_honest_rewrites_keep_the_numbers(domains, kind: str) -> None:
             assert all(_kept(n, old) for n in _numbers(written)), written["answer"]
             report = case_report(case, written)
             assert (report.decision, report.findings, report.defects) == ("serve", [], [])
-    assert made >= 2, kind
+    assert made >= RARE.get(kind, 2), kind
+
+
+RARE = {"true_flat": 1}
+"""Rewrites whose place is rare in two answers per category (a move within ±2 %); the same
+rewrite is tried on more answers of three domains in tests/harness/test_change_findings.py."""
 
 
 def test_a_json_headline_is_read_as_its_repr() -> None:
