@@ -146,6 +146,7 @@ def check_where_reads(model: SemanticModelFile, metrics: list[str], grain: str |
     Answered as a window when that is the days answered, or cannot matter: the bounds keep
     the whole window asked and every day the offsets read. Else refused, named."""
     names, _ = resolve_metrics(model, metrics)
+    asked = widen(asked, grain) if asked and grain else asked  # the periods the answer reads
     for metric in names:
         shifted = [g for g in _offset_grains(model, metric)
                    if not (grain and GRAINS.index(grain) > GRAINS.index(g)
