@@ -46,6 +46,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
+from conformance.cells import key_text, num  # noqa: E402 - after the path is set
+
 DATA = HERE / "metricflow_itests"
 MANIFESTS = {  # IntegrationTestModel → the manifest folder MetricFlow's test fixtures use
     "SIMPLE_MODEL": "simple_manifest",
@@ -252,7 +254,7 @@ def our_args(case: dict[str, Any], model: Any) -> tuple[dict[str, Any], list[str
         from semantic_layer import SemanticError, parse_where
 
         try:
-            args = parse_where(where).apply(args)
+            args = parse_where(where).apply(args, model)
         except SemanticError as exc:
             raise _Refuse(f"--where: {exc.message}") from exc
     names = ([f"metric_time__{grain}"] if grain else []) + group_by
@@ -332,18 +334,8 @@ def showwork(model: Any, database: Path, case: dict[str, Any], args: dict[str, A
 
 
 # -- comparing -----------------------------------------------------------------------------------
-def _key_text(v: Any) -> str:
-    if v is None or v == "":
-        return ""
-    if isinstance(v, bool):
-        return str(v).lower()
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)[:10] if isinstance(v, str) and len(v) >= 10 and v[4:5] == "-" else str(v)
 
 
-def _num(v: Any) -> float | None:
-    return None if v is None or v == "" else float(v)
 
 
 def compare(case: dict[str, Any], names: list[str], mf: dict[str, Any], ours: dict[str, Any]
@@ -358,13 +350,13 @@ def compare(case: dict[str, Any], names: list[str], mf: dict[str, Any], ours: di
     for row in mf["rows"]:
         rec = dict(zip(mf["columns"], row, strict=True))
         # a time dimension asked without a grain is named at its own (day) grain by MetricFlow
-        theirs[tuple(_key_text(rec[n] if n in rec else rec.get(f"{n}__day")) for n in names)] = rec
-    mine = {tuple(_key_text(r.get(n)) for n in names): r for r in ours["rows"]}
+        theirs[tuple(key_text(rec[n] if n in rec else rec.get(f"{n}__day")) for n in names)] = rec
+    mine = {tuple(key_text(r.get(n)) for n in names): r for r in ours["rows"]}
     problems = [f"row {k} only in {'MetricFlow' if k in theirs else 'showwork'}: "
                 f"{theirs.get(k) or mine.get(k)}" for k in sorted(set(theirs) ^ set(mine))]
     for key in sorted(set(theirs) & set(mine)):
         for m in case["metrics"]:
-            a, b = _num(theirs[key].get(m)), _num(mine[key].get(m))
+            a, b = num(theirs[key].get(m)), num(mine[key].get(m))
             if a is None or b is None:
                 if a is not b:
                     problems.append(f"row {key} {m}: MetricFlow {a}, showwork {b}")

@@ -224,7 +224,7 @@ def our_rows(layer, q: Query) -> list[dict[str, object]]:
     if q.grain:
         args.update(grain=q.grain, whole_periods=bool(q.start))
     if q.where:
-        args = parse_where(q.where).apply(args)
+        args = parse_where(q.where).apply(args, layer.model)
     result = layer.call("query", args)
     rows = []
     for row in result.rows:

@@ -543,9 +543,12 @@ class _Build:
                 lo = shift(w.start, -mode.offset.count, mode.offset.grain)
                 if (plan.grain not in (None, "day") and isinstance(label, str)
                         and GRAINS.index(mode.offset.grain) >= GRAINS.index(plan.grain)):
-                    # MetricFlow, for an offset no finer than the grain: the period whose start
-                    # is this period's start shifted back; none when the shift lands inside a
+                    # MetricFlow, for an offset no finer than the grain: the whole period whose
+                    # start is this period's start shifted back, even when the window (a
+                    # metric_time bound) cuts this period; none when the shift lands inside a
                     # period (a week back by a month). A finer offset shifts each day.
+                    lo = shift(period_start(w.start, plan.grain), -mode.offset.count,
+                               mode.offset.grain)
                     hi = (period_end(lo, plan.grain) + ONE_DAY if period_start(lo, plan.grain) == lo
                           else lo)
                     out.append((label, lo, hi))
@@ -575,16 +578,18 @@ class _Build:
                 assert mode.grain
                 start = period_start(w.start, mode.grain)
                 out.append((label, start, start + (w.end_exclusive - w.start)))
+            elif _last_day(plan, mode):
+                # every day of the period, its own trailing range: the last with data per group
+                # is picked in the SQL (_last_with_data)
+                day = w.start
+                while day <= w.end:
+                    out.append((label, _trailing(mode, day), day + ONE_DAY))
+                    day += ONE_DAY
             else:
                 at = w.start if plan.grain and mode.period_agg == "first" else w.end
-                if mode.offset:
-                    lo = shift(at, -mode.offset.count, mode.offset.grain) + ONE_DAY
-                elif mode.grain:
-                    lo = period_start(at, mode.grain)
-                else:
-                    lo = None
                 # the first day with data: read to the period's end, cut per group (_first_day)
-                out.append((label, lo, w.end_exclusive if _first_day(plan, mode) else at + ONE_DAY))
+                out.append((label, _trailing(mode, at),
+                            w.end_exclusive if _first_day(plan, mode) else at + ONE_DAY))
         return out
 
     def _range(self, cte: _Cte, bucketed: bool) -> exp.Select:
@@ -611,6 +616,8 @@ class _Build:
             starts = [w.start for _, w in self._buckets()]
             rows = [(*r, start) for r, start in zip(rows, starts, strict=True)]
             return self._first_with_data(leaf, scan, select, rows, [*columns, "__start"], col)
+        if _last_day(self.plan, leaf.mode):  # type: ignore[arg-type]
+            return self._last_with_data(leaf, scan, select, rows, columns)
         select = select.select(named(self._aggregate(leaf, None, scan), self.leaves[leaf]),
                                copy=False)
         if bucketed:
@@ -658,6 +665,32 @@ class _Build:
             outer = outer.select(exp.column(name), copy=False).group_by(exp.column(name), copy=False)
         value = self._aggregate(leaf, None, scan, exp.column("__value"))
         return outer.select(named(value, self.leaves[leaf]), copy=False)
+
+    def _last_with_data(self, leaf: Leaf, scan: Scan, select: exp.Select,
+                        rows: Sequence[tuple[Cell, ...]], columns: list[str]) -> exp.Select:
+        """A cumulative metric by a grain coarser than a day, read as MetricFlow reads its
+        `period_agg: last`: the value on the last day of the period whose trailing range has
+        rows, per group (a day with no rows in its range has no value). Each day of the period
+        is read over its own range (one row of `p` a day, `__hi` the day after it), then the
+        latest day with rows of each period and group is kept."""
+        plan = self.plan
+        assert plan is not None
+        day, bucket = exp.column("__hi", "p"), cast(exp.column(BUCKET, "p"), DATE)
+        select = select.select(named(self._aggregate(leaf, None, scan), self.leaves[leaf]),
+                               named(bucket, BUCKET), named(day, "__day"), copy=False).group_by(
+            bucket.copy(), day.copy(), copy=False)
+        select = self._dims(select, scan)
+        names = list(plan.group_by) if scan.fact.entities else []
+        inner = join(with_from(scan, select), self._values(rows, columns), "cross")
+        keys = [exp.column(name) for name in [BUCKET, *names]]
+        latest = exp.Window(this=exp.RowNumber(), partition_by=[k.copy() for k in keys],
+                            order=exp.Order(expressions=[exp.Ordered(this=exp.column("__day"),
+                                                                     desc=True)]))
+        ranked = exp.select(*keys, exp.column(self.leaves[leaf]), named(latest, "__latest")).from_(
+            inner.subquery("days", copy=False), copy=False)
+        return exp.select(*[k.copy() for k in keys], exp.column(self.leaves[leaf])).from_(
+            ranked.subquery("ranked", copy=False), copy=False).where(
+            binary(exp.EQ, exp.column("__latest"), exp.Literal.number(1)), copy=False)
 
     def _values(self, rows: Sequence[tuple[Cell, ...]], columns: list[str]) -> exp.Values:
         """The VALUES table `p(columns)` of the rows. Its rows are written as text and set into
@@ -848,6 +881,22 @@ def _first_day(plan: Plan, mode: Mode) -> bool:
     """A cumulative leaf read at the first day with data of periods coarser than a day."""
     return (mode.kind == "cumulative" and mode.period_agg == "first"
             and plan.grain not in (None, "day") and plan.kind == "query")
+
+
+def _last_day(plan: Plan, mode: Mode) -> bool:
+    """A cumulative leaf with a trailing range (a window or grain_to_date) read at the last day
+    with data of periods coarser than a day. Over all time a period's last day has data as soon
+    as any day before it has: its range is read as it is."""
+    return (mode.kind == "cumulative" and mode.period_agg == "last"
+            and (mode.offset is not None or mode.grain is not None)
+            and plan.grain not in (None, "day") and plan.kind == "query")
+
+
+def _trailing(mode: Mode, day: dt.date) -> dt.date | None:
+    """The first day a cumulative leaf reads on `day` (None: all time)."""
+    if mode.offset:
+        return shift(day, -mode.offset.count, mode.offset.grain) + ONE_DAY
+    return period_start(day, mode.grain) if mode.grain else None
 
 
 def _finite(plan: Plan) -> None:

@@ -19,9 +19,9 @@ import sqlglot
 from sqlglot import exp
 
 from semantic_layer.errors import InvalidFilter
-from semantic_layer.model import GRAINS
+from semantic_layer.model import GRAINS, SemanticModelFile
 from semantic_layer.sql import bare_booleans, bare_null_tests, unplaced
-from semantic_layer.windows import period_end, period_start
+from semantic_layer.windows import Window, period_end, period_start
 
 REWRITES = (bare_booleans, bare_null_tests)
 """What a rendered metric filter goes through: the same rows, in SQL engines plan better."""
@@ -178,28 +178,42 @@ class ParsedWhere:
     """First day metric_time may take (inclusive)."""
     end: dt.date | None = None
     """Last day metric_time may take (inclusive)."""
+    mixed: tuple[str, ...] = ()
+    """When the metric_time bounds share the filter with other conditions, the grains they
+    compare at: MetricFlow reads such a filter as one, which for an offset input it applies
+    before the shift (check_where_reads)."""
 
-    def apply(self, args: dict[str, Any]) -> dict[str, Any]:
+    def apply(self, args: dict[str, Any], model: SemanticModelFile | None = None
+              ) -> dict[str, Any]:
         """Query arguments with these filters added and the window narrowed to the bounds.
 
         A window asked with whole_periods is widened to whole periods first, as MetricFlow widens
         --start/--end and then filters on the bounds; a bound on one side only leaves the other
-        side open (the layer closes it at the sources' coverage)."""
+        side open (the layer closes it at the sources' coverage). With the model, a filter
+        MetricFlow reads otherwise for the metrics asked is refused (check_where_reads)."""
         out = dict(args, where=[*args.get("where", []), *self.where])
-        if self.start or self.end:
-            w = dict(out.get("window") or {})
-            asked = [_day(w.get("start")), _day(w.get("end"))]
-            if asked[0] and asked[1] and out.get("whole_periods") and out.get("grain"):
-                asked = [period_start(asked[0], out["grain"]),
-                         period_end(period_start(asked[1], out["grain"]), out["grain"])]
-                out["whole_periods"] = False
-            starts = [d for d in (self.start, asked[0]) if d]
-            ends = [d for d in (self.end, asked[1]) if d]
-            start, end = max(starts or [dt.date.min]), min(ends or [dt.date.max])
-            if start > end:
-                raise InvalidFilter(f"The metric_time bounds and the window leave no day to read "
-                                    f"(from {start} to {end}); there is nothing to answer.")
-            out["window"] = {"start": start.isoformat(), "end": end.isoformat()}
+        if not (self.start or self.end):
+            return out
+        w = dict(out.get("window") or {})
+        asked = [_day(w.get("start")), _day(w.get("end"))]
+        if asked[0] and asked[1] and out.get("whole_periods") and out.get("grain"):
+            asked = [period_start(asked[0], out["grain"]),
+                     period_end(period_start(asked[1], out["grain"]), out["grain"])]
+            out["whole_periods"] = False
+        starts = [d for d in (self.start, asked[0]) if d]
+        ends = [d for d in (self.end, asked[1]) if d]
+        start, end = max(starts or [dt.date.min]), min(ends or [dt.date.max])
+        if start > end:
+            raise InvalidFilter(f"The metric_time bounds and the window leave no day to read "
+                                f"(from {start} to {end}); there is nothing to answer.")
+        if model is not None and self.mixed:
+            from semantic_layer.validate import check_where_reads
+
+            check_where_reads(model, list(out.get("metrics", [])), out.get("grain"),
+                              Window(asked[0], asked[1]) if asked[0] and asked[1] else None,
+                              Window(self.start or dt.date.min, self.end or dt.date.max),
+                              self.mixed)
+        out["window"] = {"start": start.isoformat(), "end": end.isoformat()}
         return out
 
 
@@ -219,16 +233,20 @@ def parse_where(text: str) -> ParsedWhere:
     conjuncts = _cnf(tree)
     start = end = None
     where: list[dict[str, Any]] = []
+    others, grains = False, set()
     for clause in conjuncts:
         times = [c for c in clause if _is_metric_time(c.ref)]
         if times and len(clause) > 1:
             raise InvalidFilter("metric_time bounds may only be AND-ed, not OR-ed with other conditions.")
         if times:
             start, end = _bound(times[0], start, end)
+            grains.add(_bound_grain(times[0].ref))
             continue
         filters = [_filter(c) for c in clause]
         where.append(filters[0] if len(filters) == 1 else {"any_of": filters})
-    return ParsedWhere(where, start, end)
+        others = True
+    mixed = tuple(sorted(grains, key=GRAINS.index)) if others else ()
+    return ParsedWhere(where, start, end, mixed)
 
 
 def _is_metric_time(ref: Ref) -> bool:
@@ -320,6 +338,11 @@ def _filter(c: Comparison) -> dict[str, Any]:
     return {"dimension": name, "op": c.op, "values": list(c.values)}
 
 
+def _bound_grain(ref: Ref) -> str:
+    """The grain a metric_time reference compares at (metric_time__month, or its argument)."""
+    return ref.grain or (ref.name.split("__")[1] if "__" in ref.name else "day")
+
+
 def _bound(c: Comparison, start: dt.date | None,
            end: dt.date | None) -> tuple[dt.date | None, dt.date | None]:
     """The days a metric_time comparison keeps. At a grain (TimeDimension('metric_time',
@@ -331,7 +354,7 @@ def _bound(c: Comparison, start: dt.date | None,
         raise InvalidFilter(f"metric_time is compared with {value!r}; give an ISO date.") from exc
     if c.op == "not_in" or (c.op == "in" and len(c.values) != 1):
         raise InvalidFilter("metric_time takes =, <, <=, >, >= with one date.")
-    grain = c.ref.grain or (c.ref.name.split("__")[1] if "__" in c.ref.name else "day")
+    grain = _bound_grain(c.ref)
     one = dt.timedelta(days=1)
     if grain == "day":
         lo = {"ge": day, "gt": day + one, "in": day}.get(c.op)

@@ -110,13 +110,15 @@ def _args(metric: list[str], by: list[str], grain: str | None, start: str | None
     return "query", args
 
 
-def _where(kind: str, args: dict[str, Any], where: str | None) -> dict[str, Any]:
-    """The call's arguments with MetricFlow's `--where` applied."""
+def _where(kind: str, args: dict[str, Any], where: str | None,
+           model: SemanticModelFile) -> dict[str, Any]:
+    """The call's arguments with MetricFlow's `--where` applied (one MetricFlow reads otherwise
+    for the metrics asked is refused)."""
     if where is None:
         return args
     parsed = parse_where(where)
     if kind == "query":
-        return parsed.apply(args)
+        return parsed.apply(args, model)
     if parsed.start or parsed.end:
         raise typer.BadParameter("metric_time bounds in --where apply to a query; give a "
                                  "comparison's windows with --start/--end and --previous-*",
@@ -155,7 +157,7 @@ def compile_cmd(metric: list[str] = MetricOpt, by: list[str] = ByOpt, grain: str
     """Print the SQL a governed call compiles to (nothing runs, no warehouse is read)."""
     model = open_project(project).model
     kind, args = _args(metric, by, grain, start, end, previous_start, previous_end, model.as_of)
-    compiled = SemanticLayer(model).compile(kind, _where(kind, args, where), dialect)
+    compiled = SemanticLayer(model).compile(kind, _where(kind, args, where, model), dialect)
     print(compiled.sql)
 
 
@@ -177,7 +179,7 @@ def query_cmd(metric: list[str] = MetricOpt, by: list[str] = ByOpt, grain: str |
             if kind != "query":
                 raise typer.BadParameter("--limit applies to a query, not a comparison")
             args["limit"] = limit
-        result = layer.call(kind, _where(kind, args, where))
+        result = layer.call(kind, _where(kind, args, where, layer.model))
     finally:
         layer.close()
     if result.widened:

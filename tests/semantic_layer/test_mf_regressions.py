@@ -9,14 +9,22 @@ checked against MetricFlow 0.210 through conformance/mf_driver.py.
   a calendar offset finer than the grain (a month by quarter) reads day − offset for every day;
 - a cumulative metric by a coarser grain than a day (period_agg first) is its value on the first
   day of the period that has rows in its range, per group;
-- a dimension three joins away is refused (MetricFlow's limit is two)."""
+- a dimension three joins away is refused (MetricFlow's limit is two);
+- offset_cut_period: an offset no finer than the grain under a --where bounding metric_time
+  that cuts a period reads the whole period shifted back (MetricFlow filters its time spine, not
+  the shifted rows); a finer offset shifts each day the bound keeps;
+- offset_mixed_where: a --where bounding metric_time in one filter with other conditions is
+  applied by MetricFlow to the offset input's rows before the shift: refused unless the bounds
+  keep the window and every day the offset reads (or a finer offset, bounded by day);
+- last_day_with_data / last_day_per_group: a cumulative metric with period_agg last by a coarser
+  grain is its value on the period's last day whose trailing range has rows, per group."""
 
 from __future__ import annotations
 
 import duckdb
 import pytest
 
-from semantic_layer import SemanticLayer, errors, load_model
+from semantic_layer import SemanticLayer, errors, load_model, parse_where
 
 MODELS = """
 semantic_models:
@@ -69,6 +77,20 @@ metrics:
     label: Sales trailing week
     type: cumulative
     type_params: {measure: sales_count, cumulative_type_params: {window: 7 days}}
+  - name: amount_7d_last
+    label: Amount trailing week, at the period's last day
+    type: cumulative
+    type_params: {measure: amount, cumulative_type_params: {window: 7 days, period_agg: last}}
+  - name: amount_mtd_last
+    label: Amount month to date, at the period's last day
+    type: cumulative
+    type_params: {measure: amount, cumulative_type_params: {grain_to_date: month, period_agg: last}}
+  - name: amount_wow
+    label: Amount against a week before
+    type: derived
+    type_params:
+      expr: amount - before
+      metrics: [{name: amount}, {name: amount, alias: before, offset_window: 1 week}]
 """
 
 SALES = [  # sale_id, store_id, sold_on, amount, is_gift
@@ -160,3 +182,93 @@ def test_two_joins_answer_three_are_refused(sales: SemanticLayer) -> None:
     with pytest.raises(errors.UnsupportedDimension, match="crosses 3 joins; at most 2"):
         sales.call("query", {"metrics": ["amount"], "group_by": ["store__town__region__region_name"],
                              "window": {"start": "2024-01-01", "end": "2024-12-31"}})
+
+
+def _where_rows(layer: SemanticLayer, args: dict, where: str) -> list[tuple]:
+    return _rows(layer, parse_where(where).apply(args, layer.model))
+
+
+MARCH_TO_MAY = {"grain": "month", "whole_periods": True,
+                "window": {"start": "2024-03-01", "end": "2024-05-31"}}
+
+
+def test_offset_by_month_under_a_bound_cutting_april_reads_all_of_march(
+        sales: SemanticLayer) -> None:
+    """metric_time >= Apr 15: April's current value is Apr 30's 4.0, its month before is all of
+    March (7 + 3 + 2), not Mar 15–31; by store, the mall's April reads March's 3.0."""
+    where = "{{ TimeDimension('metric_time', 'day') }} >= '2024-04-15'"
+    got = _where_rows(sales, {"metrics": ["amount_mom"], **MARCH_TO_MAY}, where)
+    assert got == [("2024-04-01", 4.0 - 12.0), ("2024-05-01", 8.0 - 5.0)]
+    by_store = _where_rows(sales, {"metrics": ["amount_mom"], **MARCH_TO_MAY,
+                                   "group_by": ["store__store_kind"]}, where)
+    assert by_store == [("2024-04-01", "kiosk", None), ("2024-04-01", "mall", 1.0),
+                        ("2024-05-01", "kiosk", 7.0), ("2024-05-01", "mall", None)]
+
+
+def test_offset_by_week_under_bounds_on_both_sides_reads_whole_weeks_before(
+        sales: SemanticLayer) -> None:
+    """Apr 3 – Apr 30, by week: the week of Apr 1 (cut) reads the whole week of Mar 25 (3 + 2),
+    the week of Apr 29 (cut to one day) the week of Apr 22 (none)."""
+    where = ("{{ TimeDimension('metric_time', 'day') }} > '2024-04-02' AND "
+             "{{ TimeDimension('metric_time', 'day') }} < '2024-05-01'")
+    got = _where_rows(sales, {"metrics": ["amount_wow"], "grain": "week", "whole_periods": True,
+                              "window": {"start": "2024-03-25", "end": "2024-05-12"}}, where)
+    assert got == [("2024-04-01", 1.0 - 5.0), ("2024-04-08", None), ("2024-04-29", None)]
+
+
+@pytest.mark.parametrize(("grain", "start", "where"), [
+    ("month", "2024-03-01", "{{ Dimension('store__store_kind') }} = 'kiosk' AND "
+                            "{{ TimeDimension('metric_time', 'day') }} >= '2024-04-15'"),
+    ("day", "2024-03-30", "{{ Dimension('store__store_kind') }} = 'mall' AND "
+                          "{{ TimeDimension('metric_time', 'day') }} >= '2024-04-01'"),
+])
+def test_offset_under_a_bound_mixed_with_other_conditions_is_refused(
+        sales: SemanticLayer, grain: str, start: str, where: str) -> None:
+    """MetricFlow applies the one filter to the month before's rows before the shift (by month:
+    May alone, null; by day: Apr 30 alone, null): not answered as a window."""
+    args = {"metrics": ["amount_mom"], "grain": grain, "whole_periods": True,
+            "window": {"start": start, "end": "2024-05-31" if grain == "month" else "2024-04-30"}}
+    with pytest.raises(errors.WindowError, match="before the shift"):
+        _where_rows(sales, args, where)
+
+
+def test_offset_under_a_mixed_bound_that_cannot_matter_is_answered(sales: SemanticLayer) -> None:
+    """Bounds from Feb 1 keep April–May and the March they read; by quarter a month's offset
+    shifts each day the bound keeps (Q1 from Mar 15: Mar 29–31 all read Feb 29's 10.0)."""
+    kiosk = "{{ Dimension('store__store_kind') }} = 'kiosk' AND "
+    wide = _where_rows(sales, {"metrics": ["amount_mom"], "grain": "month", "whole_periods": True,
+                               "window": {"start": "2024-04-01", "end": "2024-05-31"}},
+                       kiosk + "{{ TimeDimension('metric_time', 'day') }} >= '2024-02-01'")
+    assert wide == [("2024-04-01", 1.0 - 9.0), ("2024-05-01", 8.0 - 1.0)]
+    by_quarter = _where_rows(
+        sales, {"metrics": ["amount_mom"], "grain": "quarter", "whole_periods": True,
+                "window": {"start": "2024-01-01", "end": "2024-06-30"}},
+        kiosk + "{{ TimeDimension('metric_time', 'day') }} >= '2024-03-15'")
+    assert by_quarter == [("2024-01-01", 2.0 - 30.0), ("2024-04-01", 9.0 - 16.0)]
+
+
+def test_cumulative_last_by_month_is_its_value_on_the_last_day_with_data(
+        sales: SemanticLayer) -> None:
+    """Trailing week, at the period's last day with rows in its range: May 31's range is empty,
+    May 12's holds May 6 (8.0). By store, each its own: the kiosk's April at Apr 10 (1.0), the
+    mall's May at May 6 (Apr 30's 4.0)."""
+    got = _rows(sales, {"metrics": ["amount_7d_last"], **MARCH_TO_MAY})
+    assert got == [("2024-03-01", 5.0), ("2024-04-01", 4.0), ("2024-05-01", 8.0)]
+    by_store = _rows(sales, {"metrics": ["amount_7d_last"], **MARCH_TO_MAY,
+                             "group_by": ["store__store_kind"]})
+    assert by_store == [("2024-03-01", "kiosk", 2.0), ("2024-03-01", "mall", 3.0),
+                        ("2024-04-01", "kiosk", 1.0), ("2024-04-01", "mall", 4.0),
+                        ("2024-05-01", "kiosk", 8.0), ("2024-05-01", "mall", 4.0)]
+
+
+def test_cumulative_month_to_date_last_by_quarter_stops_at_the_last_month_with_data(
+        sales: SemanticLayer) -> None:
+    """Q2's June has no sale: its last day with data is May 31 (8.0); the mall's, Apr 30 (4.0)."""
+    half = {"grain": "quarter", "whole_periods": True,
+            "window": {"start": "2024-01-01", "end": "2024-06-30"}}
+    got = _rows(sales, {"metrics": ["amount_mtd_last"], **half})
+    assert got == [("2024-01-01", 12.0), ("2024-04-01", 8.0)]
+    by_store = _rows(sales, {"metrics": ["amount_mtd_last"], **half,
+                             "group_by": ["store__store_kind"]})
+    assert by_store == [("2024-01-01", "kiosk", 9.0), ("2024-01-01", "mall", 3.0),
+                        ("2024-04-01", "kiosk", 8.0), ("2024-04-01", "mall", 4.0)]

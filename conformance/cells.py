@@ -1,0 +1,23 @@
+"""How the conformance runs read a result cell, the same on MetricFlow's side and showwork's:
+a key as text (a date as its day, a null as ''), a value as a float (a null as None)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def key_text(v: Any) -> str:
+    """A key cell as text: '' for a null, 'true'/'false' for a boolean, '3' for 3.0, a date or
+    timestamp as its day."""
+    if v is None or v == "":
+        return ""
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)[:10] if isinstance(v, str) and len(v) >= 10 and v[4:5] == "-" else str(v)
+
+
+def num(v: Any) -> float | None:
+    """A value cell as a float (a boolean as 0 or 1), None for a null."""
+    return None if v is None or v == "" else float(v)
