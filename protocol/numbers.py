@@ -500,8 +500,17 @@ def _spelled(text: str, m: re.Match[str]) -> ReadNumber | None:
 
 def _key(number: ReadNumber) -> str:
     """The digits a question and an answer share: '12,573' and '12573' are the same number."""
-    found = re.search(r"[0-9][0-9,]*(?:\.[0-9]+)?|\.[0-9]+", number.text)
-    return found.group(0).replace(",", "") if found else number.text.lower()
+    return _key_of(number.text)
+
+
+_DIGITS = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?|\.[0-9]+")
+
+
+@lru_cache(maxsize=4096)
+def _key_of(text: str) -> str:
+    """`_key` of a number's text (found once per text: every claim of an answer asks)."""
+    found = _DIGITS.search(text)
+    return found.group(0).replace(",", "") if found else text.lower()
 
 
 # ---------------------------------------------------------------------------------------------

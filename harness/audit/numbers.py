@@ -482,17 +482,25 @@ def unlabelled(text: str, numbers: tuple[ReadNumber, ...], supports: Iterable[Su
     claim. A number written so that is no cited row's member stays a claim."""
     if not any(n.text[:1].isdigit() and not (n.percent or n.money) for n in numbers):
         return numbers  # the common case: no number that could start a member's name
-    dims = catalog.get("dimensions") or {}
-    keys = {(k, str(v).lower()) for s in supports if s.source is not None
-            for k, v in s.source.row.key.items()}
+    # only a member whose name starts as some number's text does can be written as it
+    firsts = {n.text[:1].lower() for n in numbers if not (n.percent or n.money)}
+    keys = {(k, member) for s in supports if s.source is not None
+            for k, v in s.source.row.key.items() for member in (str(v).lower(),)
+            if member[:1] in firsts}
     if not keys:
         return numbers
-    said = {(f"{(dims.get(k) or {}).get('label') or k.split('__')[-1].replace('_', ' ')} "
-             .lower(), v) for k, v in keys} | {(f"{k} ".lower(), v) for k, v in keys}
     low = text.lower()
+    dims = catalog.get("dimensions") or {}
     return tuple(n for n in numbers if n.percent or n.money or not any(
         low.startswith(member, n.start) and member.startswith(n.text.lower())
-        and low.endswith(label, 0, n.start) for label, member in said))
+        and _after_label(low, n.start, key, dims) for key, member in keys))
+
+
+def _after_label(low: str, start: int, key: str, dims: dict[str, Any]) -> bool:
+    """The lower-cased text before `start` ends in the label of dimension `key` (its catalog
+    label, or its name's last part with spaces) or its name, then a space."""
+    label = f"{(dims.get(key) or {}).get('label') or key.split('__')[-1].replace('_', ' ')} "
+    return low.endswith(label.lower(), 0, start) or low.endswith(f"{key} ".lower(), 0, start)
 
 
 def _members(row: Row) -> set[str]:

@@ -48,3 +48,13 @@ def test_adversary_counts_per_domain(layer) -> None:
         assert tally["caught"] <= tally["injected"]
     assert report["withheld"]["unsupported_number"]["injected"] == 3
     assert all(h["alarmed"] <= h["made"] for h in report["honest"].values())
+
+
+def test_side_by_side_times_every_line_once() -> None:
+    """The passes take turns by slices; every line is parsed and audited once, a last short
+    slice included (7 lines in slices of 3)."""
+    golden = Path(__file__).resolve().parents[2] / "traces" / "golden" / "traces.jsonl"
+    lines = [line for line in golden.read_text().splitlines() if line.strip()][:7]
+    parse_s, audit_s, claims = bench.side_by_side(lines, chunk=3)
+    assert claims == bench._audit(lines) > 0
+    assert parse_s > 0 and audit_s > 0
