@@ -27,7 +27,7 @@ import copy
 import math
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from protocol.finding_faults import Catalog, Results, support
@@ -492,13 +492,21 @@ def flat_for_change(answer: Answer, results: Results, catalog: Catalog,
                     rng: random.Random) -> Answer | None:
     """A claim's move of 5 % or more called flat: 'fell 28.8 %' → 'was essentially flat
     (-28.8 %)' (the number kept, so it is still supported)."""
+    return _called_flat(answer, rng, lambda size: size >= 5, FLAT_WORDS)
+
+
+def _called_flat(answer: Answer, rng: random.Random, size_ok: Callable[[float], bool],
+                 words: Sequence[str]) -> Answer | None:
+    """One stated move whose size `size_ok` keeps, rewritten as one of `words` with its signed
+    number in parentheses ('fell 0.462 %' → 'was essentially flat (-0.462 %)')."""
     places = [(i, t, m) for i, t in _claim_places(answer, _MOVED.search)
-              for m in _MOVED.finditer(t) if float(m.group(2).replace(",", "")) >= 5]
+              for m in _MOVED.finditer(t) if size_ok(float(m.group(2).replace(",", "")))]
     if not places:
         return None
     i, text, m = rng.choice(places)
     sign = "+" if m.group(1) in ("rose", "grew", "increased") else "-"
-    return _set_text(answer, i, f"{text[:m.start()]}{rng.choice(FLAT_WORDS)} "
+    word = words[0] if len(words) == 1 else rng.choice(words)  # one word draws nothing
+    return _set_text(answer, i, f"{text[:m.start()]}{word} "
                                 f"({sign}{m.group(2)} %){text[m.end():]}")
 
 
@@ -743,14 +751,7 @@ def from_to(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | No
 def true_flat(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
     """A claim's move within ±2 % called flat, its number kept: 'fell 0.462 %' → 'was
     essentially flat (-0.462 %)'."""
-    places = [(i, t, m) for i, t in _claim_places(answer, _MOVED.search)
-              for m in _MOVED.finditer(t) if float(m.group(2).replace(",", "")) < 2]
-    if not places:
-        return None
-    i, text, m = rng.choice(places)
-    sign = "+" if m.group(1) in ("rose", "grew", "increased") else "-"
-    return _set_text(answer, i, f"{text[:m.start()]}was essentially flat "
-                                f"({sign}{m.group(2)} %){text[m.end():]}")
+    return _called_flat(answer, rng, lambda size: size < 2, ("was essentially flat",))
 
 
 REWRITES: dict[str, Rewrite] = {

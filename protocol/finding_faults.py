@@ -52,22 +52,30 @@ class Support:
     edges: tuple[tuple[str, str], ...]
 
 
-def support(answer: Answer, index: int) -> Support:
-    """Claim `index` (0-based): its result citations and tree edges, and its premises'."""
+def _reached(answer: Answer, index: int) -> list[int]:
+    """Claim `index` (0-based) and every claim its premises reach, each once, in walk order."""
     claims = answer.get("claims") or []
-    cited: list[ResultCitation] = []
-    edges: list[tuple[str, str]] = []
+    out: list[int] = []
     todo, seen = [index], set()
     while todo:
         i = todo.pop()
         if i in seen or not 0 <= i < len(claims):
             continue
         seen.add(i)
-        claim = claims[i]
-        cited += [c for c in map(_parse, claim.get("sources") or []) if c is not None]
-        for p in claim.get("premises") or []:
+        out.append(i)
+        for p in claims[i].get("premises") or []:
             todo += _premise(p, i)
-            edges += _edge(p)
+    return out
+
+
+def support(answer: Answer, index: int) -> Support:
+    """Claim `index` (0-based): its result citations and tree edges, and its premises'."""
+    claims = answer.get("claims") or []
+    cited: list[ResultCitation] = []
+    edges: list[tuple[str, str]] = []
+    for i in _reached(answer, index):
+        cited += [c for c in map(_parse, claims[i].get("sources") or []) if c is not None]
+        edges += [e for p in claims[i].get("premises") or [] for e in _edge(p)]
     return Support(tuple(cited), tuple(edges))
 
 
@@ -79,19 +87,12 @@ def changed(answer: Answer, index: int) -> set[str]:
     claim's own first metric cited at both ends (value and previous) of one row."""
     claims = answer.get("claims") or []
     out: set[str] = set()
-    todo, seen = [index], set()
-    while todo:
-        i = todo.pop()
-        if i in seen or not 0 <= i < len(claims):
-            continue
-        seen.add(i)
+    for i in _reached(answer, index):
         cited = [c for c in map(_parse, claims[i].get("sources") or []) if c is not None]
         out |= {c.metric for c in cited if c.field in CHANGES}
         if cited and {"value", "previous"} <= {c.field for c in cited if c.metric ==
                                                cited[0].metric and c.selector == cited[0].selector}:
             out.add(cited[0].metric)
-        for p in claims[i].get("premises") or []:
-            todo += _premise(p, i)
     return out
 
 
