@@ -26,6 +26,8 @@ from typing import Any
 
 MAX_CITATION = 300
 GRAIN_KEYS = ("day", "week", "month", "quarter", "year")
+CHANGE_FIELDS = frozenset(("pct_change", "delta", "contribution", "share"))
+"""The fields that state a change or its attribution: what a causal claim may blame."""
 """Selector keys that name a time grain: their members are period starts."""
 _BARE = re.compile(r"[A-Za-z0-9_.\-]+")
 _MONTH_ONLY = re.compile(r"[0-9]{4}-(?:0[1-9]|1[0-2])")

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.citations import CitationSyntaxError, ResultCitation, parse_citation
+from protocol.citations import CHANGE_FIELDS, CitationSyntaxError, ResultCitation, parse_citation
 from protocol.reading import (
     Mention,
     Period,
@@ -79,9 +79,6 @@ def support(answer: Answer, index: int) -> Support:
     return Support(tuple(cited), tuple(edges))
 
 
-CHANGES = frozenset(("pct_change", "delta", "contribution", "share"))
-
-
 def changed(answer: Answer, index: int) -> set[str]:
     """The metrics whose change claim `index` and its premises state: a change field, or a
     claim's own first metric cited at both ends (value and previous) of one row."""
@@ -89,7 +86,7 @@ def changed(answer: Answer, index: int) -> set[str]:
     out: set[str] = set()
     for i in _reached(answer, index):
         cited = [c for c in map(_parse, claims[i].get("sources") or []) if c is not None]
-        out |= {c.metric for c in cited if c.field in CHANGES}
+        out |= {c.metric for c in cited if c.field in CHANGE_FIELDS}
         if cited and {"value", "previous"} <= {c.field for c in cited if c.metric ==
                                                cited[0].metric and c.selector == cited[0].selector}:
             out.add(cited[0].metric)

@@ -20,7 +20,7 @@ from harness.audit.context import AnswerContext, Cited, ClaimContext
 from harness.audit.index import CatalogIndex
 from harness.audit.steps import codes_of, emits
 from harness.audit.types import Finding
-from protocol.citations import StatementCitation
+from protocol.citations import CHANGE_FIELDS, StatementCitation
 from protocol.reading import Mention, Period, PeriodMention, find_mentions, find_periods
 
 Window = tuple[dt.date, dt.date]
@@ -281,10 +281,6 @@ def _argued(index: CatalogIndex, support: Support) -> set[str]:
     return out
 
 
-CHANGES = frozenset(("pct_change", "delta", "contribution", "share"))
-"""Fields that state a change (or its attribution): what a causal claim may blame."""
-
-
 def _causes(ctx: ClaimContext, support: Support) -> set[str]:
     """What a causal claim may name: the metrics whose change its premises state, and both
     ends of every tree edge it rests on; empty when no premise states a change (a claim about
@@ -317,7 +313,7 @@ def changes_argued(ctx: ClaimContext) -> list[Cited]:
 def _changes(cited: list[Cited]) -> list[Cited]:
     """One claim's citations that state a change: a change field, or both ends (value and
     previous) of its first citation's metric in one row (a stated 'A → B')."""
-    out = [c for c in cited if c.citation.field in CHANGES]
+    out = [c for c in cited if c.citation.field in CHANGE_FIELDS]
     if cited:
         first = cited[0]
         ends = [c for c in cited if c.metric == first.metric and c.row is first.row
