@@ -195,7 +195,7 @@ def _generated(repeats: int, worlds: int, scratch: Path) -> list[dict[str, Any]]
         layer = SemanticLayer(load_model(scratch / w.id))
         for q in w.queries:
             try:
-                args = gen.layer_args(q)
+                args = gen.layer_args(q, layer.model)
             except SemanticError:
                 continue
             cases.append((q["id"], layer, args, _shape(layer, q)))
