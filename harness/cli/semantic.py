@@ -146,6 +146,22 @@ PrevStartOpt = typer.Option(None, "--previous-start", help="Compare: previous wi
 PrevEndOpt = typer.Option(None, "--previous-end", help="Compare: previous window end.")
 WhereOpt = typer.Option(None, "--where", help="A MetricFlow filter, e.g. "
                         "\"{{ Dimension('customer__country') }} = 'MX'\".")
+ShareOpt = typer.Option(False, "--share", help="A query grouped --by: each row's share of the "
+                        "total too (share_of_total, a fraction of the same metric, filters and "
+                        "window not grouped).")
+
+
+def _share(kind: str, args: dict[str, Any], share: bool) -> dict[str, Any]:
+    """The call's arguments asking each row's share of the total (a grouped query only)."""
+    if not share:
+        return args
+    if kind != "query":
+        raise typer.BadParameter("--share applies to a query, not a comparison",
+                                 param_hint="--share")
+    if not args.get("group_by"):
+        raise typer.BadParameter("--share needs --by: a share is of a member's row in the "
+                                 "total", param_hint="--share")
+    return {**args, "share": True}
 
 
 @semantic_app.command("compile")
@@ -153,11 +169,13 @@ def compile_cmd(metric: list[str] = MetricOpt, by: list[str] = ByOpt, grain: str
                 start: str | None = StartOpt, end: str | None = EndOpt,
                 previous_start: str | None = PrevStartOpt, previous_end: str | None = PrevEndOpt,
                 dialect: str = typer.Option("duckdb", help="One of: " + ", ".join(DIALECTS)),
-                where: str | None = WhereOpt, project: str | None = ProjectOpt) -> None:
+                where: str | None = WhereOpt, share: bool = ShareOpt,
+                project: str | None = ProjectOpt) -> None:
     """Print the SQL a governed call compiles to (nothing runs, no warehouse is read)."""
     model = open_project(project).model
     kind, args = _args(metric, by, grain, start, end, previous_start, previous_end, model.as_of)
-    compiled = SemanticLayer(model).compile(kind, _where(kind, args, where, model), dialect)
+    args = _share(kind, _where(kind, args, where, model), share)
+    compiled = SemanticLayer(model).compile(kind, args, dialect)
     print(compiled.sql)
 
 
@@ -165,7 +183,7 @@ def compile_cmd(metric: list[str] = MetricOpt, by: list[str] = ByOpt, grain: str
 def query_cmd(metric: list[str] = MetricOpt, by: list[str] = ByOpt, grain: str | None = GrainOpt,
               start: str | None = StartOpt, end: str | None = EndOpt,
               previous_start: str | None = PrevStartOpt, previous_end: str | None = PrevEndOpt,
-              where: str | None = WhereOpt,
+              where: str | None = WhereOpt, share: bool = ShareOpt,
               limit: int | None = typer.Option(None, "--limit", min=1, help="A query: at most N "
                                                "rows, in key order."),
               as_json: bool = typer.Option(False, "--json", help="Print the typed result as JSON."),
@@ -179,7 +197,7 @@ def query_cmd(metric: list[str] = MetricOpt, by: list[str] = ByOpt, grain: str |
             if kind != "query":
                 raise typer.BadParameter("--limit applies to a query, not a comparison")
             args["limit"] = limit
-        result = layer.call(kind, _where(kind, args, where, layer.model))
+        result = layer.call(kind, _share(kind, _where(kind, args, where, layer.model), share))
     finally:
         layer.close()
     if result.widened:

@@ -100,3 +100,44 @@ def test_warehouse_build_small(tmp_path: Path) -> None:
     result = showwork("warehouse", "build", "--scale", "0.02", "--seed", "3", home=tmp_path)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "demo.duckdb").exists() and "built" in result.stderr
+
+
+def _shop_project(root: Path) -> Path:
+    """The shop example as a project folder over its generated warehouse."""
+    from shop_data import SHOP, shop_db
+
+    root.mkdir()
+    shutil.copytree(SHOP / "models", root / "models")
+    for name in ("governance.yaml", "showwork.yaml", "questions.yaml"):
+        shutil.copy(SHOP / name, root / name)
+    (root / "warehouse.duckdb").symlink_to(shop_db())
+    return root
+
+
+@pytest.mark.parametrize("domain", ["demo", "shop"])
+def test_query_share(domain: str, home: Path, tmp_path: Path) -> None:
+    """query --share gives each row's share_of_total: the row's value over the same metric and
+    window not grouped; a ratio metric is refused with no_share (exit 4), --share without --by
+    is a usage error naming the option."""
+    if domain == "demo":
+        where = ["--start", "2026-03-09", "--end", "2026-03-15"]
+        metric, dim, ratio = "new_users", "platform", "days_per_user"
+    else:
+        where = ["--start", "2019-06-01", "--end", "2019-06-30",
+                 "--project", str(_shop_project(tmp_path / "shop"))]
+        metric, dim, ratio = "revenue", "store", "average_order_value"
+    shares = showwork("semantic", "query", "-m", metric, "--by", dim, "--share", "--json",
+                      *where, home=home)
+    assert shares.returncode == 0, shares.stderr
+    rows = json.loads(shares.stdout)["rows"]
+    total = json.loads(showwork("semantic", "query", "-m", metric, "--json", *where,
+                                home=home).stdout)["rows"][0]["values"][metric]["value"]
+    assert len(rows) >= 2 and total > 0
+    for row in rows:
+        got = row["values"][metric]
+        assert got["share_of_total"] == pytest.approx(got["value"] / total, rel=1e-9)
+    blocked = showwork("semantic", "query", "-m", ratio, "--by", dim, "--share", *where,
+                       home=home)
+    assert blocked.returncode == 4 and "A share of the total means nothing here" in blocked.stderr
+    ungrouped = showwork("semantic", "query", "-m", metric, "--share", *where, home=home)
+    assert ungrouped.returncode == 2 and "--share needs --by" in ungrouped.stderr
