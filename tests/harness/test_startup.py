@@ -16,7 +16,7 @@ import pytest
 from shop_data import shop_db
 
 from harness.cli.app import COMMANDS
-from harness.cli.lazy import source_help
+from harness.cli.lazy import source_help, summary
 from showwork.cli import BENCH
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,6 +63,19 @@ class TestImportsOnDemand:
             assert probe["loaded"] == []
         else:  # a command's own help loads its module, still no engine until it runs
             assert "benchmarks.cli" not in probe["loaded"]
+
+    def test_app_help_loads_no_rich_and_cuts_no_description(self) -> None:
+        """`showwork --help` (and a bare `showwork`) is click's plain layout: typer's rich
+        formatter and rich itself stay unloaded, and every command's whole first paragraph
+        is listed, not cut at click's 45 characters."""
+        for args in (("--help",), ()):
+            probe, out = _run(*args, heavy=("rich", "typer.rich_utils"))
+            assert probe["loaded"] == []
+            assert probe["code"] == (0 if args else 2) and "Usage" in out
+            listed = " ".join(out.split())
+            for lazy in (*COMMANDS, BENCH):
+                line = summary(source_help(lazy.module, lazy.attr))
+                assert len(line) > 20 and f"{lazy.name} {line}" in listed, lazy.name
 
     def test_audit_loads_no_engine(self, tmp_path: Path) -> None:
         """`showwork audit` of stored traces re-audits with no database, parser or model."""
