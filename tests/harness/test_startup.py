@@ -40,9 +40,11 @@ print(json.dumps({"code": code, "loaded": [m for m in heavy if m in sys.modules]
 
 UNUSED_BY_ASK = ("pyspark", "openai", "mcp", "benchmarks", "benchmarks.cli", "harness.web", "rich",
                  "harness.mcp", "harness.report", "structlog", "dbt_semantic_interfaces", "yaml",
-                 "semantic_layer.project", "semantic_layer.manifest", "harness.init", "harness.experiment")
+                 "semantic_layer.project", "semantic_layer.manifest", "harness.init", "harness.experiment",
+                 "sqlglot", "jinja2", "semantic_layer.compile", "semantic_layer.where")
 """What a warm `ask` with the rules analyst never uses: other commands' modules, the model
-reader and its validation (the model comes from the cache), and structlog (nothing logs)."""
+reader and its validation (the model comes from the cache), structlog (nothing logs), and the
+compiler, sqlglot and Jinja (a question asked before reads its calls' SQL from the cache)."""
 
 
 def _run(*args: str, heavy: tuple[str, ...] = HEAVY, env: dict[str, str] | None = None
