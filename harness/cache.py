@@ -6,6 +6,9 @@ Two kinds of entry, each keyed by everything it depends on:
   dbt-semantic-interfaces versions);
 - the member index (the warehouse's own values per dimension): the model's key and the
   warehouse's fingerprint (file sizes and modification times; see `warehouse_fingerprint`).
+- a governed call prepared on that model (its SQL and how to type its rows: the layer's
+  Reading): the member index's key and the call's kind, canonical wire arguments and dialect
+  (harness/project.py `_prepared`). Its rows are read afresh on every call.
 
 A changed file or warehouse misses its key and rebuilds exactly that entry. An entry carries the
 SHA-256 of its payload; a corrupt or unreadable entry is rebuilt, never trusted. The cache never

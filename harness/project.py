@@ -397,7 +397,8 @@ def _open_layer(project: Project, limits: Limits) -> SemanticLayer:
     engine = open_engine(spec, project.root, limits, project=project.name)
     try:  # the layer checks the model's tables and columns against the engine's
         # `engine=` as a mapping: the same code type-checks before and after the engines land
-        options: dict[str, Any] = {"engine": engine, "checked": _checked(project, spec, engine)}
+        options: dict[str, Any] = {"engine": engine, "checked": _checked(project, spec, engine),
+                                   "prepared": _prepared(project, spec)}
         return SemanticLayer(_inferred(project, spec, engine, limits), limits=limits, **options)
     except BaseException:
         engine.close()
@@ -432,6 +433,22 @@ def _checked(project: Project, spec: dict[str, Any], engine: Any) -> Any:
 
     entry = _warehouse_key(project, spec)
     return build() if entry is None else cache.get("checked", entry, build)
+
+
+def _prepared(project: Project, spec: dict[str, Any]) -> Callable[..., Any] | None:
+    """The layer's store of prepared calls (each call's SQL and how to type its rows), kept like
+    the inferred model it was prepared on: a question asked before compiles nothing and loads no
+    sqlglot. Its rows are read afresh every time; a server's layer keeps its calls in memory."""
+    from harness import cache
+
+    entry = _warehouse_key(project, spec)
+    if entry is None:
+        return None
+
+    def store(key: tuple[str, ...], build: Callable[[], Any]) -> Any:
+        return cache.get("prepared", cache.key(entry, *key), build)
+
+    return store
 
 
 def _warehouse_key(project: Project, spec: dict[str, Any]) -> str | None:

@@ -18,14 +18,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlglot import exp
-
 from semantic_layer.execute import Limits
 from semantic_layer.governance import DimensionGovernance
 from semantic_layer.model import Coverage, SemanticModelFile
 from semantic_layer.results import citable, member_text
 
 if TYPE_CHECKING:
+    from sqlglot import exp
+
     from semantic_layer.engines import Engine
 
 MAX_MEMBERS = 50
@@ -82,6 +82,8 @@ def _open_dimensions(model: SemanticModelFile) -> list[str]:
 
 def infer(model: SemanticModelFile, run: Run, dialect: str = "duckdb") -> SemanticModelFile:
     """The model with missing coverage and member lists filled in from the data."""
+    from sqlglot import exp  # here: a warm start reads the inferred model from the cache
+
     from semantic_layer.sql import qualify
 
     coverage = dict(model.coverage_by_model)
@@ -154,6 +156,8 @@ def infer_from_duckdb(model: SemanticModelFile, database: Path) -> SemanticModel
 
 
 def _table(sm: Any) -> exp.Table:
+    from sqlglot import exp
+
     return exp.to_table(f"{sm.schema}.{sm.table}" if sm.schema and sm.schema != "main" else sm.table)
 
 

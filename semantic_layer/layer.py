@@ -1,18 +1,22 @@
-"""The governed semantic layer: validate, compile, execute, type the result."""
+"""The governed semantic layer: validate, compile, execute, type the result.
+
+sqlglot loads with the first call this layer compiles: a call prepared before and read back from
+the caller's `prepared` store (harness/cache.py, the project cache) runs its SQL and types its
+rows without a parser.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-from sqlglot import exp
 
 from semantic_layer.catalog import build_catalog
-from semantic_layer.compile import Compiled, Compiler
 from semantic_layer.engines import Engine
 from semantic_layer.errors import SemanticError, WarehouseMismatch
 from semantic_layer.execute import Limits
@@ -21,11 +25,17 @@ from semantic_layer.model import SemanticModel, SemanticModelFile, load_model
 from semantic_layer.reading import Reading
 from semantic_layer.requests import CompareArgs, QueryArgs, parse_args
 from semantic_layer.results import Result
-from semantic_layer.sql import HAND_DIALECT, parse_trusted, to_dialect
 from semantic_layer.validate import Plan, plan_compare, plan_query
+
+if TYPE_CHECKING:
+    from semantic_layer.compile import Compiled, Compiler
 
 PREPARED_KEPT = 1024
 """Prepared calls a layer keeps, by wire arguments and by plan (cleared when full)."""
+Store = Callable[[tuple[str, ...], Callable[[], Reading]], Reading]
+"""A caller's store of prepared calls beyond this layer's life: (key, build) → the Reading kept
+under key, else build()'s, kept. The key is the call's kind, wire arguments and dialect; the
+store adds what else the Reading depends on (the model and the code that prepared it)."""
 
 
 class SemanticLayer:
@@ -36,7 +46,7 @@ class SemanticLayer:
 
     def __init__(self, model: SemanticModelFile, database: Path | None = None,
                  limits: Limits | None = None, engine: Engine | None = None,
-                 checked: WarehouseCheck | None = None) -> None:
+                 checked: WarehouseCheck | None = None, prepared: Store | None = None) -> None:
         self.limits = limits or Limits()
         self._time_problems: dict[tuple[str, str], str] | None = None
         """(semantic model, time dimension) → why its column cannot be read as a date."""
@@ -49,11 +59,12 @@ class SemanticLayer:
             model = infer_from_duckdb(model, Path(database))
         self.model = model
         self.database = database
-        self.compiler = Compiler(model)
         self._prepared: dict[tuple[str, ...], Reading] = {}
         """Calls validated and compiled, with how to type their rows, by wire arguments and by
         plan: the model does not change under a layer, so a call asked again (repeats,
         configurations, a rerun) is prepared once. No rows are kept: every call runs its SQL."""
+        self._store = prepared
+        """Where calls prepared by an earlier process are kept (None: this layer's own only)."""
         self._exact_edges = [e.model_dump() for e in model.metric_tree.exact]
         self._engine = engine
         self._owned = engine is None
@@ -62,6 +73,12 @@ class SemanticLayer:
     def open(cls, database: Path | None, model_path: Path | None = None,
              limits: Limits | None = None) -> SemanticLayer:
         return cls(load_model(model_path), database, limits)
+
+    @cached_property
+    def compiler(self) -> Compiler:
+        from semantic_layer.compile import Compiler
+
+        return Compiler(self.model)
 
     @property
     def engine(self) -> Engine:
@@ -87,11 +104,14 @@ class SemanticLayer:
                                 "with layer.run_sql(sql).")
         return con
 
-    def run_sql(self, sql: str, dialect: str = HAND_DIALECT) -> list[tuple[Any, ...]]:
+    def run_sql(self, sql: str, dialect: str | None = None) -> list[tuple[Any, ...]]:
         """Rows of hand-written SQL (gold queries) on the warehouse, whatever its engine, under
-        the layer's limits; written in `dialect`, transpiled by sqlglot to the engine's."""
+        the layer's limits; written in `dialect` (default: DuckDB's, as gold SQL is),
+        transpiled by sqlglot to the engine's."""
+        from semantic_layer.sql import HAND_DIALECT, to_dialect
+
         engine = self.engine
-        return engine.run(to_dialect(sql, engine.dialect, dialect), self.limits)
+        return engine.run(to_dialect(sql, engine.dialect, dialect or HAND_DIALECT), self.limits)
 
     def check_warehouse(self) -> None:
         """WarehouseMismatch unless every table and column the model names is in the warehouse."""
@@ -144,7 +164,10 @@ class SemanticLayer:
         key = (kind, wire, self.dialect) if wire is not None else None
         found = self._prepared.get(key) if key else None
         if found is None:
-            found = self._planned(self.plan(kind, raw))
+            def build() -> Reading:
+                return self._planned(self.plan(kind, raw))
+
+            found = self._store(key, build) if key and self._store else build()
             if key:
                 self._keep(key, found)
         return found
@@ -271,6 +294,10 @@ def time_problems(model: SemanticModelFile, tables: dict[str, list[tuple[str, st
     and its type."""
     types = {t.lower(): {c.lower(): ty for c, ty in cols} for t, cols in tables.items()}
     out: dict[tuple[str, str], str] = {}
+    from sqlglot import exp
+
+    from semantic_layer.sql import parse_trusted
+
     for sm in model.semantic_models:
         table = sm.table if not sm.schema or sm.schema == "main" else f"{sm.schema}.{sm.table}"
         for d in sm.dimensions:
@@ -287,6 +314,10 @@ def time_problems(model: SemanticModelFile, tables: dict[str, list[tuple[str, st
 
 def _named_columns(sm: SemanticModel) -> list[tuple[str, str, str]]:
     """(kind, name, column) for every column an entity, dimension or measure expr reads."""
+    from sqlglot import exp
+
+    from semantic_layer.sql import parse_trusted
+
     items = [("entity", e.name, e.expr) for e in sm.entities]
     items += [("dimension", d.name, d.expr) for d in sm.dimensions]
     items += [("measure", m.name, m.expr) for m in sm.measures]

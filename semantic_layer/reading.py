@@ -10,13 +10,15 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from semantic_layer.attribution import attribute
-from semantic_layer.compile import BUCKET, Compiled
 from semantic_layer.results import Number, Result, Row, member_text
-from semantic_layer.validate import Plan
 from semantic_layer.windows import Window, period_end
+
+if TYPE_CHECKING:  # a Reading read back from the project cache types rows with neither loaded
+    from semantic_layer.compile import Compiled
+    from semantic_layer.validate import Plan
 
 
 class Reading:
@@ -26,6 +28,8 @@ class Reading:
 
     def __init__(self, plan: Plan, compiled: Compiled, model_version: str,
                  point_in_time: tuple[str, ...], exact_edges: list[dict[str, Any]]) -> None:
+        from semantic_layer.compile import BUCKET  # compiling loaded it; reading back need not
+
         self.plan, self.sql, self.exact_edges = plan, compiled.sql, exact_edges
         position = {c: i for i, c in enumerate((*compiled.keys, *plan.metrics))}
         self.dims = tuple((d, position[d]) for d in plan.group_by)

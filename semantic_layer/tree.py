@@ -16,9 +16,6 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
-import sqlglot
-from sqlglot import exp
-
 if TYPE_CHECKING:
     from semantic_layer.governance import ExactEdge, MetricTree
     from semantic_layer.model import Metric, MetricInput
@@ -141,6 +138,8 @@ def product_terms(expr: str) -> list[tuple[str, int]] | None:
     >>> product_terms("a - b") is None
     True
     """
+    import sqlglot  # here: the attribution that imports this module runs without a parser
+
     try:
         tree = sqlglot.parse_one(expr, read="duckdb")
     except sqlglot.errors.ParseError:
@@ -149,6 +148,8 @@ def product_terms(expr: str) -> list[tuple[str, int]] | None:
 
 
 def _terms(node: Any, sign: int) -> list[tuple[str, int]] | None:
+    from sqlglot import exp
+
     if isinstance(node, exp.Paren):
         return _terms(node.this, sign)
     if isinstance(node, exp.Column) and not node.table:

@@ -28,7 +28,6 @@ from semantic_layer.governance import check_rollup
 from semantic_layer.model import GRAINS, DimensionInfo, SemanticModelFile
 from semantic_layer.requests import AnyOf, CompareArgs, Filter, QueryArgs
 from semantic_layer.results import citable, member_text
-from semantic_layer.sql import shift
 from semantic_layer.windows import Window, aligned, period_end, period_start
 
 _OPERATOR = re.compile(r"\s*[-+*/×÷]\s*|\s+(?:per|over|divided by|times|x)\s+", re.IGNORECASE)
@@ -178,6 +177,8 @@ def _offset_grains(model: SemanticModelFile, metric: str) -> list[str]:
 
 def _offset_reads(model: SemanticModelFile, metric: str, start: dt.date) -> list[dt.date]:
     """The first day each offset input of the metric reads for a window starting at `start`."""
+    from semantic_layer.sql import shift  # sqlglot: not needed to read a cached plan
+
     out: list[dt.date] = []
     for i in model.metric_index[metric].input_metrics:
         out += _offset_reads(model, i.name, start)
@@ -212,6 +213,8 @@ def _past_offsets(model: SemanticModelFile, metric: str, end: dt.date) -> dt.dat
     """The last day a metric has a value for when its sources end at `end`: an offset input
     (offset_window) carries the sources' last days that far forward, as MetricFlow's join to
     its time spine does."""
+    from semantic_layer.sql import shift  # sqlglot: not needed to read a cached plan
+
     if end == dt.date.max:
         return end
     last = end

@@ -86,13 +86,51 @@ def _path(name: str, entity_path: Any) -> str:
 
 def references(template: str) -> tuple[str, list[Ref]]:
     """The template with each reference replaced by a token, and the references in order."""
-    from jinja2 import StrictUndefined, TemplateError
-    from jinja2.sandbox import SandboxedEnvironment
-
     if len(template) > MAX_FILTER:
         raise InvalidFilter(f"A filter is at most {MAX_FILTER} characters.")
     if "{%" in template or "{#" in template:
         raise InvalidFilter("A filter holds {{ … }} references only, no Jinja statements.")
+    simple = plain_references(template)
+    return simple if simple is not None else rendered_references(template)
+
+
+_PLAIN_REF = re.compile(
+    r"\{\{\s*(Dimension|TimeDimension|Entity)\(\s*(?:'(\w+)'|\"(\w+)\")"
+    r"(?:\s*,\s*(?:'(\w+)'|\"(\w+)\"))?\s*\)\s*\}\}", re.ASCII)
+"""`{{ Dimension('x') }}`, `{{ TimeDimension('x', 'day') }}`, `{{ Entity('x') }}`: a call with
+plain quoted names (no escapes), the only form most filters use."""
+
+
+def plain_references(template: str) -> tuple[str, list[Ref]] | None:
+    """What `rendered_references` gives, for a template Jinja would read as plain text and
+    `_PLAIN_REF` calls only, without loading Jinja; None for anything else.
+
+    Jinja reads such a template the same way: with no brace outside the calls it finds no other
+    delimiter and passes the text through as it is, save two things it rewrites, so those fall
+    back to it: a carriage return (newlines normalised) and a final newline (dropped)."""
+    if "\r" in template or template.endswith("\n"):
+        return None
+    calls = list(_PLAIN_REF.finditer(template))
+    outside = "".join(template[a.end() if a else 0:b.start() if b else None]
+                      for a, b in zip([None, *calls], [*calls, None], strict=True))
+    if "{" in outside or "}" in outside:
+        return None
+    if any(m.group(1) != "TimeDimension" and (m.group(4) or m.group(5)) for m in calls):
+        return None  # a second argument there is an entity path: Jinja's error says so
+    refs = [Ref(_KINDS[m.group(1)], m.group(2) or m.group(3), _grain(m.group(4) or m.group(5)))
+            for m in calls]
+    counter = iter(range(len(calls)))
+    return _PLAIN_REF.sub(lambda _m: _TOKEN.format(next(counter)), template), refs
+
+
+_KINDS = {"Dimension": "dimension", "TimeDimension": "time_dimension", "Entity": "entity"}
+
+
+def rendered_references(template: str) -> tuple[str, list[Ref]]:
+    """`references` by rendering the template in Jinja's sandbox with MetricFlow's builders."""
+    from jinja2 import StrictUndefined, TemplateError
+    from jinja2.sandbox import SandboxedEnvironment
+
     refs: list[Ref] = []
 
     def dimension(name: str, entity_path: Any = ()) -> _Item:

@@ -3,6 +3,11 @@
 A command's short help is its function's docstring (or its Typer group's `help=`), read from the
 module's source with `ast`, so the list in `showwork --help` cannot drift from the command and
 costs no import of DuckDB, sqlglot or the benchmarks.
+
+The group's own help is click's plain layout, not typer's rich one: rich's help formatter imports
+rich's Markdown, traceback and syntax modules (about half of `showwork --help`'s time). Each
+command's line is its help's whole first paragraph, wrapped, where click would cut it at 45
+characters; a command's own `--help` keeps typer's rich layout.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import inspect
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -75,11 +81,42 @@ class _Stub(TyperCommand):
         return self.lazy.load().make_context(info_name, args, parent=parent, **extra)
 
 
+def summary(help_text: str) -> str:
+    r"""A command's line in the group's list: its help's first paragraph, on one line.
+
+    >>> summary("Ask one question;\n    print the answer.\n\n    Details follow.")
+    'Ask one question; print the answer.'
+    """
+    first = inspect.cleandoc(help_text).partition("\f")[0].split("\n\n", 1)[0]
+    return " ".join(first.split())
+
+
 def lazy_group(commands: tuple[Lazy, ...]) -> type[TyperGroup]:
     """A TyperGroup class that knows `commands` without importing them."""
     by_name = {c.name: c for c in commands}
 
     class LazyGroup(TyperGroup):
+        def format_help(self, ctx: Any, formatter: Any) -> None:
+            # click's layout, skipping TyperGroup's switch to rich_utils (see the module's doc)
+            super(TyperGroup, self).format_help(ctx, formatter)
+
+        def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+            if not args and self.no_args_is_help and not ctx.resilient_parsing:
+                # typer's rich formatter printed the help itself; click's returns it as text
+                typer.echo(ctx.get_help(), color=ctx.color)
+                ctx.exit(2)
+            return super().parse_args(ctx, args)
+
+        def format_commands(self, ctx: Any, formatter: Any) -> None:
+            rows = []
+            for name in self.list_commands(ctx):
+                command = self.get_command(ctx, name)
+                if command is not None and not command.hidden:
+                    rows.append((name, summary(command.short_help or command.help or "")))
+            if rows:
+                with formatter.section("Commands"):
+                    formatter.write_dl(rows)
+
         def list_commands(self, ctx: Any) -> list[str]:
             return [*super().list_commands(ctx), *(n for n in by_name if n not in self.commands)]
 

@@ -180,6 +180,56 @@ class TestInferredEntry:
         assert len(_entries(home, "inferred")) == 2
 
 
+class TestPreparedEntry:
+    def test_warm_call_compiles_nothing(self, home: Path, shop: Path, monkeypatch) -> None:
+        """A governed call is prepared (validated, compiled) once per model and warehouse: a
+        later layer reads its SQL from the cache and compiles nothing, with the same result;
+        a rebuilt warehouse prepares it afresh."""
+        from semantic_layer.compile import Compiler
+
+        compiled: list[str] = []
+        real = Compiler.compile
+
+        def counting(self, plan, dialect="duckdb"):
+            compiled.append(plan.kind)
+            return real(self, plan, dialect)
+
+        monkeypatch.setattr(Compiler, "compile", counting)
+
+        def ask() -> dict:
+            with Project.open(shop) as project:
+                layer = project.layer()
+                try:
+                    return layer.query(metrics=["revenue"], group_by=["region"]).to_json()
+                finally:
+                    layer.close()
+
+        first = ask()
+        assert compiled == ["query"] and len(_entries(home, "prepared")) == 1
+        assert ask() == first and compiled == ["query"]
+        db = shop / "warehouse.duckdb"
+        shutil.copy(db, db.with_suffix(".tmp"))
+        os.replace(db.with_suffix(".tmp"), db)
+        assert ask() == first and compiled == ["query", "query"]
+        assert len(_entries(home, "prepared")) == 2
+
+    def test_blocked_call_is_never_cached(self, home: Path, shop: Path) -> None:
+        """A call the layer refuses is refused warm as cold, with the same message; nothing is
+        kept for it."""
+        from semantic_layer.errors import SemanticError
+
+        messages = []
+        for _ in range(2):
+            with Project.open(shop) as project:
+                layer = project.layer()
+                with pytest.raises(SemanticError) as caught:
+                    layer.query(metrics=["no_such_metric"])
+                layer.close()
+            messages.append(str(caught.value))
+        assert "no_such_metric" in messages[0] and messages[0] == messages[1]
+        assert _entries(home, "prepared") == []
+
+
 class TestCheckedEntry:
     def test_warm_open_lists_no_table(self, home: Path, shop: Path, monkeypatch) -> None:
         """The model's check against the warehouse is cached per fingerprint: a warm open asks
@@ -303,4 +353,4 @@ class TestCachedRunsAreIdentical:
             assert result.exit_code == 0, result.output
             runs[name] = _stable(out / "traces.jsonl")
         assert runs["uncached"] and runs["uncached"] == runs["cold"] == runs["warm"]
-        assert _entries(home, "model")
+        assert _entries(home, "model") and _entries(home, "prepared")

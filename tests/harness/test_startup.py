@@ -16,7 +16,7 @@ import pytest
 from shop_data import shop_db
 
 from harness.cli.app import COMMANDS
-from harness.cli.lazy import source_help
+from harness.cli.lazy import source_help, summary
 from showwork.cli import BENCH
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,9 +40,11 @@ print(json.dumps({"code": code, "loaded": [m for m in heavy if m in sys.modules]
 
 UNUSED_BY_ASK = ("pyspark", "openai", "mcp", "benchmarks", "benchmarks.cli", "harness.web", "rich",
                  "harness.mcp", "harness.report", "structlog", "dbt_semantic_interfaces", "yaml",
-                 "semantic_layer.project", "semantic_layer.manifest", "harness.init", "harness.experiment")
+                 "semantic_layer.project", "semantic_layer.manifest", "harness.init", "harness.experiment",
+                 "sqlglot", "jinja2", "semantic_layer.compile", "semantic_layer.where")
 """What a warm `ask` with the rules analyst never uses: other commands' modules, the model
-reader and its validation (the model comes from the cache), and structlog (nothing logs)."""
+reader and its validation (the model comes from the cache), structlog (nothing logs), and the
+compiler, sqlglot and Jinja (a question asked before reads its calls' SQL from the cache)."""
 
 
 def _run(*args: str, heavy: tuple[str, ...] = HEAVY, env: dict[str, str] | None = None
@@ -63,6 +65,19 @@ class TestImportsOnDemand:
             assert probe["loaded"] == []
         else:  # a command's own help loads its module, still no engine until it runs
             assert "benchmarks.cli" not in probe["loaded"]
+
+    def test_app_help_loads_no_rich_and_cuts_no_description(self) -> None:
+        """`showwork --help` (and a bare `showwork`) is click's plain layout: typer's rich
+        formatter and rich itself stay unloaded, and every command's whole first paragraph
+        is listed, not cut at click's 45 characters."""
+        for args in (("--help",), ()):
+            probe, out = _run(*args, heavy=("rich", "typer.rich_utils"))
+            assert probe["loaded"] == []
+            assert probe["code"] == (0 if args else 2) and "Usage" in out
+            listed = " ".join(out.split())
+            for lazy in (*COMMANDS, BENCH):
+                line = summary(source_help(lazy.module, lazy.attr))
+                assert len(line) > 20 and f"{lazy.name} {line}" in listed, lazy.name
 
     def test_audit_loads_no_engine(self, tmp_path: Path) -> None:
         """`showwork audit` of stored traces re-audits with no database, parser or model."""
