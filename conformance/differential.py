@@ -375,7 +375,7 @@ def showwork(world: World, database: Path, folder: Path) -> dict[str, dict[str, 
 # -- comparing ---------------------------------------------------------------------------------
 
 
-def compare(q: dict[str, Any], mf: dict[str, Any], ours: dict[str, Any], world: World
+def compare(q: dict[str, Any], mf: dict[str, Any], ours: dict[str, Any]
             ) -> tuple[str, list[str]]:
     """(outcome, problems): outcome is equal, both_refuse, known:<name> or different."""
     if "error" in mf and "error" in ours:
@@ -400,44 +400,19 @@ def compare(q: dict[str, Any], mf: dict[str, Any], ours: dict[str, Any], world: 
         theirs[tuple(key_text(rec.get(n.split("__")[-1] if n not in rec else n)) for n in names)] = rec
     mine = {tuple(key_text(r.get(n)) for n in names): r for r in ours["rows"]}
     problems: list[str] = []
-    known: set[str] = set()
     for key in sorted(set(theirs) ^ set(mine)):
-        # a row MetricFlow lists with every metric null and showwork leaves out (or 0 counts)
         side = theirs.get(key) or mine.get(key)
         problems.append(f"row {key} only in {'MetricFlow' if key in theirs else 'showwork'}: {side}")
     for key in sorted(set(theirs) & set(mine)):
         for m in q["metrics"]:
             a, b = num(theirs[key].get(m)), num(mine[key].get(m))
-            # a count over no rows: MetricFlow null, showwork 0 (a metric filter leaving a group
-            # empty, or a --where leaving an ungrouped query no row at all)
-            if a is None and b == 0 and _counts(world, m, not names):
-                known.add("count_of_nothing")
-                continue
             if a is None or b is None:
                 if a is not b:
                     problems.append(f"row {key} {m}: MetricFlow {a}, showwork {b}")
                 continue
             if not math.isclose(a, b, rel_tol=REL_TOL, abs_tol=1e-9):
                 problems.append(f"row {key} {m}: MetricFlow {a!r}, showwork {b!r}")
-    if problems:
-        return "different", problems
-    return (f"known:{sorted(known)[0]}" if known else "equal"), []
-
-
-def _counts(world: World, metric: str, filtered: bool = False) -> bool:
-    """A count under a metric filter (its own or a parent's): MetricFlow null where showwork
-    says 0 for a group the filter leaves empty (count_of_nothing)."""
-    m = next(x for x in world.metrics if x["name"] == metric)
-    tp = m.get("type_params", {})
-    filtered = filtered or bool(m.get("filter"))
-    measures = {x["name"]: x for sm in world.semantic_models for x in sm.get("measures", [])}
-    if m["type"] == "simple":
-        return filtered and measures[tp["measure"]]["agg"] in ("count", "count_distinct",
-                                                               "sum_boolean")
-    subs = [tp.get("numerator"), tp.get("denominator"), *tp.get("metrics", [])]
-    return any(_counts(world, s if isinstance(s, str) else s["name"],
-                       filtered or bool(not isinstance(s, str) and s.get("filter")))
-               for s in subs if s)
+    return ("different", problems) if problems else ("equal", [])
 
 
 def layer_args(q: dict[str, Any], model: Any = None) -> dict[str, Any]:
@@ -489,7 +464,7 @@ def main() -> int:
         differences: list[tuple[dict[str, Any], list[str], str]] = []
         for w in worlds:
             for q in w.queries:
-                outcome, problems = compare(q, theirs[q["id"]], ours[q["id"]], w)
+                outcome, problems = compare(q, theirs[q["id"]], ours[q["id"]])
                 outcomes[outcome] += 1
                 per_kind[(q["kind"], outcome)] += 1
                 if problems:

@@ -46,9 +46,6 @@ class Query:
     grain: str | None = None
     where: str | None = None
     why: str = ""
-    zero_for_null: bool = False
-    """A known difference: for a count whose filter leaves a row's group empty, showwork says 0
-    where MetricFlow (each metric its own subquery, full-outer-joined) says null."""
 
 
 H1 = ("2024-01-01", "2024-06-30")     # a Monday .. a Sunday: whole weeks, months, quarters
@@ -86,8 +83,8 @@ QUERIES = [
           why="a metric filter two joins away"),
     Query("metric_filters_fact", ("web_revenue", "completed_orders"), *H1, grain="month"),
     Query("count_of_nothing", ("orders", "completed_orders"), "2024-01-01", "2024-01-31",
-          grain="day", group_by=("transaction__channel",), zero_for_null=True,
-          why="known difference: a filtered count over no rows is 0, MetricFlow says null"),
+          grain="day", group_by=("transaction__channel",),
+          why="a filtered count over a group its filter leaves no row: null, as in MetricFlow"),
     Query("metric_filter_list", ("europe_enterprise_revenue",), *H1, grain="quarter"),
     Query("ratio_across_models", ("revenue_per_visit",), *H1, grain="month",
           why="a ratio of two semantic models"),
@@ -244,8 +241,6 @@ class Outcome:
     ours: dict[str, int] = field(default_factory=dict)
     worst: float = 0.0
     problems: list[str] = field(default_factory=list)
-    known: int = 0
-    """Cells of the documented difference (MetricFlow null, showwork 0)."""
 
 
 def _key(row: Mapping[str, object], q: Query) -> tuple[str, ...]:
@@ -270,9 +265,6 @@ def compare(q: Query, mf: list[dict[str, str]], ours: list[dict[str, object]], s
     for key in sorted(set(theirs) & set(mine)):
         for m in q.metrics:
             a, b = _number(theirs[key].get(m)), _number(mine[key].get(m))
-            if a is None and b == 0 and q.zero_for_null:
-                outcome.known += 1
-                continue
             if a is None or b is None:
                 if a is not b:
                     outcome.problems.append(f"{side} row {key} {m}: MetricFlow {a}, showwork {b}")
@@ -332,7 +324,7 @@ def report(outcomes: list[Outcome]) -> int:
         q = o.query
         by = ",".join(([f"metric_time__{q.grain}"] if q.grain else []) + list(q.group_by)) or "-"
         ours = "/".join(str(n) for n in o.ours.values()) or "-"
-        status = "DIFFERENT" if o.problems else (f"ok ({o.known} known)" if o.known else "ok")
+        status = "DIFFERENT" if o.problems else "ok"
         rows.append((q.id, ",".join(q.metrics), by + (" +where" if q.where else ""), str(o.mf), ours,
                      f"{o.worst:.1e}", status))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
@@ -344,10 +336,6 @@ def report(outcomes: list[Outcome]) -> int:
         for p in o.problems[:12]:
             print(f"  - {p}")
     checked = sum(o.mf for o in outcomes)
-    known = sum(o.known for o in outcomes)
-    if known:
-        print(f"\nknown difference ({known} cells, documented in the query list): a count whose "
-              "filter leaves a group empty is 0 in showwork, null in MetricFlow.")
     print(f"\n{len(outcomes)} queries, {checked} MetricFlow rows, each compared with showwork from "
           f"the dbt YAML and from the semantic manifest: "
           f"{'all equal' if not failed else f'{len(failed)} different'} "

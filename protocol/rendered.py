@@ -156,6 +156,16 @@ def be(label: str) -> str:
     return "were" if plural(label) else "was"
 
 
+def is_value(label: str, value: float | int | None, unit: str | None = None) -> str:
+    """'were 11,343' ('was …' as the label's number asks), or 'had no value' for none (a count
+    over no rows, as MetricFlow's): never a number nobody read.
+
+    >>> is_value("orders", 12), is_value("revenue", None, "usd")
+    ('were 12', 'had no value')
+    """
+    return "had no value" if value is None else f"{be(label)} {say(value, unit)}"
+
+
 def agree(label: str, verb: str) -> str:
     """A present-tense verb agreeing with the label: 'accounts' → 'account' for a plural."""
     return verb[:-1] if plural(label) and verb.endswith("s") else verb
@@ -176,6 +186,8 @@ def render_measurement(label: str, field: str, fields: dict[str, float | int | N
     'Days per user fell 15.3 % (2.67 → 2.26), 2026-03-09..2026-03-15 versus 2026-03-02..2026-03-08.'
     >>> render_measurement("active users", "value", {"value": 11343}, ["2026-03-02..2026-03-08"])
     'Active users were 11,343 in 2026-03-02..2026-03-08.'
+    >>> render_measurement("orders", "value", {"value": None}, ["2018-02-08..2018-02-08"])
+    'Orders had no value in 2018-02-08..2018-02-08.'
     """
     unit = "fraction" if fraction else unit
     who = subject(label, segment)
@@ -197,5 +209,5 @@ def render_measurement(label: str, field: str, fields: dict[str, float | int | N
         return f"{who} {words}{span}, {when}."
     if field == "previous" and previous is not None:
         return f"{who} {be(label)} {say(previous, unit)} in {windows[-1]}."
-    stated = say(fields.get(field), unit)
-    return f"{who} {be(label)} {stated} in {windows[0]}." if windows else f"{who} {be(label)} {stated}."
+    stated = is_value(label, fields.get(field), unit)
+    return f"{who} {stated} in {windows[0]}." if windows else f"{who} {stated}."

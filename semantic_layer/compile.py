@@ -290,6 +290,11 @@ class _Build:
             select = select.where(self._condition(scan, f), copy=False)
         return select
 
+    def _grouped(self, scan: Scan) -> bool:
+        """The scan groups its rows by the asked dimensions (not a model without entities)."""
+        assert self.plan is not None
+        return bool(self.plan.group_by) and bool(scan.fact.entities)
+
     def _condition(self, scan: Scan, f: Filter | AnyOf) -> exp.Expr:
         if isinstance(f, AnyOf):
             return exp.paren(exp.or_(*[self._condition(scan, x) for x in f.any_of], copy=False),
@@ -307,10 +312,22 @@ class _Build:
         return qualify(m.expr, scan.fact.name, scan.fact.table)
 
     def _aggregate(self, leaf: Leaf, condition: exp.Expr | None, scan: Scan,
-                   value: exp.Expr | None = None) -> exp.Expr:
+                   value: exp.Expr | None = None, grouped: bool = False,
+                   windows: bool = False) -> exp.Expr:
+        """The leaf's aggregate over the rows meeting `condition` (None: every row of the scan),
+        per group of the query (`grouped`: by a period or a dimension, each group with rows),
+        per window of a comparison (`windows`: each read as its own query, a window without
+        rows has no row), or over all the rows, perhaps none. Over no rows, as MetricFlow reads
+        it: a count is null (dbt-semantic-interfaces' ConvertCountToSumRule makes it a SUM of
+        1s and 0s: 0 only where there are rows, every value null); a distinct count is 0
+        without groups (MetricFlow's one-row subquery) and null in a group only the condition
+        leaves empty (the metric's own subquery lacks the group another metric's rows bring
+        to the full outer join)."""
         m = self.model.measures[leaf.measure][1]
-        if value is None and m.agg == "count" and _counts_rows(m, scan.fact):
-            return _count_rows(condition)
+        every_row = (grouped or windows) and condition is None  # each row read has rows
+        if m.agg == "count" and value is None and _counts_rows(m, scan.fact):
+            rows = _count_rows(condition)
+            return rows if every_row else exp.Nullif(this=rows, expression=exp.Literal.number(0))
         value = value if value is not None else self._value(leaf, scan)
         if m.agg == "sum_boolean":
             # MetricFlow's: a null counts 0 (a group of nulls sums to 0, not null)
@@ -318,16 +335,23 @@ class _Build:
                 exp.Literal.number(0), copy=False)
         if condition is not None:
             value = exp.Case().when(condition, value, copy=False)
-        if m.agg == "count_distinct":
-            return exp.Count(this=exp.Distinct(expressions=[value]))
+        if m.agg in ("count", "count_distinct"):
+            distinct = m.agg == "count_distinct"
+            counted = exp.Count(this=exp.Distinct(expressions=[value]) if distinct else value)
+            # null over no rows: a count always, a distinct count in a group only (0 without)
+            none_is_null = (grouped and condition is not None) if distinct else not every_row
+            if not none_is_null:
+                return counted
+            return _unless_no_rows(_count_rows(None if condition is None else condition.copy()),
+                                   counted)
         if m.agg in ("median", "percentile"):
             return self._percentile(m, value)
         if m.agg == "average" and self.dialect == "spark":
             # Spark's AVG of a DECIMAL(p, s) is a DECIMAL rounded to s + 4 places; DuckDB's is a
             # DOUBLE. One answer on both engines: average as DOUBLE.
             value = cast(value, DOUBLE)
-        agg = {"count": exp.Count, "sum": exp.Sum, "sum_boolean": exp.Sum, "max": exp.Max,
-               "min": exp.Min, "average": exp.Avg}[m.agg]
+        agg = {"sum": exp.Sum, "sum_boolean": exp.Sum, "max": exp.Max, "min": exp.Min,
+               "average": exp.Avg}[m.agg]
         return agg(this=value)
 
     def _percentile(self, m: Measure, value: exp.Expr) -> exp.Expr:
@@ -380,8 +404,10 @@ class _Build:
             select = select.where(exp.or_(*ors, copy=False) if len(ors) > 1 else ors[0], copy=False)
         # a residual shared by every leaf is already the WHERE clause: no CASE needed then
         uniform = len(residuals) == 1 and every
-        aggregates = {self.leaves[leaf]: self._aggregate(leaf, None if uniform else residual[leaf],
-                                                         scan) for leaf in cte.leaves}
+        grouped = (bucket is not None and plan.kind != "compare") or self._grouped(scan)
+        aggregates = {self.leaves[leaf]: self._aggregate(
+            leaf, None if uniform else residual[leaf], scan, grouped=grouped,
+            windows=plan.kind == "compare") for leaf in cte.leaves}
         if one_pass:
             return self._both_windows(select, scan, _windows_split(plan, col), aggregates)
         for column, aggregate in aggregates.items():
@@ -396,15 +422,16 @@ class _Build:
         and on the rest), then one row per window with data, as grouping by `current` gives:
         PostgreSQL hashes a grouping by an expression, and the pass is the cost of the call."""
         current, previous = windows
-        counts = [c for c, a in aggregates.items() if isinstance(a, exp.Count)]
-        rows = next((c for c in counts if isinstance(aggregates[c].this, exp.Star)), None)
+        counts = [c for c, a in aggregates.items() if a.find(exp.Count)]
+        rows = next((c for c in counts if isinstance(aggregates[c], exp.Count)
+                     and isinstance(aggregates[c].this, exp.Star)), None)
         if counts and rows is None:  # a count is 0 over no rows, where a window without rows has none
             rows = "__rows"
             aggregates = {**aggregates, rows: exp.Count(this=exp.Star())}
         for column, aggregate in aggregates.items():
             for suffix, where in (("current", current), ("previous", previous)):
-                both = exp.Filter(this=aggregate.copy(), expression=exp.Where(this=where.copy()))
-                select = select.select(named(both, f"{column}__{suffix}"), copy=False)
+                select = select.select(named(_in_rows(aggregate, where), f"{column}__{suffix}"),
+                                       copy=False)
         select = with_from(scan, self._dims(select, scan))
         is_current = exp.column(BUCKET, "p")
 
@@ -470,7 +497,8 @@ class _Build:
             outer = outer.select(exp.column(BUCKET), copy=False).group_by(exp.column(BUCKET), copy=False)
         for name in names:
             outer = outer.select(exp.column(name), copy=False).group_by(exp.column(name), copy=False)
-        value = self._aggregate(leaf, None, scan, exp.column("__value"))
+        value = self._aggregate(leaf, None, scan, exp.column("__value"),
+                                grouped=bucketed or bool(names))
         return outer.select(named(value, self.leaves[leaf]), copy=False)
 
     # -- point in time: the value as of each date ----------------------------------------------
@@ -501,7 +529,9 @@ class _Build:
         if nad.valid_to:
             until = qualify(scan.fact.dimension(nad.valid_to).expr, scan.fact.name, scan.fact.table)  # type: ignore[union-attr]
             select = select.where(exp.or_(until.is_(exp.null()), until > at.copy()), copy=False)
-            values = [(leaf, self._aggregate(leaf, None, scan)) for leaf in cte.leaves]
+            values = [(leaf, self._aggregate(leaf, None, scan,
+                                             grouped=bucketed or self._grouped(scan)))
+                      for leaf in cte.leaves]
         else:
             values = [(leaf, _arg_pick(nad.window_choice, qualify(
                 m.expr, scan.fact.name, scan.fact.table), since.copy(), self.dialect))
@@ -618,8 +648,8 @@ class _Build:
             return self._first_with_data(leaf, scan, select, rows, [*columns, "__start"], col)
         if _last_day(self.plan, leaf.mode):  # type: ignore[arg-type]
             return self._last_with_data(leaf, scan, select, rows, columns)
-        select = select.select(named(self._aggregate(leaf, None, scan), self.leaves[leaf]),
-                               copy=False)
+        value = self._aggregate(leaf, None, scan, grouped=bucketed or self._grouped(scan))
+        select = select.select(named(value, self.leaves[leaf]), copy=False)
         if bucketed:
             bucket: exp.Expr = exp.column(BUCKET, "p")
             if self.plan and self.plan.grain:
@@ -663,7 +693,7 @@ class _Build:
             exp.column("__day") <= last, copy=False)
         for name in [BUCKET, *names]:
             outer = outer.select(exp.column(name), copy=False).group_by(exp.column(name), copy=False)
-        value = self._aggregate(leaf, None, scan, exp.column("__value"))
+        value = self._aggregate(leaf, None, scan, exp.column("__value"), grouped=True)
         return outer.select(named(value, self.leaves[leaf]), copy=False)
 
     def _last_with_data(self, leaf: Leaf, scan: Scan, select: exp.Select,
@@ -676,7 +706,8 @@ class _Build:
         plan = self.plan
         assert plan is not None
         day, bucket = exp.column("__hi", "p"), cast(exp.column(BUCKET, "p"), DATE)
-        select = select.select(named(self._aggregate(leaf, None, scan), self.leaves[leaf]),
+        value = self._aggregate(leaf, None, scan, grouped=True)
+        select = select.select(named(value, self.leaves[leaf]),
                                named(bucket, BUCKET), named(day, "__day"), copy=False).group_by(
             bucket.copy(), day.copy(), copy=False)
         select = self._dims(select, scan)
@@ -956,6 +987,22 @@ def _count_rows(condition: exp.Expr | None) -> exp.Expr:
     if counted is not None:
         return exp.Count(this=counted.copy())
     return exp.Count(this=exp.Case().when(condition, exp.Literal.number(1), copy=False))
+
+
+def _in_rows(aggregate: exp.Expr, where: exp.Expr) -> exp.Expr:
+    """`aggregate` over the rows meeting `where`: FILTER on each aggregate function in it."""
+    def filtered(node: exp.Expr) -> exp.Expr:
+        if isinstance(node, exp.AggFunc):
+            return exp.Filter(this=node.copy(), expression=exp.Where(this=where.copy()))
+        return node
+
+    return aggregate.copy().transform(filtered)
+
+
+def _unless_no_rows(rows: exp.Expr, aggregate: exp.Expr) -> exp.Expr:
+    """`aggregate`, or null where `rows` (a count of the rows it reads) is 0."""
+    some = binary(exp.GT, rows, exp.Literal.number(0))
+    return exp.Case().when(some, aggregate, copy=False)
 
 
 def _counts_rows(m: Measure, sm: SemanticModel) -> bool:

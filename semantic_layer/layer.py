@@ -179,6 +179,7 @@ class SemanticLayer:
         found = self._prepared.get(key)
         if found is None:
             self._check_time(plan)
+            self._check_spines(plan)
             compiled = self.compiler.compile(plan, self.dialect)
             point_in_time = tuple(m for m in plan.metrics if self.model.point_in_time(m))
             found = Reading(plan, compiled, self.model.version, point_in_time, self._exact_edges)
@@ -209,6 +210,27 @@ class SemanticLayer:
                     raise SemanticError(f"Metric {metric!r}: {problem}; query it without a "
                                         "window or grain, or cast the column in the dimension's "
                                         "expr.")
+
+    def _check_spines(self, plan: Plan) -> None:
+        """A SemanticError naming the table, the granularity and the project when the plan reads
+        a custom granularity whose time spine table the warehouse lacks, rather than the
+        engine's own error on a missing table."""
+        if self._engine is None and self.database is None:
+            return  # compile only
+        named = [plan.grain or "", *plan.group_by]
+        grains = sorted({n.rsplit("__", 1)[-1] for n in named} & set(self.model.custom_grains))
+        if not grains:
+            return
+        tables = {t.lower() for t in self.engine.tables()}
+        for grain in grains:
+            spine = self.model.custom_grains[grain][0]
+            table = spine.table if not spine.schema or spine.schema == "main" else \
+                f"{spine.schema}.{spine.table}"
+            if table.lower() not in tables:
+                raise SemanticError(
+                    f"The custom granularity {grain!r} reads the time spine table {table!r}, "
+                    f"which the warehouse lacks (project {self.model.source or '?'}, warehouse "
+                    f"{self.engine!r}); build the time spine model (dbt run) or fix its name.")
 
     def _keep(self, key: tuple[str, ...], reading: Reading) -> None:
         if len(self._prepared) >= PREPARED_KEPT:

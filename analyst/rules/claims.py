@@ -7,10 +7,10 @@ from typing import Any
 
 from protocol.answer import MAX_CITATIONS
 from protocol.citations import format_selector
-from protocol.rendered import agree, be, members, moved, percent, plural, say, signed, subject
+from protocol.rendered import agree, be, is_value, members, moved, percent, plural, say, signed, subject
 
-__all__ = ["AnswerBuilder", "agree", "be", "cite", "fmt", "members", "moved", "percent", "plural",
-           "signed", "subject", "unit_of"]
+__all__ = ["AnswerBuilder", "agree", "be", "cite", "fmt", "is_value", "members", "moved", "percent",
+           "plural", "signed", "subject", "unit_of"]
 
 
 def fmt(value: Any, unit: str | bool | None = None) -> str:

@@ -29,9 +29,9 @@ from analyst.rules.calls import Call, Outcome, Plan, window_json
 from analyst.rules.claims import (
     AnswerBuilder,
     agree,
-    be,
     cite,
     fmt,
+    is_value,
     members,
     moved,
     percent,
@@ -353,7 +353,7 @@ def _rate_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driv
               f"{_base_words(catalog, driver, weight)}")
     shares = _share_sources(driver, weight, parts, whole)
     if f["pct_change"] is None:
-        return out.measure(f"{who} {be(named)} {fmt(f['value'], units)}{stands}",
+        return out.measure(f"{who} {is_value(named, f['value'], units)}{stands}",
                            cite(p.handle, driver, "value", p.key), f["value"], *shares)
     text = (f"{who} {moved(f['pct_change'], named)} ({fmt(f['previous'], units)} → "
             f"{fmt(f['value'], units)}){stands}")
@@ -399,10 +399,10 @@ def _mix_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, drive
     wu, du = unit_of(catalog, weight), unit_of(catalog, driver)
     shift = (f"{moved(w['pct_change'], heavy)} ({fmt(w['previous'], wu)} → "
              f"{fmt(w['value'], wu)})"
-             if w["pct_change"] is not None else f"{be(heavy)} {fmt(w['value'], wu)}")
+             if w["pct_change"] is not None else is_value(heavy, w["value"], wu))
     first = "pct_change" if w["pct_change"] is not None else "value"
     text = (f"{subject(heavy)} for {members(catalog, p.key)}{scope(q, catalog)} {shift}, "
-            f"and their {named} {be(named)} {fmt(f['value'], du)} against {fmt(overall, du)} "
+            f"and their {named} {is_value(named, f['value'], du)} against {fmt(overall, du)} "
             f"for all{scope(q, catalog)}")
     also = [cite(p.handle, weight, x, p.key) for x in ("previous", "value")] \
         if first == "pct_change" else []

@@ -10,7 +10,16 @@ from typing import Any
 
 from analyst.rules import catalog as cat
 from analyst.rules.calls import Call, Outcome, Plan, window_json
-from analyst.rules.claims import AnswerBuilder, be, cite, fmt, members, moved, subject, unit_of
+from analyst.rules.claims import (
+    AnswerBuilder,
+    cite,
+    fmt,
+    is_value,
+    members,
+    moved,
+    subject,
+    unit_of,
+)
 from analyst.rules.diagnose import diagnose
 from analyst.rules.shares import share
 from analyst.rules.tables import scope, table
@@ -53,8 +62,8 @@ def lookup(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
             where = members(catalog, row["key"])
             segment = f" ({where})" if where else scope(q, catalog)
             label = cat.label(catalog, metric)
-            out.measure(f"{subject(label)}{segment} {be(label)} "
-                        f"{fmt(value, unit_of(catalog, metric))} {_when(q, catalog, metric)}",
+            out.measure(f"{subject(label)}{segment} "
+                        f"{is_value(label, value, unit_of(catalog, metric))} {_when(q, catalog, metric)}",
                         cite(r.handle, metric, "value", row["key"]), value)
     first = rows[0]["values"][q.metrics[0]]["value"] if len(rows) == 1 else None
     summary = "; ".join(c["text"] for c in out.claims[:3]) or "No rows."

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyst.rules import catalog as cat
 from analyst.rules.calls import Call, Plan, window_json
-from analyst.rules.claims import AnswerBuilder, be, cite, fmt, plural, subject, unit_of
+from analyst.rules.claims import AnswerBuilder, cite, fmt, is_value, plural, subject, unit_of
 from analyst.rules.tables import MAX_LISTED, MAX_SPOKEN, scope
 from protocol.reading import Reading
 
@@ -146,7 +146,7 @@ def _one(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, handle: int
     value, part = fields["value"], fields[FIELD]
     when = _when(q, catalog, metric)
     out.measure(f"{subject(label)} ({_label(catalog, dim)} {q.part}{_and(whole)}) "
-                f"{be(label)} {fmt(value, unit_of(catalog, metric))} {when}",
+                f"{is_value(label, value, unit_of(catalog, metric))} {when}",
                 cite(handle, metric, "value", row["key"]), value)
     out.measure(f"The share of {label}{whole} {when} for {_label(catalog, dim)} "
                 f"{q.part} was {fmt(part, True)}", cite(handle, metric, FIELD, row["key"]), part)

@@ -130,3 +130,31 @@ def test_drill_weights_come_from_the_catalog(shop) -> None:
     audit = trace.served().audit
     assert audit["driver"] == "average_order_value" and audit["grounded"] is True
     assert "the store mix shifted toward Online" in audit["answer_text"]
+
+
+def test_a_count_over_no_rows_is_said_to_have_no_value(shop) -> None:
+    """Toronto's only real order on 2018-02-08 was cancelled: orders there have no value (a count
+    over no rows is null, as MetricFlow's). The answer says so, served grounded, and writes no 0."""
+    trace = _run(shop, "How many orders did Toronto (Queen St. W) have on 2018-02-08?")
+    served = trace.served()
+    answer = json.loads(served.answer_raw)
+    (claim,) = answer["claims"]
+    assert claim["value"] is None and "had no value" in claim["text"]
+    assert " 0" not in answer["answer"] and served.audit["grounded"] is True
+
+
+@pytest.mark.parametrize(("text", "codes"), [
+    ("Orders (store Toronto) were 0 on 2018-02-08", ["unsupported_number"]),
+    ("Orders (store Toronto) had no value on 2018-02-08", []),
+])
+def test_a_zero_for_a_null_count_is_not_grounded(text: str, codes: list[str]) -> None:
+    """The audit on a cited null: '0' is a number no field says (the field is null), 'no value'
+    is what it says."""
+    import showwork
+
+    results = {"r1": {"metrics": ["orders"], "rows": [{"store": "Toronto", "orders": None}]}}
+    answer = {"status": "answered", "answer": text + ".", "value": None, "claims": [
+        {"text": text, "kind": "measurement", "value": None,
+         "sources": ["r1[store=Toronto]:orders.value"]}]}
+    report = showwork.audit_answer(answer, results=results)
+    assert report.grounded is (not codes) and sorted(d.code for d in report.defects) == codes

@@ -328,6 +328,24 @@ class TestSharesAndComparisons:
         assert not any(0 in (r.values[metric]["value"], r.values[metric]["previous"])
                        for r in got.rows)
 
+    def test_a_count_its_filter_leaves_no_row_has_no_value(
+            self, shop_layers: dict[str, SemanticLayer]) -> None:
+        """A customer whose only real order that day was cancelled: no value for orders (not 0)
+        beside its gross orders, grouped and in a comparison's window (one FILTERed pass), as
+        on DuckDB."""
+        day = {"start": "2019-03-28", "end": "2019-03-28"}
+        calls = [("query", {"metrics": ["order_count", "gross_orders"], "group_by": ["customer"],
+                            "window": day}),
+                 ("compare", {"metrics": ["order_count", "gross_orders"], "by": "customer",
+                              "current_window": day,
+                              "previous_window": {"start": "2019-03-27", "end": "2019-03-27"}})]
+        for kind, args in calls:
+            got = shop_layers["postgres"].call(kind, args)
+            assert_same(got, shop_layers["duckdb"].call(kind, args))
+            values = [r.values["order_count"]["value"] for r in got.rows
+                      if r.values["gross_orders"]["value"]]
+            assert None in values and 0 not in values, kind
+
 
 # -- the limits, held by the server --------------------------------------------------------------
 @pytest.fixture

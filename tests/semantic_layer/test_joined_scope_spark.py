@@ -1,6 +1,7 @@
 """On Spark too, a joined model's constant flag, CASE and COALESCE are null where the LEFT JOIN
-found no match: the conformance project's flag cases (equal to MetricFlow there, see
-conformance/run.py) give on a local Spark the numbers DuckDB gives."""
+found no match, and a count its filter leaves no row is null: the conformance project's flag
+cases and its count_of_nothing query (equal to MetricFlow there, see conformance/run.py) give on
+a local Spark the numbers DuckDB gives."""
 
 from __future__ import annotations
 
@@ -34,6 +35,9 @@ CASES = {
                           "group_by": ["customer__country__region_class",
                                        "customer__segment_or_none"]},
     "no-window": {"metrics": ["revenue_listed_country"], "group_by": ["customer__segment"]},
+    "count-of-nothing": {"metrics": ["orders", "completed_orders"], "grain": "day",
+                         "group_by": ["transaction__channel"],
+                         "window": {"start": "2024-01-01", "end": "2024-01-31"}},
 }
 
 

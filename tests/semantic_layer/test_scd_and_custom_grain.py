@@ -330,3 +330,33 @@ class TestCustomGranularity:
                                                            "supported yet"):
             mf_like.call("query", {"metrics": ["bookings_offset_one_alien_day"]})
         assert "bookings_offset_one_alien_day" not in mf_like.model.metric_index
+
+
+@pytest.mark.parametrize(("form", "spine", "args"), [
+    ("dbt", "fiscal_calendar", {"metrics": ["revenue"], "group_by": ["metric_time__fiscal_quarter"]}),
+    ("dbt", "fiscal_calendar", {"metrics": ["revenue"],
+                                "group_by": ["order__ordered_at__fiscal_quarter"]}),
+    ("metricflow", "mf_time_spine", {"metrics": ["bookings"],
+                                     "group_by": ["booking__ds__alien_day"]}),
+])
+def test_a_missing_time_spine_table_is_named(tmp_path: Path, form: str, spine: str,
+                                             args: dict[str, Any]) -> None:
+    """A custom granularity whose time spine table the warehouse lacks: one SemanticError naming
+    the granularity, the table and the project, not the engine's catalog error; a query at a
+    standard grain still runs."""
+    if form == "dbt":
+        (tmp_path / "models.yml").write_text(OWN_YAML)
+        data, plain = OWN_DATA.split("CREATE TABLE fiscal_calendar")[0], "revenue"
+    else:
+        (tmp_path / "manifest.yaml").write_text(yaml.safe_dump_all(MF_DOCS, sort_keys=False))
+        data, plain = MF_DATA.split("CREATE TABLE mf_time_spine")[0], "bookings"
+    layer = SemanticLayer(load_model(tmp_path), _database(tmp_path / "w.duckdb", data))
+    try:
+        with pytest.raises(errors.SemanticError) as caught:
+            layer.call("query", args)
+        message = caught.value.message
+        assert f"time spine table {spine!r}" in message and str(tmp_path) in message
+        assert "Catalog Error" not in message
+        assert layer.call("query", {"metrics": [plain], "grain": "month"}).rows
+    finally:
+        layer.close()
