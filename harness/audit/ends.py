@@ -76,10 +76,9 @@ def _states(number: ReadNumber, value: Any) -> bool:
     return matches(number, value) or (number.percent and matches(number, value, "fraction"))
 
 
-def _wrong_end(text: str, numbers: tuple[ReadNumber, ...], cited: Iterable[Cited]
+def _wrong_end(ends: list[tuple[ReadNumber, str]], cited: Iterable[Cited]
                ) -> tuple[ReadNumber, str, Cited] | None:
     """The first single end that states only the other end of every comparison it states."""
-    ends = _single_ends(text, numbers) if ("to" in text or "from" in text) else []
     if not ends:
         return None
     pairs = [(item, f) for item in cited if (f := _compare_fields(item)) is not None]
@@ -127,17 +126,21 @@ def _compared_windows(item: Cited) -> tuple[tuple[dt.date, dt.date], ...] | None
     return tuple(out) if out[0] != out[1] else None
 
 
-def _window_level(text: str, numbers: tuple[ReadNumber, ...], periods: tuple[PeriodMention, ...],
-                  cited: Iterable[Cited]) -> tuple[ReadNumber, PeriodMention, Cited] | None:
+def _stops(text: str) -> list[int]:
+    return [0] + [m.end() for m in _STOP.finditer(text)] + [len(text) + 1]
+
+
+def _window_level(stops: list[int], numbers: tuple[ReadNumber, ...],
+                  periods: tuple[PeriodMention, ...], cited: Iterable[Cited]
+                  ) -> tuple[ReadNumber, PeriodMention, Cited] | None:
     """A number stating one window's value of a comparison in a sentence naming only the
-    other window."""
+    other window (`stops`: where the text's sentences start)."""
     if not periods or not numbers:
         return None
     items = [(item, f, w) for item in cited if (f := _compare_fields(item)) is not None
              and (w := _compared_windows(item)) is not None]
     if not items:
         return None
-    stops = [0] + [m.end() for m in _STOP.finditer(text)] + [len(text) + 1]
     for a, b in zip(stops, stops[1:], strict=False):
         named = [p for p in periods if a <= p.span[0] < b]
         if len(named) != 1 or named[0].words.lower().startswith("from"):
@@ -201,8 +204,13 @@ def _found(index: CatalogIndex, cid: str, text: str, periods: tuple[PeriodMentio
     numbers = read_claims(index, text)
     if not numbers:
         return []
-    end = _wrong_end(text, numbers, cited)
+    # what the text says depends on it alone: read once per catalog for each text
+    ends = index.read("single-ends", text, lambda t: _single_ends(t, numbers)
+                      if ("to" in t or "from" in t) else [])
+    end = _wrong_end(ends, cited)
     if end is not None:
         return [_end_finding(cid, *end)]
-    level = _window_level(text, numbers, periods, cited)
+    if not periods:
+        return []
+    level = _window_level(index.read("stops", text, _stops), numbers, periods, cited)
     return [_window_finding(cid, *level)] if level is not None else []

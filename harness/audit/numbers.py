@@ -323,7 +323,8 @@ def check_text_numbers(ctx: ClaimContext) -> list[Defect]:
     if not supports:
         return []
     values = {s.value for s in supports}
-    left = tuple(n for n in numbers if n.percent or n.money or n.value not in values)
+    left = tuple(n for n in numbers
+                 if n.percent or n.money or n.sign_word or n.value not in values)
     left = unlabelled(ctx.claim.text, left, supports, ctx.catalog) if left else left
     return [_text_defect(ctx, n, supports) for n in
             unsupported(left, ctx.question or "", Supports(supports))] if left else []
