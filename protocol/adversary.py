@@ -11,12 +11,18 @@ addressed to the reader, the audit or the system, and a sentence denying the mov
 shows ("Active users did not fall"). A second pass added: a change's ends or windows stated the
 other way round ("(2.56 → 2.78)" of a fall, "PREVIOUS versus CURRENT"), a move called flat, a
 member's row said of the whole, the driver's member moved to a row cited only as a base weight,
-a percent change stated as a share of the total, and a total called an average. Each returns
+a percent change stated as a share of the total, and a total called an average. A third pass
+added: a percent change written without its % ("fell by 16.0"), a level or share stated as a
+move ("rose by 2,616"), a ratio phrase ("rose to twice its level", "by a factor of 4"), a
+change's previous value stated as where it ended ("rose 10.8 % to 11,343"), one window's value
+stated of the other, and a member swapped in the prose alone. Each returns
 None where the answer offers no place for it. The honest rewrites change only how a true answer
 is written: numbers rounded to fewer digits (integers too), a change written as an unsigned
 magnitude, a governed synonym for a metric's label, the prose's sentences in another order, a
 true denial ("did not rise" of a metric that fell), a claim's comparison written "from PREVIOUS
-to CURRENT", a move within ±2 % called flat.
+to CURRENT", a move within ±2 % called flat; and, nearest the third pass's lies, "the percent
+change was -16.0", "stood at 2,616", the true ratio ("rose to 3.7 times its level"), "to
+CURRENT, from PREVIOUS", each window's value stated of its own window.
 
 Plain dicts and a plain view of the results in, so it needs nothing but the protocol.
 """
@@ -55,6 +61,12 @@ LIE_CODES: dict[str, tuple[str, ...]] = {
     "wrong_driver_member": ("mislabelled_member",),
     "share_of_change": ("mislabelled_metric",),
     "average_of_total": ("mislabelled_metric",),
+    "change_unwritten": ("unsupported_number", "text_value_mismatch"),
+    "level_as_move": ("unsupported_number", "text_value_mismatch"),
+    "ratio_words": ("unsupported_number", "text_value_mismatch"),
+    "end_of_other_window": ("direction_mismatch",),
+    "level_of_other_window": ("mislabelled_window",),
+    "member_in_prose": ("mislabelled_member",),
 }
 """Each lie kind → the codes that catch it (any one of them)."""
 
@@ -621,6 +633,113 @@ def average_of_total(answer: Answer, results: Results, catalog: Catalog,
     return _set_text(answer, i, f"Average {m.words.lower()}{text[m.span[1]:]}")
 
 
+# --- a third pass: units, ends and members the prose alone gets wrong ---------------------------
+
+def change_unwritten(answer: Answer, results: Results, catalog: Catalog,
+                     rng: random.Random) -> Answer | None:
+    """A percent change written without its %: 'fell 16.0 %' → 'fell by 16.0' (a move of 16.0 in
+    the metric's units), in the prose or a claim."""
+    places = [(i, t, m) for i, t in _texts(answer) for m in _MOVED.finditer(t)]
+    if not places:
+        return None
+    i, text, m = rng.choice(places)
+    words = rng.choice(["{v} by {n}", "{v} {n}"]).format(v=m.group(1), n=m.group(2))
+    return _set_text(answer, i, text[:m.start()] + words + text[m.end():])
+
+
+_LEVEL = re.compile(r"\b(?:was|were|had)\s+(?P<n>\$?\d[\d,]*(?:\.\d+)?(?:\s?%)?)")
+
+
+def level_as_move(answer: Answer, results: Results, catalog: Catalog,
+                  rng: random.Random) -> Answer | None:
+    """A level (or a share of the total) stated as a move: 'Orders were 2,616 in March' →
+    'Orders rose by 2,616 in March', 'had 17.4 % of flights' → 'rose 17.4 % of flights'."""
+    places = [(i, t, m) for i, t in _texts(answer) for m in _LEVEL.finditer(t)]
+    if not places:
+        return None
+    i, text, m = rng.choice(places)
+    verb = rng.choice(["rose by", "grew", "fell by", "dropped"])
+    return _set_text(answer, i, f"{text[:m.start()]}{verb} {m.group('n')}{text[m.end():]}")
+
+
+RATIOS = (("rose to twice its level", 2.0), ("rose to three times its level", 3.0),
+          ("rose by a factor of 4", 4.0), ("quintupled", 5.0), ("was up 6 times over", 6.0))
+
+
+def ratio_words(answer: Answer, results: Results, catalog: Catalog,
+                rng: random.Random) -> Answer | None:
+    """A rise written as a ratio phrase it does not equal: 'rose to twice its level' for +10.8 %,
+    'by a factor of 4', 'quintupled' (off by more than a third)."""
+    places = [(i, t, n) for i, t in _texts(answer) for n in _pct_numbers(t) if n.value > 0]
+    rng.shuffle(places)
+    for i, text, n in places:
+        ratio = 1 + n.value / 100
+        words = [w for w, r in RATIOS if abs(r - ratio) > max(r, ratio) / 3]
+        verb = _CHANGE_VERB.search(text[:n.start])
+        if words and verb is not None:
+            return _set_text(answer, i, text[:verb.start()] + rng.choice(words) + text[n.end:])
+    return None
+
+
+def end_of_other_window(answer: Answer, results: Results, catalog: Catalog,
+                        rng: random.Random) -> Answer | None:
+    """A change's '(A → B)' replaced by the previous value stated as where it ended: 'rose 10.8 %
+    (11,343 → 12,573)' → 'rose 10.8 % to 11,343' (or the current as where it came 'from')."""
+    places = [(i, t, a, b) for i, t in _texts(answer) for a, b in ends(t)
+              if a.value != b.value and t[a.start - 1:a.start] == "(" and t[b.end:b.end + 1] == ")"]
+    if not places:
+        return None
+    i, text, a, b = rng.choice(places)
+    said = rng.choice([f"to {a.text}", f"up from {b.text}" if a.value < b.value
+                       else f"down from {b.text}"])
+    return _set_text(answer, i, f"{text[:a.start - 1]}{said}{text[b.end + 1:]}")
+
+
+def level_of_other_window(answer: Answer, results: Results, catalog: Catalog,
+                          rng: random.Random) -> Answer | None:
+    """A sentence stating one window's value of a comparison of the other window: 'Days per
+    user was 2.80 in 2026-03-09..2026-03-15.' where 2.80 is the week before's."""
+    text = answer.get("answer")
+    if not isinstance(text, str):
+        return None
+    places = [(a, b, w) for _i, t in _texts(answer) for a, b in ends(t)
+              for w in [_VERSUS.search(t)] if w is not None and a.value != b.value]
+    if not places:
+        return None
+    a, b, w = rng.choice(places)
+    metric = _metric_words(text, catalog)
+    if metric is None:
+        return None
+    sentence = rng.choice([f"{metric} was {a.text} in {w.group('a')}.",
+                           f"In {w.group('b')}, {metric.lower()} was {b.text}."])
+    return {**_clone(answer), "answer": f"{text.rstrip()} {sentence}"}
+
+
+def _metric_words(text: str, catalog: Catalog) -> str | None:
+    found = [m for m in find_mentions(text, catalog) if m.kind == "metric"]
+    return found[0].words[:1].upper() + found[0].words[1:] if found else None
+
+
+def member_in_prose(answer: Answer, results: Results, catalog: Catalog,
+                    rng: random.Random) -> Answer | None:
+    """A member the prose names swapped for another member of its dimension, the claims left
+    right: a listed row under another member's name, a superlative's winner, the member a
+    move was 'most of all for', the mix's member."""
+    text = answer.get("answer")
+    if not isinstance(text, str):
+        return None
+    dims = catalog.get("dimensions") or {}
+    mentions = [m for m in find_mentions(text, catalog) if m.kind == "member" and m.member
+                and len(dims.get(m.name, {}).get("members") or []) > 1
+                and m.member in text[m.span[0]:m.span[1]]]
+    if not mentions:
+        return None
+    m = rng.choice(mentions)
+    others = [str(x) for x in dims[m.name]["members"] if str(x) != m.member]
+    words = text[m.span[0]:m.span[1]].replace(m.member, rng.choice(others))
+    return {**_clone(answer), "answer": text[:m.span[0]] + words + text[m.span[1]:]}
+
+
 LIES: dict[str, Lie] = {
     "multiplier": multiplier, "spelled_number": spelled_number, "wrong_unit": wrong_unit,
     "string_headline": string_headline, "uncompared_superlative": uncompared_superlative,
@@ -629,7 +748,10 @@ LIES: dict[str, Lie] = {
     "negated_direction": negated_direction, "swapped_ends": swapped_ends,
     "reversed_windows": reversed_windows, "flat_for_change": flat_for_change,
     "dropped_member": dropped_member, "wrong_driver_member": wrong_driver_member,
-    "share_of_change": share_of_change, "average_of_total": average_of_total}
+    "share_of_change": share_of_change, "average_of_total": average_of_total,
+    "change_unwritten": change_unwritten, "level_as_move": level_as_move,
+    "ratio_words": ratio_words, "end_of_other_window": end_of_other_window,
+    "level_of_other_window": level_of_other_window, "member_in_prose": member_in_prose}
 
 
 # --- honest rewrites ---------------------------------------------------------------------------
@@ -754,9 +876,81 @@ def true_flat(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | 
     return _called_flat(answer, rng, lambda size: size < 2, ("was essentially flat",))
 
 
+def percent_change_stated(answer: Answer, catalog: Catalog, rng: random.Random
+                          ) -> Answer | None:
+    """A change written as its percent change, no verb of motion on the number (the honest
+    neighbour of 'fell by 16.0'): 'fell 16.0 %' → 'fell: the percent change was -16.0'."""
+    text = answer.get("answer")
+    found = _MOVED.search(text) if isinstance(text, str) else None
+    if found is None:
+        return None
+    sign = "" if found.group(1) in ("rose", "grew", "increased") else "-"
+    new = f"{found.group(1)}: the percent change was {sign}{found.group(2)}"
+    return {**_clone(answer), "answer": text[:found.start()] + new + text[found.end():]}
+
+
+def level_stood(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """Every level stated with another verb of being (the honest neighbour of 'rose by
+    2,616'), in the prose and the claims: 'Orders were 2,616' → 'Orders stood at 2,616'."""
+    out, changed = _clone(answer), False
+    for where, text in _texts(answer):
+        new = _LEVEL.sub(lambda m: m.group(0) if "%" in m.group("n")
+                         else f"stood at {m.group('n')}", text)
+        if new != text:
+            out, changed = _set_text(out, where, new), True
+    return out if changed else None
+
+
+def true_ratio(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """A rise of 50 % or more written as the ratio it is: 'rose 269.5 %' → 'rose to 3.7 times
+    its level'."""
+    text = answer.get("answer")
+    if not isinstance(text, str):
+        return None
+    for n in _pct_numbers(text):
+        ratio = 1 + n.value / 100
+        verb = _CHANGE_VERB.search(text[:n.start])
+        if ratio >= 1.5 and verb is not None:
+            new = f"rose to {ratio:.1f} times its level"
+            return {**_clone(answer), "answer": text[:verb.start()] + new + text[n.end:]}
+    return None
+
+
+def to_from(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """A change's '(A → B)' written with its ends named (the honest neighbour of 'to A'): 'rose
+    10.8 % (11,343 → 12,573)' → 'rose 10.8 % to 12,573, from 11,343'."""
+    text = answer.get("answer")
+    places = [(a, b) for a, b in ends(text) if text[a.start - 1:a.start] == "("
+              and text[b.end:b.end + 1] == ")"] if isinstance(text, str) else []
+    if not places:
+        return None
+    a, b = places[0]
+    return {**_clone(answer), "answer": f"{text[:a.start - 1]}to {b.text}, from {a.text}"
+                                        f"{text[b.end + 1:]}"}
+
+
+def level_of_window(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """A sentence stating each window's value of the comparison a claim states (the honest
+    neighbour of a level stated of the other window): 'Days per user was 2.35 in
+    2026-03-09..2026-03-15, against 2.80 the week before.'"""
+    text = answer.get("answer")
+    if not isinstance(text, str):
+        return None
+    places = [(a, b, w) for _i, t in _texts(answer) for a, b in ends(t)
+              for w in [_VERSUS.search(t)] if w is not None]
+    metric = _metric_words(text, catalog) if places else None
+    if metric is None:
+        return None
+    a, b, w = places[0]
+    return {**_clone(answer), "answer": f"{text.rstrip()} {metric} was {b.text} in "
+                                        f"{w.group('a')}, against {a.text} the period before."}
+
+
 REWRITES: dict[str, Rewrite] = {
     "rounded": rounded, "unsigned_change": unsigned_change, "synonym": synonym,
     "reordered": reordered, "string_value": string_value, "true_denial": true_denial,
-    "from_to": from_to, "true_flat": true_flat}
-"""Honest rewrites: each must be audited as the clean answer is (`from_to` and `true_flat`
-rewrite claims' texts, the rest only the prose and the headline)."""
+    "from_to": from_to, "true_flat": true_flat,
+    "percent_change_stated": percent_change_stated, "level_stood": level_stood,
+    "true_ratio": true_ratio, "to_from": to_from, "level_of_window": level_of_window}
+"""Honest rewrites: each must be audited as the clean answer is (`from_to`, `true_flat` and
+`level_stood` rewrite claims' texts, the rest only the prose and the headline)."""

@@ -22,7 +22,8 @@ to its own written precision, a whole number ("fell 16%" matches -15.99) and a o
 ("0.5" matches 0.54) too, while a JSON number is exact at its repr unless it has a decimal and two
 significant digits (-16 matches only -16; 0.5 only 0.5).
 Numbers in words are numbers: spelled out ("twelve thousand", at the unit of its last scale
-word), and multipliers ("doubled", "fell by a third", "ten-fold", "3x"), read as the percent
+word), and multipliers ("doubled", "fell by a third", "ten-fold", "3x", "twice", "three times
+as many", "by a factor of 4", "quintupled"), read as the percent
 change their ratio states and matched within TOLERANCE of it. A currency (`$`, `€`, `£`,
 "dollars", "USD", "cents") is read as the number's `money`; the audit matches it only against
 values of that unit. An unsigned number may state the size of a negative change.
@@ -344,8 +345,13 @@ def _candidates(text: str) -> Iterator[ReadNumber]:
     if _WORDY.search(text) is None:
         yield from found
         return
-    worded = [n for n in _worded(text)
-              if not any(f.start < n.end and n.start < f.end for f in found)]
+    words = list(_worded(text))
+    ratios = [n for n in words if n.width]  # 'a factor of 3', '3 times as many': the ratio
+    if ratios:
+        found = [f for f in found if not any(r.start <= f.start and f.end <= r.end
+                                             for r in ratios)]
+    worded = [n for n in words if n.width and any(r is n for r in ratios)
+              or not any(f.start < n.end and n.start < f.end for f in found)]
     yield from sorted(found + worded, key=lambda n: n.start)
 
 
@@ -408,17 +414,24 @@ _TENS = {w: 10 * i for i, w in enumerate(
     ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]) if i > 1}
 _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 _NUMBER_WORD = "|".join([*_SMALL, *_TENS, *_SCALES, "a", "and"])
-_WORDY = re.compile(r"(?i)\b(?:doubled|tripled|quadrupled|halved|half|thirds?|quarters?|"
-                    r"\w*-?fold|hundred|thousand|million|billion|percent)\b|[0-9](?:\.[0-9]+)?x\b")
+_WORDY = re.compile(r"(?i)\b(?:doubled|tripled|quadrupled|quintupled|halved|half|thirds?|"
+                    r"quarters?|\w*-?fold|hundred|thousand|million|billion|percent|twice|times|"
+                    r"factor)\b|[0-9](?:\.[0-9]+)?x\b")
 _SPELLED = re.compile(rf"(?i)\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}))*\b"
                       r"(?P<pct>\s?(?:%|percent\b|per\s+cent\b))?")
 _MULTIPLIER = re.compile(
-    r"(?i)\b(?P<verb>doubled|tripled|quadrupled|halved)\b"
+    r"(?i)\b(?P<verb>doubled|tripled|quadrupled|quintupled|halved)\b"
+    r"|\b(?P<twice>twice)\b(?!\s+as\s+(?:fast|quickly|slowly|rapidly|steeply|sharply|often))"
+    r"|\b(?:by\s+)?a\s+factor\s+of\s+(?P<factor>two|three|four|five|six|seven|eight|nine|ten|"
+    r"[0-9]+(?:\.[0-9]+)?)\b"
+    r"|(?<![\w.])(?P<ntimes>two|three|four|five|six|seven|eight|nine|ten|[0-9]+(?:\.[0-9]+)?)"
+    r"\s+times\b(?=\s+(?:as|its|their|the|what|higher|larger|bigger|greater|more|over)\b)"
     r"|\b(?:by|in)\s+(?P<part>half|a\s+half|a\s+third|one\s+third|two\s+thirds|a\s+quarter|"
     r"one\s+quarter|three\s+quarters)\b"
     r"|\b(?P<fold>two|three|four|five|six|seven|eight|nine|ten|twenty|hundred|[0-9]+)-?fold\b"
     r"|(?<![\w.])(?P<times>[0-9]+(?:\.[0-9]+)?)x\b")
-_VERB_RATIOS = {"doubled": 2.0, "tripled": 3.0, "quadrupled": 4.0, "halved": 0.5}
+_VERB_RATIOS = {"doubled": 2.0, "tripled": 3.0, "quadrupled": 4.0, "quintupled": 5.0,
+                "halved": 0.5}
 _PARTS = {"half": 0.5, "a half": 0.5, "a third": 1 / 3, "one third": 1 / 3, "two thirds": 2 / 3,
           "a quarter": 0.25, "one quarter": 0.25, "three quarters": 0.75}
 TOLERANCE = 0.1
@@ -450,8 +463,10 @@ def _ratio(text: str, m: re.Match[str]) -> ReadNumber | None:
         if not direction:
             return None  # 'a third of orders' is a share, not a change
         ratio = 1 - part if direction < 0 else 1 + part
+    elif m["twice"]:
+        ratio = 0.5 if direction < 0 else 2.0  # 'fell to half … twice': a fall halves
     else:
-        count = m["fold"] or m["times"]
+        count = m["fold"] or m["times"] or m["factor"] or m["ntimes"]
         times = float(count) if count[:1].isdigit() else float(
             {**_SMALL, **_TENS, "hundred": 100}[count.lower()])
         if times <= 0:

@@ -42,20 +42,25 @@ _ASIDE = re.compile(r"\([^()]*\)")
 superlative outside it ranks."""
 
 
-def _quantified(ctx: AnswerContext | ClaimContext, text: str) -> list[tuple[str, str]]:
-    """(phrase, dimension) of each superlative, universal or exclusive the text states over a
-    dimension it names or whose member its clause names; read once per catalog for each text."""
+Quantified = tuple[str, str, tuple[str, ...], str | None]
+"""(phrase, dimension, the dimension's members its clause names, the metric it names)."""
+
+
+def _quantified(ctx: AnswerContext | ClaimContext, text: str) -> list[Quantified]:
+    """(phrase, dimension, members, metric) of each superlative, universal or exclusive the
+    text states over a dimension it names or whose member its clause names; read once per
+    catalog for each text."""
     index = ctx.index_
     return index.read("quantified", text, lambda t: _quantified_in(index, t))
 
 
-def _quantified_in(index: CatalogIndex, text: str) -> list[tuple[str, str]]:
+def _quantified_in(index: CatalogIndex, text: str) -> list[Quantified]:
     if _QUANTIFIED.search(text) is None:
         return []
     mentions = index.read("mentions", text, lambda t: find_mentions(t, index.catalog))
     out = []
     asides = [(m.start(), m.end()) for m in _ASIDE.finditer(text)]
-    for clause in _CLAUSE.finditer(text):
+    for clause in _clauses(text, mentions):
         for q in _QUANTIFIED.finditer(text, clause.start(), clause.end()):
             aside = _aside_of(q.start(), asides)
             inside = [m for m in mentions if clause.start() <= m.span[0] < clause.end()
@@ -64,8 +69,46 @@ def _quantified_in(index: CatalogIndex, text: str) -> list[tuple[str, str]]:
             named = [m for m in inside if m.kind == "dimension" and m.span[0] >= q.end()]
             near = named or sorted(inside, key=lambda m: abs(m.span[0] - q.start()))
             if near:
-                out.append((q.group(0), near[0].name))
+                dim = near[0].name
+                members = tuple(dict.fromkeys(m.member or "" for m in inside
+                                              if m.kind == "member" and m.name == dim))
+                metric = next((m.name for m in mentions if m.kind == "metric"
+                               and clause.start() <= m.span[0] < clause.end()
+                               and _aside_of(m.span[0], asides) == aside), None)
+                out.append((q.group(0), dim, members, metric))
     return out
+
+
+class _Clause:
+    __slots__ = ("span",)
+
+    def __init__(self, start: int, end: int) -> None:
+        self.span = (start, end)
+
+    def start(self) -> int:
+        return self.span[0]
+
+    def end(self) -> int:
+        return self.span[1]
+
+
+def _clauses(text: str, mentions: list[Any]) -> list[Any]:
+    """The text's clauses (between . ; ! ?), where a stop inside a member's name ('Delta Air
+    Lines Inc.', 'nutellaphone who dis?') ends none."""
+    names = [m.span for m in mentions if m.kind == "member" and _STOP.search(m.words)]
+    if not names:
+        return list(_CLAUSE.finditer(text))
+    out, start = [], 0
+    for stop in _STOP.finditer(text):
+        if any(a <= stop.start() < b for a, b in names):
+            continue
+        if stop.start() > start:
+            out.append(_Clause(start, stop.start()))
+        start = stop.end()
+    return out + [_Clause(start, len(text))] if start < len(text) else out
+
+
+_STOP = re.compile(r"[.;!?]")
 
 
 def _aside_of(at: int, asides: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -92,7 +135,12 @@ def _superlatives(ctx: AnswerContext) -> list[Finding]:
     texts = [("answer", ctx.answer.answer or "")] + [(c.cid, c.claim.text) for c in ctx.claims]
     out = []
     for where, text in texts:
-        for phrase, dimension in _quantified(ctx, text):
+        for phrase, dimension, members, metric in _quantified(ctx, text):
+            if len(members) == 1 and _compared(ctx, cited, dimension):
+                wrong = _not_extreme(ctx, cited, phrase, dimension, members[0], metric)
+                if wrong is not None:
+                    out.append(_extreme_finding(where, phrase, dimension, members[0], wrong))
+                    break
             if not _compared(ctx, cited, dimension):
                 out.append(Finding(
                     "unbacked_comparison", where,
@@ -103,6 +151,54 @@ def _superlatives(ctx: AnswerContext) -> list[Finding]:
                     "the cited members show."))
                 break
     return out
+
+
+_MAX = frozenset({"largest", "biggest", "highest", "greatest", "most", "strongest"})
+_MIN = frozenset({"lowest", "smallest", "fewest", "least", "weakest"})
+
+
+def _not_extreme(ctx: AnswerContext, cited: list[Cited], phrase: str, dimension: str,
+                 member: str, metric: str | None) -> tuple[str, Any, Any] | None:
+    """(the extreme member, its value, the named member's value) when a cited breakdown by
+    `dimension` gives the metric's extreme to another member than the one the superlative
+    names ('free had the highest days per user' where plus has it); None when it agrees or
+    cannot be told."""
+    words = phrase.lower().split()
+    most = _MAX & set(words)
+    if not most and not _MIN & set(words) or "all" in words:
+        return None  # 'of any', 'only', 'most of all for': no stated extreme of a level
+    current = ctx.index_.current
+    for item in cited:
+        result = item.result
+        if dimension not in result.keys or len(result.rows) < 2 or dimension in (
+                ctx.evidence.filters(item.citation.handle) or {}):
+            continue
+        if metric is not None and current.get(item.metric, item.metric) != \
+                current.get(metric, metric):
+            continue
+        field = item.citation.field
+        values = {str(r.key.get(dimension)): v for r in result.rows
+                  if isinstance(v := (r.values.get(item.metric) or {}).get(field), int | float)
+                  and not isinstance(v, bool)}
+        if member not in values or len(values) < 2:
+            continue
+        best = (max if most else min)(values, key=lambda k: values[k])
+        if values[best] != values[member]:
+            return best, values[best], values[member]
+        return None
+    return None
+
+
+def _extreme_finding(where: str, phrase: str, dimension: str, member: str,
+                     wrong: tuple[str, Any, Any]) -> Finding:
+    best, value, own = wrong
+    return Finding(
+        "mislabelled_member", where,
+        f"The answer says {member} had {phrase!r} of {dimension}, but the cited rows rank "
+        f"{best} ({value:,.6g}) before {member} ({own:,.6g}).",
+        {"said": member, "dimension": dimension, "phrase": phrase, "cited": [best]},
+        f"Name {best}, the member the cited values rank first, or cite the rows that rank "
+        f"{member} there.")
 
 
 def _listed(text: str, at: int) -> list[tuple[str, Any]]:
@@ -209,7 +305,7 @@ def _gaps(ctx: AnswerContext) -> list[Finding]:
     return []
 
 
-@emits("unbacked_comparison")
+@emits("unbacked_comparison", "mislabelled_member")
 def find_comparisons(ctx: AnswerContext) -> list[Finding]:
     """Superlatives and universals over uncompared members, stated orders the values
     contradict, and rankings with gaps."""

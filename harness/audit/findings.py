@@ -8,6 +8,7 @@ from typing import Any
 
 from harness.audit.comparisons import find_comparisons
 from harness.audit.context import AnswerContext, ClaimContext
+from harness.audit.ends import find_claim_ends, find_prose_ends
 from harness.audit.instructions import find_instructions
 from harness.audit.labels import (
     find_mislabelled,
@@ -249,7 +250,8 @@ def find_weak_causal(ctx: ClaimContext) -> list[Finding]:
 
 
 FINDINGS = (find_mislabelled, find_mislabelled_member, find_mislabelled_window, find_direction,
-            find_partial, find_point_in_time, find_superseded, find_composition, find_weak_causal)
+            find_claim_ends, find_partial, find_point_in_time, find_superseded, find_composition,
+            find_weak_causal)
 """Claim findings, in order: what the text names (labels.py), then the rest."""
 
 
@@ -304,6 +306,6 @@ def _argues(claim: ClaimContext, cause: str, sign: int) -> bool:
 
 
 ANSWER_FINDINGS = (find_flat_reasoning, find_prose_labels, find_prose_direction,
-                   find_comparisons, find_instructions, *SCOPE_FINDINGS)
+                   find_prose_ends, find_comparisons, find_instructions, *SCOPE_FINDINGS)
 """Answer-level findings: the argument, the prose against the claims (what it names, which way
 it says metrics moved: prose.py), then the question's scope (scope.py)."""

@@ -58,11 +58,18 @@ class Support:
     percent: int | float | None = field(init=False, default=None, compare=False)
     """What a number written with % must equal or lie near to state it (`target`); None when
     no such number can (a count)."""
+    moved: bool = field(init=False, default=True, compare=False)
+    """A change a number written as a move ('fell 16 %', 'a drop of 0.45', '2 % lower') may
+    state: a delta, a pct_change, a factor's contribution (or a value of unknown field). A
+    level, a share or a share of the total is no move: 'rose 17.4 %' of a 17.4 % share, or
+    'rose 2,616' of a month's orders, states no cited value."""
 
     def __post_init__(self) -> None:
         kind = self.kind  # target(value, kind, True), without the call for the common kinds
         self.percent = (self.value if kind == "percent" else None if kind == "number"
                         else target(self.value, kind, True))
+        source = self.source
+        self.moved = self.change or source is None or source.citation.field == "contribution"
 
 
 def kind_of(field: str, metric: str, catalog: dict[str, Any]) -> Kind:
@@ -156,7 +163,8 @@ class Supports:
         return len(self.items)
 
     def __call__(self, number: ReadNumber) -> bool:
-        if self.few and not number.money and not number.width:  # `_fits` is the sign's alone
+        if self.few and not (number.money or number.width or number.sign_word):
+            # `_fits` is the sign's alone
             return states(number, self.given if number.signed else self.items)
         return bool(self.matching(number))
 
@@ -185,9 +193,26 @@ class Supports:
 
 def _fits(number: ReadNumber, support: Support) -> bool:
     """The number's currency and sign allow it to state the support (its value matched); a
-    multiplier word ('doubled', '2x') states a percent change only, never a share."""
+    multiplier word ('doubled', '2x') states a percent change only, never a share; a number
+    written as a move states a change only (`moved`), in its units (`moves_as`)."""
     return money_ok(number, support) and not (support.unsigned and number.signed) and not (
-        number.width and not (support.change and support.kind == "percent"))
+        number.width and not (support.change and support.kind == "percent")) and (
+        not number.sign_word or moves_as(number, support))
+
+
+def moves_as(number: ReadNumber, support: Support) -> bool:
+    """A number written as a move ('fell by 6.33', 'rose 37.7 %') states a change in the units
+    it is written in: without %, a delta (in the metric's units), never a percent change ('fell
+    by 6.33' of -6.33 % reads as 6.33 units); with % (not points), a percent change, never a
+    rate's delta (a rate that went from 39.6 % to 1.9 % fell 37.7 points, not 37.7 %). The
+    honest 'the percent change was -16.44' states no move and is held to the value alone."""
+    if not support.moved:
+        return False
+    if number.width or number.points:
+        return True
+    if number.percent:
+        return not (support.change and support.kind == "fraction")
+    return support.kind != "percent"
 
 
 def states(number: ReadNumber, supports: Sequence[Support]) -> bool:
@@ -298,7 +323,8 @@ def check_text_numbers(ctx: ClaimContext) -> list[Defect]:
     if not supports:
         return []
     values = {s.value for s in supports}
-    left = tuple(n for n in numbers if n.percent or n.money or n.value not in values)
+    left = tuple(n for n in numbers
+                 if n.percent or n.money or n.sign_word or n.value not in values)
     left = unlabelled(ctx.claim.text, left, supports, ctx.catalog) if left else left
     return [_text_defect(ctx, n, supports) for n in
             unsupported(left, ctx.question or "", Supports(supports))] if left else []

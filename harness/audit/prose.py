@@ -115,6 +115,26 @@ class ProseReading:
     causes: tuple[Cause, ...]
     bound: tuple[Bound, ...]
     moves: tuple[Move, ...]
+    led: tuple[Led, ...] = ()
+
+
+@dataclass(frozen=True)
+class Led:
+    """A member the prose says a metric's move was most of ('fell 16 %, most of all for
+    channel paid_search', 'led by Online'): the metric named last before it in its sentence."""
+
+    metric: Mention | None
+    """None for a mix ('shifted toward X'): the weight's move, of any metric."""
+    members: tuple[Mention, ...]
+    """The member(s) the words name (one word may name a member of two dimensions)."""
+
+
+_LED = re.compile(r"(?i)(?:\b(?:most\s+of\s+all|mostly|mainly|chiefly|largely|especially|"
+                  r"above\s+all|concentrated)\s+(?:for|in|at|from|among|on)|\bled\s+by|"
+                  r"\bmoved\s+within|(?P<mix>\bshifted\s+(?:towards?|away\s+from)))"
+                  r"\s+(?:the\s+)?(?:[\w/-]+\s+){0,3}?$")
+"""Words before a member (and its dimension's words) that say a move was mostly that
+member's; 'the mix shifted toward X' says X's weight moved (a change of any metric)."""
 
 
 @emits("mislabelled_metric", "mislabelled_member", "mislabelled_window", "weak_causal")
@@ -128,6 +148,7 @@ def find_prose_labels(ctx: AnswerContext) -> list[Finding]:
     prose = _prose(ctx)
     named = _metrics(ctx, prose) + _members(ctx, prose.words.groups, support.cited)
     flagged = {f.evidence["phrase"] for f in named}
+    named += _led(ctx, prose.led, flagged)
     return (named + _windows(ctx, prose.words.periods, support.cited)
             + _causes(ctx, prose.causes) + _bound(ctx, prose.bound, flagged) + _headline(ctx)
             + _headline_metric(ctx))
@@ -137,11 +158,57 @@ def _read_prose(index: CatalogIndex, text: str) -> ProseReading:
     words = read_words(index, "prose", text)
     because = frozenset(i for i, m in enumerate(words.metrics)
                         if _BECAUSE.search(text[:m.span[0]]))
-    sentences = _sentences(text)
+    sentences = _sentences(text, words.members)
     return ProseReading(words, because, _read_causes(text, sentences, words.metrics),
                         _read_bound(text, read_claims(index, text), sentences,
                                     words.metrics, words.members),
-                        _read_moves(text, sentences, words.metrics, words.members))
+                        _read_moves(text, sentences, words.metrics, words.members),
+                        _read_led(text, sentences, words))
+
+
+def _read_led(text: str, sentences: list[tuple[int, int]], words: ClaimReading
+              ) -> tuple[Led, ...]:
+    """Each member group named right after 'most of all for', 'led by', … with the metric
+    named last before it in its sentence."""
+    out = []
+    for group in words.groups:
+        at = group[0].span[0]
+        found = _LED.search(text[max(0, at - 60):at])
+        if found is None:
+            continue
+        start = next((a for a, b in sentences if a <= at < b), 0)
+        metric = next((m for m in reversed(words.metrics) if start <= m.span[0]
+                       and m.span[1] <= at), None)
+        if metric is not None or found.group("mix"):
+            out.append(Led(None if found.group("mix") else metric, tuple(group)))
+    return tuple(out)
+
+
+def _led(ctx: AnswerContext, led: tuple[Led, ...], flagged: set[str]) -> list[Finding]:
+    """A move said to be mostly a member's must be a move some claim cites for that member's
+    row: a row cited only as a base weight (its share of orders, its previous level) says
+    nothing of how its metric moved."""
+    out: list[Finding] = []
+    for item in led:
+        if item.members[0].words in flagged:
+            continue
+        said = _current(ctx, item.metric.name) if item.metric else "the mix"
+        changes = [c for claim in ctx.claims for c in claim.cited
+                   if c.citation.field in ("delta", "pct_change")
+                   and (item.metric is None or _current(ctx, c.metric) == said)]
+        rows = [c for c in changes if any(m.name in c.row.key for m in item.members)]
+        if not rows or any(carries(ctx, rows, m.name, m.member or "") for m in item.members):
+            continue  # no member's move of it cited at all: what the claims say is not read
+        m = item.members[0]
+        have = members_cited(ctx, rows, m.name)
+        out.append(Finding(
+            "mislabelled_member", PROSE,
+            f"The answer says {said} moved most for {m.words!r} ({m.name} = {m.member}), but the "
+            f"claims cite {said}'s change for {m.name} {', '.join(have)} only.",
+            {"said": m.member, "dimension": m.name, "phrase": m.words, "cited": have},
+            f"Name the member whose change the claims cite ({', '.join(have)}), or add a claim "
+            f"citing {said}'s change for {m.name} = {m.member}."))
+    return out
 
 
 def _prose(ctx: AnswerContext) -> ProseReading:
@@ -412,10 +479,14 @@ def _causes(ctx: AnswerContext, causes: tuple[Cause, ...]) -> list[Finding]:
     return out
 
 
-def _sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence of the text."""
+def _sentences(text: str, members: tuple[Mention, ...] = ()) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of the text. A stop inside a member's name ("Delta Air
+    Lines Inc. 132", "nutellaphone who dis? 693") ends no sentence: the numbers after it are
+    still of the metric named before."""
     out, start = [], 0
     for m in _END.finditer(text):
+        if members and any(a <= m.start() < b for a, b in (g.span for g in members)):
+            continue
         out.append((start, m.end()))
         start = m.end()
     return out + [(start, len(text))] if start < len(text) else out

@@ -11,6 +11,7 @@ import copy
 import importlib.util
 import random
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -236,3 +237,184 @@ class TestMetrics:
         report = case_report(case, lied)
         assert [f.evidence["said"] for f in report.findings
                 if f.code == "mislabelled_metric"][0].startswith("average ")
+
+
+# --- a third pass: units, ends and members the prose alone gets wrong -----------------------
+
+THIRD_LIES = ("change_unwritten", "level_as_move", "ratio_words", "end_of_other_window",
+              "level_of_other_window", "member_in_prose")
+THIRD_REWRITES = ("percent_change_stated", "level_stood", "true_ratio", "to_from",
+                  "level_of_window")
+
+
+@pytest.mark.parametrize("kind", THIRD_LIES)
+def test_each_third_pass_lie_is_withheld_on_every_domain(domains, kind: str) -> None:
+    """Each lie of the third pass (a number, window, direction or member lie) gets a code it is
+    aimed at and is withheld, wherever it has a place; it finds one on every domain."""
+    placed = set()
+    for name, cases in domains.items():
+        for i, case in enumerate(cases.values()):
+            for seed in range(3):
+                lied = LIES[kind](case.answer, case.results, case.catalog,
+                                  random.Random(100 * i + seed))
+                if lied is None:
+                    continue
+                placed.add(name)
+                report = case_report(case, lied)
+                codes = {code for code, _ in _codes(report)}
+                assert codes & set(LIE_CODES[kind]), (name, case.question, codes, lied["answer"])
+                assert report.decision == "withhold", (name, case.question, lied["answer"])
+    assert placed == {"demo", "shop", "flights"}, (kind, placed)
+
+
+@pytest.mark.parametrize("kind", THIRD_REWRITES)
+def test_third_pass_honest_rewrites_stay_clean(domains, kind: str) -> None:
+    """The honest wording nearest each lie audits as the clean answer does."""
+    made = 0
+    for cases in domains.values():
+        for i, case in enumerate(cases.values()):
+            written = REWRITES[kind](case.answer, case.catalog, random.Random(i))
+            if written is not None:
+                made += 1
+                report = case_report(case, written)
+                assert (report.decision, _codes(report)) == ("serve", []), written["answer"]
+    assert made >= 2, kind
+
+
+def _edit_prose(case: Case, old: str, new: str) -> dict[str, Any]:
+    answer = copy.deepcopy(case.answer)
+    assert old in answer["answer"], answer["answer"]
+    answer["answer"] = answer["answer"].replace(old, new, 1)
+    return answer
+
+
+class TestAMoveStatesAChange:
+    """A number written as a move ('fell by X', 'rose X', 'X lower') states a change, in the
+    units it is written in."""
+
+    @pytest.mark.parametrize("name", ["demo", "shop", "flights"])
+    def test_a_percent_change_without_its_percent(self, domains, name: str) -> None:
+        """'fell by 16.0' of a -15.99 % change reads as 16 units: withheld, in the claim and in
+        the prose; 'the percent change was -16.0' states no move and is clean."""
+        case = domains[name][CHANGE[name]]
+        claim = case.answer["claims"][0]["text"]
+        verb = "fell" if " fell " in claim else "rose"
+        size = claim.split(f" {verb} ", 1)[1].split(" %", 1)[0]
+        lied = _edit_claim(case, 0, f"{verb} {size} %", f"{verb} by {size}")
+        report = case_report(case, lied)
+        assert ("text_value_mismatch", "c1") in _codes(report) and report.decision == "withhold"
+        prose = _edit_prose(case, f"{verb} {size} %", f"{verb} {size}")
+        report = case_report(case, prose)
+        assert ("unsupported_number", "answer") in _codes(report)
+        sign = "-" if verb == "fell" else ""
+        honest = _edit_prose(case, f"{verb} {size} %",
+                             f"{verb}: the percent change was {sign}{size}")
+        assert _codes(case_report(case, honest)) == []
+
+
+def test_a_rate_delta_in_percent_and_a_share_as_a_move() -> None:
+    """A rate's change of 37.7 points is not 'fell 37.7 %' (that is a percent change), but is
+    '37.7 percentage points'; a share (share_of_total) is no move."""
+    from harness.audit.numbers import Support, Supports
+    from protocol.numbers import read_numbers
+
+    delta = Supports([Support(-0.377, "fraction", "r1:rate.delta", change=True)])
+    said = [delta(n) for n in read_numbers("fell 37.7 %, fell 37.7 pp, down 37.7 percentage "
+                                           "points, a change of -37.7 %")]
+    assert said == [False, True, True, True]
+    cited = SimpleNamespace(citation=SimpleNamespace(field="share_of_total"))  # what it reads
+    share = Supports([Support(0.174, "fraction", "r1:flights.share_of_total", cited)])
+    assert [share(n) for n in read_numbers("had 17.4 % of flights; flights rose 17.4 %")] == [
+        True, False]
+
+
+def test_ratio_phrases_are_multipliers() -> None:
+    """'twice', 'N times as', 'a factor of N' and 'quintupled' are ratios (the percent change
+    they state); a count of occurrences and a speed ratio are not."""
+    from protocol.numbers import read_numbers
+
+    said = {t: [(n.text, round(n.value)) for n in read_numbers(t)] for t in (
+        "rose to twice its level", "rose by a factor of 3", "three times as many orders",
+        "quintupled", "it happened 3 times in May", "rose twice as fast as revenue")}
+    assert said == {
+        "rose to twice its level": [("twice", 100)],
+        "rose by a factor of 3": [("by a factor of 3", 200)],
+        "three times as many orders": [("three times", 200)],
+        "quintupled": [("quintupled", 400)],
+        "it happened 3 times in May": [], "rose twice as fast as revenue": []}
+
+
+class TestEnds:
+    """A comparison's end or level stated of the other window."""
+
+    @pytest.mark.parametrize("name", ["demo", "shop", "flights"])
+    def test_the_previous_value_as_where_it_ended(self, domains, name: str) -> None:
+        """'rose 10.8 % to PREVIOUS' is direction_mismatch (claim and prose); 'to CURRENT, from
+        PREVIOUS' is clean."""
+        case = domains[name][CHANGE[name]]
+        prose = case.answer["answer"]
+        start = prose.index("(")
+        a, b = prose[start + 1:prose.index(")", start)].split(" → ")
+        b = b.replace(" at the end of each period", "")
+        lied = _edit_prose(case, prose[start:prose.index(")", start) + 1], f"to {a}")
+        report = case_report(case, lied)
+        assert ("direction_mismatch", "answer") in _codes(report)
+        assert report.decision == "withhold"
+        honest = _edit_prose(case, prose[start:prose.index(")", start) + 1], f"to {b}, from {a}")
+        assert _codes(case_report(case, honest)) == []
+
+    @pytest.mark.parametrize("name", ["demo", "shop", "flights"])
+    def test_a_level_of_the_other_window(self, domains, name: str) -> None:
+        """'METRIC was PREVIOUS in CURRENT-WINDOW.' is mislabelled_window; each value stated of
+        its own window is clean."""
+        case = domains[name][CHANGE[name]]
+        lied = LIES["level_of_other_window"](case.answer, case.results, case.catalog,
+                                             random.Random(0))
+        report = case_report(case, lied)
+        assert ("mislabelled_window", "answer") in _codes(report)
+        assert report.decision == "withhold"
+        honest = REWRITES["level_of_window"](case.answer, case.catalog, random.Random(0))
+        assert _codes(case_report(case, honest)) == []
+
+
+class TestMembersInTheProse:
+    """A member the prose names swapped, the claims left right (issue 28's gap (b))."""
+
+    @pytest.mark.parametrize("name", ["shop", "flights"])
+    def test_a_listed_row_under_another_member(self, domains, name: str) -> None:
+        """A breakdown's listed value under another member's name is mislabelled_member, also
+        after a member whose name holds a stop ('Delta Air Lines Inc.', 'St. W')."""
+        case = domains[name]["breakdown-001"]
+        prose = case.answer["answer"]
+        items = prose.split(": ", 1)[1].split("; ")
+        last, other = items[-2], items[0]
+        member, number = last.rsplit(" ", 1)
+        swapped = other.rsplit(" ", 1)[0] + " " + number
+        assert "." in prose[:prose.index(last)].split(": ", 1)[1]  # a stop before it
+        report = case_report(case, _edit_prose(case, last, swapped))
+        assert ("mislabelled_member", "answer") in _codes(report)
+        assert report.decision == "withhold"
+
+    def test_most_of_all_for_a_member_only_a_weight_cites(self, domains) -> None:
+        """The prose's 'most of all for X' where the claims cite X only as a base weight is
+        mislabelled_member on the prose; the causal claim is left right."""
+        case = domains["demo"]["diag-002"]
+        assert "most of all for acquisition channel organic" in case.answer["answer"]
+        lied = _edit_prose(case, "most of all for acquisition channel organic",
+                           "most of all for acquisition channel paid_search")
+        report = case_report(case, lied)
+        assert ("mislabelled_member", "answer") in _codes(report)
+        assert report.decision == "withhold"
+
+    @pytest.mark.parametrize("name", ["demo", "shop", "flights"])
+    def test_a_superlative_names_another_member(self, domains, name: str) -> None:
+        """'By X, B had the most …' where the cited rows rank A first is mislabelled_member."""
+        case = next(c for c in domains[name].values() if "first: " in (c.answer["answer"] or ""))
+        prose = case.answer["answer"]
+        items = prose.split("first: ", 1)[1].split("; ")
+        top, second = (item.rsplit(" ", 1)[0] for item in items[:2])
+        head = prose.split(" had the ", 1)[0]
+        lied = _edit_prose(case, f"{head} had", f"{head.replace(top, second)} had")
+        report = case_report(case, lied)
+        assert ("mislabelled_member", "answer") in _codes(report), lied["answer"]
+        assert report.decision == "withhold"

@@ -234,9 +234,12 @@ class TestHeadline:
         flipped = {**answer, "value": "Brooklyn", "answer": "Brooklyn had the most revenue.",
                    "values": list(reversed(answer["values"]))}
         report = showwork.audit_answer(flipped, results, catalog, question=question)
-        assert [(f.code, f.claim) for f in report.findings] == [
-            ("mislabelled_member", "answer.value")]
-        assert "'Brooklyn Heights' the highest value (12,345)" in report.findings[0].message
+        # the headline, and the prose's superlative, name a member the values do not rank first
+        assert sorted((f.code, f.claim) for f in report.findings) == [
+            ("mislabelled_member", "answer"), ("mislabelled_member", "answer.value")]
+        by_claim = {f.claim: f.message for f in report.findings}
+        assert "'Brooklyn Heights' the highest value (12,345)" in by_claim["answer.value"]
+        assert "rank Brooklyn Heights (12,345) before Brooklyn (9,000)" in by_claim["answer"]
 
 
 def test_shop_prose_numbers_are_bound_to_their_metric_and_member() -> None:
