@@ -77,6 +77,9 @@ DEFECTS = [
      "unknown_handle"),
     ("citation that is not a string", with_claim({"text": "x", "kind": "measurement",
                                                   "sources": [12]}), "malformed_citation"),
+    ("premises that are not strings", with_claim({"text": "x", "kind": "conclusion",
+                                                  "premises": [1.5, {"c": 1}, None]}),
+     "malformed_citation"),
 ]
 
 
