@@ -75,9 +75,14 @@ class Answer(_Wire):
         return bool(self.claims)
 
 
+_VALIDATE = Answer.__pydantic_validator__.validate_python
+
+
 def loads_strict(text: str) -> Any:
     """json.loads that refuses oversize input, deep nesting, NaN/Infinity and duplicate keys."""
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_ANSWER_BYTES:
+    # a character is at most 4 bytes in UTF-8: a short text is not encoded to be measured
+    if len(text) > MAX_ANSWER_BYTES // 4 and len(text.encode("utf-8", "surrogatepass")) > \
+            MAX_ANSWER_BYTES:
         raise AnswerError(f"The answer is larger than {MAX_ANSWER_BYTES:,} bytes; shorten it.")
     stripped = text.strip()
     if stripped.startswith("```"):
@@ -102,13 +107,32 @@ def parse_answer(raw: str | dict[str, Any]) -> Answer:
         raise AnswerError(f"The answer lists {len(data['values']):,} values; at most {MAX_VALUES} "
                           "(list the rows the question asks for).")
     try:
-        return Answer.model_validate(data)
+        return _VALIDATE(data)  # Answer.model_validate(data), without its wrapper's cost
     except ValidationError as exc:
         if any(e["type"] == "finite_number" for e in exc.errors()):
             raise AnswerError("The answer contains NaN or Infinity; use a finite number or "
                               "null.") from exc
         problems = "; ".join(_describe(e) for e in exc.errors()[:6])
         raise AnswerError(f"The answer does not have the answer shape: {problems}.") from exc
+
+
+MAX_PARSED = 1024
+"""Answer texts kept parsed (`parse_text`)."""
+_PARSED: dict[str, Answer] = {}
+
+
+def parse_text(raw: str) -> Answer:
+    """`parse_answer(raw)` for an answer's JSON text, parsed once per text: the repeats and
+    configurations of a run, and the faults a corpus injects into one answer, audit the same
+    texts again. The answer is frozen and the audit copies what it keeps; a text that does not
+    parse raises its AnswerError each time (not kept)."""
+    found = _PARSED.get(raw)
+    if found is None:
+        found = parse_answer(raw)
+        if len(_PARSED) >= MAX_PARSED:
+            _PARSED.clear()
+        _PARSED[raw] = found
+    return found
 
 
 def _describe(err: Any) -> str:

@@ -107,3 +107,16 @@ def test_premise_on_broken_claim_is_missing() -> None:
     answer["claims"][0]["sources"] = ["r9:days_per_user.pct_change"]
     report = audit(answer, evidence(), CATALOG, "diagnostic")
     assert report.claims[4].defects == [] and report.claims[4].state == "MISSING"
+
+
+@pytest.mark.parametrize(("name", "raw", "message"),
+                         [p for p in PROTOCOL_ERRORS if isinstance(p[1], str)][:8],
+                         ids=[p[0] for p in PROTOCOL_ERRORS if isinstance(p[1], str)][:8])
+def test_a_text_audited_again_gets_the_same_report(name: str, raw: str, message: str) -> None:
+    """Answer texts are parsed once per text (protocol.answer.parse_text): a malformed one is
+    malformed with the same message every time, and a good one audits as its decoded dict does."""
+    first, again = (audit(raw, evidence(), CATALOG, "diagnostic") for _ in range(2))
+    assert first.protocol_error == again.protocol_error and message in again.protocol_error
+    text = json.dumps(good())
+    reports = [audit(a, evidence(), CATALOG, "diagnostic").to_json() for a in (text, text, good())]
+    assert reports[0] == reports[1] == reports[2]
