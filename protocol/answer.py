@@ -116,25 +116,6 @@ def parse_answer(raw: str | dict[str, Any]) -> Answer:
         raise AnswerError(f"The answer does not have the answer shape: {problems}.") from exc
 
 
-MAX_PARSED = 1024
-"""Answer texts kept parsed (`parse_text`)."""
-_PARSED: dict[str, Answer] = {}
-
-
-def parse_text(raw: str) -> Answer:
-    """`parse_answer(raw)` for an answer's JSON text, parsed once per text: the repeats and
-    configurations of a run, and the faults a corpus injects into one answer, audit the same
-    texts again. The answer is frozen and the audit copies what it keeps; a text that does not
-    parse raises its AnswerError each time (not kept)."""
-    found = _PARSED.get(raw)
-    if found is None:
-        found = parse_answer(raw)
-        if len(_PARSED) >= MAX_PARSED:
-            _PARSED.clear()
-        _PARSED[raw] = found
-    return found
-
-
 def _describe(err: Any) -> str:
     loc = ".".join(str(x) for x in err["loc"]) or "(answer)"
     return f"{loc}: {err['msg']}"

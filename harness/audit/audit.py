@@ -14,7 +14,7 @@ from harness.audit.numbers import check_answer_numbers
 from harness.audit.scope import scope_of
 from harness.audit.steps import Step, run
 from harness.audit.types import AuditReport, ClaimAudit, Defect, Finding
-from protocol.answer import Answer, parse_answer, parse_text
+from protocol.answer import Answer, parse_answer
 from protocol.errors import AnswerError
 from protocol.rendered import members, render_measurement
 
@@ -40,7 +40,7 @@ def audit(answer: str | dict[str, Any] | Answer, evidence: Evidence,
     """
     if not isinstance(answer, Answer):
         try:
-            answer = parse_text(answer) if isinstance(answer, str) else parse_answer(answer)
+            answer = parse_answer(answer)
         except AnswerError as exc:
             return AuditReport("malformed", False, None, [], [], [], "withhold",
                                protocol_error=exc.message)

@@ -92,26 +92,10 @@ _RESULT = msgspec.json.Decoder(Result)
 field's type on the way."""
 
 
-MAX_DECODED = 512
-"""Stored results kept decoded, by their JSON (`_build`)."""
-_DECODED: dict[bytes, Result] = {}
-
-
 def _build(raw: dict[str, Any] | msgspec.Raw) -> Result | None:
-    """A stored result as a typed result; None for an empty one. Raw JSON is decoded once per
-    text: the repeats and configurations of a run store the same governed results again (the
-    same query, the same rows), and a typed result is never changed once built."""
+    """A stored result as a typed result; None for an empty one."""
     if isinstance(raw, msgspec.Raw):
-        text = bytes(raw)
-        if len(text) < 8 and text.strip() == b"{}":
-            return None
-        found = _DECODED.get(text)
-        if found is None:
-            found = _RESULT.decode(text)
-            if len(_DECODED) >= MAX_DECODED:
-                _DECODED.clear()
-            _DECODED[text] = found
-        return found
+        return None if len(raw) < 8 and bytes(raw).strip() == b"{}" else _RESULT.decode(raw)
     return Result.from_json(raw) if raw else None
 
 Filters = dict[str, frozenset[str]]

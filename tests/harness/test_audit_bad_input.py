@@ -113,8 +113,9 @@ def test_premise_on_broken_claim_is_missing() -> None:
                          [p for p in PROTOCOL_ERRORS if isinstance(p[1], str)][:8],
                          ids=[p[0] for p in PROTOCOL_ERRORS if isinstance(p[1], str)][:8])
 def test_a_text_audited_again_gets_the_same_report(name: str, raw: str, message: str) -> None:
-    """Answer texts are parsed once per text (protocol.answer.parse_text): a malformed one is
-    malformed with the same message every time, and a good one audits as its decoded dict does."""
+    """An answer text audited twice gets the same report (no state kept between audits): a
+    malformed one is malformed with the same message every time, and a good one audits as its
+    decoded dict does."""
     first, again = (audit(raw, evidence(), CATALOG, "diagnostic") for _ in range(2))
     assert first.protocol_error == again.protocol_error and message in again.protocol_error
     text = json.dumps(good())
