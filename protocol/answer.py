@@ -75,9 +75,14 @@ class Answer(_Wire):
         return bool(self.claims)
 
 
+_VALIDATE = Answer.__pydantic_validator__.validate_python
+
+
 def loads_strict(text: str) -> Any:
     """json.loads that refuses oversize input, deep nesting, NaN/Infinity and duplicate keys."""
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_ANSWER_BYTES:
+    # a character is at most 4 bytes in UTF-8: a short text is not encoded to be measured
+    if len(text) > MAX_ANSWER_BYTES // 4 and len(text.encode("utf-8", "surrogatepass")) > \
+            MAX_ANSWER_BYTES:
         raise AnswerError(f"The answer is larger than {MAX_ANSWER_BYTES:,} bytes; shorten it.")
     stripped = text.strip()
     if stripped.startswith("```"):
@@ -102,7 +107,7 @@ def parse_answer(raw: str | dict[str, Any]) -> Answer:
         raise AnswerError(f"The answer lists {len(data['values']):,} values; at most {MAX_VALUES} "
                           "(list the rows the question asks for).")
     try:
-        return Answer.model_validate(data)
+        return _VALIDATE(data)  # Answer.model_validate(data), without its wrapper's cost
     except ValidationError as exc:
         if any(e["type"] == "finite_number" for e in exc.errors()):
             raise AnswerError("The answer contains NaN or Infinity; use a finite number or "

@@ -99,7 +99,17 @@ class Result:
     """Rows by their full selector key, filled on the first full-key look-up."""
 
     def __post_init__(self) -> None:
-        partial = any(c["partial"] for c in self.coverage) or any(r.partial for r in self.rows)
+        # loops, not any(generator): every stored result a re-audit cites is built here
+        partial = False
+        for c in self.coverage:
+            if c["partial"]:
+                partial = True
+                break
+        else:
+            for r in self.rows:
+                if r.partial:
+                    partial = True
+                    break
         object.__setattr__(self, "partial", partial)
         object.__setattr__(self, "_by_key", {})
 

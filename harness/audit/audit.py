@@ -99,7 +99,8 @@ def _propagate(claims: list[ClaimAudit], answer: Answer) -> list[ClaimAudit]:
     """A claim resting on a CONFLICTING or MISSING premise is itself MISSING."""
     out: list[ClaimAudit] = []
     for claim in claims:
-        weak = [p for p in claim.premises if p[:1] == "c" and p[1:].isdigit()
+        premises: list[Any] = claim.premises  # as the model wrote them: not all are strings
+        weak = [p for p in premises if isinstance(p, str) and p[:1] == "c" and p[1:].isdigit()
                 and 0 < int(p[1:]) <= len(out) and out[int(p[1:]) - 1].state in
                 ("CONFLICTING", "MISSING")]
         if weak and claim.state in ("SUPPORTED", "STALE"):

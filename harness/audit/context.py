@@ -35,6 +35,16 @@ class Cited:
     metric: str
     """The metric as the result names it (a previous name resolved to the current one)."""
 
+    # Written out, not generated: natively compiled (see ClaimContext.__init__).
+    def __init__(self, text: str, citation: ResultCitation, result: Result, row: Row, value: Any,
+                 metric: str) -> None:
+        self.text = text
+        self.citation = citation
+        self.result = result
+        self.row = row
+        self.value = value
+        self.metric = metric
+
 
 @dataclass(slots=True)
 class ClaimContext:
@@ -70,8 +80,27 @@ class ClaimContext:
     """The values its cited fields and its stated value give its text and the answer
     (numbers.py), once found."""
 
-    def __post_init__(self) -> None:
-        self.cid = f"c{self.index}"
+    # Written out, not generated: compiled, a dataclass's generated __init__ still runs as Python
+    # (one per claim); this one is native. The same fields and defaults as declared above.
+    def __init__(self, index: int, claim: Claim, evidence: Evidence, index_: CatalogIndex,
+                 question: str | None = None, rendered: bool = False) -> None:
+        self.index = index
+        self.claim = claim
+        self.evidence = evidence
+        self.index_ = index_
+        self.resolved = []
+        self.defects = []
+        self.cited = []
+        self.statements = []
+        self.premises = []
+        self.composition = None
+        self.question = question
+        self.rendered = rendered
+        self.cid = f"c{index}"
+        self.answer_claims = []
+        self.support = None
+        self.reading = None
+        self.value_supports = None
 
     @property
     def catalog(self) -> dict[str, Any]:
@@ -110,6 +139,23 @@ class AnswerContext:
     """What the claims rest on together (prose.py), once found."""
     prose: ProseReading | None = None
     """What the prose says (prose.py), once read."""
+
+    # Written out, not generated: natively compiled (see ClaimContext.__init__).
+    def __init__(self, answer: Answer, claims: list[ClaimContext], evidence: Evidence,
+                 index_: CatalogIndex, category: str | None = None,
+                 question: str | None = None) -> None:
+        self.answer = answer
+        self.claims = claims
+        self.evidence = evidence
+        self.index_ = index_
+        self.category = category
+        self.question = question
+        self.scope = None
+        self.value_supports = None
+        self.windows = None
+        self.metrics = None
+        self.support = None
+        self.prose = None
 
     @property
     def catalog(self) -> dict[str, Any]:

@@ -32,6 +32,17 @@ class Call:
     """The call's arguments as stored (decoded, or raw JSON from an audit view); read only for
     the filters (`where`) a claim's text or the question's scope is checked against."""
 
+    # Written out, not generated: compiled, a dataclass's generated __init__ still runs as Python
+    # (one per call of every trace); this one is native.
+    def __init__(self, tool: str, handle: int | None,
+                 result_json: dict[str, Any] | msgspec.Raw | None, error: str | None,
+                 arguments: dict[str, Any] | msgspec.Raw | None = None) -> None:
+        self.tool = tool
+        self.handle = handle
+        self.result_json = result_json
+        self.error = error
+        self.arguments = arguments
+
 
 class _Results(Mapping[int, Result]):
     """handle → Result, each built from its stored JSON on first use."""

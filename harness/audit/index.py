@@ -9,6 +9,8 @@ from typing import Any, TypeVar
 from protocol.catalog_text import MetricNames
 
 T = TypeVar("T")
+_UNREAD: Any = object()
+"""A text not read yet (a reading may itself be None)."""
 MAX_READINGS = 4096
 """Readings kept per catalog: texts repeat across the repeats and configurations of a run."""
 
@@ -58,8 +60,8 @@ class CatalogIndex:
     def read(self, kind: str, text: str, reader: Callable[[str], T]) -> T:
         """`reader(text)`, read once per catalog for each text (a claim, a question)."""
         key = (kind, text)
-        found = self.readings.get(key)
-        if found is None:
+        found = self.readings.get(key, _UNREAD)
+        if found is _UNREAD:  # not `is None`: a reading may be None (no match), kept as read
             if len(self.readings) >= MAX_READINGS:
                 self.readings.clear()
             found = self.readings[key] = reader(text)

@@ -77,6 +77,9 @@ DEFECTS = [
      "unknown_handle"),
     ("citation that is not a string", with_claim({"text": "x", "kind": "measurement",
                                                   "sources": [12]}), "malformed_citation"),
+    ("premises that are not strings", with_claim({"text": "x", "kind": "conclusion",
+                                                  "premises": [1.5, {"c": 1}, None]}),
+     "malformed_citation"),
 ]
 
 
@@ -104,3 +107,17 @@ def test_premise_on_broken_claim_is_missing() -> None:
     answer["claims"][0]["sources"] = ["r9:days_per_user.pct_change"]
     report = audit(answer, evidence(), CATALOG, "diagnostic")
     assert report.claims[4].defects == [] and report.claims[4].state == "MISSING"
+
+
+@pytest.mark.parametrize(("name", "raw", "message"),
+                         [p for p in PROTOCOL_ERRORS if isinstance(p[1], str)][:8],
+                         ids=[p[0] for p in PROTOCOL_ERRORS if isinstance(p[1], str)][:8])
+def test_a_text_audited_again_gets_the_same_report(name: str, raw: str, message: str) -> None:
+    """An answer text audited twice gets the same report (no state kept between audits): a
+    malformed one is malformed with the same message every time, and a good one audits as its
+    decoded dict does."""
+    first, again = (audit(raw, evidence(), CATALOG, "diagnostic") for _ in range(2))
+    assert first.protocol_error == again.protocol_error and message in again.protocol_error
+    text = json.dumps(good())
+    reports = [audit(a, evidence(), CATALOG, "diagnostic").to_json() for a in (text, text, good())]
+    assert reports[0] == reports[1] == reports[2]
