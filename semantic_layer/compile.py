@@ -23,6 +23,7 @@ from sqlglot import exp
 from semantic_layer.errors import SemanticError
 from semantic_layer.joins import resolve_any
 from semantic_layer.model import GRAINS, Measure, Offset, SemanticModel, SemanticModelFile
+from semantic_layer.pushdown import again, aggregated_first
 from semantic_layer.requests import AnyOf, Filter
 from semantic_layer.scan import Scan, with_from
 from semantic_layer.sql import (
@@ -409,15 +410,23 @@ class _Build:
             leaf, None if uniform else residual[leaf], scan, grouped=grouped,
             windows=plan.kind == "compare") for leaf in cte.leaves}
         if one_pass:
-            return self._both_windows(select, scan, _windows_split(plan, col), aggregates)
+            how = {self.leaves[leaf]: self._again(leaf) for leaf in cte.leaves}
+            return self._both_windows(select, scan, _windows_split(plan, col), aggregates, how)
         for column, aggregate in aggregates.items():
             select = select.select(named(aggregate, column), copy=False)
         select = self._dims(select, scan)
-        return with_from(scan, select)
+        return aggregated_first(scan, with_from(scan, select),
+                                {self.leaves[leaf]: self._again(leaf) for leaf in cte.leaves})
+
+    def _again(self, leaf: Leaf) -> str | None:
+        """How the leaf's partial results are aggregated again (pushdown.again)."""
+        m = self.model.measures[leaf.measure][1]
+        value = parse_trusted(m.expr)
+        return again(m.agg, isinstance(value, exp.Literal) and value.is_int)
 
     def _both_windows(self, select: exp.Select, scan: Scan,
-                      windows: tuple[exp.Expr, exp.Expr], aggregates: dict[str, exp.Expr]
-                      ) -> exp.Select:
+                      windows: tuple[exp.Expr, exp.Expr], aggregates: dict[str, exp.Expr],
+                      how: dict[str, str | None]) -> exp.Select:
         """A comparison's scan in one pass, each aggregate twice (FILTER on the current window
         and on the rest), then one row per window with data, as grouping by `current` gives:
         PostgreSQL hashes a grouping by an expression, and the pass is the cost of the call."""
@@ -432,7 +441,9 @@ class _Build:
             for suffix, where in (("current", current), ("previous", previous)):
                 select = select.select(named(_in_rows(aggregate, where), f"{column}__{suffix}"),
                                        copy=False)
-        select = with_from(scan, self._dims(select, scan))
+        select = aggregated_first(scan, with_from(scan, self._dims(select, scan)), {
+            f"{c}__{suffix}": how.get(c, "count") for c in aggregates  # __rows: a count
+            for suffix in ("current", "previous")})
         is_current = exp.column(BUCKET, "p")
 
         def pick(column: str) -> exp.Expr:
