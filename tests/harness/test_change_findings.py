@@ -113,9 +113,16 @@ def test_each_new_lie_is_caught_on_every_domain(domains, kind: str) -> None:
     assert len(placed) >= 2, (kind, placed)
 
 
-@pytest.mark.parametrize("kind", ["from_to", "true_flat"])
+THIRD_LIES = ("change_unwritten", "level_as_move", "ratio_words", "end_of_other_window",
+              "level_of_other_window", "member_in_prose")
+THIRD_REWRITES = ("percent_change_stated", "level_stood", "true_ratio", "to_from",
+                  "level_of_window")
+
+
+@pytest.mark.parametrize("kind", ["from_to", "true_flat", *THIRD_REWRITES])
 def test_honest_claim_rewrites_stay_clean(domains, kind: str) -> None:
-    """'from PREVIOUS to CURRENT' and a move within ±2 % called flat audit as the clean answer."""
+    """The honest wording nearest each lie ('from PREVIOUS to CURRENT', a move within ±2 %
+    called flat, a percent change stated as one, …) audits as the clean answer does."""
     made = 0
     for cases in domains.values():
         for i, case in enumerate(cases.values()):
@@ -241,12 +248,6 @@ class TestMetrics:
 
 # --- a third pass: units, ends and members the prose alone gets wrong -----------------------
 
-THIRD_LIES = ("change_unwritten", "level_as_move", "ratio_words", "end_of_other_window",
-              "level_of_other_window", "member_in_prose")
-THIRD_REWRITES = ("percent_change_stated", "level_stood", "true_ratio", "to_from",
-                  "level_of_window")
-
-
 @pytest.mark.parametrize("kind", THIRD_LIES)
 def test_each_third_pass_lie_is_withheld_on_every_domain(domains, kind: str) -> None:
     """Each lie of the third pass (a number, window, direction or member lie) gets a code it is
@@ -266,19 +267,6 @@ def test_each_third_pass_lie_is_withheld_on_every_domain(domains, kind: str) -> 
                 assert report.decision == "withhold", (name, case.question, lied["answer"])
     assert placed == {"demo", "shop", "flights"}, (kind, placed)
 
-
-@pytest.mark.parametrize("kind", THIRD_REWRITES)
-def test_third_pass_honest_rewrites_stay_clean(domains, kind: str) -> None:
-    """The honest wording nearest each lie audits as the clean answer does."""
-    made = 0
-    for cases in domains.values():
-        for i, case in enumerate(cases.values()):
-            written = REWRITES[kind](case.answer, case.catalog, random.Random(i))
-            if written is not None:
-                made += 1
-                report = case_report(case, written)
-                assert (report.decision, _codes(report)) == ("serve", []), written["answer"]
-    assert made >= 2, kind
 
 
 def _edit_prose(case: Case, old: str, new: str) -> dict[str, Any]:
