@@ -30,6 +30,7 @@ Plain dicts and a plain view of the results in, so it needs nothing but the prot
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import math
 import random
 import re
@@ -67,6 +68,7 @@ LIE_CODES: dict[str, tuple[str, ...]] = {
     "end_of_other_window": ("direction_mismatch",),
     "level_of_other_window": ("mislabelled_window",),
     "member_in_prose": ("mislabelled_member",),
+    "wrong_basis": ("mislabelled_window",),
 }
 """Each lie kind → the codes that catch it (any one of them)."""
 
@@ -522,6 +524,37 @@ def _called_flat(answer: Answer, rng: random.Random, size_ok: Callable[[float], 
                                 f"({sign}{m.group(2)} %){text[m.end():]}")
 
 
+BASES = {"week": (7, 7), "month": (28, 31), "quarter": (89, 92), "year": (364, 366)}
+"""Days from a comparison's previous window start to its current's that each basis names
+(harness/audit/basis.py's SHIFTS)."""
+_BASIS_WORDS = ("{g} over {g}", "{g}-on-{g}", "compared with the previous {g}",
+                "versus a {g} earlier")
+
+
+def _shift(match: re.Match[str]) -> int:
+    current, previous = (dt.date.fromisoformat(match.group(k)[:10]) for k in ("a", "b"))
+    return (current - previous).days
+
+
+def _basis_places(answer: Answer) -> list[tuple[int, str, re.Match[str], int]]:
+    return [(i, t, m, _shift(m)) for i, t in _claim_places(answer, _VERSUS.search)
+            for m in [_VERSUS.search(t)] if m is not None]
+
+
+def wrong_basis(answer: Answer, results: Results, catalog: Catalog,
+                rng: random.Random) -> Answer | None:
+    """A comparison's previous window replaced by a basis it is not: 'fell 16.4 %
+    (2026-03-09..2026-03-15 versus 2026-03-02..2026-03-08)' → 'fell 16.4 % (2026-03-09..
+    2026-03-15 year over year)': the same number, another change."""
+    places = _basis_places(answer)
+    if not places:
+        return None
+    i, text, m, shift = rng.choice(places)
+    wrong = [g for g, (low, high) in BASES.items() if not low <= shift <= high]
+    words = rng.choice(_BASIS_WORDS).format(g=rng.choice(wrong))
+    return _set_text(answer, i, f"{text[:m.start()]}{m.group('a')} {words}{text[m.end():]}")
+
+
 # --- a member's value said of the whole, a cause's member moved --------------------------------
 
 _BEFORE_MEMBER = re.compile(r"\s+(?:for|at|of|in)\s+(?:[\w ]+?\s)?$")
@@ -751,7 +784,8 @@ LIES: dict[str, Lie] = {
     "share_of_change": share_of_change, "average_of_total": average_of_total,
     "change_unwritten": change_unwritten, "level_as_move": level_as_move,
     "ratio_words": ratio_words, "end_of_other_window": end_of_other_window,
-    "level_of_other_window": level_of_other_window, "member_in_prose": member_in_prose}
+    "level_of_other_window": level_of_other_window, "member_in_prose": member_in_prose,
+    "wrong_basis": wrong_basis}
 
 
 # --- honest rewrites ---------------------------------------------------------------------------
@@ -946,11 +980,25 @@ def level_of_window(answer: Answer, catalog: Catalog, rng: random.Random) -> Ans
                                         f"{w.group('a')}, against {a.text} the period before."}
 
 
+def true_basis(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """A comparison's previous window written as the basis it is: '(2026-03-09..2026-03-15
+    versus 2026-03-02..2026-03-08)' → '(2026-03-09..2026-03-15 week over week)'."""
+    places = [p for p in _basis_places(answer)
+              if any(low <= p[3] <= high for low, high in BASES.values())]
+    if not places:
+        return None
+    i, text, m, shift = rng.choice(places)
+    grain = next(g for g, (low, high) in BASES.items() if low <= shift <= high)
+    words = rng.choice(_BASIS_WORDS).format(g=grain)
+    return _set_text(answer, i, f"{text[:m.start()]}{m.group('a')} {words}{text[m.end():]}")
+
+
 REWRITES: dict[str, Rewrite] = {
     "rounded": rounded, "unsigned_change": unsigned_change, "synonym": synonym,
     "reordered": reordered, "string_value": string_value, "true_denial": true_denial,
     "from_to": from_to, "true_flat": true_flat,
     "percent_change_stated": percent_change_stated, "level_stood": level_stood,
-    "true_ratio": true_ratio, "to_from": to_from, "level_of_window": level_of_window}
-"""Honest rewrites: each must be audited as the clean answer is (`from_to`, `true_flat` and
-`level_stood` rewrite claims' texts, the rest only the prose and the headline)."""
+    "true_ratio": true_ratio, "to_from": to_from, "level_of_window": level_of_window,
+    "true_basis": true_basis}
+"""Honest rewrites: each must be audited as the clean answer is (`from_to`, `true_flat`,
+`level_stood` and `true_basis` rewrite claims' texts, the rest only the prose and the headline)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from harness.audit.basis import find_claim_basis, find_prose_basis
 from harness.audit.comparisons import find_comparisons
 from harness.audit.context import AnswerContext, ClaimContext
 from harness.audit.ends import find_claim_ends, find_prose_ends
@@ -250,8 +251,8 @@ def find_weak_causal(ctx: ClaimContext) -> list[Finding]:
 
 
 FINDINGS = (find_mislabelled, find_mislabelled_member, find_mislabelled_window, find_direction,
-            find_claim_ends, find_partial, find_point_in_time, find_superseded, find_composition,
-            find_weak_causal)
+            find_claim_ends, find_claim_basis, find_partial, find_point_in_time, find_superseded,
+            find_composition, find_weak_causal)
 """Claim findings, in order: what the text names (labels.py), then the rest."""
 
 
@@ -306,6 +307,7 @@ def _argues(claim: ClaimContext, cause: str, sign: int) -> bool:
 
 
 ANSWER_FINDINGS = (find_flat_reasoning, find_prose_labels, find_prose_direction,
-                   find_prose_ends, find_comparisons, find_instructions, *SCOPE_FINDINGS)
+                   find_prose_ends, find_prose_basis, find_comparisons, find_instructions,
+                   *SCOPE_FINDINGS)
 """Answer-level findings: the argument, the prose against the claims (what it names, which way
 it says metrics moved: prose.py), then the question's scope (scope.py)."""
