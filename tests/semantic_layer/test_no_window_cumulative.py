@@ -12,6 +12,9 @@ project's against `mf query` itself (conformance/run.py, the no_window_cum_* que
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -59,7 +62,7 @@ models:
 
 
 def _build(root: Path, spine: bool) -> SemanticLayer:
-    (root / "models").mkdir()
+    (root / "models").mkdir(parents=True)
     (root / "models" / "sales.yml").write_text(MODELS)
     (root / "models" / "time_spine.yml").write_text(SPINE)
     db = root / "sales.duckdb"
@@ -147,3 +150,23 @@ def test_conformance_project_no_window_cumulative(shop: SemanticLayer, metric, g
     rows = _rows(shop, {"metrics": [metric], "grain": grain})
     assert len(rows) == count
     assert rows[-1][0] == last[0] and rows[-1][1] == pytest.approx(last[1], rel=1e-9)
+
+
+@pytest.mark.parametrize("case", ["amount_7d|week", "amount_mtd|day", "amount_all_time|month"])
+def test_semantic_query_without_window_equals_mf_query(tmp_path: Path, case: str) -> None:
+    """`showwork semantic query` (the real entry point, over a project folder) with no
+    --start/--end gives MetricFlow's rows with none."""
+    _build(tmp_path / "project", spine=True).close()
+    (tmp_path / "project" / "showwork.yaml").write_text(
+        "name: sales\nsemantic_models: models/\nwarehouse:\n  duckdb: sales.duckdb\n")
+    metric, grain = case.split("|")
+    done = subprocess.run([sys.executable, "-m", "showwork", "semantic", "query", "-m", metric,
+                           "--grain", grain, "--project", str(tmp_path / "project"), "--json"],
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "SHOWWORK_HOME": str(tmp_path / "home")})
+    assert done.returncode == 0, done.stderr
+    got = sorted([r["key"][grain], r["values"][metric]["value"]]
+                 for r in json.loads(done.stdout)["rows"])
+    want = EXPECTED[case]
+    assert [r[0] for r in got] == [r[0] for r in want]
+    assert [r[1] for r in got] == pytest.approx([r[1] for r in want], rel=1e-12)
