@@ -98,6 +98,7 @@ def infer(model: SemanticModelFile, run: Run, dialect: str = "duckdb") -> Semant
         ((lo, hi),) = run(sql)
         if lo is not None:
             coverage[sm.name] = Coverage(_date(lo), _date(hi))
+    spine = model.spine_coverage or _spine_coverage(model, run, dialect)
     governance = dict(model.dimension_governance)
     wanted = set(_open_dimensions(model))
     indexed = set(_indexed_dimensions(model))
@@ -131,7 +132,24 @@ def infer(model: SemanticModelFile, run: Run, dialect: str = "duckdb") -> Semant
     if as_of == dt.date.max and through:
         as_of = max(through)
     return replace(model, coverage_by_model=coverage, dimension_governance=governance,
-                   as_of=as_of, member_index=index)
+                   as_of=as_of, member_index=index, spine_coverage=spine)
+
+
+def _spine_coverage(model: SemanticModelFile, run: Run, dialect: str) -> Coverage | None:
+    """The first and last day of the day-grain time spine; None without one, or when the
+    warehouse lacks its table (a query then names it, as MetricFlow's own would fail)."""
+    from sqlglot import exp
+
+    spine = next((s for s in model.time_spines if s.grain == "day"), None)
+    if spine is None:
+        return None
+    day = exp.cast(exp.column(spine.column), "DATE")
+    sql = exp.select(exp.Min(this=day), exp.Max(this=day.copy())).from_(_table(spine)).sql(dialect)
+    try:
+        ((lo, hi),) = run(sql)
+    except Exception:  # noqa: BLE001 - a missing spine table: the spine is not known
+        return None
+    return Coverage(_date(lo), _date(hi)) if lo is not None else None
 
 
 def infer_from_engine(model: SemanticModelFile, engine: Engine,

@@ -262,6 +262,9 @@ class SemanticModelFile:
     member_index: dict[str, Any] = field(default_factory=dict, compare=False)
     """Qualified dimension → the members the warehouse holds (semantic_layer.infer)."""
     time_spines: tuple[TimeSpine, ...] = ()
+    spine_coverage: Coverage | None = None
+    """The days the day-grain time spine holds, read from the warehouse (semantic_layer.infer);
+    None when not read. Without a window MetricFlow's cumulative rows run through it."""
     unsupported: tuple[tuple[str, str], ...] = ()
     """(metric, why showwork cannot compute it yet): defined in the dbt models, loaded, left out
     of the catalog and refused when asked for, by that reason."""

@@ -25,7 +25,7 @@ from semantic_layer.errors import (
     WindowError,
 )
 from semantic_layer.governance import check_rollup
-from semantic_layer.model import GRAINS, DimensionInfo, SemanticModelFile
+from semantic_layer.model import GRAINS, DimensionInfo, Metric, SemanticModelFile
 from semantic_layer.requests import AnyOf, CompareArgs, Filter, QueryArgs
 from semantic_layer.results import citable, member_text
 from semantic_layer.windows import Window, aligned, period_end, period_start
@@ -89,11 +89,12 @@ def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
         order = _check_order(metrics, args.group_by, args.order_by, args.grain)
         spans = [model.coverage(m) for m in metrics]
         span = Window(min(s[0] for s in spans),
-                      max(_past_offsets(model, m, s[1]) for m, s in zip(metrics, spans, strict=True)))
+                      max(_past_offsets(model, m, s[1], args.grain is not None)
+                          for m, s in zip(metrics, spans, strict=True)))
         return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (span,), args.grain,
                     args.aggregate, order, args.limit, renamed, (Coverage(span, span),),
                     bounded=False)
-    window = requested = _closed(model, metrics, args.window.window())
+    window = requested = _closed(model, metrics, args.window.window(), args.grain is not None)
     if args.whole_periods and args.grain:
         window = widen(window, args.grain)
     check_grain(model, metrics, args.grain, window)
@@ -189,14 +190,15 @@ def _offset_reads(model: SemanticModelFile, metric: str, start: dt.date) -> list
     return out
 
 
-def _closed(model: SemanticModelFile, metrics: tuple[str, ...], window: Window) -> Window:
+def _closed(model: SemanticModelFile, metrics: tuple[str, ...], window: Window,
+            by_time: bool = False) -> Window:
     """A window open on one side (a --where bounding metric_time on one side only) closed at the
     metrics' coverage there: the same rows, as MetricFlow filters on the one bound."""
     if window.start != dt.date.min and window.end != dt.date.max:
         return window
     spans = [model.coverage(m) for m in metrics]
     start = min(s[0] for s in spans) if window.start == dt.date.min else window.start
-    end = (max(_past_offsets(model, m, s[1]) for m, s in zip(metrics, spans, strict=True))
+    end = (max(_past_offsets(model, m, s[1], by_time) for m, s in zip(metrics, spans, strict=True))
            if window.end == dt.date.max else window.end)
     if start == dt.date.min or end == dt.date.max:
         raise WindowError("A metric_time bound on one side only needs the coverage of the "
@@ -209,21 +211,45 @@ def _closed(model: SemanticModelFile, metrics: tuple[str, ...], window: Window) 
     return Window(start, end)
 
 
-def _past_offsets(model: SemanticModelFile, metric: str, end: dt.date) -> dt.date:
+def _past_offsets(model: SemanticModelFile, metric: str, end: dt.date,
+                  by_time: bool = False) -> dt.date:
     """The last day a metric has a value for when its sources end at `end`: an offset input
     (offset_window) carries the sources' last days that far forward, as MetricFlow's join to
-    its time spine does."""
+    its time spine does, and so does a cumulative metric by a grain (`by_time`; without one it
+    is read at the sources' last day: MetricFlow refuses it unless over all time, whose total
+    that is)."""
     from semantic_layer.sql import shift  # sqlglot: not needed to read a cached plan
 
     if end == dt.date.max:
         return end
     last = end
-    for i in model.metric_index[metric].input_metrics:
-        day = _past_offsets(model, i.name, end)
+    m = model.metric_index[metric]
+    for i in m.input_metrics:
+        day = _past_offsets(model, i.name, end, by_time)
         if i.offset_window:
             day = shift(day, i.offset_window.count, i.offset_window.grain)
         last = max(last, day)
+    if m.type == "cumulative" and by_time:
+        last = max(last, _past_cumulative(model, m, last))
     return last
+
+
+def _past_cumulative(model: SemanticModelFile, m: Metric, end: dt.date) -> dt.date:
+    """The last day a cumulative metric has a value for when its sources end at `end`, as
+    MetricFlow's join to its time spine gives without a window: while the trailing range of a
+    spine day still holds a day with data — a window's length on (a day too many reads no row:
+    a day whose range holds no data has none), the end of the grain_to_date period, and the
+    spine's last day for all time (kept at `end` when the spine's days are not known)."""
+    from semantic_layer.sql import shift
+
+    spine = model.spine_coverage
+    if m.window:
+        last = shift(end, m.window.count, m.window.grain)
+    elif m.grain_to_date:
+        last = period_end(period_start(end, m.grain_to_date), m.grain_to_date)
+    else:
+        last = spine.through if spine else end
+    return min(last, spine.through) if spine and spine.through >= end else last
 
 
 def widen(window: Window, grain: str) -> Window:

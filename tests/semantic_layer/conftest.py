@@ -38,6 +38,8 @@ def shop_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
             struct = "{" + ", ".join(f"'{c}': '{t}'" for c, t in columns.items()) + "}"
             con.execute(f"CREATE TABLE {table} AS SELECT * FROM read_csv(?, header=true, "
                         f"columns={struct})", [str(PROJECT / "seeds" / f"raw_{table}.csv")])
+        spine = (PROJECT / "models" / "metricflow_time_spine.sql").read_text(encoding="utf-8")
+        con.execute(f"CREATE TABLE metricflow_time_spine AS {spine}")  # dbt run builds it too
     finally:
         con.close()
     return path
