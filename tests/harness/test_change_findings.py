@@ -11,7 +11,6 @@ import copy
 import importlib.util
 import random
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -303,15 +302,22 @@ class TestAMoveStatesAChange:
 def test_a_rate_delta_in_percent_and_a_share_as_a_move() -> None:
     """A rate's change of 37.7 points is not 'fell 37.7 %' (that is a percent change), but is
     '37.7 percentage points'; a share (share_of_total) is no move."""
+    from harness.audit.context import Cited
     from harness.audit.numbers import Support, Supports
+    from protocol.citations import parse_citation
     from protocol.numbers import read_numbers
+    from semantic_layer.results import Result, Row
 
     delta = Supports([Support(-0.377, "fraction", "r1:rate.delta", change=True)])
     said = [delta(n) for n in read_numbers("fell 37.7 %, fell 37.7 pp, down 37.7 percentage "
                                            "points, a change of -37.7 %")]
     assert said == [False, True, True, True]
-    cited = SimpleNamespace(citation=SimpleNamespace(field="share_of_total"))  # what it reads
-    share = Supports([Support(0.174, "fraction", "r1:flights.share_of_total", cited)])
+    text = "r1[origin=EWR]:flights.share_of_total"
+    row = Row({"origin": "EWR"}, {"flights": {"value": 120, "share_of_total": 0.174}})
+    result = Result("query", ("flights",), ("origin",), (row,), (), "", "v1")
+    # a real Cited: the compiled audit holds a Support's source to its type
+    cited = Cited(text, parse_citation(text), result, row, 0.174, "flights")
+    share = Supports([Support(0.174, "fraction", text, cited)])
     assert [share(n) for n in read_numbers("had 17.4 % of flights; flights rose 17.4 %")] == [
         True, False]
 
