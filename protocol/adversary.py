@@ -40,6 +40,7 @@ from typing import Any
 from protocol.finding_faults import Catalog, Results, support
 from protocol.numbers import ReadNumber, read_numbers
 from protocol.reading import find_mentions
+from protocol.reading._calendar import BASIS_DAYS
 
 Answer = dict[str, Any]
 Lie = Callable[[Answer, Results, Catalog, random.Random], Answer | None]
@@ -524,9 +525,7 @@ def _called_flat(answer: Answer, rng: random.Random, size_ok: Callable[[float], 
                                 f"({sign}{m.group(2)} %){text[m.end():]}")
 
 
-BASES = {"week": (7, 7), "month": (28, 31), "quarter": (89, 92), "year": (364, 366)}
-"""Days from a comparison's previous window start to its current's that each basis names
-(harness/audit/basis.py's SHIFTS)."""
+BASES = BASIS_DAYS
 _BASIS_WORDS = ("{g} over {g}", "{g}-on-{g}", "compared with the previous {g}",
                 "versus a {g} earlier")
 

@@ -17,12 +17,11 @@ from harness.audit.context import AnswerContext, Cited, ClaimContext
 from harness.audit.labels import _compared_windows
 from harness.audit.steps import emits
 from harness.audit.types import Finding
+from protocol.reading._calendar import BASIS_DAYS
 
 PROSE = "answer"
 
-SHIFTS = {"week": (7, 7), "month": (28, 31), "quarter": (89, 92), "year": (364, 366)}
-"""Days from the previous window's start to the current's that each basis allows (a month
-after February is 28 days on, a year of ISO weeks is 52 weeks: 364 days)."""
+SHIFTS = BASIS_DAYS
 
 _GRAIN = r"(week|month|quarter|year)"
 _BEFORE = r"(?:than|from|versus|vs\.?|against|compared\s+(?:with|to)|relative\s+to)"
@@ -55,25 +54,18 @@ def read_basis(text: str) -> tuple[tuple[str, str], ...]:
     return tuple((grain, words) for _at, grain, words in sorted(found))
 
 
-def _shift(item: Cited) -> int | None:
-    compared = _compared_windows(item)
-    return None if compared is None else (compared[0][0] - compared[1][0]).days
-
-
 def _held(where: str, text: str, bases: tuple[tuple[str, str], ...],
           cited: list[Cited]) -> list[Finding]:
     """A finding for the first basis no cited comparison's shift fits."""
-    shifts = {s: item for item in cited if (s := _shift(item)) is not None}
-    if not shifts:
+    compared = [(item, w) for item in cited if (w := _compared_windows(item)) is not None]
+    if not compared:
         return []
+    shifts = [(current[0] - previous[0]).days for _item, (current, previous) in compared]
     for grain, words in bases:
         low, high = SHIFTS[grain]
         if any(low <= s <= high for s in shifts):
             continue
-        shift, item = next(iter(shifts.items()))
-        compared = _compared_windows(item)
-        assert compared is not None
-        (cs, ce), (ps, pe) = compared
+        shift, (item, ((cs, ce), (ps, pe))) = shifts[0], compared[0]
         fits = [g for g, (lo, hi) in SHIFTS.items() if lo <= shift <= hi]
         said = f"a {fits[0]} over {fits[0]} change" if fits else f"a change {shift} days apart"
         who = "The answer" if where == PROSE else f"Claim {where}"

@@ -6,6 +6,11 @@ import datetime as dt
 from dataclasses import dataclass
 
 _MONTHS_IN = {"month": 1, "quarter": 3, "half": 6, "year": 12}
+BASIS_DAYS = {"week": (7, 7), "month": (28, 31), "quarter": (89, 92), "year": (364, 366)}
+"""Days from a comparison's previous window start to its current's that each stated basis
+('week over week', 'year over year') allows: a month after February starts 28 days on, a year
+of ISO weeks is 52 weeks (364 days). The audit's basis check and the adversary's basis lie share
+it."""
 
 
 @dataclass(frozen=True, order=True)
