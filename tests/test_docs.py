@@ -77,3 +77,22 @@ def test_readme_links_into_docs_and_links_resolve() -> None:
     for page in [ROOT / "README.md", *DOCS.glob("*.md")]:
         for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8")):
             assert (page.parent / target).exists(), f"{page.name} links to missing {target}"
+
+
+def test_the_api_pages_audit_answer_example_runs() -> None:
+    """The `results` the API page shows is accepted by the real `audit_answer`, and audits an
+    answer citing it (a key the page shows but the API rejects — `filters` once — fails here)."""
+    import ast
+
+    import showwork
+
+    page = (DOCS / "api.md").read_text(encoding="utf-8")
+    call = page[page.index("results={"):page.index("catalog=project.catalog")]
+    results = ast.literal_eval(call.removeprefix("results=").split("  # optional")[0]
+                               .rstrip().rstrip(","))
+    answer = {"status": "answered", "answer": "Brooklyn's revenue was 269,173.31 in June 2019.",
+              "value": 269173.31,
+              "claims": [{"text": "Brooklyn's revenue was 269,173.31", "kind": "measurement",
+                          "sources": ["r1[store=Brooklyn]:revenue.value"], "value": 269173.31}]}
+    report = showwork.audit_answer(answer, results=results)
+    assert report.grounded, report.defects
