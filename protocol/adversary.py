@@ -70,6 +70,11 @@ LIE_CODES: dict[str, tuple[str, ...]] = {
     "level_of_other_window": ("mislabelled_window",),
     "member_in_prose": ("mislabelled_member",),
     "wrong_basis": ("mislabelled_window",),
+    "headline_level": ("off_question_shape",),
+    "headline_not_top": ("off_question_shape",),
+    "universal_direction": ("direction_mismatch",),
+    "temporal_superlative": ("unbacked_comparison",),
+    "wrong_bound": ("unsupported_number", "text_value_mismatch"),
 }
 """Each lie kind → the codes that catch it (any one of them)."""
 
@@ -772,6 +777,130 @@ def member_in_prose(answer: Answer, results: Results, catalog: Catalog,
     return {**_clone(answer), "answer": text[:m.span[0]] + words + text[m.span[1]:]}
 
 
+# --- a fourth pass: the headline's shape, a series' direction and extremes over time, bounds ------
+
+def _levels_of(answer: Answer) -> list[float]:
+    """The levels a comparison's '(A → B)' writes in the prose: its previous and current value."""
+    text = answer.get("answer")
+    return [n.value for a, b in ends(text) if not (a.percent or b.percent)
+            for n in (a, b)] if isinstance(text, str) else []
+
+
+def headline_level(answer: Answer, results: Results, catalog: Catalog,
+                   rng: random.Random) -> Answer | None:
+    """A comparison's headline (its change) replaced by one of its levels, a cited field still:
+    10.84 → 11,343 (the previous value) or 12,573 (the current)."""
+    value = answer.get("value")
+    levels = [v for v in _levels_of(answer) if v != value]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not levels:
+        return None
+    return {**_clone(answer), "value": rng.choice(levels)}
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}(?:-\d{2})?$")
+
+
+def _ranked_values(answer: Answer) -> list[dict[str, Any]]:
+    """The listed values of a breakdown or ranking (keyed by member, not by period)."""
+    listed = [v for v in answer.get("values") or [] if isinstance(v, dict)
+              and isinstance(v.get("value"), int | float) and not isinstance(v["value"], bool)]
+    return [] if any(_ISO_DAY.match(str(v.get("key"))) for v in listed) else listed
+
+
+def headline_not_top(answer: Answer, results: Results, catalog: Catalog,
+                     rng: random.Random) -> Answer | None:
+    """A breakdown's or ranking's headline set to another listed member's value (the second's,
+    or a later one's), which a claim cites: the user reads it as the top member's."""
+    listed = _ranked_values(answer)
+    others = [v["value"] for v in listed[1:] if v["value"] != listed[0]["value"]]
+    if not others:
+        return None
+    return {**_clone(answer), "value": rng.choice(others[:2])}
+
+
+def _series_moves(answer: Answer, results: Results) -> tuple[str, list[float]] | None:
+    """(the grain, the successive changes) of a series answer's listed values."""
+    listed = [v for v in answer.get("values") or [] if isinstance(v, dict)
+              and isinstance(v.get("value"), int | float) and _ISO_DAY.match(str(v.get("key")))]
+    grain = next((r.get("grain") for r in results.values() if r.get("grain")), None)
+    if len(listed) < 3 or not grain:
+        return None
+    ordered = sorted(listed, key=lambda v: str(v["key"]))
+    return grain, [b["value"] - a["value"] for a, b in zip(ordered, ordered[1:], strict=False)]
+
+
+UNIVERSALS = ("{verb} every {grain}", "{verb} steadily", "{verb} {grain} after {grain}",
+              "{verb} consistently")
+
+
+def _universal_sentence(answer: Answer, catalog: Catalog, rng: random.Random, grain: str,
+                        rising: bool) -> Answer | None:
+    text = answer.get("answer")
+    metric = _metric_words(text, catalog) if isinstance(text, str) else None
+    if metric is None or not isinstance(text, str):
+        return None
+    said = rng.choice(UNIVERSALS).format(verb="rose" if rising else "fell", grain=grain)
+    return {**_clone(answer), "answer": f"{metric} {said}. {text}"}
+
+
+def universal_direction(answer: Answer, results: Results, catalog: Catalog,
+                        rng: random.Random) -> Answer | None:
+    """A series said to have moved one way every period ('Active users fell every week',
+    'declined steadily') where some cited change went the other way."""
+    moves = _series_moves(answer, results)
+    if moves is None:
+        return None
+    grain, changes = moves
+    ways = [rising for rising in (True, False)
+            if any(c <= 0 if rising else c >= 0 for c in changes)]
+    return _universal_sentence(answer, catalog, rng, grain, rng.choice(ways)) if ways else None
+
+
+RECORDS = ("hit an all-time high of {n}", "were a record {n}", "reached their highest ever, {n}",
+           "were {n}, an all-time high")
+
+
+def temporal_superlative(answer: Answer, results: Results, catalog: Catalog,
+                         rng: random.Random) -> Answer | None:
+    """A level of one window said to be a record over the metric's whole history: 'Real value
+    moments were 171,793' → 'hit an all-time high of 171,793' (no other period cited)."""
+    text = answer.get("answer")
+    if answer.get("values") or not isinstance(text, str):
+        return None
+    places = [m for m in _LEVEL.finditer(text) if "%" not in m.group("n")]
+    if not places:
+        return None
+    m = rng.choice(places)
+    said = rng.choice(RECORDS).format(n=m.group("n"))
+    return {**_clone(answer), "answer": text[:m.start()] + said + text[m.end():]}
+
+
+def _two_digits(value: float, up: bool) -> int:
+    """A level's size at two significant digits, truncated or rounded up: 11,343 → 11,000 or
+    12,000."""
+    unit = 10 ** max(0, len(str(int(abs(value)))) - 2)
+    return int((math.ceil if up else math.floor)(abs(value) / unit) * unit)
+
+
+def wrong_bound(answer: Answer, results: Results, catalog: Catalog,
+                rng: random.Random) -> Answer | None:
+    """A level stated as a bound it does not meet: 'were 11,343' → 'were more than 12,000' or
+    'were under 11,000'."""
+    text = answer.get("answer")
+    if not isinstance(text, str):
+        return None
+    places = [(m, n) for m in _LEVEL.finditer(text) for n in read_numbers(m.group("n"))[:1]
+              if not n.percent and abs(n.value) >= 100 and n.value % 10]
+    if not places:
+        return None
+    m, n = rng.choice(places)
+    more = rng.random() < 0.5
+    bound = _two_digits(n.value, up=more) + (0 if more else 0)
+    said = f"{m.group(0)[:m.start('n') - m.start()]}{'more than' if more else 'under'} " \
+           f"{n.text[:n.text.find(next(c for c in n.text if c.isdigit()))]}{bound:,}"
+    return {**_clone(answer), "answer": text[:m.start()] + said + text[m.end():]}
+
+
 LIES: dict[str, Lie] = {
     "multiplier": multiplier, "spelled_number": spelled_number, "wrong_unit": wrong_unit,
     "string_headline": string_headline, "uncompared_superlative": uncompared_superlative,
@@ -784,7 +913,9 @@ LIES: dict[str, Lie] = {
     "change_unwritten": change_unwritten, "level_as_move": level_as_move,
     "ratio_words": ratio_words, "end_of_other_window": end_of_other_window,
     "level_of_other_window": level_of_other_window, "member_in_prose": member_in_prose,
-    "wrong_basis": wrong_basis}
+    "wrong_basis": wrong_basis, "headline_level": headline_level,
+    "headline_not_top": headline_not_top, "universal_direction": universal_direction,
+    "temporal_superlative": temporal_superlative, "wrong_bound": wrong_bound}
 
 
 # --- honest rewrites ---------------------------------------------------------------------------
@@ -992,12 +1123,78 @@ def true_basis(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer |
     return _set_text(answer, i, f"{text[:m.start()]}{m.group('a')} {words}{text[m.end():]}")
 
 
+def hedged(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """Every level of 100 or more the prose states after a verb of being, hedged and rounded
+    to two significant digits: 'were 11,343' → 'were about 11,000', '$61,014.03' → 'about
+    $61,000'."""
+    text = answer.get("answer")
+    if not isinstance(text, str):
+        return None
+    out, changed = text, False
+    for m in reversed(list(_LEVEL.finditer(text))):
+        n = next(iter(read_numbers(m.group("n"))), None)
+        if n is None or n.percent or n.scale or abs(n.value) < 100:
+            continue
+        unit = 10 ** max(0, len(str(int(abs(n.value)))) - 2)
+        rounded_ = int(_round_half_up(abs(n.value) / unit, 0) * unit)
+        currency = n.text[:n.text.find(next(c for c in n.text if c.isdigit()))]
+        word = rng.choice(("about", "around", "roughly", "approximately", "~"))
+        lead = m.group(0)[:m.start("n") - m.start()]
+        out = f"{out[:m.start()]}{lead}{word} {currency}{rounded_:,}{out[m.end():]}"
+        changed = True
+    return {**_clone(answer), "answer": out} if changed else None
+
+
+def bounded(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """The prose's first percent change stated as the bound it meets, at its whole percent:
+    'rose 10.8 %' → 'rose over 10 %', or 'rose under 11 %' (a whole change stays as it is)."""
+    text = answer.get("answer")
+    found = _MOVED.search(text) if isinstance(text, str) else None
+    if found is None or not isinstance(text, str):
+        return None
+    size = float(found.group(2).replace(",", ""))
+    if size == int(size) or size < 1:
+        return None
+    over = rng.random() < 0.5
+    new = f"{found.group(1)} {'over' if over else 'under'} " \
+          f"{math.floor(size) if over else math.ceil(size)} %"
+    return {**_clone(answer), "answer": text[:found.start()] + new + text[found.end():]}
+
+
+def true_universal(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """A series whose every cited change went one way said so: 'Active users rose every
+    week.'"""
+    listed = [v for v in answer.get("values") or [] if isinstance(v, dict)
+              and isinstance(v.get("value"), int | float) and _ISO_DAY.match(str(v.get("key")))]
+    grain = _grain_of(answer)
+    if len(listed) < 3 or grain is None:
+        return None
+    ordered = sorted(listed, key=lambda v: str(v["key"]))
+    changes = [b["value"] - a["value"] for a, b in zip(ordered, ordered[1:], strict=False)]
+    if all(c > 0 for c in changes):
+        return _universal_sentence(answer, catalog, rng, grain, True)
+    if all(c < 0 for c in changes):
+        return _universal_sentence(answer, catalog, rng, grain, False)
+    return None
+
+
+_GRAIN_WORD = re.compile(r"\bby (day|week|month|quarter|year)\b")
+
+
+def _grain_of(answer: Answer) -> str | None:
+    """The grain a series answer's prose names ('Active users by week')."""
+    text = answer.get("answer")
+    found = _GRAIN_WORD.search(text) if isinstance(text, str) else None
+    return found.group(1) if found else None
+
+
 REWRITES: dict[str, Rewrite] = {
     "rounded": rounded, "unsigned_change": unsigned_change, "synonym": synonym,
     "reordered": reordered, "string_value": string_value, "true_denial": true_denial,
     "from_to": from_to, "true_flat": true_flat,
     "percent_change_stated": percent_change_stated, "level_stood": level_stood,
     "true_ratio": true_ratio, "to_from": to_from, "level_of_window": level_of_window,
-    "true_basis": true_basis}
+    "true_basis": true_basis, "hedged": hedged, "bounded": bounded,
+    "true_universal": true_universal}
 """Honest rewrites: each must be audited as the clean answer is (`from_to`, `true_flat`,
 `level_stood` and `true_basis` rewrite claims' texts, the rest only the prose and the headline)."""

@@ -98,6 +98,13 @@ class ReadNumber:
     """The currency it is written in, as a lower-case code ('usd', 'eur', 'gbp'), '' when none;
     a number in cents is read in its currency's units ('6,101,403 cents' is 61,014.03) with
     money 'cents', which any currency's value may match."""
+    hedge: str = ""
+    """The hedge or bound written right before it ('about', '~', 'more than', 'under'), lower
+    case, or ''. A hedged or bounded whole number is rounded at the precision its trailing
+    zeros give ('about 11,000' is written to the thousand); a bare '11,000' is exact."""
+    bound: str = ""
+    """What a bound states of the value's size: '>' (more than, over, above), '>=' (at least),
+    '<' (under, less than, below), '<=' (at most, no more than), or '' (it states the value)."""
     unit: int | float = field(init=False, repr=False, compare=False)
     """The value of one unit of its last written digit: 100 for '12.6k', 0.1 for '-16.4'."""
     rounded: bool = field(init=False, repr=False, compare=False)
@@ -106,12 +113,18 @@ class ReadNumber:
     signed: bool = field(init=False, repr=False, compare=False)
     """Written with a sign or a word of direction, or a JSON number: an unsigned number of text
     may state a change's size."""
+    at: int | float = field(init=False, repr=False, compare=False)
+    """What a value must lie within half a unit of to be stated: the value itself, or for a
+    bound the middle of the values it admits ('over 10 %': 10.5, admitting 10 to 11)."""
 
     def __post_init__(self) -> None:
         # read on every match: worked out once per number
         width = self.width
-        object.__setattr__(self, "unit", 2 * width if width else
-                           10 ** -self.decimals * self.multiplier)
+        unit = 2 * width if width else 10 ** -self.decimals * self.multiplier
+        if self.hedge and not width and not self.decimals:
+            unit *= _zeros_unit(self.text)  # 'about 11,000': to the thousand
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "at", _bound_middle(self.value, unit, self.bound))
         # in text every number is written rounded to its last digit ("0.5" states 0.54); a
         # JSON number only with a decimal or scale and two significant digits (values.py)
         object.__setattr__(self, "rounded", bool(width) or self.written or (
@@ -119,6 +132,40 @@ class ReadNumber:
         # a JSON number is signed by being one: 16.44 says +16.44, never a change's size
         object.__setattr__(self, "signed", not self.written or bool(self.sign_word) or any(
             ch in "-−+" for ch in self.text))
+
+
+def _zeros_unit(text: str) -> int:
+    """10 to the number of trailing zeros of a whole number's digits ('11,000' gives 1000, '0'
+    and '11' give 1): the precision a hedge or a bound writes it at."""
+    digits = _DIGITS.search(text)
+    body = digits.group(0).replace(",", "") if digits else ""
+    stripped = body.rstrip("0")
+    return 10 ** (len(body) - len(stripped)) if stripped and "." not in body else 1
+
+
+def _bound_middle(value: int | float, unit: int | float, bound: str) -> int | float:
+    """The middle of the sizes a bound admits at its precision, signed as the value: 'over X'
+    admits X to X + unit (X is the size truncated), 'under X' X - unit to X (rounded up)."""
+    if not bound:
+        return value
+    sign = -1 if value < 0 else 1
+    return value + sign * unit / 2 if bound[0] == ">" else value - sign * unit / 2
+
+
+def _inside(number: ReadNumber, target: int | float) -> bool:
+    """A bound's strictness at its edges: 'over 10 %' is not 10 % nor 11 %; 'at least 10 %' is
+    10 %. The target lies within a unit of the bound already (`near`), on the stated side."""
+    if not number.bound:
+        return True
+    if (target < 0) != (number.value < 0) and target and number.value:
+        return False
+    size, edge, unit = abs(target), abs(number.value), number.unit
+    slack = 1e-9 * max(1.0, edge)
+    if number.bound[0] == ">":
+        return (size > edge + slack or (number.bound == ">=" and size >= edge - slack)) \
+            and size < edge + unit - slack
+    return (size < edge - slack or (number.bound == "<=" and size <= edge + slack)) \
+        and size > edge - unit + slack
 
 
 # ---------------------------------------------------------------------------------------------
@@ -132,7 +179,8 @@ def matches(number: ReadNumber, value: object, kind: Kind = "number") -> bool:
     (True, False)
     """
     target = _target(number, value, kind)
-    return target is not None and (number.value == target or near(number, target))
+    return target is not None and (number.at == target and _inside(number, target)
+                                   or near(number, target))
 
 
 def near(number: ReadNumber, target: int | float) -> bool:
@@ -151,7 +199,7 @@ def near(number: ReadNumber, target: int | float) -> bool:
     # never below the float's own spacing there.
     unit = number.unit
     slack = max(min(1e-12 * max(1.0, abs(target)), 1e-3 * unit), 4 * math.ulp(target))
-    return abs(number.value - target) <= 0.5 * unit + slack
+    return abs(number.at - target) <= 0.5 * unit + slack and _inside(number, target)
 
 
 def _target(number: ReadNumber, value: object, kind: Kind) -> int | float | None:
@@ -389,8 +437,38 @@ def _record(text: str, m: re.Match[str]) -> ReadNumber:
         if money == "cents":  # a hundredth of its currency, read in the currency's units
             value = float(Decimal(core) * multiplier / 100) * (-1 if value < 0 else 1)
             decimals += 2
+    hedge = _hedge_before(text, m.start())
     return ReadNumber(m.start(), m.end(), m.group(0), value, decimals, significant, multiplier,
-                      scale, bool(pct), points, currency, word, True, 0, money)
+                      scale, bool(pct), points, currency, word, True, 0, money, hedge,
+                      _BOUNDS.get(hedge, ""))
+
+
+_HEDGE_WORDS = frozenset({"about", "around", "roughly", "approximately", "nearly", "almost",
+                          "some", "to", "than", "over", "above", "least", "under", "below",
+                          "most", "of"})
+"""The last words of a hedge or a bound: a prefilter before the regex."""
+_HEDGE = re.compile(
+    r"(?i)(?:\b(?P<words>about|around|roughly|approximately|nearly|almost|some|close\s+to|"
+    r"(?:just\s+)?(?:over|under)|more\s+than|above|at\s+least|upwards\s+of|in\s+excess\s+of|"
+    r"below|less\s+than|fewer\s+than|at\s+most|no\s+more\s+than)|(?P<sym>[~≈]))\s*$")
+_BOUNDS = {"over": ">", "just over": ">", "more than": ">", "above": ">", "upwards of": ">",
+           "in excess of": ">", "at least": ">=", "under": "<", "just under": "<",
+           "below": "<", "less than": "<", "fewer than": "<", "at most": "<=",
+           "no more than": "<="}
+
+
+def _hedge_before(text: str, start: int) -> str:
+    """The hedge or bound written right before the number at `start` ('about', 'more than',
+    '~'), lower case with single spaces, or ''."""
+    tail = text[max(0, start - 24):start].rstrip()
+    if not tail:
+        return ""
+    if tail[-1] not in "~≈" and tail.rsplit(None, 1)[-1].lower() not in _HEDGE_WORDS:
+        return ""  # the common case, without the regex
+    found = _HEDGE.search(tail)
+    if found is None:
+        return ""
+    return "~" if found["sym"] else " ".join(found["words"].lower().split())
 
 
 _MONEY = {"$": "usd", "€": "eur", "£": "gbp"}
@@ -542,7 +620,8 @@ _RISES_AFTER = {"higher", "more", "up", "rise", "increase", "gain", "growth", "j
 # never "fell to 2.26" or "fell from 2.67": those are levels, not the change.
 _SIGN_BEFORE = re.compile(r"\b([A-Za-z]+)(?:\s+[A-Za-z]+ly)?(?:\s+(?:by|of))?"
                           r"(?:\s+(?:about|around|roughly|nearly|almost|approximately|some|just|"
-                          r"only|over|under)|\s*[~≈])?\s*$")
+                          r"only|over|under|just\s+(?:over|under)|more\s+than|less\s+than|"
+                          r"at\s+least|at\s+most|close\s+to)|\s*[~≈])?\s*$")
 _WORD_AFTER = re.compile(r"\s*([A-Za-z]+)")
 _WORD_BEFORE = re.compile(r"([A-Za-z]+)[\s-]*$")
 # "broken down by 3 regions", "made up of 4 plans": a phrasal verb, not a move.
@@ -567,7 +646,8 @@ def _sign_word(text: str, start: int, end: int) -> tuple[str, int]:
 
 
 _BEFORE_WORDS = _MOVES | {"by", "of", "about", "around", "roughly", "nearly", "almost",
-                          "approximately", "some", "just", "only", "over", "under"}
+                          "approximately", "some", "just", "only", "over", "under", "than",
+                          "least", "most", "to"}
 
 
 def _move_before(text: str, start: int) -> str:

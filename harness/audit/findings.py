@@ -28,6 +28,7 @@ from harness.audit.prose import (
 )
 from harness.audit.scope import SCOPE_FINDINGS
 from harness.audit.steps import emits
+from harness.audit.trends import find_claim_trends, find_prose_trends
 from harness.audit.types import Finding
 from protocol.catalog_text import direction, says_period_total
 from protocol.numbers import ReadNumber, claims_in, matches
@@ -252,7 +253,7 @@ def find_weak_causal(ctx: ClaimContext) -> list[Finding]:
 
 FINDINGS = (find_mislabelled, find_mislabelled_member, find_mislabelled_window, find_direction,
             find_claim_ends, find_claim_basis, find_partial, find_point_in_time, find_superseded,
-            find_composition, find_weak_causal)
+            find_composition, find_weak_causal, find_claim_trends)
 """Claim findings, in order: what the text names (labels.py), then the rest."""
 
 
@@ -307,7 +308,8 @@ def _argues(claim: ClaimContext, cause: str, sign: int) -> bool:
 
 
 ANSWER_FINDINGS = (find_flat_reasoning, find_prose_labels, find_prose_direction,
-                   find_prose_ends, find_prose_basis, find_comparisons, find_instructions,
+                   find_prose_ends, find_prose_basis, find_comparisons, find_prose_trends,
+                   find_instructions,
                    *SCOPE_FINDINGS)
 """Answer-level findings: the argument, the prose against the claims (what it names, which way
 it says metrics moved: prose.py), then the question's scope (scope.py)."""

@@ -218,16 +218,17 @@ def moves_as(number: ReadNumber, support: Support) -> bool:
 def states(number: ReadNumber, supports: Sequence[Support]) -> bool:
     """`matches` over each support, with its targets found once: without %, every kind's target
     is its value; with %, its `percent` (in percentage points, a fraction's only)."""
-    value = number.value
+    value = number.at  # a bound's middle (near holds it to its side)
+    exact = not number.bound
     if not number.percent:
-        if any(value == s.value for s in supports):
+        if exact and any(value == s.value for s in supports):
             return True
         return number.rounded and any(near(number, s.value) for s in supports)
     points = number.points
     for s in supports:
         t = s.percent
         if t is not None and not (points and s.kind != "fraction") and (
-                value == t or near(number, t)):
+                exact and value == t or near(number, t)):
             return True
     return False
 
@@ -243,7 +244,7 @@ def _states(number: ReadNumber, support: Support) -> bool:
         if found is None:
             return False
         t = found
-    return number.value == t or near(number, t)
+    return not number.bound and number.value == t or near(number, t)
 
 
 class _Targets:
@@ -268,7 +269,7 @@ class _Targets:
     def stating(self, number: ReadNumber) -> set[int]:
         """The positions of the supports the number states: its target equal, or near when
         written rounded."""
-        found = set(self.exact.get(number.value, ()))
+        found = set(self.exact.get(number.value, ())) if not number.bound else set()
         if number.rounded:
             found.update(i for t, i in self._near(number) if near(number, t))
         return found
@@ -279,9 +280,10 @@ class _Targets:
             self.ordered = sorted(p for p in self.pairs if _finite(p[0]))
             self.near = [t for t, _ in self.ordered]
         # wider than near's tolerance (half a unit, plus 1e-12 of the target): candidates only
-        reach = 0.5 * number.unit * (1 + 1e-9) + 1e-9 * (1 + abs(number.value))
-        lo = bisect_left(self.near, number.value - reach)
-        return self.ordered[lo:bisect_right(self.near, number.value + reach, lo)]
+        at = number.at
+        reach = 0.5 * number.unit * (1 + 1e-9) + 1e-9 * (1 + abs(at))
+        lo = bisect_left(self.near, at - reach)
+        return self.ordered[lo:bisect_right(self.near, at + reach, lo)]
 
 
 def _nearest(number: ReadNumber, supports: Iterable[Support]) -> Support | None:
@@ -324,7 +326,7 @@ def check_text_numbers(ctx: ClaimContext) -> list[Defect]:
         return []
     values = {s.value for s in supports}
     left = tuple(n for n in numbers
-                 if n.percent or n.money or n.sign_word or n.value not in values)
+                 if n.percent or n.money or n.sign_word or n.bound or n.value not in values)
     left = unlabelled(ctx.claim.text, left, supports, ctx.catalog) if left else left
     return [_text_defect(ctx, n, supports) for n in
             unsupported(left, ctx.question or "", Supports(supports))] if left else []

@@ -29,6 +29,7 @@ from harness.audit.labels import (
 )
 from harness.audit.steps import emits
 from harness.audit.types import Finding
+from protocol.numbers import from_value, matches
 from protocol.reading import Mention, Period, Reading, read_text, split_instruction
 from protocol.reading.account import read_as_line
 from protocol.reading.qualifiers import siblings
@@ -359,6 +360,8 @@ def _shapes(ctx: AnswerContext, reading: Reading) -> list[tuple[str, Test]]:
     of = f" of {ranking.n}" if ranking is not None and ranking.n and ranking.n > 1 else ""
     out += [(f"{what}{of} by {dim}", partial(_spans_members, ctx, dim, None, need))
             for dim in asks.breakdown if dim in dims]
+    if any(dim in dims for dim in asks.breakdown) or _side_by_side(reading):
+        out.append(("the top member's value as the headline", partial(_headline_is_top, ctx)))
     if asks.series:
         out.append((f"a series{f' by {asks.grain}' if asks.grain else ''}",
                     partial(_has_periods, ctx)))
@@ -391,13 +394,42 @@ def _same_attribute(ctx: AnswerContext, dim: str) -> list[str]:
 
 def _headline_is_change(ctx: AnswerContext, cited: tuple[Cited, ...]) -> bool:
     """The headline value is a change: a numeric headline that some claim states as a level
-    (a cited `value` field) and none as a change is a level where a change was asked."""
+    (a cited `value` field) and none as a change, or that equals a cited level (a `value` or
+    `previous` field: 11,343 → 12,573) and no cited change, is a level where a change was
+    asked."""
     headline = ctx.answer.value
     if not isinstance(headline, int | float) or isinstance(headline, bool):
         return True
     fields = {c.citation.field for claim in ctx.claims if _same_number(claim.claim.value, headline)
               for c in claim.cited}
-    return not fields or bool(fields & CHANGE_FIELDS) or "value" not in fields
+    if fields:
+        return bool(fields & CHANGE_FIELDS) or "value" not in fields
+    number = from_value(headline)
+    equal = {c.citation.field for c in cited if _numeric(c.value) and matches(number, c.value)}
+    return not equal & LEVEL_FIELDS or bool(equal & (CHANGE_FIELDS - LEVEL_FIELDS))
+
+
+LEVEL_FIELDS = {"value", "previous"}
+"""Fields that are a level, not a change (a comparison's `previous` is the earlier level)."""
+
+
+def _headline_is_top(ctx: AnswerContext, cited: tuple[Cited, ...]) -> bool:
+    """A breakdown's or ranking's headline is its top member's: a numeric headline is the
+    value the answer lists first, a string one (a member) is that member's key."""
+    listed = ctx.answer.values or []
+    headline = ctx.answer.value
+    if not listed or headline is None or isinstance(headline, bool):
+        return True
+    top = listed[0]
+    if isinstance(headline, str):
+        keys = {str(v.key).strip() for v in listed}
+        return headline.strip() not in keys or headline.strip() == str(top.key).strip()
+    return not isinstance(headline, int | float) or not _numeric(top.value) or matches(
+        from_value(headline), top.value)
+
+
+def _numeric(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _same_number(a: Any, b: float) -> bool:
@@ -489,18 +521,21 @@ def _members(ctx: AnswerContext, cited: Iterable[Cited], dim: str) -> set[str]:
 
 
 def _shape_finding(asked: str, scope: Scope) -> Finding:
-    gives = ("a level as its headline" if asked.endswith("as the headline")
+    gives = ("another member's value as its headline" if asked.startswith("the top")
+             else "a level as its headline" if asked.endswith("as the headline")
              else "another shape")
     return _finding(
         "off_question_shape",
         f"The question asks for {asked}, but the answer gives {gives} "
         f"({_cited_list(scope.cited)}).",
         {"asked": asked, "cited": sorted({c.text for c in scope.cited})},
-        _SHAPE_FIX.get(asked.split()[1] if asked.startswith("a ") else asked.split()[0],
+        _SHAPE_FIX.get(asked.split()[1] if asked.startswith(("a ", "the ")) else asked.split()[0],
                        "Answer with each member the question names, one claim per member."))
 
 
 _SHAPE_FIX = {
+    "top": "Set value to the value (or the member) the answer lists first, the top of its "
+           "ranking.",
     "change": "Answer with a comparison (compare: value, previous, pct_change), or say why a "
               "level answers the question.",
     "ranking": "Break the metric down by the dimension (group_by), order it, and cite each "
