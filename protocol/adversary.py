@@ -15,14 +15,20 @@ a percent change stated as a share of the total, and a total called an average. 
 added: a percent change written without its % ("fell by 16.0"), a level or share stated as a
 move ("rose by 2,616"), a ratio phrase ("rose to twice its level", "by a factor of 4"), a
 change's previous value stated as where it ended ("rose 10.8 % to 11,343"), one window's value
-stated of the other, and a member swapped in the prose alone. Each returns
+stated of the other, and a member swapped in the prose alone. A fourth pass added: a
+comparison's headline set to one of its levels, a ranking's to another member's value, a
+series said to move one way every period against its rows ("fell every week"), a level called
+an all-time high or a record, and a level stated as a bound it does not meet ("more than
+12,000" of 11,343). Each returns
 None where the answer offers no place for it. The honest rewrites change only how a true answer
 is written: numbers rounded to fewer digits (integers too), a change written as an unsigned
 magnitude, a governed synonym for a metric's label, the prose's sentences in another order, a
 true denial ("did not rise" of a metric that fell), a claim's comparison written "from PREVIOUS
 to CURRENT", a move within ±2 % called flat; and, nearest the third pass's lies, "the percent
 change was -16.0", "stood at 2,616", the true ratio ("rose to 3.7 times its level"), "to
-CURRENT, from PREVIOUS", each window's value stated of its own window.
+CURRENT, from PREVIOUS", each window's value stated of its own window; and nearest the
+fourth's, a level hedged at two significant digits ("about 11,000"), a change stated as the
+bound it meets ("rose over 10 %"), a series' true universal ("rose every week").
 
 Plain dicts and a plain view of the results in, so it needs nothing but the protocol.
 """

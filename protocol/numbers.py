@@ -21,6 +21,10 @@ digit. `12.6k` is written at a unit of 100 and matches 12,573; in text every num
 to its own written precision, a whole number ("fell 16%" matches -15.99) and a one-digit decimal
 ("0.5" matches 0.54) too, while a JSON number is exact at its repr unless it has a decimal and two
 significant digits (-16 matches only -16; 0.5 only 0.5).
+A hedge ("about", "roughly", "~", "close to") before a whole number makes its trailing zeros
+its precision ("about 11,000" matches 11,343; a bare "11,000" does not); a bound ("more than",
+"over", "under", "at least") states a side: "over 10 %" matches a value above 10 that truncates
+to 10 at its precision, "under 11 %" one below 11 that rounds up to 11.
 Numbers in words are numbers: spelled out ("twelve thousand", at the unit of its last scale
 word), and multipliers ("doubled", "fell by a third", "ten-fold", "3x", "twice", "three times
 as many", "by a factor of 4", "quintupled"), read as the percent

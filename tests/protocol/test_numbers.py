@@ -311,3 +311,38 @@ class TestProperties:
         n = only(sentence(say(value, kind)))
         assert n.percent is (kind == "percent")
         assert matches(n, value, kind)
+
+
+class TestHedgesAndBounds:
+    """A hedged number is rounded at the precision its zeros give; a bound states a side at its
+    precision; a bare number keeps its written digits."""
+
+    @pytest.mark.parametrize(("text", "value", "kind"), [
+        ("were about 11,000", 11343, "number"), ("about $61,000", 61014.03, "number"),
+        ("roughly 11,300", 11343, "number"), ("~11,000", 11343, "number"),
+        ("approximately 20 %", 16.44, "percent"), ("rose over 10 %", 10.84, "percent"),
+        ("more than 11,000", 11343, "number"), ("under 11 %", 10.84, "percent"),
+        ("fell more than 10 %", -10.84, "percent"), ("fell less than 11 %", -10.84, "percent"),
+        ("under 12,000", 11343, "number"), ("at least 11,343", 11343, "number"),
+        ("at most 11,343", 11343, "number")])
+    def test_honest(self, text: str, value: float, kind: Kind) -> None:
+        """Each states the value."""
+        assert matches(only(text), value, kind)
+
+    @pytest.mark.parametrize(("text", "value", "kind"), [
+        ("were 11,000", 11343, "number"), ("about 12,000", 11343, "number"),
+        ("nearly 12,000", 11343, "number"), ("rose over 1 %", 10.84, "percent"),
+        ("rose over 12 %", 10.84, "percent"), ("more than 12,000", 11343, "number"),
+        ("under 11,000", 11343, "number"), ("over 11,343", 11343, "number"),
+        ("under 11,343", 11343, "number"), ("fell over 10 %", 10.84, "percent"),
+        ("under 11 %", 11.0, "percent")])
+    def test_lies(self, text: str, value: float, kind: Kind) -> None:
+        """None states the value: a bare rounded number, the wrong side, an edge, the wrong
+        sign."""
+        assert not matches(only(text), value, kind)
+
+    def test_read(self) -> None:
+        """The hedge and the bound are read with the number, and a bound keeps its sign word."""
+        n = only("Orders fell just under 12 % in May")
+        assert (n.hedge, n.bound, n.value, n.sign_word) == ("just under", "<", -12, "fell")
+        assert (only("were about 11,000").unit, only("were 11,000").unit) == (1000, 1)
