@@ -826,13 +826,18 @@ def headline_not_top(answer: Answer, results: Results, catalog: Catalog,
 
 def _series_moves(answer: Answer, results: Results) -> tuple[str, list[float]] | None:
     """(the grain, the successive changes) of a series answer's listed values."""
+    grain = next((r.get("grain") for r in results.values() if r.get("grain")), None)
+    changes = _series_changes(answer)
+    return (grain, changes) if grain and changes else None
+
+
+def _series_changes(answer: Answer) -> list[float]:
+    """The successive changes of a series answer's listed values (three periods or more)."""
     listed = [v for v in answer.get("values") or [] if isinstance(v, dict)
               and isinstance(v.get("value"), int | float) and _ISO_DAY.match(str(v.get("key")))]
-    grain = next((r.get("grain") for r in results.values() if r.get("grain")), None)
-    if len(listed) < 3 or not grain:
-        return None
     ordered = sorted(listed, key=lambda v: str(v["key"]))
-    return grain, [b["value"] - a["value"] for a, b in zip(ordered, ordered[1:], strict=False)]
+    return [b["value"] - a["value"] for a, b in zip(ordered, ordered[1:], strict=False)] \
+        if len(ordered) >= 3 else []
 
 
 UNIVERSALS = ("{verb} every {grain}", "{verb} steadily", "{verb} {grain} after {grain}",
@@ -884,8 +889,13 @@ def temporal_superlative(answer: Answer, results: Results, catalog: Catalog,
 def _two_digits(value: float, up: bool) -> int:
     """A level's size at two significant digits, truncated or rounded up: 11,343 → 11,000 or
     12,000."""
-    unit = 10 ** max(0, len(str(int(abs(value)))) - 2)
+    unit = _two_digit_unit(value)
     return int((math.ceil if up else math.floor)(abs(value) / unit) * unit)
+
+
+def _two_digit_unit(value: float) -> int:
+    """The unit of a level's second significant digit: 100 for 11,343."""
+    return 10 ** max(0, len(str(int(abs(value)))) - 2)
 
 
 def wrong_bound(answer: Answer, results: Results, catalog: Catalog,
@@ -901,7 +911,7 @@ def wrong_bound(answer: Answer, results: Results, catalog: Catalog,
         return None
     m, n = rng.choice(places)
     more = rng.random() < 0.5
-    bound = _two_digits(n.value, up=more) + (0 if more else 0)
+    bound = _two_digits(n.value, up=more)
     said = f"{m.group(0)[:m.start('n') - m.start()]}{'more than' if more else 'under'} " \
            f"{n.text[:n.text.find(next(c for c in n.text if c.isdigit()))]}{bound:,}"
     return {**_clone(answer), "answer": text[:m.start()] + said + text[m.end():]}
@@ -1141,7 +1151,7 @@ def hedged(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | Non
         n = next(iter(read_numbers(m.group("n"))), None)
         if n is None or n.percent or n.scale or abs(n.value) < 100:
             continue
-        unit = 10 ** max(0, len(str(int(abs(n.value)))) - 2)
+        unit = _two_digit_unit(n.value)
         rounded_ = int(_round_half_up(abs(n.value) / unit, 0) * unit)
         currency = n.text[:n.text.find(next(c for c in n.text if c.isdigit()))]
         word = rng.choice(("about", "around", "roughly", "approximately", "~"))
@@ -1170,13 +1180,9 @@ def bounded(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | No
 def true_universal(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
     """A series whose every cited change went one way said so: 'Active users rose every
     week.'"""
-    listed = [v for v in answer.get("values") or [] if isinstance(v, dict)
-              and isinstance(v.get("value"), int | float) and _ISO_DAY.match(str(v.get("key")))]
-    grain = _grain_of(answer)
-    if len(listed) < 3 or grain is None:
+    changes, grain = _series_changes(answer), _grain_of(answer)
+    if not changes or grain is None:
         return None
-    ordered = sorted(listed, key=lambda v: str(v["key"]))
-    changes = [b["value"] - a["value"] for a, b in zip(ordered, ordered[1:], strict=False)]
     if all(c > 0 for c in changes):
         return _universal_sentence(answer, catalog, rng, grain, True)
     if all(c < 0 for c in changes):

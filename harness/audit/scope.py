@@ -414,18 +414,15 @@ LEVEL_FIELDS = {"value", "previous"}
 
 
 def _headline_is_top(ctx: AnswerContext, cited: tuple[Cited, ...]) -> bool:
-    """A breakdown's or ranking's headline is its top member's: a numeric headline is the
-    value the answer lists first, a string one (a member) is that member's key."""
+    """A breakdown's or ranking's numeric headline is its top member's value: the value the
+    answer lists first. (A member headline other than the first listed is mislabelled_member,
+    prose.py.)"""
     listed = ctx.answer.values or []
     headline = ctx.answer.value
-    if not listed or headline is None or isinstance(headline, bool):
+    if not listed or not _numeric(headline):
         return True
     top = listed[0]
-    if isinstance(headline, str):
-        keys = {str(v.key).strip() for v in listed}
-        return headline.strip() not in keys or headline.strip() == str(top.key).strip()
-    return not isinstance(headline, int | float) or not _numeric(top.value) or matches(
-        from_value(headline), top.value)
+    return not _numeric(top.value) or matches(from_value(headline), top.value)
 
 
 def _numeric(value: Any) -> bool:
