@@ -167,11 +167,17 @@ def _record(ctx: AnswerContext | ClaimContext, where: str, clause: str, found: r
         "what the cited periods show.")
 
 
+def _speaks_of_periods(text: str) -> bool:
+    """The text states a universal over periods or a superlative over time (a prefilter)."""
+    return bool(text) and (_UNIVERSAL.search(text) is not None
+                           or _RECORD.search(text) is not None)
+
+
 def trends_of(ctx: AnswerContext | ClaimContext, where: str, text: str,
               cited: tuple[Cited, ...] | list[Cited]) -> list[Finding]:
     """The universals of direction and superlatives over time the text states, held to the
     cited series."""
-    if not text or (_UNIVERSAL.search(text) is None and _RECORD.search(text) is None):
+    if not _speaks_of_periods(text):
         return []  # the common case, before any reading
     series = _series(cited)
     grains = {s[0]: "" for s in series}
@@ -201,17 +207,19 @@ def trends_of(ctx: AnswerContext | ClaimContext, where: str, text: str,
 def find_claim_trends(ctx: ClaimContext) -> list[Finding]:
     """A claim's universal of direction or superlative over time, held to what it cites and
     its premises cite."""
+    text = ctx.claim.text
+    if not _speaks_of_periods(text):
+        return []  # the common case, before the claim's support is gathered
     support = support_of(ctx)
-    if not support.whole:
-        return []
-    return trends_of(ctx, ctx.cid, ctx.claim.text, support.cited)
+    return trends_of(ctx, ctx.cid, text, support.cited) if support.whole else []
 
 
 @emits("direction_mismatch", "unbacked_comparison")
 def find_prose_trends(ctx: AnswerContext) -> list[Finding]:
     """The prose's universals of direction and superlatives over time, held to every series
     the claims cite."""
-    if ctx.answer.status != "answered" or not ctx.claims:
+    if ctx.answer.status != "answered" or not ctx.claims or not _speaks_of_periods(
+            ctx.answer.answer or ""):
         return []
     if any(not support_of(c).whole for c in ctx.claims):
         return []  # a broken citation is a defect already
