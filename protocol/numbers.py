@@ -22,7 +22,8 @@ to its own written precision, a whole number ("fell 16%" matches -15.99) and a o
 ("0.5" matches 0.54) too, while a JSON number is exact at its repr unless it has a decimal and two
 significant digits (-16 matches only -16; 0.5 only 0.5).
 A hedge ("about", "roughly", "~", "close to") before a whole number makes its trailing zeros
-its precision ("about 11,000" matches 11,343; a bare "11,000" does not); a bound ("more than",
+its precision, down to two significant figures ("about 11,000" matches 11,343, "about 20 %"
+does not match 16 %; a bare "11,000" does not match 11,343); a bound ("more than",
 "over", "under", "at least") states a side: "over 10 %" matches a value above 10 that truncates
 to 10 at its precision, "under 11 %" one below 11 that rounds up to 11.
 Numbers in words are numbers: spelled out ("twelve thousand", at the unit of its last scale
@@ -139,12 +140,15 @@ class ReadNumber:
 
 
 def _zeros_unit(text: str) -> int:
-    """10 to the number of trailing zeros of a whole number's digits ('11,000' gives 1000, '0'
-    and '11' give 1): the precision a hedge or a bound writes it at."""
+    """10 to the number of trailing zeros of a whole number's digits, keeping two significant
+    figures ('11,000' gives 1000, '60,000' 1000, '20' and '11' give 1): the precision a hedge or
+    a bound writes it at. One figure is too coarse to state a value: "about 20 %" is not 16 %."""
     digits = _DIGITS.search(text)
     body = digits.group(0).replace(",", "") if digits else ""
     stripped = body.rstrip("0")
-    return 10 ** (len(body) - len(stripped)) if stripped and "." not in body else 1
+    if not stripped or "." in body:
+        return 1
+    return 10 ** min(len(body) - len(stripped), max(0, len(body) - 2))
 
 
 def _bound_middle(value: int | float, unit: int | float, bound: str) -> int | float:

@@ -320,7 +320,8 @@ class TestHedgesAndBounds:
     @pytest.mark.parametrize(("text", "value", "kind"), [
         ("were about 11,000", 11343, "number"), ("about $61,000", 61014.03, "number"),
         ("roughly 11,300", 11343, "number"), ("~11,000", 11343, "number"),
-        ("approximately 20 %", 16.44, "percent"), ("rose over 10 %", 10.84, "percent"),
+        ("approximately 20 %", 20.44, "percent"), ("rose over 10 %", 10.84, "percent"),
+        ("were about 60,000", 60214, "number"), ("about 100 users", 104, "number"),
         ("more than 11,000", 11343, "number"), ("under 11 %", 10.84, "percent"),
         ("fell more than 10 %", -10.84, "percent"), ("fell less than 11 %", -10.84, "percent"),
         ("under 12,000", 11343, "number"), ("at least 11,343", 11343, "number"),
@@ -335,10 +336,11 @@ class TestHedgesAndBounds:
         ("rose over 12 %", 10.84, "percent"), ("more than 12,000", 11343, "number"),
         ("under 11,000", 11343, "number"), ("over 11,343", 11343, "number"),
         ("under 11,343", 11343, "number"), ("fell over 10 %", 10.84, "percent"),
-        ("under 11 %", 11.0, "percent")])
+        ("under 11 %", 11.0, "percent"), ("approximately 20 %", 16.44, "percent"),
+        ("were about 60,000", 61014.03, "number"), ("about 100 users", 130, "number")])
     def test_lies(self, text: str, value: float, kind: Kind) -> None:
         """None states the value: a bare rounded number, the wrong side, an edge, the wrong
-        sign."""
+        sign, a hedge at one significant figure ("about 20 %" of 16.44 %)."""
         assert not matches(only(text), value, kind)
 
     def test_read(self) -> None:
@@ -346,3 +348,4 @@ class TestHedgesAndBounds:
         n = only("Orders fell just under 12 % in May")
         assert (n.hedge, n.bound, n.value, n.sign_word) == ("just under", "<", -12, "fell")
         assert (only("were about 11,000").unit, only("were 11,000").unit) == (1000, 1)
+
