@@ -348,4 +348,3 @@ class TestHedgesAndBounds:
         n = only("Orders fell just under 12 % in May")
         assert (n.hedge, n.bound, n.value, n.sign_word) == ("just under", "<", -12, "fell")
         assert (only("were about 11,000").unit, only("were 11,000").unit) == (1000, 1)
-
