@@ -39,15 +39,17 @@ class Lazy:
     def load(self) -> TyperCommand | TyperGroup:
         """The real command (imports the module).
 
-        The import runs with the cyclic garbage collector paused: what an import builds
-        (classes, functions, compiled patterns) lives as long as the process, so collecting
-        it as it piles up is work for nothing."""
+        The import runs with the cyclic garbage collector paused, and what it built is then
+        frozen (kept out of the collector's later passes): classes, functions and compiled
+        patterns live as long as the process, so collecting them, as they pile up and in
+        every full pass after, is work for nothing."""
         enabled = gc.isenabled()
         gc.disable()
         try:
             target = getattr(importlib.import_module(self.module), self.attr)
         finally:
             if enabled:
+                gc.freeze()
                 gc.enable()
         if isinstance(target, typer.Typer):
             command: TyperCommand | TyperGroup = typer.main.get_group(target)
