@@ -12,14 +12,17 @@ from __future__ import annotations
 import importlib.abc
 import importlib.machinery
 import importlib.util
-import logging
 import sys
 from types import ModuleType
 from typing import Any
 
+DEBUG, INFO = 10, 20
+"""The standard library's levels (`logging.DEBUG`, `logging.INFO`), which structlog's filtering
+loggers take: importing `logging` for two numbers is most of `configure`'s cost."""
+
 
 def configure(verbose: bool = False) -> None:
-    level = logging.DEBUG if verbose else logging.INFO
+    level = DEBUG if verbose else INFO
     if "structlog" in sys.modules:
         _apply(sys.modules["structlog"], level)
         return

@@ -51,7 +51,7 @@ class ProjectError(HarnessError):
 class Settings(BaseModel):
     """showwork.yaml, as DESIGN.md's "Projects" writes it."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # built when a file is read
     name: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
     """Default: the project folder's name."""
     semantic_models: str = "models"

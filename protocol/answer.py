@@ -29,7 +29,9 @@ Scalar = float | int | str | None
 
 
 class _Wire(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=False, allow_inf_nan=False)
+    # validators built on first use: Claim's and Listed's own are not needed to validate an Answer
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=False, allow_inf_nan=False,
+                              defer_build=True)
 
 
 class Claim(_Wire):

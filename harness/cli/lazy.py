@@ -13,6 +13,7 @@ characters; a command's own `--help` keeps typer's rich layout.
 from __future__ import annotations
 
 import ast
+import gc
 import importlib
 import importlib.util
 import inspect
@@ -36,8 +37,20 @@ class Lazy:
     """A function (a command) or a `typer.Typer` (a group of commands) in that module."""
 
     def load(self) -> TyperCommand | TyperGroup:
-        """The real command (imports the module)."""
-        target = getattr(importlib.import_module(self.module), self.attr)
+        """The real command (imports the module).
+
+        The import runs with the cyclic garbage collector paused, and what it built is then
+        frozen (kept out of the collector's later passes): classes, functions and compiled
+        patterns live as long as the process, so collecting them, as they pile up and in
+        every full pass after, is work for nothing."""
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            target = getattr(importlib.import_module(self.module), self.attr)
+        finally:
+            if enabled:
+                gc.freeze()
+                gc.enable()
         if isinstance(target, typer.Typer):
             command: TyperCommand | TyperGroup = typer.main.get_group(target)
         else:

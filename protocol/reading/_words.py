@@ -43,16 +43,26 @@ def tokens(phrase: str) -> list[str]:
     return [t for t in re.split(r"[\s_]+", phrase.strip()) if t]
 
 
+def _words(phrase: str) -> list[str]:
+    return tokens(_EDGE_PUNCT.sub("", phrase.strip()))
+
+
 def phrase_pattern(phrase: str, *, before: str = "", sep: str = SEP) -> str | None:
     """A regex for the phrase, to follow HEAD: its words in order, word-bounded at the end;
     punctuation at its edges is optional ("nutellaphone who dis?"). None for no words."""
-    core = _EDGE_PUNCT.sub("", phrase.strip())
-    words = tokens(core)
+    words = _words(phrase)
     if not words:
         return None
     trailing = _TRAILING_PUNCT.search(phrase.strip())
     optional = f"(?:{re.escape(trailing.group(0))})?" if trailing else ""
     return f"{sep.join(re.escape(w) for w in words)}{_TAIL}{optional}{before}"
+
+
+def first_word(phrase: str) -> str:
+    """The word `phrase_pattern(phrase)` starts with, as the pattern spells it: a text that holds
+    no copy of it cannot match the pattern ("" for a phrase of no words)."""
+    words = _words(phrase)
+    return words[0] if words else ""
 
 
 def is_case_locked(word: str) -> bool:

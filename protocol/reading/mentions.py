@@ -24,6 +24,7 @@ from protocol.reading._words import (
     HEAD,
     SEP,
     Span,
+    first_word,
     is_case_locked,
     norm,
     overlaps,
@@ -81,38 +82,82 @@ def _phrase(text: str, kind: Kind, name: str, member: str | None, how: How, *,
 Hit = tuple[Span, list[_Phrase]]
 
 
+_PARTS = 8
+"""Part-alternations a table compiles before it compiles its whole one instead."""
+
+
+def _alternation(patterns: list[str]) -> str:
+    return HEAD + "(?:" + "|".join(f"(?:{x})" for x in patterns) + ")"
+
+
 class _Table:
-    """One alternation, longest phrase first, behind one word boundary."""
+    """One alternation, longest phrase first, behind one word boundary.
+
+    Compiling a catalog's whole alternation is a reader's dearest start-up step (a metric
+    catalog's is some 4,000 characters: tens of milliseconds), so a scan compiles only the
+    alternatives whose first word the scanned text holds, in their order: an alternative
+    whose first word is nowhere in the text matches nowhere in it, so the matches are the
+    whole alternation's (tests/protocol/test_reading.py, TestScanning)."""
 
     def __init__(self, phrases: list[_Phrase], *, fold: bool) -> None:
         self.owners: dict[str, list[_Phrase]] = {}
         patterns: list[str] = []
+        firsts: list[str] = []
         for p in phrases:
             rows = self.owners.setdefault(norm(p.text, fold=fold), [])
             if all((r.name, r.member) != (p.name, p.member) for r in rows):
                 rows.append(p)
             if p.pattern not in patterns:
                 patterns.append(p.pattern)
-        body = HEAD + "(?:" + "|".join(f"(?:{x})" for x in patterns) + ")"
+                # a folded table's patterns spell the lower-cased phrase (`_phrase`)
+                firsts.append(first_word(p.text.lower() if fold else p.text))
         self.fold = fold
-        self.body = body if patterns else None
-        self.regex = re.compile(body) if patterns else None
+        self.patterns = patterns
+        self.firsts = firsts
+        self.body = _alternation(patterns) if patterns else None
+        self._parts: dict[str, re.Pattern[str]] = {}
+        self._whole: re.Pattern[str] | None = None
 
     @cached_property
     def ignoring_case(self) -> re.Pattern[str] | None:
-        """Compiled on first need (text whose lower case changes its length): rarely, and
-        compiling a catalog's alternation is a reader's dearest start-up step."""
+        """Compiled on first need (text whose lower case changes its length): rarely. The
+        whole alternation: case-insensitive, a word may match text that spells it otherwise."""
         return re.compile(self.body, re.IGNORECASE) if self.body is not None else None
 
+    def _regex(self, text: str) -> re.Pattern[str] | None:
+        """The alternation of the alternatives whose first word `text` holds (None for none);
+        past `_PARTS` different ones, the whole alternation, compiled once (a reader of many
+        texts, an audit of a file of runs, pays one compile, not one per text)."""
+        if self._whole is not None:
+            return self._whole
+        found = [x for x, first in zip(self.patterns, self.firsts, strict=True) if first in text]
+        if not found:
+            return None
+        body = _alternation(found)
+        part = self._parts.get(body)
+        if part is None:
+            if len(self._parts) == _PARTS:
+                self._whole = re.compile(self.body or "")
+                return self._whole
+            part = self._parts[body] = re.compile(body)
+        return part
+
     def hits(self, text: str) -> list[Hit]:
-        if self.regex is None:
+        if self.body is None:
             return []
         lowered = text.lower() if self.fold else text
         # scanning lower-cased text is several times faster than IGNORECASE; fall back to it
         # where lower-casing changes the length (and so the offsets)
-        folded = self.ignoring_case if len(lowered) != len(text) else None
-        matches = folded.finditer(text) if folded is not None else self.regex.finditer(lowered)
-        return [(m.span(), self.owners.get(norm(m.group(0), fold=self.fold), [])) for m in matches]
+        if len(lowered) != len(text):
+            regex = self.ignoring_case
+            scanned = text
+        else:
+            regex = self._regex(lowered)
+            scanned = lowered
+        if regex is None:
+            return []
+        return [(m.span(), self.owners.get(norm(m.group(0), fold=self.fold), []))
+                for m in regex.finditer(scanned)]
 
 
 class Scanner:

@@ -5,6 +5,7 @@ its question uses, and records the time of its queries and audit apart from its 
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
@@ -27,6 +28,7 @@ HEAVY = ("duckdb", "sqlglot", "dbt_semantic_interfaces", "pyspark", "benchmarks.
 PROBE = """
 import json, sys
 args, heavy = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+models = json.loads(sys.argv[3])
 sys.argv = ["showwork", *args]
 code = 0
 try:
@@ -34,22 +36,28 @@ try:
     main()
 except SystemExit as exc:
     code = exc.code
-print(json.dumps({"code": code, "loaded": [m for m in heavy if m in sys.modules]}), file=sys.stderr)
+def built(name):
+    module, _, attr = name.rpartition(".")
+    return getattr(getattr(sys.modules.get(module), attr, None), "__pydantic_complete__", False)
+print(json.dumps({"code": code, "loaded": [m for m in heavy if m in sys.modules],
+                  "built": [m for m in models if built(m)]}), file=sys.stderr)
 """
 
 
 UNUSED_BY_ASK = ("pyspark", "openai", "mcp", "benchmarks", "benchmarks.cli", "harness.web", "rich",
                  "harness.mcp", "harness.report", "structlog", "dbt_semantic_interfaces", "yaml",
                  "semantic_layer.project", "semantic_layer.manifest", "harness.init", "harness.experiment",
-                 "sqlglot", "jinja2", "semantic_layer.compile", "semantic_layer.where")
+                 "sqlglot", "jinja2", "semantic_layer.compile", "semantic_layer.where", "logging")
 """What a warm `ask` with the rules analyst never uses: other commands' modules, the model
-reader and its validation (the model comes from the cache), structlog (nothing logs), and the
+reader and its validation (the model comes from the cache), structlog and the standard
+library's logging (nothing logs), and the
 compiler, sqlglot and Jinja (a question asked before reads its calls' SQL from the cache)."""
 
 
-def _run(*args: str, heavy: tuple[str, ...] = HEAVY, env: dict[str, str] | None = None
-         ) -> tuple[dict, str]:
-    done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(list(args)), json.dumps(heavy)],
+def _run(*args: str, heavy: tuple[str, ...] = HEAVY, env: dict[str, str] | None = None,
+         models: tuple[str, ...] = ()) -> tuple[dict, str]:
+    done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(list(args)), json.dumps(heavy),
+                           json.dumps(models)],
                           cwd=ROOT, capture_output=True, text=True, timeout=300,
                           env={**os.environ, **(env or {})})
     return json.loads(done.stderr.strip().splitlines()[-1]), done.stdout
@@ -119,6 +127,20 @@ class TestWarmAsk:
         assert json.loads(out)["stop_reason"] == "answered"
 
     @pytest.mark.parametrize("project", ["demo", "shop"], indirect=True)
+    def test_warm_ask_builds_no_validator_it_does_not_use(self, project) -> None:
+        """A warm ask validates the analyst's Answer (its claims and rows inside it) and no
+        claim or row on its own, so their models' validators are never built; nor is the
+        settings model's (showwork.yaml's settings come from the project cache)."""
+        where, question, env = project
+        args = ("ask", question, "--project", where, "--json")
+        models = ("protocol.answer.Answer", "protocol.answer.Claim", "protocol.answer.Listed",
+                  "harness.project.Settings")
+        _run(*args, env=env)
+        warm, out = _run(*args, heavy=(), env=env, models=models)
+        assert warm["code"] == 0 and json.loads(out)["stop_reason"] == "answered"
+        assert warm["built"] == ["protocol.answer.Answer"]  # the probe sees what is built
+
+    @pytest.mark.parametrize("project", ["demo", "shop"], indirect=True)
     def test_trace_times_queries_and_audit_apart(self, project) -> None:
         """The trace says how long the attempt spent inside governed calls and the audit, and
         how much of that went on imports: parts of its elapsed time, never more than it."""
@@ -167,6 +189,17 @@ class TestLazyCommands:
             command = lazy.load()
             assert source_help(lazy.module, lazy.attr), lazy.name
             assert (command.help or "").strip() == source_help(lazy.module, lazy.attr).strip()
+
+    @pytest.mark.parametrize("enabled", [True, False])
+    def test_load_leaves_the_collector_as_it_found_it(self, enabled: bool) -> None:
+        """Loading a command pauses the garbage collector for its imports only."""
+        was = gc.isenabled()
+        try:
+            (gc.enable if enabled else gc.disable)()
+            COMMANDS[0].load()
+            assert gc.isenabled() is enabled
+        finally:
+            (gc.enable if was else gc.disable)()
 
     def test_unknown_command_is_a_usage_error(self) -> None:
         """A misspelt command is click's usage error (exit 2), not an import failure."""

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from protocol.catalog_text import MetricNames
-from protocol.reading import Period, find_periods, previous_period, read_text
+from protocol.reading import Period, find_periods, mentions, previous_period, read_text
+from protocol.reading.mentions import _dimension_key, _dimension_scanners, metric_scanner
 from semantic_layer import load_model
 from semantic_layer.catalog import build_catalog
 
+ROOT = Path(__file__).resolve().parents[2]
 DEMO_AS_OF = dt.date(2026, 6, 18)
 SHOP_AS_OF = dt.date(2019, 8, 31)
 
@@ -121,6 +125,51 @@ class TestMetrics:
         assert list(MetricNames(demo).mentioned(text)) == metrics(text, demo)
         assert MetricNames(demo).spans(text) == [
             (*m.span, m.name) for m in read_text(text, demo).metrics]
+
+
+def _texts(catalog: dict[str, Any]) -> list[str]:
+    """Each bundled question, and each phrase of the catalog as written, upper-cased and inside
+    a sentence, with its neighbours (a scan must find every phrase a text holds, and only those)."""
+    files = [ROOT / "harness" / "questions" / "demo.yaml",
+             *(ROOT / "examples" / d / "questions.yaml" for d in ("shop", "flights"))]
+    questions = [t for f in files for q in yaml.safe_load(f.read_text())["questions"]
+                 for t in (q["text"], *(q.get("paraphrases") or ()))]
+    words: list[str] = []
+    for name, m in catalog["metrics"].items():
+        words += [name, m.get("label") or name, *(m.get("synonyms") or ()),
+                  *(m.get("previous_names") or ())]
+    for name, d in catalog["dimensions"].items():
+        words += [name, d.get("label") or name, *(d.get("synonyms") or ()),
+                  *map(str, d.get("members") or ()), *(d.get("member_synonyms") or {})]
+    sentences = [f"How did {a} and {b} do vs {a.upper()}?"
+                 for a, b in zip(words, words[1:] + words[:1], strict=True)]
+    return questions + sentences + [" ".join(words), " ".join(words).upper()]
+
+
+class TestScanning:
+    @pytest.mark.parametrize("catalog", ["demo", "shop"])
+    @pytest.mark.parametrize("parts", [10**6, 1])
+    def test_scan_finds_what_the_whole_alternation_finds(self, demo, catalog, parts,
+                                                          monkeypatch) -> None:
+        """A scan compiles only the phrases whose first word the text holds (or, past `parts`
+        such compiles, the whole alternation); every table of the catalog's scanners finds, in
+        every text, exactly the whole alternation's matches."""
+        monkeypatch.setattr(mentions, "_PARTS", parts)
+        mentions._metric_scanner.cache_clear()  # fresh tables, none yet past its parts
+        mentions._dimension_scanners.cache_clear()
+        cat = catalog_of(catalog, demo)
+        scanners = (metric_scanner(cat), *_dimension_scanners(_dimension_key(cat)))
+        tables = [t for s in scanners for t in (s._folded, s._locked) if t.body is not None]
+        assert len(tables) >= 4  # metrics, members (folded and case-locked), dimensions
+        found = 0
+        for text in _texts(cat):
+            for table in tables:
+                scanned = text.lower() if table.fold else text
+                whole = [m.span() for m in re.finditer(table.body, scanned)]
+                assert [span for span, _rows in table.hits(text)] == whole, (text, table.fold)
+                found += len(whole)
+        assert found > 100  # the texts name the catalog's phrases
+        assert all((t._whole is None) == (parts > 10**5) for t in tables)
 
 
 class TestMembers:
