@@ -319,7 +319,9 @@ _PEAK = re.compile(
 def _period_extremes(ctx: AnswerContext) -> list[Finding]:
     """A series' high or low said of a period other than the one whose cited row holds it."""
     texts = [("answer", ctx.answer.answer or "")] + [(c.cid, c.claim.text) for c in ctx.claims]
-    places = [(w, t, m) for w, t in texts for m in _PEAK.finditer(t)]
+    index = ctx.index_
+    places = [(w, t, m) for w, t in texts
+              for m in index.read("peaks", t, lambda x: tuple(_PEAK.finditer(x)))]
     if not places:
         return []
     series = {metric: rows for (metric, _grain), rows in cited_series(ctx).items()}

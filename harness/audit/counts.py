@@ -53,9 +53,8 @@ class Count:
 
 def read_counts(index: CatalogIndex, text: str) -> tuple[Count, ...]:
     """The counts a text states, in order (cached per catalog index and text)."""
-    if not text or (_DIGIT_WORD.search(text) is None and not _spelled(text)):
-        return ()
-    return index.read("counts", text, lambda t: _counts(t, nouns(index)))
+    return index.read("counts", text, lambda t: _counts(t, nouns(index)) if t and (
+        _DIGIT_WORD.search(t) is not None or _spelled(t)) else ())
 
 
 def _spelled(text: str) -> bool:
@@ -66,12 +65,15 @@ def _spelled(text: str) -> bool:
 
 def nouns(index: CatalogIndex) -> tuple[tuple[str, str], ...]:
     """(noun, dimension) for every dimension's name, label and synonyms, singular and plural,
-    longest first ('' for the generic nouns)."""
+    longest first ('' for the generic nouns); none that names a metric."""
     return index.read("count nouns", "", lambda _t: _nouns(index.catalog))
 
 
 def _nouns(catalog: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    out: dict[str, str] = {g: "" for g in GENERIC}
+    metric_words = {str(w).lower() for m in (catalog.get("metrics") or {}).values()
+                    for w in (m.get("label"), *(m.get("synonyms") or ())) if w}
+    metric_words |= {p for w in list(metric_words) for p in plurals(w)}
+    out: dict[str, str] = {g: "" for g in GENERIC if g not in metric_words}
     for name, info in (catalog.get("dimensions") or {}).items():
         if name in ("day", "week", "month", "quarter", "year") or info.get("time"):
             continue  # '8 weeks' is a window's length
@@ -79,7 +81,8 @@ def _nouns(catalog: dict[str, Any]) -> tuple[tuple[str, str], ...]:
                  *(str(s) for s in info.get("synonyms") or ())}
         for w in {w.lower().strip() for w in words if w.strip()}:
             for form in (w, *plurals(w)):
-                out.setdefault(form, name)
+                if form not in metric_words:  # '12 members' of a metric 'members' is a value
+                    out.setdefault(form, name)
     return tuple(sorted(out.items(), key=lambda kv: -len(kv[0])))
 
 
@@ -153,13 +156,13 @@ class Run:
 
 def read_runs(index: CatalogIndex, text: str) -> tuple[Run, ...]:
     """The runs of periods a text states (cached per catalog index and text)."""
-    low = text.lower()
-    if not any(cue in low for cue in _STREAK_CUES):
-        return ()
     return index.read("runs", text, _runs)
 
 
 def _runs(text: str) -> tuple[Run, ...]:
+    low = text.lower()
+    if not any(cue in low for cue in _STREAK_CUES):
+        return ()
     out = []
     for m in _STREAK.finditer(text):
         phrase = m.group(0).lower()

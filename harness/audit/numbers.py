@@ -393,8 +393,7 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
     supports = list(supported.items)
     prose = unlabelled(ctx.answer.answer, _read(ctx, ctx.answer.answer), supports, ctx.catalog)
     found = [_prose_defect(n, supports) for n in
-             unsupported(prose, ctx.question or "", supported)
-             or _of_unnamed(ctx, prose, supported)]
+             unsupported(prose, ctx.question or "", supported) + _of_unnamed(ctx, prose, supported)]
     return found + _headline(ctx, supports, supported) + _listed(ctx, supported)
 
 
@@ -402,7 +401,10 @@ def _of_unnamed(ctx: AnswerContext, numbers: tuple[ReadNumber, ...], supported: 
                 ) -> tuple[ReadNumber, ...]:
     """The prose's numbers that state only values of members' rows the prose never names
     ('active users six thousand', 6,007 the previous week's of channel organic alone): a
-    member's value said of the whole. Asked only when every number is supported."""
+    member's value said of the whole (an unsupported number is left to `unsupported`)."""
+    if not numbers or not any(s.source is not None and any(
+            k not in GRAIN_KEYS for k in s.source.row.key) for s in supported.items):
+        return ()  # no member's row is cited: every value is of the whole or of a period
     out = []
     named: set[str] | None = None
     for n in numbers:

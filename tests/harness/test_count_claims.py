@@ -194,3 +194,21 @@ def test_lies_draw_from_their_rng_alone(domains) -> None:
     for lie in (wrong_count, wrong_peak, wrong_run):
         assert lie(case.answer, case.results, case.catalog, random.Random(3)) == \
             lie(case.answer, case.results, case.catalog, random.Random(3))
+
+
+def test_counts_are_read_with_a_dimension_s_nouns(domains) -> None:
+    from harness.audit.counts import read_counts
+    from harness.audit.index import CatalogIndex
+
+    shop = CatalogIndex.build(domains["shop"][0].catalog)
+    demo = CatalogIndex.build(domains["demo"][0].catalog)
+    said = {text: [(c.value, c.dim, c.of) for c in read_counts(shop, text)] for text in (
+        "Sales rose across 7 stores.", "All 8 of them fell.", "(46 listed)",
+        "It rose in 4 of the 5 regions.", "Three customer segments moved.",
+        "A 12 oz cup; 3 reasons; 11,343 in 2026-03-02..2026-03-08; -4 stores")}
+    assert said == {"Sales rose across 7 stores.": [(7, "store", None)],
+                    "All 8 of them fell.": [(8, "", None)], "(46 listed)": [(46, "", None)],
+                    "It rose in 4 of the 5 regions.": [(4, "region", 5), (5, "region", None)],
+                    "Three customer segments moved.": [(3, "segment", None)],
+                    "A 12 oz cup; 3 reasons; 11,343 in 2026-03-02..2026-03-08; -4 stores": []}
+    assert [(c.value, c.dim) for c in read_counts(demo, "the 3 platforms")] == [(3, "platform")]
