@@ -18,17 +18,20 @@ change's previous value stated as where it ended ("rose 10.8 % to 11,343"), one 
 stated of the other, and a member swapped in the prose alone. A fourth pass added: a
 comparison's headline set to one of its levels, a ranking's to another member's value, a
 series said to move one way every period against its rows ("fell every week"), a level called
-an all-time high or a record, and a level stated as a bound it does not meet ("more than
-12,000" of 11,343). Each returns
-None where the answer offers no place for it. The honest rewrites change only how a true answer
-is written: numbers rounded to fewer digits (integers too), a change written as an unsigned
-magnitude, a governed synonym for a metric's label, the prose's sentences in another order, a
-true denial ("did not rise" of a metric that fell), a claim's comparison written "from PREVIOUS
-to CURRENT", a move within ±2 % called flat; and, nearest the third pass's lies, "the percent
-change was -16.0", "stood at 2,616", the true ratio ("rose to 3.7 times its level"), "to
-CURRENT, from PREVIOUS", each window's value stated of its own window; and nearest the
-fourth's, a level hedged at two significant digits ("about 11,000"), a change stated as the
-bound it meets ("rose over 10 %"), a series' true universal ("rose every week").
+an all-time high or a record, a level stated as a bound it does not meet ("more than 12,000" of
+11,343), a count of cited rows miscounted ('All 7 stores are listed.' of 6 cited, '4 of the 5
+regions rose.'), a series' high or low said of another period ('peaked in the week of
+2026-04-27'), and a run of a series' moves longer than its cited rows hold ('rose for the fifth
+week in a row'). Each returns None where the answer offers no place for it. The honest rewrites
+change only how a true answer is written: numbers rounded to fewer digits (integers too), a
+change written as an unsigned magnitude, a governed synonym for a metric's label, the prose's
+sentences in another order, a true denial ("did not rise" of a metric that fell), a claim's
+comparison written "from PREVIOUS to CURRENT", a move within ±2 % called flat; and, nearest the
+third pass's lies, "the percent change was -16.0", "stood at 2,616", the true ratio ("rose to
+3.7 times its level"), "to CURRENT, from PREVIOUS", each window's value stated of its own
+window; and nearest the fourth's, a level hedged at two significant digits ("about 11,000"), a
+change stated as the bound it meets ("rose over 10 %"), a series' true universal ("rose every
+week"), the true count, the true period of a high or low, the true run.
 
 Plain dicts and a plain view of the results in, so it needs nothing but the protocol.
 """
@@ -44,7 +47,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from protocol.finding_faults import Catalog, Results, support
-from protocol.numbers import ReadNumber, read_numbers
+from protocol.numbers import ReadNumber, longest_run, read_numbers
 from protocol.reading import find_mentions
 from protocol.reading._calendar import BASIS_DAYS
 
@@ -81,6 +84,9 @@ LIE_CODES: dict[str, tuple[str, ...]] = {
     "universal_direction": ("direction_mismatch",),
     "temporal_superlative": ("unbacked_comparison",),
     "wrong_bound": ("unsupported_number", "text_value_mismatch"),
+    "wrong_count": ("unsupported_number", "text_value_mismatch"),
+    "wrong_peak": ("mislabelled_window",),
+    "wrong_run": ("unsupported_number", "text_value_mismatch"),
 }
 """Each lie kind → the codes that catch it (any one of them)."""
 
@@ -915,6 +921,205 @@ def wrong_bound(answer: Answer, results: Results, catalog: Catalog,
     said = f"{m.group(0)[:m.start('n') - m.start()]}{'more than' if more else 'under'} " \
            f"{n.text[:n.text.find(next(c for c in n.text if c.isdigit()))]}{bound:,}"
     return {**_clone(answer), "answer": text[:m.start()] + said + text[m.end():]}
+# --- a fourth pass: counts of cited rows ----------------------------------------------------
+
+COUNT_SENTENCES = ("All {n} {dims} are listed.", "The figures cover {n} {dims}.",
+                   "{metric} is given for {n} {dims}.", "Across the {n} {dims}, the rows are cited.")
+PART_SENTENCES = ("{k} of the {n} {dims} {moved}.", "{metric} {moved} in {k} of the {n} {dims}.")
+_STATED_COUNT = re.compile(r"(?<![\w.,$€£+\-−])(\d{1,3})(?=\s+(?:of them|listed|[a-z]+s)\b)")
+
+
+def _counted(answer: Answer, results: Results, catalog: Catalog
+             ) -> list[tuple[str, str, set[str], dict[int, set[str]]]]:
+    """(dimension, its plural noun, the members cited rows name, sign → members whose cited
+    change moved that way, empty when a sign is not known from a claim's value or `results`)
+    for each non-time dimension the claims cite two or more members of."""
+    dims = catalog.get("dimensions") or {}
+    members: dict[str, set[str]] = {}
+    moved: dict[str, dict[int, set[str]]] = {}
+    unknown: set[str] = set()  # a dimension with a cited change whose sign is not known
+    for i, claim in enumerate(answer.get("claims") or []):
+        for n, c in enumerate(support(answer, i).citations):
+            stated = claim.get("value") if n == 0 else None
+            value = stated if isinstance(stated, int | float) and not isinstance(stated, bool) \
+                else _row_value(results, c.handle, dict(c.selector), c.metric, c.field)
+            for k, v in c.selector:
+                if k not in dims or k in BASIS_DAYS or not v:
+                    continue
+                members.setdefault(k, set()).add(v)
+                if c.field in ("delta", "pct_change") and value:
+                    moved.setdefault(k, {}).setdefault(1 if value > 0 else -1, set()).add(v)
+                elif c.field in ("delta", "pct_change") and value is None:
+                    unknown.add(k)
+    out = []
+    for dim, named in sorted(members.items()):
+        label = str(dims[dim].get("label") or dim.split("__")[-1].replace("_", " ")).lower()
+        if len(named) >= 2 and not label.endswith("s") and dim not in ("day", "week", "month",
+                                                                          "quarter", "year"):
+            out.append((dim, _plural(label), named, {} if dim in unknown else moved.get(dim, {})))
+    return out
+
+
+def _row_value(results: Results, handle: int, key: dict[str, str], metric: str,
+               field: str) -> float | None:
+    for row in results.get(handle, {}).get("rows") or []:
+        if all(str(row.get("key", {}).get(k)) == v for k, v in key.items()):
+            value = ((row.get("values") or {}).get(metric) or {}).get(field)
+            return value if isinstance(value, int | float) and not isinstance(value, bool) \
+                else None
+    return None
+
+
+def _plural(noun: str) -> str:
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + ("es" if noun.endswith(("ch", "sh", "x", "z")) else "s")
+
+
+def _true_counts(answer: Answer, results: Results, dim: str, named: set[str]) -> set[int]:
+    """Every count the cited rows support for `dim`: its cited members, the rows of a cited
+    result broken down by it (a wrong count must be none of them)."""
+    handles = {c.handle for i in range(len(answer.get("claims") or []))
+               for c in support(answer, i).citations}
+    return {len(named)} | {len(results[h].get("rows") or []) for h in handles
+                           if h in results and dim in (results[h].get("keys") or [])}
+
+
+def _count_sentence(answer: Answer, results: Results, catalog: Catalog, rng: random.Random,
+                    true: bool) -> Answer | None:
+    text = answer.get("answer")
+    places = _counted(answer, results, catalog) if isinstance(text, str) else []
+    if not places or not isinstance(text, str):
+        return None
+    dim, dims, named, moved = rng.choice(places)
+    n = len(named)
+    metric = _metric_words(text, catalog) or "The metric"
+    parts = [(sign, len(moved.get(sign, set()))) for sign in (1, -1) if moved.get(sign)]
+    if parts and rng.random() < 0.5:
+        sign, k = rng.choice(parts)
+        if not true:
+            k = rng.choice([x for x in range(n + 1) if x != k])
+        sentence = rng.choice(PART_SENTENCES).format(
+            k=k, n=n, dims=dims, metric=metric, moved="rose" if sign > 0 else "fell")
+    else:
+        if not true:
+            wrong = [x for x in (n - 1, n + 1, n + 2, n + 3)
+                     if x >= 2 and x not in _true_counts(answer, results, dim, named)]
+            n = rng.choice(wrong)
+        written = str(n) if rng.random() < 0.7 else spell(n)
+        sentence = rng.choice(COUNT_SENTENCES).format(n=written, dims=dims, metric=metric)
+    sentence = sentence[:1].upper() + sentence[1:]
+    return {**_clone(answer), "answer": f"{text.rstrip()} {sentence}"}
+
+
+def wrong_count(answer: Answer, results: Results, catalog: Catalog,
+                rng: random.Random) -> Answer | None:
+    """A count of cited rows that miscounts them: a count the answer states ('the 3 stores',
+    '46 listed') changed, or else a sentence counting a dimension's cited members wrong ('All 7
+    stores are listed.' of 6 cited) or those whose change moved ('4 of the 5 regions rose.')."""
+    for where, text in _texts(answer):
+        stated = list(_STATED_COUNT.finditer(text))
+        if stated:
+            m = rng.choice(stated)
+            wrong = int(m.group(1)) + rng.choice([1, 2, -1])
+            return _set_text(answer, where, f"{text[:m.start()]}{max(wrong, 0)}{text[m.end():]}")
+    return _count_sentence(answer, results, catalog, rng, true=False)
+
+
+# --- a series' extreme said of another period -------------------------------------------------
+
+PEAK_SENTENCES = {True: ("{metric} peaked in {p}.", "{metric} was highest in {p}.",
+                         "The series hit its high in {p}."),
+                  False: ("{metric} was lowest in {p}.", "{metric} bottomed out in {p}.",
+                          "The series hit its low in {p}.")}
+_GRAINS = ("day", "week", "month", "quarter", "year")
+
+
+def _series_values(answer: Answer) -> tuple[str, dict[str, float]]:
+    """(the grain, period start → the value a measurement claim states of one period's row)
+    of a series: the first of three or more periods the claims cite, by metric and field."""
+    found: dict[tuple[str, str, str], dict[str, float]] = {}
+    for i, claim in enumerate(answer.get("claims") or []):
+        cited = support(answer, i).citations
+        value = claim.get("value")
+        if claim.get("kind") != "measurement" or len(cited) != 1 or isinstance(value, bool) \
+                or not isinstance(value, int | float) or len(cited[0].selector) != 1:
+            continue
+        (key, period), = cited[0].selector
+        if key in _GRAINS:
+            found.setdefault((key, cited[0].metric, cited[0].field), {})[period[:10]] = value
+    return next(((k[0], rows) for k, rows in found.items() if len(rows) >= 3), ("", {}))
+
+
+def _said_period(grain: str, start: str, rng: random.Random) -> str:
+    """A period start as an answer writes it: the ISO date, 'the week of …' of a week, a
+    month's name ('April 2019'), a quarter's 'Q2 2019'."""
+    day = dt.date.fromisoformat(start)
+    options = {"week": [f"the week of {start}"], "month": [day.strftime("%B %Y")],
+               "quarter": [f"Q{(day.month - 1) // 3 + 1} {day.year}"]}.get(grain, [])
+    return rng.choice([start, *options])
+
+
+def _peak_sentence(answer: Answer, catalog: Catalog, rng: random.Random,
+                   true: bool) -> Answer | None:
+    text = answer.get("answer")
+    grain, rows = _series_values(answer) if isinstance(text, str) else ("", {})
+    if not rows or not isinstance(text, str):
+        return None
+    high = rng.random() < 0.5
+    best = (max if high else min)(rows.values())
+    periods = sorted(p for p, v in rows.items() if (v == best) == true)
+    if not periods:
+        return None
+    metric = _metric_words(text, catalog) or "The series"
+    sentence = rng.choice(PEAK_SENTENCES[high]).format(
+        metric=metric, p=_said_period(grain, rng.choice(periods), rng))
+    return {**_clone(answer), "answer": f"{text.rstrip()} {sentence}"}
+
+
+def wrong_peak(answer: Answer, results: Results, catalog: Catalog,
+               rng: random.Random) -> Answer | None:
+    """A series' high or low said of another cited period: 'Active users peaked in the week of
+    2026-04-27.' where the cited rows put the high in 2026-06-08."""
+    return _peak_sentence(answer, catalog, rng, true=False)
+
+
+# --- a run of a series' moves --------------------------------------------------------------------
+
+_ORDINAL = ("", "", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+            "tenth")
+RUN_SENTENCES = ("{metric} {moved} for the {nth} {grain} in a row.",
+                 "{metric} {moved} {n} {grain}s in a row.",
+                 "{metric} {moved} for {n} consecutive {grain}s.")
+
+
+def _run_sentence(answer: Answer, catalog: Catalog, rng: random.Random,
+                  true: bool) -> Answer | None:
+    text = answer.get("answer")
+    grain, rows = _series_values(answer) if isinstance(text, str) else ("", {})
+    if not rows or not isinstance(text, str):
+        return None
+    values = [rows[p] for p in sorted(rows)]
+    ways = [(w, longest_run(values, w)) for w in (1, -1)]
+    ways = [(w, n) for w, n in ways if n >= 2] if true else ways
+    if not ways:
+        return None
+    way, n = rng.choice(ways)
+    if not true:
+        n = max(n + rng.choice([1, 2]), 2)
+    if n >= len(_ORDINAL):
+        return None
+    sentence = rng.choice(RUN_SENTENCES).format(
+        metric=_metric_words(text, catalog) or "The series", moved="rose" if way > 0 else "fell",
+        nth=_ORDINAL[n], n=n if rng.random() < 0.5 else spell(n), grain=grain)
+    return {**_clone(answer), "answer": f"{text.rstrip()} {sentence}"}
+
+
+def wrong_run(answer: Answer, results: Results, catalog: Catalog,
+              rng: random.Random) -> Answer | None:
+    """A run of a series' moves longer than its cited rows hold: 'Active users rose for the
+    fifth week in a row.' where the cited weeks rose at most three in a row."""
+    return _run_sentence(answer, catalog, rng, true=False)
 
 
 LIES: dict[str, Lie] = {
@@ -931,7 +1136,8 @@ LIES: dict[str, Lie] = {
     "level_of_other_window": level_of_other_window, "member_in_prose": member_in_prose,
     "wrong_basis": wrong_basis, "headline_level": headline_level,
     "headline_not_top": headline_not_top, "universal_direction": universal_direction,
-    "temporal_superlative": temporal_superlative, "wrong_bound": wrong_bound}
+    "temporal_superlative": temporal_superlative, "wrong_bound": wrong_bound,
+    "wrong_count": wrong_count, "wrong_peak": wrong_peak, "wrong_run": wrong_run}
 
 
 # --- honest rewrites ---------------------------------------------------------------------------
@@ -1198,6 +1404,22 @@ def _grain_of(answer: Answer) -> str | None:
     text = answer.get("answer")
     found = _GRAIN_WORD.search(text) if isinstance(text, str) else None
     return found.group(1) if found else None
+def true_count(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """A sentence counting a dimension's cited members, or those whose cited change moved, as
+    the cited rows count them (the honest neighbour of `wrong_count`)."""
+    return _count_sentence(answer, {}, catalog, rng, true=True)
+
+
+def true_peak(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """A sentence naming the period whose cited row holds a series' high or low (the honest
+    neighbour of `wrong_peak`)."""
+    return _peak_sentence(answer, catalog, rng, true=True)
+
+
+def true_run(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """A sentence stating the longest run of a series' moves its cited rows hold, when it is
+    two or more (the honest neighbour of `wrong_run`)."""
+    return _run_sentence(answer, catalog, rng, true=True)
 
 
 REWRITES: dict[str, Rewrite] = {
@@ -1207,6 +1429,7 @@ REWRITES: dict[str, Rewrite] = {
     "percent_change_stated": percent_change_stated, "level_stood": level_stood,
     "true_ratio": true_ratio, "to_from": to_from, "level_of_window": level_of_window,
     "true_basis": true_basis, "hedged": hedged, "bounded": bounded,
-    "true_universal": true_universal}
+    "true_universal": true_universal, "true_count": true_count, "true_peak": true_peak,
+    "true_run": true_run}
 """Honest rewrites: each must be audited as the clean answer is (`from_to`, `true_flat`,
 `level_stood` and `true_basis` rewrite claims' texts, the rest only the prose and the headline)."""

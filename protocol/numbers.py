@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
@@ -786,3 +786,17 @@ def _list_count(text: str, number: ReadNumber) -> bool:
 
 NOT_CLAIMS = (_ranked, _per, _counts_periods, _before_superlative, _year, _list_count)
 """Context rules, each (text, number) → True when the number is not a claim."""
+
+
+def longest_run(values: Sequence[Any], direction: int) -> int:
+    """The most consecutive moves in `direction` (1 up, -1 down) of a series in period order:
+    what 'rose for the third week in a row' states (the audit and its adversary).
+
+    >>> longest_run([1, 2, 3, 2, 3], 1), longest_run([1, 2, 3, 2, 3], -1)
+    (2, 1)
+    """
+    best = run = 0
+    for a, b in zip(values, values[1:], strict=False):
+        run = run + 1 if (b - a) * direction > 0 else 0
+        best = max(best, run)
+    return best

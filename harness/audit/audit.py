@@ -10,7 +10,7 @@ from harness.audit.driver import check_driver
 from harness.audit.evidence import Evidence
 from harness.audit.findings import ANSWER_FINDINGS, FINDINGS
 from harness.audit.index import CatalogIndex
-from harness.audit.numbers import check_answer_numbers
+from harness.audit.numbers import check_answer_numbers, check_counts
 from harness.audit.scope import scope_of
 from harness.audit.steps import Step, run
 from harness.audit.types import AuditReport, ClaimAudit, Defect, Finding
@@ -18,8 +18,10 @@ from protocol.answer import Answer, parse_answer
 from protocol.errors import AnswerError
 from protocol.rendered import members, render_measurement
 
-ANSWER_CHECKS: tuple[Step[AnswerContext, Defect], ...] = (check_answer_numbers, check_driver)
-"""Answer-level checks (numbers in the prose and headline, the driver), after every claim's."""
+ANSWER_CHECKS: tuple[Step[AnswerContext, Defect], ...] = (check_answer_numbers, check_counts,
+                                                          check_driver)
+"""Answer-level checks (numbers in the prose and headline, counts of cited rows and runs of a
+series, the driver), after every claim's."""
 STALE_CODES = {"partial_period", "superseded_metric", "point_in_time_as_period"}
 CONFLICT_CODES = frozenset({"value_mismatch", "text_value_mismatch", "direction_mismatch",
                             "mislabelled_member", "mislabelled_window"})

@@ -11,6 +11,9 @@
 - A ranking (the question asks for the most or the least, or the prose states an order) lists
   its top members without gaps: no row of the cited result that is left out ranks above a
   listed one.
+- A series' extreme said of a period ("peaked in 2026-05-04", "was lowest in April") must be
+  the period whose cited row holds it: else `mislabelled_window` (a value attributed to the
+  wrong period of the series).
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ import re
 from typing import Any
 
 from harness.audit.context import AnswerContext, Cited, ClaimContext
+from harness.audit.counts import cited_series
 from harness.audit.index import CatalogIndex
-from harness.audit.labels import support_of
+from harness.audit.labels import read_words, support_of
 from harness.audit.scope import scope_of
 from harness.audit.steps import emits
 from harness.audit.types import Finding
@@ -305,12 +309,58 @@ def _gaps(ctx: AnswerContext) -> list[Finding]:
     return []
 
 
-@emits("unbacked_comparison", "mislabelled_member")
+_PEAK = re.compile(
+    r"(?i)\b(?:(?P<max>peak(?:ed|s)?|topped\s+out|hit\s+(?:its|a)\s+high|(?:its|the)\s+"
+    r"(?:highest|largest|biggest)|was\s+(?:at\s+its\s+)?highest)|(?P<min>bottomed(?:\s+out)?|"
+    r"trough(?:ed)?|hit\s+(?:its|a)\s+low|(?:its|the)\s+(?:lowest|smallest)|was\s+(?:at\s+"
+    r"its\s+)?lowest))\b")
+
+
+def _period_extremes(ctx: AnswerContext) -> list[Finding]:
+    """A series' high or low said of a period other than the one whose cited row holds it."""
+    texts = [("answer", ctx.answer.answer or "")] + [(c.cid, c.claim.text) for c in ctx.claims]
+    index = ctx.index_
+    places = [(w, t, m) for w, t in texts
+              for m in index.read("peaks", t, lambda x: tuple(_PEAK.finditer(x)))]
+    if not places:
+        return []
+    series = {metric: rows for (metric, _grain), rows in cited_series(ctx).items()}
+    out = []
+    for where, text, m in places:
+        clause = next((c for c in _CLAUSE.finditer(text) if c.start() <= m.start() < c.end()),
+                      None)
+        if clause is None:
+            continue
+        reading = read_words(ctx.index_, "claim" if where != "answer" else "prose", text)
+        said = [p.period.start.isoformat() for p in reading.periods
+                if clause.start() <= p.span[0] < clause.end()]
+        metric = next((x.name for x in reading.metrics
+                       if clause.start() <= x.span[0] < clause.end()), None)
+        for name, rows in series.items():
+            if metric is not None and ctx.index_.current.get(name, name) != \
+                    ctx.index_.current.get(metric, metric):
+                continue
+            stated = [p for p in said if p in rows]
+            best = (max if m.group("max") else min)(rows.values())
+            wrong = [p for p in stated if rows[p] != best]
+            if wrong and len(stated) == 1:
+                top = next(p for p, v in rows.items() if v == best)
+                out.append(Finding(
+                    "mislabelled_window", where,
+                    f"The answer says {m.group(0)!r} of {wrong[0]}, but the cited rows of "
+                    f"{name} put it in {top} ({best:,.6g}; {wrong[0]}: {rows[wrong[0]]:,.6g}).",
+                    {"said": wrong[0], "phrase": m.group(0), "cited": [top]},
+                    f"Name {top}, the period the cited values put there."))
+                break
+    return out
+
+
+@emits("unbacked_comparison", "mislabelled_member", "mislabelled_window")
 def find_comparisons(ctx: AnswerContext) -> list[Finding]:
     """Superlatives and universals over uncompared members, stated orders the values
-    contradict, and rankings with gaps."""
+    contradict, rankings with gaps, and a series' extreme said of the wrong period."""
     if ctx.answer.status != "answered" or not ctx.claims:
         return []
     if any(not support_of(c).whole for c in ctx.claims):
         return []  # a broken citation is a defect already
-    return _superlatives(ctx) + _orders(ctx) + _gaps(ctx)
+    return _superlatives(ctx) + _orders(ctx) + _gaps(ctx) + _period_extremes(ctx)

@@ -15,23 +15,32 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from harness.audit.context import AnswerContext, Cited, ClaimContext
+from harness.audit.counts import (
+    Count,
+    Run,
+    cited_series,
+    read_counts,
+    read_runs,
+)
 from harness.audit.index import CatalogIndex
 from harness.audit.steps import emits
 from harness.audit.types import Defect
 from protocol.answer import Listed
-from protocol.citations import period_start
+from protocol.citations import GRAIN_KEYS, period_start
 from protocol.numbers import (
     CURRENCIES,
     Kind,
     ReadNumber,
     claims_in,
     from_value,
+    longest_run,
     near,
     say,
     target,
     unsupported,
 )
 from protocol.reading import find_mentions
+from protocol.reading.asks import FALL, RISE
 from semantic_layer.results import Row
 
 
@@ -304,6 +313,10 @@ def read_claims(index: CatalogIndex, text: str) -> tuple[ReadNumber, ...]:
 
 def _claims_of(index: CatalogIndex, text: str) -> tuple[ReadNumber, ...]:
     numbers = claims_in(text)
+    counts = read_counts(index, text) if numbers else ()
+    if counts:  # a count of cited rows is held to what they count (`check_counts`)
+        starts = {c.start for c in counts}
+        numbers = tuple(n for n in numbers if n.start not in starts)
     if not any(n.text.isdigit() for n in numbers):
         return numbers  # the common case: a member read as a number is bare digits
     spans = [m.span for m in index.read("mentions", text, lambda t: find_mentions(t, index.catalog))
@@ -382,8 +395,47 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
     supports = list(supported.items)
     prose = unlabelled(ctx.answer.answer, _read(ctx, ctx.answer.answer), supports, ctx.catalog)
     found = [_prose_defect(n, supports) for n in
-             unsupported(prose, ctx.question or "", supported)]
+             unsupported(prose, ctx.question or "", supported) + _of_unnamed(ctx, prose, supported)]
     return found + _headline(ctx, supports, supported) + _listed(ctx, supported)
+
+
+def _of_unnamed(ctx: AnswerContext, numbers: tuple[ReadNumber, ...], supported: Supports
+                ) -> tuple[ReadNumber, ...]:
+    """The prose's numbers that state only values of members' rows the prose never names
+    ('active users six thousand', 6,007 the previous week's of channel organic alone): a
+    member's value said of the whole (an unsupported number is left to `unsupported`)."""
+    if not numbers or not any(s.source is not None and any(
+            k not in GRAIN_KEYS for k in s.source.row.key) for s in supported.items):
+        return ()  # no member's row is cited: every value is of the whole or of a period
+    out = []
+    named: set[str] | None = None
+    for n in numbers:
+        matched = supported.matching(n)
+        rows = [s.source.row.key for s in matched if s.source is not None]
+        if not matched or len(rows) < len(matched) or any(
+                not any(k not in GRAIN_KEYS for k in key) for key in rows):
+            continue  # a value of the whole (or of a period), or a claim's value without a row
+        if named is None:
+            named = {str(m.member).lower() for m in ctx.index_.read(
+                "mentions", ctx.answer.answer, lambda t: find_mentions(t, ctx.catalog))
+                if m.kind == "member" and m.member}
+        if not any(str(v).lower() in named or _written(str(v), ctx.answer.answer or "")
+                   for key in rows for k, v in key.items() if k not in GRAIN_KEYS):
+            out.append(n)
+    return tuple(out)
+
+
+def _written(member: str, text: str) -> bool:
+    """The member written out in the text as it is (a whole word, any case): named even where
+    no catalog knows it as a member (audit_answer without a catalog)."""
+    at = text.lower().find(member.lower())
+    while at >= 0:
+        end = at + len(member)
+        if (at == 0 or not text[at - 1].isalnum()) and (end == len(text)
+                                                        or not text[end].isalnum()):
+            return True
+        at = text.lower().find(member.lower(), at + 1)
+    return False
 
 
 def answer_checker(ctx: AnswerContext) -> Supports:
@@ -576,3 +628,131 @@ def _finite(value: int | float) -> bool:
 def _hint(number: ReadNumber, supports: Iterable[Support]) -> str:
     near = _nearest(number, supports)
     return f" (nearest: {near.where} = {say(near.value, near.kind)})" if near else ""
+
+
+# --- counts of cited rows ('across 7 stores', 'in 4 of the 5 regions', '46 listed') ----------
+
+@emits("unsupported_number", "text_value_mismatch")
+def check_counts(ctx: AnswerContext) -> list[Defect]:
+    """Each count the prose or a claim's text states (counts.py) must equal what the cited rows
+    count: the members of its dimension the claims cite, the rows of a cited result broken down
+    by it, or the listed values; 'k of the M' counts the members whose cited change moved as
+    the sentence says. A count of a dimension no cited result breaks down by has no support.
+    A generic count ('11,262 of them', '46 listed') may also state a cited value."""
+    if ctx.answer.status != "answered" or not ctx.answer.has_graph:
+        return []
+    texts = [("answer", ctx.answer.answer)] + [(c.cid, c.claim.text) for c in ctx.claims]
+    found = [(where, text, c) for where, text in texts for c in read_counts(ctx.index_, text)]
+    runs = [(where, text, r) for where, text in texts for r in read_runs(ctx.index_, text)]
+    if runs:
+        return _run_defects(ctx, runs) + (check_counts_of(ctx, found) if found else [])
+    return check_counts_of(ctx, found) if found else []
+
+
+def _run_defects(ctx: AnswerContext, runs: list[tuple[str, str, Any]]) -> list[Defect]:
+    """'rose for the third week in a row': a cited series of that grain must hold that many
+    moves in a row the way the sentence says (its longest run)."""
+    series = cited_series(ctx)
+    out = []
+    for where, text, run in runs:
+        if run.text.lower() in (ctx.question or "").lower():
+            continue
+        direction = _condition(text, run)
+        longest = [longest_run([rows[p] for p in sorted(rows)], way)
+                   for (_metric, grain), rows in series.items() if grain == run.grain
+                   for way in ((direction,) if direction else (1, -1))]
+        if any(n >= run.value for n in longest):
+            continue
+        said = f"at most {max(longest)} in a row" if longest else \
+            f"no cited series by {run.grain}"
+        message = (f"{'The answer text' if where == 'answer' else f'Claim {where} text'} says "
+                   f"{run.text!r}, but the cited rows show {said}. Write the run the cited "
+                   "series shows, or cite its rows.")
+        out.append(Defect("unsupported_number" if where == "answer" else "text_value_mismatch",
+                          where, message, run.text, run.start))
+    return out
+
+
+def check_counts_of(ctx: AnswerContext, found: list[tuple[str, str, Count]]) -> list[Defect]:
+    """The counts of cited rows `found` in the answer's texts that the cited rows do not
+    count (`check_counts`)."""
+    asked = _asked_words(ctx.question or "")
+    tally = _Tally(ctx)
+    out = []
+    for where, text, count in found:
+        if count.text.replace(",", "").lower() in asked:
+            continue  # the question's own number ('top 3')
+        allowed = tally.parts(count, _condition(text, count)) if count.of is not None \
+            else tally.wholes(count.dim)
+        if count.value in allowed or (not count.dim and _states_value(ctx, text, count)):
+            continue
+        said = ", ".join(str(v) for v in sorted(allowed)) or "nothing (no cited result lists them)"
+        message = (f"{'The answer text' if where == 'answer' else f'Claim {where} text'} says "
+                   f"{count.text} {'of them' if not count.dim else count.dim}, but the cited "
+                   f"rows count {said}. Write the count the cited rows show, or cite the rows.")
+        out.append(Defect("unsupported_number" if where == "answer" else "text_value_mismatch",
+                          where, message, count.text, count.start))
+    return out
+
+
+def _asked_words(question: str) -> set[str]:
+    """The question's numbers and words ('top 3', 'top three'), lower-cased; not the digits of
+    a name or a period ('5th Ave', 'Q2')."""
+    return set(re.findall(r"\b(?:[0-9]+|[a-z]+)\b", question.replace(",", "").lower()))
+
+
+def _states_value(ctx: AnswerContext, text: str, count: Count) -> bool:
+    """A generic count read as a number ('11,262 of them') that states a cited value."""
+    number = next((n for n in claims_in(text) if n.start == count.start), None)
+    return number is not None and answer_checker(ctx)(number)
+
+
+def _condition(text: str, count: Count | Run) -> int:
+    """The direction the sentence around a count states: 1 rose, -1 fell, 0 neither or both."""
+    start = max(text.rfind(". ", 0, count.start), text.rfind("; ", 0, count.start)) + 1
+    stop = min((i for i in (text.find(". ", count.end), text.find("; ", count.end)) if i >= 0),
+               default=len(text))
+    words = set(re.findall(r"[a-z]+", text[start:stop].lower()))
+    rose, fell = bool(words & RISE), bool(words & FALL)
+    return 1 if rose and not fell else -1 if fell and not rose else 0
+
+
+class _Tally:
+    """What the cited rows count, per dimension ('' for any)."""
+
+    def __init__(self, ctx: AnswerContext) -> None:
+        self.members: dict[str, set[str]] = {}
+        self.moved: dict[tuple[str, int], set[str]] = {}
+        self.rows: dict[str, set[int]] = {}
+        cited_rows: set[tuple[int, tuple[tuple[str, str], ...]]] = set()
+        for claim in ctx.claims:
+            for c in claim.cited:
+                key = c.row.key or {}
+                cited_rows.add((id(c.result), tuple(sorted(key.items()))))
+                for dim in (*c.result.keys, ""):
+                    self.rows.setdefault(dim, set()).add(len(c.result.rows))
+                for dim, member in key.items():
+                    if not member or member == "None":
+                        continue  # a null group is no member ('the 8 regions' of 9 rows)
+                    self.members.setdefault(dim, set()).add(member)
+                    if c.citation.field in CHANGE_FIELDS and _numeric(c.value) and c.value:
+                        self.moved.setdefault((dim, 1 if c.value > 0 else -1), set()).add(member)
+        listed = len(ctx.answer.values or [])
+        self.any = {len(m) for m in self.members.values()} | ({listed} if listed else set()) \
+            | ({len(cited_rows)} if cited_rows else set())
+
+    def wholes(self, dim: str) -> set[int]:
+        if not dim:
+            return self.any | self.rows.get("", set())
+        own = self.members.get(dim)
+        return ({len(own)} if own else set()) | self.rows.get(dim, set())
+
+    def parts(self, count: Count, direction: int) -> set[int]:
+        dims = [count.dim] if count.dim else list(self.members)
+        out: set[int] = set()
+        for dim in dims:
+            for way in ((direction,) if direction else (1, -1)):
+                out.add(len(self.moved.get((dim, way), set())))
+            if not direction:
+                out |= self.wholes(dim)
+        return {n for n in out if n <= (count.of or 0)}
