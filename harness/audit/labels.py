@@ -61,6 +61,13 @@ class Support:
     """Every citation of the claim and of its premises resolved: only then can the text be
     held to what it rests on (a broken premise is a defect already, never a guess here)."""
 
+    # Written out, not generated: natively compiled (see ClaimContext.__init__).
+    def __init__(self, cited: tuple[Cited, ...], statements: tuple[StatementCitation, ...],
+                 whole: bool) -> None:
+        self.cited = cited
+        self.statements = statements
+        self.whole = whole
+
 
 def read_claim(ctx: ClaimContext) -> ClaimReading:
     """The claim's text read against the catalog, once per catalog for each text."""

@@ -73,12 +73,21 @@ class Support:
     level, a share or a share of the total is no move: 'rose 17.4 %' of a 17.4 % share, or
     'rose 2,616' of a month's orders, states no cited value."""
 
-    def __post_init__(self) -> None:
-        kind = self.kind  # target(value, kind, True), without the call for the common kinds
-        self.percent = (self.value if kind == "percent" else None if kind == "number"
-                        else target(self.value, kind, True))
-        source = self.source
-        self.moved = self.change or source is None or source.citation.field == "contribution"
+    # Written out, not generated: compiled, a dataclass's generated __init__ still runs as Python
+    # (several per claim); this one is native. The same fields and defaults as declared above.
+    def __init__(self, value: int | float, kind: Kind, where: str, source: Cited | None = None,
+                 money: str = "", change: bool = False, unsigned: bool = False) -> None:
+        self.value = value
+        self.kind = kind
+        self.where = where
+        self.source = source
+        self.money = money
+        self.change = change
+        self.unsigned = unsigned
+        # target(value, kind, True), without the call for the common kinds
+        self.percent = (value if kind == "percent" else None if kind == "number"
+                        else target(value, kind, True))
+        self.moved = change or source is None or source.citation.field == "contribution"
 
 
 def kind_of(field: str, metric: str, catalog: dict[str, Any]) -> Kind:

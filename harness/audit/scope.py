@@ -65,6 +65,13 @@ class Scope:
     skipped: dict[str, str] = field(default_factory=dict)
     """Check → why it was not made (a gap of the reader, no question, a refusal, …)."""
 
+    # Written out, not generated: natively compiled (see ClaimContext.__init__).
+    def __init__(self, question: Question | None, cited: tuple[Cited, ...],
+                 skipped: dict[str, str] | None = None) -> None:
+        self.question = question
+        self.cited = cited
+        self.skipped = {} if skipped is None else skipped
+
     def checks(self, check: str) -> bool:
         return self.question is not None and check not in self.skipped
 

@@ -1,7 +1,7 @@
 """A step of the audit: the codes it may emit, and the function that finds them.
 
 Each check and finder declares its codes, so a code maps to the one place that checks it
-(tests hold the union to DESIGN's list), and the runner refuses a code a step did not declare.
+(tests hold the union to DESIGN's list), and the runner (audit.run) refuses a code a step did not declare.
 """
 
 from __future__ import annotations
@@ -44,18 +44,6 @@ class Step(Generic[C, R]):
             if item.code not in self.codes:
                 raise AssertionError(f"{self.name} emitted {item.code!r}, which it does not "
                                      f"declare ({', '.join(self.codes)})")
-
-
-def run(steps: Iterable[Step[C, R]], ctx: C, out: list[R] | None = None) -> list[R]:
-    """Every step's findings on `ctx`, in order, appended to `out` (a new list by default) as
-    each step returns: a later step reads what earlier ones appended (a claim's defects)."""
-    out = [] if out is None else out
-    for step in steps:
-        found = step.find(ctx)  # the hot loop: one call per step, codes checked when found
-        if found:
-            step.verify(found)
-            out += found
-    return out
 
 
 def emits(*codes: str) -> Callable[[Callable[[C], list[R]]], Step[C, R]]:
