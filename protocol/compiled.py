@@ -39,6 +39,7 @@ MODULES = (
     "harness/audit/checks.py",
     "harness/audit/comparisons.py",
     "harness/audit/context.py",
+    "harness/audit/counts.py",
     "harness/audit/driver.py",
     "harness/audit/ends.py",
     "harness/audit/evidence.py",
@@ -49,9 +50,10 @@ MODULES = (
     "harness/audit/numbers.py",
     "harness/audit/prose.py",
     "harness/audit/scope.py",
+    "harness/audit/trends.py",
     "harness/audit/values.py",
 )
-"""The audit's per-claim code (not its types or step runner: mypyc's classes differ there)."""
+"""The audit's per-claim code and its step runner (not its types: mypyc's classes differ there)."""
 RECORD = ROOT / "build" / "mypyc" / "sources.json"
 """What the build compiled: module source path → SHA-256 of the source it compiled."""
 

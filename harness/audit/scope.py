@@ -426,7 +426,7 @@ def _headline_is_top(ctx: AnswerContext, cited: tuple[Cited, ...]) -> bool:
     prose.py.)"""
     listed = ctx.answer.values or []
     headline = ctx.answer.value
-    if not listed or not _numeric(headline):
+    if not listed or isinstance(headline, bool) or not isinstance(headline, int | float):
         return True
     top = listed[0]
     return not _numeric(top.value) or matches(from_value(headline), top.value)
