@@ -153,3 +153,17 @@ def test_hedged_and_bounded_levels(domain) -> None:
             assert _audited(case, said(words))[0] == "withhold", (case.question, words)
         checked += 1
     assert checked >= 2
+
+
+@pytest.mark.parametrize("text", [
+    "Active users fell every week", "rose each  month", "grew week after week",
+    "declined steadily", "rose consistently", "fell continuously", "rose continually",
+    "rose without a break", "rose for 3 weeks in\na row", "fell 4 straight months",
+    "rose 3 consecutive weeks", "an all-time high of 5", "an ALL TIME low",
+    "the highest ever", "the lowest on record", "the most in history", "a record 171,793",
+    "never been higher"])
+def test_the_prefilter_hides_no_phrase_the_readers_match(text: str) -> None:
+    """Every phrase family of the two readers passes the cue prefilter and matches."""
+    from harness.audit.trends import _RECORD, _UNIVERSAL, _speaks_of_periods
+    assert _UNIVERSAL.search(text) or _RECORD.search(text)
+    assert _speaks_of_periods(text)
