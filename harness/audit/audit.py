@@ -142,10 +142,19 @@ def decide(status: str, graphed: bool, grounded: bool | None, claims: list[Claim
 
 
 def conflicting(claims: list[ClaimAudit], findings: list[Finding]) -> bool:
-    """Some claim is CONFLICTING, or the prose or the headline states another member, window or
-    direction than the claims cite."""
+    """Some claim is CONFLICTING, or the prose or the headline states another value, member,
+    window or direction than the claims cite."""
     return any(c.state == "CONFLICTING" for c in claims) or any(
-        f.code in CONFLICT_CODES and f.claim in PROSE_CLAIMS for f in findings)
+        f.claim in PROSE_CLAIMS and (f.code in CONFLICT_CODES or states_another_value(f))
+        for f in findings)
+
+
+def states_another_value(finding: Finding) -> bool:
+    """A number the prose says of one metric that only other metrics' cited fields hold ("days
+    per user three thousand" of active users' 3,016: prose.py `_number_metric`, whose evidence
+    names the number): the text states another value than it cites for that metric. A metric
+    named for another in a claim (a synonym to fix in governance) stays a caveat."""
+    return finding.code == "mislabelled_metric" and "number" in finding.evidence
 
 
 def _render(ctx: ClaimContext) -> str | None:

@@ -249,3 +249,35 @@ def test_shop_prose_numbers_are_bound_to_their_metric_and_member() -> None:
         3, prose("Revenue in region IN rose 20.0%", "Revenue in region US rose 20.0%"))
     assert ("mislabelled_metric", "answer") in shop_codes(
         0, prose("Revenue fell 6.81%", "Revenue fell 7.69%"))
+
+
+def _decision(record: TraceRecord, edit: Edit) -> str:
+    served = record.served()
+    assert served is not None and served.answer_raw
+    answer = json.loads(served.answer_raw)
+    edit(answer)
+    calls = [c.model_dump(mode="json") for c in record.calls if c.round <= served.round]
+    return audit(answer, Evidence.from_json(calls), record.catalog, "diagnostic",
+                 question=record.question.text).decision
+
+
+@pytest.mark.parametrize("edit", [
+    prose("Weekly value moments (platform android) fell 6.33 %",
+          "Weekly value moments (platform android) fell 6.27%"),
+    prose("active users +75.0, days per user -1,203.1",
+          "active users -1,203.1, days per user +75.0")],
+    ids=["a-factor's-change-as-the-parent's", "contributions-swapped"])
+def test_a_number_under_another_metric_is_withheld(diag, edit: Edit) -> None:
+    """The prose states a value of one metric that only another metric's field holds: another
+    value than the claims cite for it, a conflict (demo); the claims alone are untouched."""
+    assert _decision(diag, edit) == "withhold"
+
+
+def test_a_number_under_another_metric_is_withheld_on_the_shop() -> None:
+    """The same on the second catalog: the factor's change written as the parent's."""
+    question, answer = shop.clean(0)
+    edited = copy.deepcopy(answer)
+    prose("Revenue fell 6.81%", "Revenue fell 7.69%")(edited)
+    report = audit(edited, shop.evidence(), shop.CATALOG, question=question)
+    assert ("mislabelled_metric", "answer") in [(f.code, f.claim) for f in report.findings]
+    assert report.decision == "withhold"
