@@ -404,8 +404,18 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
     supports = list(supported.items)
     prose = unlabelled(ctx.answer.answer, _read(ctx, ctx.answer.answer), supports, ctx.catalog)
     found = [_prose_defect(n, supports) for n in
-             unsupported(prose, ctx.question or "", supported) + _of_unnamed(ctx, prose, supported)]
+             unsupported(prose, ctx.question or "", supported)]
+    found += [_unnamed_defect(n, supported) for n in _of_unnamed(ctx, prose, supported)]
     return found + _headline(ctx, supports, supported) + _listed(ctx, supported)
+
+
+def _unnamed_defect(number: ReadNumber, supported: Supports) -> Defect:
+    rows = sorted({s.source.text for s in supported.matching(number) if s.source is not None})
+    return Defect("unsupported_number", "answer",
+                  f"The answer text says {number.text}, which only {', '.join(rows[:3])} "
+                  f"cite{'s' if len(rows) == 1 else ''}: a row of a member the answer never "
+                  "names, said of the whole. Name that member beside the number, or write the "
+                  "value the whole has.", number.text, number.start)
 
 
 def _of_unnamed(ctx: AnswerContext, numbers: tuple[ReadNumber, ...], supported: Supports

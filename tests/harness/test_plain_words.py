@@ -156,12 +156,16 @@ class TestMemberLabels:
         assert report.grounded and report.defects == []
 
     def test_another_member_is_still_a_number(self) -> None:
-        """'number of engines 3' cites no such row: the 3 is read, and supported by nothing."""
+        """'number of engines 3' cites no such row: the 3 is read, and supported by nothing;
+        and the prose's 5,210 is engines 2's, a member it never names."""
         report = self._audit("Flights were 5,210, most of all for number of engines 3",
                              "Flights were 5,210, most of all for number of engines 3.")
         assert not report.grounded
-        assert sorted(d.code for d in report.defects) == ["text_value_mismatch",
-                                                          "unsupported_number"]
+        assert sorted((d.code, d.claim, d.citation) for d in report.defects) == [
+            ("text_value_mismatch", "c1", "3"), ("unsupported_number", "answer", "3"),
+            ("unsupported_number", "answer", "5,210")]
+        unnamed = next(d for d in report.defects if d.citation == "5,210")
+        assert "only r1[number_of_engines=2]:flights.value cites" in unnamed.message
 
 
 def _diagnoses(layer: SemanticLayer, domain: str) -> list[tuple[str, dict, list, dict]]:
