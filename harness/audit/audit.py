@@ -102,7 +102,7 @@ def _state(ctx: ClaimContext, findings: list[Finding]) -> str:
     if not ctx.defects and not findings:
         return "SUPPORTED"
     codes = {d.code for d in ctx.defects} | {f.code for f in findings}
-    if codes & CONFLICT_CODES:
+    if codes & CONFLICT_CODES or any(states_another_value(f) for f in findings):
         return "CONFLICTING"
     if ctx.defects:
         return "MISSING"
@@ -150,10 +150,11 @@ def conflicting(claims: list[ClaimAudit], findings: list[Finding]) -> bool:
 
 
 def states_another_value(finding: Finding) -> bool:
-    """A number the prose says of one metric that only other metrics' cited fields hold ("days
-    per user three thousand" of active users' 3,016: prose.py `_number_metric`, whose evidence
-    names the number): the text states another value than it cites for that metric. A metric
-    named for another in a claim (a synonym to fix in governance) stays a caveat."""
+    """A number the prose (or a conclusion's or causal claim's text) says of one metric that only
+    other metrics' cited fields hold ("days per user three thousand" of active users' 3,016:
+    prose.py `_number_metric`, whose evidence names the number): the text states another value
+    than it cites for that metric. A metric named for another in a claim (a synonym to fix in
+    governance) stays a caveat."""
     return finding.code == "mislabelled_metric" and "number" in finding.evidence
 
 

@@ -21,6 +21,7 @@ from harness.audit.labels import (
 from harness.audit.prose import (
     CAUSE,
     HEDGE,
+    find_argued_numbers,
     find_prose_direction,
     find_prose_labels,
     stated_cause,
@@ -253,7 +254,7 @@ def find_weak_causal(ctx: ClaimContext) -> list[Finding]:
 
 FINDINGS = (find_mislabelled, find_mislabelled_member, find_mislabelled_window, find_direction,
             find_claim_ends, find_claim_basis, find_partial, find_point_in_time, find_superseded,
-            find_composition, find_weak_causal, find_claim_trends)
+            find_composition, find_weak_causal, find_claim_trends, find_argued_numbers)
 """Claim findings, in order: what the text names (labels.py), then the rest."""
 
 

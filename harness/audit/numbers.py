@@ -364,6 +364,12 @@ def _argument_numbers(ctx: ClaimContext) -> list[Defect]:
             unsupported(numbers, ctx.question or "", Supports(supports))]
 
 
+def premise_supports(ctx: ClaimContext) -> list[Support] | None:
+    """What a claim's premises state and cite, followed through premises (None when one is
+    broken)."""
+    return _premise_supports(ctx, set())
+
+
 def _premise_supports(ctx: ClaimContext, seen: set[int]) -> list[Support] | None:
     """What the claim's premises state and cite, followed through premises; None when a
     premise is broken (a defect already: its numbers are not guessed at)."""

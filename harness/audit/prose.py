@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from harness.audit.context import AnswerContext, Cited
+from harness.audit.context import AnswerContext, Cited, ClaimContext
 from harness.audit.index import CatalogIndex
 from harness.audit.labels import (
     ClaimReading,
@@ -37,7 +37,7 @@ from harness.audit.labels import (
     stated_year,
     support_of,
 )
-from harness.audit.numbers import answer_checker, read_claims
+from harness.audit.numbers import Supports, answer_checker, premise_supports, read_claims
 from harness.audit.scope import Question, scope_of
 from harness.audit.steps import emits
 from harness.audit.types import Finding
@@ -644,10 +644,40 @@ def _direction_finding(move: Move, said: str, cited: list[Cited]) -> Finding:
         "is better), say it in the metric's description.")
 
 
-def _number_metric(n: ReadNumber, metric: Mention, said: str, stating: list[Cited]) -> Finding:
+@emits("mislabelled_metric")
+def find_argued_numbers(ctx: ClaimContext) -> list[Finding]:
+    """A conclusion's or causal claim's number written under one metric that only other
+    metrics' fields among its premises hold ("Revenue grew 2x mainly because orders rose
+    48.5 %", +100 % being a region's orders'): read as the prose's numbers are (`_bound`), held
+    to the premises. Like the prose's, it states another value than it rests on (CONFLICTING)."""
+    claim = ctx.claim
+    if claim.kind == "measurement" or not ctx.premises or ctx.defects or not claim.text:
+        return []
+    index = ctx.index_
+    if not read_claims(index, claim.text):
+        return []  # the common case: no number in the claim's text
+    supports = premise_supports(ctx)
+    if not supports:
+        return []
+    reading = index.read("prose-reading", claim.text, lambda t: _read_prose(index, t))
+    kept = {id(n) for n in unasked(tuple(b.number for b in reading.bound), ctx.question or "")}
+    supported = Supports(supports)
+    out: list[Finding] = []
+    for b in reading.bound:
+        if id(b.number) not in kept:
+            continue
+        said = index.current.get(b.metric.name, b.metric.name)
+        stating = [s.source for s in supported.matching(b.number) if s.source is not None]
+        if stating and not any(index.current.get(c.metric, c.metric) == said for c in stating):
+            out.append(_number_metric(b.number, b.metric, said, stating, ctx.cid))
+    return out
+
+
+def _number_metric(n: ReadNumber, metric: Mention, said: str, stating: list[Cited],
+                   where: str = PROSE) -> Finding:
     cited = sorted({c.text for c in stating})
     return Finding(
-        "mislabelled_metric", PROSE,
+        "mislabelled_metric", where,
         f"The answer says {metric.words!r} … {n.text} ({said}), but {n.text} is what "
         f"{', '.join(cited[:3])} cite{'s' if len(cited) == 1 else ''}, not {said}.",
         {"said": said, "phrase": metric.words, "number": n.text, "cited": cited},

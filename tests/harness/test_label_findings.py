@@ -80,15 +80,19 @@ class TestTheIssuesEdits:
 
     def test_causal_factor_edit_is_a_finding(self, rules_lines) -> None:
         """The causal claim blaming active users (which its premises do not cite) is
-        mislabelled_metric; the prose still blames days per user, which no causal claim now
-        argues, so the answer is flat_reasoning too, and served with caveats."""
+        mislabelled_metric, and its "active users fell 16.0 %" writes days per user's change
+        under active users: another value than it rests on, so the claim is CONFLICTING and the
+        answer withheld; the prose still blames days per user, which no causal claim now argues,
+        so the answer is flat_reasoning too."""
         edit = _say(11, "because days per user fell", "because active users fell")
         report = _edited(rules_lines[DIAG_002], edit)
         assert report.grounded is True
         assert [(f.code, f.claim) for f in report.findings] == [
-            ("mislabelled_metric", "c12"), ("flat_reasoning", None)]
-        assert report.findings[1].evidence["cause"] == "days_per_user"
-        assert report.decision == "serve_with_caveats"
+            ("mislabelled_metric", "c12"), ("mislabelled_metric", "c12"), ("flat_reasoning", None)]
+        assert report.findings[1].evidence["said"] == "active_users"
+        assert report.findings[2].evidence["cause"] == "days_per_user"
+        assert report.claims[11].state == "CONFLICTING"
+        assert report.decision == "withhold"
 
     def test_driver_edit_is_a_defect(self, rules_lines) -> None:
         """The fourth edit (the driver) is the defect unsupported_driver."""

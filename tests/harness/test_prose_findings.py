@@ -281,3 +281,44 @@ def test_a_number_under_another_metric_is_withheld_on_the_shop() -> None:
     report = audit(edited, shop.evidence(), shop.CATALOG, question=question)
     assert ("mislabelled_metric", "answer") in [(f.code, f.claim) for f in report.findings]
     assert report.decision == "withhold"
+
+
+def _claim_edit(old: str, new: str) -> Edit:
+    def edit(answer: dict[str, Any]) -> None:
+        causal = next(c for c in answer["claims"] if c["kind"] == "causal")
+        assert old in causal["text"], causal["text"]
+        causal["text"] = causal["text"].replace(old, new, 1)
+    return edit
+
+
+def test_a_causal_claims_numbers_are_its_metrics(diag) -> None:
+    """A causal claim restating its premises' numbers under the wrong metrics ("value moments
+    fell 6.27 % because days per user fell 6.33 %") states another value than it rests on: the
+    claim is CONFLICTING and the answer withheld (demo); the true order stays clean."""
+    swapped = _claim_edit("fell 6.33 % mainly because days per user fell 6.27 %",
+                          "fell 6.27 % mainly because days per user fell 6.33 %")
+    served = diag.served()
+    assert served is not None and served.answer_raw
+    answer = json.loads(served.answer_raw)
+    swapped(answer)
+    calls = [c.model_dump(mode="json") for c in diag.calls if c.round <= served.round]
+    report = audit(answer, Evidence.from_json(calls), diag.catalog, "diagnostic",
+                   question=diag.question.text)
+    causal = next(c for c in report.claims if c.kind == "causal")
+    assert causal.state == "CONFLICTING"
+    assert {(f.code, f.claim) for f in report.findings} >= {("mislabelled_metric", causal.id)}
+    assert report.decision == "withhold"
+    assert _decision(diag, _claim_edit("mainly because", "mainly because")) == "serve"
+
+
+def test_a_causal_claims_numbers_are_its_metrics_on_the_shop() -> None:
+    """The same on the second catalog: the causal claim states the premises' changes, swapped."""
+    question, answer = shop.clean(0)
+
+    def said(text: str) -> str:
+        edited = copy.deepcopy(answer)
+        edited["claims"][3]["text"] = text
+        return audit(edited, shop.evidence(), shop.CATALOG, question=question).decision
+
+    assert said("Revenue fell 6.81% because orders fell 7.69%") == "serve"
+    assert said("Revenue fell 7.69% because orders fell 6.81%") == "withhold"
