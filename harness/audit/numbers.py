@@ -125,7 +125,7 @@ def cited_supports(cited: Iterable[Cited], catalog: dict[str, Any]) -> list[Supp
     return [Support(c.value, kind_of(c.citation.field, c.metric, catalog), c.text, c,
                     money_of(c.citation.field, c.metric, catalog),
                     c.citation.field in CHANGE_FIELDS)
-            for c in cited if _numeric(c.value)]
+            for c in cited if numeric(c.value)]
 
 
 def claim_supports(ctx: ClaimContext) -> list[Support]:
@@ -142,7 +142,8 @@ def _claim_values(ctx: ClaimContext) -> tuple[list[Support], Support | None]:
     return ctx.value_supports
 
 
-def _numeric(value: Any) -> bool:
+def numeric(value: Any) -> bool:
+    """A number a value field may hold: an int or a float, never a bool."""
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
@@ -481,7 +482,7 @@ def answer_checker(ctx: AnswerContext) -> Supports:
 def _stated(claim: ClaimContext, catalog: dict[str, Any]) -> Support | None:
     """The claim's stated value as a support, or None when it states no number."""
     value = claim.claim.value
-    if not _numeric(value):
+    if not numeric(value):
         return None
     first = claim.cited[0] if claim.cited else None
     money = money_of(first.citation.field, first.metric, catalog) if first else ""
@@ -515,7 +516,7 @@ def _headline(ctx: AnswerContext, supports: list[Support], supported: Supports
     value: Any = ctx.answer.value
     if isinstance(value, str):
         return _string_headline(_read(ctx, value.strip()), value, supports, supported)
-    if not _numeric(value) or not _finite(value):
+    if not numeric(value) or not _finite(value):
         return []
     number = from_value(value)
     if supported(number):
@@ -550,7 +551,7 @@ def _listed(ctx: AnswerContext, supported: Supports) -> list[Defect]:
     filtered: set[str] | None = None
     out = []
     for i, item in enumerate(ctx.answer.values):
-        if not _numeric(item.value) or not _finite(item.value):  # type: ignore[arg-type]
+        if not numeric(item.value) or not _finite(item.value):  # type: ignore[arg-type]
             continue
         number = from_value(item.value)  # type: ignore[arg-type]
         key = period_start(item.key.strip())
@@ -760,7 +761,7 @@ class _Tally:
                     if not member or member == "None":
                         continue  # a null group is no member ('the 8 regions' of 9 rows)
                     self.members.setdefault(dim, set()).add(member)
-                    if c.citation.field in CHANGE_FIELDS and _numeric(c.value) and c.value:
+                    if c.citation.field in CHANGE_FIELDS and numeric(c.value) and c.value:
                         self.moved.setdefault((dim, 1 if c.value > 0 else -1), set()).add(member)
         listed = len(ctx.answer.values or [])
         self.any = {len(m) for m in self.members.values()} | ({listed} if listed else set()) \

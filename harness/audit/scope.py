@@ -27,6 +27,7 @@ from harness.audit.labels import (
     period_window,
     windows_of,
 )
+from harness.audit.numbers import numeric
 from harness.audit.steps import emits
 from harness.audit.types import Finding
 from protocol.numbers import from_value, matches
@@ -412,7 +413,7 @@ def _headline_is_change(ctx: AnswerContext, cited: tuple[Cited, ...]) -> bool:
     if fields:
         return bool(fields & CHANGE_FIELDS) or "value" not in fields
     number = from_value(headline)
-    equal = {c.citation.field for c in cited if _numeric(c.value) and matches(number, c.value)}
+    equal = {c.citation.field for c in cited if numeric(c.value) and matches(number, c.value)}
     return not equal & LEVEL_FIELDS or bool(equal & (CHANGE_FIELDS - LEVEL_FIELDS))
 
 
@@ -429,11 +430,8 @@ def _headline_is_top(ctx: AnswerContext, cited: tuple[Cited, ...]) -> bool:
     if not listed or isinstance(headline, bool) or not isinstance(headline, int | float):
         return True
     top = listed[0]
-    return not _numeric(top.value) or matches(from_value(headline), top.value)
+    return not numeric(top.value) or matches(from_value(headline), top.value)
 
-
-def _numeric(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _same_number(a: Any, b: float) -> bool:

@@ -20,6 +20,7 @@ from typing import Any
 
 from harness.audit.context import AnswerContext, Cited, ClaimContext
 from harness.audit.labels import period_window, support_of
+from harness.audit.numbers import numeric
 from harness.audit.steps import emits
 from harness.audit.types import Finding
 from protocol.numbers import claims_in, matches
@@ -67,7 +68,7 @@ def _series(cited: tuple[Cited, ...] | list[Cited]) -> list[Series]:
     groups: dict[tuple[Any, ...], tuple[Cited, dict[str, Any]]] = {}
     for item in cited:
         grain = item.result.grain
-        if not grain or grain not in item.row.key or not _number(item.value):
+        if not grain or grain not in item.row.key or not numeric(item.value):
             continue
         rest = tuple(sorted((k, v) for k, v in item.row.key.items() if k != grain))
         key = (item.citation.handle, item.metric, item.citation.field, rest)
@@ -77,13 +78,9 @@ def _series(cited: tuple[Cited, ...] | list[Cited]) -> list[Series]:
         grain = item.result.grain
         whole = {str(r.key[grain]): v for r in item.result.rows if grain in r.key
                  and tuple(sorted((k, x) for k, x in r.key.items() if k != grain)) == rest
-                 and _number(v := (r.values.get(item.citation.metric) or {}).get(field))}
+                 and numeric(v := (r.values.get(item.citation.metric) or {}).get(field))}
         out.append((metric, sorted(rows.items()), sorted(whole.items())))
     return out
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _of_metric(ctx: AnswerContext | ClaimContext, clause: str, series: list[Series]
