@@ -135,13 +135,22 @@ def get(kind: str, entry_key: str, build: Callable[[], T]) -> T:
     """The cached value of (kind, key), else `build()` stored under it."""
     if not enabled():
         return build()
-    path = folder() / kind / f"{entry_key}.entry"
-    value = _read(path)
+    value = read(kind, entry_key)
     if value is not None:
         return value
     value = build()
-    _write(path, value)
+    write(kind, entry_key, value)
     return value
+
+
+def read(kind: str, entry_key: str) -> Any:
+    """The cached value of (kind, key); None if it is missing or not to be trusted."""
+    return _read(folder() / kind / f"{entry_key}.entry")
+
+
+def write(kind: str, entry_key: str, value: Any) -> None:
+    """Store `value` under (kind, key), whole or not at all."""
+    _write(folder() / kind / f"{entry_key}.entry", value)
 
 
 def _read(path: Path) -> Any:

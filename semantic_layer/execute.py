@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import duckdb
-
+from semantic_layer.duck import duckdb
 from semantic_layer.errors import ExecutionError, QueryTimeout, RowCapExceeded, WarehouseMissing
 
 

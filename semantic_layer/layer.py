@@ -14,9 +14,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import duckdb
-
 from semantic_layer.catalog import build_catalog
+from semantic_layer.duck import duckdb
 from semantic_layer.engines import Engine
 from semantic_layer.errors import SemanticError, WarehouseMismatch
 from semantic_layer.execute import Limits

@@ -6,10 +6,14 @@ loads on first use (harness/cli/lazy.py): `showwork --help` imports none of them
 
 from __future__ import annotations
 
-import typer
+import sys
+from typing import TYPE_CHECKING
 
 from harness.cli.app import build_app, run
 from harness.cli.lazy import Lazy
+
+if TYPE_CHECKING:  # typer loads in build_app, after main() has put the code cache in place
+    import typer
 
 BENCH = Lazy("bench", "benchmarks.cli", "bench_app")
 
@@ -19,4 +23,7 @@ def app() -> typer.Typer:
 
 
 def main() -> None:
+    from harness import codecache
+
+    codecache.install(" ".join(sys.argv[1:2]))  # before the command's imports run
     run(app())

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import sys
 import traceback
-
-import typer
+from typing import TYPE_CHECKING
 
 from harness.cli.lazy import Lazy, lazy_group
+
+if TYPE_CHECKING:  # typer loads where the app is built (after the CLI's code cache is in place)
+    import typer
 
 HELP = ("showwork: claim-audit middleware for analytics agents. A tick means the support link "
         "resolves; it does not mean the conclusion is true.")
@@ -35,6 +37,8 @@ COMMANDS = (
 
 def build_app(extra: tuple[Lazy, ...] = ()) -> typer.Typer:
     """A fresh app with every harness command; callers may add more (the bench commands)."""
+    import typer
+
     app = typer.Typer(help=HELP, no_args_is_help=True, pretty_exceptions_enable=False,
                       cls=lazy_group(COMMANDS + extra))
 

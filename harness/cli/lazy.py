@@ -19,10 +19,10 @@ import importlib.util
 import inspect
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import typer
-from typer.core import TyperCommand, TyperGroup
+if TYPE_CHECKING:  # typer loads where the app is built (after the CLI's code cache is in place)
+    from typer.core import TyperCommand, TyperGroup
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,9 @@ class Lazy:
         frozen (kept out of the collector's later passes): classes, functions and compiled
         patterns live as long as the process, so collecting them, as they pile up and in
         every full pass after, is work for nothing."""
+        import typer
+        from typer.core import TyperCommand
+
         enabled = gc.isenabled()
         gc.disable()
         try:
@@ -82,18 +85,6 @@ def source_help(module: str, attr: str) -> str:
     return ""
 
 
-class _Stub(TyperCommand):
-    """Stands for a lazy command in a listing; running it runs the real one."""
-
-    def __init__(self, lazy: Lazy) -> None:
-        super().__init__(lazy.name, help=source_help(lazy.module, lazy.attr))
-        self.lazy = lazy
-
-    def make_context(self, info_name: str | None, args: list[str],
-                     parent: Any = None, **extra: Any) -> Any:
-        return self.lazy.load().make_context(info_name, args, parent=parent, **extra)
-
-
 def summary(help_text: str) -> str:
     r"""A command's line in the group's list: its help's first paragraph, on one line.
 
@@ -106,7 +97,21 @@ def summary(help_text: str) -> str:
 
 def lazy_group(commands: tuple[Lazy, ...]) -> type[TyperGroup]:
     """A TyperGroup class that knows `commands` without importing them."""
+    import typer
+    from typer.core import TyperCommand, TyperGroup
+
     by_name = {c.name: c for c in commands}
+
+    class Stub(TyperCommand):
+        """Stands for a lazy command in a listing; running it runs the real one."""
+
+        def __init__(self, lazy: Lazy) -> None:
+            super().__init__(lazy.name, help=source_help(lazy.module, lazy.attr))
+            self.lazy = lazy
+
+        def make_context(self, info_name: str | None, args: list[str],
+                         parent: Any = None, **extra: Any) -> Any:
+            return self.lazy.load().make_context(info_name, args, parent=parent, **extra)
 
     class LazyGroup(TyperGroup):
         def format_help(self, ctx: Any, formatter: Any) -> None:
@@ -136,6 +141,6 @@ def lazy_group(commands: tuple[Lazy, ...]) -> type[TyperGroup]:
         def get_command(self, ctx: Any, cmd_name: str) -> Any:
             if cmd_name in self.commands or cmd_name not in by_name:
                 return super().get_command(ctx, cmd_name)
-            return _Stub(by_name[cmd_name])
+            return Stub(by_name[cmd_name])
 
     return LazyGroup

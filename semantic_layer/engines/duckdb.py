@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import duckdb
-
+from semantic_layer.duck import duckdb, full
 from semantic_layer.execute import Limits, Statements, connect, run
 
 COLUMNS = """SELECT table_schema, table_name, column_name, data_type FROM information_schema.columns
@@ -22,8 +21,14 @@ class DuckDBEngine:
 
     def __init__(self, path: Path, limits: Limits) -> None:
         self.path = path
-        self.connection: duckdb.DuckDBPyConnection | None = connect(path, limits)
+        self._connection: duckdb.DuckDBPyConnection | None = connect(path, limits)
         self.statements = Statements()
+
+    @property
+    def connection(self) -> duckdb.DuckDBPyConnection | None:
+        """The open connection (None once closed), with DuckDB's whole Python API."""
+        full()
+        return self._connection
 
     def run(self, sql: str, limits: Limits) -> list[tuple[Any, ...]]:
         return run(self._open(), sql, limits, self.statements)
@@ -32,14 +37,14 @@ class DuckDBEngine:
         return columns_of(self._open())
 
     def close(self) -> None:
-        if self.connection is not None:
-            self.connection.close()
-            self.connection = None
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
 
     def _open(self) -> duckdb.DuckDBPyConnection:
-        if self.connection is None:
+        if self._connection is None:
             raise RuntimeError(f"The DuckDB engine over {self.path} is closed.")
-        return self.connection
+        return self._connection
 
     def __repr__(self) -> str:
         return f"DuckDBEngine({str(self.path)!r})"
