@@ -31,7 +31,6 @@ import re
 import sys
 import threading
 import typing
-from re import _compiler  # type: ignore[attr-defined]
 from types import CodeType, ModuleType
 from typing import Any
 
@@ -84,7 +83,7 @@ def install(command: str = "") -> bool:
     kept apart for each `command` (each loads its own modules). False if the cache is off or it
     is installed already."""
     global kept
-    if kept is not None or not cache.enabled():
+    if kept is not None or not cache.enabled() or not _supported():
         return False
     entry = cache.key(sys.version, importlib.util.MAGIC_NUMBER.hex(), command)
     kept = texts = _Kept(_decode(cache.read(KIND, entry)))
@@ -98,6 +97,16 @@ def install(command: str = "") -> bool:
 
     atexit.register(store)
     return True
+
+
+def _supported() -> bool:
+    """The three look-ups it replaces are where this Python has them (3.11 and later: a
+    dataclass's methods are exec'd by `dataclasses`, annotations compiled by `typing`, patterns
+    by `re._compiler`); elsewhere every start compiles as usual."""
+    compiler = getattr(re, "_compiler", None)
+    return (hasattr(dataclasses, "_create_fn") or hasattr(dataclasses, "_FuncBuilder")) and \
+        hasattr(typing, "ForwardRef") and compiler is not None and \
+        callable(getattr(compiler, "compile", None)) and hasattr(compiler, "_sre")
 
 
 def _code(kept: _Kept) -> None:
@@ -129,6 +138,7 @@ def _code(kept: _Kept) -> None:
 
 
 def _patterns(kept: _Kept) -> None:
+    _compiler: Any = re._compiler  # type: ignore[attr-defined]
     real, engine = _compiler.compile, _compiler._sre
     lock = threading.Lock()
     made: list[tuple[Any, ...]] = []
