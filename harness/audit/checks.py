@@ -97,8 +97,8 @@ def _resolve_result(ctx: ClaimContext, text: str, c: ResultCitation) -> list[Def
         return [ctx.defect("unknown_field", f"Claim {ctx.cid} cites {text}, but r{c.handle} has "
                            f"no metric {c.metric} (it has: {', '.join(result.metrics)}). {FIX}",
                            text)]
-    fields = result.fields_of(metric)
-    if c.field not in fields:
+    # every metric has a value: only another field is looked for among the metric's fields
+    if c.field != "value" and c.field not in (fields := result.fields_of(metric)):
         return [ctx.defect("unknown_field", f"Claim {ctx.cid} cites {text}, but {metric} in "
                            f"r{c.handle} has no field {c.field} (fields: {', '.join(fields)}"
                            f"{_attribution_hint(result, c.field)}). {FIX}", text)]
@@ -146,11 +146,11 @@ def _row(ctx: ClaimContext, text: str, c: ResultCitation, result: Result) -> Row
     if not c.selector and len(result.rows) == 1:
         return result.rows[0]  # the one row of a result without row keys: most citations
     selector = c.row_selector()
-    unknown = [k for k in selector if k not in result.keys]
-    if unknown:
-        keys = ", ".join(result.keys) if result.keys else "none: it has one row"
-        return ctx.defect("unknown_row", f"Claim {ctx.cid} cites {text}, but r{c.handle} has no "
-                          f"row key {unknown[0]} (row keys: {keys}). {FIX}", text)
+    for k in selector:
+        if k not in result.keys:
+            keys = ", ".join(result.keys) if result.keys else "none: it has one row"
+            return ctx.defect("unknown_row", f"Claim {ctx.cid} cites {text}, but r{c.handle} has "
+                              f"no row key {k} (row keys: {keys}). {FIX}", text)
     rows = result.find_rows(selector)
     if len(rows) == 1 and (len(result.rows) == 1 or selector):
         return rows[0]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,9 @@ class Cited:
     """The cited field's value (None when the result has no data there)."""
     metric: str
     """The metric as the result names it (a previous name resolved to the current one)."""
+    windows: list[tuple[dt.date, dt.date]] | None = None
+    """The windows its result covers and was asked for, and its row's period (labels.py
+    `windows_of`), once found: an argument's support repeats its premises' citations."""
 
     # Written out, not generated: natively compiled (see ClaimContext.__init__).
     def __init__(self, text: str, citation: ResultCitation, result: Result, row: Row, value: Any,
@@ -44,6 +48,7 @@ class Cited:
         self.row = row
         self.value = value
         self.metric = metric
+        self.windows = None
 
 
 @dataclass(slots=True)

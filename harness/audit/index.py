@@ -23,8 +23,9 @@ class CatalogIndex:
     current: dict[str, str]
     """Any metric name, current or previous → the current name."""
     names: MetricNames
-    readings: dict[tuple[str, str], Any] = field(default_factory=dict, compare=False, repr=False)
-    """(what was read, text) → its reading against this catalog."""
+    readings: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
+    """What was read (a kind of reading) → text → its reading against this catalog: one dict per
+    kind, so that a look-up (about 70 per audit) builds no key."""
 
     @classmethod
     def build(cls, catalog: dict[str, Any], digest: str | None = None) -> CatalogIndex:
@@ -59,12 +60,19 @@ class CatalogIndex:
 
     def read(self, kind: str, text: str, reader: Callable[[str], T]) -> T:
         """`reader(text)`, read once per catalog for each text (a claim, a question)."""
-        key = (kind, text)
-        found = self.readings.get(key, _UNREAD)
-        if found is _UNREAD:  # not `is None`: a reading may be None (no match), kept as read
-            if len(self.readings) >= MAX_READINGS:
-                self.readings.clear()
-            found = self.readings[key] = reader(text)
+        kept = self.readings.get(kind)
+        if kept is not None:
+            found = kept.get(text, _UNREAD)
+            if found is not _UNREAD:  # not `is None`: a reading may be None (no match), kept
+                return found
+        return self._read(kind, text, reader)
+
+    def _read(self, kind: str, text: str, reader: Callable[[str], T]) -> T:
+        """A text not read yet: read, and kept (all readings are let go past MAX_READINGS)."""
+        if sum(map(len, self.readings.values())) >= MAX_READINGS:  # a few kinds: cheap
+            self.readings.clear()
+        found = reader(text)  # before the kind's dict is taken: a reader may read other kinds
+        self.readings.setdefault(kind, {})[text] = found
         return found
 
     def metric(self, name: str) -> dict[str, Any]:

@@ -166,9 +166,9 @@ def find_mislabelled(ctx: ClaimContext) -> list[Finding]:
 
 def _measurement_metrics(ctx: ClaimContext, reading: ClaimReading) -> list[Finding]:
     out = []
+    current = ctx.index_.current
     for item in ctx.cited:
-        cited = _current(ctx.index_, item.citation.metric)
-        if cited in reading.said:
+        if current.get(item.citation.metric, item.citation.metric) in reading.said:
             continue
         said, mention = next(iter(reading.first.items()))
         out.append(_measurement_finding(ctx, said, mention, item))
@@ -193,11 +193,13 @@ def _uncited_metric(ctx: ClaimContext, reading: ClaimReading) -> list[Finding]:
     if len(reading.said) < 2:
         return []
     index = ctx.index_
-    allowed = {_current(index, c.citation.metric) for c in ctx.cited}
-    attributed = {m for c in ctx.cited if c.citation.field in ("contribution", "share")
-                  for m in (_current(index, c.citation.metric),)}
-    allowed |= {_current(index, parent) for (parent, child), kind in index.edges.items()
-                if kind == "exact" and _current(index, child) in attributed}
+    current = index.current
+    allowed = {current.get(c.citation.metric, c.citation.metric) for c in ctx.cited}
+    attributed = {current.get(c.citation.metric, c.citation.metric) for c in ctx.cited
+                  if c.citation.field in ("contribution", "share")}
+    if attributed:  # the tree's edges are looked at only for a cited contribution or share
+        allowed |= {current.get(parent, parent) for (parent, child), kind in index.edges.items()
+                    if kind == "exact" and current.get(child, child) in attributed}
     for said, mention in reading.first.items():
         if _current(index, said) not in allowed:
             return [_measurement_finding(ctx, _current(index, said), mention, ctx.cited[0])]
@@ -282,9 +284,10 @@ def _argument_metrics(ctx: ClaimContext, named: dict[str, Mention], support: Sup
 
 def _argued(index: CatalogIndex, support: Support) -> set[str]:
     """Metrics the premises cite, and both ends of every tree edge the claim rests on."""
-    out = {_current(index, c.metric) for c in support.cited}
+    current = index.current
+    out = {current.get(c.metric, c.metric) for c in support.cited}
     for s in support.statements:
-        out |= {_current(index, s.parent), _current(index, s.child)}
+        out |= {current.get(s.parent, s.parent), current.get(s.child, s.child)}
     return out
 
 
@@ -527,10 +530,12 @@ def _swapped_windows(ctx: ClaimContext, support: Support) -> list[Finding]:
 
 
 def windows_of(ctx: Any, item: Cited) -> list[Window]:
-    """The windows a cited result was asked for and covers, and the cited row's period."""
-    handle = item.citation.handle
-    found = ctx.evidence.memo("windows", handle, _result_windows, item.result)
-    return found + _row_window(item) if item.result.grain else found
+    """The windows a cited result was asked for and covers, and the cited row's period (found
+    once per citation of an audit; the result's once per handle)."""
+    if item.windows is None:
+        found = ctx.evidence.memo("windows", item.citation.handle, _result_windows, item.result)
+        item.windows = found + _row_window(item) if item.result.grain else found
+    return item.windows
 
 
 def answer_windows(ctx: AnswerContext) -> set[Window]:

@@ -193,9 +193,10 @@ def _led(ctx: AnswerContext, led: tuple[Led, ...], flagged: set[str]) -> list[Fi
         if item.members[0].words in flagged:
             continue
         said = _current(ctx, item.metric.name) if item.metric else "the mix"
+        current = ctx.index_.current
         changes = [c for claim in ctx.claims for c in claim.cited
                    if c.citation.field in ("delta", "pct_change")
-                   and (item.metric is None or _current(ctx, c.metric) == said)]
+                   and (item.metric is None or current.get(c.metric, c.metric) == said)]
         rows = [c for c in changes if any(m.name in c.row.key for m in item.members)]
         if not rows or any(carries(ctx, rows, m.name, m.member or "") for m in item.members):
             continue  # no member's move of it cited at all: what the claims say is not read
@@ -613,9 +614,10 @@ def find_prose_direction(ctx: AnswerContext) -> list[Finding]:
         return []
     moves = _prose(ctx).moves
     changes: dict[str, list[Cited]] = {}
+    current = ctx.index_.current
     for item in support.cited if moves else ():
         if item.citation.field in ("delta", "pct_change") and _signed(item.value):
-            changes.setdefault(_current(ctx, item.metric), []).append(item)
+            changes.setdefault(current.get(item.metric, item.metric), []).append(item)
     out: list[Finding] = []
     for move in moves:
         said = _current(ctx, move.metric.name)

@@ -305,7 +305,8 @@ def _of_asked_metrics(ctx: AnswerContext, scope: Scope) -> tuple[Cited, ...]:
     for m in scope.question.reading.metrics:
         asked.add(_current(ctx, m.name))
         asked |= {_current(ctx, s) for s in scope.question.qualified.get(m.name, ([], []))[0]}
-    held = tuple(c for c in scope.cited if _current(ctx, c.metric) in asked)
+    current = ctx.index_.current
+    held = tuple(c for c in scope.cited if current.get(c.metric, c.metric) in asked)
     return held or scope.cited
 
 
