@@ -202,12 +202,16 @@ def near(number: ReadNumber, target: int | float) -> bool:
     """
     if not number.rounded or not _finite(target):
         return False
-    # The same tolerance as values.matches, so a JSON number and its text agree; the slack
-    # for float noise stays well below the unit (1000000000001 is not 1e12 to the unit), but
-    # never below the float's own spacing there.
     unit = number.unit
-    slack = max(min(1e-12 * max(1.0, abs(target)), 1e-3 * unit), 4 * math.ulp(target))
-    return abs(number.at - target) <= 0.5 * unit + slack and _inside(number, target)
+    gap = abs(number.at - target)
+    if gap > 0.5 * unit:  # within half a unit, any slack keeps it (the common case)
+        # The same tolerance as values.matches, so a JSON number and its text agree; the
+        # slack for float noise stays well below the unit (1000000000001 is not 1e12 to the
+        # unit), but never below the float's own spacing there.
+        slack = max(min(1e-12 * max(1.0, abs(target)), 1e-3 * unit), 4 * math.ulp(target))
+        if gap > 0.5 * unit + slack:
+            return False
+    return not number.bound or _inside(number, target)
 
 
 def _target(number: ReadNumber, value: object, kind: Kind) -> int | float | None:
@@ -224,7 +228,7 @@ def target(value: object, kind: Kind, percent: bool) -> int | float | None:
     >>> target(0.42, "fraction", True), target(0.42, "fraction", False), target(42, "number", True)
     (42.0, 0.42, None)
     """
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     if kind == "number":
         return None if percent else value
@@ -260,7 +264,7 @@ def from_value(value: int | float) -> ReadNumber:
     >>> n.decimals, n.significant, matches(n, -16.44), matches(from_value(-16), -16.44)
     (1, 3, True, False)
     """
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{value!r} is not a number; only int and float values have a precision.")
     return _from_repr(repr(value), value)
 

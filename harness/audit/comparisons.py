@@ -25,6 +25,7 @@ from harness.audit.context import AnswerContext, Cited, ClaimContext
 from harness.audit.counts import cited_series
 from harness.audit.index import CatalogIndex
 from harness.audit.labels import read_words, support_of
+from harness.audit.numbers import numeric
 from harness.audit.scope import scope_of
 from harness.audit.steps import emits
 from harness.audit.types import Finding
@@ -138,14 +139,18 @@ def _superlatives(ctx: AnswerContext) -> list[Finding]:
         return []
     texts = [("answer", ctx.answer.answer or "")] + [(c.cid, c.claim.text) for c in ctx.claims]
     out = []
+    compared: dict[str, bool] = {}  # dimension → `_compared`, asked once per answer
     for where, text in texts:
         for phrase, dimension, members, metric in _quantified(ctx, text):
-            if len(members) == 1 and _compared(ctx, cited, dimension):
+            known = compared.get(dimension)
+            if known is None:
+                known = compared[dimension] = _compared(ctx, cited, dimension)
+            if len(members) == 1 and known:
                 wrong = _not_extreme(ctx, cited, phrase, dimension, members[0], metric)
                 if wrong is not None:
                     out.append(_extreme_finding(where, phrase, dimension, members[0], wrong))
                     break
-            if not _compared(ctx, cited, dimension):
+            if not known:
                 out.append(Finding(
                     "unbacked_comparison", where,
                     f"The answer says {phrase!r} of {dimension}, but no cited result compares "
@@ -182,7 +187,7 @@ def _not_extreme(ctx: AnswerContext, cited: list[Cited], phrase: str, dimension:
             continue
         field = item.citation.field
         values = {str(r.key.get(dimension)): v for r in result.rows
-                  if isinstance(v := (r.values.get(item.metric) or {}).get(field), int | float)
+                  if isinstance(v := (r.values.get(item.metric) or {}).get(field), (int, float))
                   and not isinstance(v, bool)}
         if member not in values or len(values) < 2:
             continue
@@ -245,7 +250,7 @@ def _orders(ctx: AnswerContext) -> list[Finding]:
     out = []
     # the order is stated of the list that follows it; only with none there, of the values
     listed = [] if items else [(v.key, v.value) for v in ctx.answer.values or []
-                               if isinstance(v.value, int | float) and not isinstance(v.value, bool)]
+                               if numeric(v.value)]
     for where, pairs in (("answer", items), ("answer.values", listed)):
         broken = _unordered(pairs, descending)
         if broken is not None:
@@ -290,14 +295,14 @@ def _gaps(ctx: AnswerContext) -> list[Finding]:
         return []
     (dimension,) = item.row.key
     metric, field = item.citation.metric, item.citation.field
-    values = [v for v in listed.values() if isinstance(v, int | float)]
+    values = [v for v in listed.values() if isinstance(v, (int, float))]
     if not values:
         return []
     edge = min(values) if order == "most" else max(values)
     for row in item.result.rows:
         member = row.key.get(dimension)
         value = (row.values.get(metric) or {}).get(field)
-        if member is None or period_start(member) in listed or not isinstance(value, int | float):
+        if member is None or period_start(member) in listed or not isinstance(value, (int, float)):
             continue
         if (value > edge) if order == "most" else (value < edge):
             return [Finding(
@@ -316,12 +321,16 @@ _PEAK = re.compile(
     r"its\s+)?lowest))\b")
 
 
+def _peaks(text: str) -> tuple[re.Match[str], ...]:
+    return tuple(_PEAK.finditer(text))
+
+
 def _period_extremes(ctx: AnswerContext) -> list[Finding]:
     """A series' high or low said of a period other than the one whose cited row holds it."""
     texts = [("answer", ctx.answer.answer or "")] + [(c.cid, c.claim.text) for c in ctx.claims]
     index = ctx.index_
     places = [(w, t, m) for w, t in texts
-              for m in index.read("peaks", t, lambda x: tuple(_PEAK.finditer(x)))]
+              for m in index.read("peaks", t, _peaks)]
     if not places:
         return []
     series = {metric: rows for (metric, _grain), rows in cited_series(ctx).items()}

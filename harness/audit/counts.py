@@ -182,7 +182,7 @@ def cited_series(ctx: AnswerContext) -> dict[tuple[str, str], dict[str, Any]]:
         for c in claim.cited:
             grain = c.result.grain or ""
             period = c.row.key.get(grain) if grain and c.row.key else None
-            if period is not None and len(c.row.key) == 1 and isinstance(c.value, int | float) \
+            if period is not None and len(c.row.key) == 1 and isinstance(c.value, (int, float)) \
                     and not isinstance(c.value, bool):
                 found.setdefault((c.metric, grain, c.citation.field), {})[
                     period_start(period)] = c.value

@@ -23,7 +23,7 @@ from typing import Any
 from harness.audit.context import AnswerContext, Cited, ClaimContext
 from harness.audit.index import CatalogIndex
 from harness.audit.labels import names_window, read_claim, read_words, support_of
-from harness.audit.numbers import read_claims
+from harness.audit.numbers import numeric, read_claims
 from harness.audit.steps import emits
 from harness.audit.types import Finding
 from protocol.numbers import ReadNumber, matches
@@ -67,7 +67,7 @@ def _compare_fields(item: Cited) -> tuple[Any, Any] | None:
     if not isinstance(fields, dict):
         return None
     value, previous = fields.get("value"), fields.get("previous")
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (value, previous)):
+    if not (numeric(value) and numeric(previous)):
         return None
     return (value, previous) if value != previous else None
 
@@ -137,16 +137,20 @@ def _window_level(stops: list[int], numbers: tuple[ReadNumber, ...],
     other window (`stops`: where the text's sentences start)."""
     if not periods or not numbers:
         return None
-    items = [(item, f, w) for item in cited if (f := _compare_fields(item)) is not None
-             and (w := _compared_windows(item)) is not None]
-    if not items:
-        return None
+    items: list[tuple[Cited, tuple[Any, Any], tuple[tuple[dt.date, dt.date], ...]]] | None = None
     for a, b in zip(stops, stops[1:], strict=False):
         named = [p for p in periods if a <= p.span[0] < b]
         if len(named) != 1 or named[0].words.lower().startswith("from"):
             continue
         period = named[0]
         inside = [n for n in numbers if a <= n.start < b]
+        if not inside:
+            continue
+        if items is None:  # the comparisons' windows, read once a sentence may need them
+            items = [(item, f, w) for item in cited if (f := _compare_fields(item)) is not None
+                     and (w := _compared_windows(item)) is not None]
+        if not items:
+            return None
         # the number nearest the period is the one stated of it ('was 2.35 in W, against 2.80
         # the week before')
         for n in sorted(inside, key=lambda n: min(abs(n.start - period.span[1]),

@@ -92,25 +92,40 @@ class Support:
 
 def kind_of(field: str, metric: str, catalog: dict[str, Any]) -> Kind:
     """Percent fields are percent units; a fraction metric's levels are fractions."""
-    if field in ("pct_change", "share"):
-        return "percent"
-    if field == "share_of_total":
-        return "fraction"  # a row's share of its total, 0.42 for 42 %
-    unit = (catalog.get("metrics") or {}).get(metric, {}).get("unit")
-    return "fraction" if unit == "fraction" else "number"
+    return _kind(field, _unit(field, metric, catalog))
 
 
 def money_of(field: str, metric: str, catalog: dict[str, Any]) -> str:
     """A field's currency (see Support.money): a level's is its metric's unit when money."""
-    if field in CHANGE_FIELDS[1:] or field in ("share", "share_of_total"):
-        return "-"
-    if field == "contribution":
-        return ""  # in the parent's units, which the factor does not say
-    unit = (catalog.get("metrics") or {}).get(metric, {}).get("unit")
-    return "" if not unit else unit if unit in CURRENCIES else "-"
+    return _money(field, _unit(field, metric, catalog))
 
 
 CHANGE_FIELDS = ("delta", "pct_change")
+_UNITLESS = ("pct_change", "share", "share_of_total")
+"""Fields whose units are their own (percent, a fraction of the total), not their metric's."""
+
+
+def _unit(field: str, metric: str, catalog: dict[str, Any]) -> Any:
+    """The metric's `unit:` when the field is in it (None for a field of its own units)."""
+    if field in _UNITLESS:
+        return None
+    return (catalog.get("metrics") or {}).get(metric, {}).get("unit")
+
+
+def _kind(field: str, unit: Any) -> Kind:
+    if field in ("pct_change", "share"):
+        return "percent"
+    if field == "share_of_total":
+        return "fraction"  # a row's share of its total, 0.42 for 42 %
+    return "fraction" if unit == "fraction" else "number"
+
+
+def _money(field: str, unit: Any) -> str:
+    if field in _UNITLESS:
+        return "-"
+    if field == "contribution":
+        return ""  # in the parent's units, which the factor does not say
+    return "" if not unit else unit if unit in CURRENCIES else "-"
 
 
 def money_ok(number: ReadNumber, support: Support) -> bool:
@@ -122,10 +137,14 @@ def money_ok(number: ReadNumber, support: Support) -> bool:
 
 
 def cited_supports(cited: Iterable[Cited], catalog: dict[str, Any]) -> list[Support]:
-    return [Support(c.value, kind_of(c.citation.field, c.metric, catalog), c.text, c,
-                    money_of(c.citation.field, c.metric, catalog),
-                    c.citation.field in CHANGE_FIELDS)
-            for c in cited if numeric(c.value)]
+    out = []
+    for c in cited:
+        if numeric(c.value):
+            field = c.citation.field
+            unit = _unit(field, c.metric, catalog)  # looked up once for its kind and money
+            out.append(Support(c.value, _kind(field, unit), c.text, c, _money(field, unit),
+                               field in CHANGE_FIELDS))
+    return out
 
 
 def claim_supports(ctx: ClaimContext) -> list[Support]:
@@ -138,23 +157,26 @@ def _claim_values(ctx: ClaimContext) -> tuple[list[Support], Support | None]:
     """The claim's cited fields and its stated value as supports, found once per claim."""
     if ctx.value_supports is None:
         catalog = ctx.catalog
-        ctx.value_supports = (cited_supports(ctx.cited, catalog), _stated(ctx, catalog))
+        cited = cited_supports(ctx.cited, catalog)
+        ctx.value_supports = (cited, _stated(ctx, catalog, cited))
     return ctx.value_supports
 
 
 def numeric(value: Any) -> bool:
     """A number a value field may hold: an int or a float, never a bool."""
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    # a tuple, not `int | float`: no union is built on every call
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 class Supports:
     """Supports, and whether a number states one of them.
 
-    It answers as `any(matches(number, s.value, s.kind) for s in items)` does, cheaper: a few
-    supports (a claim's own) are scanned, equality first; many (the whole answer's) are indexed
-    on first use, for numbers written with % and without apart, so a number equal to a target is
-    settled by one look-up and a rounded one is held to the tolerance of only the supports whose
-    targets lie within its reach.
+    It answers as `any(matches(number, s.value, s.kind) for s in items)` does, cheaper: what a
+    number states is found once per number (the prose's numbers are asked about by several
+    checks); a few supports (a claim's own) are scanned, each held to the number only when its
+    target lies within the number's reach; many (the whole answer's) are indexed on first use,
+    for numbers written with % and without apart, by target in order, so a number is held to
+    the tolerance of only the supports whose targets lie within its reach.
 
     >>> supported = Supports([Support(-16.44, "percent", "r1"), Support(0.42, "fraction", "r2")])
     >>> from protocol.numbers import read_numbers
@@ -168,11 +190,11 @@ class Supports:
 
     def __init__(self, items: Iterable[Support]) -> None:
         given = tuple(items)
-        # a negative change's size, written without a sign ("a change of 15.99 percent")
-        sizes = tuple(Support(-s.value, s.kind, s.where, s.source, s.money, True, True)
-                      for s in given if s.change and s.value < 0)
-        self.given = tuple(s for s in given if not s.unsigned)  # what a signed number may state
-        self.items = given + sizes if sizes else given
+        sizes = _sizes(given)
+        # what a signed number may state
+        self.given = tuple(s for s in given if not s.unsigned) if any(
+            s.unsigned for s in given) else given
+        self.items = given + tuple(sizes) if sizes else given
         self.few = len(given) <= self.FEW  # the sizes at most double it: a scan is still cheap
         self._targets: list[_Targets | None] = [None, None, None]
         # id(number) → (number, what it states): kept while the number is (checked with `is`)
@@ -182,22 +204,20 @@ class Supports:
         return len(self.items)
 
     def __call__(self, number: ReadNumber) -> bool:
-        if self.few and not (number.money or number.width or number.sign_word):
-            # `_fits` is the sign's alone
-            return states(number, self.given if number.signed else self.items)
         return bool(self.matching(number))
 
     def matching(self, number: ReadNumber) -> list[Support]:
-        """The supports `number` states, in order (which citations say it). Among many, found
-        once per number: the prose's numbers are asked about by several checks."""
-        if self.few:
-            return [s for s in self.items if _states(number, s) and _fits(number, s)]
+        """The supports `number` states, in order (which citations say it), found once per
+        number."""
         known = self._stating.get(id(number))
         if known is not None and known[0] is number:
             return known[1]
-        found = self._index(number).stating(number)
-        out = [self.items[i] for i in sorted(found) if _fits(number, self.items[i])] \
-            if found else []
+        if self.few:
+            out = [s for s in _scan(number, self.items) if _fits(number, s)]
+        else:
+            found = self._index(number).stating(number)
+            out = [self.items[i] for i in found if _fits(number, self.items[i])] \
+                if found else []
         self._stating[id(number)] = (number, out)
         return out
 
@@ -208,6 +228,70 @@ class Supports:
             targets = self._targets[written] = _Targets(self.items, number.percent,
                                                         number.points)
         return targets
+
+
+def _sizes(supports: Iterable[Support]) -> list[Support]:
+    """The size of each negative change, written without a sign ("a change of 15.99
+    percent"): only a number written without a sign or a word of direction states it."""
+    return [Support(-s.value, s.kind, s.where, s.source, s.money, True, True)
+            for s in supports if s.change and s.value < 0]
+
+
+def stated_by(number: ReadNumber, supports: Sequence[Support]) -> bool:
+    """Whether the number states one of a few supports (or a negative change's size), as
+    `Supports(supports)(number)` says, without building one: a claim's own numbers are each
+    asked about once."""
+    if _fitting(number, _scan(number, supports)):
+        return True
+    if number.signed:
+        return False  # a size is stated only unsigned
+    sizes = _sizes(supports)
+    return bool(sizes) and _fitting(number, _scan(number, sizes))
+
+
+def _fitting(number: ReadNumber, matched: list[Support]) -> bool:
+    """Some support the number's value matched fits it too (`_fits`)."""
+    for s in matched:  # noqa: SIM110 - a loop, not any(): no generator per number
+        if _fits(number, s):
+            return True
+    return False
+
+
+def _reach(number: ReadNumber) -> float:
+    """How far from the number a target may lie and still be near it: wider than `near`'s
+    tolerance (half a unit, plus 1e-12 of the target), for candidates only."""
+    return 0.5 * number.unit * (1 + 1e-9) + 1e-9 * (1 + abs(number.at))
+
+
+def _scan(number: ReadNumber, supports: Sequence[Support]) -> list[Support]:
+    """The supports whose target the number equals, or lies near when written rounded
+    (`_states` of each, the tolerance asked only of the targets within its reach, and once of
+    a target the support before had too: a claim's value and the field it cites)."""
+    percent, points = number.percent, number.points
+    value, at = number.value, number.at
+    exact, rounded = not number.bound, number.rounded
+    reach = _reach(number) if rounded else 0.0
+    out = []
+    last: int | float | None = None
+    said = False
+    for s in supports:
+        if not percent:
+            t = s.value
+        elif points and s.kind != "fraction":
+            continue
+        else:
+            found = s.percent
+            if found is None:
+                continue
+            t = found
+        # the same target, of the same type (an int and a float that are equal can differ
+        # in their distance to a huge int)
+        if last is None or t != last or type(t) is not type(last):
+            said = exact and value == t or rounded and abs(at - t) <= reach and near(number, t)
+            last = t
+        if said:
+            out.append(s)
+    return out
 
 
 def _fits(number: ReadNumber, support: Support) -> bool:
@@ -235,43 +319,18 @@ def moves_as(number: ReadNumber, support: Support) -> bool:
 
 
 def states(number: ReadNumber, supports: Sequence[Support]) -> bool:
-    """`matches` over each support, with its targets found once: without %, every kind's target
-    is its value; with %, its `percent` (in percentage points, a fraction's only)."""
-    value = number.at  # a bound's middle (near holds it to its side)
-    exact = not number.bound
-    if not number.percent:
-        if exact and any(value == s.value for s in supports):
-            return True
-        return number.rounded and any(near(number, s.value) for s in supports)
-    points = number.points
-    for s in supports:
-        t = s.percent
-        if t is not None and not (points and s.kind != "fraction") and (
-                exact and value == t or near(number, t)):
-            return True
-    return False
-
-
-def _states(number: ReadNumber, support: Support) -> bool:
-    """`matches(number, support.value, support.kind)`, with the support's targets found once."""
-    if not number.percent:
-        t = support.value
-    elif number.points and support.kind != "fraction":
-        return False
-    else:
-        found = support.percent
-        if found is None:
-            return False
-        t = found
-    return not number.bound and number.value == t or near(number, t)
+    """Whether the number states one of `supports` by value (`matches` over each, with its
+    targets found once), its currency, sign and words not asked."""
+    return bool(_scan(number, supports))
 
 
 class _Targets:
     """What numbers written one way (plain, %, or percentage points) must equal to match each
-    support: the supports' positions by target for the exact look-up, and, built when a rounded
-    number first needs them, the finite targets in order."""
+    support: the finite targets in order, with the supports' positions, for a rounded number's
+    look-up; and, built when an exact number (a JSON value) first asks, the positions by
+    target."""
 
-    __slots__ = ("pairs", "exact", "near", "ordered")
+    __slots__ = ("pairs", "exact", "near", "positions")
 
     def __init__(self, supports: tuple[Support, ...], percent: bool, points: bool) -> None:
         # without %, every kind's target is its value; with %, a count's is none; in
@@ -279,30 +338,43 @@ class _Targets:
         self.pairs = ([(s.percent, i) for i, s in enumerate(supports) if s.percent is not None
                        and (s.kind == "fraction" or not points)]
                       if percent else [(s.value, i) for i, s in enumerate(supports)])
-        self.exact: dict[int | float, list[int]] = {}
-        for t, i in self.pairs:
-            self.exact.setdefault(t, []).append(i)
-        self.near: list[int | float] | None = None
-        self.ordered: list[tuple[int | float, int]] = []
+        self.exact: dict[int | float, list[int]] | None = None
+        ordered = sorted([p for p in self.pairs if p[0] == p[0] and abs(p[0]) != _INF])
+        self.near = [t for t, _ in ordered]
+        self.positions = [i for _, i in ordered]
 
-    def stating(self, number: ReadNumber) -> set[int]:
-        """The positions of the supports the number states: its target equal, or near when
-        written rounded."""
-        found = set(self.exact.get(number.value, ())) if not number.bound else set()
+    def stating(self, number: ReadNumber) -> list[int]:
+        """The positions, in order, of the supports the number states: its target equal, or
+        near when written rounded. A rounded number is finite and its own target is near it,
+        so the finite targets in its reach hold every one it states; a target several
+        supports have (a claim's value and the field it cites) is asked once."""
         if number.rounded:
-            found.update(i for t, i in self._near(number) if near(number, t))
-        return found
+            at = number.at
+            reach = _reach(number)
+            targets = self.near
+            lo = bisect_left(targets, at - reach)
+            hi = bisect_right(targets, at + reach, lo)
+            out: list[int] = []
+            last: int | float | None = None
+            said = False
+            for k in range(lo, hi):
+                t = targets[k]
+                if last is None or t != last or type(t) is not type(last):  # see `_scan`
+                    said = near(number, t)
+                    last = t
+                if said:
+                    out.append(self.positions[k])
+            return sorted(out) if len(out) > 1 else out
+        if number.bound:
+            return []
+        if self.exact is None:
+            self.exact = {}
+            for t, i in self.pairs:
+                self.exact.setdefault(t, []).append(i)
+        return self.exact.get(number.value, [])
 
-    def _near(self, number: ReadNumber) -> list[tuple[int | float, int]]:
-        """(target, position) for the finite targets a rounded number may lie near."""
-        if self.near is None:
-            self.ordered = sorted(p for p in self.pairs if _finite(p[0]))
-            self.near = [t for t, _ in self.ordered]
-        # wider than near's tolerance (half a unit, plus 1e-12 of the target): candidates only
-        at = number.at
-        reach = 0.5 * number.unit * (1 + 1e-9) + 1e-9 * (1 + abs(at))
-        lo = bisect_left(self.near, at - reach)
-        return self.ordered[lo:bisect_right(self.near, at + reach, lo)]
+
+_INF = float("inf")
 
 
 def _nearest(number: ReadNumber, supports: Iterable[Support]) -> Support | None:
@@ -348,11 +420,13 @@ def check_text_numbers(ctx: ClaimContext) -> list[Defect]:
     if not supports:
         return []
     values = {s.value for s in supports}
-    left = tuple(n for n in numbers
-                 if n.percent or n.money or n.sign_word or n.bound or n.value not in values)
-    left = unlabelled(ctx.claim.text, left, supports, ctx.catalog) if left else left
+    left = tuple([n for n in numbers
+                  if n.percent or n.money or n.sign_word or n.bound or n.value not in values])
+    if not left:
+        return []
+    left = unlabelled(ctx.claim.text, left, supports, ctx.catalog)
     return [_text_defect(ctx, n, supports) for n in
-            unsupported(left, ctx.question or "", Supports(supports))] if left else []
+            unsupported(left, ctx.question or "", lambda n: stated_by(n, supports))]
 
 
 def _argument_numbers(ctx: ClaimContext) -> list[Defect]:
@@ -362,7 +436,7 @@ def _argument_numbers(ctx: ClaimContext) -> list[Defect]:
         return []
     numbers = unlabelled(ctx.claim.text, numbers, supports, ctx.catalog)
     return [_text_defect(ctx, n, supports) for n in
-            unsupported(numbers, ctx.question or "", Supports(supports))]
+            unsupported(numbers, ctx.question or "", lambda n: stated_by(n, supports))]
 
 
 def premise_supports(ctx: ClaimContext) -> list[Support] | None:
@@ -408,7 +482,7 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
     if ctx.answer.status != "answered" or not ctx.answer.has_graph:
         return []  # no claim graph: nothing to hold the prose to (not measurable)
     supported = answer_checker(ctx)
-    supports = list(supported.items)
+    supports = supported.items
     prose = unlabelled(ctx.answer.answer, _read(ctx, ctx.answer.answer), supports, ctx.catalog)
     found = [_prose_defect(n, supports) for n in
              unsupported(prose, ctx.question or "", supported)]
@@ -430,8 +504,7 @@ def _of_unnamed(ctx: AnswerContext, numbers: tuple[ReadNumber, ...], supported: 
     """The prose's numbers that state only values of members' rows the prose never names
     ('active users six thousand', 6,007 the previous week's of channel organic alone): a
     member's value said of the whole (an unsupported number is left to `unsupported`)."""
-    if not numbers or not any(s.source is not None and any(
-            k not in GRAIN_KEYS for k in s.source.row.key) for s in supported.items):
+    if not numbers or not _member_rows(supported.items):
         return ()  # no member's row is cited: every value is of the whole or of a period
     out = []
     named: set[str] | None = None
@@ -449,6 +522,16 @@ def _of_unnamed(ctx: AnswerContext, numbers: tuple[ReadNumber, ...], supported: 
                    for key in rows for k, v in key.items() if k not in GRAIN_KEYS):
             out.append(n)
     return tuple(out)
+
+
+def _member_rows(supports: Iterable[Support]) -> bool:
+    """Some support is of a cited row keyed by a member (not only by a period)."""
+    for s in supports:
+        if s.source is not None:
+            for k in s.source.row.key:
+                if k not in GRAIN_KEYS:
+                    return True
+    return False
 
 
 def _written(member: str, text: str) -> bool:
@@ -479,24 +562,34 @@ def answer_checker(ctx: AnswerContext) -> Supports:
     return ctx.value_supports
 
 
-def _stated(claim: ClaimContext, catalog: dict[str, Any]) -> Support | None:
-    """The claim's stated value as a support, or None when it states no number."""
+def _stated(claim: ClaimContext, catalog: dict[str, Any], cited: list[Support]
+            ) -> Support | None:
+    """The claim's stated value as a support, or None when it states no number; in its first
+    source's units (`cited`: its cited fields' supports, the first one's units found already
+    when it is the first source's)."""
     value = claim.claim.value
     if not numeric(value):
         return None
     first = claim.cited[0] if claim.cited else None
-    money = money_of(first.citation.field, first.metric, catalog) if first else ""
-    change = first is not None and first.citation.field in CHANGE_FIELDS
-    return Support(value, _stated_kind(claim, catalog), f"{claim.cid}'s value",  # type: ignore[arg-type]
-                   first, money, change)
-
-
-def _stated_kind(claim: ClaimContext, catalog: dict[str, Any]) -> Kind:
-    """A claim's value is in its first source's units, read from the citation as written even
-    when it did not resolve."""
     sources = claim.claim.sources or []
-    if claim.cited and sources and claim.cited[0].text == sources[0]:
-        return kind_of(claim.cited[0].citation.field, claim.cited[0].metric, catalog)
+    if first is None:
+        return Support(value, _written_kind(sources, catalog),  # type: ignore[arg-type]
+                       f"{claim.cid}'s value")
+    field = first.citation.field
+    own = cited[0] if cited and cited[0].source is first else None
+    unit = None if own is not None else _unit(field, first.metric, catalog)
+    # a claim's value is in its first source's units, read from the citation as written
+    # even when it did not resolve
+    kind = (own.kind if own is not None else _kind(field, unit)) \
+        if sources and first.text == sources[0] else _written_kind(sources, catalog)
+    return Support(value, kind, f"{claim.cid}'s value", first,  # type: ignore[arg-type]
+                   own.money if own is not None else _money(field, unit),
+                   field in CHANGE_FIELDS)
+
+
+def _written_kind(sources: list[Any], catalog: dict[str, Any]) -> Kind:
+    """The units of the field the first source names as written ("number" when it names
+    none)."""
     m = _FIELD.search(sources[0]) if sources and isinstance(sources[0], str) else None
     return kind_of(m.group(2), m.group(1), catalog) if m else "number"
 
@@ -511,7 +604,7 @@ def _prose_defect(number: ReadNumber, supports: Iterable[Support]) -> Defect:
                   "or write the number a claim cites.", number.text, number.start)
 
 
-def _headline(ctx: AnswerContext, supports: list[Support], supported: Supports
+def _headline(ctx: AnswerContext, supports: Sequence[Support], supported: Supports
               ) -> list[Defect]:
     value: Any = ctx.answer.value
     if isinstance(value, str):
@@ -527,8 +620,8 @@ def _headline(ctx: AnswerContext, supports: list[Support], supported: Supports
                    "citing it.", repr(value), None)]
 
 
-def _string_headline(numbers: tuple[ReadNumber, ...], value: str, supports: list[Support],
-                     supported: Supports) -> list[Defect]:
+def _string_headline(numbers: tuple[ReadNumber, ...], value: str,
+                     supports: Sequence[Support], supported: Supports) -> list[Defect]:
     """A headline string that reads as one number ("11,343", "-16.4%", "$61,014.03") is that
     number, read as text is; a member ("US", "2019-03-01") is not. `numbers`: the string's."""
     if len(numbers) != 1 or numbers[0].text != value.strip():
@@ -586,13 +679,17 @@ def unlabelled(text: str, numbers: tuple[ReadNumber, ...], supports: Iterable[Su
     """`numbers` without those the text writes as (the start of) a cited row's member right
     after its dimension's label ('number of engines 2', 'engine type 4 Cycle'): a label, not a
     claim. A number written so that is no cited row's member stays a claim."""
-    if not any(n.text[:1].isdigit() and not (n.percent or n.money) for n in numbers):
+    for n in numbers:
+        if n.text[:1].isdigit() and not (n.percent or n.money):
+            break
+    else:
         return numbers  # the common case: no number that could start a member's name
     # only a member whose name starts as some number's text does can be written as it
     firsts = {n.text[:1].lower() for n in numbers if not (n.percent or n.money)}
-    keys = {(k, member) for s in supports if s.source is not None
-            for k, v in s.source.row.key.items() for member in (str(v).lower(),)
-            if member[:1] in firsts}
+    # each cited row once: many supports share one (a claim's value, a change's size)
+    rows = {id(s.source.row): s.source.row for s in supports if s.source is not None}
+    keys = {(k, member) for row in rows.values() for k, v in row.key.items()
+            for member in (str(v).lower(),) if member[:1] in firsts}
     if not keys:
         return numbers
     low = text.lower()

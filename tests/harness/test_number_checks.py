@@ -16,7 +16,7 @@ import yaml
 from analyst.rules import RulesClient
 from harness.attempt import Question, run_attempt
 from harness.audit import Evidence, audit
-from harness.audit.numbers import Support, Supports
+from harness.audit.numbers import Support, Supports, stated_by
 from harness.questions import load_questions
 from protocol import faults, number_faults
 from protocol.faults import _kinds
@@ -173,6 +173,34 @@ def test_indexed_supports_answer_as_the_matching_rule_does() -> None:
             supported += expected
     assert disagree == []
     assert read >= 19_000 and indexed >= 300 and 2_000 <= supported <= read - 2_000
+
+
+def _moved_text(rng: random.Random) -> str:
+    """A number as a model writes a move or a level: a sign word, a currency, a bound."""
+    return rng.choice(["fell ", "rose ", "a drop of ", "about ", "over ", "$", "", ""]) + \
+        _random_text(rng) + rng.choice(["", "", " lower", " dollars", " cents"])
+
+
+def test_a_claims_supports_answer_as_a_supports_does() -> None:
+    """`stated_by` (a claim's few supports, held to its numbers without building a Supports)
+    says what `Supports` says of every number: signed and unsigned changes, currencies, sign
+    words and bounds included, over about 20,000 random numbers."""
+    rng = random.Random(23)
+    disagree, read, supported = [], 0, 0
+    for _ in range(2_000):
+        numbers = read_numbers(", ".join(_moved_text(rng) for _ in range(10)))
+        supports = [Support(s.value, s.kind, s.where, None, rng.choice(["", "-", "usd", "eur"]),
+                            rng.random() < 0.5)
+                    for s in _random_supports(rng, [n.value for n in numbers])]
+        checker = Supports(supports)
+        for number in numbers:
+            expected = checker(number)
+            if stated_by(number, supports) != expected:
+                disagree.append((number.text, supports))
+            read += 1
+            supported += expected
+    assert disagree == []
+    assert read >= 19_000 and 1_000 <= supported <= read - 1_000
 
 
 @pytest.mark.parametrize("world", ["clean", "shop_clean"])
