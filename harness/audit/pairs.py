@@ -1,0 +1,354 @@
+"""Comparisons between named members, held to the cited values: `mislabelled_member` when the
+rows order them otherwise, `unbacked_comparison` when no cited result holds the other member.
+
+- A comparative between two members of one dimension in a clause ("Brooklyn took more revenue
+  than New York 5th Ave", "ios trailed android", "Virgin America's delay exceeded AirTran's")
+  states which of the two is larger. It is checked on every field the answer cites of the
+  first member's rows that the second member's row of the same result also holds (the change
+  fields when the clause speaks of a move or a speed, else the levels): contradicted only when
+  every such field orders them the other way.
+- Members said to be level ("Brooklyn and O'Hare were level", "ios matched android") are
+  within ±2 % of each other (±5 % when hedged: "about the same", "roughly level"), the
+  tolerance a move called flat has.
+- A rank ("Brooklyn ranked third", "came second", "was the third-largest store") is the
+  member's place in a cited breakdown by its dimension, unfiltered on it, ordered the way the
+  superlative says (largest first unless it says the lowest, smallest, fewest or least; a bare
+  rank follows the order the question ranks by). With no such breakdown cited it is
+  `unbacked_comparison`, as a superlative is (comparisons.py).
+
+A comparison of a member the answer never cites is not read: it names no row to hold it to.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from harness.audit.context import AnswerContext, Cited
+from harness.audit.labels import read_words
+from harness.audit.scope import scope_of
+from harness.audit.types import Finding
+from protocol.reading import Mention
+
+_GREATER = (r"more|higher|larger|bigger|greater|longer|above|ahead\s+of|exceed(?:ed|s|ing)?|"
+            r"outpac(?:ed|es|ing)|outs(?:old|ells?)|outperform(?:ed|s|ing)?|outgr(?:ew|ows?)|"
+            r"beat|topped|faster")
+_LESSER = (r"less|fewer|lower|smaller|shorter|below|behind|trail(?:ed|s|ing)?|"
+           r"lagg(?:ed|ing)|lags?|slower")
+_COMPARATIVE = re.compile(rf"(?i)\b(?:(?P<greater>{_GREATER})|(?P<lesser>{_LESSER}))\b")
+_THAN_WORDS = re.compile(r"(?i)^(?:more|higher|larger|bigger|greater|longer|faster|less|fewer|"
+                         r"lower|smaller|shorter|slower)$")
+_HEDGE = r"(?:(?P<hedge>about|roughly|nearly|almost|approximately|broadly|essentially)\s+)?"
+_LEVEL_BETWEEN = re.compile(
+    rf"(?i)^\s*(?:['’]s\s+)?(?:[\w-]+\s+){{0,4}}?(?:was|is|were|are|stood|ran)?\s*{_HEDGE}"
+    r"(?P<level>level\s+with|equal\s+to|tied\s+with|on\s+par\s+with|the\s+same\s+as|"
+    r"match(?:ed|es)|as\s+(?:much|many|high|large)\s+as)\s*$")
+"""'A was level with B', "A's revenue matched B's": the words between the two members."""
+_LEVEL_AFTER = re.compile(
+    rf"(?i)^\s*(?:were|are|stood|ran|finished|ended|came\s+in|looked)\s+(?:at\s+)?{_HEDGE}"
+    r"(?P<level>level|equal|tied|on\s+par|neck\s+and\s+neck|the\s+same|alike)\b")
+"""'A and B were level': the words after the second member."""
+_LEVEL_WORD = re.compile(r"(?i)\b(?:level|equal|tied|par|neck|same|alike|match|as\s+(?:much|many|"
+                         r"high|large)\s+as)")
+_NEGATED = re.compile(r"(?i)\b(?:not|no|never|nor)\b|n['’]t\b")
+_SPEED = re.compile(r"(?i)\b(?:faster|slower|rose|risen|rise|rising|grew|grown|growing|fell|"
+                    r"fallen|falling|dropped|declined|increased|decreased|climbed|gained|lost|"
+                    r"slid|shrank|jumped|surged|sank)\b")
+_CHANGE_FIELDS = ("pct_change", "delta")
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
+             "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3,
+             "4th": 4, "5th": 5, "6th": 6, "7th": 7, "8th": 8, "9th": 9, "10th": 10}
+_ORD = (r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|1st|2nd|3rd|"
+        r"[4-9]th|10th")
+_LOW = {"lowest", "smallest", "fewest", "least", "weakest", "slowest", "shortest"}
+_RANK = re.compile(
+    rf"(?i)\b(?:(?:rank(?:ed|s)?|came(?:\s+in)?|comes(?:\s+in)?|finished|placed|stood)\s+"
+    rf"(?:as\s+)?(?:the\s+)?(?:number\s+)?(?P<verb>{_ORD})\b(?!\s*[-–]?\s*(?:quarter|half|"
+    rf"week|month|day|year|time|period))|(?P<ordinal>{_ORD})(?:\s+|-)(?P<sup>largest|biggest|"
+    rf"highest|greatest|most|strongest|longest|lowest|smallest|fewest|least|weakest|slowest|"
+    rf"shortest)\b|\bin\s+(?P<place>{_ORD})\s+place\b|\b(?:was|is|were|are)\s+(?:the\s+)?"
+    rf"(?P<bare>{_ORD})(?=\s*(?:[,.;:)]|$|\s+(?:among|of|by|in|on|with|for|overall|place|"
+    rf"again)\b)))")
+"""A rank: 'ranked third', 'came in second', 'the third-largest', 'in second place', 'was
+third'."""
+
+
+def _ordinal(m: re.Match[str]) -> str:
+    return m.group("verb") or m.group("ordinal") or m.group("place") or m.group("bare") or ""
+
+
+_CLAUSE = re.compile(r"[^.;!?]+")
+
+
+def find_pairs(ctx: AnswerContext) -> list[Finding]:
+    """Comparatives, levels and ranks between named members, on the prose and every claim."""
+    cited = [c for claim in ctx.claims for c in claim.cited]
+    if not cited:
+        return []
+    texts = [("answer", ctx.answer.answer or "")] + [(c.cid, c.claim.text) for c in ctx.claims]
+    out: list[Finding] = []
+    for where, text in texts:
+        if _COMPARATIVE.search(text) is None and _RANK.search(text) is None and \
+                _LEVEL_WORD.search(text) is None:
+            continue
+        reading = read_words(ctx.index_, "claim" if where != "answer" else "prose", text)
+        if not reading.members:
+            continue
+        for clause in _clauses(text, reading.members):
+            found = _in_clause(ctx, cited, where, text, clause, reading.members)
+            if found is not None:
+                out.append(found)
+                break
+    return out
+
+
+def _clauses(text: str, members: tuple[Mention, ...]) -> list[tuple[int, int]]:
+    """The text's clauses, where a stop inside a member's name ('Delta Air Lines Inc.') ends
+    none."""
+    names = [m.span for m in members]
+    out, start = [], 0
+    for stop in re.finditer(r"[.;!?](?=\s|$)", text):
+        if any(a <= stop.start() < b for a, b in names):
+            continue
+        out.append((start, stop.start()))
+        start = stop.end()
+    if start < len(text):
+        out.append((start, len(text)))
+    return [c for c in out if c[1] > c[0]]
+
+
+def _in_clause(ctx: AnswerContext, cited: list[Cited], where: str, text: str,
+               clause: tuple[int, int], members: tuple[Mention, ...]) -> Finding | None:
+    start, end = clause
+    inside = [m for m in members if start <= m.span[0] < end]
+    if not inside:
+        return None
+    words = text[start:end]
+    for m in _RANK.finditer(text, start, end):
+        found = _rank(ctx, cited, where, m, inside)
+        if found is not None:
+            return found
+    pair = _pair(inside)
+    if pair is None:
+        return None
+    a, b = pair
+    between = text[a.span[1]:b.span[0]]
+    speed = _SPEED.search(words) is not None
+    if len(between.split()) > 10 or re.search(r"[0-9]", between) or _NEGATED.search(between):
+        return None  # far apart, a number between them (a bound, read elsewhere), or negated
+    level = _LEVEL_BETWEEN.match(between) or (
+        _LEVEL_AFTER.match(text[b.span[1]:end]) if _AND.fullmatch(between) else None)
+    if level is not None:
+        return _level(ctx, cited, where, a, b, level, speed)
+    stated = _stated(between)
+    if stated is None:
+        return None
+    return _comparative(ctx, cited, where, a, b, stated, speed)
+
+
+_AND = re.compile(r"(?i)\s*(?:'s\s+)?(?:and|&)\s+")
+
+
+def _pair(inside: list[Mention]) -> tuple[Mention, Mention] | None:
+    """The first two members of one dimension the clause names, in order, when it names no
+    third of that dimension between them."""
+    for i, a in enumerate(inside):
+        for b in inside[i + 1:]:
+            if b.name == a.name and b.member != a.member:
+                return a, b
+    return None
+
+
+def _stated(between: str) -> str | None:
+    """'greater' or 'lesser': what the words between two members say of the first, when they
+    compare them ('took more revenue than', 'trailed', "'s delay exceeded"); None otherwise."""
+    found = list(_COMPARATIVE.finditer(between))
+    if len(found) != 1:
+        return None
+    m = found[0]
+    if _THAN_WORDS.match(m.group(0)) and not re.search(r"(?i)\bthan\b", between[m.end():]):
+        return None  # 'more orders, like Brooklyn': no comparison with the second member
+    return "greater" if m.group("greater") else "lesser"
+
+
+def _values(ctx: AnswerContext, cited: list[Cited], a: Mention, b: Mention, speed: bool
+            ) -> list[tuple[str, str, Any, Any]]:
+    """(metric, field, a's value, b's value) for each field the answer cites of a's rows that
+    b's row of the same result (the rest of its key the same) holds."""
+    out: list[tuple[str, str, Any, Any]] = []
+    seen: set[tuple[int, str, str, tuple[tuple[str, str], ...]]] = set()
+    for item in cited:
+        key = item.row.key
+        if key.get(a.name) != a.member:
+            continue
+        field = item.citation.field
+        if (field in _CHANGE_FIELDS) != speed:
+            continue
+        other = {**key, a.name: b.member or ""}
+        row = next((r for r in item.result.rows if r.key == other), None)
+        if row is None:
+            continue
+        mark = (item.citation.handle, item.metric, field, tuple(sorted(key.items())))
+        if mark in seen:
+            continue
+        seen.add(mark)
+        va = (item.row.values.get(item.metric) or {}).get(field)
+        vb = (row.values.get(item.metric) or {}).get(field)
+        if _number(va) and _number(vb):
+            out.append((item.metric, field, va, vb))
+    return out
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _cites(ctx: AnswerContext, cited: list[Cited], m: Mention) -> bool:
+    """Some cited row is member `m`'s: by its key, or by its call's filter on that member."""
+    return any(item.row.key.get(m.name) == m.member
+               or (ctx.evidence.filters(item.citation.handle) or {}).get(m.name)
+               == frozenset((m.member,)) for item in cited)
+
+
+def _held(cited: list[Cited], m: Mention) -> bool:
+    """Some cited result holds a row of member `m`."""
+    return any(r.key.get(m.name) == m.member for item in cited for r in item.result.rows)
+
+
+def _comparative(ctx: AnswerContext, cited: list[Cited], where: str, a: Mention, b: Mention,
+                 stated: str, speed: bool) -> Finding | None:
+    if not _cites(ctx, cited, a):
+        a, b, stated = b, a, "lesser" if stated == "greater" else "greater"
+        if not _cites(ctx, cited, a):
+            return None
+    values = _values(ctx, cited, a, b, speed)
+    if not values:
+        if _held(cited, b):
+            return None  # held, but not as the same field of the same result: not read
+        return _unbacked(where, a, b)
+    wrong = [v for v in values if not _ordered(v[2], v[3], stated, v[1] in _CHANGE_FIELDS)]
+    if len(wrong) < len(values):
+        return None
+    metric, field, va, vb = wrong[0]
+    said = "more" if stated == "greater" else "less"
+    return Finding(
+        "mislabelled_member", where,
+        f"The answer says {a.member} had {said} than {b.member}, but the cited rows of "
+        f"{metric} give {a.member} {va:,.6g} and {b.member} {vb:,.6g} ({field}).",
+        {"said": a.member, "dimension": a.name, "phrase": said, "cited": [b.member or ""]},
+        f"Say which of {a.member} and {b.member} the cited values put first, or cite the rows "
+        "that order them as stated.")
+
+
+def _ordered(va: Any, vb: Any, stated: str, change: bool) -> bool:
+    """Whether `va` is `stated` ('greater' or 'lesser') than `vb`: of two moves the same way,
+    by their size ('fell more than': the larger fall)."""
+    if change and va * vb > 0:
+        va, vb = abs(va), abs(vb)
+    return va > vb if stated == "greater" else va < vb
+
+
+def _level(ctx: AnswerContext, cited: list[Cited], where: str, a: Mention, b: Mention,
+           level: re.Match[str], speed: bool) -> Finding | None:
+    if not _cites(ctx, cited, a):
+        a, b = b, a
+        if not _cites(ctx, cited, a):
+            return None
+    values = _values(ctx, cited, a, b, speed)
+    if not values:
+        return None if _held(cited, b) else _unbacked(where, a, b)
+    tolerance = 0.05 if level.group("hedge") else 0.02
+    apart = [v for v in values if abs(v[2] - v[3]) > tolerance * max(abs(v[2]), abs(v[3]))]
+    if len(apart) < len(values):
+        return None
+    metric, field, va, vb = apart[0]
+    return Finding(
+        "mislabelled_member", where,
+        f"The answer says {a.member} and {b.member} were {level.group('level')!r}, but the "
+        f"cited rows of {metric} give {va:,.6g} and {vb:,.6g} ({field}): more than "
+        f"{tolerance:.0%} apart.",
+        {"said": a.member, "dimension": a.name, "phrase": level.group('level'),
+         "cited": [b.member or ""]},
+        f"Say which of {a.member} and {b.member} the cited values put first.")
+
+
+def _unbacked(where: str, a: Mention, b: Mention) -> Finding:
+    return Finding(
+        "unbacked_comparison", where,
+        f"The answer compares {a.member} with {b.member}, but no cited result holds "
+        f"{a.name} {b.member}: it was never compared.",
+        {"phrase": f"{a.member} / {b.member}", "dimension": a.name},
+        f"Query the metric by {a.name} and cite both rows, or say only what the cited members "
+        "show.")
+
+
+def _rank(ctx: AnswerContext, cited: list[Cited], where: str, m: re.Match[str],
+          inside: list[Mention]) -> Finding | None:
+    place = _ORDINALS[_ordinal(m).lower()]
+    sup = (m.group("sup") or "").lower()
+    before = [x for x in inside if x.span[1] <= m.start()]
+    after = [x for x in inside if x.span[0] >= m.end()]
+    near = before[-1] if before else after[0] if sup and after else None
+    if near is None:
+        return None
+    # a member of two dimensions ('Brooklyn' a store and a city) is read as the one cited
+    same = [x for x in inside if x.span == near.span]
+    subject = next((x for x in same if _cites(ctx, cited, x)), near)
+    low = sup in _LOW if sup else _ranks_lowest(ctx)
+    board = _board(ctx, cited, subject.name)
+    if board is None:
+        if place == 1:
+            return None  # 'first' alone is the superlative's (comparisons.py)
+        return Finding(
+            "unbacked_comparison", where,
+            f"The answer ranks {subject.member} {_ordinal(m)}, but no cited result compares "
+            f"every {subject.name}: the other members were never queried.",
+            {"phrase": m.group(0), "dimension": subject.name},
+            f"Query the metric by {subject.name} and cite that result, or say only what the "
+            "cited members show.")
+    metric, field, values = board
+    if subject.member not in values or place > len(values):
+        return None
+    own = values[subject.member]
+    ahead = [k for k, v in values.items() if (v < own if low else v > own)]
+    tied = [k for k, v in values.items() if v == own]
+    if len(ahead) + 1 <= place <= len(ahead) + len(tied):
+        return None
+    order = sorted(values, key=lambda k: values[k], reverse=not low)
+    listed = "; ".join(f"{k} {values[k]:,.6g}" for k in order[:max(place, len(ahead) + 1)])
+    return Finding(
+        "mislabelled_member", where,
+        f"The answer ranks {subject.member} {_ordinal(m)} of {subject.name}, but the cited "
+        f"rows of {metric} ({field}) put it {_place(len(ahead) + 1)}: {listed}.",
+        {"said": subject.member, "dimension": subject.name, "phrase": m.group(0),
+         "cited": [order[place - 1]]},
+        f"Name {order[place - 1]}, the member the cited values put there, or the place they "
+        f"give {subject.member}.")
+
+
+def _place(n: int) -> str:
+    return next((k for k, v in _ORDINALS.items() if v == n and k.isalpha()), f"number {n}")
+
+
+def _ranks_lowest(ctx: AnswerContext) -> bool:
+    """A bare rank ('came third') follows the order the question ranks by."""
+    question = scope_of(ctx).question
+    ranking = question.reading.asks.ranking if question is not None else None
+    return ranking is not None and ranking.order == "least"
+
+
+def _board(ctx: AnswerContext, cited: list[Cited], dimension: str
+           ) -> tuple[str, str, dict[str, Any]] | None:
+    """(metric, field, member → value) of the first cited result broken down by `dimension`
+    alone, unfiltered on it: every member compared."""
+    for item in cited:
+        result = item.result
+        if result.keys != (dimension,) or len(result.rows) < 2 or dimension in (
+                ctx.evidence.filters(item.citation.handle) or {}):
+            continue
+        field = item.citation.field
+        values = {str(r.key.get(dimension)): v for r in result.rows
+                  if _number(v := (r.values.get(item.metric) or {}).get(field))}
+        if len(values) >= 2:
+            return item.metric, field, values
+    return None
