@@ -1,9 +1,9 @@
 """The audit's own adversary: lies a careless or dishonest model writes into a clean answer, and
 honest rewrites of it that must not alarm (issue 28's corpus).
 
-Each lie is one edit of a plain answer dict, made the way a model would make it and aimed at
-one code of the audit: a multiplier word for a change it does not equal ("tripled" for +11 %),
-a number spelled out wrong ("twelve thousand" for 10,210), a value in another unit ("61,014.03
+Each lie is one edit of a plain answer dict, made the way a model would make it and aimed at one
+code of the audit: a multiplier word for a change it does not equal ("tripled" for +11 %), a
+number spelled out wrong ("twelve thousand" for 10,210), a value in another unit ("61,014.03
 cents", "€61,014.03" for usd), a headline given as a string, a superlative or universal over
 members the evidence never compared, a stated order the values contradict, a ranking with a
 member dropped, a diagnosis argued away behind prose that still states it, an instruction
@@ -16,26 +16,27 @@ added: a percent change written without its % ("fell by 16.0"), a level or share
 move ("rose by 2,616"), a ratio phrase ("rose to twice its level", "by a factor of 4"), a
 change's previous value stated as where it ended ("rose 10.8 % to 11,343"), one window's value
 stated of the other, and a member swapped in the prose alone. A fourth pass added: a
-comparison's headline set to one of its levels, a ranking's to another member's value, a
-series said to move one way every period against its rows ("fell every week"), a level called
-an all-time high or a record, a level stated as a bound it does not meet ("more than 12,000" of
+comparison's headline set to one of its levels, a ranking's to another member's value, a series
+said to move one way every period against its rows ("fell every week"), a level called an all-
+time high or a record, a level stated as a bound it does not meet ("more than 12,000" of
 11,343), a count of cited rows miscounted ('All 7 stores are listed.' of 6 cited, '4 of the 5
 regions rose.'), a series' high or low said of another period ('peaked in the week of
 2026-04-27'), and a run of a series' moves longer than its cited rows hold ('rose for the fifth
-week in a row'). A fifth pass added comparisons between named members:
-two cited members compared the wrong way round ('Brooklyn had more revenue than New York 5th
-Ave.'), a member given another place than the cited breakdown gives it ('The second-largest
-store was Philadelphia.'), and two members more than 10 % apart said to be level. Each returns None where the answer offers no place for it. The honest rewrites
-change only how a true answer is written: numbers rounded to fewer digits (integers too), a
-change written as an unsigned magnitude, a governed synonym for a metric's label, the prose's
-sentences in another order, a true denial ("did not rise" of a metric that fell), a claim's
-comparison written "from PREVIOUS to CURRENT", a move within ±2 % called flat; and, nearest the
-third pass's lies, "the percent change was -16.0", "stood at 2,616", the true ratio ("rose to
-3.7 times its level"), "to CURRENT, from PREVIOUS", each window's value stated of its own
-window; and nearest the fourth's, a level hedged at two significant digits ("about 11,000"), a
-change stated as the bound it meets ("rose over 10 %"), a series' true universal ("rose every
-week"), the true count, the true period of a high or low, the true run; and nearest the fifth's, two members
-compared the way their values order them and a listed member's true place.
+week in a row'). A fifth pass added comparisons between named members: two cited members
+compared the wrong way round ('Brooklyn had more revenue than New York 5th Ave.'), a member
+given another place than the cited breakdown gives it ('The second-largest store was
+Philadelphia.'), and two members more than 10 % apart said to be level. Each returns None where
+the answer offers no place for it. The honest rewrites change only how a true answer is written:
+numbers rounded to fewer digits (integers too), a change written as an unsigned magnitude, a
+governed synonym for a metric's label, the prose's sentences in another order, a true denial
+("did not rise" of a metric that fell), a claim's comparison written "from PREVIOUS to CURRENT",
+a move within ±2 % called flat; and, nearest the third pass's lies, "the percent change was
+-16.0", "stood at 2,616", the true ratio ("rose to 3.7 times its level"), "to CURRENT, from
+PREVIOUS", each window's value stated of its own window; and nearest the fourth's, a level
+hedged at two significant digits ("about 11,000"), a change stated as the bound it meets ("rose
+over 10 %"), a series' true universal ("rose every week"), the true count, the true period of a
+high or low, the true run; and nearest the fifth's, two members compared the way their values
+order them and a listed member's true place.
 
 Plain dicts and a plain view of the results in, so it needs nothing but the protocol.
 """

@@ -515,7 +515,8 @@ _MULTIPLIER = re.compile(
     r"|\b(?:by\s+)?a\s+factor\s+of\s+(?P<factor>two|three|four|five|six|seven|eight|nine|ten|"
     r"[0-9]+(?:\.[0-9]+)?)\b"
     r"|(?<![\w.])(?P<ntimes>two|three|four|five|six|seven|eight|nine|ten|[0-9]+(?:\.[0-9]+)?)"
-    r"\s+times\b(?=\s+(?:as|its|their|the|what|higher|larger|bigger|greater|more|over)\b)"
+    r"\s+times\b(?=\s+(?:as|its|their|the|what|that|those|higher|larger|bigger|greater|more|"
+    r"over)\b|\s+(?-i:[A-Z])|\s+\S+['’]s\b)"
     r"|\b(?:by|in)\s+(?P<part>half|a\s+half|a\s+third|one\s+third|two\s+thirds|a\s+quarter|"
     r"one\s+quarter|three\s+quarters)\b"
     r"|\b(?P<fold>two|three|four|five|six|seven|eight|nine|ten|twenty|hundred|[0-9]+)-?fold\b"
@@ -738,6 +739,9 @@ _SUPERLATIVES = {"largest", "biggest", "highest", "lowest", "smallest", "best", 
 _VALUE_CUES = {"was", "were", "is", "are", "be", "been", "reached", "hit", "totaled", "totalled",
                "totals", "averaged", "equals", "equalled", "equaled", "at", "had", "has", "have",
                "recorded", "sold", "saw"}
+_DURATION_CUES = (_VALUE_CUES - {"at", "had", "has", "have", "saw"}) | {"by", "averaging"}
+"""Words before a count of periods that make it a duration stated as a value ('was 10 minutes',
+'by 5 days'); not 'had 7 days' or 'at 3 weeks', which count the periods."""
 
 
 def _word_before(text: str, number: ReadNumber) -> str:
@@ -766,8 +770,11 @@ def _per(text: str, number: ReadNumber) -> bool:
 
 
 def _counts_periods(text: str, number: ReadNumber) -> bool:
-    """'8 weeks', '7 days': a window's length, not a measurement."""
-    return _bare(number) and _word_after(text, number).lower() in _PERIODS
+    """'8 weeks', '7 days': a window's length, not a measurement, unless a verb states it as a
+    value or a move gives its size ('the delay was 10 minutes', 'averaged 12 days', 'later by
+    5 minutes'): a duration in the metric's units."""
+    return _bare(number) and _word_after(text, number).lower() in _PERIODS and (
+        _word_before(text, number) not in _DURATION_CUES)
 
 
 def _before_superlative(text: str, number: ReadNumber) -> bool:
@@ -784,8 +791,10 @@ def _year(text: str, number: ReadNumber) -> bool:
 def _list_count(text: str, number: ReadNumber) -> bool:
     """'3 products', 'across 4 channels': a small count of listed things, unless stated as a value."""
     after = _word_after(text, number)
+    before = _word_before(text, number)
     return (_bare(number) and number.value <= 20 and after[:1].islower()
-            and not number.sign_word and _word_before(text, number) not in _VALUE_CUES)
+            and not number.sign_word and before not in _VALUE_CUES
+            and not (before in _DURATION_CUES and after in _PERIODS))  # 'by 5 minutes
 
 
 NOT_CLAIMS = (_ranked, _per, _counts_periods, _before_superlative, _year, _list_count)

@@ -115,6 +115,26 @@ class TestNotClaims:
                 "and in March 4,102 users came back 2.26 days on average over the last 8 weeks.")
         assert [n.text for n in read_numbers(text)] == ["3,856", "4,102", "2.26"]
 
+    @pytest.mark.parametrize(("text", "value"), [
+        ("The average delay was 10 minutes.", 10), ("Delays averaged 41 minutes.", 41),
+        ("Departures ran later by 5 minutes.", 5), ("Days per user is 3 days.", 3)])
+    def test_a_duration_stated_as_a_value_is_read(self, text: str, value: int) -> None:
+        """A count of periods a verb states as a value, or a move gives as its size, is a
+        duration in the metric's units ('was 10 minutes' of a delay in minutes): a claim. A
+        window's length ('over the last 8 weeks', 'for 7 days', 'had 7 days') is not."""
+        assert only(text).value == value
+        assert read_numbers("The week had 7 days, for 3 weeks in a row, over 8 weeks.") == ()
+
+    @pytest.mark.parametrize("text", [
+        "Online took 10 times Brooklyn's revenue.", "Online took 10 times what Brooklyn took.",
+        "ios had 3 times Android's users.", "Orders rose to 4 times that of May."])
+    def test_n_times_another_value_is_a_multiplier(self, text: str) -> None:
+        """'N times' before what it multiplies (a possessive, a name, 'what', 'that') is a
+        ratio; 'opened it 10 times in a row' counts occurrences."""
+        (number,) = read_numbers(text)
+        assert number.width > 0
+        assert read_numbers("Users opened it 10 times in a row.") == ()
+
     def test_a_year_stated_as_a_value_is_read(self) -> None:
         """A four-digit number a verb states ('was 2019') is a claim, not a year."""
         assert only("Orders were 2019 in Q2 2019").value == 2019
