@@ -17,8 +17,8 @@ move ("rose by 2,616"), a ratio phrase ("rose to twice its level", "by a factor 
 change's previous value stated as where it ended ("rose 10.8 % to 11,343"), one window's value
 stated of the other, and a member swapped in the prose alone. A fourth pass added: a
 comparison's headline set to one of its levels, a ranking's to another member's value, a series
-said to move one way every period against its rows ("fell every week"), a level called an all-
-time high or a record, a level stated as a bound it does not meet ("more than 12,000" of
+said to move one way every period against its rows ("fell every week"), a level called an
+all-time high or a record, a level stated as a bound it does not meet ("more than 12,000" of
 11,343), a count of cited rows miscounted ('All 7 stores are listed.' of 6 cited, '4 of the 5
 regions rose.'), a series' high or low said of another period ('peaked in the week of
 2026-04-27'), and a run of a series' moves longer than its cited rows hold ('rose for the fifth
