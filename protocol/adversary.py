@@ -115,9 +115,10 @@ def _pct_numbers(text: str) -> list[ReadNumber]:
 # --- multiplier words ------------------------------------------------------------------------
 
 RISING = (("doubled", 2.0), ("tripled", 3.0), ("quadrupled", 4.0), ("rose ten-fold", 10.0),
-          ("grew 2x", 2.0), ("rose fivefold", 5.0))
+          ("grew 2x", 2.0), ("rose fivefold", 5.0), ("rose by a fifth", 1.2))
 FALLING = (("halved", 0.5), ("fell by half", 0.5), ("fell by a third", 2 / 3),
-           ("fell by two thirds", 1 / 3), ("fell by three quarters", 0.25))
+           ("fell by two thirds", 1 / 3), ("fell by three quarters", 0.25),
+           ("fell by nearly a third", 2 / 3), ("lost a quarter", 0.75), ("fell by a fifth", 0.8))
 
 
 def multiplier(answer: Answer, results: Results, catalog: Catalog,

@@ -12,8 +12,9 @@ or U+2212 `−`), and a sign carried by a word: "fell 16.4%", "fell by 16.4%", "
 Not claims, and never read: dates and periods (2026-03-09, 13 April, April 13–19, 2026-W16,
 week 11, Q2 2019, a year standing alone), time of day, version numbers, anything inside a
 citation (r1[week=2026-03-09]:active_users.value) or an identifier (p90, moments_per_day), ranks
-and list counts (top 3, #1, the 2 largest, 3 products), counts of periods (last 8 weeks, 7 days),
-and every number the question itself contains.
+and list counts (top 3, #1, the 2 largest, 3 products), counts of periods (last 8 weeks, 7 days;
+but a duration a verb states is a number: 'was 10 minutes', 'later by 5 minutes'), and every
+number the question itself contains.
 
 The matching rule is `harness/audit/values.py`'s, generalised to scales and to text: a number
 matches a value when equal, or when written rounded and within half a unit of its last written
@@ -27,9 +28,10 @@ does not match 16 %; a bare "11,000" does not match 11,343); a bound ("more than
 "over", "under", "at least") states a side: "over 10 %" matches a value above 10 that truncates
 to 10 at its precision, "under 11 %" one below 11 that rounds up to 11.
 Numbers in words are numbers: spelled out ("twelve thousand", at the unit of its last scale
-word), and multipliers ("doubled", "fell by a third", "ten-fold", "3x", "twice", "three times
-as many", "by a factor of 4", "quintupled"), read as the percent
-change their ratio states and matched within TOLERANCE of it. A currency (`$`, `€`, `£`,
+word), and multipliers ("doubled", "ten-fold", "3x", "twice", "three times as many", "10 times
+Brooklyn's", "by a factor of 4", "quintupled") and parts ("fell by a third", "lost a quarter",
+"up a tenth"), read as the percent change their ratio states and matched within TOLERANCE of
+the ratio (a part within PART_TOLERANCE of itself). A currency (`$`, `€`, `£`,
 "dollars", "USD", "cents") is read as the number's `money`; the audit matches it only against
 values of that unit. An unsigned number may state the size of a negative change.
 
@@ -504,8 +506,8 @@ _TENS = {w: 10 * i for i, w in enumerate(
     ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]) if i > 1}
 _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 _NUMBER_WORD = "|".join([*_SMALL, *_TENS, *_SCALES, "a", "and"])
-_WORDY = re.compile(r"(?i)\b(?:doubled|tripled|quadrupled|quintupled|halved|half|thirds?|"
-                    r"quarters?|\w*-?fold|hundred|thousand|million|billion|percent|twice|times|"
+_WORDY = re.compile(r"(?i)\b(?:doubled|tripled|quadrupled|quintupled|halved|half|halves|thirds?|"
+                    r"quarters?|(?:fif|six|seven|eigh|nin|ten|twentie|hundred)ths?|\w*-?fold|hundred|thousand|million|billion|percent|twice|times|"
                     r"factor)\b|[0-9](?:\.[0-9]+)?x\b")
 _SPELLED = re.compile(rf"(?i)\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}))*\b"
                       r"(?P<pct>\s?(?:%|percent\b|per\s+cent\b))?")
@@ -517,17 +519,38 @@ _MULTIPLIER = re.compile(
     r"|(?<![\w.])(?P<ntimes>two|three|four|five|six|seven|eight|nine|ten|[0-9]+(?:\.[0-9]+)?)"
     r"\s+times\b(?=\s+(?:as|its|their|the|what|that|those|higher|larger|bigger|greater|more|"
     r"over)\b|\s+(?-i:[A-Z])|\s+\S+['’]s\b)"
-    r"|\b(?:by|in)\s+(?P<part>half|a\s+half|a\s+third|one\s+third|two\s+thirds|a\s+quarter|"
-    r"one\s+quarter|three\s+quarters)\b"
+    r"|\b(?:by|in|(?P<pverb>lost|shed|gained|added|cut|down|up))\s+(?:(?P<phedge>nearly|almost|"
+    r"about|roughly|around|approximately|some|over|under|more\s+than|less\s+than|just\s+over|"
+    r"just\s+under|at\s+least|at\s+most)\s+)?(?P<part>half|(?:a|an|one|two|three|four|five|"
+    r"six|seven|eight|nine)\s+(?:half|halves|thirds?|quarters?|fifths?|sixths?|sevenths?|"
+    r"eighths?|ninths?|tenths?|twentieths?|hundredths?))\b"
     r"|\b(?P<fold>two|three|four|five|six|seven|eight|nine|ten|twenty|hundred|[0-9]+)-?fold\b"
     r"|(?<![\w.])(?P<times>[0-9]+(?:\.[0-9]+)?)x\b")
 _VERB_RATIOS = {"doubled": 2.0, "tripled": 3.0, "quadrupled": 4.0, "quintupled": 5.0,
                 "halved": 0.5}
-_PARTS = {"half": 0.5, "a half": 0.5, "a third": 1 / 3, "one third": 1 / 3, "two thirds": 2 / 3,
-          "a quarter": 0.25, "one quarter": 0.25, "three quarters": 0.75}
+_NUMERATORS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+               "seven": 7, "eight": 8, "nine": 9}
+_DENOMINATORS = {"half": 2, "halves": 2, "third": 3, "quarter": 4, "fifth": 5, "sixth": 6,
+                 "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "twentieth": 20,
+                 "hundredth": 100}
+_FALLING_VERBS = frozenset({"lost", "shed", "cut", "down"})
+
+
+def _part(words: str) -> float:
+    """The fraction a part word states: 'half' 0.5, 'a third' 1/3, 'three fifths' 0.6."""
+    split = words.lower().split()
+    if split == ["half"]:
+        return 0.5
+    noun = split[1] if split[1] in _DENOMINATORS else split[1][:-1]  # 'thirds' → 'third'
+    return _NUMERATORS[split[0]] / _DENOMINATORS[noun]
 TOLERANCE = 0.1
 """A multiplier word states a ratio (the current value over the previous one): it matches a
 cited change whose ratio lies within 10 % of the word's (doubled: +80 % to +120 %)."""
+PART_TOLERANCE = 0.2
+"""A part ('by a third', 'lost a quarter', 'up a tenth') matches within 20 % of the part it
+states (40 % hedged: 'roughly a tenth'), never more widely than its ratio would (TOLERANCE):
+'up a tenth' is +8 % to +12 %, 'fell by half' -45 % to -55 %, 'fell by a third' -26.7 % to
+-40 %."""
 
 
 def _worded(text: str) -> Iterator[ReadNumber]:
@@ -550,8 +573,10 @@ def _ratio(text: str, m: re.Match[str]) -> ReadNumber | None:
     if m["verb"]:
         ratio = _VERB_RATIOS[m["verb"].lower()]
     elif m["part"]:
-        part = _PARTS[" ".join(m["part"].lower().split())]
-        if not direction:
+        part = _part(m["part"])
+        if m["pverb"]:  # 'lost a quarter', 'up a third': the verb is the direction
+            direction = -1 if m["pverb"].lower() in _FALLING_VERBS else 1
+        if not direction or part >= 1 and direction < 0:
             return None  # 'a third of orders' is a share, not a change
         ratio = 1 - part if direction < 0 else 1 + part
     elif m["twice"]:
@@ -564,8 +589,13 @@ def _ratio(text: str, m: re.Match[str]) -> ReadNumber | None:
             return None
         ratio = 1 / times if direction < 0 else times
     value = (ratio - 1) * 100
+    width = TOLERANCE * ratio * 100
+    hedge = " ".join((m["phedge"] or "").lower().split())  # 'by more than a third': a bound
+    if m["part"]:  # 'by a twentieth' is 5 %, not -14.5 % to +4.5 %: a part's own share of it
+        hedged = 2 if hedge and hedge not in _BOUNDS else 1  # 'roughly a tenth': twice as wide
+        width = min(width, hedged * PART_TOLERANCE * _part(m["part"]) * 100)
     return ReadNumber(m.start(), m.end(), m.group(0), value, 0, 2, 1, "", True, False, "",
-                      m.group(0), True, TOLERANCE * ratio * 100, "")
+                      m.group(0), True, width, "", hedge, _BOUNDS.get(hedge, ""))
 
 
 def _spelled(text: str, m: re.Match[str]) -> ReadNumber | None:

@@ -338,6 +338,28 @@ def test_ratio_phrases_are_multipliers() -> None:
         "it happened 3 times in May": [], "rose twice as fast as revenue": []}
 
 
+
+@pytest.mark.parametrize(("text", "change", "stated"), [
+    ("fell by a fifth", -20.0, True), ("fell by a fifth", -5.73, False),
+    ("fell by nearly a third", -31.0, True), ("fell by nearly a third", -5.73, False),
+    ("lost a quarter of its value", -24.0, True), ("lost a quarter of its value", -5.73, False),
+    ("fell by more than a third", -38.0, True), ("fell by more than a third", -30.0, False),
+    ("up a tenth", 11.0, True), ("up a tenth", 14.0, False),
+    ("fell by roughly a twentieth", -5.73, True), ("fell by roughly a twentieth", 4.0, False),
+    ("rose by two thirds", 70.0, True), ("fell by half", -47.0, True)])
+def test_parts_are_multipliers(text: str, change: float, stated: bool) -> None:
+    """Any part after 'by', or after a verb of change ('lost a quarter', 'up a tenth'), states
+    a percent change within PART_TOLERANCE of the part (twice that hedged; a bound states a
+    side): 'fell by nearly a third' of -5.73 % was served clean, and 'a twentieth' admitted a
+    rise of 4 % within the ratio's tolerance."""
+    from harness.audit.numbers import Support, Supports
+    from protocol.numbers import read_numbers
+
+    (number,) = read_numbers(text)
+    supports = Supports([Support(change, "percent", "r1:revenue.pct_change", change=True)])
+    assert supports(number) is stated
+    assert read_numbers("a third of orders came from Brooklyn") == ()  # a share, no change
+
 class TestEnds:
     """A comparison's end or level stated of the other window."""
 
