@@ -156,14 +156,56 @@ def find_prose_labels(ctx: AnswerContext) -> list[Finding]:
 
 def _read_prose(index: CatalogIndex, text: str) -> ProseReading:
     words = read_words(index, "prose", text)
-    because = frozenset(i for i, m in enumerate(words.metrics)
-                        if _BECAUSE.search(text[:m.span[0]]))
     sentences = _sentences(text, words.members)
+    because = frozenset(i for i, m in enumerate(words.metrics)
+                        if _BECAUSE.search(text[:m.span[0]])) | _subjects(text, sentences,
+                                                                          words.metrics)
     return ProseReading(words, because, _read_causes(text, sentences, words.metrics),
                         _read_bound(text, read_claims(index, text), sentences,
                                     words.metrics, words.members),
                         _read_moves(text, sentences, words.metrics, words.members),
                         _read_led(text, sentences, words))
+
+
+_DROVE = re.compile(
+    r"(?i)\b(?:caused|causes|drove|drives|driven|(?:was|were|is|are)\s+(?:mostly\s+|mainly\s+|"
+    r"largely\s+)?(?:behind|responsible\s+for)|explains?|explained|accounts?\s+for\s+most\s+of|"
+    r"accounted\s+for\s+most\s+of|contributed\s+(?:the\s+)?most\s+to|(?:was|were|is|are)\s+the\s+"
+    r"(?:main|biggest|largest|chief|primary|key)\s+(?:driver|cause|contributor|factor|reason)\s+"
+    r"(?:of|for|behind|in|to))\b")
+"""A cause word whose subject is the cause ('days per user drove the fall', 'X was behind the
+drop', 'X contributed most to the fall', 'X was the main driver of the decline')."""
+_DENIED = re.compile(r"(?i)\b(?:not|rather\s+than|instead\s+of|than|nor|neither)\s+"
+                     r"(?:(?:the|a|an|its|their)\s+)?$")
+"""Words right before a metric that deny it ('not days per user', 'rather than active users')."""
+
+
+def _subjects(text: str, sentences: list[tuple[int, int]], metrics: tuple[Mention, ...]
+              ) -> frozenset[int]:
+    """Positions (in `metrics`) of metrics named as the subject of a cause word of the answer's
+    own change: the last metric before it in its clause that no 'not' denies, when no metric
+    follows the word (the change is the answer's: 'Active users, not days per user, drove the
+    fall') or the one that follows is the prose's first (its headline metric). An unhedged
+    sentence only; 'X led to Y' of another Y is a chain, not the answer's cause."""
+    if not metrics or _DROVE.search(text) is None:
+        return frozenset()
+    out: set[int] = set()
+    for start, end in sentences:
+        sentence = text[start:end]
+        if HEDGE.search(sentence):
+            continue
+        for verb in _DROVE.finditer(text, start, end):
+            clause = max(text.rfind(";", start, verb.start()), text.rfind(":", start,
+                                                                       verb.start()), start)
+            after = [m for m in metrics if verb.end() <= m.span[0] and m.span[1] <= end]
+            if after and after[0].name != metrics[0].name:
+                continue
+            subject = [i for i, m in enumerate(metrics) if clause <= m.span[0]
+                       and m.span[1] <= verb.start()
+                       and _DENIED.search(text[max(start, m.span[0] - 24):m.span[0]]) is None]
+            if subject and metrics[subject[-1]].name != metrics[0].name:
+                out.add(subject[-1])
+    return frozenset(out)
 
 
 def _read_led(text: str, sentences: list[tuple[int, int]], words: ClaimReading
@@ -428,8 +470,10 @@ def _read_causes(text: str, sentences: list[tuple[int, int]], mentions: tuple[Me
         if cause is None or HEDGE.search(sentence):
             continue
         at = start + cause.start()
-        before = [m for m in mentions if start <= m.span[0] and m.span[1] <= at]
-        after = [m for m in mentions if at <= m.span[0] and m.span[1] <= end]
+        said = [m for m in mentions if start <= m.span[0] and m.span[1] <= end
+                and _DENIED.search(text[max(start, m.span[0] - 24):m.span[0]]) is None]
+        before = [m for m in said if m.span[1] <= at]  # 'not the price rise' is no cause
+        after = [m for m in said if at <= m.span[0]]
         if not (before and after):
             continue
         first = CAUSE_FIRST.match(cause.group(0)) is not None and not re.match(
@@ -566,6 +610,8 @@ def _read_moves(text: str, sentences: list[tuple[int, int]], metrics: tuple[Ment
             stop = min(stop, metrics[i + 1].span[0])
         for word in _WORDS.finditer(text, m.span[1], stop):
             verb = word.group(0).lower()
+            if verb in _CAUSE_WORDS:
+                break  # 'active users drove the fall': the move after it is the effect's
             negated = verb in _NEGATIONS or verb.endswith("'t")
             sign = 1 if verb in RISES else -1 if verb in FALLS else 0
             if negated:  # "did not fall" says it did not: the move's sign is the other way
@@ -584,6 +630,10 @@ def _read_moves(text: str, sentences: list[tuple[int, int]], metrics: tuple[Ment
     return tuple(out)
 
 
+_CAUSE_WORDS = frozenset({"drove", "drives", "driving", "caused", "causes", "causing", "explains",
+                          "explained", "behind", "led", "leads", "resulted", "results",
+                          "contributed", "contributes", "accounted", "accounts", "responsible"})
+"""Words after a metric that make it a cause: a verb of motion after them is the effect's."""
 _DENIALS = frozenset({"not", "never", "neither", "nor"})
 """Negations that deny the move after them; "barely rose" and "hardly fell" still moved."""
 _BETWEEN = frozenset({"be", "been", "have", "has", "had", "did", "do", "does", "really",

@@ -322,3 +322,39 @@ def test_a_causal_claims_numbers_are_its_metrics_on_the_shop() -> None:
 
     assert said("Revenue fell 6.81% because orders fell 7.69%") == "serve"
     assert said("Revenue fell 7.69% because orders fell 6.81%") == "withhold"
+
+
+def _added(sentence: str) -> Edit:
+    return lambda a: a.update(answer=f"{a['answer']} {sentence}")
+
+
+@pytest.fixture(scope="module")
+def shop_diag(shop_layer) -> TraceRecord:
+    """The rules analyst's answer to 'Why did revenue fall in May 2019?' on the real shop:
+    driven by average order value (-20.4 %) while orders rose 18.4 %."""
+    return run_attempt(Question("ask", "Why did revenue fall in May 2019?"), RulesClient(),
+                       shop_layer, Protocol.parse("claims"))
+
+
+@pytest.mark.parametrize(("fixture", "cause", "other"), [
+    ("diag", "Days per user", "active users"), ("shop_diag", "Average order value", "orders")])
+def test_a_cause_named_as_the_subject_must_be_the_driver(request, fixture: str, cause: str,
+                                                         other: str) -> None:
+    """'X drove the fall', 'X was behind the drop', 'X contributed most to the fall', 'X was the
+    main driver of the decline' name X as the cause of the answer's own change: another metric
+    than the driver is `mislabelled_metric`, as 'because of X' is. A metric a 'not' denies is no
+    cause, and the move after a cause word is the effect's ('Days per user, not active users,
+    drove the fall' was withheld as active users said to fall; 'drove the fall, not the price'
+    was weak_causal)."""
+    record = request.getfixturevalue(fixture)
+    wrong = other[:1].upper() + other[1:]
+    for sentence in (f"{wrong}, not {cause.lower()}, drove the fall.",
+                     f"{wrong} contributed most to the fall.",
+                     f"{wrong} were behind the drop.",
+                     f"{wrong} were the main driver of the decline."):
+        assert reaudit(record, _added(sentence)) == [("mislabelled_metric", "answer")], sentence
+    for sentence in (f"{cause}, not {other}, drove the fall.",
+                     f"{cause} contributed most to the fall.",
+                     f"{cause} was the main driver of the decline.",
+                     f"{cause} drove the fall, not {other}."):
+        assert reaudit(record, _added(sentence)) == [], sentence
