@@ -4,7 +4,9 @@ The prose is what a user reads first, so it is read by the claims' reader (label
 to everything the answer's claims cite and every tree edge they rest on (findings on claim
 `answer`):
 - a governed metric, member or period it names must be one of those;
-- "because X" must name the answer's driver;
+- "because X" must name the answer's driver, and so must a cause named as the subject of a
+  cause word of the answer's own change ("X drove the fall", "X was behind the drop", "X
+  contributed most to the fall"); a metric a "not" denies ("not days per user") is no cause;
 - a cause stated as a fact must follow an exact tree edge;
 - a number is read as the value of the metric named last before it in its sentence (and of the
   member named between them), and must be cited for that metric (and member);
