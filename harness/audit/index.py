@@ -44,6 +44,13 @@ class CatalogIndex:
         _BY_DIGEST.clear()
 
     @staticmethod
+    def forget_readings() -> None:
+        """Let go of every index's readings, keeping the indexes (`bench audit`'s fresh pass:
+        each answer read as if no audit had read its texts before)."""
+        for index in _BY_DIGEST.values():
+            index.readings.clear()
+
+    @staticmethod
     def cached(digest: str) -> CatalogIndex | None:
         """The index already built for a catalog digest, if any."""
         return _BY_DIGEST.get(digest)
