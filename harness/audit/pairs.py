@@ -26,6 +26,7 @@ from typing import Any
 
 from harness.audit.context import AnswerContext, Cited
 from harness.audit.labels import read_words
+from harness.audit.numbers import numeric
 from harness.audit.scope import scope_of
 from harness.audit.types import Finding
 from protocol.reading import Mention
@@ -194,13 +195,9 @@ def _values(ctx: AnswerContext, cited: list[Cited], a: Mention, b: Mention, spee
         seen.add(mark)
         va = (item.row.values.get(item.metric) or {}).get(field)
         vb = (row.values.get(item.metric) or {}).get(field)
-        if _number(va) and _number(vb):
+        if numeric(va) and numeric(vb):
             out.append((item.metric, field, va, vb))
     return out
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _cites(ctx: AnswerContext, cited: list[Cited], m: Mention) -> bool:
@@ -348,7 +345,7 @@ def _board(ctx: AnswerContext, cited: list[Cited], dimension: str
             continue
         field = item.citation.field
         values = {str(r.key.get(dimension)): v for r in result.rows
-                  if _number(v := (r.values.get(item.metric) or {}).get(field))}
+                  if numeric(v := (r.values.get(item.metric) or {}).get(field))}
         if len(values) >= 2:
             return item.metric, field, values
     return None
