@@ -25,6 +25,7 @@ import re
 from typing import Any
 
 from harness.audit.context import AnswerContext, Cited
+from harness.audit.index import CatalogIndex
 from harness.audit.labels import read_words
 from harness.audit.numbers import numeric
 from harness.audit.scope import scope_of
@@ -89,18 +90,79 @@ def find_pairs(ctx: AnswerContext) -> list[Finding]:
     texts = [("answer", ctx.answer.answer or "")] + [(c.cid, c.claim.text) for c in ctx.claims]
     out: list[Finding] = []
     for where, text in texts:
-        if _COMPARATIVE.search(text) is None and _RANK.search(text) is None and \
-                _LEVEL_WORD.search(text) is None:
-            continue
-        reading = read_words(ctx.index_, "claim" if where != "answer" else "prose", text)
-        if not reading.members:
-            continue
-        for clause in _clauses(text, reading.members):
-            found = _in_clause(ctx, cited, where, text, clause, reading.members)
+        for said in _said(ctx.index_, "claim" if where != "answer" else "prose", text):
+            found = said.check(ctx, cited, where)
             if found is not None:
                 out.append(found)
                 break
     return out
+
+
+class _Rank:
+    """'Brooklyn ranked third', 'the third-largest store was Brooklyn', as read."""
+
+    __slots__ = ("phrase", "ordinal", "place", "low", "subjects")
+
+    def __init__(self, phrase: str, ordinal: str, low: bool | None,
+                 subjects: tuple[Mention, ...]) -> None:
+        self.phrase = phrase
+        self.ordinal = ordinal
+        self.place = _ORDINALS[ordinal.lower()]
+        self.low = low
+        """Lowest first (the superlative says so), or None for a bare rank (the question's
+        order)."""
+        self.subjects = subjects
+        """The member named, as each dimension it may be a member of."""
+
+    def check(self, ctx: AnswerContext, cited: list[Cited], where: str) -> Finding | None:
+        return _rank(ctx, cited, where, self)
+
+
+class _Pair:
+    """Two members compared ('A took more than B') or said to be level, as read."""
+
+    __slots__ = ("a", "b", "stated", "level", "hedged", "speed")
+
+    def __init__(self, a: Mention, b: Mention, stated: str, level: str, hedged: bool,
+                 speed: bool) -> None:
+        self.a, self.b = a, b
+        self.stated = stated
+        """'greater' or 'lesser' of a, or '' for a level."""
+        self.level = level
+        """The level's words ('level with', 'matched'), or ''."""
+        self.hedged = hedged
+        self.speed = speed
+        """Of moves: the clause speaks of a change or a speed ('rose more', 'grew faster')."""
+
+    def check(self, ctx: AnswerContext, cited: list[Cited], where: str) -> Finding | None:
+        if self.level:
+            return _level(ctx, cited, where, self.a, self.b, self.level, self.hedged,
+                          self.speed)
+        return _comparative(ctx, cited, where, self.a, self.b, self.stated, self.speed)
+
+
+Said = _Rank | _Pair
+
+
+def _said(index: CatalogIndex, kind: str, text: str) -> tuple[Said, ...]:
+    """What the text compares, read once per catalog for each text: the audit then holds it to
+    each answer's citations."""
+    return index.read("pairs-" + kind, text, lambda t: _said_in(index, kind, t))
+
+
+def _said_in(index: CatalogIndex, kind: str, text: str) -> tuple[Said, ...]:
+    if _COMPARATIVE.search(text) is None and _RANK.search(text) is None and \
+            _LEVEL_WORD.search(text) is None:
+        return ()
+    members = read_words(index, kind, text).members
+    if not members:
+        return ()
+    out: list[Said] = []
+    for start, end in _clauses(text, members):
+        inside = [m for m in members if start <= m.span[0] < end]
+        if inside:
+            out += _in_clause(text, start, end, inside)
+    return tuple(out)
 
 
 def _clauses(text: str, members: tuple[Mention, ...]) -> list[tuple[int, int]]:
@@ -108,7 +170,7 @@ def _clauses(text: str, members: tuple[Mention, ...]) -> list[tuple[int, int]]:
     none."""
     names = [m.span for m in members]
     out, start = [], 0
-    for stop in re.finditer(r"[.;!?](?=\s|$)", text):
+    for stop in _STOP.finditer(text):
         if any(a <= stop.start() < b for a, b in names):
             continue
         out.append((start, stop.start()))
@@ -118,35 +180,41 @@ def _clauses(text: str, members: tuple[Mention, ...]) -> list[tuple[int, int]]:
     return [c for c in out if c[1] > c[0]]
 
 
-def _in_clause(ctx: AnswerContext, cited: list[Cited], where: str, text: str,
-               clause: tuple[int, int], members: tuple[Mention, ...]) -> Finding | None:
-    start, end = clause
-    inside = [m for m in members if start <= m.span[0] < end]
-    if not inside:
-        return None
-    words = text[start:end]
+_STOP = re.compile(r"[.;!?](?=\s|$)")
+
+
+def _in_clause(text: str, start: int, end: int, inside: list[Mention]) -> list[Said]:
+    """The ranks the clause states, then the comparison of the first two members of one
+    dimension it names."""
+    out: list[Said] = []
     for m in _RANK.finditer(text, start, end):
-        found = _rank(ctx, cited, where, m, inside)
-        if found is not None:
-            return found
+        sup = (m.group("sup") or "").lower()
+        before = [x for x in inside if x.span[1] <= m.start()]
+        after = [x for x in inside if x.span[0] >= m.end()]
+        near = before[-1] if before else after[0] if sup and after else None
+        if near is not None:
+            out.append(_Rank(m.group(0), _ordinal(m), (sup in _LOW) if sup else None,
+                             tuple(x for x in inside if x.span == near.span)))
     pair = _pair(inside)
     if pair is None:
-        return None
+        return out
     a, b = pair
     between = text[a.span[1]:b.span[0]]
-    speed = _SPEED.search(words) is not None
-    if len(between.split()) > 10 or re.search(r"[0-9]", between) or _NEGATED.search(between):
-        return None  # far apart, a number between them (a bound, read elsewhere), or negated
+    speed = _SPEED.search(text, start, end) is not None
+    if len(between.split()) > 10 or _DIGIT.search(between) or _NEGATED.search(between):
+        return out  # far apart, a number between them (a bound, read elsewhere), or negated
     level = _LEVEL_BETWEEN.match(between) or (
         _LEVEL_AFTER.match(text[b.span[1]:end]) if _AND.fullmatch(between) else None)
     if level is not None:
-        return _level(ctx, cited, where, a, b, level, speed)
+        out.append(_Pair(a, b, "", level.group("level"), bool(level.group("hedge")), speed))
+        return out
     stated = _stated(between)
-    if stated is None:
-        return None
-    return _comparative(ctx, cited, where, a, b, stated, speed)
+    if stated is not None:
+        out.append(_Pair(a, b, stated, "", False, speed))
+    return out
 
 
+_DIGIT = re.compile(r"[0-9]")
 _AND = re.compile(r"(?i)\s*(?:'s\s+)?(?:and|&)\s+")
 
 
@@ -246,7 +314,7 @@ def _ordered(va: Any, vb: Any, stated: str, change: bool) -> bool:
 
 
 def _level(ctx: AnswerContext, cited: list[Cited], where: str, a: Mention, b: Mention,
-           level: re.Match[str], speed: bool) -> Finding | None:
+           level: str, hedged: bool, speed: bool) -> Finding | None:
     if not _cites(ctx, cited, a):
         a, b = b, a
         if not _cites(ctx, cited, a):
@@ -254,17 +322,17 @@ def _level(ctx: AnswerContext, cited: list[Cited], where: str, a: Mention, b: Me
     values = _values(ctx, cited, a, b, speed)
     if not values:
         return None if _held(cited, b) else _unbacked(where, a, b)
-    tolerance = 0.05 if level.group("hedge") else 0.02
+    tolerance = 0.05 if hedged else 0.02
     apart = [v for v in values if abs(v[2] - v[3]) > tolerance * max(abs(v[2]), abs(v[3]))]
     if len(apart) < len(values):
         return None
     metric, field, va, vb = apart[0]
     return Finding(
         "mislabelled_member", where,
-        f"The answer says {a.member} and {b.member} were {level.group('level')!r}, but the "
+        f"The answer says {a.member} and {b.member} were {level!r}, but the "
         f"cited rows of {metric} give {va:,.6g} and {vb:,.6g} ({field}): more than "
         f"{tolerance:.0%} apart.",
-        {"said": a.member, "dimension": a.name, "phrase": level.group('level'),
+        {"said": a.member, "dimension": a.name, "phrase": level,
          "cited": [b.member or ""]},
         f"Say which of {a.member} and {b.member} the cited values put first.")
 
@@ -279,28 +347,20 @@ def _unbacked(where: str, a: Mention, b: Mention) -> Finding:
         "show.")
 
 
-def _rank(ctx: AnswerContext, cited: list[Cited], where: str, m: re.Match[str],
-          inside: list[Mention]) -> Finding | None:
-    place = _ORDINALS[_ordinal(m).lower()]
-    sup = (m.group("sup") or "").lower()
-    before = [x for x in inside if x.span[1] <= m.start()]
-    after = [x for x in inside if x.span[0] >= m.end()]
-    near = before[-1] if before else after[0] if sup and after else None
-    if near is None:
-        return None
+def _rank(ctx: AnswerContext, cited: list[Cited], where: str, said: _Rank) -> Finding | None:
     # a member of two dimensions ('Brooklyn' a store and a city) is read as the one cited
-    same = [x for x in inside if x.span == near.span]
-    subject = next((x for x in same if _cites(ctx, cited, x)), near)
-    low = sup in _LOW if sup else _ranks_lowest(ctx)
+    subject = next((x for x in said.subjects if _cites(ctx, cited, x)), said.subjects[0])
+    place = said.place
+    low = said.low if said.low is not None else _ranks_lowest(ctx)
     board = _board(ctx, cited, subject.name)
     if board is None:
         if place == 1:
             return None  # 'first' alone is the superlative's (comparisons.py)
         return Finding(
             "unbacked_comparison", where,
-            f"The answer ranks {subject.member} {_ordinal(m)}, but no cited result compares "
+            f"The answer ranks {subject.member} {said.ordinal}, but no cited result compares "
             f"every {subject.name}: the other members were never queried.",
-            {"phrase": m.group(0), "dimension": subject.name},
+            {"phrase": said.phrase, "dimension": subject.name},
             f"Query the metric by {subject.name} and cite that result, or say only what the "
             "cited members show.")
     metric, field, values = board
@@ -315,9 +375,9 @@ def _rank(ctx: AnswerContext, cited: list[Cited], where: str, m: re.Match[str],
     listed = "; ".join(f"{k} {values[k]:,.6g}" for k in order[:max(place, len(ahead) + 1)])
     return Finding(
         "mislabelled_member", where,
-        f"The answer ranks {subject.member} {_ordinal(m)} of {subject.name}, but the cited "
+        f"The answer ranks {subject.member} {said.ordinal} of {subject.name}, but the cited "
         f"rows of {metric} ({field}) put it {_place(len(ahead) + 1)}: {listed}.",
-        {"said": subject.member, "dimension": subject.name, "phrase": m.group(0),
+        {"said": subject.member, "dimension": subject.name, "phrase": said.phrase,
          "cited": [order[place - 1]]},
         f"Name {order[place - 1]}, the member the cited values put there, or the place they "
         f"give {subject.member}.")
