@@ -507,7 +507,8 @@ _TENS = {w: 10 * i for i, w in enumerate(
 _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 _NUMBER_WORD = "|".join([*_SMALL, *_TENS, *_SCALES, "a", "and"])
 _WORDY = re.compile(r"(?i)\b(?:doubled|tripled|quadrupled|quintupled|halved|half|halves|thirds?|"
-                    r"quarters?|(?:fif|six|seven|eigh|nin|ten|twentie|hundred)ths?|\w*-?fold|hundred|thousand|million|billion|percent|twice|times|"
+                    r"quarters?|(?:fif|six|seven|eigh|nin|ten|twentie|hundred)ths?|\w*-?fold|"
+                    r"hundred|thousand|million|billion|percent|twice|times|"
                     r"factor)\b|[0-9](?:\.[0-9]+)?x\b")
 _SPELLED = re.compile(rf"(?i)\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}))*\b"
                       r"(?P<pct>\s?(?:%|percent\b|per\s+cent\b))?")
@@ -570,6 +571,7 @@ def _worded(text: str) -> Iterator[ReadNumber]:
 def _ratio(text: str, m: re.Match[str]) -> ReadNumber | None:
     """A multiplier as the percent change it states, matched within TOLERANCE of its ratio."""
     _word, direction = _sign_word(text, m.start(), m.end())
+    part = 0.0  # a part's own fraction, for its width below
     if m["verb"]:
         ratio = _VERB_RATIOS[m["verb"].lower()]
     elif m["part"]:
@@ -593,7 +595,7 @@ def _ratio(text: str, m: re.Match[str]) -> ReadNumber | None:
     hedge = " ".join((m["phedge"] or "").lower().split())  # 'by more than a third': a bound
     if m["part"]:  # 'by a twentieth' is 5 %, not -14.5 % to +4.5 %: a part's own share of it
         hedged = 2 if hedge and hedge not in _BOUNDS else 1  # 'roughly a tenth': twice as wide
-        width = min(width, hedged * PART_TOLERANCE * _part(m["part"]) * 100)
+        width = min(width, hedged * PART_TOLERANCE * part * 100)
     return ReadNumber(m.start(), m.end(), m.group(0), value, 0, 2, 1, "", True, False, "",
                       m.group(0), True, width, "", hedge, _BOUNDS.get(hedge, ""))
 
@@ -803,8 +805,15 @@ def _counts_periods(text: str, number: ReadNumber) -> bool:
     """'8 weeks', '7 days': a window's length, not a measurement, unless a verb states it as a
     value or a move gives its size ('the delay was 10 minutes', 'averaged 12 days', 'later by
     5 minutes'): a duration in the metric's units."""
-    return _bare(number) and _word_after(text, number).lower() in _PERIODS and (
-        _word_before(text, number) not in _DURATION_CUES)
+    return _bare(number) and _word_after(text, number).lower() in _PERIODS and not _duration(
+        text, number)
+
+
+def _duration(text: str, number: ReadNumber) -> bool:
+    """A count of periods a verb states as a value or a move gives as its size ('was 10
+    minutes', 'by 5 days'): a duration in the metric's units, which no rule here skips."""
+    return (_word_before(text, number) in _DURATION_CUES
+            and _word_after(text, number).lower() in _PERIODS)
 
 
 def _before_superlative(text: str, number: ReadNumber) -> bool:
@@ -821,10 +830,9 @@ def _year(text: str, number: ReadNumber) -> bool:
 def _list_count(text: str, number: ReadNumber) -> bool:
     """'3 products', 'across 4 channels': a small count of listed things, unless stated as a value."""
     after = _word_after(text, number)
-    before = _word_before(text, number)
     return (_bare(number) and number.value <= 20 and after[:1].islower()
-            and not number.sign_word and before not in _VALUE_CUES
-            and not (before in _DURATION_CUES and after in _PERIODS))  # 'by 5 minutes
+            and not number.sign_word and _word_before(text, number) not in _VALUE_CUES
+            and not _duration(text, number))
 
 
 NOT_CLAIMS = (_ranked, _per, _counts_periods, _before_superlative, _year, _list_count)

@@ -219,8 +219,7 @@ _AND = re.compile(r"(?i)\s*(?:'s\s+)?(?:and|&)\s+")
 
 
 def _pair(inside: list[Mention]) -> tuple[Mention, Mention] | None:
-    """The first two members of one dimension the clause names, in order, when it names no
-    third of that dimension between them."""
+    """The first two members of one dimension the clause names, in order."""
     for i, a in enumerate(inside):
         for b in inside[i + 1:]:
             if b.name == a.name and b.member != a.member:

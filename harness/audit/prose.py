@@ -171,8 +171,8 @@ def _read_prose(index: CatalogIndex, text: str) -> ProseReading:
 
 _DROVE = re.compile(
     r"(?i)\b(?:caused|causes|drove|drives|driven|(?:was|were|is|are)\s+(?:mostly\s+|mainly\s+|"
-    r"largely\s+)?(?:behind|responsible\s+for)|explains?|explained|accounts?\s+for\s+most\s+of|"
-    r"accounted\s+for\s+most\s+of|contributed\s+(?:the\s+)?most\s+to|(?:was|were|is|are)\s+the\s+"
+    r"largely\s+)?(?:behind|responsible\s+for)|explains?|explained|account(?:s|ed)?\s+for\s+"
+    r"most\s+of|contributed\s+(?:the\s+)?most\s+to|(?:was|were|is|are)\s+the\s+"
     r"(?:main|biggest|largest|chief|primary|key)\s+(?:driver|cause|contributor|factor|reason)\s+"
     r"(?:of|for|behind|in|to))\b")
 """A cause word whose subject is the cause ('days per user drove the fall', 'X was behind the
@@ -180,6 +180,11 @@ drop', 'X contributed most to the fall', 'X was the main driver of the decline')
 _DENIED = re.compile(r"(?i)\b(?:not|rather\s+than|instead\s+of|than|nor|neither)\s+"
                      r"(?:(?:the|a|an|its|their)\s+)?$")
 """Words right before a metric that deny it ('not days per user', 'rather than active users')."""
+
+
+def _denied(text: str, start: int, m: Mention) -> bool:
+    """A 'not' (or 'rather than', …) right before `m`, within its sentence from `start`."""
+    return _DENIED.search(text[max(start, m.span[0] - 24):m.span[0]]) is not None
 
 
 def _subjects(text: str, sentences: list[tuple[int, int]], metrics: tuple[Mention, ...]
@@ -203,8 +208,7 @@ def _subjects(text: str, sentences: list[tuple[int, int]], metrics: tuple[Mentio
             if after and after[0].name != metrics[0].name:
                 continue
             subject = [i for i, m in enumerate(metrics) if clause <= m.span[0]
-                       and m.span[1] <= verb.start()
-                       and _DENIED.search(text[max(start, m.span[0] - 24):m.span[0]]) is None]
+                       and m.span[1] <= verb.start() and not _denied(text, start, m)]
             if subject and metrics[subject[-1]].name != metrics[0].name:
                 out.add(subject[-1])
     return frozenset(out)
@@ -473,7 +477,7 @@ def _read_causes(text: str, sentences: list[tuple[int, int]], mentions: tuple[Me
             continue
         at = start + cause.start()
         said = [m for m in mentions if start <= m.span[0] and m.span[1] <= end
-                and _DENIED.search(text[max(start, m.span[0] - 24):m.span[0]]) is None]
+                and not _denied(text, start, m)]
         before = [m for m in said if m.span[1] <= at]  # 'not the price rise' is no cause
         after = [m for m in said if at <= m.span[0]]
         if not (before and after):
