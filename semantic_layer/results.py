@@ -133,11 +133,18 @@ class Result:
     def find_rows(self, selector: dict[str, str]) -> list[Row]:
         if not selector:
             return list(self.rows)
-        if len(selector) == len(self.keys):
-            if not self._by_key:
-                for r in self.rows:
-                    self._by_key.setdefault(tuple(r.key.get(k) for k in self.keys), []).append(r)
-            return self._by_key.get(tuple(selector.get(k) for k in self.keys), [])
+        keys = self.keys
+        if len(selector) == len(keys):
+            by_key = self._by_key
+            if not by_key:  # built once per result: a re-audit builds each cited result anew
+                if len(keys) == 1:  # most results: one dimension or grain
+                    k = keys[0]
+                    for r in self.rows:
+                        by_key.setdefault((r.key.get(k),), []).append(r)
+                else:
+                    for r in self.rows:
+                        by_key.setdefault(tuple([r.key.get(k) for k in keys]), []).append(r)
+            return by_key.get(tuple([selector.get(k) for k in keys]), [])
         return [r for r in self.rows if all(r.key.get(k) == v for k, v in selector.items())]
 
     def to_json(self) -> dict[str, Any]:

@@ -19,12 +19,12 @@ from harness.audit.labels import (
     support_of,
 )
 from harness.audit.prose import (
-    CAUSE,
-    HEDGE,
     find_argued_numbers,
     find_prose_direction,
     find_prose_labels,
+    hedged,
     stated_cause,
+    states_cause,
     text_reading,
 )
 from harness.audit.scope import SCOPE_FINDINGS
@@ -235,7 +235,7 @@ def find_weak_causal(ctx: ClaimContext) -> list[Finding]:
     """A causal claim resting on influence edges or none; or a conclusion resting on influence
     edges whose text states the cause as a fact (no 'may', no 'hypothesis')."""
     stated = ctx.claim.kind == "conclusion" and bool(ctx.statements) and \
-        CAUSE.search(ctx.claim.text) is not None and HEDGE.search(ctx.claim.text) is None
+        states_cause(ctx.index_, ctx.claim.text) and not hedged(ctx.index_, ctx.claim.text)
     if ctx.claim.kind != "causal" and not stated:
         return []
     edges = ctx.index_.edges
@@ -293,7 +293,7 @@ def _argues(claim: ClaimContext, cause: str, sign: int) -> bool:
     if claim.claim.kind not in ("causal", "conclusion") or not claim.claim.premises:
         return False
     text = claim.claim.text
-    if HEDGE.search(text):
+    if hedged(claim.index_, text):
         return False
     reading = text_reading(claim.index_, text)
     if cause not in read_claim(claim).said and (reading.causes or reading.because):

@@ -215,6 +215,11 @@ SHARE_FIELDS = frozenset(("share", "share_of_total"))
 _AVERAGED = re.compile(r"(?i)\b(?:average|mean|per|rate|share|ratio)\b")
 
 
+def _averaged(text: str, metrics: tuple[Mention, ...]) -> tuple[Mention, ...]:
+    """The metrics the text names right after 'average' or 'mean'."""
+    return tuple(m for m in metrics if _AVERAGE.search(text[max(0, m.span[0] - 9):m.span[0]]))
+
+
 def _said_quantity(ctx: ClaimContext, reading: ClaimReading) -> list[Finding]:
     """The text calls the cited number another quantity of its metric: a percent change
     stated as a share of a whole, or a total or level called an average."""
@@ -252,10 +257,11 @@ def _near(value: Any, stated: float) -> bool:
 
 
 def _average_of_total(ctx: ClaimContext, reading: ClaimReading) -> list[Finding]:
-    text = ctx.claim.text
-    for mention in reading.metrics:
-        if not _AVERAGE.search(text[max(0, mention.span[0] - 9):mention.span[0]]):
-            continue
+    if not reading.metrics:
+        return []
+    averaged = ctx.index_.read("averaged", ctx.claim.text,
+                               lambda text: _averaged(text, reading.metrics))
+    for mention in averaged:
         info = ctx.catalog["metrics"].get(_current(ctx.index_, mention.name)) or {}
         words = " ".join([info.get("label") or "", *(info.get("synonyms") or ())])
         if info.get("formula") or _AVERAGED.search(words):

@@ -506,6 +506,26 @@ def cause_in(index: CatalogIndex, reading: ProseReading) -> tuple[str, int] | No
     return index.current.get(cause.name, cause.name), sign
 
 
+def hedged(index: CatalogIndex, text: str) -> bool:
+    """The text holds a word that makes a stated cause a hypothesis (HEDGE), read once per
+    catalog for each text."""
+    return index.read("hedged", text, _hedged)
+
+
+def _hedged(text: str) -> bool:
+    return HEDGE.search(text) is not None
+
+
+def states_cause(index: CatalogIndex, text: str) -> bool:
+    """The text holds a word that states a cause (CAUSE), read once per catalog for each
+    text."""
+    return index.read("cause-word", text, _states_cause)
+
+
+def _states_cause(text: str) -> bool:
+    return CAUSE.search(text) is not None
+
+
 def text_reading(index: CatalogIndex, text: str) -> ProseReading:
     """Any text (a claim's) read as the prose is, once per catalog for each text."""
     return index.read("prose-reading", text, lambda t: _read_prose(index, t))

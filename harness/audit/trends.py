@@ -195,12 +195,15 @@ def _has_cue(low: str) -> bool:
     return False
 
 
+def speaks_of_periods(ctx: AnswerContext | ClaimContext, text: str) -> bool:
+    """`_speaks_of_periods`, read once per catalog for each text, as every other reading."""
+    return ctx.index_.read("speaks-of-periods", text, _speaks_of_periods)
+
+
 def trends_of(ctx: AnswerContext | ClaimContext, where: str, text: str,
               cited: tuple[Cited, ...] | list[Cited]) -> list[Finding]:
     """The universals of direction and superlatives over time the text states, held to the
-    cited series."""
-    if not _speaks_of_periods(text):
-        return []  # the common case, before any reading
+    cited series (the callers have found that the text speaks of periods)."""
     series = _series(cited)
     grains = {s[0]: "" for s in series}
     for item in cited:
@@ -230,7 +233,7 @@ def find_claim_trends(ctx: ClaimContext) -> list[Finding]:
     """A claim's universal of direction or superlative over time, held to what it cites and
     its premises cite."""
     text = ctx.claim.text
-    if not _speaks_of_periods(text):
+    if not speaks_of_periods(ctx, text):
         return []  # the common case, before the claim's support is gathered
     support = support_of(ctx)
     return trends_of(ctx, ctx.cid, text, support.cited) if support.whole else []
@@ -240,8 +243,8 @@ def find_claim_trends(ctx: ClaimContext) -> list[Finding]:
 def find_prose_trends(ctx: AnswerContext) -> list[Finding]:
     """The prose's universals of direction and superlatives over time, held to every series
     the claims cite."""
-    if ctx.answer.status != "answered" or not ctx.claims or not _speaks_of_periods(
-            ctx.answer.answer or ""):
+    if ctx.answer.status != "answered" or not ctx.claims or not speaks_of_periods(
+            ctx, ctx.answer.answer or ""):
         return []
     if any(not support_of(c).whole for c in ctx.claims):
         return []  # a broken citation is a defect already

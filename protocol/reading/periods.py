@@ -327,38 +327,58 @@ _N = r"(?P<n>\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twe
 _QY = rf"(?:(?:\s+of|,)?\s+(?P<y>{_YEAR}))?"
 _MONTH_G = rf"\b(?P<m>{MONTH_RE})\b\.?"
 
-_PATTERNS: tuple[tuple[str, Builder], ...] = (
+Needs = tuple[str | tuple[str, ...], ...]
+"""What a text must hold for a pattern to match in it: "digit" (a `\\d`), "month" (a month's
+name as a word), or a tuple of words, one of which it holds in lower case. Each is a necessary
+condition (tests/protocol/test_periods_prefilter.py holds the scan to the unfiltered one)."""
+_DIGITS: Needs = ("digit",)
+_MONTH_DAY: Needs = ("month", "digit")
+_TO_DATE = {"year": "ytd", "month": "mtd", "quarter": "qtd"}
+
+
+def _unit_words(phrase: str) -> tuple[str, ...]:
+    """The words every match of a relative phrase's pattern holds one of."""
+    units = tuple(u for u in ("week", "month", "quarter", "year", "yesterday", "today")
+                  if u in phrase)
+    return units + tuple(_TO_DATE[u] for u in units if "to date" in phrase and u in _TO_DATE)
+
+
+_PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
     (rf"{_MONTH_G}\s+(?P<a>\d{{1,2}}){_ORD}{_TO}(?P<b>\d{{1,2}}){_ORD}(?!\d)(?!\s*{_MONTH})"
-     rf"(?:,?\s+(?P<y>{_YEAR}))?", _month_range),
+     rf"(?:,?\s+(?P<y>{_YEAR}))?", _month_range, _MONTH_DAY),
     (rf"\b(?P<a>\d{{1,2}}){_ORD}{_TO}(?P<b>\d{{1,2}}){_ORD}\s+{_MONTH_G}(?:,?\s+(?P<y>{_YEAR}))?",
-     _month_range),
+     _month_range, _MONTH_DAY),
     (rf"\bweek\s+(?:of|starting|beginning|commencing)(?:\s+on)?\s+(?:the\s+)?(?P<d>{DAY_RE})",
-     _week_of),
-    (rf"\b(?P<y>{_YEAR})-?W(?P<w>\d{{1,2}})\b", _iso_week),
-    (rf"\b(?:iso\s+)?week\s+(?P<w>\d{{1,2}})\b{_QY}", _iso_week),
-    (rf"\bW(?P<w>\d{{1,2}})\b{_QY}", _iso_week),
-    (rf"\b(?P<y>{_YEAR})[\s-]?Q(?P<q>[1-4])\b", _quarter),
-    (rf"\bQ(?P<q>[1-4])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _quarter),
+     _week_of, (("week",), "digit")),
+    (rf"\b(?P<y>{_YEAR})-?W(?P<w>\d{{1,2}})\b", _iso_week, _DIGITS),
+    (rf"\b(?:iso\s+)?week\s+(?P<w>\d{{1,2}})\b{_QY}", _iso_week, (("week",), "digit")),
+    (rf"\bW(?P<w>\d{{1,2}})\b{_QY}", _iso_week, _DIGITS),
+    (rf"\b(?P<y>{_YEAR})[\s-]?Q(?P<q>[1-4])\b", _quarter, _DIGITS),
+    (rf"\bQ(?P<q>[1-4])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _quarter, _DIGITS),
     (rf"\b(?:the\s+)?(?P<q>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b{_QY}",
-     _quarter),
-    (rf"\bH(?P<h>[12])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _half),
-    (rf"\b(?:the\s+)?(?P<h>first|second|1st|2nd)\s+half\b{_QY}", _half),
+     _quarter, (("quarter",),)),
+    (rf"\bH(?P<h>[12])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _half, _DIGITS),
+    (rf"\b(?:the\s+)?(?P<h>first|second|1st|2nd)\s+half\b{_QY}", _half, (("half",),)),
     (r"\bFY\s?'?(?:\d{4}|\d{2})\b|\bfiscal\s+(?:year|quarter|half|Q[1-4]|H[12])\b(?:\s+\d{4})?",
-     _fiscal),
+     _fiscal, (("fy", "fiscal"),)),
     (r"\b(?:in|during|over|this|last|next|for)\s+(?:the\s+)?(?:spring|summer|autumn|winter|"
-     r"holidays|holiday season|christmas|black friday)\b", _season),
+     r"holidays|holiday season|christmas|black friday)\b", _season,
+     (("spring", "summer", "autumn", "winter", "holiday", "christmas", "friday"),)),
     (r"\b(?:on|for|last|this|next|since)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|"
-     r"sunday)s?\b(?!,?\s+(?:\d|the\s+\d))", _weekday),
-    (rf"\b{DAY_RE}", _single_day),
-    (r"\b(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])\b(?!-\d)", _iso_month),
-    (rf"\b(?P<m>{MONTH_RE})\b\.?,?\s+(?P<y>{_YEAR})\b", _named_month),
-    (rf"\b(?P<m>{MONTH_RE})\b\.?(?P<y>)(?!\s*\d)", _lone_month),
-    (rf"\b(?P<lead>(?:calendar\s+)?year\s+|CY\s?)?(?P<y>{_YEAR})\b(?![-/]\d)", _year),
+     r"sunday)s?\b(?!,?\s+(?:\d|the\s+\d))", _weekday, (("day",),)),
+    (rf"\b{DAY_RE}", _single_day, _DIGITS),
+    (r"\b(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])\b(?!-\d)", _iso_month, _DIGITS),
+    (rf"\b(?P<m>{MONTH_RE})\b\.?,?\s+(?P<y>{_YEAR})\b", _named_month, _MONTH_DAY),
+    (rf"\b(?P<m>{MONTH_RE})\b\.?(?P<y>)(?!\s*\d)", _lone_month, ("month",)),
+    (rf"\b(?P<lead>(?:calendar\s+)?year\s+|CY\s?)?(?P<y>{_YEAR})\b(?![-/]\d)", _year, _DIGITS),
     (rf"\b(?:the\s+)?(?:last|past|previous|prior)\s+{_N}\s+(?P<u>days?|weeks?|months?|quarters?"
-     r"|years?)\b", _last_n),
-    *((pattern, _relative(phrase)) for phrase, pattern in _RELATIVE_RE.items()),
+     r"|years?)\b", _last_n, (("last", "past", "previous", "prior"),)),
+    *((pattern, _relative(phrase), (_unit_words(phrase),))
+      for phrase, pattern in _RELATIVE_RE.items()),
 )
-_COMPILED = tuple((re.compile(p, re.IGNORECASE), b) for p, b in _PATTERNS)
+_COMPILED = tuple((re.compile(p, re.IGNORECASE), b, n) for p, b, n in _PATTERNS)
+_DIGIT = re.compile(r"\d")
+_MONTH_WORD = re.compile(rf"\b(?:{MONTH_RE})\b", re.IGNORECASE)
 
 
 def find_periods(text: str, as_of: dt.date | None = None) -> Periods:
@@ -382,7 +402,10 @@ def _scan(text: str, ctx: _Context) -> tuple[list[PeriodMention], list[PeriodPro
     found: list[PeriodMention] = []
     problems: list[PeriodProblem] = []
     taken: list[Span] = []
-    for regex, build in _COMPILED:
+    holds = _Holds(text)
+    for regex, build, needs in _COMPILED:
+        if not holds.all(needs):
+            continue  # no match can be in the text: the pattern is not searched
         for m in regex.finditer(text):
             if overlaps(m.span(), taken):
                 continue
@@ -396,6 +419,37 @@ def _scan(text: str, ctx: _Context) -> tuple[list[PeriodMention], list[PeriodPro
                 found.append(PeriodMention(period, m.group(0), m.span()))
                 taken.append(m.span())
     return sorted(found, key=lambda f: f.span), problems
+
+
+class _Holds:
+    """What a text holds, found when first asked: a digit, a month's name, its lower case.
+
+    The lower case is compared as the patterns' IGNORECASE compares: 'ſ' is an 's' and 'ı' an
+    'i' there (re's extra cases), and every other letter by its lower case."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.facts: dict[str, bool] = {}
+        self.low: str | None = None
+
+    def all(self, needs: Needs) -> bool:
+        for need in needs:  # noqa: SIM110 - a loop, not all(): no generator per pattern
+            if not (self._word(need) if isinstance(need, tuple) else self._fact(need)):
+                return False
+        return True
+
+    def _fact(self, name: str) -> bool:
+        found = self.facts.get(name)
+        if found is None:
+            regex = _DIGIT if name == "digit" else _MONTH_WORD
+            found = self.facts[name] = regex.search(self.text) is not None
+        return found
+
+    def _word(self, words: tuple[str, ...]) -> bool:
+        if self.low is None:
+            low = self.text.lower()
+            self.low = low if low.isascii() else low.replace("ſ", "s").replace("ı", "i")
+        return any(w in self.low for w in words)
 
 
 def _merge(text: str, found: list[PeriodMention], ctx: _Context,
