@@ -115,10 +115,15 @@ def _pct_numbers(text: str) -> list[ReadNumber]:
 # --- multiplier words ------------------------------------------------------------------------
 
 RISING = (("doubled", 2.0), ("tripled", 3.0), ("quadrupled", 4.0), ("rose ten-fold", 10.0),
-          ("grew 2x", 2.0), ("rose fivefold", 5.0), ("rose by a fifth", 1.2))
+          ("grew 2x", 2.0), ("rose fivefold", 5.0), ("rose by a fifth", 1.2),
+          ("rose one and a half times", 1.5), ("rose to 250 % of its level", 2.5),
+          ("rose seventy per cent", 1.7))
 FALLING = (("halved", 0.5), ("fell by half", 0.5), ("fell by a third", 2 / 3),
            ("fell by two thirds", 1 / 3), ("fell by three quarters", 0.25),
-           ("fell by nearly a third", 2 / 3), ("lost a quarter", 0.75), ("fell by a fifth", 0.8))
+           ("fell by nearly a third", 2 / 3), ("lost a quarter", 0.75), ("fell by a fifth", 0.8),
+           ("fell by one-third", 2 / 3), ("was cut in half", 0.5),
+           ("fell to a third of its level", 1 / 3), ("fell to 40 % of its previous level", 0.4),
+           ("fell sixty per cent", 0.4), ("dropped ninety %", 0.1))
 
 
 def multiplier(answer: Answer, results: Results, catalog: Catalog,
@@ -1433,6 +1438,22 @@ def true_ratio(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer |
     return None
 
 
+def level_share(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """A change written as the share of the earlier level it left, at the precision written:
+    'fell 12.2 %' → 'fell to 87.8 % of its previous level' (the honest neighbour of 'fell to a
+    third of its level')."""
+    text = answer.get("answer")
+    if not isinstance(text, str):
+        return None
+    for n in _pct_numbers(text):
+        verb = _CHANGE_VERB.search(text[:n.start])
+        if verb is not None and n.value > -100:
+            moved = "fell" if n.value < 0 else "rose"
+            new = f"{moved} to {100 + n.value:.{n.decimals}f} % of its previous level"
+            return {**_clone(answer), "answer": text[:verb.start()] + new + text[n.end:]}
+    return None
+
+
 def to_from(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
     """A change's '(A → B)' written with its ends named (the honest neighbour of 'to A'): 'rose
     10.8 % (11,343 → 12,573)' → 'rose 10.8 % to 12,573, from 11,343'."""
@@ -1591,6 +1612,7 @@ REWRITES: dict[str, Rewrite] = {
     "true_ratio": true_ratio, "to_from": to_from, "level_of_window": level_of_window,
     "true_basis": true_basis, "hedged": hedged, "bounded": bounded,
     "true_universal": true_universal, "true_count": true_count, "true_peak": true_peak,
-    "true_run": true_run, "true_pair": true_pair, "true_rank": true_rank}
+    "true_run": true_run, "true_pair": true_pair, "true_rank": true_rank,
+    "level_share": level_share}
 """Honest rewrites: each must be audited as the clean answer is (`from_to`, `true_flat`,
 `level_stood` and `true_basis` rewrite claims' texts, the rest only the prose and the headline)."""

@@ -508,10 +508,16 @@ _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1
 _NUMBER_WORD = "|".join([*_SMALL, *_TENS, *_SCALES, "a", "and"])
 _WORDY = re.compile(r"(?i)\b(?:doubled|tripled|quadrupled|quintupled|halved|half|halves|thirds?|"
                     r"quarters?|(?:fif|six|seven|eigh|nin|ten|twentie|hundred)ths?|\w*-?fold|"
-                    r"hundred|thousand|million|billion|percent|twice|times|"
-                    r"factor)\b|[0-9](?:\.[0-9]+)?x\b")
+                    r"hundred|thousand|million|billion|percent|cent|twice|times|"
+                    r"factor)\b|[0-9](?:\.[0-9]+)?x\b|[a-z]\s?%|\bto\s+[0-9.]+\s?%\s+of\b")
 _SPELLED = re.compile(rf"(?i)\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}))*\b"
                       r"(?P<pct>\s?(?:%|percent\b|per\s+cent\b))?")
+_PART_HEDGES = (r"nearly|almost|about|roughly|around|approximately|some|over|under|more\s+than|"
+                r"less\s+than|just\s+over|just\s+under|at\s+least|at\s+most")
+_PART_WORDS = (r"half|(?:a|an|one|two|three|four|five|six|seven|eight|nine)[\s-]+(?:half|halves|"
+               r"thirds?|quarters?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?|"
+               r"twentieths?|hundredths?)")
+"""A part of a whole: 'half', 'a third', 'one-third', 'two fifths'."""
 _MULTIPLIER = re.compile(
     r"(?i)\b(?P<verb>doubled|tripled|quadrupled|quintupled|halved)\b"
     r"|\b(?P<twice>twice)\b(?!\s+as\s+(?:fast|quickly|slowly|rapidly|steeply|sharply|often))"
@@ -520,11 +526,14 @@ _MULTIPLIER = re.compile(
     r"|(?<![\w.])(?P<ntimes>two|three|four|five|six|seven|eight|nine|ten|[0-9]+(?:\.[0-9]+)?)"
     r"\s+times\b(?=\s+(?:as|its|their|the|what|that|those|higher|larger|bigger|greater|more|"
     r"over)\b|\s+(?-i:[A-Z])|\s+\S+['’]s\b)"
-    r"|\b(?:by|in|(?P<pverb>lost|shed|gained|added|cut|down|up))\s+(?:(?P<phedge>nearly|almost|"
-    r"about|roughly|around|approximately|some|over|under|more\s+than|less\s+than|just\s+over|"
-    r"just\s+under|at\s+least|at\s+most)\s+)?(?P<part>half|(?:a|an|one|two|three|four|five|"
-    r"six|seven|eight|nine)\s+(?:half|halves|thirds?|quarters?|fifths?|sixths?|sevenths?|"
-    r"eighths?|ninths?|tenths?|twentieths?|hundredths?))\b"
+    r"|(?<![\w.])(?P<nhalf>one|two|three|four|five|six|seven|eight|nine|ten)\s+and\s+a\s+half"
+    r"\s+times\b"
+    rf"|\b(?:by|in|(?P<pverb>lost|shed|gained|added|cut|down|up)(?:\s+(?:in|by))?)\s+"
+    rf"(?:(?P<phedge>{_PART_HEDGES})\s+)?(?P<part>{_PART_WORDS})\b"
+    rf"|\bto\s+(?:(?P<lhedge>{_PART_HEDGES})\s+)?(?:(?P<lpart>{_PART_WORDS})|(?P<lpct>[0-9]+"
+    r"(?:\.(?P<lpctd>[0-9]+))?)\s?(?:%|percent\b|per\s+cent\b))\s+(?:of\s+)?"
+    r"(?:its|their|the|(?:\w+\s+)?\w+['’]s)\s+(?:(?:previous|prior|earlier|former|original|"
+    r"starting|old|usual)\s+)?(?:level|value|size|figure)\b"
     r"|\b(?P<fold>two|three|four|five|six|seven|eight|nine|ten|twenty|hundred|[0-9]+)-?fold\b"
     r"|(?<![\w.])(?P<times>[0-9]+(?:\.[0-9]+)?)x\b")
 _VERB_RATIOS = {"doubled": 2.0, "tripled": 3.0, "quadrupled": 4.0, "quintupled": 5.0,
@@ -539,7 +548,7 @@ _FALLING_VERBS = frozenset({"lost", "shed", "cut", "down"})
 
 def _part(words: str) -> float:
     """The fraction a part word states: 'half' 0.5, 'a third' 1/3, 'three fifths' 0.6."""
-    split = words.lower().split()
+    split = words.lower().replace("-", " ").split()
     if split == ["half"]:
         return 0.5
     noun = split[1] if split[1] in _DENOMINATORS else split[1][:-1]  # 'thirds' → 'third'
@@ -581,8 +590,20 @@ def _ratio(text: str, m: re.Match[str]) -> ReadNumber | None:
         if not direction or part >= 1 and direction < 0:
             return None  # 'a third of orders' is a share, not a change
         ratio = 1 - part if direction < 0 else 1 + part
+    elif m["lpart"]:  # 'fell to a third of its level': the level's share, whatever the verb
+        part = _part(m["lpart"])
+        ratio = part
+    elif m["lpct"]:  # 'fell to 84 % of its level': -16 %, to the precision written
+        value = float(m["lpct"]) - 100
+        hedge = " ".join((m["lhedge"] or "").lower().split())
+        return ReadNumber(m.start(), m.end(), m.group(0), value, 0, 2, 1, "", True, False, "",
+                          m.group(0), True, 0.5 * 10 ** -len(m["lpctd"] or ""), "", hedge,
+                          _BOUNDS.get(hedge, ""))
     elif m["twice"]:
         ratio = 0.5 if direction < 0 else 2.0  # 'fell to half … twice': a fall halves
+    elif m["nhalf"]:  # 'one and a half times': the ratio, whatever follows
+        ratio = float(_SMALL[m["nhalf"].lower()]) + 0.5
+        ratio = 1 / ratio if direction < 0 else ratio
     else:
         count = m["fold"] or m["times"] or m["factor"] or m["ntimes"]
         times = float(count) if count[:1].isdigit() else float(
@@ -592,8 +613,8 @@ def _ratio(text: str, m: re.Match[str]) -> ReadNumber | None:
         ratio = 1 / times if direction < 0 else times
     value = (ratio - 1) * 100
     width = TOLERANCE * ratio * 100
-    hedge = " ".join((m["phedge"] or "").lower().split())  # 'by more than a third': a bound
-    if m["part"]:  # 'by a twentieth' is 5 %, not -14.5 % to +4.5 %: a part's own share of it
+    hedge = " ".join((m["phedge"] or m["lhedge"] or "").lower().split())  # 'by more than a third'
+    if m["part"] or m["lpart"]:  # 'by a twentieth' is 5 %, not -14.5 % to +4.5 %: its own share
         hedged = 2 if hedge and hedge not in _BOUNDS else 1  # 'roughly a tenth': twice as wide
         width = min(width, hedged * PART_TOLERANCE * part * 100)
     return ReadNumber(m.start(), m.end(), m.group(0), value, 0, 2, 1, "", True, False, "",
@@ -810,10 +831,27 @@ def _counts_periods(text: str, number: ReadNumber) -> bool:
 
 
 def _duration(text: str, number: ReadNumber) -> bool:
-    """A count of periods a verb states as a value or a move gives as its size ('was 10
-    minutes', 'by 5 days'): a duration in the metric's units, which no rule here skips."""
-    return (_word_before(text, number) in _DURATION_CUES
-            and _word_after(text, number).lower() in _PERIODS)
+    """A count of periods a verb states as a value, a move gives as its size or its end ('was
+    10 minutes', 'by 5 days', '9 minutes longer', 'rose 60.5 % to 28 minutes'): a duration in
+    the metric's units, which no rule here skips."""
+    after = _WORD_PERIOD_AFTER.match(text, number.end)
+    if after is None or after.group(1).lower() not in _PERIODS:
+        return False
+    before = _word_before(text, number)
+    return (before in _DURATION_CUES or (after.group(2) or "").lower() in _DURATION_AFTER
+            or before in ("to", "from") and _MOVED_TO.search(text, 0, number.start) is not None)
+
+
+_WORD_PERIOD_AFTER = re.compile(r"\s*([A-Za-z]+)(?:\s+([A-Za-z]+))?")
+_DURATION_AFTER = frozenset({"longer", "shorter", "later", "earlier", "more", "less", "fewer",
+                             "higher", "lower", "slower", "faster"})
+"""Words after a count of periods that make it a move's size ('9 minutes longer')."""
+_MOVED_TO = re.compile(r"(?i)\b(?:rose|fell|grew|increased|decreased|climbed|dropped|jumped|"
+                       r"declined|slipped|dipped|moved|went\s+(?:up|down)|lengthened|shortened)"
+                       r"\b(?:[^.;:]|\.(?=\d))*?\b(?:to|from)\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|"
+                       r"almost\s+|just\s+(?:over|under)\s+|over\s+|under\s+)?$")
+"""A move's end or start before a count of periods ('rose 60.5 % to 28 minutes', 'fell from
+41 minutes'): the level it moved to or from."""
 
 
 def _before_superlative(text: str, number: ReadNumber) -> bool:

@@ -392,7 +392,7 @@ def _unnamed_member(ctx: ClaimContext) -> list[Finding]:
         if dim == grain or any(c.row.key.get(dim) != member for c in ctx.cited):
             continue
         if any(m.name == dim for m in read_claim(ctx).members) or \
-                member.lower() in ctx.claim.text.lower():
+                _writes_member(ctx.claim.text, member):
             continue
         return [Finding(
             "mislabelled_member", ctx.cid,
@@ -402,6 +402,14 @@ def _unnamed_member(ctx: ClaimContext) -> list[Finding]:
              "citation": first.text},
             f"Name the member the row is ({dim} {member}), or cite a result over every {dim}.")]
     return []
+
+
+def _writes_member(text: str, member: str) -> bool:
+    """The text writes the member as a word of its own: case-insensitively, but a short code in
+    capitals ('IN', 'US', 'DE') only in capitals, for in lower case it is another word ('150 in
+    April', 'told us'). Not a part of a word: 'us' is not in 'users'."""
+    flags = 0 if len(member) <= 3 and member.isupper() else re.IGNORECASE
+    return re.search(rf"(?<!\w){re.escape(member)}(?!\w)", text, flags) is not None
 
 
 def by_span(mentions: Iterable[Mention]) -> list[list[Mention]]:

@@ -327,12 +327,21 @@ _N = r"(?P<n>\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twe
 _QY = rf"(?:(?:\s+of|,)?\s+(?P<y>{_YEAR}))?"
 _MONTH_G = rf"\b(?P<m>{MONTH_RE})\b\.?"
 
-Needs = tuple[str | tuple[str, ...], ...]
-"""What a text must hold for a pattern to match in it: "digit" (a `\\d`), "month" (a month's
-name as a word), or a tuple of words, one of which it holds in lower case. Each is a necessary
+Needs = tuple[frozenset[str], ...]
+"""What a text must hold for a pattern to match in it: of each set, one of DIGIT (a `\\d`),
+MONTH (a month's name as a word) or a word it holds in lower case. Each is a necessary
 condition (tests/protocol/test_periods_prefilter.py holds the scan to the unfiltered one)."""
-_DIGITS: Needs = ("digit",)
-_MONTH_DAY: Needs = ("month", "digit")
+
+
+DIGIT, MONTH = "<digit>", "<month>"
+
+
+def _needs(*groups: str | tuple[str, ...]) -> Needs:
+    return tuple(frozenset((g,) if isinstance(g, str) else g) for g in groups)
+
+
+_DIGITS = _needs(DIGIT)
+_MONTH_DAY = _needs(MONTH, DIGIT)
 _TO_DATE = {"year": "ytd", "month": "mtd", "quarter": "qtd"}
 
 
@@ -349,36 +358,39 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
     (rf"\b(?P<a>\d{{1,2}}){_ORD}{_TO}(?P<b>\d{{1,2}}){_ORD}\s+{_MONTH_G}(?:,?\s+(?P<y>{_YEAR}))?",
      _month_range, _MONTH_DAY),
     (rf"\bweek\s+(?:of|starting|beginning|commencing)(?:\s+on)?\s+(?:the\s+)?(?P<d>{DAY_RE})",
-     _week_of, (("week",), "digit")),
+     _week_of, _needs(("week",), DIGIT)),
     (rf"\b(?P<y>{_YEAR})-?W(?P<w>\d{{1,2}})\b", _iso_week, _DIGITS),
-    (rf"\b(?:iso\s+)?week\s+(?P<w>\d{{1,2}})\b{_QY}", _iso_week, (("week",), "digit")),
+    (rf"\b(?:iso\s+)?week\s+(?P<w>\d{{1,2}})\b{_QY}", _iso_week, _needs(("week",), DIGIT)),
     (rf"\bW(?P<w>\d{{1,2}})\b{_QY}", _iso_week, _DIGITS),
     (rf"\b(?P<y>{_YEAR})[\s-]?Q(?P<q>[1-4])\b", _quarter, _DIGITS),
     (rf"\bQ(?P<q>[1-4])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _quarter, _DIGITS),
     (rf"\b(?:the\s+)?(?P<q>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b{_QY}",
-     _quarter, (("quarter",),)),
+     _quarter, _needs(("quarter",))),
     (rf"\bH(?P<h>[12])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _half, _DIGITS),
-    (rf"\b(?:the\s+)?(?P<h>first|second|1st|2nd)\s+half\b{_QY}", _half, (("half",),)),
+    (rf"\b(?:the\s+)?(?P<h>first|second|1st|2nd)\s+half\b{_QY}", _half, _needs(("half",))),
     (r"\bFY\s?'?(?:\d{4}|\d{2})\b|\bfiscal\s+(?:year|quarter|half|Q[1-4]|H[12])\b(?:\s+\d{4})?",
-     _fiscal, (("fy", "fiscal"),)),
+     _fiscal, _needs(("fy", "fiscal"))),
     (r"\b(?:in|during|over|this|last|next|for)\s+(?:the\s+)?(?:spring|summer|autumn|winter|"
      r"holidays|holiday season|christmas|black friday)\b", _season,
-     (("spring", "summer", "autumn", "winter", "holiday", "christmas", "friday"),)),
+     _needs(("spring", "summer", "autumn", "winter", "holiday", "christmas", "friday"))),
     (r"\b(?:on|for|last|this|next|since)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|"
-     r"sunday)s?\b(?!,?\s+(?:\d|the\s+\d))", _weekday, (("day",),)),
+     r"sunday)s?\b(?!,?\s+(?:\d|the\s+\d))", _weekday, _needs(("day",))),
     (rf"\b{DAY_RE}", _single_day, _DIGITS),
     (r"\b(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])\b(?!-\d)", _iso_month, _DIGITS),
     (rf"\b(?P<m>{MONTH_RE})\b\.?,?\s+(?P<y>{_YEAR})\b", _named_month, _MONTH_DAY),
-    (rf"\b(?P<m>{MONTH_RE})\b\.?(?P<y>)(?!\s*\d)", _lone_month, ("month",)),
+    (rf"\b(?P<m>{MONTH_RE})\b\.?(?P<y>)(?!\s*\d)", _lone_month, _needs(MONTH)),
     (rf"\b(?P<lead>(?:calendar\s+)?year\s+|CY\s?)?(?P<y>{_YEAR})\b(?![-/]\d)", _year, _DIGITS),
     (rf"\b(?:the\s+)?(?:last|past|previous|prior)\s+{_N}\s+(?P<u>days?|weeks?|months?|quarters?"
-     r"|years?)\b", _last_n, (("last", "past", "previous", "prior"),)),
-    *((pattern, _relative(phrase), (_unit_words(phrase),))
+     r"|years?)\b", _last_n, _needs(("last", "past", "previous", "prior"))),
+    *((pattern, _relative(phrase), _needs(_unit_words(phrase)))
       for phrase, pattern in _RELATIVE_RE.items()),
 )
 _COMPILED = tuple((re.compile(p, re.IGNORECASE), b, n) for p, b, n in _PATTERNS)
 _DIGIT = re.compile(r"\d")
 _MONTH_WORD = re.compile(rf"\b(?:{MONTH_RE})\b", re.IGNORECASE)
+_WORDS = frozenset(w for _p, _b, needs in _PATTERNS for need in needs for w in need) - {DIGIT,
+                                                                                      MONTH}
+"""Every word some pattern needs."""
 
 
 def find_periods(text: str, as_of: dt.date | None = None) -> Periods:
@@ -422,34 +434,29 @@ def _scan(text: str, ctx: _Context) -> tuple[list[PeriodMention], list[PeriodPro
 
 
 class _Holds:
-    """What a text holds, found when first asked: a digit, a month's name, its lower case.
+    """What a text holds of the patterns' needs (DIGIT, MONTH, their words), found once per
+    text.
 
-    The lower case is compared as the patterns' IGNORECASE compares: 'ſ' is an 's' and 'ı' an
-    'i' there (re's extra cases), and every other letter by its lower case."""
+    The words are compared as the patterns' IGNORECASE compares: 'ſ' is an 's' and 'ı' an 'i'
+    there (re's extra cases), and every other letter by its lower case."""
 
     def __init__(self, text: str) -> None:
-        self.text = text
-        self.facts: dict[str, bool] = {}
-        self.low: str | None = None
+        low = text.lower()
+        if not low.isascii():
+            low = low.replace("ſ", "s").replace("ı", "i")
+        held = {w for w in _WORDS if w in low}
+        if _DIGIT.search(text):
+            held.add(DIGIT)
+        if _MONTH_WORD.search(text):
+            held.add(MONTH)
+        self.held = frozenset(held)
 
     def all(self, needs: Needs) -> bool:
+        held = self.held
         for need in needs:  # noqa: SIM110 - a loop, not all(): no generator per pattern
-            if not (self._word(need) if isinstance(need, tuple) else self._fact(need)):
+            if held.isdisjoint(need):
                 return False
         return True
-
-    def _fact(self, name: str) -> bool:
-        found = self.facts.get(name)
-        if found is None:
-            regex = _DIGIT if name == "digit" else _MONTH_WORD
-            found = self.facts[name] = regex.search(self.text) is not None
-        return found
-
-    def _word(self, words: tuple[str, ...]) -> bool:
-        if self.low is None:
-            low = self.text.lower()
-            self.low = low if low.isascii() else low.replace("ſ", "s").replace("ı", "i")
-        return any(w in self.low for w in words)
 
 
 def _merge(text: str, found: list[PeriodMention], ctx: _Context,

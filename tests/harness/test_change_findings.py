@@ -25,8 +25,8 @@ NEW_LIES = ("swapped_ends", "reversed_windows", "flat_for_change", "dropped_memb
             "wrong_driver_member", "share_of_change", "average_of_total")
 CHANGE = {"demo": "compare-001", "shop": "compare-001", "flights": "change-001"}
 """Each domain's first change question (the flights name them change-NNN)."""
-ASKED = ("compare-001", "compare-002", "change-001", "change-002", "breakdown-001", "diag-001",
-         "diag-002", "ranking-005")
+ASKED = ("compare-001", "compare-002", "change-001", "change-002", "breakdown-001",
+         "breakdown-003", "diag-001", "diag-002", "ranking-005")
 """Questions taken from each domain, where it bundles them: changes, a breakdown, diagnoses,
 a ranking."""
 
@@ -197,6 +197,24 @@ class TestMembers:
         found = [f for f in report.findings if f.code == "mislabelled_member"]
         assert found and found[0].evidence["said"] is None
         assert report.decision == "withhold"
+
+    @pytest.mark.parametrize("name", ["demo", "shop", "flights"])
+    def test_a_member_code_is_a_word_of_its_own(self, domains, name: str) -> None:
+        """Every row of a breakdown said without its member is mislabelled_member, whatever
+        the member's letters: a code that is also an English word in lower case or a part of
+        one ('IN' in '150 in April', 'US' in 'users') named nothing, and 'New users were 150 in
+        2026-04-01..2026-04-30' of country IN was served clean."""
+        case = domains[name]["breakdown-003" if name == "demo" else "breakdown-001"]
+        tried = 0
+        for seed in range(12):
+            lied = LIES["dropped_member"](case.answer, case.results, case.catalog,
+                                          random.Random(seed))
+            tried += 1
+            report = case_report(case, lied)
+            assert [f.evidence["said"] for f in report.findings
+                    if f.code == "mislabelled_member"] == [None], lied["claims"]
+            assert report.decision == "withhold"
+        assert tried == 12
 
     def test_driver_member_that_only_a_weight_cites(self, domains) -> None:
         """'most of all for' the member whose change is cited is clean; another member the
@@ -434,3 +452,95 @@ class TestMembersInTheProse:
         report = case_report(case, lied)
         assert ("mislabelled_member", "answer") in _codes(report), lied["answer"]
         assert report.decision == "withhold"
+
+
+# --- a fourth pass: quantity words the reader passed over -------------------------------------
+
+@pytest.mark.parametrize(("text", "change", "stated"), [
+    ("fell by one-third", -33.0, True), ("fell by one-third", -16.0, False),
+    ("was cut in half", -50.0, True), ("was cut in half", -16.0, False),
+    ("cut by a quarter", -25.0, True), ("fell sixty %", -60.0, True),
+    ("fell sixty %", -16.0, False), ("fell by sixty per cent", -16.0, False),
+    ("fell to half its level", -50.0, True), ("fell to half its level", -16.0, False),
+    ("fell to a third of its previous level", -16.0, False),
+    ("fell to five sixths of its level", -16.0, True),
+    ("fell to 84 % of its level", -15.99, True), ("fell to 84 % of its level", -14.0, False),
+    ("fell to 84.0 % of last week's level", -15.99, True),
+    ("rose to 111 % of its level", 10.84, True), ("rose to 150 % of its level", 10.84, False),
+    ("rose one and a half times", 50.0, True), ("rose one and a half times", 10.84, False),
+    ("rose to two and a half times its level", 150.0, True)])
+def test_quantity_words_state_a_change(text: str, change: float, stated: bool) -> None:
+    """A hyphenated part ('one-third'), a part after 'cut in' or 'cut by', a spelled-out number
+    with '%' or 'per cent', a part or a percent of the earlier level ('fell to a third of its
+    level', 'fell to 84 % of its level'), and 'one and a half times' each state a percent
+    change: each lie of these words was served clean, and 'fell to 84 % of its level' (true of
+    -15.99 %) was withheld as a change of 84 %."""
+    from harness.audit.numbers import Support, Supports
+    from protocol.numbers import read_numbers
+
+    (number,) = read_numbers(text)
+    supports = Supports([Support(change, "percent", "r1:revenue.pct_change", change=True)])
+    assert supports(number) is stated
+
+
+@pytest.mark.parametrize("text", [
+    "a third of orders came from Brooklyn", "half of the stores grew",
+    "revenue rose to half the total", "it happened two times in May", "the second half of 2013",
+    "three quarters of an hour later"])
+def test_a_part_of_something_else_is_no_change(text: str) -> None:
+    """A part of a set, of a total or of a year, and a count of occurrences, state no change."""
+    from protocol.numbers import read_numbers
+
+    assert read_numbers(text) == ()
+
+
+FOURTH_LIES = ("fell by one-third", "was cut in half", "fell to a third of its level",
+               "fell to 40 % of its previous level", "fell sixty per cent", "dropped ninety %",
+               "rose one and a half times", "rose to 250 % of its level", "rose seventy per cent")
+
+
+def test_each_quantity_word_lie_is_withheld(domains) -> None:
+    """Each new multiplier phrase of the adversary, written in place of a change it does not
+    state (off by more than a fifth), is withheld in the claim that cites the change; each is
+    tried on some domain. On every domain the honest level share ('fell to 87.8 % of its
+    previous level') is served as the clean answer is."""
+    tried = set()
+    for name, cases in domains.items():
+        case = cases[CHANGE[name]]
+        claim = case.answer["claims"][0]["text"]
+        verb = "fell" if " fell " in claim else "rose"
+        written = claim.split(f" {verb} ", 1)[1].split(" %", 1)[0]
+        ratio = 1 + float(written) / 100 * (1 if verb == "rose" else -1)
+        for phrase, said in zip(FOURTH_LIES, (2 / 3, 0.5, 1 / 3, 0.4, 0.4, 0.1, 1.5, 2.5, 1.7),
+                                strict=True):
+            if abs(said - ratio) <= max(said, ratio) / 5:
+                continue
+            tried.add(phrase)
+            report = case_report(case, _edit_claim(case, 0, f"{verb} {written} %", phrase))
+            assert ("text_value_mismatch", "c1") in _codes(report), (name, phrase)
+            assert report.decision == "withhold", (name, phrase)
+        honest = REWRITES["level_share"](case.answer, case.catalog, random.Random(0))
+        assert honest is not None and "% of its previous level" in honest["answer"], name
+        report = case_report(case, honest)
+        assert (report.decision, _codes(report)) == ("serve", []), (name, honest["answer"])
+    assert tried == set(FOURTH_LIES)
+
+
+def test_a_duration_a_move_ends_at_is_a_number(domains) -> None:
+    """On the flights, a delay's change given with the minutes it ended at or grew by is held
+    to the cited fields: 'rose 60.5 % to 28 minutes' and '9 minutes longer' were served clean
+    (a count of periods read as a window's length); 'to 20.8 minutes' (its cited value) is
+    clean."""
+    case = domains["flights"]["change-002"]
+    claim = case.answer["claims"][0]["text"]
+    verb = "fell" if " fell " in claim else "rose"
+    written = claim.split(f" {verb} ", 1)[1].split(" %", 1)[0]
+    now = case.answer["claims"][0]["text"].split("→ ", 1)[1].split(" min", 1)[0]
+    lie = _edit_claim(case, 0, f"{verb} {written} %", f"{verb} {written} % to "
+                      f"{float(now) + 7:.1f} minutes")
+    report = case_report(case, lie)
+    assert ("text_value_mismatch", "c1") in _codes(report) and report.decision == "withhold"
+    lie = _edit_claim(case, 0, f"{verb} {written} %", f"{verb} {written} %, 40 minutes longer")
+    assert case_report(case, lie).decision == "withhold"
+    honest = _edit_claim(case, 0, f"{verb} {written} %", f"{verb} {written} % to {now} minutes")
+    assert _codes(case_report(case, honest)) == []

@@ -109,6 +109,15 @@ class TestNotClaims:
         """Dates, periods, ranks, list counts, identifiers, times and versions are not claims."""
         assert read_numbers(text) == ()
 
+    @pytest.mark.parametrize("text", [
+        "Revenue rose 5.2 % in the 4 weeks to June.", "over the last 8 weeks to 2026-03-01",
+        "up to 8 weeks", "The delay fell 3.1 %. Over the 8 weeks to June it held."])
+    def test_a_window_s_length_beside_a_move_is_not_read(self, text: str) -> None:
+        """A count of periods that is a window's length stays unread beside a move ('in the 4
+        weeks to June'); only the move's own number is."""
+        assert [n.text for n in read_numbers(text)] == [
+            n for n in ("5.2 %", "3.1 %") if n in text]
+
     def test_claims_beside_periods_are_still_read(self) -> None:
         """A claim next to a date or a rank is read; only the date and the rank are skipped."""
         text = ("In the week of April 13–19, 2026 (week 16) the top 3 products sold 3,856 units, "
@@ -117,7 +126,9 @@ class TestNotClaims:
 
     @pytest.mark.parametrize(("text", "value"), [
         ("The average delay was 10 minutes.", 10), ("Delays averaged 41 minutes.", 41),
-        ("Departures ran later by 5 minutes.", 5), ("Days per user is 3 days.", 3)])
+        ("Departures ran later by 5 minutes.", 5), ("Days per user is 3 days.", 3),
+        ("The delay rose to 28 minutes.", 28), ("Flights left 9 minutes later.", 9),
+        ("Departures were 9 minutes longer.", 9), ("The delay fell from 41 minutes", 41)])
     def test_a_duration_stated_as_a_value_is_read(self, text: str, value: int) -> None:
         """A count of periods a verb states as a value, or a move gives as its size, is a
         duration in the metric's units ('was 10 minutes' of a delay in minutes): a claim. A
