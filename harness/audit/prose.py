@@ -242,9 +242,11 @@ def _led(ctx: AnswerContext, led: tuple[Led, ...], flagged: set[str]) -> list[Fi
             continue
         said = _current(ctx, item.metric.name) if item.metric else "the mix"
         current = ctx.index_.current
+        # a mix moves toward the member whose weight grew: the weights' changes say which
+        moved = {said} if item.metric else _weights(ctx) or None
         changes = [c for claim in ctx.claims for c in claim.cited
                    if c.citation.field in ("delta", "pct_change")
-                   and (item.metric is None or current.get(c.metric, c.metric) == said)]
+                   and (moved is None or current.get(c.metric, c.metric) in moved)]
         rows = [c for c in changes if any(m.name in c.row.key for m in item.members)]
         if not rows or any(carries(ctx, rows, m.name, m.member or "") for m in item.members):
             continue  # no member's move of it cited at all: what the claims say is not read
@@ -257,6 +259,17 @@ def _led(ctx: AnswerContext, led: tuple[Led, ...], flagged: set[str]) -> list[Fi
             {"said": m.member, "dimension": m.name, "phrase": m.words, "cited": have},
             f"Name the member whose change the claims cite ({', '.join(have)}), or add a claim "
             f"citing {said}'s change for {m.name} = {m.member}."))
+    return out
+
+
+def _weights(ctx: AnswerContext) -> set[str]:
+    """The metrics a mix is of: the denominators of the catalog's ratio metrics (orders for an
+    average order value, active users for days per user)."""
+    out = set()
+    for m in ctx.catalog["metrics"].values():
+        formula = m.get("formula") or {}
+        if formula.get("op") == "divide" and formula.get("denominator"):
+            out.add(_current(ctx, formula["denominator"]))
     return out
 
 

@@ -544,3 +544,36 @@ def test_a_duration_a_move_ends_at_is_a_number(domains) -> None:
     assert case_report(case, lie).decision == "withhold"
     honest = _edit_claim(case, 0, f"{verb} {written} %", f"{verb} {written} % to {now} minutes")
     assert _codes(case_report(case, honest)) == []
+
+
+@pytest.fixture(scope="module")
+def diagnoses(layer, shop_layer) -> list[Case]:
+    """The rules answers to every diagnostic question of the demo and the shop."""
+    out: list[Case] = []
+    for lay, path in ((layer, None), (shop_layer, ROOT / "examples/shop/questions.yaml")):
+        specs = [q for q in load_questions(path).questions if q.category == "diagnostic"]
+        out += cases_of(rules_traces(lay, [q.question() for q in specs]))
+    return out
+
+
+def test_a_mix_shifts_toward_a_member_whose_weight_grew(diagnoses) -> None:
+    """'the store mix shifted toward X' names the member whose weight (the ratio's denominator:
+    orders, active users) the claims cite a change of; naming the member whose rate moved
+    instead was served clean on the shop ('shifted toward Online' where the cited orders grew
+    for New York 5th Ave). The honest prose stays clean."""
+    import re
+
+    placed = 0
+    for case in diagnoses:
+        prose = case.answer["answer"]
+        mix = re.search(r"mix shifted toward (.+?) \(a mix effect\)", prose)
+        rate = re.search(r"moved within .*? (\S+) \(a rate effect\)", prose)
+        if not (mix and rate) or mix.group(1) == rate.group(1):
+            continue
+        placed += 1
+        assert _codes(case_report(case, case.answer)) == [], case.question
+        lied = _edit_prose(case, f"shifted toward {mix.group(1)}", f"shifted toward {rate.group(1)}")
+        report = case_report(case, lied)
+        assert ("mislabelled_member", "answer") in _codes(report), case.question
+        assert report.decision == "withhold"
+    assert placed >= 1
