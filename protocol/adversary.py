@@ -61,6 +61,7 @@ Lie = Callable[[Answer, Results, Catalog, random.Random], Answer | None]
 
 LIE_CODES: dict[str, tuple[str, ...]] = {
     "multiplier": ("unsupported_number", "text_value_mismatch"),
+    "share_part": ("unsupported_number", "text_value_mismatch"),
     "spelled_number": ("unsupported_number", "text_value_mismatch"),
     "wrong_unit": ("unsupported_number", "text_value_mismatch"),
     "string_headline": ("unsupported_number",),
@@ -725,6 +726,27 @@ def level_as_move(answer: Answer, results: Results, catalog: Catalog,
     return _set_text(answer, i, f"{text[:m.start()]}{verb} {m.group('n')}{text[m.end():]}")
 
 
+PARTS = ((0.1, "a tenth"), (1 / 6, "a sixth"), (0.2, "a fifth"), (0.25, "a quarter"),
+         (1 / 3, "a third"), (0.5, "half"), (2 / 3, "two thirds"), (0.75, "three quarters"))
+_HAD_SHARE = re.compile(r"\bhad (?P<n>[0-9]+(?:\.[0-9]+)?) ?% of (?P<what>\w+)")
+
+
+def share_part(answer: Answer, results: Results, catalog: Catalog,
+               rng: random.Random) -> Answer | None:
+    """A share of the total written as a part of the whole it is not: 'had a third of all
+    flights' for 17.4 % (off by more than two fifths of the larger)."""
+    text = answer.get("answer")
+    found = _HAD_SHARE.search(text) if isinstance(text, str) else None
+    if found is None:
+        return None
+    value = float(found["n"]) / 100
+    words = [w for p, w in PARTS if abs(p - value) > 0.4 * max(p, value)]
+    if not words:
+        return None
+    new = f"had {rng.choice(words)} of all {found['what']}"
+    return {**_clone(answer), "answer": text[:found.start()] + new + text[found.end():]}
+
+
 RATIOS = (("rose to twice its level", 2.0), ("rose to three times its level", 3.0),
           ("rose by a factor of 4", 4.0), ("quintupled", 5.0), ("was up 6 times over", 6.0))
 
@@ -1273,7 +1295,8 @@ LIES: dict[str, Lie] = {
     "headline_not_top": headline_not_top, "universal_direction": universal_direction,
     "temporal_superlative": temporal_superlative, "wrong_bound": wrong_bound,
     "wrong_count": wrong_count, "wrong_peak": wrong_peak, "wrong_run": wrong_run,
-    "wrong_pair": wrong_pair, "wrong_rank": wrong_rank, "false_level": false_level}
+    "wrong_pair": wrong_pair, "wrong_rank": wrong_rank, "false_level": false_level,
+    "share_part": share_part}
 
 
 # --- honest rewrites ---------------------------------------------------------------------------
@@ -1454,6 +1477,19 @@ def level_share(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer 
     return None
 
 
+def true_share_part(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """A share of the total written as the nearest part of the whole, hedged: 'had 17.4 % of
+    flights' → 'had about a sixth of all flights' (the honest neighbour of `share_part`)."""
+    text = answer.get("answer")
+    found = _HAD_SHARE.search(text) if isinstance(text, str) else None
+    if found is None:
+        return None
+    value = float(found["n"]) / 100
+    word = min(PARTS, key=lambda p: abs(p[0] - value))[1]
+    new = f"had about {word} of all {found['what']}"
+    return {**_clone(answer), "answer": text[:found.start()] + new + text[found.end():]}
+
+
 def to_from(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
     """A change's '(A → B)' written with its ends named (the honest neighbour of 'to A'): 'rose
     10.8 % (11,343 → 12,573)' → 'rose 10.8 % to 12,573, from 11,343'."""
@@ -1613,6 +1649,6 @@ REWRITES: dict[str, Rewrite] = {
     "true_basis": true_basis, "hedged": hedged, "bounded": bounded,
     "true_universal": true_universal, "true_count": true_count, "true_peak": true_peak,
     "true_run": true_run, "true_pair": true_pair, "true_rank": true_rank,
-    "level_share": level_share}
+    "level_share": level_share, "true_share_part": true_share_part}
 """Honest rewrites: each must be audited as the clean answer is (`from_to`, `true_flat`,
 `level_stood` and `true_basis` rewrite claims' texts, the rest only the prose and the headline)."""

@@ -112,6 +112,9 @@ class ReadNumber:
     bound: str = ""
     """What a bound states of the value's size: '>' (more than, over, above), '>=' (at least),
     '<' (under, less than, below), '<=' (at most, no more than), or '' (it states the value)."""
+    share: bool = False
+    """A part of a whole ('a third of all revenue', `share_parts`): a fraction that states a
+    share of the total (a fraction-unit level), never a change."""
     unit: int | float = field(init=False, repr=False, compare=False)
     """The value of one unit of its last written digit: 100 for '12.6k', 0.1 for '-16.4'."""
     rounded: bool = field(init=False, repr=False, compare=False)
@@ -561,6 +564,31 @@ PART_TOLERANCE = 0.2
 states (40 % hedged: 'roughly a tenth'), never more widely than its ratio would (TOLERANCE):
 'up a tenth' is +8 % to +12 %, 'fell by half' -45 % to -55 %, 'fell by a third' -26.7 % to
 -40 %."""
+
+
+_SHARE_PART = re.compile(rf"(?i)\b(?:(?P<hedge>{_PART_HEDGES})\s+)?(?P<part>{_PART_WORDS})\s+of"
+                         r"\s+(?:(?:all|the|total|overall|our|their|its)\s+)*")
+
+
+def share_parts(text: str) -> list[tuple[ReadNumber, int]]:
+    """Each part of a whole the text writes ('a third of all revenue', 'about half of the
+    flights') as the fraction it states, within PART_TOLERANCE of the part (twice that hedged;
+    a bound states a side), with where the words it is a part of start. Whether those words
+    are a metric is the catalog's to say: 'half of the stores' is a count of members, no
+    number (the audit reads them, `harness/audit/numbers.py`)."""
+    if _WORDY.search(text) is None:
+        return []
+    out = []
+    for m in _SHARE_PART.finditer(text):
+        part = _part(m["part"])
+        if part >= 1:
+            continue
+        hedge = " ".join((m["hedge"] or "").lower().split())
+        hedged = 2 if hedge and hedge not in _BOUNDS else 1
+        out.append((ReadNumber(m.start(), m.end("part"), m.group(0).strip(), part, 0, 2, 1, "",
+                               False, False, "", "", True, hedged * PART_TOLERANCE * part, "",
+                               hedge, _BOUNDS.get(hedge, ""), True), m.end()))
+    return out
 
 
 def _worded(text: str) -> Iterator[ReadNumber]:

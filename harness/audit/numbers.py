@@ -36,6 +36,7 @@ from protocol.numbers import (
     longest_run,
     near,
     say,
+    share_parts,
     target,
     unsupported,
 )
@@ -296,8 +297,11 @@ def _scan(number: ReadNumber, supports: Sequence[Support]) -> list[Support]:
 
 def _fits(number: ReadNumber, support: Support) -> bool:
     """The number's currency and sign allow it to state the support (its value matched); a
-    multiplier word ('doubled', '2x') states a percent change only, never a share; a number
+    part of a whole states a fraction-unit level only (a share of the total); a multiplier
+    word ('doubled', '2x') states a percent change only, never a share; a number
     written as a move states a change only (`moved`), in its units (`moves_as`)."""
+    if number.share:  # a part of a whole: a share of the total, never a change
+        return support.kind == "fraction" and not support.change
     return money_ok(number, support) and not (support.unsigned and number.signed) and not (
         number.width and not (support.change and support.kind == "percent")) and (
         not number.sign_word or moves_as(number, support))
@@ -395,6 +399,9 @@ def read_claims(index: CatalogIndex, text: str) -> tuple[ReadNumber, ...]:
 
 def _claims_of(index: CatalogIndex, text: str) -> tuple[ReadNumber, ...]:
     numbers = claims_in(text)
+    shares = _shares(index, text, numbers)
+    if shares:
+        numbers = tuple(sorted((*numbers, *shares), key=lambda n: n.start))
     counts = read_counts(index, text) if numbers else ()
     if counts:  # a count of cited rows is held to what they count (`check_counts`)
         starts = {c.start for c in counts}
@@ -405,6 +412,21 @@ def _claims_of(index: CatalogIndex, text: str) -> tuple[ReadNumber, ...]:
              if m.kind == "member"]
     return tuple(n for n in numbers if not (n.text.isdigit() and any(
         a <= n.start and n.end <= b for a, b in spans))) if spans else numbers
+
+
+def _shares(index: CatalogIndex, text: str, numbers: tuple[ReadNumber, ...]
+            ) -> list[ReadNumber]:
+    """The parts of a whole the text writes of a governed metric ('less than a third of all
+    revenue'): a share, held to the cited shares of the total like any number ('half of the
+    stores' is a count of members, and 'fell by a third' a change, read already)."""
+    parts = share_parts(text)
+    if not parts:
+        return []
+    starts = {m.span[0] for m in index.read("mentions", text,
+                                               lambda t: find_mentions(t, index.catalog))
+              if m.kind == "metric"}
+    return [n for n, after in parts if after in starts
+            and not any(o.start < n.end and n.start < o.end for o in numbers)]
 
 
 @emits("text_value_mismatch")

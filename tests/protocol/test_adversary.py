@@ -60,7 +60,13 @@ def _lies(cases: list[Case], kind: str) -> list[tuple[Case, dict[str, Any]]]:
     return out
 
 
-@pytest.mark.parametrize("kind", LIES)
+SHARE_ONLY = {"share_part"}
+"""Lies placed only in an answer that states a share of the total (the flights' share
+questions; tests/harness/test_change_findings.py holds them there, on the shop and the
+flights)."""
+
+
+@pytest.mark.parametrize("kind", sorted(set(LIES) - SHARE_ONLY))
 def test_each_lie_edits_the_answer(domains, kind: str) -> None:
     """Every lie kind finds a place in some clean answer of the two domains, and each lie it
     tells is an answer other than the clean one, which the audit catches by the kind's codes."""
@@ -80,8 +86,8 @@ def test_every_lie_kind_is_placed_on_both_domains_where_it_can_be(domains) -> No
     """Each domain takes every lie but those its answers have no place for: a value in usd
     (the demo has none)."""
     placed = {name: {k for k in LIES if _lies(cases, k)} for name, cases in domains.items()}
-    assert placed["shop"] == set(LIES)
-    assert placed["demo"] == set(LIES) - {"wrong_unit"}
+    assert placed["shop"] == set(LIES) - SHARE_ONLY
+    assert placed["demo"] == set(LIES) - {"wrong_unit"} - SHARE_ONLY
 
 
 def _numbers(answer: dict[str, Any]) -> list[Any]:
@@ -130,9 +136,11 @@ def test_honest_rewrites_keep_the_numbers(domains, kind: str) -> None:
     assert made >= RARE.get(kind, 2), kind
 
 
-RARE = {"true_flat": 1, "true_ratio": 0, "true_universal": 1, "true_run": 1}
+RARE = {"true_flat": 1, "true_ratio": 0, "true_universal": 1, "true_run": 1,
+        "true_share_part": 0}
 """Rewrites whose place is rare in two answers per category (a move within ±2 %, a rise of 50 %
-or more, a series that moved one way every period, a series with two or more moves in a row);
+or more, a series that moved one way every period, a series with two or more moves in a row,
+a share of the total, which these two domains' answers never state);
 the same rewrite is tried on more answers of three domains in tests/harness/test_change_findings.py,
 tests/harness/test_count_claims.py and by `bench audit`'s adversary."""
 
