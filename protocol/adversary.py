@@ -805,6 +805,12 @@ def _metric_words(text: str, catalog: Catalog) -> str | None:
     return found[0].words[:1].upper() + found[0].words[1:] if found else None
 
 
+def _rows_of(results: Results, dimension: str, member: str) -> list[Any]:
+    """The values of every row of the results that is the member's."""
+    return [row.get("values") for result in results.values() if isinstance(result, dict)
+            for row in result.get("rows") or [] if (row.get("key") or {}).get(dimension) == member]
+
+
 def member_in_prose(answer: Answer, results: Results, catalog: Catalog,
                     rng: random.Random) -> Answer | None:
     """A member the prose names swapped for another member of its dimension, the claims left
@@ -820,7 +826,12 @@ def member_in_prose(answer: Answer, results: Results, catalog: Catalog,
     if not mentions:
         return None
     m = rng.choice(mentions)
-    others = [str(x) for x in dims[m.name]["members"] if str(x) != m.member]
+    said = _rows_of(results, m.name, m.member)
+    # a member whose cited rows hold the same values would make the sentence true
+    others = [str(x) for x in dims[m.name]["members"] if str(x) != m.member
+              and not (said and _rows_of(results, m.name, str(x)) == said)]
+    if not others:
+        return None
     words = text[m.span[0]:m.span[1]].replace(m.member, rng.choice(others))
     return {**_clone(answer), "answer": text[:m.span[0]] + words + text[m.span[1]:]}
 
