@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 COMPILED := $(VENV)/.compiled
 $(COMPILED): $(STAMP) $(wildcard protocol/*.py harness/audit/*.py)
 	@mkdir -p build
-	@$(BIN)/python -c 'from protocol.compiled import build; raise SystemExit(build())' > build/mypyc.log 2>&1 \
+	@$(BIN)/python -c 'from showwork.protocol.compiled import build; raise SystemExit(build())' > build/mypyc.log 2>&1 \
 		&& echo "compiled the audit's hot modules (mypyc; log: build/mypyc.log)" \
 		|| echo "the audit was not compiled (see build/mypyc.log); its sources run instead"
 	@touch $(COMPILED)

@@ -26,16 +26,16 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
 
-from analyst.client import Request, Turn
-from analyst.errors import ModelSpecError
-from analyst.rules import RulesClient, question_of
-from protocol.faults import ANSWER_INJECTORS, applicable, inject_claim
-from protocol.finding_faults import (
+from showwork.analyst.client import Request, Turn
+from showwork.analyst.errors import ModelSpecError
+from showwork.analyst.faults.citations import ANSWER_INJECTORS, applicable, inject_claim
+from showwork.analyst.faults.findings import (
     label_fault,
     label_kinds,
     neighbour_question,
     scope_kinds,
 )
+from showwork.analyst.rules import RulesClient, question_of
 
 REPAIR = re.compile(r"^Repair round (\d+)")
 NAMED = re.compile(r"^- Claim c(\d+)\b", re.MULTILINE)

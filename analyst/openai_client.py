@@ -13,8 +13,8 @@ from typing import Any
 
 import structlog
 
-from analyst.client import Request, ToolCall, Turn, Usage
-from analyst.errors import ModelCallError
+from showwork.analyst.client import Request, ToolCall, Turn, Usage
+from showwork.analyst.errors import ModelCallError
 
 log = structlog.get_logger("showwork.openai")
 

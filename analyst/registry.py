@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from analyst.client import ModelClient
-from analyst.errors import ModelSpecError
+from showwork.analyst.client import ModelClient
+from showwork.analyst.errors import ModelSpecError
 
 KNOWN = "rules, noisy:rules?fault_rate=F&fix_rate=R&seed=N, openai:MODEL, replay:PATH[#attempt]"
 
@@ -11,19 +11,19 @@ KNOWN = "rules, noisy:rules?fault_rate=F&fix_rate=R&seed=N, openai:MODEL, replay
 def make_client(spec: str) -> ModelClient:
     spec = spec.strip()
     if spec == "rules":
-        from analyst.rules import RulesClient
+        from showwork.analyst.rules import RulesClient
 
         return RulesClient()
     if spec.startswith("noisy:"):
-        from analyst.noisy import NoisyClient
+        from showwork.analyst.noisy import NoisyClient
 
         return NoisyClient.from_spec(spec)
     if spec.startswith("openai:") and len(spec) > len("openai:"):
-        from analyst.openai_client import OpenAIClient
+        from showwork.analyst.openai_client import OpenAIClient
 
         return OpenAIClient(spec.removeprefix("openai:"))
     if spec.startswith("replay:") and len(spec) > len("replay:"):
-        from analyst.replay import ReplayClient
+        from showwork.analyst.replay import ReplayClient
 
         path, _, attempt = spec.removeprefix("replay:").partition("#")
         return ReplayClient(path, attempt or None)

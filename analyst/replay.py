@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analyst.client import Request, ToolCall, Turn, Usage
-from analyst.errors import ReplayExhausted
-from traces import TraceRecord, read
+from showwork.analyst.client import Request, ToolCall, Turn, Usage
+from showwork.analyst.errors import ReplayExhausted
+from showwork.traces import TraceRecord, read
 
 
 class ReplayClient:

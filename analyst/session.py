@@ -12,18 +12,18 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from analyst import clock
-from analyst.client import ModelClient, Request, Turn, Usage
-from analyst.errors import ModelCallError
-from analyst.tools import Toolbox
-from protocol.answer import Answer, parse_answer
-from protocol.errors import AnswerError
-from protocol.prompts import system_prompt
-from protocol.sanitize import clean_for_model
-from protocol.schemas import answer_schema, tool_schemas
-from protocol.switches import Protocol
-from semantic_layer import SemanticLayer
-from traces import TurnRecord, UsageRecord
+from showwork.analyst import clock
+from showwork.analyst.client import ModelClient, Request, Turn, Usage
+from showwork.analyst.errors import ModelCallError
+from showwork.analyst.tools import Toolbox
+from showwork.protocol.answer import Answer, parse_answer
+from showwork.protocol.errors import AnswerError
+from showwork.protocol.prompts import system_prompt
+from showwork.protocol.sanitize import clean_for_model
+from showwork.protocol.schemas import answer_schema, tool_schemas
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import SemanticLayer
+from showwork.traces import TurnRecord, UsageRecord
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol import strict_json
-from protocol.sanitize import clean_for_model
-from semantic_layer import SemanticError, SemanticLayer
-from traces import CallRecord, canonical_json
+from showwork.protocol import strict_json
+from showwork.protocol.sanitize import clean_for_model
+from showwork.semantic_layer import SemanticError, SemanticLayer
+from showwork.traces import CallRecord, canonical_json
 
 TOOLS = ("query", "compare")
 MAX_ARGUMENT_CHARS = 20_000

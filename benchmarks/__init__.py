@@ -1,1 +1,4 @@
 """Benchmarks: each reports ratios measured side by side in one run (`showwork bench …`)."""
+
+if not __name__.startswith("showwork."):  # one import name: the folders live under showwork
+    raise ImportError(f"import showwork.{__name__}, not {__name__} (see showwork/__init__.py)")

@@ -18,7 +18,7 @@ After the timed passes, untimed, the same run measures what the audit catches (`
 per kind the noisy simulator or the fault corpus injects, the share of injected answers that get
 the kind's code, and the share of clean answers that get it anyway. Then (`adversary`), on each
 bundled domain (the demo, examples/shop, examples/flights), the rules analyst answers every
-question; into its clean answers go the lies of protocol/adversary.py and the corpus's number,
+question; into its clean answers go the lies of benchmarks/adversary.py and the corpus's number,
 member, window and direction lies (each kind: caught, not served clean, withheld), and over them
 go the honest rewrites (each must audit as the clean answer does); every rules answer that is
 not served clean, and every rewrite that alarms, is a false alarm of its domain.
@@ -40,21 +40,22 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from analyst.noisy import NoisyClient
-from analyst.rules import RulesClient
-from harness.attempt import Question, reaudit, run_attempt
-from harness.audit import Evidence, audit
-from harness.audit.index import CatalogIndex
-from harness.audit.prose import FALLS, RISES
-from harness.audit.types import SCOPE_CODES
-from harness.questions import load_questions
-from protocol import compiled, faults
-from protocol.finding_faults import LABEL_KINDS, label_fault, label_kinds
-from protocol.switches import Protocol
-from semantic_layer import SemanticLayer, load_model
-from semantic_layer import warehouse as demo_warehouse
-from semantic_layer.project import load_project
-from traces import AuditView
+from showwork.analyst.faults import citations as faults
+from showwork.analyst.faults.findings import LABEL_KINDS, label_fault, label_kinds
+from showwork.analyst.noisy import NoisyClient
+from showwork.analyst.rules import RulesClient
+from showwork.harness.audit import Evidence, audit
+from showwork.harness.audit.index import CatalogIndex
+from showwork.harness.audit.prose import FALLS, RISES
+from showwork.harness.audit.types import SCOPE_CODES
+from showwork.harness.experiments.attempt import Question, reaudit, run_attempt
+from showwork.harness.experiments.questions import load_questions
+from showwork.protocol import compiled
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import SemanticLayer, load_model
+from showwork.semantic_layer import warehouse as demo_warehouse
+from showwork.semantic_layer.project import load_project
+from showwork.traces import AuditView
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_RATIO = {True: 1.5, False: 2.5}
@@ -342,7 +343,7 @@ def scope_detection(layer: SemanticLayer, seeds: int = 8, rate: float = 0.3
 def _scope_attempt(client: NoisyClient, question: Any, layer: SemanticLayer
                    ) -> tuple[str | None, set[str] | None]:
     """(the scope fault injected or None, the served answer's finding codes or None)."""
-    from analyst.noisy import SCOPE_KEY
+    from showwork.analyst.noisy import SCOPE_KEY
 
     before = len(client.injections)
     served = run_attempt(question, client, layer, Protocol.parse("claims")).served()
@@ -405,9 +406,9 @@ def case_report(case: Case, answer: dict[str, Any]) -> Any:
 
 
 def adversary(cases: list[Case], per_kind: int = 100, seed: int = 0) -> dict[str, Outcome]:
-    """Per lie kind of protocol/adversary.py: injected into clean answers, caught, not served
+    """Per lie kind of benchmarks/adversary.py: injected into clean answers, caught, not served
     clean, withheld."""
-    from protocol.adversary import LIE_CODES, LIES
+    from showwork.benchmarks.adversary import LIE_CODES, LIES
 
     rng = random.Random(seed)
     out = {}
@@ -449,7 +450,7 @@ def withheld_lies(cases: list[Case], kinds: Iterable[str], per_kind: int = 100,
 def honest_alarms(cases: list[Case], seed: int = 0) -> dict[str, tuple[int, int, list[str]]]:
     """Per honest rewrite: (rewritten answers, answers audited differently from the clean one,
     the first few codes that alarmed)."""
-    from protocol.adversary import REWRITES
+    from showwork.benchmarks.adversary import REWRITES
 
     rng = random.Random(seed)
     out = {}

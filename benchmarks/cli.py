@@ -11,10 +11,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from harness.cli.common import ProjectOpt
-from harness.home import home
-from harness.project import locate
-from protocol import compiled
+from showwork.harness.cli.common import ProjectOpt
+from showwork.harness.home import home
+from showwork.harness.project import locate
+from showwork.protocol import compiled
 
 bench_app = typer.Typer(help="Benchmarks; each prints ratios measured side by side in one run.",
                         no_args_is_help=True)
@@ -39,7 +39,7 @@ def semantic(scale: float = typer.Option(10.0, help="Demo warehouse scale to mea
     over a Parquet export of the same tables), and our compile time over MetricFlow's, in one
     run. A project's cases come from its question file (gold SQL against the rules analyst's
     governed call); the demo's and the shop example's are written in benchmarks/semantic.py."""
-    from benchmarks import semantic as bench
+    from showwork.benchmarks import semantic as bench
 
     unknown = sorted(set(engine) - set(bench.ENGINES))
     if unknown:
@@ -119,7 +119,7 @@ def audit(claims: int = typer.Option(100_000, help="Claims to audit (at least)."
           as_json: bool = typer.Option(False, "--json")) -> None:
     """Audit throughput (claims/s) and re-audit time over JSON parse time of the same traces;
     then, untimed, detection and false alarms per injected kind."""
-    from benchmarks import audit as bench
+    from showwork.benchmarks import audit as bench
 
     with err.status("benchmarking the audit") as status:
         report = bench.run(home(), claims, repeats, progress=lambda m: status.update(m),
@@ -209,7 +209,7 @@ def concurrency(latency: float = typer.Option(0.2, help="Server latency per requ
                 attempts: int = typer.Option(160, help="Attempts per concurrency limit."),
                 as_json: bool = typer.Option(False, "--json")) -> None:
     """Experiment throughput against a fixed-latency loopback server at limits 1–16."""
-    from benchmarks import concurrency as bench
+    from showwork.benchmarks import concurrency as bench
 
     with err.status("benchmarking concurrency") as status:
         report = bench.run(home(), latency_s=latency, attempts=attempts,
@@ -235,7 +235,7 @@ def startup(rows: int = typer.Option(10_000_000, min=1000, help="Fact rows of th
     """What a command costs to start, as ratios to a bare `python -c pass`: --help, audit of a
     stored run, and the first (cache cold) and second (warm) ask on the demo and on a generated
     project; init on the generated warehouse."""
-    from benchmarks import startup as bench
+    from showwork.benchmarks import startup as bench
 
     with err.status("benchmarking start-up") as status:
         report = bench.run(home() / "bench-startup", rows, repeats,
@@ -264,7 +264,7 @@ def reading(repeats: int = typer.Option(5, min=1, help="Readings of each questio
     """Questions read per second over every bundled question file and its paraphrases, with
     the member index built; one reading's p95 (target < 5 ms) and the member index's build
     time per project (flights: target < 2 s)."""
-    from benchmarks import reading as bench
+    from showwork.benchmarks import reading as bench
 
     with err.status("benchmarking the question reader") as status:
         report = bench.run(repeats, progress=lambda m: status.update(m))
@@ -303,7 +303,7 @@ def init(rows: int = typer.Option(1_000_000, min=1, help="Rows of the generated 
          as_json: bool = typer.Option(False, "--json")) -> None:
     """`showwork init --from` plus the first `ask` on a generated fact table with three
     dimension tables: seconds of each (target: under 30 s together) and peak memory."""
-    from benchmarks import init as bench
+    from showwork.benchmarks import init as bench
 
     if questions:
         bench.questions(home(), as_json, paraphrases)

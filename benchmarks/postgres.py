@@ -15,9 +15,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from semantic_layer.engines import Engine, open_engine
-from semantic_layer.errors import EngineUnavailable
-from semantic_layer.execute import Limits
+from showwork.semantic_layer.engines import Engine, open_engine
+from showwork.semantic_layer.errors import EngineUnavailable
+from showwork.semantic_layer.execute import Limits
 
 DSN_ENV = "SHOWWORK_BENCH_PG_DSN"
 """Where the engine reads the temporary cluster's DSN from (never printed: it holds a password)."""
@@ -27,7 +27,7 @@ def postgres_engine(name: str, warehouse: dict[str, Any], root: Path, limits: Li
     """The project's PostgreSQL, else its DuckDB tables on a temporary local cluster."""
     if "postgres" in warehouse:
         return open_engine(warehouse, root, limits, project=name)
-    from benchmarks.pg_cluster import PostgresServer, postgres_missing
+    from showwork.benchmarks.pg_cluster import PostgresServer, postgres_missing
 
     why = postgres_missing()
     if why is not None:
@@ -46,7 +46,7 @@ def _duckdb_file(warehouse: dict[str, Any], root: Path) -> Path:
         return path if path.is_absolute() else root / path
     import duckdb
 
-    from semantic_layer.engines.files import load, table_files
+    from showwork.semantic_layer.engines.files import load, table_files
 
     work = Path(tempfile.mkdtemp(prefix="showwork-bench-files-"))
     atexit.register(shutil.rmtree, work, True)

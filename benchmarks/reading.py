@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from protocol.reading import read_text, split_instruction
+from showwork.protocol.reading import read_text, split_instruction
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ("shop", "flights")
@@ -37,7 +37,7 @@ def texts(path: Path) -> list[str]:
 
 def projects() -> list[tuple[str, str, Path]]:
     """(name, project folder or 'demo', question file) of every bundled project at hand."""
-    from harness.questions import bundled_path
+    from showwork.harness.project import bundled_path
 
     out = [("demo", "demo", bundled_path())]
     for name in EXAMPLES:
@@ -49,9 +49,9 @@ def projects() -> list[tuple[str, str, Path]]:
 
 def index_seconds(project: Any) -> float:
     """Seconds to build the member index (and coverage) from the warehouse, no cache."""
-    from semantic_layer.engines.duckdb import DuckDBEngine
-    from semantic_layer.execute import Limits
-    from semantic_layer.infer import infer_from_engine
+    from showwork.semantic_layer.engines.duckdb import DuckDBEngine
+    from showwork.semantic_layer.execute import Limits
+    from showwork.semantic_layer.infer import infer_from_engine
 
     spec = project.warehouse()
     path = Path(spec["duckdb"])
@@ -81,7 +81,7 @@ def read_all(questions: list[str], catalog: dict[str, Any], repeats: int
 
 
 def run(repeats: int = 5, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    from harness.project import Project
+    from showwork.harness.project import Project
 
     say = progress or (lambda _m: None)
     figures: dict[str, Any] = {}

@@ -25,12 +25,12 @@ from typing import Any
 import duckdb
 from sqlglot import exp
 
-from semantic_layer import SemanticLayer, SemanticModelFile, load_model
-from semantic_layer import warehouse as demo_warehouse
-from semantic_layer.engines import Engine, open_engine, resolve
-from semantic_layer.errors import SemanticError, WarehouseSpecError
-from semantic_layer.execute import Limits
-from semantic_layer.sql import to_dialect
+from showwork.semantic_layer import SemanticLayer, SemanticModelFile, load_model
+from showwork.semantic_layer import warehouse as demo_warehouse
+from showwork.semantic_layer.engines import Engine, open_engine, resolve
+from showwork.semantic_layer.errors import SemanticError, WarehouseSpecError
+from showwork.semantic_layer.execute import Limits
+from showwork.semantic_layer.sql import to_dialect
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -140,7 +140,7 @@ class Source:
 
 def source_of(home: Path, scale: float, project: Path | str | None) -> Source:
     """The embedded demo at `scale` (no project, or "demo"), else the project named."""
-    from harness.project import Project, locate
+    from showwork.harness.project import Project, locate
 
     found = Project.load(locate(project if project is not None else "demo"))
     if found.demo:
@@ -155,10 +155,10 @@ def source_of(home: Path, scale: float, project: Path | str | None) -> Source:
 def question_cases(questions: Path | None, catalog: dict[str, Any]) -> list[Case]:
     """Each answerable question with gold SQL, against the first governed call the rules analyst
     makes for it (the one that measures; a diagnostic's drill-downs are left out)."""
-    from analyst.rules import next_action
-    from analyst.rules.calls import Call
-    from harness.questions import load_questions
-    from protocol.switches import Protocol
+    from showwork.analyst.rules import next_action
+    from showwork.analyst.rules.calls import Call
+    from showwork.harness.experiments.questions import load_questions
+    from showwork.protocol.switches import Protocol
 
     if questions is None:
         raise WarehouseSpecError("bench semantic: the project has no question file to take "
@@ -209,7 +209,7 @@ def _unlocked(kind: str, where: Path) -> duckdb.DuckDBPyConnection:
     governed connection may not)."""
     if kind == "duckdb":
         return duckdb.connect(str(where), read_only=True)
-    from semantic_layer.engines.files import load, table_files
+    from showwork.semantic_layer.engines.files import load, table_files
 
     con = duckdb.connect(":memory:")
     for table, path in table_files(where).items():
@@ -222,7 +222,7 @@ def open_bench_engine(kind: str, source: Source, home: Path, limits: Limits) -> 
     a local Spark over a Parquet export of a DuckDB or files warehouse."""
     own = "spark" if "spark" in source.warehouse else "duckdb"
     if kind == "postgres":  # benchmarks/postgres.py: the project's server or a local cluster
-        from benchmarks.postgres import postgres_engine
+        from showwork.benchmarks.postgres import postgres_engine
 
         return postgres_engine(source.name, source.warehouse, source.root, limits)
     if kind == own:
@@ -330,7 +330,7 @@ def run(home: Path, scale: float = 10.0, repeats: int = 7,
             f"{k}_ratio": v for k, v in TARGETS.items()}},
     }
     if metricflow:
-        from benchmarks import compile_vs_mf
+        from showwork.benchmarks import compile_vs_mf
 
         say("compiling against MetricFlow")
         report["metricflow"] = compile_vs_mf.run(mf_repeats)

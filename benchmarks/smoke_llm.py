@@ -30,11 +30,11 @@ from typing import Any
 
 import yaml
 
-from harness.home import home
-from harness.questions import bundled_path
-from protocol.schemas import answer_schema, tool_schemas
-from protocol.switches import Protocol
-from traces import TraceRecord, read
+from showwork.harness.home import home
+from showwork.harness.project import bundled_path
+from showwork.protocol.schemas import answer_schema, tool_schemas
+from showwork.protocol.switches import Protocol
+from showwork.traces import TraceRecord, read
 
 QUESTIONS = ("lookup-001", "diag-001", "refuse-008")
 """A lookup, a diagnostic question and one the layer must refuse (an unsupported dimension):

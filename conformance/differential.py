@@ -345,7 +345,7 @@ def collect(running: list[subprocess.Popen]) -> dict[str, dict[str, Any]]:
 
 
 def showwork(world: World, database: Path, folder: Path) -> dict[str, dict[str, Any]]:
-    from semantic_layer import SemanticError, SemanticLayer, load_model
+    from showwork.semantic_layer import SemanticError, SemanticLayer, load_model
 
     out: dict[str, dict[str, Any]] = {}
     try:
@@ -419,7 +419,7 @@ def layer_args(q: dict[str, Any], model: Any = None) -> dict[str, Any]:
     """A generated query as the governed call's arguments (SemanticError for a --where the layer
     refuses, or with the model one MetricFlow reads otherwise for its metrics): the same
     arguments the differential run and bench semantic's compile timing use."""
-    from semantic_layer import parse_where
+    from showwork.semantic_layer import parse_where
 
     args: dict[str, Any] = {"metrics": q["metrics"], "group_by": q["group_by"]}
     if q.get("start"):

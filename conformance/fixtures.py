@@ -56,8 +56,8 @@ def _feature(reason: str) -> str:
 
 
 def main() -> int:
-    from semantic_layer import load_model
-    from semantic_layer.errors import ModelError
+    from showwork.semantic_layer import load_model
+    from showwork.semantic_layer.errors import ModelError
 
     found = sorted((HERE / ".venv" / "lib").glob(
         "python*/site-packages/metricflow_semantics/test_helpers/semantic_manifest_yamls"))

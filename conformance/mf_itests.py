@@ -251,7 +251,7 @@ def our_args(case: dict[str, Any], model: Any) -> tuple[dict[str, Any], list[str
         args["limit"] = case["limit"]
     where = where_text(case)
     if where:
-        from semantic_layer import SemanticError, parse_where
+        from showwork.semantic_layer import SemanticError, parse_where
 
         try:
             args = parse_where(where).apply(args, model)
@@ -270,8 +270,8 @@ def lenient_copy(manifest: Path, folder: Path, database: Path) -> tuple[Any, dic
     """(showwork's model, metric → why it was left out, why the whole manifest is refused):
     the manifest copied (symlinks read through), its metrics showwork refuses left out one round
     at a time until the rest loads."""
-    from semantic_layer import load_model
-    from semantic_layer.errors import ModelError
+    from showwork.semantic_layer import load_model
+    from showwork.semantic_layer.errors import ModelError
 
     shutil.copytree(manifest, folder, ignore=shutil.ignore_patterns("__*"))
     dropped: dict[str, str] = {}
@@ -313,7 +313,7 @@ def _drop(folder: Path, metrics: set[str], measures: dict[str, str]) -> None:
 
 def showwork(model: Any, database: Path, case: dict[str, Any], args: dict[str, Any],
              names: list[str]) -> dict[str, Any]:
-    from semantic_layer import SemanticError, SemanticLayer
+    from showwork.semantic_layer import SemanticError, SemanticLayer
 
     layer = SemanticLayer(model, database)
     try:

@@ -226,7 +226,7 @@ def mf_rows(q: Query, database: Path, tmp: Path) -> list[dict[str, str]]:
 
 # -- the showwork side --------------------------------------------------------------------------
 def our_rows(layer, q: Query) -> list[dict[str, object]]:
-    from semantic_layer.where import parse_where
+    from showwork.semantic_layer.where import parse_where
 
     args: dict[str, object] = {"metrics": list(q.metrics), "group_by": list(q.group_by)}
     if q.start and q.end:
@@ -294,7 +294,7 @@ def main() -> int:
     parser.add_argument("--keep", type=Path, help="keep the DuckDB file and CSVs in this folder")
     opts = parser.parse_args()
     ensure_venv()
-    from semantic_layer import SemanticError, SemanticLayer, load_model
+    from showwork.semantic_layer import SemanticError, SemanticLayer, load_model
 
     with tempfile.TemporaryDirectory(prefix="showwork-conformance-") as scratch:
         work = opts.keep or Path(scratch)

@@ -31,7 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from harness.home import home
+from showwork.harness.home import home
 
 T = TypeVar("T")
 MAGIC = b"showwork-cache-1\n"

@@ -23,11 +23,19 @@ from typing import Any
 import yaml
 from sqlglot import exp
 
-from harness.init_draft import Drafted, Role, TableDraft, TimeDim, draft, singular, snake
-from harness.init_profile import Column, Source, Table, find_keys, kind_of, primary_key, profile
-from harness.project import PROJECT_FILE, Project, ProjectError
-from semantic_layer.execute import Limits
-from semantic_layer.windows import period_end
+from showwork.harness.project import PROJECT_FILE, Project, ProjectError
+from showwork.semantic_layer.draft.models import Drafted, Role, TableDraft, TimeDim, draft, singular, snake
+from showwork.semantic_layer.draft.profile import (
+    Column,
+    Source,
+    Table,
+    find_keys,
+    kind_of,
+    primary_key,
+    profile,
+)
+from showwork.semantic_layer.execute import Limits
+from showwork.semantic_layer.windows import period_end
 
 __all__ = ["Column", "Drafted", "InitResult", "Role", "Table", "find_key", "init_project",
            "kind_of", "singular", "snake"]
@@ -124,7 +132,7 @@ def _check_csv(con: Any, name: str, file: Path) -> None:
     as the files engine gives it: a sniffer error, or a ragged file read as one text column."""
     import duckdb
 
-    from semantic_layer.engines.csv_check import csv_problem
+    from showwork.semantic_layer.engines.csv_check import csv_problem
 
     try:
         columns = con.execute(f"DESCRIBE {exp.to_identifier(name, quoted=True).sql('duckdb')}"
@@ -245,8 +253,8 @@ def _check_target(folder: Path, force: bool) -> None:
 def _validate(project_file: Path, tables: dict[str, list[tuple[str, str]]]) -> None:
     """The draft loads, passes MetricFlow's validations, reads only what the warehouse has, and
     every metric compiles."""
-    from semantic_layer import SemanticLayer
-    from semantic_layer.governance import not_aggregable
+    from showwork.semantic_layer import SemanticLayer
+    from showwork.semantic_layer.governance import not_aggregable
 
     try:
         project = Project.load(project_file)

@@ -69,7 +69,7 @@ def _tracer() -> Any:
                 from opentelemetry.sdk.trace import TracerProvider
                 from opentelemetry.sdk.trace.export import BatchSpanProcessor
             except ImportError as exc:
-                from harness.errors import HarnessError
+                from showwork.harness.errors import HarnessError
 
                 raise HarnessError("OpenTelemetry spans need the SDK and its OTLP exporter: "
                                    "pip install 'showwork[otel]'.") from exc

@@ -15,25 +15,25 @@ import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from importlib import import_module
+from importlib import import_module, resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from harness.errors import HarnessError
-from harness.home import warehouse_path
-from semantic_layer.catalog import build_catalog
-from semantic_layer.dbt_project import PROJECT_FILE as DBT_PROJECT_FILE
-from semantic_layer.dbt_project import is_dbt_project, read_dbt_project, warehouse_of
-from semantic_layer.errors import SemanticError
-from semantic_layer.model import SemanticModelFile, default_model_path
+from showwork.harness.errors import HarnessError
+from showwork.harness.home import warehouse_path
+from showwork.semantic_layer.catalog import build_catalog
+from showwork.semantic_layer.dbt_project import PROJECT_FILE as DBT_PROJECT_FILE
+from showwork.semantic_layer.dbt_project import is_dbt_project, read_dbt_project, warehouse_of
+from showwork.semantic_layer.errors import SemanticError
+from showwork.semantic_layer.model import SemanticModelFile, default_model_path
 
 if TYPE_CHECKING:  # the layer, its engines and sqlglot load when a project opens, not on import
     import yaml
 
-    from semantic_layer import SemanticLayer
-    from semantic_layer.execute import Limits
+    from showwork.semantic_layer import SemanticLayer
+    from showwork.semantic_layer.execute import Limits
 
 PROJECT_FILE = "showwork.yaml"
 ENV_VAR = "SHOWWORK_PROJECT"
@@ -115,7 +115,7 @@ def read_project_file(path: Path) -> ProjectFile:
         return _dbt_project_file(path)
     if is_dbt_project(path.parent):  # its settings depend on dbt's files too: read each time
         return _parse_project_file(path, _read_text(path))
-    from harness import cache
+    from showwork.harness import cache
 
     text = _read_text(path)
     entry = cache.key(str(path), str(path.resolve()), hashlib.sha256(text.encode()).hexdigest(),
@@ -214,6 +214,11 @@ def _warehouse_problems(spec: dict[str, Any]) -> list[str]:
 _STAMPS: weakref.WeakKeyDictionary[SemanticLayer, dict[str, str]] = weakref.WeakKeyDictionary()
 
 
+def bundled_path() -> Path:
+    """The demo's question file, bundled with the harness."""
+    return Path(str(resources.files("showwork.harness") / "questions" / "demo.yaml"))
+
+
 def stamp_of(layer: SemanticLayer) -> dict[str, str] | None:
     """The project a layer was opened for (name, model digest), so every attempt run on it
     records it — from the CLI, the web page or Python alike."""
@@ -238,7 +243,7 @@ class Project:
 
     @classmethod
     def load(cls, path: Path) -> Project:
-        from harness import cache
+        from showwork.harness import cache
 
         file = read_project_file(path)
         _check_paths(file)
@@ -262,8 +267,6 @@ class Project:
         if self.file.settings.questions:
             return self.root / self.file.settings.questions
         if self.demo:
-            from harness.questions import bundled_path  # questions import the attempt machinery
-
             return bundled_path()
         return None
 
@@ -294,13 +297,13 @@ class Project:
 
     def build(self, progress: Callable[[str], None] | None = None) -> None:
         """Generate the demo warehouse into SHOWWORK_HOME."""
-        from semantic_layer import warehouse as demo_warehouse
+        from showwork.semantic_layer import warehouse as demo_warehouse
 
         demo_warehouse.build(warehouse_path(), progress=progress)
 
     def layer(self, limits: Limits | None = None) -> SemanticLayer:
         """A new governed layer on the project's warehouse; the caller closes it."""
-        from semantic_layer.execute import Limits
+        from showwork.semantic_layer.execute import Limits
 
         if self.build_needed:
             self.build()
@@ -311,7 +314,7 @@ class Project:
     @property
     def catalog(self) -> dict[str, Any]:
         """What can be asked; governance left out is inferred from the warehouse."""
-        from semantic_layer.infer import needs_inference
+        from showwork.semantic_layer.infer import needs_inference
 
         if not needs_inference(self.model):
             return build_catalog(self.model)
@@ -365,7 +368,7 @@ def _files(file: ProjectFile) -> Iterator[Path]:
 def _load_model(path: Path) -> SemanticModelFile:
     """Read and validate the model (a cache miss: the reader, sqlglot and dbt-semantic-interfaces
     load only here)."""
-    from semantic_layer.project import load_project
+    from showwork.semantic_layer.project import load_project
 
     return load_project(path)
 
@@ -384,14 +387,14 @@ def _check_paths(file: ProjectFile) -> None:
 def _open_layer(project: Project, limits: Limits) -> SemanticLayer:
     """The layer on the warehouse engine; DuckDB files directly until semantic_layer.engines
     lands."""
-    from semantic_layer import SemanticLayer
+    from showwork.semantic_layer import SemanticLayer
 
     spec = project.warehouse()
     if "dbt_profile" in spec:  # the connection dbt's profiles.yml gives the project
         spec = warehouse_of(read_dbt_project(project.root), spec["dbt_profile"] or {})
     _check_local(project, spec)
     try:
-        from semantic_layer.engines import open_engine
+        from showwork.semantic_layer.engines import open_engine
     except ImportError:
         return _duckdb_layer(project, spec, limits)
     engine = open_engine(spec, project.root, limits, project=project.name)
@@ -410,8 +413,8 @@ def _inferred(project: Project, spec: dict[str, Any], engine: Any, limits: Limit
     """The model with what governance leaves out (coverage, member lists) inferred from the
     warehouse, cached by the model and the warehouse's fingerprint (harness/cache.py): a warm
     start reads no table, however large."""
-    from harness import cache
-    from semantic_layer.infer import infer_from_engine, needs_inference
+    from showwork.harness import cache
+    from showwork.semantic_layer.infer import infer_from_engine, needs_inference
 
     if not needs_inference(project.model):
         return project.model
@@ -425,8 +428,8 @@ def _checked(project: Project, spec: dict[str, Any], engine: Any) -> Any:
     """The model checked against the warehouse's tables and columns (semantic_layer.layer's
     WarehouseCheck), cached like the inferred model: a warm start lists no table and parses no
     expr."""
-    from harness import cache
-    from semantic_layer.layer import inspect_warehouse
+    from showwork.harness import cache
+    from showwork.semantic_layer.layer import inspect_warehouse
 
     def build() -> Any:
         return inspect_warehouse(project.model, engine.tables())
@@ -439,7 +442,7 @@ def _prepared(project: Project, spec: dict[str, Any]) -> Callable[..., Any] | No
     """The layer's store of prepared calls (each call's SQL and how to type its rows), kept like
     the inferred model it was prepared on: a question asked before compiles nothing and loads no
     sqlglot. Its rows are read afresh every time; a server's layer keeps its calls in memory."""
-    from harness import cache
+    from showwork.harness import cache
 
     entry = _warehouse_key(project, spec)
     if entry is None:
@@ -453,7 +456,7 @@ def _prepared(project: Project, spec: dict[str, Any]) -> Callable[..., Any] | No
 
 def _warehouse_key(project: Project, spec: dict[str, Any]) -> str | None:
     """The cache key of what the model and a local warehouse determine; None for a server."""
-    from harness import cache
+    from showwork.harness import cache
 
     fingerprint = cache.warehouse_fingerprint(spec, project.root)
     if fingerprint is None:
@@ -477,7 +480,7 @@ def _duckdb_layer(project: Project, spec: dict[str, Any], limits: Limits) -> Sem
         raise ProjectError(f"{project.file.where('warehouse')}: a {kind} warehouse needs the "
                            "warehouse engines (semantic_layer.engines), which this install does "
                            "not have yet; use warehouse: {duckdb: FILE}.")
-    from semantic_layer import SemanticLayer
+    from showwork.semantic_layer import SemanticLayer
 
     path = project.root / spec["duckdb"]
     project.check_tables(lambda: duckdb_tables(path, limits))
@@ -486,7 +489,7 @@ def _duckdb_layer(project: Project, spec: dict[str, Any], limits: Limits) -> Sem
 
 def duckdb_tables(path: Path, limits: Limits) -> dict[str, list[tuple[str, str]]]:
     """Every table of a DuckDB file's main schema with its columns and types."""
-    from semantic_layer.execute import connect
+    from showwork.semantic_layer.execute import connect
 
     con = connect(path, limits)
     try:
@@ -505,7 +508,7 @@ def missing_columns(model: SemanticModelFile, tables: dict[str, list[tuple[str, 
                     ) -> list[str]:
     """Each table or column the model reads that the warehouse lacks, named where it is used:
     the semantic layer's own check where it has one, else the same check here."""
-    layer_check = getattr(import_module("semantic_layer.layer"), "warehouse_problems", None)
+    layer_check = getattr(import_module("showwork.semantic_layer.layer"), "warehouse_problems", None)
     if layer_check is None:  # until the engines' check lands in the semantic layer
         return _missing_columns(model, tables)
     return list(layer_check(model, tables))
@@ -546,7 +549,7 @@ def _exprs(sm: Any) -> Iterator[tuple[str, str, str]]:
 def _columns(expr: str) -> set[str]:
     from sqlglot import exp
 
-    from semantic_layer.sql import parse_trusted
+    from showwork.semantic_layer.sql import parse_trusted
 
     return {c.name.lower() for c in parse_trusted(expr).find_all(exp.Column)}
 

@@ -12,8 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, ValidationError
 
-from protocol import strict_json
-from protocol.errors import AnswerError
+from showwork.protocol import strict_json
+from showwork.protocol.errors import AnswerError
 
 MAX_ANSWER_BYTES = 1_000_000
 MAX_CLAIMS = 200

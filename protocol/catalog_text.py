@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from protocol.reading.asks import FALL, RISE
-from protocol.reading.mentions import metric_scanner
+from showwork.protocol.reading.asks import FALL, RISE
+from showwork.protocol.reading.mentions import metric_scanner
 
 __all__ = ["FALL", "PERIOD_TOTAL", "RISE", "MetricNames", "describe_dimension", "direction",
            "says_period_total"]

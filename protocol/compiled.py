@@ -30,7 +30,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).absolute().parent.parent
+"""The `showwork` package folder (the checkout's `showwork/`, or the installed one): the listed
+paths are relative to it, and a module's name is `showwork.` + its path."""
+ROOT = PACKAGE.parent
 MODULES = (
     "protocol/numbers.py",
     "protocol/citations.py",
@@ -65,17 +68,17 @@ _state: dict[str, bool] = {}
 
 
 def _name(path: str) -> str:
-    return path.removesuffix(".py").replace("/", ".")
+    return "showwork." + path.removesuffix(".py").replace("/", ".")
 
 
 def _extensions(path: str) -> list[Path]:
-    source = ROOT / path
+    source = PACKAGE / path
     return [p for suffix in importlib.machinery.EXTENSION_SUFFIXES
             if (p := source.with_name(source.stem + suffix)).exists()]
 
 
 def _digest(path: str) -> str:
-    return hashlib.sha256((ROOT / path).read_bytes()).hexdigest()
+    return hashlib.sha256((PACKAGE / path).read_bytes()).hexdigest()
 
 
 def stale() -> list[str]:
@@ -93,7 +96,7 @@ class _Sources:
     """A meta-path finder that loads the listed modules from their sources."""
 
     def __init__(self, paths: Sequence[str]) -> None:
-        self.files = {_name(p): ROOT / p for p in paths}
+        self.files = {_name(p): PACKAGE / p for p in paths}
 
     def find_spec(self, name: str, path: object = None, target: ModuleType | None = None
                   ) -> importlib.machinery.ModuleSpec | None:
@@ -137,7 +140,7 @@ def build() -> int:
         print(f"showwork: not compiling the audit ({exc}); the sources run as they are.",
               file=sys.stderr)
         return 1
-    os.chdir(ROOT)  # mypyc names the modules by their paths from here
+    os.chdir(ROOT)  # mypyc names the modules by their paths from here: showwork/protocol/…
     digests = {p: _digest(p) for p in MODULES}
     RECORD.unlink(missing_ok=True)
     for path in MODULES:  # a build that fails leaves the sources, not an older build
@@ -146,7 +149,8 @@ def build() -> int:
     try:
         setup(name="showwork-compiled", packages=[], py_modules=[],
               script_args=["build_ext", "--inplace", "--build-temp", "build/mypyc/temp"],
-              ext_modules=mypycify(list(MODULES), opt_level="3", target_dir="build/mypyc"))
+              ext_modules=mypycify([f"showwork/{p}" for p in MODULES], opt_level="3",
+                                          target_dir="build/mypyc"))
     except (SystemExit, Exception) as exc:  # no compiler, no headers: say so, run the sources
         print(f"showwork: could not compile the audit ({exc}); the sources run as they are.",
               file=sys.stderr)

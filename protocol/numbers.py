@@ -55,7 +55,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Literal
 
-from protocol.catalog_text import FALL, RISE
+from showwork.protocol.catalog_text import FALL, RISE
 
 Kind = Literal["number", "percent", "fraction"]
 """A value's units. `number`: a count, amount or level in its own units (a `value`, `previous`

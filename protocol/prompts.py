@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol.catalog_text import describe_dimension
-from protocol.switches import Protocol
+from showwork.protocol.catalog_text import describe_dimension
+from showwork.protocol.switches import Protocol
 
 CONTRACT = """\
 You are a data analyst. You may learn about the data ONLY through the governed tools `query` and

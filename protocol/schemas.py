@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol.answer import MAX_VALUES
-from protocol.switches import Protocol
+from showwork.protocol.answer import MAX_VALUES
+from showwork.protocol.switches import Protocol
 
 
 def _obj(properties: dict[str, Any], description: str | None = None) -> dict[str, Any]:

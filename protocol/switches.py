@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from protocol.errors import SwitchError
+from showwork.protocol.errors import SwitchError
 
 FLAGS = ("claims", "repair", "purpose", "rendered")
 TREE_MODES = ("always", "never", "auto")

@@ -10,19 +10,19 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from semantic_layer.errors import BlockedQuery, SemanticError
-    from semantic_layer.layer import SemanticLayer
-    from semantic_layer.model import SemanticModelFile, load_model
-    from semantic_layer.results import Result, Row
-    from semantic_layer.where import parse_where
-    from semantic_layer.windows import Window
+    from showwork.semantic_layer.errors import BlockedQuery, SemanticError
+    from showwork.semantic_layer.layer import SemanticLayer
+    from showwork.semantic_layer.model import SemanticModelFile, load_model
+    from showwork.semantic_layer.results import Result, Row
+    from showwork.semantic_layer.where import parse_where
+    from showwork.semantic_layer.windows import Window
 
 _LAZY = {
-    "BlockedQuery": "semantic_layer.errors", "SemanticError": "semantic_layer.errors",
-    "SemanticLayer": "semantic_layer.layer", "SemanticModelFile": "semantic_layer.model",
-    "load_model": "semantic_layer.model", "Result": "semantic_layer.results",
-    "Row": "semantic_layer.results", "parse_where": "semantic_layer.where",
-    "Window": "semantic_layer.windows",
+    "BlockedQuery": "showwork.semantic_layer.errors", "SemanticError": "showwork.semantic_layer.errors",
+    "SemanticLayer": "showwork.semantic_layer.layer", "SemanticModelFile": "showwork.semantic_layer.model",
+    "load_model": "showwork.semantic_layer.model", "Result": "showwork.semantic_layer.results",
+    "Row": "showwork.semantic_layer.results", "parse_where": "showwork.semantic_layer.where",
+    "Window": "showwork.semantic_layer.windows",
 }
 
 __all__ = ["BlockedQuery", "Result", "Row", "SemanticError", "SemanticLayer",
@@ -36,3 +36,6 @@ def __getattr__(name: str) -> Any:
     value = getattr(import_module(module), name)
     globals()[name] = value
     return value
+
+if not __name__.startswith("showwork."):  # one import name: the folders live under showwork
+    raise ImportError(f"import showwork.{__name__}, not {__name__} (see showwork/__init__.py)")

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from semantic_layer.results import Number, Row
-from semantic_layer.tree import lmdi, powers
+from showwork.semantic_layer.results import Number, Row
+from showwork.semantic_layer.tree import lmdi, powers
 
 ATTRIBUTION_FIELDS = ("contribution", "share")
 

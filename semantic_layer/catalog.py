@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from semantic_layer.model import Metric, SemanticModelFile
+from showwork.semantic_layer.model import Metric, SemanticModelFile
 
 
 def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
@@ -23,7 +23,7 @@ def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
             "unit": m.unit, "formula": _formula(m),
         }
     dims: dict[str, dict[str, Any]] = {}
-    from semantic_layer.infer import member_index  # infer loads sqlglot: not at import
+    from showwork.semantic_layer.infer import member_index  # infer loads sqlglot: not at import
 
     index = member_index(model)
     for name, d in model.dimensions.items():

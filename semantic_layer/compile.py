@@ -20,13 +20,13 @@ from functools import partial
 
 from sqlglot import exp
 
-from semantic_layer.errors import SemanticError
-from semantic_layer.joins import resolve_any
-from semantic_layer.model import GRAINS, Measure, Offset, SemanticModel, SemanticModelFile
-from semantic_layer.pushdown import again, aggregated_first
-from semantic_layer.requests import AnyOf, Filter
-from semantic_layer.scan import Scan, with_from
-from semantic_layer.sql import (
+from showwork.semantic_layer.errors import SemanticError
+from showwork.semantic_layer.joins import resolve_any
+from showwork.semantic_layer.model import GRAINS, Measure, Offset, SemanticModel, SemanticModelFile
+from showwork.semantic_layer.pushdown import again, aggregated_first
+from showwork.semantic_layer.requests import AnyOf, Filter
+from showwork.semantic_layer.scan import Scan, with_from
+from showwork.semantic_layer.sql import (
     DATE,
     DOUBLE,
     binary,
@@ -46,11 +46,10 @@ from semantic_layer.sql import (
     truncate,
     write,
 )
-from semantic_layer.validate import Plan
-from semantic_layer.where import Ref, render
-from semantic_layer.windows import Window, period_end, period_start, periods
+from showwork.semantic_layer.validate import Plan
+from showwork.semantic_layer.where import Ref, render
+from showwork.semantic_layer.windows import DIALECTS, Window, period_end, period_start, periods
 
-DIALECTS = ("duckdb", "spark", "trino", "bigquery", "snowflake", "postgres")
 BUCKET = "__bucket"
 """The period column of a query by grain; of a comparison, TRUE in the current window and FALSE
 in the previous one (a boolean: DuckDB groups it far faster than a text label)."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from semantic_layer.errors import ModelError, WarehouseSpecError
+from showwork.semantic_layer.errors import ModelError, WarehouseSpecError
 
 PROJECT_FILE = "dbt_project.yml"
 PROFILES_FILE = "profiles.yml"
@@ -54,7 +54,7 @@ class DbtProject:
     def semantic_source(self) -> Path:
         """The dbt YAML (the first model path holding semantic models), else the manifest, else
         the first model path (or the folder itself when there is none)."""
-        from semantic_layer.dbt_yaml import read_dbt_yaml
+        from showwork.semantic_layer.dbt_yaml import read_dbt_yaml
 
         for rel in self.model_paths:
             path = self.root / rel

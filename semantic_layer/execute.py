@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from semantic_layer.duck import duckdb
-from semantic_layer.errors import ExecutionError, QueryTimeout, RowCapExceeded, WarehouseMissing
+from showwork.semantic_layer.duck import duckdb
+from showwork.semantic_layer.errors import ExecutionError, QueryTimeout, RowCapExceeded, WarehouseMissing
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer, model_validator
 
-from semantic_layer.errors import ModelError, NotAggregable
+from showwork.semantic_layer.errors import ModelError, NotAggregable
 
 if TYPE_CHECKING:
-    from semantic_layer.model import SemanticModelFile
+    from showwork.semantic_layer.model import SemanticModelFile
 
 Grain = Literal["day", "week", "month", "quarter", "year"]
 EdgeOp = Literal["multiply", "divide", "sum"]

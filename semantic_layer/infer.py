@@ -18,15 +18,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from semantic_layer.execute import Limits
-from semantic_layer.governance import DimensionGovernance
-from semantic_layer.model import Coverage, SemanticModelFile
-from semantic_layer.results import citable, member_text
+from showwork.semantic_layer.execute import Limits
+from showwork.semantic_layer.governance import DimensionGovernance
+from showwork.semantic_layer.model import Coverage, SemanticModelFile
+from showwork.semantic_layer.results import citable, member_text
 
 if TYPE_CHECKING:
     from sqlglot import exp
 
-    from semantic_layer.engines import Engine
+    from showwork.semantic_layer.engines import Engine
 
 MAX_MEMBERS = 50
 INDEX_BOUND = 2000
@@ -84,7 +84,7 @@ def infer(model: SemanticModelFile, run: Run, dialect: str = "duckdb") -> Semant
     """The model with missing coverage and member lists filled in from the data."""
     from sqlglot import exp  # here: a warm start reads the inferred model from the cache
 
-    from semantic_layer.sql import qualify
+    from showwork.semantic_layer.sql import qualify
 
     coverage = dict(model.coverage_by_model)
     for sm in model.semantic_models:
@@ -164,7 +164,7 @@ def infer_from_engine(model: SemanticModelFile, engine: Engine,
 def infer_from_duckdb(model: SemanticModelFile, database: Path) -> SemanticModelFile:
     if not needs_inference(model):
         return model
-    from semantic_layer.engines.duckdb import DuckDBEngine
+    from showwork.semantic_layer.engines.duckdb import DuckDBEngine
 
     engine = DuckDBEngine(database, Limits())
     try:

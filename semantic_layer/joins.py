@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from semantic_layer.errors import AmbiguousDimension, UnsupportedDimension
-from semantic_layer.model import GRAINS, Dimension, Entity, SemanticModel, SemanticModelFile
+from showwork.semantic_layer.errors import AmbiguousDimension, UnsupportedDimension
+from showwork.semantic_layer.model import GRAINS, Dimension, Entity, SemanticModel, SemanticModelFile
 
 METRIC_TIME = "metric_time"
 MAX_HOPS = 2

@@ -14,20 +14,20 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from semantic_layer.catalog import build_catalog
-from semantic_layer.duck import duckdb
-from semantic_layer.engines import Engine
-from semantic_layer.errors import SemanticError, WarehouseMismatch
-from semantic_layer.execute import Limits
-from semantic_layer.infer import infer_from_duckdb, infer_from_engine, needs_inference
-from semantic_layer.model import SemanticModel, SemanticModelFile, load_model
-from semantic_layer.reading import Reading
-from semantic_layer.requests import CompareArgs, QueryArgs, parse_args
-from semantic_layer.results import Result
-from semantic_layer.validate import Plan, plan_compare, plan_query
+from showwork.semantic_layer.catalog import build_catalog
+from showwork.semantic_layer.duck import duckdb
+from showwork.semantic_layer.engines import Engine
+from showwork.semantic_layer.errors import SemanticError, WarehouseMismatch
+from showwork.semantic_layer.execute import Limits
+from showwork.semantic_layer.infer import infer_from_duckdb, infer_from_engine, needs_inference
+from showwork.semantic_layer.model import SemanticModel, SemanticModelFile, load_model
+from showwork.semantic_layer.reading import Reading
+from showwork.semantic_layer.requests import CompareArgs, QueryArgs, parse_args
+from showwork.semantic_layer.results import Result
+from showwork.semantic_layer.validate import Plan, plan_compare, plan_query
 
 if TYPE_CHECKING:
-    from semantic_layer.compile import Compiled, Compiler
+    from showwork.semantic_layer.compile import Compiled, Compiler
 
 PREPARED_KEPT = 1024
 """Prepared calls a layer keeps, by wire arguments and by plan (cleared when full)."""
@@ -75,7 +75,7 @@ class SemanticLayer:
 
     @cached_property
     def compiler(self) -> Compiler:
-        from semantic_layer.compile import Compiler
+        from showwork.semantic_layer.compile import Compiler
 
         return Compiler(self.model)
 
@@ -85,7 +85,7 @@ class SemanticLayer:
         if self._engine is None:
             if self.database is None:
                 raise ValueError("This semantic layer has no warehouse; it can only compile.")
-            from semantic_layer.engines.duckdb import DuckDBEngine
+            from showwork.semantic_layer.engines.duckdb import DuckDBEngine
 
             self._engine = DuckDBEngine(Path(self.database), self.limits)
         return self._engine
@@ -107,7 +107,7 @@ class SemanticLayer:
         """Rows of hand-written SQL (gold queries) on the warehouse, whatever its engine, under
         the layer's limits; written in `dialect` (default: DuckDB's, as gold SQL is),
         transpiled by sqlglot to the engine's."""
-        from semantic_layer.sql import HAND_DIALECT, to_dialect
+        from showwork.semantic_layer.sql import HAND_DIALECT, to_dialect
 
         engine = self.engine
         return engine.run(to_dialect(sql, engine.dialect, dialect or HAND_DIALECT), self.limits)
@@ -150,7 +150,7 @@ class SemanticLayer:
         Its SQL runs against the warehouse every time; only what follows from the arguments
         and the model (validation, SQL, how to type the rows) is prepared once."""
         if kind == "query" and isinstance(raw, dict) and "share" in raw:
-            from semantic_layer.shares import query_with_shares
+            from showwork.semantic_layer.shares import query_with_shares
 
             return query_with_shares(self, raw)  # the grouped call and its total, divided
         reading = self._prepare(kind, raw)
@@ -317,7 +317,7 @@ def time_problems(model: SemanticModelFile, tables: dict[str, list[tuple[str, st
     out: dict[tuple[str, str], str] = {}
     from sqlglot import exp
 
-    from semantic_layer.sql import parse_trusted
+    from showwork.semantic_layer.sql import parse_trusted
 
     for sm in model.semantic_models:
         table = sm.table if not sm.schema or sm.schema == "main" else f"{sm.schema}.{sm.table}"
@@ -337,7 +337,7 @@ def _named_columns(sm: SemanticModel) -> list[tuple[str, str, str]]:
     """(kind, name, column) for every column an entity, dimension or measure expr reads."""
     from sqlglot import exp
 
-    from semantic_layer.sql import parse_trusted
+    from showwork.semantic_layer.sql import parse_trusted
 
     items = [("entity", e.name, e.expr) for e in sm.entities]
     items += [("dimension", d.name, d.expr) for d in sm.dimensions]

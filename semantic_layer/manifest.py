@@ -17,9 +17,9 @@ from typing import Any
 
 import structlog
 
-from semantic_layer.dbt_yaml import Origin, RawManifest
-from semantic_layer.errors import ModelError, UnsupportedFeature
-from semantic_layer.model import (
+from showwork.semantic_layer.dbt_yaml import Origin, RawManifest
+from showwork.semantic_layer.errors import ModelError, UnsupportedFeature
+from showwork.semantic_layer.model import (
     AGGREGATIONS,
     GRAINS,
     Dimension,

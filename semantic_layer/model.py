@@ -15,11 +15,11 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from semantic_layer.dbt_yaml import Origin
+from showwork.semantic_layer.dbt_yaml import Origin
 
 if TYPE_CHECKING:
-    from semantic_layer.governance import DimensionGovernance, MetricTree
-    from semantic_layer.joins import DimensionRef
+    from showwork.semantic_layer.governance import DimensionGovernance, MetricTree
+    from showwork.semantic_layer.joins import DimensionRef
 
 GRAINS = ("day", "week", "month", "quarter", "year")
 """Calendar grains, finest first (weeks are ISO weeks, Monday to Sunday)."""
@@ -384,7 +384,7 @@ class SemanticModelFile:
     @cached_property
     def _offered(self) -> dict[str, dict[str, DimensionInfo]]:
         """Per semantic model with measures: the categorical dimensions offered, by public name."""
-        from semantic_layer.joins import reachable
+        from showwork.semantic_layer.joins import reachable
 
         out: dict[str, dict[str, DimensionInfo]] = {}
         for sm in self.semantic_models:
@@ -422,7 +422,7 @@ class SemanticModelFile:
 
 def default_model_path() -> Path:
     """The embedded demo project (dbt YAML + governance)."""
-    return Path(str(resources.files("semantic_layer") / "demo" / "showwork.yaml"))
+    return Path(str(resources.files("showwork.semantic_layer") / "demo" / "showwork.yaml"))
 
 
 def load_model(path: Path | str | None = None, governance: Path | str | None = None,
@@ -432,7 +432,7 @@ def load_model(path: Path | str | None = None, governance: Path | str | None = N
 
     Without a path, the embedded demo. Governance left out is inferred from the warehouse at
     `database` (coverage from the data, member lists of small dimensions)."""
-    from semantic_layer.project import load_project
+    from showwork.semantic_layer.project import load_project
 
     return load_project(Path(path) if path else default_model_path(),
                         Path(governance) if governance else None, as_of, database)

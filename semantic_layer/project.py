@@ -18,10 +18,10 @@ from typing import Any
 import sqlglot
 import yaml
 
-from semantic_layer.dbt_project import is_dbt_project, read_dbt_project
-from semantic_layer.dbt_yaml import RawManifest, read_dbt_yaml
-from semantic_layer.errors import ModelError, SemanticError
-from semantic_layer.governance import (
+from showwork.semantic_layer.dbt_project import is_dbt_project, read_dbt_project
+from showwork.semantic_layer.dbt_yaml import RawManifest, read_dbt_yaml
+from showwork.semantic_layer.errors import ModelError, SemanticError
+from showwork.semantic_layer.governance import (
     CoverageSpec,
     DimensionGovernance,
     ExactEdge,
@@ -33,14 +33,13 @@ from semantic_layer.governance import (
     meta_block,
     read_governance,
 )
-from semantic_layer.manifest import convert, read_manifest_json, to_dsi
-from semantic_layer.model import GRAINS, Coverage, Metric, SemanticModel, SemanticModelFile
-from semantic_layer.results import MAX_MEMBER, citable
-from semantic_layer.tree import with_model_edges
+from showwork.semantic_layer.manifest import convert, read_manifest_json, to_dsi
+from showwork.semantic_layer.model import GRAINS, Coverage, Metric, SemanticModel, SemanticModelFile
+from showwork.semantic_layer.results import MAX_MEMBER, citable
+from showwork.semantic_layer.tree import with_model_edges
+from showwork.semantic_layer.windows import UNKNOWN_DAY
 
 PROJECT_FILE = "showwork.yaml"
-UNKNOWN_DAY = dt.date.max
-"""as_of when neither the project nor the warehouse says (compile-only use)."""
 
 
 def load_project(path: Path, governance: Path | None = None, as_of: dt.date | None = None,
@@ -71,7 +70,7 @@ def load_project(path: Path, governance: Path | None = None, as_of: dt.date | No
     model = assemble(converted.models, converted.metrics, gov, dsi, raw, as_of, source)
     model = _withdrawn(replace(model, time_spines=converted.time_spines), converted.unsupported)
     if database is not None:
-        from semantic_layer.infer import infer_from_duckdb
+        from showwork.semantic_layer.infer import infer_from_duckdb
 
         model = infer_from_duckdb(model, database)
     return model
@@ -82,7 +81,7 @@ def _withdrawn(model: SemanticModelFile, unsupported: tuple[tuple[str, str], ...
     """The model without the metrics showwork cannot compute yet (those `convert` found, and
     those whose filter uses what it does not support, e.g. a metric in a filter), each kept in
     `unsupported` with its reason, with the tree edges through them."""
-    from semantic_layer.manifest import unqueryable
+    from showwork.semantic_layer.manifest import unqueryable
 
     reasons = dict(unsupported)
     for m in model.metrics:
@@ -116,7 +115,7 @@ def _without(gov: Governance, names: set[str]) -> Governance:
 def _filter_refusal(model: SemanticModelFile, m: Metric) -> str | None:
     """Why a metric's filter cannot be computed yet (None: it can, or fails for another reason,
     which check_references reports)."""
-    from semantic_layer.compile import check_metric_filters
+    from showwork.semantic_layer.compile import check_metric_filters
 
     try:
         check_metric_filters(model, m.name)
@@ -345,7 +344,7 @@ def _check_tree(model: SemanticModelFile, gov: Governance, source: str) -> list[
 
 
 def _check_dimensions(model: SemanticModelFile, gov: Governance, source: str) -> list[str]:
-    from semantic_layer.joins import reachable
+    from showwork.semantic_layer.joins import reachable
 
     out: list[str] = []
     known = {f"{sm.primary_entity}__{d.name}" for sm in model.semantic_models for d in sm.dimensions}
@@ -389,7 +388,7 @@ def _check_sql(model: SemanticModelFile, gov: Governance, source: str) -> list[s
 
 
 def _check_filters(model: SemanticModelFile, gov: Governance, source: str) -> list[str]:
-    from semantic_layer.compile import check_metric_filters
+    from showwork.semantic_layer.compile import check_metric_filters
 
     out = []
     for m in model.metrics:

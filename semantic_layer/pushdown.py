@@ -28,9 +28,9 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from semantic_layer.joins import Hop
-from semantic_layer.scan import Scan
-from semantic_layer.sql import DType, cast, conjuncts, named, qualify
+from showwork.semantic_layer.joins import Hop
+from showwork.semantic_layer.scan import Scan
+from showwork.semantic_layer.sql import DType, cast, conjuncts, named, qualify
 
 AGAIN = {"sum": exp.Sum, "count": exp.Sum, "integer": exp.Sum, "min": exp.Min, "max": exp.Max}
 """How a partial result is aggregated again, by how the scan aggregated it: a count (0 over no

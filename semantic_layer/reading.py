@@ -12,13 +12,13 @@ import decimal
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from semantic_layer.attribution import attribute
-from semantic_layer.results import Number, Result, Row, member_text
-from semantic_layer.windows import Window, period_end
+from showwork.semantic_layer.attribution import attribute
+from showwork.semantic_layer.results import Number, Result, Row, member_text
+from showwork.semantic_layer.windows import Window, period_end
 
 if TYPE_CHECKING:  # a Reading read back from the project cache types rows with neither loaded
-    from semantic_layer.compile import Compiled
-    from semantic_layer.validate import Plan
+    from showwork.semantic_layer.compile import Compiled
+    from showwork.semantic_layer.validate import Plan
 
 
 class Reading:
@@ -28,7 +28,7 @@ class Reading:
 
     def __init__(self, plan: Plan, compiled: Compiled, model_version: str,
                  point_in_time: tuple[str, ...], exact_edges: list[dict[str, Any]]) -> None:
-        from semantic_layer.compile import BUCKET  # compiling loaded it; reading back need not
+        from showwork.semantic_layer.compile import BUCKET  # compiling loaded it; reading back need not
 
         self.plan, self.sql, self.exact_edges = plan, compiled.sql, exact_edges
         position = {c: i for i, c in enumerate((*compiled.keys, *plan.metrics))}

@@ -16,8 +16,8 @@ from pydantic import (
     ValidationError,
 )
 
-from semantic_layer.errors import InvalidArguments
-from semantic_layer.windows import Window
+from showwork.semantic_layer.errors import InvalidArguments
+from showwork.semantic_layer.windows import Window
 
 MAX_METRICS = 8
 MAX_LIMIT = 1000

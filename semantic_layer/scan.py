@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from semantic_layer.errors import UnsupportedDimension
-from semantic_layer.joins import METRIC_TIME, DimensionRef, Hop, resolve, resolve_any
-from semantic_layer.model import GRAINS, Measure, SemanticModel, SemanticModelFile, TimeSpine
-from semantic_layer.sql import binary, join, named, null_on_null, qualify, table, truncate, write
-from semantic_layer.where import Ref
+from showwork.semantic_layer.errors import UnsupportedDimension
+from showwork.semantic_layer.joins import METRIC_TIME, DimensionRef, Hop, resolve, resolve_any
+from showwork.semantic_layer.model import GRAINS, Measure, SemanticModel, SemanticModelFile, TimeSpine
+from showwork.semantic_layer.sql import binary, join, named, null_on_null, qualify, table, truncate, write
+from showwork.semantic_layer.where import Ref
 
 HIT = "__hit"
 """A column TRUE on every row of a joined model whose key expr alone cannot tell a match."""
@@ -55,7 +55,7 @@ class Scan:
             expr = self.fact.dimension(self.at).expr  # type: ignore[union-attr]  # its measure's
         value = self.scoped(qualify(expr, self.alias(ref.path), owner.table), ref.path)
         if ref.dimension.type == "time" and ref.grain in self.model.custom_grains:
-            return self.custom(value, ref.grain)  # type: ignore[arg-type]
+            return self.custom(value, ref.grain)
         if ref.dimension.type == "time":
             return truncate(value, ref.grain or "day", self.dialect)
         return value

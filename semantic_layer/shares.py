@@ -22,14 +22,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from semantic_layer.errors import InvalidArguments, NoShare, SemanticError
-from semantic_layer.reading import Reading
-from semantic_layer.requests import QueryArgs, parse_args
-from semantic_layer.results import Number, Result, Row
+from showwork.semantic_layer.errors import InvalidArguments, NoShare, SemanticError
+from showwork.semantic_layer.reading import Reading
+from showwork.semantic_layer.requests import QueryArgs, parse_args
+from showwork.semantic_layer.results import Number, Result, Row
 
 if TYPE_CHECKING:
-    from semantic_layer.layer import SemanticLayer
-    from semantic_layer.model import SemanticModelFile
+    from showwork.semantic_layer.layer import SemanticLayer
+    from showwork.semantic_layer.model import SemanticModelFile
 
 FIELD = "share_of_total"
 """The field each row's metric gets: its value over the total, a fraction."""
@@ -75,7 +75,7 @@ def query_with_shares(layer: SemanticLayer, raw: dict[str, Any]) -> Result:
 def _prepared(layer: SemanticLayer, raw: dict[str, Any], asked: dict[str, Any]
               ) -> tuple[Reading, Reading]:
     """(the grouped query with its totals, the total alone), prepared once per layer."""
-    from semantic_layer.layer import _wire_key
+    from showwork.semantic_layer.layer import _wire_key
 
     wire = _wire_key(raw)
     keys = [("shares", part, wire, layer.dialect) for part in ("grouped", "total")] if wire else []
@@ -117,7 +117,7 @@ def check(model: SemanticModelFile, args: QueryArgs) -> None:
         raise InvalidArguments("share=true gives each row's share of the total over the "
                                "group_by dimensions; give group_by (the dimension whose members "
                                "share the total).")
-    from semantic_layer.validate import resolve_metrics
+    from showwork.semantic_layer.validate import resolve_metrics
 
     metrics, _ = resolve_metrics(model, args.metrics)
     problems = [why for m in metrics if (why := unshareable(model, m))]

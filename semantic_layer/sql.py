@@ -15,8 +15,8 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.expressions.datatypes import DType
 from sqlglot.helper import name_sequence
 
-from semantic_layer.errors import ExecutionError
-from semantic_layer.windows import Window
+from showwork.semantic_layer.errors import ExecutionError
+from showwork.semantic_layer.windows import Window
 
 HAND_DIALECT = "duckdb"
 """The dialect hand-written SQL (gold queries, benchmark baselines) is written in."""

@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from semantic_layer.governance import ExactEdge, MetricTree
-    from semantic_layer.model import Metric, MetricInput
+    from showwork.semantic_layer.governance import ExactEdge, MetricTree
+    from showwork.semantic_layer.model import Metric, MetricInput
 
 
 def log_mean(a: float, b: float) -> float:
@@ -98,7 +98,7 @@ def _plain(i: MetricInput | None) -> bool:
 
 
 def _ratio_edge(m: Metric) -> ExactEdge | None:
-    from semantic_layer.governance import ExactEdge
+    from showwork.semantic_layer.governance import ExactEdge
 
     n, d = m.numerator, m.denominator
     if m.filters or not _plain(n) or not _plain(d) or n is None or d is None or n.name == d.name:
@@ -107,7 +107,7 @@ def _ratio_edge(m: Metric) -> ExactEdge | None:
 
 
 def _derived_edge(m: Metric) -> ExactEdge | None:
-    from semantic_layer.governance import ExactEdge
+    from showwork.semantic_layer.governance import ExactEdge
 
     if m.filters or not m.expr or not all(_plain(i) for i in m.inputs):
         return None

@@ -11,7 +11,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-from semantic_layer.errors import (
+from showwork.semantic_layer.errors import (
     AmbiguousDimension,
     GrainNotAllowed,
     InvalidArguments,
@@ -24,11 +24,11 @@ from semantic_layer.errors import (
     UnsupportedMetric,
     WindowError,
 )
-from semantic_layer.governance import check_rollup
-from semantic_layer.model import GRAINS, DimensionInfo, Metric, SemanticModelFile
-from semantic_layer.requests import AnyOf, CompareArgs, Filter, QueryArgs
-from semantic_layer.results import citable, member_text
-from semantic_layer.windows import Window, aligned, period_end, period_start
+from showwork.semantic_layer.governance import check_rollup
+from showwork.semantic_layer.model import GRAINS, DimensionInfo, Metric, SemanticModelFile
+from showwork.semantic_layer.requests import AnyOf, CompareArgs, Filter, QueryArgs
+from showwork.semantic_layer.results import citable, member_text
+from showwork.semantic_layer.windows import Window, aligned, period_end, period_start
 
 _OPERATOR = re.compile(r"\s*[-+*/×÷]\s*|\s+(?:per|over|divided by|times|x)\s+", re.IGNORECASE)
 
@@ -178,7 +178,7 @@ def _offset_grains(model: SemanticModelFile, metric: str) -> list[str]:
 
 def _offset_reads(model: SemanticModelFile, metric: str, start: dt.date) -> list[dt.date]:
     """The first day each offset input of the metric reads for a window starting at `start`."""
-    from semantic_layer.sql import shift  # sqlglot: not needed to read a cached plan
+    from showwork.semantic_layer.sql import shift  # sqlglot: not needed to read a cached plan
 
     out: list[dt.date] = []
     for i in model.metric_index[metric].input_metrics:
@@ -218,7 +218,7 @@ def _past_offsets(model: SemanticModelFile, metric: str, end: dt.date,
     its time spine does, and so does a cumulative metric by a grain (`by_time`; without one it
     is read at the sources' last day: MetricFlow refuses it unless over all time, whose total
     that is)."""
-    from semantic_layer.sql import shift  # sqlglot: not needed to read a cached plan
+    from showwork.semantic_layer.sql import shift  # sqlglot: not needed to read a cached plan
 
     if end == dt.date.max:
         return end
@@ -240,7 +240,7 @@ def _past_cumulative(model: SemanticModelFile, m: Metric, end: dt.date) -> dt.da
     spine day still holds a day with data — a window's length on (a day too many reads no row:
     a day whose range holds no data has none), the end of the grain_to_date period, and the
     spine's last day for all time (kept at `end` when the spine's days are not known)."""
-    from semantic_layer.sql import shift
+    from showwork.semantic_layer.sql import shift
 
     spine = model.spine_coverage
     if m.window:
@@ -334,7 +334,7 @@ def check_dimensions(model: SemanticModelFile, metrics: tuple[str, ...],
 def dimension_for(model: SemanticModelFile, metric: str, name: str) -> DimensionInfo:
     """The dimension `name` (public or MetricFlow name) of a metric, or a refusal naming the
     supported ones."""
-    from semantic_layer.joins import resolve_any
+    from showwork.semantic_layer.joins import resolve_any
 
     offered = model.offered_dimensions(metric)
     if name in offered:
@@ -365,7 +365,7 @@ def dimension_for(model: SemanticModelFile, metric: str, name: str) -> Dimension
 def _check_partitions(model: SemanticModelFile, metric: str, name: str) -> None:
     """MetricFlow joins two semantic models that both have partition dimensions (is_partition)
     on those too; showwork does not yet, so such a join is refused, never answered otherwise."""
-    from semantic_layer.joins import resolve_any
+    from showwork.semantic_layer.joins import resolve_any
 
     for fact in model.base_models(metric):
         if not fact.entities:

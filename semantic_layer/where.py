@@ -18,10 +18,10 @@ from typing import Any
 import sqlglot
 from sqlglot import exp
 
-from semantic_layer.errors import InvalidFilter
-from semantic_layer.model import GRAINS, SemanticModelFile
-from semantic_layer.sql import bare_booleans, bare_null_tests, unplaced
-from semantic_layer.windows import Window, period_end, period_start
+from showwork.semantic_layer.errors import InvalidFilter
+from showwork.semantic_layer.model import GRAINS, SemanticModelFile
+from showwork.semantic_layer.sql import bare_booleans, bare_null_tests, unplaced
+from showwork.semantic_layer.windows import Window, period_end, period_start
 
 REWRITES = (bare_booleans, bare_null_tests)
 """What a rendered metric filter goes through: the same rows, in SQL engines plan better."""
@@ -245,7 +245,7 @@ class ParsedWhere:
             raise InvalidFilter(f"The metric_time bounds and the window leave no day to read "
                                 f"(from {start} to {end}); there is nothing to answer.")
         if model is not None and self.mixed:
-            from semantic_layer.validate import check_where_reads
+            from showwork.semantic_layer.validate import check_where_reads
 
             check_where_reads(model, list(out.get("metrics", [])), out.get("grain"),
                               Window(asked[0], asked[1]) if asked[0] and asked[1] else None,

@@ -5,6 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+DIALECTS = ("duckdb", "spark", "trino", "bigquery", "snowflake", "postgres")
+"""The SQL dialects the layer compiles to (here, not in compile.py: the CLI names them in its
+help without loading sqlglot)."""
+UNKNOWN_DAY = dt.date.max
+"""as_of when neither the project nor the warehouse says (compile-only use)."""
+
 
 @dataclass(frozen=True, order=True)
 class Window:

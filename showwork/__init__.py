@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 from showwork.errors import AuditInputError, BlockedCall, ProjectError, ShowworkError
 
 if TYPE_CHECKING:
-    from harness.audit import AuditReport
     from showwork._results import ResultInput, WindowInput
     from showwork.api import audit_answer
+    from showwork.harness.audit import AuditReport
     from showwork.project import GovernedResult, Project, ask
 
 _LAZY = {
-    "audit_answer": "showwork.api", "AuditReport": "harness.audit",
+    "audit_answer": "showwork.api", "AuditReport": "showwork.harness.audit",
     "ResultInput": "showwork._results", "WindowInput": "showwork._results",
     "Project": "showwork.project", "GovernedResult": "showwork.project", "ask": "showwork.project",
 }

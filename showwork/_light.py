@@ -16,18 +16,15 @@ import importlib.util
 import sys
 from pathlib import Path
 
-PURE = ("semantic_layer.windows", "semantic_layer.results")
+PURE = ("showwork.semantic_layer.windows", "showwork.semantic_layer.results")
 """The modules the audit needs; each imports only the standard library (windows before results)."""
 
 
 def load_pure() -> None:
     """Load each pure module alone, unless the package is already imported (then it is cheap)."""
-    if "semantic_layer" in sys.modules:
+    if "showwork.semantic_layer" in sys.modules:
         return
-    spec = importlib.util.find_spec("semantic_layer")  # finds the folder without importing it
-    if spec is None or not spec.submodule_search_locations:
-        raise ImportError("semantic_layer is not installed beside showwork")
-    folder = Path(next(iter(spec.submodule_search_locations)))
+    folder = Path(__file__).parent / "semantic_layer"
     for name in PURE:
         if name not in sys.modules:
             _load(name, folder / f"{name.rpartition('.')[2]}.py")

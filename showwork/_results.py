@@ -33,7 +33,8 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any, Literal, Required, TypedDict
 
-from semantic_layer.results import (
+from showwork._at import At, kind_of
+from showwork.semantic_layer.results import (
     ATTRIBUTED_FIELDS,
     COMPARE_FIELDS,
     SHARED_FIELDS,
@@ -42,8 +43,7 @@ from semantic_layer.results import (
     Row,
     member_text,
 )
-from semantic_layer.windows import Window, period_end
-from showwork._at import At, kind_of
+from showwork.semantic_layer.windows import Window, period_end
 
 GRAINS = ("day", "week", "month", "quarter", "year")
 """Every grain the layer produces."""

@@ -17,12 +17,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from harness.audit import AuditReport, Call, Evidence, audit
-from protocol.answer import Answer, parse_answer
-from protocol.errors import AnswerError
 from showwork import _catalog, _results
 from showwork._at import At, kind_of
 from showwork._results import ResultInput
+from showwork.harness.audit import AuditReport, Call, Evidence, audit
+from showwork.protocol.answer import Answer, parse_answer
+from showwork.protocol.errors import AnswerError
 
 ResultValue = ResultInput | Mapping[str, Any]
 Results = Mapping[str, ResultValue] | Mapping[int, ResultValue] | Mapping[str | int, ResultValue]

@@ -9,13 +9,13 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from harness.cli.app import build_app, run
-from harness.cli.lazy import Lazy
+from showwork.harness.cli.app import build_app, run
+from showwork.harness.cli.lazy import Lazy
 
 if TYPE_CHECKING:  # typer loads in build_app, after main() has put the code cache in place
     import typer
 
-BENCH = Lazy("bench", "benchmarks.cli", "bench_app")
+BENCH = Lazy("bench", "showwork.benchmarks.cli", "bench_app")
 
 
 def app() -> typer.Typer:
@@ -23,7 +23,7 @@ def app() -> typer.Typer:
 
 
 def main() -> None:
-    from harness import codecache
+    from showwork.harness.cli import codecache
 
     codecache.install(" ".join(sys.argv[1:2]))  # before the command's imports run
     run(app())

@@ -9,19 +9,19 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from analyst.registry import make_client
-from analyst.tools import Toolbox
-from harness.attempt import Question, run_attempt
-from harness.errors import HarnessError
-from harness.home import home
-from harness.project import Project as Runtime
-from protocol.reading.members import search_members
-from protocol.switches import Protocol
-from semantic_layer import SemanticLayer
-from semantic_layer.errors import SemanticError
 from showwork._results import ResultInput, public
+from showwork.analyst.registry import make_client
+from showwork.analyst.tools import Toolbox
 from showwork.errors import BlockedCall, ProjectError
-from traces import CallRecord, TraceRecord, append
+from showwork.harness.errors import HarnessError
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.harness.home import home
+from showwork.harness.project import Project as Runtime
+from showwork.protocol.reading.members import search_members
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import SemanticLayer
+from showwork.semantic_layer.errors import SemanticError
+from showwork.traces import CallRecord, TraceRecord, append
 
 
 @dataclass(frozen=True)

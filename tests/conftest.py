@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from shop_data import shop_db
 
-from semantic_layer import SemanticLayer, load_model
-from semantic_layer import warehouse as demo_warehouse
-from semantic_layer.project import load_project
+from showwork.semantic_layer import SemanticLayer, load_model
+from showwork.semantic_layer import warehouse as demo_warehouse
+from showwork.semantic_layer.project import load_project
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path(os.environ.get("SHOWWORK_TEST_CACHE", ROOT / ".showwork" / "test-cache"))

@@ -7,14 +7,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from harness.audit.audit import ANSWER_CHECKS
-from harness.audit.checks import CHECKS
-from harness.audit.findings import ANSWER_FINDINGS, FINDINGS
-from harness.audit.steps import codes_of
-from harness.audit.types import DEFECT_CODES, FINDING_CODES, SCOPE_CODES
-from protocol.errors import ProtocolError
-from semantic_layer.errors import SemanticError
-from semantic_layer.governance import Governance
+from showwork.harness.audit.audit import ANSWER_CHECKS
+from showwork.harness.audit.checks import CHECKS
+from showwork.harness.audit.findings import ANSWER_FINDINGS, FINDINGS
+from showwork.harness.audit.steps import codes_of
+from showwork.harness.audit.types import DEFECT_CODES, FINDING_CODES, SCOPE_CODES
+from showwork.protocol.errors import ProtocolError
+from showwork.semantic_layer.errors import SemanticError
+from showwork.semantic_layer.governance import Governance
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -52,7 +52,7 @@ def test_every_blocked_call_and_error_code_is_documented() -> None:
 
 def test_every_governance_key_is_shown() -> None:
     """docs/projects.md names every key the governance file accepts, at every level."""
-    from semantic_layer.governance import (
+    from showwork.semantic_layer.governance import (
         CoverageSpec,
         DimensionGovernance,
         ExactEdge,

@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 
 import showwork
-from harness.attempt import _guess_category
-from harness.audit import DEFECT_CODES, FINDING_CODES
-from semantic_layer.results import Result, Row
 from showwork._results import public, translate
-from traces import RoundRecord, TraceRecord, read
+from showwork.harness.audit import DEFECT_CODES, FINDING_CODES
+from showwork.harness.experiments.attempt import _guess_category
+from showwork.semantic_layer.results import Result, Row
+from showwork.traces import RoundRecord, TraceRecord, read
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "traces" / "golden" / "traces.jsonl"
@@ -437,10 +437,10 @@ def test_python_m_showwork_still_has_every_command() -> None:
 
 
 def _runs(layer: Any, questions: list[Any]) -> list[TraceRecord]:
-    from analyst.noisy import NoisyClient
-    from analyst.rules import RulesClient
-    from harness.attempt import run_attempt
-    from protocol.switches import Protocol
+    from showwork.analyst.noisy import NoisyClient
+    from showwork.analyst.rules import RulesClient
+    from showwork.harness.experiments.attempt import run_attempt
+    from showwork.protocol.switches import Protocol
 
     out = []
     for client in (RulesClient(), NoisyClient(0.25, 0.7, 7)):
@@ -454,7 +454,7 @@ def _runs(layer: Any, questions: list[Any]) -> list[TraceRecord]:
 
 
 def _same_reports(records: list[TraceRecord]) -> None:
-    from harness.attempt import reaudit
+    from showwork.harness.experiments.attempt import reaudit
 
     for record in records:
         harness = reaudit(record)
@@ -465,7 +465,7 @@ def _same_reports(records: list[TraceRecord]) -> None:
 def test_public_api_and_cli_reaudit_agree_on_every_demo_trace(layer: Any) -> None:
     """Every trace of a demo run (the rules analyst and the noisy simulator on every bundled
     question) audits through `audit_answer` to the very report the CLI re-audit gives."""
-    from harness.questions import load_questions
+    from showwork.harness.experiments.questions import load_questions
 
     records = _runs(layer, [q.question() for q in load_questions().questions])
     assert len(records) >= 70
@@ -476,7 +476,7 @@ def test_public_api_and_cli_reaudit_agree_on_every_shop_trace(shop_layer: Any) -
     """The same on every shop question (filters, multi-dimension rows, quarter grains)."""
     import yaml
 
-    from harness.attempt import Question
+    from showwork.harness.experiments.attempt import Question
 
     texts = [q["text"] for q in yaml.safe_load(
         (ROOT / "examples" / "shop" / "questions.yaml").read_text(encoding="utf-8"))["questions"]]
@@ -491,7 +491,7 @@ def test_public_api_and_cli_reaudit_agree_on_every_shop_trace(shop_layer: Any) -
 def test_public_api_and_cli_reaudit_agree_on_every_flights_trace(flights_layer: Any) -> None:
     """The same on every flights question (open dimensions, members from the warehouse,
     filters on several dimensions)."""
-    from harness.questions import load_questions
+    from showwork.harness.experiments.questions import load_questions
 
     questions = load_questions(ROOT / "examples" / "flights" / "questions.yaml").questions
     records = _runs(flights_layer, [q.question() for q in questions])
@@ -508,8 +508,8 @@ def _attempt(layer: Any, question: str, tool: str, args: dict[str, Any],
     that call's result (computed first by the layer: the same query, the same rows)."""
     from scripted import Scripted, call, say
 
-    from harness.attempt import Question, run_attempt
-    from protocol.switches import Protocol
+    from showwork.harness.experiments.attempt import Question, run_attempt
+    from showwork.protocol.switches import Protocol
 
     answer = write(layer.call(tool, args))
     return run_attempt(Question("t", question), Scripted([call(tool, **args), say(answer)]),
@@ -519,7 +519,7 @@ def _attempt(layer: Any, question: str, tool: str, args: dict[str, Any],
 def _three_ways(record: TraceRecord) -> Any:
     """The attempt's audit as served, re-audited by the CLI's path and by audit_answer: one
     report (the public API's is returned)."""
-    from harness.attempt import reaudit
+    from showwork.harness.experiments.attempt import reaudit
 
     public_report = _audit_golden(record)
     cli = reaudit(record)
@@ -533,7 +533,7 @@ def _three_ways(record: TraceRecord) -> Any:
 def _label_codes(report: Any) -> list[str]:
     """The finding codes of a report but the question's scope (an answer naming three rows of a
     breakdown is off_question_shape, rightly: these tests hold labels, not scope)."""
-    from harness.audit.types import SCOPE_CODES
+    from showwork.harness.audit.types import SCOPE_CODES
 
     return [f.code for f in report.findings if f.code not in SCOPE_CODES]
 
@@ -570,7 +570,7 @@ def test_a_quarter_grain_audits_alike(request: Any, domain: str, metric: str,
     """A result by quarter: each claim citing its quarter's row and naming that quarter is
     served clean by every path; the last claim naming the quarter after its row's is
     mislabelled_window, and withheld, by every path."""
-    from protocol.numbers import say as written
+    from showwork.protocol.numbers import say as written
 
     layer = request.getfixturevalue(f"{domain}_layer")
     label = _label(layer.catalog(), metric)
@@ -614,7 +614,7 @@ def test_rows_of_two_dimensions_audit_alike(request: Any, domain: str, metric: s
     """Rows keyed by two dimensions (a store also a member of the joined store name; a filter
     on a third): claims naming each row's two members are served clean by every path; the
     first naming another member of the first dimension is mislabelled_member, withheld."""
-    from protocol.numbers import say as written
+    from showwork.protocol.numbers import say as written
 
     layer = request.getfixturevalue(f"{domain}_layer")
     label = _label(layer.catalog(), metric)

@@ -10,9 +10,9 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from traces.chain import GENESIS, canonical_json, chain_hash, digest
-    from traces.errors import DamagedTrace, TornLine, TraceError
-    from traces.records import (
+    from showwork.traces.chain import GENESIS, canonical_json, chain_hash, digest
+    from showwork.traces.errors import DamagedTrace, TornLine, TraceError
+    from showwork.traces.records import (
         SCHEMA_VERSION,
         CallRecord,
         QuestionRecord,
@@ -21,17 +21,17 @@ if TYPE_CHECKING:
         TurnRecord,
         UsageRecord,
     )
-    from traces.store import TraceWriter, append, manifest_path, read, read_views, verify_chain
-    from traces.views import AuditView, CallView, QuestionView, RoundView
+    from showwork.traces.store import TraceWriter, append, manifest_path, read, read_views, verify_chain
+    from showwork.traces.views import AuditView, CallView, QuestionView, RoundView
 
 _MODULES = {
-    "traces.chain": ("GENESIS", "canonical_json", "chain_hash", "digest"),
-    "traces.errors": ("DamagedTrace", "TornLine", "TraceError"),
-    "traces.records": ("SCHEMA_VERSION", "CallRecord", "QuestionRecord", "RoundRecord",
+    "showwork.traces.chain": ("GENESIS", "canonical_json", "chain_hash", "digest"),
+    "showwork.traces.errors": ("DamagedTrace", "TornLine", "TraceError"),
+    "showwork.traces.records": ("SCHEMA_VERSION", "CallRecord", "QuestionRecord", "RoundRecord",
                        "TraceRecord", "TurnRecord", "UsageRecord"),
-    "traces.store": ("TraceWriter", "append", "manifest_path", "read", "read_views",
+    "showwork.traces.store": ("TraceWriter", "append", "manifest_path", "read", "read_views",
                      "verify_chain"),
-    "traces.views": ("AuditView", "CallView", "QuestionView", "RoundView"),
+    "showwork.traces.views": ("AuditView", "CallView", "QuestionView", "RoundView"),
 }
 _LAZY = {name: module for module, names in _MODULES.items() for name in names}
 
@@ -50,3 +50,6 @@ def __getattr__(name: str) -> Any:
     value = getattr(import_module(module), name)
     globals()[name] = value
     return value
+
+if not __name__.startswith("showwork."):  # one import name: the folders live under showwork
+    raise ImportError(f"import showwork.{__name__}, not {__name__} (see showwork/__init__.py)")

@@ -6,10 +6,10 @@ import json
 import os
 from pathlib import Path
 
-from traces.chain import GENESIS, chain_hash
-from traces.errors import TornLine
-from traces.records import TraceRecord
-from traces.views import AuditView
+from showwork.traces.chain import GENESIS, chain_hash
+from showwork.traces.errors import TornLine
+from showwork.traces.records import TraceRecord
+from showwork.traces.views import AuditView
 
 
 def manifest_path(path: Path) -> Path:

@@ -11,10 +11,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from analyst.client import Request, ToolCall, Turn
-from analyst.rules.engine import Call, Outcome, plan
-from analyst.rules.understand import Understood, understand
-from protocol.switches import Protocol
+from showwork.analyst.client import Request, ToolCall, Turn
+from showwork.analyst.rules.engine import Call, Outcome, plan
+from showwork.analyst.rules.understand import Understood, understand
+from showwork.protocol.switches import Protocol
 
 
 class RulesClient:

@@ -6,7 +6,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
-from semantic_layer.windows import Window
+from showwork.semantic_layer.windows import Window
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from semantic_layer.windows import Window
+from showwork.semantic_layer.windows import Window
 
 MAX_DRILL_MEMBERS = 12
 """A dimension is drilled into when its members are a closed list this small."""

@@ -5,9 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol.answer import MAX_CITATIONS
-from protocol.citations import format_selector
-from protocol.rendered import agree, be, is_value, members, moved, percent, plural, say, signed, subject
+from showwork.protocol.answer import MAX_CITATIONS
+from showwork.protocol.citations import format_selector
+from showwork.protocol.rendered import (
+    agree,
+    be,
+    is_value,
+    members,
+    moved,
+    percent,
+    plural,
+    say,
+    signed,
+    subject,
+)
 
 __all__ = ["AnswerBuilder", "agree", "be", "cite", "fmt", "is_value", "members", "moved", "percent",
            "plural", "signed", "subject", "unit_of"]

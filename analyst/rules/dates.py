@@ -6,8 +6,8 @@ boundary, where a protocol `Period` becomes a `semantic_layer.windows.Window`.
 
 from __future__ import annotations
 
-from protocol.reading import Period, parse_day, previous_period
-from semantic_layer.windows import Window, periods
+from showwork.protocol.reading import Period, parse_day, previous_period
+from showwork.semantic_layer.windows import Window, periods
 
 __all__ = ["parse_day", "previous_window", "whole_periods", "window_of"]
 

@@ -24,9 +24,9 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
-from analyst.rules import catalog as cat
-from analyst.rules.calls import Call, Outcome, Plan, window_json
-from analyst.rules.claims import (
+from showwork.analyst.rules import catalog as cat
+from showwork.analyst.rules.calls import Call, Outcome, Plan, window_json
+from showwork.analyst.rules.claims import (
     AnswerBuilder,
     agree,
     cite,
@@ -40,12 +40,12 @@ from analyst.rules.claims import (
     subject,
     unit_of,
 )
-from analyst.rules.tables import scope
-from analyst.rules.understand import Understood
-from protocol.answer import MAX_CITATIONS
-from semantic_layer.attribution import mix_rate
-from semantic_layer.tree import driver as pick_driver
-from semantic_layer.windows import Window, aligned, period_end, period_start, periods
+from showwork.analyst.rules.tables import scope
+from showwork.analyst.rules.understand import Understood
+from showwork.protocol.answer import MAX_CITATIONS
+from showwork.semantic_layer.attribution import mix_rate
+from showwork.semantic_layer.tree import driver as pick_driver
+from showwork.semantic_layer.windows import Window, aligned, period_end, period_start, periods
 
 INFLUENCE_NOTABLE_PCT = 10.0
 MIX_NOTABLE = 0.05

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from analyst.rules import catalog as cat
-from analyst.rules.calls import Call, Outcome, Plan, window_json
-from analyst.rules.claims import (
+from showwork.analyst.rules import catalog as cat
+from showwork.analyst.rules.calls import Call, Outcome, Plan, window_json
+from showwork.analyst.rules.claims import (
     AnswerBuilder,
     cite,
     fmt,
@@ -20,10 +20,10 @@ from analyst.rules.claims import (
     subject,
     unit_of,
 )
-from analyst.rules.diagnose import diagnose
-from analyst.rules.shares import share
-from analyst.rules.tables import scope, table
-from analyst.rules.understand import Understood
+from showwork.analyst.rules.diagnose import diagnose
+from showwork.analyst.rules.shares import share
+from showwork.analyst.rules.tables import scope, table
+from showwork.analyst.rules.understand import Understood
 
 __all__ = ["Call", "Outcome", "Plan", "plan"]
 

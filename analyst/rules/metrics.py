@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from analyst.rules import catalog as cat
-from protocol.reading import Mention, Reading
-from protocol.reading.qualifiers import siblings
+from showwork.analyst.rules import catalog as cat
+from showwork.protocol.reading import Mention, Reading
+from showwork.protocol.reading.qualifiers import siblings
 
 COMPOSITION = re.compile(r"\s+(?:per|divided by|over|for each|to)\s+", re.IGNORECASE)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from protocol.reading import Reading
+from showwork.protocol.reading import Reading
 
 MAX_NAMED = 8
 """Dimensions named at most in a refusal."""

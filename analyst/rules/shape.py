@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from analyst.rules import catalog as cat
-from protocol.reading import Reading
+from showwork.analyst.rules import catalog as cat
+from showwork.protocol.reading import Reading
 
 if TYPE_CHECKING:
-    from analyst.rules.understand import Understood
+    from showwork.analyst.rules.understand import Understood
 
 _N = r"(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)"
 _NUMBERS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six",

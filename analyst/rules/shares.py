@@ -14,14 +14,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from analyst.rules import catalog as cat
-from analyst.rules.calls import Call, Plan, window_json
-from analyst.rules.claims import AnswerBuilder, cite, fmt, is_value, plural, subject, unit_of
-from analyst.rules.tables import MAX_LISTED, MAX_SPOKEN, scope
-from protocol.reading import Reading
+from showwork.analyst.rules import catalog as cat
+from showwork.analyst.rules.calls import Call, Plan, window_json
+from showwork.analyst.rules.claims import AnswerBuilder, cite, fmt, is_value, plural, subject, unit_of
+from showwork.analyst.rules.tables import MAX_LISTED, MAX_SPOKEN, scope
+from showwork.protocol.reading import Reading
 
 if TYPE_CHECKING:
-    from analyst.rules.understand import Understood
+    from showwork.analyst.rules.understand import Understood
 
 FIELD = "share_of_total"
 _WORD = re.compile(r"[A-Za-z0-9]+")

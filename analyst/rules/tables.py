@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from analyst.rules import catalog as cat
-from analyst.rules.calls import Call, Plan, window_json
-from analyst.rules.claims import AnswerBuilder, be, cite, fmt, members, plural, subject, unit_of
-from protocol.citations import GRAIN_KEYS
-from protocol.rendered import period
+from showwork.analyst.rules import catalog as cat
+from showwork.analyst.rules.calls import Call, Plan, window_json
+from showwork.analyst.rules.claims import AnswerBuilder, be, cite, fmt, members, plural, subject, unit_of
+from showwork.protocol.citations import GRAIN_KEYS
+from showwork.protocol.rendered import period
 
 if TYPE_CHECKING:
-    from analyst.rules.understand import Understood
+    from showwork.analyst.rules.understand import Understood
 
 MAX_LISTED = 100
 """Rows listed at most (each is a claim; an answer holds at most 200)."""

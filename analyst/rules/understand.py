@@ -7,15 +7,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from analyst.rules import catalog as cat
-from analyst.rules import offers
-from analyst.rules.dates import whole_periods, window_of
-from analyst.rules.metrics import metrics_of
-from analyst.rules.shape import dimension_for, read_shape
-from analyst.rules.shares import read_share
-from protocol.reading import Gap, Reading, previous_period, read_text, split_instruction
-from protocol.reading._words import COMMON_WORDS
-from semantic_layer.windows import Window, iso_week
+from showwork.analyst.rules import catalog as cat
+from showwork.analyst.rules import offers
+from showwork.analyst.rules.dates import whole_periods, window_of
+from showwork.analyst.rules.metrics import metrics_of
+from showwork.analyst.rules.shape import dimension_for, read_shape
+from showwork.analyst.rules.shares import read_share
+from showwork.protocol.reading import Gap, Reading, previous_period, read_text, split_instruction
+from showwork.protocol.reading._words import COMMON_WORDS
+from showwork.semantic_layer.windows import Window, iso_week
 
 DATA_WORDS = re.compile(r"\b(?:how many|how much|what (?:was|were|is|are)|number of|count|rate|"
                         r"average|total|sum|change|drop|rise|trend|metric)\b")

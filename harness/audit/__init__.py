@@ -1,8 +1,8 @@
 """The deterministic audit: citations resolved by lookup, findings reported, a serving decision."""
 
-from harness.audit.audit import audit, decide
-from harness.audit.evidence import Call, Evidence
-from harness.audit.types import (
+from showwork.harness.audit.audit import audit, decide
+from showwork.harness.audit.evidence import Call, Evidence
+from showwork.harness.audit.types import (
     DECISIONS,
     DEFECT_CODES,
     FINDING_CODES,

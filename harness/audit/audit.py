@@ -5,19 +5,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from harness.audit.checks import CHECKS
-from harness.audit.context import AnswerContext, ClaimContext
-from harness.audit.driver import check_driver
-from harness.audit.evidence import Evidence
-from harness.audit.findings import ANSWER_FINDINGS, FINDINGS
-from harness.audit.index import CatalogIndex
-from harness.audit.numbers import check_answer_numbers, check_counts
-from harness.audit.scope import scope_of
-from harness.audit.steps import Step
-from harness.audit.types import AuditReport, ClaimAudit, Defect, Finding
-from protocol.answer import Answer, parse_answer
-from protocol.errors import AnswerError
-from protocol.rendered import members, render_measurement
+from showwork.harness.audit.checks import CHECKS
+from showwork.harness.audit.context import AnswerContext, ClaimContext
+from showwork.harness.audit.driver import check_driver
+from showwork.harness.audit.evidence import Evidence
+from showwork.harness.audit.findings import ANSWER_FINDINGS, FINDINGS
+from showwork.harness.audit.index import CatalogIndex
+from showwork.harness.audit.numbers import check_answer_numbers, check_counts
+from showwork.harness.audit.scope import scope_of
+from showwork.harness.audit.steps import Step
+from showwork.harness.audit.types import AuditReport, ClaimAudit, Defect, Finding
+from showwork.protocol.answer import Answer, parse_answer
+from showwork.protocol.errors import AnswerError
+from showwork.protocol.rendered import members, render_measurement
 
 ANSWER_CHECKS: tuple[Step[AnswerContext, Defect], ...] = (check_answer_numbers, check_counts,
                                                           check_driver)

@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from harness.audit.context import AnswerContext, Cited, ClaimContext
-from harness.audit.labels import _compared_windows
-from harness.audit.steps import emits
-from harness.audit.types import Finding
-from protocol.reading._calendar import BASIS_DAYS
+from showwork.harness.audit.context import AnswerContext, Cited, ClaimContext
+from showwork.harness.audit.labels import _compared_windows
+from showwork.harness.audit.steps import emits
+from showwork.harness.audit.types import Finding
+from showwork.protocol.reading._calendar import BASIS_DAYS
 
 PROSE = "answer"
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.audit.context import Cited, ClaimContext
-from harness.audit.index import CatalogIndex
-from harness.audit.numbers import check_text_numbers
-from harness.audit.steps import emits
-from harness.audit.types import Defect, Resolved
-from harness.audit.values import matches, suggest
-from protocol.citations import (
+from showwork.harness.audit.context import Cited, ClaimContext
+from showwork.harness.audit.index import CatalogIndex
+from showwork.harness.audit.numbers import check_text_numbers
+from showwork.harness.audit.steps import emits
+from showwork.harness.audit.types import Defect, Resolved
+from showwork.harness.audit.values import matches, suggest
+from showwork.protocol.citations import (
     Citation,
     CitationSyntaxError,
     PremiseCitation,
@@ -24,7 +24,7 @@ from protocol.citations import (
     format_selector,
     parse_citation,
 )
-from semantic_layer.results import Result, Row
+from showwork.semantic_layer.results import Result, Row
 
 FIX = "Fix the citation or remove the claim."
 

@@ -21,18 +21,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from harness.audit.context import AnswerContext, Cited, ClaimContext
-from harness.audit.counts import cited_series
-from harness.audit.index import CatalogIndex
-from harness.audit.labels import read_words, support_of
-from harness.audit.numbers import numeric
-from harness.audit.pairs import find_pairs
-from harness.audit.scope import scope_of
-from harness.audit.steps import emits
-from harness.audit.types import Finding
-from protocol.citations import period_start
-from protocol.numbers import claims_in
-from protocol.reading import find_mentions
+from showwork.harness.audit.context import AnswerContext, Cited, ClaimContext
+from showwork.harness.audit.counts import cited_series
+from showwork.harness.audit.index import CatalogIndex
+from showwork.harness.audit.labels import read_words, support_of
+from showwork.harness.audit.numbers import numeric
+from showwork.harness.audit.pairs import find_pairs
+from showwork.harness.audit.scope import scope_of
+from showwork.harness.audit.steps import emits
+from showwork.harness.audit.types import Finding
+from showwork.protocol.citations import period_start
+from showwork.protocol.numbers import claims_in
+from showwork.protocol.reading import find_mentions
 
 _QUANTIFIED = re.compile(
     r"(?i)\b(?:(?:the\s+)?(?:largest|biggest|highest|greatest|lowest|smallest|fewest|"

@@ -6,19 +6,19 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from harness.audit.evidence import Evidence
-from harness.audit.index import CatalogIndex
-from harness.audit.types import Defect, Resolved
-from protocol.answer import Answer, Claim
-from protocol.citations import ResultCitation, StatementCitation
-from semantic_layer.results import Result, Row
+from showwork.harness.audit.evidence import Evidence
+from showwork.harness.audit.index import CatalogIndex
+from showwork.harness.audit.types import Defect, Resolved
+from showwork.protocol.answer import Answer, Claim
+from showwork.protocol.citations import ResultCitation, StatementCitation
+from showwork.semantic_layer.results import Result, Row
 
 if TYPE_CHECKING:
-    from harness.audit.labels import ClaimReading, Support, Window
-    from harness.audit.numbers import Support as ValueSupport
-    from harness.audit.numbers import Supports
-    from harness.audit.prose import ProseReading
-    from harness.audit.scope import Scope
+    from showwork.harness.audit.labels import ClaimReading, Support, Window
+    from showwork.harness.audit.numbers import Support as ValueSupport
+    from showwork.harness.audit.numbers import Supports
+    from showwork.harness.audit.prose import ProseReading
+    from showwork.harness.audit.scope import Scope
 
 
 # Not frozen only for speed: built per claim by every audit (a frozen __init__ costs ~5×).

@@ -15,9 +15,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from harness.audit.context import AnswerContext
-from harness.audit.index import CatalogIndex
-from protocol.citations import period_start
+from showwork.harness.audit.context import AnswerContext
+from showwork.harness.audit.index import CatalogIndex
+from showwork.protocol.citations import period_start
 
 _WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
           "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",

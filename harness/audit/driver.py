@@ -4,9 +4,9 @@ metric some claim cites)."""
 
 from __future__ import annotations
 
-from harness.audit.context import AnswerContext, ClaimContext
-from harness.audit.steps import emits
-from harness.audit.types import Defect
+from showwork.harness.audit.context import AnswerContext, ClaimContext
+from showwork.harness.audit.steps import emits
+from showwork.harness.audit.types import Defect
 
 
 @emits("unsupported_driver")

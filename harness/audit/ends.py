@@ -20,14 +20,14 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from harness.audit.context import AnswerContext, Cited, ClaimContext
-from harness.audit.index import CatalogIndex
-from harness.audit.labels import names_window, read_claim, read_words, support_of
-from harness.audit.numbers import numeric, read_claims
-from harness.audit.steps import emits
-from harness.audit.types import Finding
-from protocol.numbers import ReadNumber, matches
-from protocol.reading import PeriodMention
+from showwork.harness.audit.context import AnswerContext, Cited, ClaimContext
+from showwork.harness.audit.index import CatalogIndex
+from showwork.harness.audit.labels import names_window, read_claim, read_words, support_of
+from showwork.harness.audit.numbers import numeric, read_claims
+from showwork.harness.audit.steps import emits
+from showwork.harness.audit.types import Finding
+from showwork.protocol.numbers import ReadNumber, matches
+from showwork.protocol.reading import PeriodMention
 
 _END_WORD = re.compile(r"(?i)\b(?P<word>to|from)\s+(?:about|around|roughly|nearly|almost|"
                        r"some|just|only|over|under)?\s*$")

@@ -8,8 +8,8 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from harness.errors import StoredResultError
-from semantic_layer.results import Result
+from showwork.harness.errors import StoredResultError
+from showwork.semantic_layer.results import Result
 
 T = TypeVar("T")
 A = TypeVar("A")

@@ -6,19 +6,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from harness.audit.basis import find_claim_basis, find_prose_basis
-from harness.audit.comparisons import find_comparisons
-from harness.audit.context import AnswerContext, ClaimContext
-from harness.audit.ends import find_claim_ends, find_prose_ends
-from harness.audit.instructions import find_instructions
-from harness.audit.labels import (
+from showwork.harness.audit.basis import find_claim_basis, find_prose_basis
+from showwork.harness.audit.comparisons import find_comparisons
+from showwork.harness.audit.context import AnswerContext, ClaimContext
+from showwork.harness.audit.ends import find_claim_ends, find_prose_ends
+from showwork.harness.audit.instructions import find_instructions
+from showwork.harness.audit.labels import (
     find_mislabelled,
     find_mislabelled_member,
     find_mislabelled_window,
     read_claim,
     support_of,
 )
-from harness.audit.prose import (
+from showwork.harness.audit.prose import (
     find_argued_numbers,
     find_prose_direction,
     find_prose_labels,
@@ -27,12 +27,12 @@ from harness.audit.prose import (
     states_cause,
     text_reading,
 )
-from harness.audit.scope import SCOPE_FINDINGS
-from harness.audit.steps import emits
-from harness.audit.trends import find_claim_trends, find_prose_trends
-from harness.audit.types import Finding
-from protocol.catalog_text import direction, says_period_total
-from protocol.numbers import ReadNumber, claims_in, matches
+from showwork.harness.audit.scope import SCOPE_FINDINGS
+from showwork.harness.audit.steps import emits
+from showwork.harness.audit.trends import find_claim_trends, find_prose_trends
+from showwork.harness.audit.types import Finding
+from showwork.protocol.catalog_text import direction, says_period_total
+from showwork.protocol.numbers import ReadNumber, claims_in, matches
 
 
 def _finding(ctx: ClaimContext, code: str, message: str, evidence: dict[str, Any],

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from protocol.catalog_text import MetricNames
+from showwork.protocol.catalog_text import MetricNames
 
 T = TypeVar("T")
 _UNREAD: Any = object()

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
-from harness.audit.context import AnswerContext
-from harness.audit.steps import emits
-from harness.audit.types import Finding
+from showwork.harness.audit.context import AnswerContext
+from showwork.harness.audit.steps import emits
+from showwork.harness.audit.types import Finding
 
 _ADDRESSEE = (r"(?:(?:note\s+to\s+(?:the\s+)?)?(?:system|auditor|audit|reviewer|reader|user|"
               r"assistant|model|grader|evaluator|checker|verifier|ai)s?\s*[:,]\s*)?")

@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from harness.audit.checks import check_premises, check_sources, check_support_shape
-from harness.audit.context import AnswerContext, Cited, ClaimContext
-from harness.audit.index import CatalogIndex
-from harness.audit.steps import codes_of, emits
-from harness.audit.types import Finding
-from protocol.citations import CHANGE_FIELDS, StatementCitation
-from protocol.reading import Mention, Period, PeriodMention, find_mentions, find_periods
+from showwork.harness.audit.checks import check_premises, check_sources, check_support_shape
+from showwork.harness.audit.context import AnswerContext, Cited, ClaimContext
+from showwork.harness.audit.index import CatalogIndex
+from showwork.harness.audit.steps import codes_of, emits
+from showwork.harness.audit.types import Finding
+from showwork.protocol.citations import CHANGE_FIELDS, StatementCitation
+from showwork.protocol.reading import Mention, Period, PeriodMention, find_mentions, find_periods
 
 Window = tuple[dt.date, dt.date]
 """An inclusive date range: (first day, last day)."""

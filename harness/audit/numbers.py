@@ -14,20 +14,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from harness.audit.context import AnswerContext, Cited, ClaimContext
-from harness.audit.counts import (
+from showwork.harness.audit.context import AnswerContext, Cited, ClaimContext
+from showwork.harness.audit.counts import (
     Count,
     Run,
     cited_series,
     read_counts,
     read_runs,
 )
-from harness.audit.index import CatalogIndex
-from harness.audit.steps import emits
-from harness.audit.types import Defect
-from protocol.answer import Listed
-from protocol.citations import GRAIN_KEYS, period_start
-from protocol.numbers import (
+from showwork.harness.audit.index import CatalogIndex
+from showwork.harness.audit.steps import emits
+from showwork.harness.audit.types import Defect
+from showwork.protocol.answer import Listed
+from showwork.protocol.citations import GRAIN_KEYS, period_start
+from showwork.protocol.numbers import (
     CURRENCIES,
     Kind,
     ReadNumber,
@@ -40,9 +40,9 @@ from protocol.numbers import (
     target,
     unsupported,
 )
-from protocol.reading import find_mentions
-from protocol.reading.asks import FALL, RISE
-from semantic_layer.results import Row
+from showwork.protocol.reading import find_mentions
+from showwork.protocol.reading.asks import FALL, RISE
+from showwork.semantic_layer.results import Row
 
 
 # Not frozen only for speed: built per claim by every audit (a frozen __init__ costs ~5×).

@@ -24,13 +24,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from harness.audit.context import AnswerContext, Cited
-from harness.audit.index import CatalogIndex
-from harness.audit.labels import read_words
-from harness.audit.numbers import numeric
-from harness.audit.scope import scope_of
-from harness.audit.types import Finding
-from protocol.reading import Mention
+from showwork.harness.audit.context import AnswerContext, Cited
+from showwork.harness.audit.index import CatalogIndex
+from showwork.harness.audit.labels import read_words
+from showwork.harness.audit.numbers import numeric
+from showwork.harness.audit.scope import scope_of
+from showwork.harness.audit.types import Finding
+from showwork.protocol.reading import Mention
 
 _GREATER = (r"more|higher|larger|bigger|greater|longer|above|ahead\s+of|exceed(?:ed|s|ing)?|"
             r"outpac(?:ed|es|ing)|outs(?:old|ells?)|outperform(?:ed|s|ing)?|outgr(?:ew|ows?)|"

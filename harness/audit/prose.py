@@ -25,9 +25,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from harness.audit.context import AnswerContext, Cited, ClaimContext
-from harness.audit.index import CatalogIndex
-from harness.audit.labels import (
+from showwork.harness.audit.context import AnswerContext, Cited, ClaimContext
+from showwork.harness.audit.index import CatalogIndex
+from showwork.harness.audit.labels import (
     ClaimReading,
     Support,
     answer_metrics,
@@ -39,12 +39,12 @@ from harness.audit.labels import (
     stated_year,
     support_of,
 )
-from harness.audit.numbers import Supports, answer_checker, premise_supports, read_claims
-from harness.audit.scope import Question, scope_of
-from harness.audit.steps import emits
-from harness.audit.types import Finding
-from protocol.numbers import ReadNumber, from_value, say, unasked
-from protocol.reading import Mention, PeriodMention
+from showwork.harness.audit.numbers import Supports, answer_checker, premise_supports, read_claims
+from showwork.harness.audit.scope import Question, scope_of
+from showwork.harness.audit.steps import emits
+from showwork.harness.audit.types import Finding
+from showwork.protocol.numbers import ReadNumber, from_value, say, unasked
+from showwork.protocol.reading import Mention, PeriodMention
 
 PROSE = "answer"
 """The claim id findings on the prose carry."""

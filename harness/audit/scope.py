@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from harness.audit.context import AnswerContext, Cited
-from harness.audit.index import CatalogIndex
-from harness.audit.labels import (
+from showwork.harness.audit.context import AnswerContext, Cited
+from showwork.harness.audit.index import CatalogIndex
+from showwork.harness.audit.labels import (
     SYNONYM_HOWS,
     UNRESOLVED,
     Window,
@@ -27,13 +27,13 @@ from harness.audit.labels import (
     period_window,
     windows_of,
 )
-from harness.audit.numbers import numeric
-from harness.audit.steps import emits
-from harness.audit.types import Finding
-from protocol.numbers import from_value, matches
-from protocol.reading import Mention, Period, Reading, read_text, split_instruction
-from protocol.reading.account import read_as_line
-from protocol.reading.qualifiers import siblings
+from showwork.harness.audit.numbers import numeric
+from showwork.harness.audit.steps import emits
+from showwork.harness.audit.types import Finding
+from showwork.protocol.numbers import from_value, matches
+from showwork.protocol.reading import Mention, Period, Reading, read_text, split_instruction
+from showwork.protocol.reading.account import read_as_line
+from showwork.protocol.reading.qualifiers import siblings
 
 CHECKS = ("metric", "window", "filter", "shape")
 GAP_CHECKS = {"metric": "metric", "qualifier": "metric", "period": "window", "member": "filter",

@@ -18,14 +18,14 @@ import datetime as dt
 import re
 from typing import Any
 
-from harness.audit.context import AnswerContext, Cited, ClaimContext
-from harness.audit.labels import period_window, support_of
-from harness.audit.numbers import numeric
-from harness.audit.steps import emits
-from harness.audit.types import Finding
-from protocol.numbers import claims_in, matches
-from protocol.reading import find_mentions
-from protocol.reading.asks import FALL, RISE
+from showwork.harness.audit.context import AnswerContext, Cited, ClaimContext
+from showwork.harness.audit.labels import period_window, support_of
+from showwork.harness.audit.numbers import numeric
+from showwork.harness.audit.steps import emits
+from showwork.harness.audit.types import Finding
+from showwork.protocol.numbers import claims_in, matches
+from showwork.protocol.reading import find_mentions
+from showwork.protocol.reading.asks import FALL, RISE
 
 _UNIT = r"(?:day|week|month|quarter|year)"
 _COUNT = r"(?:[0-9]+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"

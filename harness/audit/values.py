@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol import numbers
+from showwork.protocol import numbers
 
 
 def matches(stated: Any, cited: Any) -> bool:

@@ -11,7 +11,7 @@ import sys
 import traceback
 from typing import TYPE_CHECKING
 
-from harness.cli.lazy import Lazy, lazy_group
+from showwork.harness.cli.lazy import Lazy, lazy_group
 
 if TYPE_CHECKING:  # typer loads where the app is built (after the CLI's code cache is in place)
     import typer
@@ -20,18 +20,18 @@ HELP = ("showwork: claim-audit middleware for analytics agents. A tick means the
         "resolves; it does not mean the conclusion is true.")
 
 COMMANDS = (
-    Lazy("ask", "harness.cli.ask", "ask"),
-    Lazy("audit", "harness.cli.audit", "audit_cmd"),
-    Lazy("mcp", "harness.cli.mcp", "mcp"),
-    Lazy("init", "harness.cli.init", "init"),
-    Lazy("experiment", "harness.cli.experiment", "experiment"),
-    Lazy("demo", "harness.cli.experiment", "demo"),
-    Lazy("report", "harness.cli.experiment", "report"),
-    Lazy("findings", "harness.cli.experiment", "findings"),
-    Lazy("serve", "harness.cli.experiment", "serve"),
-    Lazy("semantic", "harness.cli.semantic", "semantic_app"),
-    Lazy("warehouse", "harness.cli.semantic", "warehouse_app"),
-    Lazy("cache", "harness.cli.cache", "cache_app"),
+    Lazy("ask", "showwork.harness.cli.ask", "ask"),
+    Lazy("audit", "showwork.harness.cli.audit", "audit_cmd"),
+    Lazy("mcp", "showwork.harness.cli.mcp", "mcp"),
+    Lazy("init", "showwork.harness.cli.init", "init"),
+    Lazy("experiment", "showwork.harness.cli.experiment", "experiment"),
+    Lazy("demo", "showwork.harness.cli.experiment", "demo"),
+    Lazy("report", "showwork.harness.cli.experiment", "report"),
+    Lazy("findings", "showwork.harness.cli.experiment", "findings"),
+    Lazy("serve", "showwork.harness.cli.experiment", "serve"),
+    Lazy("semantic", "showwork.harness.cli.semantic", "semantic_app"),
+    Lazy("warehouse", "showwork.harness.cli.semantic", "warehouse_app"),
+    Lazy("cache", "showwork.harness.cli.cache", "cache_app"),
 )
 
 
@@ -51,11 +51,11 @@ def build_app(extra: tuple[Lazy, ...] = ()) -> typer.Typer:
 
 def run(app: typer.Typer, args: list[str] | None = None) -> None:
     """Run the app; an error of ours becomes its message on stderr and an exit code."""
-    from harness.cli.errors import INTERNAL, ROOTS, describe, exit_code
+    from showwork.harness.cli.errors import INTERNAL, ROOTS, describe, exit_code
 
     words = sys.argv[1:] if args is None else args
     if words and "--help" not in words:  # help never logs: it need not load structlog
-        from harness.logs import configure
+        from showwork.harness.logs import configure
 
         configure()
     try:

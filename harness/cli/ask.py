@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import typer
 
-from analyst.registry import make_client
-from harness import otel as otel_spans
-from harness.attempt import Question, run_attempt
-from harness.cli.common import (
+from showwork.analyst.registry import make_client
+from showwork.harness import otel as otel_spans
+from showwork.harness.cli.common import (
     ProjectOpt,
     open_layer,
     open_project,
 )
-from harness.home import home
-from protocol.switches import Protocol
-from traces import append
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.harness.home import home
+from showwork.protocol.switches import Protocol
+from showwork.traces import append
 
 
 def ask(question: str = typer.Argument(..., help="The business question."),
@@ -40,6 +40,6 @@ def ask(question: str = typer.Argument(..., help="The business question."),
         return
     from rich.console import Console  # here: a --json ask prints no rich output
 
-    from harness.display import show_trace
+    from showwork.harness.present.display import show_trace
 
     show_trace(Console(highlight=False), trace)

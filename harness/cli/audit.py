@@ -13,10 +13,10 @@ from typing import Any
 import typer
 from rich.progress import track
 
-from harness.audit.types import Defect, Finding
-from harness.cli.common import RunProjectOpt, check_run_project, err
-from harness.reaudit import reaudit
-from traces import AuditView, DamagedTrace, TornLine, TraceError, read_views, verify_chain
+from showwork.harness.audit.types import Defect, Finding
+from showwork.harness.cli.common import RunProjectOpt, check_run_project, err
+from showwork.harness.experiments.reaudit import reaudit
+from showwork.traces import AuditView, DamagedTrace, TornLine, TraceError, read_views, verify_chain
 
 
 def audit_cmd(paths: list[Path] = typer.Argument(..., help="Run folders or traces.jsonl files."),

@@ -12,7 +12,7 @@ cache_app = typer.Typer(help="The project cache (validated models, member indexe
 @cache_app.command("clear")
 def clear() -> None:
     """Remove every cache entry; the next command rebuilds what it needs."""
-    from harness import cache
+    from showwork.harness import cache
 
     removed = cache.clear()
     print(f"removed {removed} cache entr{'y' if removed == 1 else 'ies'} from {cache.folder()}")

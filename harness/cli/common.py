@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from harness.errors import QuestionError, RunFolderError
-from harness.project import ENV_VAR, Project, is_demo, locate, read_project_file
+from showwork.harness.errors import QuestionError, RunFolderError
+from showwork.harness.project import ENV_VAR, Project, is_demo, locate, read_project_file
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from harness.questions import QuestionFile
-    from semantic_layer import SemanticLayer
+    from showwork.harness.experiments.questions import QuestionFile
+    from showwork.semantic_layer import SemanticLayer
 
     err: Console
     """The stderr console (made on first use: `ask --json` prints no rich output)."""
@@ -60,7 +60,7 @@ def open_layer(project: Project | None = None) -> SemanticLayer:
     """The governed layer on the project's warehouse (the demo's is built first if missing)."""
     project = project or open_project()
     if project.build_needed:
-        from harness.cli.common import err
+        from showwork.harness.cli.common import err
 
         with err.status("building the demo warehouse in $SHOWWORK_HOME (once)") as status:
             project.build(progress=lambda m: status.update(m))

@@ -16,17 +16,17 @@ Exit codes, one per class of failure (docs: README, "Exit codes"):
 
 from __future__ import annotations
 
-from analyst.errors import AnalystError, ModelCallError
-from harness.errors import HarnessError, StoredResultError
-from protocol.errors import ProtocolError
-from semantic_layer.errors import (
+from showwork.analyst.errors import AnalystError, ModelCallError
+from showwork.harness.errors import HarnessError, StoredResultError
+from showwork.protocol.errors import ProtocolError
+from showwork.semantic_layer.errors import (
     BlockedQuery,
     ExecutionError,
     ModelError,
     SemanticError,
     WarehouseError,
 )
-from traces.errors import DamagedTrace, TornLine, TraceError
+from showwork.traces.errors import DamagedTrace, TornLine, TraceError
 
 ROOTS = (SemanticError, AnalystError, ProtocolError, HarnessError, TraceError)
 """The root error of each package; anything else is a bug (INTERNAL, with its traceback)."""
@@ -43,7 +43,7 @@ CODES: tuple[tuple[type[BaseException] | tuple[type[BaseException], ...], int], 
 
 
 NAMED: tuple[tuple[frozenset[str], int], ...] = (
-    (frozenset({"harness.project.ProjectError"}), BAD_PROJECT),
+    (frozenset({"showwork.harness.project.ProjectError"}), BAD_PROJECT),
 )
 """Errors known by name, so that mapping them imports nothing heavy (harness.project loads the
 semantic model's machinery; `showwork audit` must not)."""

@@ -11,11 +11,9 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from analyst.registry import make_client
-from harness import experiment as exp_mod
-from harness import otel as otel_spans
-from harness.backlog import backlog, headline
-from harness.cli.common import (
+from showwork.analyst.registry import make_client
+from showwork.harness import otel as otel_spans
+from showwork.harness.cli.common import (
     ProjectOpt,
     RunProjectOpt,
     check_run_project,
@@ -24,11 +22,13 @@ from harness.cli.common import (
     open_project,
     run_folder,
 )
-from harness.home import home
-from harness.project import Project, ProjectError
-from harness.questions import QuestionFile, load_questions
-from harness.report import write_report
-from harness.table import print_table
+from showwork.harness.experiments import experiment as exp_mod
+from showwork.harness.experiments.questions import QuestionFile, load_questions
+from showwork.harness.home import home
+from showwork.harness.present.backlog import backlog, headline
+from showwork.harness.present.report import write_report
+from showwork.harness.present.table import print_table
+from showwork.harness.project import Project, ProjectError
 
 DEMO_CONFIGS = ["baseline", "claims", "claims+repair"]
 DEMO_NOISY = "noisy:rules?fault_rate=0.25&fix_rate=0.7&seed=7"
@@ -157,8 +157,8 @@ def serve(runs: Path | None = typer.Argument(None, help="Folder of run folders (
     """A local page (127.0.0.1 only): ask with a chosen model and configuration and see the
     evidence graph; browse runs and attempts; read the findings backlog. Requests from other
     sites, other Host names, and models not named here are refused."""
-    from harness.web import MODELS, App, suggestions
-    from harness.web import serve as make_server
+    from showwork.harness.present.web import MODELS, App, suggestions
+    from showwork.harness.present.web import serve as make_server
 
     for name in model:
         make_client(name)  # a typo fails now, not at the first ask

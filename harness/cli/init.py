@@ -7,8 +7,8 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from harness.cli.common import err
-from harness.init import InitResult, init_project
+from showwork.harness.cli.common import err
+from showwork.harness.init import InitResult, init_project
 
 
 def init(folder: Path = typer.Argument(Path("."), help="Where to write the project (default: "

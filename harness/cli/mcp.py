@@ -6,9 +6,9 @@ import os
 
 import typer
 
-from harness import otel as otel_spans
-from harness.cli.common import ProjectOpt
-from harness.project import ENV_VAR, locate
+from showwork.harness import otel as otel_spans
+from showwork.harness.cli.common import ProjectOpt
+from showwork.harness.project import ENV_VAR, locate
 
 
 def mcp(http: int | None = typer.Option(
@@ -19,7 +19,7 @@ def mcp(http: int | None = typer.Option(
     appended to $SHOWWORK_HOME/mcp/traces.jsonl."""
     if otel:
         otel_spans.enable()
-    from harness.mcp import serve  # the MCP SDK loads only for this command
+    from showwork.harness.mcp import serve  # the MCP SDK loads only for this command
 
     if project is not None:
         # the server opens the project SHOWWORK_PROJECT names; --project is that, for this process

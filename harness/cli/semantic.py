@@ -6,21 +6,20 @@ import datetime as dt
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from harness.cli.common import ProjectOpt, open_layer, open_project
-from harness.home import warehouse_path
-from harness.table import print_rows
-from protocol.prompts import edge_formula
-from semantic_layer import SemanticLayer, SemanticModelFile, load_model, parse_where
-from semantic_layer import warehouse as demo_warehouse
-from semantic_layer.compile import DIALECTS
-from semantic_layer.project import UNKNOWN_DAY
-from semantic_layer.windows import iso_week
+from showwork.harness.cli.common import ProjectOpt, open_layer, open_project
+from showwork.harness.home import warehouse_path
+from showwork.harness.present.table import print_rows
+from showwork.protocol.prompts import edge_formula
+from showwork.semantic_layer.windows import DIALECTS, UNKNOWN_DAY, iso_week
+
+if TYPE_CHECKING:  # the layer's modules load where a command uses them: a warm query compiles
+    from showwork.semantic_layer import SemanticModelFile  # nothing, so loads no sqlglot
 
 semantic_app = typer.Typer(help="Inspect the governed semantic model; compile and run queries.",
                            no_args_is_help=True)
@@ -36,6 +35,8 @@ def validate(file: Path | None = typer.Argument(None, help="Model YAML or projec
     """Check a semantic model; report every problem with where it is. A project's model is
     also checked against its warehouse: every table and column it reads must exist."""
     if file is not None:
+        from showwork.semantic_layer import load_model
+
         model = load_model(file)  # a ModelError lists every problem, exit 3 (cli/errors.py)
         out.print(f"✓ {file}: {_summary(model)}")
         return
@@ -116,6 +117,8 @@ def _where(kind: str, args: dict[str, Any], where: str | None,
     for the metrics asked is refused)."""
     if where is None:
         return args
+    from showwork.semantic_layer import parse_where
+
     parsed = parse_where(where)
     if kind == "query":
         return parsed.apply(args, model)
@@ -175,6 +178,8 @@ def compile_cmd(metric: list[str] = MetricOpt, by: list[str] = ByOpt, grain: str
     model = open_project(project).model
     kind, args = _args(metric, by, grain, start, end, previous_start, previous_end, model.as_of)
     args = _share(kind, _where(kind, args, where, model), share)
+    from showwork.semantic_layer import SemanticLayer
+
     compiled = SemanticLayer(model).compile(kind, args, dialect)
     print(compiled.sql)
 
@@ -246,6 +251,8 @@ def build(scale: float = typer.Option(1.0, help="Size factor (1 ≈ 20k users, ~
     target = path or warehouse_path()
     started = time.perf_counter()
     with err.status("building the demo warehouse") as status:
+        from showwork.semantic_layer import warehouse as demo_warehouse
+
         demo_warehouse.build(target, scale=scale, seed=seed,
                              progress=lambda msg: status.update(msg))
     err.print(f"built {target} (scale {scale:g}, seed {seed}) in "

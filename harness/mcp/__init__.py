@@ -7,9 +7,9 @@ from pathlib import Path
 import anyio
 from mcp.server.stdio import stdio_server
 
-from harness.cli.common import open_layer
-from harness.home import home
-from harness.mcp.server import ShowworkMcp
+from showwork.harness.cli.common import open_layer
+from showwork.harness.home import home
+from showwork.harness.mcp.server import ShowworkMcp
 
 
 def trace_store() -> Path:
@@ -25,7 +25,7 @@ def serve(port: int | None = None) -> None:
         if port is None:
             anyio.run(serve_stdio, app)
         else:
-            from harness.mcp.http import serve_http  # uvicorn and starlette only for HTTP
+            from showwork.harness.mcp.http import serve_http  # uvicorn and starlette only for HTTP
 
             serve_http(app, port)
     finally:

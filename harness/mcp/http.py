@@ -16,7 +16,7 @@ from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from harness.mcp.server import SESSION_HEADER, Sessions, ShowworkMcp
+from showwork.harness.mcp.server import SESSION_HEADER, Sessions, ShowworkMcp
 
 HOST = "127.0.0.1"
 NAMES = ("127.0.0.1", "localhost")

@@ -32,13 +32,13 @@ from mcp_types import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from harness.mcp.session import McpSession, Refused
-from protocol.prompts import CLAIMS, CONTRACT, render_catalog, render_tree, system_prompt
-from protocol.reading.members import search_members
-from protocol.schemas import answer_schema, tool_schemas
-from protocol.switches import Protocol
-from semantic_layer import SemanticLayer
-from traces import TraceRecord, TraceWriter
+from showwork.harness.mcp.session import McpSession, Refused
+from showwork.protocol.prompts import CLAIMS, CONTRACT, render_catalog, render_tree, system_prompt
+from showwork.protocol.reading.members import search_members
+from showwork.protocol.schemas import answer_schema, tool_schemas
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import SemanticLayer
+from showwork.traces import TraceRecord, TraceWriter
 
 if sys.platform != "win32":
     import fcntl

@@ -17,19 +17,19 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from analyst.session import Budgets
-from analyst.tools import Toolbox
-from harness import otel
-from harness.attempt import MAX_REPAIR_ROUNDS, _guess_category, choose_served
-from harness.audit import AuditReport, Evidence, audit
-from harness.audit.scope import read_as
-from harness.display import TICK_NOTE
-from harness.project import stamp_of
-from protocol.answer import MAX_TEXT
-from protocol.prompts import repair_message
-from protocol.switches import Protocol
-from semantic_layer import SemanticLayer
-from traces import QuestionRecord, RoundRecord, TraceRecord, digest
+from showwork.analyst.session import Budgets
+from showwork.analyst.tools import Toolbox
+from showwork.harness import otel
+from showwork.harness.audit import AuditReport, Evidence, audit
+from showwork.harness.audit.scope import read_as
+from showwork.harness.experiments.attempt import MAX_REPAIR_ROUNDS, _guess_category, choose_served
+from showwork.harness.present.display import TICK_NOTE
+from showwork.harness.project import stamp_of
+from showwork.protocol.answer import MAX_TEXT
+from showwork.protocol.prompts import repair_message
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import SemanticLayer
+from showwork.traces import QuestionRecord, RoundRecord, TraceRecord, digest
 
 CONFIG = "claims+repair"
 """The contract an MCP client follows: claims with citations, up to two repair rounds."""

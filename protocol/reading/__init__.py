@@ -7,13 +7,13 @@ is the plain dict `semantic_layer.catalog.build_catalog` writes (optional govern
 dimension `synonyms` and `member_synonyms`).
 """
 
-from protocol.reading._calendar import Period, previous_period
-from protocol.reading._reader import Reading, read_text
-from protocol.reading.asks import Asks, By, Ranking, asks_why
-from protocol.reading.gaps import Gap
-from protocol.reading.instructions import split_instruction
-from protocol.reading.mentions import Mention, find_mentions, find_metrics
-from protocol.reading.periods import PeriodMention, PeriodProblem, Periods, find_periods, parse_day
+from showwork.protocol.reading._calendar import Period, previous_period
+from showwork.protocol.reading._reader import Reading, read_text
+from showwork.protocol.reading.asks import Asks, By, Ranking, asks_why
+from showwork.protocol.reading.gaps import Gap
+from showwork.protocol.reading.instructions import split_instruction
+from showwork.protocol.reading.mentions import Mention, find_mentions, find_metrics
+from showwork.protocol.reading.periods import PeriodMention, PeriodProblem, Periods, find_periods, parse_day
 
 __all__ = ["Asks", "By", "Gap", "Mention", "Period", "PeriodMention", "PeriodProblem", "Periods",
            "Ranking", "Reading", "asks_why", "find_mentions", "find_metrics", "find_periods",

@@ -7,14 +7,14 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from protocol.reading._calendar import Period
-from protocol.reading._words import overlaps
-from protocol.reading.account import ReadSpan, entry_words, lemma, mention_span, unread_spans
-from protocol.reading.asks import Asks, read_asks
-from protocol.reading.gaps import Gap, find_gaps
-from protocol.reading.mentions import Mention, find_mentions
-from protocol.reading.periods import PeriodMention, Periods, find_periods
-from protocol.reading.phrasings import dimension_of_word, restate
+from showwork.protocol.reading._calendar import Period
+from showwork.protocol.reading._words import overlaps
+from showwork.protocol.reading.account import ReadSpan, entry_words, lemma, mention_span, unread_spans
+from showwork.protocol.reading.asks import Asks, read_asks
+from showwork.protocol.reading.gaps import Gap, find_gaps
+from showwork.protocol.reading.mentions import Mention, find_mentions
+from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
+from showwork.protocol.reading.phrasings import dimension_of_word, restate
 
 
 @dataclass(frozen=True)

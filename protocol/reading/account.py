@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
-from protocol.reading._words import Span, overlaps
-from protocol.reading.asks import _LEAST, _MOST, FALL, GRAINS, MOVES, RISE
-from protocol.reading.gaps import NEUTRAL
-from protocol.reading.mentions import Mention
-from protocol.reading.periods import MONTHS, NUMBERS
+from showwork.protocol.reading._words import Span, overlaps
+from showwork.protocol.reading.asks import _LEAST, _MOST, FALL, GRAINS, MOVES, RISE
+from showwork.protocol.reading.gaps import NEUTRAL
+from showwork.protocol.reading.mentions import Mention
+from showwork.protocol.reading.periods import MONTHS, NUMBERS
 
 if TYPE_CHECKING:
-    from protocol.reading._reader import Reading
+    from showwork.protocol.reading._reader import Reading
 
 ReadAs = Literal["metric", "member", "dimension", "window", "shape", "qualifier", "unreadable"]
 

@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from protocol.reading._words import COMMON_WORDS, Span, overlaps, singular, snake
-from protocol.reading.mentions import Mention
-from protocol.reading.periods import COMPARE, NUMBERS, Periods
+from showwork.protocol.reading._words import COMMON_WORDS, Span, overlaps, singular, snake
+from showwork.protocol.reading.mentions import Mention
+from showwork.protocol.reading.periods import COMPARE, NUMBERS, Periods
 
 FALL = {"fell", "fall", "falls", "falling", "dropped", "drop", "drops", "declined", "decline",
         "declines", "decreased", "decrease", "decreases", "down", "lower", "shrank", "dipped",

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from protocol.reading._words import COMMON_WORDS, Span, overlaps, snake
-from protocol.reading.asks import FALL, GRAINS, MOVES, RISE, Asks
-from protocol.reading.mentions import Mention
-from protocol.reading.periods import MONTHS, NUMBERS, Periods
+from showwork.protocol.reading._words import COMMON_WORDS, Span, overlaps, snake
+from showwork.protocol.reading.asks import FALL, GRAINS, MOVES, RISE, Asks
+from showwork.protocol.reading.mentions import Mention
+from showwork.protocol.reading.periods import MONTHS, NUMBERS, Periods
 
 GapKind = Literal["metric", "dimension", "member", "grain", "qualifier", "period"]
 
@@ -182,7 +182,7 @@ def _participle_gaps(s: _Scope) -> list[Gap]:
 def _said_by(word: str, catalog: dict[str, Any], metric: str) -> bool:
     """The metric's own entry, or its ratio's parts', says the state ('orders shipped more than
     3 days after …')."""
-    from protocol.reading.account import lemma
+    from showwork.protocol.reading.account import lemma
 
     metrics = catalog.get("metrics") or {}
     formula = (metrics.get(metric) or {}).get("formula") or {}

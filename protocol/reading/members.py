@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from protocol.reading._words import COMMON_WORDS
-from protocol.reading.mentions import Mention
+from showwork.protocol.reading._words import COMMON_WORDS
+from showwork.protocol.reading.mentions import Mention
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
 _QUOTED = re.compile(r"[\"“”']([^\"“”']{2,80})[\"“”']")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any, Literal
 
-from protocol.reading._words import (
+from showwork.protocol.reading._words import (
     HEAD,
     SEP,
     Span,
@@ -281,7 +281,7 @@ def find_metrics(text: str, catalog: dict[str, Any]) -> list[Mention]:
 
 def find_mentions(text: str, catalog: dict[str, Any]) -> list[Mention]:
     """Metrics, members and dimensions the text names; the longer phrase wins an overlap."""
-    from protocol.reading.members import find_members
+    from showwork.protocol.reading.members import find_members
 
     members, dimensions = _dimension_scanners(_dimension_key(catalog))
     scanned = members.scan(text)

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from protocol.reading._calendar import (
+from showwork.protocol.reading._calendar import (
     Period,
     add_months,
     iso_week,
@@ -35,7 +35,7 @@ from protocol.reading._calendar import (
     weeks_before,
     year,
 )
-from protocol.reading._words import Span, overlaps
+from showwork.protocol.reading._words import Span, overlaps
 
 __all__ = ["Period", "PeriodMention", "PeriodProblem", "Periods", "find_periods", "parse_day",
            "previous_period"]

@@ -40,9 +40,9 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from protocol.reading._words import Span, overlaps, plural
-from protocol.reading.gaps import NEUTRAL
-from protocol.reading.mentions import Mention
+from showwork.protocol.reading._words import Span, overlaps, plural
+from showwork.protocol.reading.gaps import NEUTRAL
+from showwork.protocol.reading.mentions import Mention
 
 _TOKEN = re.compile(r"[A-Za-z]+(?:['’][a-z]+)?")
 _AUXILIARY = frozenset(re.findall(r"\S+", """
@@ -57,7 +57,7 @@ _PARTICLES = ("up", "out", "in", "on", "off")
 
 def stem(word: str) -> str:
     """The lemma of a word, with a trailing particle's plural folded ('sign-ups': sign, up)."""
-    from protocol.reading.account import lemma
+    from showwork.protocol.reading.account import lemma
 
     w = word.lower()
     if w.endswith("s") and w[:-1] in _PARTICLES:
@@ -266,7 +266,7 @@ def _verb_form(said: str, entry: str) -> bool:
 
 def listed(word: str) -> bool:
     """A function or grammar word ('all', 'total', 'each'): no metric's state."""
-    from protocol.reading.account import is_listed
+    from showwork.protocol.reading.account import is_listed
 
     return is_listed(word)
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from protocol.reading._reader import Reading
-from protocol.reading.mentions import Mention
+from showwork.protocol.reading._reader import Reading
+from showwork.protocol.reading.mentions import Mention
 
 MIN_QUALIFIER = 4
 """Shorter words ('non', 'all') never qualify a metric."""
@@ -29,7 +29,7 @@ def siblings(reading: Reading, named: Mention, catalog: dict[str, Any]) -> dict[
     with at least one such word."""
     if named.how == "said":
         return {}  # read from a sentence (phrasings.py), not a phrase siblings could extend
-    from protocol.reading.account import is_listed
+    from showwork.protocol.reading.account import is_listed
 
     metrics = catalog.get("metrics") or {}
     free = {w for w in set(words(outside(reading))) - own_words(named.name, metrics)

@@ -21,8 +21,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
-from semantic_layer.errors import WarehouseMissing, WarehouseSpecError
-from semantic_layer.execute import Limits
+from showwork.semantic_layer.errors import WarehouseMissing, WarehouseSpecError
+from showwork.semantic_layer.execute import Limits
 
 KINDS = ("duckdb", "files", "spark", "postgres", "snowflake", "bigquery", "databricks")
 
@@ -69,7 +69,7 @@ def open_engine(spec: Mapping[str, Any] | Path | str | None, base: Path,
                                  f"got {keys or 'nothing'}.")
     ((kind, value),) = spec.items()
     if kind == "duckdb":
-        from semantic_layer.engines.duckdb import DuckDBEngine
+        from showwork.semantic_layer.engines.duckdb import DuckDBEngine
 
         path = resolve(base, value, "warehouse.duckdb")
         if not path.is_file():
@@ -77,18 +77,18 @@ def open_engine(spec: Mapping[str, Any] | Path | str | None, base: Path,
                                    "fix the path.")
         return DuckDBEngine(path, limits)
     if kind == "files":
-        from semantic_layer.engines.files import FilesEngine
+        from showwork.semantic_layer.engines.files import FilesEngine
 
         return FilesEngine(resolve(base, value, "warehouse.files"), limits)
     if kind == "postgres":
-        from semantic_layer.engines.postgres import PostgresEngine
+        from showwork.semantic_layer.engines.postgres import PostgresEngine
 
         return PostgresEngine.open(value, limits, project)
     if kind in ("snowflake", "bigquery", "databricks"):
-        from semantic_layer.engines.cloud import CloudEngine
+        from showwork.semantic_layer.engines.cloud import CloudEngine
 
         return CloudEngine.open(kind, value, limits, project, base)
-    from semantic_layer.engines.spark import SparkEngine
+    from showwork.semantic_layer.engines.spark import SparkEngine
 
     return SparkEngine.open(value, base)
 

@@ -29,14 +29,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from semantic_layer.engines.postgres import one_select
-from semantic_layer.errors import (
+from showwork.semantic_layer.engines.postgres import one_select
+from showwork.semantic_layer.errors import (
     EngineUnavailable,
     ExecutionError,
     QueryTimeout,
     WarehouseSpecError,
 )
-from semantic_layer.execute import Limits, within_cap
+from showwork.semantic_layer.execute import Limits, within_cap
 
 LOGIN_TIMEOUT_S = 10
 """A service that does not answer the login within this is reported, not waited for."""
@@ -86,7 +86,7 @@ def parse(kind: str, value: Any, project: str | None = None, base: Path | None =
           ) -> CloudSpec:
     """showwork.yaml's `warehouse: {KIND: {...}}`; a dbt profile's secrets arrive as Secret; a
     relative file setting resolves against `base`, showwork.yaml's folder."""
-    from semantic_layer.dbt_project import Secret
+    from showwork.semantic_layer.dbt_project import Secret
 
     if not isinstance(value, Mapping):
         raise WarehouseSpecError(f"warehouse.{kind}: expected a mapping of settings; got "

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from semantic_layer.duck import duckdb, full
-from semantic_layer.execute import Limits, Statements, connect, run
+from showwork.semantic_layer.duck import duckdb, full
+from showwork.semantic_layer.execute import Limits, Statements, connect, run
 
 COLUMNS = """SELECT table_schema, table_name, column_name, data_type FROM information_schema.columns
 WHERE table_catalog = current_database() AND table_schema NOT IN ('information_schema', 'pg_catalog')

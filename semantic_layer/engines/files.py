@@ -15,10 +15,10 @@ from typing import Any
 import duckdb
 from sqlglot import exp
 
-from semantic_layer.engines.csv_check import csv_problem, first_line
-from semantic_layer.engines.duckdb import columns_of
-from semantic_layer.errors import FileLoadError, MixedTypes, WarehouseMissing
-from semantic_layer.execute import Limits, Statements, lock, run, settings
+from showwork.semantic_layer.engines.csv_check import csv_problem, first_line
+from showwork.semantic_layer.engines.duckdb import columns_of
+from showwork.semantic_layer.errors import FileLoadError, MixedTypes, WarehouseMissing
+from showwork.semantic_layer.execute import Limits, Statements, lock, run, settings
 
 SUFFIXES = (".csv", ".parquet")
 TYPES = ("DOUBLE", "TIMESTAMP", "BOOLEAN")

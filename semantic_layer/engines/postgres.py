@@ -30,13 +30,13 @@ from typing import Any
 import sqlglot
 from sqlglot import exp
 
-from semantic_layer.errors import (
+from showwork.semantic_layer.errors import (
     EngineUnavailable,
     ExecutionError,
     QueryTimeout,
     WarehouseSpecError,
 )
-from semantic_layer.execute import Limits, within_cap
+from showwork.semantic_layer.execute import Limits, within_cap
 
 SPEC_KEYS = ("dsn_env", "schema", "host", "port", "dbname", "user", "password_env",
              "connect_timeout", "sslmode")
@@ -76,7 +76,7 @@ class PostgresSpec:
         if not isinstance(value, Mapping):
             raise WarehouseSpecError("warehouse.postgres: expected a mapping such as {dsn_env: "
                                      f"SHOWWORK_PG_DSN, schema: public}}; got {type(value).__name__}.")
-        from semantic_layer.dbt_project import Secret
+        from showwork.semantic_layer.dbt_project import Secret
 
         given = value.get("password")
         unknown = sorted(set(value) - set(SPEC_KEYS) - ({"password"} if isinstance(

@@ -29,14 +29,14 @@ from urllib.parse import urlsplit
 import sqlglot
 from sqlglot import exp
 
-from semantic_layer.errors import (
+from showwork.semantic_layer.errors import (
     EngineUnavailable,
     ExecutionError,
     FileLoadError,
     QueryTimeout,
     WarehouseSpecError,
 )
-from semantic_layer.execute import Limits, within_cap
+from showwork.semantic_layer.execute import Limits, within_cap
 
 T = TypeVar("T")
 LOCAL_CONF = {
@@ -95,7 +95,7 @@ class SparkSpec:
         if not isinstance(tables, Mapping) or not isinstance(conf, Mapping):
             raise WarehouseSpecError("warehouse.spark: tables: and conf: are mappings "
                                      "(table: path, key: value).")
-        from semantic_layer.engines import resolve
+        from showwork.semantic_layer.engines import resolve
 
         return cls(master=_text(value.get("master")), remote=_text(value.get("remote")),
                    tables={str(t): resolve(base, p, f"warehouse.spark.tables.{t}")

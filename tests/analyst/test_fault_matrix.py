@@ -14,16 +14,16 @@ from pathlib import Path
 import pytest
 from fake_openai import FakeOpenAI
 
-from analyst.client import Request
-from analyst.openai_client import OpenAIClient
-from analyst.rules import RulesClient
-from harness import experiment as exp
-from harness.attempt import Question, run_attempt
-from harness.questions import QuestionFile, load_questions
-from protocol.switches import Protocol
-from semantic_layer import load_model
-from semantic_layer.catalog import build_catalog
-from traces import read
+from showwork.analyst.client import Request
+from showwork.analyst.openai_client import OpenAIClient
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments import experiment as exp
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.harness.experiments.questions import QuestionFile, load_questions
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import load_model
+from showwork.semantic_layer.catalog import build_catalog
+from showwork.traces import read
 
 CATALOG = build_catalog(load_model())
 LOOKUP = Question("l", "How many active users did we have in the week of 2026-03-02?")

@@ -7,12 +7,12 @@ import math
 
 import pytest
 
-from analyst.errors import ModelSpecError
-from analyst.noisy import NoisyClient
-from analyst.registry import make_client
-from analyst.rules import RulesClient
-from harness.attempt import Question, run_attempt
-from protocol.switches import Protocol
+from showwork.analyst.errors import ModelSpecError
+from showwork.analyst.noisy import NoisyClient
+from showwork.analyst.registry import make_client
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.protocol.switches import Protocol
 
 QUESTIONS = [
     "How many active users did we have in the week of 2026-03-02?",
@@ -56,7 +56,7 @@ def test_measured_fault_rate_matches(layer, rate: float) -> None:
 
 def test_every_defect_kind_is_injected(layer) -> None:
     """At a high rate the simulator produces each defect kind the audit knows."""
-    from harness.audit import DEFECT_CODES
+    from showwork.harness.audit import DEFECT_CODES
 
     noisy = NoisyClient(0.9, 0.0, seed=0)
     for seed in range(12):
@@ -102,7 +102,7 @@ def test_labelled_as_simulated(layer) -> None:
 def test_label_faults_are_injected_and_found(layer) -> None:
     """The simulator names a neighbouring member, period or metric in claims' texts; a claim
     carrying one (whose premises the simulator left whole) carries that finding."""
-    from protocol.finding_faults import LABEL_KINDS
+    from showwork.analyst.faults.findings import LABEL_KINDS
 
     noisy = NoisyClient(0.3, 0.0, seed=0)
     found: dict[str, list[bool]] = {k: [] for k in LABEL_KINDS}

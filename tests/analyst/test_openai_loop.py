@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from fake_openai import FakeOpenAI
 
-from analyst.openai_client import OpenAIClient
-from analyst.session import Budgets
-from harness.attempt import Question, reaudit, run_attempt
-from protocol.switches import Protocol
-from traces import TornLine, append, read
+from showwork.analyst.openai_client import OpenAIClient
+from showwork.analyst.session import Budgets
+from showwork.harness.experiments.attempt import Question, reaudit, run_attempt
+from showwork.protocol.switches import Protocol
+from showwork.traces import TornLine, append, read
 
 STORY1 = json.dumps({"metrics": ["weekly_value_moments", "active_users", "days_per_user",
                                  "moments_per_day"],
@@ -215,7 +215,7 @@ def test_trace_file_round_trip_and_torn_line(layer, tmp_path: Path) -> None:
 
 def test_replay_reproduces_the_attempt(layer, tmp_path: Path) -> None:
     """replay: gives back the recorded turns: same calls, same answer, same audit, no server."""
-    from analyst.replay import ReplayClient
+    from showwork.analyst.replay import ReplayClient
 
     trace, _ = run(layer, [{"tool_calls": [("compare", STORY1)]},
                            answer([measure("r1:days_per_user.delta")])])

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from analyst.rules import RulesClient
-from harness.attempt import Question, run_attempt
-from harness.gold import evaluate, evaluate_table, is_correct
-from protocol.switches import Protocol
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.harness.experiments.gold import evaluate, evaluate_table, is_correct
+from showwork.protocol.switches import Protocol
 
 ROOT = Path(__file__).resolve().parents[2]
 

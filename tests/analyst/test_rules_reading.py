@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from analyst.rules import RulesClient
-from harness.attempt import Question, run_attempt
-from protocol.switches import Protocol
-from semantic_layer import SemanticLayer
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import SemanticLayer
 
 
 @pytest.fixture(scope="module")
 def trips(tmp_path_factory) -> SemanticLayer:
-    from harness.project import Project
+    from showwork.harness.project import Project
     from tests.support.trips_project import build
 
     project = Project.open(build(tmp_path_factory.mktemp("trips")))

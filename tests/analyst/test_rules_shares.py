@@ -15,19 +15,19 @@ import pytest
 import yaml
 from flights_data import FLIGHTS, flights_db
 
-from analyst.rules import RulesClient
-from harness.attempt import Question, run_attempt
-from harness.gold import evaluate
-from harness.mcp.server import tool_list
-from harness.mcp.session import McpSession
-from protocol.rendered import say
-from protocol.schemas import strict_problems, tool_schemas
-from protocol.switches import Protocol
-from semantic_layer import SemanticLayer
-from semantic_layer.project import load_project
 from showwork import audit_answer
 from showwork._results import public
-from traces import TraceRecord
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.harness.experiments.gold import evaluate
+from showwork.harness.mcp.server import tool_list
+from showwork.harness.mcp.session import McpSession
+from showwork.protocol.rendered import say
+from showwork.protocol.schemas import strict_problems, tool_schemas
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import SemanticLayer
+from showwork.semantic_layer.project import load_project
+from showwork.traces import TraceRecord
 
 FLIGHT_QUESTIONS = {q["id"]: q for q in yaml.safe_load(
     (FLIGHTS / "questions.yaml").read_text(encoding="utf-8"))["questions"]}

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from analyst.rules import RulesClient
-from harness.attempt import Question, run_attempt
-from harness.gold import evaluate, evaluate_table, is_correct
-from protocol.citations import parse_citation
-from protocol.switches import Protocol
-from semantic_layer import SemanticLayer
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.harness.experiments.gold import evaluate, evaluate_table, is_correct
+from showwork.protocol.citations import parse_citation
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import SemanticLayer
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = ROOT / "examples" / "shop"

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from semantic_layer import SemanticLayer, errors, load_model
-from semantic_layer.engines import open_engine
-from semantic_layer.engines.cloud import (
+from showwork.semantic_layer import SemanticLayer, errors, load_model
+from showwork.semantic_layer.engines import open_engine
+from showwork.semantic_layer.engines.cloud import (
     PROBE,
     CloudEngine,
     bigquery_kwargs,
@@ -29,7 +29,7 @@ from semantic_layer.engines.cloud import (
     parse,
     snowflake_kwargs,
 )
-from semantic_layer.execute import Limits
+from showwork.semantic_layer.execute import Limits
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "sql"

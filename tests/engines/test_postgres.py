@@ -19,17 +19,17 @@ from flights_data import flights_db
 from postgres_server import READER, PostgresServer, skip_without_postgres
 from shop_data import shop_db
 
-from analyst.rules import RulesClient
-from harness import experiment as exp
-from harness.project import Project
-from harness.questions import load_questions
-from semantic_layer import errors
-from semantic_layer.engines import open_engine
-from semantic_layer.engines.postgres import one_select
-from semantic_layer.execute import Limits
-from semantic_layer.layer import SemanticLayer
-from semantic_layer.model import default_model_path
-from semantic_layer.results import Result
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments import experiment as exp
+from showwork.harness.experiments.questions import load_questions
+from showwork.harness.project import Project
+from showwork.semantic_layer import errors
+from showwork.semantic_layer.engines import open_engine
+from showwork.semantic_layer.engines.postgres import one_select
+from showwork.semantic_layer.execute import Limits
+from showwork.semantic_layer.layer import SemanticLayer
+from showwork.semantic_layer.model import default_model_path
+from showwork.semantic_layer.results import Result
 
 skip_without_postgres()
 
@@ -564,7 +564,7 @@ class TestBadInput:
                                           monkeypatch: pytest.MonkeyPatch) -> None:
         """A statement in a MetricFlow --where is refused by the filter's parser; one in a
         member value is a literal (refused as an unknown member); the data is unchanged."""
-        from semantic_layer import parse_where
+        from showwork.semantic_layer import parse_where
 
         before = _orders(server)
         for where in ("{{ Dimension('order__region') }} = 'x'; DELETE FROM orders",
@@ -605,7 +605,7 @@ class TestCommandLine:
             self, server: PostgresServer, tmp_path: Path) -> None:
         """`showwork experiment --project …` on the shop over PostgreSQL scores exactly as over
         DuckDB; the DSN's password is in no output, trace, run folder, report or web page."""
-        from harness.web import App
+        from showwork.harness.present.web import App
 
         secret = server.dsn("shop").split(":")[2].split("@")[0]
         assert len(secret) > 8

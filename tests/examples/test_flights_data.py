@@ -200,7 +200,7 @@ class TestQuestionFile:
 
     def test_loads_with_the_harness(self) -> None:
         """The harness reads the file and finds the project it names."""
-        from harness.questions import load_questions
+        from showwork.harness.experiments.questions import load_questions
         qfile = load_questions(FLIGHTS / "questions.yaml")
         assert len(qfile.questions) == len(QUESTIONS)
         assert qfile.project_file() == FLIGHTS / "showwork.yaml"
@@ -375,8 +375,8 @@ class TestModels:
         """showwork reads the project and finds every table and column it needs in the warehouse
         (what `showwork semantic validate --project examples/flights` checks). On a copy: this
         module holds the warehouse open under another DuckDB configuration."""
-        from semantic_layer import SemanticLayer
-        from semantic_layer.project import load_project
+        from showwork.semantic_layer import SemanticLayer
+        from showwork.semantic_layer.project import load_project
         copy = Path(shutil.copy(warehouse, tmp_path / "warehouse.duckdb"))
         model = load_project(FLIGHTS, database=copy)
         layer = SemanticLayer(model, copy)

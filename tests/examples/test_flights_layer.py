@@ -13,9 +13,9 @@ import pytest
 import yaml
 from flights_data import FLIGHTS, flights_db
 
-from harness.gold import evaluate, evaluate_table
-from semantic_layer import SemanticLayer
-from semantic_layer.project import load_project
+from showwork.harness.experiments.gold import evaluate, evaluate_table
+from showwork.semantic_layer import SemanticLayer
+from showwork.semantic_layer.project import load_project
 
 QUESTIONS = {q["id"]: q for q in
              yaml.safe_load((FLIGHTS / "questions.yaml").read_text(encoding="utf-8"))["questions"]}

@@ -16,14 +16,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from analyst.noisy import NoisyClient  # noqa: E402  (after the path is set)
-from analyst.rules import RulesClient  # noqa: E402
-from harness.attempt import run_attempt  # noqa: E402
-from harness.questions import load_questions  # noqa: E402
-from protocol.switches import Protocol  # noqa: E402
-from semantic_layer import SemanticLayer, load_model  # noqa: E402
-from semantic_layer import warehouse as demo_warehouse  # noqa: E402
-from traces import TraceWriter  # noqa: E402
+from showwork.analyst.noisy import NoisyClient  # noqa: E402  (after the path is set)
+from showwork.analyst.rules import RulesClient  # noqa: E402
+from showwork.harness.experiments.attempt import run_attempt  # noqa: E402
+from showwork.harness.experiments.questions import load_questions  # noqa: E402
+from showwork.protocol.switches import Protocol  # noqa: E402
+from showwork.semantic_layer import SemanticLayer, load_model  # noqa: E402
+from showwork.semantic_layer import warehouse as demo_warehouse  # noqa: E402
+from showwork.traces import TraceWriter  # noqa: E402
 
 HERE = ROOT / "traces" / "golden"  # the golden traces are data of the traces package
 PLAN = [

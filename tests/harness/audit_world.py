@@ -5,10 +5,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from harness.audit import Evidence
-from semantic_layer import load_model
-from semantic_layer.catalog import build_catalog
-from semantic_layer.results import Result, Row
+from showwork.harness.audit import Evidence
+from showwork.semantic_layer import load_model
+from showwork.semantic_layer.catalog import build_catalog
+from showwork.semantic_layer.results import Result, Row
 
 CUR = {"start": "2026-03-09", "end": "2026-03-15"}
 PREV = {"start": "2026-03-02", "end": "2026-03-08"}

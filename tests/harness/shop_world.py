@@ -10,8 +10,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from harness.audit import Evidence
-from semantic_layer.results import Result, Row
+from showwork.harness.audit import Evidence
+from showwork.semantic_layer.results import Result, Row
 
 STORE, REGION, PRODUCT, SEGMENT = ("store__store_name", "store__region", "product__product_name",
                                    "customer__segment")

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from audit_world import CATALOG, evidence, good, with_claim
 
-from harness.audit import audit
+from showwork.harness.audit import audit
 
 
 def _claims(n: int) -> dict[str, Any]:

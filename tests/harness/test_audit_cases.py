@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from audit_world import CATALOG, evidence, good, with_claim
 
-from harness.audit import DEFECT_CODES, FINDING_CODES, audit
+from showwork.harness.audit import DEFECT_CODES, FINDING_CODES, audit
 
 M = "measurement"
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.audit.audit import ANSWER_CHECKS
-from harness.audit.checks import CHECKS
-from harness.audit.context import ClaimContext
-from harness.audit.findings import ANSWER_FINDINGS, FINDINGS
-from harness.audit.steps import codes_of, emits
-from harness.audit.types import DEFECT_CODES, FINDING_CODES, Defect
+from showwork.harness.audit.audit import ANSWER_CHECKS
+from showwork.harness.audit.checks import CHECKS
+from showwork.harness.audit.context import ClaimContext
+from showwork.harness.audit.findings import ANSWER_FINDINGS, FINDINGS
+from showwork.harness.audit.steps import codes_of, emits
+from showwork.harness.audit.types import DEFECT_CODES, FINDING_CODES, Defect
 
 DESIGN = Path(__file__).resolve().parents[3] / "shared" / "DESIGN.md"
 

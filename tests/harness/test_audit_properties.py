@@ -10,8 +10,8 @@ from audit_world import CATALOG, calls, evidence, good, results
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.audit import DEFECT_CODES, audit
-from protocol.faults import ANSWER_INJECTORS, INJECTORS, inject
+from showwork.analyst.faults.citations import ANSWER_INJECTORS, INJECTORS, inject
+from showwork.harness.audit import DEFECT_CODES, audit
 
 RESULTS = results()
 EVIDENCE = evidence()
@@ -100,7 +100,7 @@ def test_verdict_unchanged_under_key_reordering(seed: int, indent: int | None) -
     base = audit(good(), EVIDENCE, CATALOG, "diagnostic").to_json()
     text = json.dumps(_shuffle(good(), rng), indent=indent)
     trace_calls = json.loads(json.dumps(_shuffle(calls(), rng), indent=indent))
-    from harness.audit import Evidence
+    from showwork.harness.audit import Evidence
 
     again = audit(text, Evidence.from_json(trace_calls), CATALOG, "diagnostic").to_json()
     assert json.dumps(again, sort_keys=True) == json.dumps(base, sort_keys=True)

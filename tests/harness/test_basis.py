@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.audit.basis import SHIFTS, read_basis
+from showwork.harness.audit.basis import SHIFTS, read_basis
 
 
 @pytest.mark.parametrize(("text", "grains"), [

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks import audit as bench
-from harness.questions import load_questions
-from protocol import compiled
-from protocol.adversary import LIES
+from showwork.benchmarks import audit as bench
+from showwork.benchmarks.adversary import LIES
+from showwork.harness.experiments.questions import load_questions
+from showwork.protocol import compiled
 
 
 def _built() -> list:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from benchmarks import reading
+from showwork.benchmarks import reading
 
 
 def test_bench_reading_reports_every_bundled_file(demo_db, monkeypatch, tmp_path) -> None:

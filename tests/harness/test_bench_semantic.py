@@ -15,10 +15,10 @@ import yaml
 from shop_data import shop_db
 from typer.testing import CliRunner
 
-from benchmarks import compile_vs_mf
-from benchmarks import semantic as bench
-from semantic_layer import warehouse as demo_warehouse
+from showwork.benchmarks import compile_vs_mf
+from showwork.benchmarks import semantic as bench
 from showwork.cli import app
+from showwork.semantic_layer import warehouse as demo_warehouse
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = ROOT / "examples" / "shop"
@@ -175,7 +175,7 @@ class TestSideBySide:
         """Our compile and MetricFlow's of one case run one right after the other, the side that
         goes first alternating; a case either side refuses is left out, and the ratio is of the
         two medians."""
-        from semantic_layer import SemanticError, SemanticLayer, load_model
+        from showwork.semantic_layer import SemanticError, SemanticLayer, load_model
 
         calls: list[str] = []
         layer = SemanticLayer(load_model(ROOT / "examples" / "shop" / "models"))

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import startup
-from harness.project import Project
+from showwork.benchmarks import startup
+from showwork.harness.project import Project
 
 
 def test_generated_project_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,10 +13,10 @@ import pytest
 from shop_data import shop_db
 from typer.testing import CliRunner
 
-from harness import cache
-from harness.cli import build_app
-from harness.project import Project
-from traces import read
+from showwork.harness import cache
+from showwork.harness.cli import build_app
+from showwork.harness.project import Project
+from showwork.traces import read
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = ROOT / "examples" / "shop"
@@ -124,7 +124,7 @@ class TestModelEntry:
 
     def test_broken_project_file_is_never_cached(self, home: Path, shop: Path) -> None:
         """A showwork.yaml that does not parse raises its error on every open, cached or not."""
-        from harness.project import ProjectError
+        from showwork.harness.project import ProjectError
 
         (shop / "showwork.yaml").write_text("name: [unclosed\n", encoding="utf-8")
         for _ in range(2):
@@ -185,7 +185,7 @@ class TestPreparedEntry:
         """A governed call is prepared (validated, compiled) once per model and warehouse: a
         later layer reads its SQL from the cache and compiles nothing, with the same result;
         a rebuilt warehouse prepares it afresh."""
-        from semantic_layer.compile import Compiler
+        from showwork.semantic_layer.compile import Compiler
 
         compiled: list[str] = []
         real = Compiler.compile
@@ -216,7 +216,7 @@ class TestPreparedEntry:
     def test_blocked_call_is_never_cached(self, home: Path, shop: Path) -> None:
         """A call the layer refuses is refused warm as cold, with the same message; nothing is
         kept for it."""
-        from semantic_layer.errors import SemanticError
+        from showwork.semantic_layer.errors import SemanticError
 
         messages = []
         for _ in range(2):
@@ -234,7 +234,7 @@ class TestCheckedEntry:
     def test_warm_open_lists_no_table(self, home: Path, shop: Path, monkeypatch) -> None:
         """The model's check against the warehouse is cached per fingerprint: a warm open asks
         the engine for no table listing, and a rebuilt warehouse file is checked afresh."""
-        from semantic_layer.engines.duckdb import DuckDBEngine
+        from showwork.semantic_layer.engines.duckdb import DuckDBEngine
 
         listed: list[str] = []
         real = DuckDBEngine.tables
@@ -262,7 +262,7 @@ class TestCheckedEntry:
     def test_cached_mismatch_still_refuses(self, home: Path, shop: Path) -> None:
         """A warehouse that lacks a column the model reads is refused warm as cold, with the
         same message."""
-        from semantic_layer.errors import WarehouseMismatch
+        from showwork.semantic_layer.errors import WarehouseMismatch
 
         models = shop / "models"
         path = next(p for p in sorted(models.rglob("*.yml")) if "expr:" in p.read_text())

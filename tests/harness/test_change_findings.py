@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from benchmarks.audit import Case, case_report, cases_of, open_domain, rules_traces
-from harness.questions import load_questions
-from protocol.adversary import LIE_CODES, LIES, REWRITES
+from showwork.benchmarks.adversary import LIE_CODES, LIES, REWRITES
+from showwork.benchmarks.audit import Case, case_report, cases_of, open_domain, rules_traces
+from showwork.harness.experiments.questions import load_questions
 
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".showwork" / "test-cache"
@@ -320,11 +320,11 @@ class TestAMoveStatesAChange:
 def test_a_rate_delta_in_percent_and_a_share_as_a_move() -> None:
     """A rate's change of 37.7 points is not 'fell 37.7 %' (that is a percent change), but is
     '37.7 percentage points'; a share (share_of_total) is no move."""
-    from harness.audit.context import Cited
-    from harness.audit.numbers import Support, Supports
-    from protocol.citations import parse_citation
-    from protocol.numbers import read_numbers
-    from semantic_layer.results import Result, Row
+    from showwork.harness.audit.context import Cited
+    from showwork.harness.audit.numbers import Support, Supports
+    from showwork.protocol.citations import parse_citation
+    from showwork.protocol.numbers import read_numbers
+    from showwork.semantic_layer.results import Result, Row
 
     delta = Supports([Support(-0.377, "fraction", "r1:rate.delta", change=True)])
     said = [delta(n) for n in read_numbers("fell 37.7 %, fell 37.7 pp, down 37.7 percentage "
@@ -343,7 +343,7 @@ def test_a_rate_delta_in_percent_and_a_share_as_a_move() -> None:
 def test_ratio_phrases_are_multipliers() -> None:
     """'twice', 'N times as', 'a factor of N' and 'quintupled' are ratios (the percent change
     they state); a count of occurrences and a speed ratio are not."""
-    from protocol.numbers import read_numbers
+    from showwork.protocol.numbers import read_numbers
 
     said = {t: [(n.text, round(n.value)) for n in read_numbers(t)] for t in (
         "rose to twice its level", "rose by a factor of 3", "three times as many orders",
@@ -370,8 +370,8 @@ def test_parts_are_multipliers(text: str, change: float, stated: bool) -> None:
     a percent change within PART_TOLERANCE of the part (twice that hedged; a bound states a
     side): 'fell by nearly a third' of -5.73 % was served clean, and 'a twentieth' admitted a
     rise of 4 % within the ratio's tolerance."""
-    from harness.audit.numbers import Support, Supports
-    from protocol.numbers import read_numbers
+    from showwork.harness.audit.numbers import Support, Supports
+    from showwork.protocol.numbers import read_numbers
 
     (number,) = read_numbers(text)
     supports = Supports([Support(change, "percent", "r1:revenue.pct_change", change=True)])
@@ -475,8 +475,8 @@ def test_quantity_words_state_a_change(text: str, change: float, stated: bool) -
     level', 'fell to 84 % of its level'), and 'one and a half times' each state a percent
     change: each lie of these words was served clean, and 'fell to 84 % of its level' (true of
     -15.99 %) was withheld as a change of 84 %."""
-    from harness.audit.numbers import Support, Supports
-    from protocol.numbers import read_numbers
+    from showwork.harness.audit.numbers import Support, Supports
+    from showwork.protocol.numbers import read_numbers
 
     (number,) = read_numbers(text)
     supports = Supports([Support(change, "percent", "r1:revenue.pct_change", change=True)])
@@ -489,7 +489,7 @@ def test_quantity_words_state_a_change(text: str, change: float, stated: bool) -
     "three quarters of an hour later"])
 def test_a_part_of_something_else_is_no_change(text: str) -> None:
     """A part of a set, of a total or of a year, and a count of occurrences, state no change."""
-    from protocol.numbers import read_numbers
+    from showwork.protocol.numbers import read_numbers
 
     assert read_numbers(text) == ()
 
@@ -583,7 +583,7 @@ def test_a_mix_shifts_toward_a_member_whose_weight_grew(diagnoses) -> None:
 def shares(shop_layer) -> list[Case]:
     """Rules answers that cite a share of the total: the shop's Online store in May 2019, and
     the flights' share questions."""
-    from harness.attempt import Question
+    from showwork.harness.experiments.attempt import Question
 
     asked = [Question("share-shop", "What share of revenue came from the Online store in May "
                       "2019?", "share", True)]

@@ -14,17 +14,17 @@ from xml.etree import ElementTree
 
 import pytest
 
-from analyst.rules import RulesClient
-from harness import charts
-from harness.attempt import Question, run_attempt
-from harness.report import render
-from harness.results import build_results
-from harness.scores import attempt_from_trace
-from harness.stats import wilson
-from protocol.rendered import signed
-from protocol.switches import Protocol
-from semantic_layer.tree import lmdi
-from traces import CallRecord, TraceRecord, read
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.harness.experiments.results import build_results
+from showwork.harness.experiments.scores import attempt_from_trace
+from showwork.harness.experiments.stats import wilson
+from showwork.harness.present import charts
+from showwork.harness.present.report import render
+from showwork.protocol.rendered import signed
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer.tree import lmdi
+from showwork.traces import CallRecord, TraceRecord, read
 
 GOLDEN = Path(__file__).resolve().parents[2] / "traces" / "golden" / "traces.jsonl"
 HOSTILE = "<script>alert(1)</script> \"q\" & $x$ onload=alert(2)"
@@ -284,7 +284,7 @@ class TestDiagnosticCharts:
 
     def test_live_rules_attempt(self, layer) -> None:
         """A fresh rules-analyst diagnostic trace gives both charts, and its waterfall sums."""
-        from analyst.rules import RulesClient
+        from showwork.analyst.rules import RulesClient
 
         trace = run_attempt(Question("d", "Why did weekly value moments drop in the week of "
                                           "2026-03-09?"), RulesClient(), layer,
@@ -339,9 +339,9 @@ class TestQuotientEdges:
     def test_flights_draft_average_departure_delay(self, tmp_path) -> None:
         from flights_data import flights_db
 
-        from harness.init import init_project
-        from harness.init_questions import raw_flights
-        from harness.project import Project
+        from showwork.benchmarks.init_questions import raw_flights
+        from showwork.harness.init import init_project
+        from showwork.harness.project import Project
 
         init_project(tmp_path / "p", raw_flights(flights_db(), tmp_path / "raw.duckdb"))
         layer = Project.open(tmp_path / "p").layer()

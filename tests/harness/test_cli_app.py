@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from analyst.errors import ModelCallError, ModelSpecError
-from harness.cli import build_app
-from harness.cli.errors import ROOTS, describe, exit_code
-from harness.errors import GoldError, HarnessError, QuestionError, RunFolderError, StoredResultError
-from harness.project import ProjectError
-from protocol.errors import SwitchError
-from semantic_layer.errors import (
+from showwork.analyst.errors import ModelCallError, ModelSpecError
+from showwork.cli import app as showwork_app
+from showwork.harness.cli import build_app
+from showwork.harness.cli.errors import ROOTS, describe, exit_code
+from showwork.harness.errors import GoldError, HarnessError, QuestionError, RunFolderError, StoredResultError
+from showwork.harness.project import ProjectError
+from showwork.protocol.errors import SwitchError
+from showwork.semantic_layer.errors import (
     BlockedQuery,
     FileLoadError,
     ModelError,
@@ -24,8 +25,7 @@ from semantic_layer.errors import (
     UnknownMember,
     WarehouseMissing,
 )
-from showwork.cli import app as showwork_app
-from traces import DamagedTrace, TornLine, read
+from showwork.traces import DamagedTrace, TornLine, read
 
 GOLDEN = Path(__file__).resolve().parents[2] / "traces" / "golden" / "traces.jsonl"
 
@@ -147,7 +147,7 @@ class TestAuditOutput:
 
 def test_serve_refuses_an_unknown_model_at_start() -> None:
     """`serve --model` checks each model when the server starts, so a typo never reaches a page."""
-    from analyst.errors import ModelSpecError
+    from showwork.analyst.errors import ModelSpecError
 
     result = CliRunner().invoke(build_app(), ["serve", "--model", "rules", "--model", "bogus:x"])
     assert isinstance(result.exception, ModelSpecError)
@@ -278,12 +278,12 @@ class TestErrorsFromTheCommandLine:
         on stderr."""
         import typer
 
-        import harness.logs
-        from harness.cli.app import run
+        import showwork.harness.logs
+        from showwork.harness.cli.app import run
 
         # logging stays as it was: configured here, it would write to this test's captured
         # stderr after the test closed it
-        monkeypatch.setattr(harness.logs, "configure", lambda *a, **k: None)
+        monkeypatch.setattr(showwork.harness.logs, "configure", lambda *a, **k: None)
 
         app = typer.Typer()
 

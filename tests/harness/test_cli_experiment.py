@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from test_cli_semantic import showwork
 
-from harness.questions import load_questions
+from showwork.harness.experiments.questions import load_questions
 
 BUNDLED = len(load_questions().questions)
 """Questions in the bundled demo file (every attempt of a full run)."""

@@ -1,4 +1,4 @@
-"""The code cache (harness/codecache.py): a start that finds its texts kept compiles none of them,
+"""The code cache (harness/cli/codecache.py): a start that finds its texts kept compiles none of them,
 and what it gets is what compiling gives (checked in fresh processes, as the CLI installs it)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PROBE = """
 import dataclasses, hashlib, json, marshal, os, re, typing
 uncached_re = re._compiler.compile
-from harness import codecache
+from showwork.harness.cli import codecache
 installed = codecache.install()
 
 tag = os.environ.get("FIELDS", "f")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from protocol import compiled
+from showwork.protocol import compiled
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,11 +60,11 @@ def _outputs(seed: int = 3) -> list[str]:
     (reprs keep an int apart from a float): run once by the build and once by the sources."""
     import random
 
-    from benchmarks.audit import CORPUS_KINDS, cases_of, inject
-    from harness.audit import values
-    from harness.audit.checks import _combinations
-    from harness.audit.prose import _plain
-    from protocol import numbers
+    from showwork.benchmarks.audit import CORPUS_KINDS, cases_of, inject
+    from showwork.harness.audit import values
+    from showwork.harness.audit.checks import _combinations
+    from showwork.harness.audit.prose import _plain
+    from showwork.protocol import numbers
 
     rng = random.Random(seed)
 
@@ -94,7 +94,7 @@ def _outputs(seed: int = 3) -> list[str]:
             case = rng.choice(cases)
             faulted = inject(case, kind, rng)
             if faulted is not None:
-                from harness.audit import Evidence, audit
+                from showwork.harness.audit import Evidence, audit
                 report = audit(faulted, Evidence.from_json(case.calls), case.catalog,
                                case.category, question=case.question)
                 out.append(json.dumps(report.to_json(), sort_keys=True))
@@ -104,14 +104,14 @@ def _outputs(seed: int = 3) -> list[str]:
 _SOURCES_REAUDIT = """
 import json, sys
 from pathlib import Path
-import protocol.compiled as c
+import showwork.protocol.compiled as c
 c._state.clear()
 c.RECORD = Path(sys.argv[1])  # a record that no longer matches: the build is stale
 c.guard()
-import harness.audit.numbers, protocol.numbers
-from harness.attempt import reaudit
-from traces import read
-files = [harness.audit.numbers.__file__, protocol.numbers.__file__]
+import showwork.harness.audit.numbers, showwork.protocol.numbers
+from showwork.harness.experiments.attempt import reaudit
+from showwork.traces import read
+files = [showwork.harness.audit.numbers.__file__, showwork.protocol.numbers.__file__]
 same = all(reaudit(r).to_json() == r.served().audit for r in read(Path(sys.argv[2])))
 sys.path.insert(0, "tests/harness")
 from test_compiled import _outputs

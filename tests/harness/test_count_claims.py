@@ -10,17 +10,17 @@ from typing import Any
 
 import pytest
 
-from benchmarks.audit import Case, case_report, cases_of, rules_traces
-from harness.questions import load_questions
-from protocol.adversary import (
+from showwork.analyst.faults.findings import support
+from showwork.benchmarks.adversary import (
     _counted,
     _plural,
     _row_value,
     _series_values,
     _true_counts,
 )
-from protocol.finding_faults import support
-from protocol.numbers import longest_run
+from showwork.benchmarks.audit import Case, case_report, cases_of, rules_traces
+from showwork.harness.experiments.questions import load_questions
+from showwork.protocol.numbers import longest_run
 
 ROOT = Path(__file__).resolve().parents[2]
 CATEGORIES = ("breakdown", "ranking", "diagnostic", "series")
@@ -189,7 +189,7 @@ def test_a_prose_number_only_an_unnamed_member_s_row_holds_is_unsupported(domain
 
 def test_lies_draw_from_their_rng_alone(domains) -> None:
     """The count and series lies are the same for the same seed (the bench's draws repeat)."""
-    from protocol.adversary import wrong_count, wrong_peak, wrong_run
+    from showwork.benchmarks.adversary import wrong_count, wrong_peak, wrong_run
     case = domains["shop"][0]
     for lie in (wrong_count, wrong_peak, wrong_run):
         assert lie(case.answer, case.results, case.catalog, random.Random(3)) == \
@@ -197,8 +197,8 @@ def test_lies_draw_from_their_rng_alone(domains) -> None:
 
 
 def test_counts_are_read_with_a_dimension_s_nouns(domains) -> None:
-    from harness.audit.counts import read_counts
-    from harness.audit.index import CatalogIndex
+    from showwork.harness.audit.counts import read_counts
+    from showwork.harness.audit.index import CatalogIndex
 
     shop = CatalogIndex.build(domains["shop"][0].catalog)
     demo = CatalogIndex.build(domains["demo"][0].catalog)

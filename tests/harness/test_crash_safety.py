@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.questions import load_questions
-from traces import read, verify_chain
+from showwork.harness.experiments.questions import load_questions
+from showwork.traces import read, verify_chain
 
 TRIALS = 10
 ATTEMPTS = 2 * len(load_questions().questions)

@@ -22,8 +22,8 @@ import yaml
 from postgres_server import READER, READER_PASSWORD, PostgresServer, postgres_missing
 from shop_data import shop_db
 
-from harness.project import Project, ProjectError, locate
-from semantic_layer import errors
+from showwork.harness.project import Project, ProjectError, locate
+from showwork.semantic_layer import errors
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFORMANCE = ROOT / "conformance" / "project"
@@ -110,8 +110,8 @@ class TestDuckDBProfile:
         """A dbt project whose model paths hold no semantic models reads
         target/semantic_manifest.json (here: dbt-semantic-interfaces' own serialization of the
         same models), to the same metrics."""
-        from semantic_layer.dbt_yaml import read_dbt_yaml
-        from semantic_layer.manifest import to_dsi
+        from showwork.semantic_layer.dbt_yaml import read_dbt_yaml
+        from showwork.semantic_layer.manifest import to_dsi
 
         want = {m.name for m in Project.open(conformance).model.metrics}
         manifest = to_dsi(read_dbt_yaml(conformance / "models"), True).json()

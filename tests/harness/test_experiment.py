@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from analyst.noisy import NoisyClient
-from analyst.rules import RulesClient
-from harness import experiment as exp
-from harness.questions import QuestionFile, load_questions
-from traces import read
+from showwork.analyst.noisy import NoisyClient
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments import experiment as exp
+from showwork.harness.experiments.questions import QuestionFile, load_questions
+from showwork.traces import read
 
 PICK = ["lookup-001", "compare-001", "breakdown-001", "diag-001", "refuse-008", "refuse-024"]
 

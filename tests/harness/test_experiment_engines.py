@@ -19,10 +19,10 @@ import yaml
 from shop_data import export_tables, shop_db
 from spark_env import skip_without_spark
 
-from analyst.rules import RulesClient
-from harness import experiment as exp
-from harness.project import Project
-from harness.questions import QuestionFile, load_questions
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments import experiment as exp
+from showwork.harness.experiments.questions import QuestionFile, load_questions
+from showwork.harness.project import Project
 
 skip_without_spark()
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.attempt import reaudit
-from harness.audit.index import CatalogIndex
-from traces import AuditView, read, read_views, verify_chain
+from showwork.harness.audit.index import CatalogIndex
+from showwork.harness.experiments.attempt import reaudit
+from showwork.traces import AuditView, read, read_views, verify_chain
 
 GOLDEN = Path(__file__).resolve().parents[2] / "traces" / "golden" / "traces.jsonl"
 

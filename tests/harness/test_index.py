@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from audit_world import CATALOG
 
-from harness.audit.index import MAX_READINGS, CatalogIndex
+from showwork.harness.audit.index import MAX_READINGS, CatalogIndex
 
 
 def test_a_reading_is_read_once_even_when_it_is_none_or_false() -> None:

@@ -16,18 +16,18 @@ import pytest
 import yaml
 from test_project import FEW, home, shop_db, showwork, write_few  # noqa: F401 (fixtures)
 
-from analyst.rules import RulesClient
-from harness.attempt import Question, run_attempt
-from harness.gold import gold_values, is_correct
-from harness.init import DuckSource, find_key, init_project, kind_of, singular, snake
-from harness.init_draft import RESERVED
-from harness.init_profile import profile
-from harness.project import Project
-from protocol.prompts import system_prompt
-from protocol.switches import Protocol
-from traces import read
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.harness.experiments.gold import gold_values, is_correct
+from showwork.harness.init import DuckSource, find_key, init_project, kind_of, singular, snake
+from showwork.harness.project import Project
+from showwork.protocol.prompts import system_prompt
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer.draft.models import RESERVED
+from showwork.semantic_layer.draft.profile import profile
+from showwork.traces import read
 
-ENGINES = importlib.util.find_spec("semantic_layer.engines") is not None
+ENGINES = importlib.util.find_spec("showwork.semantic_layer.engines") is not None
 
 
 @pytest.fixture(scope="module")
@@ -218,7 +218,7 @@ class TestSources:
         if ENGINES:
             assert validate.returncode == 0, validate.stderr
         else:  # files warehouses are read by semantic_layer.engines
-            assert validate.returncode == 2 and "semantic_layer.engines" in validate.stderr
+            assert validate.returncode == 2 and "showwork.semantic_layer.engines" in validate.stderr
 
 
 class TestInference:
@@ -441,7 +441,7 @@ class TestNeverHalfWrites:
     def test_a_draft_that_fails_validation_writes_nothing(self, tmp_path, monkeypatch) -> None:
         """When the draft does not validate nothing is left: no project file, no staging
         folder; --force then replaces an earlier draft in place."""
-        import harness.init as init
+        import showwork.harness.init as init
 
         db = init_traps.build(tmp_path / "w.duckdb")
 
@@ -518,7 +518,7 @@ class TestFlightsQuestionFile:
         none answered wrong; every question to refuse is refused."""
         from flights_data import flights_db
 
-        from harness.init_questions import measure_flights
+        from showwork.benchmarks.init_questions import measure_flights
 
         measured = measure_flights(tmp_path, flights_db())
         summary = measured.summary()
@@ -540,9 +540,9 @@ class TestFlightsQuestionFile:
         """The same rule on the shop: its reference metrics carry business filters (test and
         cancelled orders left out) a draft cannot know, so few questions are expressible; of
         those none is answered wrong, and every question to refuse is refused."""
-        from harness.init_questions import measure
-        from semantic_layer import SemanticLayer
-        from semantic_layer.project import load_project
+        from showwork.benchmarks.init_questions import measure
+        from showwork.semantic_layer import SemanticLayer
+        from showwork.semantic_layer.project import load_project
 
         shop = Path(__file__).resolve().parents[2] / "examples" / "shop"
         (tmp_path / "shop.duckdb").symlink_to(shop_db)
@@ -609,7 +609,7 @@ class TestBench:
         """`bench init` drafts the generated warehouse and answers the first question right
         (its value is the SQL sum on the fact table); it reports each step's seconds and the
         peak memory, and asserts no speed."""
-        from benchmarks import init as bench
+        from showwork.benchmarks import init as bench
 
         report = bench.run(tmp_path, rows=20_000)
         con = duckdb.connect(str(tmp_path / "bench-init" / "warehouse.duckdb"), read_only=True)

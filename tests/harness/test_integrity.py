@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from test_cli_semantic import showwork
 
-from analyst.rules import RulesClient
-from harness import experiment as exp
-from harness.questions import QuestionFile, load_questions
-from traces import manifest_path, verify_chain
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments import experiment as exp
+from showwork.harness.experiments.questions import QuestionFile, load_questions
+from showwork.traces import manifest_path, verify_chain
 
 
 @pytest.fixture(scope="module")

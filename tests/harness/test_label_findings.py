@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 import shop_world as shop
 
-from analyst.rules import RulesClient
-from benchmarks.audit import Case, cases_of, inject
-from harness.attempt import reaudit, run_attempt
-from harness.audit import audit
-from harness.questions import load_questions
-from protocol.finding_faults import LABEL_KINDS
-from protocol.switches import Protocol
-from traces import AuditView
+from showwork.analyst.faults.findings import LABEL_KINDS
+from showwork.analyst.rules import RulesClient
+from showwork.benchmarks.audit import Case, cases_of, inject
+from showwork.harness.audit import audit
+from showwork.harness.experiments.attempt import reaudit, run_attempt
+from showwork.harness.experiments.questions import load_questions
+from showwork.protocol.switches import Protocol
+from showwork.traces import AuditView
 
 DIAG_002 = "diag-002"
 """Why did weekly value moments for android users dip in the week of 2026-04-13?"""

@@ -26,9 +26,9 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult, Implementation
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
-from harness.attempt import reaudit
-from protocol.prompts import repair_message
-from traces import TraceRecord, read, verify_chain
+from showwork.harness.experiments.attempt import reaudit
+from showwork.protocol.prompts import repair_message
+from showwork.traces import TraceRecord, read, verify_chain
 
 ROOT = Path(__file__).resolve().parents[2]
 WEEK = {"start": "2026-03-09", "end": "2026-03-15"}

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from analyst.rules import RulesClient
-from harness.attempt import Question, run_attempt
-from harness.audit import Evidence, audit
-from protocol.switches import Protocol
+from showwork.analyst.rules import RulesClient
+from showwork.harness.audit import Evidence, audit
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.protocol.switches import Protocol
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,12 +10,12 @@ import json
 
 import pytest
 
-from analyst.rules import RulesClient
-from harness.attempt import run_attempt
-from harness.audit.index import CatalogIndex
-from harness.audit.numbers import read_claims
-from harness.questions import load_questions
-from protocol.switches import Protocol
+from showwork.analyst.rules import RulesClient
+from showwork.harness.audit.index import CatalogIndex
+from showwork.harness.audit.numbers import read_claims
+from showwork.harness.experiments.attempt import run_attempt
+from showwork.harness.experiments.questions import load_questions
+from showwork.protocol.switches import Protocol
 from tests.support.flights_data import FLIGHTS
 
 

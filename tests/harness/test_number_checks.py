@@ -13,16 +13,17 @@ from pathlib import Path
 import pytest
 import yaml
 
-from analyst.rules import RulesClient
-from harness.attempt import Question, run_attempt
-from harness.audit import Evidence, audit
-from harness.audit.numbers import Support, Supports, stated_by
-from harness.questions import load_questions
-from protocol import faults, number_faults
-from protocol.faults import _kinds
-from protocol.numbers import matches, read_numbers
-from protocol.switches import Protocol
-from traces import read
+from showwork.analyst.faults import citations as faults
+from showwork.analyst.faults import numbers as number_faults
+from showwork.analyst.faults.citations import _kinds
+from showwork.analyst.rules import RulesClient
+from showwork.harness.audit import Evidence, audit
+from showwork.harness.audit.numbers import Support, Supports, stated_by
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.harness.experiments.questions import load_questions
+from showwork.protocol.numbers import matches, read_numbers
+from showwork.protocol.switches import Protocol
+from showwork.traces import read
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "traces" / "golden" / "traces.jsonl"

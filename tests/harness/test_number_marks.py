@@ -8,12 +8,12 @@ import json
 import pytest
 from rich.console import Console
 
-from analyst.rules import RulesClient
-from harness.attempt import Question, reaudit, run_attempt
-from harness.display import show_trace
-from harness.report import _env, attempt_view, csp
-from protocol.switches import Protocol
-from traces import RoundRecord, TraceRecord
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments.attempt import Question, reaudit, run_attempt
+from showwork.harness.present.display import show_trace
+from showwork.harness.present.report import _env, attempt_view, csp
+from showwork.protocol.switches import Protocol
+from showwork.traces import RoundRecord, TraceRecord
 
 
 @pytest.fixture(scope="module")

@@ -244,9 +244,9 @@ class TestMcp:
                                              monkeypatch: pytest.MonkeyPatch) -> None:
         """An MCP session (a governed call, a submitted answer) is one attempt span tree: the
         round, the tool call and the audit, with the same fields as an ask's."""
-        from harness import otel
-        from harness.mcp.session import McpSession
-        from harness.project import Project
+        from showwork.harness import otel
+        from showwork.harness.mcp.session import McpSession
+        from showwork.harness.project import Project
 
         monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.url)
         monkeypatch.setattr(otel, "_provider", None)
@@ -286,11 +286,11 @@ class TestFailedAttempt:
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
         """A model client that raises mid-attempt: the attempt span still ends and is sent,
         marked ERROR with the exception, its open round ended too."""
-        from analyst.rules import RulesClient
-        from harness import otel
-        from harness.attempt import Question, run_attempt
-        from harness.project import Project
-        from protocol.switches import Protocol
+        from showwork.analyst.rules import RulesClient
+        from showwork.harness import otel
+        from showwork.harness.experiments.attempt import Question, run_attempt
+        from showwork.harness.project import Project
+        from showwork.protocol.switches import Protocol
 
         class Broken(RulesClient):
             def complete(self, request: Any) -> Any:

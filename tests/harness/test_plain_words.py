@@ -14,10 +14,10 @@ import pytest
 from answers import GOLDEN, answer_all, disagreements, golden_text, ids_in, raw_floats
 from flights_data import FLIGHTS, flights_db
 
-from analyst.rules.claims import AnswerBuilder
-from protocol.answer import MAX_CITATIONS
-from semantic_layer import SemanticLayer
-from semantic_layer.project import load_project
+from showwork.analyst.rules.claims import AnswerBuilder
+from showwork.protocol.answer import MAX_CITATIONS
+from showwork.semantic_layer import SemanticLayer
+from showwork.semantic_layer.project import load_project
 
 
 @pytest.fixture(scope="module")
@@ -174,10 +174,10 @@ def _diagnoses(layer: SemanticLayer, domain: str) -> list[tuple[str, dict, list,
 
     from answers import QUESTION_FILES
 
-    from analyst.rules import RulesClient
-    from harness.attempt import run_attempt
-    from harness.questions import load_questions
-    from protocol.switches import Protocol
+    from showwork.analyst.rules import RulesClient
+    from showwork.harness.experiments.attempt import run_attempt
+    from showwork.harness.experiments.questions import load_questions
+    from showwork.protocol.switches import Protocol
 
     out = []
     for q in load_questions(QUESTION_FILES[domain]).questions:
@@ -193,7 +193,7 @@ def _diagnoses(layer: SemanticLayer, domain: str) -> list[tuple[str, dict, list,
 def _excesses(answer: dict, calls: list) -> dict[tuple[str, str], float]:
     """(dimension, member) → how far its share of the driver's move exceeds its share of the
     base, computed here from the drill results' rows (the layer's mix/rate split)."""
-    from semantic_layer.attribution import mix_rate
+    from showwork.semantic_layer.attribution import mix_rate
 
     driver = answer["driver"]
     move = calls[0].result["rows"][0]["values"][driver]["delta"]
@@ -242,8 +242,8 @@ class TestDrillsThatExplain:
             yield name, _diagnoses(layer if name == "demo" else shop_layer, name)
 
     def test_named_members_stand_out_and_even_moves_are_said_so(self, diagnoses) -> None:
-        from analyst.rules.diagnose import STANDS_OUT
-        from protocol.rendered import members
+        from showwork.analyst.rules.diagnose import STANDS_OUT
+        from showwork.protocol.rendered import members
 
         name, found = diagnoses
         said = {"named": 0, "evenly": 0}
@@ -269,9 +269,9 @@ class TestRatioDiagnosis:
     and the answer is grounded and served."""
 
     def _diagnose(self, layer: SemanticLayer, text: str):
-        from analyst.rules import RulesClient
-        from harness.attempt import Question, run_attempt
-        from protocol.switches import Protocol
+        from showwork.analyst.rules import RulesClient
+        from showwork.harness.experiments.attempt import Question, run_attempt
+        from showwork.protocol.switches import Protocol
 
         trace = run_attempt(Question(id="ratio", text=text, category="diagnostic"), RulesClient(),
                             layer, Protocol.parse("claims+repair"))
@@ -303,7 +303,7 @@ class TestRatioDiagnosis:
     def test_average_departure_delay_on_flights(self) -> None:
         """diag-007 of examples/flights/questions.yaml, whose gold driver was computed from
         the data."""
-        from harness.questions import load_questions
+        from showwork.harness.experiments.questions import load_questions
 
         q = next(q for q in load_questions(FLIGHTS / "questions.yaml").questions
                  if q.id == "diag-007")

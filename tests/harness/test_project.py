@@ -19,13 +19,13 @@ import shop_data
 import yaml
 from pydantic import ValidationError
 
-from harness import experiment as exp
-from harness.errors import QuestionError, RunFolderError
-from harness.project import Project, ProjectError, locate, stamp_of
-from harness.questions import Gold, bundled_path, load_questions
-from semantic_layer.errors import SemanticError
-from semantic_layer.model import default_model_path
-from traces import read
+from showwork.harness.errors import QuestionError, RunFolderError
+from showwork.harness.experiments import experiment as exp
+from showwork.harness.experiments.questions import Gold, load_questions
+from showwork.harness.project import Project, ProjectError, bundled_path, locate, stamp_of
+from showwork.semantic_layer.errors import SemanticError
+from showwork.semantic_layer.model import default_model_path
+from showwork.traces import read
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = ROOT / "examples" / "shop"
@@ -278,7 +278,7 @@ def test_resume_refuses_another_project(layer, tmp_path: Path) -> None:
     qfile = type(qfile)(warehouse="demo", questions=qfile.questions[:1])
     first = exp.Experiment(qfile, ["claims"], "rules", tmp_path / "run",
                            project={"name": "demo", "digest": "sha256:a"})
-    from analyst.rules import RulesClient
+    from showwork.analyst.rules import RulesClient
 
     exp.run(first, RulesClient(), layer)
     assert read(tmp_path / "run" / "traces.jsonl")[0].project == first.project

@@ -15,12 +15,12 @@ import pytest
 import shop_world as shop
 
 import showwork
-from analyst.rules import RulesClient
-from harness.attempt import Question, run_attempt
-from harness.audit import Evidence, audit
-from harness.questions import load_questions
-from protocol.switches import Protocol
-from traces import TraceRecord
+from showwork.analyst.rules import RulesClient
+from showwork.harness.audit import Evidence, audit
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.harness.experiments.questions import load_questions
+from showwork.protocol.switches import Protocol
+from showwork.traces import TraceRecord
 
 Edit = Callable[[dict[str, Any]], None]
 

@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from harness.gold import GoldError, evaluate, is_correct
-from harness.questions import QuestionError, load_questions
+from showwork.harness.experiments.gold import GoldError, evaluate, is_correct
+from showwork.harness.experiments.questions import QuestionError, load_questions
 
 QUESTIONS = load_questions().questions
 REFUSAL_CATEGORIES = {"undefined_metric", "undefined_composition", "unsupported_dimension",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from scripted import Scripted, call, say
 
-from harness.attempt import Question, run_attempt
-from protocol.switches import Protocol
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.protocol.switches import Protocol
 
 WEEK = {"start": "2026-03-09", "end": "2026-03-15"}
 PREV = {"start": "2026-03-02", "end": "2026-03-08"}

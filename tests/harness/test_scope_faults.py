@@ -19,18 +19,18 @@ from typing import Any
 import pytest
 import yaml
 
-from analyst.rules import RulesClient
-from analyst.rules.understand import Understood, understand
-from harness.attempt import Question, run_attempt
-from harness.mcp.session import McpSession
-from harness.questions import load_questions
-from harness.reaudit import reaudit
-from protocol.switches import Protocol
-from semantic_layer.windows import Window
 from showwork import audit_answer
 from showwork._results import ACCEPTED, public
+from showwork.analyst.rules import RulesClient
+from showwork.analyst.rules.understand import Understood, understand
 from showwork.errors import AuditInputError
-from traces import AuditView, TraceRecord, TraceWriter
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.harness.experiments.questions import load_questions
+from showwork.harness.experiments.reaudit import reaudit
+from showwork.harness.mcp.session import McpSession
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer.windows import Window
+from showwork.traces import AuditView, TraceRecord, TraceWriter
 
 ROOT = Path(__file__).resolve().parents[2]
 _DAY = dt.timedelta(days=1)

@@ -9,18 +9,18 @@ from typing import Any
 import pytest
 import shop_world as shop
 
-from analyst.noisy import NoisyClient, _asking
-from analyst.rules import RulesClient
-from benchmarks.audit import scope_detection
-from harness import experiment as exp
-from harness.attempt import Question, reaudit, run_attempt
-from harness.audit import audit
-from harness.audit.types import SCOPE_CODES
-from harness.backlog import backlog, headline
-from harness.questions import QuestionFile, load_questions
-from harness.table import COLUMNS, rows
-from protocol.switches import Protocol
-from traces import AuditView
+from showwork.analyst.noisy import NoisyClient, _asking
+from showwork.analyst.rules import RulesClient
+from showwork.benchmarks.audit import scope_detection
+from showwork.harness.audit import audit
+from showwork.harness.audit.types import SCOPE_CODES
+from showwork.harness.experiments import experiment as exp
+from showwork.harness.experiments.attempt import Question, reaudit, run_attempt
+from showwork.harness.experiments.questions import QuestionFile, load_questions
+from showwork.harness.present.backlog import backlog, headline
+from showwork.harness.present.table import COLUMNS, rows
+from showwork.protocol.switches import Protocol
+from showwork.traces import AuditView
 
 
 class AnswersAnother:

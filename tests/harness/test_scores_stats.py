@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness.results import compare_all
-from harness.scores import Attempt, score
-from harness.stats import holm, mcnemar_exact, paired_bootstrap, wilson
+from showwork.harness.experiments.results import compare_all
+from showwork.harness.experiments.scores import Attempt, score
+from showwork.harness.experiments.stats import holm, mcnemar_exact, paired_bootstrap, wilson
 
 
 def attempt(qid: str, *, answerable: bool, status: str, correct: bool = False,

@@ -16,14 +16,14 @@ from pathlib import Path
 import pytest
 from shop_data import shop_db
 
-from harness.cli.app import COMMANDS
-from harness.cli.lazy import source_help, summary
 from showwork.cli import BENCH
+from showwork.harness.cli.app import COMMANDS
+from showwork.harness.cli.lazy import source_help, summary
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "traces" / "golden" / "traces.jsonl"
-HEAVY = ("duckdb", "sqlglot", "dbt_semantic_interfaces", "pyspark", "benchmarks.cli",
-         "analyst.session", "semantic_layer.layer", "openai", "mcp")
+HEAVY = ("duckdb", "sqlglot", "dbt_semantic_interfaces", "pyspark", "showwork.benchmarks.cli",
+         "showwork.analyst.session", "showwork.semantic_layer.layer", "openai", "mcp")
 
 PROBE = """
 import json, sys
@@ -44,10 +44,10 @@ print(json.dumps({"code": code, "loaded": [m for m in heavy if m in sys.modules]
 """
 
 
-UNUSED_BY_ASK = ("pyspark", "openai", "mcp", "benchmarks", "benchmarks.cli", "harness.web", "rich",
-                 "harness.mcp", "harness.report", "structlog", "dbt_semantic_interfaces", "yaml",
-                 "semantic_layer.project", "semantic_layer.manifest", "harness.init", "harness.experiment",
-                 "sqlglot", "jinja2", "semantic_layer.compile", "semantic_layer.where", "logging")
+UNUSED_BY_ASK = ("pyspark", "openai", "mcp", "showwork.benchmarks", "showwork.benchmarks.cli", "showwork.harness.present.web", "rich",
+                 "showwork.harness.mcp", "showwork.harness.present.report", "structlog", "dbt_semantic_interfaces", "yaml",
+                 "showwork.semantic_layer.project", "showwork.semantic_layer.manifest", "showwork.harness.init", "showwork.harness.experiments.experiment",
+                 "sqlglot", "jinja2", "showwork.semantic_layer.compile", "showwork.semantic_layer.where", "logging")
 """What a warm `ask` with the rules analyst never uses: other commands' modules, the model
 reader and its validation (the model comes from the cache), structlog and the standard
 library's logging (nothing logs), and the
@@ -72,7 +72,7 @@ class TestImportsOnDemand:
         if args == ("--help",):
             assert probe["loaded"] == []
         else:  # a command's own help loads its module, still no engine until it runs
-            assert "benchmarks.cli" not in probe["loaded"]
+            assert "showwork.benchmarks.cli" not in probe["loaded"]
 
     def test_app_help_loads_no_rich_and_cuts_no_description(self) -> None:
         """`showwork --help` (and a bare `showwork`) is click's plain layout: typer's rich
@@ -120,7 +120,7 @@ class TestWarmAsk:
         args = ("ask", question, "--project", where, "--json")
         cold, _ = _run(*args, heavy=UNUSED_BY_ASK, env=env)
         assert cold["code"] == 0
-        assert "semantic_layer.project" in cold["loaded"]  # the probe sees what a miss loads
+        assert "showwork.semantic_layer.project" in cold["loaded"]  # the probe sees what a miss loads
         warm, out = _run(*args, heavy=UNUSED_BY_ASK, env=env)
         assert warm["code"] == 0
         assert warm["loaded"] == []
@@ -133,12 +133,12 @@ class TestWarmAsk:
         settings model's (showwork.yaml's settings come from the project cache)."""
         where, question, env = project
         args = ("ask", question, "--project", where, "--json")
-        models = ("protocol.answer.Answer", "protocol.answer.Claim", "protocol.answer.Listed",
-                  "harness.project.Settings")
+        models = ("showwork.protocol.answer.Answer", "showwork.protocol.answer.Claim", "showwork.protocol.answer.Listed",
+                  "showwork.harness.project.Settings")
         _run(*args, env=env)
         warm, out = _run(*args, heavy=(), env=env, models=models)
         assert warm["code"] == 0 and json.loads(out)["stop_reason"] == "answered"
-        assert warm["built"] == ["protocol.answer.Answer"]  # the probe sees what is built
+        assert warm["built"] == ["showwork.protocol.answer.Answer"]  # the probe sees what is built
 
     @pytest.mark.parametrize("project", ["demo", "shop"], indirect=True)
     def test_trace_times_queries_and_audit_apart(self, project) -> None:
@@ -158,10 +158,10 @@ class TestWarmAsk:
 LOGS_PROBE = """
 import sys
 from pathlib import Path
-from harness.logs import configure
+from showwork.harness.logs import configure
 configure()
 loaded_before = "structlog" in sys.modules
-from traces.store import _complete_lines
+from showwork.traces.store import _complete_lines
 path = Path(sys.argv[1])
 kept = _complete_lines(path, repair=True)
 print(loaded_before, len(kept), path.read_text(encoding="utf-8").count("\\n"))

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from analyst.rules import RulesClient
-from harness import experiment as exp
-from harness.questions import QuestionFile, load_questions
-from harness.table import COLUMNS, print_table, rows
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments import experiment as exp
+from showwork.harness.experiments.questions import QuestionFile, load_questions
+from showwork.harness.present.table import COLUMNS, print_table, rows
 
 CONFIGS = ["baseline", "claims", "claims+repair+purpose+rendered"]
 

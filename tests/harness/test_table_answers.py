@@ -8,18 +8,18 @@ import json
 import jsonschema
 import pytest
 
-from analyst.rules import RulesClient
-from harness.attempt import Question, run_attempt
-from harness.audit import Evidence, audit
-from harness.errors import GoldError
-from harness.gold import evaluate_table, gold_values, is_correct, values_of
-from protocol.answer import MAX_VALUES, parse_answer
-from protocol.errors import AnswerError
-from protocol.prompts import system_prompt
-from protocol.schemas import answer_schema, strict_problems
-from protocol.switches import Protocol
-from semantic_layer import load_model
-from semantic_layer.catalog import build_catalog
+from showwork.analyst.rules import RulesClient
+from showwork.harness.audit import Evidence, audit
+from showwork.harness.errors import GoldError
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.harness.experiments.gold import evaluate_table, gold_values, is_correct, values_of
+from showwork.protocol.answer import MAX_VALUES, parse_answer
+from showwork.protocol.errors import AnswerError
+from showwork.protocol.prompts import system_prompt
+from showwork.protocol.schemas import answer_schema, strict_problems
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import load_model
+from showwork.semantic_layer.catalog import build_catalog
 
 ANSWER = {"status": "answered", "answer": "Revenue by store.", "value": None, "driver": None,
           "refusal_reason": None}

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from benchmarks.audit import Case, case_report, cases_of, rules_traces
-from harness.questions import load_questions
-from protocol.adversary import ends
+from showwork.benchmarks.adversary import ends
+from showwork.benchmarks.audit import Case, case_report, cases_of, rules_traces
+from showwork.harness.experiments.questions import load_questions
 
 ROOT = Path(__file__).resolve().parents[2]
 CATEGORIES = ("lookup", "comparison", "series", "ranking", "breakdown")
@@ -164,6 +164,6 @@ def test_hedged_and_bounded_levels(domain) -> None:
     "never been higher"])
 def test_the_prefilter_hides_no_phrase_the_readers_match(text: str) -> None:
     """Every phrase family of the two readers passes the cue prefilter and matches."""
-    from harness.audit.trends import _RECORD, _UNIVERSAL, _speaks_of_periods
+    from showwork.harness.audit.trends import _RECORD, _UNIVERSAL, _speaks_of_periods
     assert _UNIVERSAL.search(text) or _RECORD.search(text)
     assert _speaks_of_periods(text)

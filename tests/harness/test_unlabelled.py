@@ -4,11 +4,11 @@ cited rows' members are (the label is looked at only for a member the number cou
 
 from __future__ import annotations
 
-from harness.audit.context import Cited
-from harness.audit.numbers import Support, unlabelled
-from protocol.citations import parse_citation
-from protocol.numbers import claims_in
-from semantic_layer.results import Result, Row
+from showwork.harness.audit.context import Cited
+from showwork.harness.audit.numbers import Support, unlabelled
+from showwork.protocol.citations import parse_citation
+from showwork.protocol.numbers import claims_in
+from showwork.semantic_layer.results import Result, Row
 
 DIMS = {"flights__engines": {"label": "number of engines"}, "flights__origin": {},
         "flights__hour": {}}

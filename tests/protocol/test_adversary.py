@@ -1,4 +1,4 @@
-"""The audit's own adversary (protocol/adversary.py): each lie edits a clean answer, and each
+"""The audit's own adversary (benchmarks/adversary.py): each lie edits a clean answer, and each
 honest rewrite changes how it is written but keeps its numbers; on rules answers of the demo and
 the shop."""
 
@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from benchmarks.audit import Case, case_report, cases_of, rules_traces
-from harness.questions import load_questions
-from protocol.adversary import LIE_CODES, LIES, REWRITES
-from protocol.numbers import from_value, matches, read_numbers
+from showwork.benchmarks.adversary import LIE_CODES, LIES, REWRITES
+from showwork.benchmarks.audit import Case, case_report, cases_of, rules_traces
+from showwork.harness.experiments.questions import load_questions
+from showwork.protocol.numbers import from_value, matches, read_numbers
 
 ROOT = Path(__file__).resolve().parents[2]
 PER_CATEGORY = 2

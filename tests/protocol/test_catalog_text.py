@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from protocol.catalog_text import describe_dimension
-from protocol.prompts import render_catalog
+from showwork.protocol.catalog_text import describe_dimension
+from showwork.protocol.prompts import render_catalog
 
 
 def _dimension_lines(catalog: dict) -> dict[str, str]:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from protocol.citations import (
+from showwork.protocol.citations import (
     CitationSyntaxError,
     PremiseCitation,
     ResultCitation,

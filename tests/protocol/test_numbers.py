@@ -6,8 +6,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from harness.audit import values
-from protocol.numbers import Kind, ReadNumber, from_value, matches, read_numbers, say
+from showwork.harness.audit import values
+from showwork.protocol.numbers import Kind, ReadNumber, from_value, matches, read_numbers, say
 
 
 def only(text: str, question: str = "") -> ReadNumber:

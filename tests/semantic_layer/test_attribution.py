@@ -8,13 +8,13 @@ import shutil
 
 import duckdb
 
-from analyst.rules import RulesClient
-from harness.attempt import Question, run_attempt
-from protocol.switches import Protocol
-from semantic_layer import SemanticLayer
-from semantic_layer.attribution import attribute, mix_rate
-from semantic_layer.project import load_project
-from semantic_layer.results import Row
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import SemanticLayer
+from showwork.semantic_layer.attribution import attribute, mix_rate
+from showwork.semantic_layer.project import load_project
+from showwork.semantic_layer.results import Row
 
 WEEK = {"start": "2026-03-09", "end": "2026-03-15"}
 BEFORE = {"start": "2026-03-02", "end": "2026-03-08"}

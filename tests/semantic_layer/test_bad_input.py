@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from semantic_layer import SemanticLayer, errors, load_model
+from showwork.semantic_layer import SemanticLayer, errors, load_model
 
 BASE = """\
 semantic_models:

@@ -12,9 +12,9 @@ import pytest
 import sqlglot
 from sqlglot import exp
 
-from semantic_layer import SemanticLayer, load_model, where
-from semantic_layer import sql as sql_module
-from semantic_layer.compile import DIALECTS, _cell, _cell_sql
+from showwork.semantic_layer import SemanticLayer, load_model, where
+from showwork.semantic_layer import sql as sql_module
+from showwork.semantic_layer.compile import DIALECTS, _cell, _cell_sql
 
 ROOT = Path(__file__).resolve().parents[2]
 LONG = {"start": "2024-01-01", "end": "2024-07-18"}  # 200 days

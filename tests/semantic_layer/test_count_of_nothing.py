@@ -21,8 +21,8 @@ import duckdb
 import pytest
 from shop_data import shop_db
 
-from semantic_layer import SemanticLayer, load_model, parse_where
-from semantic_layer.project import load_project
+from showwork.semantic_layer import SemanticLayer, load_model, parse_where
+from showwork.semantic_layer.project import load_project
 
 MODELS = """
 semantic_models:

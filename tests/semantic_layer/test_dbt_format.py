@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from structlog.testing import capture_logs
 
-from semantic_layer import SemanticLayer, errors, load_model
-from semantic_layer.catalog import build_catalog
+from showwork.semantic_layer import SemanticLayer, errors, load_model
+from showwork.semantic_layer.catalog import build_catalog
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 TUTORIAL = FIXTURES / "tutorial_shape"

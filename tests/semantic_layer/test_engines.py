@@ -20,11 +20,11 @@ import duckdb
 import pytest
 from shop_data import shop_db
 
-from semantic_layer import SemanticLayer, errors
-from semantic_layer.engines import open_engine
-from semantic_layer.execute import Limits
-from semantic_layer.project import load_project
-from semantic_layer.results import Result
+from showwork.semantic_layer import SemanticLayer, errors
+from showwork.semantic_layer.engines import open_engine
+from showwork.semantic_layer.execute import Limits
+from showwork.semantic_layer.project import load_project
+from showwork.semantic_layer.results import Result
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = ROOT / "examples" / "shop"

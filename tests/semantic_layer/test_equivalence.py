@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from semantic_layer import SemanticLayer
+from showwork.semantic_layer import SemanticLayer
 
 W_MAR = {"start": "2026-03-02", "end": "2026-03-29"}
 NOT_TEST = "NOT u.is_test"

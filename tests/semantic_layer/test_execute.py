@@ -7,8 +7,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from semantic_layer import SemanticLayer, errors, load_model
-from semantic_layer.execute import Limits, Statements, run
+from showwork.semantic_layer import SemanticLayer, errors, load_model
+from showwork.semantic_layer.execute import Limits, Statements, run
 
 
 def test_connection_is_read_only(layer: SemanticLayer) -> None:

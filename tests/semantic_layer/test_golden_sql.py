@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import sqlglot
 
-from semantic_layer import SemanticLayer, load_model
-from semantic_layer.compile import DIALECTS
+from showwork.semantic_layer import SemanticLayer, load_model
+from showwork.semantic_layer.compile import DIALECTS
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "sql"
 PROJECT = Path(__file__).resolve().parents[2] / "conformance" / "project" / "models"

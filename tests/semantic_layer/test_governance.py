@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from semantic_layer import SemanticLayer, errors, load_model
-from semantic_layer.catalog import build_catalog
+from showwork.semantic_layer import SemanticLayer, errors, load_model
+from showwork.semantic_layer.catalog import build_catalog
 
 PROJECT = Path(__file__).resolve().parents[2] / "conformance" / "project"
 W = {"start": "2026-03-09", "end": "2026-03-15"}
@@ -125,8 +125,8 @@ def test_rollup_across_a_not_aggregable_dimension_is_refused(domain, tmp_path, d
     computed from it inherits the rule."""
     from shop_data import shop_db
 
-    from semantic_layer.model import default_model_path
-    from semantic_layer.project import load_project
+    from showwork.semantic_layer.model import default_model_path
+    from showwork.semantic_layer.project import load_project
 
     root = Path(__file__).resolve().parents[2]
     if domain == "demo":

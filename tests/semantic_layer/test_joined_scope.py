@@ -11,7 +11,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from semantic_layer import SemanticLayer, load_model
+from showwork.semantic_layer import SemanticLayer, load_model
 
 MODELS = """
 semantic_models:

@@ -13,8 +13,8 @@ import pytest
 from shop_data import export_tables
 from spark_env import skip_without_spark
 
-from semantic_layer import SemanticLayer, load_model
-from semantic_layer.engines import open_engine
+from showwork.semantic_layer import SemanticLayer, load_model
+from showwork.semantic_layer.engines import open_engine
 
 skip_without_spark()
 

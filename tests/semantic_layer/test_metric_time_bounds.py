@@ -8,7 +8,7 @@ import datetime as dt
 
 import pytest
 
-from semantic_layer import SemanticLayer, parse_where
+from showwork.semantic_layer import SemanticLayer, parse_where
 
 
 def _bound(day: dt.date, op: str) -> str:

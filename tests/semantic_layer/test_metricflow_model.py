@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from semantic_layer import SemanticLayer, errors
+from showwork.semantic_layer import SemanticLayer, errors
 
 H1 = {"start": "2024-01-01", "end": "2024-06-30"}
 WINDOW = "t.ordered_at >= DATE '2024-01-01' AND t.ordered_at < DATE '2024-07-01'"

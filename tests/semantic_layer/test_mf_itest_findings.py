@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from semantic_layer import SemanticLayer, errors, load_model
-from semantic_layer.sql import shift
+from showwork.semantic_layer import SemanticLayer, errors, load_model
+from showwork.semantic_layer.sql import shift
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = ROOT / "conformance" / "project" / "models"
@@ -128,7 +128,7 @@ def test_a_join_of_two_partitioned_models_is_refused(domain, tmp_path: Path) -> 
 
 
 def _resolve(model, sm, name):
-    from semantic_layer.joins import resolve_any
+    from showwork.semantic_layer.joins import resolve_any
 
     return resolve_any(model, sm, name)
 

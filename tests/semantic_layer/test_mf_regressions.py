@@ -24,7 +24,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from semantic_layer import SemanticLayer, errors, load_model, parse_where
+from showwork.semantic_layer import SemanticLayer, errors, load_model, parse_where
 
 MODELS = """
 semantic_models:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from semantic_layer import errors, load_model
-from semantic_layer.catalog import build_catalog
-from semantic_layer.model import default_model_path
+from showwork.semantic_layer import errors, load_model
+from showwork.semantic_layer.catalog import build_catalog
+from showwork.semantic_layer.model import default_model_path
 
 DESIGN_METRICS = {"active_users", "active_days", "days_per_user", "real_value_moments",
                   "value_moments", "weekly_value_moments", "moments_per_day", "new_users",

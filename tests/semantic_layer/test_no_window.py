@@ -8,7 +8,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from semantic_layer import SemanticLayer, errors, load_model
+from showwork.semantic_layer import SemanticLayer, errors, load_model
 
 
 def _rows(result) -> list[tuple]:

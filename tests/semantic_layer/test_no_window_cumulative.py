@@ -20,7 +20,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from semantic_layer import SemanticLayer, load_model
+from showwork.semantic_layer import SemanticLayer, load_model
 
 HERE = Path(__file__).resolve().parent
 EXPECTED = json.loads((HERE / "fixtures" / "no_window_cumulative_mf.json").read_text())["queries"]

@@ -24,7 +24,7 @@ import duckdb
 import pytest
 import yaml
 
-from semantic_layer import SemanticLayer, errors, load_model
+from showwork.semantic_layer import SemanticLayer, errors, load_model
 
 # -- MetricFlow's scd_manifest shape (dbt-semantic-interfaces' YAML) ----------------------------
 MF_DOCS: list[dict[str, Any]] = [

@@ -10,10 +10,10 @@ import shutil
 import pytest
 from flights_data import FLIGHTS, flights_db
 
-from semantic_layer import SemanticLayer
-from semantic_layer.errors import InvalidArguments, NoShare
-from semantic_layer.project import load_project
-from semantic_layer.results import Result
+from showwork.semantic_layer import SemanticLayer
+from showwork.semantic_layer.errors import InvalidArguments, NoShare
+from showwork.semantic_layer.project import load_project
+from showwork.semantic_layer.results import Result
 
 MAY_2019 = {"start": "2019-05-01", "end": "2019-05-31"}
 YEAR_2013 = {"start": "2013-01-01", "end": "2013-12-31"}

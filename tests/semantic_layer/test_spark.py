@@ -19,11 +19,11 @@ import pytest
 from shop_data import export_tables, shop_db
 from spark_env import skip_without_spark
 
-from semantic_layer import SemanticLayer, errors, load_model
-from semantic_layer.engines import Engine, open_engine
-from semantic_layer.execute import Limits
-from semantic_layer.project import load_project
-from semantic_layer.results import Result
+from showwork.semantic_layer import SemanticLayer, errors, load_model
+from showwork.semantic_layer.engines import Engine, open_engine
+from showwork.semantic_layer.execute import Limits
+from showwork.semantic_layer.project import load_project
+from showwork.semantic_layer.results import Result
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = ROOT / "examples" / "shop"

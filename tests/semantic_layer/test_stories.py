@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from semantic_layer import SemanticLayer
-from semantic_layer.tree import driver, lmdi
+from showwork.semantic_layer import SemanticLayer
+from showwork.semantic_layer.tree import driver, lmdi
 
 WEEK = {"2026-03-09": ("2026-03-09", "2026-03-15"), "2026-03-02": ("2026-03-02", "2026-03-08")}
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from semantic_layer.tree import driver, lmdi, log_mean
+from showwork.semantic_layer.tree import driver, lmdi, log_mean
 
 positive = st.floats(min_value=0.01, max_value=1e6, allow_nan=False)
 
@@ -35,7 +35,7 @@ def test_log_mean_rejects_non_positive() -> None:
 
 # -- edges from the model ------------------------------------------------------------------------
 def _metric(name, type_, **kw):
-    from semantic_layer.model import Metric, MetricInput
+    from showwork.semantic_layer.model import Metric, MetricInput
 
     inputs = tuple(MetricInput(n) if isinstance(n, str) else n for n in kw.pop("inputs", ()))
     for side in ("numerator", "denominator"):
@@ -47,8 +47,8 @@ def _metric(name, type_, **kw):
 def test_ratio_and_derived_metrics_become_edges() -> None:
     """A ratio is numerator / denominator; a derived product, quotient or mixed product is
     that, constants dropped; a sum, an offset or a filtered input is no edge."""
-    from semantic_layer.model import MetricInput, Offset
-    from semantic_layer.tree import model_edges
+    from showwork.semantic_layer.model import MetricInput, Offset
+    from showwork.semantic_layer.tree import model_edges
 
     metrics = [
         _metric("aov", "ratio", numerator="revenue", denominator="orders"),
@@ -73,8 +73,8 @@ def test_ratio_and_derived_metrics_become_edges() -> None:
 def test_hand_written_edge_overrides() -> None:
     """A parent with a hand-written edge keeps it; a ratio restating a hand-written product
     (aov = revenue / orders beside revenue = orders × aov) is added too."""
-    from semantic_layer.governance import ExactEdge, MetricTree
-    from semantic_layer.tree import with_model_edges
+    from showwork.semantic_layer.governance import ExactEdge, MetricTree
+    from showwork.semantic_layer.tree import with_model_edges
 
     hand = MetricTree(exact=[ExactEdge(parent="revenue", factors=["orders", "aov"]),
                              ExactEdge(parent="rate", factors=["a", "b"])])
@@ -92,7 +92,7 @@ def test_hand_written_edge_overrides() -> None:
 def test_signed_powers_add_up_to_the_change(pairs, signs) -> None:
     """For y = Π xi^pi (pi = ±1), the signed contributions still add up to the change; a factor
     that divides and rose contributes a fall."""
-    from semantic_layer.tree import lmdi
+    from showwork.semantic_layer.tree import lmdi
 
     powers = {f"f{i}": signs[i] for i in range(len(pairs))}
     now = {f"f{i}": a for i, (a, _) in enumerate(pairs)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from semantic_layer import SemanticLayer, errors
+from showwork.semantic_layer import SemanticLayer, errors
 
 W = {"start": "2026-03-09", "end": "2026-03-15"}
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import duckdb
 
-from semantic_layer import warehouse
+from showwork.semantic_layer import warehouse
 
 TABLES = {"users", "events", "reminders", "subscriptions", "prices", "source_coverage"}
 
@@ -52,7 +52,7 @@ def test_contract_tables_and_values(raw) -> None:
 
 def test_model_coverage_matches_source_coverage(raw) -> None:
     """The coverage windows the demo governance declares equal the warehouse's source_coverage."""
-    from semantic_layer import load_model
+    from showwork.semantic_layer import load_model
 
     model = load_model()
     stored = {s: (f, t) for s, f, t in raw.execute("SELECT * FROM source_coverage").fetchall()}

@@ -14,9 +14,9 @@ import duckdb
 import pytest
 from sqlglot import exp
 
-from semantic_layer import SemanticLayer, errors, where
-from semantic_layer.errors import InvalidFilter
-from semantic_layer.where import Ref, parse_where, render
+from showwork.semantic_layer import SemanticLayer, errors, where
+from showwork.semantic_layer.errors import InvalidFilter
+from showwork.semantic_layer.where import Ref, parse_where, render
 
 H1 = {"start": "2024-01-01", "end": "2024-06-30"}
 
@@ -171,7 +171,7 @@ class TestRewrites:
 def test_one_sided_metric_time_bound_leaves_the_other_side_open() -> None:
     """No window and one metric_time bound: the other side stays open (the layer closes it at
     the sources' coverage); with a window, the bound narrows it."""
-    from semantic_layer import parse_where
+    from showwork.semantic_layer import parse_where
 
     parsed = parse_where("{{ TimeDimension('metric_time', 'day') }} >= '2024-03-01'")
     assert parsed.apply({"metrics": ["revenue"]})["window"] == {"start": "2024-03-01",
@@ -184,7 +184,7 @@ def test_one_sided_metric_time_bound_leaves_the_other_side_open() -> None:
 def test_a_bound_cuts_the_widened_window() -> None:
     """MetricFlow widens --start/--end to whole periods, then filters on the bound: the bound
     is not widened back to the period's start."""
-    from semantic_layer import parse_where
+    from showwork.semantic_layer import parse_where
 
     parsed = parse_where("{{ TimeDimension('metric_time', 'day') }} >= '2024-03-10'")
     out = parsed.apply({"metrics": ["revenue"], "grain": "month", "whole_periods": True,
@@ -228,8 +228,8 @@ def _demo_with_a_flag(tmp_path, demo_db):
 
     import yaml
 
-    from semantic_layer import load_model
-    from semantic_layer.model import default_model_path
+    from showwork.semantic_layer import load_model
+    from showwork.semantic_layer.model import default_model_path
 
     folder = tmp_path / "models"
     shutil.copytree(Path(default_model_path()).parent / "models", folder)

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from analyst.rules import RulesClient
-from harness.attempt import run_attempt
-from harness.headline import headline, stop_word
-from harness.questions import load_questions
-from protocol.switches import Protocol
-from semantic_layer import SemanticLayer
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments.attempt import run_attempt
+from showwork.harness.experiments.questions import load_questions
+from showwork.harness.present.headline import headline, stop_word
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import SemanticLayer
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "answers"
@@ -90,7 +90,7 @@ def ids_in(text: str, catalog: dict[str, Any]) -> list[str]:
 
 def disagreements(text: str, catalog: dict[str, Any]) -> list[str]:
     """'<label> was|were' where the verb's number is not the label's ('customers was 60')."""
-    from protocol.rendered import be
+    from showwork.protocol.rendered import be
 
     out = []
     for info in (catalog.get("metrics") or {}).values():

@@ -1,5 +1,5 @@
 """Tests use the loopback server the benchmarks use (one copy: benchmarks/loopback.py)."""
 
-from benchmarks.loopback import FakeOpenAI, completion
+from showwork.benchmarks.loopback import FakeOpenAI, completion
 
 __all__ = ["FakeOpenAI", "completion"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from analyst.client import Request, ToolCall, Turn
+from showwork.analyst.client import Request, ToolCall, Turn
 
 
 def call(tool: str, **args: Any) -> Turn:

@@ -10,18 +10,18 @@ from pathlib import Path
 import pytest
 from screens import shot
 
-from analyst.noisy import NoisyClient
-from harness import experiment as exp
-from harness.attempt import Question, run_attempt
-from harness.audit import Evidence, audit
-from harness.questions import QuestionFile, load_questions
-from harness.report import write_report
-from harness.results import build_results
-from harness.scores import attempt_from_trace
-from harness.web import App, serve
-from protocol.switches import Protocol
-from semantic_layer import SemanticLayer, load_model
-from traces import CallRecord, RoundRecord, TraceWriter, digest
+from showwork.analyst.noisy import NoisyClient
+from showwork.harness.audit import Evidence, audit
+from showwork.harness.experiments import experiment as exp
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.harness.experiments.questions import QuestionFile, load_questions
+from showwork.harness.experiments.results import build_results
+from showwork.harness.experiments.scores import attempt_from_trace
+from showwork.harness.present.report import write_report
+from showwork.harness.present.web import App, serve
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import SemanticLayer, load_model
+from showwork.traces import CallRecord, RoundRecord, TraceWriter, digest
 
 
 @pytest.fixture(scope="module")

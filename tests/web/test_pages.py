@@ -15,16 +15,16 @@ import pytest
 from screens import shot
 from shop_data import shop_db
 
-from analyst.noisy import NoisyClient
-from harness import experiment as exp
-from harness.audit.types import FINDING_CODES
-from harness.questions import QuestionFile, QuestionSpec, load_questions
-from harness.report import mark, write_report
-from harness.results import build_results
-from harness.scores import attempt_from_trace
-from harness.web import App, finding_counts, serve, suggestions
-from semantic_layer import SemanticLayer, load_model
-from traces import read
+from showwork.analyst.noisy import NoisyClient
+from showwork.harness.audit.types import FINDING_CODES
+from showwork.harness.experiments import experiment as exp
+from showwork.harness.experiments.questions import QuestionFile, QuestionSpec, load_questions
+from showwork.harness.experiments.results import build_results
+from showwork.harness.experiments.scores import attempt_from_trace
+from showwork.harness.present.report import mark, write_report
+from showwork.harness.present.web import App, finding_counts, serve, suggestions
+from showwork.semantic_layer import SemanticLayer, load_model
+from showwork.traces import read
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "traces" / "golden" / "traces.jsonl"

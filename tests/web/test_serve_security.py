@@ -21,8 +21,17 @@ import pytest
 from fake_openai import FakeOpenAI
 from structlog.testing import capture_logs
 
-from harness.web import CONFIGS, FORM_TYPE, MAX_QUESTION, MODELS, TOKEN_FIELD, App, serve, size_refusal
-from semantic_layer import SemanticLayer, load_model
+from showwork.harness.present.web import (
+    CONFIGS,
+    FORM_TYPE,
+    MAX_QUESTION,
+    MODELS,
+    TOKEN_FIELD,
+    App,
+    serve,
+    size_refusal,
+)
+from showwork.semantic_layer import SemanticLayer, load_model
 
 ASKED = "Why did weekly value moments drop in the week of 2026-03-09?"
 EVIL = "http://evil.example"

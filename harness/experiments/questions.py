@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +16,9 @@ from pydantic import (
     model_validator,
 )
 
-from harness.attempt import Question
-from harness.errors import QuestionError
-from harness.project import DEMO, ProjectError, locate
+from showwork.harness.errors import QuestionError
+from showwork.harness.experiments.attempt import Question
+from showwork.harness.project import DEMO, ProjectError, bundled_path, locate
 
 ANSWER_KINDS = ("sql", "table_sql", "members", "value")
 """A gold gives at most one of these (a diagnostic may give only its driver)."""
@@ -143,10 +142,6 @@ class QuestionFile(BaseModel):
         except ProjectError as exc:
             raise QuestionError(f"{self._source or 'question file'}: project: {ref}: "
                                 f"{exc.message}") from exc
-
-
-def bundled_path() -> Path:
-    return Path(str(resources.files("harness") / "questions" / "demo.yaml"))
 
 
 def load_questions(path: Path | None = None) -> QuestionFile:

@@ -13,8 +13,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from protocol import number_faults
-from protocol.numbers import Kind
+from showwork.analyst.faults import numbers as number_faults
+from showwork.protocol.numbers import Kind
 
 Answer = dict[str, Any]
 Results = dict[int, dict[str, Any]]

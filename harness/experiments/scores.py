@@ -11,10 +11,10 @@ from typing import Any
 
 import yaml
 
-from harness.audit.types import SCOPE_CODES
-from harness.gold import is_correct, values_of
-from harness.stats import stdev, wilson
-from traces import TraceRecord
+from showwork.harness.audit.types import SCOPE_CODES
+from showwork.harness.experiments.gold import is_correct, values_of
+from showwork.harness.experiments.stats import stdev, wilson
+from showwork.traces import TraceRecord
 
 ANSWERED, REFUSED, MALFORMED, ERRORED = "answered", "refused", "malformed", "errored"
 
@@ -54,7 +54,7 @@ class Attempt:
 
 
 def load_prices(path: Path | None = None) -> dict[str, dict[str, float]]:
-    path = path or Path(str(resources.files("harness") / "prices.yaml"))
+    path = path or Path(str(resources.files("showwork.harness.experiments") / "prices.yaml"))
     return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
 
 

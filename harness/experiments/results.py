@@ -6,8 +6,8 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
-from harness.scores import Attempt, right, score
-from harness.stats import holm, mcnemar_exact, paired_bootstrap
+from showwork.harness.experiments.scores import Attempt, right, score
+from showwork.harness.experiments.stats import holm, mcnemar_exact, paired_bootstrap
 
 
 def build_results(attempts: list[Attempt], configs: list[str], model: str) -> dict[str, Any]:

@@ -23,8 +23,8 @@ from xml.etree import ElementTree
 
 from markupsafe import Markup
 
-from semantic_layer.tree import lmdi, powers
-from traces import CallRecord, TraceRecord
+from showwork.semantic_layer.tree import lmdi, powers
+from showwork.traces import CallRecord, TraceRecord
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

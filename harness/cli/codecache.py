@@ -34,7 +34,7 @@ import typing
 from types import CodeType, ModuleType
 from typing import Any
 
-from harness import cache
+from showwork.harness import cache
 
 KIND = "code"
 FEW = 16

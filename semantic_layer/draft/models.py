@@ -23,7 +23,17 @@ from typing import Any
 
 from sqlglot import exp
 
-from harness.init_profile import FEW_VALUES, Column, Key, Keys, Link, Source, Table, col, table_ref
+from showwork.semantic_layer.draft.profile import (
+    FEW_VALUES,
+    Column,
+    Key,
+    Keys,
+    Link,
+    Source,
+    Table,
+    col,
+    table_ref,
+)
 
 MEMBER_LIST = 200
 """A dimension with at most this many values gets its members listed in the governance draft

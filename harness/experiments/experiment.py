@@ -18,18 +18,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analyst.client import ModelClient
-from analyst.session import Budgets
-from harness.attempt import Question, run_attempt
-from harness.errors import RunFolderError
-from harness.gold import gold_values
-from harness.project import sql_rows, stamp_of
-from harness.questions import QuestionFile
-from harness.results import build_results
-from harness.scores import attempt_from_trace, load_prices
-from protocol.switches import Protocol
-from semantic_layer import SemanticLayer
-from traces import QuestionRecord, TraceRecord, TraceWriter, digest, read
+from showwork.analyst.client import ModelClient
+from showwork.analyst.session import Budgets
+from showwork.harness.errors import RunFolderError
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.harness.experiments.gold import gold_values
+from showwork.harness.experiments.questions import QuestionFile
+from showwork.harness.experiments.results import build_results
+from showwork.harness.experiments.scores import attempt_from_trace, load_prices
+from showwork.harness.project import sql_rows, stamp_of
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import SemanticLayer
+from showwork.traces import QuestionRecord, TraceRecord, TraceWriter, digest, read
 
 TRACES = "traces.jsonl"
 RUN_FILE = "run.json"

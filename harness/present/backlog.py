@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from harness.audit.types import SCOPE_CODES
-from traces import read
+from showwork.harness.audit.types import SCOPE_CODES
+from showwork.traces import read
 
 
 def backlog(run_dir: Path) -> list[dict[str, Any]]:

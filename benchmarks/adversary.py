@@ -51,10 +51,10 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from protocol.finding_faults import Catalog, Results, support
-from protocol.numbers import ReadNumber, longest_run, read_numbers
-from protocol.reading import find_mentions
-from protocol.reading._calendar import BASIS_DAYS
+from showwork.analyst.faults.findings import Catalog, Results, support
+from showwork.protocol.numbers import ReadNumber, longest_run, read_numbers
+from showwork.protocol.reading import find_mentions
+from showwork.protocol.reading._calendar import BASIS_DAYS
 
 Answer = dict[str, Any]
 Lie = Callable[[Answer, Results, Catalog, random.Random], Answer | None]
@@ -737,7 +737,7 @@ def share_part(answer: Answer, results: Results, catalog: Catalog,
     flights' for 17.4 % (off by more than two fifths of the larger)."""
     text = answer.get("answer")
     found = _HAD_SHARE.search(text) if isinstance(text, str) else None
-    if found is None:
+    if found is None or not isinstance(text, str):
         return None
     value = float(found["n"]) / 100
     words = [w for p, w in PARTS if abs(p - value) > 0.4 * max(p, value)]
@@ -826,13 +826,14 @@ def member_in_prose(answer: Answer, results: Results, catalog: Catalog,
     if not mentions:
         return None
     m = rng.choice(mentions)
-    said = _rows_of(results, m.name, m.member)
+    member = m.member or ""  # every mention kept names a member
+    said = _rows_of(results, m.name, member)
     # a member whose cited rows hold the same values would make the sentence true
-    others = [str(x) for x in dims[m.name]["members"] if str(x) != m.member
+    others = [str(x) for x in dims[m.name]["members"] if str(x) != member
               and not (said and _rows_of(results, m.name, str(x)) == said)]
     if not others:
         return None
-    words = text[m.span[0]:m.span[1]].replace(m.member, rng.choice(others))
+    words = text[m.span[0]:m.span[1]].replace(member, rng.choice(others))
     return {**_clone(answer), "answer": text[:m.span[0]] + words + text[m.span[1]:]}
 
 
@@ -1438,7 +1439,7 @@ def percent_change_stated(answer: Answer, catalog: Catalog, rng: random.Random
     neighbour of 'fell by 16.0'): 'fell 16.0 %' → 'fell: the percent change was -16.0'."""
     text = answer.get("answer")
     found = _MOVED.search(text) if isinstance(text, str) else None
-    if found is None:
+    if found is None or not isinstance(text, str):
         return None
     sign = "" if found.group(1) in ("rose", "grew", "increased") else "-"
     new = f"{found.group(1)}: the percent change was {sign}{found.group(2)}"
@@ -1493,7 +1494,7 @@ def true_share_part(answer: Answer, catalog: Catalog, rng: random.Random) -> Ans
     flights' → 'had about a sixth of all flights' (the honest neighbour of `share_part`)."""
     text = answer.get("answer")
     found = _HAD_SHARE.search(text) if isinstance(text, str) else None
-    if found is None:
+    if found is None or not isinstance(text, str):
         return None
     value = float(found["n"]) / 100
     word = min(PARTS, key=lambda p: abs(p[0] - value))[1]
@@ -1505,8 +1506,10 @@ def to_from(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | No
     """A change's '(A → B)' written with its ends named (the honest neighbour of 'to A'): 'rose
     10.8 % (11,343 → 12,573)' → 'rose 10.8 % to 12,573, from 11,343'."""
     text = answer.get("answer")
+    if not isinstance(text, str):
+        return None
     places = [(a, b) for a, b in ends(text) if text[a.start - 1:a.start] == "("
-              and text[b.end:b.end + 1] == ")"] if isinstance(text, str) else []
+              and text[b.end:b.end + 1] == ")"]
     if not places:
         return None
     a, b = places[0]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol.citations import CitationSyntaxError, parse_citation
-from protocol.rendered import percent, say
+from showwork.protocol.citations import CitationSyntaxError, parse_citation
+from showwork.protocol.rendered import percent, say
 
 PERCENT_FIELDS = frozenset({"pct_change", "share"})
 """Fields in percent units (-16.44 means fell 16.44 %)."""

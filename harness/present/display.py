@@ -7,8 +7,8 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from harness.headline import driver_label, headline, stop_word
-from harness.marks import answer_defects, headline_defect, segments, spans
+from showwork.harness.present.headline import driver_label, headline, stop_word
+from showwork.harness.present.marks import answer_defects, headline_defect, segments, spans
 
 TICK_NOTE = "A tick means the support link resolves; it does not mean the conclusion is true."
 SIMULATED = "SIMULATED: this answer comes from the noisy simulator, not a model."
@@ -45,7 +45,7 @@ def read_as_of(trace: Any) -> str:
     recorded = next((n for n in trace.notes if n.startswith(READ_AS)), None)
     if recorded is not None:
         return str(recorded)
-    from harness.audit.scope import read_as
+    from showwork.harness.audit.scope import read_as
 
     return read_as(trace.question.text, trace.catalog_snapshot())
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import duckdb
 
-from harness.errors import GoldError
-from protocol.citations import period_start
+from showwork.harness.errors import GoldError
+from showwork.protocol.citations import period_start
 
 TOLERANCE = 0.005
 """Relative tolerance when the gold names none."""

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from protocol.numbers import Kind, ReadNumber, from_value, matches, read_numbers
+from showwork.protocol.numbers import Kind, ReadNumber, from_value, matches, read_numbers
 
 HOWS = ("digit", "minus", "scale", "precision")
 """The kinds of number fault."""

@@ -27,17 +27,17 @@ from typing import Any, cast
 
 import structlog
 
-from analyst.errors import AnalystError
-from analyst.registry import make_client
-from harness.attempt import Question, run_attempt
-from harness.audit.types import FINDING_CODES
-from harness.backlog import backlog, headline
-from harness.display import TICK_NOTE
-from harness.report import _env, attempt_view, csp, render
-from protocol.errors import ProtocolError
-from protocol.switches import Protocol
-from semantic_layer import SemanticLayer
-from traces import TraceWriter, read
+from showwork.analyst.errors import AnalystError
+from showwork.analyst.registry import make_client
+from showwork.harness.audit.types import FINDING_CODES
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.harness.present.backlog import backlog, headline
+from showwork.harness.present.display import TICK_NOTE
+from showwork.harness.present.report import _env, attempt_view, csp, render
+from showwork.protocol.errors import ProtocolError
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import SemanticLayer
+from showwork.traces import TraceWriter, read
 
 log = structlog.get_logger("showwork.web")
 

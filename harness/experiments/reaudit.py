@@ -1,6 +1,6 @@
 """A stored attempt audited again from its trace alone: no model, no database.
 
-Kept apart from harness/attempt.py (which runs attempts) so `showwork audit` loads the audit and
+Kept apart from harness/experiments/attempt.py (which runs attempts) so `showwork audit` loads the audit and
 the trace reader only, never the analyst, the semantic layer or a database engine.
 """
 
@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from harness.audit import AuditReport, Evidence, audit
-from harness.audit.index import CatalogIndex
-from harness.errors import StoredResultError
-from protocol.switches import Protocol
-from traces import AuditView, DamagedTrace, TraceRecord, digest
+from showwork.harness.audit import AuditReport, Evidence, audit
+from showwork.harness.audit.index import CatalogIndex
+from showwork.harness.errors import StoredResultError
+from showwork.protocol.switches import Protocol
+from showwork.traces import AuditView, DamagedTrace, TraceRecord, digest
 
 
 def reaudit(record: TraceRecord | AuditView) -> AuditReport | None:

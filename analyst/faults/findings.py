@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.citations import CHANGE_FIELDS, CitationSyntaxError, ResultCitation, parse_citation
-from protocol.reading import (
+from showwork.protocol.citations import CHANGE_FIELDS, CitationSyntaxError, ResultCitation, parse_citation
+from showwork.protocol.reading import (
     Mention,
     Period,
     PeriodMention,

@@ -13,18 +13,18 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from analyst import clock
-from analyst.client import ModelClient
-from analyst.session import Budgets, Outcome, Session
-from harness import otel
-from harness.audit import AuditReport, Evidence, audit
-from harness.audit.scope import read_as
-from harness.project import stamp_of
-from harness.reaudit import _guess_category, reaudit  # noqa: F401 (callers import reaudit from here)
-from protocol.prompts import repair_message
-from protocol.switches import Protocol
-from semantic_layer import SemanticLayer
-from traces import (
+from showwork.analyst import clock
+from showwork.analyst.client import ModelClient
+from showwork.analyst.session import Budgets, Outcome, Session
+from showwork.harness import otel
+from showwork.harness.audit import AuditReport, Evidence, audit
+from showwork.harness.audit.scope import read_as
+from showwork.harness.experiments.reaudit import _guess_category, reaudit  # noqa: F401 (callers import reaudit from here)
+from showwork.harness.project import stamp_of
+from showwork.protocol.prompts import repair_message
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import SemanticLayer
+from showwork.traces import (
     QuestionRecord,
     RoundRecord,
     TraceRecord,

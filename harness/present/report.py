@@ -11,17 +11,17 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from harness.backlog import backlog, headline
-from harness.charts import diagnostic_charts, score_chart
-from harness.display import SIMULATED, TICK_NOTE, read_as_of
-from harness.graph import graph_svg
-from harness.headline import driver_label
-from harness.headline import headline as headline_value
-from harness.marks import answer_defects, headline_defect, segments, spans
-from harness.table import COLUMNS, rows
-from traces import TraceRecord, read
+from showwork.harness.present.backlog import backlog, headline
+from showwork.harness.present.charts import diagnostic_charts, score_chart
+from showwork.harness.present.display import SIMULATED, TICK_NOTE, read_as_of
+from showwork.harness.present.graph import graph_svg
+from showwork.harness.present.headline import driver_label
+from showwork.harness.present.headline import headline as headline_value
+from showwork.harness.present.marks import answer_defects, headline_defect, segments, spans
+from showwork.harness.present.table import COLUMNS, rows
+from showwork.traces import TraceRecord, read
 
-CSS = (resources.files("harness") / "templates" / "style.css").read_text(encoding="utf-8")
+CSS = (resources.files("showwork.harness.present") / "templates" / "style.css").read_text(encoding="utf-8")
 CSS_HASH = base64.b64encode(hashlib.sha256(CSS.encode("utf-8")).digest()).decode()
 
 
@@ -32,7 +32,7 @@ def csp(form_action: str = "'none'") -> str:
 
 
 def _env() -> Environment:
-    env = Environment(loader=PackageLoader("harness", "templates"),
+    env = Environment(loader=PackageLoader("showwork.harness.present", "templates"),
                       autoescape=select_autoescape(default=True, default_for_string=True))
     env.filters["num"] = _num
     env.globals.update(graph=graph_svg, css=CSS, marks=MARKS)
