@@ -180,7 +180,7 @@ class Supports:
     the tolerance of only the supports whose targets lie within its reach.
 
     >>> supported = Supports([Support(-16.44, "percent", "r1"), Support(0.42, "fraction", "r2")])
-    >>> from protocol.numbers import read_numbers
+    >>> from showwork.protocol.numbers import read_numbers
     >>> [supported(n) for n in read_numbers("fell 16.4%, 42%, 0.42, 42, -16 and -17")]
     [True, True, True, False, True, False]
     """

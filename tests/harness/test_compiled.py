@@ -38,7 +38,7 @@ def _build(root: Path, paths: list[str]) -> None:
 def test_stale_names_each_changed_or_missing_module(tmp_path: Path, monkeypatch) -> None:
     paths = _tree(tmp_path)
     record = tmp_path / "build" / "sources.json"
-    monkeypatch.setattr(compiled, "ROOT", tmp_path)
+    monkeypatch.setattr(compiled, "PACKAGE", tmp_path)
     monkeypatch.setattr(compiled, "MODULES", tuple(paths))
     monkeypatch.setattr(compiled, "RECORD", record)
     assert compiled.stale() == []  # never built: the sources run, nothing to say
@@ -158,7 +158,7 @@ def test_showwork_sources_runs_the_sources_quietly() -> None:
     """SHOWWORK_SOURCES=1 runs the sources even beside a fresh build, without a message."""
     if not any(compiled._extensions(p) for p in compiled.MODULES):
         pytest.skip("no compiled build here (make install compiles it where a C compiler is)")
-    code = "import protocol.compiled as c; print(c.in_use())"
+    code = "import showwork.protocol.compiled as c; print(c.in_use())"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                           timeout=300, check=True, env={**os.environ, compiled.SOURCES_VAR: "1"})
     assert done.stdout.strip() == "False"

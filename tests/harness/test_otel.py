@@ -225,9 +225,9 @@ class TestAsk:
 
     def test_off_sends_nothing_and_imports_no_sdk(self, shop: Path, tmp_path: Path) -> None:
         """Without the variable or --otel, an attempt imports nothing of OpenTelemetry."""
-        code = ("import sys; from harness.project import Project; from harness.attempt import "
-                "Question, run_attempt; from analyst.rules import RulesClient; "
-                "from protocol.switches import Protocol; "
+        code = ("import sys; from showwork.harness.project import Project; from showwork.harness.experiments.attempt import "
+                "Question, run_attempt; from showwork.analyst.rules import RulesClient; "
+                "from showwork.protocol.switches import Protocol; "
                 f"p = Project.open({str(shop)!r}); layer = p.layer(); "
                 "t = run_attempt(Question('q', 'What was revenue in June 2019?'), RulesClient(), "
                 "layer, Protocol.parse('claims+repair')); assert t.stop_reason == 'answered'; "

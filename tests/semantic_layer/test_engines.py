@@ -317,7 +317,7 @@ class TestSparkUnavailable:
         env = {k: v for k, v in os.environ.items() if k != "JAVA_HOME"}
         env["PATH"] = f"{fake}{os.pathsep}/usr/bin{os.pathsep}/bin"
         code = ("from pathlib import Path\nfrom semantic_layer import errors\n"
-                "from semantic_layer.engines import open_engine\n"
+                "from showwork.semantic_layer.engines import open_engine\n"
                 "try:\n    open_engine({'spark': {'master': 'local[1]'}}, Path('.'))\n"
                 "except errors.EngineUnavailable as exc:\n    print(exc.message)\n")
         done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,

@@ -320,7 +320,7 @@ class TestPlainReferences:
 
     def test_simple_filters_load_no_jinja(self) -> None:
         """A metric filter in the common form reads without importing Jinja."""
-        probe = ("import sys; from semantic_layer.where import references; "
+        probe = ("import sys; from showwork.semantic_layer.where import references; "
                  "references(\"{{ Dimension('customer__country') }} = 'MX' AND "
                  "{{ TimeDimension('order__ordered_at', 'month') }} >= '2024-01-01'\"); "
                  "print('jinja2' in sys.modules)")
