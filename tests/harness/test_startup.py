@@ -6,6 +6,7 @@ its question uses, and records the time of its queries and audit apart from its 
 from __future__ import annotations
 
 import gc
+import importlib
 import json
 import os
 import shutil
@@ -211,7 +212,7 @@ class TestLazyPackages:
     @pytest.mark.parametrize("package", ["traces", "semantic_layer"])
     def test_every_exported_name_resolves(self, package: str) -> None:
         """A package that loads its names on first use still exports each name it lists."""
-        module = __import__(package)
+        module = importlib.import_module(f"showwork.{package}")
         assert sorted(module.__all__) == sorted(module._LAZY)
         for name in module.__all__:
             assert getattr(module, name) is not None
