@@ -25,7 +25,14 @@ from showwork.harness.cli.common import (
 from showwork.harness.experiments import experiment as exp_mod
 from showwork.harness.experiments.questions import QuestionFile, load_questions
 from showwork.harness.home import home
-from showwork.harness.present.backlog import backlog, headline
+from showwork.harness.present.backlog import (
+    backlog,
+    headline,
+    per_metric,
+    refusal_groups,
+    refused_attempts,
+    wrong_answers,
+)
 from showwork.harness.present.report import write_report
 from showwork.harness.present.table import print_table
 from showwork.harness.project import Project, ProjectError
@@ -133,18 +140,34 @@ def report(run_dir: Path = typer.Argument(..., help="A run folder."),
 def findings(run_dir: Path = typer.Argument(..., help="A run folder."),
              as_json: bool = typer.Option(False, "--json"),
              project: str | None = RunProjectOpt) -> None:
-    """The semantic-model backlog: findings grouped by kind and metric, with suggested fixes."""
+    """The data team's backlog: wrong answers against gold, refusals grouped by the words that
+    caused them (with a suggested catalog change), findings grouped by kind and metric with
+    suggested fixes, and counts per metric and per dimension."""
     check_run_project(run_dir, project)
-    groups = backlog(run_folder(run_dir, "traces.jsonl"))
+    run = run_folder(run_dir, "traces.jsonl")
+    wrong, refusals, groups = wrong_answers(run), refusal_groups(run), backlog(run)
     if as_json:
-        print(json.dumps(groups, indent=2))
+        print(json.dumps([*wrong, *refusals, *groups], indent=2, default=str))
         return
-    if not groups:
-        print("No findings.")
+    print(f"Wrong answers against gold: {sum(g['answers'] for g in wrong)} "
+          f"({sum(g['served'] for g in wrong)} served by the audit)")
+    for g in wrong:
+        print(f"- {g['question']} ({g['question_id']}): {g['answers']} wrong, {g['served']} "
+              f"served; gave {', '.join(g['given'])} in {', '.join(g['configs'])}")
+    print(f"Refusals: {len(refused_attempts(refusals))}, by the words that caused them")
+    for g in refusals:
+        answerable = f", {g['answerable']} of answerable questions" if g["answerable"] else ""
+        print(f"- \"{g['words']}\" ({g['cause']}) × {g['answers']}{answerable}\n"
+              f"  fix: {g['suggestion']}")
+    print("Findings:" if groups else "Findings: none on the served answers.")
     for g in groups:
         print(f"- {headline(g)}\n  fix: {g['suggestion']}")
         for ex in g["examples"][:2]:
             print(f"  e.g. {ex['question']!r} {ex['claim'] or ''}: {ex['message']}")
+    for kind, rows in per_metric(run).items():
+        if rows:
+            print(f"Per {kind} (wrong / refused / findings): " + "; ".join(
+                f"{r['name']} {r['wrong']}/{r['refused']}/{r['findings']}" for r in rows))
 
 
 def serve(runs: Path | None = typer.Argument(None, help="Folder of run folders (default "
@@ -166,7 +189,8 @@ def serve(runs: Path | None = typer.Argument(None, help="Folder of run folders (
     file = chosen.questions_path
     asked = suggestions(load_questions(file).questions) if file and file.is_file() else ()
     web = App(runs or home() / "runs", home() / "asks" / "traces.jsonl",
-              lambda: open_layer(chosen), models=tuple(model) or MODELS, questions=asked)
+              lambda: open_layer(chosen), models=tuple(model) or MODELS, questions=asked,
+              project=chosen.name)
     server = make_server(web, port)
     err.print(f"showwork serving project {chosen.name} on "
               f"http://127.0.0.1:{server.server_address[1]}/ "

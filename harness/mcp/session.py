@@ -23,6 +23,7 @@ from showwork.harness import otel
 from showwork.harness.audit import AuditReport, Evidence, audit
 from showwork.harness.audit.scope import read_as
 from showwork.harness.experiments.attempt import MAX_REPAIR_ROUNDS, _guess_category, choose_served
+from showwork.harness.present.decisions import decision_key, shown
 from showwork.harness.present.display import TICK_NOTE
 from showwork.harness.project import stamp_of
 from showwork.protocol.answer import MAX_TEXT
@@ -137,7 +138,7 @@ class McpSession:
     def _open(self, what: str) -> None:
         if self.final:
             served = choose_served(list(self.reports))
-            decision = self.reports[served].decision if served is not None else "none"
+            decision = shown(_shown_of(self.reports[served]) if served is not None else None).word
             raise Refused(f"The answer of this session is final (round {served} is served, "
                           f"decision {decision}); it takes no more {what}. Two repairs at "
                           "most: open a new MCP session for a new answer.")
@@ -163,7 +164,8 @@ class McpSession:
         return {
             "round": round_no, "final": self.final, "status": report.status,
             "read_as": read_as(self.question or "", self.catalog),
-            "grounded": report.grounded, "decision": report.decision,
+            "grounded": report.grounded, "decision": decision_key(_shown_of(report)),
+            "decision_label": shown(_shown_of(report)).word,
             "protocol_error": report.protocol_error,
             "defects": [{"code": d.code, "claim": d.claim, "citation": d.citation,
                          "message": d.message} for d in report.defects],
@@ -173,7 +175,13 @@ class McpSession:
             "repair_message": message,
             "repairs_left": MAX_REPAIR_ROUNDS - round_no if message else 0,
             "served": None if served is None else {
-                "round": served, "decision": self.reports[served].decision,
+                "round": served, "decision": decision_key(_shown_of(self.reports[served])),
+                "decision_label": shown(_shown_of(self.reports[served])).word,
                 "grounded": self.reports[served].grounded, "trace": self.attempt_id},
             "note": TICK_NOTE,
         }
+
+
+def _shown_of(report: AuditReport) -> dict[str, Any]:
+    """What the decision a person sees reads from a report: its status and the audit's word."""
+    return {"status": report.status, "decision": report.decision}

@@ -23,6 +23,8 @@ from xml.etree import ElementTree
 
 from markupsafe import Markup
 
+from showwork.harness.present.headline import four
+from showwork.harness.present.periods import start_words, window_words
 from showwork.semantic_layer.tree import lmdi, powers
 from showwork.traces import CallRecord, TraceRecord
 
@@ -213,7 +215,25 @@ def _label(text: str, simulated: bool) -> str:
 
 
 def _num(value: float) -> str:
-    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:,.4g}"
+    """A value on a chart: whole above 100, four significant digits below, never in
+    scientific notation.
+
+    >>> _num(44268.2), _num(2.80313), _num(0.0000123456)
+    ('44,268', '2.803', '0.00001235')
+    """
+    return f"{value:,.0f}" if abs(value) >= 100 else four(value)
+
+
+def _tick(value: float, _position: Any = None) -> str:
+    """An axis tick as people write it: '24M', '2.5B', '12,500', '0.25'.
+
+    >>> _tick(24_000_000), _tick(2_500_000_000), _tick(12_500), _tick(0.25)
+    ('24M', '2.5B', '12,500', '0.25')
+    """
+    for scale, word in ((1e9, "B"), (1e6, "M")):
+        if abs(value) >= scale:
+            return f"{four(value / scale)}{word}"
+    return _num(value)
 
 
 # --- scores per configuration -----------------------------------------------------------------
@@ -475,8 +495,8 @@ def find_series(record: TraceRecord, move: Move) -> Series:
         series = _series(call, move)
         if series is not None:
             return series
-    points = ((f"previous\n{move.windows[0]}", move.previous, False),
-              (f"current\n{move.windows[1]}", move.current, move.partial))
+    points = ((f"previous\n{window_words(move.windows[0])}", move.previous, False),
+              (f"current\n{window_words(move.windows[1])}", move.current, move.partial))
     return Series(move.parent, points, (), None, move.handle)
 
 
@@ -519,7 +539,8 @@ def waterfall_chart(move: Move, driver: str | None, simulated: bool, key: str) -
                    + " (LMDI)", simulated)
     raw = _waterfall_svg(move, steps, driver, simulated)
     caption = (f"From r{move.handle} in the trace: {move.name(move.parent)}{scope} in "
-               f"{move.windows[0]} → {move.windows[1]}; each factor's exact LMDI contribution in "
+               f"{window_words(move.windows[0])} → {window_words(move.windows[1])}; each "
+               f"factor's exact LMDI contribution in "
                f"{move.name(move.parent)} units "
                "(they sum to the change). Bold: the driver the answer names."
                + (" The axis does not start at zero." if _limits(_running(move, steps))[0] > 0
@@ -540,7 +561,7 @@ def _draw_waterfall(fig: Figure, move: Move, steps: tuple[tuple[str, float], ...
     for i, ((_, change), base) in enumerate(zip(steps, totals, strict=False), start=1):
         ax.bar(i, change, bottom=base, color=UP if change >= 0 else DOWN, width=0.6,
                gid="sw-step")
-        ax.annotate(f"{change:+,.4g}" if abs(change) < 100 else f"{change:+,.0f}",
+        ax.annotate(("+" if change > 0 else "") + _num(change),
                     (i, max(base, base + change)), xytext=(0, 2), textcoords="offset points",
                     ha="center", fontsize=7.5)
     ends = (0, len(steps) + 1)
@@ -576,13 +597,14 @@ def _waterfall_axes(ax: Axes, move: Move, steps: tuple[tuple[str, float], ...],
     from matplotlib.ticker import FuncFormatter
 
     names = [_text(textwrap.fill(move.name(f), 16), 16) for f, _ in steps]  # wrapped, not cut
-    labels = [f"previous\n{move.windows[0]}", *names, f"current\n{move.windows[1]}"]
+    labels = [f"previous\n{window_words(move.windows[0])}", *names,
+              f"current\n{window_words(move.windows[1])}"]
     ax.set_xticks(range(len(labels)), labels=labels, fontsize=7.5)
     for tick, (name, _) in zip(ax.get_xticklabels()[1:-1], steps, strict=True):
         if name == driver:
             tick.set_fontweight("bold")
     ax.set_ylim(*_limits(totals))
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.6g}"))
+    ax.yaxis.set_major_formatter(FuncFormatter(_tick))
     ax.set_ylabel(_text(move.name(move.parent), 30))
 
 
@@ -597,10 +619,11 @@ def series_chart(series: Series, move: Move, simulated: bool, key: str) -> Chart
     else:
         what = f"{metric}{scope} in the two compared windows"
         caption = (f"The trace holds no series of {metric}; shown are only the two "
-                   f"compared windows from r{series.handle} ({move.windows[0]} → "
-                   f"{move.windows[1]}).")
+                   f"compared windows from r{series.handle} ({window_words(move.windows[0])} → "
+                   f"{window_words(move.windows[1])}).")
     label = _label(f"{what}: {move.name(move.parent)} went from {_num(move.previous)} in "
-                   f"{move.windows[0]} to {_num(move.current)} in {move.windows[1]}", simulated)
+                   f"{window_words(move.windows[0])} to {_num(move.current)} in "
+                   f"{window_words(move.windows[1])}", simulated)
     raw = _series_svg(replace(series, metric=metric), scope, simulated)  # drawn with its label
     return Chart(sanitize(raw, label, f"{key}-series", "series"), caption)
 
@@ -629,13 +652,16 @@ def _draw_series(fig: Figure, series: Series, scope: str, simulated: bool) -> No
     step = math.ceil(len(series.points) / 8)
     ticks = list(xs)[::step]
     few = len(series.points) <= 3
-    ax.set_xticks(ticks, labels=[_text(series.points[i][0], 24) for i in ticks], fontsize=7.5,
+    names = [start_words(series.points[i][0], series.grain) if series.grain
+             else series.points[i][0] for i in ticks]
+    ax.set_xticks(ticks, labels=[_text(n, 24) for n in names], fontsize=7.5,
                   rotation=0 if few else 30, ha="center" if few else "right")
     if not series.grain:
         ax.set_xlim(-0.5, 1.5)
     ax.margins(y=0.25)
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.6g}"))
+    ax.yaxis.set_major_formatter(FuncFormatter(_tick))
     ax.set_ylabel(_text(series.metric, 30))
-    ax.set_xlabel(f"period start ({series.grain})" if series.grain else "compared window")
+    ax.set_xlabel(({"week": "week starting", "day": "day"}.get(series.grain)
+                   or series.grain) if series.grain else "compared window")
     ax.set_title(_title(_text(f"{series.metric}{scope} around the move", 62), simulated),
                  loc="left")

@@ -7,14 +7,14 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from showwork.harness.present.headline import driver_label, headline, stop_word
+from showwork.harness.present.decisions import shown
+from showwork.harness.present.headline import cited_value, driver_label, headline, stop_word
 from showwork.harness.present.marks import answer_defects, headline_defect, segments, spans
 
 TICK_NOTE = "A tick means the support link resolves; it does not mean the conclusion is true."
 SIMULATED = "SIMULATED: this answer comes from the noisy simulator, not a model."
 STATE_STYLE = {"SUPPORTED": "green", "STALE": "yellow", "MISSING": "red", "CONFLICTING": "red"}
 READ_AS = "Read as: "
-DECISION_STYLE = {"serve": "green", "serve_with_caveats": "yellow", "withhold": "red"}
 
 
 def show_trace(console: Console, trace: Any) -> None:
@@ -33,6 +33,7 @@ def show_trace(console: Console, trace: Any) -> None:
             console.print(f"[yellow]note:[/yellow] {escape(note)}")
     if audit is None:
         console.print(f"[red]No answer:[/red] {escape(trace.error or trace.stop_reason)}")
+        console.print(decision_line(None))
         console.print(TICK_NOTE)
         return
     _show_audit(console, audit, served.round if served else 0, trace.catalog_snapshot())
@@ -78,7 +79,8 @@ def _show_audit(console: Console, audit: dict[str, Any], round_no: int,
         console.print(f"  [bold]{claim['id']}[/bold] [{style}]{claim['state']}[/{style}] "
                       f"({claim['kind']}) {shown}")
         for r in claim["resolved"]:
-            shown = "" if r["value"] is None or r["kind"] != "result" else f" = {r['value']!r}"
+            shown = "" if r["value"] is None or r["kind"] != "result" else \
+                f" = {cited_value(r['citation'], r['value'], catalog)}"
             console.print(f"      [green]✓[/green] {escape(r['citation'])}{escape(shown)}")
         for d in claim["defects"]:
             console.print(f"      [red]✗[/red] {d['code']}: {escape(d['message'])}")
@@ -93,6 +95,10 @@ def _show_audit(console: Console, audit: dict[str, Any], round_no: int,
         console.print(f"  [dim]{escape(audit['scope_note'])}[/dim]")
     graph = ("no claim graph (not measurable)" if not audit["graphed"] else
              "grounded" if audit["grounded"] else f"{len(audit['defects'])} broken citation(s)")
-    decision = audit["decision"]
-    console.print(f"[bold]Decision:[/bold] [{DECISION_STYLE[decision]}]{decision}"
-                  f"[/{DECISION_STYLE[decision]}] · {graph} · served round {round_no}")
+    console.print(f"{decision_line(audit)} · {graph} · served round {round_no}")
+
+
+def decision_line(audit: dict[str, Any] | None) -> str:
+    """'Decision: ⊘ refused' in the decision's own colour (rich markup)."""
+    d = shown(audit)
+    return f"[bold]Decision:[/bold] [{d.style}]{d.sign} {d.word}[/{d.style}]"

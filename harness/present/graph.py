@@ -111,9 +111,10 @@ def graph_svg(claims: list[dict[str, Any]]) -> Markup:
 
 
 def _shown(claims: list[dict[str, Any]], field: str) -> str:
-    """' = value' of a resolved field, as the first claim citing it got it."""
-    value = next((link.get("value") for c in claims for link in c["links"]
-                  if link["citation"] == field and link["ok"]), None)
-    if value is None:
+    """' = value' of a resolved field as a person reads it (the page's own wording of the
+    value, as the first claim citing it got it)."""
+    link = next((link for c in claims for link in c["links"]
+                 if link["citation"] == field and link["ok"]), None)
+    if link is None or link.get("value") is None:
         return ""
-    return f" = {value:,.4g}" if isinstance(value, float) else f" = {value}"
+    return f" = {link.get('shown') or link['value']}"

@@ -10,15 +10,18 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup, escape
 
-from showwork.harness.present.backlog import backlog, headline
+from showwork.harness.present.backlog import backlog, backlog_view, headline
 from showwork.harness.present.charts import diagnostic_charts, score_chart
+from showwork.harness.present.decisions import Shown, shown
 from showwork.harness.present.display import SIMULATED, TICK_NOTE, read_as_of
 from showwork.harness.present.graph import graph_svg
-from showwork.harness.present.headline import driver_label
+from showwork.harness.present.headline import cited_value, driver_label
 from showwork.harness.present.headline import headline as headline_value
 from showwork.harness.present.marks import answer_defects, headline_defect, segments, spans
-from showwork.harness.present.table import COLUMNS, rows
+from showwork.harness.present.periods import period_words
+from showwork.harness.present.table import grounded_comparison, scores
 from showwork.traces import TraceRecord, read
 
 CSS = (resources.files("showwork.harness.present") / "templates" / "style.css").read_text(encoding="utf-8")
@@ -35,8 +38,15 @@ def _env() -> Environment:
     env = Environment(loader=PackageLoader("showwork.harness.present", "templates"),
                       autoescape=select_autoescape(default=True, default_for_string=True))
     env.filters["num"] = _num
-    env.globals.update(graph=graph_svg, css=CSS, marks=MARKS)
+    env.globals.update(graph=graph_svg, css=CSS, marks=MARKS, decision=decision_badge,
+                       period=period_words)
     return env
+
+
+def decision_badge(d: Shown) -> Markup:
+    """The decision in its own word, sign and colour (the class `decision-KEY`)."""
+    return Markup('<span class="decision decision-{0}" data-decision="{0}">{1} {2}</span>').format(
+        d.key, d.sign, escape(d.word))
 
 
 def _num(value: Any) -> str:
@@ -76,6 +86,23 @@ def withheld_reasons(audit: dict[str, Any] | None) -> list[str]:
     return out or ["the answer is not grounded"]
 
 
+def caveat_reasons(audit: dict[str, Any] | None) -> list[str]:
+    """Why an answer is served with caveats: no claim graph to check, each finding, each claim
+    not SUPPORTED, a scope not read and checked."""
+    if not audit or audit.get("decision") != "serve_with_caveats" or \
+            audit.get("status") == "refused":
+        return []
+    out = [] if audit.get("graphed") else [
+        "the answer carries no claims: nothing it says was checked against the results"]
+    out += [f"{f.get('claim') or 'answer'}: {f['code']}: {f['message']}"
+            for f in audit.get("findings") or []]
+    out += [f"{c['id']} is {c['state']}" for c in audit.get("claims") or []
+            if c.get("state") not in ("SUPPORTED", None)]
+    if audit.get("graphed") and audit.get("scope_checked") is False and audit.get("scope_note"):
+        out.append(audit["scope_note"])
+    return out or ["the audit marked it so"]
+
+
 def attempt_view(record: TraceRecord, scored: dict[str, Any] | None = None) -> dict[str, Any]:
     """What the page shows of one attempt: served answer, claims, citations with SQL, and
     (from results.json, `scored`) how it did against gold."""
@@ -89,6 +116,7 @@ def attempt_view(record: TraceRecord, scored: dict[str, Any] | None = None) -> d
             call = calls.get(r["handle"]) if r["kind"] == "result" else None
             links.append({"ok": True, "citation": r["citation"], "kind": r["kind"],
                           "value": r["value"], "row": r.get("row"),
+                          "shown": cited_value(r["citation"], r["value"], record.catalog),
                           "sql": call.sql if call else None,
                           "coverage": (call.result or {}).get("coverage") if call else None})
         for d in claim["defects"]:
@@ -111,6 +139,8 @@ def attempt_view(record: TraceRecord, scored: dict[str, Any] | None = None) -> d
             "headline": headline_value(audit, record.catalog) if audit else "–",
             "driver_label": driver_label(audit, record.catalog) if audit else "",
             "withheld": withheld_reasons(audit),
+            "caveats": caveat_reasons(audit),
+            "decision": shown(audit),
             "mark": mark(scored),
             "answer_defects": answer_defects(audit) if audit else []}
 
@@ -125,10 +155,14 @@ def render(run_dir: Path) -> str:
     attempts = [attempt_view(r, scored.get((r.question.id, r.config, r.repeat)))
                 for r in records]
     return template.render(
-        csp=csp(), title=f"showwork run — {run_dir.name}", results=results, columns=COLUMNS,
-        rows=rows(results), score_chart=score_chart(results), marks=MARKS,
+        csp=csp(), title=f"showwork run — {run_dir.name}", results=results,
+        configs=list(results["configs"]), scores=scores(results),
+        comparisons=[{**c, "grounded": grounded_comparison(c, results["configs"])}
+                     for c in results.get("comparisons") or []],
+        score_chart=score_chart(results), marks=MARKS,
         attempts=attempts, tick_note=TICK_NOTE,
-        simulated_note=SIMULATED, findings=[{**g, "headline": headline(g)} for g in findings])
+        simulated_note=SIMULATED, findings=[{**g, "headline": headline(g)} for g in findings],
+        **backlog_view(run_dir))
 
 
 def write_report(run_dir: Path) -> Path:

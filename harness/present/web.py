@@ -12,8 +12,10 @@ small checks before the body is read; a refusal is logged and runs nothing.
 
 from __future__ import annotations
 
+import datetime as dt
 import hmac
 import html
+import json
 import secrets
 import threading
 import urllib.parse
@@ -29,11 +31,13 @@ import structlog
 
 from showwork.analyst.errors import AnalystError
 from showwork.analyst.registry import make_client
-from showwork.harness.audit.types import FINDING_CODES
 from showwork.harness.experiments.attempt import Question, run_attempt
-from showwork.harness.present.backlog import backlog, headline
+from showwork.harness.present.backlog import backlog, backlog_view, finding_counts, headline
+from showwork.harness.present.decisions import DECISIONS, decision_key, shown
 from showwork.harness.present.display import TICK_NOTE
+from showwork.harness.present.headline import headline as headline_value
 from showwork.harness.present.report import _env, attempt_view, csp, render
+from showwork.harness.present.table import pct
 from showwork.protocol.errors import ProtocolError
 from showwork.protocol.switches import Protocol
 from showwork.semantic_layer import SemanticLayer
@@ -51,6 +55,8 @@ MAX_FIELDS = 8
 """The form sends four fields; a few spare for a browser's additions."""
 MAX_BODY = 12 * MAX_QUESTION + 4 * MAX_FIELD
 """A full question of four-byte characters, each percent-encoded to 12 bytes, plus the rest."""
+MAX_ASKS = 500
+"""The latest asks the queue reads."""
 MAX_SUGGESTED = 6
 """Questions the ask box lists under it (all of them are offered as you type)."""
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
@@ -71,6 +77,8 @@ class App:
     """The models this page offers and accepts: the ones `serve` was started with."""
     questions: tuple[str, ...] = ()
     """Questions the ask box suggests: the project's own (see `suggestions`)."""
+    project: str | None = None
+    """The project served: the queue shows its asks and runs first (None: every project)."""
 
     def __post_init__(self) -> None:
         if isinstance(self.models, str) or not self.models:
@@ -100,14 +108,23 @@ class App:
         return self.env.get_template("page.html.j2").render(
             title=title, body=body, csp=csp("'self'"), tick_note=TICK_NOTE)
 
-    def index(self) -> str:
-        runs = self.run_dirs()
-        asked = read(self.asks, repair=False)[-20:] if self.asks.exists() else []
+    def index(self, query: str = "") -> str:
+        """The review queue: every ask (a question asked again grouped with its earlier asks)
+        and every run, each with its project, decision or scores, and time; filtered by
+        project (default: the project served) and by the latest ask's decision."""
+        asked = read(self.asks, repair=False)[-MAX_ASKS:] if self.asks.exists() else []
+        groups = ask_groups([ask_row(r) for r in asked])
+        runs = [run_row(p, self.runs) for p in self.run_dirs()]
+        chosen = filters(query, self.project, {g["project"] for g in groups}
+                         | {r["project"] for r in runs})
+        shown_groups = [g for g in groups if chosen.keeps(g["project"], g["decision"].key)]
         return self.env.get_template("index.html.j2").render(
             models=self.models, configs=CONFIGS, token=self.token, token_field=TOKEN_FIELD,
             max_question=MAX_QUESTION, questions=self.questions[:MAX_SUGGESTED],
-            runs=[{"name": str(p.relative_to(self.runs)), "path": p} for p in runs],
-            asked=list(reversed(asked)), csp=csp("'self'"), tick_note=TICK_NOTE)
+            groups=shown_groups, runs=[r for r in runs if chosen.keeps(r["project"], None)],
+            filters=chosen, decisions=decision_counts(groups, chosen),
+            projects=project_counts(groups, runs, chosen),
+            csp=csp("'self'"), tick_note=TICK_NOTE)
 
     def ask(self, question: str, model: str, config: str) -> str:
         protocol = Protocol.parse(config)
@@ -131,35 +148,140 @@ class App:
 
     def findings(self, run: Path) -> str:
         """What findings are, their counts by code (zeros included), and the claims behind them."""
-        counts, served = finding_counts(run)
+        counts, _ = finding_counts(run)
         groups = [{**g, "headline": headline(g)} for g in backlog(run)]
         body = self.env.get_template("findings.html.j2").render(
-            counts=counts, served=served, total=sum(c["findings"] for c in counts),
-            groups=groups, run=str(run.relative_to(self.runs.resolve()))
+            counts=counts, groups=groups, **backlog_view(run),
+            run=str(run.relative_to(self.runs.resolve()))
             if self.runs.resolve() in run.parents else run.name)
         return self.page(f"Findings — {run.name}", body)
 
 
-def finding_counts(run: Path) -> tuple[list[dict[str, Any]], int]:
-    """Every finding code (the audit's, and any other a served answer carries) with its count,
-    the answers it is on, and each finding's claim; and the number of served answers."""
-    rows: dict[str, list[dict[str, Any]]] = {code: [] for code in FINDING_CODES}
-    served = 0
-    for record in read(run / "traces.jsonl"):
-        served_round = record.served()
-        audit = served_round.audit if served_round else None
-        if not audit:
-            continue
-        served += 1
-        texts = {c["id"]: c.get("text") for c in audit.get("claims") or []}
-        for f in audit.get("findings") or []:
-            rows.setdefault(f["code"], []).append({
-                "attempt": record.attempt_id, "question": record.question.text,
-                "claim": f.get("claim"), "text": texts.get(f.get("claim") or ""),
-                "message": f.get("message", ""), "suggestion": f.get("suggestion")})
-    counts = [{"code": code, "findings": len(found), "rows": found,
-               "answers": len({f["attempt"] for f in found})} for code, found in rows.items()]
-    return counts, served
+def ask_row(record: Any) -> dict[str, Any]:
+    """One ask as the queue lists it: its question, project, decision, headline value, when."""
+    served = record.served()
+    audit = served.audit if served else None
+    return {"id": record.attempt_id, "question": record.question.text, "model": record.model,
+            "config": record.config, "simulated": record.simulated, "decision": shown(audit),
+            "headline": headline_value(audit, record.catalog) if audit else "–",
+            "project": project_of(record.project, record.catalog),
+            "when": when(record.started_at)}
+
+
+def project_of(stamp: dict[str, Any] | None, catalog: dict[str, Any] | None) -> str:
+    """The project's name as the trace records it; for a trace written without one, its
+    semantic model's version ('shop-2019.08')."""
+    return str((stamp or {}).get("name") or (catalog or {}).get("model_version") or "unknown")
+
+
+def when(started_at: str | None) -> str:
+    """'5 December 2026 12:47 UTC' from a trace's ISO time; as stored when it is not one."""
+    try:
+        at = dt.datetime.fromisoformat(str(started_at))
+    except ValueError:
+        return str(started_at or "–")
+    at = at.astimezone(dt.UTC) if at.tzinfo else at
+    return f"{at.day} {at:%B %Y %H:%M}" + (" UTC" if at.tzinfo else "")
+
+
+def ask_groups(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Asks of one question (same project, same words up to case and spacing) in one group,
+    latest first; groups by their latest ask, latest first."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in rows:
+        key = (row["project"], " ".join(row["question"].lower().split()).rstrip("?. "))
+        groups.setdefault(key, []).append(row)
+    out = [{**asks[-1], "earlier": list(reversed(asks[:-1])), "times": len(asks)}
+           for asks in groups.values()]
+    return list(reversed(out))
+
+
+def run_row(path: Path, root: Path) -> dict[str, Any]:
+    """One run as the queue lists it: project, model, when, and per configuration its
+    answers against gold (right, wrong, refused) and balanced accuracy."""
+    results = json.loads((path / "results.json").read_text(encoding="utf-8"))
+    first = _first_trace(path / "traces.jsonl")
+    attempts = results.get("attempts") or []
+    configs = []
+    for name, s in (results.get("configs") or {}).items():
+        mine = [a for a in attempts if a.get("config") == name]
+        configs.append({"name": name, "balanced": pct(s.get("balanced_accuracy"),
+                                                     with_interval=False),
+                        "right": sum(a.get("correct") is True for a in mine),
+                        "wrong": sum(a.get("correct") is False and a.get("status") != "refused"
+                                     for a in mine),
+                        "refused": sum(a.get("status") == "refused" for a in mine),
+                        "attempts": len(mine), "decisions": [
+                            {"shown": d, "count": n} for d in DECISIONS.values()
+                            if (n := sum(decision_key(a) == d.key for a in mine))]})
+    return {"name": str(path.relative_to(root)), "project": project_of(
+                first.get("project"), first.get("catalog")),
+            "model": results.get("model") or "–", "simulated": bool(results.get("simulated")),
+            "when": when(first.get("started_at")), "configs": configs}
+
+
+def _first_trace(path: Path) -> dict[str, Any]:
+    """The first record of a run's traces (its project and start), without reading the rest."""
+    try:
+        with path.open(encoding="utf-8") as f:
+            line = f.readline()
+        record = json.loads(line) if line.strip() else {}
+    except (OSError, ValueError):
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What the queue shows: one project (None: all) and one decision (None: all)."""
+
+    project: str | None
+    decision: str | None
+
+    def keeps(self, project: str, decision: str | None) -> bool:
+        return (self.project is None or project == self.project) and (
+            self.decision is None or decision is None or decision == self.decision)
+
+    def link(self, project: str | None = "", decision: str | None = "") -> str:
+        """The queue's address with one filter changed ('' keeps the current one)."""
+        p = self.project if project == "" else project
+        d = self.decision if decision == "" else decision
+        query = {"project": p or ALL, **({"decision": d} if d else {})}
+        return "/?" + urllib.parse.urlencode(query)
+
+
+ALL = "all"
+
+
+def filters(query: str, default_project: str | None, known: set[str]) -> Filters:
+    """The filters a query string names; a project or decision not known is no filter."""
+    try:
+        fields = urllib.parse.parse_qs(query, max_num_fields=MAX_FIELDS)
+    except ValueError:  # too many fields: the queue unfiltered
+        fields = {}
+    known = known | ({default_project} if default_project else set())
+    project = (fields.get("project") or [default_project or ALL])[0]
+    decision = (fields.get("decision") or [""])[0]
+    return Filters(project if project in known else None,
+                   decision if decision in DECISIONS else None)
+
+
+def decision_counts(groups: list[dict[str, Any]], chosen: Filters) -> list[dict[str, Any]]:
+    """Each decision with how many questions of the chosen project have it as their latest."""
+    mine = [g for g in groups if chosen.project is None or g["project"] == chosen.project]
+    return [{"shown": d, "count": sum(g["decision"].key == key for g in mine),
+             "link": chosen.link(decision=key), "on": chosen.decision == key}
+            for key, d in DECISIONS.items() if key != "none" or
+            any(g["decision"].key == "none" for g in mine)]
+
+
+def project_counts(groups: list[dict[str, Any]], runs: list[dict[str, Any]],
+                   chosen: Filters) -> list[dict[str, Any]]:
+    """Each project with its questions and runs."""
+    names = sorted({g["project"] for g in groups} | {r["project"] for r in runs})
+    return [{"name": n, "questions": sum(g["project"] == n for g in groups),
+             "runs": sum(r["project"] == n for r in runs), "link": chosen.link(project=n),
+             "on": chosen.project == n} for n in names]
 
 
 def suggestions(questions: Any) -> tuple[str, ...]:
@@ -416,7 +538,7 @@ def make_handler(app: App) -> type[BaseHTTPRequestHandler]:
                 return
             path = urllib.parse.urlsplit(self.path).path
             if path == "/":
-                return self._send(200, app.index())
+                return self._send(200, app.index(urllib.parse.urlsplit(self.path).query))
             if path.startswith("/asks/"):
                 page = app.asked(path.removeprefix("/asks/"))
                 return self._send(200, page) if page else self._error(404, "No such answer.")

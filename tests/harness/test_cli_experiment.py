@@ -64,14 +64,16 @@ def test_audit_verify_matches_stored(run_dir: Path, home: Path) -> None:
 def test_ask_prints_tick_note(home: Path) -> None:
     """ask prints claims, their status, the decision and the tick sentence; the headline as a
     person reads it (a change in percent) and the driver by its label; a refusal's stop is
-    'refused'."""
+    'refused' and its decision is shown as refused, never as served."""
     result = showwork("ask", "Why did weekly value moments drop in the week of 2026-03-09?",
                       home=home)
     assert result.returncode == 0, result.stderr
-    assert "driver days per user" in result.stdout and "Decision: serve" in result.stdout
+    assert "driver days per user" in result.stdout and "Decision: ✓ served ·" in result.stdout
     assert re.search(r"value -\d+\.\d ?%", result.stdout) and "stop: answered" in result.stdout
     refused = showwork("ask", "What was our churn rate in May 2026?", home=home)
     assert "stop: refused" in refused.stdout and "stop: answered" not in refused.stdout
+    assert "Decision: ⊘ refused ·" in refused.stdout and "served" not in refused.stdout.replace(
+        "served round", "")
     assert "A tick means the support link resolves" in result.stdout
     bad = showwork("ask", "x", "--config", "claims+nonsense", home=home)
     assert bad.returncode == 2 and "Unknown switch 'nonsense'" in bad.stderr

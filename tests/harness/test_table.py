@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from rich.console import Console
 from showwork.analyst.rules import RulesClient
 from showwork.harness.experiments import experiment as exp
 from showwork.harness.experiments.questions import QuestionFile, load_questions
-from showwork.harness.present.table import COLUMNS, print_table, rows
+from showwork.harness.present.table import COLUMNS, Cell, comparison_lines, print_table, scores
 
 CONFIGS = ["baseline", "claims", "claims+repair+purpose+rendered"]
 
@@ -31,39 +32,67 @@ def _printed(results: dict, width: int) -> str:
     return console.export_text()
 
 
-def test_eighty_columns_cut_nothing(results: dict) -> None:
-    """At 80 columns every line fits, no cell is cut to an ellipsis, and every score of every
-    configuration is printed whole."""
+def _header_lines(text: str) -> list[str]:
+    lines = text.splitlines()
+    return lines[:next(i for i, line in enumerate(lines) if "━" in line)]
+
+
+def test_eighty_columns_three_configurations_side_by_side(results: dict) -> None:
+    """At 80 columns the three configurations stand side by side in one table (one column
+    each, the scores as rows), every line fits, no cell is cut, and every figure and interval
+    of every configuration is printed whole."""
     text = _printed(results, 80)
     assert max(len(line) for line in text.splitlines()) <= 80
     assert "…" not in text
-    for row in rows(results):
-        for label, value in zip(COLUMNS, row, strict=True):
-            assert value in text, (label, value)
-    for label in COLUMNS[1:]:
-        assert label in text
+    assert text.count("━━━") and sum("╇" in line for line in text.splitlines()) == 1
+    header = " ".join(_header_lines(text))
+    assert all(part in header for name in CONFIGS for part in name.split("+"))
+    for row in scores(results):
+        line = next(i for i, line in enumerate(text.splitlines())
+                    if line.startswith(row.label + " "))
+        cells = text.splitlines()[line]
+        for cell in row.cells:
+            assert cell.value in cells, (row.label, cell.value)
+            if cell.detail:
+                assert cell.detail in text.splitlines()[line + 1], (row.label, cell.detail)
 
 
-def test_wide_terminal_puts_configurations_side_by_side(results: dict) -> None:
-    """A wide terminal gets one table whose columns are the configurations and whose rows are
-    the scores, every score on its own line."""
+def test_every_score_is_one_row_in_the_configurations_order(results: dict) -> None:
+    """Each score is one row (its interval on the line under it), read left to right in the
+    order the run lists its configurations; a configuration without claim graphs says its
+    grounded rate is not measurable, never 0 %."""
     text = _printed(results, 400)
-    assert "…" not in text
-    header = next(line for line in text.splitlines() if "configuration" in line)
-    assert all(name in header for name in CONFIGS)
     for label in COLUMNS[1:]:
-        assert sum(label in line for line in text.splitlines()) == 1, label
+        assert sum(line.startswith(label + " ") for line in text.splitlines()) == 1, label
+    row = next(line for line in text.splitlines() if line.startswith("grounded-answer rate"))
+    assert row.index("not measurable") < row.index("%")  # the baseline's column comes first
+    grounded = next(r for r in scores(results) if r.label == "grounded-answer rate")
+    assert grounded.cells[0] == Cell("not measurable", "no claim graphs")
+    assert grounded.cells[1].value.endswith("%") and "n=" in grounded.cells[1].detail
 
 
-def test_a_narrow_terminal_gets_one_column_of_scores_per_configuration(results: dict) -> None:
-    """Where the configurations do not fit side by side, each gets its own block: its name,
-    then one score per line."""
-    text = _printed(results, 80)
-    lines = text.splitlines()
-    starts = [i for i, line in enumerate(lines) if line.strip() in CONFIGS]
-    assert [lines[i].strip() for i in starts] == CONFIGS
-    block = lines[starts[0] + 1:starts[1]]
-    assert [line.split()[0] for line in block if line.strip()] == [c.split()[0] for c in COLUMNS[1:]]
+def test_a_narrow_terminal_splits_the_configurations_into_groups(results: dict) -> None:
+    """Where three configurations do not fit side by side, they are split into groups of
+    columns that fit, each with the score names beside it: never one tall column per
+    configuration."""
+    text = _printed(results, 56)
+    assert max(len(line) for line in text.splitlines()) <= 56 and "…" not in text
+    tables = sum("╇" in line for line in text.splitlines())
+    assert 1 < tables < len(CONFIGS) or tables == len(CONFIGS) == 1
+    assert sum(line.startswith("coverage ") for line in text.splitlines()) == tables
+
+
+def test_comparisons_only_between_measurable_figures(results: dict) -> None:
+    """A comparison with the baseline (no claim graphs) states the right-answer difference and
+    says the grounded rate is not comparable; between two graphed configurations it states
+    the grounded difference in percentage points."""
+    lines = comparison_lines(results)
+    with_baseline = [line for line in lines if " vs baseline " in line]
+    assert with_baseline and all("grounded not comparable: baseline has no claim graphs" in line
+                                 for line in with_baseline)
+    graphed = [line for line in lines if " vs baseline " not in line]
+    assert graphed and all(re.search(r"grounded [+-]\d+\.\d pp$", line) for line in graphed)
+    assert all(re.search(r"right answers [+-]\d+\.\d pp \[", line) for line in lines)
 
 
 @pytest.mark.parametrize("project", ["demo", "examples/shop"])
