@@ -133,6 +133,7 @@ def test_matrix_fifty_attempts_thirty_percent_faults(layer, tmp_path: Path) -> N
         assert r.stop_reason and (r.served() is not None or r.error)
 
 
+@pytest.mark.slow
 def test_api_key_never_in_traces_logs_or_reports(demo_db: Path, tmp_path: Path) -> None:
     """With a key in the environment, no trace, result, report or log line contains it."""
     (tmp_path / "demo.duckdb").symlink_to(demo_db)

@@ -39,6 +39,7 @@ def test_rate_zero_equals_rules(layer) -> None:
         assert a == b
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rate", [0.1, 0.3])
 def test_measured_fault_rate_matches(layer, rate: float) -> None:
     """Across many seeds the share of corrupted claims is within sampling error of the rate."""
@@ -54,6 +55,7 @@ def test_measured_fault_rate_matches(layer, rate: float) -> None:
     assert abs(faults / claims - rate) < 3 * error, (faults, claims)
 
 
+@pytest.mark.slow
 def test_every_defect_kind_is_injected(layer) -> None:
     """At a high rate the simulator produces each defect kind the audit knows."""
     from showwork.harness.audit import DEFECT_CODES
@@ -99,6 +101,7 @@ def test_labelled_as_simulated(layer) -> None:
         make_client("noisy:rules?rate=0.2")
 
 
+@pytest.mark.slow
 def test_label_faults_are_injected_and_found(layer) -> None:
     """The simulator names a neighbouring member, period or metric in claims' texts; a claim
     carrying one (whose premises the simulator left whole) carries that finding."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from showwork.benchmarks import audit as bench
 from showwork.benchmarks.adversary import LIES
 from showwork.harness.experiments.questions import load_questions
@@ -16,6 +18,7 @@ def _built() -> list:
     return [p for p in compiled.MODULES if compiled._extensions(p)]
 
 
+@pytest.mark.slow
 def test_small_audit_benchmark(demo_db: Path, tmp_path: Path) -> None:
     """A 2,000-claim run reports consistent counts and positive timings, and labels the
     noisy simulator's traces (half of those recorded: rules and noisy, two configs each, every

@@ -334,6 +334,7 @@ def _stable(path: Path) -> list[str]:
 
 
 class TestCachedRunsAreIdentical:
+    @pytest.mark.slow
     @pytest.mark.parametrize("which", ["demo", "shop"])
     def test_experiment_cached_equals_uncached(self, which: str, home: Path, shop: Path,
                                                demo_db: Path, tmp_path: Path,

@@ -119,6 +119,7 @@ print(json.dumps({"files": files, "same": same, "outputs": _outputs()}))
 """
 
 
+@pytest.mark.slow
 def test_a_stale_build_runs_the_sources_and_they_audit_alike(tmp_path: Path) -> None:
     """With a record that no longer matches the sources, every compiled module is loaded from
     its source (with a message saying so); the sources re-audit the golden traces to the audits

@@ -162,6 +162,7 @@ def test_no_scope_finding_on_any_rules_answer(layer) -> None:
     assert answered >= 30
 
 
+@pytest.mark.slow
 def test_noisy_scope_faults_at_30_percent(layer) -> None:
     """Scope faults injected by the noisy simulator at 30 %: each kind found in ≥ 95 % of the
     answers that carry it, and ≤ 2 % of the other answers get a scope finding."""
