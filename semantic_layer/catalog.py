@@ -22,6 +22,8 @@ def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
             "version": m.version, "previous_names": list(m.previous_names), "owner": m.owner,
             "unit": m.unit, "formula": _formula(m),
         }
+        if m.draft:  # only then: a reviewed model's catalog (and its digest) is unchanged
+            metrics[m.name]["draft"] = m.draft
     dims: dict[str, dict[str, Any]] = {}
     from showwork.semantic_layer.infer import member_index  # infer loads sqlglot: not at import
 

@@ -51,6 +51,9 @@ class MetricGovernance(_Strict):
     refused."""
     influenced_by: list[str] = []
     """Meta shorthand for influence edges into this metric."""
+    draft: str | None = None
+    """The inference `showwork init` drafted the metric on ("Rate: averaged, never summed");
+    a person removes it once the definition is reviewed. An answer citing it gets caveats."""
 
 
 class DimensionGovernance(_Strict):
@@ -65,6 +68,8 @@ class DimensionGovernance(_Strict):
     hidden: bool = False
     """Used by metric filters, never offered to the analyst."""
     label: str | None = None
+    draft: str | None = None
+    """The inference `showwork init` drafted the dimension on; removed once reviewed."""
 
 
 class CoverageSpec(_Strict):

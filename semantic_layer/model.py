@@ -207,6 +207,8 @@ class Metric:
     point_in_time_override: bool | None = None
     not_aggregable_over: tuple[str, ...] = ()
     """Dimensions a query may not roll the metric up across (governance.check_rollup)."""
+    draft: str | None = None
+    """The inference `showwork init` drafted the metric on, until a person reviews it."""
 
     @property
     def input_metrics(self) -> tuple[MetricInput, ...]:

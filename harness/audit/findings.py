@@ -9,6 +9,7 @@ from typing import Any
 from showwork.harness.audit.basis import find_claim_basis, find_prose_basis
 from showwork.harness.audit.comparisons import find_comparisons
 from showwork.harness.audit.context import AnswerContext, ClaimContext
+from showwork.harness.audit.drafts import find_draft_metric
 from showwork.harness.audit.ends import find_claim_ends, find_prose_ends
 from showwork.harness.audit.instructions import find_instructions
 from showwork.harness.audit.labels import (
@@ -254,7 +255,8 @@ def find_weak_causal(ctx: ClaimContext) -> list[Finding]:
 
 FINDINGS = (find_mislabelled, find_mislabelled_member, find_mislabelled_window, find_direction,
             find_claim_ends, find_claim_basis, find_partial, find_point_in_time, find_superseded,
-            find_composition, find_weak_causal, find_claim_trends, find_argued_numbers)
+            find_composition, find_weak_causal, find_claim_trends, find_argued_numbers,
+            find_draft_metric)
 """Claim findings, in order: what the text names (labels.py), then the rest."""
 
 

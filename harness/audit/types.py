@@ -12,7 +12,7 @@ DEFECT_CODES = ("malformed_citation", "unknown_handle", "unknown_field", "unknow
 FINDING_CODES = ("mislabelled_metric", "mislabelled_member", "mislabelled_window",
                  "direction_mismatch", "partial_period", "point_in_time_as_period",
                  "unlicensed_composition", "superseded_metric", "weak_causal", "flat_reasoning",
-                 "unbacked_comparison", "instruction_in_answer",
+                 "unbacked_comparison", "instruction_in_answer", "draft_metric",
                  "off_question_metric", "off_question_window", "off_question_filter",
                  "off_question_shape", "unread_question")
 SCOPE_CODES = ("off_question_metric", "off_question_window", "off_question_filter",

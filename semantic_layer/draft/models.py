@@ -16,6 +16,7 @@ Roles come from a column's type, name, values and uniqueness:
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,7 +25,9 @@ from typing import Any
 from sqlglot import exp
 
 from showwork.semantic_layer.draft.profile import (
+    ESTIMATE_SLACK,
     FEW_VALUES,
+    PERIODS,
     Column,
     Key,
     Keys,
@@ -32,6 +35,7 @@ from showwork.semantic_layer.draft.profile import (
     Source,
     Table,
     col,
+    period_expr,
     table_ref,
 )
 
@@ -53,14 +57,17 @@ WORDS = {"dep": "departure", "arr": "arrival", "dest": "destination", "orig": "o
          "humid": "humidity", "visib": "visibility", "dewp": "dew point",
          "precip": "precipitation", "sched": "scheduled", "ccy": "currency", "rev": "revenue",
          "usd": "USD", "eur": "EUR", "gbp": "GBP", "qtr": "quarter", "yr": "year",
-         "inv": "inventory", "bal": "balance", "cnt": "count", "tot": "total"}
+         "inv": "inventory", "bal": "balance", "cnt": "count", "tot": "total",
+         "pop": "population", "exp": "expectancy", "percap": "per capita",
+         "pc": "per capita", "occ": "occupancy", "idx": "index"}
 """Abbreviations a name is read with, for labels and synonyms."""
 SAID = {"precipitation": ("rain", "rainfall"), "temperature": ("temp",),
         "quantity": ("units",), "revenue": ("sales",), "distance": ("miles",),
         "plane": ("aircraft",), "customer": ("client",), "product": ("item",)}
 """Everyday words for a measure's spelled name (synonyms, never names)."""
 
-_PART = {"year": ("year", "yr"), "month": ("month", "mon", "mo"), "day": ("day", "dd", "dom")}
+_PART = {"year": ("year", "yr"), "quarter": ("quarter", "qtr", "q"),
+         "month": ("month", "mon", "mo"), "day": ("day", "dd", "dom")}
 _TIME_PARTS = {"year", "yr", "month", "mon", "mo", "day", "dd", "dom", "hour", "hr", "minute",
                "min", "second", "sec", "week", "wk", "quarter", "qtr", "weekday", "dow",
                "day_of_week"}
@@ -69,6 +76,8 @@ _SNAPSHOT = re.compile(r"(^|_)(balance|bal|inventory|inv|stock|on_hand|level|hea
                        r"outstanding|open_orders|snapshot)($|_)")
 _DELAY = re.compile(r"(^|_)(delay|delays|late|lateness|wait)($|_)")
 _AVERAGED = re.compile(r"(^|_)(price|prices|rate|rates|score|scores|rating|pct|percent|ratio|avg|"
+                       r"occupancy|occ|share|percentage|per_capita|percap|pc|per_head|"
+                       r"expectancy|yield|log|ln|"
                        r"mean|temp|temperature|speed|humid|humidity|pressure|visib|dewp|wind|"
                        r"lat|lon|latitude|longitude|alt|altitude|age|fx|exchange|margin|"
                        r"probability|prob|unit_price)($|_)")
@@ -81,6 +90,11 @@ _MONEY = re.compile(r"(^|_)(amount|amt|price|revenue|rev|sales|cost|costs|total|
 _CREATED = re.compile(r"(^|_)(signup|signed_up|sign_up|created|registered|registration|joined|"
                       r"onboarded|first_seen|opened)($|_)")
 """A table's default time that dates each row's creation: its count is of new rows."""
+_RATE = re.compile(r"(^|_)(rate|rates|occupancy|occ|share|ratio|percentage|utilisation|"
+                   r"utilization|participation|penetration)($|_)")
+"""Names of a rate: with values up to 100, a percentage."""
+_UNIT_WORDS = {"percent", "pct", "percentage", "usd", "USD", "eur", "EUR", "gbp", "GBP", "cents",
+               "minutes", "mins"}
 _YES = {"y", "yes", "true", "t", "1"}
 _NO = {"n", "no", "false", "f", "0"}
 _CURRENCY_NAME = re.compile(r"(^|_)(currency|ccy|cur|currency_code)$")
@@ -135,11 +149,15 @@ class Drafted:
 def snake(text: str) -> str:
     """A MetricFlow name for a warehouse name.
 
-    >>> snake("Order Date"), snake("2nd-Value"), snake("a__b")
-    ('order_date', 'c_2nd_value', 'a_b')
+    >>> snake("Order Date"), snake("2nd-Value"), snake("a__b"), snake("lifeExp"), snake("t")
+    ('order_date', 'c_2nd_value', 'a_b', 'life_exp', 'c_t')
+    >>> snake("Sales (USD)"), snake("2021")
+    ('sales_usd', 'c_2021')
     """
+    text = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", text)  # camelCase: life_exp
     name = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "column"
-    return f"c_{name}" if name[0].isdigit() else name
+    # MetricFlow wants a letter first and two characters at least
+    return f"c_{name}" if name[0].isdigit() or len(name) == 1 else name
 
 
 def singular(name: str) -> str:
@@ -236,7 +254,8 @@ def time_part(c: Column) -> str | None:
     name = snake(c.name)
     for part, names in _PART.items():
         if name in names and c.kind in ("integer", "number") and c.integral:
-            low, high = (1900, 2200) if part == "year" else (1, 12) if part == "month" else (1, 31)
+            low, high = {"year": (1800, 2200), "quarter": (1, 4), "month": (1, 12)}.get(
+                part, (1, 31))
             if c.low is not None and low <= float(c.low) and float(c.high) <= high:
                 return part
     return None
@@ -261,7 +280,7 @@ def numeric_role(c: Column, entity: str, fact: bool) -> tuple[str, str]:
         return "snapshot", "a level (balance, inventory): its value at the end of the period"
     if _DELAY.search(name):
         return "delay", "a delay: averaged (sum / count) and its share over 15 minutes"
-    if _AVERAGED.search(name):
+    if _AVERAGED.search(name) or _AVERAGED.search(snake(words(name))):  # life_exp: expectancy
         return "average", "a price, rate or score: averaged (sum / count), never summed"
     if not c.integral and c.low is not None and float(c.low) >= 0 and float(c.high) <= 1:
         return "average", "values between 0 and 1 (a fraction): averaged, never summed"
@@ -273,6 +292,10 @@ def text_role(c: Column, values: tuple[Any, ...]) -> tuple[str, str]:
     name = snake(c.name)
     if c.dates >= 0.95:
         return "time", f"text that reads as a timestamp ({c.dates:.0%} of values)"
+    if c.period:
+        example = next((str(v) for v in values), "")
+        return "time", (f"text periods ({example!r}): {c.period.replace('_', ' + ')}, "
+                        f"{PERIODS[c.period][1]} grain")
     if len(values) == 2 and {str(v).lower() for v in values} <= _YES | _NO:
         return "flag", "yes or no in text: a share metric"
     if _CURRENCY_NAME.search(name) or (values and len(values) >= 1 and all(
@@ -298,6 +321,14 @@ class TableDraft:
     """Member lists of small dimensions (at most MEMBER_LIST values)."""
     composite: tuple[str, ...] = ()
     """Columns unique together, when the table has no key: its primary entity's expr."""
+    nearest: tuple[tuple[str, ...], int] | None = None
+    """With neither a key nor columns unique together: the closest combination, and its
+    duplicate rows (for the warning's fix)."""
+    quantity: str | None = None
+    """What every number of the table is, when its name says so (commodity_prices: price)."""
+    observed: tuple[str, ...] | None = None
+    """Members the table holds one row of per period (state for a state × quarter panel; ()
+    for a series, one row per period), or None for a table of events."""
     dimension_of: dict[str, str] = field(default_factory=dict)
     """column → its categorical dimension, as MetricFlow names it (entity__dimension)."""
     link_entity: dict[str, str] = field(default_factory=dict)
@@ -339,13 +370,16 @@ def read_roles(source: Source, d: TableDraft, entity_of: dict[str, str],
               f"{link.target}.{link.key} (entity {entity_of[link.target]})")
         if t.column(link.column).kind == "text":  # a code people name: LAX, UA
             d.values[link.column] = _member_values(source, t, t.column(link.column))
-    _triple(d, dims)
+    _triple(source, d, dims)
     for c in t.columns:
         if c.name in d.roles:
             continue
         if c.kind == "time":
-            d.times.append(TimeDim(dims.claim(c.name, d.entity), expr_of(c.name), (c.name,), True))
-            d.set(c.name, "time", f"a {c.type} column")
+            d.times.append(TimeDim(dims.claim(c.name, d.entity), expr_of(c.name), (c.name,), True,
+                                   c.spacing or "day"))
+            d.set(c.name, "time", f"a {c.type} column" + (
+                f", every value a {c.spacing}'s first day: {c.spacing} grain"
+                if c.spacing else ""))
         elif c.kind == "text":
             values = _member_values(source, t, c)
             why = free_text(c, values) or _addresses_reader(source, t, c, values)
@@ -354,10 +388,14 @@ def read_roles(source: Source, d: TableDraft, entity_of: dict[str, str],
                 continue
             role, reason = text_role(c, values)
             d.set(c.name, role, reason)
-            if role == "time":
+            if role == "time" and c.period:
+                d.times.append(TimeDim(dims.claim(c.name, d.entity),
+                                       period_expr(c.name, c.period).sql(source.dialect),
+                                       (c.name,), False, PERIODS[c.period][1]))
+            elif role == "time":
                 cast = exp.Cast(this=col(c.name), to=exp.DataType.build("timestamp"))
                 d.times.append(TimeDim(dims.claim(c.name, d.entity), cast.sql(source.dialect),
-                                       (c.name,), False))
+                                       (c.name,), False, c.spacing or "day"))
             elif values and role != "identifier":
                 d.values[c.name] = values
         elif c.kind == "bool":
@@ -372,6 +410,8 @@ def read_roles(source: Source, d: TableDraft, entity_of: dict[str, str],
               f"{1 - c.non_null / t.rows:.1%} of rows, and there {', '.join(with_it)} are "
               "missing too: the row's first event never happened (cancelled), counted and "
               "shared")
+    if d.default_time is not None:
+        _panel_roles(source, d)
     if d.default_time is None:  # a table without time describes things; its numbers are not summed
         for c in t.columns:
             if d.roles[c.name].role in ("amount", "average", "delay", "median", "snapshot",
@@ -379,20 +419,182 @@ def read_roles(source: Source, d: TableDraft, entity_of: dict[str, str],
                 d.set(c.name, *numeric_role(c, d.entity, fact=False))
 
 
-def _triple(d: TableDraft, dims: Names) -> None:
-    """A date from year, month and day columns (year and month alone: the month's first day)."""
+def _triple(source: Source, d: TableDraft, dims: Names) -> None:
+    """A date from year, month and day columns (year and month alone: the month's first day;
+    year and quarter: the quarter's; a year alone, in a panel with no other time — one row per
+    member of a text column per year — the year's; a year in a table of things, the year a
+    plane was built, is an attribute)."""
     parts = {p: c for c in d.table.columns if (p := time_part(c)) is not None}
-    if "year" not in parts or "month" not in parts:
+    if "year" not in parts:
         return
-    y, m = parts["year"], parts["month"]
-    day = parts.get("day")
-    made = exp.func("make_date", col(y.name), col(m.name),
-                    col(day.name) if day else exp.Literal.number(1))
-    used = (y.name, m.name, *((day.name,) if day else ()))
-    d.times.append(TimeDim(dims.claim(f"{d.entity}_date" if day else f"{d.entity}_month"),
-                           made.sql("duckdb"), used, False, "day" if day else "month"))
+    y, m, day, q = parts["year"], parts.get("month"), parts.get("day"), parts.get("quarter")
+    if m is not None:
+        made = exp.func("make_date", col(y.name), col(m.name),
+                        col(day.name) if day else exp.Literal.number(1))
+        used = (y.name, m.name, *((day.name,) if day else ()))
+        name, grain = (f"{d.entity}_date", "day") if day else (f"{d.entity}_month", "month")
+    elif q is not None:
+        first = exp.Sub(this=exp.Mul(this=col(q.name), expression=exp.Literal.number(3)),
+                        expression=exp.Literal.number(2))
+        made = exp.func("make_date", col(y.name), first, exp.Literal.number(1))
+        used, name, grain = (y.name, q.name), f"{d.entity}_quarter", "quarter"
+    elif not any(c.kind == "time" or c.dates >= 0.95 or c.period for c in d.table.columns) \
+            and _panel_of(source, d.table, y):
+        year = exp.Cast(this=col(y.name), to=exp.DataType.build("int"))
+        made = exp.func("make_date", year, exp.Literal.number(1), exp.Literal.number(1))
+        used, name, grain = (y.name,), f"{d.entity}_year", "year"
+    else:
+        return
+    d.times.append(TimeDim(dims.claim(name), made.sql("duckdb"), used, False, grain))
     for c in used:
-        d.set(c, "time part", f"with {', '.join(x for x in used if x != c)}: one date")
+        d.set(c, "time part", f"with {', '.join(x for x in used if x != c)}: one date"
+              if len(used) > 1 else f"a year ({y.low}–{y.high}): the year's first day")
+
+
+_QUANTITY = re.compile(r"prices?|rates?|yields?|index|indices|scores?|ratios?")
+"""Table-name words that say what every number in it is."""
+_QUANTITY_COLUMN = re.compile(r"(^|_)(qty|quantity|units|count|n|number|pieces|items)($|_)")
+"""A column saying how many units a row sold: a price times it is the money taken."""
+_TIME_NUMBER = re.compile(r"(^|_)(date|time|period|t|c_t|yearmon|yearqtr|decimal_year|"
+                          r"time_index)$")
+"""Names of a number that encodes the period itself (a decimal year 2000.04 named date)."""
+_INDEX = re.compile(r"(^|_)(index|idx|cpi|ppi|hpi|deflator)($|_)")
+"""Names of an index: a price or volume index is averaged across members, never summed."""
+_STOCK = re.compile(r"(^|_)(population|pop|headcount|count|counts|n|number|num|employees|staff|"
+                    r"residents|members|stock|inventory|balance|level|holdings|outstanding|"
+                    r"enrolment|enrollment|listings|units_on_hand)($|_)")
+"""Names of a level per member per period in a panel: population, headcount, a count."""
+_COUNTED = re.compile(r"^(count|counts|n|number|num|total|cnt)$")
+"""A panel's column named only as a count: the number of the table's things (prisoners)."""
+
+
+def _estimate(source: Source, t: Table, columns: tuple[str, ...]) -> int:
+    """The approximate distinct count of the columns together (one scan, no sort)."""
+    select = exp.select(exp.ApproxDistinct(this=exp.Tuple(expressions=[col(c) for c in columns])))
+    ((n,),) = source.rows(select.from_(table_ref(t.name)).sql(source.dialect))
+    return int(n)
+
+
+def _unique(source: Source, t: Table, columns: tuple[str, ...]) -> int:
+    inner = exp.select(*(col(c) for c in columns)).distinct().from_(table_ref(t.name))
+    ((n,),) = source.rows(exp.select(exp.Count(this=exp.Star())).from_(
+        inner.subquery("k")).sql(source.dialect))
+    return int(n)
+
+
+PANEL_DENSITY = 0.5
+"""A panel has a row for at least this share of its members × periods."""
+OBSERVATION_CHECKS = 12
+"""Distinct counts tried before a table is taken for events (each is a query over the table)."""
+
+
+def observations(source: Source, d: TableDraft) -> tuple[str, ...] | None:
+    """The members the table has one row of per period of its default time: () for a series,
+    (state,) for a state × quarter panel, three columns at most, most combinations present;
+    None for events."""
+    time = d.default_time
+    t = d.table
+    if time is None or not t.rows:
+        return None
+    period = tuple(time.columns)
+    # the profile's distinct count of a one-column time, before any query (a big events
+    # table is ruled out here: no combination of its columns is near its row count)
+    counted = t.column(period[0]).distinct if len(period) == 1 else None
+    periods = counted if counted is not None else _unique(source, t, period)
+    slack = 1.0 if counted is None or t.column(period[0]).exact else 0.9  # approximate counts
+    if periods >= slack * t.rows and _unique(source, t, period) == t.rows:
+        return ()
+    members = [c for c in t.columns if c.kind in ("text", "integer", "bool")
+               and c.name not in period and c.non_null == t.rows
+               and d.roles.get(c.name) and d.role(c.name) in ("code", "dimension", "foreign key",
+                                                              "identifier", "flag")
+               and 1 < (c.distinct or 0) < t.rows][:6]
+    checks = 0
+    for size in (1, 2, 3):
+        for combo in itertools.combinations(members, size):
+            product = periods
+            for c in combo:
+                product *= c.distinct or 1
+            # one row each for most members and periods: a panel; events unique by nature
+            # (a flight number per carrier, airport and day) leave most combinations empty
+            if not slack * t.rows <= product <= t.rows / PANEL_DENSITY / slack:
+                continue
+            checks += 1
+            if checks > OBSERVATION_CHECKS:
+                return None
+            names = (*(c.name for c in combo), *period)
+            if slack < 1.0 and _estimate(source, t, names) < ESTIMATE_SLACK * t.rows:
+                continue  # a big table: estimated first, counted exactly only when it may fit
+            if _unique(source, t, names) == t.rows:
+                return tuple(c.name for c in combo)
+    return None
+
+
+def _panel_roles(source: Source, d: TableDraft) -> None:
+    """In a panel or series (one row per member per period) a column named as a level or a
+    count is a stock: summed across members, its last period over time; an integer that one
+    period determines (a quarter number) is a part of the time."""
+    d.observed = observations(source, d)
+    if d.observed is None:
+        return
+    time = d.default_time
+    assert time is not None
+    periods = _unique(source, d.table, tuple(time.columns))
+    # a table named for what its numbers are (commodity_prices): each column is one of them
+    named = [w for w in snake(d.table.name).split("_") if _QUANTITY.fullmatch(w)]
+    d.quantity = singular(named[-1]) if named else None
+    for c in d.table.columns:
+        role = d.roles[c.name].role
+        if d.quantity and role == "amount" and c.kind in ("integer", "number"):
+            d.set(c.name, "average", f"a column of {d.table.name}: a {d.quantity}, averaged "
+                  "over time and members, never summed")
+            role = "average"
+        if c.kind not in ("integer", "number") or role not in ("amount", "identifier", "average",
+                                                                "snapshot"):
+            continue
+        name = snake(c.name)
+        numbered = c.kind == "integer" and c.low is not None and (c.distinct or 0) == periods \
+            and int(c.low) in (0, 1) and int(c.high) - int(c.low) + 1 == periods
+        if numbered and _unique(source, d.table, (c.name, *time.columns)) == periods:
+            d.set(c.name, "time part", f"numbers the {time.grain}s ({c.low}–{c.high}), one "
+                  f"per {time.grain}: a period number, not an amount")
+        elif _TIME_NUMBER.search(name) and (c.distinct or 0) <= periods \
+                and _unique(source, d.table, (c.name, *time.columns)) == periods:
+            d.set(c.name, "time part", f"named as a time, one value per {time.grain} "
+                  f"({c.low}–{c.high}): the period as a number, not an amount")
+        elif _INDEX.search(name) or (d.observed and role != "identifier" and not c.integral
+                                     and _same_across(source, d, c.name, periods)):
+            d.set(c.name, "index", "an index" + (
+                f": the same value across every {words(d.observed[0])} at each {time.grain}"
+                if d.observed else "") + "; averaged across members, its last period over time, "
+                "never summed")
+        elif _STOCK.search(name) and role not in ("average", "identifier", "snapshot"):
+            held = "".join(f"{words(m)} per " for m in d.observed)
+            d.set(c.name, "stock", f"a level per {held}{time.grain} (one row each): summed "
+                  "across members, its last period over time (non_additive_dimension)")
+
+
+def _same_across(source: Source, d: TableDraft, column: str, periods: int) -> bool:
+    """Every period has one value of the column across its members (a national price index
+    repeated on each state's row), and the column varies over time."""
+    time = d.default_time
+    assert time is not None
+    c = d.table.column(column)
+    return (c.distinct or 0) > 1 and periods < d.table.rows and c.non_null == d.table.rows \
+        and _unique(source, d.table, (column, *time.columns)) == periods
+
+
+def _panel_of(source: Source, t: Table, period: Column) -> str | None:
+    """A text column that, with `period`, is unique (a country × year table): the member."""
+    for c in t.columns:
+        if c.kind != "text" or c.non_null < t.rows or not 1 < (c.distinct or 0) < t.rows:
+            continue
+        inner = exp.select(col(c.name), col(period.name)).distinct().from_(table_ref(t.name))
+        ((n,),) = source.rows(exp.select(exp.Count(this=exp.Star())).from_(
+            inner.subquery("k")).sql(source.dialect))
+        if int(n) == t.rows:
+            return c.name
+    return None
 
 
 def _addresses_reader(source: Source, t: Table, c: Column, values: tuple[Any, ...]
@@ -440,6 +642,8 @@ class Built:
     """Exact product edges (a sum is count × average, a flagged count is count × share)."""
     aliases: set[str] = field(default_factory=set)
     """Dimension aliases taken across the project."""
+    why: str = ""
+    """The inference the metrics being built rest on (a column's role and its reason)."""
 
 
 def build_model(d: TableDraft, entity_of: dict[str, str], measures: Names, metrics: Names,
@@ -448,8 +652,12 @@ def build_model(d: TableDraft, entity_of: dict[str, str], measures: Names, metri
     t, b = d.table, Built(labels=out.labels, table=d.table.name, aliases=out.aliases)
     time = d.default_time
     for td in d.times:
+        reason = "; ".join(d.roles[c].reason for c in td.columns if c in d.roles)
         b.dimensions.append({"name": td.name, "type": "time", "expr": td.expr,
-                             "type_params": {"time_granularity": td.grain}})
+                             "type_params": {"time_granularity": td.grain},
+                             "config": {"meta": {"showwork": {"draft": (
+                                 f"time from {', '.join(td.columns)} at {td.grain} grain"
+                                 + (f" ({reason})" if reason else ""))}}}})
     _categorical(d, b, dims)
     entities = _entities(d, entity_of, out)
     if time is not None:
@@ -487,8 +695,11 @@ def _entities(d: TableDraft, entity_of: dict[str, str], out: Drafted) -> list[di
         ents.append({"name": d.entity, "type": "primary",
                      "expr": exp.func("concat_ws", exp.Literal.string("|"), *parts).sql("duckdb")})
     elif not d.links:
+        near = f"; nearest: {' × '.join(d.nearest[0])}, unique but for {d.nearest[1]:,} " \
+            f"duplicate row(s) — dedupe them, or add a column that tells them apart" \
+            if d.nearest else " — add a key column"
         out.warnings.append(f"{d.table.name} has no key, no columns unique together and no "
-                            "link: MetricFlow offers its dimensions with no metric — add a key")
+                            f"link: MetricFlow offers its dimensions with no metric{near}")
     seen = {d.entity}
     for link in sorted(d.links, key=lambda x: -(d.table.column(x.column).distinct or 0)):
         entity = d.link_entity.get(link.column, entity_of[link.target])
@@ -520,7 +731,9 @@ def _categorical(d: TableDraft, b: Built, dims: Names) -> None:
         wanted = f"{c.name}_code" if snake(c.name) in dims.taken or own_key else c.name
         name = dims.claim(wanted, d.entity)
         d.dimension_of[c.name] = f"{d.entity}__{name}"
-        b.dimensions.append({"name": name, "type": "categorical", "expr": expr_of(c.name)})
+        b.dimensions.append({"name": name, "type": "categorical", "expr": expr_of(c.name),
+                             "config": {"meta": {"showwork": {"draft": (
+                                 f"{c.name} read as {role} ({d.roles[c.name].reason})")}}}})
         gov: dict[str, Any] = {}
         spelled = words(c.name)
         synonyms = [spelled] if spelled != c.name.replace("_", " ") else []
@@ -564,10 +777,12 @@ def _measures(d: TableDraft, time: TimeDim, entity_of: dict[str, str], b: Built,
               measures: Names, metrics: Names) -> None:
     t = d.table
     things = words(t.name)
+    b.why = "" if d.observed is not None else f"a row read as one of the {things}"
     count = _count(d, b, measures, metrics, things)
     currency = next((c.name for c in t.columns if d.role(c.name) == "currency"), None)
     for c in t.columns:
         role = d.role(c.name)
+        b.why = f"{c.name} read as {role} ({d.roles[c.name].reason})"
         if role == "foreign key" or role == "identifier" and c.kind == "text":
             _distinct(d, c, entity_of, b, measures, metrics)
         elif role in ("amount", "average", "delay"):
@@ -576,8 +791,8 @@ def _measures(d: TableDraft, time: TimeDim, entity_of: dict[str, str], b: Built,
             _flag(d, c, count, b, measures, metrics, things)
         elif role == "cancelled when missing":
             _never_happened(d, c, count, b, measures, metrics, things)
-        elif role in ("snapshot", "median"):
-            _level(d, c, role, time, b, measures, metrics)
+        elif role in ("snapshot", "median", "stock", "index"):
+            _level(d, c, role, time, b, measures, metrics, things)
 
 
 def _metric(b: Built, name: str, label: str, description: str, type_: str,
@@ -585,8 +800,10 @@ def _metric(b: Built, name: str, label: str, description: str, type_: str,
     label = next(x for x in (label, f"{label} in {words(b.table)}",
                              *(f"{label} ({n})" for n in range(2, 99))) if x not in b.labels)
     b.labels.add(label)
+    inference = f"{description}; {b.why}" if b.why else description
     b.metrics.append({"name": name, "label": label, "description": f"Draft: {description}",
-                      "type": type_, "type_params": params})
+                      "type": type_, "type_params": params,
+                      "config": {"meta": {"showwork": {"draft": inference}}}})
     b.governance[name] = gov
     return name
 
@@ -605,6 +822,16 @@ def _count(d: TableDraft, b: Built, measures: Names, metrics: Names, things: str
     # rows counted by the day they were created are the new ones: new customers
     new = [f"new {things}", f"{things} who signed up", f"{one} signups"] if time and \
         _CREATED.search(time.name) else []
+    if (d.observed is not None or _count_column(d)) and not duplicated:
+        # one row per member per period: a row is an observation, not one of the things the
+        # table is about, so its count says rows and takes none of their words
+        held = (f"one per {' and '.join(words(x) for x in d.observed) or 'period'} per "
+                f"{time.grain if time else ''}" if d.observed is not None else
+                f"each standing for its {_count_column(d).name} {things}")  # type: ignore[union-attr]
+        return _metric(b, metrics.claim(f"{d.entity}_rows"), f"rows of {things}",
+                       f"rows of {d.table.name} ({held})",
+                       "simple", {"measure": m}, {"synonyms": [f"{things} rows", "observations"],
+                                                  "unit": "count"})
     count = _metric(b, metrics.claim(m), things, f"number of {things}", "simple",
                     {"measure": m}, {"synonyms": [f"number of {things}", f"{one} count",
                                                   f"count of {things}", *new], "unit": "count"})
@@ -640,17 +867,30 @@ def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measure
     """Sum and average (amounts), or the average alone (prices, rates, delays): a ratio metric
     sum / count of the rows that have a value, so it decomposes."""
     spelled = words(c.name)
+    # occupancy_pct is asked for as "occupancy": the name without its unit word
+    bare = " ".join(w for w in spelled.split() if w not in _UNIT_WORDS)
+    bare = bare if bare != spelled else ""
     unit = unit_of(c, role, d, currency)
     mixed = currency and len(d.values.get(currency, ())) != 1 and _MONEY.search(snake(c.name))
     rollup = {"not_aggregable_over": [d.dimension_of[currency]]} if mixed and currency else {}
+    weight = _weight_of(d, c, role)
+    if weight is not None:
+        _weighted(d, c, weight, b, measures, metrics, unit)
+        return
     total = measures.claim(f"{snake(c.name)}_total" if role != "amount" else c.name, d.entity)
     b.measures.append({"name": total, "agg": "sum", "expr": expr_of(c.name),
                        "description": f"Sum of {d.table.name}.{c.name}{described(c)}."})
     label = f"total {spelled}" if role == "amount" else f"sum of {spelled} (for its average)"
+    said = [spelled, *SAID.get(spelled, ()), *commented(c)] if role == "amount" else []
+    if role == "amount" and _COUNTED.match(c.name.lower()):  # count: the number of the things
+        said += [f"number of {things}", things, f"{singular(things)} count",
+                 f"count of {things}"]
+    if _takings(d, c, role):  # one price per row sold, one unit each: its sum is the money taken
+        label, said = f"total {spelled}", [f"total {spelled}", *_TAKEN]
+        b.why += f"; each row one unit sold at its {c.name}, so the sum is the money taken"
     numerator = _metric(b, metrics.claim(total), label, f"sum of {d.table.name}.{c.name}",
                         "simple", {"measure": total},
-                        {**({"synonyms": [spelled, *SAID.get(spelled, ()), *commented(c)]}
-                            if role == "amount" else {}),
+                        {**({"synonyms": said} if said else {}),
                          **({"unit": unit} if unit else {}), **rollup})
     denominator = count
     if c.non_null < d.table.rows:
@@ -661,11 +901,15 @@ def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measure
                               f"rows of {d.table.name} with a {c.name}", "simple",
                               {"measure": n}, {"unit": "count"})
     avg = metrics.claim(f"avg_{snake(c.name)}")
+    quantity = _quantity_words(spelled, d.quantity) if d.quantity else []
     _metric(b, avg, f"average {spelled}", f"average {c.name} over the {things} that have one "
             f"({numerator} / {denominator})", "ratio",
             {"numerator": numerator, "denominator": denominator},
             {"synonyms": [f"mean {spelled}", f"avg {spelled}",
                           f"average {singular(things)} {spelled}",
+                          *([f"{singular(things)} {spelled}"] if role != "amount" else []),
+                          *([bare, f"average {bare}"] if bare and role != "amount" else []),
+                          *quantity, *(f"average {x}" for x in quantity),
                           *([spelled, *SAID.get(spelled, ())] if role != "amount" else []),
                           *(f"average {x}" for x in commented(c))],
              **({"unit": unit} if unit else {}), **rollup})
@@ -673,6 +917,79 @@ def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measure
     b.edges.append({"parent": numerator, "op": "multiply", "factors": [denominator, avg]})
     if role == "delay":
         _over(d, c, denominator, b, measures, metrics, things)
+
+
+_PER_HEAD = re.compile(r"(^|_)(per_capita|percap|per_head|pc|per_person)($|_)")
+_PEOPLE = re.compile(r"(^|_)(population|pop|headcount|residents|people|persons)($|_)")
+
+
+def _weight_of(d: TableDraft, c: Column, role: str) -> Column | None:
+    """The evident denominator of a per-head value: the panel's population column (GDP per
+    capita over countries is weighted by their populations)."""
+    if role != "average" or d.observed is None or not _PER_HEAD.search(snake(c.name)):
+        return None
+    return next((x for x in d.table.columns if x.name != c.name and d.roles.get(x.name)
+                 and d.role(x.name) == "stock" and _PEOPLE.search(snake(x.name))), None)
+
+
+def _weighted(d: TableDraft, c: Column, w: Column, b: Built, measures: Names,
+              metrics: Names, unit: str | None) -> None:
+    """A per-head value averaged over members weighted by their population: sum(x × pop) /
+    sum(pop), an exact ratio (the sum is the weight's total times the average)."""
+    spelled, by = words(c.name), words(w.name)
+    b.why += f"; weighted by {w.name}: its denominator"
+    product = exp.Mul(this=col(c.name), expression=col(w.name)).sql("duckdb")
+    top = measures.claim(f"{snake(c.name)}_x_{snake(w.name)}")
+    b.measures.append({"name": top, "agg": "sum", "expr": product,
+                       "description": f"Sum of {c.name} × {w.name} over rows of {d.table.name}."})
+    bottom = measures.claim(f"{snake(w.name)}_weight")
+    b.measures.append({"name": bottom, "agg": "sum", "expr": expr_of(w.name),
+                       "description": f"Sum of {w.name}, the weights of {c.name}."})
+    numerator = _metric(b, metrics.claim(top), f"{spelled} × {by} (for its weighted average)",
+                        f"sum of {c.name} × {w.name}", "simple", {"measure": top}, {})
+    denominator = _metric(b, metrics.claim(bottom), f"{by} summed as a weight",
+                          f"sum of {w.name} (over the periods asked)", "simple",
+                          {"measure": bottom}, {})
+    avg = metrics.claim(f"avg_{snake(c.name)}")
+    _metric(b, avg, f"average {spelled} (weighted by {by})",
+            f"{c.name} averaged over members weighted by {w.name} ({numerator} / "
+            f"{denominator})", "ratio", {"numerator": numerator, "denominator": denominator},
+            {"synonyms": [spelled, f"average {spelled}", f"mean {spelled}"],
+             **({"unit": unit} if unit else {})})
+    b.edges.append({"parent": numerator, "op": "multiply", "factors": [denominator, avg]})
+
+
+_TAKEN = ("revenue", "takings", "total revenue", "sales revenue", "money taken")
+
+
+def _count_column(d: TableDraft) -> Column | None:
+    """A number column named only as a count (count, n, number): the table's rows are groups
+    of its things, so that column — not the rows — is how many there are."""
+    return next((c for c in d.table.columns if c.kind in ("integer", "number")
+                 and _COUNTED.match(c.name.lower()) and d.roles.get(c.name)
+                 and d.role(c.name) in ("amount", "stock")), None)
+
+
+def _takings(d: TableDraft, c: Column, role: str) -> bool:
+    """An events table's one price column, with no column of units sold: each row is one unit
+    sold at that price, so the price's sum is the money taken (revenue)."""
+    if role != "average" or d.observed is not None or not re.search(
+            r"(^|_)(price|prices|unit_price)($|_)", snake(c.name)):
+        return False
+    prices = [x for x in d.table.columns if d.roles.get(x.name) and d.role(x.name) == "average"
+              and re.search(r"(^|_)(price|prices)($|_)", snake(x.name))]
+    units = [x for x in d.table.columns if _QUANTITY_COLUMN.search(snake(x.name))
+             and x.kind in ("integer", "number")]
+    return len(prices) == 1 and not units
+
+
+def _quantity_words(spelled: str, quantity: str) -> list[str]:
+    """How people name one column of a table of prices: 'oil brent' is the Brent oil price,
+    the price of Brent oil, the oil brent price (word order and plurals as people say them)."""
+    parts = spelled.split()
+    names = {spelled, " ".join(reversed(parts)), " ".join(singular(w) for w in parts),
+             " ".join(singular(w) for w in reversed(parts))}
+    return sorted({x for n in names for x in (f"{n} {quantity}", f"{quantity} of {n}")})
 
 
 def _over(d: TableDraft, c: Column, denominator: str, b: Built, measures: Names,
@@ -785,21 +1102,31 @@ def first_event_missing(source: Source, d: TableDraft) -> tuple[Column, list[str
 
 
 def _level(d: TableDraft, c: Column, role: str, time: TimeDim, b: Built, measures: Names,
-           metrics: Names) -> None:
+           metrics: Names, things: str = "") -> None:
     """A level at the end of the period (non-additive over time); a median is also not rolled
     up across the table's finest dimension."""
     spelled = words(c.name)
     m = measures.claim(c.name, d.entity)
-    b.measures.append({"name": m, "agg": "sum" if role == "snapshot" else "average",
+    b.measures.append({"name": m, "agg": "average" if role in ("median", "index") else "sum",
                        "expr": expr_of(c.name),
                        "description": f"{d.table.name}.{c.name} at the end of the period.",
                        "non_additive_dimension": {"name": time.name, "window_choice": "max"}})
     gov: dict[str, Any] = {"point_in_time": True}
+    if role == "stock":  # population, headcount; a bare count is the number of the table's things
+        counted = [f"number of {things}", things, f"{singular(things)} count",
+                   f"count of {things}"] if _COUNTED.match(c.name.lower()) and things else []
+        said = [spelled, *counted, *SAID.get(spelled, ()), *commented(c)]
+        gov["synonyms"] = list(dict.fromkeys(x for x in said if x and x != snake(c.name)))
+        gov["unit"] = "count" if c.integral else None
+        gov = {k: v for k, v in gov.items() if v is not None}
     if role == "median":
         grain = _finest_dimension(d)
         if grain:
             gov["not_aggregable_over"] = [grain]
-    _metric(b, metrics.claim(m), spelled if role == "median" else f"{spelled} (end of period)",
+    if role == "index":
+        gov["synonyms"] = [x for x in (spelled, *commented(c)) if x != snake(c.name)]
+    _metric(b, metrics.claim(m), spelled if role in ("median", "stock", "index") else
+            f"{spelled} (end of period)",
             f"{c.name} at the end of the period" + (
                 "; a median per row is never rolled up" if role == "median" else ""),
             "simple", {"measure": m}, gov)
@@ -826,6 +1153,9 @@ def unit_of(c: Column, role: str, d: TableDraft, currency: str | None) -> str | 
         return str(d.values[currency][0]).lower()
     if re.search(r"(^|_)(pct|percent)($|_)", name):
         return "percent"
+    if role == "average" and _RATE.search(name) and c.low is not None \
+            and float(c.low) >= 0 and 1 < float(c.high) <= 100:
+        return "percent"  # occupancy 65 of 100: a rate written on a 0-100 scale
     if c.low is not None and not c.integral and float(c.low) >= 0 and float(c.high) <= 1:
         return "fraction"
     if role == "delay" or re.search(r"(^|_)(minutes|mins|min)($|_)", name):
@@ -851,7 +1181,8 @@ def draft(source: Source, tables: list[Table], keys: Keys,
     entities = Names()
     entity_of = {t.name: entities.claim(singular(snake(t.name))) for t in tables}
     drafts = [TableDraft(t, entity_of[t.name], keys.primary.get(t.name),
-                         keys.links.get(t.name, []), composite=keys.composite.get(t.name, ()))
+                         keys.links.get(t.name, []), composite=keys.composite.get(t.name, ()),
+                         nearest=keys.nearest.get(t.name))
               for t in tables]
     measures, metrics = Names(), Names(set(entity_of.values()))
     dims_of = {}

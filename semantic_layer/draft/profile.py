@@ -26,6 +26,18 @@ FK_MATCH = 0.8
 """A foreign key: at least this share of a column's values are the target's keys (orphans
 happen: deleted customers keep their orders, planes missing from a registry)."""
 CLOCK_NAMES = re.compile(r"(^|_)(time|clock)($|_)")
+PERIODS = {
+    "year_quarter": (r"^\s*(\d{4})\s*[-/ ]?\s*[Qq]([1-4])\s*$", "quarter"),
+    "quarter_year": (r"^\s*[Qq]([1-4])\s*[-/ ]?\s*(\d{4})\s*$", "quarter"),
+    "year_month": (r"^\s*(\d{4})\s*(?:[Mm]|-|/)\s*(0?[1-9]|1[0-2])\s*$", "month"),
+    "month_year": (r"^\s*(?i:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\.?"
+                   r"[-/ ]\s*(\d{4})\s*$", "month"),
+}
+"""Periods as people write them in text, and their grain: '1998 Q1', '2016-Q3', 'Q3 2016',
+'Q42010', '2016M03', '2016-03', 'Mar-2016', 'March 2016'."""
+PERIOD_SHARE = 0.95
+"""A text column is a period when at least this share of its values is written one such way."""
+_MONTHS = "janfebmaraprmayjunjulaugsepoctnovdec"
 
 
 class Source(Protocol):
@@ -69,6 +81,11 @@ class Column:
     """False when `distinct` is the engine's approximation."""
     comment: str | None = None
     """The warehouse's comment on the column (COMMENT ON COLUMN), when it has one."""
+    period: str | None = None
+    """Text: the way of writing a period that almost every value follows (a PERIODS key:
+    '1998 Q1' is year_quarter), or None."""
+    spacing: str | None = None
+    """Times: the coarsest grain every value starts (all first days of a quarter: quarter)."""
 
 
 @dataclass(frozen=True)
@@ -115,11 +132,15 @@ def profile(source: Source, name: str, columns: list[tuple[str, str]]) -> Table:
     text = _text_shape(source, name, [c for c, _, k in kinds if k == "text"], rows)
     numbers = _number_shape(source, name, [c for c, _, k in kinds if k in ("integer", "number")],
                             rows)
+    dated = {c for c, shape in text.items() if shape["dates"] >= 0.95}  # text timestamps
+    spacing = _time_spacing(source, name, [c for c, _, k in kinds if k == "time" or c in dated],
+                            dated)
     out = []
     for column, sql_type, kind in kinds:
         distinct, non_null, low, high = counted[column]
         c = Column(column, sql_type, kind, distinct, non_null, low, high,
-                   exact=rows <= BIG_TABLE, **text.get(column, {}), **numbers.get(column, {}))
+                   exact=rows <= BIG_TABLE, **text.get(column, {}), **numbers.get(column, {}),
+                   **spacing.get(column, {}))
         out.append(c)
     table = Table(name, rows, tuple(out))
     few = [c.name for c in table.columns if c.distinct is not None and 0 < c.distinct <= FEW_VALUES]
@@ -183,13 +204,81 @@ def _text_shape(source: Source, name: str, columns: list[str], rows: int
         dated = exp.If(this=exp.RegexpLike(this=ref.copy(), expression=exp.Literal.string(
             r"^\d{4}-\d{1,2}-\d{1,2}")), true=dated, false=exp.Literal.number(0.0))
         select = select.select(exp.Avg(this=length), exp.Avg(this=wordy), exp.Avg(this=dated))
+        for pattern, _ in PERIODS.values():
+            matched = exp.If(this=exp.RegexpLike(this=ref.copy(), expression=exp.Literal.string(
+                pattern)), true=exp.Literal.number(1.0), false=exp.Literal.number(0.0))
+            select = select.select(exp.Avg(this=matched))
     ((*values,),) = source.rows(select.from_(_sample(name, rows)).sql(source.dialect))
     it = iter(values)
     out = {}
     for c in columns:
         mean, wordy_share, dated_share = next(it), next(it), next(it)
+        shares = {kind: float(next(it) or 0.0) for kind in PERIODS}
+        period = next((k for k, v in shares.items() if v >= PERIOD_SHARE), None)
         out[c] = {"mean_length": float(mean) if mean is not None else None,
-                  "wordy": float(wordy_share or 0.0), "dates": float(dated_share or 0.0)}
+                  "wordy": float(wordy_share or 0.0), "dates": float(dated_share or 0.0),
+                  "period": period}
+    return out
+
+
+def period_expr(column: str, kind: str) -> exp.Expr:
+    """The first day of the period a text value names, as SQL ('Q3 2016' → 2016-07-01)."""
+    pattern = PERIODS[kind][0]
+
+    def part(group: int) -> exp.Expr:
+        return exp.RegexpExtract(this=col(column), expression=exp.Literal.string(pattern),
+                                 group=exp.Literal.number(group))
+
+    def number(group: int) -> exp.Expr:
+        return exp.Cast(this=part(group), to=exp.DataType.build("int"))
+
+    if kind in ("year_quarter", "quarter_year"):
+        year, quarter = (number(1), number(2)) if kind == "year_quarter" else (number(2),
+                                                                               number(1))
+        month: exp.Expr = exp.Sub(this=exp.Mul(this=quarter, expression=exp.Literal.number(
+            3)), expression=exp.Literal.number(2))
+    elif kind == "year_month":
+        year, month = number(1), number(2)
+    else:  # Mar-2016: the month's place in jan…dec
+        year = number(2)
+        where = exp.func("strpos", exp.Literal.string(_MONTHS), exp.Lower(this=part(1)))
+        month = exp.IntDiv(this=exp.Paren(this=exp.Add(this=where, expression=exp.Literal.number(
+            2))), expression=exp.Literal.number(3))
+    return exp.func("make_date", year, month, exp.Literal.number(1))
+
+
+def _time_spacing(source: Source, name: str, columns: list[str], text: set[str] | None = None
+                  ) -> dict[str, dict[str, Any]]:
+    """Per DATE/TIMESTAMP column (or text column of timestamps, named in `text`): the coarsest
+    grain whose period starts hold every value (a quarterly series dated on quarters' first
+    days: quarter), when it has two values or more."""
+    if not columns:
+        return {}
+    select = exp.select()
+    for c in columns:
+        value: exp.Expr = exp.TryCast(this=col(c), to=exp.DataType.build("timestamp")) \
+            if c in (text or ()) else col(c)
+        day = exp.Cast(this=value.copy(), to=exp.DataType.build("date"))
+        select = select.select(
+            exp.Min(this=day.copy()).neq(exp.Max(this=day.copy())),  # two values or more
+            exp.Max(this=exp.Extract(this=exp.var("day"), expression=day.copy())),
+            exp.Max(this=exp.Mod(this=exp.Paren(this=exp.Sub(this=exp.Extract(
+                this=exp.var("month"), expression=day.copy()), expression=exp.Literal.number(
+                    1))), expression=exp.Literal.number(3))),
+            exp.Max(this=exp.Extract(this=exp.var("month"), expression=day.copy())),
+            exp.Count(this=value.copy()), exp.Count(this=exp.Nullif(this=exp.Cast(
+                this=value.copy(), to=exp.DataType.build("timestamp")), expression=exp.Cast(
+                    this=day.copy(), to=exp.DataType.build("timestamp")))))
+    ((*values,),) = source.rows(select.from_(table_ref(name)).sql(source.dialect))
+    it = iter(values)
+    out = {}
+    for c in columns:
+        distinct, day, quarter_month, month, _, timed = (next(it) for _ in range(6))
+        spacing = None
+        if distinct and not timed and day is not None:
+            spacing = ("year" if int(month) == 1 else "quarter" if int(quarter_month) == 0
+                       else "month") if int(day) == 1 else None
+        out[c] = {"spacing": spacing}
     return out
 
 
@@ -271,9 +360,16 @@ class Keys:
     """table → its foreign keys."""
     composite: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """table without a key → columns that are unique together (a city × month table)."""
+    nearest: dict[str, tuple[tuple[str, ...], int]] = field(default_factory=dict)
+    """table with neither → the combination closest to unique, and its duplicate rows."""
     warnings: list[str] = field(default_factory=list)
 
 
+AMOUNT_WORDS = re.compile(r"(^|_)(amount|amt|price|cost|revenue|sales|total|value|qty|quantity|"
+                          r"count|cents|fee|paid|spend|balance|income|units)($|_)")
+"""Names of an amount: unique by chance over many rows, never a key for that."""
+MANY_ROWS = 1_000
+"""An integer column unique over at least this many rows is a key, named so or not."""
 NEAR_UNIQUE = 0.98
 """A named key column at least this unique is a key with duplicate rows, not a non-key."""
 KEY_WORDS = re.compile(r"(^|_)(id|key|code|num|number|no|sku|uuid)$")
@@ -302,39 +398,64 @@ def find_keys(source: Source, tables: list[Table], snake: Callable[[str], str]) 
         _warn_keyless(source, t, tables, keys, snake)
     for t in tables:
         if t.name not in keys.primary:
-            together = composite_key(source, t)
+            together = composite_key(source, t, keys.nearest)
             if together:
                 keys.composite[t.name] = together
     return keys
 
 
 MAX_COMPOSITE_CHECKS = 24
+ESTIMATE_SLACK = 0.97
+"""A combination whose approximate distinct count is below this share of a big table's rows is
+not unique (the estimate errs by a few percent); only the others are counted exactly."""
 
 
-def composite_key(source: Source, t: Table) -> tuple[str, ...] | None:
-    """Two or three never-null columns (times and small categories) unique together."""
+def composite_key(source: Source, t: Table, nearest: dict[str, Any] | None = None
+                  ) -> tuple[str, ...] | None:
+    """Two to four never-null columns (times and small categories) unique together. On a big
+    table every candidate is estimated in one scan (approximate distinct counts) and only
+    those that may be unique are counted exactly. `nearest` gets the closest combination and
+    its duplicate rows when none is unique."""
     if not t.rows:
         return None
     parts = [c.name for c in t.columns if c.non_null == t.rows and (
         c.kind == "time" or (c.kind in ("text", "integer", "bool") and not _free_text(c)
                              and (c.distinct or 0) <= max(t.rows // 2, 2)))]
-    checks = 0
-    for size in (2, 3):
+    combos = []
+    for size in (2, 3, 4):
         for combo in itertools.combinations(parts, size):
-            if checks >= MAX_COMPOSITE_CHECKS:
-                return None
             product = 1
             for name in combo:
                 product *= t.column(name).distinct or 1
-            if product < t.rows:  # fewer combinations than rows: cannot be unique
-                continue
-            checks += 1
-            inner = exp.select(*(col(c) for c in combo)).distinct().from_(table_ref(t.name))
-            select = exp.select(exp.Count(this=exp.Star())).from_(inner.subquery("k"))
-            ((n,),) = source.rows(select.sql(source.dialect))
-            if int(n) == t.rows:
-                return combo
+            if product >= t.rows:  # fewer combinations than rows: cannot be unique
+                combos.append(combo)
+    combos = combos[:MAX_COMPOSITE_CHECKS]
+    if not combos:
+        return None
+    estimates = _estimates(source, t, combos) if t.rows > BIG_TABLE else {}
+    best: tuple[int, tuple[str, ...]] = (0, ())
+    for combo in combos:
+        if combo in estimates and estimates[combo] < ESTIMATE_SLACK * t.rows:
+            best = max(best, (estimates[combo], combo))
+            continue
+        inner = exp.select(*(col(c) for c in combo)).distinct().from_(table_ref(t.name))
+        select = exp.select(exp.Count(this=exp.Star())).from_(inner.subquery("k"))
+        ((n,),) = source.rows(select.sql(source.dialect))
+        if int(n) == t.rows:
+            return combo
+        best = max(best, (int(n), combo))
+    if nearest is not None and best[1]:
+        nearest[t.name] = (best[1], t.rows - best[0])
     return None
+
+
+def _estimates(source: Source, t: Table, combos: list[tuple[str, ...]]
+               ) -> dict[tuple[str, ...], int]:
+    """Approximate distinct counts of every combination, in one scan."""
+    select = exp.select(*(exp.ApproxDistinct(this=exp.Tuple(expressions=[col(c) for c in combo]))
+                          for combo in combos)).from_(table_ref(t.name))
+    ((*counts,),) = source.rows(select.sql(source.dialect))
+    return {combo: int(n) for combo, n in zip(combos, counts, strict=True)}
 
 
 def primary_key(source: Source, t: Table, snake: Callable[[str], str]) -> Key | None:
@@ -350,7 +471,11 @@ def primary_key(source: Source, t: Table, snake: Callable[[str], str]) -> Key | 
                                               c.mean_length or 0))
     for c in named:
         looks_unique = (c.distinct or 0) >= t.rows * (0.97 if not c.exact else 1.0)
-        may_be_key = c.kind == "text" or named_key(t.name, c.name, snake)
+        # an integer unique over many rows, or numbering them, is a key whatever its name says
+        # (o_orderkey, rownames); a few unique integers may be amounts
+        numbered = c.kind == "integer" and c.low is not None and not AMOUNT_WORDS.search(
+            snake(c.name)) and (t.rows >= MANY_ROWS or int(c.high) - int(c.low) + 1 == t.rows)
+        may_be_key = c.kind == "text" or named_key(t.name, c.name, snake) or numbered
         if looks_unique and may_be_key and exact_distinct(source, t, c.name) == t.rows:
             return Key(c.name)
     for c in named:

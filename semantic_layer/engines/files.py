@@ -15,7 +15,7 @@ from typing import Any
 import duckdb
 from sqlglot import exp
 
-from showwork.semantic_layer.engines.csv_check import csv_problem, first_line
+from showwork.semantic_layer.engines.csv_check import csv_problem, first_line, header_problem
 from showwork.semantic_layer.engines.duckdb import columns_of
 from showwork.semantic_layer.errors import FileLoadError, MixedTypes, WarehouseMissing
 from showwork.semantic_layer.execute import Limits, Statements, lock, run, settings
@@ -95,24 +95,45 @@ def load(con: duckdb.DuckDBPyConnection, table: str, path: Path) -> None:
     except duckdb.Error as exc:
         raise FileLoadError(csv_problem(path) or f"{path}: could not be loaded as table "
                             f"{table!r}: {first_line(exc)}") from exc
-    if len(con.table(table).columns) == 1 and (problem := csv_problem(path)):
-        raise FileLoadError(problem)  # DuckDB read a ragged file as one text column
+    # DuckDB reads a ragged file as one text column, an unclosed quote as a literal, and a file
+    # without a header as column0…: each is a table the file does not mean
+    if problem := csv_problem(path) or header_problem(path, con.table(table).columns):
+        raise FileLoadError(problem)
     check_types(con, table, path)
 
 
 def check_types(con: duckdb.DuckDBPyConnection, table: str, path: Path) -> None:
     """MixedTypes for the first text column of `table` that is mostly, not wholly, one type."""
+    for column, kind, n, present in _typed(con, table):
+        if MOSTLY * present < n < present:
+            raise _mixed(con, table, path, column, kind, (n, present))
+
+
+def kept_as_text(con: duckdb.DuckDBPyConnection, table: str, path: Path) -> list[str]:
+    """A note for each text column some of whose values (but at most half) read as another
+    type: it stays text (no sums, no dates), which a person may not expect."""
+    notes: dict[str, str] = {}
+    for column, kind, n, present in _typed(con, table):
+        if kind != "BOOLEAN" and 0 < n <= MOSTLY * present and column not in notes:
+            notes[column] = (f"{path}: column {column!r} kept as text: {n} of its {present} "
+                             f"values read as {kind}, the rest do not")
+    return list(notes.values())
+
+
+def _typed(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[str, str, int, int]]:
+    """(column, type, values of that type, values present) for each text column and type."""
     texts = [name for name, kind in columns_of(con)[table] if kind == "VARCHAR"]
     if not texts:
-        return
+        return []
     counts = _select(con, exp.select(*[agg for c in texts for agg in _counts(c)]).from_(
         _table(table)))[0]
     width = 1 + len(TYPES)
+    out = []
     for i, column in enumerate(texts):
         present, *typed = counts[i * width:(i + 1) * width]
-        for kind, n in zip(TYPES, typed, strict=True):
-            if present and MOSTLY * present < n < present:
-                raise _mixed(con, table, path, column, kind, (n, present))
+        out += [(column, kind, int(n), int(present)) for kind, n in zip(TYPES, typed, strict=True)
+                if present]
+    return out
 
 
 def _counts(column: str) -> list[exp.Expr]:
@@ -130,10 +151,11 @@ def _mixed(con: duckdb.DuckDBPyConnection, table: str, path: Path, column: str, 
              .order_by(exp.column("rowid")).limit(1))
     ((row, value),) = _select(con, query)
     typed, present = counts
-    return MixedTypes(f"{path}: column {column!r} could not be typed: {typed} of its {present} "
-                      f"values read as {kind} but {present - typed} do not, the first {value!r} "
-                      f"(data row {row + 1}); fix those values (leave a missing value empty), or "
-                      "write the file as Parquet with the column's type declared.")
+    # line: the header is line 1 and a record is one line (a quoted newline would shift it)
+    return MixedTypes(f"{path}:{row + 2}: column {column!r} could not be typed: {typed} of its "
+                      f"{present} values read as {kind} but {present - typed} do not, the first "
+                      f"{value!r} (data row {row + 1}); fix those values (leave a missing value "
+                      "empty), or write the file as Parquet with the column's type declared.")
 
 
 def _table(name: str) -> exp.Table:

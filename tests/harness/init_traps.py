@@ -61,6 +61,28 @@ TABLES = {
         SELECT i AS visit_id, 'C' || CAST(1 + i % 4 AS VARCHAR) AS campaign,
                DATE '2024-01-01' + CAST(i % 150 AS INTEGER) AS visited_on
         FROM range(1, 801) t(i)""",
+    # a quarterly panel as statistics offices export it: quarters written '2016 Q1', a flow
+    # (takings), a percentage (occupancy), a price index the same in every region each
+    # quarter (cpi by name, price_level by data), and a one-letter period number
+    "region_quarters": """
+        SELECT r AS region,
+               CAST(2016 + q // 4 AS VARCHAR) || ' Q' || CAST(1 + q % 4 AS VARCHAR) AS "Quarter",
+               CAST(100 + 10 * q + 7 * ri AS DOUBLE) AS takings,
+               CAST(50 + q + 3 * ri AS DOUBLE) + 0.5 AS occupancy_pct,
+               CAST(100 + 1.5 * q AS DOUBLE) AS cpi,
+               CAST(90 + 2 * q AS DOUBLE) + 0.25 AS price_level,
+               q + 1 AS t
+        FROM range(0, 8) a(q), (VALUES ('North', 0), ('South', 1), ('East', 2), ('West', 3)) b(r, ri)""",
+    # a stock by several categories: people held, per state x sex x status x quarter (unique on
+    # the four together), quarters written '2016-Q1'
+    "prisoners": """
+        SELECT s AS state, x AS sex, l AS legal_status,
+               '2016-Q' || CAST(q AS VARCHAR) AS quarter_label,
+               100 * si + 10 * xi + li + q AS count
+        FROM range(1, 5) a(q),
+             (VALUES ('ACT', 1), ('NSW', 2), ('VIC', 3)) b(s, si),
+             (VALUES ('Female', 1), ('Male', 2)) c(x, xi),
+             (VALUES ('Remanded', 1), ('Sentenced', 2)) d(l, li)""",
 }
 
 

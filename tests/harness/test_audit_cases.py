@@ -304,14 +304,29 @@ CASES: list[tuple[str, dict[str, Any], str | None, str, bool]] = [
     ("unsupported_driver: no causal claim, metric never cited", replace_claims(good()["claims"][:2], driver="moments_per_day"),
      "diagnostic", "unsupported_driver", True),
     ("unsupported_driver negative: the edge's factor", good(), "diagnostic", "unsupported_driver", False),
+    ("draft_metric: a drafted metric cited", with_claim(m("New users were 1,950",
+     "r5:new_users.value", 1950)), None, "draft_metric", True),
+    ("draft_metric: a drafted point-in-time metric cited", with_claim(m(
+        "Paid subscribers were 4,202", "r4:paid_subscribers.value", 4202)), None,
+     "draft_metric", True),
+    ("draft_metric negative: only reviewed metrics cited", with_claim(m(
+        "Active users were 11,742", "r3:active_users.value", 11742)), None,
+     "draft_metric", False),
 ]
+DRAFTED = {**CATALOG, "metrics": {**CATALOG["metrics"], **{
+    name: {**CATALOG["metrics"][name], "draft": why} for name, why in (
+        ("new_users", "users counted by signup_date; a row read as one of the users"),
+        ("paid_subscribers", "subscriptions active at the end of the period; read as a "
+                             "stock"))}}}
+"""The demo catalog with one metric still marked as drafted by init (the draft_metric cases)."""
 
 
 @pytest.mark.parametrize(("case_id", "answer", "category", "code", "present"), CASES,
                          ids=[c[0] for c in CASES])
 def test_case(case_id, answer, category, code, present) -> None:
     """The code is reported exactly when it should be; clean claims of the base answer stay clean."""
-    report = audit(answer, evidence(), CATALOG, category, question=QUESTIONS.get(case_id))
+    catalog = DRAFTED if code == "draft_metric" else CATALOG
+    report = audit(answer, evidence(), catalog, category, question=QUESTIONS.get(case_id))
     codes = [d.code for d in report.defects] + [f.code for f in report.findings]
     assert (code in codes) is present, [*(d.message for d in report.defects),
                                         *(f.message for f in report.findings)]

@@ -181,7 +181,7 @@ class TestFiles:
         with pytest.raises(errors.MixedTypes) as caught:
             open_engine({"files": str(folder)}, project)
         message = caught.value.message
-        assert "products.csv: column 'list_price' could not be typed" in message
+        assert "products.csv:4: column 'list_price' could not be typed" in message
         assert "2 of its 3 values read as DOUBLE" in message and "'n/a' (data row 3)" in message
 
     def test_two_files_one_table_is_an_error(self, project: Path) -> None:

@@ -1,0 +1,457 @@
+"""init drafts measures that mean what the data means (issue 44): time as people store it, names
+that pass, rates averaged, indexes and stocks not summed, counts as the words mean them, and a
+draft that says it is one — each inference tested where it fires and where it must not, on the
+trap warehouse (DuckDB) and on a folder of CSV files (a `files:` warehouse)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import init_traps
+import pytest
+import yaml
+
+from showwork.benchmarks.init_questions import _ask
+from showwork.harness.init import init_project, review
+from showwork.harness.project import Project
+
+PERIODS = [("1998 Q1", "1998-01-01"), ("2016-Q3", "2016-07-01"), ("Q3 2016", "2016-07-01"),
+           ("Q42010", "2010-10-01"), ("2016M03", "2016-03-01"), ("2016-11", "2016-11-01"),
+           ("Mar-2016", "2016-03-01"), ("December 2016", "2016-12-01")]
+
+
+@pytest.fixture(scope="module")
+def traps(tmp_path_factory) -> dict[str, Any]:
+    """The trap warehouse drafted by init, opened as a project."""
+    root = tmp_path_factory.mktemp("meaning")
+    db = init_traps.build(root / "traps.duckdb")
+    result = init_project(root / "drafted", db)
+    layer = Project.open(root / "drafted").layer()
+    yield {"root": root / "drafted", "db": db, "layer": layer,
+           "roles": {f"{r.table}.{r.column}": r.role for r in result.roles}}
+    layer.close()
+
+
+def _sql(traps: dict[str, Any], sql: str) -> Any:
+    """Gold: SQL over the raw tables (through the warehouse the project opened)."""
+    return traps["layer"].run_sql(sql)[0][0]
+
+
+def _models(folder: Path) -> dict[str, Any]:
+    out = {}
+    for path in (folder / "models").glob("*.yml"):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        out.update({m["name"]: m for m in data.get("semantic_models", [])})
+        out.update({m["name"]: m for m in data.get("metrics", [])})
+    return out
+
+
+def _findings(trace: Any) -> list[str]:
+    audit = trace.served().audit or {}
+    return [f["code"] for f in audit.get("findings", [])]
+
+
+class TestRoles:
+    def test_panel_measures(self, traps) -> None:
+        """A percentage is averaged, an index (by name, or the same in every region each
+        quarter) is an index, a flow is summed, a count per category per quarter is a stock,
+        a one-letter quarter number is a part of the time."""
+        roles = traps["roles"]
+        assert {k: roles[k] for k in (
+            "region_quarters.Quarter", "region_quarters.takings", "region_quarters.occupancy_pct",
+            "region_quarters.cpi", "region_quarters.price_level", "region_quarters.t",
+            "prisoners.quarter_label", "prisoners.count")} == {
+            "region_quarters.Quarter": "time", "region_quarters.takings": "amount",
+            "region_quarters.occupancy_pct": "average", "region_quarters.cpi": "index",
+            "region_quarters.price_level": "index", "region_quarters.t": "time part",
+            "prisoners.quarter_label": "time", "prisoners.count": "stock"}
+
+    def test_where_they_must_not_fire(self, traps) -> None:
+        """Events stay events: an order's quantity is summed, a city's homes sold the same in
+        every city are still summed, an inventory stays a snapshot, an order number a key."""
+        roles = traps["roles"]
+        assert {k: roles[k] for k in ("sales.qty", "sales.amount", "city_months.homes_sold",
+                                      "city_months.inventory", "sales.order_no",
+                                      "deliveries.parcels")} == {
+            "sales.qty": "amount", "sales.amount": "amount", "city_months.homes_sold": "amount",
+            "city_months.inventory": "snapshot", "sales.order_no": "key",
+            "deliveries.parcels": "amount"}
+
+
+class TestTime:
+    @pytest.mark.parametrize(("text", "start"), PERIODS)
+    def test_text_periods_read_as_their_first_day(self, tmp_path: Path, text: str,
+                                                  start: str) -> None:
+        """A column of periods written as people write them becomes a time dimension whose
+        values are the periods' first days."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        (folder / "sales.csv").write_text(
+            f"region,period,amount\nnorth,{text},10\nsouth,{text},20\n", encoding="utf-8")
+        init_project(tmp_path / "draft", folder)
+        layer = Project.open(tmp_path / "draft").layer()
+        try:
+            (sm,) = [m for m in layer.model.semantic_models if m.name == "sales"]
+            expr = next(d.expr for d in sm.dimensions if d.type == "time")
+            assert str(layer.run_sql(f"SELECT CAST({expr} AS DATE) FROM sales")[0][0]) == start
+        finally:
+            layer.close()
+
+    def test_grain_and_coverage_to_the_end_of_the_last_period(self, traps) -> None:
+        """Quarterly data gets quarter grain and coverage through the last quarter's last day,
+        so the latest quarter is whole; daily data keeps day grain."""
+        gov = yaml.safe_load((traps["root"] / "governance.yaml").read_text(encoding="utf-8"))
+        assert gov["coverage"]["region_quarters"]["through"] == dt.date(2017, 12, 31)
+        assert gov["coverage"]["prisoners"]["through"] == dt.date(2016, 12, 31)
+        models = _models(traps["root"])
+        grains = {sm: [d["type_params"]["time_granularity"] for d in models[sm]["dimensions"]
+                       if d["type"] == "time"] for sm in ("region_quarters", "sales")}
+        assert grains == {"region_quarters": ["quarter"], "sales": ["day"]}
+
+
+class TestAnswers:
+    def test_an_index_is_not_summed_across_regions(self, traps) -> None:
+        """'cpi in the second quarter of 2017' is the index (107.5), not its sum over four
+        regions; by region, every region shows the same index."""
+        answer, trace = _ask(traps["layer"], "i1", "What was the cpi in the second quarter of 2017?")
+        gold = _sql(traps, "SELECT DISTINCT cpi FROM region_quarters WHERE \"Quarter\" = "
+                    "'2017 Q2'")
+        assert answer["status"] == "answered" and answer["value"] == pytest.approx(gold)
+
+    def test_a_stock_is_summed_across_members_not_over_time(self, traps) -> None:
+        """The number of prisoners in a quarter is the sum over states, sexes and statuses of
+        that quarter; a change runs from the first quarter's level to the last's."""
+        answer, _ = _ask(traps["layer"], "s1",
+                         "What was the number of prisoners in the third quarter of 2016?")
+        gold = _sql(traps, "SELECT sum(count) FROM prisoners WHERE quarter_label = "
+                    "'2016-Q3'")
+        assert answer["status"] == "answered" and answer["value"] == pytest.approx(gold)
+        answer, _ = _ask(traps["layer"], "s2", "How did the number of prisoners change from "
+                         "the first quarter of 2016 to the fourth quarter of 2016?")
+        first, last = (_sql(traps, f"SELECT sum(count) FROM prisoners WHERE "
+                            f"quarter_label = '2016-Q{q}'") for q in (1, 4))
+        assert answer["value"] == pytest.approx(100 * (last / first - 1), abs=0.01)
+
+    def test_a_percentage_is_averaged(self, traps) -> None:
+        """'average occupancy in 2016' is the mean of the rows' percentages, not their sum."""
+        answer, _ = _ask(traps["layer"], "r1", "What was the average occupancy in 2016?")
+        gold = _sql(traps, "SELECT avg(occupancy_pct) FROM region_quarters WHERE "
+                    "\"Quarter\" LIKE '2016%'")
+        assert answer["value"] == pytest.approx(gold)
+
+    def test_the_row_count_says_rows_and_the_count_column_takes_the_words(self, traps) -> None:
+        """In a panel the row count is 'rows of prisoners' and takes none of their words;
+        'number of prisoners' names the count column's sum; an events table's row count keeps
+        its words (number of sales)."""
+        gov = yaml.safe_load((traps["root"] / "governance.yaml").read_text(encoding="utf-8"))
+        metrics = _models(traps["root"])
+        assert metrics["prisoner_rows"]["label"] == "rows of prisoners"
+        assert "number of prisoners" not in gov["metrics"]["prisoner_rows"].get("synonyms", [])
+        assert "number of prisoners" in gov["metrics"]["count"]["synonyms"]
+        assert "number of sales" in gov["metrics"]["sale_count"]["synonyms"]
+
+
+class TestDraftMark:
+    def test_every_inferred_metric_and_dimension_is_marked(self, traps) -> None:
+        """Each metric and dimension init wrote carries the inference it rests on, and
+        --review lists them all."""
+        models = _models(traps["root"])
+        metrics = [m for m in models.values() if "type_params" in m and "measure" in m.get(
+            "type_params", {}) or m.get("type") in ("ratio", "derived")]
+        assert metrics and all(m["config"]["meta"]["showwork"]["draft"] for m in metrics)
+        marks = review(traps["root"])
+        assert {x.name for x in marks if x.kind == "metric"} == {m["name"] for m in metrics}
+        cpi = next(x for x in marks if x.name == "cpi")
+        assert "index" in cpi.inference and "never summed" in cpi.inference
+        assert any(x.kind == "dimension" and x.name == "region_quarters.region" for x in marks)
+
+    def test_an_answer_on_a_draft_has_a_caveat_until_reviewed(self, tmp_path: Path) -> None:
+        """An answer citing a drafted metric is served with a draft_metric caveat naming the
+        inference; once a person deletes the mark, the same answer carries no such caveat."""
+        db = init_traps.build(tmp_path / "traps.duckdb")
+        init_project(tmp_path / "drafted", db)
+        question = "What was the cpi in the second quarter of 2017?"
+        layer = Project.open(tmp_path / "drafted").layer()
+        try:
+            _, trace = _ask(layer, "d1", question)
+        finally:
+            layer.close()
+        assert "draft_metric" in _findings(trace)
+        assert trace.served().audit["decision"] == "serve_with_caveats"
+        path = tmp_path / "drafted" / "models" / "metrics.yml"
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for m in data["metrics"]:
+            if m["name"] == "cpi":
+                del m["config"]
+        path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+        layer = Project.open(tmp_path / "drafted").layer()
+        try:
+            answer, trace = _ask(layer, "d2", question)
+        finally:
+            layer.close()
+        assert answer["value"] == pytest.approx(107.5)
+        assert "draft_metric" not in _findings(trace)
+
+
+class TestNames:
+    def test_names_that_pass(self, tmp_path: Path) -> None:
+        """A table named t and columns named t, 2021 and 'Sales (USD)' get valid names and keep
+        the columns as their expr; the draft validates and answers."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        rows = "\n".join(f"{m},2016-01-{m:02d},{'ab'[m % 2]},{m * 10},{m * 2.5}"
+                         for m in range(1, 13))
+        (folder / "t.csv").write_text(f"t,day,region,2021,Sales (USD)\n{rows}\n",
+                                      encoding="utf-8")
+        (folder / "monthly.csv").write_text("month,store,Sales (USD)\n" + "\n".join(
+            f"2016M{m:02d},{s},{m * 100 + len(s)}" for m in range(1, 13) for s in ("a", "bb"))
+            + "\n", encoding="utf-8")
+        result = init_project(tmp_path / "draft", folder)
+        assert result.written
+        models = _models(tmp_path / "draft")
+        assert "c_t" in models and models["c_t"]["model"] == "ref('t')"
+        exprs = {m["expr"] for m in models["c_t"]["measures"]}
+        assert {'"2021"', '"Sales (USD)"'} <= exprs
+        monthly = models["monthly"]
+        (sales,) = [m for m in monthly["measures"] if m["name"].startswith("sales_usd")]
+        assert sales["expr"] == '"Sales (USD)"'
+        layer = Project.open(tmp_path / "draft").layer()
+        try:
+            answer, _ = _ask(layer, "n1", "What were total sales usd in March 2016?")
+        finally:
+            layer.close()
+        assert answer["value"] == pytest.approx(301 + 302)
+
+
+class TestEventsStayEvents:
+    def test_events_unique_by_nature_are_not_a_panel(self, tmp_path: Path) -> None:
+        """Flights are unique on carrier x flight number x day, but most such combinations are
+        empty: the table is events, its row count keeps the flights' words and its delay is
+        averaged; a dense carrier x day table of the same columns is a panel, its rows rows."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        lines = [f"{c},{100 + (d * 7 + i * 13 + k * 41) % 90},2013-01-{d:02d},{(d * i) % 40 - 5}"
+                 for d in range(1, 29) for i, c in enumerate(("UA", "AA", "DL")) for k in (0, 1)]
+        (folder / "flights.csv").write_text("carrier,flight,flight_date,dep_delay\n"
+                                            + "\n".join(lines) + "\n", encoding="utf-8")
+        dense = [f"{c},2013-01-{d:02d},{(d * 3 + i) % 17 + 5}" for d in range(1, 29)
+                 for i, c in enumerate(("UA", "AA", "DL"))]
+        (folder / "carrier_days.csv").write_text("carrier,day,flights_count\n"
+                                                 + "\n".join(dense) + "\n", encoding="utf-8")
+        result = init_project(tmp_path / "draft", folder)
+        roles = {f"{r.table}.{r.column}": r.role for r in result.roles}
+        assert roles["flights.dep_delay"] == "delay"
+        assert roles["carrier_days.flights_count"] == "stock"
+        gov = yaml.safe_load((tmp_path / "draft" / "governance.yaml").read_text("utf-8"))
+        assert "number of flights" in gov["metrics"]["flight_count"]["synonyms"]
+        assert "carrier_day_rows" in gov["metrics"]
+
+    def test_a_rate_on_a_hundred_scale_is_a_percentage(self, tmp_path: Path) -> None:
+        """Occupancy written 0-100 is averaged with unit percent; a 0-1 share is a fraction."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        (folder / "hotels.csv").write_text("region,quarter,occupancy,share_booked\n" + "\n".join(
+            f"{r},{y} Q{q},{50 + q + len(r)},{0.1 * q + 0.01 * len(r)}"
+            for r in ("north", "southwest") for y in (2015, 2016) for q in range(1, 5)) + "\n",
+            encoding="utf-8")
+        init_project(tmp_path / "draft", folder)
+        gov = yaml.safe_load((tmp_path / "draft" / "governance.yaml").read_text("utf-8"))
+        assert gov["metrics"]["avg_occupancy"]["unit"] == "percent"
+        assert gov["metrics"]["avg_share_booked"]["unit"] == "fraction"
+
+
+class TestKeys:
+    def test_four_columns_unique_together_are_the_key(self, traps) -> None:
+        """The stock table, unique on state x sex x status x quarter, gets a key made of the
+        four, so its metrics keep their dimensions."""
+        models = _models(traps["root"])
+        (entity,) = [e for e in models["prisoners"]["entities"] if e["type"] == "primary"]
+        assert all(c in entity["expr"] for c in ("state", "sex", "legal_status",
+                                                 "quarter_label"))
+        assert "prisoner__state" in traps["layer"].model.supported_dimensions("count")
+
+    def test_estimate_then_confirm_once(self, monkeypatch) -> None:
+        """On a big table every candidate combination is estimated in one scan and only the
+        one that may be unique is counted exactly; with none unique, the nearest is kept for
+        the warning with its duplicate rows."""
+        import showwork.semantic_layer.draft.profile as profile_module
+        from showwork.harness.init import DuckSource
+        from showwork.semantic_layer.draft.profile import composite_key, profile
+
+        con = duckdb.connect()
+        con.execute("CREATE TABLE panel AS SELECT 'r' || CAST(i % 40 AS VARCHAR) AS region, "
+                    "'c' || CAST(i // 40 % 25 AS VARCHAR) AS channel, "
+                    "DATE '2020-01-01' + CAST(i // 1000 AS INTEGER) AS day, "
+                    "CAST(i % 7 AS VARCHAR) AS shift FROM range(0, 5000) t(i)")
+        source = DuckSource(con)
+        monkeypatch.setattr(profile_module, "BIG_TABLE", 100)
+        table = profile(source, "panel", source.tables()["panel"])
+        asked: list[str] = []
+        real = source.rows
+        monkeypatch.setattr(source, "rows", lambda sql: asked.append(sql) or real(sql))
+        assert composite_key(source, table) == ("region", "channel", "day")
+        exact = [q for q in asked if "DISTINCT" in q.upper() and "APPROX" not in q.upper()]
+        assert len([q for q in asked if "APPROX_COUNT_DISTINCT" in q.upper()]) == 1
+        assert len(exact) == 1
+        con.execute("INSERT INTO panel SELECT * FROM panel LIMIT 3")
+        table = profile(source, "panel", source.tables()["panel"])
+        nearest: dict = {}
+        assert composite_key(source, table, nearest) is None
+        combo, duplicates = nearest["panel"]
+        assert duplicates == 3 and combo[:2] == ("region", "channel")
+        con.close()
+
+
+class TestCommandLine:
+    def test_a_draft_that_does_not_validate_still_prints_what_was_inferred(
+            self, tmp_path: Path, monkeypatch) -> None:
+        """Nothing is written, but the inference table is printed before the reason (exit 3)."""
+        from typer.testing import CliRunner
+
+        import showwork.harness.init as init
+        from showwork.harness.cli import build_app
+
+        db = init_traps.build(tmp_path / "w.duckdb")
+
+        def fail(*_args) -> None:
+            raise init.ProjectError("The draft did not validate, so nothing was written: boom")
+
+        monkeypatch.setattr(init, "_validate", fail)
+        result = CliRunner().invoke(build_app(), ["init", str(tmp_path / "p"), "--from",
+                                                  str(db)])
+        from showwork.harness.cli.errors import exit_code
+
+        assert isinstance(result.exception, init.DraftInvalid)
+        assert exit_code(result.exception) == 3  # the entry point's mapping: a bad project
+        out = " ".join(result.output.split())
+        assert "What init inferred" in out and "region_quarters.cpi" in out
+        assert "boom" in str(result.exception)
+        assert not (tmp_path / "p" / "showwork.yaml").exists()
+
+    def test_review_lists_the_draft_decisions(self, traps) -> None:
+        """`showwork init --review DIR` prints each drafted metric and dimension with what it
+        rests on, and how to sign one off."""
+        from typer.testing import CliRunner
+
+        from showwork.harness.cli import build_app
+
+        result = CliRunner().invoke(build_app(), ["init", "--review", str(traps["root"])],
+                                    env={"COLUMNS": "250"})
+        assert result.exit_code == 0, result.output
+        out = " ".join(result.output.split())
+        assert "Draft decisions to review" in out and "cpi" in out and "read as index" in out
+        assert "deleting its config.meta.showwork.draft mark" in out
+
+
+class TestWeighted:
+    def test_a_per_head_value_is_weighted_by_the_population(self, tmp_path: Path) -> None:
+        """GDP per capita over a continent's countries is averaged weighted by their population
+        (the evident denominator), not as a plain mean of countries; a rate with no population
+        beside it stays a plain mean."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        rows = [f"{c},{k},{y},{p * (1 + (y - 2000) // 5)},{g + y - 2000},{40 + len(c)}.5"
+                for c, k, p, g in (("Aland", "North", 1000, 50.0), ("Borduria", "North", 9000,
+                                   10.0), ("Cyrenia", "South", 500, 30.0))
+                for y in (2000, 2005, 2010)]
+        (folder / "countries.csv").write_text("country,continent,year,pop,gdpPercap,lifeExp\n"
+                                              + "\n".join(rows) + "\n", encoding="utf-8")
+        result = init_project(tmp_path / "draft", folder)
+        roles = {f"{r.table}.{r.column}": r.role for r in result.roles}
+        assert roles["countries.pop"] == "stock" and roles["countries.gdpPercap"] == "average"
+        layer = Project.open(tmp_path / "draft").layer()
+        try:
+            answer, _ = _ask(layer, "w1", "What was the average gdp per capita in North in 2010?")
+            gold = layer.run_sql("SELECT sum(gdpPercap * pop) / sum(pop) FROM countries "
+                                 "WHERE continent = 'North' AND year = 2010")[0][0]
+            assert answer["value"] == pytest.approx(gold)
+            answer, _ = _ask(layer, "w2", "What was the average life expectancy in North in "
+                             "2010?")
+            plain = layer.run_sql("SELECT avg(lifeExp) FROM countries WHERE continent = "
+                                  "'North' AND year = 2010")[0][0]
+            assert answer["value"] == pytest.approx(plain)
+        finally:
+            layer.close()
+
+
+class TestSpacing:
+    def test_text_dates_on_month_starts_get_month_grain(self, tmp_path: Path) -> None:
+        """Text timestamps all on the first of a month get month grain, like DATE columns; text
+        dates on any day keep day grain."""
+        con = duckdb.connect(str(tmp_path / "w.duckdb"))
+        con.execute("CREATE TABLE prices AS SELECT strftime(DATE '2020-01-01' + INTERVAL (m) "
+                    "MONTH, '%Y-%m-%d') AS month_start, 10.0 + m AS price FROM range(0, 24) t(m)")
+        con.execute("CREATE TABLE visits AS SELECT strftime(DATE '2020-01-01' + CAST(d AS "
+                    "INTEGER), '%Y-%m-%d') AS visited_on, 'web' || CAST(d % 3 AS VARCHAR) AS "
+                    "channel, d % 5 AS pages FROM range(0, 60) t(d)")
+        con.close()
+        init_project(tmp_path / "draft", tmp_path / "w.duckdb")
+        models = _models(tmp_path / "draft")
+        grains = {sm: [d["type_params"]["time_granularity"] for d in models[sm]["dimensions"]
+                       if d["type"] == "time"] for sm in ("prices", "visits")}
+        assert grains == {"prices": ["month"], "visits": ["day"]}
+        gov = yaml.safe_load((tmp_path / "draft" / "governance.yaml").read_text("utf-8"))
+        assert gov["coverage"]["prices"]["through"] == dt.date(2021, 12, 31)
+
+
+class TestCounts:
+    def test_a_count_column_in_events_takes_the_words(self, tmp_path: Path) -> None:
+        """A table of grouped events with a column n (how many arrests each row stands for):
+        'number of arrests' is the sum of n and the row count is rows; a table without such a
+        column keeps 'number of …' on its rows."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        (folder / "arrests.csv").write_text("arrested_on,precinct,n\n" + "\n".join(
+            f"2020-01-{d:02d},p{(d * k) % 4},{1 + (d + k) % 3}" for d in range(1, 32)
+            for k in (1, 2, 3)) + "\n", encoding="utf-8")
+        (folder / "calls.csv").write_text("called_on,precinct,minutes\n" + "\n".join(
+            f"2020-01-{d:02d},p{(d * k) % 4},{(d * k) % 17}" for d in range(1, 29)
+            for k in (1, 2)) + "\n", encoding="utf-8")
+        init_project(tmp_path / "draft", folder)
+        gov = yaml.safe_load((tmp_path / "draft" / "governance.yaml").read_text("utf-8"))
+        assert "number of arrests" in gov["metrics"]["c_n"]["synonyms"]
+        assert "arrest_rows" in gov["metrics"] and "arrest_count" not in gov["metrics"]
+        assert "number of calls" in gov["metrics"]["call_count"]["synonyms"]
+        layer = Project.open(tmp_path / "draft").layer()
+        try:
+            answer, _ = _ask(layer, "c1", "What was the number of arrests in January 2020?")
+            gold = layer.run_sql("SELECT sum(n) FROM arrests")[0][0]
+        finally:
+            layer.close()
+        assert answer["value"] == pytest.approx(gold)
+
+
+class TestTimeNumbers:
+    def test_a_decimal_year_named_date_is_the_time_not_an_index(self, tmp_path: Path) -> None:
+        """In a city x month panel a number named date, one per month (2000.0417…), is the
+        period written as a number, not an index; a price level the same in every city each
+        month (named neither date nor time) is an index."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        (folder / "housing.csv").write_text("city,year,month,sales,date,price_level\n" + "\n".join(
+            f"{c},{y},{m},{10 * m + len(c)},{y + (m - 1) / 12:.4f},{100 + 0.5 * m + y - 2000}"
+            for c in ("Austin", "Dallas", "El Paso") for y in (2000, 2001) for m in range(1, 13))
+            + "\n", encoding="utf-8")
+        result = init_project(tmp_path / "draft", folder)
+        roles = {f"{r.table}.{r.column}": r.role for r in result.roles}
+        assert {k: roles[k] for k in ("housing.date", "housing.price_level", "housing.sales")} \
+            == {"housing.date": "time part", "housing.price_level": "index",
+                "housing.sales": "amount"}
+
+
+class TestIntegerKeys:
+    def test_a_unique_integer_is_a_key_unless_named_an_amount(self, tmp_path: Path) -> None:
+        """o_orderkey, unique over 1,500 rows, is the key whatever its name says; amount_cents,
+        unique by chance over the same rows, is still summed."""
+        con = duckdb.connect(str(tmp_path / "w.duckdb"))
+        con.execute("CREATE TABLE orders AS SELECT i * 4 + 1 AS o_orderkey, "
+                    "DATE '2024-01-01' + CAST(i % 90 AS INTEGER) AS o_orderdate, "
+                    "['F', 'O', 'P'][1 + i % 3] AS o_orderstatus, 1000 + i * 7 AS amount_cents "
+                    "FROM range(0, 1500) t(i)")
+        con.close()
+        result = init_project(tmp_path / "draft", tmp_path / "w.duckdb")
+        roles = {f"{r.table}.{r.column}": r.role for r in result.roles}
+        assert roles["orders.o_orderkey"] == "key" and roles["orders.amount_cents"] == "amount"
