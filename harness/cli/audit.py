@@ -16,6 +16,7 @@ from rich.progress import track
 from showwork.harness.audit.types import Defect, Finding
 from showwork.harness.cli.common import RunProjectOpt, check_run_project, err
 from showwork.harness.experiments.reaudit import reaudit
+from showwork.harness.present.decisions import decision_key
 from showwork.traces import AuditView, DamagedTrace, TornLine, TraceError, read_views, verify_chain
 
 
@@ -69,6 +70,8 @@ def _reaudit_row(file: Path, record: AuditView) -> dict[str, Any]:
     stored = served.stored_audit() if served else None
     return {**row, "grounded": fresh.grounded if fresh else None,
             "decision": fresh.decision if fresh else None,
+            "shown": decision_key({"status": fresh.status, "decision": fresh.decision})
+            if fresh else "none",
             "defects": [_defect(d) for d in fresh.defects] if fresh else [],
             "findings": [_finding(f) for f in fresh.findings] if fresh else [],
             "matches_stored": (fresh.to_json() if fresh else None) == stored}
@@ -90,7 +93,7 @@ def _print_audits(rows: list[dict[str, Any]], mismatches: int, tampered: list[st
             print(f"{head} ✗ {r['error']}")
             continue
         mark = "✓" if r["matches_stored"] else "✗ differs from stored audit"
-        print(f"{head} grounded={r['grounded']} decision={r['decision']} "
+        print(f"{head} grounded={r['grounded']} decision={r['shown']} "
               f"defects={len(r['defects'])} findings={len(r['findings'])} {mark}")
         for d in r["defects"]:
             print(f"  defect {d['code']} {d['claim']} {d['citation'] or '-'}: {d['message']}")

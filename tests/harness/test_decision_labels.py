@@ -53,3 +53,23 @@ def test_the_terminal_names_each_decision(request: pytest.FixtureRequest, domain
         d = DECISIONS[want]
         assert line.startswith(f"Decision: {d.sign} {d.word} ·"), line
         assert ("serve" in line.split("·")[0]) == (want != "refused"), line
+
+
+
+@pytest.mark.parametrize("domain", ["demo", "shop"])
+def test_the_re_audit_names_a_refusal(request: pytest.FixtureRequest, domain: str, tmp_path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """`showwork audit` prints a stored refusal as decision=refused (its JSON keeps the audit's
+    own decision, `serve`, beside what a person is shown)."""
+    from showwork.harness.cli.audit import _print_audits, _reaudit_file
+    from showwork.traces import append
+
+    layer, rules = _layer(request, domain), RulesClient()
+    trace = run_attempt(Question("q", REFUSALS[domain]), rules, layer,
+                        Protocol.parse("claims+repair"))
+    append(tmp_path / "traces.jsonl", trace)
+    rows = _reaudit_file(tmp_path / "traces.jsonl", [])
+    assert [(r["decision"], r["shown"]) for r in rows] == [("serve", "refused")]
+    _print_audits(rows, 0, [], verify=False)
+    printed = capsys.readouterr().out
+    assert "decision=refused" in printed and "decision=serve" not in printed
