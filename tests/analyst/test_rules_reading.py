@@ -15,8 +15,9 @@ from showwork.semantic_layer import SemanticLayer
 
 @pytest.fixture(scope="module")
 def trips(tmp_path_factory) -> SemanticLayer:
+    from trips_project import build
+
     from showwork.harness.project import Project
-    from tests.support.trips_project import build
 
     project = Project.open(build(tmp_path_factory.mktemp("trips")))
     layer = project.layer()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from flights_data import FLIGHTS
 
 from showwork.analyst.rules import RulesClient
 from showwork.harness.audit.index import CatalogIndex
@@ -16,7 +17,6 @@ from showwork.harness.audit.numbers import read_claims
 from showwork.harness.experiments.attempt import run_attempt
 from showwork.harness.experiments.questions import load_questions
 from showwork.protocol.switches import Protocol
-from tests.support.flights_data import FLIGHTS
 
 
 @pytest.fixture(scope="module")

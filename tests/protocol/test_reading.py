@@ -498,8 +498,9 @@ def shop_catalog(shop_layer) -> dict[str, Any]:
 def trips(tmp_path_factory) -> dict[str, Any]:
     """A third domain whose members come only from the data: trips to 65 destinations (an open
     dimension, indexed), carriers' names in a joined table, tail numbers under a pattern."""
+    from trips_project import build
+
     from showwork.harness.project import Project
-    from tests.support.trips_project import build
 
     project = Project.open(build(tmp_path_factory.mktemp("trips")))
     try:
@@ -704,9 +705,10 @@ class TestMembersFromData:
     def test_the_index_is_bounded_and_says_so(self, tmp_path, monkeypatch) -> None:
         """A dimension with more values than the bound keeps the first ones, flagged
         incomplete."""
+        from trips_project import build
+
         from showwork.harness.project import Project
         from showwork.semantic_layer import infer
-        from tests.support.trips_project import build
 
         monkeypatch.setattr(infer, "INDEX_BOUND", 60)
         with Project.open(build(tmp_path)) as project:
