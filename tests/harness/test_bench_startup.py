@@ -30,10 +30,11 @@ def test_report_ratios_and_targets() -> None:
                "ask_demo_warm": [1.0] * 3, "startup_demo_warm": [0.2] * 3,
                "ask_generated_cold": [3.0] * 3, "startup_generated_cold": [2.5] * 3,
                "ask_generated_warm": [1.2] * 3, "startup_generated_warm": [0.4] * 3,
-               "init": [9.0] * 3}
+               "init": [9.0] * 3, "query": [0.7] * 3, "query_by_hand": [0.5] * 3}
     report = startup._report(samples, 1000, 3)
     assert report["figures"]["help"]["seconds"] == 0.25
     assert report["figures"]["help"]["ratio_to_python"] == pytest.approx(12.5)
     assert report["warm_growth"] == pytest.approx(2.0)
+    assert report["query_vs_by_hand"] == pytest.approx(1.4)
     assert report["met"] == {"help_s": True, "warm_startup_s": False, "warm_growth": False,
-                             "init_s": True}
+                             "init_s": True, "query_vs_by_hand": False}

@@ -316,7 +316,7 @@ class TestSparkUnavailable:
         (fake / "java").chmod(0o755)
         env = {k: v for k, v in os.environ.items() if k != "JAVA_HOME"}
         env["PATH"] = f"{fake}{os.pathsep}/usr/bin{os.pathsep}/bin"
-        code = ("from pathlib import Path\nfrom semantic_layer import errors\n"
+        code = ("from pathlib import Path\nfrom showwork.semantic_layer import errors\n"
                 "from showwork.semantic_layer.engines import open_engine\n"
                 "try:\n    open_engine({'spark': {'master': 'local[1]'}}, Path('.'))\n"
                 "except errors.EngineUnavailable as exc:\n    print(exc.message)\n")
