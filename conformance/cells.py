@@ -3,6 +3,7 @@ a key as text (a date as its day, a null as ''), a value as a float (a null as N
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
@@ -15,7 +16,14 @@ def key_text(v: Any) -> str:
         return str(v).lower()
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
+    if isinstance(v, str) and _DECIMAL.fullmatch(v):
+        # a DECIMAL member as showwork writes it ('10.60'), MetricFlow's cell as a float (10.6)
+        return key_text(float(v)) if float(v).is_integer() else repr(float(v))
     return str(v)[:10] if isinstance(v, str) and len(v) >= 10 and v[4:5] == "-" else str(v)
+
+
+_DECIMAL = re.compile(r"-?\d+\.\d+")
+"""A fixed-point number's text (a member of a DECIMAL column)."""
 
 
 def num(v: Any) -> float | None:

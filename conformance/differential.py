@@ -65,8 +65,15 @@ class World:
     members: dict[str, list[Any]]
     """where-able dimensions → values a filter may compare with."""
     kinds: dict[str, str]
-    """metric → its kind (simple, filtered, ratio, derived, cumulative, offset)."""
+    """metric → its kind (simple, filtered, ratio, derived, cumulative, offset, filled,
+    spined)."""
     queries: list[dict[str, Any]] = field(default_factory=list)
+    spine: str = "new"
+    """How the day spine is declared: `new` (time_spines) or `legacy`
+    (time_spine_table_configurations, as dbt-core writes a metricflow_time_spine model)."""
+    extra: random.Random | None = None
+    """The generator of what later features add (its own stream: the worlds and queries
+    before them stay as they were for a seed)."""
 
 
 # -- generating --------------------------------------------------------------------------------
@@ -227,7 +234,38 @@ def generate_world(rng: random.Random, index: int) -> World:
                    "type_params": {"expr": "cur - prev", "metrics": [
                        {"name": "amount_sum", "alias": "cur"},
                        {"name": "amount_sum", "alias": "prev", "offset_window": offset}]}})
-    return World(wid, hops, models, metrics, tables, dims, members, kinds)
+    extra = random.Random(f"{index}:{rng.getstate()[1][0]}")
+    _filled_and_spined(extra, add, filterable, members)
+    measures.append({"name": "amount_approx", "agg": "percentile", "expr": "amount",
+                     "agg_params": {"percentile": extra.choice([0.5, 0.8, 0.25]),
+                                    "use_approximate_percentile": True}})
+    add("approx", {"name": "amount_approx", "type": "simple",
+                   "type_params": {"measure": "amount_approx"}})
+    world = World(wid, hops, models, metrics, tables, dims, members, kinds,
+                  spine=extra.choice(["new", "legacy"]), extra=extra)
+    return world
+
+
+def _filled_and_spined(rng: random.Random, add: Any, filterable: list[str],
+                       members: dict[str, list[Any]]) -> None:
+    """fill_nulls_with and join_to_timespine metrics (on the measure input, as dbt writes
+    them): simple, filtered, and a ratio and a derived metric over a filled one."""
+    additive = ["amount_sum", "rows_count", "ones", "gifts", "amount_max", "key_distinct"]
+    fill = rng.choice([0, 0, -1, 100])
+    add("filled", {"name": "filled_1", "type": "simple", "type_params": {
+        "measure": {"name": rng.choice(additive), "fill_nulls_with": fill}},
+        "filter": _where(rng.choice(filterable), None, rng, members)})
+    add("filled", {"name": "filled_2", "type": "ratio", "type_params": {
+        "numerator": "filled_1", "denominator": rng.choice(["rows_count", "ones"])}})
+    add("filled", {"name": "filled_3", "type": "derived", "type_params": {
+        "expr": "ff * 2 + 1", "metrics": [{"name": "filled_1", "alias": "ff"}]}})
+    add("spined", {"name": "spined_1", "type": "simple", "type_params": {
+        "measure": {"name": rng.choice(additive), "join_to_timespine": True,
+                    **({"fill_nulls_with": fill} if rng.random() < 0.6 else {})}}})
+    add("spined", {"name": "spined_2", "type": "simple", "type_params": {
+        "measure": {"name": rng.choice(additive), "join_to_timespine": True,
+                    "fill_nulls_with": 0}},
+        "filter": _where(rng.choice(filterable), None, rng, members)})
 
 
 def _where(dim: str, value: Any, rng: random.Random, members: dict[str, list[Any]] | None = None
@@ -248,7 +286,8 @@ def _where(dim: str, value: Any, rng: random.Random, members: dict[str, list[Any
 def generate_queries(rng: random.Random, world: World, n: int) -> None:
     by_kind: dict[str, list[str]] = {}
     for name, kind in world.kinds.items():
-        by_kind.setdefault(kind, []).append(name)
+        if kind not in ("filled", "spined", "approx"):  # queried from the world's own stream
+            by_kind.setdefault(kind, []).append(name)
     kinds = list(by_kind)
     for i in range(n):
         kind = kinds[i % len(kinds)]
@@ -268,6 +307,70 @@ def generate_queries(rng: random.Random, world: World, n: int) -> None:
         if rng.random() < 0.25:  # metric_time bounded in the --where: one side, or both
             q["where"] = " AND ".join(x for x in [q["where"], *_time_bounds(rng)] if x)
         world.queries.append(q)
+    if world.extra is not None:
+        _feature_queries(world.extra, world, n)
+
+
+EXTRA_QUERIES = 4
+"""Queries per world of the features added later (fill_nulls_with, join_to_timespine, range
+and null filters), from the world's own stream."""
+
+
+def _feature_queries(rng: random.Random, world: World, first: int) -> None:
+    spined = [m for m, k in world.kinds.items() if k == "spined"]
+    filled = [m for m, k in world.kinds.items() if k in ("filled", "approx")]
+    plain = [m for m, k in world.kinds.items() if k in ("simple", "filtered", "ratio", "derived")]
+    for i in range(first, first + EXTRA_QUERIES):
+        kind = ("spined", "filled", "range_where", "null_where")[i % EXTRA_QUERIES]
+        pool = {"spined": spined, "filled": filled}.get(kind, plain)
+        metrics = rng.sample(pool, min(len(pool), rng.choice([1, 1, 2])))
+        if kind == "spined" and rng.random() < 0.4:
+            metrics.append(rng.choice(plain))
+        grain = rng.choice(GRAINS[1:]) if kind == "spined" and rng.random() < 0.8 else (
+            rng.choice([*GRAINS, None]))
+        group_by = rng.sample([d for d, _ in world.dims],
+                              min(len(world.dims), rng.choice([0, 0, 1, 2])))
+        q: dict[str, Any] = {"id": f"{world.id}.q{i}", "kind": kind, "metrics": metrics,
+                             "grain": grain, "group_by": group_by, "where": None}
+        if rng.random() < 0.7:  # inside the data, as above: a window past the sources'
+            # coverage is refused by design (their coverage is what showwork cites)
+            start = YEAR + dt.timedelta(days=rng.randint(20, 300))
+            q["start"], q["end"] = start.isoformat(), (start + dt.timedelta(
+                days=rng.randint(0, 300))).isoformat()
+        if kind in ("range_where", "null_where") or rng.random() < 0.3:
+            q["where"] = _range_where(rng, world, null=kind == "null_where")
+        world.queries.append(q)
+
+
+def _range_where(rng: random.Random, world: World, null: bool) -> str:
+    """A --where MetricFlow passes to SQL: <, <=, >, >=, BETWEEN, NOT BETWEEN on a time
+    dimension at a grain, an entity or a categorical dimension; IS [NOT] NULL on one."""
+    categorical = [d for d, kind in world.dims if kind != "entity" and d.count("__") <= 2]
+    entities = [d for d, kind in world.dims if kind == "entity" and "__" not in d]
+    if null:
+        dim = rng.choice(categorical + ["fact__channel"])
+        return f"{{{{ {_ref(dim)} }}}} IS {rng.choice(['', 'NOT '])}NULL"
+    choice = rng.choice(["time", "time", "entity", "categorical"])
+    op = rng.choice(["<", "<=", ">", ">=", "BETWEEN", "NOT BETWEEN"])
+    if choice == "entity" and entities:
+        ref, lo, hi = f"Entity('{entities[0]}')", rng.randint(1, 6), rng.randint(6, 12)
+    elif choice == "categorical":
+        ref, lo, hi = _ref(rng.choice(categorical + ["fact__channel"])), "'g'", "'t'"
+    else:
+        grain = rng.choice(["day", "day", "month"])
+        day = YEAR + dt.timedelta(days=rng.randint(0, 400))
+        later = day + dt.timedelta(days=rng.randint(0, 120))
+        ref, lo, hi = f"TimeDimension('fact__ts', '{grain}')", f"'{day}'", f"'{later}'"
+    if "BETWEEN" in op:
+        return f"{{{{ {ref} }}}} {op} {lo} AND {hi}"
+    return f"{{{{ {ref} }}}} {op} {rng.choice([lo, hi])}"
+
+
+def _ref(dim: str) -> str:
+    parts = dim.split("__")
+    if len(parts) > 2:
+        return f"Dimension('{'__'.join(parts[-2:])}', entity_path={parts[:-2]!r})"
+    return f"Dimension('{dim}')"
 
 
 def _time_bounds(rng: random.Random) -> list[str]:
@@ -302,8 +405,21 @@ def write(worlds: list[World], folder: Path) -> Path:
         folder.joinpath(w.id, "semantic.yml").write_text(yaml.safe_dump(
             {"semantic_models": w.semantic_models, "metrics": w.metrics}, sort_keys=False,
             allow_unicode=True), encoding="utf-8")
+        folder.joinpath(w.id, "spine.yml").write_text(yaml.safe_dump(
+            {"project_configuration": spine_configuration(w.spine)}, sort_keys=False),
+            encoding="utf-8")
     con.close()
     return database
+
+
+def spine_configuration(form: str) -> dict[str, Any]:
+    """The day spine as dbt-semantic-interfaces' project configuration, in either form."""
+    if form == "legacy":
+        return {"time_spine_table_configurations": [
+            {"location": "main.metricflow_time_spine", "column_name": "date_day", "grain": "day"}]}
+    return {"time_spines": [{"node_relation": {"alias": "metricflow_time_spine",
+                                               "schema_name": "main"},
+                             "primary_column": {"name": "date_day", "time_granularity": "day"}}]}
 
 
 # -- running -----------------------------------------------------------------------------------
@@ -324,7 +440,8 @@ def metricflow(worlds: list[World], database: Path, folder: Path) -> list[subpro
         batch = folder / f"batch{i}.json"
         batch.write_text(json.dumps({"database": str(database), "worlds": [
             {"id": w.id, "semantic_models": w.semantic_models, "metrics": w.metrics,
-             "queries": w.queries} for w in part]}, default=str), encoding="utf-8")
+             "queries": w.queries, "spine": spine_configuration(w.spine)} for w in part]},
+            default=str), encoding="utf-8")
         out = (folder / f"mf{i}.jsonl").open("w", encoding="utf-8")
         running.append(subprocess.Popen(
             [str(tool("python")), str(HERE / "mf_driver.py"), str(batch)], stdout=out,

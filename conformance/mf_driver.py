@@ -54,7 +54,7 @@ class ExplainOnlyClient:
 
 def manifest(world: dict[str, Any]) -> Any:
     """dbt YAML items as dbt-semantic-interfaces documents (model: ref('x') → node_relation)."""
-    docs = [{"project_configuration": SPINE}]
+    docs = [{"project_configuration": world.get("spine") or SPINE}]
     for sm in world["semantic_models"]:
         sm = dict(sm)
         table = sm.pop("model").split("'")[1]
@@ -89,14 +89,28 @@ def manifest_folder(folder: str) -> Any:
     return parse_yaml_files_to_validation_ready_semantic_manifest(files).semantic_manifest
 
 
+def dbt_manifest(path: str) -> Any:
+    """A dbt-written target/semantic_manifest.json, parsed as `mf` parses it."""
+    from metricflow_semantics.model.dbt_manifest_parser import (
+        parse_manifest_from_dbt_generated_manifest,
+    )
+
+    with open(path, encoding="utf-8") as f:
+        return parse_manifest_from_dbt_generated_manifest(manifest_json_string=f.read())
+
+
 def run(batch: dict[str, Any]) -> None:
     con = duckdb.connect(batch["database"], read_only=True)
     client = ExplainOnlyClient()
-    if "manifest" in batch:  # conformance/mf_itests.py: MetricFlow's own manifest and cases
-        batch = {"worlds": [{**batch, "id": batch["manifest"]}]}
+    if "manifest" in batch or "semantic_manifest" in batch:
+        # conformance/mf_itests.py: MetricFlow's own manifest and cases; conformance/public.py:
+        # a dbt project's target/semantic_manifest.json, as `mf query` reads it
+        batch = {"worlds": [{**batch, "id": batch.get("manifest") or batch["semantic_manifest"]}]}
     for world in batch["worlds"]:
         try:
-            built = manifest_folder(world["manifest"]) if "manifest" in world else manifest(world)
+            built = (dbt_manifest(world["semantic_manifest"]) if "semantic_manifest" in world
+                     else manifest_folder(world["manifest"]) if "manifest" in world
+                     else manifest(world))
             engine = MetricFlowEngine(SemanticManifestLookup(built), client)  # type: ignore[arg-type]
         except Exception as exc:  # noqa: BLE001 - reported per query
             for q in world["queries"]:

@@ -14,9 +14,10 @@ expressions (ratios, derived formulas) are computed over the joined leaves.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from sqlglot import exp
 
@@ -46,7 +47,7 @@ from showwork.semantic_layer.sql import (
     truncate,
     write,
 )
-from showwork.semantic_layer.validate import Plan
+from showwork.semantic_layer.validate import Plan, flat
 from showwork.semantic_layer.where import Ref, render
 from showwork.semantic_layer.windows import DIALECTS, Window, period_end, period_start, periods
 
@@ -59,6 +60,9 @@ TOTAL = "__total__"
 ADDITIVE = ("sum", "count", "sum_boolean")
 """Aggregations whose total over a partition of the rows is the sum of the parts' values."""
 ONE_PASS_COMPARE = ("postgres",)
+COMPARE: dict[str, type[exp.Binary]] = {"ge": exp.GTE, "gt": exp.GT, "le": exp.LTE,
+                                        "lt": exp.LT}
+"""A filter's comparison op as SQL."""
 """Dialects whose comparison reads both windows in one pass of FILTERed aggregates rather
 than grouped by the window (see _both_windows)."""
 
@@ -151,14 +155,36 @@ class _Build:
         self.leaves: dict[Leaf, str] = {}
         self.spliced: dict[str, str] = {}
         """A VALUES table's placeholder row → its rows as SQL text (see _values)."""
+        self.spined: dict[Leaf, None] = {}
+        """The leaves of metrics joined to their time spine (join_to_timespine), in order."""
+        self.counted: dict[Leaf, None] = {}
+        """Leaves whose rows are counted too (column + ROWS): a lone filled input's."""
 
     # -- metrics → leaves ----------------------------------------------------------------------
-    def metric(self, name: str, extra: tuple[str, ...] = (), mode: Mode = PLAIN) -> exp.Expr:
+    def metric(self, name: str, extra: tuple[str, ...] = (), mode: Mode = PLAIN,
+               alone: bool = False) -> exp.Expr:
+        """The metric's value over its leaf columns. `alone`: the only input of a derived
+        metric, whose fill_nulls_with holds only where it has rows of its own (MetricFlow
+        fills an input where it combines two or more, not a lone input's missing rows)."""
         m = self.model.metric_index[name]
         filters = tuple(dict.fromkeys((*m.filters, *extra)))
         if m.type == "simple":
-            return self._leaf(Leaf(m.measure or "", filters, mode), name,
-                              m.filters == filters and mode == PLAIN)
+            if m.join_to_timespine and self.plan is not None and self.plan.grain:
+                # joined from the spine: a row whose metric_time is null meets no spine day
+                filters = (*filters, TIMED)
+            leaf = Leaf(m.measure or "", filters, mode)
+            if TIMED in filters:
+                self.spined.setdefault(leaf, None)
+            column = self._leaf(leaf, name, m.filters == filters and mode == PLAIN)
+            if alone and m.fill_nulls_with is not None and TIMED not in filters:
+                if mode != PLAIN:
+                    raise SemanticError(f"Metric {name!r} (fill_nulls_with) shifted in time as "
+                                        "the only input of a derived metric is not supported yet.")
+                self.counted.setdefault(leaf, None)
+                rows = exp.column(f"{self.leaves[leaf]}{ROWS}")
+                return exp.Case().when(binary(exp.GT, rows, exp.Literal.number(0)),
+                                       _filled(m.fill_nulls_with, column), copy=False)
+            return _filled(m.fill_nulls_with, column)
         if m.type == "cumulative":
             if mode != PLAIN:
                 raise SemanticError(f"Metric {name!r}: an offset of a cumulative metric is not "
@@ -170,7 +196,7 @@ class _Build:
                 measure = inner.measure or ""
                 filters = tuple(dict.fromkeys((*inner.filters, *inp.filters, *filters)))
             how = Mode("cumulative", m.window, m.grain_to_date, m.period_agg)
-            return self._leaf(Leaf(measure, filters, how), name, True)
+            return _filled(m.fill_nulls_with, self._leaf(Leaf(measure, filters, how), name, True))
         if m.type == "ratio":
             assert m.numerator and m.denominator
             num = self.metric(m.numerator.name, (*filters, *m.numerator.filters), mode)
@@ -182,8 +208,8 @@ class _Build:
         def swap(node: exp.Expr) -> exp.Expr:
             if isinstance(node, exp.Column) and not node.table and node.name in inputs:
                 i = inputs[node.name]
-                return exp.paren(self.metric(i.name, (*filters, *i.filters), _combine(name, mode, i)),
-                                 copy=False)
+                return exp.paren(self.metric(i.name, (*filters, *i.filters), _combine(name, mode, i),
+                                             alone=len(m.inputs) == 1), copy=False)
             return node
 
         return parse_trusted(m.expr or "").transform(swap)  # a copy
@@ -215,6 +241,9 @@ class _Build:
                 own = measure.agg_time_dimension
                 key = f"m_{sm.name}" if own == sm.agg_time_dimension else f"m_{sm.name}__{own}"
                 kind = "additive"
+            if leaf in self.counted and kind != "additive":
+                raise SemanticError(f"Measure {measure.name!r} (fill_nulls_with) read as the only "
+                                    "input of a derived metric is not supported yet here.")
             cte = ctes.setdefault(key, _Cte(key, sm, kind=kind))
             if kind == "pit" and cte.leaves and cte.leaves[0].filters != leaf.filters:
                 cte = ctes.setdefault(f"{key}__{self.leaves[leaf][3:]}",
@@ -236,11 +265,75 @@ class _Build:
                      "semi": self._semi}[cte.kind]
             built.append((cte.name, build(cte, self._bucketed)))
         keys = ([BUCKET] if self._bucketed else []) + list(plan.group_by)
+        if plan.kind == "query" and plan.grain and self.spined and self._spine_rows_kept():
+            for leaf in self.spined:
+                rows = self._spine_rows(leaf)
+                if rows is not None:  # None: the filter keeps no spine day of the range
+                    built.append((f"s_{self.leaves[leaf][3:]}", rows))
         select = self._outer(plan, built, keys, exprs)
         if plan.aggregate:
             select = self._summed(plan, select)
         _check(select, tables | {name for name, _ in built})
         return select
+
+    def _spine_rows(self, leaf: Leaf) -> exp.Select | None:
+        """The rows MetricFlow's LEFT JOIN from the time spine adds to a metric's own: each
+        period of the query's range the day spine covers in which the metric has no row, its
+        dimensions null (the spine filtered to the range, joined on metric_time only)."""
+        plan = self.plan
+        assert plan is not None
+        spine = self.model.spine_coverage
+        sm = self.model.measures[leaf.measure][0]
+        keep = self._spine_days(sm, self.model.measures[leaf.measure][1])
+        rows = [(label,) for label, w in self._buckets()
+                if (spine is None or (w.start <= spine.through and w.end >= spine.from_))
+                and (keep is None or any(keep(d) for d in _days(w, spine)))]
+        if not rows:
+            return None
+        own = self._additive(_Cte(f"has_{self.leaves[leaf][3:]}", sm, [leaf]), True)
+        bucket = cast(exp.column(BUCKET, "p"), DATE)
+        has = exp.select(exp.Literal.number(1)).from_(own.subquery("h"), copy=False).where(
+            exp.column(BUCKET, "h").eq(bucket.copy()), copy=False)
+        select = exp.select(named(bucket, BUCKET)).from_(self._values(rows, [BUCKET]),
+                                                         copy=False)
+        for name in plan.group_by:
+            select = select.select(named(exp.Null(), name), copy=False)
+        return select.where(exp.not_(exp.Exists(this=has)), copy=False)
+
+    def _spine_days(self, sm: SemanticModel, measure: Measure
+                    ) -> Callable[[dt.date], bool] | None:
+        """Which spine days the filter keeps, when it names only the measure's own time
+        dimension (MetricFlow applies such a filter to the time spine too); None otherwise."""
+        plan = self.plan
+        assert plan is not None
+        tests = []
+        for item in plan.filters:
+            parts = item.any_of if isinstance(item, AnyOf) else [item]
+            reads = []
+            for f in parts:
+                ref = resolve_any(self.model, sm, self.model.qualified_name(f.dimension))
+                if ref.path or ref.owner != sm.name or ref.dimension.name != \
+                        measure.agg_time_dimension:
+                    return None
+                reads.append((f, ref.grain or "day"))
+            tests.append(reads)
+        if not tests:
+            return None
+        return lambda day: all(any(_holds(f, period_start(day, g)) for f, g in reads)
+                               for reads in tests)
+
+    def _spine_rows_kept(self) -> bool:
+        """A period the spine adds (no data: its dimensions null) is kept: MetricFlow filters the
+        spine-joined rows again when the filter names only dimensions the query groups by, so
+        such a row stays only if the filter holds on nulls (IS NULL)."""
+        plan = self.plan
+        assert plan is not None
+        grouped = {self.model.qualified_name(d) for d in plan.group_by}
+        named = {self.model.qualified_name(f.dimension) for f in flat(list(plan.filters))}
+        if not named or not named <= grouped:
+            return True
+        return all(any(x.op == "is_null" for x in (f.any_of if isinstance(f, AnyOf) else [f]))
+                   for f in plan.filters)
 
     @property
     def _bucketed(self) -> bool:
@@ -304,6 +397,11 @@ class _Build:
         col = scan.column(ref)  # an expression dimension (a = 'x') in parentheses, as render does
         col = col if isinstance(col, exp.Column | exp.Cast | exp.Func | exp.Literal | exp.Paren) \
             else exp.paren(col, copy=False)
+        if f.op in ("is_null", "not_null"):
+            cond: exp.Expr = exp.Is(this=col, expression=exp.Null())
+            return exp.not_(cond, copy=False) if f.op == "not_null" else cond
+        if f.op in COMPARE:
+            return COMPARE[f.op](this=col, expression=literal(f.values[0], is_time))
         cond = exp.In(this=col, expressions=[literal(v, is_time) for v in f.values])
         return exp.not_(cond, copy=False) if f.op == "not_in" else cond
 
@@ -356,6 +454,9 @@ class _Build:
 
     def _percentile(self, m: Measure, value: exp.Expr) -> exp.Expr:
         p = exp.Literal.number(m.percentile if m.percentile is not None else 0.5)
+        approximate = _approximate(m, value, self.dialect)
+        if approximate is not None:
+            return approximate
         if self.dialect == "duckdb":
             name = "quantile_disc" if m.discrete else "quantile_cont"
             return exp.Anonymous(this=name, expressions=[value, p])
@@ -408,14 +509,18 @@ class _Build:
         aggregates = {self.leaves[leaf]: self._aggregate(
             leaf, None if uniform else residual[leaf], scan, grouped=grouped,
             windows=plan.kind == "compare") for leaf in cte.leaves}
+        how = {self.leaves[leaf]: self._again(leaf) for leaf in cte.leaves}
+        for leaf in cte.leaves:
+            if leaf in self.counted:
+                aggregates[self.leaves[leaf] + ROWS] = _count_rows(
+                    None if uniform else residual[leaf])
+                how[self.leaves[leaf] + ROWS] = "count"
         if one_pass:
-            how = {self.leaves[leaf]: self._again(leaf) for leaf in cte.leaves}
             return self._both_windows(select, scan, _windows_split(plan, col), aggregates, how)
         for column, aggregate in aggregates.items():
             select = select.select(named(aggregate, column), copy=False)
         select = self._dims(select, scan)
-        return aggregated_first(scan, with_from(scan, select),
-                                {self.leaves[leaf]: self._again(leaf) for leaf in cte.leaves})
+        return aggregated_first(scan, with_from(scan, select), how)
 
     def _again(self, leaf: Leaf) -> str | None:
         """How the leaf's partial results are aggregated again (pushdown.again)."""
@@ -847,6 +952,64 @@ class _Build:
         if plan.limit:
             select = select.limit(plan.limit, copy=False)
         return select
+
+
+def _approximate(m: Measure, value: exp.Expr, dialect: str) -> exp.Expr | None:
+    """An approximate percentile (use_approximate_percentile) in the dialect's own approximate
+    quantile, as MetricFlow renders it: DuckDB approx_quantile and Snowflake APPROX_PERCENTILE
+    (continuous), Spark/Databricks percentile_approx (discrete), BigQuery
+    APPROX_QUANTILES(x, n)[OFFSET(k)]. None where the dialect has none for the kind asked
+    (PostgreSQL; a discrete one in DuckDB or Snowflake, a continuous one in Spark): the exact
+    percentile is computed instead (MetricFlow refuses those)."""
+    if not m.approximate:
+        return None
+    p = m.percentile if m.percentile is not None else 0.5
+    if dialect == "duckdb" and not m.discrete:
+        return exp.Anonymous(this="approx_quantile", expressions=[value, exp.Literal.number(p)])
+    if dialect == "snowflake" and not m.discrete:
+        return exp.Anonymous(this="APPROX_PERCENTILE", expressions=[value, exp.Literal.number(p)])
+    if dialect == "spark" and m.discrete:
+        return exp.Anonymous(this="percentile_approx", expressions=[value, exp.Literal.number(p)])
+    if dialect == "bigquery":
+        from fractions import Fraction
+
+        f = Fraction(p).limit_denominator()
+        quantiles = exp.Anonymous(this="APPROX_QUANTILES",
+                                  expressions=[value, exp.Literal.number(f.denominator)])
+        return exp.Bracket(this=quantiles, expressions=[exp.Anonymous(
+            this="OFFSET", expressions=[exp.Literal.number(f.numerator)])])
+    return None
+
+
+TIMED = "{{ TimeDimension('metric_time') }} IS NOT NULL"
+ROWS = "__rows"
+"""The suffix of a leaf's count of rows (Build.counted)."""
+"""The filter a metric joined to its time spine reads its rows under when grouped by time."""
+
+
+def _days(w: Window, spine: Any) -> list[dt.date]:
+    """The days of a bucket the spine holds."""
+    start = max(w.start, spine.from_) if spine else w.start
+    end = min(w.end, spine.through) if spine else w.end
+    return [start + dt.timedelta(days=i) for i in range((end - start).days + 1)]
+
+
+def _holds(f: Filter, day: dt.date) -> bool:
+    """A filter on a time dimension, of a day (the period's start at the filter's grain)."""
+    if f.op in ("is_null", "not_null"):
+        return f.op == "not_null"
+    values = [dt.date.fromisoformat(str(v)[:10]) for v in f.values]
+    tests = {"in": lambda: day in values, "not_in": lambda: day not in values,
+             "ge": lambda: day >= values[0], "gt": lambda: day > values[0],
+             "le": lambda: day <= values[0], "lt": lambda: day < values[0]}
+    return tests[f.op]()
+
+
+def _filled(value: int | float | None, column: exp.Expr) -> exp.Expr:
+    """A metric's value with MetricFlow's fill_nulls_with (COALESCE), or as it is."""
+    if value is None:
+        return column
+    return exp.Coalesce(this=column, expressions=[exp.Literal.number(value)])
 
 
 def _combine(name: str, mode: Mode, i: object) -> Mode:

@@ -48,6 +48,12 @@ class RawManifest:
     skipped: list[str] = field(default_factory=list)
     """Objects read but not used (saved queries, exports), each naming where it is."""
     time_spines: list[dict[str, Any]] = field(default_factory=list)
+    legacy_spines: list[dict[str, Any]] = field(default_factory=list)
+    """Legacy time spines (a `metricflow_time_spine` model without YAML, a manifest's
+    time_spine_table_configurations), in the time spines' shape: used for a grain no time
+    spine has (MetricFlow's TimeSpineSource), by `with_legacy_spines`."""
+    model_properties: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """dbt model name → its YAML properties (`models:` entries: config, columns, time_spine)."""
     source: str = ""
     """The file or folder read."""
 
@@ -78,6 +84,40 @@ def read_dbt_yaml(path: Path) -> RawManifest:
     for file in yaml_files(path):
         _read_file(file, raw)
     _proxy_metrics(raw)
+    for model in sorted(path.rglob(f"{LEGACY_SPINE}.*")) if path.is_dir() else []:
+        if model.suffix in (".sql", ".py") and model.stem not in {s.get("name")
+                                                                  for s in raw.time_spines}:
+            # dbt-core writes the model without time_spine config into the manifest as the
+            # legacy time spine: its date_day column, by day
+            raw.legacy_spines.append(legacy_spine(LEGACY_SPINE, "date_day", "day",
+                                                  Origin(str(model))))
+            break
+    return with_legacy_spines(raw)
+
+
+LEGACY_SPINE = "metricflow_time_spine"
+"""The model dbt-core reads as the time spine when no YAML configures one (dbt's constants)."""
+
+
+def legacy_spine(location: str, column: str, grain: str, origin: Origin) -> dict[str, Any]:
+    """A legacy time spine (`schema.table` location, its day column) in the manifest's time
+    spine shape; `$source_schema` (MetricFlow's test manifests) as the default schema."""
+    parts = [p.strip('"`') for p in str(location).split(".")]
+    schema = parts[-2] if len(parts) > 1 and not parts[-2].startswith("$") else ""
+    return {"node_relation": {"alias": parts[-1], "schema_name": schema},
+            "primary_column": {"name": column, "time_granularity": str(grain).lower()},
+            "custom_granularities": [], "name": parts[-1], "origin": str(origin)}
+
+
+def with_legacy_spines(raw: RawManifest) -> RawManifest:
+    """The legacy time spines added for each grain no time spine has, as MetricFlow's
+    TimeSpineSource adds them (once: they are consumed)."""
+    for spine in raw.legacy_spines:
+        grain = spine["primary_column"]["time_granularity"]
+        if grain not in {s.get("primary_column", {}).get("time_granularity", "day")
+                         for s in raw.time_spines if isinstance(s.get("primary_column"), dict)}:
+            raw.time_spines.append(spine)
+    raw.legacy_spines = []
     return raw
 
 
@@ -132,12 +172,20 @@ def _read_file(file: Path, raw: RawManifest) -> None:
                 raw.skipped.append(f"{Origin(str(file), lines[key].get(i))}: {what} {name!r} is "
                                    "not used by showwork (not a metric)")
         for i, model in enumerate(doc.get("models") or []):
+            if isinstance(model, dict) and isinstance(model.get("name"), str):
+                raw.model_properties.setdefault(model["name"], model)
             if isinstance(model, dict) and isinstance(model.get("time_spine"), dict):
                 raw.time_spines.append(_dbt_time_spine(model, Origin(str(file), lines["models"].get(i))))
         config = doc.get("project_configuration")
         for spine in (config.get("time_spines") or []) if isinstance(config, dict) else []:
             if isinstance(spine, dict):  # dbt-semantic-interfaces' own YAML (MetricFlow's tests)
                 raw.time_spines.append(_placed(spine, Origin(str(file), line)))
+        legacy = config.get("time_spine_table_configurations") if isinstance(config, dict) else None
+        for spine in legacy or []:
+            if isinstance(spine, dict) and spine.get("location") and spine.get("column_name"):
+                raw.legacy_spines.append(legacy_spine(spine["location"], spine["column_name"],
+                                                      spine.get("grain") or "day",
+                                                      Origin(str(file), line)))
 
 
 def _dbt_time_spine(model: dict[str, Any], origin: Origin) -> dict[str, Any]:

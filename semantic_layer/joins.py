@@ -100,6 +100,8 @@ def resolve(model: SemanticModelFile, fact: SemanticModel, name: str,
     if len(path) > MAX_HOPS:
         raise UnsupportedDimension(f"{kind.capitalize()} {name!r} crosses {len(path)} joins; "
                                    f"at most {MAX_HOPS} are supported.")
+    if repeats((*path, element)):
+        raise UnsupportedDimension(_REPEATED.format(what=kind.capitalize(), name=name))
     local = len(path) == 1 and fact.primary_entity == path[0] and fact.dimension(element)
     if local:
         return DimensionRef(name, (), fact.name, fact.dimension(element), grain)  # type: ignore[arg-type]
@@ -133,9 +135,21 @@ def resolve_any(model: SemanticModelFile, fact: SemanticModel, name: str) -> Dim
         raise
 
 
+def repeats(parts: tuple[str, ...]) -> bool:
+    """A name element repeated (policy__policy__policy_number): MetricFlow names no element
+    so, blocking the join path that would (it never joins one entity twice)."""
+    return len(set(parts)) != len(parts)
+
+
+_REPEATED = ("{what} {name!r} repeats a name element; MetricFlow names no element so (a join "
+             "path through one entity twice); name it by its shortest path.")
+
+
 def _entity_ref(model: SemanticModelFile, fact: SemanticModel, name: str, path: tuple[str, ...],
                 element: str) -> DimensionRef:
     path = (*path, element)
+    if repeats(path):
+        raise UnsupportedDimension(_REPEATED.format(what="Entity", name=name))
     if len(path) == 1 or (len(path) == 2 and path[0] == fact.primary_entity):
         e = fact.entity(path[-1])
         if e is None:
@@ -199,8 +213,9 @@ def reachable(model: SemanticModelFile, fact: SemanticModel,
     ambiguous: set[str] = set()
     if fact.primary_entity:
         for d in fact.dimensions:
-            out[f"{fact.primary_entity}__{d.name}"] = DimensionRef(
-                f"{fact.primary_entity}__{d.name}", (), fact.name, d)
+            if d.name != fact.primary_entity:
+                out[f"{fact.primary_entity}__{d.name}"] = DimensionRef(
+                    f"{fact.primary_entity}__{d.name}", (), fact.name, d)
     frontier: list[tuple[SemanticModel, tuple[Hop, ...]]] = [(fact, ())]
     for _ in range(max_hops):
         nxt = []
@@ -213,6 +228,8 @@ def reachable(model: SemanticModelFile, fact: SemanticModel,
                     prefix = "__".join(h.entity for h in path)
                     for d in target.dimensions:
                         name = f"{prefix}__{d.name}"
+                        if repeats(tuple(name.split("__"))):
+                            continue
                         if name in out and out[name].owner != target.name:
                             ambiguous.add(name)
                         out.setdefault(name, DimensionRef(name, path, target.name, d))

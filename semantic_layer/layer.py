@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import structlog
 
 from showwork.semantic_layer.catalog import build_catalog
 from showwork.semantic_layer.duck import duckdb
@@ -29,6 +31,7 @@ from showwork.semantic_layer.validate import Plan, plan_compare, plan_query
 if TYPE_CHECKING:
     from showwork.semantic_layer.compile import Compiled, Compiler
 
+log = structlog.get_logger(__name__)
 PREPARED_KEPT = 1024
 """Prepared calls a layer keeps, by wire arguments and by plan (cleared when full)."""
 Store = Callable[[tuple[str, ...], Callable[[], Reading]], Reading]
@@ -49,9 +52,15 @@ class SemanticLayer:
         self.limits = limits or Limits()
         self._time_problems: dict[tuple[str, str], str] | None = None
         """(semantic model, time dimension) → why its column cannot be read as a date."""
+        self.skipped: tuple[str, ...] = ()
+        """Semantic models left out because the warehouse lacks what they read and no metric
+        reads their measures, each with its problems (the rest loads, as dbt's does)."""
         if engine is not None:
             checked = checked or inspect_warehouse(model, engine.tables())
-            _raise_mismatch(checked.problems, engine)
+            model, self.skipped, problems = without_broken(model, checked)
+            _raise_mismatch(problems, engine)
+            for text in self.skipped:
+                log.warning("semantic model skipped", problem=text)
             self._time_problems = dict(checked.time_problems)
             model = infer_from_engine(model, engine, self.limits)
         elif database is not None and needs_inference(model) and Path(database).exists():
@@ -253,15 +262,52 @@ class WarehouseCheck:
     warm start reads no catalog and parses no expr."""
 
     problems: tuple[str, ...]
-    """What `warehouse_problems` found (the layer refuses to open unless empty)."""
+    """What `warehouse_problems` found (the layer skips the semantic models they are in when
+    no metric reads their measures, and refuses to open otherwise)."""
     time_problems: tuple[tuple[tuple[str, str], str], ...]
     """What `time_problems` found, as (semantic model, time dimension) → why, in order."""
+    by_model: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """The problems again, by the semantic model each is in."""
 
 
 def inspect_warehouse(model: SemanticModelFile, tables: dict[str, list[tuple[str, str]]]
                       ) -> WarehouseCheck:
-    return WarehouseCheck(tuple(warehouse_problems(model, tables)),
-                          tuple(time_problems(model, tables).items()))
+    found = _model_problems(model, tables)
+    return WarehouseCheck(tuple(p for ps in found.values() for p in ps),
+                          tuple(time_problems(model, tables).items()),
+                          tuple((name, tuple(ps)) for name, ps in found.items()))
+
+
+def without_broken(model: SemanticModelFile, checked: WarehouseCheck
+                   ) -> tuple[SemanticModelFile, tuple[str, ...], tuple[str, ...]]:
+    """(the model without the semantic models the warehouse breaks that no metric's measure
+    reads, what was skipped, the problems left). A metric whose filter names a skipped model's
+    dimension is withdrawn with the reason, as a metric showwork cannot compute. When a model a
+    metric reads is broken too, nothing is skipped: the layer is refused with every problem."""
+    read = {sm.name for m in model.metrics for sm in model.base_models(m.name)}
+    broken = {name: ps for name, ps in checked.by_model if ps and name not in read}
+    if not broken or any(ps and name in read for name, ps in checked.by_model):
+        return model, (), checked.problems  # refused: every problem said at once
+    skipped = tuple(f"{p}; semantic model {name!r} skipped (no metric reads its measures)"
+                    for name, ps in broken.items() for p in ps)
+    kept = tuple(sm for sm in model.semantic_models if sm.name not in broken)
+    return _withdraw_filtered(replace(model, semantic_models=kept), set(broken)), skipped, ()
+
+
+def _withdraw_filtered(model: SemanticModelFile, skipped: set[str]) -> SemanticModelFile:
+    """The model without the metrics whose filters name a dimension only a skipped semantic
+    model held (refused when asked, naming it)."""
+    from showwork.semantic_layer.compile import check_metric_filters
+    from showwork.semantic_layer.project import withdraw
+
+    reasons = {}
+    for m in model.metrics:
+        try:
+            check_metric_filters(model, m.name)
+        except SemanticError as exc:
+            reasons[m.name] = (f"its filter reads a semantic model the warehouse breaks "
+                               f"({', '.join(sorted(skipped))}): {exc.message}")
+    return withdraw(model, reasons) if reasons else model
 
 
 def check_warehouse(model: SemanticModelFile, engine: Engine) -> None:
@@ -278,9 +324,16 @@ def warehouse_problems(model: SemanticModelFile, tables: dict[str, list[tuple[st
     """Each table the model reads and each column its exprs name that `tables` lacks, naming
     the semantic model and its entity, dimension or measure (names compare case-insensitively,
     as DuckDB and Spark resolve them)."""
+    return list(dict.fromkeys(p for ps in _model_problems(model, tables).values() for p in ps))
+
+
+def _model_problems(model: SemanticModelFile, tables: dict[str, list[tuple[str, str]]]
+                    ) -> dict[str, list[str]]:
+    """`warehouse_problems` by semantic model (those with none left out)."""
     columns = {t.lower(): {c.lower() for c, _ in cols} for t, cols in tables.items()}
-    problems: list[str] = []
+    out: dict[str, list[str]] = {}
     for sm in model.semantic_models:
+        problems = out.setdefault(sm.name, [])
         table = sm.table if not sm.schema or sm.schema == "main" else f"{sm.schema}.{sm.table}"
         where = f"{sm.origin}: semantic model {sm.name!r}"
         if table.lower() not in columns:
@@ -293,7 +346,8 @@ def warehouse_problems(model: SemanticModelFile, tables: dict[str, list[tuple[st
                 problems.append(f"{where}, {kind} {name!r}: column {column!r} is not in table "
                                 f"{table!r}; its columns: "
                                 f"{', '.join(c for c, _ in tables[_key(tables, table)])}")
-    return list(dict.fromkeys(problems))
+        out[sm.name] = list(dict.fromkeys(problems))
+    return {name: ps for name, ps in out.items() if ps}
 
 
 def _shifts_time(model: SemanticModelFile, metric: str) -> bool:

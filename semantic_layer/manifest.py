@@ -17,7 +17,7 @@ from typing import Any
 
 import structlog
 
-from showwork.semantic_layer.dbt_yaml import Origin, RawManifest
+from showwork.semantic_layer.dbt_yaml import Origin, RawManifest, legacy_spine, with_legacy_spines
 from showwork.semantic_layer.errors import ModelError, UnsupportedFeature
 from showwork.semantic_layer.model import (
     AGGREGATIONS,
@@ -55,10 +55,15 @@ def read_manifest_json(path: Path) -> RawManifest:
                 getattr(raw, key).append(obj)
     for q in data.get("saved_queries") or []:
         raw.skipped.append(f"{path}: saved query {q.get('name')!r} is not used by showwork (not a metric)")
-    for spine in (data.get("project_configuration") or {}).get("time_spines") or []:
+    config = data.get("project_configuration") or {}
+    for spine in config.get("time_spines") or []:
         name = (spine.get("node_relation") or {}).get("alias")
         raw.time_spines.append(dict(spine, name=name, origin=str(path)))
-    return raw
+    for spine in config.get("time_spine_table_configurations") or []:
+        if isinstance(spine, dict) and spine.get("location") and spine.get("column_name"):
+            raw.legacy_spines.append(legacy_spine(spine["location"], spine["column_name"],
+                                                  spine.get("grain") or "day", Origin(str(path))))
+    return with_legacy_spines(raw)
 
 
 # -- dbt-semantic-interfaces ------------------------------------------------------------------
@@ -331,10 +336,10 @@ def _measure(m: Any, sm_name: str, default_time: str | None, where: str,
         problems.unsupported(where, f"aggregation {agg!r}", f"supported: {', '.join(AGGREGATIONS)}")
     params = m.agg_params
     percentile, discrete = (0.5, False) if agg == "median" else (None, False)
+    approximate = False
     if params is not None and agg == "percentile":
         percentile, discrete = params.percentile, params.use_discrete_percentile
-        if params.use_approximate_percentile:
-            problems.unsupported(where, "an approximate percentile (use_approximate_percentile)")
+        approximate = bool(params.use_approximate_percentile)
     meta = ((m.config.meta if m.config else {}) or {}).get("showwork") or {}
     nad = None
     if m.non_additive_dimension is not None:
@@ -349,7 +354,8 @@ def _measure(m: Any, sm_name: str, default_time: str | None, where: str,
                               "a measure takes as_of and valid_to")
     return Measure(name=m.name, agg=agg, expr=_expr(m.expr, m.name), semantic_model=sm_name,
                    agg_time_dimension=m.agg_time_dimension or default_time or "",
-                   percentile=percentile, discrete=discrete, non_additive=nad)
+                   percentile=percentile, discrete=discrete, approximate=approximate,
+                   non_additive=nad)
 
 
 def _offset(window: Any, where: str, problems: _Problems) -> Offset | None:
@@ -403,8 +409,13 @@ def _metric(m: Any, raw: RawManifest, problems: _Problems) -> Metric:
     fields["time_granularity"] = default_grain
     for flag in ("join_to_timespine", "fill_nulls_with"):
         values = [getattr(p, flag, None), getattr(p.measure, flag, None) if p.measure else None]
-        if any(v is not None and v is not False for v in values):
-            problems.unsupported(where, flag)
+        value = next((v for v in values if v is not None and v is not False), None)
+        if value is None:
+            continue
+        if kind not in ("simple", "cumulative") or (flag == "join_to_timespine" and
+                                                     kind != "simple"):
+            problems.unsupported(where, f"{flag} on a {kind} metric")
+        fields[flag] = value if flag == "fill_nulls_with" else bool(value)
     filters = _filters(m.filter)
     if kind in ("simple", "cumulative"):
         cumulative = p.cumulative_type_params

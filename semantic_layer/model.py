@@ -94,6 +94,8 @@ class Measure:
     percentile: float | None = None
     discrete: bool = False
     """percentile: PERCENTILE_DISC rather than PERCENTILE_CONT."""
+    approximate: bool = False
+    """percentile: the dialect's approximate quantile where it has one (compile._percentile)."""
     non_additive: PointInTime | None = None
 
     @property
@@ -197,6 +199,12 @@ class Metric:
     """cumulative at a coarser grain than day: the value at the first or last day of the period."""
     time_granularity: str | None = None
     """MetricFlow's default grain of the metric: metric_time asked without a grain is read at it."""
+    fill_nulls_with: int | float | None = None
+    """simple and cumulative: the value written where the metric is null (MetricFlow's
+    COALESCE), in its own rows and as an input of a ratio or derived metric."""
+    join_to_timespine: bool = False
+    """simple: grouped by metric_time, every period of the time spine in the query's range is
+    a row (MetricFlow's LEFT JOIN from the spine), null (or fill_nulls_with) where no data."""
     # -- governance ---------------------------------------------------------------------------
     synonyms: tuple[str, ...] = ()
     grains: tuple[str, ...] = ()

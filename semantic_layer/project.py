@@ -18,7 +18,7 @@ from typing import Any
 import sqlglot
 import yaml
 
-from showwork.semantic_layer.dbt_project import is_dbt_project, read_dbt_project
+from showwork.semantic_layer.dbt_project import is_dbt_project, place, read_dbt_project
 from showwork.semantic_layer.dbt_yaml import RawManifest, read_dbt_yaml
 from showwork.semantic_layer.errors import ModelError, SemanticError
 from showwork.semantic_layer.governance import (
@@ -45,13 +45,16 @@ PROJECT_FILE = "showwork.yaml"
 def load_project(path: Path, governance: Path | None = None, as_of: dt.date | None = None,
                  database: Path | None = None) -> SemanticModelFile:
     settings: dict[str, Any] = {}
+    dbt_root: Path | None = None
     if path.is_dir() and (path / PROJECT_FILE).is_file():
         path = path / PROJECT_FILE
     elif is_dbt_project(path):  # a dbt project as it is: its model paths, no showwork.yaml
+        dbt_root = path if path.is_dir() else path.parent
         path = read_dbt_project(path).semantic_source()
     if path.name in (PROJECT_FILE, "showwork.yml"):
         settings = _read_settings(path)
         base = path.parent
+        dbt_root = base if is_dbt_project(base) else None
         path = (base / str(settings["semantic_models"]) if settings.get("semantic_models") else
                 read_dbt_project(base).semantic_source() if is_dbt_project(base) else
                 base / "models")
@@ -59,6 +62,8 @@ def load_project(path: Path, governance: Path | None = None, as_of: dt.date | No
             governance = base / str(settings["governance"])
         as_of = as_of or _day(settings.get("as_of"), path)
     raw = read_manifest_json(path) if path.suffix == ".json" else read_dbt_yaml(path)
+    if dbt_root is not None:  # ref() where dbt builds the model for the profile's target
+        place(raw, read_dbt_project(dbt_root), settings.get("warehouse"))
     if not raw.semantic_models and not raw.problems:
         raw.problems.append(f"{path}: no semantic_models found (dbt YAML with semantic_models: "
                             "and metrics:, or a target/semantic_manifest.json)")
@@ -74,6 +79,12 @@ def load_project(path: Path, governance: Path | None = None, as_of: dt.date | No
 
         model = infer_from_duckdb(model, database)
     return model
+
+
+def withdraw(model: SemanticModelFile, reasons: dict[str, str]) -> SemanticModelFile:
+    """The model without more metrics (each refused when asked, by its reason), and what is
+    computed from them."""
+    return _withdrawn(model, (*model.unsupported, *reasons.items()))
 
 
 def _withdrawn(model: SemanticModelFile, unsupported: tuple[tuple[str, str], ...]

@@ -14,6 +14,7 @@ from pydantic import (
     StrictInt,
     StrictStr,
     ValidationError,
+    model_validator,
 )
 
 from showwork.semantic_layer.errors import InvalidArguments
@@ -39,11 +40,28 @@ Member = StrictStr | StrictBool | StrictInt | StrictFloat
 Grain = Literal["day", "week", "month", "quarter", "year"]
 
 
+FilterOp = Literal["in", "not_in", "ge", "gt", "le", "lt", "is_null", "not_null"]
+COMPARISONS = ("ge", "gt", "le", "lt")
+"""Ops comparing with one value (>=, >, <=, <)."""
+NULL_TESTS = ("is_null", "not_null")
+
+
 class Filter(_Wire):
     dimension: str
-    op: Literal["in", "not_in"] = "in"
-    values: list[Member] = Field(min_length=1, max_length=50)
-    """Members as text (booleans and numbers from a MetricFlow --where keep their type)."""
+    op: FilterOp = "in"
+    values: list[Member] = Field(default=[], max_length=50)
+    """Members as text (booleans and numbers from a MetricFlow --where keep their type): one or
+    more for in and not_in, one for a comparison, none for is_null and not_null."""
+
+    @model_validator(mode="after")
+    def _arity(self) -> Filter:
+        wanted = (0, 0) if self.op in NULL_TESTS else (1, 1) if self.op in COMPARISONS else (1, 50)
+        if not wanted[0] <= len(self.values) <= wanted[1]:
+            count = "no values" if wanted[1] == 0 else "one value" if wanted[1] == 1 else \
+                "at least one value"
+            raise ValueError(f"a filter with op {self.op!r} takes {count}, got "
+                             f"{len(self.values)}")
+        return self
 
 
 class AnyOf(_Wire):

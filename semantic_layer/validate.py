@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from showwork.semantic_layer.errors import (
@@ -83,6 +84,7 @@ def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
     metrics, renamed = resolve_metrics(model, args.metrics)
     check_dimensions(model, metrics, args.group_by, args.where)
     check_time_reads(model, metrics, args.group_by, args.grain)
+    check_time_spine_join(model, metrics, args.group_by, args.where, args.grain)
     if args.window is None:
         check_grain(model, metrics, args.grain, None)
         check_aggregate(model, metrics, args.aggregate, args.grain)
@@ -91,6 +93,10 @@ def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
         span = Window(min(s[0] for s in spans),
                       max(_past_offsets(model, m, s[1], args.grain is not None)
                           for m, s in zip(metrics, spans, strict=True)))
+        if args.grain and joins_time_spine(model, metrics) and model.spine_coverage:
+            # MetricFlow's spine join with no time constraint: every day of the spine
+            spine = model.spine_coverage
+            span = Window(min(span.start, spine.from_), max(span.end, spine.through))
         return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (span,), args.grain,
                     args.aggregate, order, args.limit, renamed, (Coverage(span, span),),
                     bounded=False)
@@ -104,6 +110,34 @@ def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
                 args.aggregate, order, args.limit, renamed,
                 (check_window(model, metrics, window),),
                 requested if requested != window else None)
+
+
+def joins_time_spine(model: SemanticModelFile, metrics: Sequence[str]) -> bool:
+    """A metric asked, or one it is computed from, joins its time spine (join_to_timespine)."""
+    return any(model.metric_index[m].join_to_timespine or joins_time_spine(
+        model, [i.name for i in model.metric_index[m].input_metrics]) for m in metrics)
+
+
+def check_time_spine_join(model: SemanticModelFile, metrics: tuple[str, ...],
+                          group_by: Sequence[str], where: Sequence[Filter | AnyOf],
+                          grain: str | None) -> None:
+    """join_to_timespine shapes showwork does not compute MetricFlow's way yet: refused, named."""
+    joined = [m for m in metrics if joins_time_spine(model, [m])]
+    if not joined:
+        return
+    name = joined[0]
+    if _reads(model, name):
+        raise UnsupportedMetric(f"Metric {name!r} joins its time spine (join_to_timespine) and "
+                                "reads time shifted or cumulated; that is not supported yet.")
+    for dim in group_by:
+        if dimension_for(model, name, dim).dimension.type == "time":
+            raise UnsupportedDimension(
+                f"Metric {name!r} joins its time spine (join_to_timespine); grouped by the time "
+                f"dimension {dim!r} that is not supported yet: group it by metric_time (a grain).")
+    if grain and model.spine_coverage is None and not model.time_spines:
+        raise UnsupportedMetric(f"Metric {name!r} joins its time spine (join_to_timespine), and "
+                                "the project defines none (a time_spine model, or the "
+                                "metricflow_time_spine model).")
 
 
 def _reads(model: SemanticModelFile, metric: str) -> set[str]:
@@ -393,11 +427,15 @@ def _did_you_mean(name: str, known: list[str]) -> str:
 
 
 def check_members(dim: DimensionInfo, f: Filter) -> None:
+    """An in/not_in filter's values are members of the dimension; a comparison's value is only
+    citable (a bound need not be a member: order_total >= 20)."""
     for value in f.values:
         text = member_text(value)
         if not citable(text):
             raise UnknownMember(f"Member {text[:40]!r} of dimension {dim.name!r} cannot be cited: "
                                 "a member is printable text of at most 200 characters.")
+        if f.op not in ("in", "not_in"):
+            continue
         if dim.members is not None and text not in dim.members:
             raise UnknownMember(f"Unknown member {text!r} of dimension {dim.name!r}"
                                 f"{_did_you_mean(text, list(dim.members))}; "

@@ -73,6 +73,20 @@ def _grain(name: str | None) -> str | None:
     return g
 
 
+def _named(name: str) -> str:
+    """`name` if MetricFlow reads it as a Dimension's or TimeDimension's: one entity link, then
+    the element (and perhaps a grain), or metric_time; else its refusal (ParameterSetFactory:
+    a longer path goes in entity_path)."""
+    parts = name.split("__")
+    if len(parts) > 1 and parts[-1].lower() in GRAINS:
+        parts = parts[:-1]
+    if len(parts) != 2 and parts[-1] != "metric_time":
+        raise InvalidFilter(f"Name is in an incorrect format: {name!r}. It should be of the form: "
+                            "<primary entity name>__<dimension_name> (as MetricFlow reads it; "
+                            "a longer path goes in entity_path=[…]).")
+    return name
+
+
 def _path(name: str, entity_path: Any) -> str:
     if not isinstance(name, str):
         raise InvalidFilter(f"A reference names an element with a string, got {name!r}.")
@@ -117,13 +131,17 @@ def plain_references(template: str) -> tuple[str, list[Ref]] | None:
         return None
     if any(m.group(1) != "TimeDimension" and (m.group(4) or m.group(5)) for m in calls):
         return None  # a second argument there is an entity path: Jinja's error says so
-    refs = [Ref(_KINDS[m.group(1)], m.group(2) or m.group(3), _grain(m.group(4) or m.group(5)))
-            for m in calls]
+    refs = [Ref(_KINDS[m.group(1)], _checked(m.group(1), m.group(2) or m.group(3)),
+                _grain(m.group(4) or m.group(5))) for m in calls]
     counter = iter(range(len(calls)))
     return _PLAIN_REF.sub(lambda _m: _TOKEN.format(next(counter)), template), refs
 
 
 _KINDS = {"Dimension": "dimension", "TimeDimension": "time_dimension", "Entity": "entity"}
+
+
+def _checked(call: str, name: str) -> str:
+    return name if call == "Entity" else _named(name)
 
 
 def rendered_references(template: str) -> tuple[str, list[Ref]]:
@@ -134,13 +152,14 @@ def rendered_references(template: str) -> tuple[str, list[Ref]]:
     refs: list[Ref] = []
 
     def dimension(name: str, entity_path: Any = ()) -> _Item:
-        return _Item(refs, Ref("dimension", _path(name, entity_path)))
+        return _Item(refs, Ref("dimension", _path(_named(str(name)), entity_path)))
 
     def time_dimension(name: str, time_granularity_name: str | None = None, entity_path: Any = (),
                        descending: bool | None = None, date_part_name: str | None = None) -> _Item:
         if date_part_name:
             raise InvalidFilter(f"date_part_name={date_part_name!r} is not supported yet.")
-        return _Item(refs, Ref("time_dimension", _path(name, entity_path), _grain(time_granularity_name)))
+        return _Item(refs, Ref("time_dimension", _path(_named(str(name)), entity_path),
+                               _grain(time_granularity_name)))
 
     def entity(name: str, entity_path: Any = ()) -> _Item:
         return _Item(refs, Ref("entity", _path(name, entity_path)))
@@ -202,7 +221,7 @@ class Comparison:
 
     ref: Ref
     op: str
-    """in, not_in, ge, gt, le, lt."""
+    """in, not_in, ge, gt, le, lt, is_null, not_null."""
     values: tuple[Any, ...]
 
 
@@ -261,7 +280,8 @@ def _day(value: Any) -> dt.date | None:
 
 def parse_where(text: str) -> ParsedWhere:
     """A MetricFlow `--where` as structured filters; InvalidFilter for anything outside the
-    safe subset (references compared with literals, IN lists, AND, OR)."""
+    safe subset (references compared with literals, BETWEEN, IN lists, IS [NOT] NULL, AND,
+    OR)."""
     if not isinstance(text, str) or not text.strip():
         raise InvalidFilter("The where filter is empty.")
     sql, refs = references(text)
@@ -309,6 +329,18 @@ def _bool(node: exp.Expr, refs: list[Ref]) -> Any:
     if isinstance(node, exp.Not) and isinstance(node.this, exp.In):
         leaf = _bool(node.this, refs)
         return Comparison(leaf.ref, "not_in", leaf.values)
+    if isinstance(node, exp.Between):  # lo <= x AND x <= hi, as SQL reads it
+        ref = _ref(node.this, refs)
+        return ("and", [Comparison(ref, "ge", (_literal(node.args["low"]),)),
+                        Comparison(ref, "le", (_literal(node.args["high"]),))])
+    if isinstance(node, exp.Not) and isinstance(node.this.unnest(), exp.Between):
+        low, high = _bool(node.this.unnest(), refs)[1]
+        return ("or", [Comparison(low.ref, "lt", low.values), Comparison(high.ref, "gt",
+                                                                         high.values)])
+    null_test = _null_test(node)
+    if null_test is not None:
+        negated_test, inner = null_test
+        return Comparison(_ref(inner, refs), "not_null" if negated_test else "is_null", ())
     if isinstance(node, exp.In):
         if node.args.get("query") or node.args.get("unnest") or node.args.get("field"):
             raise InvalidFilter("IN takes a list of literals, not a subquery.")
@@ -323,7 +355,19 @@ def _bool(node: exp.Expr, refs: list[Ref]) -> Any:
             return Comparison(_ref(left, refs), op, (_literal(right),))
     raise InvalidFilter(
         f"Unsupported in a where filter: {node.sql(dialect='duckdb')[:80]!r}. Use references "
-        "compared with literals (=, !=, <, <=, >, >=), IN (…) lists, AND and OR.")
+        "compared with literals (=, !=, <, <=, >, >=, BETWEEN), IN (…) lists, IS [NOT] NULL, "
+        "AND and OR.")
+
+
+def _null_test(node: exp.Expr) -> tuple[bool, exp.Expr] | None:
+    """(negated, the tested expression) of `x IS NULL`, `x IS NOT NULL`, `NOT x IS NULL`."""
+    negated = isinstance(node, exp.Not)
+    inner = node.this.unnest() if negated else node
+    if isinstance(inner, exp.Not) and not negated:  # sqlglot: x IS NOT NULL = NOT (x IS NULL)
+        negated, inner = True, inner.this.unnest()
+    if isinstance(inner, exp.Is) and isinstance(inner.expression, exp.Null):
+        return negated, inner.this
+    return None
 
 
 def _is_token(node: exp.Expr | None) -> bool:
@@ -369,9 +413,6 @@ def _cnf(tree: Any) -> list[list[Comparison]]:
 
 
 def _filter(c: Comparison) -> dict[str, Any]:
-    if c.op not in ("in", "not_in"):
-        raise InvalidFilter(f"{c.ref.name!r} is compared with {c.op}; only metric_time takes "
-                            "<, <=, >, >= (other references take =, != or IN).")
     name = f"{c.ref.name}__{c.ref.grain}" if c.ref.kind == "time_dimension" and c.ref.grain else c.ref.name
     return {"dimension": name, "op": c.op, "values": list(c.values)}
 
@@ -385,13 +426,16 @@ def _bound(c: Comparison, start: dt.date | None,
            end: dt.date | None) -> tuple[dt.date | None, dt.date | None]:
     """The days a metric_time comparison keeps. At a grain (TimeDimension('metric_time',
     'month')) the period's start is compared, as MetricFlow truncates before comparing."""
+    if c.op in ("is_null", "not_null"):
+        raise InvalidFilter("metric_time is never null: compare it with a date (=, <, <=, >, "
+                            ">=, BETWEEN).")
     (value,) = c.values if len(c.values) == 1 else (None,)
     try:
         day = dt.date.fromisoformat(str(value)[:10])
     except ValueError as exc:
         raise InvalidFilter(f"metric_time is compared with {value!r}; give an ISO date.") from exc
-    if c.op == "not_in" or (c.op == "in" and len(c.values) != 1):
-        raise InvalidFilter("metric_time takes =, <, <=, >, >= with one date.")
+    if c.op in ("not_in", "is_null", "not_null") or (c.op == "in" and len(c.values) != 1):
+        raise InvalidFilter("metric_time takes =, <, <=, >, >= or BETWEEN with dates.")
     grain = _bound_grain(c.ref)
     one = dt.timedelta(days=1)
     if grain == "day":

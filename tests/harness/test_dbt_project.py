@@ -184,6 +184,73 @@ class TestDuckDBProfile:
         project.layer().close()
 
 
+# -- the profile's schema ------------------------------------------------------------------------
+def _into_schema(db: Path, schema: str) -> None:
+    """Every main table of a DuckDB file moved into `schema`, as dbt-duckdb builds a target
+    with `schema:` (nothing left in main)."""
+    con = duckdb.connect(str(db))
+    try:
+        tables = [t for (t,) in con.execute("SELECT table_name FROM information_schema.tables "
+                                            "WHERE table_schema = 'main'").fetchall()]
+        con.execute(f"CREATE SCHEMA {schema}")
+        for t in tables:
+            con.execute(f"CREATE TABLE {schema}.{t} AS SELECT * FROM main.{t}")
+            con.execute(f"DROP TABLE main.{t}")
+    finally:
+        con.close()
+
+
+class TestProfileSchema:
+    """A dbt-duckdb profile with `schema: dbt_sl_test` (dbt's template projects): every ref()
+    is read there; before, each was read in main ("Table with name transactions does not
+    exist")."""
+
+    def test_conformance_reads_the_target_schema(self, conformance: Path) -> None:
+        db = Path(os.environ["CONFORMANCE_DUCKDB"])
+        _into_schema(db, "dbt_sl_test")
+        profiles = yaml.safe_load((conformance / "profiles.yml").read_text(encoding="utf-8"))
+        profiles["conformance"]["outputs"]["dev"]["schema"] = "dbt_sl_test"
+        (conformance / "profiles.yml").write_text(yaml.safe_dump(profiles), encoding="utf-8")
+        layer = Project.open(conformance).layer()
+        try:
+            result = layer.query(metrics=["revenue"], window={"start": "2024-03-01",
+                                                              "end": "2024-03-31"})
+            got = result.rows[0].values["revenue"]["value"]
+        finally:
+            layer.close()
+        want = _raw(db, "SELECT sum(amount) FROM dbt_sl_test.transactions WHERE ordered_at >= "
+                        "DATE '2024-03-01' AND ordered_at < DATE '2024-04-01'")
+        assert got == pytest.approx(want, rel=1e-9)
+
+    def test_shop_reads_a_custom_schema(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                        ) -> None:
+        """The shop's models as a dbt project whose models tree sets `+schema: marts`: read in
+        analytics_marts (dbt's <target schema>_<custom>)."""
+        monkeypatch.delenv("DBT_PROFILES_DIR", raising=False)
+        root = tmp_path / "shop_dbt"
+        shutil.copytree(SHOP / "models", root / "models")
+        (root / "dbt_project.yml").write_text(
+            "name: shop_dbt\nprofile: shop\nmodels:\n  shop_dbt:\n    +schema: marts\n",
+            encoding="utf-8")
+        db = tmp_path / "shop.duckdb"
+        shutil.copy(shop_db(), db)
+        _into_schema(db, "analytics_marts")
+        (root / "profiles.yml").write_text(yaml.safe_dump({"shop": {"target": "dev", "outputs": {
+            "dev": {"type": "duckdb", "path": str(db), "schema": "analytics"}}}}),
+            encoding="utf-8")
+        layer = Project.open(root).layer()
+        try:
+            result = layer.query(metrics=["revenue"], window={"start": "2019-06-01",
+                                                              "end": "2019-06-30"})
+            got = result.rows[0].values["revenue"]["value"]
+        finally:
+            layer.close()
+        want = _raw(db, "SELECT sum(order_total) FROM analytics_marts.orders WHERE NOT is_test "
+                        "AND status <> 'cancelled' AND ordered_at >= DATE '2019-06-01' "
+                        "AND ordered_at < DATE '2019-07-01'")
+        assert float(got) == pytest.approx(float(want), rel=1e-9)
+
+
 # -- a postgres profile --------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def server() -> Iterator[PostgresServer]:

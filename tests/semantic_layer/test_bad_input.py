@@ -67,12 +67,9 @@ UNSUPPORTED = [
      "time_granularity: month, filter: \"{{ TimeDimension('metric_time') }} >= '2024-01-01'\"}\n",
      (), "monthly", "a metric_time filter without a grain on a metric with a default "
      "time_granularity"),
-    ("join to time spine",
-     "  - name: filled\n    label: F\n    type: simple\n    type_params: {measure: {name: revenue,"
-     " join_to_timespine: true}}\n", (), "filled", "join_to_timespine"),
-    ("fill nulls",
-     "  - name: filled\n    label: F\n    type: simple\n    type_params: {measure: {name: revenue,"
-     " fill_nulls_with: 0}}\n", (), "filled", "fill_nulls_with"),
+    ("join to time spine on a cumulative metric",
+     "  - name: filled\n    label: F\n    type: cumulative\n    type_params: {measure: {name: "
+     "revenue, join_to_timespine: true}}\n", (), "filled", "join_to_timespine on a cumulative"),
     ("average over a period",
      "  - name: weekly\n    label: W\n    type: cumulative\n    type_params: {measure: revenue,"
      " cumulative_type_params: {window: 7 days, period_agg: average}}\n", (), "weekly",
@@ -80,11 +77,6 @@ UNSUPPORTED = [
     ("a window finer than a day",
      "  - {name: hourly, label: H, type: cumulative, type_params: {measure: revenue, "
      "cumulative_type_params: {window: 3 hours}}}\n", (), "hourly", "a window of 3 hours"),
-    ("approximate percentile", "",
-     (("      - {name: order_count, agg: count, expr: order_id}",
-       "      - {name: order_count, agg: count, expr: order_id}\n      - {name: median_amount, "
-       "agg: percentile, expr: amount, agg_params: {percentile: 0.5, use_approximate_percentile:"
-       " true}}"),), "median_amount", "an approximate percentile"),
     ("window groupings read as of", "",
      (("      - {name: order_count, agg: count, expr: order_id}",
        "      - {name: order_count, agg: count, expr: order_id}\n      - {name: balance, agg: sum,"

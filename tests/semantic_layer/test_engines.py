@@ -208,28 +208,56 @@ class TestFiles:
 
 
 class TestWarehouseCheck:
-    def test_missing_table_names_model_and_table(self, project: Path) -> None:
-        """A model reading a table the warehouse lacks is refused at open, naming both."""
+    def test_missing_table_skips_a_model_no_metric_reads(self, project: Path,
+                                                          duck: SemanticLayer) -> None:
+        """A dimension model whose table the warehouse lacks (stores) is skipped and reported,
+        naming both; every metric still answers, as dbt and MetricFlow load the rest; its
+        dimensions are no longer offered."""
         engine = open_engine({"files": str(_with(project / "parquet", {"stores.parquet": None}))},
                              project)
-        with pytest.raises(errors.WarehouseMismatch) as caught:
-            SemanticLayer(load_project(SHOP), engine=engine)
-        (problem,) = caught.value.problems
-        assert "semantic model 'stores' reads table 'stores', which the warehouse lacks" in problem
-        assert "its tables: customers, order_items, orders, products, regions" in problem
+        layer = SemanticLayer(load_project(SHOP), engine=engine)
+        try:
+            (problem,) = layer.skipped
+            assert "semantic model 'stores' reads table 'stores', which the warehouse lacks" in \
+                problem
+            assert "its tables: customers, order_items, orders, products, regions" in problem
+            call, args = CALLS["revenue-by-region-quarterly"]
+            assert layer.call(call, args).rows == duck.call(call, args).rows
+            with pytest.raises(errors.UnsupportedDimension, match="store"):
+                layer.call(*CALLS["items-by-store-monthly"])
+        finally:
+            layer.close()
 
-    def test_missing_column_names_model_object_table_and_column(self, project: Path) -> None:
-        """A dimension over a column the table lacks is refused at open, naming all three."""
+    def test_missing_column_skips_its_model(self, project: Path) -> None:
+        """A dimension over a column the table lacks, in a model no metric's measure reads:
+        skipped, naming the model, the dimension, the table and the column."""
         products = (project / "csv" / "products.csv").read_text(encoding="utf-8").splitlines()
         edited = "\n".join(",".join(c for i, c in enumerate(line.split(",")) if i != 2)
                            for line in products[:1]) + "\n1,Chai,4.50\n"
         engine = open_engine({"files": str(_with(project / "csv", {"products.csv": edited}))},
                              project)
+        layer = SemanticLayer(load_project(SHOP), engine=engine)
+        try:
+            (problem,) = layer.skipped
+            assert ("semantic model 'products', dimension 'product_type': column 'product_type' "
+                    "is not in table 'products'; its columns: product_id, product_name, "
+                    "list_price") in problem
+            assert "products" not in layer.model.models_by_name
+        finally:
+            layer.close()
+
+    def test_missing_column_a_metric_reads_is_refused(self, project: Path) -> None:
+        """A measure's column the table lacks (orders.order_total): refused at open, naming the
+        model, the measure and the column (a metric reads it)."""
+        orders = (project / "csv" / "orders.csv").read_text(encoding="utf-8").splitlines()
+        edited = "\n".join(line.rsplit(",", 1)[0] for line in orders) + "\n"
+        engine = open_engine({"files": str(_with(project / "csv", {"orders.csv": edited}))},
+                             project)
         with pytest.raises(errors.WarehouseMismatch) as caught:
             SemanticLayer(load_project(SHOP), engine=engine)
-        (problem,) = caught.value.problems
-        assert ("semantic model 'products', dimension 'product_type': column 'product_type' is "
-                "not in table 'products'; its columns: product_id, product_name, list_price") in problem
+        assert any("semantic model 'orders', measure 'order_total': column 'order_total'" in p
+                   for p in caught.value.problems)
+        engine.close()
 
     def test_matching_warehouse_passes(self, duck: SemanticLayer) -> None:
         """The shop's own warehouse holds everything its model names."""

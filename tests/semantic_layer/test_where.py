@@ -65,7 +65,6 @@ class TestParse:
         ("{{ Dimension('a__b') }} = 'x' AND amount > 3", "is not a reference"),
         ("{{ Dimension('a__b') }} IN (SELECT 1)", "not a subquery"),
         ("{{ Dimension('a__b') }} = lower('X')", "is not a literal"),
-        ("{{ Dimension('a__b') }} > 'x'", "only metric_time takes"),
         ("{% for x in y %}{% endfor %}", "no Jinja statements"),
         ("{{ Dimension('a__b').__class__ }} = 1", "not a valid MetricFlow template"),
         ("{{ Metric('revenue', group_by=['a']) }} > 1", "Filtering on a metric"),
@@ -328,3 +327,124 @@ class TestPlainReferences:
                               timeout=120)
         assert done.returncode == 0, done.stderr
         assert done.stdout.strip() == "False"
+
+
+class TestRangeAndNullFilters:
+    """=, !=, <, <=, >, >=, BETWEEN, IS [NOT] NULL on any dimension (categorical, time at a
+    grain, an entity, through entity paths), as MetricFlow passes them to SQL: each run equals
+    the raw tables' own answer (the conformance project and the shop example)."""
+
+    @pytest.mark.parametrize(("text", "condition"), [
+        ("{{ TimeDimension('customer__signup_date', 'day') }} >= '2023-06-01'",
+         "c.signup_date >= DATE '2023-06-01'"),
+        ("{{ TimeDimension('customer__signup_date', 'month') }} < '2023-07-01'",
+         "date_trunc('month', c.signup_date) < DATE '2023-07-01'"),
+        ("{{ Dimension('customer__segment') }} IS NULL", "c.segment IS NULL"),
+        ("{{ Dimension('customer__segment') }} IS NOT NULL AND "
+         "{{ Dimension('transaction__channel') }} != 'store'",
+         "c.segment IS NOT NULL AND t.channel <> 'store'"),
+        ("{{ Entity('customer') }} BETWEEN 3 AND 9", "t.customer_id BETWEEN 3 AND 9"),
+        ("{{ Entity('customer') }} NOT BETWEEN 3 AND 9", "t.customer_id NOT BETWEEN 3 AND 9"),
+        ("{{ Dimension('country__region', entity_path=['customer']) }} > 'E' OR "
+         "{{ Dimension('transaction__channel') }} <= 'phone'",
+         "(k.region > 'E' OR t.channel <= 'phone')"),
+        ("NOT {{ TimeDimension('transaction__ordered_at', 'day') }} IS NULL AND "
+         "{{ TimeDimension('transaction__ordered_at', 'day') }} > '2024-03-15'",
+         "CAST(t.ordered_at AS DATE) > DATE '2024-03-15'"),
+    ])
+    def test_conformance(self, shop: SemanticLayer, shop_sql, text: str, condition: str) -> None:
+        args = parse_where(text).apply({"metrics": ["revenue", "orders"], "window": H1})
+        (row,) = shop.call("query", args).rows
+        want = shop_sql.execute(
+            "SELECT sum(amount), count(*) FROM transactions t LEFT JOIN customers c USING "
+            "(customer_id) LEFT JOIN countries k ON k.country_code = c.country_code WHERE "
+            f"{condition} AND t.ordered_at >= DATE '2024-01-01' "
+            "AND t.ordered_at < DATE '2024-07-01'").fetchone()
+        assert row.values["revenue"]["value"] == pytest.approx(want[0], rel=1e-9)
+        assert row.values["orders"]["value"] == want[1]
+
+    @pytest.mark.parametrize(("text", "condition"), [
+        ("{{ TimeDimension('order__ordered_at', 'day') }} BETWEEN '2019-06-01' AND "
+         "'2019-06-15'", "CAST(o.ordered_at AS DATE) BETWEEN DATE '2019-06-01' AND "
+                         "DATE '2019-06-15'"),
+        ("{{ TimeDimension('customer__signup_date', 'day') }} <= '2018-12-31'",
+         "CAST(c.signup_date AS DATE) <= DATE '2018-12-31'"),
+        ("{{ Dimension('customer__segment') }} IS NULL", "c.segment IS NULL"),
+    ])
+    def test_shop(self, shop_layer: SemanticLayer, text: str, condition: str) -> None:
+        args = parse_where(text).apply({"metrics": ["revenue"],
+                                        "window": {"start": "2018-01-01", "end": "2019-08-14"}})
+        (row,) = shop_layer.call("query", args).rows
+        cursor = shop_layer.connection.cursor()
+        try:
+            (want,) = cursor.execute(
+                "SELECT sum(order_total) FROM orders o LEFT JOIN customers c USING "
+                f"(customer_id) WHERE {condition} AND NOT o.is_test AND o.status <> 'cancelled' "
+                "AND o.ordered_at >= DATE '2018-01-01' AND o.ordered_at < DATE '2019-08-15'"
+            ).fetchone()
+        finally:
+            cursor.close()
+        assert want is not None  # rows pass the filter
+        assert float(row.values["revenue"]["value"]) == pytest.approx(float(want), rel=1e-9)
+
+    def test_a_bound_need_not_be_a_member(self, shop: SemanticLayer) -> None:
+        """A comparison's value is a bound, not a member: `channel > 'p'` passes a closed
+        member list (an = on a value outside it is still refused)."""
+        args = parse_where("{{ Dimension('transaction__channel') }} > 'p'").apply(
+            {"metrics": ["orders"], "window": H1})
+        assert shop.call("query", args).rows
+        with pytest.raises(errors.UnknownMember):
+            shop.call("query", parse_where("{{ Dimension('transaction__channel') }} = 'p'")
+                      .apply({"metrics": ["orders"], "window": H1}))
+
+    @pytest.mark.parametrize(("where", "message"), [
+        ({"dimension": "transaction__channel", "op": "ge", "values": ["a", "b"]}, "one value"),
+        ({"dimension": "transaction__channel", "op": "is_null", "values": ["a"]}, "no values"),
+        ({"dimension": "transaction__channel", "op": "in", "values": []}, "at least one"),
+    ])
+    def test_arity_is_checked(self, shop: SemanticLayer, where: dict, message: str) -> None:
+        with pytest.raises(errors.InvalidArguments, match=message):
+            shop.call("query", {"metrics": ["orders"], "window": H1, "where": [where]})
+
+    def test_metric_time_null_test_refused(self) -> None:
+        """metric_time IS NULL: refused with the reason (metric_time is never null)."""
+        with pytest.raises(errors.InvalidFilter, match="never null"):
+            parse_where("{{ TimeDimension('metric_time', 'day') }} IS NULL")
+
+    def test_metric_time_between_bounds(self) -> None:
+        """BETWEEN on metric_time bounds the window on both sides."""
+        parsed = parse_where("{{ TimeDimension('metric_time', 'day') }} BETWEEN '2024-02-03' "
+                             "AND '2024-02-20'")
+        assert (parsed.start, parsed.end) == (dt.date(2024, 2, 3), dt.date(2024, 2, 20))
+
+
+class TestMetricFlowNames:
+    """A Dimension or TimeDimension in a filter is named as MetricFlow reads it: one entity
+    link, a longer path in entity_path; else refused with MetricFlow's reason (its
+    ParameterSetFactory), on the conformance project and the shop example's names."""
+
+    @pytest.mark.parametrize("text", [
+        "{{ Dimension('customer__country__region') }} = 'EU'",
+        "{{ Dimension('channel') }} = 'web'",
+        "{{ TimeDimension('order__customer__signup_date', 'day') }} >= '2019-01-01'",
+    ])
+    def test_refused_with_the_reason(self, text: str) -> None:
+        with pytest.raises(InvalidFilter, match="Name is in an incorrect format"):
+            parse_where(text)
+
+    @pytest.mark.parametrize(("text", "name"), [
+        ("{{ Dimension('country__region', entity_path=['customer']) }} = 'EU'",
+         "customer__country__region"),
+        ("{{ TimeDimension('metric_time', 'month') }} >= '2024-01-01'", None),
+        ("{{ TimeDimension('customer__signup_date__month') }} >= '2019-01-01'",
+         "customer__signup_date__month"),
+        ("{{ Dimension('order__store__store_name') }} = 'x' OR {{ Dimension('order__status') }} "
+         "= 'placed'", "refused"),
+    ])
+    def test_accepted_forms(self, text: str, name: str | None) -> None:
+        if name == "refused":
+            with pytest.raises(InvalidFilter, match="incorrect format"):
+                parse_where(text)
+            return
+        parsed = parse_where(text)
+        assert [f["dimension"] for f in parsed.where] == ([name] if name else [])
