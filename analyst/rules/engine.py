@@ -24,6 +24,7 @@ from showwork.analyst.rules.diagnose import diagnose
 from showwork.analyst.rules.shares import share
 from showwork.analyst.rules.tables import scope, table
 from showwork.analyst.rules.understand import Understood
+from showwork.semantic_layer.windows import Window, periods
 
 __all__ = ["Call", "Outcome", "Plan", "plan"]
 
@@ -40,7 +41,8 @@ def plan(q: Understood, catalog: dict[str, Any], claims_on: bool) -> Plan:
         if probe.blocked:
             return out.refused(probe.reason or "the metric is not governed")
         return out.refused(f"{q.unknown_metric!r} is not a metric I can read reliably.")
-    steps = {"diagnostic": diagnose, "compare": compare, "table": table, "share": share}
+    steps = {"diagnostic": diagnose, "compare": compare, "table": table, "share": share,
+             "running": running}
     return (yield from steps.get(q.intent, lookup)(q, catalog, out))
 
 
@@ -114,3 +116,40 @@ def _change_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, r:
                        cite(r.handle, metric, "pct_change", row["key"]), f["pct_change"],
                        cite(r.handle, metric, "previous", row["key"]),
                        cite(r.handle, metric, "value", row["key"]))
+
+
+MAX_SPOKEN = 12
+MAX_RUNNING = 12
+"""Periods a running-total series reads at most (one governed call each, within the budget)."""
+
+
+def running(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
+    """A running total period by period ('a running total of flights by month in 2013'): the
+    metric from the window's start to the end of each period of the grain, one governed query
+    each, so every listed value is a cited level, keyed by the period's start."""
+    assert q.window is not None and q.grain is not None
+    metric = q.metrics[0]
+    ends = [p for p in periods(q.window, q.grain) if p.end <= q.window.end]
+    if not ends or len(ends) > MAX_RUNNING:
+        return out.refused(f"a running total by {q.grain} over {q.window} would take "
+                           f"{len(ends)} queries; ask for a coarser grain or a shorter window.")
+    label, frac, listed = cat.label(catalog, metric), unit_of(catalog, metric), []
+    for p in ends:
+        args: dict[str, Any] = {"metrics": [metric],
+                                "window": window_json(Window(q.window.start, p.end))}
+        if q.filters:
+            args["where"] = q.filters
+        r = yield Call("query", args, f"{metric} from {q.window.start} to {p.end}")
+        if why := r.unusable("query"):
+            return out.refused(why)
+        rows = r.rows()
+        if len(rows) != 1:
+            return out.refused(f"no single value for {metric} from {q.window.start} to {p.end}.")
+        value = rows[0]["values"][metric]["value"]
+        out.measure(f"{subject(label)}{scope(q, catalog)} from {q.window.start} through "
+                    f"{p.end} {'were' if label.endswith('s') else 'was'} {fmt(value, frac)}",
+                    cite(r.handle, metric, "value", rows[0]["key"]), value)
+        listed.append({"key": p.start.isoformat(), "value": value})
+    said = "; ".join(c["text"] for c in out.claims[-len(listed):][:MAX_SPOKEN])
+    return out.answered(f"Running total by {q.grain}: {said}.", listed[-1]["value"],
+                        values=listed)

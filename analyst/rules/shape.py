@@ -28,7 +28,9 @@ _SUPERLATIVE = re.compile(rf"\b(?:(?P<most>{_MOST})|(?P<least>{_LEAST}))\b", re.
 def read_shape(q: Understood, reading: Reading, catalog: dict[str, Any]) -> None:
     """Rank (and how many), group-by and grain: what shape of result the question asks for."""
     ranking = reading.asks.ranking
-    if ranking is not None and ranking.dimension is not None:
+    if ranking is not None and ranking.grain is not None and ranking.dimension is None:
+        q.rank, q.top = ranking.order, ranking.n  # 'which month had the most': the series, ranked
+    elif ranking is not None and ranking.dimension is not None:
         q.rank, q.top = ranking.order, ranking.n
     elif (counted := _which_n(reading)) is not None:
         q.rank, q.top, dim = counted
@@ -40,7 +42,7 @@ def read_shape(q: Understood, reading: Reading, catalog: dict[str, Any]) -> None
     for gap in reading.gaps:
         if gap.kind == "dimension" and gap.term not in q.group_by:
             q.group_by.append(gap.term)  # "the average age of …": the layer names what is missing
-    q.grain = reading.asks.grain
+    q.grain = reading.asks.grain or (ranking.grain if ranking is not None else None)
     if q.top == 1 and not ranking_listed(reading):
         q.top = None
 

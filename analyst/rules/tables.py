@@ -62,10 +62,16 @@ def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
 
 def _ordered(q: Understood, rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
     """A series in time order; members by value, largest first (smallest first for 'least')."""
-    if q.grain and not q.group_by:
+    if q.grain and not q.group_by and not q.rank:
         return sorted(rows, key=lambda row: str(row["key"][key]))
-    return sorted(rows, key=lambda row: row["values"][q.metrics[0]]["value"],
-                  reverse=q.rank != "least")
+    ordered = sorted(rows, key=lambda row: row["values"][q.metrics[0]]["value"],
+                     reverse=q.rank != "least")
+    # a row with no member (a customer with no region) is no member to rank: not ranked
+    return [r for r in ordered if _named(r, key)] if q.rank else ordered
+
+
+def _named(row: dict[str, Any], key: str) -> bool:
+    return row["key"].get(key) not in (None, "")
 
 
 def _list(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, handle: int | None,

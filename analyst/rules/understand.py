@@ -99,6 +99,8 @@ def _intent(q: Understood, reading: Reading) -> None:
     if reading.asks.series and not q.grain and q.previous is None and q.window is not None:
         q.grain = "week" if q.window.days <= SERIES_WEEKS * 7 else "month"
     q.intent = ("diagnostic" if reading.asks.why else "compare" if q.previous is not None
+                else "running" if reading.asks.cumulative and q.grain and not q.group_by
+                and reading.asks.share is None
                 else "table" if q.group_by or q.grain else "lookup")
     if SUMMED.search(reading.text.lower()):
         q.aggregate, q.grain, q.intent = "sum", q.grain or "week", "lookup"
@@ -228,7 +230,8 @@ def _running(q: Understood, reading: Reading, catalog: dict[str, Any]) -> bool:
     known = [m for m in q.metrics if cat.info(catalog, m)]
     covered = cat.coverage(catalog, known) if known else None
     named = reading.periods[-1].period if reading.periods else None
-    to_date = named is not None and named.grain == "range"
+    # a running total period by period ('month by month, in Q4 2018') runs within the period
+    to_date = named is not None and (named.grain == "range" or q.grain is not None)
     start = named.start if to_date and named else covered.start if covered else None
     end = named.end if named else covered.end if covered else None
     if covered is not None and end is not None:

@@ -374,6 +374,12 @@ def _shapes(ctx: AnswerContext, reading: Reading) -> list[tuple[str, Test]]:
     if asks.series:
         out.append((f"a series{f' by {asks.grain}' if asks.grain else ''}",
                     partial(_has_periods, ctx)))
+    elif ranking is not None and ranking.grain is not None:
+        # 'which month had the most': the periods compared, and the extreme as the headline
+        out.append((f"a ranking of the {ranking.grain}s", partial(_has_periods, ctx)))
+        out.append((f"the {'largest' if ranking.order == 'most' else 'smallest'} "
+                    f"{ranking.grain} as the headline", partial(_headline_is_extreme, ctx,
+                                                                ranking.order)))
     out += [(f"{', '.join(members)} side by side", partial(_spans_members, ctx, dim, members, 2))
             for dim, members in _side_by_side(reading).items()]
     return out
@@ -479,6 +485,19 @@ def _has_running(ctx: AnswerContext, reading: Reading, cited: tuple[Cited, ...])
 def _has_periods(ctx: AnswerContext, cited: tuple[Cited, ...]) -> bool:
     """Values for two or more periods are cited."""
     return len({_period(ctx, c) for c in cited}) >= 2
+
+
+def _headline_is_extreme(ctx: AnswerContext, order: str, cited: tuple[Cited, ...]) -> bool:
+    """The headline names the period whose cited value is the largest (or smallest)."""
+    values = [(c.value, _period(ctx, c)) for c in cited
+              if c.citation.field == "value" and numeric(c.value) and _period(ctx, c)]
+    if not values:
+        return False
+    best = (max if order == "most" else min)(values, key=lambda v: v[0])
+    headline = str(ctx.answer.value or "")
+    period = best[1]
+    start = str(getattr(period, "start", period[0] if isinstance(period, tuple) else period))
+    return len(headline) >= 7 and start.startswith(headline)
 
 
 def _side_by_side(reading: Reading) -> dict[str, list[str]]:

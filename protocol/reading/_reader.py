@@ -10,7 +10,7 @@ from typing import Any
 from showwork.protocol.reading._calendar import Period
 from showwork.protocol.reading._words import overlaps
 from showwork.protocol.reading.account import ReadSpan, entry_words, lemma, mention_span, unread_spans
-from showwork.protocol.reading.asks import Asks, read_asks
+from showwork.protocol.reading.asks import Asks, GrammarSpan, read_asks
 from showwork.protocol.reading.gaps import Gap, find_gaps
 from showwork.protocol.reading.mentions import Mention, find_mentions
 from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
@@ -74,19 +74,24 @@ def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None
 def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
     named = find_periods(text, _as_of(as_of, catalog))
     mentions, overall = _overall(text, find_mentions(text, catalog))
+    mentions = sorted(mentions + _clock_times(text, catalog, mentions), key=lambda m: m.span)
     mentions = restate(text, mentions, catalog, [p.span for p in named.found])
     mentions = _heads(text, _ratio_of_share(text, mentions, catalog), catalog)
+    mentions, negated = _negated(text, mentions, catalog)
     periods = _anchored(_without(named, mentions))
     asks = read_asks(text, mentions, periods)
-    if (asks.change or asks.why) and any(p.parts for p in periods.found):
+    if (asks.change or asks.why or _COMPARE_WORD.search(text)) and any(
+            p.parts for p in periods.found):  # 'compare A between May and June': two windows
         periods = _two_periods(periods)
         asks = read_asks(text, mentions, periods)
     periods = _running_from_start(periods, asks, mentions, catalog)
     asks, said = _shared_words(text, asks, mentions, catalog)
+    asks = _counted_each(asks, catalog)
     mentions = sorted(mentions + said, key=lambda m: m.span)
     if asks.share is not None and _rate_named(mentions, catalog):
         # 'what percentage of reminders were opened': a rate is the share asked for
-        kept = tuple(s for s in asks.spans if s.detail != "share of total")
+        kept = tuple(replace(s, detail="the rate named is the share") if s.detail == "share of total"
+                     else s for s in asks.spans)
         asks = replace(asks, share=None, spans=kept)
     gaps = find_gaps(text, catalog, mentions, periods, asks)
     by_kind = {k: tuple(m for m in mentions if m.kind == k) for k in ("metric", "member", "dimension")}
@@ -95,6 +100,11 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += [ReadSpan(s.words, s.span, "shape", s.detail) for s in asks.spans] + overall
     spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a question of quantity")
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
+    spans += _whole(text, list(by_kind["metric"]), asks, catalog) + negated
+    if not periods.found and by_kind["metric"]:  # 'in the data': the whole covered range
+        spans += [ReadSpan(m.group(0), m.span(), "window", "the whole covered range")
+                  for m in _ALL_DATA.finditer(text)]
+    spans += _side_by_side(text, list(by_kind["member"]), list(by_kind["metric"]), asks, catalog)
     taken = [s.span for s in spans] + [_with_aggregate(text, g.span) for g in gaps] + \
         [p.span for p in periods.problems]
     own = entry_words(catalog, [m.name for m in by_kind["metric"]],
@@ -118,10 +128,12 @@ _ACROSS_ALL = re.compile(r"\b(?:across\s+(?:all|every)|over\s+all|for\s+all|in\s
 def _overall(text: str, mentions: list[Mention]) -> tuple[list[Mention], list[ReadSpan]]:
     """'Across all airlines and airports': every member together, so no dimension is asked
     about (the words are read, as 'overall' is)."""
-    every = [m for m in mentions
-             if m.kind == "dimension" and _ACROSS_ALL.search(text[:m.span[0]])]
-    return [m for m in mentions if m not in every], [
-        ReadSpan(m.words, m.span, "qualifier", f"every {m.name}: no filter") for m in every]
+    every = [(m, said) for m in mentions if m.kind == "dimension"
+             and (said := _ACROSS_ALL.search(text[:m.span[0]])) is not None]
+    dropped = [m for m, _ in every]
+    return [m for m in mentions if m not in dropped], [
+        ReadSpan(text[said.start():m.span[1]], (said.start(), m.span[1]), "qualifier",
+                 f"every {m.name}: no filter") for m, said in every]
 
 
 def _running_from_start(periods: Periods, asks: Asks, mentions: list[Mention],
@@ -130,8 +142,8 @@ def _running_from_start(periods: Periods, asks: Asks, mentions: list[Mention],
     the start of the named metric's data to the end of the one period named, as 'from the start
     of 2013 to the end of May' says it (a point-in-time or cumulative metric is left as named:
     its value at the end is the total)."""
-    if not asks.cumulative or asks.change or asks.why or len(periods.found) != 1:
-        return periods
+    if not asks.cumulative or asks.change or asks.why or len(periods.found) != 1 or asks.grain:
+        return periods  # a running total by month 'in Q4 2018' runs within Q4
     [named] = periods.found
     if named.parts:  # 'from the start of 2013 to the end of May': one range, summed
         named = replace(named, parts=())
@@ -171,6 +183,10 @@ def _shared_words(text: str, asks: Asks, mentions: list[Mention], catalog: dict[
         ranking = replace(ranking, dimension=found[ranking.dimension])
     spans = tuple(replace(s, detail=f"by {found[b.name]}") if s.span == b.span else s
                   for s in asks.spans for b in asks.by if b.name in found) or asks.spans
+    resolved = [GrammarSpan(b.words, b.span, f"by {found[b.name]}") for b in asks.by
+                if b.kind == "unknown" and b.name in found
+                and not any(s.span == b.span for s in spans)]  # 'at each of the three airports'
+    spans = tuple(sorted((*dict.fromkeys(spans), *resolved), key=lambda g: g.span))
     return replace(asks, by=by, breakdown=breakdown, ranking=ranking, spans=spans), said
 
 
@@ -268,7 +284,7 @@ def _rate_named(mentions: list[Mention], catalog: dict[str, Any]) -> bool:
                ("fraction", "percent") for m in mentions)
 
 
-_TO_DATE = re.compile(r"\b(year|month|quarter) to date\b|\bytd\b|\bso far this (year|month|quarter)"
+_TO_DATE = re.compile(r"\b(year|month|quarter)[- ]to[- ]date\b|\bytd\b|\bso far this (year|month|quarter)"
                       r"\b|\bthis (year|month|quarter) so far\b", re.IGNORECASE)
 
 
@@ -311,3 +327,187 @@ def _without(periods: Periods, mentions: list[Mention]) -> Periods:
     found = tuple(p for p in periods.found
                   if not any(s < p.span[1] and p.span[0] < e for s, e in spans))
     return Periods(found, periods.compare, periods.problems)
+
+
+_ALL_DATA = re.compile(r"\b(?:(?:in|across|over|for)\s+(?:all\s+)?(?:the|our|this)\s+(?:data|dataset|"
+                       r"data\s+set|records|whole\s+data(?:set)?)|in\s+all\s+the\s+data|all[\s-]time|"
+                       r"ever)\b", re.IGNORECASE)
+_AT_THE_END = re.compile(r"\b(?:(?:at|by|as\s+of|from|to|between|and)\s+)?the\s+end\s+of\b",
+                         re.IGNORECASE)
+_OVERALL_WORDS = re.compile(r"\b(?:overall|altogether|combined|in\s+all|in\s+total|statewide|"
+                            r"nationwide|company[- ]?wide|business-wide|"
+                            r"(?:across|over|for|in)\s+all\s+of)\b", re.IGNORECASE)
+_BEFORE_METRIC = re.compile(r"\b(all|total|whole|entire)\s+(?:(?:of\s+)?(?:the|our)\s+)?"
+                            r"(?:(?:19|20)\d\d\s+)?$", re.IGNORECASE)
+
+
+def _whole(text: str, metrics: list[Mention], asks: Asks, catalog: dict[str, Any]
+           ) -> list[ReadSpan]:
+    """'Overall', 'in total', 'all flights', 'total revenue': the metric over the whole of what
+    the rest of the question names, read only where that is what the answer gives: a summable
+    metric for 'total', no ranking or breakdown for 'overall' (which would ask for another
+    shape)."""
+    if not metrics:
+        return []
+    entries = catalog.get("metrics") or {}
+    out = []
+    if asks.ranking is None and not asks.breakdown:
+        out += [ReadSpan(m.group(0), m.span(), "qualifier", "overall: no filter")
+                for m in _OVERALL_WORDS.finditer(text)]
+    infos = [entries.get(m.name) or {} for m in metrics]
+    if any(i.get("point_in_time") or i.get("type") == "cumulative" for i in infos):
+        # 'customers at the end of March': a point-in-time metric's value at a period's end
+        out += [ReadSpan(m.group(0), m.span(), "qualifier", "the value at the end")
+                for m in _AT_THE_END.finditer(text)]
+    for m in metrics:
+        said = _BEFORE_METRIC.search(text[:m.span[0]])
+        if said is None:
+            continue
+        word = said.group(1).lower()
+        ratio = (entries.get(m.name) or {}).get("type") in ("ratio", "derived")
+        if word == "total" and ratio:
+            continue  # 'the total cancellation rate': no sum of a rate
+        out.append(ReadSpan(said.group(1), said.span(1), "qualifier", f"{word} {m.name}"))
+    return out
+
+
+_COMPARE_WORD = re.compile(r"\bcompare\b", re.IGNORECASE)
+_EACH_AFTER = re.compile(r"^\s+each\b", re.IGNORECASE)
+_PER_WORD = re.compile(r"\b(?:each|every|per)\s+((?:[a-z]+\s+)?[a-z]+)", re.IGNORECASE)
+_PER_BETWEEN = re.compile(r"\s+(per|for\s+each|for\s+every|divided\s+by)\s+(?:the\s+)?(?:each\s+)?",
+                         re.IGNORECASE)
+_SUMMED_OVER = re.compile(r"\b(?:summed|added\s+up|added\s+together)\s+(?:over|across)\s+(?:the\s+)?"
+                          r"(day|week|month|quarter)s\b", re.IGNORECASE)
+_IN_DOLLARS = re.compile(r"\b(?:in\s+)?(?:us\s+)?(?:dollars?|usd)\b", re.IGNORECASE)
+_DIFFER = re.compile(r"\b(?:differ(?:ed|s)?|var(?:y|ied|ies)|differences?)(?:\s+(?:between|across|"
+                     r"among))?\b", re.IGNORECASE)
+_IN_PERCENT = re.compile(r"\b(?:in\s+)?percent(?:age)?\b", re.IGNORECASE)
+
+
+def _side_by_side(text: str, members: list[Mention], metrics: list[Mention], asks: Asks,
+                  catalog: dict[str, Any]) -> list[ReadSpan]:
+    """Words a rule used to set named things side by side: 'compare' and 'A and B each' where
+    two members of one dimension are named (each member's value), 'each active user' where a
+    named ratio is per that entity, 'in percent' where a change is asked."""
+    out = []
+    dims = [m.name for m in members]
+    several = any(dims.count(d) >= 2 for d in dims)
+    if several or asks.compare:
+        out += [ReadSpan(m.group(0), m.span(), "shape", "compare side by side")
+                for m in _COMPARE_WORD.finditer(text)]
+    if several:
+        last = max(m.span[1] for m in members)
+        if (each := _EACH_AFTER.match(text[last:])) is not None:
+            at = last + each.end()
+            out.append(ReadSpan("each", (at - 4, at), "shape", "each member named"))
+    entries = catalog.get("metrics") or {}
+    ratios = [m.name for m in metrics
+              if (entries.get(m.name) or {}).get("type") in ("ratio", "derived")]
+    if ratios:
+        own = entry_words(catalog, ratios, [])
+        for m in _PER_WORD.finditer(text):
+            if lemma(m.group(1).split()[-1]) in own:
+                word = m.group(0).split()[0]
+                out.append(ReadSpan(word, (m.start(), m.start() + len(word)), "qualifier",
+                                    f"the per of {ratios[0]}"))
+    for a, b in zip(metrics, metrics[1:], strict=False):  # 'value moments per new user'
+        if (per := _PER_BETWEEN.fullmatch(text[a.span[1]:b.span[0]])) is not None:
+            out.append(ReadSpan(per.group(1), (a.span[1] + per.start(1), a.span[1] + per.end(1)),
+                                "qualifier", f"{a.name} over {b.name}"))
+    out += [ReadSpan(m.group(0), m.span(), "qualifier", f"a sum over the {m.group(1).lower()}s")
+            for m in _SUMMED_OVER.finditer(text)]  # the analyst sums the grain's values (SUMMED)
+    units = {str((entries.get(m.name) or {}).get("unit")) for m in metrics}
+    if asks.change or units & {"fraction", "percent"}:
+        out += [ReadSpan(m.group(0), m.span(), "qualifier", "in percent")
+                for m in _IN_PERCENT.finditer(text)]
+    if "usd" in units:
+        out += [ReadSpan(m.group(0), m.span(), "qualifier", "in the metric's unit")
+                for m in _IN_DOLLARS.finditer(text)]
+    if asks.breakdown:
+        out += [ReadSpan(m.group(0), m.span(), "shape", "breakdown")
+                for m in _DIFFER.finditer(text)]
+    return out
+
+
+_NON = re.compile(r"\bnon[- ]([a-z]+)\b", re.IGNORECASE)
+_AT_LEAST_ONCE = re.compile(r"\bat\s+least\s+(?:once|one)\b", re.IGNORECASE)
+
+
+def _negated(text: str, mentions: list[Mention], catalog: dict[str, Any]
+             ) -> tuple[list[Mention], list[ReadSpan]]:
+    """'Value moments of non-test users': read where exactly one metric's description says
+    '(non-test)' and its label holds the named words ('real value moments' of 'value moments'):
+    the qualifier that points the named metric at that sibling (qualifiers.siblings); 'at least
+    once' is read where a named metric counts distinct entities. Anything
+    else that negates stays unread."""
+    entries = catalog.get("metrics") or {}
+    out, spans = list(mentions), []
+    for said in _NON.finditer(text):
+        phrase = f"non-{said.group(1).lower()}"
+        for m in out:
+            if m.kind != "metric":
+                continue
+            own = set(re.findall(r"[a-z]+", m.words.lower()))
+            fits = [n for n, info in entries.items()
+                    if phrase in re.sub(r"\s+", "-", str(info.get("description") or "").lower())
+                    and own <= set(re.findall(r"[a-z]+", (info.get("label") or n).lower()))]
+            if len(fits) == 1:  # the qualifier points the named metric at that sibling
+                spans.append(ReadSpan(said.group(0), said.span(), "qualifier", f"{fits[0]}: {phrase}"))
+                break
+    distinct = any("distinct" in str((entries.get(m.name) or {}).get("description") or "").lower()
+                   for m in out if m.kind == "metric")
+    if distinct:
+        spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a distinct count")
+                  for m in _AT_LEAST_ONCE.finditer(text)]
+    return out, spans
+
+
+_EACH_OF_N = re.compile(r"\beach\s+of\s+(?:the\s+)?(\d{1,3}|one|two|three|four|five|six|seven|"
+                        r"eight|nine|ten|eleven|twelve)\b", re.IGNORECASE)
+_SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+          "eleven", "twelve")
+
+
+def _counted_each(asks: Asks, catalog: dict[str, Any]) -> Asks:
+    """'At each of the three airports': the count is read only where the dimension has that many
+    members; else the phrase stays unread (a subset nobody named)."""
+    dims = catalog.get("dimensions") or {}
+    wrong = []
+    for b in asks.by:
+        said = _EACH_OF_N.search(b.words)
+        members = (dims.get(b.name) or {}).get("members") or []
+        if said is None or b.kind != "dimension":
+            continue
+        n = int(said.group(1)) if said.group(1).isdigit() else _SMALL.index(said.group(1).lower())
+        if len(members) != n:
+            wrong.append(b.span)
+    if not wrong:
+        return asks
+    return replace(asks, spans=tuple(s for s in asks.spans if s.span not in wrong))
+
+
+_CLOCK = re.compile(r"\b(?:at\s+)?(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)|\bat\s+(\d{1,2}):00\b",
+                    re.IGNORECASE)
+
+
+def _clock_times(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
+    """'At 6pm', 'at 18:00': the member of the one dimension whose name says hour and whose
+    members are the hours ('departure_hour' = 18). 'After 6pm' (a range) is not read here."""
+    dims = catalog.get("dimensions") or {}
+    hours = [d for d, info in dims.items() if "hour" in f"{d} {info.get('label') or ''}".lower()
+             and all(str(v).isdigit() for v in info.get("members") or ["x"])]
+    if len(hours) != 1:
+        return []
+    members = {str(v) for v in dims[hours[0]].get("members") or ()}
+    taken = [m.span for m in mentions]
+    out = []
+    for m in _CLOCK.finditer(text):
+        if overlaps(m.span(), taken) or re.search(r"\b(?:after|before|since|until)\s+$",
+                                                   text[:m.start()], re.IGNORECASE):
+            continue
+        hour = int(m.group(1) or m.group(3))
+        suffix = (m.group(2) or "").lower().replace(".", "")
+        hour = hour % 12 + (12 if suffix == "pm" else 0) if suffix else hour
+        if str(hour) in members:
+            out.append(Mention("member", hours[0], str(hour), m.group(0), m.span(), "member"))
+    return out

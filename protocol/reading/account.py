@@ -71,6 +71,24 @@ dollars dollar usd cents cent euros euro eur pounds pound gbp sterling yen perce
 """))
 """Words the shape and period grammar consumes."""
 
+MEANINGFUL = frozenset(re.findall(r"\S+", """
+all each every both either neither no none not nor non only just
+which whether
+between before after since until till than versus vs against without per
+compare more most less least
+overall total totals altogether combined whole entire full statewide nationwide
+company companywide business-wide
+end ending start starting beginning begin close closing middle past recent recently ago
+current coming so far once twice ever again running
+exclude excluding excluded except excepting
+"""))
+"""Words of FUNCTION_WORDS that can change the answer to a question about data (a ranking, a
+breakdown, a second period, a whole, a negation): read only where a rule used them, never
+quieted by the list (issue 42)."""
+FILLER = FUNCTION_WORDS - MEANINGFUL
+"""Words that carry no meaning in a question about data: articles, auxiliaries, pronouns,
+question words, politeness, prepositions that only join, verbs of asking."""
+
 _IRREGULAR = {"sold": "sell", "bought": "buy", "flew": "fly", "flown": "fly", "took": "take",
               "taken": "take", "left": "leave", "went": "go", "gone": "go", "brought": "bring",
               "made": "make", "spent": "spend", "paid": "pay", "sent": "send", "got": "get",
@@ -195,6 +213,25 @@ def _listed(word: str) -> bool:
     return stem in _FUNCTION_LEMMAS or stem in _GRAMMAR_LEMMAS
 
 
+_FILLER_LEMMAS = frozenset(lemma(w) for w in FILLER | NEUTRAL) - frozenset(
+    lemma(w) for w in MEANINGFUL)
+
+
+_MEANING_LEMMAS = frozenset(lemma(w) for w in MEANINGFUL)
+"""A metric's description may say 'excluding' or 'not': the question's word is still read only
+where a rule used it."""
+
+
+def _filler(word: str) -> bool:
+    """A word no rule needs to use: it carries no meaning about data. Grammar words (a grain, a
+    superlative, a verb of change, 'share', 'running'), numbers and months are not filler: they
+    are read only where a span of the reading took them."""
+    w = word.lower().replace("’", "'")
+    if w in MEANINGFUL:
+        return False
+    return w in FILLER or w in NEUTRAL or lemma(w) in _FILLER_LEMMAS
+
+
 def is_listed(word: str) -> bool:
     """A listed function or grammar word (its lemma included): never content."""
     return _listed(word)
@@ -208,7 +245,8 @@ def unread_spans(text: str, taken: list[Span], own: set[str]) -> list[tuple[str,
     for m in _WORD.finditer(text):
         parts = re.split(r"[-.&]", m.group(0))
         free = not overlaps(m.span(), taken) and not all(
-            _listed(p) or lemma(p) in own for p in parts if p)
+            _filler(p) or (lemma(p) in own and lemma(p) not in _MEANING_LEMMAS)
+            for p in parts if p)
         if free:
             run.append(m)
             continue
@@ -241,10 +279,16 @@ def read_as_line(reading: Reading) -> str:
             parts.append(f"{m.name} = {m.member}")
     if reading.asks.compare == "explicit" and len(reading.periods) >= 2:
         parts.append(" versus ".join(p.words for p in reading.periods[:2]))
-    else:
+    elif reading.periods:
         parts += [p.words for p in reading.periods]
+    else:
+        parts.append("all the data (no window named)")
     parts += [f"by {d}" for d in reading.asks.breakdown]
-    parts.append(reading.asks.shape)
+    ranking = reading.asks.ranking
+    grain = f" by {ranking.grain}" if ranking is not None and ranking.grain else ""
+    if reading.asks.cumulative and reading.asks.grain and not grain:
+        grain = f" by {reading.asks.grain}"  # a running total period by period
+    parts.append(reading.asks.shape + grain)
     line = "Read as: " + " · ".join(parts)
     if reading.unread:
         line += " · unread: " + ", ".join(repr(w) for w in reading.unread)

@@ -50,10 +50,11 @@ _LEAST = {"least", "lowest", "fewest", "smallest", "worst", "bottom", "shortest"
           "earliest", "fastest", "lightest", "nearest"}
 _SUPERLATIVE = "|".join(sorted(_MOST | _LEAST))
 _N = r"(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)"
-_BY = re.compile(r"\b(split by|broken down by|grouped by|group by|segmented by|by each|by every|"
-                 r"for each|for every|by|per|across|each|every)\s+(?:all\s+)?(?:the\s+)?",
-                 re.IGNORECASE)
-_OPEN_BY = {"by", "per", "by each", "by every", "for each", "for every", "split by",
+_BY = re.compile(rf"\b((?:at|for|in|from)\s+each\s+of|each\s+of|split by|broken down by|grouped by|"
+                 r"group by|segmented by|by each|by every|for each|for every|by|per|across|each|"
+                 rf"every)\s+(?:all\s+)?(?:the\s+)?(?:{_N}\s+(?=[a-z\x00]))?", re.IGNORECASE)
+_OPEN_BY = {"by", "per", "by each", "by every", "for each", "for every", "split by", "each of",
+            "at each of", "for each of", "in each of", "from each of",
             "broken down by", "grouped by", "group by", "segmented by"}
 """Keywords after which unknown words are read as a dimension the catalog lacks."""
 _PASSIVE = {"driven", "caused", "explained", "affected", "impacted", "led", "followed", "offset",
@@ -69,6 +70,7 @@ _DETERMINERS = re.compile(r"\s*(?:(?:the|all|our|each|every)\s+)*", re.IGNORECAS
 _SERIES = re.compile(r"\b(?:over time|trend(?:s|ed|ing)?|time series|(?:day|week|month) by "
                      r"(?:day|week|month)|over the (?:last|past) \S+ (days|weeks|months|quarters|"
                      r"years))\b", re.IGNORECASE)
+_UNIT_BY_UNIT = re.compile(r"\b(day|week|month|quarter|year)\s+by\s+\1\b", re.IGNORECASE)
 _GRAIN_WORD = re.compile(r"\b(daily|weekly|monthly|hourly|quarterly|yearly|annual|annually)\b",
                          re.IGNORECASE)
 
@@ -82,6 +84,10 @@ class Ranking:
     """How many members it asks for ('top 3' → 3, 'which store had the most' → 1)."""
     dimension: str | None
     """The catalog dimension ranked, or the words for one it lacks (snake_case), or None."""
+    spans: tuple[Span, ...] = ()
+    """The words the ranking was read from ('top 3', 'which', 'busiest'): what it used."""
+    grain: str | None = None
+    """A ranking of the periods of a grain ('which month had the most'), not of members."""
 
 
 @dataclass(frozen=True)
@@ -198,8 +204,12 @@ def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
              for b in by if b.kind != "unknown"]
     if share is not None:
         spans.append(GrammarSpan(share.words, share.span, "share of total"))
-    if cumulative is not None:
+    if cumulative is not None and share is None:  # a share's running total is not read
         spans.append(GrammarSpan(cumulative.group(0), cumulative.span(), "cumulative"))
+    spans += _used(text, masked, moving, ranking, grain_span, compare, mentions, change)
+    if cumulative is not None and share is None:
+        spans += [GrammarSpan(m.group(0), m.span(), "cumulative") for m in _TO_THE_END.finditer(masked)
+                  if not overlaps(m.span(), [cumulative.span()])]
     return Asks(asks_why(masked), change, compare, ranking, tuple(breakdown), series, grain,
                 grain_span, tuple(by), share, cumulative is not None and share is None,
                 tuple(sorted(spans, key=lambda g: g.span)))
@@ -213,10 +223,14 @@ _SHARE = re.compile(
     re.IGNORECASE)
 _CUMULATIVE = re.compile(
     r"\b(?:in\s+total\s+(?:by|through|up\s+to|until)\s+the\s+end\s+of|(?:by|through|up\s+to)"
-    r"\s+the\s+end\s+of|from\s+the\s+(?:start|beginning)\s+of|to\s+date|so\s+far(?:\s+this\s+(?:year|month|quarter))?|year\s+to\s+date|"
+    r"\s+the\s+end\s+of|from\s+the\s+(?:start|beginning)\s+of|(?:(?:year|month|quarter)[\s-]+)?to[\s-]+date|so\s+far(?:\s+this\s+(?:year|month|quarter))?|"
     r"ytd|cumulative(?:ly)?|running\s+total|all[\s-]time)\b", re.IGNORECASE)
 
 
+_DID_CAUSE = re.compile(r"(did|does|do|could|would)\s.*?\s?(cause)", re.IGNORECASE | re.DOTALL)
+_TO_THE_END = re.compile(r"\b(?:in\s+total|as\s+of|(?:at|by|through|up\s+to|to)\s+the\s+end\s+of)\b",
+                         re.IGNORECASE)
+"""Words of a running total said next to its own phrase ('in total, … by the end of March')."""
 _HOW_MUCH_FELL = re.compile(r"(\bhow (?:much|many)\s+\x00+\s+)([a-z]+)", re.IGNORECASE)
 """'How much rain fell', 'how many users dropped in': the verb after the metric is its own
 predicate, not a move (a change is asked as 'how much did … fall')."""
@@ -245,7 +259,11 @@ def _compare(text: str, mentions: list[Mention], periods: Periods
 
 
 def _grain(masked: str, by: list[By]) -> tuple[str | None, Span | None]:
-    """The grain asked for: 'weekly', else 'by week', else 'over the last 8 weeks'."""
+    """The grain asked for: 'weekly', 'month by month', else 'by week', else 'over the last 8
+    weeks'."""
+    m = _UNIT_BY_UNIT.search(masked)
+    if m is not None:
+        return GRAINS[m.group(1).lower()], m.span()
     m = _GRAIN_WORD.search(masked)
     if m is not None:
         return GRAINS[m.group(1).lower()], m.span(1)
@@ -308,7 +326,7 @@ def _vague(words: str) -> bool:
 
 def read_ranking(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
     """Top N, bottom N, N best, which X had the most/least, rank X."""
-    for reader in (_top_n, _n_best, _which_n, _which_most, _rank_word):
+    for reader in (_period_extreme, _top_n, _n_best, _which_n, _which_most, _rank_word):
         found = reader(masked, mentions, by)
         if found is not None:
             return found
@@ -337,7 +355,8 @@ def _top_n(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None
     if m is None:
         return None
     order: Literal["most", "least"] = "most" if m.group(1).lower() == "top" else "least"
-    return Ranking(order, _count(m.group(2)), _dimension_at(masked, mentions, m.end(), by))
+    return Ranking(order, _count(m.group(2)), _dimension_at(masked, mentions, m.end(), by),
+                   (m.span(),))
 
 
 def _n_best(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
@@ -345,7 +364,8 @@ def _n_best(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | Non
     if m is None:
         return None
     word = (m.group(2) or "best").lower()
-    return Ranking(_order(word), _count(m.group(1)), _dimension_at(masked, mentions, m.end(), by))
+    return Ranking(_order(word), _count(m.group(1)), _dimension_at(masked, mentions, m.end(), by),
+                   (m.span(),))
 
 
 def _which_n(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
@@ -354,13 +374,16 @@ def _which_n(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | No
     when none is said)."""
     m = re.search(rf"\b(?:which|what|the)\s+(?:(?:were|are|was|is)\s+the\s+)?{_N}\s+",
                   masked, re.IGNORECASE)
-    if m is None:
-        return None
+    if m is None or re.search(r"\beach\s+of\s+$", masked[:m.start()], re.IGNORECASE):
+        return None  # 'at each of the three airports': each one, not a ranking
     named = _starting(mentions, m.end())
     if named is None or named.kind != "dimension":
         return None
     most = re.search(rf"\b({_SUPERLATIVE})\b", masked[named.span[1]:], re.IGNORECASE)
-    return Ranking(_order(most.group(1)) if most else "most", _count(m.group(1)), named.name)
+    spans = [m.span()] + ([(named.span[1] + most.start(1), named.span[1] + most.end(1))]
+                          if most else [])
+    return Ranking(_order(most.group(1)) if most else "most", _count(m.group(1)), named.name,
+                   tuple(spans))
 
 
 def _order(word: str) -> Literal["most", "least"]:
@@ -383,11 +406,69 @@ def _which_most(masked: str, mentions: list[Mention], by: list[By]) -> Ranking |
             return None
         dimension = snake(singular(word.group(0)))
     counted = re.match(rf"{_N}\b", m.group("x"), re.IGNORECASE)
-    return Ranking(_order(m.group("s")), _count(counted.group(1)) if counted else 1, dimension)
+    # 'which', 'what of the', 'which three': the question word (and its count) ranks
+    head = (m.start(), m.start("x") + (counted.end() if counted else 0))
+    return Ranking(_order(m.group("s")), _count(counted.group(1)) if counted else 1, dimension,
+                   (head, m.span("s")))
 
 
 def _rank_word(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
     m = re.search(r"\brank(?:ed|ing|s)?\b", masked, re.IGNORECASE)
     if m is None:
         return None
-    return Ranking("most", None, _dimension_at(masked, mentions, m.end(), by))
+    return Ranking("most", None, _dimension_at(masked, mentions, m.end(), by), (m.span(),))
+
+
+_JUDGED = re.compile(r"\b(?:best|worst)\b(?![- ]selling)", re.IGNORECASE)
+_PERIOD = r"(day|week|month|quarter|year|hour)"
+_EXTREME_PERIOD = re.compile(
+    rf"\b(?:(?:the\s+)?(?:single\s+)?(?P<s1>{_SUPERLATIVE})\s+(?:single\s+)?{_PERIOD}\b"
+    rf"|(?P<q>which|what)\s+(?:single\s+)?{_PERIOD}(?:\s+of\s+(?:the\s+)?(?:day|week|year))?\b"
+    rf"(?P<mid>[^?]*?)\b(?P<s2>{_SUPERLATIVE})\b)", re.IGNORECASE)
+"""'Which month had the most …', 'the busiest week', 'the single worst day': a ranking of the
+periods of a grain, not of a dimension's members."""
+
+
+def _period_extreme(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
+    """The period of a grain with the largest (or smallest) value: read from the series."""
+    m = _EXTREME_PERIOD.search(masked)
+    if m is None:
+        return None
+    if m.group("s1"):
+        grain, word = m.group(2), m.group("s1")
+        spans = ((m.start(), m.start("s1")), m.span("s1"), (m.end("s1"), m.end()))
+    else:
+        grain, word = m.group(4), m.group("s2")
+        spans = ((m.start(), m.start("mid")), m.span("s2"))
+    return Ranking(_order(word), 1, None, spans, GRAINS[grain.lower()])
+
+
+def _used(text: str, masked: str, moving: str, ranking: Ranking | None, grain_span: Span | None,
+          compare: str | None, mentions: list[Mention], change: bool) -> list[GrammarSpan]:
+    """The words each rule above acted on, as spans: a ranking's words, the verbs of a change,
+    the words that compare, the grain, the question of why. A word of these kinds that no rule
+    used stays unread (account.py)."""
+    out = []
+    if ranking is not None:
+        detail = f"ranking by {ranking.grain}" if ranking.grain else "ranking"
+        # 'best' and 'worst' say which way is good, which the catalog does not govern: unread
+        out += [GrammarSpan(text[a:b], (a, b), detail) for a, b in ranking.spans
+                if b > a and not _JUDGED.search(text[a:b])]
+    out += [GrammarSpan(m.group(0), m.span(), "change") for m in _MOVES.finditer(moving)]
+    out += [GrammarSpan(m.group(2), m.span(2), "the metric's own verb")
+            for m in _HOW_MUCH_FELL.finditer(masked)]
+    if compare is not None:
+        metric_spans = [x.span for x in mentions if x.kind == "metric"]
+        out += [GrammarSpan(m.group(0), m.span(), "compare") for m in COMPARE.finditer(text)
+                if not overlaps(m.span(), metric_spans)]
+    if compare == "explicit" or change:  # 'between May and June': two periods side by side
+        out += [GrammarSpan(m.group(0), m.span(), "compare")
+                for m in re.finditer(r"\bbetween\b", masked, re.IGNORECASE)]
+    if grain_span is not None:
+        out.append(GrammarSpan(text[grain_span[0]:grain_span[1]], grain_span, "grain"))
+    for m in WHY.finditer(masked):  # 'did the price change cause': 'did' and 'cause' only
+        said = _DID_CAUSE.fullmatch(m.group(0))
+        parts = [(m.start(), m.start() + said.end(1)), (m.start() + said.start(2), m.end())] \
+            if said else [m.span()]
+        out += [GrammarSpan(text[a:b], (a, b), "why") for a, b in parts]
+    return out

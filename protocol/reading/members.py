@@ -124,7 +124,92 @@ def find_members(text: str, catalog: dict[str, Any]) -> list[Mention]:
         out += [Mention("member", e.dimension, e.member, text[span[0]:span[1]], span, "member")
                 for e in entries]
         i += size
+    return out + _places(text, catalog, [m.span for m in out])
+
+
+_PROPER = re.compile(r"[A-Z][A-Za-z'’]*(?:[ -]+[A-Z][A-Za-z'’]*){0,3}")
+_SQUEEZE = re.compile(r"['’]")
+
+
+def _places(text: str, catalog: dict[str, Any], taken: list[tuple[int, int]]) -> list[Mention]:
+    """'San Francisco', 'Chicago O'Hare': a proper name of two or more words written as part of
+    exactly one value of the data's name columns ('San Francisco Intl'), apostrophes aside
+    ('O'Hare' is 'Ohare'); the longest such part of a run of capitalised words, else nothing.
+    One word alone is not enough: 'Boston' is part of 'Boston Back Bay Station' (a station in
+    the airports table), 'Boeing' of 'Boeing Field King County Intl'."""
+    parts = _part_table(_entries(catalog))
+    if not parts:
+        return []
+    out = []
+    for run in _PROPER.finditer(text):
+        words = [w for w in re.finditer(r"[A-Za-z'’]+", run.group(0))
+                 if not _plain_word(text, run.start() + w.start(), w.group(0))]
+        if len(words) != len(re.findall(r"[A-Za-z'’]+", run.group(0))):
+            words = _tail_run(words, run)
+        found = _longest_part(run, words, parts, taken)
+        if found is not None:  # one value in several dimensions (origin, destination): each
+            span, hits = found
+            out += [Mention("member", dim, member, text[span[0]:span[1]], span, "member")
+                    for dim, member in sorted(hits)]
+            taken = [*taken, span]
     return out
+
+
+def _longest_part(run: re.Match[str], words: list[re.Match[str]],
+                  parts: dict[str, set[tuple[str, str]]], taken: list[tuple[int, int]]
+                  ) -> tuple[tuple[int, int], set[tuple[str, str]]] | None:
+    for size in range(len(words), 1, -1):  # one word alone ('Boston', 'Boeing') is too weak
+        for i in range(len(words) - size + 1):
+            span = (run.start() + words[i].start(), run.start() + words[i + size - 1].end())
+            if any(s < span[1] and span[0] < e for s, e in taken):
+                continue
+            form = key(_SQUEEZE.sub("", run.string[span[0]:span[1]]))
+            hits = parts.get(form) or set()
+            if len({v for _, v in hits}) == 1 and form not in COMMON_WORDS and len(form) >= 4:
+                return span, hits
+    return None
+
+
+def _plain_word(text: str, at: int, word: str) -> bool:
+    """A capitalised word that is no name: the sentence's first word, a month or weekday, or a
+    word of the reading's grammar ('Show', 'In', 'March')."""
+    from showwork.protocol.reading.account import _GRAMMAR, FUNCTION_WORDS
+    from showwork.protocol.reading.periods import MONTHS
+
+    first = not text[:at].strip() or text[:at].rstrip()[-1] in ".?!:;"
+    low = word.lower()  # the words themselves, not their stems ('Los' is no form of 'lost')
+    return first or low in MONTHS or low[:3] in _WEEKDAYS or low in FUNCTION_WORDS \
+        or low in _GRAMMAR
+
+
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+def _tail_run(words: list[re.Match[str]], run: re.Match[str]) -> list[re.Match[str]]:
+    """The kept words that stand together at the end of the run (a dropped word splits it)."""
+    out: list[re.Match[str]] = []
+    for w in words:
+        if out and run.group(0)[out[-1].end():w.start()].strip(" -"):
+            out = []
+        out.append(w)
+    return out
+
+
+@lru_cache(maxsize=16)
+def _part_table(entries: tuple[tuple[str, tuple[str, ...], bool], ...]
+                ) -> dict[str, set[tuple[str, str]]]:
+    """Every run of one to three words of each indexed value (apostrophes removed), to the
+    (dimension, value) pairs it is part of."""
+    table: dict[str, set[tuple[str, str]]] = {}
+    for dim, values, indexed in entries:
+        if not indexed:
+            continue
+        for value in values:
+            tokens = key(_SQUEEZE.sub("", value)).split()
+            for size in range(1, min(3, len(tokens)) + 1):
+                for i in range(len(tokens) - size + 1):
+                    table.setdefault(" ".join(tokens[i:i + size]), set()).add((dim, value))
+    return table
 
 
 def _longest_at(text: str, tokens: list[re.Match[str]], low: list[str], i: int, longest: int,

@@ -319,7 +319,19 @@ _VERB_AFTER = re.compile(r"\s+(?:a|an|the|some|any|our|their|his|her|its)\b", re
 def _verb(text: str, member: Mention) -> bool:
     """A lower-case member followed by an article is a verb, not a filter ('buyers placed an
     order', where `placed` is also an order status)."""
-    return member.words.islower() and _VERB_AFTER.match(text, member.span[1]) is not None
+    if not member.words.islower():
+        return False
+    if _VERB_AFTER.match(text, member.span[1]) is not None:
+        return True
+    # 'how many orders have business customers placed?': the clause's last word after 'have'
+    clause = re.split(r"[,;:.!?]", text[:member.span[0]])[-1]
+    return member.words.endswith("ed") and _CLAUSE_END.match(text, member.span[1]) is not None \
+        and _AUXILIARY.search(clause) is not None
+
+
+_CLAUSE_END = re.compile(r"\s*(?:[,;:.!?]|$|(?:in|on|during|for|since|before|after|by|from)\b)",
+                         re.IGNORECASE)
+_AUXILIARY = re.compile(r"\b(?:have|has|had|did|do|does)\b", re.IGNORECASE)
 
 
 def resolve(candidates: list[Mention]) -> list[Mention]:

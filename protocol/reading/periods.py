@@ -309,9 +309,9 @@ _RELATIVE: dict[str, Callable[[dt.date], Period]] = {
     "today": lambda t: Period(t, t, "day"),
 }
 _RELATIVE_RE = {
-    "year to date": r"\b(?:year to date|ytd|so far this year|this year so far|this year to date)\b",
-    "month to date": r"\b(?:month to date|mtd|so far this month|this month so far)\b",
-    "quarter to date": r"\b(?:quarter to date|qtd|so far this quarter|this quarter so far)\b",
+    "year to date": r"\b(?:year[- ]to[- ]date|ytd|so far this year|this year so far|this year to date)\b",
+    "month to date": r"\b(?:month[- ]to[- ]date|mtd|so far this month|this month so far)\b",
+    "quarter to date": r"\b(?:quarter[- ]to[- ]date|qtd|so far this quarter|this quarter so far)\b",
     "week before last": r"\b(?:the )?week before last\b",
     "this week": r"\b(?:this|current) week\b", "last week": r"\b(?:last|past) week\b",
     "next week": r"\b(?:next|coming) week\b",
@@ -488,11 +488,14 @@ def _merge(text: str, found: list[PeriodMention], ctx: _Context,
 
 _TO_END = re.compile(r"\s+(?:up\s+)?(?:to|through|until|till)\s+the\s+end\s+of\s+", re.IGNORECASE)
 """'2013 up to the end of May', 'the start of 2013 to the end of May': one range."""
+_RUNS_TO_DATE = re.compile(r"\bto[- ]date\b|\b(?:ytd|mtd|qtd)\b", re.IGNORECASE)
 _FROM_END = re.compile(r"\bend\s+of\s+$", re.IGNORECASE)
 
 
 def _joined(text: str, a: PeriodMention, b: PeriodMention, lead: bool) -> bool:
     between = text[a.span[1]:b.span[0]]
+    if _RUNS_TO_DATE.search(a.words):
+        return False  # 'year to date through the end of June': to the period named (_anchored)
     if _MERGE.fullmatch(between):
         return True
     if _TO_END.fullmatch(between) and not _FROM_END.search(text[:a.span[0]]):

@@ -433,6 +433,10 @@ def roles(text: str, mentions: list[Mention], catalog: dict[str, Any]) -> list[M
     return [m for m in mentions if id(m) not in dropped]
 
 
+_COUNTS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six",
+                                        "seven", "eight", "nine", "ten", "eleven", "twelve"))}
+
+
 def dimension_of_word(word: str, text: str, mentions: list[Mention], catalog: dict[str, Any]
                       ) -> str | None:
     """A word several dimensions share ('airport': origin airport, destination airport, …): the
@@ -451,6 +455,13 @@ def dimension_of_word(word: str, text: str, mentions: list[Mention], catalog: di
                                and m.name in candidates))
     if len(named) == 1:
         return named[0]
+    counted = re.search(rf"\beach\s+of\s+(?:the\s+)?(\d{{1,3}}|{'|'.join(_COUNTS)})\s+"
+                        rf"{re.escape(word)}s\b", text, re.IGNORECASE)
+    if counted is not None:  # 'each of the three airports': the one with three members
+        n = int(counted.group(1)) if counted.group(1).isdigit() else _COUNTS[counted.group(1).lower()]
+        sized = [d for d in candidates if len((dims.get(d) or {}).get("members") or []) == n]
+        if len(sized) == 1:
+            return sized[0]
     kept = with_role(candidates, role_verb(text), catalog)
     if not kept:
         return None

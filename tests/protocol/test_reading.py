@@ -437,7 +437,8 @@ class TestUnread:
         """'How many customers did we have' names the metric whose synonym is 'number of
         customers'; the reading's text is the text so read."""
         shop = {**SHOP, "metrics": {**SHOP["metrics"], "customer_base": {
-            "label": "customer base", "synonyms": ["number of customers"], "unit": "count"}}}
+            "label": "customer base", "synonyms": ["number of customers"], "unit": "count",
+            "type": "cumulative"}}}  # a base at a period's end: 'at the end of' is read by it
         reading = read_text("How many customers did we have at the end of March 2019?", shop)
         assert (reading.metric_names(), reading.unread) == (["customer_base"], [])
         assert reading.text.startswith("the number of customers")

@@ -1,0 +1,128 @@
+"""A question that says more never gets the same reading with nothing unread (issue 42, item 2).
+
+For every answerable question of every domain's question files, a meaning-bearing phrase is
+inserted (a ranking over a time grain, 'at each X', 'for every X', year-to-date, 'as of DATE',
+another period to compare with, 'only <member>', 'excluding <member>', 'per <dimension>', a
+running total, a share of the year's total). The phrases are generated from each catalog (its
+dimensions, members and coverage), not picked per question. The mutant's reading must differ
+from the original's in what is acted on, or leave a span unread: else the original's answer
+would be served clean for a question it does not answer. A sample runs in `make test`, every
+mutant under `slow`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flights_data import FLIGHTS
+from test_paraphrases import LAYER, reading_of
+
+from showwork.harness.experiments.questions import bundled_path, load_questions
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = {"demo": [bundled_path()],
+         "shop": [ROOT / "examples" / "shop" / "questions.yaml",
+                  ROOT / "examples" / "shop" / "questions_new.yaml"],
+         "flights": [FLIGHTS / "questions.yaml", FLIGHTS / "questions_new.yaml"]}
+SAMPLE = 400
+"""Mutants per domain in the quick run (every mutant under `slow`)."""
+
+
+def texts(name: str) -> list[str]:
+    """Every answerable question's text and paraphrases, once."""
+    out: dict[str, None] = {}
+    for path in FILES[name]:
+        for q in load_questions(path).questions:
+            if q.answerable:
+                out.update(dict.fromkeys([q.text, *q.paraphrases]))
+    return list(out)
+
+
+def phrases(catalog: dict[str, Any]) -> list[str]:
+    """Meaning-bearing phrases from the catalog: its dimensions with members, a member of
+    each, and a day inside the metrics' coverage."""
+    dims = [(info.get("label") or d, info["members"]) for d, info in catalog["dimensions"].items()
+            if len(info.get("members") or []) >= 2 and "__" not in d][:4]
+    ends = [str((m.get("coverage") or {}).get("end")) for m in catalog["metrics"].values()
+            if (m.get("coverage") or {}).get("end")]
+    last = dt.date.fromisoformat(min(ends)) if ends else dt.date(2020, 12, 31)
+    as_of = (last.replace(day=1) - dt.timedelta(days=40)).replace(day=15)
+    out = [", and which month had the most", ", in the single worst week", ", year-to-date",
+           f", as of {as_of:%B} {as_of.day}, {as_of.year}", ", as a running total",
+           ", compared with the same period a year earlier", ", as a share of the year's total",
+           ", and which day had the least"]
+    for label, members in dims:
+        out += [f" at each of the {len(members)} {label}s", f" for every {label}",
+                f" per {label}", f", only {members[-1]}", f", excluding {members[0]}"]
+    return out
+
+
+def mutants(text: str, catalog: dict[str, Any]) -> list[str]:
+    """The text with each phrase inserted before its final punctuation."""
+    body = re.sub(r"[?.!\s]+$", "", text)
+    end = text[len(body):].strip() or "?"
+    return [f"{body}{p}{end}" for p in phrases(catalog)]
+
+
+def violations(name: str, catalog: dict[str, Any], sample: int | None
+               ) -> tuple[int, list[str]]:
+    """(mutants read, those read as the original with nothing unread)."""
+    pairs = [(t, m) for t in texts(name) for m in mutants(t, catalog)]
+    if sample is not None and len(pairs) > sample:
+        pairs = random.Random(42).sample(pairs, sample)
+    wrong, seen = [], {}
+    for text, mutant in pairs:
+        if text not in seen:
+            seen[text] = reading_of(text, catalog)
+        original, changed = seen[text], reading_of(mutant, catalog)
+        if _repeats(text, mutant, catalog):
+            continue
+        if not changed["unread"] and changed == original:
+            wrong.append(f"{mutant!r} read as {text!r}")
+    return len(pairs), wrong
+
+
+def _repeats(text: str, mutant: str, catalog: dict[str, Any]) -> bool:
+    """'Revenue by store … per store', 'revenue year to date, year-to-date': the phrase is
+    already in the question, or names the dimension it already breaks down or ranks by, so it
+    says nothing more (the only mutants the invariant spares)."""
+    from showwork.protocol.reading import read_text
+
+    added = mutant[len(re.sub(r"[?.!\s]+$", "", text)):]
+    plain = lambda t: " ".join(re.findall(r"[a-z0-9]+", t.lower()))  # noqa: E731
+    if plain(added) and plain(added) in plain(text):
+        return True  # 'revenue year to date, year-to-date': the question already says it
+    asks = read_text(text, catalog).asks
+    asked = set(asks.breakdown) | ({asks.ranking.dimension} if asks.ranking else set())
+    said = re.match(r"\s+(?:per|for every|at each of the \d+)\s+(.+?)s?[?.!]?$", added)
+    return said is not None and any(
+        said.group(1) in ((catalog["dimensions"].get(d) or {}).get("label") or d, d)
+        for d in asked if d)
+
+
+def _catalog(request: pytest.FixtureRequest, name: str) -> dict[str, Any]:
+    return request.getfixturevalue(LAYER[name]).catalog()
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_a_sample_of_mutants_is_read_differently_or_flagged(request, name: str) -> None:
+    """A sample of the generated mutants: each changes the reading or leaves a span unread."""
+    count, wrong = violations(name, _catalog(request, name), SAMPLE)
+    assert count >= min(SAMPLE, 100)
+    assert wrong == [], f"{name}: {len(wrong)} of {count} mutants read as the original:\n" + \
+        "\n".join(wrong[:40])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_every_mutant_is_read_differently_or_flagged(request, name: str) -> None:
+    """Every generated mutant of every answerable question and paraphrase."""
+    count, wrong = violations(name, _catalog(request, name), None)
+    assert count > 1000
+    assert wrong == [], f"{name}: {len(wrong)} of {count} mutants read as the original:\n" + \
+        "\n".join(wrong[:40])
