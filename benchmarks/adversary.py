@@ -1387,9 +1387,15 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
 def reordered(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
-    """The prose's sentences in reverse order."""
+    """The prose's sentences in reverse order (a stop inside parentheses, 'Toronto (Queen St.
+    W)', ends none)."""
     text = answer.get("answer")
-    parts = _SENTENCE.split(text) if isinstance(text, str) else []
+    parts: list[str] = []
+    for piece in _SENTENCE.split(text) if isinstance(text, str) else []:
+        if parts and parts[-1].count("(") > parts[-1].count(")"):
+            parts[-1] = f"{parts[-1]} {piece}"
+        else:
+            parts.append(piece)
     if len(parts) < 2:
         return None
     return {**_clone(answer), "answer": " ".join(reversed(parts))}

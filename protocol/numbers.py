@@ -897,9 +897,15 @@ def _list_count(text: str, number: ReadNumber) -> bool:
     """'3 products', 'across 4 channels': a small count of listed things, unless stated as a value."""
     after = _word_after(text, number)
     return (_bare(number) and number.value <= 20 and after[:1].islower()
+            and after not in _UNIT_AFTER
             and not number.sign_word and _word_before(text, number) not in _VALUE_CUES
             and not _duration(text, number))
 
+
+_UNIT_AFTER = frozenset({"min", "mins", "miles", "mile", "mi", "inches", "inch", "mph", "km",
+                         "kilometres", "kilometers", "degrees"})
+"""Units a value is written in ('LGA 19 min'): the number before one is a value, never a
+count of listed things."""
 
 NOT_CLAIMS = (_ranked, _per, _counts_periods, _before_superlative, _year, _list_count)
 """Context rules, each (text, number) → True when the number is not a claim."""

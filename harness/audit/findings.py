@@ -32,6 +32,7 @@ from showwork.harness.audit.scope import SCOPE_FINDINGS
 from showwork.harness.audit.steps import emits
 from showwork.harness.audit.trends import find_claim_trends, find_prose_trends
 from showwork.harness.audit.types import Finding
+from showwork.harness.audit.words import find_unread_answer
 from showwork.protocol.catalog_text import direction, says_period_total
 from showwork.protocol.numbers import ReadNumber, claims_in, matches
 
@@ -312,7 +313,7 @@ def _argues(claim: ClaimContext, cause: str, sign: int) -> bool:
 
 ANSWER_FINDINGS = (find_flat_reasoning, find_prose_labels, find_prose_direction,
                    find_prose_ends, find_prose_basis, find_comparisons, find_prose_trends,
-                   find_instructions,
+                   find_instructions, find_unread_answer,
                    *SCOPE_FINDINGS)
 """Answer-level findings: the argument, the prose against the claims (what it names, which way
 it says metrics moved: prose.py), then the question's scope (scope.py)."""

@@ -506,10 +506,32 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
     supported = answer_checker(ctx)
     supports = supported.items
     prose = unlabelled(ctx.answer.answer, _read(ctx, ctx.answer.answer), supports, ctx.catalog)
+    held, false = _quantified(ctx)
+    prose = tuple(n for n in prose if (n.start, n.end) not in held)
     found = [_prose_defect(n, supports) for n in
-             unsupported(prose, ctx.question or "", supported)]
+             unsupported(prose, ctx.question or "", supported)] + false
     found += [_unnamed_defect(n, supported) for n in _of_unnamed(ctx, prose, supported)]
     return found + _headline(ctx, supports, supported) + _listed(ctx, supported)
+
+
+def _quantified(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
+    """The prose's quantified bounds over a cited breakdown (quantifiers.py): the spans of the
+    numbers every row bears out, and a defect for each one some row contradicts."""
+    from showwork.harness.audit.quantifiers import read_quantified
+
+    held: set[tuple[int, int]] = set()
+    false: list[Defect] = []
+    for q in read_quantified(ctx, ctx.answer.answer or ""):
+        if q.holds:
+            held.add((q.number.start, q.number.end))
+            continue
+        text = ctx.answer.answer[q.words[0]:q.number.end]
+        false.append(Defect(
+            "unsupported_number", "answer",
+            f"The answer text says '{text}…' of every cited row, but the cited rows "
+            f"{', '.join(q.failing)} do not bear it out. State the bound that every cited row "
+            "meets, or name the rows that meet it.", q.number.text, q.number.start))
+    return held, false
 
 
 def _unnamed_defect(number: ReadNumber, supported: Supports) -> Defect:

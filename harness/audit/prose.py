@@ -626,7 +626,7 @@ def _bound(ctx: AnswerContext, bound: tuple[Bound, ...], flagged: set[str]) -> l
 
 RISES = frozenset({"rose", "risen", "rise", "rises", "rising", "increased", "increases", "grew",
                    "grown", "grows", "jumped", "climbed", "gained", "spiked", "surged", "soared",
-                   "doubled", "tripled"})
+                   "doubled", "tripled", "recovered", "rebounded"})
 FALLS = frozenset({"fell", "fallen", "fall", "falls", "falling", "dropped", "drops", "declined",
                    "declines", "decreased", "decreases", "shrank", "shrunk", "dipped", "slid",
                    "slipped", "collapsed", "plunged", "plummeted", "tumbled", "sank", "slumped",

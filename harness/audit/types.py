@@ -14,7 +14,7 @@ FINDING_CODES = ("mislabelled_metric", "mislabelled_member", "mislabelled_window
                  "unlicensed_composition", "superseded_metric", "weak_causal", "flat_reasoning",
                  "unbacked_comparison", "instruction_in_answer", "draft_metric",
                  "off_question_metric", "off_question_window", "off_question_filter",
-                 "off_question_shape", "unread_question")
+                 "off_question_shape", "unread_question", "unread_answer")
 SCOPE_CODES = ("off_question_metric", "off_question_window", "off_question_filter",
                "off_question_shape")
 """Question-scope findings: the answer does not answer the question asked."""
@@ -113,5 +113,27 @@ class AuditReport:
         return asdict(self)
 
     @property
+    def not_checked(self) -> list[str]:
+        """Words of the answer no check of the audit read ('unread_answer'), in order: what
+        every surface lists as "not checked: …"."""
+        return not_checked([asdict(f) for f in self.findings])
+
+    @property
     def broken_citations(self) -> int:
         return len(self.defects)
+
+
+def not_checked(findings: list[dict[str, Any]]) -> list[str]:
+    """The quoted words of a stored audit's `unread_answer` findings, each once, in order."""
+    out: list[str] = []
+    for f in findings:
+        if f.get("code") == "unread_answer":
+            out += [w for w in f.get("evidence", {}).get("words", []) if w not in out]
+    return out
+
+
+def not_checked_line(findings: list[dict[str, Any]]) -> str:
+    """'not checked: 'improved', 'in the hundreds'' or '' when every word was read."""
+    words = not_checked(findings)
+    quoted = ", ".join(f"'{w}'" for w in words)
+    return f"not checked: {quoted}" if words else ""

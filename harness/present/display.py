@@ -7,6 +7,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from showwork.harness.audit.types import not_checked_line
 from showwork.harness.present.decisions import shown
 from showwork.harness.present.headline import cited_value, driver_label, headline, stop_word
 from showwork.harness.present.marks import answer_defects, headline_defect, segments, spans
@@ -87,10 +88,16 @@ def _show_audit(console: Console, audit: dict[str, Any], round_no: int,
         for f in claim["findings"]:
             console.print(f"      [yellow]![/yellow] {f['code']}: {escape(f['message'])}")
     for f in audit["findings"]:
+        if f["code"] == "unread_answer":
+            continue  # listed once below, as the words not checked
         if f["claim"] is None or f["claim"].startswith("answer"):
             where = f" ({f['claim']})" if f["claim"] else ""
             console.print(f"  [yellow]! {f['code']}{escape(where)}:[/yellow] "
                           f"{escape(f['message'])}")
+    unread = not_checked_line(audit["findings"])
+    if unread:
+        console.print(f"  [yellow]! {escape(unread)}[/yellow] [dim](no check of the audit read "
+                      f"these words)[/dim]")
     if audit.get("scope_note"):
         console.print(f"  [dim]{escape(audit['scope_note'])}[/dim]")
     graph = ("no claim graph (not measurable)" if not audit["graphed"] else

@@ -80,7 +80,7 @@ CATALOG = build_catalog(load_model())
 TREE = _tree_row()
 GOOD: dict[str, Any] = {
     "status": "answered",
-    "answer": "Weekly value moments fell 13.7% because users came back on fewer days.",
+    "answer": "Weekly value moments fell 13.7% because days per user fell.",
     "value": round(TREE["weekly_value_moments"]["pct_change"], 2),
     "driver": "days_per_user",
     "refusal_reason": None,
@@ -97,7 +97,7 @@ GOOD: dict[str, Any] = {
         {"text": "Android reminder open rate collapsed", "kind": "measurement",
          "sources": ["r2[platform=android]:reminder_open_rate.pct_change"],
          "value": round((0.021 - 0.41) / 0.41 * 100, 2)},
-        {"text": "Weekly value moments fell because users came back on fewer days",
+        {"text": "Weekly value moments fell because days per user fell",
          "kind": "causal",
          "premises": ["c1", "c2", "c3", "tree:weekly_value_moments>days_per_user"]},
     ],

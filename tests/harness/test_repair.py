@@ -21,11 +21,12 @@ def answer(*sources: str, values: list | None = None, argue: bool = True) -> dic
                "premises": None, "value": (values or [None] * len(sources))[i]}
               for i, s in enumerate(sources)]
     if argue:
-        claims.append({"text": "Weekly value moments fell because days per user fell",
+        claims.append({"text": "Weekly value moments moved because days per user fell",
                        "kind": "causal", "sources": None,
                        "premises": ["c1", "tree:weekly_value_moments>days_per_user"],
                        "value": None})
-    return {"status": "answered", "answer": "It fell.", "value": None, "driver": "days_per_user",
+    return {"status": "answered", "answer": "Days per user fell.", "value": None,
+            "driver": "days_per_user",
             "refusal_reason": None, "claims": claims}
 
 
@@ -72,7 +73,8 @@ def test_findings_alone_do_not_trigger_repair(layer) -> None:
     mislabelled["claims"][0]["text"] = "Active users fell"
     trace, _ = run(layer, [compare("days_per_user"), say(mislabelled)])
     assert len(trace.rounds) == 1 and trace.rounds[0].repair_message is None
-    assert [f["code"] for f in trace.rounds[0].audit["findings"]] == ["mislabelled_metric"]
+    assert [f["code"] for f in trace.rounds[0].audit["findings"]] == [
+        "mislabelled_metric", "unread_answer"]  # 'fell' of a metric no cited change holds
     assert trace.served().audit["decision"] == "serve_with_caveats"
 
 

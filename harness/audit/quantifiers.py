@@ -1,0 +1,119 @@
+"""Quantifiers over a cited breakdown, checked against every row (issue 43).
+
+"Every store took at least 200 orders", "All three airports cancelled less than 4 % of their
+flights", "None of the platforms opened more than 50 %", "Only android opened fewer than 10 %":
+a quantifier (every, each, all, no, none, only) and one bounded number in a sentence whose
+breakdown the claims cite (rows of one metric over one dimension). The bound is held to EVERY
+cited row, not one: `every`/`each`/`all` hold when all rows meet it, `no`/`none` when none
+does, `only M` when the members named meet it and every other row does not. A quantifier held
+true consumes its words and its number (no other value need state it); one proven false is an
+unsupported number that names the rows it fails on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from showwork.protocol.numbers import ReadNumber, read_numbers
+from showwork.protocol.reading import find_mentions
+
+if TYPE_CHECKING:
+    from showwork.harness.audit.context import AnswerContext, Cited
+
+_QUANTIFIER = re.compile(r"(?i)\b(?P<q>every|each|all|none(?:\s+of\s+the)?|no|only)\b")
+_SENTENCE = re.compile(r"(?:[^.;!?]|\.(?=[0-9]))+")
+_TIME_KEYS = frozenset({"day", "week", "month", "quarter", "year"})
+
+
+@dataclass(frozen=True)
+class Quantified:
+    """One quantified bound over a cited breakdown, and whether every row bears it out."""
+
+    words: tuple[int, int]
+    """The quantifier's span in the text."""
+    number: ReadNumber
+    """The bounded number, at its offsets in the text."""
+    holds: bool
+    failing: tuple[str, ...]
+    """The members (with their values) on which the statement fails."""
+
+
+def _meets(value: float, bound: str, limit: float) -> bool:
+    return {">": value > limit, ">=": value >= limit, "<": value < limit,
+            "<=": value <= limit}.get(bound, False)
+
+
+def _breakdowns(ctx: AnswerContext) -> dict[tuple[int, str, str, str], list[Cited]]:
+    """Cited rows grouped by (handle, metric, field, dimension): one dimension's members."""
+    out: dict[tuple[int, str, str, str], list[Cited]] = {}
+    for claim in ctx.claims:
+        for c in claim.cited:
+            dims = [k for k, _ in c.citation.selector if k not in _TIME_KEYS]
+            if len(dims) == 1 and isinstance(c.value, int | float):
+                key = (c.citation.handle, c.metric, c.citation.field, dims[0])
+                if all(o.row is not c.row for o in out.get(key, [])):
+                    out.setdefault(key, []).append(c)
+    return {k: v for k, v in out.items() if len(v) >= 2}
+
+
+def _scaled(ctx: AnswerContext, metric: str, field: str, value: float, n: ReadNumber) -> float:
+    """The cited value in the number's units: a fraction's level read as a percent is × 100."""
+    unit = ctx.catalog.get("metrics", {}).get(metric, {}).get("unit")
+    return value * 100 if n.percent and field == "value" and unit == "fraction" else value
+
+
+def read_quantified(ctx: AnswerContext, text: str) -> list[Quantified]:
+    """Every quantified bound of `text` over a breakdown the answer cites."""
+    groups = _breakdowns(ctx)
+    if not groups or _QUANTIFIER.search(text) is None:
+        return []
+    return list(_quantified(ctx, text, groups))
+
+
+def _quantified(ctx: AnswerContext, text: str,
+                groups: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[Quantified]:
+    for sentence in _SENTENCE.finditer(text):
+        q = _QUANTIFIER.search(sentence.group())
+        if q is None:
+            continue
+        at = sentence.start()
+        bounded = [n for n in read_numbers(sentence.group()) if n.bound and n.start > q.end()]
+        if len(bounded) != 1:
+            continue
+        n = bounded[0]
+        mentions = ctx.index_.read("mentions", sentence.group(),
+                                   lambda t: find_mentions(t, ctx.catalog))
+        named = {m.name for m in mentions if m.kind == "metric"}
+        chosen = [g for k, g in groups.items() if k[1] in named] or (
+            list(groups.values()) if len(groups) == 1 else [])
+        if len(chosen) != 1:
+            continue
+        rows = chosen[0]
+        dim = next(k for k, _ in rows[0].citation.selector if k not in _TIME_KEYS)
+        members = {m.member for m in mentions if m.kind == "member" and m.name == dim}
+        word = q.group("q").lower().split()[0]
+        failing = tuple(_failing(ctx, rows, n, dim, word, members))
+        shifted = ReadNumber(**{**{f: getattr(n, f) for f in _FIELDS}, "start": n.start + at,
+                                "end": n.end + at})
+        yield Quantified((q.start() + at, q.end() + at), shifted, not failing, failing)
+
+
+_FIELDS = ("start", "end", "text", "value", "decimals", "significant", "multiplier", "scale",
+           "percent", "points", "currency", "sign_word", "written", "width", "money", "hedge",
+           "bound", "share")
+
+
+def _failing(ctx: AnswerContext, rows: list[Cited], n: ReadNumber, dim: str, word: str,
+             members: set[str | None]) -> Iterator[str]:
+    for c in rows:
+        value = _scaled(ctx, c.metric, c.citation.field, c.value, n)
+        member = dict(c.citation.selector)[dim]
+        meets = _meets(value, n.bound, n.value)
+        should = (member in members) if word == "only" else word not in ("no", "none")
+        if word == "only" and not members:
+            return  # 'only' with no member named: nothing to hold
+        if meets != should:
+            yield f"{member} {value:,.4g}"

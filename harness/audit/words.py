@@ -1,0 +1,619 @@
+"""Every word of an answer accounted for (issue 43): read, neutral, or shown as not read.
+
+The prose, a string headline and each claim's text are split into spans. A span is READ when a
+reading of the audit consumed it and holds it to something: a number to a cited field
+(numbers.py), a metric, member or dimension to the cited results (labels.py, prose.py), a date
+or period to the cited windows, a verb of direction to the cited sign, a superlative, order,
+universal or comparison to the cited rows (comparisons.py, pairs.py, trends.py, counts.py), a
+cause or hedge to the claim graph and its tree edges, a structure word of a breakdown or an
+attribution to the rows and fields the claims cite. Each reading's spans are made by the same
+patterns the check that holds them uses, imported from that check's module. A word no reading
+consumed is NEUTRAL only when it is listed below (a word that states nothing about data: an
+article, an auxiliary, a preposition, a pronoun); any other word is UNREAD, and the answer gets
+the finding `unread_answer`, quoting it: served with caveats, never clean, and never withheld
+for it (withholding needs a proven conflict).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from showwork.harness.audit.basis import _BASES as BASIS_PATTERNS
+from showwork.harness.audit.comparisons import _ORDER, _PEAK, _QUANTIFIED, _RANKED
+from showwork.harness.audit.counts import _STREAK, read_counts
+from showwork.harness.audit.ends import _MOVED_BEFORE
+from showwork.harness.audit.labels import _SHARE, _TO, _VERSUS, SHARE_FIELDS, read_words
+from showwork.harness.audit.numbers import read_claims
+from showwork.harness.audit.pairs import _COMPARATIVE, _LEVEL_WORD, _RANK
+from showwork.harness.audit.prose import _DENIED, _DROVE, _LED, CAUSE, FALLS, HEDGE, RISES
+from showwork.harness.audit.quantifiers import read_quantified
+from showwork.harness.audit.steps import emits
+from showwork.harness.audit.trends import _FALLS as TREND_FALLS
+from showwork.harness.audit.trends import _RECORD, _UNIVERSAL
+from showwork.harness.audit.trends import _RISES as TREND_RISES
+from showwork.harness.audit.types import Finding
+from showwork.protocol.numbers import _VALUE_CUES, share_parts
+from showwork.protocol.reading import Mention, find_mentions
+
+if TYPE_CHECKING:
+    from showwork.harness.audit.context import AnswerContext, Cited
+
+Span = tuple[int, int]
+
+NEUTRAL = frozenset(re.findall(r"\S+", """
+a an the
+is are was were be been being am has have had having do does did
+it its it's they them their this that these those which who whom whose what there here we our
+us you your he she his her one ones
+of in on at by for from to into onto with within per via as
+and or but while whereas so then also too
+than
+answer
+"""))
+"""Words that state nothing about the data: an article, an auxiliary, a pronoun, a preposition
+or conjunction that joins what readings read ('the answer is'). Never a word of quantity,
+direction, size, negation, hedge or cause: 'not', 'only', 'every', 'all', 'most', 'more',
+'about', 'over', 'may' and their kind change what a sentence says, so readings must read them.
+A word is never listed here to quiet a finding."""
+
+_TOKEN = re.compile(r"[^\W_]+(?:['’](?!s\b)[^\W_]+)*|(?<=['’])s\b|[°→~≈<>≤≥×]")
+"""A word (letters or digits, with inner apostrophes) or a symbol that states something."""
+
+
+@dataclass(frozen=True)
+class Account:
+    """One text's words: what each reading consumed, and what none did."""
+
+    text: str
+    read: tuple[tuple[Span, str], ...]
+    """Each consumed span and the reading that holds it."""
+    unread: tuple[Span, ...]
+    """Runs of words no reading consumed and not neutral, in order."""
+
+    @property
+    def unread_words(self) -> list[str]:
+        return [self.text[a:b] for a, b in self.unread]
+
+
+Reading = Callable[[str, "AnswerContext"], Iterable[Span]]
+
+
+def _numbers(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """Numbers with their currency, scale, percent, hedge or bound and sign word: each is held
+    to a cited field (numbers.py: unsupported_number, text_value_mismatch)."""
+    for n in read_claims(ctx.index_, text):
+        yield n.start, n.end
+        for word in (n.hedge, "" if n.sign_word.lower() in SIZE_BANDS else n.sign_word):
+            # a verb that states a size too is read by _direction, which holds its band
+            at = text.rfind(word, max(0, n.start - len(word) - 12), n.start) if word else -1
+            if at >= 0:
+                yield at, at + len(word)
+        level = _ITS_LEVEL.match(text, n.end)
+        if level and n.width:  # 'rose to 1.9 times its level': the ratio's own words
+            yield level.span()
+        before = _STATED_AS.search(text, 0, n.start)
+        if before:  # 'stood at', 'the percent change was', 'about' a share: the number is checked
+            yield before.span()
+
+
+_ITS_LEVEL = re.compile(r"(?i)\s*(?:times\s+)?its\s+(?:level|value|size)\b")
+_STATED_AS = re.compile(
+    rf"(?i)(?:\b(?:{'|'.join(sorted(_VALUE_CUES))})|\bst(?:ood|ands?)\s+at|\b(?:the\s+)?(?:percent(?:age)?\s+)?change\s+(?:of|was|is)"
+    r"|\b(?:about|around|roughly|nearly|almost|approximately|some|just))\s+(?:a\s+)?$")
+"""Words that state the number after them as a value or a change ('stood at 11,343', 'a change
+of 16.0 percent', 'the percent change was -16.0', 'about a sixth'): the number is held to a
+cited field at a precision no looser than the words (a hedge the number reader did not widen
+its match for leaves it exact)."""
+
+
+def _parts(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """A part of a whole ('about a third of all flights'): held to a cited share of the total
+    where the catalog says a metric follows (numbers.py)."""
+    for n, end in share_parts(text):
+        yield n.start, end
+
+
+def _mentioned(text: str, ctx: AnswerContext) -> list[Mention]:
+    """The text's mentions, read once per catalog index (shared with the checks)."""
+    return ctx.index_.read("mentions", text, lambda t: find_mentions(t, ctx.catalog))
+
+
+def _mentions(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """Metrics, members and dimensions the catalog governs: held to the cited results
+    (mislabelled_metric, mislabelled_member)."""
+    metrics = ctx.catalog.get("metrics", {})
+    keys = {k for c in _cited(ctx) for k, _ in c.citation.selector}
+    mentions = sorted(_mentioned(text, ctx), key=lambda m: m.span)
+    for m in mentions:
+        if m.kind == "dimension" and m.name not in keys and not any(
+                o.kind == "member" and o.name == m.name for o in mentions):
+            continue  # a dimension no cited row is keyed by and no member of it follows
+        yield m.span
+        label = (metrics.get(m.name, {}).get("label") or "") if m.kind == "metric" else ""
+        rest = label.lower().partition(m.words.lower())[2] or " " + label[label.find("("):] * (
+            "(" in label)
+        if rest.strip() and text[m.span[1]:m.span[1] + len(rest)].lower() == rest:
+            yield m.span[1], m.span[1] + len(rest)  # 'Value moments (legacy)': the label's tail
+
+
+def _periods(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """Dates and periods: held to the cited windows and rows (mislabelled_window)."""
+    kind = "prose" if text == ctx.answer.answer else "claim"
+    for p in read_words(ctx.index_, kind, text).periods:
+        yield p.span
+
+
+_MOVES = RISES | FALLS
+"""The verbs of motion prose.py `_read_moves` holds to a cited change's sign."""
+_RUN_MOVES = _MOVES | TREND_RISES | TREND_FALLS
+"""Those and the -ing forms trends.py reads of a series."""
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+_TIME_KEYS = frozenset({"day", "week", "month", "quarter", "year"})
+SIZE_BANDS = {w: 10.0 for w in ("soared", "surged", "plunged", "plummeted", "collapsed",
+                                "tumbled", "spiked", "tanked", "skyrocketed")}
+"""Verbs of motion that state a size too (docs/citations.md, "Size words"): each is read only
+where the metric's cited relative change is at least this many percent; said of a smaller
+change, or of a metric with no cited relative change, it is not read (unread_answer)."""
+
+
+def _in_band(verb: str, sizes: set[float]) -> bool:
+    """The verb states no size, or every cited relative change of its metric is in its band."""
+    band = SIZE_BANDS.get(verb)
+    return band is None or bool(sizes) and all(size >= band for size in sizes)
+
+
+_SIGNED = frozenset({"pct_change", "delta", "contribution", "share"})
+"""Fields whose sign a way of motion is held to."""
+
+
+def _direction(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """A verb of motion after a metric, before the next metric or the sentence's end: held to
+    that metric's cited change's sign (prose.py `_read_moves`, labels.py: direction_mismatch),
+    or, said of a cited series with 'every week' or 'N weeks in a row', to its rows' moves
+    (trends.py, counts.py). A verb with no metric, or of a metric no cited change or series
+    holds, is not read."""
+    changed = {c.metric for c in _cited(ctx) if c.citation.field in _SIGNED}
+    mentions = [m for m in _mentioned(text, ctx) if m.kind == "metric"]
+    metrics = sorted(m.span for m in mentions)
+    series = {c.metric for c in _cited(ctx)
+              if any(k in _TIME_KEYS for k, _ in c.citation.selector)}
+    sizes: dict[str, set[float]] = {}
+    for c in _cited(ctx):
+        if c.citation.field == "pct_change" and isinstance(c.value, int | float):
+            sizes.setdefault(c.metric, set()).add(abs(c.value))
+    held = {m.span for m in mentions if m.name in changed or (
+        m.name in series and any(p.search(text) for p in (_UNIVERSAL, _STREAK)))}
+    stops = [m.end() for m in re.finditer(r"[.;!?](?=\s|$)", text)] + [len(text)]
+    for k, (_, end) in enumerate(metrics):
+        nxt = [metrics[k + 1][0]] if k + 1 < len(metrics) else []
+        stop = min([e for e in stops if e >= end] + nxt)
+        if metrics[k] not in held:
+            continue  # no cited change of this metric: nothing holds a way of motion
+        name = next(m.name for m in mentions if m.span == metrics[k])
+        direct = next((m for m in _WORD.finditer(text, end, stop)
+                       if m.group().lower() in _MOVES), None)
+        if direct is not None:
+            if _in_band(direct.group().lower(), sizes.get(name, set())):
+                yield direct.span()
+            continue
+        for m in _MOVED_BEFORE.finditer(text, end, stop):
+            words = m.group().split()
+            yield m.start(), m.start() + len(" ".join(words[:2 if words[0].lower() == "went"
+                                                             else 1]))
+            break
+
+
+def _unanchored(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """A pattern its check anchors at the end of the text before a mention ('mainly for',
+    'shifted toward'), matched anywhere."""
+    return re.compile(pattern.pattern.removesuffix("$"), pattern.flags)
+
+
+_FLAT_WORD = re.compile(r"(?i)\b(?:(?:essentially|roughly|about|broadly|virtually)\s+)?(?:flat|"
+                        r"unchanged|stable|steady)\b")
+_PATTERNS = (_FLAT_WORD, _QUANTIFIED, _ORDER, _PEAK, _unanchored(_RANKED), _STREAK, _UNIVERSAL, _RECORD,
+             _COMPARATIVE, _LEVEL_WORD, _RANK, _SHARE, _VERSUS, _TO, *BASIS_PATTERNS)
+"""The patterns of the comparison, order, series, pair, share and basis checks: what they match
+is held to the cited rows, windows and fields."""
+
+
+_PAIRED = (_COMPARATIVE, _LEVEL_WORD, _RANK, _FLAT_WORD)
+"""Patterns that compare two things or call a move flat: read only in a sentence naming two
+members or metrics (the pair checks) or a metric with a cited change (flat)."""
+
+
+def _patterns(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    named = _named_per_sentence(text, ctx)
+    for pattern in _PATTERNS:
+        for m in pattern.finditer(text):
+            need = 1 if pattern is _FLAT_WORD else 2 if pattern in _PAIRED else 0
+            if m.end() > m.start() and named(m.start()) >= need:
+                yield m.span()
+
+
+def _named_per_sentence(text: str, ctx: AnswerContext) -> Callable[[int], int]:
+    """How many metrics and members the sentence at an offset names."""
+    spans = [m.span for m in _mentioned(text, ctx) if m.kind in ("metric", "member")]
+    stops = [m.end() for m in re.finditer(r"[.;!?](?=\s|$)", text)
+             if not any(a <= m.start() < b for a, b in spans)] + [len(text) + 1]
+
+    def count(at: int) -> int:
+        end = next(e for e in stops if e > at)
+        start = max([e for e in stops if e <= at] + [0])
+        return sum(1 for a, _ in spans if start <= a < end)
+    return count
+
+
+def _argued(ctx: AnswerContext) -> bool:
+    """The answer carries an argument: a causal or conclusion claim resting on premises."""
+    return any(c.claim.kind in ("causal", "conclusion") and c.claim.premises
+               for c in ctx.claims)
+
+
+def _edged(ctx: AnswerContext) -> bool:
+    """Some claim cites a tree edge (an exact or influence statement)."""
+    return any(isinstance(p, str) and p.startswith("tree:")
+               for c in ctx.claims for p in (c.claim.premises or []))
+
+
+def _causes(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """Cause words, what led a move and a metric denied as the cause: held to the driver and
+    the tree edges (prose.py: mislabelled_metric, weak_causal; flat_reasoning); hedges only
+    where a claim cites a tree edge."""
+    argued = _argued(ctx)
+    named = _named_per_sentence(text, ctx)
+    for pattern in (CAUSE, _DROVE, _LED_ANYWHERE, _MAINLY, _DENIED_ANYWHERE):
+        for m in pattern.finditer(text):
+            if argued or named(m.start()) >= 2:
+                yield m.span()
+                effect = _THE_MOVE.match(text, m.end())
+                if effect and effect.group("w").lower() in _MOVE_NOUNS:
+                    yield effect.span()  # 'drove the fall': the answer's own change
+    if _edged(ctx):
+        for m in HEDGE.finditer(text):
+            yield m.span()
+        for m in _INFLUENCE.finditer(text):
+            yield m.span()
+
+
+_THE_MOVE = re.compile(r"(?i)\s+(?:the|this|that|its)\s+(?P<w>[a-z]+)\b")
+_MOVE_NOUNS = frozenset({"fall", "rise", "drop", "decline", "increase", "decrease", "jump", "dip",
+                         "change", "move", "movement", "growth", "slide", "surge", "gain", "loss"})
+"""The answer's own change named after a cause word ('X drove the fall'): the cause check
+(prose.py `_DROVE`) holds the cause to the driver of that change."""
+_LED_ANYWHERE = _unanchored(_LED)
+_DENIED_ANYWHERE = _unanchored(_DENIED)
+_MAINLY = re.compile(r"(?i)\b(?:most\s+of\s+all|mostly|mainly|chiefly|largely)\s+(?=because\b)")
+"""What led a move, said before its cause ('mainly because days per user fell'): held to the
+driver the causal claim's exact tree edge names (unsupported_driver)."""
+
+_INFLUENCE = re.compile(r"(?i)\bhypothesis\b|\b(?:an\s+)?influence\s+edge\b|\bnot\s+attributed\b"
+                        r"|\bonly\b(?=:)")
+"""The words that mark a hypothesis over an influence edge ('Hypothesis, correlational only:',
+'an influence edge: correlational, not attributed'): held to a cited tree statement."""
+
+_ATTRIBUTED = re.compile(
+    r"(?i)\bexact\s+LMDI\s+attribution\b|\bof\s+the\s+change\b|\bcontributed\b|\baccounts\s+for\b")
+"""An attribution's words: held to the cited contribution and share fields (numbers.py holds
+their numbers, labels.py the metric they are said of)."""
+_ARGUED = re.compile(
+    r"(?i)\bmix\s+shifted\b|\ba\s+mix\s+effect\b|\ba\s+rate\s+effect\b|\bmoved\s+both\b"
+    r"|\bmoved\s+in\s+step\s+within\s+its\s+members\b|\bmoved\b"
+    r"|\bspread\s+evenly\s+across\b|\bits\s+share\s+of\s+the\s+change\s+in\b"
+    r"|\bclearly\s+exceeds\s+its\s+share\s+of\b|\bin\s+the\s+earlier\s+window\b"
+    r"|\bagainst\b|\bfor\s+all\b")
+"""The rules analyst's diagnosis of a mix and a rate: held to the mix and rate claims the
+argument rests on and the rows they cite (the member's change and base)."""
+
+
+def _attribution(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    if any(c.citation.field in ("contribution", "share") for c in _cited(ctx)):
+        for m in _ATTRIBUTED.finditer(text):
+            yield m.span()
+    if _argued(ctx):
+        for m in _ARGUED.finditer(text):
+            yield m.span()
+
+
+_LISTED = re.compile(r"(?i)\(the\s+rest\s+are\s+listed\s+with\s+the\s+answer\)")
+_AT_END = re.compile(r"(?i)\bat\s+the\s+end\s+of(?:\s+each\s+period)?\b")
+_OF_THEM = re.compile(r"(?i)\bof\s+them\b")
+
+
+def _structure(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """A listing's and a level's structure words: 'the rest are listed with the answer' held to
+    the answer's listed values (more than the prose speaks), 'at the end of' to a
+    point-in-time metric's cited value (point_in_time_as_period), 'N of them' to a cited
+    count."""
+    if ctx.answer.values:
+        for m in _LISTED.finditer(text):
+            yield m.span()
+    for pattern in (_AT_END, _OF_THEM):
+        for m in pattern.finditer(text):
+            yield m.span()
+
+
+def _cited(ctx: AnswerContext) -> list[Cited]:
+    return [c for claim in ctx.claims for c in claim.cited]
+
+
+UNIT_SPELLINGS = {"minutes": ("min", "mins", "minute", "minutes"),
+                  "miles": ("mile", "miles", "mi"), "inches": ("inch", "inches"),
+                  "degrees_f": ("°F", "° F", "degrees Fahrenheit", "degrees F"),
+                  "degrees_c": ("°C", "° C", "degrees Celsius", "degrees C"),
+                  "seconds": ("s", "sec", "secs", "second", "seconds"),
+                  "hours": ("h", "hr", "hrs", "hour", "hours"), "mph": ("mph",)}
+"""How each governed unit is written after a number."""
+
+
+def _units(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """A unit written after a number, where a cited metric is governed in that unit: the
+    number is then held to that metric's cited fields (numbers.py)."""
+    metrics = ctx.catalog.get("metrics", {})
+    units = {metrics.get(c.metric, {}).get("unit") for c in _cited(ctx)}
+    words = sorted({w for u in units if u for w in UNIT_SPELLINGS.get(u, (u.replace("_", " "),))},
+                   key=len, reverse=True)
+    if not words:
+        return
+    after = re.compile(rf"\s*(?:{'|'.join(map(re.escape, words))})(?![\w°])")
+    for n in read_claims(ctx.index_, text):
+        m = after.match(text, n.end)
+        if m:
+            yield m.span()
+
+
+_GRAIN_WORDS = re.compile(r"(?i)\b(?:by\s+(?P<by>day|week|month|quarter|year)\b|(?:in\s+)?(?:the\s+)?"
+                          r"(?P<in>day|week|month|quarter|year)(?:\s+(?:of|starting))?"
+                          r"(?=\s+[0-9]{4}-[0-9]{2}))")
+
+
+def _grains(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """'by month', 'in the week of': held to the time grain of the rows the claims cite."""
+    keys = {k for c in _cited(ctx) for k, _ in c.citation.selector}
+    for m in _GRAIN_WORDS.finditer(text):
+        if (m.group("by") or m.group("in")).lower() in keys:
+            yield m.span()
+
+
+_ADJECTIVE = re.compile(r"(?i)\b(?P<g>daily|weekly|monthly|quarterly|yearly|annual)\b")
+_LENGTHS = {"daily": (1, 1), "weekly": (7, 7), "monthly": (28, 31), "quarterly": (90, 92),
+            "yearly": (365, 366), "annual": (365, 366)}
+_GRAIN_OF = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter",
+             "yearly": "year", "annual": "year"}
+
+
+def _cited_days(ctx: AnswerContext) -> set[int]:
+    """The length in days of every window a cited result covers."""
+    out = set()
+    for c in _cited(ctx):
+        for cov in c.result.coverage:
+            window = cov.get("requested") or {}
+            try:
+                start, end = (dt.date.fromisoformat(str(window[k])[:10]) for k in ("start", "end"))
+            except (KeyError, ValueError):
+                continue
+            out.add((end - start).days + 1)
+    return out
+
+
+def _grain_adjectives(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """'weekly revenue', 'monthly orders': held to the cited windows' length or grain."""
+    matches = list(_ADJECTIVE.finditer(text))
+    if not matches:
+        return
+    days, grains = _cited_days(ctx), {c.result.grain for c in _cited(ctx)}
+    for m in matches:
+        word = m.group("g").lower()
+        low, high = _LENGTHS[word]
+        if _GRAIN_OF[word] in grains or any(low <= d <= high for d in days):
+            yield m.span()
+
+
+_WENT = re.compile(r"(?i)\bwent\b(?=\s+from\s+\S+\s+to\b)")
+"""'went from A to B': a move stated by its ends, held to the cited ends (ends.py)."""
+
+
+def _went(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    for m in _WENT.finditer(text):
+        yield m.span()
+
+
+_SHARE_OF = re.compile(r"(?i)\b(?:the\s+)?share\s+of\b|\bhad\b(?=\s+[0-9.]+\s?%\s+of\b)")
+
+
+def _shares(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """'the share of X', 'had N % of': held to a cited share field."""
+    if any(c.citation.field in SHARE_FIELDS for c in _cited(ctx)):
+        for m in _SHARE_OF.finditer(text):
+            yield m.span()
+
+
+_NO_MEMBER = re.compile(r"(?i)\bAcross\b|\bthrough\b|\bno\s+member's\s+share\b")
+
+
+def _no_member(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """'Across DIMENSION (A through B), no member's share of the change in M clearly exceeds its
+    share of W in the earlier window': held to a claim that cites the whole's change and every
+    listed member's base (the fields both shares are computed from)."""
+    if "no member's share" not in text:
+        return
+    claim = next((c for c in ctx.claims if c.claim.text == text), None)
+    if claim is None or not any(c.citation.field == "delta" and not c.citation.selector
+                                for c in claim.cited):
+        return
+    for m in _NO_MEMBER.finditer(text):
+        yield m.span()
+
+
+_COUNT_BEFORE = re.compile(r"(?i)(?:\ball|\bacross\s+the|\bthe\s+figures\s+cover|\b(?:is|are)\s+"
+                           r"given\s+for|\bfor)\s+$")
+_COUNT_AFTER = re.compile(r"(?i)\s+(?:[\w'-]+\s+){0,3}?(?P<w>(?:are|were)\s+(?:listed|cited)\b)"
+                          r"|\s+(?:[\w'-]+\s*){0,3}?(?P<r>,\s+the\s+rows\s+are\s+cited\b)")
+
+
+def _counts(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """A count of members ('All 5 countries are listed', 'across the 3 platforms'): held to
+    the rows the claims cite (counts.py: unsupported_number)."""
+    for c in read_counts(ctx.index_, text):
+        yield c.start, c.end
+        before = _COUNT_BEFORE.search(text, 0, c.start)
+        if before:
+            yield before.span()
+        after = _COUNT_AFTER.match(text, c.end)
+        if after:
+            yield after.span("w" if after.group("w") else "r")
+        if c.of is not None:  # 'k of the n stores rose': the members whose change moved so
+            stop = min([m.start() for m in re.finditer(r"[.;!?]", text[c.end:])] + [len(text)])
+            for m in _WORD.finditer(text, c.end, c.end + stop if stop < len(text) else stop):
+                if m.group().lower() in _MOVES:
+                    yield m.span()
+                    break
+
+
+_DENIAL = re.compile(rf"(?i)\b(?:not|never|n['’]t)\s+(?:(?:have|has|had|been|really)\s+)*"
+                     rf"(?=(?:{'|'.join(sorted(_MOVES))})\b)")
+_FLAT = re.compile(r"(?i)\b(?:(?:essentially|roughly|about|broadly|virtually)\s+)?(?:flat|"
+                   r"unchanged|stable|steady)\b")
+_OVER = re.compile(r"(?i)\bover\s+the\s+period\b|\bthe\s+(?:period|week|month|quarter|year)\s+"
+                   r"before\b|\bthe\s+series\b")
+
+
+def _denials(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """A denied move ('has not risen', 'never fell'), a move called flat, the cited window
+    ('over the period', 'the period before'), the cited series: held to the cited change's sign
+    and size (direction_mismatch) and the cited windows (mislabelled_window)."""
+    for pattern in (_DENIAL, _OVER):
+        for m in pattern.finditer(text):
+            yield m.span()
+
+
+_IGNORED = re.compile(r"\(Ignored an instruction in the question, (?P<q>['\"])(?P<said>.*?)(?P=q): I "
+                      r"report only what governed queries return\.\)")
+
+
+def _ignored(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """The rules analyst's note of an instruction it ignored: held to the question, whose words
+    it quotes verbatim (the quote states nothing about the data)."""
+    for m in _IGNORED.finditer(text):
+        if m.group("said") in (ctx.question or ""):
+            yield m.span()
+
+
+def _quantifiers(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """'every', 'all', 'each', 'no', 'none of the', 'only' before a bound over a cited
+    breakdown: held to every cited row (quantifiers.py; numbers.py withholds one a row
+    contradicts)."""
+    if text != ctx.answer.answer:
+        return
+    for q in read_quantified(ctx, text):
+        yield q.words
+
+
+def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """The verb of a run or a universal over a cited series ('it rose for 3 weeks in a row',
+    'fell every week'), whatever its subject: held to the series' rows (counts.py runs,
+    trends.py universal_direction)."""
+    if not any(k in _TIME_KEYS for c in _cited(ctx) for k, _ in c.citation.selector):
+        return
+    for pattern in (_STREAK, _UNIVERSAL):
+        for run in pattern.finditer(text):
+            start = max([m.end() for m in re.finditer(r"[.;!?](?=\s|$)", text[:run.start()])]
+                        + [0])
+            verbs = [m for m in _WORD.finditer(text, start, run.start())
+                     if m.group().lower() in _RUN_MOVES]
+            if verbs:
+                yield verbs[-1].span()
+
+
+READINGS: tuple[Reading, ...] = (_numbers, _mentions, _periods, _direction, _units, _grains,
+                                 _structure, _attribution, _causes, _shares, _no_member,
+                                 _counts, _denials, _parts, _went, _grain_adjectives,
+                                 _quantifiers, _ignored, _runs, _patterns)
+"""Every reading of the answer's words, each holding what it consumes to the evidence."""
+
+
+TEXT_ONLY = frozenset({"_patterns", "_denials", "_parts", "_went"})
+"""Readings of the text and the catalog alone: read once per catalog index and text."""
+
+
+def _spans(reading: Reading, text: str, ctx: AnswerContext) -> Iterable[Span]:
+    name = reading.__name__
+    if name in TEXT_ONLY:
+        return ctx.index_.read(f"words{name}", text, lambda t: tuple(reading(t, ctx)))
+    return reading(text, ctx)
+
+
+def account(text: str, ctx: AnswerContext) -> Account:
+    """Which spans of `text` the readings consumed, and the runs of words none did. Readings
+    run in order until every word that is not neutral is consumed (what a later one would
+    consume too changes nothing the user is shown)."""
+    tokens = [m.span() for m in _TOKEN.finditer(text)
+              if m.group().lower() not in NEUTRAL and text[m.start() - 1:m.end()] not in
+              ("'s", "’s")]
+    covered = bytearray(len(text) + 1)
+    read: list[tuple[Span, str]] = []
+    for reading in READINGS:
+        if not tokens:
+            break
+        for a, b in _spans(reading, text, ctx):
+            read.append(((a, b), reading.__name__.strip("_")))
+            covered[a:b] = b"\x01" * (b - a)
+        tokens = [(a, b) for a, b in tokens if not all(covered[a:b])]
+    unread: list[Span] = []
+    for a, b in tokens:
+        if unread and _joined(text, unread[-1][1], a, covered):
+            unread[-1] = (unread[-1][0], b)
+        else:
+            unread.append((a, b))
+    return Account(text, tuple(read), tuple(unread))
+
+
+def _joined(text: str, end: int, start: int, covered: bytearray) -> bool:
+    """Two unread words form one quoted phrase when only spaces and neutral words lie between."""
+    between = text[end:start]
+    return not any(covered[end:start]) and all(
+        w.lower() in NEUTRAL for w in _TOKEN.findall(between)) and not re.search(r"[.;:!?()]",
+                                                                                 between)
+
+
+def texts(ctx: AnswerContext) -> list[tuple[str, str]]:
+    """(where, text) of every text of the answer the user reads."""
+    answer = ctx.answer
+    out = [("answer", answer.answer or "")]
+    if isinstance(answer.value, str):
+        out.append(("answer.value", answer.value))
+    out += [(f"c{c.index}", c.claim.text or "") for c in ctx.claims]
+    return out
+
+
+@emits("unread_answer")
+def find_unread_answer(ctx: AnswerContext) -> list[Finding]:
+    """Words of the prose, the headline or a claim's text that no reading of the audit
+    consumed and that are not neutral: quoted back, the answer served with caveats."""
+    if ctx.answer.status != "answered":
+        return []
+    out = []
+    for where, text in texts(ctx):
+        words = account(text, ctx).unread_words
+        if words:
+            quoted = ", ".join(f"'{w}'" for w in words)
+            out.append(Finding(
+                "unread_answer", where,
+                f"{_place(where)} says {quoted}, which no check of the audit reads: not "
+                f"checked. Restate it in words the audit checks (a number with its unit, a "
+                f"metric, member or period the claims cite, rose/fell), or remove it.",
+                {"words": words, "text": text},
+                "Write only what the cited results state; every word is checked or shown as "
+                "not checked."))
+    return out
+
+
+def _place(where: str) -> str:
+    return {"answer": "The answer's prose", "answer.value": "The headline"}.get(
+        where, f"Claim {where}")

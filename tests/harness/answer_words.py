@@ -1,0 +1,87 @@
+"""Issue 43's corpus of answer edits (tests/harness/data/answer_words.yaml) applied to the rules
+analyst's own clean answers, and the tally of how the audit serves them."""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from showwork.benchmarks.audit import Case, case_report, cases_of, rules_traces
+from showwork.harness.experiments.questions import load_questions
+from showwork.semantic_layer import SemanticLayer
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = Path(__file__).with_name("data") / "answer_words.yaml"
+QUESTIONS = {"demo": None, "shop": ROOT / "examples" / "shop" / "questions.yaml",
+             "flights": ROOT / "examples" / "flights" / "questions.yaml"}
+
+
+def entries(domain: str | None = None) -> list[dict[str, Any]]:
+    """The corpus's entries (of one domain)."""
+    out = yaml.safe_load(CORPUS.read_text())["entries"]
+    return [e for e in out if domain is None or e["domain"] == domain]
+
+
+def clean_cases(layer: SemanticLayer, domain: str) -> dict[str, Case]:
+    """The rules analyst's clean answer to each question the corpus edits, by question id."""
+    wanted = {e["id"] for e in entries(domain)}
+    path = QUESTIONS[domain]
+    specs = [s for s in (load_questions(path) if path else load_questions()).questions
+             if s.id in wanted]
+    cases = cases_of(rules_traces(layer, [s.question() for s in specs]))
+    by_text = {c.question: c for c in cases}
+    return {s.id: by_text[s.question().text] for s in specs if s.question().text in by_text}
+
+
+def edited(answer: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+    """The answer with the entry's edits; an edit whose words the answer lacks is an error."""
+    out = copy.deepcopy(answer)
+    for old, new in entry.get("replace", []) + entry.get("prose", []):
+        assert old in out["answer"], (entry, out["answer"])
+        out["answer"] = out["answer"].replace(old, new)
+    for old, new in entry.get("replace", []):
+        for claim in out["claims"]:
+            claim["text"] = claim["text"].replace(old, new)
+    if entry.get("append"):
+        out["answer"] = f"{out['answer'].rstrip()} {entry['append']}"
+    return out
+
+
+@dataclass
+class Tally:
+    """How the audit served the corpus's edits."""
+
+    lies: int = 0
+    lies_clean: list[str] = field(default_factory=list)
+    """The lies served clean (no finding, no defect)."""
+    honest: int = 0
+    honest_withheld: list[str] = field(default_factory=list)
+    """The honest rewrites withheld."""
+    decisions: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """(truth, decision) → edits."""
+
+
+def tally(cases: dict[str, dict[str, Case]], chosen: Iterable[dict[str, Any]] | None = None
+          ) -> Tally:
+    """Each entry's edit of its domain's clean answer, audited."""
+    out = Tally()
+    for entry in entries() if chosen is None else chosen:
+        case = cases[entry["domain"]][entry["id"]]
+        report = case_report(case, edited(case.answer, entry))
+        label = f"{entry['domain']}/{entry['id']} {entry['kind']}: {report.decision}"
+        out.decisions[entry["truth"], report.decision] += 1
+        if entry["truth"] == "lie":
+            out.lies += 1
+            if report.decision == "serve":
+                out.lies_clean.append(label)
+        else:
+            out.honest += 1
+            if report.decision == "withhold":
+                out.honest_withheld.append(label)
+    return out

@@ -1,0 +1,67 @@
+"""Issue 43: every word of an answer is read or shown as not read. The corpus
+(tests/harness/data/answer_words.yaml) edits the rules analyst's clean answers on the demo, the
+shop and the flights with lies and honest rewrites in words the audit was never shown."""
+
+from __future__ import annotations
+
+import pytest
+from answer_words import clean_cases, edited, entries, tally
+
+
+@pytest.fixture(scope="module")
+def cases(layer, shop_layer, flights_layer):
+    return {"demo": clean_cases(layer, "demo"), "shop": clean_cases(shop_layer, "shop"),
+            "flights": clean_cases(flights_layer, "flights")}
+
+
+def test_the_corpus_covers_every_kind_on_two_domains(cases) -> None:
+    """Each kind of edit has lies on at least two domains, and every entry's words are in its
+    clean answer (an edit of nothing would prove nothing)."""
+    domains: dict[tuple[str, str], set[str]] = {}
+    for entry in entries():
+        assert entry["id"] in cases[entry["domain"]], entry
+        domains.setdefault((entry["kind"], entry["truth"]), set()).add(entry["domain"])
+    for (kind, truth), seen in domains.items():
+        assert truth != "lie" or len(seen) >= 2, (kind, seen)
+
+
+BASELINE = {"lies": 33, "lies_clean": 19, "honest": 22, "honest_withheld": 7}
+"""Measured before issue 43 (the audit of main at 80cf4d6)."""
+NOW = {"lies_clean": 0, "honest_withheld": 5}
+"""With the closed-world reading (words.py), the quantifier reading (quantifiers.py) and the
+size band of strong verbs of motion: no lie is served clean; the honest rewrites withheld are a unit conversion ('about 10.3 hours' of 617.4 min), two ranges
+and approximations ('nearly $60,000', 'between 10 and 12 %') and two dates as people write them
+('03/02/2026', "July '13"), readings not built yet."""
+
+
+def test_no_lie_is_served_clean_and_no_honest_rewrite_withheld(cases) -> None:
+    """Every lie of the corpus is withheld or served with caveats; no honest rewrite is
+    withheld (a rewrite whose words no reading knows is a caveat, never a withhold)."""
+    measured = tally(cases)
+    assert (measured.lies, measured.honest) == (BASELINE["lies"], BASELINE["honest"])
+    assert len(measured.lies_clean) <= NOW["lies_clean"], measured.lies_clean
+    assert len(measured.honest_withheld) <= NOW["honest_withheld"], measured.honest_withheld
+
+
+def test_the_rules_answers_the_corpus_edits_are_fully_read(cases) -> None:
+    """Every clean rules answer the corpus edits (every shape, three domains) is served clean:
+    each word of its prose, headline and claims is read or neutral (no unread_answer)."""
+    from showwork.benchmarks.audit import case_report
+
+    for domain, by_id in cases.items():
+        for qid, case in by_id.items():
+            report = case_report(case, case.answer)
+            assert report.decision == "serve", (domain, qid, report.not_checked)
+
+
+def test_an_unread_word_is_a_caveat_never_a_withhold(cases) -> None:
+    """A word no reading knows, put into a clean answer, is quoted back as not checked and the
+    answer is served with caveats (shop and flights)."""
+    from showwork.benchmarks.audit import case_report
+
+    for domain, qid, old, new in (("shop", "compare-002", "rose 18.4 %", "blossomed 18.4 %"),
+                                  ("flights", "level-004", "20.4 min", "20.4 fortnights")):
+        case = cases[domain][qid]
+        report = case_report(case, edited(case.answer, {"replace": [[old, new]]}))
+        assert report.decision == "serve_with_caveats"
+        assert report.not_checked == [new.split()[0] if "blossomed" in new else "fortnights"]
