@@ -95,7 +95,7 @@ def read_dbt_project(path: Path) -> DbtProject:
     return DbtProject(root=file.parent, name=data["name"], profile=_opt(data.get("profile")),
                       model_paths=tuple(str(p) for p in paths) or ("models",),
                       target_path=str(data.get("target-path") or "target"),
-                      models_config=data.get("models") if isinstance(data.get("models"), dict)
+                      models_config=models if isinstance(models := data.get("models"), dict)
                       else {},
                       macro_paths=tuple(str(p) for p in ([macros] if isinstance(macros, str)
                                                          else macros)))

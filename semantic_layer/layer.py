@@ -14,8 +14,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import structlog
-
 from showwork.semantic_layer.catalog import build_catalog
 from showwork.semantic_layer.duck import duckdb
 from showwork.semantic_layer.engines import Engine
@@ -31,7 +29,6 @@ from showwork.semantic_layer.validate import Plan, plan_compare, plan_query
 if TYPE_CHECKING:
     from showwork.semantic_layer.compile import Compiled, Compiler
 
-log = structlog.get_logger(__name__)
 PREPARED_KEPT = 1024
 """Prepared calls a layer keeps, by wire arguments and by plan (cleared when full)."""
 Store = Callable[[tuple[str, ...], Callable[[], Reading]], Reading]
@@ -60,7 +57,9 @@ class SemanticLayer:
             model, self.skipped, problems = without_broken(model, checked)
             _raise_mismatch(problems, engine)
             for text in self.skipped:
-                log.warning("semantic model skipped", problem=text)
+                import structlog  # here: a warm ask never logs, so never loads structlog
+
+                structlog.get_logger(__name__).warning("semantic model skipped", problem=text)
             self._time_problems = dict(checked.time_problems)
             model = infer_from_engine(model, engine, self.limits)
         elif database is not None and needs_inference(model) and Path(database).exists():

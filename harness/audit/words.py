@@ -505,6 +505,26 @@ def _ignored(text: str, ctx: AnswerContext) -> Iterable[Span]:
             yield m.span()
 
 
+_ASSUMED = re.compile(r"\(Assumed no window named: (?:the whole covered range, (?P<a>\d{4}-\d\d-\d\d)"
+                      r"\.\.(?P<b>\d{4}-\d\d-\d\d)|the last whole week, (?P<wa>\d{4}-\d\d-\d\d)"
+                      r"\.\.(?P<wb>\d{4}-\d\d-\d\d), against the week before|the value at the end "
+                      r"of coverage, (?P<end>\d{4}-\d\d-\d\d))\.\)")
+
+
+def _assumed(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """The rules analyst's note of the window it took when the question named none: held to
+    the window every cited result was asked for first (the range or the week; for a value at
+    the end of coverage, the day that window ends)."""
+    asked = {(str(c.result.coverage[0]["requested"]["start"]),
+              str(c.result.coverage[0]["requested"]["end"]))
+             for c in _cited(ctx) if c.result.coverage and c.result.coverage[0].get("requested")}
+    for m in _ASSUMED.finditer(text):
+        stated = (m.group("a") or m.group("wa"), m.group("b") or m.group("wb"))
+        ends = {end for _, end in asked}
+        if asked == {stated} or (m.group("end") and ends == {m.group("end")}):
+            yield m.span()
+
+
 def _quantifiers(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """'every', 'all', 'each', 'no', 'none of the', 'only' before a bound over a cited
     breakdown: held to every cited row (quantifiers.py; numbers.py withholds one a row
@@ -534,7 +554,7 @@ def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
 READINGS: tuple[Reading, ...] = (_numbers, _mentions, _periods, _direction, _units, _grains,
                                  _structure, _attribution, _causes, _shares, _no_member,
                                  _counts, _denials, _parts, _went, _grain_adjectives,
-                                 _quantifiers, _ignored, _runs, _patterns)
+                                 _quantifiers, _ignored, _assumed, _runs, _patterns)
 """Every reading of the answer's words, each holding what it consumes to the evidence."""
 
 

@@ -434,6 +434,7 @@ def _period_extreme(masked: str, mentions: list[Mention], by: list[By]) -> Ranki
     m = _EXTREME_PERIOD.search(masked)
     if m is None:
         return None
+    spans: tuple[tuple[int, int], ...]
     if m.group("s1"):
         grain, word = m.group(2), m.group("s1")
         spans = ((m.start(), m.start("s1")), m.span("s1"), (m.end("s1"), m.end()))
