@@ -495,7 +495,7 @@ def _headline_is_extreme(ctx: AnswerContext, order: str, cited: tuple[Cited, ...
         return False
     best = (max if order == "most" else min)(values, key=lambda v: v[0])
     headline = str(ctx.answer.value or "")
-    period = best[1]
+    period: Any = best[1]  # a Window (mypyc: the list's element type is not narrowed)
     start = str(getattr(period, "start", period[0] if isinstance(period, tuple) else period))
     return len(headline) >= 7 and start.startswith(headline)
 
