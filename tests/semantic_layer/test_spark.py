@@ -291,15 +291,22 @@ class TestLocalSpark:
         assert "customers" in spark_shop.engine.tables()
         assert "customers" not in spark_demo.engine.tables()
 
-    def test_model_naming_a_missing_table_errors_at_open(self, data: Path,
-                                                         spark_demo: SemanticLayer) -> None:
-        """A shop model over a Spark that lacks `stores` is refused at open, naming both."""
+    def test_model_naming_a_missing_table_is_skipped_and_named(self, data: Path,
+                                                               spark_demo: SemanticLayer) -> None:
+        """A shop model over a Spark that lacks `stores`: no metric reads that model, so it is
+        skipped and reported at open, naming both (as dbt and MetricFlow load the rest); its
+        dimensions are no longer offered."""
         tables = {t: p for t, p in _tables(data, "shop").items() if t != "stores"}
         engine = open_engine({"spark": {"master": "local[2]", "tables": tables}}, data)
         try:
-            with pytest.raises(errors.WarehouseMismatch, match="semantic model 'stores' reads "
-                               "table 'stores', which the warehouse lacks"):
-                SemanticLayer(load_project(SHOP), engine=engine)
+            layer = SemanticLayer(load_project(SHOP), engine=engine)
+            (problem,) = layer.skipped
+            assert "semantic model 'stores' reads table 'stores', which the warehouse lacks" in \
+                problem
+            offered = {d for m in layer.catalog()["metrics"].values() for d in m["dimensions"]}
+            assert any(d.endswith("store_name")
+                       for d in load_project(SHOP).supported_dimensions("items_sold"))
+            assert offered and not any(d.endswith("store_name") for d in offered)
         finally:
             engine.close()
 
