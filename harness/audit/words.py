@@ -478,8 +478,6 @@ def _counts(text: str, ctx: AnswerContext) -> Iterable[Span]:
 
 _DENIAL = re.compile(rf"(?i)\b(?:not|never|n['’]t)\s+(?:(?:have|has|had|been|really)\s+)*"
                      rf"(?=(?:{'|'.join(sorted(_MOVES))})\b)")
-_FLAT = re.compile(r"(?i)\b(?:(?:essentially|roughly|about|broadly|virtually)\s+)?(?:flat|"
-                   r"unchanged|stable|steady)\b")
 _OVER = re.compile(r"(?i)\bover\s+the\s+period\b|\bthe\s+(?:period|week|month|quarter|year)\s+"
                    r"before\b|\bthe\s+series\b")
 
