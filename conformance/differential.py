@@ -462,7 +462,7 @@ def collect(running: list[subprocess.Popen]) -> dict[str, dict[str, Any]]:
 
 
 def showwork(world: World, database: Path, folder: Path) -> dict[str, dict[str, Any]]:
-    from showwork.semantic_layer import SemanticError, SemanticLayer, load_model
+    from showwork.semantic_layer import SemanticLayer, load_model
 
     out: dict[str, dict[str, Any]] = {}
     try:
@@ -471,22 +471,28 @@ def showwork(world: World, database: Path, folder: Path) -> dict[str, dict[str, 
         return {q["id"]: {"error": f"load: {exc}"} for q in world.queries}
     try:
         for q in world.queries:
-            try:
-                result = layer.call("query", layer_args(q, layer.model))
-            except SemanticError as exc:
-                out[q["id"]] = {"error": exc.message}
-                continue
-            rows = []
-            for row in result.rows:
-                r: dict[str, Any] = {}
-                for k, v in row.key.items():
-                    r[f"metric_time__{q['grain']}" if k == q["grain"] else k] = v
-                r.update({m: row.values[m]["value"] for m in q["metrics"]})
-                rows.append(r)
-            out[q["id"]] = {"rows": rows, "sql": result.sql}
+            out[q["id"]] = answer(layer, q)
     finally:
         layer.close()
     return out
+
+
+def answer(layer: Any, q: dict[str, Any]) -> dict[str, Any]:
+    """showwork's answer to one generated query in MetricFlow's columns ({"rows", "sql"}), or its
+    refusal ({"error"})."""
+    from showwork.semantic_layer import SemanticError
+
+    try:
+        result = layer.call("query", layer_args(q, layer.model))
+    except SemanticError as exc:
+        return {"error": exc.message}
+    rows = []
+    for row in result.rows:
+        r: dict[str, Any] = {f"metric_time__{q['grain']}" if k == q["grain"] else k: v
+                             for k, v in row.key.items()}
+        r.update({m: row.values[m]["value"] for m in q["metrics"]})
+        rows.append(r)
+    return {"rows": rows, "sql": result.sql}
 
 
 # -- comparing ---------------------------------------------------------------------------------

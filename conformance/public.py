@@ -106,26 +106,14 @@ def queries(model: Any, window: tuple[str, str] | None) -> list[dict[str, Any]]:
 
 
 def showwork(root: Path, qs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    from conformance.differential import layer_args
+    from conformance.differential import answer
     from showwork.harness.project import Project
-    from showwork.semantic_layer import SemanticError
 
     layer = Project.open(root).layer()
     out: dict[str, dict[str, Any]] = {}
     try:
         for q in qs:
-            try:
-                result = layer.call("query", layer_args(q, layer.model))
-            except SemanticError as exc:
-                out[q["id"]] = {"error": exc.message}
-                continue
-            rows = []
-            for row in result.rows:
-                r = {f"metric_time__{q['grain']}" if k == q["grain"] else k: v
-                     for k, v in row.key.items()}
-                r.update({m: row.values[m]["value"] for m in q["metrics"]})
-                rows.append(r)
-            out[q["id"]] = {"rows": rows}
+            out[q["id"]] = {k: v for k, v in answer(layer, q).items() if k != "sql"}
     finally:
         layer.close()
     return out
