@@ -24,7 +24,7 @@ from xml.etree import ElementTree
 from markupsafe import Markup
 
 from showwork.harness.present.headline import four
-from showwork.harness.present.periods import start_words, window_words
+from showwork.protocol.periods import start_words, window_words
 from showwork.semantic_layer.tree import lmdi, powers
 from showwork.traces import CallRecord, TraceRecord
 

@@ -20,8 +20,8 @@ from showwork.harness.present.graph import graph_svg
 from showwork.harness.present.headline import cited_value, driver_label
 from showwork.harness.present.headline import headline as headline_value
 from showwork.harness.present.marks import answer_defects, headline_defect, segments, spans
-from showwork.harness.present.periods import period_words
 from showwork.harness.present.table import grounded_comparison, scores
+from showwork.protocol.periods import period_words
 from showwork.traces import TraceRecord, read
 
 CSS = (resources.files("showwork.harness.present") / "templates" / "style.css").read_text(encoding="utf-8")

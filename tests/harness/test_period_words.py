@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from showwork.harness.present.periods import in_period, period_words, window_words
+from showwork.protocol.periods import in_period, period_words, window_words
 from showwork.protocol.reading._calendar import add_months, iso_week
 from showwork.protocol.reading.periods import find_periods
 

@@ -16,8 +16,8 @@ from showwork.analyst.rules import RulesClient
 from showwork.harness.experiments.attempt import Question, run_attempt
 from showwork.harness.experiments.questions import load_questions
 from showwork.harness.present.display import TICK_NOTE, show_trace
-from showwork.harness.present.periods import ISO_RANGE
 from showwork.harness.present.report import _env, attempt_view, csp
+from showwork.protocol.periods import ISO_RANGE
 from showwork.protocol.switches import Protocol
 from showwork.traces import TraceRecord
 
