@@ -618,7 +618,8 @@ def find_unread_answer(ctx: AnswerContext) -> list[Finding]:
         return []
     out = []
     for where, text in texts(ctx):
-        words = account(text, ctx).unread_words
+        told = account(text, ctx)
+        words = told.unread_words
         if words:
             quoted = ", ".join(f"'{w}'" for w in words)
             out.append(Finding(
@@ -626,7 +627,7 @@ def find_unread_answer(ctx: AnswerContext) -> list[Finding]:
                 f"{_place(where)} says {quoted}, which no check of the audit reads: not "
                 f"checked. Restate it in words the audit checks (a number with its unit, a "
                 f"metric, member or period the claims cite, rose/fell), or remove it.",
-                {"words": words, "text": text},
+                {"words": words, "text": text, "spans": [list(s) for s in told.unread]},
                 "Write only what the cited results state; every word is checked or shown as "
                 "not checked."))
     return out

@@ -65,3 +65,5 @@ def test_an_unread_word_is_a_caveat_never_a_withhold(cases) -> None:
         report = case_report(case, edited(case.answer, {"replace": [[old, new]]}))
         assert report.decision == "serve_with_caveats"
         assert report.not_checked == [new.split()[0] if "blossomed" in new else "fortnights"]
+        unread = [f.evidence for f in report.findings if f.code == "unread_answer"]
+        assert [unread[0]["text"][a:b] for a, b in unread[0]["spans"]] == unread[0]["words"]
