@@ -134,7 +134,7 @@ class Governance(_Strict):
     """Keyed by the dimension as MetricFlow names it (`entity__dimension`)."""
     coverage: dict[str, CoverageSpec] = {}
     """Keyed by semantic model."""
-    metric_tree: MetricTree = MetricTree()
+    metric_tree: MetricTree = Field(default_factory=MetricTree)
 
 
 def read_governance(path: Path) -> Governance:

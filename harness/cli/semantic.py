@@ -5,27 +5,33 @@ from __future__ import annotations
 import datetime as dt
 import json
 import time
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from showwork.harness.cli.common import ProjectOpt, open_layer, open_project
 from showwork.harness.home import warehouse_path
-from showwork.harness.present.table import print_rows
-from showwork.protocol.prompts import edge_formula
 from showwork.semantic_layer.windows import DIALECTS, UNKNOWN_DAY, iso_week
 
 if TYPE_CHECKING:  # the layer's modules load where a command uses them: a warm query compiles
-    from showwork.semantic_layer import SemanticModelFile  # nothing, so loads no sqlglot
+    from rich.console import Console  # nothing, so loads no sqlglot (nor rich, nor the reader)
+
+    from showwork.semantic_layer import SemanticModelFile
 
 semantic_app = typer.Typer(help="Inspect the governed semantic model; compile and run queries.",
                            no_args_is_help=True)
 warehouse_app = typer.Typer(help="Build the demo warehouse.", no_args_is_help=True)
-out = Console()
-err = Console(stderr=True)
+
+
+@cache
+def _console(stderr: bool = False) -> Console:
+    """rich, loaded by the commands that print with it: `semantic query --json` loads none."""
+    from rich.console import Console
+
+    return Console(stderr=stderr)
+
 
 
 @semantic_app.command("validate")
@@ -38,14 +44,14 @@ def validate(file: Path | None = typer.Argument(None, help="Model YAML or projec
         from showwork.semantic_layer import load_model
 
         model = load_model(file)  # a ModelError lists every problem, exit 3 (cli/errors.py)
-        out.print(f"✓ {file}: {_summary(model)}")
+        _console().print(f"✓ {file}: {_summary(model)}")
         return
     chosen = open_project(project)
     if chosen.demo:
-        out.print(f"✓ demo model: {_summary(chosen.model)}")
+        _console().print(f"✓ demo model: {_summary(chosen.model)}")
         return
     open_layer(chosen).close()  # the warehouse check: tables and columns the model reads
-    out.print(f"✓ project {chosen.name} ({chosen.file.path}): {_summary(chosen.model)}; "
+    _console().print(f"✓ project {chosen.name} ({chosen.file.path}): {_summary(chosen.model)}; "
               "every table and column it reads is in the warehouse")
 
 
@@ -63,6 +69,9 @@ def catalog(as_json: bool = typer.Option(False, "--json", help="Print JSON on st
     if as_json:
         print(json.dumps(cat, indent=2))
         return
+    from showwork.harness.present.table import print_rows
+    from showwork.protocol.prompts import edge_formula
+
     table = []
     for name, m in cat["metrics"].items():
         notes = []
@@ -73,15 +82,15 @@ def catalog(as_json: bool = typer.Option(False, "--json", help="Print JSON on st
         table.append([name, m["label"], m["type"], ", ".join(m["grains"]),
                       ", ".join(m["dimensions"]) or "-",
                       f"{m['coverage']['start']}..{m['coverage']['end']}", "; ".join(notes)])
-    print_rows(out, f"Governed metrics (model {cat['model_version']}, as of {cat['as_of']})",
+    print_rows(_console(), f"Governed metrics (model {cat['model_version']}, as of {cat['as_of']})",
                ("metric", "label", "type", "grains", "dimensions", "coverage", "notes"), table)
     for name, d in cat["dimensions"].items():
         members = ", ".join(d["members"]) if d["members"] else f"pattern {d['pattern']}"
-        out.print(f"dimension [bold]{name}[/bold]: {members}", highlight=False)
+        _console().print(f"dimension [bold]{name}[/bold]: {members}", highlight=False)
     for e in cat["tree"]["exact"]:
-        out.print(f"tree (exact): {e['parent']} = {edge_formula(e)}")
+        _console().print(f"tree (exact): {e['parent']} = {edge_formula(e)}")
     for i in cat["tree"]["influence"]:
-        out.print(f"tree (influence, correlational): {i['source']} → {i['target']} "
+        _console().print(f"tree (influence, correlational): {i['source']} → {i['target']} "
                   f"(strength {i['strength']})")
 
 
@@ -136,7 +145,7 @@ def _window(start: str | None, end: str | None, as_of: dt.date) -> dict[str, str
         raise typer.BadParameter("the project has no as_of date to count back from; give "
                                  "--start and --end", param_hint="--start/--end")
     week = iso_week(as_of - dt.timedelta(days=7))
-    err.print(f"no --start/--end: using the last whole week before the as-of date, {week}")
+    _console(stderr=True).print(f"no --start/--end: using the last whole week before the as-of date, {week}")
     return week.to_json()
 
 
@@ -206,11 +215,14 @@ def query_cmd(metric: list[str] = MetricOpt, by: list[str] = ByOpt, grain: str |
     finally:
         layer.close()
     if result.widened:
-        err.print(f"note: {result.widened['note']}: asked {_span(result.widened['requested'])}, "
-                  f"measured {_span(result.widened['window'])}")
+        _console(stderr=True).print(
+            f"note: {result.widened['note']}: asked {_span(result.widened['requested'])}, "
+            f"measured {_span(result.widened['window'])}")
     if as_json:
         print(json.dumps(result.to_json(), indent=2))
         return
+    from rich.table import Table
+
     table = Table(title=f"{kind}: {', '.join(result.metrics)}")
     for k in result.keys:
         table.add_column(k)
@@ -221,7 +233,8 @@ def query_cmd(metric: list[str] = MetricOpt, by: list[str] = ByOpt, grain: str |
         cells = [row.key.get(k, "") for k in result.keys]
         cells += [_fmt(row.values[m][f]) for m in result.metrics for f in result.fields]
         table.add_row(*cells)
-    out.print(table)
+    _console().print(table)
+    err = _console(stderr=True)
     for cov in result.coverage:
         if cov["partial"]:
             covered = cov["covered"]
@@ -250,10 +263,10 @@ def build(scale: float = typer.Option(1.0, help="Size factor (1 ≈ 20k users, ~
     """Generate the demo warehouse (deterministic; written atomically)."""
     target = path or warehouse_path()
     started = time.perf_counter()
-    with err.status("building the demo warehouse") as status:
+    with _console(stderr=True).status("building the demo warehouse") as status:
         from showwork.semantic_layer import warehouse as demo_warehouse
 
         demo_warehouse.build(target, scale=scale, seed=seed,
                              progress=lambda msg: status.update(msg))
-    err.print(f"built {target} (scale {scale:g}, seed {seed}) in "
-              f"{time.perf_counter() - started:.1f} s")
+    _console(stderr=True).print(f"built {target} (scale {scale:g}, seed {seed}) in "
+                                f"{time.perf_counter() - started:.1f} s")

@@ -128,6 +128,24 @@ class TestWarmAsk:
         assert json.loads(out)["stop_reason"] == "answered"
 
     @pytest.mark.parametrize("project", ["demo", "shop"], indirect=True)
+    def test_warm_json_query_loads_no_printing_and_no_reader(self, project) -> None:
+        """`semantic query --json` (cache warm) prints JSON: it loads no rich, no question
+        reader or prompts, no SQL parser and no model reader (issue 46: a command pays for what
+        it does)."""
+        where, _question, env = project
+        metric, by = ("active_users", "platform") if where == "demo" else ("revenue", "store")
+        args = ("semantic", "query", "--metric", metric, "--by", by, "--start", "2019-03-01"
+                if where != "demo" else "2026-03-02", "--end", "2019-03-31" if where != "demo"
+                else "2026-03-08", "--json", "--project", where)
+        unused = ("rich", "showwork.protocol.reading", "showwork.protocol.prompts", "sqlglot",
+                  "dbt_semantic_interfaces", "yaml", "showwork.harness.present.table")
+        first, _ = _run(*args, heavy=unused, env=env)
+        assert first["code"] == 0
+        warm, out = _run(*args, heavy=unused, env=env)
+        assert warm["code"] == 0 and json.loads(out)["rows"]
+        assert warm["loaded"] == []
+
+    @pytest.mark.parametrize("project", ["demo", "shop"], indirect=True)
     def test_warm_ask_builds_no_validator_it_does_not_use(self, project) -> None:
         """A warm ask validates the analyst's Answer (its claims and rows inside it) and no
         claim or row on its own, so their models' validators are never built; nor is the
