@@ -10,7 +10,15 @@ from rich.markup import escape
 from showwork.harness.audit.types import not_checked_line
 from showwork.harness.present.decisions import shown
 from showwork.harness.present.headline import cited_value, driver_label, headline, stop_word
-from showwork.harness.present.marks import answer_defects, headline_defect, segments, spans
+from showwork.harness.present.marks import (
+    Mark,
+    answer_defects,
+    headline_defect,
+    layered,
+    segments,
+    spans,
+    word_marks,
+)
 
 TICK_NOTE = "A tick means the support link resolves; it does not mean the conclusion is true."
 SIMULATED = "SIMULATED: this answer comes from the noisy simulator, not a model."
@@ -52,10 +60,18 @@ def read_as_of(trace: Any) -> str:
     return read_as(trace.question.text, trace.catalog_snapshot())
 
 
-def marked(text: str, marks: list[tuple[int, int, str]]) -> str:
-    """Rich markup of `text` with each unsupported number shown reversed in red."""
-    return "".join(f"[reverse red]{escape(s['text'])}[/reverse red]" if s["mark"]
-                   else escape(s["text"]) for s in segments(text, marks))
+CLI_MARKS = {"unsupported": "reverse red", "unread": "underline yellow"}
+"""How the terminal marks a piece of text by kind; a checked word is left plain."""
+
+
+def marked(text: str, marks: list[Mark]) -> str:
+    """Rich markup of `text`: each unsupported number reversed in red, each word not checked
+    underlined in yellow."""
+    out = []
+    for s in segments(text, marks):
+        style = CLI_MARKS.get(s["kind"] or "")
+        out.append(f"[{style}]{escape(s['text'])}[/{style}]" if style else escape(s["text"]))
+    return "".join(out)
 
 
 def _show_audit(console: Console, audit: dict[str, Any], round_no: int,
@@ -65,7 +81,9 @@ def _show_audit(console: Console, audit: dict[str, Any], round_no: int,
     elif audit["status"] == "refused":
         console.print(f"[bold]Refused:[/bold] {escape(audit['refusal_reason'] or '')}")
     else:
-        prose = marked(audit["answer_text"], spans(audit["answer_text"], audit["defects"], "answer"))
+        text = audit["answer_text"] or ""
+        prose = marked(text, layered(spans(text, audit["defects"], "answer"),
+                                     word_marks(text, audit, "answer")))
         console.print(f"[bold]A:[/bold] {prose}")
         value = headline(audit, catalog)
         extra = f" · driver {escape(driver_label(audit, catalog))}" if audit.get("driver") else ""
