@@ -29,7 +29,7 @@ from showwork.harness.present.marks import (
     word_marks,
 )
 from showwork.harness.present.table import grounded_comparison, scores
-from showwork.protocol.periods import period_words
+from showwork.protocol.periods import period_words, window_words
 from showwork.traces import TraceRecord, read
 
 CSS = (resources.files("showwork.harness.present") / "templates" / "style.css").read_text(encoding="utf-8")
@@ -46,6 +46,7 @@ def _env() -> Environment:
     env = Environment(loader=PackageLoader("showwork.harness.present", "templates"),
                       autoescape=select_autoescape(default=True, default_for_string=True))
     env.filters["num"] = _num
+    env.filters["periods"] = window_words  # the audit's messages, windows as people name them
     env.globals.update(graph=graph_svg, css=CSS, marks=MARKS, decision=decision_badge,
                        period=period_words, marked=marked_piece)
     return env
