@@ -82,6 +82,9 @@ def test_configurations_side_by_side_with_intervals(page, reports: dict[str, Pat
         if "baseline" in (c["a"], c["b"]):
             assert said == "grounded not comparable: baseline has no claim graphs"
         else:
-            assert said.startswith("grounded ") and said.endswith(" pp")
+            rates = [f"{100 * results['configs'][n]['grounded_answer_rate']['rate']:.1f}%"
+                     for n in (c["a"], c["b"])]
+            assert said.startswith(f"grounded {rates[0]} → {rates[1]} (") and said.endswith(
+                " pp)")
     page.locator("#scores").scroll_into_view_if_needed()
     shot(page, f"report-table-{domain}")
