@@ -9,7 +9,13 @@ from rich.markup import escape
 
 from showwork.harness.audit.types import not_checked_line
 from showwork.harness.present.decisions import shown
-from showwork.harness.present.headline import cited_value, driver_label, headline, stop_word
+from showwork.harness.present.headline import (
+    cited_value,
+    driver_label,
+    headline,
+    roots,
+    stop_word,
+)
 from showwork.harness.present.marks import (
     Mark,
     answer_defects,
@@ -45,7 +51,8 @@ def show_trace(console: Console, trace: Any) -> None:
         console.print(decision_line(None))
         console.print(TICK_NOTE)
         return
-    _show_audit(console, audit, served.round if served else 0, trace.catalog_snapshot())
+    _show_audit(console, audit, served.round if served else 0, trace.catalog_snapshot(),
+                roots(trace.calls))
     console.print(TICK_NOTE)
 
 
@@ -75,7 +82,8 @@ def marked(text: str, marks: list[Mark]) -> str:
 
 
 def _show_audit(console: Console, audit: dict[str, Any], round_no: int,
-                catalog: dict[str, Any] | None = None) -> None:
+                catalog: dict[str, Any] | None = None,
+                root: dict[int, str] | None = None) -> None:
     if audit["status"] == "malformed":
         console.print(f"[red]Malformed answer:[/red] {escape(audit['protocol_error'])}")
     elif audit["status"] == "refused":
@@ -99,7 +107,7 @@ def _show_audit(console: Console, audit: dict[str, Any], round_no: int,
                       f"({claim['kind']}) {shown}")
         for r in claim["resolved"]:
             shown = "" if r["value"] is None or r["kind"] != "result" else \
-                f" = {cited_value(r['citation'], r['value'], catalog)}"
+                f" = {cited_value(r['citation'], r['value'], catalog, (root or {}).get(r['handle']))}"
             console.print(f"      [green]✓[/green] {escape(r['citation'])}{escape(shown)}")
         for d in claim["defects"]:
             console.print(f"      [red]✗[/red] {d['code']}: {escape(d['message'])}")
@@ -118,9 +126,17 @@ def _show_audit(console: Console, audit: dict[str, Any], round_no: int,
                       f"these words)[/dim]")
     if audit.get("scope_note"):
         console.print(f"  [dim]{escape(audit['scope_note'])}[/dim]")
-    graph = ("no claim graph (not measurable)" if not audit["graphed"] else
-             "grounded" if audit["grounded"] else f"{len(audit['defects'])} broken citation(s)")
-    console.print(f"{decision_line(audit)} · {graph} · served round {round_no}")
+    console.print(" · ".join(p for p in (decision_line(audit), graph_words(audit),
+                                         f"served round {round_no}") if p))
+
+
+def graph_words(audit: dict[str, Any]) -> str:
+    """Whether the claims hold, in words; nothing for a refusal (it claims nothing)."""
+    if audit["status"] == "refused":
+        return ""
+    if not audit["graphed"]:
+        return "no claim graph (not measurable)"
+    return "grounded" if audit["grounded"] else f"{len(audit['defects'])} broken citation(s)"
 
 
 def decision_line(audit: dict[str, Any] | None) -> str:

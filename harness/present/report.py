@@ -147,7 +147,9 @@ def attempt_view(record: TraceRecord, scored: dict[str, Any] | None = None) -> d
             call = calls.get(r["handle"]) if r["kind"] == "result" else None
             links.append({"ok": True, "citation": r["citation"], "kind": r["kind"],
                           "value": r["value"], "row": r.get("row"),
-                          "shown": cited_value(r["citation"], r["value"], record.catalog),
+                          "shown": cited_value(r["citation"], r["value"], record.catalog,
+                                               (call.result or {}).get("metrics", [None])[0]
+                                               if call else None),
                           "sql": call.sql if call else None,
                           "coverage": (call.result or {}).get("coverage") if call else None})
         for d in claim["defects"]:
