@@ -190,9 +190,12 @@ def _suggest(kind: str, words: str, term: str, catalog: dict[str, Any]) -> str:
     if kind == "reason":
         return "A refusal the catalog cannot change (a window, a shape, an instruction): " \
                "nothing to add unless people keep asking it."
+    if kind == "grain":  # a grain is no entry a synonym could be added to
+        return f"No grain '{term or words}' is offered: add it to the model's grains if " \
+               f"people ask for it, or leave the refusal standing."
     names = _names(catalog)
     pool = {"metric": names["metric"], "dimension": names["dimension"],
-            "member": names["member"], "grain": {}}.get(kind) or {
+            "member": names["member"]}.get(kind) or {
         **names["metric"], **names["dimension"], **names["member"]}
     said = term if kind in ("dimension", "grain") and term else words
     match = _closest(said.lower(), pool) if kind != "unread" else None

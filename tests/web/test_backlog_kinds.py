@@ -219,3 +219,32 @@ def test_showwork_findings_prints_the_same(runs, domain: str) -> None:
     for dimension in dimensions_named(traces[-1]):
         assert f"{dimension} 1/0/" in per["Per dimension"], per
     assert not re.search(r"\d{4}-\d{2}-\d{2}\.\.\d{4}", out.stdout), "windows as people name them"
+
+
+@pytest.mark.parametrize("domain", ["demo", "shop"])
+def test_a_missing_grain_is_never_a_metric_synonym(runs, domain: str) -> None:
+    """A refusal over a grain the catalog lacks ('by day') suggests offering the grain, never
+    a synonym of a metric whose name holds the word (the demo's moments_per_day)."""
+    from showwork.harness.present.backlog import _suggest
+
+    catalog = runs[domain][0].catalog
+    said = _suggest("grain", "by day", "day", catalog)
+    assert "synonym" not in said and "'day'" in said and "grain" in said
+
+
+@pytest.mark.parametrize("domain", ["demo", "shop"])
+def test_pages_fit_800_pixels(page, site: str, domain: str) -> None:
+    """At 800 px the queue, the run page and the findings page scroll down, never sideways,
+    and no word of the backlog's 'read as' or the queue's run name is cut mid-word."""
+    page.set_viewport_size({"width": 800, "height": 900})
+    for path in ("/", f"/runs/{domain}", f"/findings/{domain}"):
+        page.goto(site + path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 800, (path, width)
+    page.goto(site + "/?project=all")
+    names = page.locator("table#runs a.run-name")
+    assert names.count() >= 1
+    for name in names.all():
+        lines = name.evaluate("e => e.getClientRects().length")
+        assert lines <= len(name.inner_text().split("/")), name.inner_text()
+    shot(page, f"queue-800-{domain}")
