@@ -284,7 +284,8 @@ def _dimensions(reading: Any, catalog: dict[str, Any]) -> list[str]:
 
 def finding_counts(run: Path) -> tuple[list[dict[str, Any]], int]:
     """Every finding code (the audit's, and any other a served answer carries) with its count,
-    the answers it is on, and each finding's claim; and the number of served answers."""
+    the answers it is on, and each finding's claim; and the number of answers (refusals
+    aside: findings are about what an answer says)."""
     rows: dict[str, list[dict[str, Any]]] = {code: [] for code in FINDING_CODES}
     served = 0
     for record in read(run / "traces.jsonl"):
@@ -292,7 +293,7 @@ def finding_counts(run: Path) -> tuple[list[dict[str, Any]], int]:
         audit = served_round.audit if served_round else None
         if not audit:
             continue
-        served += 1
+        served += audit.get("status") == "answered"  # a refusal is no answer to find fault in
         texts = {c["id"]: c.get("text") for c in audit.get("claims") or []}
         for f in audit.get("findings") or []:
             rows.setdefault(f["code"], []).append({

@@ -28,6 +28,7 @@ from showwork.harness.present.marks import (
 
 TICK_NOTE = "A tick means the support link resolves; it does not mean the conclusion is true."
 SIMULATED = "SIMULATED: this answer comes from the noisy simulator, not a model."
+SIMULATED_RUN = "SIMULATED: this run's answers come from the noisy simulator, not a model."
 STATE_STYLE = {"SUPPORTED": "green", "STALE": "yellow", "MISSING": "red", "CONFLICTING": "red"}
 READ_AS = "Read as: "
 

@@ -16,7 +16,7 @@ from showwork.harness.audit.types import not_checked
 from showwork.harness.present.backlog import backlog, backlog_view, headline
 from showwork.harness.present.charts import diagnostic_charts, score_chart
 from showwork.harness.present.decisions import Shown, shown
-from showwork.harness.present.display import SIMULATED, TICK_NOTE, read_as_of
+from showwork.harness.present.display import SIMULATED_RUN, TICK_NOTE, read_as_of
 from showwork.harness.present.graph import graph_svg
 from showwork.harness.present.headline import cited_value, driver_label
 from showwork.harness.present.headline import headline as headline_value
@@ -192,7 +192,7 @@ def render(run_dir: Path) -> str:
                      for c in results.get("comparisons") or []],
         score_chart=score_chart(results), marks=MARKS,
         attempts=attempts, tick_note=TICK_NOTE,
-        simulated_note=SIMULATED, findings=[{**g, "headline": headline(g)} for g in findings],
+        simulated_note=SIMULATED_RUN, findings=[{**g, "headline": headline(g)} for g in findings],
         **backlog_view(run_dir))
 
 
