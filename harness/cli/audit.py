@@ -74,6 +74,7 @@ def _reaudit_row(file: Path, record: AuditView) -> dict[str, Any]:
             if fresh else "none",
             "defects": [_defect(d) for d in fresh.defects] if fresh else [],
             "findings": [_finding(f) for f in fresh.findings] if fresh else [],
+            "not_checked": fresh.not_checked if fresh else [],
             "matches_stored": (fresh.to_json() if fresh else None) == stored}
 
 
@@ -99,6 +100,9 @@ def _print_audits(rows: list[dict[str, Any]], mismatches: int, tampered: list[st
             print(f"  defect {d['code']} {d['claim']} {d['citation'] or '-'}: {d['message']}")
         for f in r["findings"]:
             print(f"  finding {f['code']} {f['claim'] or '(answer)'}: {f['message']}")
+        if r["not_checked"]:
+            quoted = ", ".join(f"'{w}'" for w in r["not_checked"])
+            print(f"  not checked: {quoted} (no check of the audit read these words)")
     print(f"{len(rows)} attempt(s) re-audited; {mismatches} differ from the stored audit.")
     for problem in tampered:
         print(f"integrity: {problem}")

@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from showwork.analyst.registry import make_client
 from showwork.harness import otel as otel_spans
+from showwork.harness.audit.types import SCOPE_CODES
 from showwork.harness.cli.common import (
     ProjectOpt,
     RunProjectOpt,
@@ -26,7 +27,9 @@ from showwork.harness.experiments import experiment as exp_mod
 from showwork.harness.experiments.questions import QuestionFile, load_questions
 from showwork.harness.home import home
 from showwork.harness.present.backlog import (
+    MISLABELLED,
     backlog,
+    draft_metrics,
     headline,
     per_metric,
     refusal_groups,
@@ -36,6 +39,7 @@ from showwork.harness.present.backlog import (
 from showwork.harness.present.report import write_report
 from showwork.harness.present.table import print_table
 from showwork.harness.project import Project, ProjectError
+from showwork.protocol.periods import window_words
 
 DEMO_CONFIGS = ["baseline", "claims", "claims+repair"]
 DEMO_NOISY = "noisy:rules?fault_rate=0.25&fix_rate=0.7&seed=7"
@@ -158,12 +162,26 @@ def findings(run_dir: Path = typer.Argument(..., help="A run folder."),
     for g in refusals:
         answerable = f", {g['answerable']} of answerable questions" if g["answerable"] else ""
         print(f"- \"{g['words']}\" ({g['cause']}) × {g['answers']}{answerable}\n"
-              f"  fix: {g['suggestion']}")
-    print("Findings:" if groups else "Findings: none on the served answers.")
-    for g in groups:
-        print(f"- {headline(g)}\n  fix: {g['suggestion']}")
-        for ex in g["examples"][:2]:
-            print(f"  e.g. {ex['question']!r} {ex['claim'] or ''}: {ex['message']}")
+              f"  fix: {window_words(g['suggestion'])}")
+    drafts = draft_metrics(run)
+    print(f"Draft metrics answers cited: {len(drafts)}")
+    for d in drafts:
+        print(f"- {d['metric']} × {d['answers']}: {d['inference']}")
+    if drafts:
+        print("  fix: review each definition, then remove its draft mark "
+              "(showwork init --review lists them)")
+    sections = (("Mislabelled words", MISLABELLED), ("Off the question's scope", SCOPE_CODES),
+                ("Other findings", tuple(g["kind"] for g in groups
+                                         if g["kind"] not in (*MISLABELLED, *SCOPE_CODES))))
+    for title, codes in sections:
+        mine = [g for g in groups if g["kind"] in codes]
+        print(f"{title}: {sum(g['answers'] for g in mine)} answer(s)" if mine else
+              f"{title}: none on the served answers.")
+        for g in mine:
+            print(f"- {headline(g)}\n  fix: {window_words(g['suggestion'])}")
+            for ex in g["examples"][:2]:
+                print(f"  e.g. {ex['question']!r} {ex['claim'] or ''}: "
+                      f"{window_words(ex['message'])}")
     for kind, rows in per_metric(run).items():
         if rows:
             print(f"Per {kind} (wrong / refused / findings): " + "; ".join(

@@ -172,6 +172,7 @@ class McpSession:
             "findings": [{"code": f.code, "claim": f.claim, "message": f.message,
                           "suggestion": f.suggestion} for f in report.findings],
             "claims": [{"id": c.id, "state": c.state, "text": c.text} for c in report.claims],
+            "not_checked": report.not_checked,
             "repair_message": message,
             "repairs_left": MAX_REPAIR_ROUNDS - round_no if message else 0,
             "served": None if served is None else {

@@ -10,6 +10,7 @@ from typing import Any
 
 from showwork.harness.audit.types import FINDING_CODES, SCOPE_CODES
 from showwork.harness.present.headline import headline as headline_value
+from showwork.protocol.periods import window_words
 from showwork.traces import read
 
 
@@ -59,6 +60,11 @@ def _said(ev: dict[str, Any]) -> str:
 
 
 def headline(g: dict[str, Any]) -> str:
+    """One group in a line, its windows named as people name them ('March 2019')."""
+    return window_words(_headline(g))
+
+
+def _headline(g: dict[str, Any]) -> str:
     n = f"{g['answers']} answer{'s' if g['answers'] != 1 else ''}"
     if g["kind"] == "mislabelled_metric":
         return f"text said {g['said']}, cited {g['metric']}: {n}"
@@ -184,9 +190,12 @@ def _suggest(kind: str, words: str, term: str, catalog: dict[str, Any]) -> str:
     if kind == "reason":
         return "A refusal the catalog cannot change (a window, a shape, an instruction): " \
                "nothing to add unless people keep asking it."
+    if kind == "grain":  # a grain is no entry a synonym could be added to
+        return f"No grain '{term or words}' is offered: add it to the model's grains if " \
+               f"people ask for it, or leave the refusal standing."
     names = _names(catalog)
     pool = {"metric": names["metric"], "dimension": names["dimension"],
-            "member": names["member"], "grain": {}}.get(kind) or {
+            "member": names["member"]}.get(kind) or {
         **names["metric"], **names["dimension"], **names["member"]}
     said = term if kind in ("dimension", "grain") and term else words
     match = _closest(said.lower(), pool) if kind != "unread" else None
@@ -275,7 +284,8 @@ def _dimensions(reading: Any, catalog: dict[str, Any]) -> list[str]:
 
 def finding_counts(run: Path) -> tuple[list[dict[str, Any]], int]:
     """Every finding code (the audit's, and any other a served answer carries) with its count,
-    the answers it is on, and each finding's claim; and the number of served answers."""
+    the answers it is on, and each finding's claim; and the number of answers (refusals
+    aside: findings are about what an answer says)."""
     rows: dict[str, list[dict[str, Any]]] = {code: [] for code in FINDING_CODES}
     served = 0
     for record in read(run / "traces.jsonl"):
@@ -283,7 +293,7 @@ def finding_counts(run: Path) -> tuple[list[dict[str, Any]], int]:
         audit = served_round.audit if served_round else None
         if not audit:
             continue
-        served += 1
+        served += audit.get("status") == "answered"  # a refusal is no answer to find fault in
         texts = {c["id"]: c.get("text") for c in audit.get("claims") or []}
         for f in audit.get("findings") or []:
             rows.setdefault(f["code"], []).append({
@@ -295,12 +305,46 @@ def finding_counts(run: Path) -> tuple[list[dict[str, Any]], int]:
     return counts, served
 
 
+def draft_metrics(run_dir: Path) -> list[dict[str, Any]]:
+    """Metrics `showwork init` drafted that served answers cited (the `draft_metric` finding),
+    one row per metric: the inference it rests on, how many answers cited it, their questions."""
+    rows: dict[str, dict[str, Any]] = {}
+    for record in read(run_dir / "traces.jsonl"):
+        served = record.served()
+        audit = served.audit if served else None
+        for f in (audit or {}).get("findings") or []:
+            ev = f.get("evidence") or {}
+            if f["code"] != "draft_metric" or not ev.get("metric"):
+                continue
+            row = rows.setdefault(ev["metric"], {
+                "metric": ev["metric"], "inference": ev.get("inference") or "", "answers": 0,
+                "attempts": [], "questions": [], "suggestion": f.get("suggestion") or ""})
+            if record.attempt_id not in row["attempts"]:
+                row["attempts"].append(record.attempt_id)
+                row["answers"] += 1
+            if record.question.text not in row["questions"]:
+                row["questions"].append(record.question.text)
+    return sorted(rows.values(), key=lambda r: (-r["answers"], r["metric"]))
+
+
+MISLABELLED = tuple(c for c in FINDING_CODES if c.startswith("mislabelled_"))
+"""Findings of words naming another metric, member or window than the claim cites."""
+
+
+def of_kinds(groups: list[dict[str, Any]], codes: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The backlog's groups of these finding codes, each with its headline."""
+    return [{**g, "headline": headline(g)} for g in groups if g["kind"] in codes]
+
+
 def backlog_view(run_dir: Path) -> dict[str, Any]:
     """Everything the backlog shows of a run (the findings page and the report alike): wrong
-    answers, refusal groups, counts per metric and dimension, and the totals."""
+    answers, refusal groups, draft metrics cited, mislabelled and scope findings, counts per
+    metric and dimension, and the totals."""
     counts, served = finding_counts(run_dir)
-    wrong, refusals = wrong_answers(run_dir), refusal_groups(run_dir)
+    wrong, refusals, groups = wrong_answers(run_dir), refusal_groups(run_dir), backlog(run_dir)
     return {"wrong": wrong, "refusals": refusals, "per": per_metric(run_dir),
+            "drafts": draft_metrics(run_dir), "mislabelled": of_kinds(groups, MISLABELLED),
+            "scope": of_kinds(groups, SCOPE_CODES),
             "wrong_total": sum(g["answers"] for g in wrong),
             "wrong_served": sum(g["served"] for g in wrong),
             "refused_total": len(refused_attempts(refusals)),

@@ -9,11 +9,26 @@ from rich.markup import escape
 
 from showwork.harness.audit.types import not_checked_line
 from showwork.harness.present.decisions import shown
-from showwork.harness.present.headline import cited_value, driver_label, headline, stop_word
-from showwork.harness.present.marks import answer_defects, headline_defect, segments, spans
+from showwork.harness.present.headline import (
+    cited_value,
+    driver_label,
+    headline,
+    roots,
+    stop_word,
+)
+from showwork.harness.present.marks import (
+    Mark,
+    answer_defects,
+    headline_defect,
+    layered,
+    segments,
+    spans,
+    word_marks,
+)
 
 TICK_NOTE = "A tick means the support link resolves; it does not mean the conclusion is true."
 SIMULATED = "SIMULATED: this answer comes from the noisy simulator, not a model."
+SIMULATED_RUN = "SIMULATED: this run's answers come from the noisy simulator, not a model."
 STATE_STYLE = {"SUPPORTED": "green", "STALE": "yellow", "MISSING": "red", "CONFLICTING": "red"}
 READ_AS = "Read as: "
 
@@ -37,7 +52,8 @@ def show_trace(console: Console, trace: Any) -> None:
         console.print(decision_line(None))
         console.print(TICK_NOTE)
         return
-    _show_audit(console, audit, served.round if served else 0, trace.catalog_snapshot())
+    _show_audit(console, audit, served.round if served else 0, trace.catalog_snapshot(),
+                roots(trace.calls))
     console.print(TICK_NOTE)
 
 
@@ -52,20 +68,31 @@ def read_as_of(trace: Any) -> str:
     return read_as(trace.question.text, trace.catalog_snapshot())
 
 
-def marked(text: str, marks: list[tuple[int, int, str]]) -> str:
-    """Rich markup of `text` with each unsupported number shown reversed in red."""
-    return "".join(f"[reverse red]{escape(s['text'])}[/reverse red]" if s["mark"]
-                   else escape(s["text"]) for s in segments(text, marks))
+CLI_MARKS = {"unsupported": "reverse red", "unread": "underline yellow"}
+"""How the terminal marks a piece of text by kind; a checked word is left plain."""
+
+
+def marked(text: str, marks: list[Mark]) -> str:
+    """Rich markup of `text`: each unsupported number reversed in red, each word not checked
+    underlined in yellow."""
+    out = []
+    for s in segments(text, marks):
+        style = CLI_MARKS.get(s["kind"] or "")
+        out.append(f"[{style}]{escape(s['text'])}[/{style}]" if style else escape(s["text"]))
+    return "".join(out)
 
 
 def _show_audit(console: Console, audit: dict[str, Any], round_no: int,
-                catalog: dict[str, Any] | None = None) -> None:
+                catalog: dict[str, Any] | None = None,
+                root: dict[int, str] | None = None) -> None:
     if audit["status"] == "malformed":
         console.print(f"[red]Malformed answer:[/red] {escape(audit['protocol_error'])}")
     elif audit["status"] == "refused":
         console.print(f"[bold]Refused:[/bold] {escape(audit['refusal_reason'] or '')}")
     else:
-        prose = marked(audit["answer_text"], spans(audit["answer_text"], audit["defects"], "answer"))
+        text = audit["answer_text"] or ""
+        prose = marked(text, layered(spans(text, audit["defects"], "answer"),
+                                     word_marks(text, audit, "answer")))
         console.print(f"[bold]A:[/bold] {prose}")
         value = headline(audit, catalog)
         extra = f" · driver {escape(driver_label(audit, catalog))}" if audit.get("driver") else ""
@@ -81,7 +108,7 @@ def _show_audit(console: Console, audit: dict[str, Any], round_no: int,
                       f"({claim['kind']}) {shown}")
         for r in claim["resolved"]:
             shown = "" if r["value"] is None or r["kind"] != "result" else \
-                f" = {cited_value(r['citation'], r['value'], catalog)}"
+                f" = {cited_value(r['citation'], r['value'], catalog, (root or {}).get(r['handle']))}"
             console.print(f"      [green]✓[/green] {escape(r['citation'])}{escape(shown)}")
         for d in claim["defects"]:
             console.print(f"      [red]✗[/red] {d['code']}: {escape(d['message'])}")
@@ -100,9 +127,17 @@ def _show_audit(console: Console, audit: dict[str, Any], round_no: int,
                       f"these words)[/dim]")
     if audit.get("scope_note"):
         console.print(f"  [dim]{escape(audit['scope_note'])}[/dim]")
-    graph = ("no claim graph (not measurable)" if not audit["graphed"] else
-             "grounded" if audit["grounded"] else f"{len(audit['defects'])} broken citation(s)")
-    console.print(f"{decision_line(audit)} · {graph} · served round {round_no}")
+    console.print(" · ".join(p for p in (decision_line(audit), graph_words(audit),
+                                         f"served round {round_no}") if p))
+
+
+def graph_words(audit: dict[str, Any]) -> str:
+    """Whether the claims hold, in words; nothing for a refusal (it claims nothing)."""
+    if audit["status"] == "refused":
+        return ""
+    if not audit["graphed"]:
+        return "no claim graph (not measurable)"
+    return "grounded" if audit["grounded"] else f"{len(audit['defects'])} broken citation(s)"
 
 
 def decision_line(audit: dict[str, Any] | None) -> str:

@@ -40,7 +40,8 @@ def headline(audit: dict[str, Any], catalog: dict[str, Any] | None) -> str:
     return say(value)
 
 
-def cited_value(citation: str, value: Any, catalog: dict[str, Any] | None) -> str:
+def cited_value(citation: str, value: Any, catalog: dict[str, Any] | None,
+                root: str | None = None) -> str:
     """A cited field's value as a person reads it, to four significant digits in the field's
     units: a change in percent, a share of a total in percent, a level in its metric's unit
     (money to the cent); the exact value stays in the trace's JSON.
@@ -51,12 +52,21 @@ def cited_value(citation: str, value: Any, catalog: dict[str, Any] | None) -> st
     '38.14 %'
     >>> cited_value("r1:moments_per_day.contribution", -2421.874184553264, {})
     '-2,422'
+
+    A contribution is in the units of the result's first metric, `root`, the one the others
+    attribute (an order count contributes dollars to revenue):
+
+    >>> units = {"metrics": {"revenue": {"unit": "usd"}, "order_count": {"unit": "count"}}}
+    >>> cited_value("r1:order_count.contribution", 878.2064395866838, units, "revenue")
+    '$878.21'
     """
     if value is None or isinstance(value, (str, bool)) or not isinstance(value, int | float):
         return "–" if value is None else str(value)
     field, metric = _field(citation)
     if field in PERCENT_FIELDS:
         return f"{four(value)}{PERCENT}"
+    if field == "contribution" and root:
+        metric = root
     unit = (((catalog or {}).get("metrics") or {}).get(metric or "") or {}).get("unit")
     if field == "share_of_total" or unit == "fraction":
         return f"{four(value * 100)}{PERCENT}"
@@ -77,6 +87,12 @@ def four(value: float | int) -> str:
     magnitude = math.floor(math.log10(abs(value))) + 1
     text = f"{value:,.{max(0, 4 - magnitude)}f}"
     return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def roots(calls: Any) -> dict[int, str]:
+    """Each governed result's first metric by its handle (what its contributions are in)."""
+    return {c.handle: str((c.result or {})["metrics"][0]) for c in calls
+            if c.handle is not None and (c.result or {}).get("metrics")}
 
 
 def _field(source: str) -> tuple[str | None, str | None]:

@@ -12,16 +12,24 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
+from showwork.harness.audit.types import not_checked
 from showwork.harness.present.backlog import backlog, backlog_view, headline
 from showwork.harness.present.charts import diagnostic_charts, score_chart
 from showwork.harness.present.decisions import Shown, shown
-from showwork.harness.present.display import SIMULATED, TICK_NOTE, read_as_of
+from showwork.harness.present.display import SIMULATED_RUN, TICK_NOTE, read_as_of
 from showwork.harness.present.graph import graph_svg
 from showwork.harness.present.headline import cited_value, driver_label
 from showwork.harness.present.headline import headline as headline_value
-from showwork.harness.present.marks import answer_defects, headline_defect, segments, spans
+from showwork.harness.present.marks import (
+    answer_defects,
+    headline_defect,
+    layered,
+    segments,
+    spans,
+    word_marks,
+)
 from showwork.harness.present.table import grounded_comparison, scores
-from showwork.protocol.periods import period_words
+from showwork.protocol.periods import period_words, window_words
 from showwork.traces import TraceRecord, read
 
 CSS = (resources.files("showwork.harness.present") / "templates" / "style.css").read_text(encoding="utf-8")
@@ -38,8 +46,9 @@ def _env() -> Environment:
     env = Environment(loader=PackageLoader("showwork.harness.present", "templates"),
                       autoescape=select_autoescape(default=True, default_for_string=True))
     env.filters["num"] = _num
+    env.filters["periods"] = window_words  # the audit's messages, windows as people name them
     env.globals.update(graph=graph_svg, css=CSS, marks=MARKS, decision=decision_badge,
-                       period=period_words)
+                       period=period_words, marked=marked_piece)
     return env
 
 
@@ -47,6 +56,14 @@ def decision_badge(d: Shown) -> Markup:
     """The decision in its own word, sign and colour (the class `decision-KEY`)."""
     return Markup('<span class="decision decision-{0}" data-decision="{0}">{1} {2}</span>').format(
         d.key, d.sign, escape(d.word))
+
+
+def marked_piece(piece: dict[str, Any]) -> Markup:
+    """One piece of a text: plain, or in a <mark> of its kind titled with why."""
+    if not piece["kind"]:
+        return escape(piece["text"])
+    return Markup('<mark class="{0}" title="{1}">{2}</mark>').format(
+        piece["kind"], piece["mark"], piece["text"])
 
 
 def _num(value: Any) -> str:
@@ -103,6 +120,20 @@ def caveat_reasons(audit: dict[str, Any] | None) -> list[str]:
     return out or ["the audit marked it so"]
 
 
+def answer_segments(audit: dict[str, Any]) -> list[dict[str, Any]]:
+    """The prose cut into pieces: unsupported numbers, words not checked, words checked."""
+    text = audit["answer_text"] or ""
+    return segments(text, layered(spans(text, audit["defects"], "answer"),
+                                  word_marks(text, audit, "answer")))
+
+
+def claim_segments(audit: dict[str, Any], claim: dict[str, Any]) -> list[dict[str, Any]]:
+    """A claim's text cut likewise; a sentence the harness rendered is its own, not marked."""
+    text = claim.get("rendered_text") or claim["text"] or ""
+    words = [] if claim.get("rendered_text") else word_marks(text, audit, claim["id"])
+    return segments(text, layered(spans(text, claim["defects"], claim["id"]), words))
+
+
 def attempt_view(record: TraceRecord, scored: dict[str, Any] | None = None) -> dict[str, Any]:
     """What the page shows of one attempt: served answer, claims, citations with SQL, and
     (from results.json, `scored`) how it did against gold."""
@@ -116,15 +147,15 @@ def attempt_view(record: TraceRecord, scored: dict[str, Any] | None = None) -> d
             call = calls.get(r["handle"]) if r["kind"] == "result" else None
             links.append({"ok": True, "citation": r["citation"], "kind": r["kind"],
                           "value": r["value"], "row": r.get("row"),
-                          "shown": cited_value(r["citation"], r["value"], record.catalog),
+                          "shown": cited_value(r["citation"], r["value"], record.catalog,
+                                               (call.result or {}).get("metrics", [None])[0]
+                                               if call else None),
                           "sql": call.sql if call else None,
                           "coverage": (call.result or {}).get("coverage") if call else None})
         for d in claim["defects"]:
             links.append({"ok": False, "citation": d.get("citation") or "", "message": d["message"],
                           "code": d["code"]})
-        text = claim.get("rendered_text") or claim["text"]
-        claims.append({**claim, "links": links,
-                       "segments": segments(text, spans(text, claim["defects"], claim["id"]))})
+        claims.append({**claim, "links": links, "segments": claim_segments(audit or {}, claim)})
     return {"id": record.attempt_id, "question": record.question, "read_as": read_as_of(record),
             "config": record.config, "repeat": record.repeat,
             "model": record.model, "simulated": record.simulated, "stop": record.stop_reason,
@@ -132,9 +163,9 @@ def attempt_view(record: TraceRecord, scored: dict[str, Any] | None = None) -> d
             "rounds": len(record.rounds), "served_round": record.served_round,
             "flat": any(f["code"] == "flat_reasoning" for f in (audit or {}).get("findings", [])),
             "charts": diagnostic_charts(record),
-            "answer_segments": segments(audit["answer_text"],
-                                        spans(audit["answer_text"], audit["defects"], "answer"))
-            if audit else [],
+            "answer_segments": answer_segments(audit) if audit else [],
+            "words_marked": bool(audit and audit.get("status") == "answered"),
+            "not_checked": not_checked((audit or {}).get("findings") or []),
             "headline_defect": headline_defect(audit) if audit else None,
             "headline": headline_value(audit, record.catalog) if audit else "–",
             "driver_label": driver_label(audit, record.catalog) if audit else "",
@@ -161,7 +192,7 @@ def render(run_dir: Path) -> str:
                      for c in results.get("comparisons") or []],
         score_chart=score_chart(results), marks=MARKS,
         attempts=attempts, tick_note=TICK_NOTE,
-        simulated_note=SIMULATED, findings=[{**g, "headline": headline(g)} for g in findings],
+        simulated_note=SIMULATED_RUN, findings=[{**g, "headline": headline(g)} for g in findings],
         **backlog_view(run_dir))
 
 

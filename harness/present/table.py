@@ -152,12 +152,17 @@ def comparison_lines(results: dict[str, Any]) -> list[str]:
 
 
 def grounded_comparison(c: dict[str, Any], configs: dict[str, Any]) -> str:
-    """'grounded +12.5 pp', or why the grounded rates cannot be compared."""
+    """'grounded 37.2% → 90.7% (+53.5 pp)', or why the grounded rates cannot be compared."""
     missing = [n for n in (c["a"], c["b"]) if not (configs.get(n) or {}).get("graphed_answers")]
     if missing:
         return (f"grounded not comparable: {' and '.join(missing)} "
                 f"{'has' if len(missing) == 1 else 'have'} no claim graphs")
-    return f"grounded {100 * c['grounded_difference']:+.1f} pp"
+    a, b = (configs[n]["grounded_answer_rate"] for n in (c["a"], c["b"]))
+    # The rates the table shows (over answers with claim graphs), not results.json's paired
+    # grounded_difference (over every question, an ungraphed answer counted as 0): a reader
+    # checks the difference against the two figures above it.
+    return (f"grounded {pct(a, with_interval=False)} → {pct(b, with_interval=False)} "
+            f"({100 * (b['rate'] - a['rate']):+.1f} pp)")
 
 
 def print_table(console: Console, results: dict[str, Any], title: str) -> None:

@@ -53,6 +53,8 @@ def test_the_terminal_names_each_decision(request: pytest.FixtureRequest, domain
         d = DECISIONS[want]
         assert line.startswith(f"Decision: {d.sign} {d.word} ·"), line
         assert ("serve" in line.split("·")[0]) == (want != "refused"), line
+        assert ("claim graph" in line) == (want == "serve_with_caveats"), line  # a refusal
+        # claims nothing: no "no claim graph (not measurable)" under it
 
 
 

@@ -85,13 +85,17 @@ def test_a_narrow_terminal_splits_the_configurations_into_groups(results: dict) 
 def test_comparisons_only_between_measurable_figures(results: dict) -> None:
     """A comparison with the baseline (no claim graphs) states the right-answer difference and
     says the grounded rate is not comparable; between two graphed configurations it states
-    the grounded difference in percentage points."""
+    the two grounded-answer rates the table shows and their difference in percentage points."""
     lines = comparison_lines(results)
     with_baseline = [line for line in lines if " vs baseline " in line]
     assert with_baseline and all("grounded not comparable: baseline has no claim graphs" in line
                                  for line in with_baseline)
     graphed = [line for line in lines if " vs baseline " not in line]
-    assert graphed and all(re.search(r"grounded [+-]\d+\.\d pp$", line) for line in graphed)
+    shown = r"grounded (\d+\.\d)% → (\d+\.\d)% \(([+-]\d+\.\d) pp\)$"
+    assert graphed and all(re.search(shown, line) for line in graphed)
+    for line in graphed:
+        a, b, diff = map(float, re.search(shown, line).groups())
+        assert abs(b - a - diff) <= 0.1, line
     assert all(re.search(r"right answers [+-]\d+\.\d pp \[", line) for line in lines)
 
 

@@ -26,11 +26,23 @@ def contradicted(trace: TraceRecord) -> TraceRecord:
     answer = json.loads(trace.served().answer_raw)
     claim = next(c for c in answer["claims"] if isinstance(c.get("value"), int | float))
     claim["value"] = claim["value"] * 2 + 1
+    return reaudited(trace, answer, "w")
+
+
+def reaudited(trace: TraceRecord, answer: dict[str, Any], suffix: str) -> TraceRecord:
+    """`trace` serving `answer` instead, audited against the same evidence, as a new attempt."""
     report = audit(answer, Evidence.from_calls(trace.calls), trace.catalog, "lookup",
                    question=trace.question.text)
     served = RoundRecord(round=0, answer_raw=json.dumps(answer), audit=report.to_json())
     return trace.model_copy(update={"rounds": [served], "served_round": 0,
-                                    "attempt_id": trace.attempt_id + "w"})
+                                    "attempt_id": trace.attempt_id + suffix})
+
+
+def with_prose(trace: TraceRecord, sentence: str) -> TraceRecord:
+    """The served answer with `sentence` added to its prose, re-audited."""
+    answer = json.loads(trace.served().answer_raw)
+    answer["answer"] = f"{answer['answer']} {sentence}"
+    return reaudited(trace, answer, "u")
 
 
 def four(layer: Any, domain: str) -> dict[str, TraceRecord]:

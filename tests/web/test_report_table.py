@@ -46,7 +46,7 @@ HEADER_LINES = """() => [...document.querySelectorAll('#scores th.config')].map(
     return Math.round((th.clientHeight - pad) / lh); })"""
 """How many lines each configuration's header takes."""
 
-WORDS_BROKEN = """() => [...document.querySelectorAll('th')].filter(th => th.offsetParent !== null)
+WORDS_BROKEN = """(sel = 'th') => [...document.querySelectorAll(sel)].filter(th => th.offsetParent !== null)
   .flatMap(th => { const s = getComputedStyle(th), c = document.createElement('canvas').getContext('2d');
     c.font = s.font;
     const room = th.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
@@ -75,6 +75,7 @@ def test_configurations_side_by_side_with_intervals(page, reports: dict[str, Pat
     assert all("%" in g and "n=" in g for g in grounded[1:])
     assert max(page.evaluate(HEADER_LINES)) <= 2
     assert page.evaluate(WORDS_BROKEN) == []
+    assert page.evaluate(WORDS_BROKEN, "#comparisons td") == []  # no p-value as '0.2' / '5'
     results = json.loads((run / "results.json").read_text())
     diffs = page.locator("#comparisons td.grounded-diff").all_inner_texts()
     assert len(diffs) == len(results["comparisons"]) == 3
@@ -82,6 +83,9 @@ def test_configurations_side_by_side_with_intervals(page, reports: dict[str, Pat
         if "baseline" in (c["a"], c["b"]):
             assert said == "grounded not comparable: baseline has no claim graphs"
         else:
-            assert said.startswith("grounded ") and said.endswith(" pp")
+            rates = [f"{100 * results['configs'][n]['grounded_answer_rate']['rate']:.1f}%"
+                     for n in (c["a"], c["b"])]
+            assert said.startswith(f"grounded {rates[0]} → {rates[1]} (") and said.endswith(
+                " pp)")
     page.locator("#scores").scroll_into_view_if_needed()
     shot(page, f"report-table-{domain}")
