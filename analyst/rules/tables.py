@@ -27,9 +27,16 @@ MAX_SPOKEN = 12
 def scope(q: Understood, catalog: dict[str, Any]) -> str:
     """The filters the question applies, in words (' (platform android)'), without those its
     rows are keyed by."""
-    parts = [members(catalog, {f["dimension"]: ", ".join(f["values"])}) for f in q.filters
-             if f["dimension"] not in q.group_by]
+    parts = [members(catalog, {f["dimension"]: kept_words(f)}) for f in q.filters
+             if f["dimension"] not in q.group_by or f["op"] == "not_in"]
     return f" ({'; '.join(parts)})" if parts else ""
+
+
+def kept_words(f: dict[str, Any]) -> str:
+    """A filter's members in words: 'Delta Air Lines Inc.', 'other than Delta Air Lines Inc.'
+    (a `not_in` filter: every other member)."""
+    said = ", ".join(f["values"])
+    return f"other than {said}" if f["op"] == "not_in" else said
 
 
 def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:

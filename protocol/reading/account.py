@@ -277,12 +277,18 @@ def read_as_line(reading: Reading) -> str:
         if m.span not in seen:
             seen.add(m.span)
             parts.append(f"{m.name} = {m.member}")
+    for m in reading.excluded:  # 'excluding Delta': every other member
+        if m.span not in seen:
+            seen.add(m.span)
+            parts.append(f"{m.name} != {m.member}")
     if reading.asks.compare == "explicit" and len(reading.periods) >= 2:
         parts.append(" versus ".join(p.words for p in reading.periods[:2]))
     elif reading.periods:
         parts += [p.words for p in reading.periods]
     else:
         parts.append("all the data (no window named)")
+    parts += list(dict.fromkeys(s.detail for s in reading.spans  # 'all three airports'
+                                if s.read_as == "qualifier" and s.detail.endswith(": no filter")))
     parts += [f"by {d}" for d in reading.asks.breakdown]
     ranking = reading.asks.ranking
     grain = f" by {ranking.grain}" if ranking is not None and ranking.grain else ""
