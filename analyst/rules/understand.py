@@ -146,12 +146,15 @@ def _filters(q: Understood, reading: Reading, catalog: dict[str, Any]) -> None:
     for _span, dim, member in _each_member(q, reading, reading.excluded, catalog,
                                            "mean to leave out"):
         _add_filter(q, dim, member, op="not_in")  # 'excluding Delta': every other member
+    ranged = {m.name for m in reading.ranges}
+    for m in reading.ranges:  # 'after 9pm': one filter keeping the hours from 21 on
+        _add_filter(q, m.name, m.member or "")
     for gap in reading.gaps:
         if gap.kind == "member" and gap.dimension and gap.dimension not in q.group_by \
                 and not any(f["dimension"] == gap.dimension for f in q.filters):
             _add_filter(q, gap.dimension, gap.term)
     side_by_side = [f["dimension"] for f in q.filters
-                    if len(f["values"]) > 1 and f["op"] == "in"]
+                    if len(f["values"]) > 1 and f["op"] == "in" and f["dimension"] not in ranged]
     if side_by_side and not q.group_by:
         q.group_by = side_by_side[:1]
 
@@ -305,7 +308,7 @@ def _refusals(q: Understood, reading: Reading, lowered: str, catalog: dict[str, 
     blocking = [g for g in (*reading.gaps, *_unread_members(reading))
                 if g.kind in BLOCKING and not g.dimension and not _change_unit(g, q)]
     if blocking:
-        q.intent, q.refusal = "refuse", _unread_refusal(blocking)
+        q.intent, q.refusal = "refuse", _unread_refusal(blocking, catalog)
     elif reading.unread_content:
         q.intent, q.refusal = "refuse", offers.unread_refusal(reading, q.metrics, catalog)
     elif reading.asks.share is not None:
@@ -345,7 +348,12 @@ def _common(word: str) -> bool:
     return word.lower() in COMMON_WORDS
 
 
-def _unread_refusal(gaps: list[Gap]) -> str:
-    said = "; ".join(f"{g.words!r} ({g.reason})" for g in gaps)
+def _closest(words: str, catalog: dict[str, Any]) -> str:
+    close = offers.closest(words, catalog)
+    return f"; closest: {', '.join(close)}" if close else ""
+
+
+def _unread_refusal(gaps: list[Gap], catalog: dict[str, Any]) -> str:
+    said = "; ".join(f"{g.words!r} ({g.reason}{_closest(g.words, catalog)})" for g in gaps)
     return (f"The question says {said}, which the governed catalog cannot read; answering without "
             "it would answer a different question.")

@@ -303,10 +303,45 @@ def find_off_filter(ctx: AnswerContext) -> list[Finding]:
     for group in by_span(scope.question.reading.members):
         if all(carries(ctx, held, m.name, m.member or "") is False for m in group):
             out.append(_filter_finding(ctx, group[0], scope))
+    for group in by_span(scope.question.reading.ranges):  # 'after 9pm': hours 21, 22, 23
+        if _within(ctx, held, group[0].name, {m.member or "" for m in group}) is False:
+            out.append(_range_finding(ctx, group, held))
     for group in by_span(scope.question.reading.excluded):
         if all(keeps_out(ctx, held, m.name, m.member or "") is False for m in group):
             out.append(_kept_out_finding(ctx, group[0], held))
     return out
+
+
+def _within(ctx: AnswerContext, cited: Iterable[Cited], dim: str, kept: set[str]) -> bool | None:
+    """True when every cited value is for members of the range only: its row is one of them,
+    or its call's filter keeps some of them and no other; None when that cannot be told."""
+    dims = [dim, *_same_attribute(ctx, dim)]
+    unknown = False
+    for c in cited:
+        keyed = next((c.row.key[d] for d in dims if d in c.row.key), None)
+        if keyed is not None:
+            if keyed not in kept:
+                return False
+            continue
+        filters = ctx.evidence.filters(c.citation.handle)
+        if filters is None:
+            unknown = True
+            continue
+        applied = [filters[d] for d in dims if d in filters]
+        if not applied or not all(a and a <= kept for a in applied):
+            return False
+    return None if unknown else True
+
+
+def _range_finding(ctx: AnswerContext, group: list[Mention], cited: Iterable[Cited]) -> Finding:
+    dim, kept = group[0].name, sorted(m.member or "" for m in group)
+    return _finding(
+        "off_question_filter",
+        f"The question asks about {group[0].words!r} ({dim} in {', '.join(kept)}), but a cited "
+        f"result is not kept to those members ({_cited_list(cited)}).",
+        {"asked": f"{dim} in {', '.join(kept)}", "phrase": group[0].words, "dimension": dim,
+         "cited": members_cited(ctx, cited, dim)},
+        f"Filter the query to {dim} in {', '.join(kept)} (where), or cite only their rows.")
 
 
 def keeps_out(ctx: AnswerContext, cited: Iterable[Cited], dim: str, member: str) -> bool | None:

@@ -39,6 +39,9 @@ class Reading:
     unread_content: tuple[ReadSpan, ...] = ()
     """Content words no reader consumed (neither the catalog nor the grammar nor the listed
     function words), in text order."""
+    ranges: tuple[Mention, ...] = ()
+    """Members of a range said of an ordered dimension ('after 9pm': departure hours 21, 22,
+    23), each on the range's span: one filter keeping them all, not members side by side."""
     excluded: tuple[Mention, ...] = ()
     """Members kept out ('excluding Delta', 'without Toronto'): every other member is asked
     about (a `not_in` filter). Not among `members`."""
@@ -84,6 +87,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     mentions = _heads(text, _ratio_of_share(text, mentions, catalog), catalog)
     mentions, negated = _negated(text, mentions, catalog)
     mentions, excluded, cut, only = exclusions(text, mentions)
+    ranges = _clock_ranges(text, catalog, mentions)
     periods = _anchored(_without(named, mentions))
     # the words that keep members out are the filter's, never a shape's ('Delta', 'other than')
     masked = _blank(text, [span for _w, span, _d in cut] + [m.span for m in excluded])
@@ -116,6 +120,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += _side_by_side(text, list(by_kind["member"]), list(by_kind["metric"]), asks, catalog)
     spans += [ReadSpan(words, span, "qualifier", detail) for words, span, detail in cut + only]
     spans += [ReadSpan(m.words, m.span, "member", f"{m.name} != {m.member}") for m in excluded]
+    spans += [ReadSpan(m.words, m.span, "member", f"{m.name} in {m.member}") for m in ranges]
     taken = [s.span for s in spans] + [_with_aggregate(text, g.span) for g in gaps] + \
         [p.span for p in periods.problems]
     own = entry_words(catalog, [m.name for m in by_kind["metric"]],
@@ -124,7 +129,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                    for words, span in unread_spans(text, taken, own))
     return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
                    periods.found, asks, tuple(gaps), tuple(sorted(spans, key=lambda s: s.span)),
-                   unread, tuple(excluded))
+                   unread, tuple(ranges), tuple(excluded))
 
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:
@@ -553,15 +558,47 @@ _CLOCK = re.compile(r"\b(?:at\s+)?(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w
                     re.IGNORECASE)
 
 
-def _clock_times(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
-    """'At 6pm', 'at 18:00': the member of the one dimension whose name says hour and whose
-    members are the hours ('departure_hour' = 18). 'After 6pm' (a range) is not read here."""
+_CLOCK_BOUND = re.compile(r"\b(after|since|from|past|later\s+than|before|until|till|earlier\s+than|"
+                          r"by)\s+(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)", re.IGNORECASE)
+
+
+def _clock_ranges(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
+    """'After 9pm', 'before 6am': the hours of the one hour dimension (_hour_dimension) from the
+    hour named on ('after 9pm': 21 and later, the hour of 9pm included, as an hour dimension
+    cannot split it), or before it ('before 6am': up to 5), each a member on the phrase's span."""
+    found = _hour_dimension(catalog)
+    if found is None:
+        return []
+    dim, members = found
+    taken = [m.span for m in mentions]
+    out = []
+    for m in _CLOCK_BOUND.finditer(text):
+        if overlaps(m.span(), taken):
+            continue
+        hour = int(m.group(2)) % 12 + (12 if m.group(3).lower().startswith("p") else 0)
+        later = m.group(1).lower().split()[0] in ("after", "since", "from", "past", "later")
+        kept = sorted(int(v) for v in members if (int(v) >= hour if later else int(v) < hour))
+        out += [Mention("member", dim, str(v), m.group(0), m.span(), "said") for v in kept]
+    return out
+
+
+def _hour_dimension(catalog: dict[str, Any]) -> tuple[str, set[str]] | None:
+    """The one dimension whose name or label says hour and whose members are the hours."""
     dims = catalog.get("dimensions") or {}
     hours = [d for d, info in dims.items() if "hour" in f"{d} {info.get('label') or ''}".lower()
              and all(str(v).isdigit() for v in info.get("members") or ["x"])]
     if len(hours) != 1:
+        return None
+    return hours[0], {str(v) for v in dims[hours[0]].get("members") or ()}
+
+
+def _clock_times(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
+    """'At 6pm', 'at 18:00': the member of the one dimension whose name says hour and whose
+    members are the hours ('departure_hour' = 18). 'After 6pm' is a range (_clock_ranges)."""
+    found = _hour_dimension(catalog)
+    if found is None:
         return []
-    members = {str(v) for v in dims[hours[0]].get("members") or ()}
+    hours, members = [found[0]], found[1]
     taken = [m.span for m in mentions]
     out = []
     for m in _CLOCK.finditer(text):

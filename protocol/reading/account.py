@@ -277,6 +277,10 @@ def read_as_line(reading: Reading) -> str:
         if m.span not in seen:
             seen.add(m.span)
             parts.append(f"{m.name} = {m.member}")
+    ranged: dict[tuple[int, int], list[str]] = {}
+    for m in reading.ranges:  # 'after 9pm': the hours from 21 on
+        ranged.setdefault(m.span, []).append(m.member or "")
+    parts += [f"{reading.ranges[0].name} in {', '.join(v)}" for v in ranged.values()]
     for m in reading.excluded:  # 'excluding Delta': every other member
         if m.span not in seen:
             seen.add(m.span)

@@ -59,6 +59,10 @@ def phrases(catalog: dict[str, Any]) -> list[str]:
            f", as of {as_of:%B} {as_of.day}, {as_of.year}", ", as a running total",
            ", compared with the same period a year earlier", ", as a share of the year's total",
            ", and which day had the least"]
+    if any("hour" in f"{d} {info.get('label') or ''}".lower()
+           and all(str(v).isdigit() for v in info.get("members") or ["x"])
+           for d, info in catalog["dimensions"].items()):
+        out += [", after 9pm", ", before 6am"]  # a range of an hour dimension
     for label, members in dims:
         out += [f" at each of the {len(members)} {label}s", f" for every {label}",
                 f" per {label}", f", only {members[-1]}", f", excluding {members[0]}",
