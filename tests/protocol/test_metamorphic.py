@@ -110,6 +110,9 @@ def _repeats(text: str, mutant: str, catalog: dict[str, Any]) -> bool:
     only = re.fullmatch(r", only (.+?)[?.!]?", added)
     if only is not None and any(m.member == only.group(1) for m in reading.members):
         return True  # 'at LaGuardia …, only LGA': the question already keeps that member alone
+    out = re.fullmatch(r", (?:excluding|without|not counting|other than) (.+?)[?.!]?", added)
+    if out is not None and any(m.member == out.group(1) for m in reading.excluded):
+        return True  # 'excluding web, without web': the question already keeps it out
     asks = reading.asks
     asked = set(asks.breakdown) | ({asks.ranking.dimension} if asks.ranking else set())
     said = re.match(r"\s+(?:per|for every|at each of the \d+)\s+(.+?)s?[?.!]?$", added)
