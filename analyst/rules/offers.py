@@ -8,7 +8,7 @@ import difflib
 import re
 from typing import Any
 
-from showwork.protocol.reading import Reading
+from showwork.protocol.reading import Reading, rate_metrics
 
 MAX_NAMED = 8
 """Dimensions named at most in a refusal."""
@@ -30,6 +30,9 @@ def offered(words: str, metrics: list[str], catalog: dict[str, Any]) -> str:
     text = (f"{metric} can be split or filtered by {shown}; no dimension, member or metric is "
             f"{words!r}" if dims else f"{metric} has no dimensions; no metric is {words!r}")
     close = closest(words, catalog)
+    rates = rate_metrics(catalog) if re.fullmatch(r"(?i)rates?", words.strip()) else []
+    if len(rates) > 1:  # 'the rates': several are governed; which one is asked back
+        return text + f"; the rates governed are {' and '.join(rates)}: which one do you mean?"
     return text + (f" (closest: {', '.join(close)})" if close else "")
 
 

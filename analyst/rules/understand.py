@@ -13,7 +13,15 @@ from showwork.analyst.rules.dates import whole_periods, window_of
 from showwork.analyst.rules.metrics import metrics_of
 from showwork.analyst.rules.shape import dimension_for, read_shape
 from showwork.analyst.rules.shares import read_share
-from showwork.protocol.reading import Gap, Mention, Reading, previous_period, read_text, split_instruction
+from showwork.protocol.reading import (
+    Gap,
+    Mention,
+    Reading,
+    previous_period,
+    rate_metrics,
+    read_text,
+    split_instruction,
+)
 from showwork.protocol.reading._words import COMMON_WORDS
 from showwork.semantic_layer.windows import Window, iso_week
 
@@ -298,6 +306,11 @@ def _refusals(q: Understood, reading: Reading, lowered: str, catalog: dict[str, 
         q.intent = "refuse"
         return
     if not q.metrics:
+        rates = rate_metrics(catalog)
+        if any(re.fullmatch(r"(?i)rates?", w) for w in reading.unread) and len(rates) > 1:
+            q.intent, q.refusal = "refuse", (  # 'the rates': several governed, asked back
+                f"Which rate do you mean: {' or '.join(rates)}? Ask again naming it.")
+            return
         phrase = next((g.term for g in reading.gaps if g.kind == "metric"), None)
         if phrase and DATA_WORDS.search(lowered):
             q.unknown_metric = phrase

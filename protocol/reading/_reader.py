@@ -536,6 +536,14 @@ _RATE = re.compile(r"(?:^|\b(?:the|a|an|its|our|their|this|that|what|which)\s+)(
 _RATE_SAID = re.compile(r"\b(?:rate|share|percentage|percent)\b")
 
 
+def rate_metrics(catalog: dict[str, Any]) -> list[str]:
+    """The ratio metrics whose name, label or description says rate, share or percentage."""
+    return [name for name, info in (catalog.get("metrics") or {}).items()
+            if (info.get("type") == "ratio" or (info.get("formula") or {}).get("op") == "divide")
+            and _RATE_SAID.search(" ".join([name.replace("_", " "), str(info.get("label") or ""),
+                                            str(info.get("description") or "")]).lower())]
+
+
 def _rate(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
     """'What was the rate at Brooklyn': where no metric is named, 'rate' names the one ratio
     metric whose name, label or description says rate, share or percentage; with none or
@@ -545,10 +553,7 @@ def _rate(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[M
     found = [m for m in _RATE.finditer(text) if not overlaps(m.span(1), [x.span for x in mentions])]
     if not found:
         return []
-    rates = [name for name, info in (catalog.get("metrics") or {}).items()
-             if (info.get("type") == "ratio" or (info.get("formula") or {}).get("op") == "divide")
-             and _RATE_SAID.search(" ".join([name.replace("_", " "), str(info.get("label") or ""),
-                                             str(info.get("description") or "")]).lower())]
+    rates = rate_metrics(catalog)
     if len(rates) != 1:
         return []
     return [Mention("metric", rates[0], None, m.group(1), m.span(1), "said") for m in found[:1]]

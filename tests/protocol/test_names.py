@@ -138,6 +138,20 @@ class TestRate:
         churn = read_text("What was the churn rate in June 2019?", catalogs("shop"))
         assert churn.metrics == () and churn.unread == ["churn rate"]
 
+    def test_two_rates_are_asked_back(self, request) -> None:
+        served = _run(request, "flights", "What were the rates at JFK in May 2013?")
+        assert served.audit["status"] == "refused"
+        assert "cancellation_rate or delayed_share" in served.audit["refusal_reason"]
+
+    @pytest.mark.parametrize(("name", "text", "metric"), [
+        ("shop", "What's the rate for Brooklyn in April 2019?", "cancellation_rate"),
+        ("demo", "What was the rate on android in April 2026?", "reminder_open_rate"),
+    ])
+    def test_the_one_rate_is_answered(self, request, name, text, metric) -> None:
+        served = _run(request, name, text)
+        assert served.audit["status"] == "answered", served.audit.get("refusal_reason")
+        assert metric in served.answer_raw
+
 
 class TestPlacesAndWholes:
     def test_one_word_of_one_name(self, catalogs) -> None:
