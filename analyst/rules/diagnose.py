@@ -40,7 +40,7 @@ from showwork.analyst.rules.claims import (
     subject,
     unit_of,
 )
-from showwork.analyst.rules.tables import scope
+from showwork.analyst.rules.tables import kept_words, scope
 from showwork.analyst.rules.understand import Understood
 from showwork.protocol.answer import MAX_CITATIONS
 from showwork.semantic_layer.attribution import mix_rate
@@ -438,7 +438,7 @@ def _influences(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, driv
         f = row["values"][source]
         if f["pct_change"] is None or abs(f["pct_change"]) < INFLUENCE_NOTABLE_PCT:
             continue
-        parts = [members(catalog, {w["dimension"]: ", ".join(w["values"])})
+        parts = [members(catalog, {w["dimension"]: kept_words(w)})
                  for w in args.get("where", [])]
         parts += [members(catalog, key)] if key else []
         segment_words = f" ({'; '.join(parts)})" if parts else ""

@@ -56,8 +56,12 @@ def lookup(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
     if why := r.unusable("query"):
         return out.refused(why)
     rows = r.rows()
-    if not rows:
-        return out.refused(f"no data for {', '.join(q.metrics)} in {q.window}.")
+    if q.guessed and not any(row["values"][m]["value"] is not None for row in rows
+                             for m in q.metrics):
+        # 'Boston' read as the one name holding it, a station nobody flew to: no answer
+        said = "; ".join(f"{w!r} read as {d} = {m}" for w, d, m in q.guessed)
+        return out.refused(f"no data for {', '.join(q.metrics)} in {q.window} where {said}; "
+                           "name the member as the data does.")
     for row in rows[:12]:
         for metric in q.metrics:
             value = row["values"][metric]["value"]

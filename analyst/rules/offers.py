@@ -5,9 +5,10 @@ none is 'age'"), with the closest governed names or members as a hint."""
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Any
 
-from showwork.protocol.reading import Reading
+from showwork.protocol.reading import Reading, rate_metrics
 
 MAX_NAMED = 8
 """Dimensions named at most in a refusal."""
@@ -29,6 +30,9 @@ def offered(words: str, metrics: list[str], catalog: dict[str, Any]) -> str:
     text = (f"{metric} can be split or filtered by {shown}; no dimension, member or metric is "
             f"{words!r}" if dims else f"{metric} has no dimensions; no metric is {words!r}")
     close = closest(words, catalog)
+    rates = rate_metrics(catalog) if re.fullmatch(r"(?i)rates?", words.strip()) else []
+    if len(rates) > 1:  # 'the rates': several are governed; which one is asked back
+        return text + f"; the rates governed are {' and '.join(rates)}: which one do you mean?"
     return text + (f" (closest: {', '.join(close)})" if close else "")
 
 
@@ -43,11 +47,22 @@ def _dimensions(metrics: list[str], catalog: dict[str, Any]) -> list[str]:
 
 
 def closest(words: str, catalog: dict[str, Any], n: int = 3) -> list[str]:
-    """Governed names and members spelled closest to the words (difflib's ratio ≥ 0.75)."""
+    """Governed names and members spelled closest to the words (difflib's ratio ≥ 0.75; a
+    member synonym counts as its member's spelling: 'Deltta' is closest to 'delta'), else the
+    few members whose name holds the words as a whole word ('Chicago': 'Chicago Midway Intl',
+    'Chicago Ohare Intl')."""
     names = list(catalog.get("metrics") or {})
+    synonyms: dict[str, str] = {}
     for dim, info in (catalog.get("dimensions") or {}).items():
         names.append(dim)
         names += [f"{dim} = {m}" for m in (info.get("members") or info.get("values") or ())]
-    by_key = {n.rsplit(" = ", 1)[-1].lower(): n for n in names}
+        synonyms |= {str(w).lower(): f"{dim} = {m}"
+                     for w, m in (info.get("member_synonyms") or {}).items()}
+    by_key = synonyms | {n.rsplit(" = ", 1)[-1].lower(): n for n in names}
     found = difflib.get_close_matches(words.lower(), list(by_key), n=n, cutoff=0.75)
-    return [by_key[f] for f in found]
+    if found:
+        return list(dict.fromkeys(by_key[f] for f in found))
+    said = " ".join(re.findall(r"[a-z0-9]+", words.lower()))
+    holding = [name for key, name in by_key.items() if said and " = " in name
+               and re.search(rf"(?<![a-z0-9]){re.escape(said)}(?![a-z0-9])", key)]
+    return holding if 1 < len(holding) <= n + 2 else []

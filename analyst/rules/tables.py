@@ -27,9 +27,20 @@ MAX_SPOKEN = 12
 def scope(q: Understood, catalog: dict[str, Any]) -> str:
     """The filters the question applies, in words (' (platform android)'), without those its
     rows are keyed by."""
-    parts = [members(catalog, {f["dimension"]: ", ".join(f["values"])}) for f in q.filters
-             if f["dimension"] not in q.group_by]
+    parts = [" or ".join(members(catalog, {f["dimension"]: v}) for v in f["values"])
+             if all(str(v).isdigit() for v in f["values"]) and f["op"] == "in"
+             else members(catalog, {f["dimension"]: kept_words(f)}) for f in q.filters
+             if f["dimension"] not in q.group_by or f["op"] == "not_in"]
+    # numbers each after their dimension's words ('scheduled departure hour 21 or scheduled
+    # departure hour 22'): a bare number is a count, not a member
     return f" ({'; '.join(parts)})" if parts else ""
+
+
+def kept_words(f: dict[str, Any]) -> str:
+    """A filter's members in words: 'Delta Air Lines Inc.', 'other than Delta Air Lines Inc.'
+    (a `not_in` filter: every other member)."""
+    said = ", ".join(f["values"])
+    return f"other than {said}" if f["op"] == "not_in" else said
 
 
 def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:

@@ -13,7 +13,15 @@ from showwork.analyst.rules.dates import whole_periods, window_of
 from showwork.analyst.rules.metrics import metrics_of
 from showwork.analyst.rules.shape import dimension_for, read_shape
 from showwork.analyst.rules.shares import read_share
-from showwork.protocol.reading import Gap, Reading, previous_period, read_text, split_instruction
+from showwork.protocol.reading import (
+    Gap,
+    Mention,
+    Reading,
+    previous_period,
+    rate_metrics,
+    read_text,
+    split_instruction,
+)
 from showwork.protocol.reading._words import COMMON_WORDS
 from showwork.semantic_layer.windows import Window, iso_week
 
@@ -61,6 +69,9 @@ class Understood:
     """An instruction appended to the data question, dropped (the answer says so)."""
     unread: list[str] = field(default_factory=list)
     """Words of the question the catalog cannot read."""
+    guessed: list[tuple[str, str, str]] = field(default_factory=list)
+    """(words, dimension, member) of filters read from one word of a member's name ('Denver'
+    of 'Denver Intl'): with no data, the answer refuses rather than say 'no value'."""
 
     @property
     def notes(self) -> list[str]:
@@ -135,27 +146,23 @@ def _filters(q: Understood, reading: Reading, catalog: dict[str, Any]) -> None:
     """Filters from named members ('android users', 'the plus plan', 'in the US'), and from
     words in a dimension's member slot ('the windows platform'), which the layer will check.
     Two or more members of one dimension ('android and ios') set them side by side."""
-    spans: dict[tuple[int, int], dict[str, str]] = {}
-    for m in reading.members:
-        if m.member is not None:
-            spans.setdefault(m.span, {})[m.name] = m.member
-    for span, named in spans.items():  # one member may be named in several dimensions
-        rivals = _rival_dimensions(list(named), q.metrics, catalog)
-        if len(rivals) > 1:
-            rivals = _by_direction(reading.text[:span[0]], rivals, catalog) or rivals
-        if len(rivals) > 1 and q.refusal is None:
-            words = reading.text[span[0]:span[1]]
-            q.intent, q.refusal = "refuse", (
-                f"{words!r} is a member of {' and of '.join(rivals)}; which one do you mean? "
-                f"Ask again naming the dimension ({' or '.join(rivals)}).")
-        dim = rivals[0] if len(rivals) == 1 else dimension_for(list(named), q.metrics, catalog)
+    for span, dim, member in _each_member(q, reading, reading.members, catalog, "mean"):
         if dim not in q.group_by:
-            _add_filter(q, dim, named.get(dim, next(iter(named.values()))))
+            _add_filter(q, dim, member)
+            if any(m.span == span and m.how == "said" for m in reading.members):
+                q.guessed.append((reading.text[span[0]:span[1]], dim, member))
+    for _span, dim, member in _each_member(q, reading, reading.excluded, catalog,
+                                           "mean to leave out"):
+        _add_filter(q, dim, member, op="not_in")  # 'excluding Delta': every other member
+    ranged = {m.name for m in reading.ranges}
+    for m in reading.ranges:  # 'after 9pm': one filter keeping the hours from 21 on
+        _add_filter(q, m.name, m.member or "")
     for gap in reading.gaps:
         if gap.kind == "member" and gap.dimension and gap.dimension not in q.group_by \
                 and not any(f["dimension"] == gap.dimension for f in q.filters):
             _add_filter(q, gap.dimension, gap.term)
-    side_by_side = [f["dimension"] for f in q.filters if len(f["values"]) > 1]
+    side_by_side = [f["dimension"] for f in q.filters
+                    if len(f["values"]) > 1 and f["op"] == "in" and f["dimension"] not in ranged]
     if side_by_side and not q.group_by:
         q.group_by = side_by_side[:1]
 
@@ -190,13 +197,37 @@ def _by_direction(before: str, dims: list[str], catalog: dict[str, Any]) -> list
     return [d for d in dims if _ROLE[way].search(said[d])]
 
 
-def _add_filter(q: Understood, dim: str, member: str) -> None:
+def _each_member(q: Understood, reading: Reading, mentions: tuple[Mention, ...],
+                 catalog: dict[str, Any], verb: str) -> list[tuple[tuple[int, int], str, str]]:
+    """(span, dimension, member) of each member named: one word may name members of several
+    dimensions, read as the one the metrics can be filtered by, or the role a verb gives
+    ('to X': destination); else the question is asked back ('which one do you mean?')."""
+    spans: dict[tuple[int, int], dict[str, str]] = {}
+    for m in mentions:
+        if m.member is not None:
+            spans.setdefault(m.span, {})[m.name] = m.member
+    out = []
+    for span, named in spans.items():
+        rivals = _rival_dimensions(list(named), q.metrics, catalog)
+        if len(rivals) > 1:
+            rivals = _by_direction(reading.text[:span[0]], rivals, catalog) or rivals
+        if len(rivals) > 1 and q.refusal is None:
+            words = reading.text[span[0]:span[1]]
+            q.intent, q.refusal = "refuse", (
+                f"{words!r} is a member of {' and of '.join(rivals)}; which one do you {verb}? "
+                f"Ask again naming the dimension ({' or '.join(rivals)}).")
+        dim = rivals[0] if len(rivals) == 1 else dimension_for(list(named), q.metrics, catalog)
+        out.append((span, dim, named.get(dim, next(iter(named.values())))))
+    return out
+
+
+def _add_filter(q: Understood, dim: str, member: str, op: str = "in") -> None:
     for f in q.filters:
-        if f["dimension"] == dim:
+        if f["dimension"] == dim and f["op"] == op:
             if member not in f["values"]:
                 f["values"].append(member)
             return
-    q.filters.append({"dimension": dim, "op": "in", "values": [member]})
+    q.filters.append({"dimension": dim, "op": op, "values": [member]})
 
 
 def _windows(q: Understood, reading: Reading, catalog: dict[str, Any]) -> bool:
@@ -275,6 +306,11 @@ def _refusals(q: Understood, reading: Reading, lowered: str, catalog: dict[str, 
         q.intent = "refuse"
         return
     if not q.metrics:
+        rates = rate_metrics(catalog)
+        if any(re.fullmatch(r"(?i)rates?", w) for w in reading.unread) and len(rates) > 1:
+            q.intent, q.refusal = "refuse", (  # 'the rates': several governed, asked back
+                f"Which rate do you mean: {' or '.join(rates)}? Ask again naming it.")
+            return
         phrase = next((g.term for g in reading.gaps if g.kind == "metric"), None)
         if phrase and DATA_WORDS.search(lowered):
             q.unknown_metric = phrase
@@ -285,7 +321,7 @@ def _refusals(q: Understood, reading: Reading, lowered: str, catalog: dict[str, 
     blocking = [g for g in (*reading.gaps, *_unread_members(reading))
                 if g.kind in BLOCKING and not g.dimension and not _change_unit(g, q)]
     if blocking:
-        q.intent, q.refusal = "refuse", _unread_refusal(blocking)
+        q.intent, q.refusal = "refuse", _unread_refusal(blocking, catalog)
     elif reading.unread_content:
         q.intent, q.refusal = "refuse", offers.unread_refusal(reading, q.metrics, catalog)
     elif reading.asks.share is not None:
@@ -325,7 +361,12 @@ def _common(word: str) -> bool:
     return word.lower() in COMMON_WORDS
 
 
-def _unread_refusal(gaps: list[Gap]) -> str:
-    said = "; ".join(f"{g.words!r} ({g.reason})" for g in gaps)
+def _closest(words: str, catalog: dict[str, Any]) -> str:
+    close = offers.closest(words, catalog)
+    return f"; closest: {', '.join(close)}" if close else ""
+
+
+def _unread_refusal(gaps: list[Gap], catalog: dict[str, Any]) -> str:
+    said = "; ".join(f"{g.words!r} ({g.reason}{_closest(g.words, catalog)})" for g in gaps)
     return (f"The question says {said}, which the governed catalog cannot read; answering without "
             "it would answer a different question.")

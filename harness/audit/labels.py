@@ -22,6 +22,7 @@ from showwork.harness.audit.steps import codes_of, emits
 from showwork.harness.audit.types import Finding
 from showwork.protocol.citations import CHANGE_FIELDS, StatementCitation
 from showwork.protocol.reading import Mention, Period, PeriodMention, find_mentions, find_periods
+from showwork.protocol.reading.filters import exclusions
 
 Window = tuple[dt.date, dt.date]
 """An inclusive date range: (first day, last day)."""
@@ -82,7 +83,8 @@ def read_words(index: CatalogIndex, kind: str, text: str) -> ClaimReading:
 
 
 def _read(text: str, index: CatalogIndex) -> ClaimReading:
-    mentions = find_mentions(text, index.catalog)
+    # 'other than Delta': a member left out is no member named (scope.find_kept_out holds it)
+    mentions, _excluded, _cues, _only = exclusions(text, find_mentions(text, index.catalog))
     spans = [m.span for m in mentions]
     periods = find_periods(text, as_of(index.catalog)).found
     metrics = tuple(m for m in mentions if m.kind == "metric")

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+import msgspec
+
 from showwork.harness.audit.context import AnswerContext, Cited
 from showwork.harness.audit.index import CatalogIndex
 from showwork.harness.audit.labels import (
@@ -31,8 +33,16 @@ from showwork.harness.audit.numbers import numeric
 from showwork.harness.audit.steps import emits
 from showwork.harness.audit.types import Finding
 from showwork.protocol.numbers import from_value, matches
-from showwork.protocol.reading import Mention, Period, Reading, read_text, split_instruction
+from showwork.protocol.reading import (
+    Mention,
+    Period,
+    Reading,
+    find_mentions,
+    read_text,
+    split_instruction,
+)
 from showwork.protocol.reading.account import read_as_line
+from showwork.protocol.reading.filters import exclusions
 from showwork.protocol.reading.qualifiers import siblings
 
 CHECKS = ("metric", "window", "filter", "shape")
@@ -293,6 +303,124 @@ def find_off_filter(ctx: AnswerContext) -> list[Finding]:
     for group in by_span(scope.question.reading.members):
         if all(carries(ctx, held, m.name, m.member or "") is False for m in group):
             out.append(_filter_finding(ctx, group[0], scope))
+    for group in by_span(scope.question.reading.ranges):  # 'after 9pm': hours 21, 22, 23
+        if _within(ctx, held, group[0].name, {m.member or "" for m in group}) is False:
+            out.append(_range_finding(ctx, group, held))
+    for group in by_span(scope.question.reading.excluded):
+        if all(keeps_out(ctx, held, m.name, m.member or "") is False for m in group):
+            out.append(_kept_out_finding(ctx, group[0], held))
+    return out
+
+
+def _within(ctx: AnswerContext, cited: Iterable[Cited], dim: str, kept: set[str]) -> bool | None:
+    """True when every cited value is for members of the range only: its row is one of them,
+    or its call's filter keeps some of them and no other; None when that cannot be told."""
+    dims = [dim, *_same_attribute(ctx, dim)]
+    unknown = False
+    for c in cited:
+        keyed = next((c.row.key[d] for d in dims if d in c.row.key), None)
+        if keyed is not None:
+            if keyed not in kept:
+                return False
+            continue
+        filters = ctx.evidence.filters(c.citation.handle)
+        if filters is None:
+            unknown = True
+            continue
+        applied = [filters[d] for d in dims if d in filters]
+        if not applied or not all(a and a <= kept for a in applied):
+            return False
+    return None if unknown else True
+
+
+def _range_finding(ctx: AnswerContext, group: list[Mention], cited: Iterable[Cited]) -> Finding:
+    dim, kept = group[0].name, sorted(m.member or "" for m in group)
+    return _finding(
+        "off_question_filter",
+        f"The question asks about {group[0].words!r} ({dim} in {', '.join(kept)}), but a cited "
+        f"result is not kept to those members ({_cited_list(cited)}).",
+        {"asked": f"{dim} in {', '.join(kept)}", "phrase": group[0].words, "dimension": dim,
+         "cited": members_cited(ctx, cited, dim)},
+        f"Filter the query to {dim} in {', '.join(kept)} (where), or cite only their rows.")
+
+
+def keeps_out(ctx: AnswerContext, cited: Iterable[Cited], dim: str, member: str) -> bool | None:
+    """True when every cited value is for other members of the dimension than `member`: its
+    row is another member's, or the call behind it keeps the member out (a `not_in` filter, or
+    an `in` filter without it); False when one is not; None when that cannot be told (a result
+    given without its call)."""
+    dims = [dim, *_same_attribute(ctx, dim)]
+    unknown = False
+    for c in cited:
+        keyed = next((c.row.key[d] for d in dims if d in c.row.key), None)
+        if keyed is not None:
+            if keyed == member:
+                return False
+            continue
+        where = _where(ctx, c.citation.handle)
+        if where is None:
+            unknown = True
+            continue
+        if not any(f.get("dimension") in dims and _keeps_out(f, member) for f in where):
+            return False
+    return None if unknown else True
+
+
+def _keeps_out(f: dict[str, Any], member: str) -> bool:
+    values = [str(v) for v in f.get("values") or ()]
+    op = f.get("op", "in")
+    return (op == "not_in" and member in values) or (op == "in" and bool(values)
+                                                      and member not in values)
+
+
+def _where(ctx: AnswerContext, handle: int) -> list[dict[str, Any]] | None:
+    """The filters of the call behind a result (None when its arguments were not recorded)."""
+    for call in ctx.evidence.calls:
+        if call.handle != handle:
+            continue
+        arguments: Any = call.arguments
+        if arguments is None:
+            return None
+        if isinstance(arguments, msgspec.Raw):
+            arguments = msgspec.json.decode(arguments) if arguments else None
+        where = arguments.get("where") if isinstance(arguments, dict) else None
+        return [f for f in where if isinstance(f, dict)] if isinstance(where, list) else []
+    return None
+
+
+def _kept_out_finding(ctx: AnswerContext, mention: Mention, cited: Iterable[Cited]) -> Finding:
+    dim, member = mention.name, mention.member or ""
+    return _finding(
+        "off_question_filter",
+        f"The question leaves out {mention.words!r} ({dim} != {member}), but a cited result "
+        f"counts it ({_cited_list(cited)}).",
+        {"asked": f"{dim}!={member}", "phrase": mention.words, "dimension": dim,
+         "cited": members_cited(ctx, cited, dim)},
+        f"Keep {dim} = {member} out of the query (where: op not_in), or cite only other "
+        f"members' rows.")
+
+
+@emits("mislabelled_member")
+def find_kept_out(ctx: AnswerContext) -> list[Finding]:
+    """A claim says a member is left out ('airline other than Delta', 'excluding Online'),
+    but what it cites counts that member."""
+    out: list[Finding] = []
+    for claim in ctx.claims:
+        if not claim.cited:
+            continue
+        _kept, excluded, _cues, _only = exclusions(
+            claim.claim.text, find_mentions(claim.claim.text, ctx.catalog))
+        for group in by_span(excluded):
+            if all(keeps_out(ctx, claim.cited, m.name, m.member or "") is False for m in group):
+                m = group[0]
+                out.append(Finding(
+                    "mislabelled_member", claim.cid,
+                    f"Claim {claim.cid} leaves out {m.words!r} ({m.name} != {m.member}), but "
+                    f"what it cites counts it ({_cited_list(claim.cited)}).",
+                    {"said": m.member, "dimension": m.name, "phrase": m.words,
+                     "cited": members_cited(ctx, claim.cited, m.name)},
+                    f"Cite a result that keeps {m.name} = {m.member} out (where: op not_in), "
+                    f"or drop the words that leave it out."))
     return out
 
 
@@ -594,5 +722,6 @@ def find_unread(ctx: AnswerContext) -> list[Finding]:
         "Refuse, naming the words, or ask the data team to govern them (a metric, a dimension, "
         "a member or a synonym).")]
 
-SCOPE_FINDINGS = (find_off_metric, find_off_window, find_off_filter, find_off_shape, find_unread)
+SCOPE_FINDINGS = (find_off_metric, find_off_window, find_off_filter, find_off_shape, find_unread,
+                  find_kept_out)
 """The question-scope finders, answer-level, after the claims' findings."""

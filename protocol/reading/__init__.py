@@ -8,7 +8,7 @@ dimension `synonyms` and `member_synonyms`).
 """
 
 from showwork.protocol.reading._calendar import Period, previous_period
-from showwork.protocol.reading._reader import Reading, read_text
+from showwork.protocol.reading._reader import Reading, rate_metrics, read_text
 from showwork.protocol.reading.asks import Asks, By, Ranking, asks_why
 from showwork.protocol.reading.gaps import Gap
 from showwork.protocol.reading.instructions import split_instruction
@@ -17,4 +17,4 @@ from showwork.protocol.reading.periods import PeriodMention, PeriodProblem, Peri
 
 __all__ = ["Asks", "By", "Gap", "Mention", "Period", "PeriodMention", "PeriodProblem", "Periods",
            "Ranking", "Reading", "asks_why", "find_mentions", "find_metrics", "find_periods",
-           "parse_day", "previous_period", "read_text", "split_instruction"]
+           "parse_day", "previous_period", "rate_metrics", "read_text", "split_instruction"]

@@ -11,6 +11,7 @@ from showwork.protocol.reading._calendar import Period
 from showwork.protocol.reading._words import overlaps
 from showwork.protocol.reading.account import ReadSpan, entry_words, lemma, mention_span, unread_spans
 from showwork.protocol.reading.asks import Asks, GrammarSpan, read_asks
+from showwork.protocol.reading.filters import exclusions
 from showwork.protocol.reading.gaps import Gap, find_gaps
 from showwork.protocol.reading.mentions import Mention, find_mentions
 from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
@@ -38,6 +39,12 @@ class Reading:
     unread_content: tuple[ReadSpan, ...] = ()
     """Content words no reader consumed (neither the catalog nor the grammar nor the listed
     function words), in text order."""
+    ranges: tuple[Mention, ...] = ()
+    """Members of a range said of an ordered dimension ('after 9pm': departure hours 21, 22,
+    23), each on the range's span: one filter keeping them all, not members side by side."""
+    excluded: tuple[Mention, ...] = ()
+    """Members kept out ('excluding Delta', 'without Toronto'): every other member is asked
+    about (a `not_in` filter). Not among `members`."""
 
     @property
     def unread(self) -> list[str]:
@@ -73,17 +80,22 @@ def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None
 
 def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
     named = find_periods(text, _as_of(as_of, catalog))
-    mentions, overall = _overall(text, find_mentions(text, catalog))
-    mentions = sorted(mentions + _clock_times(text, catalog, mentions), key=lambda m: m.span)
+    mentions, overall = _overall(text, find_mentions(text, catalog), catalog)
+    mentions = sorted(mentions + _clock_times(text, catalog, mentions) + _rate(text, catalog, mentions),
+                      key=lambda m: m.span)
     mentions = restate(text, mentions, catalog, [p.span for p in named.found])
     mentions = _heads(text, _ratio_of_share(text, mentions, catalog), catalog)
     mentions, negated = _negated(text, mentions, catalog)
+    mentions, excluded, cut, only = exclusions(text, mentions)
+    ranges = _clock_ranges(text, catalog, mentions)
     periods = _anchored(_without(named, mentions))
-    asks = read_asks(text, mentions, periods)
+    # the words that keep members out are the filter's, never a shape's ('Delta', 'other than')
+    masked = _blank(text, [span for _w, span, _d in cut] + [m.span for m in excluded])
+    asks = read_asks(masked, mentions, periods)
     if (asks.change or asks.why or _COMPARE_WORD.search(text)) and any(
             p.parts for p in periods.found):  # 'compare A between May and June': two windows
         periods = _two_periods(periods)
-        asks = read_asks(text, mentions, periods)
+        asks = read_asks(masked, mentions, periods)
     periods = _running_from_start(periods, asks, mentions, catalog)
     asks, said = _shared_words(text, asks, mentions, catalog)
     asks = _counted_each(asks, catalog)
@@ -93,7 +105,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
         kept = tuple(replace(s, detail="the rate named is the share") if s.detail == "share of total"
                      else s for s in asks.spans)
         asks = replace(asks, share=None, spans=kept)
-    gaps = find_gaps(text, catalog, mentions, periods, asks)
+    gaps = find_gaps(text, catalog, sorted(mentions + excluded, key=lambda m: m.span), periods,
+                     asks)
     by_kind = {k: tuple(m for m in mentions if m.kind == k) for k in ("metric", "member", "dimension")}
     spans = [mention_span(m) for m in mentions]
     spans += [ReadSpan(p.words, p.span, "window", str(p.period)) for p in periods.found]
@@ -105,15 +118,25 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
         spans += [ReadSpan(m.group(0), m.span(), "window", "the whole covered range")
                   for m in _ALL_DATA.finditer(text)]
     spans += _side_by_side(text, list(by_kind["member"]), list(by_kind["metric"]), asks, catalog)
+    spans += [ReadSpan(words, span, "qualifier", detail) for words, span, detail in cut + only]
+    spans += [ReadSpan(m.words, m.span, "member", f"{m.name} != {m.member}") for m in excluded]
+    spans += [ReadSpan(m.words, m.span, "member", f"{m.name} in {m.member}") for m in ranges]
     taken = [s.span for s in spans] + [_with_aggregate(text, g.span) for g in gaps] + \
         [p.span for p in periods.problems]
     own = entry_words(catalog, [m.name for m in by_kind["metric"]],
-                      [m.name for m in (*by_kind["dimension"], *by_kind["member"])])
+                      [m.name for m in (*by_kind["dimension"], *by_kind["member"], *excluded)])
     unread = tuple(ReadSpan(words, span, "unreadable", "no catalog entry or grammar reads it")
                    for words, span in unread_spans(text, taken, own))
     return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
                    periods.found, asks, tuple(gaps), tuple(sorted(spans, key=lambda s: s.span)),
-                   unread)
+                   unread, tuple(ranges), tuple(excluded))
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """The text with the spans blanked out (offsets kept)."""
+    for start, end in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
 
 
 _HOW_FAR = re.compile(r"\bhow\s+(?:long|far|late|early|often)\b", re.IGNORECASE)
@@ -121,15 +144,33 @@ _HOW_FAR = re.compile(r"\bhow\s+(?:long|far|late|early|often)\b", re.IGNORECASE)
 _AGGREGATE = re.compile(r"\b(?:average|mean|median|typical|total)\s+$", re.IGNORECASE)
 
 
-_ACROSS_ALL = re.compile(r"\b(?:across\s+(?:all|every)|over\s+all|for\s+all|in\s+all)\s+(?:the\s+)?"
-                         r"(?:[\w-]+\s+(?:and|or)\s+)?$", re.IGNORECASE)
+_ACROSS_ALL = re.compile(r"\b(?:across\s+(?:all|every)|(?:over|for|in|on|at|from|to)\s+all)\s+"
+                         r"(?:of\s+)?(?:the\s+|our\s+)?(?:[\w-]+\s+(?:and|or)\s+)?$", re.IGNORECASE)
+_ALL_N = re.compile(r"\ball\s+(?:of\s+)?(?:the\s+|our\s+)?(\d{1,3}|two|three|four|five|six|seven|eight|"
+                    r"nine|ten|eleven|twelve)\s+$", re.IGNORECASE)
+"""'All three airports': every member, when the dimension has that many."""
 
 
-def _overall(text: str, mentions: list[Mention]) -> tuple[list[Mention], list[ReadSpan]]:
-    """'Across all airlines and airports': every member together, so no dimension is asked
-    about (the words are read, as 'overall' is)."""
+def _overall(text: str, mentions: list[Mention], catalog: dict[str, Any] | None = None
+             ) -> tuple[list[Mention], list[ReadSpan]]:
+    """'Across all airlines and airports', 'on all platforms', 'all three airports' (when there
+    are three): every member together, so no dimension is asked about (the words are read, as
+    'overall' is)."""
+    dims = (catalog or {}).get("dimensions") or {}
+
+    def whole(m: Mention) -> re.Match[str] | None:
+        said = _ACROSS_ALL.search(text[:m.span[0]])
+        if said is not None:
+            return said
+        counted = _ALL_N.search(text[:m.span[0]])
+        if counted is None:
+            return None
+        n = counted.group(1).lower()
+        size = int(n) if n.isdigit() else _SMALL.index(n)
+        return counted if len((dims.get(m.name) or {}).get("members") or ()) == size else None
+
     every = [(m, said) for m in mentions if m.kind == "dimension"
-             and (said := _ACROSS_ALL.search(text[:m.span[0]])) is not None]
+             and (said := whole(m)) is not None]
     dropped = [m for m, _ in every]
     return [m for m in mentions if m not in dropped], [
         ReadSpan(text[said.start():m.span[1]], (said.start(), m.span[1]), "qualifier",
@@ -230,8 +271,10 @@ def _as(m: Mention, name: str) -> Mention:
 
 
 _POPULATION = re.compile(r"\s+of\s+(?:the\s+|all\s+|our\s+)?", re.IGNORECASE)
-_FOR_ALL = re.compile(r"(?:^|[,;:]\s*)(?:for|among|of)\s+(?:the\s+|all\s+)?$", re.IGNORECASE)
-"""'For flights to LAX, …': a count opening the question is the population asked about."""
+_FOR_ALL = re.compile(r"(?:^|[,;:]\s*)(?:(?:for|among|of)\s+(?:the\s+|all\s+)?|only\s+(?:the\s+)?)$",
+                      re.IGNORECASE)
+"""'For flights to LAX, …', 'Only United flights: …': a count opening the question is the
+population asked about."""
 
 
 def _unnamed(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> str:
@@ -272,7 +315,8 @@ def _heads(text: str, mentions: list[Mention], catalog: dict[str, Any]) -> list[
         counted = (metrics.get(a.name) or {}).get("unit") == "count"
         others = [m for m in named if m.name != a.name
                   and (metrics.get(m.name) or {}).get("unit") != "count"]
-        if counted and others and _FOR_ALL.search(text[:a.span[0]]):
+        if counted and others and (_FOR_ALL.search(text[:a.span[0]])
+                                   or _FOR_ALL.search(_unnamed(text, 0, a.span[0], members))):
             dropped.add(id(a))  # 'for flights to LAX, what was the average air time'
     return [m for m in mentions if id(m) not in dropped]
 
@@ -486,19 +530,80 @@ def _counted_each(asks: Asks, catalog: dict[str, Any]) -> Asks:
     return replace(asks, spans=tuple(s for s in asks.spans if s.span not in wrong))
 
 
+_RATE = re.compile(r"(?:^|\b(?:the|a|an|its|our|their|this|that|what|which)\s+)(rates?)\b",
+                   re.IGNORECASE)
+"""'the rate', 'what rate': the word alone ('churn rate' names another metric, ungoverned)."""
+_RATE_SAID = re.compile(r"\b(?:rate|share|percentage|percent)\b")
+
+
+def rate_metrics(catalog: dict[str, Any]) -> list[str]:
+    """The ratio metrics whose name, label or description says rate, share or percentage."""
+    return [name for name, info in (catalog.get("metrics") or {}).items()
+            if (info.get("type") == "ratio" or (info.get("formula") or {}).get("op") == "divide")
+            and _RATE_SAID.search(" ".join([name.replace("_", " "), str(info.get("label") or ""),
+                                            str(info.get("description") or "")]).lower())]
+
+
+def _rate(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
+    """'What was the rate at Brooklyn': where no metric is named, 'rate' names the one ratio
+    metric whose name, label or description says rate, share or percentage; with none or
+    several, nothing (the word stays unread, and the refusal says so)."""
+    if any(m.kind == "metric" for m in mentions):
+        return []
+    found = [m for m in _RATE.finditer(text) if not overlaps(m.span(1), [x.span for x in mentions])]
+    if not found:
+        return []
+    rates = rate_metrics(catalog)
+    if len(rates) != 1:
+        return []
+    return [Mention("metric", rates[0], None, m.group(1), m.span(1), "said") for m in found[:1]]
+
+
 _CLOCK = re.compile(r"\b(?:at\s+)?(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)|\bat\s+(\d{1,2}):00\b",
                     re.IGNORECASE)
 
 
-def _clock_times(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
-    """'At 6pm', 'at 18:00': the member of the one dimension whose name says hour and whose
-    members are the hours ('departure_hour' = 18). 'After 6pm' (a range) is not read here."""
+_CLOCK_BOUND = re.compile(r"\b(after|since|from|past|later\s+than|before|until|till|earlier\s+than|"
+                          r"by)\s+(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)", re.IGNORECASE)
+
+
+def _clock_ranges(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
+    """'After 9pm', 'before 6am': the hours of the one hour dimension (_hour_dimension) from the
+    hour named on ('after 9pm': 21 and later, the hour of 9pm included, as an hour dimension
+    cannot split it), or before it ('before 6am': up to 5), each a member on the phrase's span."""
+    found = _hour_dimension(catalog)
+    if found is None:
+        return []
+    dim, members = found
+    taken = [m.span for m in mentions]
+    out = []
+    for m in _CLOCK_BOUND.finditer(text):
+        if overlaps(m.span(), taken):
+            continue
+        hour = int(m.group(2)) % 12 + (12 if m.group(3).lower().startswith("p") else 0)
+        later = m.group(1).lower().split()[0] in ("after", "since", "from", "past", "later")
+        kept = sorted(int(v) for v in members if (int(v) >= hour if later else int(v) < hour))
+        out += [Mention("member", dim, str(v), m.group(0), m.span(), "said") for v in kept]
+    return out
+
+
+def _hour_dimension(catalog: dict[str, Any]) -> tuple[str, set[str]] | None:
+    """The one dimension whose name or label says hour and whose members are the hours."""
     dims = catalog.get("dimensions") or {}
     hours = [d for d, info in dims.items() if "hour" in f"{d} {info.get('label') or ''}".lower()
              and all(str(v).isdigit() for v in info.get("members") or ["x"])]
     if len(hours) != 1:
+        return None
+    return hours[0], {str(v) for v in dims[hours[0]].get("members") or ()}
+
+
+def _clock_times(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
+    """'At 6pm', 'at 18:00': the member of the one dimension whose name says hour and whose
+    members are the hours ('departure_hour' = 18). 'After 6pm' is a range (_clock_ranges)."""
+    found = _hour_dimension(catalog)
+    if found is None:
         return []
-    members = {str(v) for v in dims[hours[0]].get("members") or ()}
+    hours, members = [found[0]], found[1]
     taken = [m.span for m in mentions]
     out = []
     for m in _CLOCK.finditer(text):

@@ -277,12 +277,22 @@ def read_as_line(reading: Reading) -> str:
         if m.span not in seen:
             seen.add(m.span)
             parts.append(f"{m.name} = {m.member}")
+    ranged: dict[tuple[int, int], list[str]] = {}
+    for m in reading.ranges:  # 'after 9pm': the hours from 21 on
+        ranged.setdefault(m.span, []).append(m.member or "")
+    parts += [f"{reading.ranges[0].name} in {', '.join(v)}" for v in ranged.values()]
+    for m in reading.excluded:  # 'excluding Delta': every other member
+        if m.span not in seen:
+            seen.add(m.span)
+            parts.append(f"{m.name} != {m.member}")
     if reading.asks.compare == "explicit" and len(reading.periods) >= 2:
         parts.append(" versus ".join(p.words for p in reading.periods[:2]))
     elif reading.periods:
         parts += [p.words for p in reading.periods]
     else:
         parts.append("all the data (no window named)")
+    parts += list(dict.fromkeys(s.detail for s in reading.spans  # 'all three airports'
+                                if s.read_as == "qualifier" and s.detail.endswith(": no filter")))
     parts += [f"by {d}" for d in reading.asks.breakdown]
     ranking = reading.asks.ranking
     grain = f" by {ranking.grain}" if ranking is not None and ranking.grain else ""

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from showwork.protocol.reading._words import COMMON_WORDS
-from showwork.protocol.reading.mentions import Mention
+from showwork.protocol.reading.mentions import How, Mention
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
 _QUOTED = re.compile(r"[\"“”']([^\"“”']{2,80})[\"“”']")
@@ -104,9 +104,12 @@ def member_table(catalog: dict[str, Any]) -> tuple[dict[str, list[_Entry]], int]
     return table
 
 
-def find_members(text: str, catalog: dict[str, Any]) -> list[Mention]:
+def find_members(text: str, catalog: dict[str, Any], named: list[tuple[int, int]] | None = None
+                 ) -> list[Mention]:
     """Members of every dimension the text names, leftmost-longest (one value in two dimensions
-    gives two mentions on one span)."""
+    gives two mentions on one span). `named`: spans a closed list's member or member synonym
+    already names ('Boeing' the manufacturer, 'La Guardia' the origin), which are no part of a
+    place's name."""
     table, longest = member_table(catalog)
     if not table:
         return []
@@ -124,7 +127,7 @@ def find_members(text: str, catalog: dict[str, Any]) -> list[Mention]:
         out += [Mention("member", e.dimension, e.member, text[span[0]:span[1]], span, "member")
                 for e in entries]
         i += size
-    return out + _places(text, catalog, [m.span for m in out])
+    return out + _places(text, catalog, [m.span for m in out] + list(named or ()))
 
 
 _PROPER = re.compile(r"[A-Z][A-Za-z'’]*(?:[ -]+[A-Z][A-Za-z'’]*){0,3}")
@@ -149,7 +152,9 @@ def _places(text: str, catalog: dict[str, Any], taken: list[tuple[int, int]]) ->
         found = _longest_part(run, words, parts, taken)
         if found is not None:  # one value in several dimensions (origin, destination): each
             span, hits = found
-            out += [Mention("member", dim, member, text[span[0]:span[1]], span, "member")
+            # one word ('Denver') is 'said': part of one value's name, not the value's name
+            how: How = "said" if not re.search(r"\W", text[span[0]:span[1]].strip()) else "member"
+            out += [Mention("member", dim, member, text[span[0]:span[1]], span, how)
                     for dim, member in sorted(hits)]
             taken = [*taken, span]
     return out
@@ -158,16 +163,24 @@ def _places(text: str, catalog: dict[str, Any], taken: list[tuple[int, int]]) ->
 def _longest_part(run: re.Match[str], words: list[re.Match[str]],
                   parts: dict[str, set[tuple[str, str]]], taken: list[tuple[int, int]]
                   ) -> tuple[tuple[int, int], set[tuple[str, str]]] | None:
-    for size in range(len(words), 1, -1):  # one word alone ('Boston', 'Boeing') is too weak
+    for size in range(len(words), 0, -1):
         for i in range(len(words) - size + 1):
             span = (run.start() + words[i].start(), run.start() + words[i + size - 1].end())
             if any(s < span[1] and span[0] < e for s, e in taken):
                 continue
             form = key(_SQUEEZE.sub("", run.string[span[0]:span[1]]))
             hits = parts.get(form) or set()
-            if len({v for _, v in hits}) == 1 and form not in COMMON_WORDS and len(form) >= 4:
+            if len({v for _, v in hits}) == 1 and form not in COMMON_WORDS and len(form) >= 4 \
+                    and (size > 1 or _whole_word(form, hits)):
                 return span, hits
     return None
+
+
+def _whole_word(form: str, hits: set[tuple[str, str]]) -> bool:
+    """One word names a value alone when it is a whole word of the value's name that no other
+    value shares ('Denver' of 'Denver Intl'), and a word of at least five letters ('Intl',
+    'Field' are parts of many names, and so never one value's alone)."""
+    return len(form) >= 5 and all(form in key(_SQUEEZE.sub("", v)).split() for _d, v in hits)
 
 
 def _plain_word(text: str, at: int, word: str) -> bool:

@@ -202,6 +202,8 @@ def _metric_phrases(name: str, label: str, synonyms: tuple, previous: tuple
         spoken = text.replace("_", " ").strip()
         if spoken.endswith("s") and " " in spoken:  # "new user" names new_users too
             rows.append(_phrase(spoken[:-1], "metric", name, None, how, sep=r"\s+"))
+        elif " " in spoken and re.search(r"[a-z]$", spoken):  # "cancellation rates", "open rates"
+            rows.append(_phrase(plural(spoken), "metric", name, None, how, sep=r"\s+"))
     return rows
 
 
@@ -286,7 +288,8 @@ def find_mentions(text: str, catalog: dict[str, Any]) -> list[Mention]:
     members, dimensions = _dimension_scanners(_dimension_key(catalog))
     scanned = members.scan(text)
     known = {(m.span, m.name, m.member) for m in scanned}
-    scanned += [m for m in find_members(text, catalog) if (m.span, m.name, m.member) not in known]
+    scanned += [m for m in find_members(text, catalog, [m.span for m in scanned])
+                if (m.span, m.name, m.member) not in known]
     dims = dimensions.scan(text)
     named = [m for m in scanned if not _verb(text, m) and not _bare_number(text, m, dims)]
     candidates = find_metrics(text, catalog) + named + dims

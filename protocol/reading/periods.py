@@ -238,11 +238,14 @@ def _preceded(m: re.Match[str]) -> bool:
     before = re.findall(r"[a-z]+", m.string[:m.start()].lower()[-20:])
     if bool(before) and before[-1] in _PREPOSITIONS:
         return True
+    if _RANGE_ON.match(m.string, m.end()) is not None:
+        return True  # 'January to June 2019': the range's first month
     return _SET_AGAINST.match(m.string, m.end()) is not None  # 'June versus May'
 
 
 _SET_AGAINST = re.compile(rf"\s*(?:versus|vs\.?|compared (?:with|to)|against)\s+(?:{MONTH_RE})\b",
                           re.IGNORECASE)
+_RANGE_ON = re.compile(rf"{_TO}(?:{MONTH_RE})\b", re.IGNORECASE)
 
 
 def _lone_month(m: re.Match[str], ctx: _Context) -> Period | None:

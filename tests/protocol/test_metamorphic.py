@@ -20,15 +20,18 @@ from typing import Any
 
 import pytest
 from flights_data import FLIGHTS
-from test_paraphrases import LAYER, reading_of
+from test_paraphrases import reading_of
 
 from showwork.harness.experiments.questions import bundled_path, load_questions
 
 ROOT = Path(__file__).resolve().parents[2]
-FILES = {"demo": [bundled_path()],
-         "shop": [ROOT / "examples" / "shop" / "questions.yaml",
-                  ROOT / "examples" / "shop" / "questions_new.yaml"],
-         "flights": [FLIGHTS / "questions.yaml", FLIGHTS / "questions_new.yaml"]}
+DOMAINS = {  # name: (the fixture of its governed layer, its question files); one line a domain
+    "demo": ("layer", [bundled_path(), ROOT / "harness" / "questions" / "demo_new.yaml"]),
+    "shop": ("shop_layer", [ROOT / "examples" / "shop" / "questions.yaml",
+                            ROOT / "examples" / "shop" / "questions_new.yaml"]),
+    "flights": ("flights_layer", [FLIGHTS / "questions.yaml", FLIGHTS / "questions_new.yaml"]),
+}
+FILES = {name: files for name, (_fixture, files) in DOMAINS.items()}
 SAMPLE = 400
 """Mutants per domain in the quick run (every mutant under `slow`)."""
 
@@ -56,9 +59,15 @@ def phrases(catalog: dict[str, Any]) -> list[str]:
            f", as of {as_of:%B} {as_of.day}, {as_of.year}", ", as a running total",
            ", compared with the same period a year earlier", ", as a share of the year's total",
            ", and which day had the least"]
+    if any("hour" in f"{d} {info.get('label') or ''}".lower()
+           and all(str(v).isdigit() for v in info.get("members") or ["x"])
+           for d, info in catalog["dimensions"].items()):
+        out += [", after 9pm", ", before 6am"]  # a range of an hour dimension
     for label, members in dims:
         out += [f" at each of the {len(members)} {label}s", f" for every {label}",
-                f" per {label}", f", only {members[-1]}", f", excluding {members[0]}"]
+                f" per {label}", f", only {members[-1]}", f", excluding {members[0]}",
+                f", without {members[-1]}", f", not counting {members[0]}",
+                f", other than {members[1]}"]
     return out
 
 
@@ -97,7 +106,14 @@ def _repeats(text: str, mutant: str, catalog: dict[str, Any]) -> bool:
     plain = lambda t: " ".join(re.findall(r"[a-z0-9]+", t.lower()))  # noqa: E731
     if plain(added) and plain(added) in plain(text):
         return True  # 'revenue year to date, year-to-date': the question already says it
-    asks = read_text(text, catalog).asks
+    reading = read_text(text, catalog)
+    only = re.fullmatch(r", only (.+?)[?.!]?", added)
+    if only is not None and any(m.member == only.group(1) for m in reading.members):
+        return True  # 'at LaGuardia …, only LGA': the question already keeps that member alone
+    out = re.fullmatch(r", (?:excluding|without|not counting|other than) (.+?)[?.!]?", added)
+    if out is not None and any(m.member == out.group(1) for m in reading.excluded):
+        return True  # 'excluding web, without web': the question already keeps it out
+    asks = reading.asks
     asked = set(asks.breakdown) | ({asks.ranking.dimension} if asks.ranking else set())
     said = re.match(r"\s+(?:per|for every|at each of the \d+)\s+(.+?)s?[?.!]?$", added)
     return said is not None and any(
@@ -106,7 +122,7 @@ def _repeats(text: str, mutant: str, catalog: dict[str, Any]) -> bool:
 
 
 def _catalog(request: pytest.FixtureRequest, name: str) -> dict[str, Any]:
-    return request.getfixturevalue(LAYER[name]).catalog()
+    return request.getfixturevalue(DOMAINS[name][0]).catalog()
 
 
 @pytest.mark.parametrize("name", sorted(FILES))

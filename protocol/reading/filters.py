@@ -1,0 +1,99 @@
+"""Members kept out, and members kept alone: 'excluding Delta', 'without Toronto', 'not counting
+JetBlue', 'other than Online' read as a filter that keeps every member but the named ones (the
+layer's `not_in`); 'only United', 'JFK only' read as the member's filter, which naming the
+member already is (the word is read because the filter uses it).
+
+The words are read only beside a member the catalog governs: 'excluding tests' before no member
+stays unread, as does 'only' before anything else.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import groupby
+
+from showwork.protocol.reading._words import Span
+from showwork.protocol.reading.mentions import Mention
+
+_EXCLUDE = re.compile(
+    r"\b(excluding|exclude|excluded|except(?:\s+for)?|without|not\s+counting|not\s+including|"
+    r"other\s+than|apart\s+from|aside\s+from|but\s+not|leaving\s+out|outside\s+of)"
+    r"\s+(?:the\s+|any\s+)?$", re.IGNORECASE)
+_ALSO = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|nor\s+)?|\s+(?:and|or|nor)\s+)(?:the\s+)?$",
+                   re.IGNORECASE)
+"""Between two members kept out ('excluding Delta and United', 'without A, B or C')."""
+_ONLY_BEFORE = re.compile(r"\bonly\s+(?:the\s+)?$", re.IGNORECASE)
+_ONLY_AFTER = re.compile(r"\s*[-,]?\s*only\b", re.IGNORECASE)
+
+
+Said = tuple[str, Span, str]
+"""(words, span, what they were read as): the words a filter used."""
+
+
+def exclusions(text: str, mentions: list[Mention]
+               ) -> tuple[list[Mention], list[Mention], list[Said], list[Said]]:
+    """(the mentions kept, the members kept out, the words that kept them out, the words 'only'
+    that a member's filter used). One member named in several dimensions (one span) is kept
+    out of each."""
+    members = [m for m in mentions if m.kind == "member"]
+    dims = [m for m in mentions if m.kind == "dimension"]
+    spans = [list(group) for _span, group in groupby(sorted(members, key=lambda m: m.span),
+                                                     key=lambda m: m.span)]
+    out: list[Mention] = []
+    cues: list[Said] = []
+    only: list[Said] = []
+    last_out: int | None = None
+    for group in spans:
+        span = group[0].span
+        start = _before_dimension(text, span[0], dims, group[0].name)
+        before = text[:start]
+        cue = _EXCLUDE.search(before)
+        chained = last_out is not None and _ALSO.fullmatch(text[last_out:start]) is not None
+        if cue is not None or chained:
+            out += group
+            detail = ", ".join(f"{m.name} != {m.member}" for m in group)
+            if cue is not None:
+                cues.append((cue.group(1), cue.span(1), f"excluding {detail}"))
+            last_out = span[1]
+            continue
+        last_out = None
+        said = _ONLY_BEFORE.search(before)
+        if said is not None:
+            only.append(("only", (said.start(), said.start() + 4), _only(group)))
+            continue
+        after = _after_dimension(text, span[1], dims, group[0].name)
+        said = _ONLY_AFTER.match(text, after)
+        if said is not None:
+            at = said.group(0).lower().index("only")
+            only.append(("only", (after + at, after + at + 4), _only(group)))
+    kept = [m for m in mentions if m not in out]
+    return kept, out, cues, only
+
+
+def _only(group: list[Mention]) -> str:
+    return "only " + ", ".join(f"{m.name} = {m.member}" for m in group)
+
+
+def _before_dimension(text: str, at: int, dims: list[Mention], name: str) -> int:
+    """Where a member's phrase starts, its own dimension's word before it included ('excluding
+    the airline Delta')."""
+    for d in dims:
+        if d.span[1] <= at and not text[d.span[1]:at].strip() and _related(d.name, name):
+            return d.span[0]
+    return at
+
+
+def _after_dimension(text: str, at: int, dims: list[Mention], name: str) -> int:
+    """Where a member's phrase ends, its own dimension's word after it included ('the JFK
+    airport only')."""
+    for d in dims:
+        if d.span[0] >= at and not text[at:d.span[0]].strip() and _related(d.name, name):
+            return d.span[1]
+    return at
+
+
+def _related(dimension: str, member_dimension: str) -> bool:
+    """A dimension word that names the member's dimension (the same attribute by another join
+    path included: 'store' of 'order__store__store_name')."""
+    a, b = dimension.split("__")[-1], member_dimension.split("__")[-1]
+    return a == b or a in member_dimension or b in dimension

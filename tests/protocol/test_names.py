@@ -1,0 +1,250 @@
+"""Names and filters as people say them (issue 42, items 3-4), on the flights, the shop and the
+demo: members kept out ('excluding X') and kept alone ('only X'), 'the rate', plural metric
+names, one word of a place's name, a whole ('all three airports'), a near miss with a
+did-you-mean, and a range of hours ('after 9pm'); the analyst answers them and the audit holds
+what the question and the claims say."""
+
+from __future__ import annotations
+
+import pytest
+
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.protocol.reading import read_text
+from showwork.protocol.reading.account import read_as_line
+from showwork.protocol.switches import Protocol
+
+LAYER = {"demo": "layer", "shop": "shop_layer", "flights": "flights_layer"}
+
+
+@pytest.fixture
+def catalogs(request):
+    return lambda name: request.getfixturevalue(LAYER[name]).catalog()
+
+
+def _run(request, name: str, text: str):
+    layer = request.getfixturevalue(LAYER[name])
+    return run_attempt(Question("t", text), RulesClient(), layer, Protocol.parse("claims")).served()
+
+
+def _value(request, name: str, text: str) -> float:
+    served = _run(request, name, text)
+    assert served.audit["status"] == "answered", served.audit.get("refusal_reason")
+    return served.audit["value"]
+
+
+class TestKeptOut:
+    @pytest.mark.parametrize(("name", "text", "dim", "member"), [
+        ("flights", "How many flights went to ATL in March 2013, excluding Delta?", "airline",
+         "Delta Air Lines Inc."),
+        ("flights", "Delayed departures at JFK in August 2013, not counting JetBlue", "airline",
+         "JetBlue Airways"),
+        ("shop", "What was revenue in June 2019, without the Online store?", "store", "Online"),
+        ("demo", "How many active users did we have in April 2026, excluding web?", "platform",
+         "web"),
+    ])
+    def test_a_member_kept_out_is_read(self, catalogs, name, text, dim, member) -> None:
+        """The cue and the member are read, the member is kept out (not a filter to it), and
+        'Read as' says so; the member's words are no shape ('Delta' is no change)."""
+        reading = read_text(text, catalogs(name))
+        assert (dim, member) in [(m.name, m.member) for m in reading.excluded]
+        assert (dim, member) not in reading.member_keys() and reading.unread == []
+        assert f"{dim} != {member}" in read_as_line(reading)
+        assert reading.asks.shape == "level"
+
+    @pytest.mark.parametrize(("name", "text", "key"), [
+        ("flights", "Only United flights: what was the average departure delay out of Newark in "
+                    "June 2013?", ("airline", "United Air Lines Inc.")),
+        ("shop", "Only business customers - how many orders did we get in Q1 2019?",
+         ("segment", "business")),
+        ("demo", "How many new users signed up on iOS only in March 2026?", ("platform", "ios")),
+    ])
+    def test_only_is_read_by_the_filter(self, catalogs, name, text, key) -> None:
+        reading = read_text(text, catalogs(name))
+        assert key in reading.member_keys() and reading.unread == []
+        assert any(s.detail.startswith("only ") for s in reading.spans)
+
+    def test_only_a_member_is_kept_out(self, catalogs) -> None:
+        """'Excluding refunds' keeps out nothing the catalog governs: unread."""
+        reading = read_text("How many orders in June 2019, excluding refunds?", catalogs("shop"))
+        assert reading.excluded == () and reading.unread == ["excluding refunds"]
+
+    @pytest.mark.parametrize(("name", "whole", "part", "kept_out"), [
+        ("flights", "How many flights went to ATL in March 2013?",
+         "How many Delta flights went to ATL in March 2013?",
+         "How many flights went to ATL in March 2013, excluding Delta?"),
+        ("shop", "How many orders did we take in May 2019?",
+         "How many orders did the Online store take in May 2019?",
+         "How many orders did we take in May 2019, without the Online store?"),
+    ])
+    def test_the_answer_is_the_whole_less_the_member(self, request, name, whole, part,
+                                                     kept_out) -> None:
+        """Served with the member kept out (a not_in filter): the whole less the member's."""
+        served = _run(request, name, kept_out)
+        assert served.audit["status"] == "answered", served.audit.get("refusal_reason")
+        assert served.audit["decision"] != "withhold"
+        assert served.audit["value"] == _value(request, name, whole) - _value(request, name, part)
+
+    @pytest.mark.parametrize(("name", "metric", "question", "dim", "member", "value"), [
+        ("shop", "order_count", "How many orders did we take in May 2019, excluding Online?",
+         "store", "Online", 2000),
+        ("flights", "flights", "How many flights were there in May 2013, excluding Delta?",
+         "airline", "Delta Air Lines Inc.", 25000),
+    ])
+    def test_the_audit_holds_the_question_and_the_claim(self, catalogs, name, metric, question,
+                                                        dim, member, value) -> None:
+        """A result that counts the member kept out is off the question (and off a claim that
+        says 'other than'); one whose call keeps it out (not_in) is not."""
+        import showwork
+
+        def audit(where: list, text: str):
+            answer = {"status": "answered", "answer": f"{text}.", "value": value,
+                      "claims": [{"text": text, "kind": "measurement",
+                                  "sources": [f"r1:{metric}.value"], "value": value}]}
+            result = {"metrics": [metric], "rows": [{metric: value}],
+                      "window": {"start": "2019-05-01" if name == "shop" else "2013-05-01",
+                                 "end": "2019-05-31" if name == "shop" else "2013-05-31"}}
+            result["where"] = where
+            return showwork.audit_answer(answer, {"r1": result}, catalogs(name),
+                                         question=question)
+
+        said = f"The value ({dim} other than {member}) was {value:,}"
+        counted = audit([], said)  # a call with no filter: every member counted
+        codes = {f.code for f in counted.findings}
+        assert {"off_question_filter", "mislabelled_member"} <= codes
+        assert counted.decision != "serve"
+        kept = audit([{"dimension": dim, "op": "not_in", "values": [member]}], said)
+        assert not {"off_question_filter", "mislabelled_member"} & {f.code for f in kept.findings}
+
+
+class TestRate:
+    @pytest.mark.parametrize(("name", "text", "metric"), [
+        ("shop", "What's the rate for Brooklyn in April 2019?", "cancellation_rate"),
+        ("demo", "What was the rate on android in April 2026?", "reminder_open_rate"),
+        ("shop", "cancellation rates by store in March 2019", "cancellation_rate"),
+        ("demo", "open rates by platform for March 2026", "reminder_open_rate"),
+    ])
+    def test_the_one_rate(self, catalogs, name, text, metric) -> None:
+        """'The rate' names the one ratio metric that says rate, share or percentage; a
+        several-word metric name is read in the plural too."""
+        reading = read_text(text, catalogs(name))
+        assert reading.metric_names() == [metric] and reading.unread == []
+
+    def test_two_rates_are_not_guessed(self, catalogs) -> None:
+        """The flights govern a cancellation rate and a share of flights delayed: 'the rates'
+        stays unread; 'churn rate' names no governed metric (the word before 'rate' is its)."""
+        assert read_text("What were the rates at JFK in May 2013?",
+                         catalogs("flights")).unread == ["rates"]
+        churn = read_text("What was the churn rate in June 2019?", catalogs("shop"))
+        assert churn.metrics == () and churn.unread == ["churn rate"]
+
+    def test_two_rates_are_asked_back(self, request) -> None:
+        served = _run(request, "flights", "What were the rates at JFK in May 2013?")
+        assert served.audit["status"] == "refused"
+        assert "cancellation_rate or delayed_share" in served.audit["refusal_reason"]
+
+    @pytest.mark.parametrize(("name", "text", "metric"), [
+        ("shop", "What's the rate for Brooklyn in April 2019?", "cancellation_rate"),
+        ("demo", "What was the rate on android in April 2026?", "reminder_open_rate"),
+    ])
+    def test_the_one_rate_is_answered(self, request, name, text, metric) -> None:
+        served = _run(request, name, text)
+        assert served.audit["status"] == "answered", served.audit.get("refusal_reason")
+        assert metric in served.answer_raw
+
+
+class TestPlacesAndWholes:
+    def test_one_word_of_one_name(self, catalogs) -> None:
+        """'Denver' is a word of one airport's name only: read as it ('said'); 'Chicago' is a
+        word of several: unread, and the refusal names them."""
+        reading = read_text("How many flights went to Denver in Q2 2013?", catalogs("flights"))
+        assert ("destination_airport_name", "Denver Intl") in reading.member_keys()
+        assert {m.how for m in reading.members} == {"said"} and reading.unread == []
+        assert read_text("How many flights went to Chicago in 2013?",
+                         catalogs("flights")).unread == ["Chicago"]
+
+    @pytest.mark.parametrize(("name", "text"), [
+        ("shop", "How many orders did the Boston store take in 2019?"),
+        ("demo", "How many active users did we have in France in April 2026?"),
+    ])
+    def test_no_open_name_no_place(self, catalogs, name, text) -> None:
+        """Without a dimension of names holding the word, a place stays unread (the shop's and
+        the demo's dimensions are closed lists)."""
+        assert read_text(text, catalogs(name)).unread
+
+    def test_a_place_with_no_data_is_refused(self, request) -> None:
+        """'Boston' is a word of one name only, a station no flight left from: refused, not
+        'no value'."""
+        served = _run(request, "flights", "How many flights left from Boston in 2013?")
+        assert served.audit["status"] == "refused"
+        assert "Boston Back Bay Station" in served.audit["refusal_reason"]
+
+    @pytest.mark.parametrize(("name", "text", "said"), [
+        ("flights", "How many flights left all three New York airports in December 2013?",
+         "every origin: no filter"),
+        ("demo", "Active users on all platforms in the week of 2026-04-13",
+         "every platform: no filter"),
+        ("shop", "Revenue across all stores in July 2019", "every store: no filter"),
+    ])
+    def test_a_whole_is_no_filter(self, catalogs, name, text, said) -> None:
+        reading = read_text(text, catalogs(name))
+        assert reading.members == () and reading.asks.breakdown == () and reading.unread == []
+        assert said in read_as_line(reading)
+
+    def test_a_count_the_dimension_has_not_is_unread(self, catalogs) -> None:
+        reading = read_text("How many flights left all 4 New York airports in December 2013?",
+                            catalogs("flights"))
+        assert reading.unread == ["all 4"]
+
+    @pytest.mark.parametrize(("name", "text", "meant"), [
+        ("flights", "How many flights did Deltta fly in May 2013?", "Delta Air Lines Inc."),
+        ("shop", "How much revenue did Brookyln make in June 2019?", "Brooklyn"),
+        ("demo", "How many signups came from Germny in March 2026?", "DE"),
+    ])
+    def test_a_near_miss_is_refused_with_a_did_you_mean(self, request, name, text,
+                                                        meant) -> None:
+        served = _run(request, name, text)
+        assert served.audit["status"] == "refused"
+        assert meant in served.audit["refusal_reason"]
+
+
+class TestHours:
+    @pytest.mark.parametrize(("text", "hours"), [
+        ("How many flights were scheduled to leave after 9pm in July 2013?", ["21", "22", "23"]),
+        ("Cancellations before 6am at JFK in 2013", ["1", "5"]),
+    ])
+    def test_a_range_of_hours(self, catalogs, text, hours) -> None:
+        reading = read_text(text, catalogs("flights"))
+        assert [m.member for m in reading.ranges] == hours and reading.unread == []
+        assert reading.asks.breakdown == ()
+
+    @pytest.mark.parametrize("name", ["shop", "demo"])
+    def test_no_hour_dimension_no_range(self, catalogs, name) -> None:
+        text = {"shop": "How many orders came in after 9pm in July 2019?",
+                "demo": "How many users signed up after 9pm in March 2026?"}[name]
+        assert read_text(text, catalogs(name)).unread == ["after 9pm"]
+
+    def test_after_9pm_is_the_sum_of_its_hours(self, request) -> None:
+        """Served as one filter (not the hours side by side), equal to the hours' rows of the
+        breakdown by hour."""
+        served = _run(request, "flights",
+                      "How many flights were scheduled to leave after 9pm in July 2013?")
+        assert served.audit["decision"] == "serve"
+        layer = request.getfixturevalue("flights_layer")
+        rows = layer.query(metrics=["flights"], group_by=["departure_hour"],
+                           window={"start": "2013-07-01", "end": "2013-07-31"}).to_json()["rows"]
+        late = sum(r["values"]["flights"]["value"] for r in rows
+                   if int(r["key"]["departure_hour"]) >= 21)
+        assert served.audit["value"] == late
+
+    def test_the_audit_holds_the_range(self, catalogs) -> None:
+        import showwork
+
+        answer = {"status": "answered", "answer": "Flights were 29,425.", "value": 29425,
+                  "claims": [{"text": "Flights were 29,425", "kind": "measurement",
+                              "sources": ["r1:flights.value"], "value": 29425}]}
+        result = {"metrics": ["flights"], "rows": [{"flights": 29425}],
+                  "window": {"start": "2013-07-01", "end": "2013-07-31"}, "where": []}
+        report = showwork.audit_answer(answer, {"r1": result}, catalogs("flights"),
+                                       question="How many flights left after 9pm in July 2013?")
+        assert "off_question_filter" in {f.code for f in report.findings}
