@@ -33,10 +33,13 @@ from showwork.protocol.reading._words import (
 )
 
 Kind = Literal["metric", "member", "dimension"]
-How = Literal["name", "label", "synonym", "previous_name", "member", "member_synonym", "said"]
-"""'said': a metric read from a sentence in other words than its entries (phrasings.py)."""
+How = Literal["name", "label", "synonym", "previous_name", "member", "member_synonym", "said",
+              "abbreviation"]
+"""'said': a metric read from a sentence in other words than its entries (phrasings.py);
+'abbreviation': a metric's name or label abbreviated, or written out (`_abbreviations`)."""
 _KIND_RANK = {"metric": 0, "member": 1, "dimension": 2}
-_HOW_RANK = {"name": 0, "member": 0, "label": 1, "member_synonym": 1, "synonym": 2, "previous_name": 3}
+_HOW_RANK = {"name": 0, "member": 0, "label": 1, "member_synonym": 1, "synonym": 2, "previous_name": 3,
+             "abbreviation": 3}
 
 
 @dataclass(frozen=True)
@@ -277,8 +280,96 @@ def _dimension_scanners(key: tuple) -> tuple[Scanner, Scanner]:
 
 
 def find_metrics(text: str, catalog: dict[str, Any]) -> list[Mention]:
-    """The governed metrics the text names, leftmost-longest, without overlaps."""
-    return metric_scanner(catalog).scan(text, first_owner=True)
+    """The governed metrics the text names, leftmost-longest, without overlaps; a metric
+    abbreviated, or its abbreviated name written out, where no entry is named there."""
+    named = metric_scanner(catalog).scan(text, first_owner=True)
+    spans = [m.span for m in named]
+    more = [m for m in _abbreviations(text, _abbreviation_key(_metric_key(catalog)))
+            if not overlaps(m.span, spans)]
+    return sorted(named + more, key=lambda m: m.span) if more else named
+
+
+_WORD = re.compile(r"[A-Za-z]+")
+_ACRONYM = re.compile(r"(?<![A-Za-z0-9_])[A-Z]{3,6}(?![A-Za-z0-9_])")
+
+
+@lru_cache(maxsize=16)
+def _abbreviation_key(metrics: tuple) -> tuple[tuple[tuple[str, str], ...],
+                                               tuple[tuple[str, str], ...]]:
+    """(initials → metric) of the metrics named in two or more words, and (short name →
+    metric) of those named in one short word (`cpi`, `packpc`), each kept only where it names
+    one metric."""
+    initials: dict[str, set[str]] = {}
+    short: dict[str, set[str]] = {}
+    for name, label, _synonyms, _previous in metrics:
+        for written in {name, re.sub(r"\s*\(.*?\)", "", label)}:
+            words = _WORD.findall(written.replace("_", " "))
+            if len(words) >= 3:
+                initials.setdefault("".join(w[0] for w in words).lower(), set()).add(name)
+            elif len(words) == 1 and 3 <= len(words[0]) <= 8:
+                short.setdefault(words[0].lower(), set()).add(name)
+    return (tuple(sorted((k, next(iter(v))) for k, v in initials.items() if len(v) == 1)),
+            tuple(sorted((k, next(iter(v))) for k, v in short.items() if len(v) == 1)))
+
+
+def _abbreviations(text: str, key: tuple[tuple[tuple[str, str], ...],
+                                         tuple[tuple[str, str], ...]]) -> list[Mention]:
+    """Metrics named the way analysts abbreviate, read from the catalog's own names:
+
+    - an acronym written in capitals, of three to six letters, that spells the initials of a
+      metric named in three or more words ("AOV" → average_order_value);
+    - two or more words that spell a metric's one-word name, each word giving its initial or
+      itself, whole or in the singular, at least one by its initial ("consumer price index" →
+      cpi, "packs per capita" → packpc).
+
+    Either counts only where it names exactly one metric; it never outranks an entry.
+
+    >>> key = (( ("aov", "average_order_value"),), (("cpi", "cpi"), ("packpc", "packpc")))
+    >>> [(m.name, m.words) for m in _abbreviations("AOV and the consumer price index", key)]
+    [('average_order_value', 'AOV'), ('cpi', 'consumer price index')]
+    >>> [(m.name, m.words) for m in _abbreviations("packs per capita; aov; price index", key)]
+    [('packpc', 'packs per capita')]
+    """
+    initials, short = dict(key[0]), dict(key[1])
+    out: list[Mention] = []
+    if initials:
+        for m in _ACRONYM.finditer(text):
+            name = initials.get(m.group(0).lower())
+            if name:
+                out.append(Mention("metric", name, None, m.group(0), m.span(), "abbreviation"))
+    if short:
+        words = [(m.group(0).lower(), m.span()) for m in _WORD.finditer(text)]
+        at = 0
+        while at < len(words):
+            found = next(((name, end) for abbr, name in short.items()
+                          if (end := _spelled(abbr, words, at)) is not None), None)
+            if found is None:
+                at += 1
+                continue
+            name, end = found
+            span = (words[at][1][0], words[end - 1][1][1])
+            out.append(Mention("metric", name, None, text[span[0]:span[1]], span,
+                               "abbreviation"))
+            at = end
+    return sorted(out, key=lambda m: m.span)
+
+
+def _spelled(abbr: str, words: list[tuple[str, Span]], at: int) -> int | None:
+    """The end (exclusive word index) of the words from `at` that spell `abbr`, each by its
+    initial or by itself whole or singular, two words or more and one initial at least."""
+    def spell(rest: str, j: int, initial: bool) -> int | None:
+        if not rest:
+            return j if j - at >= 2 and initial else None
+        if j == len(words) or (j > at and words[j][1][0] - words[j - 1][1][1] > 1):
+            return None  # words of one run: one space between them, no punctuation
+        word = words[j][0]
+        for whole in {word, word[:-1] if word.endswith("s") else word}:
+            if len(whole) >= 3 and rest.startswith(whole):
+                end = spell(rest[len(whole):], j + 1, initial)
+                if end is not None:
+                    return end
+        return spell(rest[1:], j + 1, True) if rest[0] == word[0] else None
+    return spell(abbr, at, False)
 
 
 def find_mentions(text: str, catalog: dict[str, Any]) -> list[Mention]:

@@ -12,6 +12,7 @@ from showwork.analyst.rules import RulesClient
 from showwork.harness.experiments.attempt import Question, run_attempt
 from showwork.protocol.reading import read_text
 from showwork.protocol.reading.account import read_as_line
+from showwork.protocol.reading.mentions import find_metrics
 from showwork.protocol.switches import Protocol
 
 LAYER = {"demo": "layer", "shop": "shop_layer", "flights": "flights_layer"}
@@ -248,3 +249,50 @@ class TestHours:
         report = showwork.audit_answer(answer, {"r1": result}, catalogs("flights"),
                                        question="How many flights left after 9pm in July 2013?")
         assert "off_question_filter" in {f.code for f in report.findings}
+
+
+class TestAbbreviations:
+    """A metric abbreviated as analysts do, or its abbreviated name written out, read from the
+    catalog's own names (protocol/reading/mentions.py, `_abbreviations`)."""
+
+    @pytest.mark.parametrize(("name", "text", "metric", "words"), [
+        ("shop", "What was RPC in March 2019?", "revenue_per_customer", "RPC"),
+        ("shop", "What was AUP at the Online store in May 2019?", "average_unit_price", "AUP"),
+        ("flights", "What was the AADT in March 2013?", None, None),
+        ("flights", "What was AAD at JFK in March 2013?", "average_arrival_delay", "AAD"),
+    ])
+    def test_an_acronym_in_capitals_names_the_one_metric_it_spells(
+            self, request, catalogs, name, text, metric, words) -> None:
+        """Capitals spelling the initials of exactly one metric of three or more words name
+        it, and the answer equals the one asked in full; a run of capitals that spells no
+        metric names none."""
+        found = [(m.name, m.words) for m in find_metrics(text, catalogs(name))]
+        if metric is None:
+            assert found == []
+            return
+        assert found == [(metric, words)]
+        full = text.replace(words, metric.replace("_", " "))
+        assert _value(request, name, text) == _value(request, name, full)
+
+    @pytest.mark.parametrize(("name", "text", "metric"), [
+        ("flights", "Did the delays add up in March 2013?", "average_departure_delay"),
+        ("shop", "what was rpc in march 2019?", "revenue_per_customer")])
+    def test_an_acronym_not_in_capitals_is_a_word(self, catalogs, name, text, metric) -> None:
+        """'add' or 'rpc' in lower case is a word, not an acronym."""
+        assert metric not in [m.name for m in find_metrics(text, catalogs(name))]
+
+    @pytest.mark.parametrize(("text", "metric", "words"), [
+        ("What was the consumer price index in 1990?", "cpi", "consumer price index"),
+        ("Which states had the fewest packs per capita?", "packpc", "packs per capita"),
+        ("What was the gross domestic product per capita?", "gdppc",
+         "gross domestic product per capita"),
+        ("What was the price index in 1990?", None, None),
+        ("What was the cpi in 1990?", "cpi", "cpi"),
+    ])
+    def test_words_that_spell_a_one_word_name_name_it(self, text, metric, words) -> None:
+        """Two or more words that spell a metric's one-word name, by initials or whole words,
+        one initial at least, name it (a catalog as init drafts it from raw column names);
+        words that spell only part of it name nothing."""
+        catalog = {"metrics": {n: {"label": n} for n in ("cpi", "packpc", "gdppc", "pop")}}
+        found = [(m.name, m.words) for m in find_metrics(text, catalog)]
+        assert found == ([] if metric is None else [(metric, words)])
