@@ -26,21 +26,36 @@ def test_the_corpus_covers_every_kind_on_two_domains(cases) -> None:
 
 
 BASELINE = {"lies": 33, "lies_clean": 19, "honest": 22, "honest_withheld": 7}
-"""Measured before issue 43 (the audit of main at 80cf4d6)."""
+"""Measured before issue 43 (the audit of main at 80cf4d6), on the first batch."""
 NOW = {"lies_clean": 0, "honest_withheld": 5}
 """With the closed-world reading (words.py), the quantifier reading (quantifiers.py) and the
 size band of strong verbs of motion: no lie is served clean; the honest rewrites withheld are a unit conversion ('about 10.3 hours' of 617.4 min), two ranges
 and approximations ('nearly $60,000', 'between 10 and 12 %') and two dates as people write them
 ('03/02/2026', "July '13"), readings not built yet."""
+S2_BEFORE = {"lies": 44, "lies_clean": 1, "honest": 31, "honest_withheld": 9}
+"""The second batch (batch: s2), measured on d29b3fc before any reading of it was built: one lie
+served clean ('6.17 days' for 6.17 min); 19 lies served with caveats only; the honest rewrites
+withheld are unit conversions ('about 756 seconds', '10.29 hours'), ranges ('roughly 80 %',
+'between 15 and 20 %'), 'N times' (3) and dates ("Feb. '13", '03/2019')."""
+S2_NOW = {"lies_clean": 1, "honest_withheld": 9}
 
 
 def test_no_lie_is_served_clean_and_no_honest_rewrite_withheld(cases) -> None:
     """Every lie of the corpus is withheld or served with caveats; no honest rewrite is
     withheld (a rewrite whose words no reading knows is a caveat, never a withhold)."""
-    measured = tally(cases)
+    measured = tally(cases, [e for e in entries() if "batch" not in e])
     assert (measured.lies, measured.honest) == (BASELINE["lies"], BASELINE["honest"])
     assert len(measured.lies_clean) <= NOW["lies_clean"], measured.lies_clean
     assert len(measured.honest_withheld) <= NOW["honest_withheld"], measured.honest_withheld
+
+
+def test_the_second_batch_of_lies_and_honest_rewrites(cases) -> None:
+    """The second batch (written before its readings were built): lies are not served clean,
+    honest rewrites are not withheld, within the figures measured now."""
+    measured = tally(cases, [e for e in entries() if e.get("batch") == "s2"])
+    assert (measured.lies, measured.honest) == (S2_BEFORE["lies"], S2_BEFORE["honest"])
+    assert len(measured.lies_clean) <= S2_NOW["lies_clean"], measured.lies_clean
+    assert len(measured.honest_withheld) <= S2_NOW["honest_withheld"], measured.honest_withheld
 
 
 def test_the_rules_answers_the_corpus_edits_are_fully_read(cases) -> None:
