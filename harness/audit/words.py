@@ -27,16 +27,17 @@ from showwork.harness.audit.comparisons import _ORDER, _PEAK, _QUANTIFIED, _RANK
 from showwork.harness.audit.counts import _STREAK, read_counts
 from showwork.harness.audit.ends import _MOVED_BEFORE
 from showwork.harness.audit.labels import _SHARE, _TO, _VERSUS, SHARE_FIELDS, read_words
-from showwork.harness.audit.numbers import read_claims
+from showwork.harness.audit.numbers import read_claims, time_unit
 from showwork.harness.audit.pairs import _COMPARATIVE, _LEVEL_WORD, _RANK
 from showwork.harness.audit.prose import _DENIED, _DROVE, _LED, CAUSE, FALLS, HEDGE, RISES
 from showwork.harness.audit.quantifiers import read_quantified
 from showwork.harness.audit.steps import emits
+from showwork.harness.audit.times import read_times
 from showwork.harness.audit.trends import _FALLS as TREND_FALLS
 from showwork.harness.audit.trends import _RECORD, _UNIVERSAL
 from showwork.harness.audit.trends import _RISES as TREND_RISES
 from showwork.harness.audit.types import Finding
-from showwork.protocol.numbers import _VALUE_CUES, share_parts
+from showwork.protocol.numbers import _VALUE_CUES, TIME_SPELLINGS, TIME_UNITS, share_parts
 from showwork.protocol.reading import Mention, find_mentions
 
 if TYPE_CHECKING:
@@ -343,20 +344,21 @@ def _cited(ctx: AnswerContext) -> list[Cited]:
     return [c for claim in ctx.claims for c in claim.cited]
 
 
-UNIT_SPELLINGS = {"minutes": ("min", "mins", "minute", "minutes"),
+UNIT_SPELLINGS = {**TIME_SPELLINGS,
                   "miles": ("mile", "miles", "mi"), "inches": ("inch", "inches"),
                   "degrees_f": ("°F", "° F", "degrees Fahrenheit", "degrees F"),
-                  "degrees_c": ("°C", "° C", "degrees Celsius", "degrees C"),
-                  "seconds": ("s", "sec", "secs", "second", "seconds"),
-                  "hours": ("h", "hr", "hrs", "hour", "hours"), "mph": ("mph",)}
+                  "degrees_c": ("°C", "° C", "degrees Celsius", "degrees C"), "mph": ("mph",)}
 """How each governed unit is written after a number."""
 
 
 def _units(text: str, ctx: AnswerContext) -> Iterable[Span]:
-    """A unit written after a number, where a cited metric is governed in that unit: the
-    number is then held to that metric's cited fields (numbers.py)."""
+    """A unit written after a number, where a cited metric is governed in that unit, or in a
+    unit of time when one is (the number is converted to the metric's unit, numbers.py
+    `time_unit`): the number is then held to that metric's cited fields (numbers.py)."""
     metrics = ctx.catalog.get("metrics", {})
     units = {metrics.get(c.metric, {}).get("unit") for c in _cited(ctx)}
+    if units & set(TIME_UNITS) and time_unit(ctx.catalog) in units:
+        units |= set(TIME_UNITS)
     words = sorted({w for u in units if u for w in UNIT_SPELLINGS.get(u, (u.replace("_", " "),))},
                    key=len, reverse=True)
     if not words:
@@ -533,6 +535,15 @@ def _quantifiers(text: str, ctx: AnswerContext) -> Iterable[Span]:
         yield q.words
 
 
+def _times(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """'N times as many … as' between two cited members: held to the ratio of their rows
+    (times.py; numbers.py withholds one the rows contradict)."""
+    if text != ctx.answer.answer:
+        return
+    for t in read_times(ctx, text):
+        yield from t.words
+
+
 def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """The verb of a run or a universal over a cited series ('it rose for 3 weeks in a row',
     'fell every week'), whatever its subject: held to the series' rows (counts.py runs,
@@ -552,7 +563,7 @@ def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
 READINGS: tuple[Reading, ...] = (_numbers, _mentions, _periods, _direction, _units, _grains,
                                  _structure, _attribution, _causes, _shares, _no_member,
                                  _counts, _denials, _parts, _went, _grain_adjectives,
-                                 _quantifiers, _ignored, _assumed, _runs, _patterns)
+                                 _quantifiers, _times, _ignored, _assumed, _runs, _patterns)
 """Every reading of the answer's words, each holding what it consumes to the evidence."""
 
 

@@ -107,7 +107,8 @@ class McpSession:
         if report.protocol_error:
             problems = [report.protocol_error]
         repair = bool(problems) and round_no < MAX_REPAIR_ROUNDS
-        message = repair_message(problems, round_no + 1, MAX_REPAIR_ROUNDS) if repair else None
+        message = (repair_message(problems, round_no + 1, MAX_REPAIR_ROUNDS, report.not_checked)
+                   if repair else None)
         self.rounds.append(RoundRecord(round=round_no, answer_raw=raw, audit=report.to_json(),
                                        repair_message=message))
         self.reports.append(report)
