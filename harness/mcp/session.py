@@ -172,6 +172,7 @@ class McpSession:
                          "message": d.message} for d in report.defects],
             "findings": [{"code": f.code, "claim": f.claim, "message": f.message,
                           "suggestion": f.suggestion} for f in report.findings],
+            "not_checked": report.not_checked,
             "claims": [{"id": c.id, "state": c.state, "text": c.text} for c in report.claims],
             "repair_message": message,
             "repairs_left": MAX_REPAIR_ROUNDS - round_no if message else 0,

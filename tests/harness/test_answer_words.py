@@ -97,6 +97,29 @@ def test_a_duration_in_another_unit_of_time_is_converted(cases) -> None:
         assert report.decision == decision, (new, report.not_checked)
 
 
+@pytest.mark.parametrize(("domain", "qid", "old", "new", "read"), [
+    ("demo", "compare-004", "rose 0.949 %", "ticked up 0.949 %", True),
+    ("demo", "compare-004", "rose 0.949 %", "ticked down 0.949 %", False),
+    ("demo", "compare-003", "rose 87.4 %", "rose sharply, 87.4 %", True),
+    ("shop", "compare-002", "rose 18.4 %", "rose slightly, 18.4 %", False),
+    ("shop", "compare-002", "rose 18.4 %", "rose in the double digits", True),
+    ("shop", "lookup-005", "were 702", "were in the hundreds", True),
+    ("shop", "lookup-005", "were 702", "were a handful", False),
+    ("flights", "level-009", "were 669", "were in the hundreds", True),
+    ("flights", "level-006", "were 8,255", "were in the hundreds", False),
+    ("flights", "change-004", "rose 6.38 %", "rose in the single digits", True)])
+def test_size_words_are_read_only_inside_their_band(cases, domain, qid, old, new, read) -> None:
+    """A size word (docs/citations.md, "Size words") is read where every cited change or value
+    of its metric lies in its band; outside it, it is quoted back as not checked (or, moving
+    the other way, withheld as a direction the change does not have)."""
+    from showwork.benchmarks.audit import case_report
+
+    case = cases[domain][qid]
+    report = case_report(case, edited(case.answer, {"replace": [[old, new]]}))
+    assert (report.decision == "serve") is read, (new, report.not_checked)
+    assert read or report.decision == "withhold" or report.not_checked, new
+
+
 def test_repair_messages_name_the_words_no_check_read(cases) -> None:
     """The repair message quotes the unread words back, so a model can restate them."""
     from showwork.benchmarks.audit import case_report
