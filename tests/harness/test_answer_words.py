@@ -28,10 +28,10 @@ def test_the_corpus_covers_every_kind_on_two_domains(cases) -> None:
 BASELINE = {"lies": 33, "lies_clean": 19, "honest": 22, "honest_withheld": 7}
 """Measured before issue 43 (the audit of main at 80cf4d6), on the first batch."""
 NOW = {"lies_clean": 0, "honest_withheld": 0}
-"""With the closed-world reading (words.py), the quantifier reading (quantifiers.py) and the
-size band of strong verbs of motion: no lie is served clean; the honest rewrites withheld are a unit conversion ('about 10.3 hours' of 617.4 min), two ranges
-and approximations ('nearly $60,000', 'between 10 and 12 %') and two dates as people write them
-('03/02/2026', "July '13"), readings not built yet."""
+"""With the closed-world reading (words.py), the quantifier reading (quantifiers.py), size bands,
+units of time converted, approximations and ranges as intervals and dates as people write them:
+no lie is served clean and no honest rewrite is withheld (it was 5: 'about 10.3 hours' of 617.4
+min, 'nearly $60,000', 'between 10 and 12 %', '03/02/2026', "July '13")."""
 S2_BEFORE = {"lies": 44, "lies_clean": 1, "honest": 31, "honest_withheld": 9}
 """The second batch (batch: s2), measured on d29b3fc before any reading of it was built: one lie
 served clean ('6.17 days' for 6.17 min); 19 lies served with caveats only; the honest rewrites
