@@ -53,7 +53,7 @@ from typing import Any
 
 from showwork.analyst.faults.findings import Catalog, Results, support
 from showwork.protocol.numbers import ReadNumber, longest_run, read_numbers
-from showwork.protocol.reading import find_mentions
+from showwork.protocol.reading import find_mentions, find_periods
 from showwork.protocol.reading._calendar import BASIS_DAYS
 
 Answer = dict[str, Any]
@@ -489,7 +489,10 @@ def _change_signs(answer: Answer) -> dict[str, set[bool | None]]:
 # --- a change stated the other way round ---------------------------------------------------------
 
 _ENDS = re.compile(r"\s*(?:[a-z]{1,8}\.?\s*)?(?:→|->)\s*")
-_PERIOD = r"\d{4}-\d{2}-\d{2}\.\.\d{4}-\d{2}-\d{2}"
+_PERIOD = (r"(?:\d{4}-\d{2}-\d{2}\.\.\d{4}-\d{2}-\d{2}|the week of \d{1,2} [A-Z][a-z]+ \d{4}"
+           r"|\d{1,2} [A-Z][a-z]+ \d{4}|Q[1-4] \d{4}|the (?:first|second) half of \d{4}"
+           r"|(?:[A-Z][a-z]+ (?:to [A-Z][a-z]+ )?)?\d{4})")
+"""A window as answers write it: the ISO range, or as people write it (protocol/periods.py)."""
 _VERSUS = re.compile(rf"(?P<a>{_PERIOD}) versus (?P<b>{_PERIOD})")
 
 
@@ -563,8 +566,15 @@ _BASIS_WORDS = ("{g} over {g}", "{g}-on-{g}", "compared with the previous {g}",
 
 
 def _shift(match: re.Match[str]) -> int:
-    current, previous = (dt.date.fromisoformat(match.group(k)[:10]) for k in ("a", "b"))
+    current, previous = (_start(match.group(k)) for k in ("a", "b"))
     return (current - previous).days
+
+
+def _start(words: str) -> dt.date:
+    """The first day of a window as an answer writes it (ISO, or as people write it)."""
+    if words[:4].isdigit() and words[4:5] == "-":
+        return dt.date.fromisoformat(words[:10])
+    return find_periods(words).found[0].period.start
 
 
 def _basis_places(answer: Answer) -> list[tuple[int, str, re.Match[str], int]]:

@@ -561,6 +561,69 @@ def domain_adversary(lines: list[str], per_kind: int = 100) -> dict[str, Any]:
             "honest": honest}
 
 
+ANSWER_WORDS = ROOT / "tests" / "harness" / "data" / "answer_words.yaml"
+"""Issue 43's corpus of answer edits (lies and honest rewrites in words the audit was not shown
+when they were written), present in a source checkout."""
+
+
+def answer_word_entries(domain: str | None = None) -> list[dict[str, Any]]:
+    """The corpus's entries (of one domain); none when the checkout has no corpus."""
+    if not ANSWER_WORDS.exists():
+        return []
+    import yaml
+
+    out = yaml.safe_load(ANSWER_WORDS.read_text(encoding="utf-8"))["entries"]
+    return [e for e in out if domain is None or e["domain"] == domain]
+
+
+def edited(answer: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+    """The answer with a corpus entry's edits (`replace` in the prose and every claim's text,
+    `prose` in the prose only, `append` a sentence); an edit whose words the answer lacks is an
+    error."""
+    out = copy.deepcopy(answer)
+    for old, new in entry.get("replace", []) + entry.get("prose", []):
+        if old not in out["answer"]:
+            raise ValueError(f"{entry['domain']}/{entry['id']}: {old!r} is not in the answer")
+        out["answer"] = out["answer"].replace(old, new)
+    for old, new in entry.get("replace", []):
+        for claim in out["claims"]:
+            claim["text"] = claim["text"].replace(old, new)
+    if entry.get("append"):
+        out["answer"] = f"{out['answer'].rstrip()} {entry['append']}"
+    return out
+
+
+def answer_words(lines: Iterable[str], domain: str) -> dict[str, dict[str, int]]:
+    """Per kind of the corpus, on one domain's rules traces: lies (served clean, withheld) and
+    honest rewrites (withheld, served with caveats)."""
+    chosen = answer_word_entries(domain)
+    if not chosen:
+        return {}
+    by_id: dict[str, Case] = {}
+    for line in lines:
+        cases = cases_of([line])
+        if cases:
+            by_id[json.loads(line)["question"]["id"]] = cases[0]
+    out: dict[str, dict[str, int]] = {}
+    for entry in chosen:
+        case = by_id.get(entry["id"])
+        if case is None:
+            continue
+        decision = case_report(case, edited(case.answer, entry)).decision
+        t = out.setdefault(entry["kind"], dict.fromkeys(
+            ("lies", "lies_clean", "lies_withheld", "honest", "honest_withheld",
+             "honest_caveats"), 0))
+        side = "lies" if entry["truth"] == "lie" else "honest"
+        t[side] += 1
+        if side == "lies":
+            t["lies_clean"] += decision == "serve"
+            t["lies_withheld"] += decision == "withhold"
+        else:
+            t["honest_withheld"] += decision == "withhold"
+            t["honest_caveats"] += decision == "serve_with_caveats"
+    return out
+
+
 def measure_adversary(home: Path, per_kind: int = 100,
                       progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """`domain_adversary` on every bundled domain; a domain whose warehouse cannot be built
@@ -579,4 +642,5 @@ def measure_adversary(home: Path, per_kind: int = 100,
         finally:
             layer.close()
         out[name] = domain_adversary(lines, per_kind)
+        out[name]["answer_words"] = answer_words(lines, name)
     return out

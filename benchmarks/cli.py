@@ -168,6 +168,27 @@ def _detection_table(detection: dict) -> Table:
     return table
 
 
+def _print_answer_words(console: Console, measured: dict) -> None:
+    """Issue 43's corpus per kind, over the domains: lies served clean / withheld of all, honest
+    rewrites withheld / served with caveats of all."""
+    kinds: dict[str, dict[str, int]] = {}
+    for a in measured.values():
+        for kind, t in a.get("answer_words", {}).items():
+            into = kinds.setdefault(kind, dict.fromkeys(t, 0))
+            for key, n in t.items():
+                into[key] += n
+    if not kinds:
+        return
+    table = Table(title="answer words corpus (untimed): lies served clean · withheld / lies; "
+                  "honest withheld · with caveats / honest", title_justify="left")
+    for column in ("kind", "lies", "honest"):
+        table.add_column(column, justify="left" if column == "kind" else "right")
+    for kind, t in sorted(kinds.items()):
+        table.add_row(kind, f"{t['lies_clean']} · {t['lies_withheld']} / {t['lies']}",
+                      f"{t['honest_withheld']} · {t['honest_caveats']} / {t['honest']}")
+    console.print(table)
+
+
 def _print_adversary(console: Console, adversary: dict) -> None:
     """Per lie kind and domain: caught / injected, and how many were not served clean and
     withheld; then each domain's false alarms (rules answers, honest rewrites)."""
@@ -186,6 +207,7 @@ def _print_adversary(console: Console, adversary: dict) -> None:
                              f"{t['caught']}/{t['injected']} · {t['not_clean']} · {t['withheld']}")
             table.add_row(kind if group == "lies" else f"{kind} (corpus)", *cells)
     console.print(table)
+    _print_answer_words(console, measured)
     for domain, a in adversary.items():
         if not a["measured"]:
             console.print(f"{domain}: not measured: {a['reason']}")

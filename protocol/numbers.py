@@ -50,7 +50,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Literal
@@ -81,8 +81,10 @@ class ReadNumber:
     """Digits written after the decimal point."""
     significant: int
     """Significant digits written: '12.6k' has 3, '0.05' has 1, '10' has 2."""
-    multiplier: int = 1
-    """What the scale multiplies by: 1, 1_000, 1_000_000 or 1_000_000_000."""
+    multiplier: int | float = 1
+    """What the scale multiplies by: 1, 1_000, 1_000_000 or 1_000_000_000; for a duration written
+    in another unit of time than its metric's, also that unit over the metric's (`in_time_unit`:
+    '10.29 hours' of a metric in minutes multiplies by 60)."""
     scale: str = ""
     """The scale as written ('k', 'M', 'bn', 'million'), or ''."""
     percent: bool = False
@@ -115,6 +117,10 @@ class ReadNumber:
     share: bool = False
     """A part of a whole ('a third of all revenue', `share_parts`): a fraction that states a
     share of the total (a fraction-unit level), never a change."""
+    upto: int | float | None = None
+    """A range's upper end ('between 10 and 12 %': `value` 10, `upto` 12): the number states
+    any value from `value` to `upto`, each end at the precision it was written at; None for
+    one number."""
     unit: int | float = field(init=False, repr=False, compare=False)
     """The value of one unit of its last written digit: 100 for '12.6k', 0.1 for '-16.4'."""
     rounded: bool = field(init=False, repr=False, compare=False)
@@ -207,6 +213,13 @@ def near(number: ReadNumber, target: int | float) -> bool:
     """
     if not number.rounded or not _finite(target):
         return False
+    if number.upto is not None:
+        return _in_range(number, target)
+    if number.hedge in APPROXIMATE:
+        if _approximately(number, target):
+            return True
+        if number.hedge in BELOW:
+            return False  # 'nearly 15' is not 15.4, though 15.4 rounds to 15
     unit = number.unit
     gap = abs(number.at - target)
     if gap > 0.5 * unit:  # within half a unit, any slack keeps it (the common case)
@@ -217,6 +230,45 @@ def near(number: ReadNumber, target: int | float) -> bool:
         if gap > 0.5 * unit + slack:
             return False
     return not number.bound or _inside(number, target)
+
+
+APPROXIMATE = {"about": 0.05, "around": 0.05, "roughly": 0.05, "approximately": 0.05,
+               "~": 0.05, "≈": 0.05, "close to": 0.05, "some": 0.05, "nearly": 0.05,
+               "almost": 0.05}
+"""Hedges that state an interval around the number (docs/citations.md, "Approximations"):
+the value may lie this share of the number away from it ('about 4.5 times' of 4.51, 'roughly
+80 %' of 79.2 %, 'nearly $60,000' of $59,224.50), or within half a unit of its last digit when
+that is wider. 'nearly' and 'almost' state the value is below the number (in size): 'nearly 15
+min' is not 15.4 min."""
+BELOW = frozenset({"nearly", "almost"})
+
+
+def _approximately(number: ReadNumber, target: int | float) -> bool:
+    """Whether `target` lies in the interval the hedge before `number` states (`APPROXIMATE`).
+
+    >>> [_approximately(read_numbers(t)[0], v) for t, v in (("about 80", 79.2), ("about 80", 70),
+    ...  ("nearly 60,000", 59224.5), ("nearly 60,000", 60400))]
+    [True, False, True, False]
+    """
+    if target and number.value and (target < 0) != (number.value < 0):
+        return False
+    size, said = abs(target), abs(number.value)
+    band = max(APPROXIMATE[number.hedge] * said, 0.5 * number.unit)
+    if number.hedge in BELOW:
+        return said - band <= size <= said + 1e-9 * max(1.0, said)
+    return abs(size - said) <= band
+
+
+def _in_range(number: ReadNumber, target: int | float) -> bool:
+    """Whether `target` lies in a range 'between A and B', each end at its written precision.
+
+    >>> n = read_numbers("rose between 10 and 12 %")[0]
+    >>> n.value, n.upto, _in_range(n, 10.8), _in_range(n, 12.6)
+    (10, 12, True, False)
+    """
+    low, high = sorted((number.value, number.upto or 0))
+    slack = 0.5 * number.unit
+    return low - slack <= target <= high + slack
 
 
 def _target(number: ReadNumber, value: object, kind: Kind) -> int | float | None:
@@ -407,6 +459,8 @@ def _candidates(text: str) -> Iterator[ReadNumber]:
         masked = _masked_spans(text) if masked is None else masked
         if not _overlaps(masked, m.start("core"), m.end("core")):
             found.append(_record(text, m))
+    if len(found) > 1 and _BETWEEN_HINT.search(text) is not None:
+        found = _ranges(text, found)
     if _WORDY.search(text) is None:
         yield from found
         return
@@ -418,6 +472,76 @@ def _candidates(text: str) -> Iterator[ReadNumber]:
     worded = [n for n in words if n.width and any(r is n for r in ratios)
               or not any(f.start < n.end and n.start < f.end for f in found)]
     yield from sorted(found + worded, key=lambda n: n.start)
+
+
+_BETWEEN_HINT = re.compile(r"(?i)\bbetween\b")
+_BETWEEN = re.compile(r"(?i)\bbetween\s+$")
+_AND = re.compile(r"\s+(?:and|to)\s+$|\s*[-–]\s*$")
+
+
+def _ranges(text: str, found: list[ReadNumber]) -> list[ReadNumber]:
+    """'between 10 and 12 %', 'between $50k and $60k': one number stating the range (`upto`),
+    in the units either end is written in, signed by the word before 'between'."""
+    out: list[ReadNumber] = []
+    at = 0
+    while at < len(found):
+        a = found[at]
+        b = found[at + 1] if at + 1 < len(found) else None
+        lead = _BETWEEN.search(text, max(0, a.start - 10), a.start)
+        if b is None or lead is None or not _AND.search(text, a.end, b.start) or a.hedge:
+            out.append(a)
+            at += 1
+            continue
+        word, direction = _sign_word(text, lead.start(), b.end)
+        sign = -1 if direction < 0 else 1
+        out.append(replace(b, start=lead.start(), text=text[lead.start():b.end],
+                           value=sign * abs(a.value), upto=sign * abs(b.value),
+                           decimals=max(a.decimals, b.decimals), percent=a.percent or b.percent,
+                           currency=a.currency or b.currency, money=a.money or b.money,
+                           sign_word=word or b.sign_word))
+        at += 2
+    return out
+
+
+TIME_UNITS = {"seconds": 1, "minutes": 60, "hours": 3_600, "days": 86_400}
+"""Units of time a catalog may govern a metric in, in seconds."""
+TIME_SPELLINGS = {"seconds": ("s", "sec", "secs", "second", "seconds"),
+                  "minutes": ("min", "mins", "minute", "minutes"),
+                  "hours": ("h", "hr", "hrs", "hour", "hours"), "days": ("day", "days")}
+"""How each unit of time is written after a number."""
+_TIME_OF = {w: unit for unit, words in TIME_SPELLINGS.items() for w in words}
+_TIME_AFTER = re.compile(rf"\s*({'|'.join(sorted(_TIME_OF, key=len, reverse=True))})(?![\w°])",
+                         re.IGNORECASE)
+
+
+def time_unit_after(text: str, number: ReadNumber) -> str | None:
+    """The unit of time written right after the number ('20.4 hours' → 'hours'), or None."""
+    m = _TIME_AFTER.match(text, number.end)
+    return _TIME_OF[m.group(1).lower()] if m else None
+
+
+def in_time_unit(text: str, numbers: tuple[ReadNumber, ...], unit: str | None
+                 ) -> tuple[ReadNumber, ...]:
+    """The numbers, each one written in another unit of time than `unit` (the catalog's unit
+    of time) converted to it at its written precision: '10.29 hours' is 617.4 (± 0.3) minutes,
+    '20.4 hours' is 1,224 minutes (which a cited 20.4 min does not match).
+
+    >>> text = "air time was 10.29 hours, or 756 seconds"
+    >>> [(n.value, round(n.unit, 3)) for n in in_time_unit(text, read_numbers(text), "minutes")]
+    [(617.4, 0.6), (12.6, 0.017)]
+    """
+    if unit not in TIME_UNITS:
+        return numbers
+    out = []
+    for n in numbers:
+        written = None if n.percent or n.money else time_unit_after(text, n)
+        if written is None or written == unit:
+            out.append(n)
+            continue
+        factor = TIME_UNITS[written] / TIME_UNITS[unit]
+        out.append(replace(n, value=round(n.value * factor, 12),
+                           multiplier=n.multiplier * factor))
+    return tuple(out)
 
 
 def _well_formed(text: str, m: re.Match[str]) -> bool:
@@ -779,6 +903,9 @@ MASKS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for p in
     # ISO dates, months, weeks and quarters: 2026-03-09, 2026-03, 2026-W16, 2026-Q2
     r"(?<![\w])[0-9]{4}-(?:W[0-9]{1,2}(?:-[0-9])?|Q[1-4]|[0-9]{1,2}(?:-[0-9]{1,2})?)(?![0-9])",
     r"(?<![\w.])[0-9]{1,4}/[0-9]{1,2}(?:/[0-9]{1,4})?(?![0-9])",
+    # dates as people write them: 07/2019, Feb. '13, July ’13
+    r"(?<![\w.])[0-9]{1,2}/[0-9]{4}(?![0-9])",
+    rf"\b{_MONTH}\s*['’][0-9]{{2}}(?![0-9])",
     # written dates: April 13, April 13–19, April 13, 2026, March 2019, 13 April, 13th of April
     rf"\b{_MONTH}\s+(?:[0-9]{{4}}(?![0-9])|{_DAYS}{_YEAR})",
     rf"(?<![\w.,]){_DAYS}\s+(?:of\s+)?{_MONTH}{_YEAR}",

@@ -89,6 +89,61 @@ def start_words(start: dt.date | str, grain: str | None) -> str:
     return f"{day.day} {day:%b %Y}"
 
 
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_NAME = (r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
+               r"aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_SLASH_DAY = r"(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>\d{4}|\d{2})(?![\d/])"
+WRITTEN = re.compile(
+    rf"(?i)(?P<week>\b(?:the\s+)?week\s+(?:of|starting|beginning)\s+)?(?<![\w/.]){_SLASH_DAY}"
+    rf"|(?<![\w/.])(?P<mm>\d{{1,2}})/(?P<yyyy>\d{{4}})(?![\d/])"
+    rf"|\b{_MONTH_NAME}\.?\s*['’](?P<yy>\d{{2}})(?!\d)")
+"""Dates as people write them that the question reader does not: '03/02/2026' (in the
+project's date order, month first unless it says day first), 'the week of 03/09/2026',
+'07/2019', "Feb. '13", "July ’13"."""
+
+
+def written_dates(text: str, day_first: bool = False
+                  ) -> list[tuple[dt.date, dt.date, str, tuple[int, int]]]:
+    """Each date or month of `WRITTEN` in the text: (start, end, grain, span).
+
+    >>> [(str(a), str(b), g) for a, b, g, _ in written_dates("the week of 03/09/2026 and 07/2019")]
+    [('2026-03-09', '2026-03-15', 'week'), ('2019-07-01', '2019-07-31', 'month')]
+    >>> [(str(a), g) for a, _, g, _ in written_dates("in Feb. '13, on 03/09/26", day_first=True)]
+    [('2013-02-01', 'month'), ('2026-09-03', 'day')]
+    """
+    out = []
+    for m in WRITTEN.finditer(text):
+        try:
+            if m.group("a"):
+                a, b = int(m.group("a")), int(m.group("b"))
+                month, day = (b, a) if day_first else (a, b)
+                start = dt.date(_full_year(m.group("y")), month, day)
+                week = bool(m.group("week"))
+                end = start + dt.timedelta(days=6 if week else 0)
+                out.append((start, end, "week" if week else "day", m.span()))
+                continue
+            if m.group("mm"):
+                start = dt.date(int(m.group("yyyy")), int(m.group("mm")), 1)
+            else:
+                month_no = _MONTHS.index(m.group("mon")[:3].lower()) + 1
+                start = dt.date(_full_year(m.group("yy")), month_no, 1)
+        except ValueError:
+            continue  # '13/45/2026' is no date: left to the other readings, unread
+        out.append((start, _month_end(start), "month", m.span()))
+    return out
+
+
+def _full_year(written: str) -> int:
+    """'13' is 2013 and '87' 1987 (a two-digit year within 70 years behind 2000 is the 1900s)."""
+    year = int(written)
+    return year if len(written) == 4 else 2000 + year if year < 70 else 1900 + year
+
+
+def _month_end(start: dt.date) -> dt.date:
+    after = dt.date(start.year + start.month // 12, start.month % 12 + 1, 1)
+    return after - dt.timedelta(days=1)
+
+
 def day_words(day: dt.date) -> str:
     """'9 March 2026'."""
     return f"{day.day} {day:%B %Y}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from showwork.protocol.catalog_text import describe_dimension
@@ -110,10 +111,25 @@ def render_tree(catalog: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def repair_message(problems: list[str], round_no: int, max_rounds: int) -> str:
-    """The message sent back for a repair round: exact, mechanical, one line per fault."""
+def repair_message(problems: list[str], round_no: int, max_rounds: int,
+                   unread: Sequence[str] = ()) -> str:
+    """The message sent back for a repair round: exact, mechanical, one line per fault; then
+    the words no check of the audit read (`unread_answer`), quoted, so the model can restate
+    them in words the audit checks (a number with its unit, a direction, a cited member).
+
+    >>> print(repair_message(["Claim c1 says 5 %."], 1, 2, ["improved", "in the hundreds"]))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Repair round 1 of 2. The audit found 1 problem in your answer:
+    - Claim c1 says 5 %.
+    Not checked (no check of the audit read these words): 'improved', 'in the hundreds'.
+    Restate them in words a check reads, or leave them out.
+    You may make more governed calls. Then return the whole answer again as one JSON object.
+    """
     listed = "\n".join(f"- {p}" for p in problems)
+    words = ", ".join(f"'{w}'" for w in unread)
+    not_checked = (f"Not checked (no check of the audit read these words): {words}.\nRestate "
+                   "them in words a check reads, or leave them out.\n") if unread else ""
     return (f"Repair round {round_no} of {max_rounds}. The audit found {len(problems)} "
             f"problem{'s' if len(problems) != 1 else ''} in your answer:\n{listed}\n"
-            "You may make more governed calls. Then return the whole answer again as one JSON "
-            "object.")
+            f"{not_checked}You may make more governed calls. Then return the whole answer again "
+            "as one JSON object.")

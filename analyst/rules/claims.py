@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from showwork.protocol.answer import MAX_CITATIONS
 from showwork.protocol.citations import format_selector
+from showwork.protocol.periods import ISO_RANGE, in_period, period_words
 from showwork.protocol.rendered import (
     agree,
     be,
@@ -29,6 +31,30 @@ def fmt(value: Any, unit: str | bool | None = None) -> str:
     return say(value, "fraction" if unit is True else unit or None)
 
 
+def people(text: str) -> str:
+    """The text with each ISO range `start..end` written as people write a period ('in March
+    2013', 'on 8 February 2013', 'the week of 9 March 2026 versus the week of 2 March 2026'): the
+    one writer is protocol/periods.py; the ISO range stays in citations and the JSON.
+
+    >>> people("Orders were 2,616 in 2019-03-01..2019-03-31.")
+    'Orders were 2,616 in March 2019.'
+    >>> people("Flights were 42 in 2013-02-08..2013-02-08.")
+    'Flights were 42 on 8 February 2013.'
+    >>> people("Orders by month, 2019-03-01..2019-05-31: 2019-03-01 2,616; …")
+    'Orders by month from March to May 2019: 2019-03-01 2,616; …'
+
+    A period that heads a list takes its preposition ('in 2013:'), as a bare year or month is
+    not a period to a reader ('by airport, 2013' could be a count).
+    """
+    text = _HEADING.sub(lambda m: f" {in_period(m.group(1), m.group(2))}:", text)
+    text = _IN_RANGE.sub(lambda m: in_period(m.group(1), m.group(2)), text)
+    return ISO_RANGE.sub(lambda m: period_words(m.group(1), m.group(2)), text)
+
+
+_IN_RANGE = re.compile(rf"\bin {ISO_RANGE.pattern}")
+_HEADING = re.compile(rf", {ISO_RANGE.pattern}:")
+
+
 def unit_of(catalog: dict[str, Any], metric: str) -> str | None:
     """The metric's governed unit (`usd`, `count`, `fraction`, …), or None."""
     return ((catalog.get("metrics") or {}).get(metric) or {}).get("unit")
@@ -45,12 +71,12 @@ class AnswerBuilder:
 
     def measure(self, text: str, source: str, value: Any, *also: str) -> str:
         """A measurement claim; `also` cites the other fields its text states."""
-        self.claims.append({"text": text, "kind": "measurement", "sources": [source, *also],
+        self.claims.append({"text": people(text), "kind": "measurement", "sources": [source, *also],
                             "premises": None, "value": value})
         return f"c{len(self.claims)}"
 
     def argue(self, text: str, premises: list[str], kind: str = "conclusion") -> str:
-        self.claims.append({"text": text, "kind": kind, "sources": None, "premises": premises,
+        self.claims.append({"text": people(text), "kind": kind, "sources": None, "premises": premises,
                             "value": None})
         return f"c{len(self.claims)}"
 
@@ -72,7 +98,7 @@ class AnswerBuilder:
     def answered(self, text: str, value: Any, driver: str | None = None,
                  values: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """The answer; `values` lists the rows of a breakdown, ranking or series."""
-        said = " ".join([text, *self.notes])
+        said = " ".join([people(text), *self.notes])  # a note keeps the window as it was asked
         out: dict[str, Any] = {"status": "answered", "answer": said, "value": value,
                                "driver": driver, "refusal_reason": None, "values": values}
         if self.claims_on:

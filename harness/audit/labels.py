@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -21,6 +21,7 @@ from showwork.harness.audit.index import CatalogIndex
 from showwork.harness.audit.steps import codes_of, emits
 from showwork.harness.audit.types import Finding
 from showwork.protocol.citations import CHANGE_FIELDS, StatementCitation
+from showwork.protocol.periods import written_dates
 from showwork.protocol.reading import Mention, Period, PeriodMention, find_mentions, find_periods
 from showwork.protocol.reading.filters import exclusions
 
@@ -86,7 +87,9 @@ def _read(text: str, index: CatalogIndex) -> ClaimReading:
     # 'other than Delta': a member left out is no member named (scope.find_kept_out holds it)
     mentions, _excluded, _cues, _only = exclusions(text, find_mentions(text, index.catalog))
     spans = [m.span for m in mentions]
-    periods = find_periods(text, as_of(index.catalog)).found
+    read = find_periods(text, as_of(index.catalog))
+    periods = _with_written(text, read.found + _backwards(read.problems, index.catalog),
+                            index.catalog)
     metrics = tuple(m for m in mentions if m.kind == "metric")
     members = tuple(m for m in mentions if m.kind == "member")
     first: dict[str, Mention] = {}
@@ -95,6 +98,23 @@ def _read(text: str, index: CatalogIndex) -> ClaimReading:
     return ClaimReading(metrics, members,
                         tuple(p for p in periods if not _overlaps(p.span, spans)), first,
                         frozenset(_current(index, m) for m in first), tuple(by_span(members)))
+
+
+def _with_written(text: str, found: Sequence[PeriodMention], catalog: dict[str, Any]
+                  ) -> tuple[PeriodMention, ...]:
+    """The reader's periods and the dates it does not read as people write them
+    (protocol/periods.py `written_dates`: '03/02/2026', '07/2019', "Feb. '13"), in the
+    catalog's date order ('date_order: day_first'; month first otherwise); a period of the
+    reader inside one of those ('2026' of '03/02/2026') is the date's, not its own."""
+    if "/" not in text and "'" not in text and "’" not in text:
+        return tuple(found)
+    written = [PeriodMention(Period(a, b, grain), text[s:e], (s, e)) for a, b, grain, (s, e)
+               in written_dates(text, catalog.get("date_order") == "day_first")]
+    if not written:
+        return tuple(found)
+    spans = [w.span for w in written]
+    return tuple(sorted([*(p for p in found if not _overlaps(p.span, spans)), *written],
+                        key=lambda p: p.span))
 
 
 def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
@@ -481,7 +501,7 @@ def find_mislabelled_window(ctx: ClaimContext) -> list[Finding]:
     if not windows:
         return []
     out = [_window_finding(ctx, p, windows, support) for p in periods
-           if not names_window(p.period, windows)
+           if not names_window(p.period, windows) and not _two_windows(p, windows)
            and not stated_year(p, [ctx.claim.value, *(c.value for c in support.cited)])]
     return out or _swapped_windows(ctx, support)
 
@@ -490,6 +510,44 @@ _VERSUS = re.compile(r"\s*,?\s*(?:versus|vs\.?|compared\s+(?:with|to)|against)\s
                      re.IGNORECASE)
 _TO = re.compile(r"\s*(?:to|→|->)\s+(?:the\s+)?", re.IGNORECASE)
 _FROM_TO = re.compile(r"(?i)from\b.*\bto\b")
+
+
+_FROM_A_TO_B = re.compile(r"(?i)from\s+(?P<a>.+?)\s+to\s+(?P<b>.+)$")
+
+
+def _backwards(problems: Sequence[Any], catalog: dict[str, Any]) -> tuple[PeriodMention, ...]:
+    """'from May 2019 to April 2019', which the reader does not take as one range (it ends
+    before it starts): its two periods as the parts of one mention, so a comparison stated the
+    other way round is held to the cited windows (`_swapped_windows`) rather than left unread."""
+    out = []
+    for problem in problems:
+        m = _FROM_A_TO_B.match(problem.words) if problem.reason == "ends before it starts" \
+            else None
+        if m is None:
+            continue
+        parts = []
+        for key in ("a", "b"):
+            found = find_periods(m.group(key), as_of(catalog)).found
+            if len(found) != 1:
+                break
+            start = problem.span[0] + m.start(key)
+            parts.append(PeriodMention(found[0].period, m.group(key),
+                                       (start, start + len(m.group(key)))))
+        if len(parts) == 2:
+            b, a = parts[1].period, parts[0].period
+            out.append(PeriodMention(Period(b.start, a.end, "range"), problem.words,
+                                     problem.span, tuple(parts)))
+    return tuple(out)
+
+
+def _two_windows(p: PeriodMention, windows: set[Window]) -> bool:
+    """'from April 2019 to May 2019' of a comparison: each part names a cited window (the order
+    is held by `_swapped_windows`)."""
+    return len(p.parts) == 2 and _FROM_TO.match(p.words) is not None and all(
+        names_window(q.period, windows) for q in p.parts)
+
+
+_FROM_BEFORE = re.compile(r"(?i)\bfrom\s+(?:the\s+)?$")
 
 
 def stated_pairs(text: str, periods: tuple[PeriodMention, ...]) -> list[tuple[Period, Period]]:
@@ -503,7 +561,8 @@ def stated_pairs(text: str, periods: tuple[PeriodMention, ...]) -> list[tuple[Pe
         gap = text[a.span[1]:b.span[0]]
         if _VERSUS.fullmatch(gap):
             out.append((a.period, b.period))
-        elif _TO.fullmatch(gap) and a.words.lower().startswith("from "):
+        elif _TO.fullmatch(gap) and (a.words.lower().startswith("from ") or _FROM_BEFORE.search(
+                text, max(0, a.span[0] - 10), a.span[0]) is not None):
             out.append((b.period, a.period))
     return out
 

@@ -28,11 +28,14 @@ from showwork.harness.audit.types import Defect
 from showwork.protocol.answer import Listed
 from showwork.protocol.citations import GRAIN_KEYS, period_start
 from showwork.protocol.numbers import (
+    APPROXIMATE,
     CURRENCIES,
+    TIME_UNITS,
     Kind,
     ReadNumber,
     claims_in,
     from_value,
+    in_time_unit,
     longest_run,
     near,
     say,
@@ -260,8 +263,14 @@ def _fitting(number: ReadNumber, matched: list[Support]) -> bool:
 
 def _reach(number: ReadNumber) -> float:
     """How far from the number a target may lie and still be near it: wider than `near`'s
-    tolerance (half a unit, plus 1e-12 of the target), for candidates only."""
-    return 0.5 * number.unit * (1 + 1e-9) + 1e-9 * (1 + abs(number.at))
+    tolerance (half a unit, plus 1e-12 of the target; a hedge's band; a range's span), for
+    candidates only."""
+    half = 0.5 * number.unit
+    if number.upto is not None:
+        half += abs(number.upto - number.value)
+    elif number.hedge in APPROXIMATE:
+        half = max(half, APPROXIMATE[number.hedge] * abs(number.value))
+    return half * (1 + 1e-9) + 1e-9 * (1 + abs(number.at))
 
 
 def _scan(number: ReadNumber, supports: Sequence[Support]) -> list[Support]:
@@ -398,7 +407,7 @@ def read_claims(index: CatalogIndex, text: str) -> tuple[ReadNumber, ...]:
 
 
 def _claims_of(index: CatalogIndex, text: str) -> tuple[ReadNumber, ...]:
-    numbers = claims_in(text)
+    numbers = in_time_unit(text, claims_in(text), time_unit(index.catalog))
     shares = _shares(index, text, numbers)
     if shares:
         numbers = tuple(sorted((*numbers, *shares), key=lambda n: n.start))
@@ -412,6 +421,14 @@ def _claims_of(index: CatalogIndex, text: str) -> tuple[ReadNumber, ...]:
              if m.kind == "member"]
     return tuple(n for n in numbers if not (n.text.isdigit() and any(
         a <= n.start and n.end <= b for a, b in spans))) if spans else numbers
+
+
+def time_unit(catalog: dict[str, Any]) -> str | None:
+    """The one unit of time the catalog governs metrics in ('minutes'), or None when it has
+    none or several (a duration in another unit is then not converted, and its unit word stays
+    unread)."""
+    units = {m.get("unit") for m in (catalog.get("metrics") or {}).values()} & set(TIME_UNITS)
+    return units.pop() if len(units) == 1 else None
 
 
 def _shares(index: CatalogIndex, text: str, numbers: tuple[ReadNumber, ...]
@@ -507,6 +524,9 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
     supports = supported.items
     prose = unlabelled(ctx.answer.answer, _read(ctx, ctx.answer.answer), supports, ctx.catalog)
     held, false = _quantified(ctx)
+    times_held, times_false = _times(ctx)
+    held |= times_held
+    false += times_false
     prose = tuple(n for n in prose if (n.start, n.end) not in held)
     found = [_prose_defect(n, supports) for n in
              unsupported(prose, ctx.question or "", supported)] + false
@@ -531,6 +551,24 @@ def _quantified(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]
             f"The answer text says '{text}…' of every cited row, but the cited rows "
             f"{', '.join(q.failing)} do not bear it out. State the bound that every cited row "
             "meets, or name the rows that meet it.", q.number.text, q.number.start))
+    return held, false
+
+
+def _times(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
+    """The prose's 'N times as many … as' between two cited members (times.py): the spans of
+    the multipliers their rows bear out, and a defect for each one they contradict."""
+    from showwork.harness.audit.times import read_times
+
+    held: set[tuple[int, int]] = set()
+    false: list[Defect] = []
+    for t in read_times(ctx, ctx.answer.answer or ""):
+        if t.holds:
+            held.add((t.number.start, t.number.end))
+            continue
+        false.append(Defect(
+            "unsupported_number", "answer",
+            f"The answer text says '{t.number.text} as many', but the cited rows are {t.cited}. "
+            "State the ratio the cited values give.", t.number.text, t.number.start))
     return held, false
 
 

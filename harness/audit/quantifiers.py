@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from showwork.protocol.numbers import ReadNumber, read_numbers
@@ -96,14 +96,8 @@ def _quantified(ctx: AnswerContext, text: str,
         members = {m.member for m in mentions if m.kind == "member" and m.name == dim}
         word = q.group("q").lower().split()[0]
         failing = tuple(_failing(ctx, rows, n, dim, word, members))
-        shifted = ReadNumber(**{**{f: getattr(n, f) for f in _FIELDS}, "start": n.start + at,
-                                "end": n.end + at})
+        shifted = replace(n, start=n.start + at, end=n.end + at)
         yield Quantified((q.start() + at, q.end() + at), shifted, not failing, failing)
-
-
-_FIELDS = ("start", "end", "text", "value", "decimals", "significant", "multiplier", "scale",
-           "percent", "points", "currency", "sign_word", "written", "width", "money", "hedge",
-           "bound", "share")
 
 
 def _failing(ctx: AnswerContext, rows: list[Cited], n: ReadNumber, dim: str, word: str,

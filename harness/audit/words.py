@@ -27,16 +27,17 @@ from showwork.harness.audit.comparisons import _ORDER, _PEAK, _QUANTIFIED, _RANK
 from showwork.harness.audit.counts import _STREAK, read_counts
 from showwork.harness.audit.ends import _MOVED_BEFORE
 from showwork.harness.audit.labels import _SHARE, _TO, _VERSUS, SHARE_FIELDS, read_words
-from showwork.harness.audit.numbers import read_claims
+from showwork.harness.audit.numbers import read_claims, time_unit
 from showwork.harness.audit.pairs import _COMPARATIVE, _LEVEL_WORD, _RANK
 from showwork.harness.audit.prose import _DENIED, _DROVE, _LED, CAUSE, FALLS, HEDGE, RISES
 from showwork.harness.audit.quantifiers import read_quantified
 from showwork.harness.audit.steps import emits
+from showwork.harness.audit.times import read_times
 from showwork.harness.audit.trends import _FALLS as TREND_FALLS
 from showwork.harness.audit.trends import _RECORD, _UNIVERSAL
 from showwork.harness.audit.trends import _RISES as TREND_RISES
 from showwork.harness.audit.types import Finding
-from showwork.protocol.numbers import _VALUE_CUES, share_parts
+from showwork.protocol.numbers import _VALUE_CUES, TIME_SPELLINGS, TIME_UNITS, share_parts
 from showwork.protocol.reading import Mention, find_mentions
 
 if TYPE_CHECKING:
@@ -166,6 +167,64 @@ def _in_band(verb: str, sizes: set[float]) -> bool:
     """The verb states no size, or every cited relative change of its metric is in its band."""
     band = SIZE_BANDS.get(verb)
     return band is None or bool(sizes) and all(size >= band for size in sizes)
+
+
+CHANGE_BANDS: dict[str, tuple[float, float, int]] = {
+    "slightly": (0.0, 5.0, 0), "ticked up": (0.0, 5.0, 1), "ticked down": (0.0, 5.0, -1),
+    "edged up": (0.0, 5.0, 1), "edged down": (0.0, 5.0, -1), "edged higher": (0.0, 5.0, 1),
+    "edged lower": (0.0, 5.0, -1), "sharply": (10.0, float("inf"), 0),
+    "in the single digits": (1.0, 10.0, 0), "in the double digits": (10.0, 100.0, 0)}
+"""Size words of a change (docs/citations.md, "Size words"): each is read only where every cited
+relative change of the sentence's metric lies in [low, high) percent, either way, and (for
+'ticked up' and the like, sign 1 or -1) moves the way it says."""
+LEVEL_BANDS: dict[str, tuple[float, float]] = {
+    "a handful": (1.0, 10.0), "in the dozens": (12.0, 100.0), "in the hundreds": (100.0, 1_000.0),
+    "in the thousands": (1_000.0, 10_000.0), "in the tens of thousands": (10_000.0, 100_000.0),
+    "in the millions": (1_000_000.0, 1_000_000_000.0)}
+"""Size words of a level: read only where every cited value of the sentence's metric lies in
+[low, high)."""
+_SIZE_WORD = re.compile(r"(?i)\b(?:(?:only|just)\s+)?(?P<w>" + "|".join(
+    re.escape(w).replace(r"\ ", r"\s+") for w in sorted({*CHANGE_BANDS, *LEVEL_BANDS},
+                                                        key=len, reverse=True)) + r")\b")
+
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z]|\s*$)")
+"""A sentence's end ('Inc.;' inside a member's name is not one)."""
+
+
+def _size_words(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """A size word after a metric in its sentence ('ticked up', 'in the hundreds', 'a
+    handful'): held to the band of every cited change or value of that metric (CHANGE_BANDS,
+    LEVEL_BANDS); outside its band, or with nothing cited to hold it, it is not read."""
+    if _SIZE_WORD.search(text) is None:
+        return
+    changes: dict[str, list[float]] = {}
+    levels: dict[str, list[float]] = {}
+    for c in _cited(ctx):
+        if isinstance(c.value, int | float) and not isinstance(c.value, bool):
+            into = changes if c.citation.field == "pct_change" else \
+                levels if c.citation.field == "value" else None
+            if into is not None:
+                into.setdefault(c.metric, []).append(float(c.value))
+    metrics = sorted((m.span, m.name) for m in _mentioned(text, ctx) if m.kind == "metric")
+    stops = [m.end() for m in _SENTENCE_END.finditer(text)]
+    for m in _SIZE_WORD.finditer(text):
+        start = max([e for e in stops if e <= m.start()] + [0])
+        named = [name for (a, _), name in metrics if start <= a < m.start()]
+        if not named:
+            continue
+        word = " ".join(m.group("w").lower().split())
+        if word in CHANGE_BANDS:
+            low, high, sign = CHANGE_BANDS[word]
+            said = changes.get(named[-1], [])
+            held = bool(said) and all(low <= abs(v) < high and (not sign or v * sign > 0)
+                                      for v in said)
+        else:
+            low, high = LEVEL_BANDS[word]
+            said = levels.get(named[-1], [])
+            held = bool(said) and all(low <= abs(v) < high for v in said)
+        if held:
+            yield m.span()
 
 
 _SIGNED = frozenset({"pct_change", "delta", "contribution", "share"})
@@ -343,20 +402,21 @@ def _cited(ctx: AnswerContext) -> list[Cited]:
     return [c for claim in ctx.claims for c in claim.cited]
 
 
-UNIT_SPELLINGS = {"minutes": ("min", "mins", "minute", "minutes"),
+UNIT_SPELLINGS = {**TIME_SPELLINGS,
                   "miles": ("mile", "miles", "mi"), "inches": ("inch", "inches"),
                   "degrees_f": ("°F", "° F", "degrees Fahrenheit", "degrees F"),
-                  "degrees_c": ("°C", "° C", "degrees Celsius", "degrees C"),
-                  "seconds": ("s", "sec", "secs", "second", "seconds"),
-                  "hours": ("h", "hr", "hrs", "hour", "hours"), "mph": ("mph",)}
+                  "degrees_c": ("°C", "° C", "degrees Celsius", "degrees C"), "mph": ("mph",)}
 """How each governed unit is written after a number."""
 
 
 def _units(text: str, ctx: AnswerContext) -> Iterable[Span]:
-    """A unit written after a number, where a cited metric is governed in that unit: the
-    number is then held to that metric's cited fields (numbers.py)."""
+    """A unit written after a number, where a cited metric is governed in that unit, or in a
+    unit of time when one is (the number is converted to the metric's unit, numbers.py
+    `time_unit`): the number is then held to that metric's cited fields (numbers.py)."""
     metrics = ctx.catalog.get("metrics", {})
     units = {metrics.get(c.metric, {}).get("unit") for c in _cited(ctx)}
+    if units & set(TIME_UNITS) and time_unit(ctx.catalog) in units:
+        units |= set(TIME_UNITS)
     words = sorted({w for u in units if u for w in UNIT_SPELLINGS.get(u, (u.replace("_", " "),))},
                    key=len, reverse=True)
     if not words:
@@ -533,6 +593,15 @@ def _quantifiers(text: str, ctx: AnswerContext) -> Iterable[Span]:
         yield q.words
 
 
+def _times(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """'N times as many … as' between two cited members: held to the ratio of their rows
+    (times.py; numbers.py withholds one the rows contradict)."""
+    if text != ctx.answer.answer:
+        return
+    for t in read_times(ctx, text):
+        yield from t.words
+
+
 def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """The verb of a run or a universal over a cited series ('it rose for 3 weeks in a row',
     'fell every week'), whatever its subject: held to the series' rows (counts.py runs,
@@ -552,7 +621,8 @@ def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
 READINGS: tuple[Reading, ...] = (_numbers, _mentions, _periods, _direction, _units, _grains,
                                  _structure, _attribution, _causes, _shares, _no_member,
                                  _counts, _denials, _parts, _went, _grain_adjectives,
-                                 _quantifiers, _ignored, _assumed, _runs, _patterns)
+                                 _quantifiers, _times, _size_words, _ignored, _assumed, _runs,
+                                 _patterns)
 """Every reading of the answer's words, each holding what it consumes to the evidence."""
 
 

@@ -96,7 +96,8 @@ def run_attempt(question: Question, client: ModelClient, layer: SemanticLayer,
             if not (protocol.repair and problems and round_no < MAX_REPAIR_ROUNDS):
                 stop = "answered" if report and report.status != "malformed" else "malformed_answer"
                 break
-            message = repair_message(problems, round_no + 1, MAX_REPAIR_ROUNDS)
+            message = repair_message(problems, round_no + 1, MAX_REPAIR_ROUNDS,
+                                     report.not_checked if report else ())
             rounds[-1] = rounds[-1].model_copy(update={"repair_message": message})
             session.repair(message)
         served = choose_served(reports)

@@ -107,7 +107,8 @@ class McpSession:
         if report.protocol_error:
             problems = [report.protocol_error]
         repair = bool(problems) and round_no < MAX_REPAIR_ROUNDS
-        message = repair_message(problems, round_no + 1, MAX_REPAIR_ROUNDS) if repair else None
+        message = (repair_message(problems, round_no + 1, MAX_REPAIR_ROUNDS, report.not_checked)
+                   if repair else None)
         self.rounds.append(RoundRecord(round=round_no, answer_raw=raw, audit=report.to_json(),
                                        repair_message=message))
         self.reports.append(report)
@@ -171,8 +172,8 @@ class McpSession:
                          "message": d.message} for d in report.defects],
             "findings": [{"code": f.code, "claim": f.claim, "message": f.message,
                           "suggestion": f.suggestion} for f in report.findings],
-            "claims": [{"id": c.id, "state": c.state, "text": c.text} for c in report.claims],
             "not_checked": report.not_checked,
+            "claims": [{"id": c.id, "state": c.state, "text": c.text} for c in report.claims],
             "repair_message": message,
             "repairs_left": MAX_REPAIR_ROUNDS - round_no if message else 0,
             "served": None if served is None else {

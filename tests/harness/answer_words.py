@@ -3,7 +3,6 @@ analyst's own clean answers, and the tally of how the audit serves them."""
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -12,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from showwork.benchmarks.audit import Case, case_report, cases_of, rules_traces
+from showwork.benchmarks.audit import Case, case_report, cases_of, edited, rules_traces
 from showwork.harness.experiments.questions import load_questions
 from showwork.semantic_layer import SemanticLayer
 
@@ -37,20 +36,6 @@ def clean_cases(layer: SemanticLayer, domain: str) -> dict[str, Case]:
     cases = cases_of(rules_traces(layer, [s.question() for s in specs]))
     by_text = {c.question: c for c in cases}
     return {s.id: by_text[s.question().text] for s in specs if s.question().text in by_text}
-
-
-def edited(answer: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
-    """The answer with the entry's edits; an edit whose words the answer lacks is an error."""
-    out = copy.deepcopy(answer)
-    for old, new in entry.get("replace", []) + entry.get("prose", []):
-        assert old in out["answer"], (entry, out["answer"])
-        out["answer"] = out["answer"].replace(old, new)
-    for old, new in entry.get("replace", []):
-        for claim in out["claims"]:
-            claim["text"] = claim["text"].replace(old, new)
-    if entry.get("append"):
-        out["answer"] = f"{out['answer'].rstrip()} {entry['append']}"
-    return out
 
 
 @dataclass

@@ -26,21 +26,110 @@ def test_the_corpus_covers_every_kind_on_two_domains(cases) -> None:
 
 
 BASELINE = {"lies": 33, "lies_clean": 19, "honest": 22, "honest_withheld": 7}
-"""Measured before issue 43 (the audit of main at 80cf4d6)."""
-NOW = {"lies_clean": 0, "honest_withheld": 5}
-"""With the closed-world reading (words.py), the quantifier reading (quantifiers.py) and the
-size band of strong verbs of motion: no lie is served clean; the honest rewrites withheld are a unit conversion ('about 10.3 hours' of 617.4 min), two ranges
-and approximations ('nearly $60,000', 'between 10 and 12 %') and two dates as people write them
-('03/02/2026', "July '13"), readings not built yet."""
+"""Measured before issue 43 (the audit of main at 80cf4d6), on the first batch."""
+NOW = {"lies_clean": 0, "honest_withheld": 0}
+"""With the closed-world reading (words.py), the quantifier reading (quantifiers.py), size bands,
+units of time converted, approximations and ranges as intervals and dates as people write them:
+no lie is served clean and no honest rewrite is withheld (it was 5: 'about 10.3 hours' of 617.4
+min, 'nearly $60,000', 'between 10 and 12 %', '03/02/2026', "July '13")."""
+S2_BEFORE = {"lies": 44, "lies_clean": 1, "honest": 31, "honest_withheld": 9}
+"""The second batch (batch: s2), measured on d29b3fc before any reading of it was built: one lie
+served clean ('6.17 days' for 6.17 min); 19 lies served with caveats only; the honest rewrites
+withheld are unit conversions ('about 756 seconds', '10.29 hours'), ranges ('roughly 80 %',
+'between 15 and 20 %'), 'N times' (3) and dates ("Feb. '13", '03/2019')."""
+S2_NOW = {"lies_clean": 0, "honest_withheld": 0}
+"""With units of time converted from the metric's unit, approximations and ranges read as
+intervals, 'N times' held to two cited members (times.py) and dates as people write them
+(protocol/periods.py `written_dates`); the first batch's figures are 0 and 0 too."""
+WITHHELD = ("date", "range", "times")
+"""Kinds whose every lie is proven false (withheld) and every honest rewrite accepted."""
 
 
 def test_no_lie_is_served_clean_and_no_honest_rewrite_withheld(cases) -> None:
     """Every lie of the corpus is withheld or served with caveats; no honest rewrite is
     withheld (a rewrite whose words no reading knows is a caveat, never a withhold)."""
-    measured = tally(cases)
+    measured = tally(cases, [e for e in entries() if "batch" not in e])
     assert (measured.lies, measured.honest) == (BASELINE["lies"], BASELINE["honest"])
     assert len(measured.lies_clean) <= NOW["lies_clean"], measured.lies_clean
     assert len(measured.honest_withheld) <= NOW["honest_withheld"], measured.honest_withheld
+
+
+def test_the_second_batch_of_lies_and_honest_rewrites(cases) -> None:
+    """The second batch (written before its readings were built): lies are not served clean,
+    honest rewrites are not withheld, within the figures measured now."""
+    measured = tally(cases, [e for e in entries() if e.get("batch") == "s2"])
+    assert (measured.lies, measured.honest) == (S2_BEFORE["lies"], S2_BEFORE["honest"])
+    assert len(measured.lies_clean) <= S2_NOW["lies_clean"], measured.lies_clean
+    assert len(measured.honest_withheld) <= S2_NOW["honest_withheld"], measured.honest_withheld
+
+
+def test_dates_ranges_and_multipliers_are_held_to_the_cited_values(cases) -> None:
+    """A wrong period in any written form ('03/02/2026', "Mar. '13", 'H1 2019'), a range or
+    approximation that misses the value, and 'N times' two cited members do not bear out are
+    withheld; the right ones in any form are not (demo, shop and flights)."""
+    from showwork.benchmarks.audit import case_report
+
+    seen: dict[str, set[str]] = {}
+    for entry in entries():
+        if entry["kind"] not in WITHHELD:
+            continue
+        case = cases[entry["domain"]][entry["id"]]
+        decision = case_report(case, edited(case.answer, entry)).decision
+        assert (decision == "withhold") == (entry["truth"] == "lie"), (entry, decision)
+        seen.setdefault(entry["kind"], set()).add(entry["domain"])
+    assert all(len(domains) >= 2 for domains in seen.values()), seen
+
+
+def test_a_duration_in_another_unit_of_time_is_converted(cases) -> None:
+    """A duration written in hours, seconds or days is converted from the metric's minutes and
+    held to the cited value: a unit that changes the value is withheld, a conversion that
+    keeps it is served clean (the flights: the only bundled domain with a unit of time)."""
+    from showwork.benchmarks.audit import case_report
+
+    for qid, old, new, decision in (
+            ("level-012", "617.4 min", "10.29 hours", "serve"),
+            ("level-016", "12.6 min", "about 756 seconds", "serve"),
+            ("level-004", "20.4 min", "20.4 hours", "withhold"),
+            ("level-005", "6.17 min", "6.17 days", "withhold"),
+            ("level-016", "12.6 min", "0.21 hours", "serve")):
+        case = cases["flights"][qid]
+        report = case_report(case, edited(case.answer, {"replace": [[old, new]]}))
+        assert report.decision == decision, (new, report.not_checked)
+
+
+@pytest.mark.parametrize(("domain", "qid", "old", "new", "read"), [
+    ("demo", "compare-004", "rose 0.949 %", "ticked up 0.949 %", True),
+    ("demo", "compare-004", "rose 0.949 %", "ticked down 0.949 %", False),
+    ("demo", "compare-003", "rose 87.4 %", "rose sharply, 87.4 %", True),
+    ("shop", "compare-002", "rose 18.4 %", "rose slightly, 18.4 %", False),
+    ("shop", "compare-002", "rose 18.4 %", "rose in the double digits", True),
+    ("shop", "lookup-005", "were 702", "were in the hundreds", True),
+    ("shop", "lookup-005", "were 702", "were a handful", False),
+    ("flights", "level-009", "were 669", "were in the hundreds", True),
+    ("flights", "level-006", "were 8,255", "were in the hundreds", False),
+    ("flights", "change-004", "rose 6.38 %", "rose in the single digits", True)])
+def test_size_words_are_read_only_inside_their_band(cases, domain, qid, old, new, read) -> None:
+    """A size word (docs/citations.md, "Size words") is read where every cited change or value
+    of its metric lies in its band; outside it, it is quoted back as not checked (or, moving
+    the other way, withheld as a direction the change does not have)."""
+    from showwork.benchmarks.audit import case_report
+
+    case = cases[domain][qid]
+    report = case_report(case, edited(case.answer, {"replace": [[old, new]]}))
+    assert (report.decision == "serve") is read, (new, report.not_checked)
+    assert read or report.decision == "withhold" or report.not_checked, new
+
+
+def test_repair_messages_name_the_words_no_check_read(cases) -> None:
+    """The repair message quotes the unread words back, so a model can restate them."""
+    from showwork.benchmarks.audit import case_report
+    from showwork.protocol.prompts import repair_message
+
+    case = cases["shop"]["compare-002"]
+    report = case_report(case, edited(case.answer, {"replace": [["rose 18.4 %",
+                                                                 "blossomed 18.4 %"]]}))
+    message = repair_message([d.message for d in report.defects], 1, 2, report.not_checked)
+    assert "Not checked (no check of the audit read these words): 'blossomed'." in message
 
 
 def test_the_rules_answers_the_corpus_edits_are_fully_read(cases) -> None:

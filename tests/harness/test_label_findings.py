@@ -65,7 +65,8 @@ class TestTheIssuesEdits:
 
     @pytest.mark.parametrize(("edit", "code", "claim"), [
         (_say(0, "platform android", "platform ios"), "mislabelled_member", "c1"),
-        (_say(0, "2026-04-13..2026-04-19", "2026-04-20..2026-04-26"), "mislabelled_window", "c1"),
+        (_say(0, "the week of 13 April 2026", "the week of 20 April 2026"), "mislabelled_window",
+         "c1"),
     ], ids=["member", "window"])
     def test_conflict_is_withheld(self, rules_lines, edit, code, claim) -> None:
         """A claim stating another member or window than it cites stays grounded (the gate is

@@ -345,8 +345,9 @@ class TestProperties:
 
 
 class TestHedgesAndBounds:
-    """A hedged number is rounded at the precision its zeros give; a bound states a side at its
-    precision; a bare number keeps its written digits."""
+    """A hedged number is rounded at the precision its zeros give, or within its hedge's band
+    (5 %; 'nearly' below the number only); a range holds both ends; a bound states a side at
+    its precision; a bare number keeps its written digits."""
 
     @pytest.mark.parametrize(("text", "value", "kind"), [
         ("were about 11,000", 11343, "number"), ("about $61,000", 61014.03, "number"),
@@ -356,7 +357,10 @@ class TestHedgesAndBounds:
         ("more than 11,000", 11343, "number"), ("under 11 %", 10.84, "percent"),
         ("fell more than 10 %", -10.84, "percent"), ("fell less than 11 %", -10.84, "percent"),
         ("under 12,000", 11343, "number"), ("at least 11,343", 11343, "number"),
-        ("at most 11,343", 11343, "number")])
+        ("at most 11,343", 11343, "number"), ("were about 60,000", 61014.03, "number"),
+        ("nearly $60,000", 59224.5, "number"), ("roughly 80 %", 79.2, "percent"),
+        ("rose between 10 and 12 %", 10.8, "percent"), ("between $50k and $60k", 59224.5, "number"),
+        ("fell between 5 and 6 %", -5.73, "percent")])
     def test_honest(self, text: str, value: float, kind: Kind) -> None:
         """Each states the value."""
         assert matches(only(text), value, kind)
@@ -368,10 +372,13 @@ class TestHedgesAndBounds:
         ("under 11,000", 11343, "number"), ("over 11,343", 11343, "number"),
         ("under 11,343", 11343, "number"), ("fell over 10 %", 10.84, "percent"),
         ("under 11 %", 11.0, "percent"), ("approximately 20 %", 16.44, "percent"),
-        ("were about 60,000", 61014.03, "number"), ("about 100 users", 130, "number")])
+        ("were about 65,000", 61014.03, "number"), ("about 100 users", 130, "number"),
+        ("nearly 15", 15.4, "number"), ("nearly 15", 12.6, "number"),
+        ("rose between 12 and 14 %", 10.8, "percent"), ("rose between 10 and 12 %", -10.8, "percent")])
     def test_lies(self, text: str, value: float, kind: Kind) -> None:
         """None states the value: a bare rounded number, the wrong side, an edge, the wrong
-        sign, a hedge at one significant figure ("about 20 %" of 16.44 %)."""
+        sign, a hedge beyond its band ("about 20 %" of 16.44 %, "nearly 15" of 15.4), a range
+        that misses it or is of the other sign."""
         assert not matches(only(text), value, kind)
 
     def test_read(self) -> None:
