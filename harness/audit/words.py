@@ -39,6 +39,7 @@ from showwork.harness.audit.trends import _RISES as TREND_RISES
 from showwork.harness.audit.types import Finding
 from showwork.protocol.numbers import _VALUE_CUES, TIME_SPELLINGS, TIME_UNITS, share_parts
 from showwork.protocol.reading import Mention, find_mentions
+from showwork.protocol.reading.filters import exclusions
 
 if TYPE_CHECKING:
     from showwork.harness.audit.context import AnswerContext, Cited
@@ -139,6 +140,15 @@ def _mentions(text: str, ctx: AnswerContext) -> Iterable[Span]:
             "(" in label)
         if rest.strip() and text[m.span[1]:m.span[1] + len(rest)].lower() == rest:
             yield m.span[1], m.span[1] + len(rest)  # 'Value moments (legacy)': the label's tail
+
+
+def _kept_out(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """'other than Delta', 'excluding Online', 'only United' beside a governed member: held to
+    the cited results' filters (scope.find_kept_out: mislabelled_member when a cited result
+    counts the member said to be left out; a member kept alone is a member named)."""
+    _kept, _out, cues, only = exclusions(text, _mentioned(text, ctx))
+    for _words, span, _read in cues + only:
+        yield span
 
 
 def _periods(text: str, ctx: AnswerContext) -> Iterable[Span]:
@@ -618,7 +628,7 @@ def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
                 yield verbs[-1].span()
 
 
-READINGS: tuple[Reading, ...] = (_numbers, _mentions, _periods, _direction, _units, _grains,
+READINGS: tuple[Reading, ...] = (_numbers, _mentions, _kept_out, _periods, _direction, _units, _grains,
                                  _structure, _attribution, _causes, _shares, _no_member,
                                  _counts, _denials, _parts, _went, _grain_adjectives,
                                  _quantifiers, _times, _size_words, _ignored, _assumed, _runs,
