@@ -327,7 +327,7 @@ class _Build:
                 and (keep is None or any(keep(d) for d in _days(w, spine)))]
         if not rows:
             return None
-        own = self._additive(_Cte(f"has_{self.leaves[leaf][3:]}", sm, [leaf]), True)
+        own = self._periods_with_rows(sm, leaf)
         bucket = cast(exp.column(BUCKET, "p"), DATE)
         has = exp.select(exp.Literal.number(1)).from_(own.subquery("h"), copy=False).where(
             exp.column(BUCKET, "h").eq(bucket.copy()), copy=False)
@@ -336,6 +336,25 @@ class _Build:
         for name in plan.group_by:
             select = select.select(named(exp.Null(), name), copy=False)
         return select.where(exp.not_(exp.Exists(this=has)), copy=False)
+
+    def _periods_with_rows(self, sm: SemanticModel, leaf: Leaf) -> exp.Select:
+        """The periods of the query's window in which the leaf's scan has a row (its filters
+        and the query's): the rows its own scan groups, read for their periods alone (no
+        aggregate, no dimension, no aggregate-first rewrite: a third of such a compile)."""
+        plan = self.plan
+        assert plan is not None and plan.grain is not None
+        scan = Scan(self.model, sm, self.dialect)
+        col = scan.time(self.model.measures[leaf.measure][1])
+        bucket = truncate(col.copy(), plan.grain, self.dialect)
+        select = exp.select(named(bucket, BUCKET)).group_by(bucket.copy(), copy=False)
+        if plan.bounded:
+            select = select.where(in_window(col, plan.windows[0]), copy=False)
+        for cond in self._filters(scan, leaf):
+            select = select.where(cond, copy=False)
+        if scan.fact.entities:  # as _dims: a model without entities holds for every member
+            for f in plan.filters:
+                select = select.where(self._condition(scan, f), copy=False)
+        return with_from(scan, select)
 
     def _spine_days(self, sm: SemanticModel, measure: Measure
                     ) -> Callable[[dt.date], bool] | None:
