@@ -50,12 +50,14 @@ bench: $(COMPILED)
 	$(BIN)/showwork bench startup
 
 # showwork's numbers against dbt MetricFlow's own (installs dbt + MetricFlow in conformance/.venv):
-# the project's queries, MetricFlow's own manifests and query cases, then the fixed-seed
+# the project's queries, MetricFlow's own manifests and query cases, the public dbt projects a
+# package ships (built by dbt offline: dbt-metricflow's tutorial), then the fixed-seed
 # differential run (random models, data and queries)
 conformance: $(STAMP)
 	$(BIN)/python conformance/run.py
 	$(BIN)/python conformance/fixtures.py
 	$(BIN)/python conformance/mf_itests.py
+	$(BIN)/python conformance/public.py --offline
 	$(BIN)/python conformance/differential.py
 
 # showwork's openai: path against a real OpenAI-compatible server: llama.cpp's (llama-cpp-python,

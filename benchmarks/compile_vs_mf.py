@@ -127,8 +127,12 @@ def _side_by_side(mf: _MetricFlow, cases: list[tuple[str, Any, dict[str, Any], s
         if ours is None or theirs is None:
             continue
         o, t = statistics.median(ours), statistics.median(theirs)
+        # each side's fastest run too: on a shared machine a preemption only adds, and one
+        # scheduler slice (milliseconds) multiplies a 2 ms compile where it hardly moves
+        # MetricFlow's 20-100 ms: the medians' ratio of a fast case is mostly that noise
         out.append({"case": case, "shape": shape, "ours_ms": 1000 * o, "metricflow_ms": 1000 * t,
-                    "ratio": o / t})
+                    "ratio": o / t, "ours_min_ms": 1000 * min(ours),
+                    "metricflow_min_ms": 1000 * min(theirs), "ratio_min": min(ours) / min(theirs)})
     return out
 
 
@@ -192,6 +196,8 @@ def _generated(repeats: int, worlds: int, scratch: Path) -> list[dict[str, Any]]
         (scratch / w.id).mkdir(parents=True)
         (scratch / w.id / "semantic.yml").write_text(yaml.safe_dump(
             {"semantic_models": w.semantic_models, "metrics": w.metrics}, allow_unicode=True))
+        (scratch / w.id / "spine.yml").write_text(yaml.safe_dump(  # join_to_timespine's spine
+            {"project_configuration": gen.spine_configuration(w.spine)}))
         layer = SemanticLayer(load_model(scratch / w.id))
         for q in w.queries:
             try:
@@ -201,6 +207,7 @@ def _generated(repeats: int, worlds: int, scratch: Path) -> list[dict[str, Any]]
             cases.append((q["id"], layer, args, _shape(layer, q)))
     mf = _MetricFlow({"database": "", "worlds": [
         {"id": w.id, "semantic_models": w.semantic_models, "metrics": w.metrics,
+         "spine": gen.spine_configuration(w.spine),
          "queries": [dict(q, group_by=([f"metric_time__{q['grain']}"] if q.get("grain") else [])
                           + list(q["group_by"])) for q in w.queries]} for w in made]}, scratch)
     try:
@@ -214,6 +221,7 @@ def _summary(cases: list[dict[str, Any]]) -> dict[str, Any]:
     if not ratios:
         return {"cases": 0}
     return {"cases": len(ratios), "max_ratio": ratios[-1], "median_ratio": statistics.median(ratios),
+            "max_ratio_min": max(c["ratio_min"] for c in cases),
             "p90_ratio": ratios[int(0.9 * (len(ratios) - 1))],
             "worst": sorted(cases, key=lambda c: -c["ratio"])[:8]}
 

@@ -74,6 +74,10 @@ class World:
     extra: random.Random | None = None
     """The generator of what later features add (its own stream: the worlds and queries
     before them stay as they were for a seed)."""
+    conversion: random.Random | None = None
+    """The generator of the conversion metrics' models, data and queries (a stream of its own)."""
+    conversion_dims: list[str] = field(default_factory=list)
+    """What a conversion metric's query may group by (its base model's dimensions and chain)."""
 
 
 # -- generating --------------------------------------------------------------------------------
@@ -234,7 +238,8 @@ def generate_world(rng: random.Random, index: int) -> World:
                    "type_params": {"expr": "cur - prev", "metrics": [
                        {"name": "amount_sum", "alias": "cur"},
                        {"name": "amount_sum", "alias": "prev", "offset_window": offset}]}})
-    extra = random.Random(f"{index}:{rng.getstate()[1][0]}")
+    seed = f"{index}:{rng.getstate()[1][0]}"
+    extra = random.Random(seed)
     _filled_and_spined(extra, add, filterable, members)
     measures.append({"name": "amount_approx", "agg": "percentile", "expr": "amount",
                      "agg_params": {"percentile": extra.choice([0.5, 0.8, 0.25]),
@@ -243,7 +248,84 @@ def generate_world(rng: random.Random, index: int) -> World:
                    "type_params": {"measure": "amount_approx"}})
     world = World(wid, hops, models, metrics, tables, dims, members, kinds,
                   spine=extra.choice(["new", "legacy"]), extra=extra)
+    world.conversion = random.Random(f"conversion:{seed}")
+    _conversions(world.conversion, world, time_type)
     return world
+
+
+def _conversions(rng: random.Random, world: World, time_type: str) -> None:
+    """A base event model (visits) and a conversion event model (buys) sharing an entity (the
+    chain's first, so its dimensions group them, or one of their own), and conversion metrics
+    over them: conversion_rate and conversions, with a window or none, a constant property or
+    none, a metric filter or none. One visit per entity and day: MetricFlow credits a
+    conversion to the latest base event by day, its pick among a day's ties unspecified."""
+    wid, hops = world.id, world.hops
+    fact_cols, fact_rows = world.tables[f"{wid}_f"]
+    keys = sorted({r[-1] for r in fact_rows if r[-1] is not None}) if hops else list(range(1, 9))
+    keys = keys or [1]
+    entity = "e1" if hops else "visitor"
+
+    def when(day: dt.date) -> Any:
+        return day if time_type == "DATE" else dt.datetime(day.year, day.month, day.day,
+                                                          rng.randint(0, 23))
+
+    visits, seen = [], set()
+    for i in range(rng.randint(20, 120)):
+        key, day = rng.choice([*keys, None]), YEAR + dt.timedelta(days=rng.randint(0, 365 + 120))
+        if (key, day) in seen:
+            continue
+        seen.add((key, day))
+        visits.append((i + 1, key, None if rng.random() < 0.03 else when(day),
+                       rng.choice(["ads", "mail", "seo", None]), rng.choice(["x", "y", None])))
+    buys = [(i + 1, rng.choice([*keys, None]),
+             None if rng.random() < 0.03 else when(YEAR + dt.timedelta(days=rng.randint(0, 365 + 180))),
+             rng.choice(["x", "y", None]), rng.choice([None, 5.0, round(rng.uniform(0, 90), 2)]))
+            for i in range(rng.randint(10, 120))]
+    world.tables[f"{wid}_v"] = (["v_id", "uk", "ts", "src", "tier"], visits)
+    world.tables[f"{wid}_b"] = (["b_id", "uk", "ts", "tier", "val"], buys)
+    ts = {"name": "ts", "type": "time", "type_params": {"time_granularity": "day"}}
+    world.semantic_models += [
+        {"name": f"{wid}_v", "model": f"ref('{wid}_v')", "defaults": {"agg_time_dimension": "ts"},
+         "entities": [{"name": "visit", "type": "primary", "expr": "v_id"},
+                      {"name": entity, "type": "foreign", "expr": "uk"}],
+         "dimensions": [ts, {"name": "src", "type": "categorical"},
+                        {"name": "tier", "type": "categorical"}],
+         "measures": [{"name": "visits", "agg": "sum", "expr": "1"},
+                      {"name": "visitors", "agg": "count_distinct", "expr": "uk"}]},
+        {"name": f"{wid}_b", "model": f"ref('{wid}_b')", "defaults": {"agg_time_dimension": "ts"},
+         "entities": [{"name": "buy", "type": "primary", "expr": "b_id"},
+                      {"name": entity, "type": "foreign", "expr": "uk"}],
+         "dimensions": [ts, {"name": "tier", "type": "categorical"}],
+         "measures": [{"name": "buys", "agg": "sum", "expr": "1"},
+                      {"name": "buy_value", "agg": "sum", "expr": "val"},
+                      {"name": "buy_rows", "agg": "count", "expr": "val"},
+                      {"name": "buyers", "agg": "count_distinct", "expr": "uk"}]}]
+    world.conversion_dims = ["visit__src", "visit__tier"] + [
+        d for d, kind in world.dims if d.startswith("e1__") and d.count("__") <= 2] + (
+        ["e1"] if hops else [])
+    for i, calculation in enumerate(["conversion_rate", "conversion_rate", "conversions"]):
+        params: dict[str, Any] = {
+            "base_measure": {"name": rng.choice(["visits", "visits", "visitors"])},
+            # MetricFlow's validation: a COUNT, SUM(1) or COUNT_DISTINCT measure on each side
+            "conversion_measure": {"name": rng.choice(["buys", "buys", "buy_rows", "buyers"])},
+            "entity": entity, "calculation": calculation}
+        window = rng.choice([None, "7 days", "1 month", "2 weeks", "1 day"])
+        if window:
+            params["window"] = window
+        if rng.random() < 0.4:
+            params["constant_properties"] = [{"base_property": "tier",
+                                              "conversion_property": "tier"}]
+        metric: dict[str, Any] = {"name": f"conversion_{i}", "type": "conversion",
+                                  "label": f"conversion {i}",
+                                  "type_params": {"conversion_type_params": params}}
+        if rng.random() < 0.3:
+            metric["filter"] = _where("visit__src", None, rng, SOURCES)
+        world.metrics.append(metric)
+        world.kinds[metric["name"]] = "conversion"
+    world.metrics.append({"name": "visits", "label": "visits", "type": "simple",
+                          "type_params": {"measure": "visits"}})
+    world.kinds["visits"] = "conversion_base"
+
 
 
 def _filled_and_spined(rng: random.Random, add: Any, filterable: list[str],
@@ -286,7 +368,8 @@ def _where(dim: str, value: Any, rng: random.Random, members: dict[str, list[Any
 def generate_queries(rng: random.Random, world: World, n: int) -> None:
     by_kind: dict[str, list[str]] = {}
     for name, kind in world.kinds.items():
-        if kind not in ("filled", "spined", "approx"):  # queried from the world's own stream
+        if kind not in ("filled", "spined", "approx", "conversion", "conversion_base"):
+            # queried from the world's own stream
             by_kind.setdefault(kind, []).append(name)
     kinds = list(by_kind)
     for i in range(n):
@@ -309,6 +392,8 @@ def generate_queries(rng: random.Random, world: World, n: int) -> None:
         world.queries.append(q)
     if world.extra is not None:
         _feature_queries(world.extra, world, n)
+    if world.conversion is not None:
+        _conversion_queries(world.conversion, world, n + EXTRA_QUERIES)
 
 
 EXTRA_QUERIES = 4
@@ -339,6 +424,38 @@ def _feature_queries(rng: random.Random, world: World, first: int) -> None:
                 days=rng.randint(0, 300))).isoformat()
         if kind in ("range_where", "null_where") or rng.random() < 0.3:
             q["where"] = _range_where(rng, world, null=kind == "null_where")
+        world.queries.append(q)
+
+
+SOURCES = {"visit__src": ["ads", "mail", "seo"]}
+"""The members a filter on the base events' source compares with."""
+CONVERSION_QUERIES = 3
+"""Queries per world of its conversion metrics."""
+
+
+def _conversion_queries(rng: random.Random, world: World, first: int) -> None:
+    conversions = [m for m, k in world.kinds.items() if k == "conversion"]
+    for i in range(first, first + CONVERSION_QUERIES):
+        metrics = rng.sample(conversions, rng.choice([1, 1, 2]))
+        if rng.random() < 0.2:
+            metrics.append("visits")
+        grain = rng.choice([*GRAINS, None, None])
+        group_by = rng.sample(world.conversion_dims, rng.choice([0, 1, 1, 2]))
+        q: dict[str, Any] = {"id": f"{world.id}.q{i}", "kind": "conversion", "metrics": metrics,
+                             "grain": grain, "group_by": group_by, "where": None}
+        if rng.random() < 0.5:
+            start = YEAR + dt.timedelta(days=rng.randint(20, 300))
+            q["start"], q["end"] = start.isoformat(), (start + dt.timedelta(
+                days=rng.randint(0, 200))).isoformat()
+        where = []
+        if rng.random() < 0.3:
+            where.append(_where("visit__src", None, rng, SOURCES))
+        if rng.random() < 0.2:
+            dim = rng.choice(["visit__src", "visit__tier"])
+            where.append(f"{{{{ Dimension('{dim}') }}}} IS {rng.choice(['', 'NOT '])}NULL")
+        if rng.random() < 0.2:
+            where += _time_bounds(rng)
+        q["where"] = " AND ".join(where) or None
         world.queries.append(q)
 
 
@@ -391,12 +508,14 @@ def write(worlds: list[World], folder: Path) -> Path:
     for w in worlds:
         for table, (cols, rows) in w.tables.items():
             types = {"f_id": "INTEGER", "ts": None, "amount": "DOUBLE", "qty": "INTEGER",
-                     "is_gift": "BOOLEAN", "channel": "VARCHAR", "empty": "DOUBLE"}
+                     "is_gift": "BOOLEAN", "channel": "VARCHAR", "empty": "DOUBLE",
+                     "src": "VARCHAR", "tier": "VARCHAR", "val": "DOUBLE"}
             decl = []
             for c in cols:
                 t = types.get(c) or ("VARCHAR" if c.startswith("c") else "INTEGER")
                 if c == "ts":
-                    t = "TIMESTAMP" if any(isinstance(r[1], dt.datetime) for r in rows) else "DATE"
+                    at = cols.index("ts")
+                    t = "TIMESTAMP" if any(isinstance(r[at], dt.datetime) for r in rows) else "DATE"
                 decl.append(f"{c} {t}")
             con.execute(f"CREATE TABLE {table} ({', '.join(decl)})")
             if rows:

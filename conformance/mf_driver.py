@@ -34,6 +34,48 @@ SPINE = {"time_spines": [{"node_relation": {"alias": "metricflow_time_spine",
                           "primary_column": {"name": "date_day", "time_granularity": "day"}}]}
 
 
+def _row_ids(sql: str) -> str:
+    """MetricFlow's SQL with each GEN_RANDOM_UUID() of a conversion metric as the rowid of the
+    one table its SELECT reads beside subqueries (or of the one table a CTE it reads reads):
+    the id of the conversion row (see _query)."""
+    import sqlglot
+    from sqlglot import exp
+
+    def one_table(select: exp.Select, beside: exp.Expr | None = None) -> exp.Table | None:
+        sources = [select.args.get("from_") or select.args.get("from"),
+                   *(select.args.get("joins") or [])]
+        tables = [s.this for s in sources if s is not None and isinstance(s.this, exp.Table)]
+        window = beside.find_ancestor(exp.Window) if beside is not None else None
+        if len(tables) > 1 and window is not None:  # the table the partition's columns are of
+            named = {c.table for p in window.args.get("partition_by") or [] for c in
+                     p.find_all(exp.Column)}
+            tables = [t for t in tables if t.alias_or_name in named]
+        return tables[0] if len(tables) == 1 else None
+
+    tree = sqlglot.parse_one(sql, read="duckdb")
+    ctes = {c.alias: c.this for c in tree.find_all(exp.CTE)}
+    uuids = [u for u in tree.find_all(exp.Uuid, exp.Anonymous)
+             if not isinstance(u, exp.Anonymous) or u.name.upper() == "GEN_RANDOM_UUID"]
+    chosen: dict[int, exp.Table] = {}  # a SELECT → the table its partitions read the id of
+    for uuid in sorted(uuids, key=lambda u: u.find_ancestor(exp.Window) is None):
+        select = uuid.find_ancestor(exp.Select)
+        read = one_table(select, uuid) or chosen.get(id(select))
+        if read is None:
+            continue
+        chosen[id(select)] = read
+        if read.name in ctes:
+            inner = one_table(ctes[read.name])
+            if inner is None:
+                continue
+            if "mf_row_id" not in ctes[read.name].named_selects:
+                ctes[read.name].select(exp.alias_(exp.column("rowid", inner.alias_or_name),
+                                                  "mf_row_id"), copy=False)
+            uuid.replace(exp.column("mf_row_id", read.alias_or_name))
+        else:
+            uuid.replace(exp.column("rowid", read.alias_or_name))
+    return tree.sql(dialect="duckdb")
+
+
 class ExplainOnlyClient:
     """A SqlClient that only gives MetricFlow its DuckDB dialect (the SQL runs here)."""
 
@@ -134,6 +176,14 @@ def _query(engine: MetricFlowEngine, con: Any, q: dict[str, Any]) -> dict[str, A
         sql = engine.explain(request).sql_statement.sql
     except Exception as exc:  # noqa: BLE001 - MetricFlow refusing is a result
         return {"id": q["id"], "error": " ".join(str(exc).split())[:600]}
+    if "GEN_RANDOM_UUID()" in sql:
+        # A conversion metric's rows are told apart by a generated UUID that a window
+        # partitions by and a DISTINCT then dedupes the fanout by. MetricFlow's optimizer
+        # inlines the column, so each use draws a new UUID: DuckDB 1.2+ refuses the volatile
+        # PARTITION BY ("cannot be volatile"), and one in the select list makes every joined row
+        # distinct (the fanout counted). One id per conversion row, as MetricFlow means it: the
+        # rowid of the conversion model's table (_row_ids).
+        sql = _row_ids(sql)
     try:
         cursor = con.execute(sql)
         columns = [d[0] for d in cursor.description]
@@ -143,6 +193,23 @@ def _query(engine: MetricFlowEngine, con: Any, q: dict[str, Any]) -> dict[str, A
     return {"id": q["id"], "columns": columns, "rows": rows}
 
 
+def run_sql(database: str, sql_file: str, csv_file: str) -> None:
+    """`mf query --explain`'s SQL run on the DuckDB file, its rows written as `mf query --csv`
+    writes them (run.py, for the conversion metrics `mf query` cannot run on DuckDB)."""
+    import csv
+
+    sql = open(sql_file, encoding="utf-8").read()  # noqa: SIM115 - read once
+    con = duckdb.connect(database, read_only=True)
+    cursor = con.execute(_row_ids(sql) if "GEN_RANDOM_UUID()" in sql else sql)
+    with open(csv_file, "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow([d[0] for d in cursor.description])
+        writer.writerows(cursor.fetchall())
+
+
 if __name__ == "__main__":
-    with open(sys.argv[1], encoding="utf-8") as f:
-        run(json.load(f))
+    if sys.argv[1] == "--sql":
+        run_sql(*sys.argv[2:5])
+    else:
+        with open(sys.argv[1], encoding="utf-8") as f:
+            run(json.load(f))

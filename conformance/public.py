@@ -1,10 +1,14 @@
 """Public dbt projects with MetricFlow models, as dbt builds them, against MetricFlow's answers.
 
-    python conformance/public.py                          # fetch, build, compare (make conformance)
+    python conformance/public.py                          # every project: build, compare
+    python conformance/public.py --offline                # the packaged ones only (make conformance)
     python conformance/public.py --built DIR              # a project dbt already built (seed, run,
                                                           # parse): its DuckDB from its profile
 
-Each project is cloned at a pinned commit, its dbt packages installed (`dbt deps`), its data
+Offline (PACKAGED): dbt-metricflow's own tutorial project (`mf tutorial`), assembled from the
+files the dbt-metricflow wheel in conformance/.venv ships, as the command assembles them (Apache-2.0).
+Networked (PROJECTS):
+each project is cloned at a pinned commit, its dbt packages installed (`dbt deps`), its data
 made (jaffle-shop: `jafgen`, PyPI, one year), then built by dbt into DuckDB through a profile
 with a target schema (`dbt_sl_test`, as dbt's template projects name it), all in
 conformance/.venv. showwork reads the folder as it is (dbt_project.yml, profiles.yml, the YAML);
@@ -45,16 +49,69 @@ MAX_DIMENSIONS = 5
 """Dimensions each metric is grouped by (the first of its list)."""
 
 
+PACKAGED = {
+    "mf-tutorial": {"window": ("2022-03-01", "2022-09-30")},
+}
+"""Projects built from files a package in conformance/.venv ships: no network."""
+
+
+def built_project(name: str, work: Path) -> Path:
+    """A public dbt project with MetricFlow models, built by dbt into DuckDB under `work`: its
+    folder (dbt_project.yml, profiles.yml naming the DuckDB file, target/semantic_manifest.json).
+    For other suites wanting a domain no one here wrote, e.g.
+
+        from conformance.public import built_project
+        root = built_project("mf-tutorial", tmp_path)   # no network; dbt in conformance/.venv
+        project = showwork.harness.project.Project.open(root)
+
+    `name` is one of PACKAGED (offline) or PROJECTS (cloned: needs the network)."""
+    work.mkdir(parents=True, exist_ok=True)
+    if name in PACKAGED:
+        return tutorial(work)
+    return fetch(name, PROJECTS[name], work)
+
+
+def tutorial(work: Path) -> Path:
+    """dbt-metricflow's `mf tutorial` project as the command writes it (mf_tutorial_project,
+    its sample models in models/sample_model, its seeds in seeds/sample_seeds, the profile's
+    DuckDB file in the folder), then seeded, run and parsed by dbt."""
+    from conformance.run import ensure_venv, tool
+
+    ensure_venv()
+    cli = Path(subprocess.run([str(tool("python")), "-c", "import dbt_metricflow.cli as c; "
+                               "print(c.__file__)"], check=True, capture_output=True,
+                              text=True).stdout.strip()).parent
+    root = work / "mf_tutorial_project"
+    shutil.copytree(cli / "mf_tutorial_project", root)
+    shutil.copytree(cli / "sample_dbt_models" / "sample_models", root / "models" / "sample_model")
+    shutil.copytree(cli / "sample_dbt_models" / "seeds", root / "seeds" / "sample_seeds")
+    profiles = root / "profiles.yml"
+    profiles.write_text(profiles.read_text(encoding="utf-8").replace(
+        "$db_file_path", repr(str(root / "mf_tutorial.duckdb"))), encoding="utf-8")
+    _dbt(root, [["seed"], ["run"], ["parse"]])
+    return root
+
+
+def _dbt(root: Path, steps: list[list[str]]) -> None:
+    from conformance.run import tool
+
+    env = {**os.environ, "DBT_PROFILES_DIR": str(root), "DO_NOT_TRACK": "1",
+           "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+    for step in steps:
+        done = subprocess.run([str(tool("dbt")), *step], cwd=root, env=env, capture_output=True,
+                              text=True)
+        if done.returncode:
+            sys.exit(f"{root.name}: dbt {step[0]} failed:\n{done.stdout[-3000:]}")
+
+
 def fetch(name: str, spec: dict[str, Any], work: Path) -> Path:
     """The project cloned at its commit, packages installed, data made, built by dbt."""
-    from conformance.run import ensure_venv, tool
+    from conformance.run import ensure_venv
 
     ensure_venv()
     root = work / name
     subprocess.run(["git", "clone", "--quiet", spec["url"], str(root)], check=True)
     subprocess.run(["git", "-C", str(root), "checkout", "--quiet", spec["commit"]], check=True)
-    env = {**os.environ, "DBT_PROFILES_DIR": str(root), "DO_NOT_TRACK": "1",
-           "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
     (root / "profiles.yml").write_text(
         f"{spec['profile']}:\n  target: dev\n  outputs:\n    dev:\n      type: duckdb\n"
         f"      path: {name}.duckdb\n      schema: dbt_sl_test\n      threads: 2\n",
@@ -67,12 +124,7 @@ def fetch(name: str, spec: dict[str, Any], work: Path) -> Path:
         for csv in (work / "jaffle-data").glob("raw_*.csv"):
             if csv.stem != "raw_tweets":
                 shutil.copy(csv, data / csv.name)
-    steps = [["deps"], ["seed", "--vars", spec.get("seed_vars", "{}")], ["run"], ["parse"]]
-    for step in steps:
-        done = subprocess.run([str(tool("dbt")), *step], cwd=root, env=env, capture_output=True,
-                              text=True)
-        if done.returncode:
-            sys.exit(f"{name}: dbt {step[0]} failed:\n{done.stdout[-3000:]}")
+    _dbt(root, [["deps"], ["seed", "--vars", spec.get("seed_vars", "{}")], ["run"], ["parse"]])
     return root
 
 
@@ -195,6 +247,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--built", type=Path, action="append",
                         help="a dbt project folder dbt already built (repeatable)")
+    parser.add_argument("--offline", action="store_true",
+                        help="only the projects a package ships (PACKAGED): no network")
     parser.add_argument("--show", type=int, default=10)
     parser.add_argument("--kinds", help="only these kinds of query (comma-separated: grain, "
                         "dimension, window, range_where, null_where)")
@@ -204,10 +258,12 @@ def main() -> int:
         work = Path(scratch)
         if opts.built:
             built = [(p.resolve().name, p.resolve(), None) for p in opts.built]
-            built = [(n, p, next((s["window"] for k, s in PROJECTS.items() if k in n), None))
+            built = [(n, p, next((s["window"] for k, s in {**PACKAGED, **PROJECTS}.items()
+                                  if k in n), None))
                      for n, p, _ in built]
         else:
-            built = [(n, fetch(n, s, work), s.get("window")) for n, s in PROJECTS.items()]
+            chosen = {**PACKAGED, **({} if opts.offline else PROJECTS)}
+            built = [(n, built_project(n, work / n), s.get("window")) for n, s in chosen.items()]
         for name, root, window in built:
             different += run_project(name, root, window, work, opts.show,
                                      set(opts.kinds.split(",")) if opts.kinds else None)

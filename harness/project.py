@@ -8,6 +8,7 @@ into SHOWWORK_HOME when missing). Relative paths resolve against the folder of s
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import os
@@ -347,7 +348,8 @@ class Project:
 
 
 def files_digest(file: ProjectFile) -> str:
-    """SHA-256 over a project's files (showwork.yaml, the models, governance)."""
+    """SHA-256 over a project's files (showwork.yaml, the models, governance; in a dbt project
+    also dbt_project.yml, profiles.yml and the macros)."""
     h = hashlib.sha256()
     for path in sorted(set(_files(file))):
         named = path.relative_to(file.root) if path.is_relative_to(file.root) else path
@@ -363,6 +365,27 @@ def _files(file: ProjectFile) -> Iterator[Path]:
                 (p for p in models.rglob("*") if p.suffix in (".yml", ".yaml", ".json")))
     if file.settings.governance:
         yield file.root / file.settings.governance
+    yield from _dbt_files(file)
+
+
+def _dbt_files(file: ProjectFile) -> Iterator[Path]:
+    """In a dbt project, the files `ref()` resolves by besides the models: dbt_project.yml, the
+    profiles.yml dbt reads (a target's schema) and the macros (generate_schema_name)."""
+    from showwork.semantic_layer.dbt_project import profiles_file
+
+    if not is_dbt_project(file.root):
+        return
+    try:
+        dbt = read_dbt_project(file.root)
+    except SemanticError:
+        return  # loading the model names the problem
+    yield dbt.root / DBT_PROJECT_FILE
+    spec = (file.settings.warehouse or {}).get("dbt_profile") or {}
+    with contextlib.suppress(SemanticError):  # none: opening the warehouse names where dbt looked
+        yield profiles_file(dbt, spec.get("profiles_dir") if isinstance(spec, dict) else None)
+    for folder in dbt.macro_paths:
+        if (dbt.root / folder).is_dir():
+            yield from sorted(p for p in (dbt.root / folder).rglob("*") if p.is_file())
 
 
 def _load_model(path: Path) -> SemanticModelFile:

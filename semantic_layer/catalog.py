@@ -63,6 +63,12 @@ def _formula(m: Metric) -> dict[str, Any] | None:
         return {"op": "divide", "numerator": m.numerator.name, "denominator": m.denominator.name}
     if m.type == "derived":
         return {"op": "expr", "expr": m.expr, "metrics": [i.name for i in m.inputs]}
+    if m.type == "conversion" and m.conversion:
+        c = m.conversion
+        return {"op": c.calculation, "base_measure": c.base_measure,
+                "conversion_measure": c.conversion_measure, "entity": c.entity,
+                "window": str(c.window) if c.window else None,
+                "constant_properties": [list(p) for p in c.constant_properties]}
     if m.type == "cumulative":
         return {"op": "cumulative", "measure": m.measure,
                 "window": str(m.window) if m.window else None, "grain_to_date": m.grain_to_date}

@@ -23,7 +23,14 @@ from sqlglot import exp
 
 from showwork.semantic_layer.errors import SemanticError
 from showwork.semantic_layer.joins import resolve_any
-from showwork.semantic_layer.model import GRAINS, Measure, Offset, SemanticModel, SemanticModelFile
+from showwork.semantic_layer.model import (
+    GRAINS,
+    Conversion,
+    Measure,
+    Offset,
+    SemanticModel,
+    SemanticModelFile,
+)
 from showwork.semantic_layer.pushdown import again, aggregated_first
 from showwork.semantic_layer.requests import AnyOf, Filter
 from showwork.semantic_layer.scan import Scan, with_from
@@ -90,6 +97,8 @@ class Mode:
     grain: str | None = None
     """to_grain: the grain to align to; cumulative: grain_to_date."""
     period_agg: str = "first"
+    conversion: Conversion | None = None
+    """conversion: the conversion metric whose conversions the leaf counts."""
 
 
 PLAIN = Mode()
@@ -197,6 +206,8 @@ class _Build:
                 filters = tuple(dict.fromkeys((*inner.filters, *inp.filters, *filters)))
             how = Mode("cumulative", m.window, m.grain_to_date, m.period_agg)
             return _filled(m.fill_nulls_with, self._leaf(Leaf(measure, filters, how), name, True))
+        if m.type == "conversion":
+            return self._conversion_metric(m.name, filters, mode)
         if m.type == "ratio":
             assert m.numerator and m.denominator
             num = self.metric(m.numerator.name, (*filters, *m.numerator.filters), mode)
@@ -214,6 +225,27 @@ class _Build:
 
         return parse_trusted(m.expr or "").transform(swap)  # a copy
 
+    def _conversion_metric(self, name: str, filters: tuple[str, ...], mode: Mode) -> exp.Expr:
+        """A conversion metric over two leaves: its base measure's events (the rows of every
+        group, as MetricFlow's full outer join of the two) and their conversions."""
+        c = self.model.metric_index[name].conversion
+        assert c is not None
+        if mode != PLAIN:
+            raise SemanticError(f"Metric {name!r}: a conversion metric shifted in time (an offset "
+                                "or a cumulative window over it) is not supported yet.")
+        if self.plan is not None and self.plan.kind == "compare":
+            raise SemanticError(f"Metric {name!r}: comparing two windows of a conversion metric "
+                                "is not supported yet; ask each window as its own query.")
+        base = self._leaf(Leaf(c.base_measure, filters), name if c.calculation != "conversions"
+                          else f"{name}__base", False)
+        conversions = self._leaf(Leaf(c.conversion_measure, filters, Mode("conversion",
+                                                                          conversion=c)),
+                                 name, True)
+        if c.calculation == "conversions":
+            return conversions
+        return exp.Div(this=cast(conversions, DOUBLE), expression=exp.Nullif(
+            this=cast(base, DOUBLE), expression=exp.Literal.number(0)))
+
     def _leaf(self, leaf: Leaf, name: str, canonical: bool) -> exp.Expr:
         if leaf not in self.leaves:
             wanted = f"m__{name}" if canonical else f"m__{leaf.measure}"
@@ -228,6 +260,11 @@ class _Build:
         ctes: dict[str, _Cte] = {}
         for leaf in self.leaves:
             sm, measure = self.model.measures[leaf.measure]
+            if leaf.mode.conversion is not None:
+                base = self.model.measures[leaf.mode.conversion.base_measure][0]
+                key = f"c_{base.name}__{self.leaves[leaf][3:]}"
+                ctes[key] = _Cte(key, base, [leaf], kind="conversion")
+                continue
             if leaf.mode != PLAIN:
                 if measure.point_in_time:
                     raise SemanticError(f"Measure {measure.name!r} is read at a point in time; "
@@ -262,7 +299,7 @@ class _Build:
         built = []
         for cte in self._ctes():
             build = {"additive": self._additive, "pit": self._pit, "range": self._range,
-                     "semi": self._semi}[cte.kind]
+                     "semi": self._semi, "conversion": self._conversion}[cte.kind]
             built.append((cte.name, build(cte, self._bucketed)))
         keys = ([BUCKET] if self._bucketed else []) + list(plan.group_by)
         if plan.kind == "query" and plan.grain and self.spined and self._spine_rows_kept():
@@ -290,7 +327,7 @@ class _Build:
                 and (keep is None or any(keep(d) for d in _days(w, spine)))]
         if not rows:
             return None
-        own = self._additive(_Cte(f"has_{self.leaves[leaf][3:]}", sm, [leaf]), True)
+        own = self._periods_with_rows(sm, leaf)
         bucket = cast(exp.column(BUCKET, "p"), DATE)
         has = exp.select(exp.Literal.number(1)).from_(own.subquery("h"), copy=False).where(
             exp.column(BUCKET, "h").eq(bucket.copy()), copy=False)
@@ -299,6 +336,25 @@ class _Build:
         for name in plan.group_by:
             select = select.select(named(exp.Null(), name), copy=False)
         return select.where(exp.not_(exp.Exists(this=has)), copy=False)
+
+    def _periods_with_rows(self, sm: SemanticModel, leaf: Leaf) -> exp.Select:
+        """The periods of the query's window in which the leaf's scan has a row (its filters
+        and the query's): the rows its own scan groups, read for their periods alone (no
+        aggregate, no dimension, no aggregate-first rewrite: a third of such a compile)."""
+        plan = self.plan
+        assert plan is not None and plan.grain is not None
+        scan = Scan(self.model, sm, self.dialect)
+        col = scan.time(self.model.measures[leaf.measure][1])
+        bucket = truncate(col.copy(), plan.grain, self.dialect)
+        select = exp.select(named(bucket, BUCKET)).group_by(bucket.copy(), copy=False)
+        if plan.bounded:
+            select = select.where(in_window(col, plan.windows[0]), copy=False)
+        for cond in self._filters(scan, leaf):
+            select = select.where(cond, copy=False)
+        if scan.fact.entities:  # as _dims: a model without entities holds for every member
+            for f in plan.filters:
+                select = select.where(self._condition(scan, f), copy=False)
+        return with_from(scan, select)
 
     def _spine_days(self, sm: SemanticModel, measure: Measure
                     ) -> Callable[[dt.date], bool] | None:
@@ -521,6 +577,78 @@ class _Build:
             select = select.select(named(aggregate, column), copy=False)
         select = self._dims(select, scan)
         return aggregated_first(scan, with_from(scan, select), how)
+
+    # -- conversion: each conversion event credited to its latest base event ------------------
+    def _conversion(self, cte: _Cte, bucketed: bool) -> exp.Select:
+        """The conversions of a conversion metric per group, as MetricFlow finds them: the base
+        measure's rows (the query's window and filters and the metric's filter on them) joined
+        to the conversion measure's rows of the same entity and constant properties whose day is
+        the base row's or later, within the window; each conversion row kept once, with the
+        latest such base row (MetricFlow's FIRST_VALUE by the base day, descending), whose
+        period and dimensions it is grouped by; then the conversion measure aggregated."""
+        plan = self.plan
+        assert plan is not None
+        (leaf,) = cte.leaves
+        c = leaf.mode.conversion
+        assert c is not None
+        base_sm, base_m = self.model.measures[c.base_measure]
+        conv_sm, conv_m = self.model.measures[c.conversion_measure]
+        scan = Scan(self.model, base_sm, self.dialect)
+        time = scan.time(base_m)
+        base = exp.select(named(truncate(time.copy(), "day", self.dialect), "__day"),
+                          named(_element(base_sm, c.entity, "entity"), "__entity"))
+        conv_time = conv_sm.dimension(conv_m.agg_time_dimension)
+        if conv_time is None:
+            raise SemanticError(f"Measure {conv_m.name!r} has no time dimension "
+                                f"{conv_m.agg_time_dimension!r} in {conv_sm.name!r}.")
+        conversions = exp.select(
+            named(truncate(qualify(conv_time.expr, conv_sm.name, conv_sm.table), "day",
+                           self.dialect), "__day"),
+            named(_element(conv_sm, c.entity, "entity"), "__entity"),
+            named(qualify(conv_m.expr, conv_sm.name, conv_sm.table), "__value"),
+            named(exp.Window(this=exp.RowNumber()), "__id"))
+        on = [binary(exp.EQ, exp.column("__entity", "b"), exp.column("__entity", "c"))]
+        for i, (base_prop, conv_prop) in enumerate(c.constant_properties):
+            base = base.select(named(_element(base_sm, base_prop), f"__p{i}"), copy=False)
+            conversions = conversions.select(named(_element(conv_sm, conv_prop), f"__p{i}"),
+                                             copy=False)
+            on.append(binary(exp.EQ, exp.column(f"__p{i}", "b"), exp.column(f"__p{i}", "c")))
+        conversions = conversions.from_(Scan._table(conv_sm, conv_sm.name), copy=False)
+        if plan.bounded:
+            base = base.where(in_window(time, plan.windows[0]), copy=False)
+        keys = []
+        if plan.grain:
+            base = base.select(named(truncate(time.copy(), plan.grain, self.dialect), BUCKET),
+                               copy=False)
+            keys.append(BUCKET)
+        for name in plan.group_by:
+            base = base.select(named(scan.dimension(name), name), copy=False)
+            keys.append(name)
+        for cond in self._filters(scan, Leaf(c.base_measure, leaf.filters)):
+            base = base.where(cond, copy=False)
+        for f in plan.filters:
+            base = base.where(self._condition(scan, f), copy=False)
+        base = with_from(scan, base)
+        day, since = exp.column("__day", "b"), exp.column("__day", "c")
+        on.append(binary(exp.LTE, day, since))
+        if c.window is not None:
+            on.append(binary(exp.GT, day.copy(), _days_before(since.copy(), c.window)))
+        rank = exp.Window(this=exp.RowNumber(), partition_by=[exp.column("__id", "c")],
+                          order=exp.Order(expressions=[exp.Ordered(this=day.copy(), desc=True)]))
+        matched = exp.select(named(exp.column("__value", "c"), "__value"),
+                             *[named(exp.column(k, "b"), k) for k in keys],
+                             named(rank, "__rank")).from_(base.subquery("b"), copy=False)
+        join(matched, conversions.subquery("c"), "inner", exp.and_(*on, copy=False))
+        out = exp.select(*[exp.column(k) for k in keys]).from_(
+            matched.subquery("matched"), copy=False).where(
+            binary(exp.EQ, exp.column("__rank"), exp.Literal.number(1)), copy=False)
+        scan_c = Scan(self.model, conv_sm, self.dialect)
+        value = self._aggregate(Leaf(c.conversion_measure, ()), None, scan_c,
+                                value=exp.column("__value"), grouped=bool(keys))
+        out = out.select(named(value, self.leaves[leaf]), copy=False)
+        for k in keys:
+            out = out.group_by(exp.column(k), copy=False)
+        return out
 
     def _again(self, leaf: Leaf) -> str | None:
         """How the leaf's partial results are aggregated again (pushdown.again)."""
@@ -952,6 +1080,28 @@ class _Build:
         if plan.limit:
             select = select.limit(plan.limit, copy=False)
         return select
+
+
+def _element(sm: SemanticModel, name: str, kind: str = "") -> exp.Expr:
+    """A semantic model's own entity or dimension `name` as SQL of its table (a conversion
+    metric's entity and constant properties)."""
+    entity = sm.entity(name) if kind != "dimension" else None
+    dimension = sm.dimension(name) if kind != "entity" and entity is None else None
+    expr = entity.expr if entity else dimension.expr if dimension else None
+    if expr is None:
+        raise SemanticError(f"Semantic model {sm.name!r} has no {kind or 'entity or dimension'} "
+                            f"{name!r}, which its conversion metric names.")
+    return qualify(expr, sm.name, sm.table)
+
+
+def _days_before(day: exp.Expr, window: Offset) -> exp.Expr:
+    """`day` minus the window, in calendar units (a month back from Mar 31 is Feb 29)."""
+    count, unit = window.count, window.grain
+    if unit == "week":
+        count, unit = count * 7, "day"
+    elif unit == "quarter":
+        count, unit = count * 3, "month"
+    return exp.DateSub(this=day, expression=exp.Literal.number(count), unit=exp.var(unit.upper()))
 
 
 def _approximate(m: Measure, value: exp.Expr, dialect: str) -> exp.Expr | None:

@@ -18,9 +18,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import structlog
+
+from showwork.semantic_layer.errors import ModelError
 from showwork.semantic_layer.execute import Limits
 from showwork.semantic_layer.governance import DimensionGovernance
-from showwork.semantic_layer.model import Coverage, SemanticModelFile
+from showwork.semantic_layer.model import Coverage, Dimension, SemanticModel, SemanticModelFile
 from showwork.semantic_layer.results import citable, member_text
 
 if TYPE_CHECKING:
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
 
     from showwork.semantic_layer.engines import Engine
 
+log = structlog.get_logger(__name__)
 MAX_MEMBERS = 50
 INDEX_BOUND = 2000
 RARE = 1000
@@ -91,13 +95,11 @@ def infer(model: SemanticModelFile, run: Run, dialect: str = "duckdb") -> Semant
         if sm.name in coverage or not sm.measures:
             continue
         time = sm.dimension(sm.measures[0].agg_time_dimension)
-        day = exp.cast(qualify(time.expr, sm.table), "DATE") if time else None
-        if day is None:
+        if time is None:
             continue
-        sql = exp.select(exp.Min(this=day), exp.Max(this=day.copy())).from_(_table(sm)).sql(dialect)
-        ((lo, hi),) = run(sql)
-        if lo is not None:
-            coverage[sm.name] = Coverage(_date(lo), _date(hi))
+        found = _time_coverage(sm, time, run, dialect)
+        if found is not None:
+            coverage[sm.name] = found
     spine = model.spine_coverage or _spine_coverage(model, run, dialect)
     governance = dict(model.dimension_governance)
     wanted = set(_open_dimensions(model))
@@ -133,6 +135,60 @@ def infer(model: SemanticModelFile, run: Run, dialect: str = "duckdb") -> Semant
         as_of = max(through)
     return replace(model, coverage_by_model=coverage, dimension_governance=governance,
                    as_of=as_of, member_index=index, spine_coverage=spine)
+
+
+def _time_coverage(sm: SemanticModel, time: Dimension, run: Run, dialect: str
+                   ) -> Coverage | None:
+    """The first and last day of a semantic model's time dimension, from its values as the
+    warehouse holds them: a date or timestamp; an integer year or a text date (`2024`,
+    `2024-03`, `2024-03-05`, as dbt projects store them) as the days it spans. None when the
+    values are neither (the layer refuses a query reading that time, naming the column); a
+    ModelError naming the file, model, dimension and column when the warehouse cannot read them
+    at all (never the engine's bare cast error)."""
+    from sqlglot import exp
+
+    from showwork.semantic_layer.sql import qualify
+
+    value = qualify(time.expr, sm.table)
+    sql = exp.select(exp.Min(this=value), exp.Max(this=value.copy())).from_(_table(sm)).sql(dialect)
+    where = (f"{sm.origin}: semantic model {sm.name!r}, time dimension {time.name!r} "
+             f"(expr {time.expr!r} of table {sm.table!r})")
+    try:
+        ((lo, hi),) = run(sql)
+    except Exception as exc:  # noqa: BLE001 - any engine's error, named where it comes from
+        raise ModelError([f"{where}: its first and last day could not be read: "
+                          f"{' '.join(str(exc).split())[:300]}"]) from exc
+    if lo is None:
+        return None
+    first, last = _day_bounds(lo), _day_bounds(hi)
+    if first is None or last is None:
+        log.warning("coverage unknown", detail=f"{where}: values such as {lo!r} are neither "
+                    "dates nor years; a query reading its time is refused")
+        return None
+    return Coverage(first[0], last[1])
+
+
+def _day_bounds(v: Any) -> tuple[dt.date, dt.date] | None:
+    """(first, last day) a stored time value spans: a date, a timestamp's day, an integer year
+    or a year's text, a month's text (YYYY-MM), an ISO date's text; None for anything else."""
+    if isinstance(v, dt.datetime):
+        return v.date(), v.date()
+    if isinstance(v, dt.date):
+        return v, v
+    text = str(v).strip()
+    if isinstance(v, int | float) and not isinstance(v, bool) and float(v).is_integer():
+        text = str(int(v))
+    try:
+        if len(text) == 4 and text.isdigit():
+            return dt.date(int(text), 1, 1), dt.date(int(text), 12, 31)
+        if len(text) == 7 and text[4] == "-":
+            first = dt.date(int(text[:4]), int(text[5:]), 1)
+            return first, (first.replace(day=28) + dt.timedelta(days=4)).replace(day=1) - \
+                dt.timedelta(days=1)
+        day = dt.date.fromisoformat(text[:10])
+    except ValueError:
+        return None
+    return day, day
 
 
 def _spine_coverage(model: SemanticModelFile, run: Run, dialect: str) -> Coverage | None:

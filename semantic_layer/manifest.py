@@ -22,6 +22,7 @@ from showwork.semantic_layer.errors import ModelError, UnsupportedFeature
 from showwork.semantic_layer.model import (
     AGGREGATIONS,
     GRAINS,
+    Conversion,
     Dimension,
     Entity,
     Measure,
@@ -397,7 +398,8 @@ def _metric(m: Any, raw: RawManifest, problems: _Problems) -> Metric:
     p = m.type_params
     fields: dict[str, Any] = {}
     if kind == "conversion":
-        problems.unsupported(where, "a conversion metric (type: conversion)")
+        fields["conversion"] = _conversion(p.conversion_type_params, raw, where, problems)
+        fields["measure"] = fields["conversion"].base_measure if fields["conversion"] else None
     default_grain = _grain(m.time_granularity) or None
     if default_grain and default_grain not in GRAINS:
         problems.unsupported(where, f"a default time_granularity {m.time_granularity!r}",
@@ -447,6 +449,30 @@ def _metric(m: Any, raw: RawManifest, problems: _Problems) -> Metric:
         fields["inputs"] = tuple(_input(i, where, problems, offsets=True) for i in p.metrics or ())
     return Metric(name=m.name, type=kind, label=m.label or m.name.replace("_", " "), origin=origin,
                   description=m.description or None, filters=filters, **fields)
+
+
+def _conversion(c: Any, raw: RawManifest, where: str, problems: _Problems) -> Conversion | None:
+    """A conversion metric's parameters, its inputs as measures (a simple metric named as
+    base_metric or conversion_metric reads its measure). None when unsupported (named)."""
+    sides = []
+    for side in ("base", "conversion"):
+        measure, metric = getattr(c, f"{side}_measure", None), getattr(c, f"{side}_metric", None)
+        if measure is None and metric is not None:
+            problems.unsupported(where, f"{side}_metric on a conversion metric",
+                                 f"name a measure in {side}_measure")
+            return None
+        if measure is None:
+            problems.unsupported(where, f"a conversion metric without a {side}_measure")
+            return None
+        if measure.filter or getattr(measure, "fill_nulls_with", None) is not None or getattr(
+                measure, "join_to_timespine", False):
+            problems.unsupported(where, f"a filter, fill_nulls_with or join_to_timespine on the "
+                                 f"{side}_measure of a conversion metric")
+            return None
+        sides.append(measure.name)
+    window = _offset(c.window, where, problems) if c.window else None
+    props = tuple((p.base_property, p.conversion_property) for p in c.constant_properties or ())
+    return Conversion(sides[0], sides[1], c.entity, c.calculation.value, window, props)
 
 
 _BARE_METRIC_TIME = re.compile(r"TimeDimension\(\s*['\"]metric_time['\"]\s*\)")

@@ -159,6 +159,25 @@ class Offset:
 
 
 @dataclass(frozen=True)
+class Conversion:
+    """A conversion metric's parameters (MetricFlow's conversion_type_params): each conversion
+    event (a row of the conversion measure) is credited to the latest base event (a row of the
+    base measure, filtered as the query and the metric filter it) of the same entity, with equal
+    constant properties, on the conversion's day or within `window` before it; the base event's
+    period and dimensions are the conversion's."""
+
+    base_measure: str
+    conversion_measure: str
+    entity: str
+    calculation: str = "conversion_rate"
+    """conversion_rate (conversions / base events, as DOUBLE) or conversions."""
+    window: Offset | None = None
+    """None: any earlier base event counts."""
+    constant_properties: tuple[tuple[str, str], ...] = ()
+    """(base model's element, conversion model's element) pairs that must be equal."""
+
+
+@dataclass(frozen=True)
 class MetricInput:
     """A metric used by a ratio, derived or cumulative metric, with what the use adds."""
 
@@ -179,14 +198,14 @@ class MetricInput:
 class Metric:
     name: str
     type: str
-    """simple, ratio, derived or cumulative."""
+    """simple, ratio, derived, cumulative or conversion."""
     label: str
     origin: Origin
     description: str | None = None
     filters: tuple[str, ...] = ()
     """MetricFlow where-filter templates ({{ Dimension('entity__dim') }} = 'x')."""
     measure: str | None = None
-    """simple and cumulative: the measure aggregated."""
+    """simple and cumulative: the measure aggregated; conversion: its base measure."""
     numerator: MetricInput | None = None
     denominator: MetricInput | None = None
     expr: str | None = None
@@ -202,6 +221,8 @@ class Metric:
     fill_nulls_with: int | float | None = None
     """simple and cumulative: the value written where the metric is null (MetricFlow's
     COALESCE), in its own rows and as an input of a ratio or derived metric."""
+    conversion: Conversion | None = None
+    """conversion: how its conversions are found."""
     join_to_timespine: bool = False
     """simple: grouped by metric_time, every period of the time spine in the query's range is
     a row (MetricFlow's LEFT JOIN from the spine), null (or fill_nulls_with) where no data."""

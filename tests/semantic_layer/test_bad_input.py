@@ -58,10 +58,11 @@ def line(path: Path, text: str) -> int:
 
 
 UNSUPPORTED = [
-    ("conversion metric",
+    ("conversion metric over a filtered conversion measure",
      "  - name: conversion_rate\n    label: C\n    type: conversion\n    type_params:\n"
-     "      conversion_type_params: {base_measure: order_count, conversion_measure: order_count,"
-     " entity: customer}\n", (), "conversion_rate", "a conversion metric (type: conversion)"),
+     "      conversion_type_params: {base_measure: order_count, conversion_measure: {name: "
+     "order_count, fill_nulls_with: 0}, entity: customer}\n", (), "conversion_rate",
+     "fill_nulls_with or join_to_timespine on the conversion_measure"),
     ("metric default grain read by a grain-less metric_time filter",
      "  - {name: monthly, label: M, type: simple, type_params: {measure: revenue}, "
      "time_granularity: month, filter: \"{{ TimeDimension('metric_time') }} >= '2024-01-01'\"}\n",
@@ -249,7 +250,8 @@ class TestGovernance:
 
 
 def test_governance_of_a_metric_it_cannot_compute_still_loads(tmp_path: Path) -> None:
-    """Governance naming a metric that loads as not computable (a conversion metric) is not an
+    """Governance naming a metric that loads as not computable (a conversion metric over a
+    filled measure) is not an
     error: the project loads, the metric is refused by its feature, the rest keeps its
     governance."""
     path = project(tmp_path, UNSUPPORTED[0][1])

@@ -297,3 +297,44 @@ class TestSchemaMacro:
             "{{ adapter.quote(target.schema) }}\n{%- endmacro %}\n", encoding="utf-8")
         with pytest.raises(WarehouseSpecError, match="s.sql: generate_schema_name reads"):
             relations(root)
+
+
+class TestHarnessCache:
+    """The harness keeps a loaded model by its files' digest (harness/cache.py): in a dbt project
+    that covers profiles.yml (the target's schema) and macros/ (generate_schema_name), so editing
+    either reloads the model rather than serve the schema it had."""
+
+    @pytest.fixture()
+    def root(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+        monkeypatch.setenv("SHOWWORK_HOME", str(tmp_path / "home"))
+        return dbt_project(tmp_path, "conformance", TARGETS["postgres"],
+                           models_config={"conformance": {"+schema": "marts"}})
+
+    @staticmethod
+    def _schemas(root: Path) -> tuple[str, set[str]]:
+        from showwork.harness.project import Project
+
+        project = Project.load(root / "dbt_project.yml")
+        return project.digest, {sm.schema or "" for sm in project.model.semantic_models}
+
+    def test_editing_profiles_yml_reloads(self, root: Path) -> None:
+        digest, schemas = self._schemas(root)
+        assert schemas == {"dbt_sl_test_marts"}
+        assert self._schemas(root) == (digest, schemas)  # unchanged: the same entry
+        text = (root / "profiles.yml").read_text(encoding="utf-8")
+        (root / "profiles.yml").write_text(text.replace("dbt_sl_test", "analytics"),
+                                           encoding="utf-8")
+        new_digest, new_schemas = self._schemas(root)
+        assert new_digest != digest and new_schemas == {"analytics_marts"}
+
+    def test_editing_a_macro_reloads(self, root: Path) -> None:
+        (root / "macros").mkdir()
+        macro = root / "macros" / "generate_schema_name.sql"
+        macro.write_text(JAFFLE_MACRO, encoding="utf-8")
+        digest, schemas = self._schemas(root)
+        assert schemas == {""}  # the template's: the target's own schema (named bare) but in prod
+        macro.write_text("{% macro generate_schema_name(custom_schema_name, node) -%}\n"
+                         "{{ custom_schema_name or target.schema }}\n{%- endmacro %}\n",
+                         encoding="utf-8")
+        new_digest, new_schemas = self._schemas(root)
+        assert new_digest != digest and new_schemas == {"marts"}
