@@ -68,3 +68,30 @@ def flights_layer() -> SemanticLayer:
     layer = SemanticLayer(load_project(FLIGHTS, database=db), db)
     yield layer
     layer.close()
+
+
+@pytest.fixture(scope="session")
+def tutorial_layer() -> SemanticLayer:
+    """dbt-metricflow's own tutorial project (`mf tutorial`), built by dbt as its authors ship
+    it (conformance/public.py, `built_project`), once per cache: a domain nobody here wrote.
+    It needs the dbt of `make conformance` (conformance/.venv), which CI builds before the
+    slow tests; without it the tests that ask for this layer skip and say why."""
+    import sys
+
+    from showwork.harness.project import Project
+
+    if not (ROOT / "conformance" / ".venv" / "bin" / "dbt").exists():
+        pytest.skip("the mf tutorial project is built by dbt in conformance/.venv (make conformance)")
+    sys.path.insert(0, str(ROOT))
+    from conformance.public import built_project
+
+    work = CACHE / "mf-tutorial"
+    root = work / "mf_tutorial_project"
+    if not (root / "target" / "semantic_manifest.json").exists():
+        import shutil
+
+        shutil.rmtree(work, ignore_errors=True)
+        root = built_project("mf-tutorial", work)
+    layer = Project.open(root).layer()
+    yield layer
+    layer.close()

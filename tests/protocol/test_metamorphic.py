@@ -30,6 +30,7 @@ DOMAINS = {  # name: (the fixture of its governed layer, its question files); on
     "shop": ("shop_layer", [ROOT / "examples" / "shop" / "questions.yaml",
                             ROOT / "examples" / "shop" / "questions_new.yaml"]),
     "flights": ("flights_layer", [FLIGHTS / "questions.yaml", FLIGHTS / "questions_new.yaml"]),
+    "mf-tutorial": ("tutorial_layer", [ROOT / "conformance" / "questions" / "mf_tutorial.yaml"]),
 }
 FILES = {name: files for name, (_fixture, files) in DOMAINS.items()}
 SAMPLE = 400
@@ -139,6 +140,6 @@ def test_a_sample_of_mutants_is_read_differently_or_flagged(request, name: str) 
 def test_every_mutant_is_read_differently_or_flagged(request, name: str) -> None:
     """Every generated mutant of every answerable question and paraphrase."""
     count, wrong = violations(name, _catalog(request, name), None)
-    assert count > 1000
+    assert count > (100 if name == "mf-tutorial" else 1000)  # its 20 questions, few members
     assert wrong == [], f"{name}: {len(wrong)} of {count} mutants read as the original:\n" + \
         "\n".join(wrong[:40])
