@@ -237,9 +237,10 @@ APPROXIMATE = {"about": 0.05, "around": 0.05, "roughly": 0.05, "approximately": 
                "almost": 0.05}
 """Hedges that state an interval around the number (docs/citations.md, "Approximations"):
 the value may lie this share of the number away from it ('about 4.5 times' of 4.51, 'roughly
-80 %' of 79.2 %, 'nearly $60,000' of $59,224.50), or within half a unit of its last digit when
-that is wider. 'nearly' and 'almost' state the value is below the number (in size): 'nearly 15
-min' is not 15.4 min."""
+80 %' of 79.2 %, 'nearly $60,000' of $59,224.50), but no further than half a unit of the digit
+before its last one (a number written to the tens claims the tens: 'about 4,510' is not 4,307),
+and always within half a unit of its last digit. 'nearly' and 'almost' state the value is
+below the number (in size): 'nearly 15 min' is not 15.4 min."""
 BELOW = frozenset({"nearly", "almost"})
 
 
@@ -247,13 +248,14 @@ def _approximately(number: ReadNumber, target: int | float) -> bool:
     """Whether `target` lies in the interval the hedge before `number` states (`APPROXIMATE`).
 
     >>> [_approximately(read_numbers(t)[0], v) for t, v in (("about 80", 79.2), ("about 80", 70),
-    ...  ("nearly 60,000", 59224.5), ("nearly 60,000", 60400))]
-    [True, False, True, False]
+    ...  ("nearly 60,000", 59224.5), ("nearly 60,000", 60400), ("about 4,510", 4307),
+    ...  ("about 4,300", 4307))]
+    [True, False, True, False, False, True]
     """
     if target and number.value and (target < 0) != (number.value < 0):
         return False
     size, said = abs(target), abs(number.value)
-    band = max(APPROXIMATE[number.hedge] * said, 0.5 * number.unit)
+    band = max(min(APPROXIMATE[number.hedge] * said, 5 * number.unit), 0.5 * number.unit)
     if number.hedge in BELOW:
         return said - band <= size <= said + 1e-9 * max(1.0, said)
     return abs(size - said) <= band

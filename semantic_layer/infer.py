@@ -18,8 +18,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import structlog
-
 from showwork.semantic_layer.errors import ModelError
 from showwork.semantic_layer.execute import Limits
 from showwork.semantic_layer.governance import DimensionGovernance
@@ -31,7 +29,6 @@ if TYPE_CHECKING:
 
     from showwork.semantic_layer.engines import Engine
 
-log = structlog.get_logger(__name__)
 MAX_MEMBERS = 50
 INDEX_BOUND = 2000
 RARE = 1000
@@ -162,8 +159,11 @@ def _time_coverage(sm: SemanticModel, time: Dimension, run: Run, dialect: str
         return None
     first, last = _day_bounds(lo), _day_bounds(hi)
     if first is None or last is None:
-        log.warning("coverage unknown", detail=f"{where}: values such as {lo!r} are neither "
-                    "dates nor years; a query reading its time is refused")
+        import structlog  # here: a warm start infers nothing and loads no logging
+
+        structlog.get_logger(__name__).warning(
+            "coverage unknown", detail=f"{where}: values such as {lo!r} are neither dates nor "
+            "years; a query reading its time is refused")
         return None
     return Coverage(first[0], last[1])
 

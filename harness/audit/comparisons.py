@@ -46,9 +46,30 @@ _ORDER = re.compile(r"(?i)\b(?P<dir>most|largest|highest|biggest|least|smallest|
                     r"\s+first\b|\bin\s+(?P<word>descending|ascending)\s+order\b")
 _DESCENDING = {"most", "largest", "highest", "biggest", "descending"}
 _CLAUSE = re.compile(r"[^.;!?]+")
-_ASIDE = re.compile(r"\([^()]*\)")
-"""A parenthesis: its members qualify the sentence (a filter), they are not what a
-superlative outside it ranks."""
+
+
+def _asides(text: str) -> list[tuple[int, int]]:
+    """The outermost parentheses, nested ones inside them ('(most first: Online 2,093;
+    Toronto (Queen St. W) 140)'): their members qualify the sentence (a filter) or list its
+    rows, they are not what a superlative outside them ranks. An unclosed one runs to the end.
+
+    >>> _asides("A (b (c) d) e (f")
+    [(2, 11), (14, 16)]
+    """
+    out: list[tuple[int, int]] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+            if depth == 0:
+                out.append((start, i + 1))
+    if depth:
+        out.append((start, len(text)))
+    return out
 
 
 Quantified = tuple[str, str, tuple[str, ...], str | None]
@@ -68,7 +89,7 @@ def _quantified_in(index: CatalogIndex, text: str) -> list[Quantified]:
         return []
     mentions = index.read("mentions", text, lambda t: find_mentions(t, index.catalog))
     out = []
-    asides = [(m.start(), m.end()) for m in _ASIDE.finditer(text)]
+    asides = _asides(text)
     for clause in _clauses(text, mentions):
         for q in _QUANTIFIED.finditer(text, clause.start(), clause.end()):
             if _RANKED.search(text, max(0, q.start() - 12), q.start()):

@@ -86,10 +86,15 @@ def read_words(index: CatalogIndex, kind: str, text: str) -> ClaimReading:
 def _read(text: str, index: CatalogIndex) -> ClaimReading:
     # 'other than Delta': a member left out is no member named (scope.find_kept_out holds it)
     mentions, _excluded, _cues, _only = exclusions(text, find_mentions(text, index.catalog))
-    spans = [m.span for m in mentions]
     read = find_periods(text, as_of(index.catalog))
     periods = _with_written(text, read.found + _backwards(read.problems, index.catalog),
                             index.catalog)
+    # a member inside a longer period is the period's word ('Q2' of 'Q2 2017' where a text
+    # quarter is a member; 'May' of 'May 2019'): the longer reading wins, as in the reader
+    mentions = [m for m in mentions if m.kind != "member" or not any(
+        a <= m.span[0] and m.span[1] <= b and b - a > m.span[1] - m.span[0]
+        for a, b in (p.span for p in periods))]
+    spans = [m.span for m in mentions]
     metrics = tuple(m for m in mentions if m.kind == "metric")
     members = tuple(m for m in mentions if m.kind == "member")
     first: dict[str, Mention] = {}

@@ -110,7 +110,11 @@ class AuditReport:
     """Why the scope was not checked, or which checks the question's unread words skipped."""
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The record a trace keeps. `words_checked`: every word of an answered answer was
+        read, or quoted in an `unread_answer` finding with its span (issue 43), so a page may
+        mark the words that are not quoted as checked; a record without it (an audit older
+        than the closed-world reading) marks none."""
+        return {**asdict(self), "words_checked": self.status == "answered"}
 
     @property
     def not_checked(self) -> list[str]:

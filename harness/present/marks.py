@@ -43,17 +43,20 @@ def word_marks(text: str, audit: dict[str, Any], where: str) -> list[Mark]:
     word that is neither neutral nor quoted was read. A finding whose text is not `text` (an
     edited trace) marks nothing, never the wrong words.
 
-    >>> audit = {"status": "answered", "findings": [{"code": "unread_answer", "claim": "answer",
+    >>> audit = {"status": "answered", "words_checked": True, "findings": [{"code":
+    ...     "unread_answer", "claim": "answer",
     ...     "evidence": {"text": "Revenue was 5 thanks to luck.", "spans": [[14, 28]]}}]}
     >>> text = "Revenue was 5 thanks to luck."
     >>> [(text[a:b], kind) for a, b, _, kind in word_marks(text, audit, "answer")]
     [('Revenue', 'checked'), ('5', 'checked'), ('thanks to luck', 'unread')]
+    >>> word_marks(text, {**audit, "words_checked": None}, "answer")  # an older audit
+    []
     """
-    if audit.get("status") != "answered" or not text:
-        return []
+    if audit.get("status") != "answered" or not text or not audit.get("words_checked"):
+        return []  # an audit older than the closed-world reading: what it read is unknown
     found = [f.get("evidence") or {} for f in audit.get("findings") or []
              if f.get("code") == "unread_answer" and f.get("claim") == where]
-    if any(e.get("text") != text for e in found):
+    if any(e.get("text") != text or "spans" not in e for e in found):
         return []
     unread = sorted((a, b) for e in found for a, b in e.get("spans") or []
                     if 0 <= a < b <= len(text))

@@ -18,6 +18,7 @@ import pytest
 from showwork.benchmarks.adversary import LIE_CODES, LIES, REWRITES
 from showwork.benchmarks.audit import Case, case_report, cases_of, open_domain, rules_traces
 from showwork.harness.experiments.questions import load_questions
+from showwork.protocol.periods import period_words
 
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".showwork" / "test-cache"
@@ -156,7 +157,8 @@ class TestAChangeStatedBackwards:
         lied = _edit_claim(case, 0, f"{current} versus {previous}", f"{previous} versus {current}")
         report = case_report(case, lied)
         assert _codes(report) == [("mislabelled_window", "c1")]
-        assert report.findings[0].evidence["said"] == previous and report.decision == "withhold"
+        said = report.findings[0].evidence["said"]  # the window read from the words, as ISO
+        assert period_words(*said.split("..")) == previous and report.decision == "withhold"
         honest = _edit_claim(case, 0, f"{current} versus {previous}",
                              f"from {previous} to {current}")
         assert _codes(case_report(case, honest)) == []

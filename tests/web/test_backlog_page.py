@@ -20,21 +20,22 @@ from showwork.harness.present.web import App, serve
 ROOT = Path(__file__).resolve().parents[2]
 DOMAINS = {
     "demo": (None, "lookup-001", ("refuse-008", "refuse-009"), "2026",
-             ("April", "May", "June")),
+             ("April", "May", "June"), "open"),
     "shop": (ROOT / "examples" / "shop" / "questions.yaml", "lookup-001",
-             ("refuse-006", "refuse-008"), "2019", ("April", "May", "June")),
+             ("refuse-006", "refuse-008"), "2019", ("April", "May", "June"), "cancellation"),
 }
 """Per domain: its question file, an answerable question given a wrong gold, two bundled
-refusals, and the year and months of three questions about 'the rate' (a word no governed
-metric is called, but a part of one)."""
+refusals, and the year and months of three questions about 'the WORD' (a word no governed
+metric is called, but a part of one: 'reminder_open_rate', 'cancellation_rate'; not 'rate',
+which the reader reads as the one ratio metric since issue 42)."""
 
 
 def _questions(domain: str) -> QuestionFile:
-    path, answerable, refusals, year, months = DOMAINS[domain]
+    path, answerable, refusals, year, months, word = DOMAINS[domain]
     qs = {q.id: q for q in load_questions(path).questions}
     wrong = QuestionSpec(id="wrong-gold", text=qs[answerable].text, category="lookup",
                          answerable=True, gold={"sql": "SELECT -1"})
-    rate = [QuestionSpec(id=f"rate-{m.lower()}", text=f"What was the rate in {m} {year}?",
+    rate = [QuestionSpec(id=f"part-{m.lower()}", text=f"What was the {word} in {m} {year}?",
                          category="undefined_metric", answerable=False) for m in months]
     return QuestionFile(questions=[qs[answerable], wrong, *(qs[i] for i in refusals), *rate])
 
@@ -63,7 +64,7 @@ def site(runs: Path):
 @pytest.mark.parametrize("domain", ["demo", "shop"])
 def test_the_backlog_groups_what_a_data_team_acts_on(page, site: str, runs: Path,
                                                      domain: str) -> None:
-    """Wrong answers are listed against gold; the three refusals over 'rate' are one group
+    """Wrong answers are listed against gold; the three refusals over one word are one group
     whose suggestion is the governed metric holding that word; each bundled refusal is its own
     group; the counts per metric include the wrong answer's metric; and the summary's counts
     are results.json's."""
@@ -76,11 +77,12 @@ def test_the_backlog_groups_what_a_data_team_acts_on(page, site: str, runs: Path
     served = scored["decision"] in ("serve", "serve_with_caveats")
     assert wrong.first.locator("td").nth(2).inner_text() == str(int(served))
     groups = page.locator("#refusal-groups tr.refusal-group")
-    rate = groups.filter(has_text="“rate”")
+    word = DOMAINS[domain][5]
+    rate = groups.filter(has_text=f"“{word}”")
     assert rate.count() == 1
     cells = rate.locator("td").all_inner_texts()
     assert cells[2] == "3"
-    catalog_metrics = [m for m in _catalog(runs / domain)["metrics"] if "rate" in m.split("_")]
+    catalog_metrics = [m for m in _catalog(runs / domain)["metrics"] if word in m.split("_")]
     assert any(f"synonym of metric '{m}'" in cells[4] for m in catalog_metrics), cells[4]
     refused = sum(a["status"] == "refused" for a in attempts)
     assert refused == 5 and groups.count() >= 3
@@ -113,6 +115,7 @@ def test_the_report_carries_the_same_backlog(page, runs: Path) -> None:
         link = page.locator("#wrong-answers tr.wrong-answer a")
         assert link.count() == 1 and link.get_attribute("href").startswith("#attempt-")
         assert page.locator(link.get_attribute("href")).count() == 1
-        assert page.locator("#refusal-groups tr.refusal-group", has_text="“rate”").count() == 1
+        word = DOMAINS[domain][5]
+        assert page.locator("#refusal-groups tr.refusal-group", has_text=f"“{word}”").count() == 1
         assert "1 wrong answer against gold" in page.inner_text("#backlog-summary")
         assert "No findings." not in page.inner_text("body")
