@@ -6,6 +6,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
+from showwork.protocol.periods import period_words
 from showwork.semantic_layer.windows import Window
 
 
@@ -39,8 +40,8 @@ class Outcome:
         for cov in (self.result or {}).get("coverage", []):
             if cov["partial"]:
                 req, got = cov["requested"], cov["covered"]
-                covered = f"{got['start']}..{got['end']}" if got else "none of it"
-                return (f"the window {req['start']}..{req['end']} is only partly covered by data "
+                covered = period_words(got["start"], got["end"]) if got else "none of it"
+                return (f"{period_words(req['start'], req['end'])} is only partly covered by data "
                         f"(covered: {covered}); a partial period would read as a fake change.")
         return "the window is only partly covered by data."
 
