@@ -319,16 +319,19 @@ def _abbreviations(text: str, key: tuple[tuple[tuple[str, str], ...],
     - an acronym written in capitals, of three to six letters, that spells the initials of a
       metric named in three or more words ("AOV" → average_order_value);
     - two or more words that spell a metric's one-word name, each word giving its initial or
-      itself, whole or in the singular, at least one by its initial ("consumer price index" →
-      cpi, "packs per capita" → packpc).
+      itself, whole or in the singular, at least two by their initials ("consumer price index"
+      → cpi, "packs per capita" → packpc).
 
-    Either counts only where it names exactly one metric; it never outranks an entry.
+    Either counts only where it names exactly one metric; it never outranks an entry, nor a
+    member or dimension on the same words (find_mentions).
 
     >>> key = (( ("aov", "average_order_value"),), (("cpi", "cpi"), ("packpc", "packpc")))
     >>> [(m.name, m.words) for m in _abbreviations("AOV and the consumer price index", key)]
     [('average_order_value', 'AOV'), ('cpi', 'consumer price index')]
     >>> [(m.name, m.words) for m in _abbreviations("packs per capita; aov; price index", key)]
     [('packpc', 'packs per capita')]
+    >>> _abbreviations("by order status", ((), (("orders", "order_count"),)))
+    []
     """
     initials, short = dict(key[0]), dict(key[1])
     out: list[Mention] = []
@@ -356,20 +359,21 @@ def _abbreviations(text: str, key: tuple[tuple[tuple[str, str], ...],
 
 def _spelled(abbr: str, words: list[tuple[str, Span]], at: int) -> int | None:
     """The end (exclusive word index) of the words from `at` that spell `abbr`, each by its
-    initial or by itself whole or singular, two words or more and one initial at least."""
-    def spell(rest: str, j: int, initial: bool) -> int | None:
+    initial or by itself whole or singular, two initials at least ('packs per capita' spells
+    packpc; 'order status' does not spell orders: one initial is a plural's 's')."""
+    def spell(rest: str, j: int, initials: int) -> int | None:
         if not rest:
-            return j if j - at >= 2 and initial else None
+            return j if initials >= 2 else None
         if j == len(words) or (j > at and words[j][1][0] - words[j - 1][1][1] > 1):
             return None  # words of one run: one space between them, no punctuation
         word = words[j][0]
         for whole in {word, word[:-1] if word.endswith("s") else word}:
             if len(whole) >= 3 and rest.startswith(whole):
-                end = spell(rest[len(whole):], j + 1, initial)
+                end = spell(rest[len(whole):], j + 1, initials)
                 if end is not None:
                     return end
-        return spell(rest[1:], j + 1, True) if rest[0] == word[0] else None
-    return spell(abbr, at, False)
+        return spell(rest[1:], j + 1, initials + 1) if rest[0] == word[0] else None
+    return spell(abbr, at, 0)
 
 
 def find_mentions(text: str, catalog: dict[str, Any]) -> list[Mention]:
@@ -383,7 +387,10 @@ def find_mentions(text: str, catalog: dict[str, Any]) -> list[Mention]:
                 if (m.span, m.name, m.member) not in known]
     dims = dimensions.scan(text)
     named = [m for m in scanned if not _verb(text, m) and not _bare_number(text, m, dims)]
-    candidates = find_metrics(text, catalog) + named + dims
+    said = [m.span for m in named + dims]
+    metrics = [m for m in find_metrics(text, catalog)
+               if m.how != "abbreviation" or not overlaps(m.span, said)]
+    candidates = metrics + named + dims
     return resolve(candidates)
 
 
