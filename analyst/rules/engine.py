@@ -24,7 +24,7 @@ from showwork.analyst.rules.diagnose import diagnose
 from showwork.analyst.rules.shares import share
 from showwork.analyst.rules.tables import scope, table
 from showwork.analyst.rules.understand import Understood
-from showwork.protocol.periods import period_words
+from showwork.protocol.periods import window_words
 from showwork.semantic_layer.windows import Window, periods
 
 __all__ = ["Call", "Outcome", "Plan", "plan"]
@@ -62,7 +62,7 @@ def lookup(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
         # 'Boston' read as the one name holding it, a station nobody flew to: no answer
         said = "; ".join(f"{w!r} read as {d} = {m}" for w, d, m in q.guessed)
         return out.refused(f"no data for {', '.join(q.metrics)} in "
-                           f"{period_words(q.window.start, q.window.end)} where {said}; "
+                           f"{window_words(str(q.window))} where {said}; "
                            "name the member as the data does.")
     for row in rows[:12]:
         for metric in q.metrics:

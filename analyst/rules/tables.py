@@ -13,7 +13,7 @@ from showwork.analyst.rules import catalog as cat
 from showwork.analyst.rules.calls import Call, Plan, window_json
 from showwork.analyst.rules.claims import AnswerBuilder, be, cite, fmt, members, plural, subject, unit_of
 from showwork.protocol.citations import GRAIN_KEYS
-from showwork.protocol.periods import period_words
+from showwork.protocol.periods import window_words
 from showwork.protocol.rendered import period
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
     rows = [row for row in r.rows() if row["values"][metric]["value"] is not None]
     if not rows:
         return out.refused(f"no data for {metric} by {', '.join(keys) or 'row'} in "
-                           f"{period_words(q.window.start, q.window.end)}.")
+                           f"{window_words(str(q.window))}.")
     if len(keys) != 1:
         return _grid(q, catalog, out, r.handle, metric, rows)
     rows = _ordered(q, rows, keys[0])[:q.top or MAX_LISTED]
