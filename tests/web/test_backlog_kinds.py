@@ -13,13 +13,12 @@ import os
 import re
 import subprocess
 import sys
-import threading
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from decided import reaudited
-from screens import shot
+from screens import served, shot
 
 from showwork.analyst.rules import RulesClient
 from showwork.harness.audit.types import SCOPE_CODES
@@ -30,7 +29,6 @@ from showwork.harness.experiments.results import build_results
 from showwork.harness.experiments.scores import attempt_from_trace
 from showwork.harness.present.backlog import MISLABELLED
 from showwork.harness.present.report import write_report
-from showwork.harness.present.web import App, serve
 from showwork.harness.project import sql_rows
 from showwork.protocol.reading import read_text
 from showwork.protocol.switches import Protocol
@@ -131,15 +129,8 @@ def runs(layer, shop_layer, tmp_path_factory) -> dict[str, list[TraceRecord]]:
 @pytest.fixture
 def site(runs):
     root: Path = runs["root"]
-
-    def no_layer() -> None:
-        raise AssertionError("nothing is asked here")
-
-    server = serve(App(root, root.parent / "asks.jsonl", no_layer), port=0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with served(root, root.parent / "asks.jsonl") as base:
+        yield base
 
 
 def test_the_runs_carry_each_kind(runs) -> None:

@@ -5,17 +5,15 @@ counts per metric and per dimension, and no claim that a run with wrong answers 
 from __future__ import annotations
 
 import json
-import threading
 from pathlib import Path
 
 import pytest
-from screens import shot
+from screens import served, shot
 
 from showwork.analyst.rules import RulesClient
 from showwork.harness.experiments import experiment as exp
 from showwork.harness.experiments.questions import QuestionFile, QuestionSpec, load_questions
 from showwork.harness.present.report import write_report
-from showwork.harness.present.web import App, serve
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAINS = {
@@ -51,14 +49,8 @@ def runs(layer, shop_layer, tmp_path_factory) -> Path:
 
 @pytest.fixture
 def site(runs: Path):
-    def no_layer() -> None:
-        raise AssertionError("nothing is asked here")
-
-    server = serve(App(runs, runs.parent / "asks.jsonl", no_layer), port=0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with served(runs, runs.parent / "asks.jsonl") as base:
+        yield base
 
 
 @pytest.mark.parametrize("domain", ["demo", "shop"])
