@@ -647,13 +647,19 @@ def _spans(reading: Reading, text: str, ctx: AnswerContext) -> Iterable[Span]:
     return reading(text, ctx)
 
 
+def stating(text: str) -> list[Span]:
+    """The words of `text` that state something: every token but the neutral ones and a
+    possessive's 's (what `account` holds each reading to; the page marks the same words)."""
+    return [m.span() for m in _TOKEN.finditer(text)
+            if m.group().lower() not in NEUTRAL and text[m.start() - 1:m.end()] not in
+            ("'s", "’s")]
+
+
 def account(text: str, ctx: AnswerContext) -> Account:
     """Which spans of `text` the readings consumed, and the runs of words none did. Readings
     run in order until every word that is not neutral is consumed (what a later one would
     consume too changes nothing the user is shown)."""
-    tokens = [m.span() for m in _TOKEN.finditer(text)
-              if m.group().lower() not in NEUTRAL and text[m.start() - 1:m.end()] not in
-              ("'s", "’s")]
+    tokens = stating(text)
     covered = bytearray(len(text) + 1)
     read: list[tuple[Span, str]] = []
     for reading in READINGS:

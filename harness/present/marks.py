@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from showwork.harness.audit.words import _TOKEN, NEUTRAL
+from showwork.harness.audit.words import stating
 
 MARKED = ("text_value_mismatch", "unsupported_number")
 NOT_CHECKED = "not checked"
@@ -70,10 +70,8 @@ def _stated(text: str, unread: list[tuple[int, int]]) -> list[tuple[int, int]]:
     not neutral), words next to each other and a number's or a date's parts ('12,834',
     '3.8 %', '2013-03-01') kept in one run."""
     runs: list[tuple[int, int]] = []
-    for m in _TOKEN.finditer(text):
-        a, b = m.span()
-        if m.group().lower() in NEUTRAL or text[a - 1:b] in ("'s", "’s") or any(
-                u < b and a < v for u, v in unread):
+    for a, b in stating(text):
+        if any(u < b and a < v for u, v in unread):
             continue
         if runs and _joined(text, runs[-1][1], a):
             runs[-1] = (runs[-1][0], b)
