@@ -282,9 +282,10 @@ def _dimension_scanners(key: tuple) -> tuple[Scanner, Scanner]:
 def find_metrics(text: str, catalog: dict[str, Any]) -> list[Mention]:
     """The governed metrics the text names, leftmost-longest, without overlaps; a metric
     abbreviated, or its abbreviated name written out, where no entry is named there."""
-    named = metric_scanner(catalog).scan(text, first_owner=True)
+    key = _metric_key(catalog)
+    named = _metric_scanner(key).scan(text, first_owner=True)
     spans = [m.span for m in named]
-    more = [m for m in _abbreviations(text, _abbreviation_key(_metric_key(catalog)))
+    more = [m for m in _abbreviations(text, _abbreviation_key(key))
             if not overlaps(m.span, spans)]
     return sorted(named + more, key=lambda m: m.span) if more else named
 
