@@ -178,13 +178,21 @@ def _inside(number: ReadNumber, target: int | float) -> bool:
         return True
     if (target < 0) != (number.value < 0) and target and number.value:
         return False
-    size, edge, unit = abs(target), abs(number.value), number.unit
+    size, edge, reach = abs(target), abs(number.value), bound_reach(number)
     slack = 1e-9 * max(1.0, edge)
     if number.bound[0] == ">":
         return (size > edge + slack or (number.bound == ">=" and size >= edge - slack)) \
-            and size < edge + unit - slack
+            and size < edge + reach - slack
     return (size < edge - slack or (number.bound == "<=" and size <= edge + slack)) \
-        and size > edge - unit + slack
+        and size > edge - reach + slack
+
+
+def bound_reach(number: ReadNumber) -> float:
+    """How far past its edge a bound admits a value: a unit of its last digit, or the band an
+    'about' would give the same number when that is wider ('just over $60k' admits $61,014 —
+    its band is $3,000 — while 'over 10 %' admits 10 % to 11 %, one unit, as before)."""
+    edge = abs(number.value)
+    return max(number.unit, min(0.05 * edge, 5 * number.unit))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -221,6 +229,8 @@ def near(number: ReadNumber, target: int | float) -> bool:
         if number.hedge in BELOW:
             return False  # 'nearly 15' is not 15.4, though 15.4 rounds to 15
     unit = number.unit
+    if number.bound:  # on its side of the edge, within its reach (`_inside`)
+        return _inside(number, target)
     gap = abs(number.at - target)
     if gap > 0.5 * unit:  # within half a unit, any slack keeps it (the common case)
         # The same tolerance as values.matches, so a JSON number and its text agree; the
@@ -229,7 +239,7 @@ def near(number: ReadNumber, target: int | float) -> bool:
         slack = max(min(1e-12 * max(1.0, abs(target)), 1e-3 * unit), 4 * math.ulp(target))
         if gap > 0.5 * unit + slack:
             return False
-    return not number.bound or _inside(number, target)
+    return True
 
 
 APPROXIMATE = {"about": 0.05, "around": 0.05, "roughly": 0.05, "approximately": 0.05,
@@ -692,16 +702,24 @@ states (40 % hedged: 'roughly a tenth'), never more widely than its ratio would 
 -40 %."""
 
 
+SHARE_TOLERANCE = 0.12
+SHARE_TOLERANCE_HEDGED = 0.25
+"""A part of a whole as a share ('a quarter of all flights') states the cited share within 12 %
+of the part (22 % to 28 % for a quarter), 25 % hedged ('roughly a quarter': 18.75 % to
+31.25 %): 'roughly a quarter of flights' is not 17.4 % of them. Narrower than a part of a
+change (PART_TOLERANCE), whose ratio already bounds it."""
+
+
 _SHARE_PART = re.compile(rf"(?i)\b(?:(?P<hedge>{_PART_HEDGES})\s+)?(?P<part>{_PART_WORDS})\s+of"
                          r"\s+(?:(?:all|the|total|overall|our|their|its)\s+)*")
 
 
 def share_parts(text: str) -> list[tuple[ReadNumber, int]]:
     """Each part of a whole the text writes ('a third of all revenue', 'about half of the
-    flights') as the fraction it states, within PART_TOLERANCE of the part (twice that hedged;
-    a bound states a side), with where the words it is a part of start. Whether those words
-    are a metric is the catalog's to say: 'half of the stores' is a count of members, no
-    number (the audit reads them, `harness/audit/numbers.py`)."""
+    flights') as the fraction it states, within SHARE_TOLERANCE of the part
+    (SHARE_TOLERANCE_HEDGED hedged; a bound states a side), with where the words it is a part
+    of start. Whether those words are a metric is the catalog's to say: 'half of the stores'
+    is a count of members, no number (the audit reads them, `harness/audit/numbers.py`)."""
     if _WORDY.search(text) is None:
         return []
     out = []
@@ -710,9 +728,10 @@ def share_parts(text: str) -> list[tuple[ReadNumber, int]]:
         if part >= 1:
             continue
         hedge = " ".join((m["hedge"] or "").lower().split())
-        hedged = 2 if hedge and hedge not in _BOUNDS else 1
+        width = (SHARE_TOLERANCE_HEDGED if hedge and hedge not in _BOUNDS
+                 else SHARE_TOLERANCE) * part
         out.append((ReadNumber(m.start(), m.end("part"), m.group(0).strip(), part, 0, 2, 1, "",
-                               False, False, "", "", True, hedged * PART_TOLERANCE * part, "",
+                               False, False, "", "", True, width, "",
                                hedge, _BOUNDS.get(hedge, ""), True), m.end()))
     return out
 
@@ -771,6 +790,10 @@ def _ratio(text: str, m: re.Match[str]) -> ReadNumber | None:
     if m["part"] or m["lpart"]:  # 'by a twentieth' is 5 %, not -14.5 % to +4.5 %: its own share
         hedged = 2 if hedge and hedge not in _BOUNDS else 1  # 'roughly a tenth': twice as wide
         width = min(width, hedged * PART_TOLERANCE * part * 100)
+    else:  # 'more than tripled', 'nearly doubled', 'roughly 3x': the hedge before the word
+        hedge = _hedge_before(text, m.start())
+        if hedge in _BOUNDS:  # up to the next whole multiple: 'more than tripled' is 3x to 4x
+            width = 50.0 if ratio > 1 else 25.0 * ratio
     return ReadNumber(m.start(), m.end(), m.group(0), value, 0, 2, 1, "", True, False, "",
                       m.group(0), True, width, "", hedge, _BOUNDS.get(hedge, ""))
 

@@ -33,6 +33,7 @@ from showwork.protocol.numbers import (
     TIME_UNITS,
     Kind,
     ReadNumber,
+    bound_reach,
     claims_in,
     from_value,
     in_time_unit,
@@ -270,6 +271,8 @@ def _reach(number: ReadNumber) -> float:
         half += abs(number.upto - number.value)
     elif number.hedge in APPROXIMATE:
         half = max(half, APPROXIMATE[number.hedge] * abs(number.value))
+    elif number.bound:
+        half = max(half, bound_reach(number))
     return half * (1 + 1e-9) + 1e-9 * (1 + abs(number.at))
 
 
