@@ -89,9 +89,11 @@ class AnswerBuilder:
             grouped, named = [], []
             for at in range(0, len(premises), MAX_CITATIONS):
                 part, who = premises[at:at + MAX_CITATIONS], names[at:at + MAX_CITATIONS]
-                grouped.append(part[0] if len(part) == 1 else self.argue(
-                    f"In the order listed: {who[0]} through {who[-1]}", part))
-                named.append(who[0] if len(who) == 1 else f"{who[0]} through {who[-1]}")
+                # the group's members, as the answer lists them: words the audit reads ('In
+                # the order listed: A through B' was unread, and its 'through' between two
+                # week starts read as a window no row covers)
+                grouped.append(part[0] if len(part) == 1 else self.argue("; ".join(who), part))
+                named.append(who[0] if len(who) == 1 else f"{who[0]}; …; {who[-1]}")
             premises, names = grouped, named
         return self.argue(text, premises, kind)
 

@@ -24,7 +24,7 @@ from showwork.analyst.rules.diagnose import diagnose
 from showwork.analyst.rules.shares import share
 from showwork.analyst.rules.tables import scope, table
 from showwork.analyst.rules.understand import Understood
-from showwork.protocol.periods import window_words
+from showwork.protocol.periods import in_period, window_words
 from showwork.semantic_layer.windows import Window, periods
 
 __all__ = ["Call", "Outcome", "Plan", "plan"]
@@ -152,10 +152,11 @@ def running(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
         if len(rows) != 1:
             return out.refused(f"no single value for {metric} from {q.window.start} to {p.end}.")
         value = rows[0]["values"][metric]["value"]
-        out.measure(f"{subject(label)}{scope(q, catalog)} from {q.window.start} through "
-                    f"{p.end} {'were' if label.endswith('s') else 'was'} {fmt(value, frac)}",
+        out.measure(f"{subject(label)}{scope(q, catalog)} {'were' if label.endswith('s') else 'was'} "
+                    f"{fmt(value, frac)} {in_period(q.window.start, p.end)}",
                     cite(r.handle, metric, "value", rows[0]["key"]), value)
         listed.append({"key": p.start.isoformat(), "value": value})
     said = "; ".join(c["text"] for c in out.claims[-len(listed):][:MAX_SPOKEN])
-    return out.answered(f"Running total by {q.grain}: {said}.", listed[-1]["value"],
+    # each claim says its window from the same start: the words say it is a running total
+    return out.answered(f"{said}.", listed[-1]["value"],
                         values=listed)
