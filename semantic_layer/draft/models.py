@@ -24,6 +24,7 @@ from typing import Any
 
 from sqlglot import exp
 
+from showwork.semantic_layer.draft.docs import documented_average, head
 from showwork.semantic_layer.draft.profile import (
     ESTIMATE_SLACK,
     FEW_VALUES,
@@ -213,9 +214,21 @@ def commented(c: Column) -> list[str]:
     """The column's comment as a synonym, when it is short, and never when it reads as an
     instruction to the reader (a comment is text someone typed, like free text)."""
     text = " ".join((c.comment or "").split()).strip(" .")
-    if not text or _INSTRUCTION.search(text) or len(text.split()) > COMMENT_WORDS:
+    if not text or _INSTRUCTION.search(text):
         return []
-    return [text.lower()]
+    return list(dict.fromkeys([*([text.lower()] if len(text.split()) <= COMMENT_WORDS else []),
+                               *c.names]))
+
+
+def _averaging(said: list[str]) -> list[str]:
+    """'average x' for each name, a name that already says average kept as it is."""
+    return [x if documented_average(x) else f"average {x}" for x in said]
+
+
+def _documented_quantity(c: Column) -> list[str]:
+    """The names the column's documentation gives it without their 'average' ('average
+    price' → 'price')."""
+    return [x.split(" ", 1)[1] for x in c.names if documented_average(x) and " " in x]
 
 
 def described(c: Column) -> str:
@@ -282,6 +295,9 @@ def numeric_role(c: Column, entity: str, fact: bool) -> tuple[str, str]:
         return "delay", "a delay: averaged (sum / count) and its share over 15 minutes"
     if _AVERAGED.search(name) or _AVERAGED.search(snake(words(name))):  # life_exp: expectancy
         return "average", "a price, rate or score: averaged (sum / count), never summed"
+    if documented_average(c.comment):
+        return "average", (f"documented as an average ({head(c.comment or '')!r}): averaged "
+                           "(sum / count), never summed")
     if not c.integral and c.low is not None and float(c.low) >= 0 and float(c.high) <= 1:
         return "average", "values between 0 and 1 (a fraction): averaged, never summed"
     return "amount", "an additive amount: summed, and averaged"
@@ -881,7 +897,8 @@ def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measure
     b.measures.append({"name": total, "agg": "sum", "expr": expr_of(c.name),
                        "description": f"Sum of {d.table.name}.{c.name}{described(c)}."})
     label = f"total {spelled}" if role == "amount" else f"sum of {spelled} (for its average)"
-    said = [spelled, *SAID.get(spelled, ()), *commented(c)] if role == "amount" else []
+    said = [spelled, *SAID.get(spelled, ()),
+            *(x for x in commented(c) if not documented_average(x))] if role == "amount" else []
     if role == "amount" and _COUNTED.match(c.name.lower()):  # count: the number of the things
         said += [f"number of {things}", things, f"{singular(things)} count",
                  f"count of {things}"]
@@ -911,7 +928,13 @@ def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measure
                           *([bare, f"average {bare}"] if bare and role != "amount" else []),
                           *quantity, *(f"average {x}" for x in quantity),
                           *([spelled, *SAID.get(spelled, ())] if role != "amount" else []),
-                          *(f"average {x}" for x in commented(c))],
+                          *_averaging(commented(c)),
+                          *(x for q in _documented_quantity(c) for x in (
+                              f"{singular(things)} {q}", f"average {singular(things)} {q}")),
+                          *(x for n in c.names for x in ([f"{n} {d.quantity}",
+                                                          f"average {n} {d.quantity}",
+                                                          f"{d.quantity} of {n}"]
+                                                         if d.quantity else []))],
              **({"unit": unit} if unit else {}), **rollup})
     # a sum is its count times its average: "more rows, or a higher average?"
     b.edges.append({"parent": numerator, "op": "multiply", "factors": [denominator, avg]})

@@ -81,6 +81,8 @@ class Column:
     """False when `distinct` is the engine's approximation."""
     comment: str | None = None
     """The warehouse's comment on the column (COMMENT ON COLUMN), when it has one."""
+    names: tuple[str, ...] = ()
+    """The names its comment gives it, no other column's (draft.docs.doc_names)."""
     period: str | None = None
     """Text: the way of writing a period that almost every value follows (a PERIODS key:
     '1998 Q1' is year_quarter), or None."""

@@ -1,0 +1,132 @@
+"""Documentation shipped beside a data file (issue 44): init reads each column's description as
+its comment, and a draft carries the names the documentation gives — never one two columns
+share, never one that holds another column's name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from showwork.harness.init import init_project
+from showwork.semantic_layer.draft.docs import column_docs, doc_names, documented_average, head
+
+
+class TestColumnDocs:
+    def test_a_definition_list_as_r_help_pages_give_it(self) -> None:
+        """A name alone on its line (backticks or not) takes the paragraph after it."""
+        text = "### Format\n\n`oil_brent`\n\n    \n\ncrude oil, UK Brent\n\npop\n\nstate population\n"
+        assert column_docs(text, ["oil_brent", "pop", "year"]) == {
+            "oil_brent": "crude oil, UK Brent", "pop": "state population"}
+
+    def test_name_colon_lines_and_table_rows(self) -> None:
+        """`name: text`, `- name - text` and `| name | text |` lines define their column."""
+        text = "- price: average price paid\n| qty | units sold |\n* region - sales region\n"
+        assert column_docs(text, ["price", "qty", "region"]) == {
+            "price": "average price paid", "qty": "units sold", "region": "sales region"}
+
+    def test_words_that_are_no_column_define_nothing(self) -> None:
+        """Prose and other names are not read; a name whose paragraph is another name gets
+        nothing."""
+        text = "Description\n\nstate\n\nstate\n\nThe price rose: a lot\n"
+        assert column_docs(text, ["state", "price"]) == {}
+
+
+class TestDocNames:
+    def test_a_shared_head_names_neither_and_widens_each(self) -> None:
+        """'crude oil' describes both oil columns: it names neither; each keeps its own name
+        widened by it."""
+        names = doc_names({"oil_brent": "crude oil, UK Brent", "oil_dubai": "crude oil, Dubai"},
+                          {"oil_brent": "oil brent", "oil_dubai": "oil dubai"})
+        assert names == {"oil_brent": ("brent crude oil", "crude oil brent"),
+                         "oil_dubai": ("dubai crude oil", "crude oil dubai")}
+
+    def test_endings_respellings_and_other_columns(self) -> None:
+        """An ending keeping the column's word is a name; a name holding another column's name
+        ('average state') or another column's words ('excise taxes') is dropped; a word one
+        letter off is the documentation's spelling."""
+        described = {"income": "state personal income (total, nominal)",
+                     "tax": "average state, federal, and local excise taxes",
+                     "taxs": "average excise taxes for fiscal year",
+                     "tea_columbo": "tea (Colombo auctions), Sri Lankan origin"}
+        spelled = {"state": "state", "income": "income", "tax": "tax", "taxs": "taxs",
+                   "tea_columbo": "tea columbo"}
+        names = doc_names(described, spelled)
+        assert names["income"] == ("personal income",)
+        assert "tax" not in names and "taxs" not in names
+        assert {"colombo tea", "tea colombo"} <= set(names["tea_columbo"])
+
+    def test_what_a_description_says_an_average_is(self) -> None:
+        """'average price during …' is an average; 'state personal income' is not."""
+        assert head("average price during fiscal year, including taxes") == "average price"
+        assert documented_average("average price during fiscal year")
+        assert not documented_average("state personal income (total, nominal)")
+        assert not documented_average(None)
+
+
+def _draft(tmp_path: Path, docs: bool, doc_text: str = "") -> tuple[dict, dict]:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    rows = [f"{y}-{m:02d}-01,{60 + m + y % 7},{70 + m},{0.5 + m / 100}"
+            for y in range(2019, 2022) for m in range(1, 13)]
+    (folder / "prices.csv").write_text("date,oil_brent,oil_dubai,tea_columbo\n"
+                                       + "\n".join(rows) + "\n", encoding="utf-8")
+    sales = [f"{y}-01-01,{r},{200 + y % 5 + i},{1000 * (i + 1) + y % 3}"
+             for y in range(2015, 2022) for i, r in enumerate(("north", "south", "east"))]
+    (folder / "sales.csv").write_text("year,region,avgprs,income\n" + "\n".join(sales) + "\n",
+                                      encoding="utf-8")
+    if docs:
+        (folder / "prices.md").write_text(doc_text or PRICES, encoding="utf-8")
+        (folder / "sales.md").write_text(doc_text or SALES, encoding="utf-8")
+    init_project(tmp_path / "draft", folder)
+    gov = yaml.safe_load((tmp_path / "draft" / "governance.yaml").read_text("utf-8"))
+    metrics = yaml.safe_load((tmp_path / "draft" / "models" / "metrics.yml").read_text("utf-8"))
+    return gov["metrics"], {m["name"]: m for m in metrics["metrics"]}
+
+
+PRICES = """## Monthly prices
+### Format
+`oil_brent`
+
+crude oil, UK Brent 38 API ($/bbl)
+
+`oil_dubai`
+
+crude oil, Dubai Fateh 32 API ($/bbl)
+
+`tea_columbo`
+
+tea (Colombo auctions), all tea ($/kg)
+"""
+
+SALES = """Yearly sales by region.
+
+- region: sales region
+- avgprs: average price during the year, including taxes
+- income: regional personal income (total, nominal)
+"""
+
+
+class TestInitReadsTheDocs:
+    def test_names_from_the_shipped_documentation(self, tmp_path: Path) -> None:
+        """With prices.md beside prices.csv the draft says 'brent crude oil price' and
+        'colombo tea price'; with sales.md, the documented average is averaged, never summed,
+        and income is 'personal income'."""
+        gov, metrics = _draft(tmp_path, docs=True)
+        brent = gov["avg_oil_brent"]["synonyms"]
+        assert "brent crude oil price" in brent and "average brent crude oil price" in brent
+        assert "crude oil" not in brent and "crude oil" not in gov["avg_oil_dubai"]["synonyms"]
+        assert "colombo tea price" in gov["avg_tea_columbo"]["synonyms"]
+        assert {"average price", "average sale price"} <= set(gov["avg_avgprs"]["synonyms"])
+        assert "avgprs" not in metrics  # no plain sum under the column's name
+        assert "personal income" in gov["income"]["synonyms"]
+
+    @pytest.mark.parametrize("doc_text", ["", "Some prose about prices, with no definitions.\n"])
+    def test_no_documentation_no_names(self, tmp_path: Path, doc_text: str) -> None:
+        """Without definitions nothing is named from them, and avgprs is summed as before."""
+        gov, metrics = _draft(tmp_path, docs=bool(doc_text), doc_text=doc_text)
+        assert not any("crude" in s for s in gov["avg_oil_brent"]["synonyms"])
+        assert not any("colombo" in s for s in gov["avg_tea_columbo"]["synonyms"])
+        assert "avgprs" in metrics
+        assert "personal income" not in gov["income"]["synonyms"]
