@@ -226,3 +226,62 @@ def _phrase_in(words: list[str], text: str) -> bool:
     n = len(words)
     return any(all(_same_word(a, b) for a, b in zip(words, found[i:i + n], strict=True))
                for i in range(len(found) - n + 1))
+
+
+# -- what a row is, what an identifier identifies -----------------------------------------------
+_OF_THING = re.compile(r"^(?:the |a |an )?(?:[a-z]+ (?:or )?)?([a-z]+) (?:of|for) "
+                       r"(?:the |a |an |each )?([a-z]+)(?:$| (?:" + "|".join(sorted(_CUT)) + r")\b)")
+"""A description that opens naming its column a part of a thing: 'The size of the pizza',
+'The category or type of pizza', 'Quarter of observation in numerical format'."""
+_IDENTIFYING = re.compile(r"^(?:the |a |an |unique )*(?:id|identifier|key|code|number) "
+                          r"(?:of|for) (?:the |a |an |each )?([a-z]+)\b")
+ROW_NOUN_COLUMNS = 2
+"""How many columns' descriptions must call themselves a part of the same thing (the size of
+the pizza, the price of the pizza) before a row is read as one of those things."""
+
+
+def row_noun(described: dict[str, str], spelled: dict[str, str]) -> str | None:
+    """The thing a table's rows are, when the documentation says so: the noun that at least
+    two columns' descriptions name their column a part of ('the size of the pizza', 'the
+    short name for the pizza': a row is a pizza), and no identifier's description names.
+
+    >>> row_noun({"size": "The size of the pizza", "price": "The price of the pizza",
+    ...           "id": "The ID for the order"}, {"size": "size", "price": "price", "id": "id"})
+    'pizza'
+    """
+    counted: dict[str, int] = {}
+    ids = {identified(x) for x in described.values()} - {None}
+    for column, text in described.items():
+        own = spelled.get(column, column.lower()).split()
+        m = _OF_THING.match(_HEAD_END.split(" ".join(text.lower().split()), maxsplit=1)[0]
+                            .strip())
+        if m and any(_same_word(m.group(1), w) for w in own) and m.group(2) not in ids \
+                and not any(_same_word(m.group(2), w) for w in own):
+            counted[m.group(2)] = counted.get(m.group(2), 0) + 1
+    best = sorted(counted.items(), key=lambda kv: (-kv[1], kv[0]))
+    if not best or best[0][1] < ROW_NOUN_COLUMNS or (len(best) > 1 and best[1][1] == best[0][1]):
+        return None
+    return best[0][0]
+
+
+def identified(description: str | None) -> str | None:
+    """What an identifier's description says it identifies ('The ID for the order': order).
+
+    >>> identified("The ID for the order, which consists of one or more pizzas")
+    'order'
+    """
+    m = _IDENTIFYING.match(" ".join((description or "").lower().split()))
+    return m.group(1) if m else None
+
+
+def plural(noun: str) -> str:
+    """A noun's plural, as a count names its things.
+
+    >>> [plural(x) for x in ("pizza", "order", "box", "category", "day")]
+    ['pizzas', 'orders', 'boxes', 'categories', 'days']
+    """
+    if noun.endswith(("s", "x", "ch", "sh")):
+        return noun + "es"
+    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return noun[:-1] + "ies"
+    return noun + "s"

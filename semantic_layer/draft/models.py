@@ -24,7 +24,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from showwork.semantic_layer.draft.docs import documented_average, head
+from showwork.semantic_layer.draft.docs import documented_average, head, identified, plural, row_noun
 from showwork.semantic_layer.draft.profile import (
     ESTIMATE_SLACK,
     FEW_VALUES,
@@ -792,8 +792,10 @@ def _categorical(d: TableDraft, b: Built, dims: Names) -> None:
 def _measures(d: TableDraft, time: TimeDim, entity_of: dict[str, str], b: Built,
               measures: Names, metrics: Names) -> None:
     t = d.table
-    things = words(t.name)
-    b.why = "" if d.observed is not None else f"a row read as one of the {things}"
+    noun = _documented_rows(d)
+    things = plural(noun) if noun else words(t.name)
+    b.why = "" if d.observed is not None else f"a row read as one of the {things}" + (
+        f" (its columns' documentation calls each a part of a {noun})" if noun else "")
     count = _count(d, b, measures, metrics, things)
     currency = next((c.name for c in t.columns if d.role(c.name) == "currency"), None)
     for c in t.columns:
@@ -824,6 +826,14 @@ def _metric(b: Built, name: str, label: str, description: str, type_: str,
     return name
 
 
+def _documented_rows(d: TableDraft) -> str | None:
+    """What a row of an events table is, when its columns' documentation says (a pizza)."""
+    if d.observed is not None:
+        return None
+    described = {c.name: c.comment for c in d.table.columns if c.comment}
+    return row_noun(described, {c.name: words(c.name) for c in d.table.columns})
+
+
 def _count(d: TableDraft, b: Built, measures: Names, metrics: Names, things: str) -> str:
     """The table's count: rows, or distinct keys when the key repeats."""
     m = measures.claim(f"{d.entity}_count")
@@ -848,9 +858,16 @@ def _count(d: TableDraft, b: Built, measures: Names, metrics: Names, things: str
                        f"rows of {d.table.name} ({held})",
                        "simple", {"measure": m}, {"synonyms": [f"{things} rows", "observations"],
                                                   "unit": "count"})
+    # a row that is one unit sold at its price is a thing sold: "pizzas sold"
+    sold = [f"{things} sold", f"number of {things} sold", "units sold"] if any(
+        _takings(d, c, d.role(c.name)) for c in d.table.columns if c.name in d.roles) else []
+    named = words(d.table.name)
+    table = [f"number of {named}", f"{named} count", f"count of {named}"] \
+        if named != things else []
     count = _metric(b, metrics.claim(m), things, f"number of {things}", "simple",
                     {"measure": m}, {"synonyms": [f"number of {things}", f"{one} count",
-                                                  f"count of {things}", *new], "unit": "count"})
+                                                  f"count of {things}", *new, *sold, *table],
+                                     "unit": "count"})
     if not duplicated:
         return count
     # sums run over every row, so averages and shares divide by rows too (consistent, and
@@ -866,6 +883,11 @@ def _distinct(d: TableDraft, c: Column, entity_of: dict[str, str], b: Built, mea
               metrics: Names) -> None:
     link = next((x for x in d.links if x.column == c.name), None)
     noun = f"{words(c.name)} values"
+    thing = identified(c.comment) if link is None else None
+    if thing:  # 'The ID for the order': distinct ids are orders
+        noun = plural(thing)
+        said = [noun, f"number of {noun}", f"{thing} count", f"count of {noun}"]
+        b.why += f"; documented as the id of the {thing}"
     if link is not None:
         own = snake(c.name) in (entity_of[link.target], snake(link.key),
                                 f"{entity_of[link.target]}_id")
@@ -875,7 +897,8 @@ def _distinct(d: TableDraft, c: Column, entity_of: dict[str, str], b: Built, mea
                        "description": f"Distinct {c.name} of {d.table.name}."})
     _metric(b, metrics.claim(m), f"distinct {noun}",
             f"distinct {c.name} in {d.table.name}", "simple", {"measure": m},
-            {"synonyms": [f"number of distinct {noun}", f"unique {noun}"], "unit": "count"})
+            {"synonyms": [f"number of distinct {noun}", f"unique {noun}",
+                          *(said if thing else [])], "unit": "count"})
 
 
 def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measures: Names,

@@ -10,7 +10,14 @@ import pytest
 import yaml
 
 from showwork.harness.init import init_project
-from showwork.semantic_layer.draft.docs import column_docs, doc_names, documented_average, head
+from showwork.semantic_layer.draft.docs import (
+    column_docs,
+    doc_names,
+    documented_average,
+    head,
+    identified,
+    row_noun,
+)
 
 
 class TestColumnDocs:
@@ -130,3 +137,56 @@ class TestInitReadsTheDocs:
         assert not any("colombo" in s for s in gov["avg_tea_columbo"]["synonyms"])
         assert "avgprs" in metrics
         assert "personal income" not in gov["income"]["synonyms"]
+
+
+class TestWhatARowIs:
+    def test_the_thing_the_columns_are_parts_of(self) -> None:
+        """Two columns that open 'the X of the pizza' make a row a pizza; an identifier's own
+        thing (the order) is not what a row is."""
+        described = {"size": "The size of the pizza, S to XXL", "type": "The type of pizza.",
+                     "id": "The ID for the order, one or more pizzas"}
+        spelled = {"size": "size", "type": "type", "id": "id"}
+        assert row_noun(described, spelled) == "pizza"
+        assert identified(described["id"]) == "order"
+
+    @pytest.mark.parametrize("described", [
+        {"size": "The size of the pizza"},  # one column says so
+        {"size": "The size of the pizza", "seat": "The seat of the ticket"},  # a tie
+        {"tax": "average excise taxes for fiscal year", "taxs": "excise taxes for fiscal year"},
+        {"id": "The ID for the order", "code": "The code for the order"},  # identifiers' thing
+    ])
+    def test_where_it_must_not_fire(self, described: dict[str, str]) -> None:
+        """One column, a tie, a qualification deep in the text, or an identifier's thing:
+        no row noun."""
+        assert row_noun(described, {c: c for c in described}) is None
+
+    def test_a_documented_events_table_counts_its_things(self, tmp_path: Path) -> None:
+        """Tickets sold one per row at their price: the count is 'tickets', 'tickets sold';
+        distinct booking ids are 'bookings'; the table's own name still reads."""
+        gov = yaml.safe_load(_boxoffice(tmp_path, documented=True))
+        count = gov["metrics"]["boxoffice_count"]["synonyms"]
+        assert {"number of tickets", "tickets sold", "number of boxoffice"} <= set(count)
+        assert {"bookings", "number of bookings"} <= set(
+            gov["metrics"]["distinct_booking_id"]["synonyms"])
+
+    def test_without_documentation_the_table_names_its_rows(self, tmp_path: Path) -> None:
+        """The same table with no documentation: rows are the table's, nothing is 'tickets'."""
+        text = _boxoffice(tmp_path, documented=False)
+        assert "ticket" not in text and "bookings" not in text
+        assert "boxoffice sold" in text  # one unit sold per row, named by the table
+
+
+def _boxoffice(tmp_path: Path, documented: bool) -> str:
+    """The governance draft of a box office's ticket sales (one ticket a row, bookings of two)."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    rows = [f"B{1000 + i // 2},2021-{1 + i % 12:02d}-{1 + i % 28:02d},"
+            f"{('stalls', 'circle', 'balcony')[i % 3]},{20 + i % 7}.5" for i in range(6000)]
+    (folder / "boxoffice.csv").write_text("booking_id,date,seat_area,price\n"
+                                          + "\n".join(rows) + "\n", encoding="utf-8")
+    if documented:
+        (folder / "boxoffice.md").write_text(
+            "booking_id: The ID of the booking\nseat_area: The seat area of the ticket\n"
+            "price: The price of the ticket, in GBP\n", encoding="utf-8")
+    init_project(tmp_path / "draft", folder)
+    return (tmp_path / "draft" / "governance.yaml").read_text("utf-8")
