@@ -68,7 +68,12 @@ def _big(monkeypatch, create: str, table: str, key_sample: int | None = None
         monkeypatch.setattr(profile_module, "KEY_SAMPLE", key_sample)
     asked: list[str] = []
     real = source.rows
-    monkeypatch.setattr(source, "rows", lambda sql: asked.append(sql) or real(sql))
+
+    def rows(sql: str) -> list[tuple[Any, ...]]:
+        asked.append(sql)
+        return real(sql)
+
+    monkeypatch.setattr(source, "rows", rows)
     return source, profile_module.profile(source, table, source.tables()[table]), asked
 
 
