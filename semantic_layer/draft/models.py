@@ -228,7 +228,17 @@ def _averaging(said: list[str]) -> list[str]:
 def _documented_quantity(c: Column) -> list[str]:
     """The names the column's documentation gives it without their 'average' ('average
     price' → 'price')."""
-    return [x.split(" ", 1)[1] for x in c.names if documented_average(x) and " " in x]
+    return [x.split(" ", 1)[1] for x in _names(c) if documented_average(x) and " " in x]
+
+
+def _said(c: Column) -> str | None:
+    """The column's comment, unless it reads as an instruction (then it steers nothing)."""
+    return c.comment if c.comment and not _INSTRUCTION.search(c.comment) else None
+
+
+def _names(c: Column) -> tuple[str, ...]:
+    """The names the column's comment gives it (none from one that reads as an instruction)."""
+    return c.names if _said(c) else ()
 
 
 def described(c: Column) -> str:
@@ -295,7 +305,7 @@ def numeric_role(c: Column, entity: str, fact: bool) -> tuple[str, str]:
         return "delay", "a delay: averaged (sum / count) and its share over 15 minutes"
     if _AVERAGED.search(name) or _AVERAGED.search(snake(words(name))):  # life_exp: expectancy
         return "average", "a price, rate or score: averaged (sum / count), never summed"
-    if documented_average(c.comment):
+    if documented_average(_said(c)):
         return "average", (f"documented as an average ({head(c.comment or '')!r}): averaged "
                            "(sum / count), never summed")
     if not c.integral and c.low is not None and float(c.low) >= 0 and float(c.high) <= 1:
@@ -830,7 +840,7 @@ def _documented_rows(d: TableDraft) -> str | None:
     """What a row of an events table is, when its columns' documentation says (a pizza)."""
     if d.observed is not None:
         return None
-    described = {c.name: c.comment for c in d.table.columns if c.comment}
+    described = {c.name: said for c in d.table.columns if (said := _said(c))}
     return row_noun(described, {c.name: words(c.name) for c in d.table.columns})
 
 
@@ -883,7 +893,7 @@ def _distinct(d: TableDraft, c: Column, entity_of: dict[str, str], b: Built, mea
               metrics: Names) -> None:
     link = next((x for x in d.links if x.column == c.name), None)
     noun = f"{words(c.name)} values"
-    thing = identified(c.comment) if link is None else None
+    thing = identified(_said(c)) if link is None else None
     if thing:  # 'The ID for the order': distinct ids are orders
         noun = plural(thing)
         said = [noun, f"number of {noun}", f"{thing} count", f"count of {noun}"]
@@ -954,7 +964,7 @@ def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measure
                           *_averaging(commented(c)),
                           *(x for q in _documented_quantity(c) for x in (
                               f"{singular(things)} {q}", f"average {singular(things)} {q}")),
-                          *(x for n in c.names for x in ([f"{n} {d.quantity}",
+                          *(x for n in _names(c) for x in ([f"{n} {d.quantity}",
                                                           f"average {n} {d.quantity}",
                                                           f"{d.quantity} of {n}"]
                                                          if d.quantity else []))],
