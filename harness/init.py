@@ -24,7 +24,17 @@ import yaml
 from sqlglot import exp
 
 from showwork.harness.project import PROJECT_FILE, Project, ProjectError
-from showwork.semantic_layer.draft.models import Drafted, Role, TableDraft, TimeDim, draft, singular, snake
+from showwork.semantic_layer.draft.docs import column_docs, doc_file, doc_names
+from showwork.semantic_layer.draft.models import (
+    Drafted,
+    Role,
+    TableDraft,
+    TimeDim,
+    draft,
+    singular,
+    snake,
+    words,
+)
 from showwork.semantic_layer.draft.profile import (
     Column,
     Source,
@@ -76,6 +86,8 @@ class DuckSource:
     dialect: str = "duckdb"
     notes: list[str] = field(default_factory=list)
     """What loading the files noted (a column kept as text), printed as init's warnings."""
+    documented: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(table, column) → its description in the documentation shipped beside the file."""
 
     def tables(self) -> dict[str, list[tuple[str, str]]]:
         out: dict[str, list[tuple[str, str]]] = {}
@@ -89,10 +101,11 @@ class DuckSource:
         return self.con.execute(sql).fetchall()
 
     def comments(self) -> dict[tuple[str, str], str]:
-        """(table, column) → the column's comment, where the warehouse has one."""
-        return {(str(t), str(c)): str(x) for t, c, x in self.con.execute(
+        """(table, column) → the column's comment, where the warehouse has one (or the
+        documentation shipped with its file describes it)."""
+        return {**self.documented, **{(str(t), str(c)): str(x) for t, c, x in self.con.execute(
             "SELECT table_name, column_name, comment FROM duckdb_columns() WHERE schema_name = "
-            "'main' AND comment IS NOT NULL AND comment <> ''").fetchall()}
+            "'main' AND comment IS NOT NULL AND comment <> ''").fetchall()}}
 
     def close(self) -> None:
         self.con.close()
@@ -125,14 +138,28 @@ def open_source(spec: dict[str, str]) -> Source:
                                f"{exc}") from exc
     con = duckdb.connect()
     notes = []
+    documented: dict[tuple[str, str], str] = {}
     try:
         for name, file in data_files(Path(spec["files"])):
             load(con, name, file)
             notes += kept_as_text(con, name, file) if _suffix(file) == ".csv" else []
+            documented |= _documented(con, name, file)
     except FileLoadError as exc:
         con.close()
         raise ProjectError(str(exc)) from exc
-    return DuckSource(con, notes=notes)
+    return DuckSource(con, notes=notes, documented=documented)
+
+
+def _documented(con: Any, table: str, file: Path) -> dict[tuple[str, str], str]:
+    """(table, column) → description, from the documentation shipped beside the file."""
+    doc = doc_file(file)
+    if doc is None:
+        return {}
+    columns = [str(r[0]) for r in con.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = ?",
+        [table]).fetchall()]
+    text = doc.read_text(encoding="utf-8", errors="replace")
+    return {(table, c): x for c, x in column_docs(text, columns).items()}
 
 
 def data_files(folder: Path) -> Iterator[tuple[str, Path]]:
@@ -179,12 +206,19 @@ def draft_warehouse(source: Source, catalog: dict[str, list[tuple[str, str]]]) -
     tables = [profile(source, name, cols) for name, cols in sorted(catalog.items())]
     comments = source.comments() if hasattr(source, "comments") else {}
     if comments:  # synonyms and descriptions from the warehouse's own words
-        tables = [replace(t, columns=tuple(replace(c, comment=comments.get((t.name, c.name)))
-                                           for c in t.columns)) for t in tables]
+        tables = [_commented(t, {c: x for (n, c), x in comments.items() if n == t.name})
+                  for t in tables]
     keys = find_keys(source, tables, snake)
     drafted = draft(source, tables, keys, lambda d, t: _coverage(source, d, t))
     drafted.warnings[:0] = getattr(source, "notes", [])
     return drafted
+
+
+def _commented(t: Table, comments: dict[str, str]) -> Table:
+    """The table's columns with their comments and the names those give them."""
+    names = doc_names(comments, {c.name: words(c.name) for c in t.columns})
+    return replace(t, columns=tuple(replace(c, comment=comments.get(c.name),
+                                            names=names.get(c.name, ())) for c in t.columns))
 
 
 def _coverage(source: Source, d: TableDraft, time: TimeDim) -> tuple[Any, Any]:

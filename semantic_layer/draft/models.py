@@ -24,6 +24,7 @@ from typing import Any
 
 from sqlglot import exp
 
+from showwork.semantic_layer.draft.docs import documented_average, head, identified, plural, row_noun
 from showwork.semantic_layer.draft.profile import (
     ESTIMATE_SLACK,
     FEW_VALUES,
@@ -213,9 +214,31 @@ def commented(c: Column) -> list[str]:
     """The column's comment as a synonym, when it is short, and never when it reads as an
     instruction to the reader (a comment is text someone typed, like free text)."""
     text = " ".join((c.comment or "").split()).strip(" .")
-    if not text or _INSTRUCTION.search(text) or len(text.split()) > COMMENT_WORDS:
+    if not text or _INSTRUCTION.search(text):
         return []
-    return [text.lower()]
+    return list(dict.fromkeys([*([text.lower()] if len(text.split()) <= COMMENT_WORDS else []),
+                               *c.names]))
+
+
+def _averaging(said: list[str]) -> list[str]:
+    """'average x' for each name, a name that already says average kept as it is."""
+    return [x if documented_average(x) else f"average {x}" for x in said]
+
+
+def _documented_quantity(c: Column) -> list[str]:
+    """The names the column's documentation gives it without their 'average' ('average
+    price' → 'price')."""
+    return [x.split(" ", 1)[1] for x in _names(c) if documented_average(x) and " " in x]
+
+
+def _said(c: Column) -> str | None:
+    """The column's comment, unless it reads as an instruction (then it steers nothing)."""
+    return c.comment if c.comment and not _INSTRUCTION.search(c.comment) else None
+
+
+def _names(c: Column) -> tuple[str, ...]:
+    """The names the column's comment gives it (none from one that reads as an instruction)."""
+    return c.names if _said(c) else ()
 
 
 def described(c: Column) -> str:
@@ -282,6 +305,9 @@ def numeric_role(c: Column, entity: str, fact: bool) -> tuple[str, str]:
         return "delay", "a delay: averaged (sum / count) and its share over 15 minutes"
     if _AVERAGED.search(name) or _AVERAGED.search(snake(words(name))):  # life_exp: expectancy
         return "average", "a price, rate or score: averaged (sum / count), never summed"
+    if documented_average(_said(c)):
+        return "average", (f"documented as an average ({head(c.comment or '')!r}): averaged "
+                           "(sum / count), never summed")
     if not c.integral and c.low is not None and float(c.low) >= 0 and float(c.high) <= 1:
         return "average", "values between 0 and 1 (a fraction): averaged, never summed"
     return "amount", "an additive amount: summed, and averaged"
@@ -776,8 +802,10 @@ def _categorical(d: TableDraft, b: Built, dims: Names) -> None:
 def _measures(d: TableDraft, time: TimeDim, entity_of: dict[str, str], b: Built,
               measures: Names, metrics: Names) -> None:
     t = d.table
-    things = words(t.name)
-    b.why = "" if d.observed is not None else f"a row read as one of the {things}"
+    noun = _documented_rows(d)
+    things = plural(noun) if noun else words(t.name)
+    b.why = "" if d.observed is not None else f"a row read as one of the {things}" + (
+        f" (its columns' documentation calls each a part of a {noun})" if noun else "")
     count = _count(d, b, measures, metrics, things)
     currency = next((c.name for c in t.columns if d.role(c.name) == "currency"), None)
     for c in t.columns:
@@ -808,6 +836,14 @@ def _metric(b: Built, name: str, label: str, description: str, type_: str,
     return name
 
 
+def _documented_rows(d: TableDraft) -> str | None:
+    """What a row of an events table is, when its columns' documentation says (a pizza)."""
+    if d.observed is not None:
+        return None
+    described = {c.name: said for c in d.table.columns if (said := _said(c))}
+    return row_noun(described, {c.name: words(c.name) for c in d.table.columns})
+
+
 def _count(d: TableDraft, b: Built, measures: Names, metrics: Names, things: str) -> str:
     """The table's count: rows, or distinct keys when the key repeats."""
     m = measures.claim(f"{d.entity}_count")
@@ -832,9 +868,16 @@ def _count(d: TableDraft, b: Built, measures: Names, metrics: Names, things: str
                        f"rows of {d.table.name} ({held})",
                        "simple", {"measure": m}, {"synonyms": [f"{things} rows", "observations"],
                                                   "unit": "count"})
+    # a row that is one unit sold at its price is a thing sold: "pizzas sold"
+    sold = [f"{things} sold", f"number of {things} sold", "units sold"] if any(
+        _takings(d, c, d.role(c.name)) for c in d.table.columns if c.name in d.roles) else []
+    named = words(d.table.name)
+    table = [f"number of {named}", f"{named} count", f"count of {named}"] \
+        if named != things else []
     count = _metric(b, metrics.claim(m), things, f"number of {things}", "simple",
                     {"measure": m}, {"synonyms": [f"number of {things}", f"{one} count",
-                                                  f"count of {things}", *new], "unit": "count"})
+                                                  f"count of {things}", *new, *sold, *table],
+                                     "unit": "count"})
     if not duplicated:
         return count
     # sums run over every row, so averages and shares divide by rows too (consistent, and
@@ -850,6 +893,11 @@ def _distinct(d: TableDraft, c: Column, entity_of: dict[str, str], b: Built, mea
               metrics: Names) -> None:
     link = next((x for x in d.links if x.column == c.name), None)
     noun = f"{words(c.name)} values"
+    thing = identified(_said(c)) if link is None else None
+    if thing:  # 'The ID for the order': distinct ids are orders
+        noun = plural(thing)
+        said = [noun, f"number of {noun}", f"{thing} count", f"count of {noun}"]
+        b.why += f"; documented as the id of the {thing}"
     if link is not None:
         own = snake(c.name) in (entity_of[link.target], snake(link.key),
                                 f"{entity_of[link.target]}_id")
@@ -859,7 +907,8 @@ def _distinct(d: TableDraft, c: Column, entity_of: dict[str, str], b: Built, mea
                        "description": f"Distinct {c.name} of {d.table.name}."})
     _metric(b, metrics.claim(m), f"distinct {noun}",
             f"distinct {c.name} in {d.table.name}", "simple", {"measure": m},
-            {"synonyms": [f"number of distinct {noun}", f"unique {noun}"], "unit": "count"})
+            {"synonyms": [f"number of distinct {noun}", f"unique {noun}",
+                          *(said if thing else [])], "unit": "count"})
 
 
 def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measures: Names,
@@ -881,7 +930,8 @@ def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measure
     b.measures.append({"name": total, "agg": "sum", "expr": expr_of(c.name),
                        "description": f"Sum of {d.table.name}.{c.name}{described(c)}."})
     label = f"total {spelled}" if role == "amount" else f"sum of {spelled} (for its average)"
-    said = [spelled, *SAID.get(spelled, ()), *commented(c)] if role == "amount" else []
+    said = [spelled, *SAID.get(spelled, ()),
+            *(x for x in commented(c) if not documented_average(x))] if role == "amount" else []
     if role == "amount" and _COUNTED.match(c.name.lower()):  # count: the number of the things
         said += [f"number of {things}", things, f"{singular(things)} count",
                  f"count of {things}"]
@@ -911,7 +961,13 @@ def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measure
                           *([bare, f"average {bare}"] if bare and role != "amount" else []),
                           *quantity, *(f"average {x}" for x in quantity),
                           *([spelled, *SAID.get(spelled, ())] if role != "amount" else []),
-                          *(f"average {x}" for x in commented(c))],
+                          *_averaging(commented(c)),
+                          *(x for q in _documented_quantity(c) for x in (
+                              f"{singular(things)} {q}", f"average {singular(things)} {q}")),
+                          *(x for n in _names(c) for x in ([f"{n} {d.quantity}",
+                                                          f"average {n} {d.quantity}",
+                                                          f"{d.quantity} of {n}"]
+                                                         if d.quantity else []))],
              **({"unit": unit} if unit else {}), **rollup})
     # a sum is its count times its average: "more rows, or a higher average?"
     b.edges.append({"parent": numerator, "op": "multiply", "factors": [denominator, avg]})

@@ -81,6 +81,8 @@ class Column:
     """False when `distinct` is the engine's approximation."""
     comment: str | None = None
     """The warehouse's comment on the column (COMMENT ON COLUMN), when it has one."""
+    names: tuple[str, ...] = ()
+    """The names its comment gives it, no other column's (draft.docs.doc_names)."""
     period: str | None = None
     """Text: the way of writing a period that almost every value follows (a PERIODS key:
     '1998 Q1' is year_quarter), or None."""
@@ -134,7 +136,7 @@ def profile(source: Source, name: str, columns: list[tuple[str, str]]) -> Table:
                             rows)
     dated = {c for c, shape in text.items() if shape["dates"] >= 0.95}  # text timestamps
     spacing = _time_spacing(source, name, [c for c, _, k in kinds if k == "time" or c in dated],
-                            dated)
+                            dated, rows)
     out = []
     for column, sql_type, kind in kinds:
         distinct, non_null, low, high = counted[column]
@@ -247,17 +249,40 @@ def period_expr(column: str, kind: str) -> exp.Expr:
     return exp.func("make_date", year, month, exp.Literal.number(1))
 
 
-def _time_spacing(source: Source, name: str, columns: list[str], text: set[str] | None = None
-                  ) -> dict[str, dict[str, Any]]:
+def _time_spacing(source: Source, name: str, columns: list[str], text: set[str] | None = None,
+                  rows: int = 0) -> dict[str, dict[str, Any]]:
     """Per DATE/TIMESTAMP column (or text column of timestamps, named in `text`): the coarsest
     grain whose period starts hold every value (a quarterly series dated on quarters' first
-    days: quarter), when it has two values or more."""
+    days: quarter), when it has two values or more. On a big table a sample is read first: a
+    column with a value there that starts no month (or has a time of day) starts no period."""
+    if not columns:
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    if rows > BIG_TABLE:
+        sampled = _spacing_parts(source, columns, text or set(), _sample(name, rows))
+        out = {c: {"spacing": None} for c, (_, day, _, _, timed) in sampled.items()
+               if timed or (day is not None and int(day) != 1)}
+        columns = [c for c in columns if c not in out]
+    for c, (distinct, day, quarter_month, month, timed) in _spacing_parts(
+            source, columns, text or set(), table_ref(name)).items():
+        spacing = None
+        if distinct and not timed and day is not None:
+            spacing = ("year" if int(month) == 1 else "quarter" if int(quarter_month) == 0
+                       else "month") if int(day) == 1 else None
+        out[c] = {"spacing": spacing}
+    return out
+
+
+def _spacing_parts(source: Source, columns: list[str], text: set[str], table: exp.Expression
+                   ) -> dict[str, tuple[Any, ...]]:
+    """Per column, over `table`: (two values or more, the latest day of a month, the latest
+    month's place in its quarter, the latest month, values with a time of day)."""
     if not columns:
         return {}
     select = exp.select()
     for c in columns:
         value: exp.Expr = exp.TryCast(this=col(c), to=exp.DataType.build("timestamp")) \
-            if c in (text or ()) else col(c)
+            if c in text else col(c)
         day = exp.Cast(this=value.copy(), to=exp.DataType.build("date"))
         select = select.select(
             exp.Min(this=day.copy()).neq(exp.Max(this=day.copy())),  # two values or more
@@ -266,20 +291,12 @@ def _time_spacing(source: Source, name: str, columns: list[str], text: set[str] 
                 this=exp.var("month"), expression=day.copy()), expression=exp.Literal.number(
                     1))), expression=exp.Literal.number(3))),
             exp.Max(this=exp.Extract(this=exp.var("month"), expression=day.copy())),
-            exp.Count(this=value.copy()), exp.Count(this=exp.Nullif(this=exp.Cast(
+            exp.Count(this=exp.Nullif(this=exp.Cast(
                 this=value.copy(), to=exp.DataType.build("timestamp")), expression=exp.Cast(
                     this=day.copy(), to=exp.DataType.build("timestamp")))))
-    ((*values,),) = source.rows(select.from_(table_ref(name)).sql(source.dialect))
+    ((*values,),) = source.rows(select.from_(table).sql(source.dialect))
     it = iter(values)
-    out = {}
-    for c in columns:
-        distinct, day, quarter_month, month, _, timed = (next(it) for _ in range(6))
-        spacing = None
-        if distinct and not timed and day is not None:
-            spacing = ("year" if int(month) == 1 else "quarter" if int(quarter_month) == 0
-                       else "month") if int(day) == 1 else None
-        out[c] = {"spacing": spacing}
-    return out
+    return {c: tuple(next(it) for _ in range(5)) for c in columns}
 
 
 def _number_shape(source: Source, name: str, columns: list[str], rows: int
@@ -432,21 +449,54 @@ def composite_key(source: Source, t: Table, nearest: dict[str, Any] | None = Non
     combos = combos[:MAX_COMPOSITE_CHECKS]
     if not combos:
         return None
-    estimates = _estimates(source, t, combos) if t.rows > BIG_TABLE else {}
+    estimates: dict[tuple[str, ...], int] = {}
+    if t.rows > BIG_TABLE:
+        combos, nearest_in_sample = _screened(source, t, combos)
+        if not combos:  # every combination repeats within the sample: none is unique
+            if nearest is not None and nearest_in_sample:
+                nearest[t.name] = (nearest_in_sample, t.rows - _exact(source, t,
+                                                                      nearest_in_sample))
+            return None
+        estimates = _estimates(source, t, combos) if len(combos) > 1 else {}
     best: tuple[int, tuple[str, ...]] = (0, ())
     for combo in combos:
         if combo in estimates and estimates[combo] < ESTIMATE_SLACK * t.rows:
             best = max(best, (estimates[combo], combo))
             continue
-        inner = exp.select(*(col(c) for c in combo)).distinct().from_(table_ref(t.name))
-        select = exp.select(exp.Count(this=exp.Star())).from_(inner.subquery("k"))
-        ((n,),) = source.rows(select.sql(source.dialect))
-        if int(n) == t.rows:
+        n = _exact(source, t, combo)
+        if n == t.rows:
             return combo
-        best = max(best, (int(n), combo))
+        best = max(best, (n, combo))
     if nearest is not None and best[1]:
         nearest[t.name] = (best[1], t.rows - best[0])
     return None
+
+
+def _exact(source: Source, t: Table, combo: tuple[str, ...]) -> int:
+    """The exact number of distinct combinations of the columns."""
+    inner = exp.select(*(col(c) for c in combo)).distinct().from_(table_ref(t.name))
+    select = exp.select(exp.Count(this=exp.Star())).from_(inner.subquery("k"))
+    ((n,),) = source.rows(select.sql(source.dialect))
+    return int(n)
+
+
+KEY_SAMPLE = 100_000
+"""Rows of a big table read first to rule combinations out: one repeated within them repeats in
+the table, so only the combinations unique there are estimated and counted on the whole."""
+
+
+def _screened(source: Source, t: Table, combos: list[tuple[str, ...]]
+              ) -> tuple[list[tuple[str, ...]], tuple[str, ...] | None]:
+    """(the combinations unique within a sample of the table, the one with the most distinct
+    values there when none is)."""
+    sample = exp.select("*").from_(table_ref(t.name)).limit(KEY_SAMPLE).subquery("s")
+    select = exp.select(exp.Count(this=exp.Star()), *(
+        exp.Count(this=exp.Distinct(expressions=[exp.Tuple(expressions=[col(c) for c in combo])]))
+        for combo in combos)).from_(sample)
+    ((rows, *counts),) = source.rows(select.sql(source.dialect))
+    kept = [combo for combo, n in zip(combos, counts, strict=True) if int(n) == int(rows)]
+    most = max(zip(counts, combos, strict=True), key=lambda x: int(x[0]))[1] if combos else None
+    return kept, most
 
 
 def _estimates(source: Source, t: Table, combos: list[tuple[str, ...]]

@@ -54,6 +54,29 @@ def _findings(trace: Any) -> list[str]:
     return [f["code"] for f in audit.get("findings", [])]
 
 
+def _big(monkeypatch, create: str, table: str, key_sample: int | None = None
+         ) -> tuple[Any, Any, list[str]]:
+    """(source, profiled table, the SQL asked from profiling on) of a table read as big."""
+    import showwork.semantic_layer.draft.profile as profile_module
+    from showwork.harness.init import DuckSource
+
+    con = duckdb.connect()
+    con.execute(create)
+    source = DuckSource(con)
+    monkeypatch.setattr(profile_module, "BIG_TABLE", 100)
+    if key_sample is not None:
+        monkeypatch.setattr(profile_module, "KEY_SAMPLE", key_sample)
+    asked: list[str] = []
+    real = source.rows
+
+    def rows(sql: str) -> list[tuple[Any, ...]]:
+        asked.append(sql)
+        return real(sql)
+
+    monkeypatch.setattr(source, "rows", rows)
+    return source, profile_module.profile(source, table, source.tables()[table]), asked
+
+
 class TestRoles:
     def test_panel_measures(self, traps) -> None:
         """A percentage is averaged, an index (by name, or the same in every region each
@@ -274,34 +297,71 @@ class TestKeys:
         assert "prisoner__state" in traps["layer"].model.supported_dimensions("count")
 
     def test_estimate_then_confirm_once(self, monkeypatch) -> None:
-        """On a big table every candidate combination is estimated in one scan and only the
-        one that may be unique is counted exactly; with none unique, the nearest is kept for
-        the warning with its duplicate rows."""
-        import showwork.semantic_layer.draft.profile as profile_module
-        from showwork.harness.init import DuckSource
+        """On a big table a sample rules out the combinations that repeat within it, the rest
+        are estimated in one scan and only the one that may be unique is counted exactly; with
+        none unique, the nearest is kept for the warning with its duplicate rows."""
         from showwork.semantic_layer.draft.profile import composite_key, profile
 
-        con = duckdb.connect()
-        con.execute("CREATE TABLE panel AS SELECT 'r' || CAST(i % 40 AS VARCHAR) AS region, "
-                    "'c' || CAST(i // 40 % 25 AS VARCHAR) AS channel, "
-                    "DATE '2020-01-01' + CAST(i // 1000 AS INTEGER) AS day, "
-                    "CAST(i % 7 AS VARCHAR) AS shift FROM range(0, 5000) t(i)")
-        source = DuckSource(con)
-        monkeypatch.setattr(profile_module, "BIG_TABLE", 100)
-        table = profile(source, "panel", source.tables()["panel"])
-        asked: list[str] = []
-        real = source.rows
-        monkeypatch.setattr(source, "rows", lambda sql: asked.append(sql) or real(sql))
+        source, table, asked = _big(
+            monkeypatch, "CREATE TABLE panel AS SELECT 'r' || CAST(i % 40 AS VARCHAR) AS region, "
+            "'c' || CAST(i // 40 % 25 AS VARCHAR) AS channel, "
+            "DATE '2020-01-01' + CAST(i // 1000 AS INTEGER) AS day, "
+            "CAST(i % 7 AS VARCHAR) AS shift FROM range(0, 5000) t(i)", "panel",
+            key_sample=2000)  # two days of 1,000 rows
+        con = source.con
+        asked.clear()
         assert composite_key(source, table) == ("region", "channel", "day")
-        exact = [q for q in asked if "DISTINCT" in q.upper() and "APPROX" not in q.upper()]
-        assert len([q for q in asked if "APPROX_COUNT_DISTINCT" in q.upper()]) == 1
-        assert len(exact) == 1
+        sampled = [q for q in asked if "LIMIT 2000" in q.upper()]
+        exact = [q for q in asked if "DISTINCT" in q.upper() and "APPROX" not in q.upper()
+                 and q not in sampled]
+        estimated = [q for q in asked if "APPROX_COUNT_DISTINCT" in q.upper()]
+        assert len(sampled) == 1 and len(estimated) == 1 and len(exact) == 1
+        # region × channel repeats within the sample's two days: ruled out, never estimated
+        assert '("region", "channel")' not in estimated[0]
+        assert '("region", "channel", "day")' in estimated[0]
         con.execute("INSERT INTO panel SELECT * FROM panel LIMIT 3")
         table = profile(source, "panel", source.tables()["panel"])
         nearest: dict = {}
         assert composite_key(source, table, nearest) is None
         combo, duplicates = nearest["panel"]
         assert duplicates == 3 and combo[:2] == ("region", "channel")
+        con.close()
+
+    def test_none_unique_within_the_sample(self, monkeypatch) -> None:
+        """When every combination repeats within the sample, none is estimated; the nearest
+        there is counted exactly once for the warning."""
+        from showwork.semantic_layer.draft.profile import composite_key
+
+        # region × channel repeats every 200 rows, a day holds 500: no combination is unique
+        source, table, asked = _big(
+            monkeypatch, "CREATE TABLE visits AS SELECT 'r' || CAST(i % 40 AS VARCHAR) AS "
+            "region, 'c' || CAST(i % 25 AS VARCHAR) AS channel, "
+            "DATE '2020-01-01' + CAST(i // 500 AS INTEGER) AS day FROM range(0, 3000) t(i)",
+            "visits", key_sample=500)
+        con = source.con
+        asked.clear()
+        nearest: dict = {}
+        assert composite_key(source, table, nearest) is None
+        assert not any("APPROX_COUNT_DISTINCT" in q.upper() for q in asked)
+        combo, duplicates = nearest["visits"]
+        (n,) = con.execute(f"SELECT COUNT(*) FROM (SELECT DISTINCT {', '.join(combo)} "
+                           "FROM visits)").fetchone()
+        assert duplicates == 3000 - n > 0 and len(asked) == 2
+        con.close()
+
+    def test_spacing_of_a_big_table_ruled_out_on_a_sample(self, monkeypatch) -> None:
+        """On a big table a date column whose sample has a day other than the 1st starts no
+        period without a scan of the whole; quarter starts are still read on the whole."""
+        source, table, asked = _big(
+            monkeypatch, "CREATE TABLE sales AS SELECT DATE '2020-01-01' + CAST(i // 10 AS "
+            "INTEGER) AS sold_on, make_date(2000 + CAST(i // 40 AS INTEGER), "
+            "1 + 3 * CAST(i % 4 AS INTEGER), 1) AS quarter_start, i AS amount "
+            "FROM range(0, 3000) t(i)", "sales")
+        con = source.con
+        assert table.column("sold_on").spacing is None
+        assert table.column("quarter_start").spacing == "quarter"
+        whole = [q for q in asked if "EXTRACT(day" in q and "LIMIT" not in q.upper()]
+        assert len(whole) == 1 and "sold_on" not in whole[0]
         con.close()
 
 
