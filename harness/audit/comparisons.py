@@ -213,8 +213,10 @@ def _not_extreme(ctx: AnswerContext, cited: list[Cited], phrase: str, dimension:
                 current.get(metric, metric):
             continue
         field = item.citation.field
+        # a row with no member (orders of a deleted customer: no region) is no member to rank
         values = {str(r.key.get(dimension)): v for r in result.rows
-                  if isinstance(v := (r.values.get(item.metric) or {}).get(field), (int, float))
+                  if r.key.get(dimension) not in (None, "")
+                  and isinstance(v := (r.values.get(item.metric) or {}).get(field), (int, float))
                   and not isinstance(v, bool)}
         if member not in values or len(values) < 2:
             continue
@@ -329,7 +331,8 @@ def _gaps(ctx: AnswerContext) -> list[Finding]:
     for row in item.result.rows:
         member = row.key.get(dimension)
         value = (row.values.get(metric) or {}).get(field)
-        if member is None or period_start(member) in listed or not isinstance(value, (int, float)):
+        if member in (None, "") or period_start(member) in listed \
+                or not isinstance(value, (int, float)):
             continue
         if (value > edge) if order == "most" else (value < edge):
             return [Finding(

@@ -1,0 +1,62 @@
+"""The built-in analyst writes only what the audit reads (issue 43, item 5), on every question
+of every question file, the new-user files included — not only on the answers a corpus edits.
+Found by running it so: rankings over a week or a day were withheld (their grouped claims, 'In
+the order listed: 2013-07-08 through 2013-04-08', read as a window), running totals carried the
+unread 'Running total by month', and a ranking whose result holds a row with no member (orders
+of deleted customers: no region) was withheld for not naming that row."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from showwork.benchmarks.audit import rules_traces
+from showwork.harness.experiments.questions import load_questions
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = {"demo": (None, ROOT / "harness" / "questions" / "demo_new.yaml"),
+         "shop": (ROOT / "examples" / "shop" / "questions.yaml",
+                  ROOT / "examples" / "shop" / "questions_new.yaml"),
+         "flights": (ROOT / "examples" / "flights" / "questions.yaml",
+                     ROOT / "examples" / "flights" / "questions_new.yaml")}
+QUESTION_SIDE = frozenset({"unread_question", "off_question_metric", "off_question_window",
+                           "off_question_shape", "off_question_filter"})
+"""Findings on how the answer meets the question's reading: the question's, not the prose's."""
+SAMPLE = 8
+"""`make test` audits every 8th question of each file; the slow run all of them."""
+
+
+def _alarms(layer, paths, every: int) -> tuple[int, list[str]]:
+    specs = [s for path in paths
+             for s in (load_questions(path) if path else load_questions()).questions][::every]
+    answered, alarms = 0, []
+    for line in rules_traces(layer, [s.question() for s in specs]):
+        record = json.loads(line)
+        served = next(r for r in record["rounds"] if r["round"] == record["served_round"])
+        audit = served["audit"] or {}
+        if audit.get("status") != "answered":
+            continue
+        answered += 1
+        codes = {d["code"] for d in audit["defects"]} | {f["code"] for f in audit["findings"]}
+        if codes - QUESTION_SIDE:
+            alarms.append(f"{record['question']['id']} {audit['decision']} "
+                          f"{sorted(codes - QUESTION_SIDE)}: {record['question']['text']}")
+    return answered, alarms
+
+
+def _check(layers, every: int) -> None:
+    for domain, layer in layers.items():
+        answered, alarms = _alarms(layer, FILES[domain], every)
+        assert answered >= 10 // every + 1, (domain, answered)
+        assert alarms == [], (domain, alarms)
+
+
+def test_a_sample_of_every_file_is_read_whole(layer, shop_layer, flights_layer) -> None:
+    _check({"demo": layer, "shop": shop_layer, "flights": flights_layer}, SAMPLE)
+
+
+@pytest.mark.slow
+def test_every_rules_answer_of_every_file_is_read_whole(layer, shop_layer, flights_layer) -> None:
+    _check({"demo": layer, "shop": shop_layer, "flights": flights_layer}, 1)
