@@ -63,6 +63,27 @@ def test_the_second_batch_of_lies_and_honest_rewrites(cases) -> None:
     assert len(measured.honest_withheld) <= S2_NOW["honest_withheld"], measured.honest_withheld
 
 
+S3_BEFORE = {"lies": 33, "lies_clean": 1, "honest": 16, "honest_withheld": 3}
+"""The lead's held-out batch (batch: s3), measured on 7159883 (32 of its lies; the 33rd, a sum
+of two members, was added after): 'roughly a quarter of flights' of 17.4 % served clean; 'just
+over $60k' of $61,014, 'more than tripled' of +269.5 % and 'more than half of all revenue'
+withheld."""
+S3_NOW = {"lies_clean": 0, "honest_withheld": 1}
+"""A bound reaches as far as 'about' would, a hedge before a multiplier is read, and a part of a
+whole is held as a share within 12 % (25 % hedged). The one honest rewrite still withheld states
+a share of the total no result cites ('Online brought in more than half of all revenue'): a
+number derived from results must be a field someone can cite (docs/citations.md)."""
+
+
+def test_the_leads_held_out_batch(cases) -> None:
+    """The s3 batch, written by the lead before this session's audit changes: no lie served
+    clean; only the rewrite that states an uncited share is withheld."""
+    measured = tally(cases, [e for e in entries() if e.get("batch") == "s3"])
+    assert (measured.lies, measured.honest) == (S3_BEFORE["lies"], S3_BEFORE["honest"])
+    assert len(measured.lies_clean) <= S3_NOW["lies_clean"], measured.lies_clean
+    assert len(measured.honest_withheld) <= S3_NOW["honest_withheld"], measured.honest_withheld
+
+
 def test_dates_ranges_and_multipliers_are_held_to_the_cited_values(cases) -> None:
     """A wrong period in any written form ('03/02/2026', "Mar. '13", 'H1 2019'), a range or
     approximation that misses the value, and 'N times' two cited members do not bear out are
