@@ -14,6 +14,7 @@ from showwork.protocol.reading.asks import Asks, GrammarSpan, read_asks
 from showwork.protocol.reading.filters import exclusions
 from showwork.protocol.reading.gaps import Gap, find_gaps
 from showwork.protocol.reading.mentions import Mention, find_mentions
+from showwork.protocol.reading.part_periods import part_and_whole, with_enclosing
 from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
 from showwork.protocol.reading.phrasings import dimension_of_word, restate
 
@@ -80,11 +81,13 @@ def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None
 
 def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
     named = find_periods(text, _as_of(as_of, catalog))
+    if _SHARE_OF.search(text):  # 'the year's cancellations … in February': the year holding it
+        named = with_enclosing(text, named)
     mentions, overall = _overall(text, find_mentions(text, catalog), catalog)
     mentions = sorted(mentions + _clock_times(text, catalog, mentions) + _rate(text, catalog, mentions),
                       key=lambda m: m.span)
     mentions = restate(text, mentions, catalog, [p.span for p in named.found])
-    mentions = _heads(text, _ratio_of_share(text, mentions, catalog), catalog)
+    mentions = _heads(text, _ratio_of_share(text, mentions, catalog, named.found), catalog)
     mentions, negated = _negated(text, mentions, catalog)
     mentions, excluded, cut, only = exclusions(text, mentions)
     ranges = _clock_ranges(text, catalog, mentions)
@@ -241,11 +244,13 @@ _SHARE_OF = re.compile(r"\b(?:share|fraction|percentage|proportion|percent|porti
                        re.IGNORECASE)
 
 
-def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any]
-                    ) -> list[Mention]:
+def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any],
+                    periods: tuple[PeriodMention, ...] = ()) -> list[Mention]:
     """'What share of flights were cancelled': the rate governed as cancelled / flights (a rate
     is the share asked for), named where the whole is; 'the share of delayed departures': the
-    rate whose numerator is the metric named."""
+    rate whose numerator is the metric named — unless two periods are named, one inside the
+    other ('the share of 2013's cancellations in February'): then the whole is the outer
+    period's, and the metric is the one named."""
     named = list({m.name: m for m in reversed(mentions) if m.kind == "metric"}.values())[::-1]
     if not named or not _SHARE_OF.search(text):
         return mentions
@@ -259,7 +264,8 @@ def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any]
             # 'which airports cancelled the smallest share of their flights': either order
             return [_as(m, name) if m.kind == "metric" and m.name in ratio else m
                     for m in mentions]
-        if part is None and ratio[0] == whole.name:  # 'the share of delayed departures'
+        # 'the share of delayed departures'
+        if part is None and ratio[0] == whole.name and part_and_whole(periods) is None:
             return [_as(m, name) if m.kind == "metric" and m.name == whole.name else m
                     for m in mentions]
     return mentions
