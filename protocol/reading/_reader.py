@@ -13,7 +13,7 @@ from showwork.protocol.reading.account import ReadSpan, entry_words, lemma, ment
 from showwork.protocol.reading.asks import Asks, GrammarSpan, read_asks
 from showwork.protocol.reading.filters import exclusions
 from showwork.protocol.reading.gaps import Gap, find_gaps
-from showwork.protocol.reading.mentions import Mention, find_mentions
+from showwork.protocol.reading.mentions import Mention, contested, find_mentions
 from showwork.protocol.reading.part_periods import part_and_whole, with_enclosing
 from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
 from showwork.protocol.reading.phrasings import dimension_of_word, restate
@@ -128,11 +128,28 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
         [p.span for p in periods.problems]
     own = entry_words(catalog, [m.name for m in by_kind["metric"]],
                       [m.name for m in (*by_kind["dimension"], *by_kind["member"], *excluded)])
-    unread = tuple(ReadSpan(words, span, "unreadable", "no catalog entry or grammar reads it")
-                   for words, span in unread_spans(text, taken, own))
+    unread = tuple(sorted([ReadSpan(words, span, "unreadable", "no catalog entry or grammar reads it")
+                           for words, span in unread_spans(text, taken, own)]
+                          + _contested(text, catalog, list(by_kind["metric"]), taken, own),
+                          key=lambda s: s.span))
     return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
                    periods.found, asks, tuple(gaps), tuple(sorted(spans, key=lambda s: s.span)),
                    unread, tuple(ranges), tuple(excluded))
+
+
+def _contested(text: str, catalog: dict[str, Any], metrics: list[Mention],
+               taken: list[tuple[int, int]], own: set[str]) -> list[ReadSpan]:
+    """Words that end another metric's name across the one taken ('total transaction amount':
+    'amount' of transaction_amount), unless something else read them or the catalog's own
+    entries for what the text names use them ('average departure delay minutes': a ratio of
+    minutes)."""
+    return [ReadSpan(words, span, "unreadable", f"ends the name of {other}, not of the metric read")
+            for words, span, other in contested(text, catalog, metrics)
+            if words and not overlaps(span, taken)
+            and not all(lemma(w) in own for w in _WORDS.findall(words))]
+
+
+_WORDS = re.compile(r"[A-Za-z]+")
 
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:
