@@ -204,3 +204,25 @@ class TestAudited:
         level["value"] = level["claims"][0]["value"]
         level["answer"] = level["claims"][0]["text"] + "."
         assert "off_question_shape" in codes(audited(trace, level))
+
+
+class TestTheRateAnswered:
+    def test_the_rate_for_the_share_is_not_served_clean(self, flights) -> None:
+        """An answerer that gives February's cancellation rate (the issue's 5.1 %) for 'what
+        fraction of the year's cancellations happened in February' is not served clean: the
+        audit reads the question as the share of cancelled flights, as the analyst does, and
+        says the answer gives another metric and shape (it used to read 'the year's' as unread
+        and the rate as the metric asked)."""
+        result = flights.query(metrics=["cancellation_rate"],
+                               window={"start": "2013-02-01", "end": "2013-02-28"})
+        rate = result.rows[0].values["cancellation_rate"]["value"]
+        said = say(rate, "fraction")
+        answer = {"status": "answered", "answer": f"{said} of flights in February 2013 were "
+                  "cancelled.", "value": rate,
+                  "claims": [{"text": f"The cancellation rate was {said} in February 2013",
+                              "kind": "measurement", "sources": ["r1:cancellation_rate.value"],
+                              "value": rate}]}
+        report = audit_answer(answer, {"r1": {**public(result.to_json()), "where": []}},
+                              flights.catalog(), question=FLIGHTS_FEBRUARY)
+        assert report.decision != "serve" or report.findings
+        assert {"off_question_shape", "off_question_metric"} & codes(report)
