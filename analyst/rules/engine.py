@@ -21,6 +21,7 @@ from showwork.analyst.rules.claims import (
     unit_of,
 )
 from showwork.analyst.rules.diagnose import diagnose
+from showwork.analyst.rules.period_shares import period_share
 from showwork.analyst.rules.shares import share
 from showwork.analyst.rules.tables import scope, table
 from showwork.analyst.rules.understand import Understood
@@ -43,7 +44,7 @@ def plan(q: Understood, catalog: dict[str, Any], claims_on: bool) -> Plan:
             return out.refused(probe.reason or "the metric is not governed")
         return out.refused(f"{q.unknown_metric!r} is not a metric I can read reliably.")
     steps = {"diagnostic": diagnose, "compare": compare, "table": table, "share": share,
-             "running": running}
+             "period_share": period_share, "running": running}
     return (yield from steps.get(q.intent, lookup)(q, catalog, out))
 
 

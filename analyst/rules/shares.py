@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from showwork.analyst.rules import catalog as cat
 from showwork.analyst.rules.calls import Call, Plan, window_json
 from showwork.analyst.rules.claims import AnswerBuilder, cite, fmt, is_value, plural, subject, unit_of
+from showwork.analyst.rules.period_shares import read_period_share
 from showwork.analyst.rules.tables import MAX_LISTED, MAX_SPOKEN, scope
 from showwork.protocol.reading import Reading
 
@@ -59,6 +60,8 @@ def read_share(q: Understood, reading: Reading) -> None:
         dim, member = parts[0]
         q.filters = [f for f in q.filters if f["dimension"] != dim]
         q.group_by, q.part = [dim], member
+    elif not q.group_by and read_period_share(q, reading):
+        return
     elif not q.group_by:
         q.intent, q.refusal = "refuse", (
             "The question asks for a share of a total but names no member whose share it is "

@@ -41,7 +41,7 @@ class Understood:
 
     text: str
     intent: str = "lookup"
-    """lookup, compare, table, share, diagnostic or refuse"""
+    """lookup, compare, table, share, period_share, diagnostic or refuse"""
     metrics: list[str] = field(default_factory=list)
     group_by: list[str] = field(default_factory=list)
     filters: list[dict[str, Any]] = field(default_factory=list)
@@ -59,6 +59,8 @@ class Understood:
     part: str | None = None
     """A share: the member of group_by[0] whose share of the total is asked (None: every
     member's)."""
+    part_window: Window | None = None
+    """A share of a whole across periods: the part period, inside `window` (the whole)."""
     refusal: str | None = None
     """Refuse without asking the layer (not a data question, or dictating the answer)."""
     unknown_metric: str | None = None

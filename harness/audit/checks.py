@@ -7,7 +7,10 @@ on the context (`cited`, `premises`, `statements`) for the checks and finders af
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+import msgspec
 
 from showwork.harness.audit.context import Cited, ClaimContext
 from showwork.harness.audit.index import CatalogIndex
@@ -238,7 +241,8 @@ def check_value(ctx: ClaimContext) -> list[Defect]:
 
 
 def _composition(ctx: ClaimContext, stated: Any) -> dict[str, Any] | None:
-    """A stated value equal to a combination of two cited values of different metrics."""
+    """A stated value equal to a combination of two cited values of different metrics, or to
+    a share of a whole across periods (`_period_share`)."""
     if not isinstance(stated, int | float) or isinstance(stated, bool):
         return None
     items = [(c.citation, c.value) for c in ctx.cited if isinstance(c.value, int | float)]
@@ -249,7 +253,61 @@ def _composition(ctx: ClaimContext, stated: Any) -> dict[str, Any] | None:
             for op, value in _combinations(va, vb):
                 if matches(stated, value):
                     return {"op": op, "metrics": [a.metric, b.metric], "value": value}
+    return _period_share(ctx, stated)
+
+
+def _period_share(ctx: ClaimContext, stated: int | float) -> dict[str, Any] | None:
+    """A stated fraction equal to one metric's value over a part period divided by its value
+    over a whole period holding it ('15.3 % of 2013's cancellations were in February'): both
+    plain totals (no grain, one row each) of a metric that adds up over time, asked with the
+    same filters. Composition marked `whole: period`, which the model licenses: it is the
+    metric's own share, not a new metric."""
+    totals = [c for c in ctx.cited if c.citation.field == "value" and c.result.kind == "query"
+              and c.result.grain is None and len(c.result.rows) == 1
+              and isinstance(c.value, int | float) and not isinstance(c.value, bool)]
+    for part in totals:
+        for whole in totals:
+            if part.metric != whole.metric or not whole.value or not _adds_up(ctx, part):
+                continue
+            value = part.value / whole.value
+            where = _where(ctx, part)
+            if matches(stated, value) and _inside(_requested(part), _requested(whole)) \
+                    and part.row.key == whole.row.key and where is not None \
+                    and where == _where(ctx, whole):
+                return {"op": "a/b", "metrics": [part.metric, whole.metric], "value": value,
+                        "whole": "period", "windows": [_requested(part), _requested(whole)]}
     return None
+
+
+def _adds_up(ctx: ClaimContext, item: Cited) -> bool:
+    """The metric's value over a period is the sum of its values over the period's parts: no
+    ratio or derived metric, no snapshot at the end of the window."""
+    info = (ctx.catalog.get("metrics") or {}).get(item.metric) or {}
+    return not info.get("formula") and item.metric not in item.result.point_in_time
+
+
+def _requested(item: Cited) -> tuple[str, str] | None:
+    """The window the cited result was asked for (start, end), as stored."""
+    cov = item.result.coverage[0] if item.result.coverage else {}
+    req = cov.get("requested") if isinstance(cov, dict) else None
+    return (str(req.get("start")), str(req.get("end"))) if isinstance(req, dict) else None
+
+
+def _inside(part: tuple[str, str] | None, whole: tuple[str, str] | None) -> bool:
+    """The part's window lies within the whole's and is smaller (ISO dates compare as text)."""
+    return part is not None and whole is not None and part != whole and \
+        whole[0] <= part[0] and part[1] <= whole[1]
+
+
+def _where(ctx: ClaimContext, item: Cited) -> str | None:
+    """The cited result's call filters, as canonical JSON; None when the call is not known."""
+    handle = item.citation.handle
+    arguments = next((c.arguments for c in ctx.evidence.calls if c.handle == handle), None)
+    if isinstance(arguments, msgspec.Raw):
+        arguments = msgspec.json.decode(arguments) if arguments else None
+    if not isinstance(arguments, dict):
+        return None
+    return json.dumps(arguments.get("where") or [], sort_keys=True)
 
 
 def _combinations(a: int | float, b: int | float) -> list[tuple[str, int | float]]:

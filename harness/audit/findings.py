@@ -223,6 +223,8 @@ def find_composition(ctx: ClaimContext) -> list[Finding]:
 
 
 def _licensed(comp: dict[str, Any], catalog: dict[str, Any]) -> bool:
+    if comp.get("whole") == "period":  # one metric's share of a whole across periods
+        return True
     a, b = comp["metrics"]
     pair = {"a/b": (a, b), "b/a": (b, a)}.get(comp["op"])
     for m in catalog["metrics"].values():

@@ -461,6 +461,8 @@ def check_text_numbers(ctx: ClaimContext) -> list[Defect]:
     supports = claim_supports(ctx) if numbers else None
     if not supports:
         return []
+    if (ctx.composition or {}).get("whole") == "period":  # the share its sources make (checks.py)
+        supports = [*supports, *filter(None, [_claim_values(ctx)[1]])]
     values = {s.value for s in supports}
     left = tuple([n for n in numbers
                   if n.percent or n.money or n.sign_word or n.bound or n.value not in values])
@@ -656,6 +658,8 @@ def _stated(claim: ClaimContext, catalog: dict[str, Any], cited: list[Support]
     if not numeric(value):
         return None
     first = claim.cited[0] if claim.cited else None
+    if (claim.composition or {}).get("whole") == "period":  # a share across periods (checks.py)
+        return Support(value, "fraction", f"{claim.cid}'s value", first, "-")  # type: ignore[arg-type]
     sources = claim.claim.sources or []
     if first is None:
         return Support(value, _written_kind(sources, catalog),  # type: ignore[arg-type]

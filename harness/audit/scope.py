@@ -588,6 +588,8 @@ def _has_share(ctx: AnswerContext, cited: tuple[Cited, ...]) -> bool:
     filter, and the total or every member)."""
     if any(c.citation.field in SHARE_FIELDS for c in cited):
         return True
+    if any((claim.composition or {}).get("whole") == "period" for claim in ctx.claims):
+        return True  # a part period's value over its whole's (checks.py `_period_share`)
     scopes: dict[str, set[int]] = {}
     for c in _distinct(cited):
         scopes.setdefault(c.metric, set()).add(_restrictions(ctx, c))

@@ -13,7 +13,8 @@ from showwork.protocol.reading.account import ReadSpan, entry_words, lemma, ment
 from showwork.protocol.reading.asks import Asks, GrammarSpan, read_asks
 from showwork.protocol.reading.filters import exclusions
 from showwork.protocol.reading.gaps import Gap, find_gaps
-from showwork.protocol.reading.mentions import Mention, find_mentions
+from showwork.protocol.reading.mentions import Mention, contested, find_mentions
+from showwork.protocol.reading.part_periods import part_and_whole, with_enclosing
 from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
 from showwork.protocol.reading.phrasings import dimension_of_word, restate
 
@@ -80,11 +81,13 @@ def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None
 
 def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
     named = find_periods(text, _as_of(as_of, catalog))
+    if _SHARE_OF.search(text):  # 'the year's cancellations … in February': the year holding it
+        named = with_enclosing(text, named)
     mentions, overall = _overall(text, find_mentions(text, catalog), catalog)
     mentions = sorted(mentions + _clock_times(text, catalog, mentions) + _rate(text, catalog, mentions),
                       key=lambda m: m.span)
     mentions = restate(text, mentions, catalog, [p.span for p in named.found])
-    mentions = _heads(text, _ratio_of_share(text, mentions, catalog), catalog)
+    mentions = _heads(text, _ratio_of_share(text, mentions, catalog, named.found), catalog)
     mentions, negated = _negated(text, mentions, catalog)
     mentions, excluded, cut, only = exclusions(text, mentions)
     ranges = _clock_ranges(text, catalog, mentions)
@@ -125,11 +128,28 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
         [p.span for p in periods.problems]
     own = entry_words(catalog, [m.name for m in by_kind["metric"]],
                       [m.name for m in (*by_kind["dimension"], *by_kind["member"], *excluded)])
-    unread = tuple(ReadSpan(words, span, "unreadable", "no catalog entry or grammar reads it")
-                   for words, span in unread_spans(text, taken, own))
+    unread = tuple(sorted([ReadSpan(words, span, "unreadable", "no catalog entry or grammar reads it")
+                           for words, span in unread_spans(text, taken, own)]
+                          + _contested(text, catalog, list(by_kind["metric"]), taken, own),
+                          key=lambda s: s.span))
     return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
                    periods.found, asks, tuple(gaps), tuple(sorted(spans, key=lambda s: s.span)),
                    unread, tuple(ranges), tuple(excluded))
+
+
+def _contested(text: str, catalog: dict[str, Any], metrics: list[Mention],
+               taken: list[tuple[int, int]], own: set[str]) -> list[ReadSpan]:
+    """Words that end another metric's name across the one taken ('total transaction amount':
+    'amount' of transaction_amount), unless something else read them or the catalog's own
+    entries for what the text names use them ('average departure delay minutes': a ratio of
+    minutes)."""
+    return [ReadSpan(words, span, "unreadable", f"ends the name of {other}, not of the metric read")
+            for words, span, other in contested(text, catalog, metrics)
+            if words and not overlaps(span, taken)
+            and not all(lemma(w) in own for w in _WORDS.findall(words))]
+
+
+_WORDS = re.compile(r"[A-Za-z]+")
 
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:
@@ -241,11 +261,13 @@ _SHARE_OF = re.compile(r"\b(?:share|fraction|percentage|proportion|percent|porti
                        re.IGNORECASE)
 
 
-def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any]
-                    ) -> list[Mention]:
+def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any],
+                    periods: tuple[PeriodMention, ...] = ()) -> list[Mention]:
     """'What share of flights were cancelled': the rate governed as cancelled / flights (a rate
     is the share asked for), named where the whole is; 'the share of delayed departures': the
-    rate whose numerator is the metric named."""
+    rate whose numerator is the metric named — unless two periods are named, one inside the
+    other ('the share of 2013's cancellations in February'): then the whole is the outer
+    period's, and the metric is the one named."""
     named = list({m.name: m for m in reversed(mentions) if m.kind == "metric"}.values())[::-1]
     if not named or not _SHARE_OF.search(text):
         return mentions
@@ -259,7 +281,8 @@ def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any]
             # 'which airports cancelled the smallest share of their flights': either order
             return [_as(m, name) if m.kind == "metric" and m.name in ratio else m
                     for m in mentions]
-        if part is None and ratio[0] == whole.name:  # 'the share of delayed departures'
+        # 'the share of delayed departures'
+        if part is None and ratio[0] == whole.name and part_and_whole(periods) is None:
             return [_as(m, name) if m.kind == "metric" and m.name == whole.name else m
                     for m in mentions]
     return mentions

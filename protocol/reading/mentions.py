@@ -290,6 +290,25 @@ def find_metrics(text: str, catalog: dict[str, Any]) -> list[Mention]:
     return sorted(named + more, key=lambda m: m.span) if more else named
 
 
+def contested(text: str, catalog: dict[str, Any], metrics: list[Mention]
+              ) -> list[tuple[str, Span, str]]:
+    """(words, span, other metric) of the words after a metric named that, with its last
+    words, name another metric: 'total transaction amount' reads 'total transaction'
+    (leftmost), and 'amount' ends 'transaction amount'. Those words are not read by the metric
+    taken, whatever list they are on."""
+    out = []
+    for m in metrics:
+        first = _WORD.search(text, m.span[0])
+        if first is None or first.end() >= m.span[1]:
+            continue
+        blanked = text[:first.start()] + " " * (first.end() - first.start()) + text[first.end():]
+        for other in find_metrics(blanked, catalog):
+            if other.name != m.name and m.span[0] < other.span[0] < m.span[1] < other.span[1]:
+                out.append((text[m.span[1]:other.span[1]].strip(), (m.span[1], other.span[1]),
+                            other.name))
+    return out
+
+
 _WORD = re.compile(r"[A-Za-z]+")
 _ACRONYM = re.compile(r"(?<![A-Za-z0-9_])[A-Z]{3,6}(?![A-Za-z0-9_])")
 
