@@ -19,6 +19,18 @@ _EXCLUDE = re.compile(
     r"\b(excluding|exclude|excluded|except(?:\s+for)?|without|not\s+counting|not\s+including|"
     r"other\s+than|apart\s+from|aside\s+from|but\s+not|leaving\s+out|outside\s+of)"
     r"\s+(?:the\s+|any\s+)?$", re.IGNORECASE)
+_EXCLUDE_AHEAD = re.compile(
+    r"\b(excluding|exclude|excluded|except(?:\s+for)?|without|not\s+counting|not\s+including|"
+    r"other\s+than|apart\s+from|aside\s+from|but\s+not|leaving\s+out|outside\s+of)"
+    r"\s+(?P<between>(?:[\w'’-]+\s+){1,4})$", re.IGNORECASE)
+"""A cue a few words before the member ('leaving out the regional carriers Envoy'): the words
+between describe what is kept out, unless one of them starts another phrase (`_JOINS`)."""
+_JOINS = frozenset({"by", "from", "to", "at", "in", "on", "for", "with", "of", "into", "per",
+                    "via", "and", "or", "but", "nor", "than", "that", "which", "who", "whose",
+                    "when", "where", "while", "as", "is", "are", "was", "were", "be", "been",
+                    "had", "has", "have", "did", "do", "does", "will", "would", "can", "could",
+                    "should", "may", "might", "must", "not", "no"})
+"""Words that start another phrase: 'flights without a delay by Delta' keeps Delta in."""
 _ALSO = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|nor\s+)?|\s+(?:and|or|nor)\s+)(?:the\s+)?$",
                    re.IGNORECASE)
 """Between two members kept out ('excluding Delta and United', 'without A, B or C')."""
@@ -47,7 +59,7 @@ def exclusions(text: str, mentions: list[Mention]
         span = group[0].span
         start = _before_dimension(text, span[0], dims, group[0].name)
         before = text[:start]
-        cue = _EXCLUDE.search(before)
+        cue = _EXCLUDE.search(before) or _ahead(before)
         chained = last_out is not None and _ALSO.fullmatch(text[last_out:start]) is not None
         if cue is not None or chained:
             out += group
@@ -68,6 +80,15 @@ def exclusions(text: str, mentions: list[Mention]
             only.append(("only", (after + at, after + at + 4), _only(group)))
     kept = [m for m in mentions if m not in out]
     return kept, out, cues, only
+
+
+def _ahead(before: str) -> re.Match[str] | None:
+    """A cue a few words ahead of a member's phrase, no word between starting another phrase
+    (the words between stay to be read, or shown as unread)."""
+    found = _EXCLUDE_AHEAD.search(before)
+    if found is None or any(w.lower() in _JOINS for w in found["between"].split()):
+        return None
+    return found
 
 
 def _only(group: list[Mention]) -> str:

@@ -297,3 +297,33 @@ class TestAbbreviations:
         catalog = {"metrics": {n: {"label": n} for n in ("cpi", "packpc", "gdppc", "pop")}}
         found = [(m.name, m.words) for m in find_metrics(text, catalog)]
         assert found == ([] if metric is None else [(metric, words)])
+
+
+class TestKeptOutAFewWordsAhead:
+    """A cue a few words before the member ('leaving out the regional carriers Envoy and
+    ExpressJet'): the lead's held-out flights question read Envoy and ExpressJet as filters TO
+    them, served with a caveat for 'regional' only."""
+
+    @pytest.mark.parametrize(("name", "text", "kept_out", "unread"), [
+        ("flights", "Which airline had the highest share of delayed departures in 2013, leaving out "
+                    "the regional carriers Envoy and ExpressJet?",
+         {("airline", "Envoy Air"), ("airline", "ExpressJet Airlines Inc.")}, "regional"),
+        ("shop", "What was revenue in June 2019, excluding the small downtown store Brooklyn?",
+         {("store", "Brooklyn")}, "downtown"),
+    ])
+    def test_the_member_is_kept_out_and_the_words_between_stay_unread(
+            self, catalogs, name, text, kept_out, unread) -> None:
+        reading = read_text(text, catalogs(name))
+        assert kept_out <= {(m.name, m.member) for m in reading.excluded}
+        assert not kept_out & set(reading.member_keys())
+        assert any(unread in u for u in reading.unread), reading.unread
+
+    @pytest.mark.parametrize(("name", "text", "key"), [
+        ("flights", "How many flights without a delay by Delta left JFK in May 2013?",
+         ("airline", "Delta Air Lines Inc.")),
+        ("shop", "Revenue without refunds for the Brooklyn store in June 2019", ("store", "Brooklyn")),
+    ])
+    def test_a_word_that_starts_another_phrase_keeps_the_member_in(self, catalogs, name, text,
+                                                                   key) -> None:
+        reading = read_text(text, catalogs(name))
+        assert key not in {(m.name, m.member) for m in reading.excluded}
