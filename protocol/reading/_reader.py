@@ -590,6 +590,17 @@ _CLOCK_BOUND = re.compile(r"\b(after|since|from|past|later\s+than|before|until|t
                           r"by)\s+(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)", re.IGNORECASE)
 
 
+_HALF = r"(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)?"
+_CLOCK_BETWEEN = re.compile(rf"\b(?:between|from)\s+{_HALF}\s*(?:and|to|until|till|[-–])\s*"
+                            rf"(\d{{1,2}})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)", re.IGNORECASE)
+"""'Between 6am and 9am', 'from 6 to 9pm': a span of hours (the first takes the second's am or
+pm when it has none)."""
+
+
+def _hour(number: str, suffix: str) -> int:
+    return int(number) % 12 + (12 if suffix.lower().startswith("p") else 0)
+
+
 def _clock_ranges(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
     """'After 9pm', 'before 6am': the hours of the one hour dimension (_hour_dimension) from the
     hour named on ('after 9pm': 21 and later, the hour of 9pm included, as an hour dimension
@@ -600,6 +611,15 @@ def _clock_ranges(text: str, catalog: dict[str, Any], mentions: list[Mention]) -
     dim, members = found
     taken = [m.span for m in mentions]
     out = []
+    for m in _CLOCK_BETWEEN.finditer(text):  # 'between 6am and 9am': 6, 7 and 8
+        if overlaps(m.span(), taken):
+            continue
+        start, end = _hour(m.group(1), m.group(2) or m.group(4)), _hour(m.group(3), m.group(4))
+        kept = sorted(int(v) for v in members if start <= int(v) < end)
+        if not kept:
+            continue
+        taken.append(m.span())
+        out += [Mention("member", dim, str(v), m.group(0), m.span(), "said") for v in kept]
     for m in _CLOCK_BOUND.finditer(text):
         if overlaps(m.span(), taken):
             continue
@@ -627,7 +647,8 @@ def _clock_times(text: str, catalog: dict[str, Any], mentions: list[Mention]) ->
     if found is None:
         return []
     hours, members = [found[0]], found[1]
-    taken = [m.span for m in mentions]
+    # the times of a span of hours are the range's (_clock_ranges), not two hours
+    taken = [m.span for m in mentions] + [b.span() for b in _CLOCK_BETWEEN.finditer(text)]
     out = []
     for m in _CLOCK.finditer(text):
         if overlaps(m.span(), taken) or re.search(r"\b(?:after|before|since|until)\s+$",
