@@ -84,8 +84,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     if _SHARE_OF.search(text):  # 'the year's cancellations … in February': the year holding it
         named = with_enclosing(text, named)
     mentions, overall = _overall(text, find_mentions(text, catalog), catalog)
-    mentions = sorted(mentions + _clock_times(text, catalog, mentions) + _rate(text, catalog, mentions),
-                      key=lambda m: m.span)
+    mentions = sorted(mentions + _clock_times(text, catalog, mentions) + _rate(text, catalog, mentions)
+                      + _unit_total(text, catalog, mentions), key=lambda m: m.span)
     mentions = restate(text, mentions, catalog, [p.span for p in named.found])
     mentions = _heads(text, _ratio_of_share(text, mentions, catalog, named.found), catalog)
     mentions, negated = _negated(text, mentions, catalog)
@@ -580,6 +580,38 @@ def _rate(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[M
     if len(rates) != 1:
         return []
     return [Mention("metric", rates[0], None, m.group(1), m.span(1), "said") for m in found[:1]]
+
+
+_UNIT_ASKED = re.compile(r"\bhow\s+(?:many|much)\s+(?:total\s+)?(?P<unit>[a-z]+)\b", re.IGNORECASE)
+_UNIT_WORDS = {"dollars": "usd", "dollar": "usd", "euros": "eur", "euro": "eur"}
+"""Words for a currency unit the catalog names by its code; any other unit is its own word
+('miles', 'minutes', 'inches')."""
+_AVERAGED = re.compile(r"\b(?:average|mean|median|per|rate|ratio|share)\b", re.IGNORECASE)
+
+
+def _unit_total(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
+    """'How many miles did Hawaiian fly': where no metric is named, a unit word asked for names
+    the one total metric of that unit (the catalog's `unit:`) that carries every dimension the
+    question names a member of — summed over the window: not a level at a point in time (a
+    price, a balance), an average, a ratio or a rate (their label or description says so). With none or several, nothing: the word stays unread, and the refusal says so."""
+    if any(m.kind == "metric" for m in mentions):
+        return []
+    asked = _UNIT_ASKED.search(text)
+    if asked is None or overlaps(asked.span("unit"), [x.span for x in mentions]):
+        return []
+    word = asked["unit"].lower()
+    unit = _UNIT_WORDS.get(word, word)
+    named = {m.name for m in mentions if m.kind == "member"}
+    found = [name for name, info in (catalog.get("metrics") or {}).items()
+             if str(info.get("unit") or "").lower() in (unit, unit.rstrip("s") + "s")
+             and unit not in ("count", "fraction", "percent")
+             and info.get("type") == "simple" and not info.get("point_in_time")
+             and not _AVERAGED.search(f"{name} {info.get('label') or ''} "
+                                      f"{(info.get('description') or '').split('.')[0]}")
+             and named <= set(info.get("dimensions") or ())]
+    if len(found) != 1:
+        return []
+    return [Mention("metric", found[0], None, asked["unit"], asked.span("unit"), "said")]
 
 
 _CLOCK = re.compile(r"\b(?:at\s+)?(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)|\bat\s+(\d{1,2}):00\b",

@@ -340,3 +340,36 @@ def test_between_two_clock_times_is_their_hours(request) -> None:
         "SELECT count(*) FROM flights WHERE origin = 'JFK' AND hour >= 6 AND hour < 9 "
         "AND flight_date BETWEEN DATE '2013-05-01' AND DATE '2013-05-31'").fetchone()[0]
     assert served.audit["value"] == raw
+
+
+class TestAUnitAskedNamesItsTotal:
+    """'How many miles did Hawaiian fly': a unit asked for names the one total metric of that
+    unit (the catalog's `unit:`) carrying the dimensions the question filters on (the lead's
+    held-out flights question, refused before on an unread 'miles')."""
+
+    @pytest.mark.parametrize(("name", "text", "metric"), [
+        ("flights", "How many miles did Hawaiian Airlines fly in 2013?", "total_distance"),
+        ("shop", "How many dollars did Chai Latte bring in in June 2019?", "product_revenue"),
+    ])
+    def test_the_one_total_of_the_unit(self, catalogs, name, text, metric) -> None:
+        reading = read_text(text, catalogs(name))
+        assert reading.metric_names() == [metric] and reading.unread == []
+
+    @pytest.mark.parametrize(("name", "text", "word"), [
+        # three totals in minutes (departure delay, arrival delay, air time): which one?
+        ("flights", "How many minutes did JetBlue have in June 2013?", "minutes"),
+        # revenue and product revenue both count a store's dollars
+        ("shop", "How many dollars did the Online store take in June 2019?", "dollars"),
+        # MRR and the plus price are levels at a point in time, never summed over May
+        ("demo", "How many dollars did we bring in in May 2026?", "dollars"),
+    ])
+    def test_none_or_several_stay_unread(self, catalogs, name, text, word) -> None:
+        reading = read_text(text, catalogs(name))
+        assert reading.metric_names() == [] and word in reading.unread
+
+    def test_the_total_is_served_equal_to_the_raw_sum(self, request) -> None:
+        served = _run(request, "flights", "How many miles did Hawaiian Airlines fly in 2013?")
+        assert served.audit["decision"] == "serve", served.audit
+        raw = request.getfixturevalue("flights_layer").connection.execute(
+            "SELECT sum(distance) FROM flights WHERE carrier = 'HA'").fetchone()[0]
+        assert served.audit["value"] == raw
