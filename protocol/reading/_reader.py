@@ -593,7 +593,8 @@ def _unit_total(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> 
     """'How many miles did Hawaiian fly': where no metric is named, a unit word asked for names
     the one total metric of that unit (the catalog's `unit:`) that carries every dimension the
     question names a member of — summed over the window: not a level at a point in time (a
-    price, a balance), an average, a ratio or a rate (their label or description says so). With none or several, nothing: the word stays unread, and the refusal says so."""
+    price, a balance), an average, a ratio or a rate (their label or description says so).
+    With none or several, nothing: the word stays unread, and the refusal says so."""
     if any(m.kind == "metric" for m in mentions):
         return []
     asked = _UNIT_ASKED.search(text)
