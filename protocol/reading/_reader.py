@@ -99,6 +99,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
             p.parts for p in periods.found):  # 'compare A between May and June': two windows
         periods = _two_periods(periods)
         asks = read_asks(masked, mentions, periods)
+    asks = _judged(text, asks, mentions, catalog)
     periods = _running_from_start(periods, asks, mentions, catalog)
     asks, said = _shared_words(text, asks, mentions, catalog)
     asks = _counted_each(asks, catalog)
@@ -580,6 +581,31 @@ def _rate(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[M
     if len(rates) != 1:
         return []
     return [Mention("metric", rates[0], None, m.group(1), m.span(1), "said") for m in found[:1]]
+
+
+_JUDGED_WORD = re.compile(r"\b(best|worst)\b(?![- ]selling)", re.IGNORECASE)
+
+
+def _judged(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, Any]) -> Asks:
+    """'The best week for orders', 'the worst month for the cancellation rate': which way is
+    good is the metric's polarity (governance `polarity:`), when the one metric named has one —
+    best is the most of a higher_is_better metric and the least of a lower_is_better one. With
+    no polarity, or several metrics, the word stays unread (asks.py leaves it so)."""
+    ranking = asks.ranking
+    if ranking is None:
+        return asks
+    judged = [m for a, b in ranking.spans for m in _JUDGED_WORD.finditer(text, a, b)]
+    names = {m.name for m in mentions if m.kind == "metric"}
+    if not judged or len(names) != 1:
+        return asks
+    polarity = ((catalog.get("metrics") or {}).get(next(iter(names))) or {}).get("polarity")
+    if polarity not in ("higher_is_better", "lower_is_better"):
+        return asks
+    best = judged[0].group(1).lower() == "best"
+    order = "most" if best == (polarity == "higher_is_better") else "least"
+    said = tuple(GrammarSpan(m.group(1), m.span(1), f"ranking: {m.group(1).lower()} by the "
+                             f"metric's polarity ({polarity})") for m in judged)
+    return replace(asks, ranking=replace(ranking, order=order), spans=asks.spans + said)
 
 
 _UNIT_ASKED = re.compile(r"\bhow\s+(?:many|much)\s+(?:total\s+)?(?P<unit>[a-z]+)\b", re.IGNORECASE)

@@ -373,3 +373,40 @@ class TestAUnitAskedNamesItsTotal:
         raw = request.getfixturevalue("flights_layer").connection.execute(
             "SELECT sum(distance) FROM flights WHERE carrier = 'HA'").fetchone()[0]
         assert served.audit["value"] == raw
+
+
+class TestBestAndWorstByPolarity:
+    """'The best week for orders', 'the worst month for cancellations': which way is good is the
+    metric's governed polarity; with none the word stays unread (a new user's shop questions
+    were refused on 'best' and 'worst')."""
+
+    @staticmethod
+    def _governed(catalog, metric, polarity):
+        metrics = dict(catalog["metrics"])
+        metrics[metric] = {**metrics[metric], "polarity": polarity}
+        return {**catalog, "metrics": metrics}
+
+    @pytest.mark.parametrize(("name", "text", "metric", "polarity", "order"), [
+        ("shop", "What was the best week for orders at the Brooklyn store in Q2 2019?",
+         "order_count", "higher_is_better", "most"),
+        ("shop", "What was the worst month for orders in Q2 2019?", "order_count",
+         "higher_is_better", "least"),
+        ("flights", "What was the worst month for cancellations at JFK in 2013?",
+         "cancelled_flights", "lower_is_better", "most"),
+        ("flights", "What was the best month for cancellations at JFK in 2013?",
+         "cancelled_flights", "lower_is_better", "least"),
+    ])
+    def test_the_polarity_says_which_way(self, catalogs, name, text, metric, polarity,
+                                         order) -> None:
+        catalog = self._governed(catalogs(name), metric, polarity)
+        reading = read_text(text, catalog)
+        assert reading.metric_names() == [metric] and reading.unread == [], reading.unread
+        assert reading.asks.ranking is not None and reading.asks.ranking.order == order
+
+    def test_no_polarity_leaves_the_word_unread(self, catalogs) -> None:
+        catalog = catalogs("flights")
+        metrics = {k: {x: y for x, y in v.items() if x != "polarity"}
+                   for k, v in catalog["metrics"].items()}
+        reading = read_text("What was the worst month for cancellations at JFK in 2013?",
+                            {**catalog, "metrics": metrics})
+        assert "worst" in reading.unread
