@@ -35,6 +35,9 @@ PERIODS = {
 }
 """Periods as people write them in text, and their grain: '1998 Q1', '2016-Q3', 'Q3 2016',
 'Q42010', '2016M03', '2016-03', 'Mar-2016', 'March 2016'."""
+PERIOD_LENGTH = 24
+"""Characters at most in a period as PERIODS reads it ('September 2016' is 14, with room for
+spaces around it); longer text is never matched against them, which halves a wide table's scan."""
 PERIOD_SHARE = 0.95
 """A text column is a period when at least this share of its values is written one such way."""
 _MONTHS = "janfebmaraprmayjunjulaugsepoctnovdec"
@@ -206,9 +209,12 @@ def _text_shape(source: Source, name: str, columns: list[str], rows: int
         dated = exp.If(this=exp.RegexpLike(this=ref.copy(), expression=exp.Literal.string(
             r"^\d{4}-\d{1,2}-\d{1,2}")), true=dated, false=exp.Literal.number(0.0))
         select = select.select(exp.Avg(this=length), exp.Avg(this=wordy), exp.Avg(this=dated))
+        short = exp.LTE(this=exp.Length(this=ref.copy()), expression=exp.Literal.number(
+            PERIOD_LENGTH))  # a long value skips the regexes: a name, an address
         for pattern, _ in PERIODS.values():
-            matched = exp.If(this=exp.RegexpLike(this=ref.copy(), expression=exp.Literal.string(
-                pattern)), true=exp.Literal.number(1.0), false=exp.Literal.number(0.0))
+            matched = exp.If(this=exp.and_(short.copy(), exp.RegexpLike(
+                this=ref.copy(), expression=exp.Literal.string(pattern))),
+                true=exp.Literal.number(1.0), false=exp.Literal.number(0.0))
             select = select.select(exp.Avg(this=matched))
     ((*values,),) = source.rows(select.from_(_sample(name, rows)).sql(source.dialect))
     it = iter(values)
