@@ -12,7 +12,7 @@ import init_traps
 import pytest
 
 from showwork.harness.init import DuckSource, draft_warehouse, snake
-from showwork.semantic_layer.draft.profile import find_keys, names_link, profile
+from showwork.semantic_layer.draft.profile import Keys, find_keys, names_link, profile
 
 TPCH = {
     "nation": "SELECT i AS n_nationkey, 'NATION' || CAST(i AS VARCHAR) AS n_name "
@@ -34,8 +34,9 @@ TPCH = {
     "orders": "SELECT 8 * i AS o_orderkey, 1 + (i * 7) % 3000 AS o_custkey, "
               "DATE '1995-01-01' + CAST(i % 700 AS INTEGER) AS o_orderdate, "
               "CAST(100 + i % 900 AS DOUBLE) AS o_totalprice FROM range(1, 6001) t(i)",
-    "lineitem": "SELECT 8 * o AS l_orderkey, l AS l_linenumber, 100001 + (o * 3 + l) % 4000 "
-                "AS l_partkey, 1 + (o + l) % 200 AS l_suppkey, 1 + (o + l) % 50 AS l_quantity, "
+    "lineitem": "SELECT 8 * o AS l_orderkey, 100001 + (o * 3 + l) % 4000 AS l_partkey, "
+                "1 + (o + l) % 1500 AS l_suppkey, l AS l_linenumber, "
+                "1 + (o + l) % 50 AS l_quantity, "
                 "DATE '1995-01-03' + CAST(o % 700 AS INTEGER) AS l_shipdate "
                 "FROM range(1, 6001) a(o), range(1, 4) b(l)",
 }
@@ -53,13 +54,18 @@ def _warehouse(path: Path, renamed: dict[tuple[str, str], str] | None = None) ->
     return path
 
 
-def _links(path: Path) -> dict[str, str]:
-    """table.column → target.key, for every link find_keys finds."""
+def _keys(path: Path) -> Keys:
+    """What find_keys finds in the warehouse."""
     source = DuckSource(duckdb.connect(str(path), read_only=True))
     tables = [profile(source, n, cols) for n, cols in sorted(source.tables().items())]
     keys = find_keys(source, tables, snake)
     source.close()
-    return {f"{t}.{x.column}": f"{x.target}.{x.key}" for t, links in keys.links.items()
+    return keys
+
+
+def _links(path: Path) -> dict[str, str]:
+    """table.column → target.key, for every link find_keys finds."""
+    return {f"{t}.{x.column}": f"{x.target}.{x.key}" for t, links in _keys(path).links.items()
             for x in links}
 
 
