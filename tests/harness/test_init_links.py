@@ -87,8 +87,9 @@ class TestNames:
 
 class TestTpchShaped:
     def test_prefixed_foreign_keys_link_and_quantities_do_not(self, tpch: Path) -> None:
-        """Every TPC-H foreign key links to its table; the line number (seven values, no
-        name) and the available quantity (in three id ranges) link nowhere."""
+        """Every TPC-H foreign key links to its table, the name choosing supplier for
+        l_suppkey and ps_suppkey (also inside customer's range); the line number (three values,
+        no name) and the available quantity (in two id ranges) link nowhere."""
         assert _links(tpch) == {
             "customer.c_nationkey": "nation.n_nationkey",
             "lineitem.l_orderkey": "orders.o_orderkey",
@@ -120,6 +121,7 @@ class TestTpchShaped:
         assert roles["partsupp.ps_availqty"].role != "foreign key"
         assert "number" not in roles["customer.c_name"].reason
         assert roles["customer.c_name"].role == "identifier"
+        assert roles["customer.c_acctbal"].role == "attribute"  # a number still says so
         models = {m["name"]: m for m in drafted.models}
         assert {"supplier", "partsupp"} <= set(models)
         entities = {e["name"] for e in models["lineitem"]["entities"]}
