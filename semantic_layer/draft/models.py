@@ -37,6 +37,7 @@ from showwork.semantic_layer.draft.profile import (
     Table,
     col,
     period_expr,
+    stem,
     table_ref,
 )
 
@@ -439,9 +440,10 @@ def read_roles(source: Source, d: TableDraft, entity_of: dict[str, str],
     if d.default_time is not None:
         _panel_roles(source, d)
     if d.default_time is None:  # a table without time describes things; its numbers are not summed
-        for c in t.columns:
-            if d.roles[c.name].role in ("amount", "average", "delay", "median", "snapshot",
-                                        "clock time", "identifier", "time part"):
+        for c in t.columns:  # its text keeps the role that says what it is (a name, a code)
+            if c.kind in ("integer", "number") and d.roles[c.name].role in (
+                    "amount", "average", "delay", "median", "snapshot", "clock time",
+                    "identifier", "time part"):
                 d.set(c.name, *numeric_role(c, d.entity, fact=False))
 
 
@@ -1259,6 +1261,7 @@ def draft(source: Source, tables: list[Table], keys: Keys,
         d.name_column = named[d.table.name].column if d.table.name in named else None
         model = build_model(d, entity_of, measures, metrics, dims_of[d.table.name], out)
         if model is None:
+            out.warnings.append(_unmodelled(d))
             continue
         out.models.append(model)
         time = d.default_time
@@ -1272,6 +1275,13 @@ def draft(source: Source, tables: list[Table], keys: Keys,
     return out
 
 
+def _unmodelled(d: TableDraft) -> str:
+    """Why a table got no semantic model, and the one-line fix."""
+    return (f"{d.table.name}: no model drafted — it has no time, no dimension and no column "
+            "holding another table's key, so nothing in it can be asked; name a column for the "
+            "key it holds (customer_id → customers.id) or declare its key in the model file")
+
+
 def role_entities(drafts: list[TableDraft], entity_of: dict[str, str], entities: Names
                   ) -> dict[tuple[str, str], str]:
     """(table, link column) → a role entity, for a table pointed to under two or more names
@@ -1279,15 +1289,15 @@ def role_entities(drafts: list[TableDraft], entity_of: dict[str, str], entities:
     link named as the target's key (carrier → airlines.carrier) keeps the plain entity."""
     names: dict[str, set[str]] = {}
     for d in drafts:
-        for link in d.links:
-            if snake(link.column) != snake(link.key):
-                names.setdefault(link.target, set()).add(snake(link.column))
+        for link in d.links:  # c_nationkey and s_nationkey are one name, prefixes stripped
+            if stem(snake(link.column)) != stem(snake(link.key)):
+                names.setdefault(link.target, set()).add(stem(snake(link.column)))
     out = {}
     claimed: dict[str, str] = {}
     for d in drafts:
         for link in d.links:
             column = snake(link.column)
-            if len(names.get(link.target, ())) < 2 or column not in names[link.target]:
+            if len(names.get(link.target, ())) < 2 or stem(column) not in names[link.target]:
                 continue
             role = f"{column}_{entity_of[link.target]}"
             if role not in claimed:

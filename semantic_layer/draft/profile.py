@@ -35,6 +35,9 @@ PERIODS = {
 }
 """Periods as people write them in text, and their grain: '1998 Q1', '2016-Q3', 'Q3 2016',
 'Q42010', '2016M03', '2016-03', 'Mar-2016', 'March 2016'."""
+PERIOD_LENGTH = 24
+"""Characters at most in a period as PERIODS reads it ('September 2016' is 14, with room for
+spaces around it); longer text is never matched against them, which halves a wide table's scan."""
 PERIOD_SHARE = 0.95
 """A text column is a period when at least this share of its values is written one such way."""
 _MONTHS = "janfebmaraprmayjunjulaugsepoctnovdec"
@@ -206,9 +209,12 @@ def _text_shape(source: Source, name: str, columns: list[str], rows: int
         dated = exp.If(this=exp.RegexpLike(this=ref.copy(), expression=exp.Literal.string(
             r"^\d{4}-\d{1,2}-\d{1,2}")), true=dated, false=exp.Literal.number(0.0))
         select = select.select(exp.Avg(this=length), exp.Avg(this=wordy), exp.Avg(this=dated))
+        short = exp.LTE(this=exp.Length(this=ref.copy()), expression=exp.Literal.number(
+            PERIOD_LENGTH))  # a long value skips the regexes: a name, an address
         for pattern, _ in PERIODS.values():
-            matched = exp.If(this=exp.RegexpLike(this=ref.copy(), expression=exp.Literal.string(
-                pattern)), true=exp.Literal.number(1.0), false=exp.Literal.number(0.0))
+            matched = exp.If(this=exp.and_(short.copy(), exp.RegexpLike(
+                this=ref.copy(), expression=exp.Literal.string(pattern))),
+                true=exp.Literal.number(1.0), false=exp.Literal.number(0.0))
             select = select.select(exp.Avg(this=matched))
     ((*values,),) = source.rows(select.from_(_sample(name, rows)).sql(source.dialect))
     it = iter(values)
@@ -550,37 +556,112 @@ def _links(source: Source, t: Table, tables: list[Table], keys: Keys,
            snake: Callable[[str], str]) -> list[Link]:
     """Columns of t whose values are contained in another table's key."""
     own = keys.primary.get(t.name)
+    targets = [(other, other.column(key.column)) for other in tables
+               if other is not t and (key := keys.primary.get(other.name)) is not None
+               and not key.duplicates]
     out: list[Link] = []
     for c in t.columns:
         if (own and c.name == own.column) or c.kind not in ("integer", "text") or not c.distinct:
             continue
         if c.kind == "text" and _free_text(c):
             continue
-        for other in tables:
-            target = keys.primary.get(other.name)
-            if other is t or target is None or target.duplicates:
-                continue
-            key = other.column(target.column)
-            if not _may_link(t, c, other, key, snake):
-                continue
-            matched = matched_share(source, t, c.name, other, key.name)
-            if matched >= FK_MATCH:
-                out.append(Link(c.name, other.name, key.name, matched))
-                break
+        found = (_integer_link(source, t, c, targets, snake) if c.kind == "integer" else
+                 _text_link(source, t, c, targets))
+        if found is not None:
+            out.append(found)
     return out
 
 
-def _may_link(t: Table, c: Column, other: Table, key: Column,
-              snake: Callable[[str], str]) -> bool:
-    """Worth a containment check: same kind, no more values than the key, and for integers a
-    name that says so (small integers are contained in any id range)."""
-    if key.kind != c.kind or (c.distinct or 0) > (key.distinct or 0) * 2:
-        return False
-    if c.kind == "integer":
-        name, target = snake(c.name), snake(key.name)
-        entity = snake(other.name)
-        return name == target != "id" or name.removesuffix("_id") in (entity, entity.rstrip("s"))
-    return (c.distinct or 0) >= 2 and not _free_text(key)
+def _text_link(source: Source, t: Table, c: Column, targets: list[tuple[Table, Column]]
+               ) -> Link | None:
+    """The first text key holding the column's values (codes: LAX, UA)."""
+    for other, key in targets:
+        if key.kind != "text" or (c.distinct or 0) > (key.distinct or 0) * 2:
+            continue
+        if (c.distinct or 0) < 2 or _free_text(key):
+            continue
+        matched = matched_share(source, t, c.name, other, key.name, unique=True)
+        if matched >= FK_MATCH:
+            return Link(c.name, other.name, key.name, matched)
+    return None
+
+
+MANY_VALUES = 1_000
+"""An integer column with at least this many distinct values, contained in exactly one key,
+links there whatever its name (a few small integers are contained in any id range; a column
+contained in several keys is a quantity that fits them all, unless its name chooses one)."""
+GENERIC_STEMS = {"id", "key", "code", "no", "num", "number", "nr"}
+"""Stems that name no table: two columns called `x_id` and `y_id` are not one key."""
+
+
+def _integer_link(source: Source, t: Table, c: Column, targets: list[tuple[Table, Column]],
+                  snake: Callable[[str], str]) -> Link | None:
+    """The integer key that holds the column's values. Containment is read from the data; a
+    name that says so (l_orderkey → orders.o_orderkey) chooses among several containing keys
+    and admits few-valued columns; without one, the column needs MANY_VALUES and exactly one
+    containing key, found on a sample of a big table and confirmed once on the whole."""
+    fits = [(o, k) for o, k in targets if k.kind == "integer" and _overlaps(c, k)
+            and (c.distinct or 0) <= (k.distinct or 0) * 2]
+    named = [(o, k) for o, k in fits if names_link(c.name, o.name, k.name, snake)]
+    for other, key in named:  # a name that says so is counted on the whole table at once
+        matched = matched_share(source, t, c.name, other, key.name, whole=True, unique=True)
+        if matched >= FK_MATCH:
+            return Link(c.name, other.name, key.name, matched)
+    if (c.distinct or 0) < MANY_VALUES or AMOUNT_WORDS.search(snake(c.name)) or c.clock:
+        return None
+    containing: list[tuple[Table, Column, float]] = []
+    for other, key in fits:
+        if (other, key) in named or not _within(c, key):
+            continue
+        matched = matched_share(source, t, c.name, other, key.name, unique=True)
+        if matched >= FK_MATCH:
+            containing.append((other, key, matched))
+            if len(containing) > 1:  # ps_availqty 1..9,999 is in every id range that long
+                return None
+    return _confirmed(source, t, c, *containing[0]) if containing else None
+
+
+def _within(c: Column, key: Column) -> bool:
+    """The column's range lies inside the key's."""
+    return c.low is not None and key.low is not None and float(key.low) <= float(c.low) \
+        and float(c.high) <= float(key.high)
+
+
+def _overlaps(c: Column, key: Column) -> bool:
+    """The column's range meets the key's (orphans may lie outside it)."""
+    if c.low is None or key.low is None:
+        return True
+    return float(c.low) <= float(key.high) and float(c.high) >= float(key.low)
+
+
+def _confirmed(source: Source, t: Table, c: Column, other: Table, key: Column,
+               sampled: float) -> Link | None:
+    """The link, its share counted once on the whole table when a big table was sampled."""
+    matched = matched_share(source, t, c.name, other, key.name, whole=True,
+                           unique=True) \
+        if t.rows > BIG_TABLE else sampled
+    return Link(c.name, other.name, key.name, matched) if matched >= FK_MATCH else None
+
+
+def names_link(column: str, table: str, key: str, snake: Callable[[str], str]) -> bool:
+    """The column's name says it holds the table's key: the key's own name, `<entity>_id`, or
+    the key's stem once a short table prefix is stripped from both (TPC-H: l_orderkey and
+    o_custkey hold orders.o_orderkey and customer.c_custkey).
+
+    >>> [names_link(c, t, k, str.lower) for c, t, k in (("l_orderkey", "orders", "o_orderkey"),
+    ...  ("customer_id", "customers", "id"), ("x_id", "other", "y_id"), ("qty", "part", "p_partkey"))]
+    [True, True, False, False]
+    """
+    name, target, entity = snake(column), snake(key), snake(table)
+    if name == target != "id" or name.removesuffix("_id") in (entity, entity.rstrip("s")):
+        return True
+    base = stem(name)
+    return base == stem(target) and base not in GENERIC_STEMS
+
+
+def stem(name: str) -> str:
+    """The name without a short table prefix: l_orderkey → orderkey, ps_partkey → partkey."""
+    return re.sub(r"^[a-z]{1,3}_(?=[a-z])", "", name)
 
 
 def _warn_keyless(source: Source, t: Table, tables: list[Table], keys: Keys,
@@ -609,18 +690,20 @@ def _warn_keyless(source: Source, t: Table, tables: list[Table], keys: Keys,
 
 
 def matched_share(source: Source, fact: Table, column: str, target: Table, key: str,
-                  distinct: bool = False) -> float:
+                  distinct: bool = False, whole: bool = False, unique: bool = False) -> float:
     """The share of a column's non-null values (rows, or distinct values) found in the target's
-    column."""
+    column; on a big table, within a sample of its rows unless `whole`. `unique`: the target's
+    column is its key, read without DISTINCT."""
     left = col(column, "f")
     values = (exp.select(left.copy()).distinct().from_(table_ref(fact.name, "f"))
               .where(exp.Is(this=left.copy(), expression=exp.Null()).not_()))
     if not distinct:
         values = (exp.select(left.copy()).from_(table_ref(fact.name, "f"))
                   .where(exp.Is(this=left.copy(), expression=exp.Null()).not_()))
-    if fact.rows > BIG_TABLE:
+    if fact.rows > BIG_TABLE and not whole:
         values = values.limit(TEXT_SAMPLE * 5)
-    keys = exp.select(col(key)).distinct().from_(table_ref(target.name)).subquery("t")
+    read = exp.select(col(key)).from_(table_ref(target.name))
+    keys = (read if unique else read.distinct()).subquery("t")
     v, k = exp.column(column, "v", quoted=True), exp.column(key, "t", quoted=True)
     select = (exp.select(exp.Count(this=exp.Star()), exp.Count(this=k.copy()))
               .from_(values.subquery("v"))

@@ -1,0 +1,154 @@
+"""init's links found from the data (issue 44, keys that exist): a column whose values are
+another table's key is a foreign key whatever its prefix (TPC-H's l_orderkey, o_custkey), a
+name only choosing among several containing keys or admitting a few small integers; a
+quantity that fits several id ranges links nowhere."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import init_traps
+import pytest
+
+from showwork.harness.init import DuckSource, draft_warehouse, snake
+from showwork.semantic_layer.draft.profile import Keys, find_keys, names_link, profile
+
+TPCH = {
+    "nation": "SELECT i AS n_nationkey, 'NATION' || CAST(i AS VARCHAR) AS n_name "
+              "FROM range(0, 25) t(i)",
+    "customer": "SELECT i AS c_custkey, 'Customer#' || lpad(CAST(i AS VARCHAR), 9, '0') AS c_name, "
+                "i % 25 AS c_nationkey, ['AUTOMOBILE', 'BUILDING', 'MACHINERY'][1 + i % 3] "
+                "AS c_mktsegment, CAST(i % 997 AS DOUBLE) + 0.5 AS c_acctbal "
+                "FROM range(1, 3001) t(i)",
+    # part keys start far above customers', so a many-valued customer column fits one range
+    "part": "SELECT 100000 + i AS p_partkey, ['BRASS', 'TIN'][1 + i % 2] AS p_type "
+            "FROM range(1, 4001) t(i)",
+    "supplier": "SELECT i AS s_suppkey, 'Supplier#' || CAST(i AS VARCHAR) AS s_name, "
+                "i % 25 AS s_nationkey FROM range(1, 1501) t(i)",
+    # the available quantity, 1..1,499, lies in both customer's and supplier's id ranges
+    "partsupp": "SELECT 100000 + p AS ps_partkey, 1 + (p + s * 50) % 1500 AS ps_suppkey, "
+                "1 + (p * 7 + s * 13) % 1499 AS ps_availqty, "
+                "CAST((p * 3 + s) % 1000 AS DOUBLE) / 10 AS ps_supplycost "
+                "FROM range(1, 4001) a(p), range(0, 4) b(s)",
+    "orders": "SELECT 8 * i AS o_orderkey, 1 + (i * 7) % 3000 AS o_custkey, "
+              "DATE '1995-01-01' + CAST(i % 700 AS INTEGER) AS o_orderdate, "
+              "CAST(100 + i % 900 AS DOUBLE) AS o_totalprice FROM range(1, 6001) t(i)",
+    "lineitem": "SELECT 8 * o AS l_orderkey, 100001 + (o * 3 + l) % 4000 AS l_partkey, "
+                "1 + (o + l) % 1500 AS l_suppkey, l AS l_linenumber, "
+                "1 + (o + l) % 50 AS l_quantity, "
+                "DATE '1995-01-03' + CAST(o % 700 AS INTEGER) AS l_shipdate "
+                "FROM range(1, 6001) a(o), range(1, 4) b(l)",
+}
+
+
+def _warehouse(path: Path, renamed: dict[tuple[str, str], str] | None = None) -> Path:
+    """The TPC-H-shaped warehouse, with columns renamed ((table, column) → new name)."""
+    con = duckdb.connect(str(path))
+    for name, sql in TPCH.items():
+        con.execute(f"CREATE TABLE {name} AS {sql}")
+        for (table, column), new in (renamed or {}).items():
+            if table == name:
+                con.execute(f'ALTER TABLE {name} RENAME COLUMN {column} TO "{new}"')
+    con.close()
+    return path
+
+
+def _keys(path: Path) -> Keys:
+    """What find_keys finds in the warehouse."""
+    source = DuckSource(duckdb.connect(str(path), read_only=True))
+    tables = [profile(source, n, cols) for n, cols in sorted(source.tables().items())]
+    keys = find_keys(source, tables, snake)
+    source.close()
+    return keys
+
+
+def _links(path: Path) -> dict[str, str]:
+    """table.column → target.key, for every link find_keys finds."""
+    return {f"{t}.{x.column}": f"{x.target}.{x.key}" for t, links in _keys(path).links.items()
+            for x in links}
+
+
+@pytest.fixture(scope="module")
+def tpch(tmp_path_factory) -> Path:
+    return _warehouse(tmp_path_factory.mktemp("tpch") / "tpch.duckdb")
+
+
+class TestNames:
+    def test_a_prefixed_stem_says_so_and_a_generic_one_does_not(self) -> None:
+        """l_orderkey holds orders.o_orderkey and ps_suppkey supplier.s_suppkey; x_id and y_id
+        share only 'id'; a quantity names no key."""
+        assert names_link("l_orderkey", "orders", "o_orderkey", snake)
+        assert names_link("ps_suppkey", "supplier", "s_suppkey", snake)
+        assert names_link("customer_id", "customers", "id", snake)
+        assert not names_link("x_id", "other", "y_id", snake)
+        assert not names_link("l_quantity", "part", "p_partkey", snake)
+
+
+class TestTpchShaped:
+    def test_prefixed_foreign_keys_link_and_quantities_do_not(self, tpch: Path) -> None:
+        """Every TPC-H foreign key links to its table, the name choosing supplier for
+        l_suppkey and ps_suppkey (also inside customer's range); the line number (three values,
+        no name) and the available quantity (in two id ranges) link nowhere."""
+        assert _links(tpch) == {
+            "customer.c_nationkey": "nation.n_nationkey",
+            "lineitem.l_orderkey": "orders.o_orderkey",
+            "lineitem.l_partkey": "part.p_partkey",
+            "lineitem.l_suppkey": "supplier.s_suppkey",
+            "orders.o_custkey": "customer.c_custkey",
+            "partsupp.ps_partkey": "part.p_partkey",
+            "partsupp.ps_suppkey": "supplier.s_suppkey",
+            "supplier.s_nationkey": "nation.n_nationkey"}
+
+    def test_a_many_valued_column_in_one_key_needs_no_name(self, tmp_path: Path) -> None:
+        """o_custkey renamed `buyer` (2,999 values, only in customer's range) still links;
+        c_nationkey renamed `region_no` (25 values, in any id range from 0) does not."""
+        links = _links(_warehouse(tmp_path / "renamed.duckdb", {
+            ("orders", "o_custkey"): "buyer", ("customer", "c_nationkey"): "region_no"}))
+        assert links["orders.buyer"] == "customer.c_custkey"
+        assert "customer.region_no" not in links
+
+    def test_the_draft_reaches_linked_dimensions(self, tpch: Path) -> None:
+        """Linked columns are entities, never amounts; lineitem reaches a customer's segment
+        through orders; supplier and partsupp get models; text says what it is."""
+        source = DuckSource(duckdb.connect(str(tpch), read_only=True))
+        drafted = draft_warehouse(source, source.tables())
+        source.close()
+        roles = {f"{r.table}.{r.column}": r for r in drafted.roles}
+        for column in ("lineitem.l_orderkey", "lineitem.l_partkey", "orders.o_custkey",
+                       "partsupp.ps_suppkey", "supplier.s_nationkey"):
+            assert roles[column].role == "foreign key", roles[column]
+        assert roles["partsupp.ps_availqty"].role != "foreign key"
+        assert "number" not in roles["customer.c_name"].reason
+        assert roles["customer.c_name"].role == "identifier"
+        assert roles["customer.c_acctbal"].role == "attribute"  # a number still says so
+        models = {m["name"]: m for m in drafted.models}
+        assert {"supplier", "partsupp"} <= set(models)
+        entities = {e["name"] for e in models["lineitem"]["entities"]}
+        assert {"order", "part", "supplier"} <= entities
+        assert {e["name"] for e in models["orders"]["entities"]} >= {"customer"}
+        assert not [m for m in models if m.endswith("nations")]  # one nation entity, no roles
+        assert not [w for w in drafted.warnings if "no model drafted" in w]
+
+
+class TestNoPrefix:
+    def test_the_trap_warehouse_links_as_before(self, tmp_path: Path) -> None:
+        """Names with no prefix: sales.customer_id links to customers.id; the order number,
+        quantities and cents (small integers inside the id range) link nowhere."""
+        links = _links(init_traps.build(tmp_path / "traps.duckdb"))
+        assert links["sales.customer_id"] == "customers.id"
+        assert not {f"sales.{c}" for c in ("order_no", "qty", "fee_cents")} & set(links)
+
+    def test_a_table_with_nothing_to_ask_is_named_with_the_fix(self, tmp_path: Path) -> None:
+        """A table of unique names and unlinked numbers gets no model, and a warning says why
+        and what to do."""
+        con = duckdb.connect(str(tmp_path / "w.duckdb"))
+        con.execute("CREATE TABLE things AS SELECT i AS thing_no, 'Thing ' || CAST(i AS VARCHAR)"
+                    " AS label, CAST(i AS DOUBLE) * 1.5 AS weight FROM range(1, 5001) t(i)")
+        con.close()
+        source = DuckSource(duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True))
+        drafted = draft_warehouse(source, source.tables())
+        source.close()
+        assert drafted.models == []
+        assert any(w.startswith("things: no model drafted") and "name a column" in w
+                   for w in drafted.warnings), drafted.warnings
