@@ -78,6 +78,11 @@ class World:
     """The generator of the conversion metrics' models, data and queries (a stream of its own)."""
     conversion_dims: list[str] = field(default_factory=list)
     """What a conversion metric's query may group by (its base model's dimensions and chain)."""
+    empty: dict[str, float | None] = field(default_factory=dict)
+    """metric → its value over no rows where that is not null (a filled conversion metric's)."""
+    conversion_fill: random.Random | None = None
+    """The generator of the conversion metrics with a filled measure and their queries (a
+    stream of its own: the conversion cases before them stay as they were for a seed)."""
 
 
 # -- generating --------------------------------------------------------------------------------
@@ -250,6 +255,8 @@ def generate_world(rng: random.Random, index: int) -> World:
                   spine=extra.choice(["new", "legacy"]), extra=extra)
     world.conversion = random.Random(f"conversion:{seed}")
     _conversions(world.conversion, world, time_type)
+    world.conversion_fill = random.Random(f"conversion-fill:{seed}")
+    _filled_conversions(world.conversion_fill, world)
     return world
 
 
@@ -309,23 +316,57 @@ def _conversions(rng: random.Random, world: World, time_type: str) -> None:
             # MetricFlow's validation: a COUNT, SUM(1) or COUNT_DISTINCT measure on each side
             "conversion_measure": {"name": rng.choice(["buys", "buys", "buy_rows", "buyers"])},
             "entity": entity, "calculation": calculation}
-        window = rng.choice([None, "7 days", "1 month", "2 weeks", "1 day"])
-        if window:
-            params["window"] = window
-        if rng.random() < 0.4:
-            params["constant_properties"] = [{"base_property": "tier",
-                                              "conversion_property": "tier"}]
-        metric: dict[str, Any] = {"name": f"conversion_{i}", "type": "conversion",
-                                  "label": f"conversion {i}",
-                                  "type_params": {"conversion_type_params": params}}
-        if rng.random() < 0.3:
-            metric["filter"] = _where("visit__src", None, rng, SOURCES)
-        world.metrics.append(metric)
-        world.kinds[metric["name"]] = "conversion"
+        _add_conversion(rng, world, i, params, "conversion",
+                        ([None, "7 days", "1 month", "2 weeks", "1 day"], 0.4, 0.3))
     world.metrics.append({"name": "visits", "label": "visits", "type": "simple",
                           "type_params": {"measure": "visits"}})
     world.kinds["visits"] = "conversion_base"
 
+
+
+def _add_conversion(rng: random.Random, world: World, i: int, params: dict[str, Any], kind: str,
+                    odds: tuple[list[str | None], float, float]) -> None:
+    """Conversion metric `conversion_{i}` over `params`, with one of the windows, the constant
+    property `tier` and a metric filter on the base events each at its odds."""
+    windows, constant, filtered = odds
+    window = rng.choice(windows)
+    if window:
+        params["window"] = window
+    if rng.random() < constant:
+        params["constant_properties"] = [{"base_property": "tier", "conversion_property": "tier"}]
+    metric: dict[str, Any] = {"name": f"conversion_{i}", "type": "conversion",
+                              "label": f"conversion {i}",
+                              "type_params": {"conversion_type_params": params}}
+    if rng.random() < filtered:
+        metric["filter"] = _where("visit__src", None, rng, SOURCES)
+    world.metrics.append(metric)
+    world.kinds[metric["name"]] = kind
+
+
+def _filled_conversions(rng: random.Random, world: World) -> None:
+    """Two conversion metrics (conversion_rate and conversions) over the same events whose base
+    and/or conversion measure has a fill_nulls_with (0 or a number no count reaches), with a
+    window, a constant property and a metric filter or none."""
+    entity = "e1" if world.hops else "visitor"
+    for i, calculation in ((3, "conversion_rate"), (4, "conversions")):
+        base: dict[str, Any] = {"name": rng.choice(["visits", "visitors"])}
+        conversion: dict[str, Any] = {"name": rng.choice(["buys", "buy_rows", "buyers"])}
+        for side in rng.choice([[base], [conversion], [base, conversion]]):
+            side["fill_nulls_with"] = rng.choice([0, 0, 7, 1000])
+        params: dict[str, Any] = {"base_measure": base, "conversion_measure": conversion,
+                                  "entity": entity, "calculation": calculation}
+        world.empty[f"conversion_{i}"] = _over_nothing(
+            calculation, base.get("fill_nulls_with"), conversion.get("fill_nulls_with"))
+        _add_conversion(rng, world, i, params, "conversion_fill",
+                        ([None, "7 days", "1 month", "1 day"], 0.3, 0.4))
+
+
+def _over_nothing(calculation: str, base: float | None, conversion: float | None
+                  ) -> float | None:
+    """A filled conversion metric's value over no events: MetricFlow's one row of COALESCEs."""
+    if calculation == "conversions" or conversion is None:
+        return conversion
+    return conversion / base if base else None
 
 
 def _filled_and_spined(rng: random.Random, add: Any, filterable: list[str],
@@ -368,7 +409,8 @@ def _where(dim: str, value: Any, rng: random.Random, members: dict[str, list[Any
 def generate_queries(rng: random.Random, world: World, n: int) -> None:
     by_kind: dict[str, list[str]] = {}
     for name, kind in world.kinds.items():
-        if kind not in ("filled", "spined", "approx", "conversion", "conversion_base"):
+        if kind not in ("filled", "spined", "approx", "conversion", "conversion_base",
+                        "conversion_fill"):
             # queried from the world's own stream
             by_kind.setdefault(kind, []).append(name)
     kinds = list(by_kind)
@@ -394,6 +436,9 @@ def generate_queries(rng: random.Random, world: World, n: int) -> None:
         _feature_queries(world.extra, world, n)
     if world.conversion is not None:
         _conversion_queries(world.conversion, world, n + EXTRA_QUERIES)
+    if world.conversion_fill is not None:
+        _conversion_queries(world.conversion_fill, world,
+                            n + EXTRA_QUERIES + CONVERSION_QUERIES, "conversion_fill")
 
 
 EXTRA_QUERIES = 4
@@ -433,16 +478,20 @@ CONVERSION_QUERIES = 3
 """Queries per world of its conversion metrics."""
 
 
-def _conversion_queries(rng: random.Random, world: World, first: int) -> None:
+def _conversion_queries(rng: random.Random, world: World, first: int,
+                        kind: str = "conversion") -> None:
     conversions = [m for m, k in world.kinds.items() if k == "conversion"]
+    filled = [m for m, k in world.kinds.items() if k == "conversion_fill"]
     for i in range(first, first + CONVERSION_QUERIES):
-        metrics = rng.sample(conversions, rng.choice([1, 1, 2]))
+        metrics = rng.sample(conversions, rng.choice([1, 1, 2])) if kind == "conversion" else [
+            rng.choice(filled), *rng.sample(conversions, rng.choice([0, 1, 1]))]
         if rng.random() < 0.2:
             metrics.append("visits")
         grain = rng.choice([*GRAINS, None, None])
         group_by = rng.sample(world.conversion_dims, rng.choice([0, 1, 1, 2]))
-        q: dict[str, Any] = {"id": f"{world.id}.q{i}", "kind": "conversion", "metrics": metrics,
-                             "grain": grain, "group_by": group_by, "where": None}
+        q: dict[str, Any] = {"id": f"{world.id}.q{i}", "kind": kind, "metrics": metrics,
+                             "grain": grain, "group_by": group_by, "where": None,
+                             "empty": {m: world.empty[m] for m in metrics if m in world.empty}}
         if rng.random() < 0.5:
             start = YEAR + dt.timedelta(days=rng.randint(20, 300))
             q["start"], q["end"] = start.isoformat(), (start + dt.timedelta(
@@ -627,9 +676,7 @@ def compare(q: dict[str, Any], mf: dict[str, Any], ours: dict[str, Any]
     if "error" in ours:
         if ours["error"].startswith("Unknown member"):
             return "known:closed_member_list", []
-        values = [v for row in mf["rows"] for c, v in zip(mf["columns"], row, strict=True)
-                  if c in q["metrics"]]
-        if "leave no day" in ours["error"] and all(v is None for v in values):
+        if "leave no day" in ours["error"] and _over_no_rows(q, mf):
             return "known:empty_time_bounds", []
         if "before the shift" in ours["error"] and q["kind"] == "offset":
             return "known:offset_mixed_where", []
@@ -655,6 +702,15 @@ def compare(q: dict[str, Any], mf: dict[str, Any], ours: dict[str, Any]
             if not math.isclose(a, b, rel_tol=REL_TOL, abs_tol=1e-9):
                 problems.append(f"row {key} {m}: MetricFlow {a!r}, showwork {b!r}")
     return ("different", problems) if problems else ("equal", [])
+
+
+def _over_no_rows(q: dict[str, Any], mf: dict[str, Any]) -> bool:
+    """MetricFlow's answer is what it gives over no rows: nulls, a distinct count's 0 (the one
+    row of a query without groups), or a filled conversion metric's fill."""
+    values = [v for row in mf["rows"] for c, v in zip(mf["columns"], row, strict=True)
+              if c in q["metrics"] and v != q.get("empty", {}).get(c)]
+    one_row = len(mf["rows"]) == 1 and len(mf["columns"]) == len(q["metrics"])
+    return all(v is None or (v == 0 and one_row) for v in values)
 
 
 def layer_args(q: dict[str, Any], model: Any = None) -> dict[str, Any]:

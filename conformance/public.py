@@ -51,8 +51,12 @@ MAX_DIMENSIONS = 5
 
 PACKAGED = {
     "mf-tutorial": {"window": ("2022-03-01", "2022-09-30")},
+    "dbt-metricflow-intro": {"window": ("2023-02-01", "2023-04-30")},
 }
-"""Projects built from files a package in conformance/.venv ships: no network."""
+"""Projects built with no network: from files a package in conformance/.venv ships
+(mf-tutorial), or vendored under conformance/projects with their license (MIT:
+github.com/qiubite31/dbt-metricflow-intro at 08f36a0, its semantic models and metrics in
+model paths of their own, its data written by its setup_data.py)."""
 
 
 def built_project(name: str, work: Path) -> Path:
@@ -66,9 +70,22 @@ def built_project(name: str, work: Path) -> Path:
 
     `name` is one of PACKAGED (offline) or PROJECTS (cloned: needs the network)."""
     work.mkdir(parents=True, exist_ok=True)
-    if name in PACKAGED:
+    if name == "mf-tutorial":
         return tutorial(work)
+    if name in PACKAGED:
+        return vendored(name, work)
     return fetch(name, PROJECTS[name], work)
+
+
+def vendored(name: str, work: Path) -> Path:
+    """A project vendored under conformance/projects as its author keeps it (its profiles.yml
+    beside dbt_project.yml), its data written by its own setup_data.py (pandas and DuckDB, in
+    this Python), then run and parsed by dbt."""
+    root = work / name
+    shutil.copytree(HERE / "projects" / name, root)
+    subprocess.run([sys.executable, "setup_data.py"], cwd=root, check=True, capture_output=True)
+    _dbt(root, [["run"], ["parse"]])
+    return root
 
 
 def tutorial(work: Path) -> Path:

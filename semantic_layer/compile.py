@@ -236,15 +236,22 @@ class _Build:
         if self.plan is not None and self.plan.kind == "compare":
             raise SemanticError(f"Metric {name!r}: comparing two windows of a conversion metric "
                                 "is not supported yet; ask each window as its own query.")
-        base = self._leaf(Leaf(c.base_measure, filters), name if c.calculation != "conversions"
-                          else f"{name}__base", False)
-        conversions = self._leaf(Leaf(c.conversion_measure, filters, Mode("conversion",
-                                                                          conversion=c)),
-                                 name, True)
-        if c.calculation == "conversions":
-            return conversions
-        return exp.Div(this=cast(conversions, DOUBLE), expression=exp.Nullif(
-            this=cast(base, DOUBLE), expression=exp.Literal.number(0)))
+        events = Leaf(c.base_measure, filters)
+        base = _filled(c.base_fill, self._leaf(events, name if c.calculation != "conversions"
+                                               else f"{name}__base", False))
+        conversions = _filled(c.conversion_fill, self._leaf(
+            Leaf(c.conversion_measure, filters, Mode("conversion", conversion=c)), name, True))
+        value = conversions if c.calculation == "conversions" else exp.Div(
+            this=cast(conversions, DOUBLE), expression=exp.Nullif(
+                this=cast(base, DOUBLE), expression=exp.Literal.number(0)))
+        grouped = self.plan is not None and (self.plan.grain or self.plan.group_by)
+        if not grouped or (c.base_fill is None and c.conversion_fill is None):
+            return value  # without groups MetricFlow's one row (a CROSS JOIN) is filled too
+        # MetricFlow fills each side inside the metric's own join of base events and
+        # conversions: a group only another metric of the query has stays null
+        self.counted.setdefault(events, None)
+        rows = exp.column(f"{self.leaves[events]}{ROWS}")
+        return exp.Case().when(binary(exp.GT, rows, exp.Literal.number(0)), value, copy=False)
 
     def _leaf(self, leaf: Leaf, name: str, canonical: bool) -> exp.Expr:
         if leaf not in self.leaves:

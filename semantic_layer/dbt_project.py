@@ -62,6 +62,14 @@ class DbtProject:
     def manifest(self) -> Path:
         return self.root / self.target_path / "semantic_manifest.json"
 
+    def other_model_paths(self, path: Path) -> tuple[Path, ...]:
+        """The project's model paths beside `path` (one of them), which dbt reads too: none
+        when `path` is not one of its model paths."""
+        paths = [(self.root / rel).resolve() for rel in self.model_paths]
+        if path.resolve() not in paths:
+            return ()
+        return tuple(p for p in dict.fromkeys(paths) if p != path.resolve() and p.is_dir())
+
     def semantic_source(self) -> Path:
         """The dbt YAML (the first model path holding semantic models), else the manifest, else
         the first model path (or the folder itself when there is none)."""

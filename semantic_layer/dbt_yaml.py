@@ -75,16 +75,20 @@ def yaml_files(path: Path) -> list[Path]:
     return out
 
 
-def read_dbt_yaml(path: Path) -> RawManifest:
-    """Every semantic model and metric in the dbt YAML at `path` (a file or a folder)."""
+def read_dbt_yaml(path: Path, *more: Path) -> RawManifest:
+    """Every semantic model and metric in the dbt YAML at `path` (a file or a folder) and the
+    folders `more` (a dbt project's other model paths: dbt reads them all)."""
     raw = RawManifest(source=str(path))
     if not path.exists():
         raw.problems.append(f"{path}: no such file or folder")
         return raw
-    for file in yaml_files(path):
+    folders = [path, *(p for p in more if p.is_dir())]
+    for file in (f for folder in folders for f in yaml_files(folder)):
         _read_file(file, raw)
     _proxy_metrics(raw)
-    for model in sorted(path.rglob(f"{LEGACY_SPINE}.*")) if path.is_dir() else []:
+    models = (m for folder in folders if folder.is_dir()
+              for m in sorted(folder.rglob(f"{LEGACY_SPINE}.*")))
+    for model in models:
         if model.suffix in (".sql", ".py") and model.stem not in {s.get("name")
                                                                   for s in raw.time_spines}:
             # dbt-core writes the model without time_spine config into the manifest as the

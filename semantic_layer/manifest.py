@@ -454,7 +454,8 @@ def _metric(m: Any, raw: RawManifest, problems: _Problems) -> Metric:
 def _conversion(c: Any, raw: RawManifest, where: str, problems: _Problems) -> Conversion | None:
     """A conversion metric's parameters, its inputs as measures (a simple metric named as
     base_metric or conversion_metric reads its measure). None when unsupported (named)."""
-    sides = []
+    sides: list[str] = []
+    fills: list[int | float | None] = []
     for side in ("base", "conversion"):
         measure, metric = getattr(c, f"{side}_measure", None), getattr(c, f"{side}_metric", None)
         if measure is None and metric is not None:
@@ -464,15 +465,15 @@ def _conversion(c: Any, raw: RawManifest, where: str, problems: _Problems) -> Co
         if measure is None:
             problems.unsupported(where, f"a conversion metric without a {side}_measure")
             return None
-        if measure.filter or getattr(measure, "fill_nulls_with", None) is not None or getattr(
-                measure, "join_to_timespine", False):
-            problems.unsupported(where, f"a filter, fill_nulls_with or join_to_timespine on the "
-                                 f"{side}_measure of a conversion metric")
+        if measure.filter or getattr(measure, "join_to_timespine", False):
+            problems.unsupported(where, f"a filter or join_to_timespine on the {side}_measure of "
+                                 "a conversion metric")
             return None
         sides.append(measure.name)
+        fills.append(getattr(measure, "fill_nulls_with", None))
     window = _offset(c.window, where, problems) if c.window else None
     props = tuple((p.base_property, p.conversion_property) for p in c.constant_properties or ())
-    return Conversion(sides[0], sides[1], c.entity, c.calculation.value, window, props)
+    return Conversion(sides[0], sides[1], c.entity, c.calculation.value, window, props, *fills)
 
 
 _BARE_METRIC_TIME = re.compile(r"TimeDimension\(\s*['\"]metric_time['\"]\s*\)")

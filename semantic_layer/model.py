@@ -175,6 +175,11 @@ class Conversion:
     """None: any earlier base event counts."""
     constant_properties: tuple[tuple[str, str], ...] = ()
     """(base model's element, conversion model's element) pairs that must be equal."""
+    base_fill: int | float | None = None
+    """The base measure's fill_nulls_with: its value in a group the metric has no base events in."""
+    conversion_fill: int | float | None = None
+    """The conversion measure's fill_nulls_with: its value in a group of base events without
+    conversions (MetricFlow's COALESCE on each side of its own join, before the rate)."""
 
 
 @dataclass(frozen=True)

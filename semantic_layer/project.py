@@ -61,9 +61,11 @@ def load_project(path: Path, governance: Path | None = None, as_of: dt.date | No
         if governance is None and settings.get("governance"):
             governance = base / str(settings["governance"])
         as_of = as_of or _day(settings.get("as_of"), path)
-    raw = read_manifest_json(path) if path.suffix == ".json" else read_dbt_yaml(path)
-    if dbt_root is not None:  # ref() where dbt builds the model for the profile's target
-        place(raw, read_dbt_project(dbt_root), settings.get("warehouse"))
+    dbt = read_dbt_project(dbt_root) if dbt_root is not None else None
+    raw = read_manifest_json(path) if path.suffix == ".json" else read_dbt_yaml(
+        path, *(dbt.other_model_paths(path) if dbt else ()))
+    if dbt is not None:  # ref() where dbt builds the model for the profile's target
+        place(raw, dbt, settings.get("warehouse"))
     if not raw.semantic_models and not raw.problems:
         raw.problems.append(f"{path}: no semantic_models found (dbt YAML with semantic_models: "
                             "and metrics:, or a target/semantic_manifest.json)")

@@ -18,7 +18,7 @@ import pytest
 import sqlglot
 import yaml
 
-from showwork.semantic_layer import SemanticError, SemanticLayer
+from showwork.semantic_layer import SemanticError, SemanticLayer, load_model
 from showwork.semantic_layer.project import load_project
 from showwork.semantic_layer.sql import shift
 from showwork.semantic_layer.windows import DIALECTS
@@ -148,6 +148,11 @@ def shop_example(tmp_path_factory: pytest.TempPathFactory) -> SemanticLayer:
          "type_params": {"conversion_type_params": {
              "base_measure": {"name": "customers"}, "conversion_measure": {"name": "orders"},
              "entity": "customer", "calculation": "conversions"}}},
+        {"name": "signup_orders_filled", "label": "orders within a week of sign-up",
+         "type": "conversion", "type_params": {"conversion_type_params": {
+             "base_measure": {"name": "customers"},
+             "conversion_measure": {"name": "orders", "fill_nulls_with": 0},
+             "entity": "customer", "calculation": "conversions", "window": "7 days"}}},
     ]
     metrics.write_text(yaml.safe_dump(doc), encoding="utf-8")
     layer = SemanticLayer(load_project(folder, database=db), db)
@@ -182,3 +187,69 @@ class TestShopExample:
         got = {r.key["month"]: r.values["signup_orders"]["value"] for r in rows}
         # a month with sign-ups and no conversions is null, as MetricFlow's MAX over none
         assert got == {k[0]: converted.get(k) for k in events}
+
+    def test_filled_conversions_are_zero_where_no_sign_up_converted(
+            self, shop_example: SemanticLayer) -> None:
+        """fill_nulls_with on the conversion measure: a month of sign-ups without an order in
+        the week after is 0 (null without the fill)."""
+        base, orders = self._data(shop_example)
+        events, converted = credited([(e, d, (_month(d),)) for e, d, _ in base], orders,
+                                     lambda day: day - dt.timedelta(days=7))
+        rows = shop_example.query(metrics=["signup_orders_filled"], grain="month").rows
+        got = {r.key["month"]: r.values["signup_orders_filled"]["value"] for r in rows}
+        want = {k[0]: converted.get(k, 0) for k in events}
+        assert got == want
+        assert 0 in want.values() and any(want.values())
+
+
+class TestFilledConformanceProject:
+    """fill_nulls_with on a conversion metric's base and conversion measures, over the
+    conformance project's visits converting to orders."""
+
+    @pytest.fixture(scope="class")
+    def filled(self, shop_db: Path, tmp_path_factory: pytest.TempPathFactory) -> SemanticLayer:
+        folder = tmp_path_factory.mktemp("filled") / "models"
+        shutil.copytree(ROOT / "conformance" / "project" / "models", folder)
+        metrics = folder / "metrics.yml"
+        doc = yaml.safe_load(metrics.read_text(encoding="utf-8"))
+        doc["metrics"].append(
+            {"name": "visit_to_order_rate_filled", "label": "visit to order rate, filled",
+             "type": "conversion", "type_params": {"conversion_type_params": {
+                 "base_measure": {"name": "visits", "fill_nulls_with": 1},
+                 "conversion_measure": {"name": "orders", "fill_nulls_with": 0},
+                 "entity": "customer", "window": "1 day"}}})
+        metrics.write_text(yaml.safe_dump(doc), encoding="utf-8")
+        layer = SemanticLayer(load_model(folder), shop_db)
+        yield layer
+        layer.close()
+
+    def test_rate_is_zero_where_no_visit_converted(self, filled: SemanticLayer,
+                                                   shop_sql) -> None:
+        base = [(e, d, ((d - dt.timedelta(days=d.weekday())).isoformat(), s))
+                for e, d, s in TestConformanceProject()._base(shop_sql)]
+        orders = TestConformanceProject()._orders(shop_sql)
+        events, converted = credited(base, orders, lambda day: day - dt.timedelta(days=1))
+        rows = filled.query(metrics=["visit_to_order_rate_filled", "revenue"], grain="week",
+                            group_by=["customer__segment"], window=TestConformanceProject.H1,
+                            whole_periods=True).rows
+        got = {(r.key["week"], r.key["customer__segment"]):
+               r.values["visit_to_order_rate_filled"]["value"] for r in rows}
+        # a group only revenue has stays null: MetricFlow fills inside the conversion
+        # metric's own join of base events and conversions
+        assert {k: v for k, v in got.items() if k in events} == pytest.approx(
+            {k: converted.get(k, 0) / n for k, n in events.items()})
+        assert {v for k, v in got.items() if k not in events} == {None}
+        assert any(k not in converted for k in events) and converted
+
+    def test_over_no_visits_the_rate_is_the_fills(self, filled: SemanticLayer,
+                                                  shop_sql) -> None:
+        """A query without groups over a day without an enterprise visit: MetricFlow's one
+        row, each side its fill (0 conversions over 1 base event)."""
+        visited = {_day(d) for _, d, s in TestConformanceProject()._base(shop_sql)
+                   if s == "enterprise"}
+        day = next(d for d in (dt.date(2024, 1, 1) + dt.timedelta(days=i) for i in range(180))
+                   if d not in visited).isoformat()
+        rows = filled.query(metrics=["visit_to_order_rate_filled"],
+                            window={"start": day, "end": day}, where=[
+                                {"dimension": "customer__segment", "values": ["enterprise"]}]).rows
+        assert [r.values["visit_to_order_rate_filled"]["value"] for r in rows] == [0.0]

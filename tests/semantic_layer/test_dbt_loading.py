@@ -167,3 +167,39 @@ class TestLegacyTimeSpine:
         (spine,) = load_model(tmp_path / "semantic_manifest.json").time_spines
         assert (spine.schema, spine.table, spine.column) == ("marts", "metricflow_time_spine",
                                                              "date_day")
+
+
+class TestModelPaths:
+    """dbt reads every folder of `model-paths`: semantic models in one, metrics and the time
+    spine's YAML in others load together (they did not: only the first folder holding semantic
+    models was read, so a project keeping metrics apart had none)."""
+
+    def test_a_vendored_project_with_metrics_apart(self) -> None:
+        """qiubite31/dbt-metricflow-intro (MIT): semantic_models/, metrics/, models/."""
+        model = load_model(ROOT / "conformance" / "projects" / "dbt-metricflow-intro")
+        assert {m.name for m in model.metrics} == {"total_orders", "total_revenue",
+                                                   "average_order_value"}
+        assert [(s.table, s.column, s.grain) for s in model.time_spines] == [
+            ("metricflow_time_spine", "date_day", "day")]
+
+    def test_the_conformance_project_split_over_three_paths(self, tmp_path: Path) -> None:
+        """The conformance project's metrics and time spine moved to folders of their own
+        load to the same metrics as the project kept in one folder."""
+        source = ROOT / "conformance" / "project"
+        root = tmp_path / "split"
+        root.mkdir()
+        for part in ("models", "metrics", "spines"):
+            (root / part).mkdir()
+        for f in (source / "models").iterdir():
+            dest = {"metrics.yml": "metrics", "time_spine.yml": "spines"}.get(f.name, "models")
+            (root / dest / f.name).write_bytes(f.read_bytes())
+        text = (source / "dbt_project.yml").read_text(encoding="utf-8")
+        (root / "dbt_project.yml").write_text(text.replace(
+            'model-paths: ["models"]', 'model-paths: ["models", "metrics", "spines"]'),
+            encoding="utf-8")
+        whole = load_model(source / "models")
+        split = load_model(root)
+        assert [m.name for m in split.metrics] == [m.name for m in whole.metrics]
+        spines = [[(s.table, s.column, s.grain) for s in m.time_spines] for m in (split, whole)]
+        assert spines[0] == spines[1] != []
+        assert len(split.metrics) > 20
