@@ -29,7 +29,18 @@ from showwork.harness.audit.ends import _MOVED_BEFORE
 from showwork.harness.audit.labels import _SHARE, _TO, _VERSUS, SHARE_FIELDS, read_words
 from showwork.harness.audit.numbers import read_claims, time_unit
 from showwork.harness.audit.pairs import _COMPARATIVE, _LEVEL_WORD, _RANK
-from showwork.harness.audit.prose import _DENIED, _DROVE, _LED, CAUSE, FALLS, HEDGE, RISES
+from showwork.harness.audit.prose import (
+    _DENIED,
+    _DROVE,
+    _GOT,
+    _LED,
+    CAUSE,
+    FALLS,
+    HEDGE,
+    RISES,
+    judged,
+    polarities,
+)
 from showwork.harness.audit.quantifiers import read_quantified
 from showwork.harness.audit.steps import emits
 from showwork.harness.audit.times import read_times
@@ -246,7 +257,8 @@ def _direction(text: str, ctx: AnswerContext) -> Iterable[Span]:
     that metric's cited change's sign (prose.py `_read_moves`, labels.py: direction_mismatch),
     or, said of a cited series with 'every week' or 'N weeks in a row', to its rows' moves
     (trends.py, counts.py). A verb with no metric, or of a metric no cited change or series
-    holds, is not read."""
+    holds, is not read. A judging verb ('improved', 'got worse') is read in the prose and the claims
+    (not a headline), of a metric whose governance states a polarity (prose.py `judged`)."""
     changed = {c.metric for c in _cited(ctx) if c.citation.field in _SIGNED}
     mentions = [m for m in _mentioned(text, ctx) if m.kind == "metric"]
     metrics = sorted(m.span for m in mentions)
@@ -259,16 +271,24 @@ def _direction(text: str, ctx: AnswerContext) -> Iterable[Span]:
     held = {m.span for m in mentions if m.name in changed or (
         m.name in series and any(p.search(text) for p in (_UNIVERSAL, _STREAK)))}
     stops = [m.end() for m in re.finditer(r"[.;!?](?=\s|$)", text)] + [len(text)]
+    judging_held = not isinstance(ctx.answer.value, str) or text != ctx.answer.value
+    polarity = ctx.index_.read("polarity", "", lambda _t: polarities(ctx.catalog)) \
+        if judging_held else {}  # the prose's and the claims' direction checks hold them
     for k, (_, end) in enumerate(metrics):
         nxt = [metrics[k + 1][0]] if k + 1 < len(metrics) else []
         stop = min([e for e in stops if e >= end] + nxt)
         if metrics[k] not in held:
             continue  # no cited change of this metric: nothing holds a way of motion
         name = next(m.name for m in mentions if m.span == metrics[k])
-        direct = next((m for m in _WORD.finditer(text, end, stop)
-                       if m.group().lower() in _MOVES), None)
+        judging = name in polarity
+        direct = next((m for m in _WORD.finditer(text, end, stop) if m.group().lower() in _MOVES
+                       or judging and judged(text, m)), None)
         if direct is not None:
-            if _in_band(direct.group().lower(), sizes.get(name, set())):
+            word = direct.group().lower()
+            if word not in _MOVES:  # 'improved', 'got worse': held under the metric's polarity
+                got = _GOT.search(text, 0, direct.start()) if word in ("better", "worse") else None
+                yield (got or direct).start(), direct.end()
+            elif _in_band(word, sizes.get(name, set())):
                 yield direct.span()
             continue
         for m in _MOVED_BEFORE.finditer(text, end, stop):
