@@ -54,7 +54,7 @@ def find_direction(ctx: ClaimContext) -> list[Finding]:
 
 
 def _against_verb(ctx: ClaimContext) -> list[Finding]:
-    moved = ctx.index_.read("direction", ctx.claim.text, direction)
+    moved = ctx.index_.read("direction", ctx.claim.text, _moved)
     judge = None if moved else ctx.index_.read("judged", ctx.claim.text, _judging)
     if not moved and judge is None:
         return []
@@ -74,6 +74,15 @@ def _against_verb(ctx: ClaimContext) -> list[Finding]:
                 "Check the sign convention of the metric and its label (a metric where "
                 "lower is better needs it said in its description).")]
     return []
+
+
+_BETTER_WORSE = re.compile(r"(?i)\b(?:better|worse)\b")
+
+
+def _moved(text: str) -> int:
+    """`direction` of the text, 'better' and 'worse' left out: they judge a move, and say which
+    way it went only under the metric's polarity (`_judging`)."""
+    return direction(_BETTER_WORSE.sub(" ", text))
 
 
 def _judging(text: str) -> tuple[int, str] | None:

@@ -762,7 +762,7 @@ def _direction_finding(move: Move, said: str, cited: list[Cited],
     verb = move.word.split()[-1].lower()
     evidence = {"said": said, "phrase": move.metric.words, "word": move.word,
                 "citation": cited[0].text, "value": cited[0].value}
-    if polarity is not None and (verb in JUDGES or verb in ("better", "worse")):  # 'improved' of a metric that is better lower: the polarity makes it a move
+    if polarity is not None and (verb in JUDGES or verb in ("better", "worse")):
         good = went == ("rose" if polarity == "higher_is_better" else "fell")
         return Finding(
             "direction_mismatch", PROSE,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from showwork.harness.audit.basis import _BASES as BASIS_PATTERNS
-from showwork.harness.audit.comparisons import _ORDER, _PEAK, _QUANTIFIED, _RANKED
+from showwork.harness.audit.comparisons import _ORDER, _PEAK, _RANKED, superlatives
 from showwork.harness.audit.counts import _STREAK, read_counts
 from showwork.harness.audit.ends import _MOVED_BEFORE
 from showwork.harness.audit.labels import _SHARE, _TO, _VERSUS, SHARE_FIELDS, read_words
@@ -306,7 +306,7 @@ def _unanchored(pattern: re.Pattern[str]) -> re.Pattern[str]:
 
 _FLAT_WORD = re.compile(r"(?i)\b(?:(?:essentially|roughly|about|broadly|virtually)\s+)?(?:flat|"
                         r"unchanged|stable|steady)\b")
-_PATTERNS = (_FLAT_WORD, _QUANTIFIED, _ORDER, _PEAK, _unanchored(_RANKED), _STREAK, _UNIVERSAL, _RECORD,
+_PATTERNS = (_FLAT_WORD, _ORDER, _PEAK, _unanchored(_RANKED), _STREAK, _UNIVERSAL, _RECORD,
              _COMPARATIVE, _LEVEL_WORD, _RANK, _SHARE, _VERSUS, _TO, *BASIS_PATTERNS)
 """The patterns of the comparison, order, series, pair, share and basis checks: what they match
 is held to the cited rows, windows and fields."""
@@ -613,6 +613,13 @@ def _assumed(text: str, ctx: AnswerContext) -> Iterable[Span]:
             yield m.span()
 
 
+def _superlatives(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """'the largest', 'of any', 'no other' over a dimension the clause names (or a member of
+    it): held to a cited breakdown by that dimension that compares every member
+    (comparisons.py: unbacked_comparison, or the extreme's member when one is named)."""
+    return superlatives(ctx.index_, text)
+
+
 def _quantifiers(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """'every', 'all', 'each', 'no', 'none of the', 'only' before a bound over a cited
     breakdown: held to every cited row (quantifiers.py; numbers.py withholds one a row
@@ -651,7 +658,7 @@ def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
 READINGS: tuple[Reading, ...] = (_numbers, _mentions, _kept_out, _periods, _direction, _units, _grains,
                                  _structure, _attribution, _causes, _shares, _no_member,
                                  _counts, _denials, _parts, _went, _grain_adjectives,
-                                 _quantifiers, _times, _size_words, _ignored, _assumed, _runs,
+                                 _quantifiers, _superlatives, _times, _size_words, _ignored, _assumed, _runs,
                                  _patterns)
 """Every reading of the answer's words, each holding what it consumes to the evidence."""
 

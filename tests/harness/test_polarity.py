@@ -53,6 +53,9 @@ def test_the_corpus_polarity_lies_are_withheld_and_honest_rewrites_served(cases)
     ("flights", "change-001", "rose 79.2 %", "worsened by 79.2 %", "serve"),
     ("flights", "change-001", "rose 79.2 %", "got worse, up 79.2 %", "serve"),
     ("flights", "change-001", "rose 79.2 %", "got better, up 79.2 %", "withhold"),
+    ("flights", "change-001", "rose 79.2 %", "got worse by 79.2 %", "serve"),
+    ("flights", "change-001", "rose 79.2 %", "got better by 79.2 %", "withhold"),
+    ("flights", "change-006", "fell 44.5 %", "got better by 44.5 %", "serve"),
     ("flights", "change-006", "fell 44.5 %", "deteriorated by 44.5 %", "withhold"),
     ("flights", "change-006", "fell 44.5 %", "recovered by 44.5 %", "serve"),
     ("shop", "compare-001", "fell 5.73 %", "deteriorated 5.73 %", "serve"),
@@ -63,7 +66,8 @@ def test_the_corpus_polarity_lies_are_withheld_and_honest_rewrites_served(cases)
 def test_a_judging_word_is_held_under_the_polarity(cases, domain, qid, old, new,
                                                    decision) -> None:
     """A judging word is a move of the polarity's sign: withheld against the cited change,
-    served clean with it (flights: lower is better; shop and demo: higher is better)."""
+    served clean with it (flights: lower is better; shop and demo: higher is better). The
+    number after 'got worse by' states the change's size, not a fall."""
     report = _report(cases, domain, qid, old, new)
     assert report.decision == decision, (new, report.not_checked)
 
