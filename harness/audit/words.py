@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from showwork.harness.audit.basis import _BASES as BASIS_PATTERNS
-from showwork.harness.audit.comparisons import _ORDER, _PEAK, _RANKED, superlatives
+from showwork.harness.audit.comparisons import _ORDER, _PEAK, superlatives
 from showwork.harness.audit.counts import _STREAK, read_counts
 from showwork.harness.audit.ends import _MOVED_BEFORE
 from showwork.harness.audit.labels import _SHARE, _TO, _VERSUS, SHARE_FIELDS, read_words
@@ -306,37 +306,67 @@ def _unanchored(pattern: re.Pattern[str]) -> re.Pattern[str]:
 
 _FLAT_WORD = re.compile(r"(?i)\b(?:(?:essentially|roughly|about|broadly|virtually)\s+)?(?:flat|"
                         r"unchanged|stable|steady)\b")
-_PATTERNS = (_FLAT_WORD, _ORDER, _PEAK, _unanchored(_RANKED), _STREAK, _UNIVERSAL, _RECORD,
+_PATTERNS = (_FLAT_WORD, _ORDER, _PEAK, _STREAK, _UNIVERSAL, _RECORD,
              _COMPARATIVE, _LEVEL_WORD, _RANK, _SHARE, _VERSUS, _TO, *BASIS_PATTERNS)
 """The patterns of the comparison, order, series, pair, share and basis checks: what they match
-is held to the cited rows, windows and fields."""
+is held to the cited rows, windows and fields, where the check that holds it can."""
 
 
-_PAIRED = (_COMPARATIVE, _LEVEL_WORD, _RANK, _FLAT_WORD)
-"""Patterns that compare two things or call a move flat: read only in a sentence naming two
-members or metrics (the pair checks) or a metric with a cited change (flat)."""
+_PAIRED = (_COMPARATIVE, _LEVEL_WORD)
+"""Patterns that compare two members: read only in a sentence naming two members of one
+dimension (the pair the pair check holds them to, pairs.py `_pair`), or two metrics in an
+argument (its premises cite each metric's move)."""
+_SERIES = (_PEAK, _STREAK, _UNIVERSAL, _RECORD)
+"""Patterns of a series' extreme, run or universal: read only where a claim cites a series
+(rows keyed by a period), which the series checks hold them to."""
 
 
 def _patterns(text: str, ctx: AnswerContext) -> Iterable[Span]:
-    named = _named_per_sentence(text, ctx)
+    """Each pattern's match where its check has something to hold it to: two members for a
+    comparison, a member for a rank, a metric whose change is cited for a flat, a cited series
+    for a series word ('New users peaks', 'Orders consistently were 702': nothing holds them)."""
+    sentence = _sentence_names(text, ctx)
+    changed = {c.metric for c in _cited(ctx) if c.citation.field in ("delta", "pct_change")}
+    series = any(k in _TIME_KEYS for c in _cited(ctx) for k, _ in c.citation.selector)
+    argued = _argued(ctx)  # 'because there were fewer orders': the premises carry the move
     for pattern in _PATTERNS:
+        if pattern in _SERIES and not series:
+            continue
         for m in pattern.finditer(text):
-            need = 1 if pattern is _FLAT_WORD else 2 if pattern in _PAIRED else 0
-            if m.end() > m.start() and named(m.start()) >= need:
+            names = sentence(m.start())
+            held = (names.pair or argued and len(names.metrics) >= 2 if pattern in _PAIRED
+                    else names.members > 0
+                    if pattern is _RANK else bool(names.metrics & changed)
+                    if pattern is _FLAT_WORD else True)
+            if m.end() > m.start() and held:
                 yield m.span()
 
 
-def _named_per_sentence(text: str, ctx: AnswerContext) -> Callable[[int], int]:
-    """How many metrics and members the sentence at an offset names."""
-    spans = [m.span for m in _mentioned(text, ctx) if m.kind in ("metric", "member")]
-    stops = [m.end() for m in re.finditer(r"[.;!?](?=\s|$)", text)
-             if not any(a <= m.start() < b for a, b in spans)] + [len(text) + 1]
+@dataclass(frozen=True)
+class _Names:
+    """What a sentence names: its metrics, how many members, and whether two of them are
+    members of one dimension (a pair)."""
 
-    def count(at: int) -> int:
+    metrics: frozenset[str]
+    members: int
+    pair: bool
+
+
+def _sentence_names(text: str, ctx: AnswerContext) -> Callable[[int], _Names]:
+    """The names of the sentence at an offset."""
+    found = [m for m in _mentioned(text, ctx) if m.kind in ("metric", "member")]
+    stops = [m.end() for m in re.finditer(r"[.;!?](?=\s|$)", text)
+             if not any(a <= m.start() < b for a, b in (x.span for x in found))] + [len(text) + 1]
+
+    def names(at: int) -> _Names:
         end = next(e for e in stops if e > at)
         start = max([e for e in stops if e <= at] + [0])
-        return sum(1 for a, _ in spans if start <= a < end)
-    return count
+        inside = [m for m in found if start <= m.span[0] < end]
+        members = {(m.name, m.member) for m in inside if m.kind == "member"}
+        dims = [name for name, _ in members]
+        return _Names(frozenset(m.name for m in inside if m.kind == "metric"), len(members),
+                      len(dims) > len(set(dims)))
+    return names
 
 
 def _argued(ctx: AnswerContext) -> bool:
@@ -356,10 +386,12 @@ def _causes(text: str, ctx: AnswerContext) -> Iterable[Span]:
     the tree edges (prose.py: mislabelled_metric, weak_causal; flat_reasoning); hedges only
     where a claim cites a tree edge."""
     argued = _argued(ctx)
-    named = _named_per_sentence(text, ctx)
+    sentence = _sentence_names(text, ctx)
     for pattern in (CAUSE, _DROVE, _LED_ANYWHERE, _MAINLY, _DENIED_ANYWHERE):
         for m in pattern.finditer(text):
-            if argued or named(m.start()) >= 2:
+            names = sentence(m.start())  # a cause joins two metrics; what led a move, a member
+            if argued or len(names.metrics) >= 2 or (
+                    pattern is _LED_ANYWHERE and names.metrics and names.members):
                 yield m.span()
                 effect = _THE_MOVE.match(text, m.end())
                 if effect and effect.group("w").lower() in _MOVE_NOUNS:

@@ -13,6 +13,9 @@ from answer_words import clean_cases
 from showwork.benchmarks.audit import Case, case_report
 from showwork.harness.audit.prose import FALLS, RISES
 from showwork.harness.audit.words import _TOKEN, NEUTRAL
+from showwork.protocol.numbers import _FALLS as NUMBER_FALLS
+from showwork.protocol.numbers import _RISES as NUMBER_RISES
+from showwork.protocol.numbers import claims_in
 from showwork.protocol.reading import find_mentions
 
 wordfreq = pytest.importorskip("wordfreq", reason="pip install wordfreq (a dev dependency)")
@@ -28,14 +31,28 @@ def _content(text: str) -> list[tuple[int, int]]:
 
 
 def _same_meaning(old: str, new: str, before: str, after: str, catalog: dict[str, Any]) -> bool:
-    """The new word reads as the old one did: the same way of motion, or the same governed
-    names (a synonym of the same metric or member)."""
+    """The new word reads as the old one did: the same way of motion (a verb the direction
+    check reads, or the word the number reader takes a number's sign from: 'lost 16.0 %' for
+    'fell 16.0 %' is held by the number's sign), or the same governed names (a synonym of the
+    same metric or member)."""
     o, n = old.lower(), new.lower()
-    if o == n or {o, n} <= RISES or {o, n} <= FALLS:
+    if o == n or {o, n} <= RISES or {o, n} <= FALLS or _same_sign_word(o, n, after):
         return True
     named = {(m.kind, m.name, m.member) for m in find_mentions(before, catalog)}
     return named == {(m.kind, m.name, m.member) for m in find_mentions(after, catalog)} and not (
         n in RISES | FALLS or o in RISES | FALLS)
+
+
+_JUDGING = frozenset({"better", "worse"})
+"""They judge a move, signed only by the metric's polarity: never a sign word of a number."""
+
+
+def _same_sign_word(old: str, new: str, after: str) -> bool:
+    """Both words give a number the same sign, and the new one gives a number of the mutated
+    text its sign (the number check then holds it to the cited change's sign)."""
+    if not ({old, new} <= NUMBER_FALLS - _JUDGING or {old, new} <= NUMBER_RISES - _JUDGING):
+        return False
+    return any(n.sign_word.lower() == new for n in claims_in(after))
 
 
 def mutants(case: Case, rng: random.Random, count: int):
