@@ -27,7 +27,7 @@ from showwork.harness.audit.comparisons import _ORDER, _PEAK, superlatives
 from showwork.harness.audit.counts import _STREAK, read_counts
 from showwork.harness.audit.ends import _MOVED_BEFORE
 from showwork.harness.audit.labels import _SHARE, _TO, _VERSUS, SHARE_FIELDS, read_words
-from showwork.harness.audit.numbers import read_claims, time_unit
+from showwork.harness.audit.numbers import answer_checker, read_claims, time_unit
 from showwork.harness.audit.pairs import _COMPARATIVE, _LEVEL_WORD, _RANK
 from showwork.harness.audit.prose import (
     _DENIED,
@@ -37,6 +37,7 @@ from showwork.harness.audit.prose import (
     CAUSE,
     FALLS,
     HEDGE,
+    JUDGES,
     RISES,
     judged,
     polarities,
@@ -48,12 +49,14 @@ from showwork.harness.audit.trends import _FALLS as TREND_FALLS
 from showwork.harness.audit.trends import _RECORD, _UNIVERSAL
 from showwork.harness.audit.trends import _RISES as TREND_RISES
 from showwork.harness.audit.types import Finding
+from showwork.protocol.numbers import _MOVES as NUMBER_MOVES
 from showwork.protocol.numbers import _VALUE_CUES, TIME_SPELLINGS, TIME_UNITS, share_parts
 from showwork.protocol.reading import Mention, find_mentions
 from showwork.protocol.reading.filters import exclusions
 
 if TYPE_CHECKING:
     from showwork.harness.audit.context import AnswerContext, Cited
+    from showwork.protocol.numbers import ReadNumber
 
 Span = tuple[int, int]
 
@@ -99,6 +102,8 @@ def _numbers(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """Numbers with their currency, scale, percent, hedge or bound and sign word: each is held
     to a cited field (numbers.py: unsupported_number, text_value_mismatch)."""
     for n in read_claims(ctx.index_, text):
+        if _bare_change(text, n, ctx):
+            continue  # 'Revenue roughly 5.73 %': a change's size with no word saying it moved
         yield n.start, n.end
         for word in (n.hedge, "" if n.sign_word.lower() in SIZE_BANDS else n.sign_word):
             # a verb that states a size too is read by _direction, which holds its band
@@ -111,6 +116,28 @@ def _numbers(text: str, ctx: AnswerContext) -> Iterable[Span]:
         before = _STATED_AS.search(text, 0, n.start)
         if before:  # 'stood at', 'the percent change was', 'about' a share: the number is checked
             yield before.span()
+
+
+def _bare_change(text: str, n: ReadNumber, ctx: AnswerContext) -> bool:
+    """An unsigned number that states only cited changes (no level), in a sentence with no
+    word before it that says a change is meant ('rose', 'a change of', 'by'): what it states
+    is not read ('Days per user approximately 16.0 %' of a fall; a level of 16 % is no value
+    of days per user), so it is not consumed."""
+    if n.signed or n.width or n.share or n.upto is not None:
+        return False
+    start = max((m.end() for m in _SENTENCE_STOP.finditer(text, 0, n.start)), default=0)
+    if any(w.group().lower() in _CHANGE_CUES for w in _WORD.finditer(text, start, n.start)):
+        return False
+    stating = answer_checker(ctx).matching(n)
+    return not any(not s.change for s in stating)
+
+
+_SENTENCE_STOP = re.compile(r"[.;!?](?=\s)")
+_CHANGE_CUES = frozenset({*NUMBER_MOVES, *RISES, *FALLS, *JUDGES, "change", "changed", "changes",
+                          "changing", "by", "moved", "moves", "contributed", "contribution",
+                          "contributions", "accounted", "delta", "difference", "versus", "vs",
+                          "from", "percent", "growth", "better", "worse"})
+"""Words before a number that say it is a change (a move, 'a change of', 'by', 'from')."""
 
 
 _ITS_LEVEL = re.compile(r"(?i)\s*(?:times\s+)?its\s+(?:level|value|size)\b")
@@ -740,6 +767,8 @@ def account(text: str, ctx: AnswerContext) -> Account:
 def _joined(text: str, end: int, start: int, covered: bytearray) -> bool:
     """Two unread words form one quoted phrase when only spaces and neutral words lie between."""
     between = text[end:start]
+    if between in (".", ",") and text[end - 1:end].isdigit() and text[start:start + 1].isdigit():
+        return True  # one number: '18.4', '12,834'
     return not any(covered[end:start]) and all(
         w.lower() in NEUTRAL for w in _TOKEN.findall(between)) and not re.search(r"[.;:!?()]",
                                                                                  between)

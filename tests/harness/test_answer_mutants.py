@@ -5,14 +5,16 @@ answer is never served clean unless a reading consumed the new word with the sam
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 from answer_words import clean_cases
 
-from showwork.benchmarks.audit import Case, case_report
+from showwork.benchmarks.audit import Case, case_report, cases_of, rules_traces
 from showwork.harness.audit.prose import FALLS, RISES
 from showwork.harness.audit.words import _TOKEN, NEUTRAL
+from showwork.harness.experiments.questions import load_questions
 from showwork.protocol.numbers import _FALLS as NUMBER_FALLS
 from showwork.protocol.numbers import _RISES as NUMBER_RISES
 from showwork.protocol.numbers import claims_in
@@ -20,6 +22,7 @@ from showwork.protocol.reading import find_mentions
 
 wordfreq = pytest.importorskip("wordfreq", reason="pip install wordfreq (a dev dependency)")
 
+ROOT = Path(__file__).resolve().parents[2]
 WORDS = [w for w in wordfreq.top_n_list("en", 10_000) if w.isalpha() and w not in NEUTRAL]
 """Thousands of English words by frequency, none of the neutral ones."""
 
@@ -87,6 +90,17 @@ def cases(layer, shop_layer, flights_layer) -> list[Case]:
     return out
 
 
+TUTORIAL_QUESTIONS = ROOT / "conformance" / "questions" / "mf_tutorial.yaml"
+
+
+@pytest.fixture(scope="module")
+def tutorial_cases(tutorial_layer) -> list[Case]:
+    """The rules analyst's clean answers to every answerable question on dbt-metricflow's own
+    tutorial project (a fourth domain nobody here wrote)."""
+    specs = [s.question() for s in load_questions(TUTORIAL_QUESTIONS).questions if s.answerable]
+    return cases_of(rules_traces(tutorial_layer, specs))
+
+
 def test_a_sample_of_one_word_mutants_is_never_served_clean(cases) -> None:
     """A few mutants of each clean answer the corpus edits (three domains): none served clean
     with a word no reading holds to the same meaning."""
@@ -107,3 +121,21 @@ def test_twenty_thousand_one_word_mutants_are_never_served_clean(cases) -> None:
     assert made >= 20_000 and bad == [], (len(bad), bad[:20])
 
 
+
+
+def test_a_sample_of_mutants_on_the_fourth_domain(tutorial_cases) -> None:
+    """A few mutants of each clean rules answer on the mf tutorial project (the rules analyst
+    answers 4 of its 20 answerable questions, 3 clean: a lookup, a change, a breakdown): no
+    violation."""
+    assert len(tutorial_cases) >= 3
+    made, bad = violations(tutorial_cases, per_case=40, seed=2)
+    assert made >= 120 and bad == [], bad[:10]
+
+
+@pytest.mark.slow
+def test_every_mutant_of_the_fourth_domain(tutorial_cases) -> None:
+    """At least 5,000 mutants over the mf tutorial project's clean rules answers: no
+    violation."""
+    per_case = -(-5_000 // len(tutorial_cases))
+    made, bad = violations(tutorial_cases, per_case=per_case, seed=3)
+    assert made >= 5_000 and bad == [], (len(bad), bad[:20])
