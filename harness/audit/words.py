@@ -26,7 +26,7 @@ from showwork.harness.audit.basis import _BASES as BASIS_PATTERNS
 from showwork.harness.audit.comparisons import _ORDER, _PEAK, superlatives
 from showwork.harness.audit.counts import _STREAK, read_counts
 from showwork.harness.audit.ends import _MOVED_BEFORE
-from showwork.harness.audit.labels import _SHARE, _TO, _VERSUS, SHARE_FIELDS, read_words
+from showwork.harness.audit.labels import _SHARE, _TO, _VERSUS, SHARE_FIELDS, carries, read_words
 from showwork.harness.audit.numbers import answer_checker, read_claims, time_unit
 from showwork.harness.audit.pairs import _COMPARATIVE, _LEVEL_WORD, _RANK
 from showwork.harness.audit.prose import (
@@ -170,7 +170,8 @@ def _mentions(text: str, ctx: AnswerContext) -> Iterable[Span]:
     mentions = sorted(_mentioned(text, ctx), key=lambda m: m.span)
     for m in mentions:
         if m.kind == "dimension" and m.name not in keys and not any(
-                o.kind == "member" and o.name == m.name for o in mentions):
+                o.kind == "member" and o.name == m.name and _its_member(ctx, o, mentions, keys)
+                for o in mentions):
             continue  # a dimension no cited row is keyed by and no member of it follows
         yield m.span
         label = (metrics.get(m.name, {}).get("label") or "") if m.kind == "metric" else ""
@@ -178,6 +179,17 @@ def _mentions(text: str, ctx: AnswerContext) -> Iterable[Span]:
             "(" in label)
         if rest.strip() and text[m.span[1]:m.span[1] + len(rest)].lower() == rest:
             yield m.span[1], m.span[1] + len(rest)  # 'Value moments (legacy)': the label's tail
+
+
+def _its_member(ctx: AnswerContext, member: Mention, mentions: list[Mention],
+                keys: set[str]) -> bool:
+    """A member named after a dimension's words is that dimension's: unless its words name a
+    member of a dimension the cited rows are keyed by too, and no cited result filters to it
+    ('by arrival airport: LGA 3.0 %' of rows keyed by origin: LGA is the origin's)."""
+    if not any(k.span == member.span and k.kind == "member" and k.name in keys
+               for k in mentions):
+        return True
+    return carries(ctx, _cited(ctx), member.name, member.member or "") is True
 
 
 def _kept_out(text: str, ctx: AnswerContext) -> Iterable[Span]:
