@@ -123,8 +123,8 @@ def _bare_change(text: str, n: ReadNumber, ctx: AnswerContext) -> bool:
     word before it that says a change is meant ('rose', 'a change of', 'by'): what it states
     is not read ('Days per user approximately 16.0 %' of a fall; a level of 16 % is no value
     of days per user), so it is not consumed."""
-    if n.signed or n.width or n.share or n.upto is not None:
-        return False
+    if n.signed or n.width or n.share or n.upto is not None or text == ctx.answer.value:
+        return False  # a headline states the value the question asks for ('10.8437')
     start = max((m.end() for m in _SENTENCE_STOP.finditer(text, 0, n.start)), default=0)
     if any(w.group().lower() in _CHANGE_CUES for w in _WORD.finditer(text, start, n.start)):
         return False

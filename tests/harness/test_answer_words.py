@@ -157,3 +157,21 @@ def test_an_unread_word_is_a_caveat_never_a_withhold(cases) -> None:
         assert report.not_checked == ["blossomed 18.4" if "blossomed" in new else "fortnights"]
         unread = [f.evidence for f in report.findings if f.code == "unread_answer"]
         assert [unread[0]["text"][a:b] for a, b in unread[0]["spans"]] == unread[0]["words"]
+
+
+@pytest.mark.parametrize(("domain", "qid", "old", "new"), [
+    ("shop", "compare-002", "rose 18.4 %", "roughly 18.4 %"),
+    ("demo", "compare-001", "fell 16.0 %", "approximately 16.0 %")])
+def test_a_change_with_no_word_saying_it_moved_is_not_read(cases, domain, qid, old,
+                                                           new) -> None:
+    """A hedge where the verb of motion was ('Orders roughly 18.4 %') leaves a change's size no
+    word says moved: quoted as not checked (a caveat), while the same number as the headline
+    string states the value asked for and is read (shop and demo)."""
+    from showwork.benchmarks.audit import case_report
+
+    case = cases[domain][qid]
+    report = case_report(case, edited(case.answer, {"prose": [[old, new]]}))
+    assert report.decision == "serve_with_caveats"
+    assert report.not_checked == [new.removesuffix(" %")], report.not_checked
+    headline = {**case.answer, "value": f"{case.answer['value']:,}"}
+    assert case_report(case, headline).decision == "serve"
