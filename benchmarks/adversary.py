@@ -71,6 +71,7 @@ LIE_CODES: dict[str, tuple[str, ...]] = {
     "flat_behind_prose": ("flat_reasoning",),
     "instruction": ("instruction_in_answer",),
     "negated_direction": ("direction_mismatch",),
+    "judged_direction": ("direction_mismatch",),
     "swapped_ends": ("direction_mismatch",),
     "reversed_windows": ("mislabelled_window",),
     "flat_for_change": ("direction_mismatch",),
@@ -484,6 +485,38 @@ def _change_signs(answer: Answer) -> dict[str, set[bool | None]]:
                 known = isinstance(value, int | float) and not isinstance(value, bool) and value
                 signs.setdefault(c.metric, set()).add(bool(value > 0) if known else None)  # type: ignore[operator]
     return signs
+
+
+# --- a move judged against the metric's polarity -----------------------------------------------
+
+JUDGING = {True: ("improved", "got better"), False: ("worsened", "deteriorated", "got worse")}
+"""Words that judge a move: for the better (True) or the worse."""
+
+
+def judged_direction(answer: Answer, results: Results, catalog: Catalog,
+                     rng: random.Random) -> Answer | None:
+    """A sentence judging a move against the metric's governed polarity: "Cancelled flights
+    improved." where cancellations are lower_is_better and every cited change of them rose."""
+    return _judged(answer, catalog, rng, true=False)
+
+
+def _judged(answer: Answer, catalog: Catalog, rng: random.Random, true: bool) -> Answer | None:
+    """The prose with a sentence judging the move of a metric with a polarity whose cited
+    changes all went one way: as its polarity makes it (`true`) or the other way."""
+    metrics = catalog.get("metrics") or {}
+    signs = _change_signs(answer)
+    options = sorted(m for m, s in signs.items() if len(s) == 1 and None not in s
+                     and (metrics.get(m) or {}).get("label")
+                     and (metrics.get(m) or {}).get("polarity"))
+    if not options or not isinstance(answer.get("answer"), str):
+        return None
+    metric = rng.choice(options)
+    rose = next(iter(signs[metric]))
+    better = rose == (metrics[metric]["polarity"] == "higher_is_better")
+    label = metrics[metric]["label"]
+    word = rng.choice(JUDGING[better == true])
+    sentence = f"{label[:1].upper() + label[1:]} {word}."
+    return {**_clone(answer), "answer": f"{answer['answer'].rstrip()} {sentence}"}
 
 
 # --- a change stated the other way round ---------------------------------------------------------
@@ -1318,7 +1351,7 @@ LIES: dict[str, Lie] = {
     "temporal_superlative": temporal_superlative, "wrong_bound": wrong_bound,
     "wrong_count": wrong_count, "wrong_peak": wrong_peak, "wrong_run": wrong_run,
     "wrong_pair": wrong_pair, "wrong_rank": wrong_rank, "false_level": false_level,
-    "share_part": share_part}
+    "share_part": share_part, "judged_direction": judged_direction}
 
 
 # --- honest rewrites ---------------------------------------------------------------------------
@@ -1424,6 +1457,12 @@ def true_denial(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer 
     """A sentence denying the move a cited change did not make: "Active users did not rise."
     where every change cited for active users fell."""
     return _denial(answer, catalog, rng, true=True)
+
+
+def true_judgement(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
+    """A sentence judging a move as the metric's governed polarity makes it: "Average
+    departure delay improved." where it is lower_is_better and every cited change fell."""
+    return _judged(answer, catalog, rng, true=True)
 
 
 def from_to(answer: Answer, catalog: Catalog, rng: random.Random) -> Answer | None:
@@ -1679,6 +1718,7 @@ REWRITES: dict[str, Rewrite] = {
     "true_basis": true_basis, "hedged": hedged, "bounded": bounded,
     "true_universal": true_universal, "true_count": true_count, "true_peak": true_peak,
     "true_run": true_run, "true_pair": true_pair, "true_rank": true_rank,
-    "level_share": level_share, "true_share_part": true_share_part}
+    "level_share": level_share, "true_share_part": true_share_part,
+    "true_judgement": true_judgement}
 """Honest rewrites: each must be audited as the clean answer is (`from_to`, `true_flat`,
 `level_stood` and `true_basis` rewrite claims' texts, the rest only the prose and the headline)."""

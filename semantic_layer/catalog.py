@@ -24,6 +24,8 @@ def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
         }
         if m.draft:  # only then: a reviewed model's catalog (and its digest) is unchanged
             metrics[m.name]["draft"] = m.draft
+        if m.polarity:  # likewise: a model without the key keeps its catalog and digest
+            metrics[m.name]["polarity"] = m.polarity
     dims: dict[str, dict[str, Any]] = {}
     from showwork.semantic_layer.infer import member_index  # infer loads sqlglot: not at import
 

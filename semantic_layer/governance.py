@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 Grain = Literal["day", "week", "month", "quarter", "year"]
 EdgeOp = Literal["multiply", "divide", "sum"]
 """PARENT = the factors' product, the first over the rest, or their sum."""
+Polarity = Literal["higher_is_better", "lower_is_better"]
+"""Which way of a metric's change is the good one (a judging word is held to it)."""
 
 
 class _Strict(BaseModel):
@@ -51,6 +53,10 @@ class MetricGovernance(_Strict):
     refused."""
     influenced_by: list[str] = []
     """Meta shorthand for influence edges into this metric."""
+    polarity: Polarity | None = None
+    """higher_is_better (revenue, active users) | lower_is_better (delays, cancellations):
+    what 'improved', 'worsened', 'got better' say of the metric's change (the audit holds them
+    to the cited change's sign under it). Unset: those words are not read (a caveat)."""
     draft: str | None = None
     """The inference `showwork init` drafted the metric on ("Rate: averaged, never summed");
     a person removes it once the definition is reviewed. An answer citing it gets caveats."""

@@ -243,6 +243,8 @@ class Metric:
     """Dimensions a query may not roll the metric up across (governance.check_rollup)."""
     draft: str | None = None
     """The inference `showwork init` drafted the metric on, until a person reviews it."""
+    polarity: str | None = None
+    """higher_is_better | lower_is_better: which way of a change is the good one (governance)."""
 
     @property
     def input_metrics(self) -> tuple[MetricInput, ...]:

@@ -220,7 +220,8 @@ def _governed(m: Metric, g: MetricGovernance | None) -> Metric:
     return replace(m, label=g.label or m.label, synonyms=tuple(g.synonyms), owner=g.owner,
                    version=g.version, previous_names=tuple(g.previous_names), unit=unit,
                    grains=tuple(g.grains or ()), point_in_time_override=g.point_in_time,
-                   not_aggregable_over=tuple(g.not_aggregable_over), draft=g.draft)
+                   not_aggregable_over=tuple(g.not_aggregable_over), draft=g.draft,
+                   polarity=g.polarity)
 
 
 def _dimension_governance(models: tuple[SemanticModel, ...], gov: Governance, dsi: Any,

@@ -72,8 +72,9 @@ def _asides(text: str) -> list[tuple[int, int]]:
     return out
 
 
-Quantified = tuple[str, str, tuple[str, ...], str | None]
-"""(phrase, dimension, the dimension's members its clause names, the metric it names)."""
+Quantified = tuple[str, str, tuple[str, ...], str | None, tuple[int, int]]
+"""(phrase, dimension, the dimension's members its clause names, the metric it names, the
+phrase's span)."""
 
 
 def _quantified(ctx: AnswerContext | ClaimContext, text: str) -> list[Quantified]:
@@ -82,6 +83,13 @@ def _quantified(ctx: AnswerContext | ClaimContext, text: str) -> list[Quantified
     catalog for each text."""
     index = ctx.index_
     return index.read("quantified", text, lambda t: _quantified_in(index, t))
+
+
+def superlatives(index: CatalogIndex, text: str) -> list[tuple[int, int]]:
+    """The spans of the superlatives, universals and exclusives `_superlatives` holds to a
+    cited breakdown (a dimension named, or a member's): one with nothing it compares ('New
+    users fastest 1,181.8 %') is not held, so not read."""
+    return [q[4] for q in index.read("quantified", text, lambda t: _quantified_in(index, t))]
 
 
 def _quantified_in(index: CatalogIndex, text: str) -> list[Quantified]:
@@ -107,7 +115,7 @@ def _quantified_in(index: CatalogIndex, text: str) -> list[Quantified]:
                 metric = next((m.name for m in mentions if m.kind == "metric"
                                and clause.start() <= m.span[0] < clause.end()
                                and _aside_of(m.span[0], asides) == aside), None)
-                out.append((q.group(0), dim, members, metric))
+                out.append((q.group(0), dim, members, metric, q.span()))
     return out
 
 
@@ -168,7 +176,7 @@ def _superlatives(ctx: AnswerContext) -> list[Finding]:
     out = []
     compared: dict[str, bool] = {}  # dimension → `_compared`, asked once per answer
     for where, text in texts:
-        for phrase, dimension, members, metric in _quantified(ctx, text):
+        for phrase, dimension, members, metric, _span in _quantified(ctx, text):
             known = compared.get(dimension)
             if known is None:
                 known = compared[dimension] = _compared(ctx, cited, dimension)

@@ -20,10 +20,12 @@ from showwork.harness.audit.labels import (
     support_of,
 )
 from showwork.harness.audit.prose import (
+    POLARITY,
     find_argued_numbers,
     find_prose_direction,
     find_prose_labels,
     hedged,
+    judged,
     stated_cause,
     states_cause,
     text_reading,
@@ -52,13 +54,18 @@ def find_direction(ctx: ClaimContext) -> list[Finding]:
 
 
 def _against_verb(ctx: ClaimContext) -> list[Finding]:
-    said = ctx.index_.read("direction", ctx.claim.text, direction)
-    if not said:
+    moved = ctx.index_.read("direction", ctx.claim.text, _moved)
+    judge = None if moved else ctx.index_.read("judged", ctx.claim.text, _judging)
+    if not moved and judge is None:
         return []
     for item in ctx.cited:
         text, c, value = item.text, item.citation, item.value
+        polarity = POLARITY.get(ctx.index_.metric(item.metric).get("polarity") or "", 0)
+        said = moved or (judge[0] * polarity if judge else 0)
         numeric = isinstance(value, int | float) and value
-        if c.field in ("delta", "pct_change") and numeric and (value > 0) != (said > 0):
+        if said and c.field in ("delta", "pct_change") and numeric and (value > 0) != (said > 0):
+            if judge:  # 'improved' of a metric better lower: the polarity made it a move
+                return [_judged_finding(ctx, judge[1], item, polarity)]
             word = "rose" if said > 0 else "fell"
             return [_finding(
                 ctx, "direction_mismatch",
@@ -67,6 +74,37 @@ def _against_verb(ctx: ClaimContext) -> list[Finding]:
                 "Check the sign convention of the metric and its label (a metric where "
                 "lower is better needs it said in its description).")]
     return []
+
+
+_BETTER_WORSE = re.compile(r"(?i)\b(?:better|worse)\b")
+
+
+def _moved(text: str) -> int:
+    """`direction` of the text, 'better' and 'worse' left out: they judge a move, and say which
+    way it went only under the metric's polarity (`_judging`)."""
+    return direction(_BETTER_WORSE.sub(" ", text))
+
+
+def _judging(text: str) -> tuple[int, str] | None:
+    """The first word of the text that judges a move ('improved', 'got worse'): its sign
+    (+1 for the better) and words, or None."""
+    for word in re.finditer(r"[A-Za-z]+", text):
+        sign = judged(text, word)
+        if sign:
+            return sign, word.group()
+    return None
+
+
+def _judged_finding(ctx: ClaimContext, word: str, item: Any, polarity: int) -> Finding:
+    went = "rose" if item.value > 0 else "fell"
+    name = "higher_is_better" if polarity > 0 else "lower_is_better"
+    return _finding(
+        ctx, "direction_mismatch",
+        f"Claim {ctx.cid} says it {word}, but {item.metric} is {name.replace('_', ' ')} (its "
+        f"governance) and {item.text} is {item.value:+g}: it {went}, for the "
+        f"{'better' if (item.value > 0) == (polarity > 0) else 'worse'}.",
+        {"said": word, "citation": item.text, "value": item.value, "polarity": name},
+        f"Say that {item.metric} {went}, as the cited change does.")
 
 
 _ENDS_GAP = re.compile(r"\s*(?:[a-z]{1,8}\.?\s*)?(?:→|->|to)\s*")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from showwork.harness.audit.context import AnswerContext, Cited, ClaimContext
@@ -410,7 +410,7 @@ def read_claims(index: CatalogIndex, text: str) -> tuple[ReadNumber, ...]:
 
 
 def _claims_of(index: CatalogIndex, text: str) -> tuple[ReadNumber, ...]:
-    numbers = in_time_unit(text, claims_in(text), time_unit(index.catalog))
+    numbers = _unjudged(in_time_unit(text, claims_in(text), time_unit(index.catalog)))
     shares = _shares(index, text, numbers)
     if shares:
         numbers = tuple(sorted((*numbers, *shares), key=lambda n: n.start))
@@ -424,6 +424,20 @@ def _claims_of(index: CatalogIndex, text: str) -> tuple[ReadNumber, ...]:
              if m.kind == "member"]
     return tuple(n for n in numbers if not (n.text.isdigit() and any(
         a <= n.start and n.end <= b for a, b in spans))) if spans else numbers
+
+
+_JUDGING = frozenset({"better", "worse"})
+
+
+def _unjudged(numbers: tuple[ReadNumber, ...]) -> tuple[ReadNumber, ...]:
+    """'got worse by 79.2 %' states the change's size: 'worse' says which way it went only
+    under the metric's polarity (prose.py `judged`, held by the direction checks), so the
+    number reads unsigned, not as a fall."""
+    if not any(n.sign_word.lower() in _JUDGING for n in numbers):
+        return numbers
+    return tuple(replace(n, value=abs(n.value), sign_word="",
+                         upto=None if n.upto is None else abs(n.upto))
+                 if n.sign_word.lower() in _JUDGING else n for n in numbers)
 
 
 def time_unit(catalog: dict[str, Any]) -> str | None:

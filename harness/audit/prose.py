@@ -165,7 +165,8 @@ def _read_prose(index: CatalogIndex, text: str) -> ProseReading:
     return ProseReading(words, because, _read_causes(text, sentences, words.metrics),
                         _read_bound(text, read_claims(index, text), sentences,
                                     words.metrics, words.members),
-                        _read_moves(text, sentences, words.metrics, words.members),
+                        _read_moves(text, sentences, words.metrics, words.members,
+                                    polarities(index.catalog)),
                         _read_led(text, sentences, words))
 
 
@@ -626,21 +627,48 @@ def _bound(ctx: AnswerContext, bound: tuple[Bound, ...], flagged: set[str]) -> l
 
 RISES = frozenset({"rose", "risen", "rise", "rises", "rising", "increased", "increases", "grew",
                    "grown", "grows", "jumped", "climbed", "gained", "spiked", "surged", "soared",
-                   "doubled", "tripled", "recovered", "rebounded"})
+                   "doubled", "tripled", "rebounded"})
 FALLS = frozenset({"fell", "fallen", "fall", "falls", "falling", "dropped", "drops", "declined",
                    "declines", "decreased", "decreases", "shrank", "shrunk", "dipped", "slid",
                    "slipped", "collapsed", "plunged", "plummeted", "tumbled", "sank", "slumped",
                    "tanked", "halved", "contracted"})
 """Verbs of motion: which way the prose says a metric moved. Adjectives ("lower", "up") are not
 read: "where lower is better" says nothing about the change."""
+JUDGES = {**dict.fromkeys(("improved", "improves", "improve", "improving", "recovered",
+                           "recovers", "recovering"), 1),
+          **dict.fromkeys(("worsened", "worsens", "worsen", "worsening", "deteriorated",
+                           "deteriorates", "deteriorating"), -1)}
+"""Verbs that judge a move (+1 for the better, -1 for the worse): which way the metric moved
+follows only from its governed polarity (docs/citations.md, "Polarity"); of a metric with
+none they say nothing the audit can hold, and are not read."""
+_GOT = re.compile(r"(?i)\b(?:got|gotten|getting|gets|became|become|becomes|grew|grown)\s+$")
+"""Before 'better' or 'worse': the words make a judging verb ('got better', 'became worse')."""
+POLARITY = {"higher_is_better": 1, "lower_is_better": -1}
+
+
+def polarities(catalog: dict) -> dict[str, int]:
+    """Each metric whose governance states a polarity: +1 higher is better, -1 lower is."""
+    return {name: POLARITY[m["polarity"]] for name, m in catalog.get("metrics", {}).items()
+            if m.get("polarity") in POLARITY}
+
+
+def judged(text: str, word: re.Match[str]) -> int:
+    """+1 or -1 when the word judges a move ('improved', 'got worse'), else 0."""
+    verb = word.group(0).lower()
+    if verb in ("better", "worse"):
+        return (1 if verb == "better" else -1) if _GOT.search(text, 0, word.start()) else 0
+    return JUDGES.get(verb, 0)
 _NEGATIONS = frozenset({"not", "no", "never", "neither", "nor", "without", "hardly", "barely"})
 _WORDS = re.compile(r"[A-Za-z]+(?:'t)?")
 
 
 def _read_moves(text: str, sentences: list[tuple[int, int]], metrics: tuple[Mention, ...],
-                members: tuple[Mention, ...]) -> tuple[Move, ...]:
+                members: tuple[Mention, ...], polarity: dict[str, int] | None = None
+                ) -> tuple[Move, ...]:
     """Each metric followed, before the next metric or its sentence's end, by a verb of motion
-    that no negation precedes, with the member(s) named last between them."""
+    that no negation precedes, with the member(s) named last between them. A judging verb
+    ('improved') is a move of the metric's polarity's sign; of a metric with none, no move."""
+    polarity = polarity or {}
     out = []
     ends = [end for _start, end in sentences]
     for i, m in enumerate(metrics):
@@ -652,15 +680,18 @@ def _read_moves(text: str, sentences: list[tuple[int, int]], metrics: tuple[Ment
             if verb in _CAUSE_WORDS:
                 break  # 'active users drove the fall': the move after it is the effect's
             negated = verb in _NEGATIONS or verb.endswith("'t")
-            sign = 1 if verb in RISES else -1 if verb in FALLS else 0
+            sign = 1 if verb in RISES else -1 if verb in FALLS else \
+                judged(text, word) * polarity.get(m.name, 0)
             if negated:  # "did not fall" says it did not: the move's sign is the other way
-                found = _negated(text, word.end(), stop) if verb in _DENIALS or \
-                    verb.endswith("'t") else None
+                found = _negated(text, word.end(), stop, polarity.get(m.name, 0)) \
+                    if verb in _DENIALS or verb.endswith("'t") else None
                 if found is None:
                     break
                 verb, sign, end = text[word.start():found[1]], -found[0], word.start()
             else:
                 end = word.start()
+                got = _GOT.search(text, 0, end) if verb in ("better", "worse") else None
+                verb = text[got.start():word.end()] if got else verb  # 'got better'
             if sign:
                 group = [g for g in members if m.span[1] <= g.span[0] and g.span[1] <= end]
                 named = tuple(g for g in group if g.span == group[-1].span) if group else ()
@@ -681,12 +712,13 @@ _BETWEEN = frozenset({"be", "been", "have", "has", "had", "did", "do", "does", "
 any other word ("not only rose") leaves the negation unread."""
 
 
-def _negated(text: str, at: int, stop: int) -> tuple[int, int] | None:
+def _negated(text: str, at: int, stop: int, polarity: int = 0) -> tuple[int, int] | None:
     """The sign and end of the verb of motion a negation before `at` denies ("not fall",
-    "neither rose", "hasn't actually risen"), or None."""
+    "neither rose", "hasn't actually risen", "did not improve" of a metric with a polarity),
+    or None."""
     for i, word in enumerate(_WORDS.finditer(text, at, stop)):
         verb = word.group(0).lower()
-        sign = 1 if verb in RISES else -1 if verb in FALLS else 0
+        sign = 1 if verb in RISES else -1 if verb in FALLS else judged(text, word) * polarity
         if sign:
             return sign, word.end()
         if i >= 2 or verb not in _BETWEEN:
@@ -714,7 +746,8 @@ def find_prose_direction(ctx: AnswerContext) -> list[Finding]:
             carries(ctx, [c], m.name, m.member or "") for m in move.members)]
         if cited and all((c.value > 0) != (move.sign > 0) for c in cited) \
                 and all(f.evidence["said"] != said for f in out):
-            out.append(_direction_finding(move, said, cited))
+            polarity = ctx.catalog.get("metrics", {}).get(said, {}).get("polarity")
+            out.append(_direction_finding(move, said, cited, polarity))
     return out
 
 
@@ -722,15 +755,27 @@ def _signed(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and value != 0
 
 
-def _direction_finding(move: Move, said: str, cited: list[Cited]) -> Finding:
+def _direction_finding(move: Move, said: str, cited: list[Cited],
+                       polarity: str | None = None) -> Finding:
     went = "rose" if cited[0].value > 0 else "fell"
     shown = ", ".join(f"{c.text} = {c.value:+g}" for c in cited[:3])
+    verb = move.word.split()[-1].lower()
+    evidence = {"said": said, "phrase": move.metric.words, "word": move.word,
+                "citation": cited[0].text, "value": cited[0].value}
+    if polarity is not None and (verb in JUDGES or verb in ("better", "worse")):
+        good = went == ("rose" if polarity == "higher_is_better" else "fell")
+        return Finding(
+            "direction_mismatch", PROSE,
+            f"The answer says {move.metric.words!r} {move.word}, but {said} is "
+            f"{polarity.replace('_', ' ')} (its governance) and every change the claims cite "
+            f"for it {went} ({shown}): it got {'better' if good else 'worse'}.",
+            {**evidence, "polarity": polarity},
+            f"Say that {said} {went} ({'improved' if good else 'worsened'}), as the cited "
+            "change does.")
     return Finding(
         "direction_mismatch", PROSE,
         f"The answer says {move.metric.words!r} {move.word}, but every change the claims cite for "
-        f"{said} {went} ({shown}).",
-        {"said": said, "phrase": move.metric.words, "word": move.word,
-         "citation": cited[0].text, "value": cited[0].value},
+        f"{said} {went} ({shown}).", evidence,
         f"Say that {said} {went}, as the cited change does; if the sign is a convention (lower "
         "is better), say it in the metric's description.")
 

@@ -23,13 +23,25 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from showwork.harness.audit.basis import _BASES as BASIS_PATTERNS
-from showwork.harness.audit.comparisons import _ORDER, _PEAK, _QUANTIFIED, _RANKED
+from showwork.harness.audit.comparisons import _ORDER, _PEAK, superlatives
 from showwork.harness.audit.counts import _STREAK, read_counts
 from showwork.harness.audit.ends import _MOVED_BEFORE
-from showwork.harness.audit.labels import _SHARE, _TO, _VERSUS, SHARE_FIELDS, read_words
-from showwork.harness.audit.numbers import read_claims, time_unit
+from showwork.harness.audit.labels import _SHARE, _TO, _VERSUS, SHARE_FIELDS, carries, read_words
+from showwork.harness.audit.numbers import answer_checker, read_claims, time_unit
 from showwork.harness.audit.pairs import _COMPARATIVE, _LEVEL_WORD, _RANK
-from showwork.harness.audit.prose import _DENIED, _DROVE, _LED, CAUSE, FALLS, HEDGE, RISES
+from showwork.harness.audit.prose import (
+    _DENIED,
+    _DROVE,
+    _GOT,
+    _LED,
+    CAUSE,
+    FALLS,
+    HEDGE,
+    JUDGES,
+    RISES,
+    judged,
+    polarities,
+)
 from showwork.harness.audit.quantifiers import read_quantified
 from showwork.harness.audit.steps import emits
 from showwork.harness.audit.times import read_times
@@ -37,12 +49,14 @@ from showwork.harness.audit.trends import _FALLS as TREND_FALLS
 from showwork.harness.audit.trends import _RECORD, _UNIVERSAL
 from showwork.harness.audit.trends import _RISES as TREND_RISES
 from showwork.harness.audit.types import Finding
+from showwork.protocol.numbers import _MOVES as NUMBER_MOVES
 from showwork.protocol.numbers import _VALUE_CUES, TIME_SPELLINGS, TIME_UNITS, share_parts
 from showwork.protocol.reading import Mention, find_mentions
 from showwork.protocol.reading.filters import exclusions
 
 if TYPE_CHECKING:
     from showwork.harness.audit.context import AnswerContext, Cited
+    from showwork.protocol.numbers import ReadNumber
 
 Span = tuple[int, int]
 
@@ -88,6 +102,8 @@ def _numbers(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """Numbers with their currency, scale, percent, hedge or bound and sign word: each is held
     to a cited field (numbers.py: unsupported_number, text_value_mismatch)."""
     for n in read_claims(ctx.index_, text):
+        if _bare_change(text, n, ctx):
+            continue  # 'Revenue roughly 5.73 %': a change's size with no word saying it moved
         yield n.start, n.end
         for word in (n.hedge, "" if n.sign_word.lower() in SIZE_BANDS else n.sign_word):
             # a verb that states a size too is read by _direction, which holds its band
@@ -100,6 +116,28 @@ def _numbers(text: str, ctx: AnswerContext) -> Iterable[Span]:
         before = _STATED_AS.search(text, 0, n.start)
         if before:  # 'stood at', 'the percent change was', 'about' a share: the number is checked
             yield before.span()
+
+
+def _bare_change(text: str, n: ReadNumber, ctx: AnswerContext) -> bool:
+    """An unsigned number that states only cited changes (no level), in a sentence with no
+    word before it that says a change is meant ('rose', 'a change of', 'by'): what it states
+    is not read ('Days per user approximately 16.0 %' of a fall; a level of 16 % is no value
+    of days per user), so it is not consumed."""
+    if n.signed or n.width or n.share or n.upto is not None or text == ctx.answer.value:
+        return False  # a headline states the value the question asks for ('10.8437')
+    start = max((m.end() for m in _SENTENCE_STOP.finditer(text, 0, n.start)), default=0)
+    if any(w.group().lower() in _CHANGE_CUES for w in _WORD.finditer(text, start, n.start)):
+        return False
+    stating = answer_checker(ctx).matching(n)
+    return not any(not s.change for s in stating)
+
+
+_SENTENCE_STOP = re.compile(r"[.;!?](?=\s)")
+_CHANGE_CUES = frozenset({*NUMBER_MOVES, *RISES, *FALLS, *JUDGES, "change", "changed", "changes",
+                          "changing", "by", "moved", "moves", "contributed", "contribution",
+                          "contributions", "accounted", "delta", "difference", "versus", "vs",
+                          "from", "percent", "growth", "better", "worse"})
+"""Words before a number that say it is a change (a move, 'a change of', 'by', 'from')."""
 
 
 _ITS_LEVEL = re.compile(r"(?i)\s*(?:times\s+)?its\s+(?:level|value|size)\b")
@@ -132,7 +170,8 @@ def _mentions(text: str, ctx: AnswerContext) -> Iterable[Span]:
     mentions = sorted(_mentioned(text, ctx), key=lambda m: m.span)
     for m in mentions:
         if m.kind == "dimension" and m.name not in keys and not any(
-                o.kind == "member" and o.name == m.name for o in mentions):
+                o.kind == "member" and o.name == m.name and _its_member(ctx, o, mentions, keys)
+                for o in mentions):
             continue  # a dimension no cited row is keyed by and no member of it follows
         yield m.span
         label = (metrics.get(m.name, {}).get("label") or "") if m.kind == "metric" else ""
@@ -140,6 +179,17 @@ def _mentions(text: str, ctx: AnswerContext) -> Iterable[Span]:
             "(" in label)
         if rest.strip() and text[m.span[1]:m.span[1] + len(rest)].lower() == rest:
             yield m.span[1], m.span[1] + len(rest)  # 'Value moments (legacy)': the label's tail
+
+
+def _its_member(ctx: AnswerContext, member: Mention, mentions: list[Mention],
+                keys: set[str]) -> bool:
+    """A member named after a dimension's words is that dimension's: unless its words name a
+    member of a dimension the cited rows are keyed by too, and no cited result filters to it
+    ('by arrival airport: LGA 3.0 %' of rows keyed by origin: LGA is the origin's)."""
+    if not any(k.span == member.span and k.kind == "member" and k.name in keys
+               for k in mentions):
+        return True
+    return carries(ctx, _cited(ctx), member.name, member.member or "") is True
 
 
 def _kept_out(text: str, ctx: AnswerContext) -> Iterable[Span]:
@@ -246,7 +296,8 @@ def _direction(text: str, ctx: AnswerContext) -> Iterable[Span]:
     that metric's cited change's sign (prose.py `_read_moves`, labels.py: direction_mismatch),
     or, said of a cited series with 'every week' or 'N weeks in a row', to its rows' moves
     (trends.py, counts.py). A verb with no metric, or of a metric no cited change or series
-    holds, is not read."""
+    holds, is not read. A judging verb ('improved', 'got worse') is read in the prose and the claims
+    (not a headline), of a metric whose governance states a polarity (prose.py `judged`)."""
     changed = {c.metric for c in _cited(ctx) if c.citation.field in _SIGNED}
     mentions = [m for m in _mentioned(text, ctx) if m.kind == "metric"]
     metrics = sorted(m.span for m in mentions)
@@ -259,16 +310,24 @@ def _direction(text: str, ctx: AnswerContext) -> Iterable[Span]:
     held = {m.span for m in mentions if m.name in changed or (
         m.name in series and any(p.search(text) for p in (_UNIVERSAL, _STREAK)))}
     stops = [m.end() for m in re.finditer(r"[.;!?](?=\s|$)", text)] + [len(text)]
+    judging_held = not isinstance(ctx.answer.value, str) or text != ctx.answer.value
+    polarity = ctx.index_.read("polarity", "", lambda _t: polarities(ctx.catalog)) \
+        if judging_held else {}  # the prose's and the claims' direction checks hold them
     for k, (_, end) in enumerate(metrics):
         nxt = [metrics[k + 1][0]] if k + 1 < len(metrics) else []
         stop = min([e for e in stops if e >= end] + nxt)
         if metrics[k] not in held:
             continue  # no cited change of this metric: nothing holds a way of motion
         name = next(m.name for m in mentions if m.span == metrics[k])
-        direct = next((m for m in _WORD.finditer(text, end, stop)
-                       if m.group().lower() in _MOVES), None)
+        judging = name in polarity
+        direct = next((m for m in _WORD.finditer(text, end, stop) if m.group().lower() in _MOVES
+                       or judging and judged(text, m)), None)
         if direct is not None:
-            if _in_band(direct.group().lower(), sizes.get(name, set())):
+            word = direct.group().lower()
+            if word not in _MOVES:  # 'improved', 'got worse': held under the metric's polarity
+                got = _GOT.search(text, 0, direct.start()) if word in ("better", "worse") else None
+                yield (got or direct).start(), direct.end()
+            elif _in_band(word, sizes.get(name, set())):
                 yield direct.span()
             continue
         for m in _MOVED_BEFORE.finditer(text, end, stop):
@@ -286,37 +345,67 @@ def _unanchored(pattern: re.Pattern[str]) -> re.Pattern[str]:
 
 _FLAT_WORD = re.compile(r"(?i)\b(?:(?:essentially|roughly|about|broadly|virtually)\s+)?(?:flat|"
                         r"unchanged|stable|steady)\b")
-_PATTERNS = (_FLAT_WORD, _QUANTIFIED, _ORDER, _PEAK, _unanchored(_RANKED), _STREAK, _UNIVERSAL, _RECORD,
+_PATTERNS = (_FLAT_WORD, _ORDER, _PEAK, _STREAK, _UNIVERSAL, _RECORD,
              _COMPARATIVE, _LEVEL_WORD, _RANK, _SHARE, _VERSUS, _TO, *BASIS_PATTERNS)
 """The patterns of the comparison, order, series, pair, share and basis checks: what they match
-is held to the cited rows, windows and fields."""
+is held to the cited rows, windows and fields, where the check that holds it can."""
 
 
-_PAIRED = (_COMPARATIVE, _LEVEL_WORD, _RANK, _FLAT_WORD)
-"""Patterns that compare two things or call a move flat: read only in a sentence naming two
-members or metrics (the pair checks) or a metric with a cited change (flat)."""
+_PAIRED = (_COMPARATIVE, _LEVEL_WORD)
+"""Patterns that compare two members: read only in a sentence naming two members of one
+dimension (the pair the pair check holds them to, pairs.py `_pair`), or two metrics in an
+argument (its premises cite each metric's move)."""
+_SERIES = (_PEAK, _STREAK, _UNIVERSAL, _RECORD)
+"""Patterns of a series' extreme, run or universal: read only where a claim cites a series
+(rows keyed by a period), which the series checks hold them to."""
 
 
 def _patterns(text: str, ctx: AnswerContext) -> Iterable[Span]:
-    named = _named_per_sentence(text, ctx)
+    """Each pattern's match where its check has something to hold it to: two members for a
+    comparison, a member for a rank, a metric whose change is cited for a flat, a cited series
+    for a series word ('New users peaks', 'Orders consistently were 702': nothing holds them)."""
+    sentence = _sentence_names(text, ctx)
+    changed = {c.metric for c in _cited(ctx) if c.citation.field in ("delta", "pct_change")}
+    series = any(k in _TIME_KEYS for c in _cited(ctx) for k, _ in c.citation.selector)
+    argued = _argued(ctx)  # 'because there were fewer orders': the premises carry the move
     for pattern in _PATTERNS:
+        if pattern in _SERIES and not series:
+            continue
         for m in pattern.finditer(text):
-            need = 1 if pattern is _FLAT_WORD else 2 if pattern in _PAIRED else 0
-            if m.end() > m.start() and named(m.start()) >= need:
+            names = sentence(m.start())
+            held = (names.pair or argued and len(names.metrics) >= 2 if pattern in _PAIRED
+                    else names.members > 0
+                    if pattern is _RANK else bool(names.metrics & changed)
+                    if pattern is _FLAT_WORD else True)
+            if m.end() > m.start() and held:
                 yield m.span()
 
 
-def _named_per_sentence(text: str, ctx: AnswerContext) -> Callable[[int], int]:
-    """How many metrics and members the sentence at an offset names."""
-    spans = [m.span for m in _mentioned(text, ctx) if m.kind in ("metric", "member")]
-    stops = [m.end() for m in re.finditer(r"[.;!?](?=\s|$)", text)
-             if not any(a <= m.start() < b for a, b in spans)] + [len(text) + 1]
+@dataclass(frozen=True)
+class _Names:
+    """What a sentence names: its metrics, how many members, and whether two of them are
+    members of one dimension (a pair)."""
 
-    def count(at: int) -> int:
+    metrics: frozenset[str]
+    members: int
+    pair: bool
+
+
+def _sentence_names(text: str, ctx: AnswerContext) -> Callable[[int], _Names]:
+    """The names of the sentence at an offset."""
+    found = [m for m in _mentioned(text, ctx) if m.kind in ("metric", "member")]
+    stops = [m.end() for m in re.finditer(r"[.;!?](?=\s|$)", text)
+             if not any(a <= m.start() < b for a, b in (x.span for x in found))] + [len(text) + 1]
+
+    def names(at: int) -> _Names:
         end = next(e for e in stops if e > at)
         start = max([e for e in stops if e <= at] + [0])
-        return sum(1 for a, _ in spans if start <= a < end)
-    return count
+        inside = [m for m in found if start <= m.span[0] < end]
+        members = {(m.name, m.member) for m in inside if m.kind == "member"}
+        dims = [name for name, _ in members]
+        return _Names(frozenset(m.name for m in inside if m.kind == "metric"), len(members),
+                      len(dims) > len(set(dims)))
+    return names
 
 
 def _argued(ctx: AnswerContext) -> bool:
@@ -336,10 +425,12 @@ def _causes(text: str, ctx: AnswerContext) -> Iterable[Span]:
     the tree edges (prose.py: mislabelled_metric, weak_causal; flat_reasoning); hedges only
     where a claim cites a tree edge."""
     argued = _argued(ctx)
-    named = _named_per_sentence(text, ctx)
+    sentence = _sentence_names(text, ctx)
     for pattern in (CAUSE, _DROVE, _LED_ANYWHERE, _MAINLY, _DENIED_ANYWHERE):
         for m in pattern.finditer(text):
-            if argued or named(m.start()) >= 2:
+            names = sentence(m.start())  # a cause joins two metrics; what led a move, a member
+            if argued or len(names.metrics) >= 2 or (
+                    pattern is _LED_ANYWHERE and names.metrics and names.members):
                 yield m.span()
                 effect = _THE_MOVE.match(text, m.end())
                 if effect and effect.group("w").lower() in _MOVE_NOUNS:
@@ -593,6 +684,13 @@ def _assumed(text: str, ctx: AnswerContext) -> Iterable[Span]:
             yield m.span()
 
 
+def _superlatives(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """'the largest', 'of any', 'no other' over a dimension the clause names (or a member of
+    it): held to a cited breakdown by that dimension that compares every member
+    (comparisons.py: unbacked_comparison, or the extreme's member when one is named)."""
+    return superlatives(ctx.index_, text)
+
+
 def _quantifiers(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """'every', 'all', 'each', 'no', 'none of the', 'only' before a bound over a cited
     breakdown: held to every cited row (quantifiers.py; numbers.py withholds one a row
@@ -631,7 +729,7 @@ def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
 READINGS: tuple[Reading, ...] = (_numbers, _mentions, _kept_out, _periods, _direction, _units, _grains,
                                  _structure, _attribution, _causes, _shares, _no_member,
                                  _counts, _denials, _parts, _went, _grain_adjectives,
-                                 _quantifiers, _times, _size_words, _ignored, _assumed, _runs,
+                                 _quantifiers, _superlatives, _times, _size_words, _ignored, _assumed, _runs,
                                  _patterns)
 """Every reading of the answer's words, each holding what it consumes to the evidence."""
 
@@ -681,6 +779,8 @@ def account(text: str, ctx: AnswerContext) -> Account:
 def _joined(text: str, end: int, start: int, covered: bytearray) -> bool:
     """Two unread words form one quoted phrase when only spaces and neutral words lie between."""
     between = text[end:start]
+    if between in (".", ",") and text[end - 1:end].isdigit() and text[start:start + 1].isdigit():
+        return True  # one number: '18.4', '12,834'
     return not any(covered[end:start]) and all(
         w.lower() in NEUTRAL for w in _TOKEN.findall(between)) and not re.search(r"[.;:!?()]",
                                                                                  between)

@@ -150,7 +150,8 @@ def test_repair_messages_name_the_words_no_check_read(cases) -> None:
     report = case_report(case, edited(case.answer, {"replace": [["rose 18.4 %",
                                                                  "blossomed 18.4 %"]]}))
     message = repair_message([d.message for d in report.defects], 1, 2, report.not_checked)
-    assert "Not checked (no check of the audit read these words): 'blossomed'." in message
+    # the change's size is quoted with it: no word left says which way it moved
+    assert "Not checked (no check of the audit read these words): 'blossomed 18.4'." in message
 
 
 def test_the_rules_answers_the_corpus_edits_are_fully_read(cases) -> None:
@@ -174,6 +175,24 @@ def test_an_unread_word_is_a_caveat_never_a_withhold(cases) -> None:
         case = cases[domain][qid]
         report = case_report(case, edited(case.answer, {"replace": [[old, new]]}))
         assert report.decision == "serve_with_caveats"
-        assert report.not_checked == [new.split()[0] if "blossomed" in new else "fortnights"]
+        assert report.not_checked == ["blossomed 18.4" if "blossomed" in new else "fortnights"]
         unread = [f.evidence for f in report.findings if f.code == "unread_answer"]
         assert [unread[0]["text"][a:b] for a, b in unread[0]["spans"]] == unread[0]["words"]
+
+
+@pytest.mark.parametrize(("domain", "qid", "old", "new"), [
+    ("shop", "compare-002", "rose 18.4 %", "roughly 18.4 %"),
+    ("demo", "compare-001", "fell 16.0 %", "approximately 16.0 %")])
+def test_a_change_with_no_word_saying_it_moved_is_not_read(cases, domain, qid, old,
+                                                           new) -> None:
+    """A hedge where the verb of motion was ('Orders roughly 18.4 %') leaves a change's size no
+    word says moved: quoted as not checked (a caveat), while the same number as the headline
+    string states the value asked for and is read (shop and demo)."""
+    from showwork.benchmarks.audit import case_report
+
+    case = cases[domain][qid]
+    report = case_report(case, edited(case.answer, {"prose": [[old, new]]}))
+    assert report.decision == "serve_with_caveats"
+    assert report.not_checked == [new.removesuffix(" %")], report.not_checked
+    headline = {**case.answer, "value": f"{case.answer['value']:,}"}
+    assert case_report(case, headline).decision == "serve"

@@ -170,8 +170,10 @@ class TestAChangeStatedBackwards:
         verb = "fell" if " fell " in text else "rose"
         assert abs(case.answer["claims"][0]["value"]) > 2
         report = case_report(case, _edit_claim(case, 0, f" {verb} ", " was unchanged, "))
-        assert _codes(report) == [("direction_mismatch", "c1")]
-        assert report.findings[0].evidence["said"] == "flat"
+        # the number after it, a change's size no word says moved, is also not read
+        assert [c for c in _codes(report) if c[0] != "unread_answer"] == [
+            ("direction_mismatch", "c1")]
+        assert report.findings[0].evidence["said"] == "flat" and report.decision == "withhold"
 
 
 def test_a_superlative_does_not_rank_its_filter(domains) -> None:

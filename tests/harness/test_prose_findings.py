@@ -65,7 +65,8 @@ class TestDemoProse:
          "mislabelled_member unbacked_comparison"),
         (lambda a: a.update(answer=a["answer"] + " It recovered in the week of 2026-04-20."),
          "mislabelled_window unread_answer"),  # 'It recovered': no metric holds the verb
-        (lambda a: a.update(answer=a["answer"] + " MRR was flat."), "mislabelled_metric"),
+        (lambda a: a.update(answer=a["answer"] + " MRR was flat."),
+         "mislabelled_metric unread_answer"),  # 'flat': no claim cites a change of MRR
         (prose("mainly because days per user fell 6.27 %", "mainly because days per user rose"),
          "flat_reasoning direction_mismatch"),
         (prose("Weekly value moments (platform android) fell 6.33 %",
