@@ -354,9 +354,12 @@ def _gaps(ctx: AnswerContext) -> list[Finding]:
 
 _PEAK = re.compile(
     r"(?i)\b(?:(?P<max>peak(?:ed|s)?|topped\s+out|hit\s+(?:its|a)\s+high|(?:its|the)\s+"
-    r"(?:highest|largest|biggest)|was\s+(?:at\s+its\s+)?highest)|(?P<min>bottomed(?:\s+out)?|"
+    r"(?:highest|largest|biggest)|was\s+(?:at\s+its\s+)?highest|the\s+most(?!\s+first))|"
+    r"(?P<min>bottomed(?:\s+out)?|"
     r"trough(?:ed)?|hit\s+(?:its|a)\s+low|(?:its|the)\s+(?:lowest|smallest)|was\s+(?:at\s+"
-    r"its\s+)?lowest))\b")
+    r"its\s+)?lowest|the\s+(?:fewest|least)(?!\s+first)))\b")
+"""A series' extreme said of a period: 'peaked in May', '2013-02-01 had the most cancelled
+flights' (a ranking over a grain), held to the cited series (`_period_extremes`)."""
 
 
 def _peaks(text: str) -> tuple[re.Match[str], ...]:
@@ -379,15 +382,20 @@ def _period_extremes(ctx: AnswerContext) -> list[Finding]:
         if clause is None:
             continue
         reading = read_words(ctx.index_, "claim" if where != "answer" else "prose", text)
-        said = [p.period.start.isoformat() for p in reading.periods
-                if clause.start() <= p.span[0] < clause.end()]
+        asides = _asides(text)  # the listed rows in parentheses are not what the extreme says
+        aside = _aside_of(m.start(), asides)
+        said = [(p.period.start.isoformat(), p.period.end.isoformat()) for p in reading.periods
+                if clause.start() <= p.span[0] < clause.end()
+                and _aside_of(p.span[0], asides) == aside]
         metric = next((x.name for x in reading.metrics
                        if clause.start() <= x.span[0] < clause.end()), None)
         for name, rows in series.items():
             if metric is not None and ctx.index_.current.get(name, name) != \
                     ctx.index_.current.get(metric, metric):
                 continue
-            stated = [p for p in said if p in rows]
+            # a period said of one row ('2013-07-01 had the most'), not the window holding
+            # them all ('in 2013', whose start is January's row too)
+            stated = [a for a, b in said if a in rows and sum(a <= r <= b for r in rows) == 1]
             best = (max if m.group("max") else min)(rows.values())
             wrong = [p for p in stated if rows[p] != best]
             if wrong and len(stated) == 1:

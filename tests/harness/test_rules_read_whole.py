@@ -60,3 +60,30 @@ def test_a_sample_of_every_file_is_read_whole(layer, shop_layer, flights_layer) 
 @pytest.mark.slow
 def test_every_rules_answer_of_every_file_is_read_whole(layer, shop_layer, flights_layer) -> None:
     _check({"demo": layer, "shop": shop_layer, "flights": flights_layer}, 1)
+
+
+@pytest.mark.parametrize(("domain", "text"), [
+    ("flights", "Which month had the most cancellations?"),
+    ("shop", "Which week of Q2 2019 had the fewest orders?"),
+])
+def test_the_period_said_to_hold_the_extreme_is_held(request, domain, text) -> None:
+    """A ranking over a grain ('By month, 2013-02-01 had the most cancelled flights in 2013 (most
+    first: …)') is read and held: naming another period of the cited series as the extreme is
+    withheld (mislabelled_window). Before, 'the most' was read with nothing holding it, and the
+    window 'in 2013' and the listed periods in parentheses hid the one the sentence names."""
+    import copy
+    import re
+
+    from showwork.benchmarks.audit import case_report, cases_of
+    from showwork.harness.experiments.attempt import Question
+
+    layer = request.getfixturevalue({"flights": "flights_layer", "shop": "shop_layer"}[domain])
+    (case,) = cases_of(rules_traces(layer, [Question(id="t", text=text)]))
+    assert case_report(case, case.answer).decision == "serve"
+    named = re.search(r"By (?:month|week), (\S+) had", case.answer["answer"]).group(1)
+    for other in [v["key"] for v in case.answer["values"] if v["key"] != named][:4]:
+        lie = copy.deepcopy(case.answer)
+        lie["answer"] = lie["answer"].replace(f"{named} had", f"{other} had", 1)
+        report = case_report(case, lie)
+        assert report.decision == "withhold", other
+        assert "mislabelled_window" in {f.code for f in report.findings}
