@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from showwork.protocol.reading._calendar import Period
 from showwork.protocol.reading._words import overlaps
@@ -602,7 +602,7 @@ def _judged(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, A
     if polarity not in ("higher_is_better", "lower_is_better"):
         return asks
     best = judged[0].group(1).lower() == "best"
-    order = "most" if best == (polarity == "higher_is_better") else "least"
+    order: Literal["most", "least"] = "most" if best == (polarity == "higher_is_better") else "least"
     said = tuple(GrammarSpan(m.group(1), m.span(1), f"ranking: {m.group(1).lower()} by the "
                              f"metric's polarity ({polarity})") for m in judged)
     return replace(asks, ranking=replace(ranking, order=order), spans=asks.spans + said)
