@@ -734,8 +734,11 @@ READINGS: tuple[Reading, ...] = (_numbers, _mentions, _kept_out, _periods, _dire
 """Every reading of the answer's words, each holding what it consumes to the evidence."""
 
 
-TEXT_ONLY = frozenset({"_patterns", "_denials", "_parts", "_went"})
-"""Readings of the text and the catalog alone: read once per catalog index and text."""
+TEXT_ONLY = frozenset({"_denials", "_parts", "_went"})
+"""Readings of the text and the catalog alone: read once per catalog index and text.
+`_patterns` is not one: what it reads depends on what the answer cites (a series, a change,
+two members), so a reading kept from another answer of the same text would be wrong (the
+public API and the CLI re-audit disagreed once the index kept readings longer)."""
 
 
 def _spans(reading: Reading, text: str, ctx: AnswerContext) -> Iterable[Span]:
