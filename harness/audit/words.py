@@ -426,11 +426,12 @@ def _causes(text: str, ctx: AnswerContext) -> Iterable[Span]:
     where a claim cites a tree edge."""
     argued = _argued(ctx)
     sentence = _sentence_names(text, ctx)
+    led = _led_spans(text, ctx)
     for pattern in (CAUSE, _DROVE, _LED_ANYWHERE, _MAINLY, _DENIED_ANYWHERE):
         for m in pattern.finditer(text):
             names = sentence(m.start())  # a cause joins two metrics; what led a move, a member
             if argued or len(names.metrics) >= 2 or (
-                    pattern is _LED_ANYWHERE and names.metrics and names.members):
+                    pattern is _LED_ANYWHERE and names.metrics and m.start() in led):
                 yield m.span()
                 effect = _THE_MOVE.match(text, m.end())
                 if effect and effect.group("w").lower() in _MOVE_NOUNS:
@@ -448,6 +449,22 @@ _MOVE_NOUNS = frozenset({"fall", "rise", "drop", "decline", "increase", "decreas
 """The answer's own change named after a cause word ('X drove the fall'): the cause check
 (prose.py `_DROVE`) holds the cause to the driver of that change."""
 _LED_ANYWHERE = _unanchored(_LED)
+
+
+def _led_spans(text: str, ctx: AnswerContext) -> set[int]:
+    """Where 'mainly for', 'led by', … start right before a member, as the led check
+    (prose.py `_read_led`) reads them: 'Transaction amount by mainly in 2022: US …' names no
+    member after the words, and nothing holds them."""
+    out: set[int] = set()
+    for m in _mentioned(text, ctx):
+        if m.kind != "member":
+            continue
+        at = m.span[0]
+        base = max(0, at - 60)
+        found = _LED.search(text[base:at])
+        if found is not None:
+            out.add(base + found.start())
+    return out
 _DENIED_ANYWHERE = _unanchored(_DENIED)
 _MAINLY = re.compile(r"(?i)\b(?:most\s+of\s+all|mostly|mainly|chiefly|largely)\s+(?=because\b)")
 """What led a move, said before its cause ('mainly because days per user fell'): held to the
