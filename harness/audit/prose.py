@@ -215,6 +215,14 @@ def _subjects(text: str, sentences: list[tuple[int, int]], metrics: tuple[Mentio
     return frozenset(out)
 
 
+def led_before(text: str, at: int) -> tuple[int, re.Match[str]] | None:
+    """'most of all for', 'led by', … right before the member named at `at`: where the words
+    start in `text`, and their match; None when none is there."""
+    base = max(0, at - 60)
+    found = _LED.search(text[base:at])
+    return None if found is None else (base + found.start(), found)
+
+
 def _read_led(text: str, sentences: list[tuple[int, int]], words: ClaimReading
               ) -> tuple[Led, ...]:
     """Each member group named right after 'most of all for', 'led by', … with the metric
@@ -222,9 +230,10 @@ def _read_led(text: str, sentences: list[tuple[int, int]], words: ClaimReading
     out = []
     for group in words.groups:
         at = group[0].span[0]
-        found = _LED.search(text[max(0, at - 60):at])
-        if found is None:
+        led = led_before(text, at)
+        if led is None:
             continue
+        found = led[1]
         start = next((a for a, b in sentences if a <= at < b), 0)
         metric = next((m for m in reversed(words.metrics) if start <= m.span[0]
                        and m.span[1] <= at), None)

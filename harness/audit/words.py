@@ -40,6 +40,7 @@ from showwork.harness.audit.prose import (
     JUDGES,
     RISES,
     judged,
+    led_before,
     polarities,
 )
 from showwork.harness.audit.quantifiers import read_quantified
@@ -455,16 +456,8 @@ def _led_spans(text: str, ctx: AnswerContext) -> set[int]:
     """Where 'mainly for', 'led by', … start right before a member, as the led check
     (prose.py `_read_led`) reads them: 'Transaction amount by mainly in 2022: US …' names no
     member after the words, and nothing holds them."""
-    out: set[int] = set()
-    for m in _mentioned(text, ctx):
-        if m.kind != "member":
-            continue
-        at = m.span[0]
-        base = max(0, at - 60)
-        found = _LED.search(text[base:at])
-        if found is not None:
-            out.add(base + found.start())
-    return out
+    return {led[0] for m in _mentioned(text, ctx)
+            if m.kind == "member" and (led := led_before(text, m.span[0])) is not None}
 _DENIED_ANYWHERE = _unanchored(_DENIED)
 _MAINLY = re.compile(r"(?i)\b(?:most\s+of\s+all|mostly|mainly|chiefly|largely)\s+(?=because\b)")
 """What led a move, said before its cause ('mainly because days per user fell'): held to the

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from showwork.protocol.reading._calendar import Period
 from showwork.protocol.reading._words import overlaps
 from showwork.protocol.reading.account import ReadSpan, entry_words, lemma, mention_span, unread_spans
-from showwork.protocol.reading.asks import Asks, GrammarSpan, read_asks
+from showwork.protocol.reading.asks import JUDGED, Asks, GrammarSpan, read_asks
 from showwork.protocol.reading.filters import exclusions
 from showwork.protocol.reading.gaps import Gap, find_gaps
 from showwork.protocol.reading.mentions import Mention, contested, find_mentions
@@ -583,9 +583,6 @@ def _rate(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[M
     return [Mention("metric", rates[0], None, m.group(1), m.span(1), "said") for m in found[:1]]
 
 
-_JUDGED_WORD = re.compile(r"\b(best|worst)\b(?![- ]selling)", re.IGNORECASE)
-
-
 def _judged(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, Any]) -> Asks:
     """'The best week for orders', 'the worst month for the cancellation rate': which way is
     good is the metric's polarity (governance `polarity:`), when the one metric named has one —
@@ -594,7 +591,7 @@ def _judged(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, A
     ranking = asks.ranking
     if ranking is None:
         return asks
-    judged = [m for a, b in ranking.spans for m in _JUDGED_WORD.finditer(text, a, b)]
+    judged = [m for a, b in ranking.spans for m in JUDGED.finditer(text, a, b)]
     names = {m.name for m in mentions if m.kind == "metric"}
     if not judged or len(names) != 1:
         return asks

@@ -419,7 +419,8 @@ def _rank_word(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | 
     return Ranking("most", None, _dimension_at(masked, mentions, m.end(), by), (m.span(),))
 
 
-_JUDGED = re.compile(r"\b(?:best|worst)\b(?![- ]selling)", re.IGNORECASE)
+JUDGED = re.compile(r"\b(best|worst)\b(?![- ]selling)", re.IGNORECASE)
+"""Words that say which way is good: read only by a metric's polarity (_reader.py `_judged`)."""
 _PERIOD = r"(day|week|month|quarter|year|hour)"
 _EXTREME_PERIOD = re.compile(
     rf"\b(?:(?:the\s+)?(?:single\s+)?(?P<s1>{_SUPERLATIVE})\s+(?:single\s+)?{_PERIOD}\b"
@@ -454,7 +455,7 @@ def _used(text: str, masked: str, moving: str, ranking: Ranking | None, grain_sp
         detail = f"ranking by {ranking.grain}" if ranking.grain else "ranking"
         # 'best' and 'worst' say which way is good, which the catalog does not govern: unread
         out += [GrammarSpan(text[a:b], (a, b), detail) for a, b in ranking.spans
-                if b > a and not _JUDGED.search(text[a:b])]
+                if b > a and not JUDGED.search(text[a:b])]
     out += [GrammarSpan(m.group(0), m.span(), "change") for m in _MOVES.finditer(moving)]
     out += [GrammarSpan(m.group(2), m.span(2), "the metric's own verb")
             for m in _HOW_MUCH_FELL.finditer(masked)]

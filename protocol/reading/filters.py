@@ -15,14 +15,11 @@ from itertools import groupby
 from showwork.protocol.reading._words import Span
 from showwork.protocol.reading.mentions import Mention
 
-_EXCLUDE = re.compile(
-    r"\b(excluding|exclude|excluded|except(?:\s+for)?|without|not\s+counting|not\s+including|"
-    r"other\s+than|apart\s+from|aside\s+from|but\s+not|leaving\s+out|outside\s+of)"
-    r"\s+(?:the\s+|any\s+)?$", re.IGNORECASE)
-_EXCLUDE_AHEAD = re.compile(
-    r"\b(excluding|exclude|excluded|except(?:\s+for)?|without|not\s+counting|not\s+including|"
-    r"other\s+than|apart\s+from|aside\s+from|but\s+not|leaving\s+out|outside\s+of)"
-    r"\s+(?P<between>(?:[\w'’-]+\s+){1,4})$", re.IGNORECASE)
+_CUES = (r"\b(excluding|exclude|excluded|except(?:\s+for)?|without|not\s+counting|not\s+including|"
+         r"other\s+than|apart\s+from|aside\s+from|but\s+not|leaving\s+out|outside\s+of)")
+"""The words that keep a member out."""
+_EXCLUDE = re.compile(_CUES + r"\s+(?:the\s+|any\s+)?$", re.IGNORECASE)
+_EXCLUDE_AHEAD = re.compile(_CUES + r"\s+(?P<between>(?:[\w'’-]+\s+){1,4})$", re.IGNORECASE)
 """A cue a few words before the member ('leaving out the regional carriers Envoy'): the words
 between describe what is kept out, unless one of them starts another phrase (`_JOINS`)."""
 _JOINS = frozenset({"by", "from", "to", "at", "in", "on", "for", "with", "of", "into", "per",
