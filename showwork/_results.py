@@ -144,6 +144,7 @@ def _result(raw: Any, at: At, catalog: Mapping[str, Any]) -> Result:
     kind = _kind(raw, rows, metrics, at)
     keys = _keys(raw.get("keys"), rows, metrics, at)
     grain = _grain(raw.get("grain"), at)
+    _period_column(keys, grain, rows, at)
     coverage = _coverage(raw, kind, at)
     covered = _covered_for_rows(coverage)
     typed = tuple(_row(row, at.attr("rows").key(i), metrics, keys, kind, grain, covered)
@@ -209,6 +210,23 @@ def _keys(raw: Any, rows: list[Mapping[str, Any]], metrics: tuple[str, ...],
     if clash:
         raise at.error(f"{clash[0]!r} is both a key column and a metric", "keys")
     return tuple(raw)
+
+
+def _period_column(keys: tuple[str, ...], grain: str | None, rows: list[Mapping[str, Any]],
+                   at: At) -> None:
+    """A grain's periods are in the key column named like the grain ('week'). MetricFlow names
+    it `metric_time__week`: read as a member column, its dates would be members the answer
+    never names, and an honest answer would be withheld, so it is refused with the fix."""
+    for key in keys:
+        head, _, tail = key.rpartition("__")
+        if head == "metric_time" and tail in GRAINS:
+            raise at.attr("rows").error(
+                f"the key column {key!r} is MetricFlow's name for the {tail}'s periods; name it "
+                f"{tail!r} (a grain's key column is named like the grain) and give "
+                f"grain: {tail!r}", key)
+    if grain is not None and rows and grain not in keys:
+        raise at.error(f"grain is {grain!r} but the rows have no {grain!r} key column (each "
+                       "period's start date); add it, or leave grain out", "grain")
 
 
 def _grain(raw: Any, at: At) -> str | None:
