@@ -69,6 +69,10 @@ class Support:
     unsigned: bool = False
     """The size of a negative change (`Supports` adds one per change): only a number written
     without a sign or a word of direction states it."""
+    derived: bool = False
+    """Not a cited field but the difference of two (`_difference`): words may state it ('rose by
+    about $4,000'); the headline and the listed values, which are the cited fields themselves,
+    may not."""
     percent: int | float | None = field(init=False, default=None, compare=False)
     """What a number written with % must equal or lie near to state it (`target`); None when
     no such number can (a count)."""
@@ -81,8 +85,10 @@ class Support:
     # Written out, not generated: compiled, a dataclass's generated __init__ still runs as Python
     # (several per claim); this one is native. The same fields and defaults as declared above.
     def __init__(self, value: int | float, kind: Kind, where: str, source: Cited | None = None,
-                 money: str = "", change: bool = False, unsigned: bool = False) -> None:
+                 money: str = "", change: bool = False, unsigned: bool = False,
+                 derived: bool = False) -> None:
         self.value = value
+        self.derived = derived
         self.kind = kind
         self.where = where
         self.source = source
@@ -143,13 +149,40 @@ def money_ok(number: ReadNumber, support: Support) -> bool:
 
 def cited_supports(cited: Iterable[Cited], catalog: dict[str, Any]) -> list[Support]:
     out = []
+    ends: dict[tuple[int, str], list[Cited]] = {}
     for c in cited:
         if numeric(c.value):
             field = c.citation.field
             unit = _unit(field, c.metric, catalog)  # looked up once for its kind and money
             out.append(Support(c.value, _kind(field, unit), c.text, c, _money(field, unit),
                                field in CHANGE_FIELDS))
+            if field in _ENDS:
+                ends.setdefault((id(c.row), c.citation.metric), []).append(c)
+    for pair in ends.values():
+        out.extend(_difference(pair, catalog))
     return out
+
+
+_ENDS = ("value", "previous")
+"""A comparison's two ends: cited together, their difference is cited too."""
+
+
+def _difference(pair: list[Cited], catalog: dict[str, Any]) -> list[Support]:
+    """The change between a comparison's two cited ends ('rose by about $4,000', 'fell 37
+    percentage points' of 39.6 % → 1.9 %): the row's `delta`, which is `value − previous`, a
+    number derived from two cited values as 'N times' is (times.py). Only where both ends are
+    cited and the delta itself is not."""
+    fields = {c.citation.field for c in pair}
+    if fields != set(_ENDS):
+        return []
+    end = next(c for c in pair if c.citation.field == "value")
+    delta = (end.row.values.get(end.citation.metric) or {}).get("delta")
+    if not numeric(delta):
+        return []
+    unit = _unit("delta", end.metric, catalog)
+    previous = next(c for c in pair if c.citation.field == "previous")
+    return [Support(delta, _kind("delta", unit), f"{end.text} − {previous.text}", end,  # type: ignore[arg-type]
+                    _money("delta", unit), True, derived=True)]
 
 
 def claim_supports(ctx: ClaimContext) -> list[Support]:
@@ -238,7 +271,7 @@ class Supports:
 def _sizes(supports: Iterable[Support]) -> list[Support]:
     """The size of each negative change, written without a sign ("a change of 15.99
     percent"): only a number written without a sign or a word of direction states it."""
-    return [Support(-s.value, s.kind, s.where, s.source, s.money, True, True)
+    return [Support(-s.value, s.kind, s.where, s.source, s.money, True, True, s.derived)
             for s in supports if s.change and s.value < 0]
 
 
@@ -550,7 +583,9 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
     found = [_prose_defect(n, supports) for n in
              unsupported(prose, ctx.question or "", supported)] + false
     found += [_unnamed_defect(n, supported) for n in _of_unnamed(ctx, prose, supported)]
-    return found + _headline(ctx, supports, supported) + _listed(ctx, supported)
+    cited = Supports([s for s in supports if not s.derived]) \
+        if any(s.derived for s in supports) else supported
+    return found + _headline(ctx, supports, cited) + _listed(ctx, cited)
 
 
 def _quantified(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
