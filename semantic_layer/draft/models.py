@@ -33,6 +33,7 @@ from showwork.semantic_layer.draft.profile import (
     Key,
     Keys,
     Link,
+    Numbering,
     Source,
     Table,
     col,
@@ -285,6 +286,14 @@ def time_part(c: Column) -> str | None:
     return None
 
 
+def constant(c: Column, t: Table) -> tuple[str, str] | None:
+    """('constant', why) for a number with one value in every row of a table of two rows or
+    more: nothing to sum, average or compare, so never a measure; else None."""
+    if t.rows < 2 or c.non_null < t.rows or c.low is None or c.low != c.high:
+        return None
+    return "constant", f"one value ({c.low}) in every row: not a measure"
+
+
 def numeric_role(c: Column, entity: str, fact: bool) -> tuple[str, str]:
     """(role, reason) for a number column that is no key, link or time part."""
     name = snake(c.name)
@@ -351,6 +360,8 @@ class TableDraft:
     nearest: tuple[tuple[str, ...], int] | None = None
     """With neither a key nor columns unique together: the closest combination, and its
     duplicate rows (for the warning's fix)."""
+    numbering: Numbering | None = None
+    """The small integer numbering the rows of each parent (order lines), when one does."""
     quantity: str | None = None
     """What every number of the table is, when its name says so (commodity_prices: price)."""
     observed: tuple[str, ...] | None = None
@@ -398,6 +409,11 @@ def read_roles(source: Source, d: TableDraft, entity_of: dict[str, str],
         if t.column(link.column).kind == "text":  # a code people name: LAX, UA
             d.values[link.column] = _member_values(source, t, t.column(link.column))
     _triple(source, d, dims)
+    if d.numbering is not None and d.numbering.column not in d.roles:
+        n = d.numbering
+        d.set(n.column, "line number", f"numbers the rows of each {n.parent} ({n.low}–{n.high}, "
+              f"from {n.low} again for every {n.parent}, unique with it): part of the key "
+              f"{n.parent} × {n.column}, never an amount")
     for c in t.columns:
         if c.name in d.roles:
             continue
@@ -428,7 +444,7 @@ def read_roles(source: Source, d: TableDraft, entity_of: dict[str, str],
         elif c.kind == "bool":
             d.set(c.name, "flag", "true or false: a share metric")
         elif c.kind in ("integer", "number"):
-            d.set(c.name, *numeric_role(c, d.entity, fact=True))
+            d.set(c.name, *(constant(c, t) or numeric_role(c, d.entity, fact=True)))
         else:
             d.set(c.name, "unused", f"type {c.type} is not drafted")
     if d.default_time is not None and (found := first_event_missing(source, d)):
@@ -1240,7 +1256,7 @@ def draft(source: Source, tables: list[Table], keys: Keys,
     entity_of = {t.name: entities.claim(singular(snake(t.name))) for t in tables}
     drafts = [TableDraft(t, entity_of[t.name], keys.primary.get(t.name),
                          keys.links.get(t.name, []), composite=keys.composite.get(t.name, ()),
-                         nearest=keys.nearest.get(t.name))
+                         nearest=keys.nearest.get(t.name), numbering=keys.numbered.get(t.name))
               for t in tables]
     measures, metrics = Names(), Names(set(entity_of.values()))
     dims_of = {}

@@ -385,7 +385,23 @@ class Keys:
     """table without a key → columns that are unique together (a city × month table)."""
     nearest: dict[str, tuple[tuple[str, ...], int]] = field(default_factory=dict)
     """table with neither → the combination closest to unique, and its duplicate rows."""
+    numbered: dict[str, Numbering] = field(default_factory=dict)
+    """table → the small integer numbering its rows within a parent (order lines)."""
     warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Numbering:
+    """A small integer numbering the rows of each parent: 1, 2, 3 … again for every parent
+    (TPC-H's l_linenumber within l_orderkey). Part of the key with its parent, never an
+    amount."""
+
+    column: str
+    parent: str
+    """The column whose rows it numbers."""
+    low: int
+    """Where every parent's numbering starts (0 or 1)."""
+    high: int
 
 
 AMOUNT_WORDS = re.compile(r"(^|_)(amount|amt|price|cost|revenue|sales|total|value|qty|quantity|"
@@ -420,11 +436,102 @@ def find_keys(source: Source, tables: list[Table], snake: Callable[[str], str]) 
     for t in tables:
         _warn_keyless(source, t, tables, keys, snake)
     for t in tables:
-        if t.name not in keys.primary:
-            together = composite_key(source, t, keys.nearest)
-            if together:
-                keys.composite[t.name] = together
+        found = numbering(source, t, keys)
+        if found is not None:
+            keys.numbered[t.name] = found
+        if t.name in keys.primary:
+            continue
+        together = (tuple(c.name for c in t.columns if c.name in (found.parent, found.column))
+                    if found is not None else composite_key(source, t, keys.nearest))
+        if together:
+            keys.composite[t.name] = together
     return keys
+
+
+LINE_NUMBERS = 60
+"""A line number counts at most this many rows of one parent (lines of an order, legs of a
+trip); a wider range is not read as one."""
+NUMBERING_CHECKS = 4
+"""Column pairs at most whose numbering is confirmed on the whole table (one scan each)."""
+
+
+def numbering(source: Source, t: Table, keys: Keys) -> Numbering | None:
+    """The never-null small integer (from 0 or 1, at most LINE_NUMBERS values) that numbers
+    the rows of each value of a parent column: unique together with it, every parent's
+    numbering starting at the same first number. Read from the data, not names: the parent
+    must have more values than the numbering and few enough rows each for the pair to be
+    unique; a number one time column determines is a period number, not a line number.
+    Screened on a sample of a big table, confirmed once on the whole."""
+    if t.rows < 2:
+        return None
+    own = keys.primary.get(t.name)
+    linked = {x.column for x in keys.links.get(t.name, [])}
+    numbers = [c for c in t.columns if _counts_lines(c, t)]
+    parents = sorted((c for c in t.columns if c.kind in ("integer", "text")
+                      and c.non_null == t.rows and not _free_text(c) and c.dates < 0.5
+                      and not c.period and (own is None or c.name != own.column)
+                      and 2 <= (c.distinct or 0) < t.rows),
+                     key=lambda c: (c.name not in linked, -(c.distinct or 0)))
+    pairs = [(n, p) for n in numbers for p in parents
+             if p is not n and _may_number(t, n, p)][:NUMBERING_CHECKS]
+    times = [c.name for c in t.columns if c.kind == "time" or c.dates >= 0.95 or c.period]
+    for n, p in pairs:
+        if _screened_numbering(source, t, n, p, times) and _restarts(source, t, n, p):
+            return Numbering(n.name, p.name, int(n.low), int(n.high))
+    return None
+
+
+def _counts_lines(c: Column, t: Table) -> bool:
+    """An integer never null, from 0 or 1 up to at most LINE_NUMBERS, with two values or more."""
+    return c.kind == "integer" and c.non_null == t.rows and c.low is not None \
+        and int(c.low) in (0, 1) and 1 <= int(c.high) - int(c.low) < LINE_NUMBERS \
+        and (c.distinct or 0) >= 2
+
+
+def _may_number(t: Table, n: Column, p: Column) -> bool:
+    """Whether n can number p's rows: more parents than numbers (a state × month panel's
+    month numbers no state's rows), and few enough rows per parent for the pair to be unique
+    (rows ≤ numbers × parents, with slack for an approximate count)."""
+    span = int(n.high) - int(n.low) + 1
+    parents = p.distinct or 0
+    slack = 1.0 if p.exact else ESTIMATE_SLACK
+    return parents > span and t.rows * slack <= span * parents
+
+
+def _screened_numbering(source: Source, t: Table, n: Column, p: Column,
+                        times: list[str]) -> bool:
+    """On a sample of a big table (the whole of a small one): the pair is unique, and no time
+    column determines the number (a period number 1…8 beside its quarters)."""
+    table = exp.select("*").from_(table_ref(t.name)).limit(KEY_SAMPLE).subquery("s") \
+        if t.rows > BIG_TABLE else table_ref(t.name)
+
+    def distinct(*columns: str) -> exp.Expression:
+        return exp.Count(this=exp.Distinct(expressions=[exp.Tuple(expressions=[
+            col(c) for c in columns])]))
+
+    select = exp.select(exp.Count(this=exp.Star()), distinct(p.name, n.name),
+                        *(x for time in times for x in (distinct(time), distinct(time, n.name))))
+    ((rows, pairs, *counted),) = source.rows(select.from_(table).sql(source.dialect))
+    by_time = [(counted[i], counted[i + 1]) for i in range(0, len(counted), 2)]
+    return int(pairs) == int(rows) and all(int(both) > int(alone) for alone, both in by_time)
+
+
+def _restarts(source: Source, t: Table, n: Column, p: Column) -> bool:
+    """On the whole table, in one scan grouped by parent: every parent's numbers start at the
+    column's first number and none repeats (a bit per number, counted)."""
+    low = exp.Literal.number(int(n.low))
+    bit = exp.BitwiseLeftShift(this=exp.Cast(this=exp.Literal.number(1), to=exp.DataType.build(
+        "bigint")), expression=exp.Sub(this=col(n.name), expression=low.copy()))
+    groups = exp.select(exp.Min(this=col(n.name)).as_("lo"), exp.Count(this=exp.Star()).as_("c"),
+                        exp.BitwiseCount(this=exp.BitwiseOrAgg(this=bit)).as_("d")) \
+        .from_(table_ref(t.name)).group_by(col(p.name))
+    ok = exp.and_(exp.EQ(this=exp.column("lo"), expression=low.copy()),
+                  exp.EQ(this=exp.column("d"), expression=exp.column("c")))
+    select = exp.select(exp.Count(this=exp.Star()), exp.Sum(this=exp.If(
+        this=ok, true=exp.Literal.number(1), false=exp.Literal.number(0)))).from_(
+        groups.subquery("g"))
+    ((parents, numbered),) = source.rows(select.sql(source.dialect))
+    return int(parents) > 0 and int(numbered) == int(parents)
 
 
 MAX_COMPOSITE_CHECKS = 24
