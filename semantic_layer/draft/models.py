@@ -650,9 +650,11 @@ def _addresses_reader(source: Source, t: Table, c: Column, values: tuple[Any, ..
         return None
     spaces = exp.Sub(this=exp.Length(this=col(c.name)), expression=exp.Length(this=exp.func(
         "replace", col(c.name), exp.Literal.string(" "), exp.Literal.string(""))))
-    found = exp.and_(exp.RegexpLike(this=col(c.name), expression=exp.Literal.string(
-        "(?i)" + _INSTRUCTION.pattern)), exp.GTE(this=spaces, expression=exp.Literal.number(3)))
-    distinct = exp.select(col(c.name)).distinct().from_(table_ref(t.name)).subquery("v")
+    found = exp.RegexpLike(this=col(c.name), expression=exp.Literal.string(
+        "(?i)" + _INSTRUCTION.pattern))
+    # four words or more first: codes and names (Clerk#000000001) leave no value to compare
+    distinct = exp.select(col(c.name)).distinct().from_(table_ref(t.name)).where(
+        exp.GTE(this=spaces, expression=exp.Literal.number(3))).subquery("v")
     select = exp.select(exp.Count(this=exp.Star())).from_(distinct).where(found)
     ((n,),) = source.rows(select.sql(source.dialect))
     return f"{n:,} value(s) address the reader like an instruction" if n else None

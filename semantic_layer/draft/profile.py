@@ -194,29 +194,40 @@ def _text_shape(source: Source, name: str, columns: list[str], rows: int
     """Per text column: mean length, the share of wordy values and of timestamp-like ones."""
     if not columns:
         return {}
-    select = exp.select()
-    for c in columns:
+    # each row's pieces once (a projection), so a value that is no period is tried against one
+    # regex of them all, not each: a quarter of the regex work on a table of names
+    inner, select = exp.select(), exp.select()
+    any_period = "|".join(f"(?:{pattern})" for pattern, _ in PERIODS.values())
+    for i, c in enumerate(columns):
         ref = col(c)
-        length = exp.Length(this=ref.copy())
-        spaces = exp.Sub(this=length.copy(), expression=exp.Length(this=exp.func(
-            "replace", ref.copy(), exp.Literal.string(" "), exp.Literal.string(""))))
+        inner = inner.select(
+            ref.copy().as_(f"v{i}", quoted=True),
+            exp.Length(this=ref.copy()).as_(f"n{i}", quoted=True),
+            exp.Length(this=exp.func("replace", ref.copy(), exp.Literal.string(" "),
+                                     exp.Literal.string(""))).as_(f"b{i}", quoted=True),
+            # a value like '2019' or '42' casts to nothing useful; dates need a separator
+            exp.RegexpLike(this=ref.copy(), expression=exp.Literal.string(
+                r"^\d{4}-\d{1,2}-\d{1,2}")).as_(f"d{i}", quoted=True),
+            exp.and_(exp.LTE(this=exp.Length(this=ref.copy()), expression=exp.Literal.number(
+                PERIOD_LENGTH)), exp.RegexpLike(this=ref.copy(), expression=exp.Literal.string(
+                    any_period))).as_(f"p{i}", quoted=True))  # a long value: a name, an address
+        value, length = exp.column(f"v{i}", quoted=True), exp.column(f"n{i}", quoted=True)
+        spaces = exp.Sub(this=length.copy(), expression=exp.column(f"b{i}", quoted=True))
         wordy = exp.If(this=exp.GTE(this=spaces, expression=exp.Literal.number(4)),
                        true=exp.Literal.number(1.0), false=exp.Literal.number(0.0))
-        dated = exp.If(this=exp.Is(this=exp.TryCast(this=ref.copy(), to=exp.DataType.build(
+        dated = exp.If(this=exp.Is(this=exp.TryCast(this=value.copy(), to=exp.DataType.build(
             "timestamp")), expression=exp.Null()).not_(), true=exp.Literal.number(1.0),
             false=exp.Literal.number(0.0))
-        # a value like '2019' or '42' casts to nothing useful; dates need a separator
-        dated = exp.If(this=exp.RegexpLike(this=ref.copy(), expression=exp.Literal.string(
-            r"^\d{4}-\d{1,2}-\d{1,2}")), true=dated, false=exp.Literal.number(0.0))
+        dated = exp.If(this=exp.column(f"d{i}", quoted=True), true=dated,
+                       false=exp.Literal.number(0.0))
         select = select.select(exp.Avg(this=length), exp.Avg(this=wordy), exp.Avg(this=dated))
-        short = exp.LTE(this=exp.Length(this=ref.copy()), expression=exp.Literal.number(
-            PERIOD_LENGTH))  # a long value skips the regexes: a name, an address
         for pattern, _ in PERIODS.values():
-            matched = exp.If(this=exp.and_(short.copy(), exp.RegexpLike(
-                this=ref.copy(), expression=exp.Literal.string(pattern))),
+            matched = exp.If(this=exp.and_(exp.column(f"p{i}", quoted=True), exp.RegexpLike(
+                this=value.copy(), expression=exp.Literal.string(pattern))),
                 true=exp.Literal.number(1.0), false=exp.Literal.number(0.0))
             select = select.select(exp.Avg(this=matched))
-    ((*values,),) = source.rows(select.from_(_sample(name, rows)).sql(source.dialect))
+    select = select.from_(inner.from_(_sample(name, rows)).subquery("r"))
+    ((*values,),) = source.rows(select.sql(source.dialect))
     it = iter(values)
     out = {}
     for c in columns:
@@ -711,7 +722,7 @@ def _integer_link(source: Source, t: Table, c: Column, targets: list[tuple[Table
             and (c.distinct or 0) <= (k.distinct or 0) * 2]
     named = [(o, k) for o, k in fits if names_link(c.name, o.name, k.name, snake)]
     for other, key in named:  # a name that says so is counted on the whole table at once
-        matched = matched_share(source, t, c.name, other, key.name, whole=True, unique=True)
+        matched = _key_share(source, t, c, other, key, whole=True)
         if matched >= FK_MATCH:
             return Link(c.name, other.name, key.name, matched)
     if (c.distinct or 0) < MANY_VALUES or AMOUNT_WORDS.search(snake(c.name)) or c.clock:
@@ -720,12 +731,23 @@ def _integer_link(source: Source, t: Table, c: Column, targets: list[tuple[Table
     for other, key in fits:
         if (other, key) in named or not _within(c, key):
             continue
-        matched = matched_share(source, t, c.name, other, key.name, unique=True)
+        matched = _key_share(source, t, c, other, key)
         if matched >= FK_MATCH:
             containing.append((other, key, matched))
             if len(containing) > 1:  # ps_availqty 1..9,999 is in every id range that long
                 return None
     return _confirmed(source, t, c, *containing[0]) if containing else None
+
+
+def _key_share(source: Source, t: Table, c: Column, other: Table, key: Column,
+               whole: bool = False) -> float:
+    """The share of the integer column's values that are the other table's keys: all of them,
+    with no query, when the key holds every whole number of its range (a unique key with as
+    many rows as numbers from its lowest to its highest: part keys 1…200,000) and the column's
+    values lie in it; else counted (on a sample of a big table unless `whole`)."""
+    if key.low is not None and int(key.high) - int(key.low) + 1 == other.rows and _within(c, key):
+        return 1.0
+    return matched_share(source, t, c.name, other, key.name, whole=whole, unique=True)
 
 
 def _within(c: Column, key: Column) -> bool:
@@ -744,9 +766,8 @@ def _overlaps(c: Column, key: Column) -> bool:
 def _confirmed(source: Source, t: Table, c: Column, other: Table, key: Column,
                sampled: float) -> Link | None:
     """The link, its share counted once on the whole table when a big table was sampled."""
-    matched = matched_share(source, t, c.name, other, key.name, whole=True,
-                           unique=True) \
-        if t.rows > BIG_TABLE else sampled
+    matched = _key_share(source, t, c, other, key, whole=True) if t.rows > BIG_TABLE \
+        else sampled
     return Link(c.name, other.name, key.name, matched) if matched >= FK_MATCH else None
 
 

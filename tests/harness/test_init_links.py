@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 import init_traps
 import pytest
-from test_init_meaning import _big
+from test_init_meaning import _big, recorded
 
 from showwork.harness.init import DuckSource, draft_warehouse, snake
 from showwork.semantic_layer.draft.profile import (
@@ -128,6 +128,22 @@ class TestTpchShaped:
             "partsupp.ps_partkey": "part.p_partkey",
             "partsupp.ps_suppkey": "supplier.s_suppkey",
             "supplier.s_nationkey": "nation.n_nationkey"}
+
+    def test_a_key_holding_every_number_of_its_range_needs_no_join(
+            self, tpch: Path, monkeypatch) -> None:
+        """part keys are every number from 100,001 to 104,000: l_partkey, inside that range,
+        links with all its values matched and no query; orders' keys (every eighth number)
+        are still counted."""
+        source = DuckSource(duckdb.connect(str(tpch), read_only=True))
+        tables = [profile(source, n, cols) for n, cols in sorted(source.tables().items())]
+        asked = recorded(monkeypatch, source)
+        keys = find_keys(source, tables, snake)
+        source.close()
+        links = {x.column: x for x in keys.links["lineitem"]}
+        assert links["l_partkey"].matched == 1.0 and links["l_orderkey"].matched == 1.0
+        joins = [q for q in asked if "LEFT JOIN" in q and '"lineitem" AS f' in q]
+        assert [q for q in joins if '"l_orderkey"' in q]
+        assert not [q for q in joins if '"l_partkey"' in q]
 
     def test_a_many_valued_column_in_one_key_needs_no_name(self, tmp_path: Path) -> None:
         """o_custkey renamed `buyer` (2,999 values, only in customer's range) still links;

@@ -6,6 +6,7 @@ trap warehouse (DuckDB) and on a folder of CSV files (a `files:` warehouse)."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ PERIODS = [("1998 Q1", "1998-01-01"), ("2016-Q3", "2016-07-01"), ("Q3 2016", "20
 
 
 @pytest.fixture(scope="module")
-def traps(tmp_path_factory) -> dict[str, Any]:
+def traps(tmp_path_factory) -> Iterator[dict[str, Any]]:
     """The trap warehouse drafted by init, opened as a project."""
     root = tmp_path_factory.mktemp("meaning")
     db = init_traps.build(root / "traps.duckdb")
@@ -66,6 +67,12 @@ def _big(monkeypatch, create: str, table: str, key_sample: int | None = None
     monkeypatch.setattr(profile_module, "BIG_TABLE", 100)
     if key_sample is not None:
         monkeypatch.setattr(profile_module, "KEY_SAMPLE", key_sample)
+    asked = recorded(monkeypatch, source)
+    return source, profile_module.profile(source, table, source.tables()[table]), asked
+
+
+def recorded(monkeypatch, source: Any) -> list[str]:
+    """The SQL the source is asked from now on, in order."""
     asked: list[str] = []
     real = source.rows
 
@@ -74,7 +81,7 @@ def _big(monkeypatch, create: str, table: str, key_sample: int | None = None
         return real(sql)
 
     monkeypatch.setattr(source, "rows", rows)
-    return source, profile_module.profile(source, table, source.tables()[table]), asked
+    return asked
 
 
 class TestRoles:
