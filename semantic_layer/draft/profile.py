@@ -79,7 +79,7 @@ class Column:
     clock: bool = False
     """Numbers named *time*: every value reads as HHMM (minutes below 60, up to 2359)."""
     values: tuple[Any, ...] = ()
-    """The distinct values, when there are at most FEW_VALUES."""
+    """Text: the distinct values, when there are at most FEW_VALUES."""
     exact: bool = True
     """False when `distinct` is the engine's approximation."""
     comment: str | None = None
@@ -148,7 +148,9 @@ def profile(source: Source, name: str, columns: list[tuple[str, str]]) -> Table:
                    **spacing.get(column, {}))
         out.append(c)
     table = Table(name, rows, tuple(out))
-    few = [c.name for c in table.columns if c.distinct is not None and 0 < c.distinct <= FEW_VALUES]
+    # only text is read by its values (flags written Y/N, currencies, member lists)
+    few = [c.name for c in table.columns if c.kind == "text" and c.distinct is not None
+           and 0 < c.distinct <= FEW_VALUES]
     return _with_values(source, table, few)
 
 
