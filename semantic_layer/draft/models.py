@@ -26,6 +26,7 @@ from sqlglot import exp
 
 from showwork.semantic_layer.draft.docs import documented_average, head, identified, plural, row_noun
 from showwork.semantic_layer.draft.profile import (
+    BIG_TABLE,
     ESTIMATE_SLACK,
     FEW_VALUES,
     PERIODS,
@@ -38,6 +39,7 @@ from showwork.semantic_layer.draft.profile import (
     Table,
     col,
     period_expr,
+    sample,
     stem,
     table_ref,
 )
@@ -362,6 +364,8 @@ class TableDraft:
     duplicate rows (for the warning's fix)."""
     numbering: Numbering | None = None
     """The small integer numbering the rows of each parent (order lines), when one does."""
+    weights: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """rate column → (the count it is a share of, the evidence): averaged weighted by it."""
     quantity: str | None = None
     """What every number of the table is, when its name says so (commodity_prices: price)."""
     observed: tuple[str, ...] | None = None
@@ -455,6 +459,10 @@ def read_roles(source: Source, d: TableDraft, entity_of: dict[str, str],
               "shared")
     if d.default_time is not None:
         _panel_roles(source, d)
+        d.weights = denominators(source, d)
+        for rate, (count, why) in d.weights.items():
+            d.set(rate, "average", f"{d.roles[rate].reason}; weighted by {count}, its "
+                  f"denominator: {why}")
     if d.default_time is None:  # a table without time describes things; its numbers are not summed
         for c in t.columns:  # its text keeps the role that says what it is (a name, a code)
             if c.kind in ("integer", "number") and d.roles[c.name].role in (
@@ -1000,12 +1008,96 @@ _PEOPLE = re.compile(r"(^|_)(population|pop|headcount|residents|people|persons)(
 
 
 def _weight_of(d: TableDraft, c: Column, role: str) -> Column | None:
-    """The evident denominator of a per-head value: the panel's population column (GDP per
-    capita over countries is weighted by their populations)."""
-    if role != "average" or d.observed is None or not _PER_HEAD.search(snake(c.name)):
+    """The evident denominator of an averaged value: a per-head value's population in a panel
+    (GDP per capita over countries is weighted by their populations), or the count a rate is
+    a share of (denominators)."""
+    if role != "average":
+        return None
+    if c.name in d.weights:
+        return d.table.column(d.weights[c.name][0])
+    if d.observed is None or not _PER_HEAD.search(snake(c.name)):
         return None
     return next((x for x in d.table.columns if x.name != c.name and d.roles.get(x.name)
                  and d.role(x.name) == "stock" and _PEOPLE.search(snake(x.name))), None)
+
+
+WHOLE = 0.01
+"""A rate times its count is a whole number within this (a rate stored to four decimals)."""
+FITS, BY_CHANCE = 0.99, 0.5
+"""A count is a rate's denominator when the product is whole in this share of rows, and in at
+most BY_CHANCE of rows with another row's count (else every product is whole: counts in
+hundreds, rates in hundredths)."""
+DENOMINATOR_CHECKS = 12
+
+
+def _rate_scale(c: Column, d: TableDraft) -> int | None:
+    """1 for a fraction, 100 for a percentage (as unit_of reads them), else None."""
+    unit = unit_of(c, "average", d, None)
+    return 1 if unit == "fraction" else 100 if unit == "percent" else None
+
+
+def denominators(source: Source, d: TableDraft) -> dict[str, tuple[str, str]]:
+    """rate column → (the count column it is a share of, why): a whole-number count of the
+    same table (an amount or a stock) whose product with the rate is a whole number in almost
+    every row and not with another row's count (conversion_rate × visits = conversions), or
+    one the rate's description names ('share of visits …'). Tried on a sample of a big table
+    and confirmed once on the whole."""
+    rates = [(c, scale) for c in d.table.columns if d.roles.get(c.name)
+             and d.role(c.name) == "average" and (scale := _rate_scale(c, d))]
+    counts = [w for w in d.table.columns if d.roles.get(w.name) and d.role(w.name) in (
+        "amount", "stock") and w.integral and w.low is not None and float(w.low) >= 0
+        and float(w.high) >= 2]
+    out: dict[str, tuple[str, str]] = {}
+    for c, _ in rates:  # a description naming the count ('percentage of visits converted')
+        said = _said(c) or ""
+        named = next((w for w in counts if re.search(
+            rf"\b(of|per|among)\s+(the\s+|all\s+)?{re.escape(words(w.name))}\b", said, re.I)), None)
+        if named is not None:
+            out[c.name] = (named.name, f"its description says so ({head(said)!r})")
+    pairs = [(c, scale, w) for c, scale in rates if c.name not in out for w in counts
+             if w.name != c.name][:DENOMINATOR_CHECKS]
+    if not pairs:
+        return out
+    sampled = d.table.rows > BIG_TABLE
+    shares = _whole_products(source, d.table, pairs, sampled)
+    for (c, scale, w), (fit, chance) in zip(pairs, shares, strict=True):
+        if c.name in out or fit < FITS or chance > BY_CHANCE:
+            continue
+        if sampled and _whole_products(source, d.table, [(c, scale, w)], False)[0][0] < FITS:
+            continue
+        out[c.name] = (w.name, f"{c.name}{' / 100' if scale == 100 else ''} × {w.name} is a "
+                               f"whole number in {fit:.0%} of rows, in {chance:.0%} with another "
+                               f"row's {w.name}")
+    return out
+
+
+def _whole_products(source: Source, t: Table, pairs: list[tuple[Column, int, Column]],
+                    sampled: bool) -> list[tuple[float, float]]:
+    """Per (rate, scale, count): the share of rows where rate / scale × count is a whole
+    number, and the share where it is with the count of the row before in the rate's order."""
+    inner, select = exp.select(), exp.select()
+    for i, (c, scale, w) in enumerate(pairs):
+        before = exp.Window(this=exp.Lag(this=col(w.name)), order=exp.Order(expressions=[
+            exp.Ordered(this=col(c.name))]))
+        inner = inner.select(col(c.name).as_(f"r{i}", quoted=True),
+                             col(w.name).as_(f"w{i}", quoted=True),
+                             before.as_(f"o{i}", quoted=True))
+        rate = exp.column(f"r{i}", quoted=True)
+        for count in (exp.column(f"w{i}", quoted=True), exp.column(f"o{i}", quoted=True)):
+            product = exp.Div(this=exp.Mul(this=rate.copy(), expression=count.copy()),
+                              expression=exp.Literal.number(scale))
+            gap = exp.Abs(this=exp.Sub(this=product.copy(), expression=exp.Round(
+                this=product.copy())))
+            whole = exp.If(this=exp.LTE(this=gap, expression=exp.Literal.number(WHOLE)),
+                           true=exp.Literal.number(1.0), false=exp.Literal.number(0.0))
+            counted = exp.and_(exp.GT(this=count.copy(), expression=exp.Literal.number(0)),
+                               exp.Is(this=rate.copy(), expression=exp.Null()).not_())
+            select = select.select(exp.Avg(this=exp.If(this=counted, true=whole)))
+    table = sample(t) if sampled else table_ref(t.name)
+    ((*values,),) = source.rows(select.from_(inner.from_(table).subquery("q")).sql(
+        source.dialect))
+    it = iter(float(v or 0.0) for v in values)
+    return [(next(it), next(it)) for _ in pairs]
 
 
 def _weighted(d: TableDraft, c: Column, w: Column, b: Built, measures: Names,
@@ -1013,7 +1105,8 @@ def _weighted(d: TableDraft, c: Column, w: Column, b: Built, measures: Names,
     """A per-head value averaged over members weighted by their population: sum(x × pop) /
     sum(pop), an exact ratio (the sum is the weight's total times the average)."""
     spelled, by = words(c.name), words(w.name)
-    b.why += f"; weighted by {w.name}: its denominator"
+    if c.name not in d.weights:  # a rate's role says what weighs it, and why
+        b.why += f"; weighted by {w.name}: its denominator"
     product = exp.Mul(this=col(c.name), expression=col(w.name)).sql("duckdb")
     top = measures.claim(f"{snake(c.name)}_x_{snake(w.name)}")
     b.measures.append({"name": top, "agg": "sum", "expr": product,

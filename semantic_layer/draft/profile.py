@@ -185,6 +185,11 @@ def _counts(source: Source, name: str, kinds: list[tuple[str, str, str]]
     return int(rows), out
 
 
+def sample(t: Table) -> exp.Expression:
+    """The table, or its first TEXT_SAMPLE rows when it is big (as a subquery)."""
+    return _sample(t.name, t.rows)
+
+
 def _sample(name: str, rows: int) -> exp.Expression:
     """The table, or its first TEXT_SAMPLE rows when it is big."""
     select = exp.select("*").from_(table_ref(name))
