@@ -415,9 +415,11 @@ def read_roles(source: Source, d: TableDraft, entity_of: dict[str, str],
     _triple(source, d, dims)
     if d.numbering is not None and d.numbering.column not in d.roles:
         n = d.numbering
+        keyed = f"part of the key {n.parent} × {n.column}" if set(d.composite) == {
+            n.parent, n.column} else f"a key with {n.parent}"
         d.set(n.column, "line number", f"numbers the rows of each {n.parent} ({n.low}–{n.high}, "
-              f"from {n.low} again for every {n.parent}, unique with it): part of the key "
-              f"{n.parent} × {n.column}, never an amount")
+              f"from {n.low} again for every {n.parent}, unique with it): {keyed}, never an "
+              "amount")
     for c in t.columns:
         if c.name in d.roles:
             continue

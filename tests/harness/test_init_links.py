@@ -234,6 +234,20 @@ class TestLineNumbers:
         assert keys.numbered == {"lines": Numbering("k", "doc", 0, 6)}
         assert keys.composite["lines"] == ("doc", "k")
 
+    def test_beside_a_key_of_its_own_it_is_still_no_amount(self, tmp_path: Path) -> None:
+        """Lines with an id of their own keep that key; the line number is still no measure,
+        and its reason says it is a key with the document, not part of the table's key."""
+        path = tmp_path / "lines.duckdb"
+        con = duckdb.connect(str(path))
+        con.execute(f"CREATE TABLE lines AS SELECT row_number() OVER () AS line_id, * "
+                    f"FROM ({LINES})")
+        con.close()
+        roles, models = _drafted(path)
+        assert roles["lines.line_id"].role == "key"
+        assert roles["lines.k"].role == "line number"
+        assert roles["lines.k"].reason.endswith("a key with doc, never an amount")
+        assert "k" not in _measured(models["lines"]) and "units" in _measured(models["lines"])
+
     def test_a_big_table_is_screened_on_a_sample_and_confirmed_once(self, monkeypatch) -> None:
         """Read as big, the pair is first found unique within a sample, then one grouped scan
         of the whole table confirms it: no exact distinct count of the pair on the whole."""
