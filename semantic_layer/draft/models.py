@@ -1065,8 +1065,10 @@ def denominators(source: Source, d: TableDraft) -> dict[str, tuple[str, str]]:
     for (c, scale, w), (fit, chance) in zip(pairs, shares, strict=True):
         if c.name in out or fit < FITS or chance > BY_CHANCE:
             continue
-        if sampled and _whole_products(source, d.table, [(c, scale, w)], False)[0][0] < FITS:
-            continue
+        if sampled:  # confirmed once on the whole table, whose figures are printed
+            ((fit, chance),) = _whole_products(source, d.table, [(c, scale, w)], False)
+            if fit < FITS or chance > BY_CHANCE:
+                continue
         out[c.name] = (w.name, f"{c.name}{' / 100' if scale == 100 else ''} × {w.name} is a "
                                f"whole number in {fit:.0%} of rows, in {chance:.0%} with another "
                                f"row's {w.name}")

@@ -574,6 +574,34 @@ class TestDenominators:
         finally:
             layer.close()
 
+    def test_a_big_table_is_tried_on_a_sample_and_confirmed_once(self, monkeypatch) -> None:
+        """Read as big, every rate × count pair is tried on the first rows; only the pair that
+        fits there is counted once more on the whole table, whose figures the reason prints
+        (7 % by chance there, 4 % in the first 300 rows)."""
+        import showwork.semantic_layer.draft.models as models_module
+        import showwork.semantic_layer.draft.profile as profile_module
+        from showwork.harness.init import DuckSource
+
+        con = duckdb.connect()
+        con.execute(f"CREATE TABLE store_months AS {STORE_MONTHS}")
+        source = DuckSource(con)
+        table = profile_module.profile(source, "store_months", source.tables()["store_months"])
+        for module in (models_module, profile_module):
+            monkeypatch.setattr(module, "BIG_TABLE", 100)
+        monkeypatch.setattr(profile_module, "TEXT_SAMPLE", 300)
+        d = models_module.TableDraft(table, "store_month", None, [])
+        models_module.read_roles(source, d, {"store_months": "store_month"},
+                                 models_module.Names())
+        asked = recorded(monkeypatch, source)
+        assert models_module.denominators(source, d) == {"conversion_rate": (
+            "visits", "conversion_rate × visits is a whole number in 100% of rows, in 7% "
+            "with another row's visits")}
+        tried, confirmed = asked
+        assert "LIMIT 300" in tried and "LAG" in tried
+        assert "LIMIT" not in confirmed and '"conversion_rate"' in confirmed
+        assert '"leaflets"' not in confirmed
+        con.close()
+
     def test_a_percentage_in_csv_files_and_a_described_one(self, tmp_path: Path) -> None:
         """In a folder of CSV files, a pass percentage (0–100) times pupils / 100 is whole: it
         is weighted by pupils; a percentage rounded to one decimal is weighted only once its
