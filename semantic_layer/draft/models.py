@@ -26,6 +26,7 @@ from sqlglot import exp
 
 from showwork.semantic_layer.draft.docs import documented_average, head, identified, plural, row_noun
 from showwork.semantic_layer.draft.profile import (
+    BIG_TABLE,
     ESTIMATE_SLACK,
     FEW_VALUES,
     PERIODS,
@@ -33,10 +34,12 @@ from showwork.semantic_layer.draft.profile import (
     Key,
     Keys,
     Link,
+    Numbering,
     Source,
     Table,
     col,
     period_expr,
+    sample,
     stem,
     table_ref,
 )
@@ -285,6 +288,14 @@ def time_part(c: Column) -> str | None:
     return None
 
 
+def constant(c: Column, t: Table) -> tuple[str, str] | None:
+    """('constant', why) for a number with one value in every row of a table of two rows or
+    more: nothing to sum, average or compare, so never a measure; else None."""
+    if t.rows < 2 or c.non_null < t.rows or c.low is None or c.low != c.high:
+        return None
+    return "constant", f"one value ({c.low}) in every row: not a measure"
+
+
 def numeric_role(c: Column, entity: str, fact: bool) -> tuple[str, str]:
     """(role, reason) for a number column that is no key, link or time part."""
     name = snake(c.name)
@@ -351,6 +362,10 @@ class TableDraft:
     nearest: tuple[tuple[str, ...], int] | None = None
     """With neither a key nor columns unique together: the closest combination, and its
     duplicate rows (for the warning's fix)."""
+    numbering: Numbering | None = None
+    """The small integer numbering the rows of each parent (order lines), when one does."""
+    weights: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """rate column → (the count it is a share of, the evidence): averaged weighted by it."""
     quantity: str | None = None
     """What every number of the table is, when its name says so (commodity_prices: price)."""
     observed: tuple[str, ...] | None = None
@@ -398,6 +413,13 @@ def read_roles(source: Source, d: TableDraft, entity_of: dict[str, str],
         if t.column(link.column).kind == "text":  # a code people name: LAX, UA
             d.values[link.column] = _member_values(source, t, t.column(link.column))
     _triple(source, d, dims)
+    if d.numbering is not None and d.numbering.column not in d.roles:
+        n = d.numbering
+        keyed = f"part of the key {n.parent} × {n.column}" if set(d.composite) == {
+            n.parent, n.column} else f"a key with {n.parent}"
+        d.set(n.column, "line number", f"numbers the rows of each {n.parent} ({n.low}–{n.high}, "
+              f"from {n.low} again for every {n.parent}, unique with it): {keyed}, never an "
+              "amount")
     for c in t.columns:
         if c.name in d.roles:
             continue
@@ -428,7 +450,7 @@ def read_roles(source: Source, d: TableDraft, entity_of: dict[str, str],
         elif c.kind == "bool":
             d.set(c.name, "flag", "true or false: a share metric")
         elif c.kind in ("integer", "number"):
-            d.set(c.name, *numeric_role(c, d.entity, fact=True))
+            d.set(c.name, *(constant(c, t) or numeric_role(c, d.entity, fact=True)))
         else:
             d.set(c.name, "unused", f"type {c.type} is not drafted")
     if d.default_time is not None and (found := first_event_missing(source, d)):
@@ -439,6 +461,10 @@ def read_roles(source: Source, d: TableDraft, entity_of: dict[str, str],
               "shared")
     if d.default_time is not None:
         _panel_roles(source, d)
+        d.weights = denominators(source, d)
+        for rate, (count, why) in d.weights.items():
+            d.set(rate, "average", f"{d.roles[rate].reason}; weighted by {count}, its "
+                  f"denominator: {why}")
     if d.default_time is None:  # a table without time describes things; its numbers are not summed
         for c in t.columns:  # its text keeps the role that says what it is (a name, a code)
             if c.kind in ("integer", "number") and d.roles[c.name].role in (
@@ -634,9 +660,11 @@ def _addresses_reader(source: Source, t: Table, c: Column, values: tuple[Any, ..
         return None
     spaces = exp.Sub(this=exp.Length(this=col(c.name)), expression=exp.Length(this=exp.func(
         "replace", col(c.name), exp.Literal.string(" "), exp.Literal.string(""))))
-    found = exp.and_(exp.RegexpLike(this=col(c.name), expression=exp.Literal.string(
-        "(?i)" + _INSTRUCTION.pattern)), exp.GTE(this=spaces, expression=exp.Literal.number(3)))
-    distinct = exp.select(col(c.name)).distinct().from_(table_ref(t.name)).subquery("v")
+    found = exp.RegexpLike(this=col(c.name), expression=exp.Literal.string(
+        "(?i)" + _INSTRUCTION.pattern))
+    # four words or more first: codes and names (Clerk#000000001) leave no value to compare
+    distinct = exp.select(col(c.name)).distinct().from_(table_ref(t.name)).where(
+        exp.GTE(this=spaces, expression=exp.Literal.number(3))).subquery("v")
     select = exp.select(exp.Count(this=exp.Star())).from_(distinct).where(found)
     ((n,),) = source.rows(select.sql(source.dialect))
     return f"{n:,} value(s) address the reader like an instruction" if n else None
@@ -982,12 +1010,98 @@ _PEOPLE = re.compile(r"(^|_)(population|pop|headcount|residents|people|persons)(
 
 
 def _weight_of(d: TableDraft, c: Column, role: str) -> Column | None:
-    """The evident denominator of a per-head value: the panel's population column (GDP per
-    capita over countries is weighted by their populations)."""
-    if role != "average" or d.observed is None or not _PER_HEAD.search(snake(c.name)):
+    """The evident denominator of an averaged value: a per-head value's population in a panel
+    (GDP per capita over countries is weighted by their populations), or the count a rate is
+    a share of (denominators)."""
+    if role != "average":
+        return None
+    if c.name in d.weights:
+        return d.table.column(d.weights[c.name][0])
+    if d.observed is None or not _PER_HEAD.search(snake(c.name)):
         return None
     return next((x for x in d.table.columns if x.name != c.name and d.roles.get(x.name)
                  and d.role(x.name) == "stock" and _PEOPLE.search(snake(x.name))), None)
+
+
+WHOLE = 0.01
+"""A rate times its count is a whole number within this (a rate stored to four decimals)."""
+FITS, BY_CHANCE = 0.99, 0.5
+"""A count is a rate's denominator when the product is whole in this share of rows, and in at
+most BY_CHANCE of rows with another row's count (else every product is whole: counts in
+hundreds, rates in hundredths)."""
+DENOMINATOR_CHECKS = 12
+
+
+def _rate_scale(c: Column, d: TableDraft) -> int | None:
+    """1 for a fraction, 100 for a percentage (as unit_of reads them), else None."""
+    unit = unit_of(c, "average", d, None)
+    return 1 if unit == "fraction" else 100 if unit == "percent" else None
+
+
+def denominators(source: Source, d: TableDraft) -> dict[str, tuple[str, str]]:
+    """rate column → (the count column it is a share of, why): a whole-number count of the
+    same table (an amount or a stock) whose product with the rate is a whole number in almost
+    every row and not with another row's count (conversion_rate × visits = conversions), or
+    one the rate's description names ('share of visits …'). Tried on a sample of a big table
+    and confirmed once on the whole."""
+    rates = [(c, scale) for c in d.table.columns if d.roles.get(c.name)
+             and d.role(c.name) == "average" and (scale := _rate_scale(c, d))]
+    counts = [w for w in d.table.columns if d.roles.get(w.name) and d.role(w.name) in (
+        "amount", "stock") and w.integral and w.low is not None and float(w.low) >= 0
+        and float(w.high) >= 2]
+    out: dict[str, tuple[str, str]] = {}
+    for c, _ in rates:  # a description naming the count ('percentage of visits converted')
+        said = _said(c) or ""
+        named = next((w for w in counts if re.search(
+            rf"\b(of|per|among)\s+(the\s+|all\s+)?{re.escape(words(w.name))}\b", said, re.I)), None)
+        if named is not None:
+            out[c.name] = (named.name, f"its description says so ({head(said)!r})")
+    pairs = [(c, scale, w) for c, scale in rates if c.name not in out for w in counts
+             if w.name != c.name][:DENOMINATOR_CHECKS]
+    if not pairs:
+        return out
+    sampled = d.table.rows > BIG_TABLE
+    shares = _whole_products(source, d.table, pairs, sampled)
+    for (c, scale, w), (fit, chance) in zip(pairs, shares, strict=True):
+        if c.name in out or fit < FITS or chance > BY_CHANCE:
+            continue
+        if sampled:  # confirmed once on the whole table, whose figures are printed
+            ((fit, chance),) = _whole_products(source, d.table, [(c, scale, w)], False)
+            if fit < FITS or chance > BY_CHANCE:
+                continue
+        out[c.name] = (w.name, f"{c.name}{' / 100' if scale == 100 else ''} × {w.name} is a "
+                               f"whole number in {fit:.0%} of rows, in {chance:.0%} with another "
+                               f"row's {w.name}")
+    return out
+
+
+def _whole_products(source: Source, t: Table, pairs: list[tuple[Column, int, Column]],
+                    sampled: bool) -> list[tuple[float, float]]:
+    """Per (rate, scale, count): the share of rows where rate / scale × count is a whole
+    number, and the share where it is with the count of the row before in the rate's order."""
+    inner, select = exp.select(), exp.select()
+    for i, (c, scale, w) in enumerate(pairs):
+        before = exp.Window(this=exp.Lag(this=col(w.name)), order=exp.Order(expressions=[
+            exp.Ordered(this=col(c.name))]))
+        inner = inner.select(col(c.name).as_(f"r{i}", quoted=True),
+                             col(w.name).as_(f"w{i}", quoted=True),
+                             before.as_(f"o{i}", quoted=True))
+        rate = exp.column(f"r{i}", quoted=True)
+        for count in (exp.column(f"w{i}", quoted=True), exp.column(f"o{i}", quoted=True)):
+            product = exp.Div(this=exp.Mul(this=rate.copy(), expression=count.copy()),
+                              expression=exp.Literal.number(scale))
+            gap = exp.Abs(this=exp.Sub(this=product.copy(), expression=exp.Round(
+                this=product.copy())))
+            whole = exp.If(this=exp.LTE(this=gap, expression=exp.Literal.number(WHOLE)),
+                           true=exp.Literal.number(1.0), false=exp.Literal.number(0.0))
+            counted = exp.and_(exp.GT(this=count.copy(), expression=exp.Literal.number(0)),
+                               exp.Is(this=rate.copy(), expression=exp.Null()).not_())
+            select = select.select(exp.Avg(this=exp.If(this=counted, true=whole)))
+    table = sample(t) if sampled else table_ref(t.name)
+    ((*values,),) = source.rows(select.from_(inner.from_(table).subquery("q")).sql(
+        source.dialect))
+    it = iter(float(v or 0.0) for v in values)
+    return [(next(it), next(it)) for _ in pairs]
 
 
 def _weighted(d: TableDraft, c: Column, w: Column, b: Built, measures: Names,
@@ -995,7 +1109,8 @@ def _weighted(d: TableDraft, c: Column, w: Column, b: Built, measures: Names,
     """A per-head value averaged over members weighted by their population: sum(x × pop) /
     sum(pop), an exact ratio (the sum is the weight's total times the average)."""
     spelled, by = words(c.name), words(w.name)
-    b.why += f"; weighted by {w.name}: its denominator"
+    if c.name not in d.weights:  # a rate's role says what weighs it, and why
+        b.why += f"; weighted by {w.name}: its denominator"
     product = exp.Mul(this=col(c.name), expression=col(w.name)).sql("duckdb")
     top = measures.claim(f"{snake(c.name)}_x_{snake(w.name)}")
     b.measures.append({"name": top, "agg": "sum", "expr": product,
@@ -1240,7 +1355,7 @@ def draft(source: Source, tables: list[Table], keys: Keys,
     entity_of = {t.name: entities.claim(singular(snake(t.name))) for t in tables}
     drafts = [TableDraft(t, entity_of[t.name], keys.primary.get(t.name),
                          keys.links.get(t.name, []), composite=keys.composite.get(t.name, ()),
-                         nearest=keys.nearest.get(t.name))
+                         nearest=keys.nearest.get(t.name), numbering=keys.numbered.get(t.name))
               for t in tables]
     measures, metrics = Names(), Names(set(entity_of.values()))
     dims_of = {}

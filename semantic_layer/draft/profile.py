@@ -79,7 +79,7 @@ class Column:
     clock: bool = False
     """Numbers named *time*: every value reads as HHMM (minutes below 60, up to 2359)."""
     values: tuple[Any, ...] = ()
-    """The distinct values, when there are at most FEW_VALUES."""
+    """Text: the distinct values, when there are at most FEW_VALUES."""
     exact: bool = True
     """False when `distinct` is the engine's approximation."""
     comment: str | None = None
@@ -148,7 +148,9 @@ def profile(source: Source, name: str, columns: list[tuple[str, str]]) -> Table:
                    **spacing.get(column, {}))
         out.append(c)
     table = Table(name, rows, tuple(out))
-    few = [c.name for c in table.columns if c.distinct is not None and 0 < c.distinct <= FEW_VALUES]
+    # only text is read by its values (flags written Y/N, currencies, member lists)
+    few = [c.name for c in table.columns if c.kind == "text" and c.distinct is not None
+           and 0 < c.distinct <= FEW_VALUES]
     return _with_values(source, table, few)
 
 
@@ -183,6 +185,11 @@ def _counts(source: Source, name: str, kinds: list[tuple[str, str, str]]
     return int(rows), out
 
 
+def sample(t: Table) -> exp.Expression:
+    """The table, or its first TEXT_SAMPLE rows when it is big (as a subquery)."""
+    return _sample(t.name, t.rows)
+
+
 def _sample(name: str, rows: int) -> exp.Expression:
     """The table, or its first TEXT_SAMPLE rows when it is big."""
     select = exp.select("*").from_(table_ref(name))
@@ -194,29 +201,40 @@ def _text_shape(source: Source, name: str, columns: list[str], rows: int
     """Per text column: mean length, the share of wordy values and of timestamp-like ones."""
     if not columns:
         return {}
-    select = exp.select()
-    for c in columns:
+    # each row's pieces once (a projection), so a value that is no period is tried against one
+    # regex of them all, not each: a quarter of the regex work on a table of names
+    inner, select = exp.select(), exp.select()
+    any_period = "|".join(f"(?:{pattern})" for pattern, _ in PERIODS.values())
+    for i, c in enumerate(columns):
         ref = col(c)
-        length = exp.Length(this=ref.copy())
-        spaces = exp.Sub(this=length.copy(), expression=exp.Length(this=exp.func(
-            "replace", ref.copy(), exp.Literal.string(" "), exp.Literal.string(""))))
+        inner = inner.select(
+            ref.copy().as_(f"v{i}", quoted=True),
+            exp.Length(this=ref.copy()).as_(f"n{i}", quoted=True),
+            exp.Length(this=exp.func("replace", ref.copy(), exp.Literal.string(" "),
+                                     exp.Literal.string(""))).as_(f"b{i}", quoted=True),
+            # a value like '2019' or '42' casts to nothing useful; dates need a separator
+            exp.RegexpLike(this=ref.copy(), expression=exp.Literal.string(
+                r"^\d{4}-\d{1,2}-\d{1,2}")).as_(f"d{i}", quoted=True),
+            exp.and_(exp.LTE(this=exp.Length(this=ref.copy()), expression=exp.Literal.number(
+                PERIOD_LENGTH)), exp.RegexpLike(this=ref.copy(), expression=exp.Literal.string(
+                    any_period))).as_(f"p{i}", quoted=True))  # a long value: a name, an address
+        value, length = exp.column(f"v{i}", quoted=True), exp.column(f"n{i}", quoted=True)
+        spaces = exp.Sub(this=length.copy(), expression=exp.column(f"b{i}", quoted=True))
         wordy = exp.If(this=exp.GTE(this=spaces, expression=exp.Literal.number(4)),
                        true=exp.Literal.number(1.0), false=exp.Literal.number(0.0))
-        dated = exp.If(this=exp.Is(this=exp.TryCast(this=ref.copy(), to=exp.DataType.build(
+        dated = exp.If(this=exp.Is(this=exp.TryCast(this=value.copy(), to=exp.DataType.build(
             "timestamp")), expression=exp.Null()).not_(), true=exp.Literal.number(1.0),
             false=exp.Literal.number(0.0))
-        # a value like '2019' or '42' casts to nothing useful; dates need a separator
-        dated = exp.If(this=exp.RegexpLike(this=ref.copy(), expression=exp.Literal.string(
-            r"^\d{4}-\d{1,2}-\d{1,2}")), true=dated, false=exp.Literal.number(0.0))
+        dated = exp.If(this=exp.column(f"d{i}", quoted=True), true=dated,
+                       false=exp.Literal.number(0.0))
         select = select.select(exp.Avg(this=length), exp.Avg(this=wordy), exp.Avg(this=dated))
-        short = exp.LTE(this=exp.Length(this=ref.copy()), expression=exp.Literal.number(
-            PERIOD_LENGTH))  # a long value skips the regexes: a name, an address
         for pattern, _ in PERIODS.values():
-            matched = exp.If(this=exp.and_(short.copy(), exp.RegexpLike(
-                this=ref.copy(), expression=exp.Literal.string(pattern))),
+            matched = exp.If(this=exp.and_(exp.column(f"p{i}", quoted=True), exp.RegexpLike(
+                this=value.copy(), expression=exp.Literal.string(pattern))),
                 true=exp.Literal.number(1.0), false=exp.Literal.number(0.0))
             select = select.select(exp.Avg(this=matched))
-    ((*values,),) = source.rows(select.from_(_sample(name, rows)).sql(source.dialect))
+    select = select.from_(inner.from_(_sample(name, rows)).subquery("r"))
+    ((*values,),) = source.rows(select.sql(source.dialect))
     it = iter(values)
     out = {}
     for c in columns:
@@ -385,7 +403,23 @@ class Keys:
     """table without a key → columns that are unique together (a city × month table)."""
     nearest: dict[str, tuple[tuple[str, ...], int]] = field(default_factory=dict)
     """table with neither → the combination closest to unique, and its duplicate rows."""
+    numbered: dict[str, Numbering] = field(default_factory=dict)
+    """table → the small integer numbering its rows within a parent (order lines)."""
     warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Numbering:
+    """A small integer numbering the rows of each parent: 1, 2, 3 … again for every parent
+    (TPC-H's l_linenumber within l_orderkey). Part of the key with its parent, never an
+    amount."""
+
+    column: str
+    parent: str
+    """The column whose rows it numbers."""
+    low: int
+    """Where every parent's numbering starts (0 or 1)."""
+    high: int
 
 
 AMOUNT_WORDS = re.compile(r"(^|_)(amount|amt|price|cost|revenue|sales|total|value|qty|quantity|"
@@ -420,11 +454,102 @@ def find_keys(source: Source, tables: list[Table], snake: Callable[[str], str]) 
     for t in tables:
         _warn_keyless(source, t, tables, keys, snake)
     for t in tables:
-        if t.name not in keys.primary:
-            together = composite_key(source, t, keys.nearest)
-            if together:
-                keys.composite[t.name] = together
+        found = numbering(source, t, keys)
+        if found is not None:
+            keys.numbered[t.name] = found
+        if t.name in keys.primary:
+            continue
+        together = (tuple(c.name for c in t.columns if c.name in (found.parent, found.column))
+                    if found is not None else composite_key(source, t, keys.nearest))
+        if together:
+            keys.composite[t.name] = together
     return keys
+
+
+LINE_NUMBERS = 60
+"""A line number counts at most this many rows of one parent (lines of an order, legs of a
+trip); a wider range is not read as one."""
+NUMBERING_CHECKS = 4
+"""Column pairs at most whose numbering is confirmed on the whole table (one scan each)."""
+
+
+def numbering(source: Source, t: Table, keys: Keys) -> Numbering | None:
+    """The never-null small integer (from 0 or 1, at most LINE_NUMBERS values) that numbers
+    the rows of each value of a parent column: unique together with it, every parent's
+    numbering starting at the same first number. Read from the data, not names: the parent
+    must have more values than the numbering and few enough rows each for the pair to be
+    unique; a number one time column determines is a period number, not a line number.
+    Screened on a sample of a big table, confirmed once on the whole."""
+    if t.rows < 2:
+        return None
+    own = keys.primary.get(t.name)
+    linked = {x.column for x in keys.links.get(t.name, [])}
+    numbers = [c for c in t.columns if _counts_lines(c, t)]
+    parents = sorted((c for c in t.columns if c.kind in ("integer", "text")
+                      and c.non_null == t.rows and not _free_text(c) and c.dates < 0.5
+                      and not c.period and (own is None or c.name != own.column)
+                      and 2 <= (c.distinct or 0) < t.rows),
+                     key=lambda c: (c.name not in linked, -(c.distinct or 0)))
+    pairs = [(n, p) for n in numbers for p in parents
+             if p is not n and _may_number(t, n, p)][:NUMBERING_CHECKS]
+    times = [c.name for c in t.columns if c.kind == "time" or c.dates >= 0.95 or c.period]
+    for n, p in pairs:
+        if _screened_numbering(source, t, n, p, times) and _restarts(source, t, n, p):
+            return Numbering(n.name, p.name, int(n.low), int(n.high))
+    return None
+
+
+def _counts_lines(c: Column, t: Table) -> bool:
+    """An integer never null, from 0 or 1 up to at most LINE_NUMBERS, with two values or more."""
+    return c.kind == "integer" and c.non_null == t.rows and c.low is not None \
+        and int(c.low) in (0, 1) and 1 <= int(c.high) - int(c.low) < LINE_NUMBERS \
+        and (c.distinct or 0) >= 2
+
+
+def _may_number(t: Table, n: Column, p: Column) -> bool:
+    """Whether n can number p's rows: more parents than numbers (a state × month panel's
+    month numbers no state's rows), and few enough rows per parent for the pair to be unique
+    (rows ≤ numbers × parents, with slack for an approximate count)."""
+    span = int(n.high) - int(n.low) + 1
+    parents = p.distinct or 0
+    slack = 1.0 if p.exact else ESTIMATE_SLACK
+    return parents > span and t.rows * slack <= span * parents
+
+
+def _screened_numbering(source: Source, t: Table, n: Column, p: Column,
+                        times: list[str]) -> bool:
+    """On a sample of a big table (the whole of a small one): the pair is unique, and no time
+    column determines the number (a period number 1…8 beside its quarters)."""
+    table = exp.select("*").from_(table_ref(t.name)).limit(KEY_SAMPLE).subquery("s") \
+        if t.rows > BIG_TABLE else table_ref(t.name)
+
+    def distinct(*columns: str) -> exp.Expression:
+        return exp.Count(this=exp.Distinct(expressions=[exp.Tuple(expressions=[
+            col(c) for c in columns])]))
+
+    select = exp.select(exp.Count(this=exp.Star()), distinct(p.name, n.name),
+                        *(x for time in times for x in (distinct(time), distinct(time, n.name))))
+    ((rows, pairs, *counted),) = source.rows(select.from_(table).sql(source.dialect))
+    by_time = [(counted[i], counted[i + 1]) for i in range(0, len(counted), 2)]
+    return int(pairs) == int(rows) and all(int(both) > int(alone) for alone, both in by_time)
+
+
+def _restarts(source: Source, t: Table, n: Column, p: Column) -> bool:
+    """On the whole table, in one scan grouped by parent: every parent's numbers start at the
+    column's first number and none repeats (a bit per number, counted)."""
+    low = exp.Literal.number(int(n.low))
+    bit = exp.BitwiseLeftShift(this=exp.Cast(this=exp.Literal.number(1), to=exp.DataType.build(
+        "bigint")), expression=exp.Sub(this=col(n.name), expression=low.copy()))
+    groups = exp.select(exp.Min(this=col(n.name)).as_("lo"), exp.Count(this=exp.Star()).as_("c"),
+                        exp.BitwiseCount(this=exp.BitwiseOrAgg(this=bit)).as_("d")) \
+        .from_(table_ref(t.name)).group_by(col(p.name))
+    ok = exp.and_(exp.EQ(this=exp.column("lo"), expression=low.copy()),
+                  exp.EQ(this=exp.column("d"), expression=exp.column("c")))
+    select = exp.select(exp.Count(this=exp.Star()), exp.Sum(this=exp.If(
+        this=ok, true=exp.Literal.number(1), false=exp.Literal.number(0)))).from_(
+        groups.subquery("g"))
+    ((parents, numbered),) = source.rows(select.sql(source.dialect))
+    return int(parents) > 0 and int(numbered) == int(parents)
 
 
 MAX_COMPOSITE_CHECKS = 24
@@ -604,7 +729,7 @@ def _integer_link(source: Source, t: Table, c: Column, targets: list[tuple[Table
             and (c.distinct or 0) <= (k.distinct or 0) * 2]
     named = [(o, k) for o, k in fits if names_link(c.name, o.name, k.name, snake)]
     for other, key in named:  # a name that says so is counted on the whole table at once
-        matched = matched_share(source, t, c.name, other, key.name, whole=True, unique=True)
+        matched = _key_share(source, t, c, other, key, whole=True)
         if matched >= FK_MATCH:
             return Link(c.name, other.name, key.name, matched)
     if (c.distinct or 0) < MANY_VALUES or AMOUNT_WORDS.search(snake(c.name)) or c.clock:
@@ -613,12 +738,23 @@ def _integer_link(source: Source, t: Table, c: Column, targets: list[tuple[Table
     for other, key in fits:
         if (other, key) in named or not _within(c, key):
             continue
-        matched = matched_share(source, t, c.name, other, key.name, unique=True)
+        matched = _key_share(source, t, c, other, key)
         if matched >= FK_MATCH:
             containing.append((other, key, matched))
             if len(containing) > 1:  # ps_availqty 1..9,999 is in every id range that long
                 return None
     return _confirmed(source, t, c, *containing[0]) if containing else None
+
+
+def _key_share(source: Source, t: Table, c: Column, other: Table, key: Column,
+               whole: bool = False) -> float:
+    """The share of the integer column's values that are the other table's keys: all of them,
+    with no query, when the key holds every whole number of its range (a unique key with as
+    many rows as numbers from its lowest to its highest: part keys 1…200,000) and the column's
+    values lie in it; else counted (on a sample of a big table unless `whole`)."""
+    if key.low is not None and int(key.high) - int(key.low) + 1 == other.rows and _within(c, key):
+        return 1.0
+    return matched_share(source, t, c.name, other, key.name, whole=whole, unique=True)
 
 
 def _within(c: Column, key: Column) -> bool:
@@ -637,9 +773,8 @@ def _overlaps(c: Column, key: Column) -> bool:
 def _confirmed(source: Source, t: Table, c: Column, other: Table, key: Column,
                sampled: float) -> Link | None:
     """The link, its share counted once on the whole table when a big table was sampled."""
-    matched = matched_share(source, t, c.name, other, key.name, whole=True,
-                           unique=True) \
-        if t.rows > BIG_TABLE else sampled
+    matched = _key_share(source, t, c, other, key, whole=True) if t.rows > BIG_TABLE \
+        else sampled
     return Link(c.name, other.name, key.name, matched) if matched >= FK_MATCH else None
 
 

@@ -6,6 +6,7 @@ trap warehouse (DuckDB) and on a folder of CSV files (a `files:` warehouse)."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ PERIODS = [("1998 Q1", "1998-01-01"), ("2016-Q3", "2016-07-01"), ("Q3 2016", "20
 
 
 @pytest.fixture(scope="module")
-def traps(tmp_path_factory) -> dict[str, Any]:
+def traps(tmp_path_factory) -> Iterator[dict[str, Any]]:
     """The trap warehouse drafted by init, opened as a project."""
     root = tmp_path_factory.mktemp("meaning")
     db = init_traps.build(root / "traps.duckdb")
@@ -66,6 +67,12 @@ def _big(monkeypatch, create: str, table: str, key_sample: int | None = None
     monkeypatch.setattr(profile_module, "BIG_TABLE", 100)
     if key_sample is not None:
         monkeypatch.setattr(profile_module, "KEY_SAMPLE", key_sample)
+    asked = recorded(monkeypatch, source)
+    return source, profile_module.profile(source, table, source.tables()[table]), asked
+
+
+def recorded(monkeypatch, source: Any) -> list[str]:
+    """The SQL the source is asked from now on, in order."""
     asked: list[str] = []
     real = source.rows
 
@@ -74,7 +81,7 @@ def _big(monkeypatch, create: str, table: str, key_sample: int | None = None
         return real(sql)
 
     monkeypatch.setattr(source, "rows", rows)
-    return source, profile_module.profile(source, table, source.tables()[table]), asked
+    return asked
 
 
 class TestRoles:
@@ -515,3 +522,120 @@ class TestIntegerKeys:
         result = init_project(tmp_path / "draft", tmp_path / "w.duckdb")
         roles = {f"{r.table}.{r.column}": r.role for r in result.roles}
         assert roles["orders.o_orderkey"] == "key" and roles["orders.amount_cents"] == "amount"
+
+
+STORE_MONTHS = """
+    SELECT 'S' || CAST(s AS VARCHAR) AS store, make_date(2022 + m // 12, 1 + m % 12, 1) AS month,
+           v AS visits, 3 + (s * 7 + m) % 18 AS staff, CAST(c AS DOUBLE) / v AS conversion_rate,
+           round(100.0 * r / v, 1) AS return_pct, 100 * (1 + (s + m) % 9) AS leaflets,
+           round(CAST((s * 13 + m) % 90 AS DOUBLE) / 100, 2) AS reply_rate
+    FROM (SELECT s, m, 100 + (s * 977 + m * 131) % 4900 AS v, (s * 37 + m * 11) % 97 AS c,
+                 (s * 5 + m * 3) % 41 AS r FROM range(1, 41) a(s), range(0, 24) b(m))"""
+"""A store x month panel: a conversion rate (conversions / visits, a fraction), a return
+percentage rounded to one decimal, a reply rate in hundredths beside leaflets counted in
+hundreds, and staff (a count that divides nothing)."""
+
+
+def _weights(path: Path) -> dict[str, str]:
+    """rate → the count init weights its average by, from the roles' reasons."""
+    from showwork.harness.init import DuckSource, draft_warehouse
+
+    source = DuckSource(duckdb.connect(str(path), read_only=True))
+    drafted = draft_warehouse(source, source.tables())
+    source.close()
+    found = {}
+    for r in drafted.roles:
+        if "weighted by" in r.reason:
+            found[r.column] = r.reason.split("weighted by ")[1].split(",")[0]
+    return found
+
+
+class TestDenominators:
+    def test_a_rate_is_weighted_by_the_count_it_is_a_share_of(self, tmp_path: Path) -> None:
+        """conversion_rate × visits is a whole number in every row (and not with another row's
+        visits): the rate's average over stores and months is weighted by visits, as SQL's
+        sum(conversions) / sum(visits); staff, leaflets and the rounded rates weigh nothing."""
+        db = tmp_path / "stores.duckdb"
+        con = duckdb.connect(str(db))
+        con.execute(f"CREATE TABLE store_months AS {STORE_MONTHS}")
+        con.close()
+        assert _weights(db) == {"conversion_rate": "visits"}
+        result = init_project(tmp_path / "draft", db)
+        reason = next(r.reason for r in result.roles if r.column == "conversion_rate")
+        assert "a whole number in 100% of rows" in reason
+        layer = Project.open(tmp_path / "draft").layer()
+        try:
+            answer, _ = _ask(layer, "d1", "What was the average conversion rate in 2023?")
+            gold = layer.run_sql("SELECT sum(conversion_rate * visits) / sum(visits) FROM "
+                                 "store_months WHERE year(month) = 2023")[0][0]
+            plain = layer.run_sql("SELECT avg(conversion_rate) FROM store_months "
+                                  "WHERE year(month) = 2023")[0][0]
+            assert answer["value"] == pytest.approx(gold) and gold != pytest.approx(plain)
+        finally:
+            layer.close()
+
+    def test_a_big_table_is_tried_on_a_sample_and_confirmed_once(self, monkeypatch) -> None:
+        """Read as big, every rate × count pair is tried on the first rows; only the pair that
+        fits there is counted once more on the whole table, whose figures the reason prints
+        (7 % by chance there, 4 % in the first 300 rows)."""
+        import showwork.semantic_layer.draft.models as models_module
+        import showwork.semantic_layer.draft.profile as profile_module
+        from showwork.harness.init import DuckSource
+
+        con = duckdb.connect()
+        con.execute(f"CREATE TABLE store_months AS {STORE_MONTHS}")
+        source = DuckSource(con)
+        table = profile_module.profile(source, "store_months", source.tables()["store_months"])
+        for module in (models_module, profile_module):
+            monkeypatch.setattr(module, "BIG_TABLE", 100)
+        monkeypatch.setattr(profile_module, "TEXT_SAMPLE", 300)
+        d = models_module.TableDraft(table, "store_month", None, [])
+        models_module.read_roles(source, d, {"store_months": "store_month"},
+                                 models_module.Names())
+        asked = recorded(monkeypatch, source)
+        assert models_module.denominators(source, d) == {"conversion_rate": (
+            "visits", "conversion_rate × visits is a whole number in 100% of rows, in 7% "
+            "with another row's visits")}
+        tried, confirmed = asked
+        assert "LIMIT 300" in tried and "LAG" in tried
+        assert "LIMIT" not in confirmed and '"conversion_rate"' in confirmed
+        assert '"leaflets"' not in confirmed
+        con.close()
+
+    def test_a_percentage_in_csv_files_and_a_described_one(self, tmp_path: Path) -> None:
+        """In a folder of CSV files, a pass percentage (0–100) times pupils / 100 is whole: it
+        is weighted by pupils; a percentage rounded to one decimal is weighted only once its
+        description names the count ('of pupils'), and one whose description names none is
+        not."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        rows = [f"sch{s},{2015 + y},{p},{100.0 * k / p!r},{round(100.0 * a / p, 1)},"
+                f"{round(100.0 * a / p, 1)}"
+                for s in range(1, 31) for y in range(6)
+                for p, k, a in [(40 + (s * 17 + y * 5) % 160, (s * 7 + y) % 39, (s + 3 * y) % 37)]]
+        (folder / "schools.csv").write_text(
+            "school,year,pupils,pass_pct,absent_pct,dropout_pct\n" + "\n".join(rows) + "\n",
+            encoding="utf-8")
+        roles = {r.column: r.reason for r in init_project(tmp_path / "files", folder).roles}
+        assert "weighted by pupils" in roles["pass_pct"]
+        assert "weighted" not in roles["absent_pct"] and "weighted" not in roles["dropout_pct"]
+        db = tmp_path / "schools.duckdb"
+        con = duckdb.connect(str(db))
+        con.execute(f"CREATE TABLE schools AS SELECT * FROM read_csv('{folder}/schools.csv')")
+        con.execute("COMMENT ON COLUMN schools.absent_pct IS 'Percentage of pupils absent'")
+        con.execute("COMMENT ON COLUMN schools.dropout_pct IS 'Percentage dropping out, a "
+                    "school average'")
+        con.close()
+        assert _weights(db) == {"pass_pct": "pupils", "absent_pct": "pupils"}
+
+    def test_where_it_must_not_fire(self, tmp_path: Path) -> None:
+        """The trap warehouse's occupancy percentage beside takings, and a rate whose every
+        product with a count is whole by construction (hundredths times hundreds), weigh by
+        nothing."""
+        assert _weights(init_traps.build(tmp_path / "traps.duckdb")) == {}
+        db = tmp_path / "mail.duckdb"
+        con = duckdb.connect(str(db))
+        con.execute(f"CREATE TABLE mail AS SELECT store, month, leaflets, reply_rate "
+                    f"FROM ({STORE_MONTHS})")
+        con.close()
+        assert _weights(db) == {}
