@@ -45,6 +45,8 @@ PROJECTS = {
                     "window": ("2018-10-01", "2019-03-31")},
 }
 GRAINS = (None, "day", "week", "month", "quarter", "year")
+MF_PYTHON: Path | None = None
+"""The Python whose MetricFlow answers (--metricflow); None: conformance/.venv's."""
 MAX_DIMENSIONS = 5
 """Dimensions each metric is grouped by (the first of its list)."""
 
@@ -197,7 +199,8 @@ def metricflow(root: Path, database: Path, qs: list[dict[str, Any]], work: Path
                                  "semantic_manifest": str(root / "target" /
                                                           "semantic_manifest.json")}),
                      encoding="utf-8")
-    done = subprocess.run([str(tool("python")), str(HERE / "mf_driver.py"), str(batch)],
+    python = MF_PYTHON or tool("python")
+    done = subprocess.run([str(python), str(HERE / "mf_driver.py"), str(batch)],
                           capture_output=True, text=True, env={"DO_NOT_TRACK": "1",
                                                                "PATH": "/usr/bin:/bin"})
     if done.returncode:
@@ -269,7 +272,11 @@ def main() -> int:
     parser.add_argument("--show", type=int, default=10)
     parser.add_argument("--kinds", help="only these kinds of query (comma-separated: grain, "
                         "dimension, window, range_where, null_where)")
+    parser.add_argument("--metricflow", type=Path, help="the Python whose MetricFlow answers "
+                        "(default conformance/.venv's): another dbt's, for a project it parsed")
     opts = parser.parse_args()
+    global MF_PYTHON
+    MF_PYTHON = opts.metricflow
     different = 0
     with tempfile.TemporaryDirectory(prefix="showwork-public-") as scratch:
         work = Path(scratch)

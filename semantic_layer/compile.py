@@ -66,6 +66,10 @@ TOTAL = "__total__"
 """A share query's column of a metric's total: TOTAL + the metric (Compiler.compile_shares)."""
 ADDITIVE = ("sum", "count", "sum_boolean")
 """Aggregations whose total over a partition of the rows is the sum of the parts' values."""
+ROLLS_UP: dict[str, type[exp.AggFunc]] = {"sum": exp.Sum, "sum_boolean": exp.Sum, "count": exp.Sum,
+                                         "min": exp.Min, "max": exp.Max, "count_distinct": exp.Count}
+"""Aggregations a range reads from each day's aggregate (the sum of the days' sums, counts;
+the least of their least; a distinct count from each day's distinct values)."""
 ONE_PASS_COMPARE = ("postgres",)
 COMPARE: dict[str, type[exp.Binary]] = {"ge": exp.GTE, "gt": exp.GT, "le": exp.LTE,
                                         "lt": exp.LT}
@@ -121,6 +125,25 @@ class _Cte:
     kind: str = "additive"
     """additive (one pass, grouped by period), pit (value as of dates) or range (per-bucket
     date ranges: offsets and cumulative windows)."""
+
+
+@dataclass(frozen=True)
+class _Source:
+    """Where a range leaf (offsets, cumulative windows) reads its rows: the scan's rows, or
+    the scan aggregated by day first (Compiler._by_day)."""
+
+    time: exp.Expr
+    """The time compared with each range's bounds."""
+    day: exp.Expr
+    """The row's day."""
+    value: exp.Expr
+    """The row's value, aggregated by `aggregate`."""
+    dims: list[tuple[str, exp.Expr]]
+    """The asked dimensions, each as the source reads it."""
+    aggregate: Callable[[exp.Expr | None], exp.Expr]
+    """The leaf's aggregate over a group's rows (of the given column; None: the source's own)."""
+    read: Callable[[exp.Select], exp.Select]
+    """The select over the source (its FROM, its joins, the rows it keeps)."""
 
 
 class Compiler:
@@ -882,88 +905,128 @@ class _Build:
         rows: list[tuple[Cell, ...]] = [(b, *([lo] if bounded and lo else []), hi)
                                         for b, lo, hi in ranges]
         columns = [BUCKET, *(["__lo"] if bounded else []), "__hi"]
-        select = exp.select()
+        kept: list[exp.Expr] = []  # the rows any range reads
         if bounded:
             first = min(lo for _, lo, _ in ranges if lo)
-            select = select.where(binary(exp.GTE, col.copy(), date_literal(first)), copy=False).where(
-                binary(exp.GTE, col.copy(), exp.column("__lo", "p")), copy=False)
+            kept.append(binary(exp.GTE, col.copy(), date_literal(first)))
         last = max(hi for _, _, hi in ranges)
-        select = select.where(binary(exp.LT, col.copy(), date_literal(last)), copy=False).where(
-            binary(exp.LT, col.copy(), exp.column("__hi", "p")), copy=False)
-        for cond in self._filters(scan, leaf):
-            select = select.where(cond, copy=False)
+        kept += [binary(exp.LT, col.copy(), date_literal(last)), *self._filters(scan, leaf)]
+        source = (self._by_day(leaf, scan, col, kept) if bucketed and measure.agg in ROLLS_UP
+                  else self._by_row(leaf, scan, col, kept))
+        select = exp.select()
+        if bounded:
+            select = select.where(binary(exp.GTE, source.time.copy(), exp.column("__lo", "p")),
+                                  copy=False)
+        select = select.where(binary(exp.LT, source.time.copy(), exp.column("__hi", "p")),
+                              copy=False)
         if _first_day(self.plan, leaf.mode):  # type: ignore[arg-type]
             starts = [w.start for _, w in self._buckets()]
             rows = [(*r, start) for r, start in zip(rows, starts, strict=True)]
-            return self._first_with_data(leaf, scan, select, rows, [*columns, "__start"], col)
+            return self._first_with_data(leaf, source, select, rows, [*columns, "__start"])
         if _last_day(self.plan, leaf.mode):  # type: ignore[arg-type]
-            return self._last_with_data(leaf, scan, select, rows, columns)
-        value = self._aggregate(leaf, None, scan, grouped=bucketed or self._grouped(scan))
+            return self._last_with_data(leaf, source, select, rows, columns)
+        value = (source.aggregate(None) if bucketed else
+                 self._aggregate(leaf, None, scan, grouped=self._grouped(scan)))
         select = select.select(named(value, self.leaves[leaf]), copy=False)
         if bucketed:
             bucket: exp.Expr = exp.column(BUCKET, "p")
             if self.plan and self.plan.grain:
                 bucket = cast(bucket, DATE)
             select = select.select(named(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
-        select = self._dims(select, scan)
-        select = with_from(scan, select)
-        return join(select, self._values(rows, columns), "cross")
+        for name, value in source.dims:
+            select = select.select(named(value, name), copy=False).group_by(value.copy(), copy=False)
+        return join(source.read(select), self._values(rows, columns), "cross")
 
-    def _first_with_data(self, leaf: Leaf, scan: Scan, select: exp.Select,
-                         rows: Sequence[tuple[Cell, ...]],
-                         columns: list[str], col: exp.Expr) -> exp.Select:
+    def _by_row(self, leaf: Leaf, scan: Scan, col: exp.Expr, kept: list[exp.Expr]) -> _Source:
+        """The range leaf's rows read as they are: every row crosses every range."""
+        plan = self.plan
+        assert plan is not None
+        dims = [(n, scan.dimension(n)) for n in plan.group_by] if scan.fact.entities else []
+
+        def read(select: exp.Select) -> exp.Select:
+            for cond in kept:
+                select = select.where(cond, copy=False)
+            if scan.fact.entities:  # as _dims: a model without entities holds for every member
+                for f in plan.filters:
+                    select = select.where(self._condition(scan, f), copy=False)
+            return with_from(scan, select)
+
+        return _Source(col, truncate(col.copy(), "day", self.dialect), self._value(leaf, scan),
+                       dims, lambda v: self._aggregate(leaf, None, scan, v, grouped=True), read)
+
+    def _by_day(self, leaf: Leaf, scan: Scan, col: exp.Expr, kept: list[exp.Expr]) -> _Source:
+        """The range leaf's rows aggregated by day (and the asked dimensions) before they cross
+        the ranges: a range of days then reads its days, not its rows (an all-time cumulative by
+        day over years of orders joins spine × days, not spine × rows). For aggregates whose
+        value over many days is rolled up from each day's (ROLLS_UP); a distinct count keeps
+        each day's distinct values."""
+        measure = self.model.measures[leaf.measure][1]
+        day = truncate(col.copy(), "day", self.dialect)
+        inner = exp.select(named(day, "__day"), copy=False).group_by(day.copy(), copy=False)
+        if measure.agg == "count_distinct":
+            value = self._value(leaf, scan)
+            inner = inner.select(named(value, "__v"), copy=False).group_by(value.copy(), copy=False)
+        else:
+            inner = inner.select(named(self._aggregate(leaf, None, scan, grouped=True), "__v"),
+                                 copy=False)
+        for cond in kept:
+            inner = inner.where(cond, copy=False)
+        inner = with_from(scan, self._dims(inner, scan))
+        names = list(self.plan.group_by) if self.plan and scan.fact.entities else []
+
+        def aggregate(value: exp.Expr | None) -> exp.Expr:
+            value = value if value is not None else exp.column("__v", "d")
+            if measure.agg == "count_distinct":
+                return self._aggregate(leaf, None, scan, value, grouped=True)
+            return ROLLS_UP[measure.agg](this=value)
+
+        day_of = exp.column("__day", "d")
+        return _Source(day_of, day_of.copy(), exp.column("__v", "d"),
+                       [(n, exp.column(n, "d")) for n in names], aggregate,
+                       lambda select: select.from_(inner.subquery("d", copy=False), copy=False))
+
+    def _first_with_data(self, leaf: Leaf, source: _Source, select: exp.Select,
+                         rows: Sequence[tuple[Cell, ...]], columns: list[str]) -> exp.Select:
         """A cumulative metric by a grain coarser than a day, read as MetricFlow reads its
         `period_agg: first`: the value on the first day of the period whose trailing range has
         rows (per group; a day with no rows in its range has no value). That day is the
         period's start when its range has rows, else the group's first day with rows, whose
         range then holds only that day's rows: so the rows kept are those from the start's
         range up to the later of the start and the group's first day."""
-        plan = self.plan
-        assert plan is not None
-        day = truncate(col.copy(), "day", self.dialect)
-        names: list[str] = []
         partition: list[exp.Expr] = [exp.column(BUCKET, "p")]
-        if scan.fact.entities:
-            for name in plan.group_by:
-                value = scan.dimension(name)
-                select = select.select(named(value, name), copy=False)
-                partition.append(value.copy())
-                names.append(name)
-            for f in plan.filters:
-                select = select.where(self._condition(scan, f), copy=False)
-        first = exp.Window(this=exp.Min(this=day.copy()), partition_by=partition)
-        select = select.select(named(self._value(leaf, scan), "__value"),
-                               named(day, "__day"), named(first, "__first"),
+        for name, value in source.dims:
+            select = select.select(named(value, name), copy=False)
+            partition.append(value.copy())
+        first = exp.Window(this=exp.Min(this=source.day.copy()), partition_by=partition)
+        select = select.select(named(source.value, "__value"),
+                               named(source.day, "__day"), named(first, "__first"),
                                named(cast(exp.column("__start", "p"), DATE), "__start"),
                                named(cast(exp.column(BUCKET, "p"), DATE), BUCKET),
                                copy=False)
-        inner = join(with_from(scan, select), self._values(rows, columns), "cross")
+        inner = join(source.read(select), self._values(rows, columns), "cross")
         last = exp.Greatest(this=exp.column("__start"), expressions=[exp.column("__first")])
         outer = exp.select().from_(inner.subquery("days", copy=False), copy=False).where(
             exp.column("__day") <= last, copy=False)
-        for name in [BUCKET, *names]:
+        for name in [BUCKET, *(n for n, _ in source.dims)]:
             outer = outer.select(exp.column(name), copy=False).group_by(exp.column(name), copy=False)
-        value = self._aggregate(leaf, None, scan, exp.column("__value"), grouped=True)
+        value = source.aggregate(exp.column("__value"))
         return outer.select(named(value, self.leaves[leaf]), copy=False)
 
-    def _last_with_data(self, leaf: Leaf, scan: Scan, select: exp.Select,
+    def _last_with_data(self, leaf: Leaf, source: _Source, select: exp.Select,
                         rows: Sequence[tuple[Cell, ...]], columns: list[str]) -> exp.Select:
         """A cumulative metric by a grain coarser than a day, read as MetricFlow reads its
         `period_agg: last`: the value on the last day of the period whose trailing range has
         rows, per group (a day with no rows in its range has no value). Each day of the period
         is read over its own range (one row of `p` a day, `__hi` the day after it), then the
         latest day with rows of each period and group is kept."""
-        plan = self.plan
-        assert plan is not None
         day, bucket = exp.column("__hi", "p"), cast(exp.column(BUCKET, "p"), DATE)
-        value = self._aggregate(leaf, None, scan, grouped=True)
-        select = select.select(named(value, self.leaves[leaf]),
+        select = select.select(named(source.aggregate(None), self.leaves[leaf]),
                                named(bucket, BUCKET), named(day, "__day"), copy=False).group_by(
             bucket.copy(), day.copy(), copy=False)
-        select = self._dims(select, scan)
-        names = list(plan.group_by) if scan.fact.entities else []
-        inner = join(with_from(scan, select), self._values(rows, columns), "cross")
-        keys = [exp.column(name) for name in [BUCKET, *names]]
+        for name, value in source.dims:
+            select = select.select(named(value, name), copy=False).group_by(value.copy(), copy=False)
+        inner = join(source.read(select), self._values(rows, columns), "cross")
+        keys = [exp.column(name) for name in [BUCKET, *(n for n, _ in source.dims)]]
         latest = exp.Window(this=exp.RowNumber(), partition_by=[k.copy() for k in keys],
                             order=exp.Order(expressions=[exp.Ordered(this=exp.column("__day"),
                                                                      desc=True)]))

@@ -15,6 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from showwork.semantic_layer.dbt_latest import (
+    has_semantic_model,
+    is_latest,
+    legacy_metric,
+    semantic_model,
+)
+
 if TYPE_CHECKING:  # yaml loads where a file is read, not on import: a warm start reads none
     import yaml
 
@@ -85,6 +92,7 @@ def read_dbt_yaml(path: Path, *more: Path) -> RawManifest:
     folders = [path, *(p for p in more if p.is_dir())]
     for file in (f for folder in folders for f in yaml_files(folder)):
         _read_file(file, raw)
+    _latest_metrics(raw)
     _proxy_metrics(raw)
     models = (m for folder in folders if folder.is_dir()
               for m in sorted(folder.rglob(f"{LEGACY_SPINE}.*")))
@@ -123,6 +131,17 @@ def with_legacy_spines(raw: RawManifest) -> RawManifest:
             raw.time_spines.append(spine)
     raw.legacy_spines = []
     return raw
+
+
+def _latest_metrics(raw: RawManifest) -> None:
+    """Metrics written in dbt 1.12's spec (no type_params) in the legacy shape, their inputs
+    naming the measures of the simple metrics they read (dbt_latest.py)."""
+    simple = {m["name"]: m for m in raw.metrics
+              if is_latest(m) and m.get("type", "simple") == "simple"}
+    for i, metric in enumerate(raw.metrics):
+        if is_latest(metric):
+            raw.metrics[i] = legacy_metric(metric, simple)
+            _metric(raw.metrics[i])  # its shorthands, as a legacy metric's
 
 
 def _proxy_metrics(raw: RawManifest) -> None:
@@ -178,6 +197,12 @@ def _read_file(file: Path, raw: RawManifest) -> None:
         for i, model in enumerate(doc.get("models") or []):
             if isinstance(model, dict) and isinstance(model.get("name"), str):
                 raw.model_properties.setdefault(model["name"], model)
+                if has_semantic_model(model):  # dbt 1.12's spec: on the model
+                    origin = Origin(str(file), lines["models"].get(i))
+                    sm, metrics = semantic_model(model)
+                    _add(raw, "semantic_model", sm, origin)
+                    for metric in metrics:
+                        _add(raw, "metric", metric, origin)
             if isinstance(model, dict) and isinstance(model.get("time_spine"), dict):
                 raw.time_spines.append(_dbt_time_spine(model, Origin(str(file), lines["models"].get(i))))
         config = doc.get("project_configuration")
