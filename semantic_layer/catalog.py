@@ -47,12 +47,30 @@ def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
             rare = getattr(found, "rare", ())  # a model cached before counts were kept
             if rare:
                 dims[name]["values_rare"] = list(rare)
+            facts = _with_facts(model, name, dict(getattr(found, "with_facts", ())))
+            if facts:
+                dims[name]["with_facts"] = facts
     tree = {
         "exact": [e.model_dump() for e in model.metric_tree.exact],
         "influence": [i.model_dump() for i in model.metric_tree.influence],
     }
     return {"model_version": model.version, "as_of": _day(model.as_of),
             "grains": list(model.grains), "metrics": metrics, "dimensions": dims, "tree": tree}
+
+
+def _with_facts(model: SemanticModelFile, dimension: str, reached: dict[str, tuple[str, ...]]
+                ) -> list[dict[str, list[str]]]:
+    """The values each metric's facts reach, where fewer than the dimension's table holds:
+    [{"metrics": [...], "values": [...]}], one entry per set of values."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for m in model.metrics:
+        names = [sm.name for sm in model.base_models(m.name)]
+        if not reached or dimension not in model.supported_dimensions(m.name) \
+                or not all(n in reached for n in names):
+            continue
+        values = tuple(sorted({v for n in names for v in reached[n]}))
+        groups.setdefault(values, []).append(m.name)
+    return [{"metrics": ms, "values": list(vs)} for vs, ms in groups.items()]
 
 
 def _day(day: dt.date) -> str | None:

@@ -10,9 +10,10 @@ from typing import Any, Literal
 from showwork.protocol.reading._calendar import Period
 from showwork.protocol.reading._words import overlaps
 from showwork.protocol.reading.account import ReadSpan, entry_words, lemma, mention_span, unread_spans
-from showwork.protocol.reading.asks import JUDGED, Asks, GrammarSpan, read_asks
+from showwork.protocol.reading.asks import BETTER, JUDGED, Asks, GrammarSpan, read_asks
 from showwork.protocol.reading.filters import exclusions
 from showwork.protocol.reading.gaps import Gap, find_gaps
+from showwork.protocol.reading.members import place_notes, prefix_doubts
 from showwork.protocol.reading.mentions import Mention, contested, find_mentions
 from showwork.protocol.reading.part_periods import part_and_whole, with_enclosing
 from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
@@ -46,13 +47,19 @@ class Reading:
     excluded: tuple[Mention, ...] = ()
     """Members kept out ('excluding Delta', 'without Toronto'): every other member is asked
     about (a `not_in` filter). Not among `members`."""
+    notes: tuple[str, ...] = ()
+    """What the reading chose that a person should see ('Atlanta': the one airport of that
+    name the metric's facts reach), said in 'Read as'."""
+    doubts: tuple[ReadSpan, ...] = ()
+    """Words read as one member that also begin other members' names ('Airbus': AIRBUS, and
+    AIRBUS INDUSTRIE): read as the member named, and flagged to every caller, never clean."""
 
     @property
     def unread(self) -> list[str]:
-        """The words of every gap and every unread content span, in text order: what a caller
-        must refuse over or flag."""
+        """The words of every gap, every unread content span and every doubt, in text order:
+        what a caller must refuse over or flag."""
         found = sorted([(g.span, g.words) for g in self.gaps]
-                       + [(u.span, u.words) for u in self.unread_content])
+                       + [(u.span, u.words) for u in (*self.unread_content, *self.doubts)])
         return [words for _span, words in found]
 
     def metric_names(self) -> list[str]:
@@ -94,11 +101,11 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     periods = _anchored(_without(named, mentions))
     # the words that keep members out are the filter's, never a shape's ('Delta', 'other than')
     masked = _blank(text, [span for _w, span, _d in cut] + [m.span for m in excluded])
-    asks = read_asks(masked, mentions, periods)
+    asks = _judged_change(masked, read_asks(masked, mentions, periods), mentions, catalog)
     if (asks.change or asks.why or _COMPARE_WORD.search(text)) and any(
             p.parts for p in periods.found):  # 'compare A between May and June': two windows
         periods = _two_periods(periods)
-        asks = read_asks(masked, mentions, periods)
+        asks = _judged_change(masked, read_asks(masked, mentions, periods), mentions, catalog)
     asks = _judged(text, asks, mentions, catalog)
     periods = _running_from_start(periods, asks, mentions, catalog)
     asks, said = _shared_words(text, asks, mentions, catalog)
@@ -133,9 +140,12 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                            for words, span in unread_spans(text, taken, own)]
                           + _contested(text, catalog, list(by_kind["metric"]), taken, own),
                           key=lambda s: s.span))
+    asked = tuple(dict.fromkeys(m.name for m in by_kind["metric"]))
     return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
                    periods.found, asks, tuple(gaps), tuple(sorted(spans, key=lambda s: s.span)),
-                   unread, tuple(ranges), tuple(excluded))
+                   unread, tuple(ranges), tuple(excluded),
+                   place_notes(by_kind["member"], catalog, asked),
+                   prefix_doubts([*by_kind["member"], *excluded], catalog, asked))
 
 
 def _contested(text: str, catalog: dict[str, Any], metrics: list[Mention],
@@ -603,6 +613,29 @@ def _judged(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, A
     said = tuple(GrammarSpan(m.group(1), m.span(1), f"ranking: {m.group(1).lower()} by the "
                              f"metric's polarity ({polarity})") for m in judged)
     return replace(asks, ranking=replace(ranking, order=order), spans=asks.spans + said)
+
+
+def _judged_change(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, Any]
+                   ) -> Asks:
+    """'Did the cancellation rate get better from May to June': a change, read where the one
+    metric named has a polarity (better is lower for a lower_is_better metric), said in the
+    span; with no polarity, several metrics or a ranking, the word stays unread."""
+    names = {m.name for m in mentions if m.kind == "metric"}
+    if asks.ranking is not None or len(names) != 1:
+        return asks
+    polarity = ((catalog.get("metrics") or {}).get(next(iter(names))) or {}).get("polarity")
+    if polarity not in ("higher_is_better", "lower_is_better"):
+        return asks
+    taken = [m.span for m in mentions] + [s.span for s in asks.spans]
+    def way(word: str) -> str:
+        return "higher" if (word == "better") == (polarity == "higher_is_better") else "lower"
+
+    said = tuple(GrammarSpan(m.group(1), m.span(1), f"change: {m.group(1).lower()} is "
+                             f"{way(m.group(1).lower())} by the metric's polarity ({polarity})")
+                 for m in BETTER.finditer(text) if not overlaps(m.span(1), taken))
+    if not said:
+        return asks
+    return replace(asks, change=True, spans=tuple(sorted(asks.spans + said, key=lambda g: g.span)))
 
 
 _UNIT_ASKED = re.compile(r"\bhow\s+(?:many|much)\s+(?:total\s+)?(?P<unit>[a-z]+)\b", re.IGNORECASE)

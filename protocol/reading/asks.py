@@ -421,6 +421,9 @@ def _rank_word(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | 
 
 JUDGED = re.compile(r"\b(best|worst)\b(?![- ]selling)", re.IGNORECASE)
 """Words that say which way is good: read only by a metric's polarity (_reader.py `_judged`)."""
+BETTER = re.compile(r"\b(better|worse)\b(?!\s+than\b)", re.IGNORECASE)
+"""'Did the cancellation rate get better': a change, its good direction the metric's polarity
+(_reader.py `_judged_change`); 'better than' sets two things side by side, and stays unread."""
 _PERIOD = r"(day|week|month|quarter|year|hour)"
 _EXTREME_PERIOD = re.compile(
     rf"\b(?:(?:the\s+)?(?:single\s+)?(?P<s1>{_SUPERLATIVE})\s+(?:single\s+)?{_PERIOD}\b"

@@ -2,7 +2,9 @@
 demo: members kept out ('excluding X') and kept alone ('only X'), 'the rate', plural metric
 names, one word of a place's name, a whole ('all three airports'), a near miss with a
 did-you-mean, and a range of hours ('after 9pm'); the analyst answers them and the audit holds
-what the question and the claims say."""
+what the question and the claims say. Members as the data holds them: a place named in part is
+matched only among the values the asked metric's facts reach (the catalog's `with_facts`), and
+a member named exactly whose name begins other members' is read, flagged, never clean."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from showwork.analyst.rules import RulesClient
 from showwork.harness.experiments.attempt import Question, run_attempt
 from showwork.protocol.reading import read_text
 from showwork.protocol.reading.account import read_as_line
+from showwork.protocol.reading.members import holding, with_facts
 from showwork.protocol.reading.mentions import find_metrics
 from showwork.protocol.switches import Protocol
 
@@ -175,11 +178,12 @@ class TestPlacesAndWholes:
         assert read_text(text, catalogs(name)).unread
 
     def test_a_place_with_no_data_is_refused(self, request) -> None:
-        """'Boston' is a word of one name only, a station no flight left from: refused, not
-        'no value'."""
+        """'Boston' is a word of one name only, a station no flight left from: no member of
+        the values flights reach, so refused, saying which value holds it without data."""
         served = _run(request, "flights", "How many flights left from Boston in 2013?")
         assert served.audit["status"] == "refused"
-        assert "Boston Back Bay Station" in served.audit["refusal_reason"]
+        assert "only by Boston Back Bay Station, which flights has no data for" in \
+            served.audit["refusal_reason"]
 
     @pytest.mark.parametrize(("name", "text", "said"), [
         ("flights", "How many flights left all three New York airports in December 2013?",
@@ -410,3 +414,111 @@ class TestBestAndWorstByPolarity:
         reading = read_text("What was the worst month for cancellations at JFK in 2013?",
                             {**catalog, "metrics": metrics})
         assert "worst" in reading.unread
+
+
+class TestWithFacts:
+    def test_the_catalog_says_what_the_facts_reach(self, flights_layer) -> None:
+        """Each metric's reached airport names are exactly those the raw tables join to its
+        facts: destinations of flights, origins of flights and of weather readings."""
+        catalog = flights_layer.catalog()
+        sql = {"destination_airport_name": "SELECT DISTINCT a.name FROM airports a WHERE a.faa IN "
+                                           "(SELECT dest FROM flights)",
+               "origin_airport_name": "SELECT DISTINCT a.name FROM airports a WHERE a.faa IN "
+                                      "(SELECT origin FROM {table})"}
+        for dim, query in sql.items():
+            groups = catalog["dimensions"][dim]["with_facts"]
+            for group in groups:
+                table = "weather" if "average_temperature" in group["metrics"] else "flights"
+                raw = {r[0] for r in flights_layer.run_sql(query.format(table=table))}
+                assert set(group["values"]) == raw, (dim, group["metrics"][:2])
+        assert "Boston Back Bay Station" in catalog["dimensions"]["destination_airport_name"]["values"]
+
+    def test_a_catalog_without_joined_names_is_its_own_view(self, catalogs) -> None:
+        """The shop's dimensions are closed lists: no view, the same catalog object."""
+        shop = catalogs("shop")
+        assert with_facts(shop, ("revenue",)) is shop
+
+    @pytest.mark.parametrize(("text", "member", "of"), [
+        ("How many flights went to Atlanta in 2013?", "Hartsfield Jackson Atlanta Intl", 2),
+        ("How many flights flew to Miami in March 2013?", "Miami Intl", 3),
+    ])
+    def test_one_of_several_names_with_facts_is_read_and_said(self, catalogs, text, member,
+                                                              of) -> None:
+        """Several airports' names hold the word, one of them has flights: read as it, and
+        'Read as' says which and of how many."""
+        catalog = catalogs("flights")
+        reading = read_text(text, catalog)
+        assert reading.member_keys() == [("destination_airport_name", member)]
+        assert reading.unread == []
+        word = reading.members[0].words
+        assert len(holding(word, catalog, "destination_airport_name")) == of
+        assert f"{word!r} is {member}: of the {of} destination_airport_name values" in \
+            read_as_line(reading)
+
+    def test_the_asked_metric_decides(self, catalogs) -> None:
+        """Weather is read at the three origins only: 'Atlanta' names none of them."""
+        reading = read_text("What was the average temperature at Atlanta in 2013?",
+                            catalogs("flights"))
+        assert reading.members == () and reading.unread == ["Atlanta"]
+
+    def test_several_with_facts_are_asked_back(self, request) -> None:
+        """'Chicago': two airports with flights hold it: refused, naming both."""
+        served = _run(request, "flights", "How many flights went to Chicago in 2013?")
+        assert served.audit["status"] == "refused"
+        reason = served.audit["refusal_reason"]
+        assert "Chicago Midway Intl" in reason and "Chicago Ohare Intl" in reason
+
+    def test_the_one_with_facts_is_answered(self, request, flights_layer) -> None:
+        served = _run(request, "flights", "How many flights went to Atlanta in 2013?")
+        assert served.audit["status"] == "answered", served.audit.get("refusal_reason")
+        [(n,)] = flights_layer.run_sql("SELECT count(*) FROM flights WHERE dest = 'ATL'")
+        assert served.audit["value"] == n
+
+
+class TestPrefixDoubts:
+    @pytest.mark.parametrize(("name", "text", "member", "others"), [
+        ("flights", "How many flights were on Airbus planes in 2013?", "AIRBUS",
+         "AIRBUS INDUSTRIE"),
+        ("shop", "How many units of Chai did we sell in June 2019?", "Chai",
+         "Chai Latte, chai and mighty"),
+    ])
+    def test_a_member_that_begins_others_is_read_in_doubt(self, catalogs, name, text, member,
+                                                          others) -> None:
+        reading = read_text(text, catalogs(name))
+        assert [m.member for m in reading.members] == [member]
+        assert [d.words.upper() for d in reading.doubts] == [member.upper()]
+        assert reading.unread == [reading.doubts[0].words]
+        assert f"also has {others}" in read_as_line(reading)
+
+    @pytest.mark.parametrize(("name", "text"), [
+        ("flights", "How many flights were on Airbus Industrie planes in 2013?"),
+        ("shop", "How many units of Chai Latte did we sell in June 2019?"),
+    ])
+    def test_the_longer_member_is_no_doubt(self, catalogs, name, text) -> None:
+        reading = read_text(text, catalogs(name))
+        assert reading.doubts == () and reading.unread == []
+
+    @pytest.mark.parametrize(("name", "text"), [
+        ("flights", "How many flights were on Airbus planes in 2013?"),
+        ("shop", "How many units of Chai did we sell in June 2019?"),
+    ])
+    def test_answered_never_clean(self, request, name, text) -> None:
+        served = _run(request, name, text)
+        assert served.audit["status"] == "answered", served.audit.get("refusal_reason")
+        assert served.audit["decision"] == "serve_with_caveats"
+        assert "unread_question" in [f["code"] for f in served.audit["findings"]]
+
+    @pytest.mark.parametrize("name", ["flights", "shop"])
+    def test_every_prefix_pair_of_the_catalog_is_in_doubt(self, catalogs, name) -> None:
+        """Generated from the catalog: every closed member whose name, as a whole word, begins
+        another member's of its dimension, asked alone, is read in doubt."""
+        catalog = catalogs(name)
+        pairs = [(dim, str(a)) for dim, info in catalog["dimensions"].items()
+                 for a in info.get("members") or ()
+                 if any(str(b).lower().startswith(str(a).lower() + " ")
+                        for b in info.get("members") or ())]
+        assert pairs
+        for dim, member in pairs:
+            metric = next(m for m, i in catalog["metrics"].items() if dim in i["dimensions"])
+            reading = read_text(f"{metric} for '{member}' in 2019", catalog)
+            assert any(d.detail.startswith(f"{dim} = {member};") for d in reading.doubts), member
