@@ -51,6 +51,10 @@ class MemberList:
     """(fact model, the values its rows reach), for a dimension joined from another table,
     where some values reach no fact ('Boston Back Bay Station' is an airport with no flights):
     a place named is matched among the values the asked metric's facts hold."""
+    named: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    """(qualified name dimension, (member, its name)) where the dimension's column is the key
+    of an entity whose table names it (`origin` JFK: origin_airport__airport_name 'John F
+    Kennedy Intl'): a metric read only by the name reads the member named by its code."""
 
 
 def member_index(model: SemanticModelFile) -> dict[str, MemberList]:
@@ -131,6 +135,10 @@ def infer(model: SemanticModelFile, run: Run, dialect: str = "duckdb") -> Semant
                                                len(values) <= INDEX_BOUND,
                                                tuple(v for v in rare if citable(v)),
                                                _with_facts(model, info, members, run, dialect))
+    for qualified, names in _named(model, run, dialect).items():
+        found = index.get(qualified)
+        index[qualified] = replace(found, named=names) if found is not None else \
+            MemberList((), True, named=names)
     through = [c.through for c in coverage.values()]
     as_of = model.as_of
     if as_of == dt.date.max and through:
@@ -169,6 +177,48 @@ def _with_facts(model: SemanticModelFile, info: Any, members: list[str], run: Ru
         if len(kept) < len(members):
             out.append((sm.name, kept))
     return tuple(out)
+
+
+def _named(model: SemanticModelFile, run: Run, dialect: str
+           ) -> dict[str, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]]:
+    """Qualified dimension → (qualified name dimension, (member, name)) of each categorical
+    dimension of a fact model whose column is also the expr of an entity that another model
+    keys (flights' `origin` is the entity origin_airport, keyed by airports.faa): each member's
+    name in every categorical dimension of that model, where each member has exactly one."""
+    from sqlglot import exp
+
+    from showwork.semantic_layer.sql import qualify
+
+    out: dict[str, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = {}
+    for info in model.dimensions.values():
+        sm = model.models_by_name[info.owner]
+        if not sm.measures or info.dimension.type.lower() != "categorical":
+            continue
+        for entity in sm.entities:
+            owner = next((o for o in model.semantic_models if o.name != sm.name
+                          and (k := o.entity(entity.name)) is not None and k.joinable), None)
+            if owner is None or entity.expr.strip().lower() != info.dimension.expr.strip().lower():
+                continue
+            key = owner.entity(entity.name)
+            assert key is not None
+            found = []
+            for name in model.dimensions.values():
+                if name.owner != owner.name or not name.qualified.startswith(f"{entity.name}__") \
+                        or name.dimension.type.lower() != "categorical":
+                    continue
+                k, v = qualify(key.expr, owner.table), qualify(name.dimension.expr, owner.table)
+                sql = (exp.select(exp.alias_(k, "k"), exp.alias_(v, "v")).distinct()
+                       .from_(_table(owner)).where(k.copy().isin(
+                           query=exp.select(qualify(entity.expr, sm.table)).from_(_table(sm))))
+                       .limit(INDEX_BOUND + 1).sql(dialect))
+                rows = [(_text(a), _text(b)) for a, b in run(sql) if a is not None and b is not None]
+                # a name: one per member and no two alike (a time zone holds many airports)
+                if rows and len({a for a, _ in rows}) == len({b for _, b in rows}) == len(rows) \
+                        <= INDEX_BOUND:
+                    found.append((name.qualified, tuple(sorted(rows))))
+            if found:
+                out[info.qualified] = tuple(found)
+    return out
 
 
 def _time_coverage(sm: SemanticModel, time: Dimension, run: Run, dialect: str

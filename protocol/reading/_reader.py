@@ -8,12 +8,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from showwork.protocol.reading._calendar import Period
-from showwork.protocol.reading._words import overlaps
+from showwork.protocol.reading._words import Span, overlaps
 from showwork.protocol.reading.account import ReadSpan, entry_words, lemma, mention_span, unread_spans
-from showwork.protocol.reading.asks import BETTER, JUDGED, Asks, GrammarSpan, read_asks
+from showwork.protocol.reading.asks import BETTER, JUDGED, Asks, By, GrammarSpan, read_asks
 from showwork.protocol.reading.filters import exclusions
 from showwork.protocol.reading.gaps import Gap, find_gaps
-from showwork.protocol.reading.members import place_notes, prefix_doubts
+from showwork.protocol.reading.members import carried, place_notes, prefix_doubts
 from showwork.protocol.reading.mentions import Mention, contested, find_mentions
 from showwork.protocol.reading.part_periods import part_and_whole, with_enclosing
 from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
@@ -91,6 +91,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     if _SHARE_OF.search(text):  # 'the year's cancellations … in February': the year holding it
         named = with_enclosing(text, named)
     mentions, overall = _overall(text, find_mentions(text, catalog), catalog)
+    mentions, notes = carried(mentions, catalog)
     mentions = sorted(mentions + _clock_times(text, catalog, mentions) + _rate(text, catalog, mentions)
                       + _unit_total(text, catalog, mentions), key=lambda m: m.span)
     mentions = restate(text, mentions, catalog, [p.span for p in named.found])
@@ -109,6 +110,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     asks = _judged(text, asks, mentions, catalog)
     periods = _running_from_start(periods, asks, mentions, catalog)
     asks, said = _shared_words(text, asks, mentions, catalog)
+    asks = _entity_breakdown(text, asks, mentions, catalog)
     asks = _counted_each(asks, catalog)
     mentions = sorted(mentions + said, key=lambda m: m.span)
     if asks.share is not None and _rate_named(mentions, catalog):
@@ -144,7 +146,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
                    periods.found, asks, tuple(gaps), tuple(sorted(spans, key=lambda s: s.span)),
                    unread, tuple(ranges), tuple(excluded),
-                   place_notes(by_kind["member"], catalog, asked),
+                   (*notes, *place_notes(by_kind["member"], catalog, asked)),
                    prefix_doubts([*by_kind["member"], *excluded], catalog, asked))
 
 
@@ -260,6 +262,62 @@ def _shared_words(text: str, asks: Asks, mentions: list[Mention], catalog: dict[
                 and not any(s.span == b.span for s in spans)]  # 'at each of the three airports'
     spans = tuple(sorted((*dict.fromkeys(spans), *resolved), key=lambda g: g.span))
     return replace(asks, by=by, breakdown=breakdown, ranking=ranking, spans=spans), said
+
+
+_KEY_WORDS = {"id": "id", "ids": "id", "number": "num", "numbers": "num", "no": "num",
+              "nos": "num", "num": "num", "nbr": "num", "key": "key", "code": "code"}
+"""Words that name an entity's key column ('order id', 'policy number', 'tail number'), each
+read as the column's own abbreviation of it."""
+
+
+_KEY_AFTER = re.compile(r"\s+(ids?|numbers?|nos?|num|nbr|key|code)\b", re.IGNORECASE)
+
+
+def _entity_breakdown(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, Any]
+                      ) -> Asks:
+    """'By order id', 'by policy number', 'by tail number': a breakdown by an entity whose key
+    column those words name (the catalog's `entities`: order keyed by order_id), where every
+    named metric's sources hold it; its members are labels. 'By product ID' is the entity's
+    key, not the product's name. Any other unknown 'by' stays unknown."""
+    entities = catalog.get("entities") or {}
+    named = {m.name for m in mentions if m.kind == "metric"}
+    if not entities or not named:
+        return asks
+    found: dict[Span, tuple[str, By]] = {}
+    for b in asks.by:
+        key = _KEY_AFTER.match(text, b.span[1]) if b.kind == "dimension" else None
+        words = f"{b.words} {key.group(1)}" if key else b.name if b.kind == "unknown" else None
+        entity = _entity_keyed(words.split(None, 1)[-1], entities, named) if words else None
+        if entity is not None:
+            span = (b.span[0], key.end()) if key else b.span
+            found[b.span] = (entity, By("dimension", entity, text[span[0]:span[1]], span))
+    if not found:
+        return asks
+    by = tuple(found[b.span][1] if b.span in found else b for b in asks.by)
+    spans = tuple(s for s in asks.spans if s.span not in found) + tuple(
+        GrammarSpan(b.words, b.span, f"by {e} (its key, {entities[e]['column']})")
+        for e, b in found.values())
+    renamed = {old.name: found[old.span][0] for old in asks.by if old.span in found}
+    breakdown = tuple(dict.fromkeys(renamed.get(d, d) for d in asks.breakdown))
+    return replace(asks, by=by, breakdown=breakdown,
+                   spans=tuple(sorted(spans, key=lambda g: g.span)))
+
+
+def _entity_keyed(words: str, entities: dict[str, Any], metrics: set[str]) -> str | None:
+    """The one entity whose key column the words name, every metric holding it."""
+    said = [_KEY_WORDS.get(w, w) for w in re.findall(r"[a-z0-9]+", words.lower().replace("_", " "))]
+    if len(said) < 2 or said[-1] not in ("id", "num", "key", "code"):
+        return None
+    out = []
+    for name, info in entities.items():
+        column = [_KEY_WORDS.get(w, w) for w in str(info.get("column") or "").lower().split("_") if w]
+        own = [w for w in name.lower().split("_") if w]
+        if not metrics <= set(info.get("metrics") or ()):
+            continue
+        if sorted(said) == sorted(column) or "".join(said) == "".join(column) or (
+                said[:-1] == own and said[-1] in column):
+            out.append(name)
+    return out[0] if len(out) == 1 else None
 
 
 def _with_aggregate(text: str, span: tuple[int, int]) -> tuple[int, int]:

@@ -154,6 +154,35 @@ def holding(words: str, catalog: dict[str, Any], dimension: str | None = None) -
     return out
 
 
+def carried(mentions: list[Mention], catalog: dict[str, Any]) -> tuple[list[Mention], list[str]]:
+    """A member of a dimension the named metrics lack, carried to the one dimension they have
+    that names the same thing in the data (the catalog's `named_by`: `origin` JFK is
+    origin_airport_name 'John F Kennedy Intl' for a weather metric), said in a note; else left
+    as read (the layer refuses it, naming the dimensions the metric has)."""
+    metrics = catalog.get("metrics") or {}
+    named = [metrics.get(m.name) or {} for m in mentions if m.kind == "metric"]
+    if not named:
+        return mentions, []
+    dims = catalog.get("dimensions") or {}
+
+    def has(dim: str) -> bool:
+        return all(dim in (info.get("dimensions") or ()) for info in named)
+
+    out, notes = [], []
+    for m in mentions:
+        names = (dims.get(m.name) or {}).get("named_by") or {}
+        to = [d for d in names if m.member in names[d] and has(d)] \
+            if m.kind == "member" and not has(m.name) else []
+        if len(to) != 1:
+            out.append(m)
+            continue
+        member = names[to[0]][m.member]
+        out.append(Mention("member", to[0], member, m.words, m.span, m.how))
+        notes.append(f"{m.words!r} is {m.name} {m.member}, read as {to[0]} = {member} (the "
+                     f"metric has no {m.name})")
+    return out, notes
+
+
 def place_notes(members: tuple[Mention, ...], catalog: dict[str, Any], metrics: tuple[str, ...]
                 ) -> tuple[str, ...]:
     """'Atlanta' read as the one airport of that name the metrics' facts reach, where the

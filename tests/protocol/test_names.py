@@ -522,3 +522,101 @@ class TestPrefixDoubts:
             metric = next(m for m, i in catalog["metrics"].items() if dim in i["dimensions"])
             reading = read_text(f"{metric} for '{member}' in 2019", catalog)
             assert any(d.detail.startswith(f"{dim} = {member};") for d in reading.doubts), member
+
+
+class TestOverReading:
+    @pytest.mark.parametrize(("name", "text"), [
+        ("flights", "How many inches of rain fell at JFK in 2013?"),
+        ("flights", "How much precipitation fell at EWR in July 2013?"),
+        ("shop", "How many units of Chai Latte sold in June 2019?"),
+    ])
+    def test_the_metric_s_own_verb_is_no_change(self, catalogs, name, text) -> None:
+        """'Rain fell': the verb after the metric (and its unit) is its predicate, not a move."""
+        reading = read_text(text, catalogs(name))
+        assert not reading.asks.change and reading.unread == []
+
+    @pytest.mark.parametrize(("name", "text"), [
+        ("flights", "How much did precipitation fall from June to July 2013?"),
+        ("shop", "How much did revenue fall from May to June 2019?"),
+    ])
+    def test_a_move_asked_is_still_a_change(self, catalogs, name, text) -> None:
+        assert read_text(text, catalogs(name)).asks.change
+
+    def test_a_code_is_carried_to_the_name_the_metric_has(self, request, flights_layer) -> None:
+        """Weather has only the origin airport's name: 'JFK' (an origin code) is read as the
+        name the airports table gives it, said in 'Read as', and answered from the data."""
+        catalog = flights_layer.catalog()
+        text = "How many inches of rain fell at JFK in 2013?"
+        reading = read_text(text, catalog)
+        [(name,)] = flights_layer.run_sql("SELECT name FROM airports WHERE faa = 'JFK'")
+        assert reading.member_keys() == [("origin_airport_name", name)]
+        assert f"'JFK' is origin JFK, read as origin_airport_name = {name}" in read_as_line(reading)
+        served = _run(request, "flights", text)
+        [(rain,)] = flights_layer.run_sql(
+            "SELECT sum(precip) FROM weather WHERE origin = 'JFK' AND CAST(observed_at AS DATE) "
+            "BETWEEN DATE '2013-01-01' AND DATE '2013-12-31'")
+        assert served.audit["status"] == "answered", served.audit.get("refusal_reason")
+        assert served.audit["value"] == pytest.approx(rain)
+
+    def test_only_a_name_is_carried(self, catalogs) -> None:
+        """From the data: a destination's time zone holds many airports, so it names none; a
+        metric that has the code keeps it."""
+        catalog = catalogs("flights")
+        assert set(catalog["dimensions"]["destination"]["named_by"]) == {"destination_airport_name"}
+        reading = read_text("How many flights left JFK in 2013?", catalog)
+        assert reading.member_keys() == [("origin", "JFK")]
+
+    def test_no_name_to_carry_to_is_refused_naming_the_metric_s_dimensions(self, request) -> None:
+        """The shop's new customers have no store: 'Brooklyn' is refused, saying which
+        dimensions the metric has."""
+        served = _run(request, "shop", "How many new customers did Brooklyn get in June 2019?")
+        assert served.audit["status"] == "refused"
+        assert "supported: region__country, region__region_name, segment" in \
+            served.audit["refusal_reason"]
+
+
+class TestEntityKeys:
+    @pytest.mark.parametrize(("name", "text", "entity"), [
+        ("shop", "What was revenue by order id on 2019-06-01?", "order"),
+        ("demo", "Value moments by user id in the week of 2026-04-13", "user"),
+        ("flights", "How many flights by tail number on 2013-01-01?", "plane"),
+    ])
+    def test_a_key_column_is_a_breakdown(self, catalogs, name, text, entity) -> None:
+        """'By order id', 'by tail number': the entity whose key column the words name (the
+        catalog's `entities`, from the semantic models), every word read."""
+        reading = read_text(text, catalogs(name))
+        assert reading.asks.breakdown == (entity,) and reading.unread == []
+        column = catalogs(name)["entities"][entity]["column"]
+        assert f"by {entity} (its key, {column})" in [s.detail for s in reading.spans]
+
+    @pytest.mark.parametrize(("name", "text", "unread"), [
+        # flights' 'flight' column is a flight number, no entity's key
+        ("flights", "How many flights by flight number on 2013-01-01?", ["by flight number"]),
+        # the customer's key is an id: no number names it
+        ("shop", "Show revenue by customer number for June 2019", ["by customer number"]),
+        # 'product' is also the product's name dimension: the layer would read its names
+        ("shop", "Items sold by product ID in June 2019", ["ID"]),
+        # the weather readings hold no plane
+        ("flights", "What was the average temperature by tail number in 2013?",
+         ["by tail number"]),
+    ])
+    def test_words_that_name_no_key_stay_unread(self, catalogs, name, text, unread) -> None:
+        assert read_text(text, catalogs(name)).unread == unread
+
+    @pytest.mark.parametrize(("name", "text", "sql"), [
+        ("shop", "What was revenue by order id on 2019-06-01?",
+         "SELECT count(DISTINCT order_id) FROM orders WHERE NOT is_test AND status <> 'cancelled' "
+         "AND CAST(ordered_at AS DATE) = DATE '2019-06-01'"),
+        ("flights", "How many flights by tail number on 2013-01-01?",
+         "SELECT count(DISTINCT tailnum) FROM flights WHERE flight_date = DATE '2013-01-01'"),
+    ])
+    def test_answered_by_the_entity(self, request, name, text, sql) -> None:
+        """The analyst groups by the entity: one row per key the raw tables hold that day."""
+        layer = request.getfixturevalue(LAYER[name])
+        trace = run_attempt(Question("t", text), RulesClient(), layer, Protocol.parse("claims"))
+        assert trace.served().audit["status"] == "answered"
+        [call] = trace.calls
+        [entity] = read_text(text, layer.catalog()).asks.breakdown
+        assert call.arguments["group_by"] == [entity]
+        [(n,)] = layer.run_sql(sql)
+        assert len(call.result["rows"]) == n
