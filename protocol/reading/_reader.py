@@ -283,6 +283,7 @@ def _entity_breakdown(text: str, asks: Asks, mentions: list[Mention], catalog: d
     named = {m.name for m in mentions if m.kind == "metric"}
     if not entities or not named:
         return asks
+    asks = _ranked_entity(text, asks, entities, named)
     found: dict[Span, tuple[str, By]] = {}
     for b in asks.by:
         key = _KEY_AFTER.match(text, b.span[1]) if b.kind == "dimension" else None
@@ -300,6 +301,29 @@ def _entity_breakdown(text: str, asks: Asks, mentions: list[Mention], catalog: d
     renamed = {old.name: found[old.span][0] for old in asks.by if old.span in found}
     breakdown = tuple(dict.fromkeys(renamed.get(d, d) for d in asks.breakdown))
     return replace(asks, by=by, breakdown=breakdown,
+                   spans=tuple(sorted(spans, key=lambda g: g.span)))
+
+
+_TWO_WORDS = re.compile(r"\s*([A-Za-z]+\s+[A-Za-z]+)\b")
+
+
+def _ranked_entity(text: str, asks: Asks, entities: dict[str, Any], metrics: set[str]) -> Asks:
+    """'Which tail number flew the most flights': a ranking of an entity's keys, where the two
+    words after the question word name its key column; else the ranking is as read."""
+    ranking = asks.ranking
+    if ranking is None or not ranking.dimension or not ranking.spans or \
+            ranking.dimension in (asks.breakdown[1:] if asks.breakdown else ()):
+        return asks
+    said = _TWO_WORDS.match(text, ranking.spans[0][1])
+    entity = _entity_keyed(said.group(1), entities, metrics) if said else None
+    if said is None or entity is None:
+        return asks
+    span = said.span(1)
+    breakdown = tuple(dict.fromkeys(entity if d == ranking.dimension else d
+                                    for d in asks.breakdown))
+    spans = asks.spans + (GrammarSpan(said.group(1), span, f"by {entity} (its key, "
+                                      f"{entities[entity]['column']})"),)
+    return replace(asks, ranking=replace(ranking, dimension=entity), breakdown=breakdown,
                    spans=tuple(sorted(spans, key=lambda g: g.span)))
 
 

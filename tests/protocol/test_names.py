@@ -589,6 +589,25 @@ class TestEntityKeys:
         column = catalogs(name)["entities"][entity]["column"]
         assert f"by {entity} (its key, {column})" in [s.detail for s in reading.spans]
 
+    @pytest.mark.parametrize(("name", "text", "entity", "top"), [
+        ("flights", "Which tail number flew the most flights out of JFK in 2013?", "plane",
+         "SELECT tailnum FROM flights WHERE origin = 'JFK' AND year(flight_date) = 2013 "
+         "AND tailnum IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 1"),
+        ("shop", "Which order id had the highest revenue in June 2019?", "order",
+         "SELECT order_id FROM orders WHERE NOT is_test AND status <> 'cancelled' AND "
+         "CAST(ordered_at AS DATE) BETWEEN DATE '2019-06-01' AND DATE '2019-06-30' "
+         "GROUP BY 1 ORDER BY sum(order_total) DESC LIMIT 1"),
+    ])
+    def test_a_ranking_of_keys(self, request, catalogs, name, text, entity, top) -> None:
+        """'Which tail number flew the most': a ranking of the entity's keys, answered with the
+        key the raw tables rank first."""
+        reading = read_text(text, catalogs(name))
+        assert reading.asks.ranking.dimension == entity and reading.unread == []
+        served = _run(request, name, text)
+        [(key,)] = request.getfixturevalue(LAYER[name]).run_sql(top)
+        assert served.audit["status"] == "answered"
+        assert str(served.audit["value"]) == str(key)
+
     @pytest.mark.parametrize(("name", "text", "unread"), [
         # flights' 'flight' column is a flight number, no entity's key
         ("flights", "How many flights by flight number on 2013-01-01?", ["by flight number"]),
