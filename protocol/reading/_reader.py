@@ -112,6 +112,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     asks, said = _shared_words(text, asks, mentions, catalog)
     asks = _entity_breakdown(text, asks, mentions, catalog)
     asks = _counted_each(asks, catalog)
+    asks = _hour_ranking(asks, catalog)
     mentions = sorted(mentions + said, key=lambda m: m.span)
     if asks.share is not None and _rate_named(mentions, catalog):
         # 'what percentage of reminders were opened': a rate is the share asked for
@@ -799,6 +800,22 @@ def _clock_ranges(text: str, catalog: dict[str, Any], mentions: list[Mention]) -
         kept = sorted(int(v) for v in members if (int(v) >= hour if later else int(v) < hour))
         out += [Mention("member", dim, str(v), m.group(0), m.span(), "said") for v in kept]
     return out
+
+
+def _hour_ranking(asks: Asks, catalog: dict[str, Any]) -> Asks:
+    """'Which hour of the day had the worst delay': no metric has an hour grain, so the hours
+    ranked are the members of the one hour dimension (_hour_dimension); without one, the
+    ranking stays by a grain the layer refuses."""
+    ranking = asks.ranking
+    if ranking is None or ranking.grain != "hour" or "hour" in (catalog.get("grains") or ()):
+        return asks
+    found = _hour_dimension(catalog)
+    if found is None:
+        return asks
+    return replace(asks, ranking=replace(ranking, grain=None, dimension=found[0]),
+                   breakdown=(found[0], *asks.breakdown), grain=None, series=False,
+                   spans=tuple(replace(s, detail=f"ranking by {found[0]}")
+                               if s.detail == "ranking by hour" else s for s in asks.spans))
 
 
 def _hour_dimension(catalog: dict[str, Any]) -> tuple[str, set[str]] | None:

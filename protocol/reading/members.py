@@ -160,10 +160,11 @@ def carried(mentions: list[Mention], catalog: dict[str, Any]) -> tuple[list[Ment
     origin_airport_name 'John F Kennedy Intl' for a weather metric), said in a note; else left
     as read (the layer refuses it, naming the dimensions the metric has)."""
     metrics = catalog.get("metrics") or {}
+    dims = catalog.get("dimensions") or {}
+    mentions = _same_thing(mentions, dims)
     named = [metrics.get(m.name) or {} for m in mentions if m.kind == "metric"]
     if not named:
         return mentions, []
-    dims = catalog.get("dimensions") or {}
 
     def has(dim: str) -> bool:
         return all(dim in (info.get("dimensions") or ()) for info in named)
@@ -181,6 +182,14 @@ def carried(mentions: list[Mention], catalog: dict[str, Any]) -> tuple[list[Ment
         notes.append(f"{m.words!r} is {m.name} {m.member}, read as {to[0]} = {member} (the "
                      f"metric has no {m.name})")
     return out, notes
+
+
+def _same_thing(mentions: list[Mention], dims: dict[str, Any]) -> list[Mention]:
+    """'La Guardia': origin LGA and origin_airport_name 'La Guardia' on one span are one
+    airport (`named_by` says LGA's name is 'La Guardia'): the code's reading is kept."""
+    coded = {(m.span, n, names.get(m.member or "")) for m in mentions if m.kind == "member"
+             for n, names in ((dims.get(m.name) or {}).get("named_by") or {}).items()}
+    return [m for m in mentions if m.kind != "member" or (m.span, m.name, m.member) not in coded]
 
 
 def place_notes(members: tuple[Mention, ...], catalog: dict[str, Any], metrics: tuple[str, ...]

@@ -639,3 +639,42 @@ class TestEntityKeys:
         assert call.arguments["group_by"] == [entity]
         [(n,)] = layer.run_sql(sql)
         assert len(call.result["rows"]) == n
+
+
+class TestSameThing:
+    def test_a_code_and_its_name_on_one_span_are_one_member(self, catalogs) -> None:
+        """'La Guardia' is origin LGA's synonym and the origin airport name the airports table
+        gives LGA (`named_by`): one airport, read as the code, not asked back."""
+        catalog = catalogs("flights")
+        assert catalog["dimensions"]["origin"]["named_by"]["origin_airport_name"]["LGA"] == \
+            "La Guardia"
+        reading = read_text("Flights from La Guardia to Chicago O'Hare in October 2013?", catalog)
+        assert ("origin", "LGA") in reading.member_keys()
+        assert not any(d == "origin_airport_name" for d, _m in reading.member_keys())
+
+    def test_no_code_no_merge(self, catalogs) -> None:
+        """The shop's dimensions are keyed by no code another table names: no `named_by`, so
+        nothing is carried or merged there."""
+        catalog = catalogs("shop")
+        assert not any(info.get("named_by") for info in catalog["dimensions"].values())
+
+
+class TestHourRanking:
+    def test_which_hour_ranks_the_hour_dimension(self, request, catalogs, flights_layer) -> None:
+        """No metric has an hour grain: 'which hour' ranks the one hour dimension's members,
+        and the analyst answers with the hour the raw table ranks first."""
+        text = "Which hour had the most cancelled flights in July 2013?"
+        reading = read_text(text, catalogs("flights"))
+        assert reading.asks.ranking.dimension == "departure_hour" and reading.unread == []
+        served = _run(request, "flights", text)
+        [(hour,)] = flights_layer.run_sql(
+            "SELECT hour FROM flights WHERE dep_time IS NULL AND flight_date BETWEEN "
+            "DATE '2013-07-01' AND DATE '2013-07-31' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")
+        assert served.audit["status"] == "answered" and str(served.audit["value"]) == str(hour)
+
+    def test_without_an_hour_dimension_the_grain_stands(self, catalogs) -> None:
+        """The shop has no hour dimension: the ranking stays by the hour grain, which the layer
+        refuses, naming the grains it has."""
+        ranking = read_text("Which hour had the most orders in June 2019?",
+                            catalogs("shop")).asks.ranking
+        assert (ranking.grain, ranking.dimension) == ("hour", None)
