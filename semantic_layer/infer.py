@@ -136,8 +136,8 @@ def infer(model: SemanticModelFile, run: Run, dialect: str = "duckdb") -> Semant
                                                tuple(v for v in rare if citable(v)),
                                                _with_facts(model, info, members, run, dialect))
     for qualified, names in _named(model, run, dialect).items():
-        found = index.get(qualified)
-        index[qualified] = replace(found, named=names) if found is not None else \
+        listed = index.get(qualified)
+        index[qualified] = replace(listed, named=names) if listed is not None else \
             MemberList((), True, named=names)
     through = [c.through for c in coverage.values()]
     as_of = model.as_of
@@ -206,9 +206,10 @@ def _named(model: SemanticModelFile, run: Run, dialect: str
                 if name.owner != owner.name or not name.qualified.startswith(f"{entity.name}__") \
                         or name.dimension.type.lower() != "categorical":
                     continue
-                k, v = qualify(key.expr, owner.table), qualify(name.dimension.expr, owner.table)
-                sql = (exp.select(exp.alias_(k, "k"), exp.alias_(v, "v")).distinct()
-                       .from_(_table(owner)).where(k.copy().isin(
+                code = qualify(key.expr, owner.table)
+                value = qualify(name.dimension.expr, owner.table)
+                sql = (exp.select(exp.alias_(code, "k"), exp.alias_(value, "v")).distinct()
+                       .from_(_table(owner)).where(code.copy().isin(
                            query=exp.select(qualify(entity.expr, sm.table)).from_(_table(sm))))
                        .limit(INDEX_BOUND + 1).sql(dialect))
                 rows = [(_text(a), _text(b)) for a, b in run(sql) if a is not None and b is not None]
