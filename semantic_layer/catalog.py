@@ -30,6 +30,7 @@ def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
     from showwork.semantic_layer.infer import member_index  # infer loads sqlglot: not at import
 
     index = member_index(model)
+    public = {d.qualified: n for n, d in model.dimensions.items()}
     for name, d in model.dimensions.items():
         dims[name] = {"label": d.label, "members": list(d.members) if d.members is not None else None,
                       "pattern": d.pattern}
@@ -40,6 +41,9 @@ def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
         if d.member_synonyms:
             dims[name]["member_synonyms"] = dict(d.member_synonyms)
         found = index.get(d.qualified)
+        named = {public[q]: dict(rows) for q, rows in getattr(found, "named", ()) if q in public}
+        if named:  # 'JFK' for a metric read only by the airport's name
+            dims[name]["named_by"] = named
         if found is not None and d.members is None:
             # the data's own values of an open dimension: the reader matches members in them
             dims[name]["values"] = list(found.values)
@@ -47,12 +51,53 @@ def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
             rare = getattr(found, "rare", ())  # a model cached before counts were kept
             if rare:
                 dims[name]["values_rare"] = list(rare)
+            facts = _with_facts(model, name, dict(getattr(found, "with_facts", ())))
+            if facts:
+                dims[name]["with_facts"] = facts
     tree = {
         "exact": [e.model_dump() for e in model.metric_tree.exact],
         "influence": [i.model_dump() for i in model.metric_tree.influence],
     }
-    return {"model_version": model.version, "as_of": _day(model.as_of),
-            "grains": list(model.grains), "metrics": metrics, "dimensions": dims, "tree": tree}
+    out = {"model_version": model.version, "as_of": _day(model.as_of),
+           "grains": list(model.grains), "metrics": metrics, "dimensions": dims, "tree": tree}
+    entities = _entities(model)
+    if entities:  # 'by order id': a breakdown by an entity's key, its members labels
+        out["entities"] = entities
+    return out
+
+
+def _entities(model: SemanticModelFile) -> dict[str, dict[str, Any]]:
+    """Each entity keyed by one column, and the metrics whose every source holds it (a query
+    may group them by it): {"order": {"column": "order_id", "metrics": [...]}}."""
+    import re
+
+    columns: dict[str, set[str]] = {}
+    for sm in model.semantic_models:
+        for e in sm.entities:
+            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", e.expr.strip()):
+                columns.setdefault(e.name, set()).add(e.expr.strip().lower())
+    out: dict[str, dict[str, Any]] = {}
+    for name, cols in sorted(columns.items()):
+        held = [m.name for m in model.metrics if (bases := model.base_models(m.name))
+                and all(sm.entity(name) is not None for sm in bases)]
+        if len(cols) == 1 and held and name not in model.dimensions:  # else 'store' is a name
+            out[name] = {"column": next(iter(cols)), "metrics": held}
+    return out
+
+
+def _with_facts(model: SemanticModelFile, dimension: str, reached: dict[str, tuple[str, ...]]
+                ) -> list[dict[str, list[str]]]:
+    """The values each metric's facts reach, where fewer than the dimension's table holds:
+    [{"metrics": [...], "values": [...]}], one entry per set of values."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for m in model.metrics:
+        names = [sm.name for sm in model.base_models(m.name)]
+        if not reached or dimension not in model.supported_dimensions(m.name) \
+                or not all(n in reached for n in names):
+            continue
+        values = tuple(sorted({v for n in names for v in reached[n]}))
+        groups.setdefault(values, []).append(m.name)
+    return [{"metrics": ms, "values": list(vs)} for vs, ms in groups.items()]
 
 
 def _day(day: dt.date) -> str | None:

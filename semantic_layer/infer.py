@@ -47,6 +47,14 @@ class MemberList:
     """Values the data holds on a handful of rows: fewer than 1/RARE of its most common value's
     (one 2013 flight went to LGA; LGA is an origin of 100,000). A member named with no role word
     is read in the dimension that holds it commonly."""
+    with_facts: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """(fact model, the values its rows reach), for a dimension joined from another table,
+    where some values reach no fact ('Boston Back Bay Station' is an airport with no flights):
+    a place named is matched among the values the asked metric's facts hold."""
+    named: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    """(qualified name dimension, (member, its name)) where the dimension's column is the key
+    of an entity whose table names it (`origin` JFK: origin_airport__airport_name 'John F
+    Kennedy Intl'): a metric read only by the name reads the member named by its code."""
 
 
 def member_index(model: SemanticModelFile) -> dict[str, MemberList]:
@@ -125,13 +133,93 @@ def infer(model: SemanticModelFile, run: Run, dialect: str = "duckdb") -> Semant
         else:
             index[info.qualified] = MemberList(tuple(members[:INDEX_BOUND]),
                                                len(values) <= INDEX_BOUND,
-                                               tuple(v for v in rare if citable(v)))
+                                               tuple(v for v in rare if citable(v)),
+                                               _with_facts(model, info, members, run, dialect))
+    for qualified, names in _named(model, run, dialect).items():
+        listed = index.get(qualified)
+        index[qualified] = replace(listed, named=names) if listed is not None else \
+            MemberList((), True, named=names)
     through = [c.through for c in coverage.values()]
     as_of = model.as_of
     if as_of == dt.date.max and through:
         as_of = max(through)
     return replace(model, coverage_by_model=coverage, dimension_governance=governance,
                    as_of=as_of, member_index=index, spine_coverage=spine)
+
+
+def _with_facts(model: SemanticModelFile, info: Any, members: list[str], run: Run, dialect: str
+                ) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(fact model, values its rows reach) of a dimension one entity away from the facts
+    (`origin_airport__airport_name`: the airports whose key some flight holds), kept for the
+    fact models that reach fewer values than the table holds; () for any other dimension."""
+    from sqlglot import exp
+
+    from showwork.semantic_layer.sql import qualify
+
+    entity, _, _ = info.qualified.partition("__")
+    owner = model.models_by_name[info.owner]
+    key = owner.entity(entity) if "__" in info.qualified else None
+    if key is None or not key.joinable:
+        return ()
+    out = []
+    for sm in model.semantic_models:
+        held = sm.entity(entity) if sm.measures and sm.name != owner.name else None
+        if held is None:
+            continue
+        value = qualify(info.dimension.expr, owner.table)
+        reached = exp.select(qualify(held.expr, sm.table)).from_(_table(sm))
+        sql = (exp.select(exp.alias_(value, "v")).distinct().from_(_table(owner))
+               .where(exp.and_(exp.not_(value.copy().is_(exp.null())),
+                               qualify(key.expr, owner.table).isin(query=reached)))
+               .order_by(exp.column("v")).limit(INDEX_BOUND + 1).sql(dialect))
+        found = {_text(r[0]) for r in run(sql)}
+        kept = tuple(v for v in members if v in found)
+        if len(kept) < len(members):
+            out.append((sm.name, kept))
+    return tuple(out)
+
+
+def _named(model: SemanticModelFile, run: Run, dialect: str
+           ) -> dict[str, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]]:
+    """Qualified dimension → (qualified name dimension, (member, name)) of each categorical
+    dimension of a fact model whose column is also the expr of an entity that another model
+    keys (flights' `origin` is the entity origin_airport, keyed by airports.faa): each member's
+    name in every categorical dimension of that model, where each member has exactly one."""
+    from sqlglot import exp
+
+    from showwork.semantic_layer.sql import qualify
+
+    out: dict[str, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = {}
+    for info in model.dimensions.values():
+        sm = model.models_by_name[info.owner]
+        if not sm.measures or info.dimension.type.lower() != "categorical":
+            continue
+        for entity in sm.entities:
+            owner = next((o for o in model.semantic_models if o.name != sm.name
+                          and (k := o.entity(entity.name)) is not None and k.joinable), None)
+            if owner is None or entity.expr.strip().lower() != info.dimension.expr.strip().lower():
+                continue
+            key = owner.entity(entity.name)
+            assert key is not None
+            found = []
+            for name in model.dimensions.values():
+                if name.owner != owner.name or not name.qualified.startswith(f"{entity.name}__") \
+                        or name.dimension.type.lower() != "categorical":
+                    continue
+                code = qualify(key.expr, owner.table)
+                value = qualify(name.dimension.expr, owner.table)
+                sql = (exp.select(exp.alias_(code, "k"), exp.alias_(value, "v")).distinct()
+                       .from_(_table(owner)).where(code.copy().isin(
+                           query=exp.select(qualify(entity.expr, sm.table)).from_(_table(sm))))
+                       .limit(INDEX_BOUND + 1).sql(dialect))
+                rows = [(_text(a), _text(b)) for a, b in run(sql) if a is not None and b is not None]
+                # a name: one per member and no two alike (a time zone holds many airports)
+                if rows and len({a for a, _ in rows}) == len({b for _, b in rows}) == len(rows) \
+                        <= INDEX_BOUND:
+                    found.append((name.qualified, tuple(sorted(rows))))
+            if found:
+                out[info.qualified] = tuple(found)
+    return out
 
 
 def _time_coverage(sm: SemanticModel, time: Dimension, run: Run, dialect: str

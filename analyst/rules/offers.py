@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from showwork.protocol.reading import Reading, rate_metrics
+from showwork.protocol.reading.members import holding, with_facts
 
 MAX_NAMED = 8
 """Dimensions named at most in a refusal."""
@@ -29,7 +30,7 @@ def offered(words: str, metrics: list[str], catalog: dict[str, Any]) -> str:
     shown = ", ".join(dims[:MAX_NAMED]) + (" …" if len(dims) > MAX_NAMED else "")
     text = (f"{metric} can be split or filtered by {shown}; no dimension, member or metric is "
             f"{words!r}" if dims else f"{metric} has no dimensions; no metric is {words!r}")
-    close = closest(words, catalog)
+    close = closest(words, catalog, metrics=tuple(metrics))
     rates = rate_metrics(catalog) if re.fullmatch(r"(?i)rates?", words.strip()) else []
     if len(rates) > 1:  # 'the rates': several are governed; which one is asked back
         return text + f"; the rates governed are {' and '.join(rates)}: which one do you mean?"
@@ -46,11 +47,20 @@ def _dimensions(metrics: list[str], catalog: dict[str, Any]) -> list[str]:
     return common
 
 
-def closest(words: str, catalog: dict[str, Any], n: int = 3) -> list[str]:
+def without_facts(words: str, catalog: dict[str, Any], metrics: list[str]) -> list[str]:
+    """The values whose name holds the words that the metrics' facts never reach ('Boston':
+    'Boston Back Bay Station', an airport no flight left from), said in a refusal."""
+    reached = set(holding(words, with_facts(catalog, tuple(metrics))))
+    return list(dict.fromkeys(v for d, v in holding(words, catalog) if (d, v) not in reached))
+
+
+def closest(words: str, catalog: dict[str, Any], n: int = 3, metrics: tuple[str, ...] = ()
+            ) -> list[str]:
     """Governed names and members spelled closest to the words (difflib's ratio ≥ 0.75; a
     member synonym counts as its member's spelling: 'Deltta' is closest to 'delta'), else the
     few members whose name holds the words as a whole word ('Chicago': 'Chicago Midway Intl',
-    'Chicago Ohare Intl')."""
+    'Chicago Ohare Intl'), among the values the `metrics`' facts reach."""
+    catalog = with_facts(catalog, metrics)
     names = list(catalog.get("metrics") or {})
     synonyms: dict[str, str] = {}
     for dim, info in (catalog.get("dimensions") or {}).items():

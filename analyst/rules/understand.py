@@ -323,7 +323,7 @@ def _refusals(q: Understood, reading: Reading, lowered: str, catalog: dict[str, 
     blocking = [g for g in (*reading.gaps, *_unread_members(reading))
                 if g.kind in BLOCKING and not g.dimension and not _change_unit(g, q)]
     if blocking:
-        q.intent, q.refusal = "refuse", _unread_refusal(blocking, catalog)
+        q.intent, q.refusal = "refuse", _unread_refusal(blocking, catalog, q.metrics)
     elif reading.unread_content:
         q.intent, q.refusal = "refuse", offers.unread_refusal(reading, q.metrics, catalog)
     elif reading.asks.share is not None:
@@ -363,12 +363,18 @@ def _common(word: str) -> bool:
     return word.lower() in COMMON_WORDS
 
 
-def _closest(words: str, catalog: dict[str, Any]) -> str:
-    close = offers.closest(words, catalog)
-    return f"; closest: {', '.join(close)}" if close else ""
+def _closest(words: str, catalog: dict[str, Any], metrics: list[str]) -> str:
+    close = offers.closest(words, catalog, metrics=tuple(metrics))
+    said = f"; closest: {', '.join(close)}" if close else ""
+    idle = offers.without_facts(words, catalog, metrics)
+    if idle:  # 'Boston': only a station no flight left from holds the word
+        said += (f"; named so in the data only by {', '.join(idle[:3])}"
+                 f"{' …' if len(idle) > 3 else ''}, which {' and '.join(metrics)} has no data for")
+    return said
 
 
-def _unread_refusal(gaps: list[Gap], catalog: dict[str, Any]) -> str:
-    said = "; ".join(f"{g.words!r} ({g.reason}{_closest(g.words, catalog)})" for g in gaps)
+def _unread_refusal(gaps: list[Gap], catalog: dict[str, Any], metrics: list[str]) -> str:
+    said = "; ".join(f"{g.words!r} ({g.reason}{_closest(g.words, catalog, metrics)})"
+                     for g in gaps)
     return (f"The question says {said}, which the governed catalog cannot read; answering without "
             "it would answer a different question.")

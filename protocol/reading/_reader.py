@@ -8,11 +8,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from showwork.protocol.reading._calendar import Period
-from showwork.protocol.reading._words import overlaps
+from showwork.protocol.reading._words import Span, overlaps
 from showwork.protocol.reading.account import ReadSpan, entry_words, lemma, mention_span, unread_spans
-from showwork.protocol.reading.asks import JUDGED, Asks, GrammarSpan, read_asks
+from showwork.protocol.reading.asks import BETTER, JUDGED, Asks, By, GrammarSpan, read_asks
 from showwork.protocol.reading.filters import exclusions
 from showwork.protocol.reading.gaps import Gap, find_gaps
+from showwork.protocol.reading.members import carried, place_notes, prefix_doubts
 from showwork.protocol.reading.mentions import Mention, contested, find_mentions
 from showwork.protocol.reading.part_periods import part_and_whole, with_enclosing
 from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
@@ -46,13 +47,19 @@ class Reading:
     excluded: tuple[Mention, ...] = ()
     """Members kept out ('excluding Delta', 'without Toronto'): every other member is asked
     about (a `not_in` filter). Not among `members`."""
+    notes: tuple[str, ...] = ()
+    """What the reading chose that a person should see ('Atlanta': the one airport of that
+    name the metric's facts reach), said in 'Read as'."""
+    doubts: tuple[ReadSpan, ...] = ()
+    """Words read as one member that also begin other members' names ('Airbus': AIRBUS, and
+    AIRBUS INDUSTRIE): read as the member named, and flagged to every caller, never clean."""
 
     @property
     def unread(self) -> list[str]:
-        """The words of every gap and every unread content span, in text order: what a caller
-        must refuse over or flag."""
+        """The words of every gap, every unread content span and every doubt, in text order:
+        what a caller must refuse over or flag."""
         found = sorted([(g.span, g.words) for g in self.gaps]
-                       + [(u.span, u.words) for u in self.unread_content])
+                       + [(u.span, u.words) for u in (*self.unread_content, *self.doubts)])
         return [words for _span, words in found]
 
     def metric_names(self) -> list[str]:
@@ -84,6 +91,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     if _SHARE_OF.search(text):  # 'the year's cancellations … in February': the year holding it
         named = with_enclosing(text, named)
     mentions, overall = _overall(text, find_mentions(text, catalog), catalog)
+    mentions, notes = carried(mentions, catalog)
     mentions = sorted(mentions + _clock_times(text, catalog, mentions) + _rate(text, catalog, mentions)
                       + _unit_total(text, catalog, mentions), key=lambda m: m.span)
     mentions = restate(text, mentions, catalog, [p.span for p in named.found])
@@ -94,15 +102,17 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     periods = _anchored(_without(named, mentions))
     # the words that keep members out are the filter's, never a shape's ('Delta', 'other than')
     masked = _blank(text, [span for _w, span, _d in cut] + [m.span for m in excluded])
-    asks = read_asks(masked, mentions, periods)
+    asks = _judged_change(masked, read_asks(masked, mentions, periods), mentions, catalog)
     if (asks.change or asks.why or _COMPARE_WORD.search(text)) and any(
             p.parts for p in periods.found):  # 'compare A between May and June': two windows
         periods = _two_periods(periods)
-        asks = read_asks(masked, mentions, periods)
+        asks = _judged_change(masked, read_asks(masked, mentions, periods), mentions, catalog)
     asks = _judged(text, asks, mentions, catalog)
     periods = _running_from_start(periods, asks, mentions, catalog)
     asks, said = _shared_words(text, asks, mentions, catalog)
+    asks = _entity_breakdown(text, asks, mentions, catalog)
     asks = _counted_each(asks, catalog)
+    asks = _hour_ranking(asks, catalog)
     mentions = sorted(mentions + said, key=lambda m: m.span)
     if asks.share is not None and _rate_named(mentions, catalog):
         # 'what percentage of reminders were opened': a rate is the share asked for
@@ -133,9 +143,12 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                            for words, span in unread_spans(text, taken, own)]
                           + _contested(text, catalog, list(by_kind["metric"]), taken, own),
                           key=lambda s: s.span))
+    asked = tuple(dict.fromkeys(m.name for m in by_kind["metric"]))
     return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
                    periods.found, asks, tuple(gaps), tuple(sorted(spans, key=lambda s: s.span)),
-                   unread, tuple(ranges), tuple(excluded))
+                   unread, tuple(ranges), tuple(excluded),
+                   (*notes, *place_notes(by_kind["member"], catalog, asked)),
+                   prefix_doubts([*by_kind["member"], *excluded], catalog, asked))
 
 
 def _contested(text: str, catalog: dict[str, Any], metrics: list[Mention],
@@ -250,6 +263,86 @@ def _shared_words(text: str, asks: Asks, mentions: list[Mention], catalog: dict[
                 and not any(s.span == b.span for s in spans)]  # 'at each of the three airports'
     spans = tuple(sorted((*dict.fromkeys(spans), *resolved), key=lambda g: g.span))
     return replace(asks, by=by, breakdown=breakdown, ranking=ranking, spans=spans), said
+
+
+_KEY_WORDS = {"id": "id", "ids": "id", "number": "num", "numbers": "num", "no": "num",
+              "nos": "num", "num": "num", "nbr": "num", "key": "key", "code": "code"}
+"""Words that name an entity's key column ('order id', 'policy number', 'tail number'), each
+read as the column's own abbreviation of it."""
+
+
+_KEY_AFTER = re.compile(r"\s+(ids?|numbers?|nos?|num|nbr|key|code)\b", re.IGNORECASE)
+
+
+def _entity_breakdown(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, Any]
+                      ) -> Asks:
+    """'By order id', 'by policy number', 'by tail number': a breakdown by an entity whose key
+    column those words name (the catalog's `entities`: order keyed by order_id), where every
+    named metric's sources hold it; its members are labels. 'By product ID' is the entity's
+    key, not the product's name. Any other unknown 'by' stays unknown."""
+    entities = catalog.get("entities") or {}
+    named = {m.name for m in mentions if m.kind == "metric"}
+    if not entities or not named:
+        return asks
+    asks = _ranked_entity(text, asks, entities, named)
+    found: dict[Span, tuple[str, By]] = {}
+    for b in asks.by:
+        key = _KEY_AFTER.match(text, b.span[1]) if b.kind == "dimension" else None
+        words = f"{b.words} {key.group(1)}" if key else b.name if b.kind == "unknown" else None
+        entity = _entity_keyed(words.split(None, 1)[-1], entities, named) if words else None
+        if entity is not None:
+            span = (b.span[0], key.end()) if key else b.span
+            found[b.span] = (entity, By("dimension", entity, text[span[0]:span[1]], span))
+    if not found:
+        return asks
+    by = tuple(found[b.span][1] if b.span in found else b for b in asks.by)
+    spans = tuple(s for s in asks.spans if s.span not in found) + tuple(
+        GrammarSpan(b.words, b.span, f"by {e} (its key, {entities[e]['column']})")
+        for e, b in found.values())
+    renamed = {old.name: found[old.span][0] for old in asks.by if old.span in found}
+    breakdown = tuple(dict.fromkeys(renamed.get(d, d) for d in asks.breakdown))
+    return replace(asks, by=by, breakdown=breakdown,
+                   spans=tuple(sorted(spans, key=lambda g: g.span)))
+
+
+_TWO_WORDS = re.compile(r"\s*([A-Za-z]+\s+[A-Za-z]+)\b")
+
+
+def _ranked_entity(text: str, asks: Asks, entities: dict[str, Any], metrics: set[str]) -> Asks:
+    """'Which tail number flew the most flights': a ranking of an entity's keys, where the two
+    words after the question word name its key column; else the ranking is as read."""
+    ranking = asks.ranking
+    if ranking is None or not ranking.dimension or not ranking.spans or \
+            ranking.dimension in (asks.breakdown[1:] if asks.breakdown else ()):
+        return asks
+    said = _TWO_WORDS.match(text, ranking.spans[0][1])
+    entity = _entity_keyed(said.group(1), entities, metrics) if said else None
+    if said is None or entity is None:
+        return asks
+    span = said.span(1)
+    breakdown = tuple(dict.fromkeys(entity if d == ranking.dimension else d
+                                    for d in asks.breakdown))
+    spans = asks.spans + (GrammarSpan(said.group(1), span, f"by {entity} (its key, "
+                                      f"{entities[entity]['column']})"),)
+    return replace(asks, ranking=replace(ranking, dimension=entity), breakdown=breakdown,
+                   spans=tuple(sorted(spans, key=lambda g: g.span)))
+
+
+def _entity_keyed(words: str, entities: dict[str, Any], metrics: set[str]) -> str | None:
+    """The one entity whose key column the words name, every metric holding it."""
+    said = [_KEY_WORDS.get(w, w) for w in re.findall(r"[a-z0-9]+", words.lower().replace("_", " "))]
+    if len(said) < 2 or said[-1] not in ("id", "num", "key", "code"):
+        return None
+    out = []
+    for name, info in entities.items():
+        column = [_KEY_WORDS.get(w, w) for w in str(info.get("column") or "").lower().split("_") if w]
+        own = [w for w in name.lower().split("_") if w]
+        if not metrics <= set(info.get("metrics") or ()):
+            continue
+        if sorted(said) == sorted(column) or "".join(said) == "".join(column) or (
+                said[:-1] == own and said[-1] in column):
+            out.append(name)
+    return out[0] if len(out) == 1 else None
 
 
 def _with_aggregate(text: str, span: tuple[int, int]) -> tuple[int, int]:
@@ -605,6 +698,29 @@ def _judged(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, A
     return replace(asks, ranking=replace(ranking, order=order), spans=asks.spans + said)
 
 
+def _judged_change(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, Any]
+                   ) -> Asks:
+    """'Did the cancellation rate get better from May to June': a change, read where the one
+    metric named has a polarity (better is lower for a lower_is_better metric), said in the
+    span; with no polarity, several metrics or a ranking, the word stays unread."""
+    names = {m.name for m in mentions if m.kind == "metric"}
+    if asks.ranking is not None or len(names) != 1:
+        return asks
+    polarity = ((catalog.get("metrics") or {}).get(next(iter(names))) or {}).get("polarity")
+    if polarity not in ("higher_is_better", "lower_is_better"):
+        return asks
+    taken = [m.span for m in mentions] + [s.span for s in asks.spans]
+    def way(word: str) -> str:
+        return "higher" if (word == "better") == (polarity == "higher_is_better") else "lower"
+
+    said = tuple(GrammarSpan(m.group(1), m.span(1), f"change: {m.group(1).lower()} is "
+                             f"{way(m.group(1).lower())} by the metric's polarity ({polarity})")
+                 for m in BETTER.finditer(text) if not overlaps(m.span(1), taken))
+    if not said:
+        return asks
+    return replace(asks, change=True, spans=tuple(sorted(asks.spans + said, key=lambda g: g.span)))
+
+
 _UNIT_ASKED = re.compile(r"\bhow\s+(?:many|much)\s+(?:total\s+)?(?P<unit>[a-z]+)\b", re.IGNORECASE)
 _UNIT_WORDS = {"dollars": "usd", "dollar": "usd", "euros": "eur", "euro": "eur"}
 """Words for a currency unit the catalog names by its code; any other unit is its own word
@@ -684,6 +800,22 @@ def _clock_ranges(text: str, catalog: dict[str, Any], mentions: list[Mention]) -
         kept = sorted(int(v) for v in members if (int(v) >= hour if later else int(v) < hour))
         out += [Mention("member", dim, str(v), m.group(0), m.span(), "said") for v in kept]
     return out
+
+
+def _hour_ranking(asks: Asks, catalog: dict[str, Any]) -> Asks:
+    """'Which hour of the day had the worst delay': no metric has an hour grain, so the hours
+    ranked are the members of the one hour dimension (_hour_dimension); without one, the
+    ranking stays by a grain the layer refuses."""
+    ranking = asks.ranking
+    if ranking is None or ranking.grain != "hour" or "hour" in (catalog.get("grains") or ()):
+        return asks
+    found = _hour_dimension(catalog)
+    if found is None:
+        return asks
+    return replace(asks, ranking=replace(ranking, grain=None, dimension=found[0]),
+                   breakdown=(found[0], *asks.breakdown), grain=None, series=False,
+                   spans=tuple(replace(s, detail=f"ranking by {found[0]}")
+                               if s.detail == "ranking by hour" else s for s in asks.spans))
 
 
 def _hour_dimension(catalog: dict[str, Any]) -> tuple[str, set[str]] | None:

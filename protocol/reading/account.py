@@ -298,8 +298,13 @@ def read_as_line(reading: Reading) -> str:
     grain = f" by {ranking.grain}" if ranking is not None and ranking.grain else ""
     if reading.asks.cumulative and reading.asks.grain and not grain:
         grain = f" by {reading.asks.grain}"  # a running total period by period
-    parts.append(reading.asks.shape + grain)
-    line = "Read as: " + " · ".join(parts)
-    if reading.unread:
-        line += " · unread: " + ", ".join(repr(w) for w in reading.unread)
+    judged = [s.detail.partition(": ")[2] for s in reading.spans if s.detail.startswith("change: ")]
+    parts.append(reading.asks.shape + grain + (f" ({'; '.join(judged)})" if judged else ""))
+    line = "Read as: " + " · ".join([*parts, *reading.notes])
+    unread = [w for w in reading.unread if w not in {d.words for d in reading.doubts}]
+    if unread:
+        line += " · unread: " + ", ".join(repr(w) for w in unread)
+    if reading.doubts:
+        line += " · in doubt: " + "; ".join(f"{d.words!r} read as {d.detail}"
+                                            for d in reading.doubts)
     return line

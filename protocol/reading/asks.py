@@ -231,9 +231,10 @@ _DID_CAUSE = re.compile(r"(did|does|do|could|would)\s.*?\s?(cause)", re.IGNORECA
 _TO_THE_END = re.compile(r"\b(?:in\s+total|as\s+of|(?:at|by|through|up\s+to|to)\s+the\s+end\s+of)\b",
                          re.IGNORECASE)
 """Words of a running total said next to its own phrase ('in total, … by the end of March')."""
-_HOW_MUCH_FELL = re.compile(r"(\bhow (?:much|many)\s+\x00+\s+)([a-z]+)", re.IGNORECASE)
-"""'How much rain fell', 'how many users dropped in': the verb after the metric is its own
-predicate, not a move (a change is asked as 'how much did … fall')."""
+_HOW_MUCH_FELL = re.compile(r"(\bhow (?:much|many)\s+(?:[a-z]+\s+of\s+(?:the\s+)?)?\x00+\s+)([a-z]+)",
+                            re.IGNORECASE)
+"""'How much rain fell', 'how many inches of rain fell', 'how many users dropped in': the verb
+after the metric is its own predicate, not a move (a change is asked as 'how much did … fall')."""
 
 
 def _share(masked: str) -> Share | None:
@@ -421,6 +422,9 @@ def _rank_word(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | 
 
 JUDGED = re.compile(r"\b(best|worst)\b(?![- ]selling)", re.IGNORECASE)
 """Words that say which way is good: read only by a metric's polarity (_reader.py `_judged`)."""
+BETTER = re.compile(r"\b(better|worse)\b(?!\s+than\b)", re.IGNORECASE)
+"""'Did the cancellation rate get better': a change, its good direction the metric's polarity
+(_reader.py `_judged_change`); 'better than' sets two things side by side, and stays unread."""
 _PERIOD = r"(day|week|month|quarter|year|hour)"
 _EXTREME_PERIOD = re.compile(
     rf"\b(?:(?:the\s+)?(?:single\s+)?(?P<s1>{_SUPERLATIVE})\s+(?:single\s+)?{_PERIOD}\b"

@@ -16,10 +16,13 @@ import difflib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from showwork.protocol.reading._words import COMMON_WORDS
 from showwork.protocol.reading.mentions import How, Mention
+
+if TYPE_CHECKING:
+    from showwork.protocol.reading.account import ReadSpan
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
 _QUOTED = re.compile(r"[\"“”']([^\"“”']{2,80})[\"“”']")
@@ -104,12 +107,136 @@ def member_table(catalog: dict[str, Any]) -> tuple[dict[str, list[_Entry]], int]
     return table
 
 
-def find_members(text: str, catalog: dict[str, Any], named: list[tuple[int, int]] | None = None
-                 ) -> list[Mention]:
+def with_facts(catalog: dict[str, Any], metrics: tuple[str, ...]) -> dict[str, Any]:
+    """The catalog whose joined dimensions hold only the values the metrics' facts reach (the
+    catalog's `with_facts`: 'Boston Back Bay Station' is an airport no flight reaches); the
+    catalog itself where no dimension says so or no metric is named. Kept per catalog object,
+    so that its member tables are built once."""
+    dims = catalog.get("dimensions") or {}
+    if not metrics or not any(info.get("with_facts") for info in dims.values()):
+        return catalog
+    kept = _VIEWS.get((id(catalog), metrics))
+    if kept is not None and kept[0] is catalog:
+        return kept[1]
+    view = {**catalog, "dimensions": {
+        dim: ({**info, "values": reached} if (reached := _reached(info, metrics)) is not None
+              else info) for dim, info in dims.items()}}
+    if len(_VIEWS) >= 64:
+        _VIEWS.clear()
+    _VIEWS[(id(catalog), metrics)] = (catalog, view)
+    return view
+
+
+_VIEWS: dict[tuple[int, tuple[str, ...]], tuple[dict[str, Any], dict[str, Any]]] = {}
+
+
+def _reached(info: dict[str, Any], metrics: tuple[str, ...]) -> list[str] | None:
+    """The values every named metric's facts reach together, or None when some metric's are
+    not known (the dimension's whole list stands)."""
+    groups = info.get("with_facts") or []
+    found = [g for g in groups if set(g.get("metrics") or ()) & set(metrics)]
+    if not found or not all(any(m in (g.get("metrics") or ()) for g in found) for m in metrics):
+        return None
+    return sorted({str(v) for g in found for v in g.get("values") or ()})
+
+
+def holding(words: str, catalog: dict[str, Any], dimension: str | None = None) -> list[tuple[str, str]]:
+    """(dimension, value) of the indexed values whose name holds the words as whole words
+    ('Atlanta': 'Hartsfield Jackson Atlanta Intl', 'Atlanta Regional Airport - Falcon Field')."""
+    form = key(_SQUEEZE.sub("", words))
+    if not form:
+        return []
+    out = []
+    for dim, values, indexed in _entries(catalog):
+        if indexed and dimension in (None, dim):
+            out += [(dim, v) for v in values
+                    if f" {form} " in f" {key(_SQUEEZE.sub('', v))} "]
+    return out
+
+
+def carried(mentions: list[Mention], catalog: dict[str, Any]) -> tuple[list[Mention], list[str]]:
+    """A member of a dimension the named metrics lack, carried to the one dimension they have
+    that names the same thing in the data (the catalog's `named_by`: `origin` JFK is
+    origin_airport_name 'John F Kennedy Intl' for a weather metric), said in a note; else left
+    as read (the layer refuses it, naming the dimensions the metric has)."""
+    metrics = catalog.get("metrics") or {}
+    dims = catalog.get("dimensions") or {}
+    mentions = _same_thing(mentions, dims)
+    named = [metrics.get(m.name) or {} for m in mentions if m.kind == "metric"]
+    if not named:
+        return mentions, []
+
+    def has(dim: str) -> bool:
+        return all(dim in (info.get("dimensions") or ()) for info in named)
+
+    out, notes = [], []
+    for m in mentions:
+        names = (dims.get(m.name) or {}).get("named_by") or {}
+        to = [d for d in names if m.member in names[d] and has(d)] \
+            if m.kind == "member" and not has(m.name) else []
+        if len(to) != 1:
+            out.append(m)
+            continue
+        member = names[to[0]][m.member]
+        out.append(Mention("member", to[0], member, m.words, m.span, m.how))
+        notes.append(f"{m.words!r} is {m.name} {m.member}, read as {to[0]} = {member} (the "
+                     f"metric has no {m.name})")
+    return out, notes
+
+
+def _same_thing(mentions: list[Mention], dims: dict[str, Any]) -> list[Mention]:
+    """'La Guardia': origin LGA and origin_airport_name 'La Guardia' on one span are one
+    airport (`named_by` says LGA's name is 'La Guardia'): the code's reading is kept."""
+    coded = {(m.span, n, names.get(m.member or "")) for m in mentions if m.kind == "member"
+             for n, names in ((dims.get(m.name) or {}).get("named_by") or {}).items()}
+    return [m for m in mentions if m.kind != "member" or (m.span, m.name, m.member) not in coded]
+
+
+def place_notes(members: tuple[Mention, ...], catalog: dict[str, Any], metrics: tuple[str, ...]
+                ) -> tuple[str, ...]:
+    """'Atlanta' read as the one airport of that name the metrics' facts reach, where the
+    dimension's table holds several: said, with how many others the word names."""
+    out = []
+    for m in members:
+        if m.how != "said" or m.member is None:
+            continue
+        every = holding(m.words, catalog, m.name)
+        if len(every) > 1:
+            out.append(f"{m.words!r} is {m.member}: of the {len(every)} {m.name} values named "
+                       f"so, the one with {' and '.join(metrics)} data")
+    return tuple(dict.fromkeys(out))
+
+
+def prefix_doubts(members: list[Mention], catalog: dict[str, Any], metrics: tuple[str, ...]
+                  ) -> tuple[ReadSpan, ...]:
+    """A member named exactly whose name begins other members' of its dimension ('Airbus':
+    AIRBUS, and AIRBUS INDUSTRIE; among the values the metrics' facts reach): read as the
+    member named, flagged, with the others named."""
+    from showwork.protocol.reading.account import ReadSpan
+
+    dims = with_facts(catalog, metrics).get("dimensions") or {}
+    out = []
+    for m in members:
+        if m.how != "member" or m.member is None:
+            continue
+        info = dims.get(m.name) or {}
+        head = key(m.member) + " "
+        longer = [str(v) for v in info.get("members") or info.get("values") or ()
+                  if key(str(v)).startswith(head)]
+        if longer:
+            out.append(ReadSpan(m.words, m.span, "member",
+                                f"{m.name} = {m.member}; {m.name} also has "
+                                f"{', '.join(longer[:5])}{' …' if len(longer) > 5 else ''}"))
+    return tuple(dict.fromkeys(out))
+
+
+def find_members(text: str, catalog: dict[str, Any], named: list[tuple[int, int]] | None = None,
+                 metrics: tuple[str, ...] = ()) -> list[Mention]:
     """Members of every dimension the text names, leftmost-longest (one value in two dimensions
     gives two mentions on one span). `named`: spans a closed list's member or member synonym
     already names ('Boeing' the manufacturer, 'La Guardia' the origin), which are no part of a
-    place's name."""
+    place's name. A part of a place's name is matched among the values the named `metrics`'
+    facts reach (`with_facts`): 'Atlanta' is the one airport of that name with flights."""
     table, longest = member_table(catalog)
     if not table:
         return []
@@ -127,7 +254,8 @@ def find_members(text: str, catalog: dict[str, Any], named: list[tuple[int, int]
         out += [Mention("member", e.dimension, e.member, text[span[0]:span[1]], span, "member")
                 for e in entries]
         i += size
-    return out + _places(text, catalog, [m.span for m in out] + list(named or ()))
+    return out + _places(text, with_facts(catalog, metrics),
+                         [m.span for m in out] + list(named or ()))
 
 
 _PROPER = re.compile(r"[A-Z][A-Za-z'’]*(?:[ -]+[A-Z][A-Za-z'’]*){0,3}")

@@ -402,14 +402,15 @@ def find_mentions(text: str, catalog: dict[str, Any]) -> list[Mention]:
 
     members, dimensions = _dimension_scanners(_dimension_key(catalog))
     scanned = members.scan(text)
+    found = find_metrics(text, catalog)
+    asked = tuple(dict.fromkeys(m.name for m in found if m.how != "abbreviation"))
     known = {(m.span, m.name, m.member) for m in scanned}
-    scanned += [m for m in find_members(text, catalog, [m.span for m in scanned])
+    scanned += [m for m in find_members(text, catalog, [m.span for m in scanned], asked)
                 if (m.span, m.name, m.member) not in known]
     dims = dimensions.scan(text)
     named = [m for m in scanned if not _verb(text, m) and not _bare_number(text, m, dims)]
     said = [m.span for m in named + dims]
-    metrics = [m for m in find_metrics(text, catalog)
-               if m.how != "abbreviation" or not overlaps(m.span, said)]
+    metrics = [m for m in found if m.how != "abbreviation" or not overlaps(m.span, said)]
     candidates = metrics + named + dims
     return resolve(candidates)
 

@@ -1,9 +1,11 @@
 """A question that says more never gets the same reading with nothing unread (issue 42, item 2).
 
 For every answerable question of every domain's question files, a meaning-bearing phrase is
-inserted (a ranking over a time grain, 'at each X', 'for every X', year-to-date, 'as of DATE',
-another period to compare with, 'only <member>', 'excluding <member>', 'per <dimension>', a
-running total, a share of the year's total). The phrases are generated from each catalog (its
+inserted (a ranking over a time grain: month, week, day, quarter, hour, 'the best month';
+'at each X', 'for every X', year-to-date, 'as of DATE', 'through the end of MONTH', 'by the
+end of Q3', another period to compare with (the same period a year earlier, a month named),
+'only <member>', 'excluding <member>', 'per <dimension>', a running total, a share of the
+year's total). The phrases are generated from each catalog (its
 dimensions, members and coverage), not picked per question. The mutant's reading must differ
 from the original's in what is acted on, or leave a span unread: else the original's answer
 would be served clean for a question it does not answer. A sample runs in `make test`, every
@@ -59,13 +61,17 @@ def phrases(catalog: dict[str, Any]) -> list[str]:
     out = [", and which month had the most", ", in the single worst week", ", year-to-date",
            f", as of {as_of:%B} {as_of.day}, {as_of.year}", ", as a running total",
            ", compared with the same period a year earlier", ", as a share of the year's total",
-           ", and which day had the least"]
+           ", and which day had the least", ", and which quarter had the most",
+           ", and which hour had the most", ", and the best month",
+           f", compared with {as_of:%B %Y}", f", through the end of {as_of:%B}",
+           ", by the end of Q3"]
     if any("hour" in f"{d} {info.get('label') or ''}".lower()
            and all(str(v).isdigit() for v in info.get("members") or ["x"])
            for d, info in catalog["dimensions"].items()):
         out += [", after 9pm", ", before 6am"]  # a range of an hour dimension
     for label, members in dims:
-        out += [f" at each of the {len(members)} {label}s", f" for every {label}",
+        out += [f" at each of the {len(members)} {label}s", f" at each {label}",
+                f" for every {label}",
                 f" per {label}", f", only {members[-1]}", f", excluding {members[0]}",
                 f", without {members[-1]}", f", not counting {members[0]}",
                 f", other than {members[1]}"]
@@ -114,9 +120,13 @@ def _repeats(text: str, mutant: str, catalog: dict[str, Any]) -> bool:
     out = re.fullmatch(r", (?:excluding|without|not counting|other than) (.+?)[?.!]?", added)
     if out is not None and any(m.member == out.group(1) for m in reading.excluded):
         return True  # 'excluding web, without web': the question already keeps it out
+    against = re.fullmatch(r", compared with (.+?)[?.!]?", added)
+    if against is not None and len(reading.periods) >= 2 and {p.period for p in reading.periods} \
+            == {p.period for p in read_text(mutant, catalog).periods}:
+        return True  # 'from April to May 2026, compared with April 2026': already compared
     asks = reading.asks
     asked = set(asks.breakdown) | ({asks.ranking.dimension} if asks.ranking else set())
-    said = re.match(r"\s+(?:per|for every|at each of the \d+)\s+(.+?)s?[?.!]?$", added)
+    said = re.match(r"\s+(?:per|for every|at each(?: of the \d+)?)\s+(.+?)s?[?.!]?$", added)
     return said is not None and any(
         said.group(1) in ((catalog["dimensions"].get(d) or {}).get("label") or d, d)
         for d in asked if d)

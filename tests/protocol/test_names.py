@@ -2,7 +2,9 @@
 demo: members kept out ('excluding X') and kept alone ('only X'), 'the rate', plural metric
 names, one word of a place's name, a whole ('all three airports'), a near miss with a
 did-you-mean, and a range of hours ('after 9pm'); the analyst answers them and the audit holds
-what the question and the claims say."""
+what the question and the claims say. Members as the data holds them: a place named in part is
+matched only among the values the asked metric's facts reach (the catalog's `with_facts`), and
+a member named exactly whose name begins other members' is read, flagged, never clean."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from showwork.analyst.rules import RulesClient
 from showwork.harness.experiments.attempt import Question, run_attempt
 from showwork.protocol.reading import read_text
 from showwork.protocol.reading.account import read_as_line
+from showwork.protocol.reading.members import holding, with_facts
 from showwork.protocol.reading.mentions import find_metrics
 from showwork.protocol.switches import Protocol
 
@@ -175,11 +178,12 @@ class TestPlacesAndWholes:
         assert read_text(text, catalogs(name)).unread
 
     def test_a_place_with_no_data_is_refused(self, request) -> None:
-        """'Boston' is a word of one name only, a station no flight left from: refused, not
-        'no value'."""
+        """'Boston' is a word of one name only, a station no flight left from: no member of
+        the values flights reach, so refused, saying which value holds it without data."""
         served = _run(request, "flights", "How many flights left from Boston in 2013?")
         assert served.audit["status"] == "refused"
-        assert "Boston Back Bay Station" in served.audit["refusal_reason"]
+        assert "only by Boston Back Bay Station, which flights has no data for" in \
+            served.audit["refusal_reason"]
 
     @pytest.mark.parametrize(("name", "text", "said"), [
         ("flights", "How many flights left all three New York airports in December 2013?",
@@ -410,3 +414,267 @@ class TestBestAndWorstByPolarity:
         reading = read_text("What was the worst month for cancellations at JFK in 2013?",
                             {**catalog, "metrics": metrics})
         assert "worst" in reading.unread
+
+
+class TestWithFacts:
+    def test_the_catalog_says_what_the_facts_reach(self, flights_layer) -> None:
+        """Each metric's reached airport names are exactly those the raw tables join to its
+        facts: destinations of flights, origins of flights and of weather readings."""
+        catalog = flights_layer.catalog()
+        sql = {"destination_airport_name": "SELECT DISTINCT a.name FROM airports a WHERE a.faa IN "
+                                           "(SELECT dest FROM flights)",
+               "origin_airport_name": "SELECT DISTINCT a.name FROM airports a WHERE a.faa IN "
+                                      "(SELECT origin FROM {table})"}
+        for dim, query in sql.items():
+            groups = catalog["dimensions"][dim]["with_facts"]
+            for group in groups:
+                table = "weather" if "average_temperature" in group["metrics"] else "flights"
+                raw = {r[0] for r in flights_layer.run_sql(query.format(table=table))}
+                assert set(group["values"]) == raw, (dim, group["metrics"][:2])
+        assert "Boston Back Bay Station" in catalog["dimensions"]["destination_airport_name"]["values"]
+
+    def test_a_catalog_without_joined_names_is_its_own_view(self, catalogs) -> None:
+        """The shop's dimensions are closed lists: no view, the same catalog object."""
+        shop = catalogs("shop")
+        assert with_facts(shop, ("revenue",)) is shop
+
+    @pytest.mark.parametrize(("text", "member", "of"), [
+        ("How many flights went to Atlanta in 2013?", "Hartsfield Jackson Atlanta Intl", 2),
+        ("How many flights flew to Miami in March 2013?", "Miami Intl", 3),
+    ])
+    def test_one_of_several_names_with_facts_is_read_and_said(self, catalogs, text, member,
+                                                              of) -> None:
+        """Several airports' names hold the word, one of them has flights: read as it, and
+        'Read as' says which and of how many."""
+        catalog = catalogs("flights")
+        reading = read_text(text, catalog)
+        assert reading.member_keys() == [("destination_airport_name", member)]
+        assert reading.unread == []
+        word = reading.members[0].words
+        assert len(holding(word, catalog, "destination_airport_name")) == of
+        assert f"{word!r} is {member}: of the {of} destination_airport_name values" in \
+            read_as_line(reading)
+
+    def test_the_asked_metric_decides(self, catalogs) -> None:
+        """Weather is read at the three origins only: 'Atlanta' names none of them."""
+        reading = read_text("What was the average temperature at Atlanta in 2013?",
+                            catalogs("flights"))
+        assert reading.members == () and reading.unread == ["Atlanta"]
+
+    def test_several_with_facts_are_asked_back(self, request) -> None:
+        """'Chicago': two airports with flights hold it: refused, naming both."""
+        served = _run(request, "flights", "How many flights went to Chicago in 2013?")
+        assert served.audit["status"] == "refused"
+        reason = served.audit["refusal_reason"]
+        assert "Chicago Midway Intl" in reason and "Chicago Ohare Intl" in reason
+
+    def test_the_one_with_facts_is_answered(self, request, flights_layer) -> None:
+        served = _run(request, "flights", "How many flights went to Atlanta in 2013?")
+        assert served.audit["status"] == "answered", served.audit.get("refusal_reason")
+        [(n,)] = flights_layer.run_sql("SELECT count(*) FROM flights WHERE dest = 'ATL'")
+        assert served.audit["value"] == n
+
+
+class TestPrefixDoubts:
+    @pytest.mark.parametrize(("name", "text", "member", "others"), [
+        ("flights", "How many flights were on Airbus planes in 2013?", "AIRBUS",
+         "AIRBUS INDUSTRIE"),
+        ("shop", "How many units of Chai did we sell in June 2019?", "Chai",
+         "Chai Latte, chai and mighty"),
+    ])
+    def test_a_member_that_begins_others_is_read_in_doubt(self, catalogs, name, text, member,
+                                                          others) -> None:
+        reading = read_text(text, catalogs(name))
+        assert [m.member for m in reading.members] == [member]
+        assert [d.words.upper() for d in reading.doubts] == [member.upper()]
+        assert reading.unread == [reading.doubts[0].words]
+        assert f"also has {others}" in read_as_line(reading)
+
+    @pytest.mark.parametrize(("name", "text"), [
+        ("flights", "How many flights were on Airbus Industrie planes in 2013?"),
+        ("shop", "How many units of Chai Latte did we sell in June 2019?"),
+    ])
+    def test_the_longer_member_is_no_doubt(self, catalogs, name, text) -> None:
+        reading = read_text(text, catalogs(name))
+        assert reading.doubts == () and reading.unread == []
+
+    @pytest.mark.parametrize(("name", "text"), [
+        ("flights", "How many flights were on Airbus planes in 2013?"),
+        ("shop", "How many units of Chai did we sell in June 2019?"),
+    ])
+    def test_answered_never_clean(self, request, name, text) -> None:
+        served = _run(request, name, text)
+        assert served.audit["status"] == "answered", served.audit.get("refusal_reason")
+        assert served.audit["decision"] == "serve_with_caveats"
+        assert "unread_question" in [f["code"] for f in served.audit["findings"]]
+
+    @pytest.mark.parametrize("name", ["flights", "shop"])
+    def test_every_prefix_pair_of_the_catalog_is_in_doubt(self, catalogs, name) -> None:
+        """Generated from the catalog: every closed member whose name, as a whole word, begins
+        another member's of its dimension, asked alone, is read in doubt."""
+        catalog = catalogs(name)
+        pairs = [(dim, str(a)) for dim, info in catalog["dimensions"].items()
+                 for a in info.get("members") or ()
+                 if any(str(b).lower().startswith(str(a).lower() + " ")
+                        for b in info.get("members") or ())]
+        assert pairs
+        for dim, member in pairs:
+            metric = next(m for m, i in catalog["metrics"].items() if dim in i["dimensions"])
+            reading = read_text(f"{metric} for '{member}' in 2019", catalog)
+            assert any(d.detail.startswith(f"{dim} = {member};") for d in reading.doubts), member
+
+
+class TestOverReading:
+    @pytest.mark.parametrize(("name", "text"), [
+        ("flights", "How many inches of rain fell at JFK in 2013?"),
+        ("flights", "How much precipitation fell at EWR in July 2013?"),
+        ("shop", "How many units of Chai Latte sold in June 2019?"),
+    ])
+    def test_the_metric_s_own_verb_is_no_change(self, catalogs, name, text) -> None:
+        """'Rain fell': the verb after the metric (and its unit) is its predicate, not a move."""
+        reading = read_text(text, catalogs(name))
+        assert not reading.asks.change and reading.unread == []
+
+    @pytest.mark.parametrize(("name", "text"), [
+        ("flights", "How much did precipitation fall from June to July 2013?"),
+        ("shop", "How much did revenue fall from May to June 2019?"),
+    ])
+    def test_a_move_asked_is_still_a_change(self, catalogs, name, text) -> None:
+        assert read_text(text, catalogs(name)).asks.change
+
+    def test_a_code_is_carried_to_the_name_the_metric_has(self, request, flights_layer) -> None:
+        """Weather has only the origin airport's name: 'JFK' (an origin code) is read as the
+        name the airports table gives it, said in 'Read as', and answered from the data."""
+        catalog = flights_layer.catalog()
+        text = "How many inches of rain fell at JFK in 2013?"
+        reading = read_text(text, catalog)
+        [(name,)] = flights_layer.run_sql("SELECT name FROM airports WHERE faa = 'JFK'")
+        assert reading.member_keys() == [("origin_airport_name", name)]
+        assert f"'JFK' is origin JFK, read as origin_airport_name = {name}" in read_as_line(reading)
+        served = _run(request, "flights", text)
+        [(rain,)] = flights_layer.run_sql(
+            "SELECT sum(precip) FROM weather WHERE origin = 'JFK' AND CAST(observed_at AS DATE) "
+            "BETWEEN DATE '2013-01-01' AND DATE '2013-12-31'")
+        assert served.audit["status"] == "answered", served.audit.get("refusal_reason")
+        assert served.audit["value"] == pytest.approx(rain)
+
+    def test_only_a_name_is_carried(self, catalogs) -> None:
+        """From the data: a destination's time zone holds many airports, so it names none; a
+        metric that has the code keeps it."""
+        catalog = catalogs("flights")
+        assert set(catalog["dimensions"]["destination"]["named_by"]) == {"destination_airport_name"}
+        reading = read_text("How many flights left JFK in 2013?", catalog)
+        assert reading.member_keys() == [("origin", "JFK")]
+
+    def test_no_name_to_carry_to_is_refused_naming_the_metric_s_dimensions(self, request) -> None:
+        """The shop's new customers have no store: 'Brooklyn' is refused, saying which
+        dimensions the metric has."""
+        served = _run(request, "shop", "How many new customers did Brooklyn get in June 2019?")
+        assert served.audit["status"] == "refused"
+        assert "supported: region__country, region__region_name, segment" in \
+            served.audit["refusal_reason"]
+
+
+class TestEntityKeys:
+    @pytest.mark.parametrize(("name", "text", "entity"), [
+        ("shop", "What was revenue by order id on 2019-06-01?", "order"),
+        ("demo", "Value moments by user id in the week of 2026-04-13", "user"),
+        ("flights", "How many flights by tail number on 2013-01-01?", "plane"),
+    ])
+    def test_a_key_column_is_a_breakdown(self, catalogs, name, text, entity) -> None:
+        """'By order id', 'by tail number': the entity whose key column the words name (the
+        catalog's `entities`, from the semantic models), every word read."""
+        reading = read_text(text, catalogs(name))
+        assert reading.asks.breakdown == (entity,) and reading.unread == []
+        column = catalogs(name)["entities"][entity]["column"]
+        assert f"by {entity} (its key, {column})" in [s.detail for s in reading.spans]
+
+    @pytest.mark.parametrize(("name", "text", "entity", "top"), [
+        ("flights", "Which tail number flew the most flights out of JFK in 2013?", "plane",
+         "SELECT tailnum FROM flights WHERE origin = 'JFK' AND year(flight_date) = 2013 "
+         "AND tailnum IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 1"),
+        ("shop", "Which order id had the highest revenue in June 2019?", "order",
+         "SELECT order_id FROM orders WHERE NOT is_test AND status <> 'cancelled' AND "
+         "CAST(ordered_at AS DATE) BETWEEN DATE '2019-06-01' AND DATE '2019-06-30' "
+         "GROUP BY 1 ORDER BY sum(order_total) DESC LIMIT 1"),
+    ])
+    def test_a_ranking_of_keys(self, request, catalogs, name, text, entity, top) -> None:
+        """'Which tail number flew the most': a ranking of the entity's keys, answered with the
+        key the raw tables rank first."""
+        reading = read_text(text, catalogs(name))
+        assert reading.asks.ranking.dimension == entity and reading.unread == []
+        served = _run(request, name, text)
+        [(key,)] = request.getfixturevalue(LAYER[name]).run_sql(top)
+        assert served.audit["status"] == "answered"
+        assert str(served.audit["value"]) == str(key)
+
+    @pytest.mark.parametrize(("name", "text", "unread"), [
+        # flights' 'flight' column is a flight number, no entity's key
+        ("flights", "How many flights by flight number on 2013-01-01?", ["by flight number"]),
+        # the customer's key is an id: no number names it
+        ("shop", "Show revenue by customer number for June 2019", ["by customer number"]),
+        # 'product' is also the product's name dimension: the layer would read its names
+        ("shop", "Items sold by product ID in June 2019", ["ID"]),
+        # the weather readings hold no plane
+        ("flights", "What was the average temperature by tail number in 2013?",
+         ["by tail number"]),
+    ])
+    def test_words_that_name_no_key_stay_unread(self, catalogs, name, text, unread) -> None:
+        assert read_text(text, catalogs(name)).unread == unread
+
+    @pytest.mark.parametrize(("name", "text", "sql"), [
+        ("shop", "What was revenue by order id on 2019-06-01?",
+         "SELECT count(DISTINCT order_id) FROM orders WHERE NOT is_test AND status <> 'cancelled' "
+         "AND CAST(ordered_at AS DATE) = DATE '2019-06-01'"),
+        ("flights", "How many flights by tail number on 2013-01-01?",
+         "SELECT count(DISTINCT tailnum) FROM flights WHERE flight_date = DATE '2013-01-01'"),
+    ])
+    def test_answered_by_the_entity(self, request, name, text, sql) -> None:
+        """The analyst groups by the entity: one row per key the raw tables hold that day."""
+        layer = request.getfixturevalue(LAYER[name])
+        trace = run_attempt(Question("t", text), RulesClient(), layer, Protocol.parse("claims"))
+        assert trace.served().audit["status"] == "answered"
+        [call] = trace.calls
+        [entity] = read_text(text, layer.catalog()).asks.breakdown
+        assert call.arguments["group_by"] == [entity]
+        [(n,)] = layer.run_sql(sql)
+        assert len(call.result["rows"]) == n
+
+
+class TestSameThing:
+    def test_a_code_and_its_name_on_one_span_are_one_member(self, catalogs) -> None:
+        """'La Guardia' is origin LGA's synonym and the origin airport name the airports table
+        gives LGA (`named_by`): one airport, read as the code, not asked back."""
+        catalog = catalogs("flights")
+        assert catalog["dimensions"]["origin"]["named_by"]["origin_airport_name"]["LGA"] == \
+            "La Guardia"
+        reading = read_text("Flights from La Guardia to Chicago O'Hare in October 2013?", catalog)
+        assert ("origin", "LGA") in reading.member_keys()
+        assert not any(d == "origin_airport_name" for d, _m in reading.member_keys())
+
+    def test_no_code_no_merge(self, catalogs) -> None:
+        """The shop's dimensions are keyed by no code another table names: no `named_by`, so
+        nothing is carried or merged there."""
+        catalog = catalogs("shop")
+        assert not any(info.get("named_by") for info in catalog["dimensions"].values())
+
+
+class TestHourRanking:
+    def test_which_hour_ranks_the_hour_dimension(self, request, catalogs, flights_layer) -> None:
+        """No metric has an hour grain: 'which hour' ranks the one hour dimension's members,
+        and the analyst answers with the hour the raw table ranks first."""
+        text = "Which hour had the most cancelled flights in July 2013?"
+        reading = read_text(text, catalogs("flights"))
+        assert reading.asks.ranking.dimension == "departure_hour" and reading.unread == []
+        served = _run(request, "flights", text)
+        [(hour,)] = flights_layer.run_sql(
+            "SELECT hour FROM flights WHERE dep_time IS NULL AND flight_date BETWEEN "
+            "DATE '2013-07-01' AND DATE '2013-07-31' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")
+        assert served.audit["status"] == "answered" and str(served.audit["value"]) == str(hour)
+
+    def test_without_an_hour_dimension_the_grain_stands(self, catalogs) -> None:
+        """The shop has no hour dimension: the ranking stays by the hour grain, which the layer
+        refuses, naming the grains it has."""
+        ranking = read_text("Which hour had the most orders in June 2019?",
+                            catalogs("shop")).asks.ranking
+        assert (ranking.grain, ranking.dimension) == ("hour", None)
