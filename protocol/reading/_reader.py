@@ -108,6 +108,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
         periods = _two_periods(periods)
         asks = _judged_change(masked, read_asks(masked, mentions, periods), mentions, catalog)
     asks = _judged(text, asks, mentions, catalog)
+    periods, asks = _so_far(periods, asks, mentions, catalog)
     periods = _running_from_start(periods, asks, mentions, catalog)
     asks, said = _shared_words(text, asks, mentions, catalog)
     asks = _entity_breakdown(text, asks, mentions, catalog)
@@ -209,6 +210,36 @@ def _overall(text: str, mentions: list[Mention], catalog: dict[str, Any] | None 
     return [m for m in mentions if m not in dropped], [
         ReadSpan(text[said.start():m.span[1]], (said.start(), m.span[1]), "qualifier",
                  f"every {m.name}: no filter") for m, said in every]
+
+
+_SO_FAR = re.compile(r"so\s+far|to[\s-]+date", re.IGNORECASE)
+"""A running total said of the period it names ('in 2019 so far'): that period to date, not a
+total from the start of the data."""
+
+
+def _so_far(periods: Periods, asks: Asks, mentions: list[Mention], catalog: dict[str, Any]
+            ) -> tuple[Periods, Asks]:
+    """'In 2019 so far', '2019 to date': the one period named, from its start to now (the data's
+    end), not a running total from the start of the data. Said of a ranking, a series or a
+    breakdown ('which month of 2019 had the most so far') it only bounds the window: no running
+    total is asked."""
+    said = [g for g in asks.spans if g.detail == "cumulative"]
+    if not said or not all(_SO_FAR.fullmatch(g.words) for g in said) or asks.change or \
+            asks.why or len(periods.found) != 1 or periods.found[0].period.grain == "range":
+        return periods, asks
+    [named] = periods.found
+    ends = [str((((catalog.get("metrics") or {}).get(m.name) or {}).get("coverage") or {})
+                .get("end") or "") for m in mentions if m.kind == "metric"]
+    known = [dt.date.fromisoformat(e[:10]) for e in ends if e]
+    end = min([named.period.end, *known])  # now: where the data ends, within the period
+    if end < named.period.start:
+        return periods, asks  # the period is before the data: nothing so far to bound
+    to_date = Period(named.period.start, end, "range")
+    periods = Periods((replace(named, period=to_date),), periods.compare, periods.problems)
+    if asks.ranking is not None or asks.grain or asks.breakdown:
+        spans = tuple(replace(g, detail="to date") if g in said else g for g in asks.spans)
+        asks = replace(asks, cumulative=False, spans=spans)
+    return periods, asks
 
 
 def _running_from_start(periods: Periods, asks: Asks, mentions: list[Mention],

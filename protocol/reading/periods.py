@@ -200,9 +200,15 @@ def _iso_week(m: re.Match[str], ctx: _Context) -> Period:
     return iso_week(monday)
 
 
+_ORDINALS = ("first", "second", "third", "fourth")
+_LAST = ("last", "final")
+"""'The last quarter of 2018': the year's last one (a named year's; alone, 'last quarter' is the
+one before the current)."""
+
+
 def _quarter(m: re.Match[str], ctx: _Context) -> Period:
     q = m.group("q").lower()
-    number = int(q[0]) if q[0].isdigit() else ("first", "second", "third", "fourth").index(q) + 1
+    number = int(q[0]) if q[0].isdigit() else 4 if q in _LAST else _ORDINALS.index(q) + 1
     return quarter(ctx.begun(m.group("y"), 3 * number - 2), number)
 
 
@@ -210,6 +216,12 @@ def _half(m: re.Match[str], ctx: _Context) -> Period:
     h = m.group("h").lower()
     number = 1 if h in ("1", "first", "1st") else 2
     return months(dt.date(ctx.begun(m.group("y"), 6 * number - 5), 6 * number - 5, 1), 6, "half")
+
+
+def _month_of_year(m: re.Match[str], ctx: _Context) -> Period:
+    """'The first month of 2019' (January), 'the last month of 2013' (December)."""
+    number = 12 if m.group("o").lower() in _LAST else 1
+    return months(dt.date(ctx.year_of(m.group("y")), number, 1), 1, "month")
 
 
 def _fiscal(m: re.Match[str], ctx: _Context) -> Period:
@@ -367,8 +379,14 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
     (rf"\bW(?P<w>\d{{1,2}})\b{_QY}", _iso_week, _DIGITS),
     (rf"\b(?P<y>{_YEAR})[\s-]?Q(?P<q>[1-4])\b", _quarter, _DIGITS),
     (rf"\bQ(?P<q>[1-4])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _quarter, _DIGITS),
+    (rf"\b(?:the\s+)?(?P<q>last|final)\s+quarter\s+of\s+(?P<y>{_YEAR})\b", _quarter,
+     _needs(("quarter",), DIGIT)),
     (rf"\b(?:the\s+)?(?P<q>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b{_QY}",
      _quarter, _needs(("quarter",))),
+    (rf"\b(?:the\s+)?(?P<h>last|final)\s+half\s+of\s+(?P<y>{_YEAR})\b", _half,
+     _needs(("half",), DIGIT)),
+    (rf"\b(?:the\s+)?(?P<o>first|last|final)\s+month\s+of\s+(?P<y>{_YEAR})\b", _month_of_year,
+     _needs(("month",), DIGIT)),
     (rf"\bH(?P<h>[12])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _half, _DIGITS),
     (rf"\b(?:the\s+)?(?P<h>first|second|1st|2nd)\s+half\b{_QY}", _half, _needs(("half",))),
     (r"\bFY\s?'?(?:\d{4}|\d{2})\b|\bfiscal\s+(?:year|quarter|half|Q[1-4]|H[12])\b(?:\s+\d{4})?",

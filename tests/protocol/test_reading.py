@@ -655,13 +655,49 @@ class TestGrammar:
         ("revenue in the second half of 2018", "2018-07-01..2018-12-31"),
         ("revenue in Q3 2018", "2018-07-01..2018-09-30"),
         ("revenue in 2018", "2018-01-01..2018-12-31"),
+        ("revenue in the last quarter of 2018", "2018-10-01..2018-12-31"),
+        ("revenue in the final quarter of 2019", "2019-10-01..2019-12-31"),
+        ("revenue in the last half of 2018", "2018-07-01..2018-12-31"),
+        ("revenue in the last month of 2018", "2018-12-01..2018-12-31"),
+        ("revenue in the first month of 2019", "2019-01-01..2019-01-31"),
     ])
     def test_quarters_halves_years(self, shop_catalog, demo, text, period) -> None:
-        """Quarters, halves and whole years on two domains."""
+        """Quarters, halves and whole years on two domains; 'the last quarter of 2018' is that
+        year's last, not the quarter before the as-of date (which 'last quarter' alone is)."""
         for catalog, said in ((shop_catalog, text), (demo, text.replace("revenue",
                                                                          "new users"))):
             reading = read_text(said, catalog)
             assert [str(p.period) for p in reading.periods] == [period] and reading.unread == []
+
+    @pytest.mark.parametrize(("domain", "text", "year"), [
+        ("shop", "What were sales in England in {y} so far?", 2019),
+        ("shop", "What was revenue in {y} to date?", 2019),
+        ("demo", "How many new users did we get in {y} so far?", 2026),
+        ("trips", "How many flights went to LAX in {y} so far?", 2013),
+    ])
+    def test_a_named_period_so_far_is_that_period_to_date(self, request, domain, text, year
+                                                          ) -> None:
+        """'In 2019 so far': from the period's start to where the data ends, a level; not a
+        running total from the start of the data (the shop's data begins in 2018)."""
+        catalog = _domains(request, (domain,))[domain]
+        reading = read_text(text.format(y=year), catalog)
+        [metric] = reading.metric_names()
+        end = min(dt.date(year, 12, 31),
+                  dt.date.fromisoformat(str(catalog["metrics"][metric]["coverage"]["end"])[:10]))
+        assert [str(p.period) for p in reading.periods] == [f"{year}-01-01..{end}"]
+        assert reading.asks.shape == "cumulative" and reading.unread == []
+
+    @pytest.mark.parametrize(("domain", "text"), [
+        ("shop", "Which month of 2019 had the highest revenue so far?"),
+        ("shop", "Revenue by store in 2019 so far?"),
+        ("demo", "Which week of 2026 had the most new users so far?"),
+    ])
+    def test_so_far_only_bounds_a_ranking_or_a_breakdown(self, request, domain, text) -> None:
+        """Said of a ranking or a breakdown, 'so far' bounds the window at the data's end and
+        asks for no running total."""
+        reading = read_text(text, _domains(request, (domain,))[domain])
+        assert not reading.asks.cumulative and reading.unread == []
+        assert reading.periods[0].period.grain == "range"
 
     @pytest.mark.parametrize(("domain", "text", "metric"), [
         ("shop", "How many items were sold in June 2019?", "items_sold"),
