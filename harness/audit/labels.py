@@ -85,7 +85,8 @@ def read_words(index: CatalogIndex, kind: str, text: str) -> ClaimReading:
 
 def _read(text: str, index: CatalogIndex) -> ClaimReading:
     # 'other than Delta': a member left out is no member named (scope.find_kept_out holds it)
-    mentions, _excluded, _cues, _only = exclusions(text, find_mentions(text, index.catalog))
+    mentions, _excluded, _cues, _only = exclusions(text, index.read(
+        "mentions", text, lambda t: find_mentions(t, index.catalog)))  # shared with the checks
     read = find_periods(text, as_of(index.catalog))
     periods = _with_written(text, read.found + _backwards(read.problems, index.catalog),
                             index.catalog)

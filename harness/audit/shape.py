@@ -77,8 +77,8 @@ def _rows_of(ctx: AnswerContext, clause: str, series: list[Series], grains: dict
              ) -> list[_Row] | None:
     """The one series the clause speaks of: of the metric it names, or the only one cited."""
     current = ctx.index_.current
-    named = {current.get(m.name, m.name) for m in find_mentions(clause, ctx.catalog)
-             if m.kind == "metric"}
+    named = {current.get(m.name, m.name) for m in ctx.index_.read(
+        "mentions", clause, lambda t: find_mentions(t, ctx.catalog)) if m.kind == "metric"}
     mine = [s for s in series if current.get(s[0], s[0]) in named] if named else series
     if len(mine) != 1 or not grains.get(mine[0][0]):
         return None
