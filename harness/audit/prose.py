@@ -34,7 +34,7 @@ from showwork.harness.audit.labels import (
     answer_windows,
     carries,
     members_cited,
-    names_window,
+    names_said_window,
     read_words,
     stated_year,
     support_of,
@@ -478,7 +478,7 @@ def _windows(ctx: AnswerContext, periods: tuple[PeriodMention, ...], cited: tupl
     for p in periods:
         if any(a <= p.span[0] and p.span[1] <= b for a, b in shaped):
             continue  # 'since May' of a shape the cited series holds (shape.py)
-        if names_window(p.period, windows) or stated_year(p, [
+        if names_said_window(p, windows) or stated_year(p, [
                 ctx.answer.value, *(c.value for c in cited), *(c.claim.value for c in ctx.claims)]):
             continue
         said = f"{p.period.start}..{p.period.end}"
