@@ -4,6 +4,7 @@ model fix; they never break grounding."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from showwork.harness.audit.basis import find_claim_basis, find_prose_basis
@@ -116,11 +117,13 @@ FLAT_BAND = 2.0
 """A change (in percent) a text may call flat or unchanged; a larger move is not flat."""
 
 
-def _ends(text: str) -> list[tuple[ReadNumber, ReadNumber]]:
-    """Each 'A → B' (or 'from A to B') pair of numbers the text states, in order."""
+def _ends(text: str, read: Callable[[str], Sequence[ReadNumber]] = claims_in
+          ) -> list[tuple[ReadNumber, ReadNumber]]:
+    """Each 'A → B' (or 'from A to B') pair of numbers the text states, in order (`read`: the
+    text's numbers, as the number checks read them once per text)."""
     if "→" not in text and "->" not in text and " to " not in text:
         return []
-    numbers = claims_in(text)
+    numbers = read(text)
     return [(a, b) for a, b in zip(numbers, numbers[1:], strict=False)
             if _ENDS_GAP.fullmatch(gap := text[a.end:b.start])
             and ("→" in gap or "->" in gap or text[:a.start].rstrip().endswith("from"))]
@@ -135,7 +138,9 @@ def _compared(item: Any) -> dict[str, Any] | None:
 
 
 def _against_ends(ctx: ClaimContext) -> list[Finding]:
-    pairs = ctx.index_.read("ends", ctx.claim.text, _ends)
+    index = ctx.index_
+    pairs = index.read("ends", ctx.claim.text,
+                       lambda t: _ends(t, lambda s: index.read("claims_in", s, claims_in)))
     for item in ctx.cited if pairs else ():
         fields = _compared(item)
         if fields is None or fields.get("value") == fields.get("previous"):

@@ -85,7 +85,8 @@ def read_words(index: CatalogIndex, kind: str, text: str) -> ClaimReading:
 
 def _read(text: str, index: CatalogIndex) -> ClaimReading:
     # 'other than Delta': a member left out is no member named (scope.find_kept_out holds it)
-    mentions, _excluded, _cues, _only = exclusions(text, find_mentions(text, index.catalog))
+    mentions, _excluded, _cues, _only = exclusions(text, index.read(
+        "mentions", text, lambda t: find_mentions(t, index.catalog)))  # shared with the checks
     read = find_periods(text, as_of(index.catalog))
     periods = _with_written(text, read.found + _backwards(read.problems, index.catalog),
                             index.catalog)
@@ -506,7 +507,7 @@ def find_mislabelled_window(ctx: ClaimContext) -> list[Finding]:
     if not windows:
         return []
     out = [_window_finding(ctx, p, windows, support) for p in periods
-           if not names_window(p.period, windows) and not _two_windows(p, windows)
+           if not names_said_window(p, windows) and not _two_windows(p, windows)
            and not stated_year(p, [ctx.claim.value, *(c.value for c in support.cited)])]
     return out or _swapped_windows(ctx, support)
 
@@ -697,6 +698,15 @@ def names_window(period: Period, windows: Collection[Window]) -> bool:
     if period.start == period.end:
         return any(period.start in w for w in windows)  # w is (first day, last day)
     return (period.start, period.end) in windows
+
+
+def names_said_window(p: PeriodMention, windows: Collection[Window]) -> bool:
+    """`names_window` for a period as the text says it: a day said without its date
+    ('yesterday', 'today') names a window only when a cited window is that day; the day
+    that ends a month or a year is no 'yesterday' of its values."""
+    if p.period.start == p.period.end and not any(c.isdigit() for c in p.words):
+        return (p.period.start, p.period.end) in windows
+    return names_window(p.period, windows)
 
 
 def stated_year(p: PeriodMention, values: Iterable[Any]) -> bool:

@@ -443,7 +443,8 @@ def read_claims(index: CatalogIndex, text: str) -> tuple[ReadNumber, ...]:
 
 
 def _claims_of(index: CatalogIndex, text: str) -> tuple[ReadNumber, ...]:
-    numbers = _unjudged(in_time_unit(text, claims_in(text), time_unit(index.catalog)))
+    written = index.read("claims_in", text, claims_in)  # shared with findings._ends
+    numbers = _unjudged(in_time_unit(text, written, time_unit(index.catalog)))
     shares = _shares(index, text, numbers)
     if shares:
         numbers = tuple(sorted((*numbers, *shares), key=lambda n: n.start))

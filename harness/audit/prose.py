@@ -22,7 +22,7 @@ ignored instruction the answer reports) are not the answer's words and are skipp
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from showwork.harness.audit.context import AnswerContext, Cited, ClaimContext
@@ -34,13 +34,14 @@ from showwork.harness.audit.labels import (
     answer_windows,
     carries,
     members_cited,
-    names_window,
+    names_said_window,
     read_words,
     stated_year,
     support_of,
 )
 from showwork.harness.audit.numbers import Supports, answer_checker, premise_supports, read_claims
 from showwork.harness.audit.scope import Question, scope_of
+from showwork.harness.audit.shape import read_shapes
 from showwork.harness.audit.steps import emits
 from showwork.harness.audit.types import Finding
 from showwork.protocol.numbers import ReadNumber, from_value, say, unasked
@@ -473,8 +474,11 @@ def _windows(ctx: AnswerContext, periods: tuple[PeriodMention, ...], cited: tupl
     if not windows:
         return []
     out = []
+    shaped = read_shapes(ctx, ctx.answer.answer or "") if periods else []
     for p in periods:
-        if names_window(p.period, windows) or stated_year(p, [
+        if any(a <= p.span[0] and p.span[1] <= b for a, b in shaped):
+            continue  # 'since May' of a shape the cited series holds (shape.py)
+        if names_said_window(p, windows) or stated_year(p, [
                 ctx.answer.value, *(c.value for c in cited), *(c.claim.value for c in ctx.claims)]):
             continue
         said = f"{p.period.start}..{p.period.end}"
@@ -669,6 +673,14 @@ def judged(text: str, word: re.Match[str]) -> int:
     return JUDGES.get(verb, 0)
 _NEGATIONS = frozenset({"not", "no", "never", "neither", "nor", "without", "hardly", "barely"})
 _WORDS = re.compile(r"[A-Za-z]+(?:'t)?")
+_BRACKETED = re.compile(r"\([^()]*\)")
+
+
+def unbracketed(text: str, words: Iterable[re.Match[str]]) -> Iterator[re.Match[str]]:
+    """The words outside parentheses: 'Flights (origin airport EWR) rose' says its move after
+    the label; a verb inside one ('origin rises EWR') is a label's word, not the metric's move."""
+    inside = [m.span() for m in _BRACKETED.finditer(text)] if "(" in text else []
+    return (w for w in words if not any(a < w.start() < b for a, b in inside))
 
 
 def _read_moves(text: str, sentences: list[tuple[int, int]], metrics: tuple[Mention, ...],
@@ -684,7 +696,7 @@ def _read_moves(text: str, sentences: list[tuple[int, int]], metrics: tuple[Ment
         stop = min([e for e in ends if e > m.span[1]] or [len(text)])
         if i + 1 < len(metrics):
             stop = min(stop, metrics[i + 1].span[0])
-        for word in _WORDS.finditer(text, m.span[1], stop):
+        for word in unbracketed(text, _WORDS.finditer(text, m.span[1], stop)):
             verb = word.group(0).lower()
             if verb in _CAUSE_WORDS:
                 break  # 'active users drove the fall': the move after it is the effect's

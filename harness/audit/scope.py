@@ -409,7 +409,8 @@ def find_kept_out(ctx: AnswerContext) -> list[Finding]:
         if not claim.cited:
             continue
         _kept, excluded, _cues, _only = exclusions(
-            claim.claim.text, find_mentions(claim.claim.text, ctx.catalog))
+            claim.claim.text, ctx.index_.read("mentions", claim.claim.text,
+                                              lambda t: find_mentions(t, ctx.catalog)))
         for group in by_span(excluded):
             if all(keeps_out(ctx, claim.cited, m.name, m.member or "") is False for m in group):
                 m = group[0]

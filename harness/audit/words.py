@@ -42,8 +42,10 @@ from showwork.harness.audit.prose import (
     judged,
     led_before,
     polarities,
+    unbracketed,
 )
 from showwork.harness.audit.quantifiers import read_quantified
+from showwork.harness.audit.shape import read_shapes
 from showwork.harness.audit.steps import emits
 from showwork.harness.audit.times import read_times
 from showwork.harness.audit.trends import _FALLS as TREND_FALLS
@@ -102,9 +104,12 @@ Reading = Callable[[str, "AnswerContext"], Iterable[Span]]
 def _numbers(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """Numbers with their currency, scale, percent, hedge or bound and sign word: each is held
     to a cited field (numbers.py: unsupported_number, text_value_mismatch)."""
+    named = _metrics_named(text, ctx)
     for n in read_claims(ctx.index_, text):
         if _bare_change(text, n, ctx):
             continue  # 'Revenue roughly 5.73 %': a change's size with no word saying it moved
+        if not _of_named(text, n, ctx, named):
+            continue  # 'shops (store X) was $16,685': whose value it is, the text does not say
         yield n.start, n.end
         for word in (n.hedge, "" if n.sign_word.lower() in SIZE_BANDS else n.sign_word):
             # a verb that states a size too is read by _direction, which holds its band
@@ -131,6 +136,24 @@ def _bare_change(text: str, n: ReadNumber, ctx: AnswerContext) -> bool:
         return False
     stating = answer_checker(ctx).matching(n)
     return not any(not s.change for s in stating)
+
+
+def _metrics_named(text: str, ctx: AnswerContext) -> set[str]:
+    """The metrics (current names) the text names."""
+    current = ctx.index_.current
+    return {current.get(m.name, m.name) for m in _mentioned(text, ctx) if m.kind == "metric"}
+
+
+def _of_named(text: str, n: ReadNumber, ctx: AnswerContext, named: set[str]) -> bool:
+    """A number is read as a value of a metric: the text names one (the label checks hold the
+    number to it: mislabelled_metric when it is another's), or it states no cited field at all
+    (unsupported_number holds it), or some value it states is no metric's, or the text is the
+    headline, which states the asked value. A number in a text that names no metric has no
+    subject the user can read ('weekly fell 3.12 %', 'yesterday by month: … 27,004')."""
+    if named or text == ctx.answer.value:
+        return True
+    stating = answer_checker(ctx).matching(n)
+    return not stating or any(s.source is None for s in stating)
 
 
 _SENTENCE_STOP = re.compile(r"[.;!?](?=\s)")
@@ -321,8 +344,8 @@ def _direction(text: str, ctx: AnswerContext) -> Iterable[Span]:
             continue  # no cited change of this metric: nothing holds a way of motion
         name = next(m.name for m in mentions if m.span == metrics[k])
         judging = name in polarity
-        direct = next((m for m in _WORD.finditer(text, end, stop) if m.group().lower() in _MOVES
-                       or judging and judged(text, m)), None)
+        direct = next((m for m in unbracketed(text, _WORD.finditer(text, end, stop))
+                       if m.group().lower() in _MOVES or judging and judged(text, m)), None)
         if direct is not None:
             word = direct.group().lower()
             if word not in _MOVES:  # 'improved', 'got worse': held under the metric's polarity
@@ -369,10 +392,13 @@ def _patterns(text: str, ctx: AnswerContext) -> Iterable[Span]:
     changed = {c.metric for c in _cited(ctx) if c.citation.field in ("delta", "pct_change")}
     series = any(k in _TIME_KEYS for c in _cited(ctx) for k, _ in c.citation.selector)
     argued = _argued(ctx)  # 'because there were fewer orders': the premises carry the move
+    joined = _joined_kinds(text, ctx)
     for pattern in _PATTERNS:
         if pattern in _SERIES and not series:
             continue
         for m in pattern.finditer(text):
+            if pattern in _JOINING and not _joins(text, m.span(), joined):
+                continue  # 'Cancellation rate vs 326.4 %': it compares nothing
             names = sentence(m.start())
             held = (names.pair or argued and len(names.metrics) >= 2 if pattern in _PAIRED
                     else names.members > 0
@@ -380,6 +406,33 @@ def _patterns(text: str, ctx: AnswerContext) -> Iterable[Span]:
                     if pattern is _FLAT_WORD else True)
             if m.end() > m.start() and held:
                 yield m.span()
+
+
+_JOINING = (_VERSUS, _TO)
+"""Patterns that join two things the readings hold ('December 2013 versus November 2013', '0.85 %
+→ 3.6 %', 'EWR versus LGA', '$55,865.10 in May 2019, against $59,258.50'): read only between
+two of them ('Cancellation rate vs 326.4 %' compares nothing)."""
+
+
+def _joined_kinds(text: str, ctx: AnswerContext) -> dict[str, list[Span]]:
+    """The spans `_JOINING` words may join, by kind: periods, members, numbers (with their
+    units)."""
+    kind = "prose" if text == ctx.answer.answer else "claim"
+    return {"period": [p.span for p in read_words(ctx.index_, kind, text).periods],
+            "member": [m.span for m in _mentioned(text, ctx) if m.kind == "member"],
+            "number": [*((n.start, n.end) for n in read_claims(ctx.index_, text)),
+                       *_units(text, ctx)]}  # '12.4 min → 6.89 min'
+
+
+
+def _joins(text: str, span: Span, joined: dict[str, list[Span]]) -> bool:
+    """The words at `span` stand between two things a reading holds (spaces and brackets
+    aside)."""
+    start = len(text[:span[0]].rstrip(" ("))
+    end = span[1] + len(text[span[1]:]) - len(text[span[1]:].lstrip(" ("))
+    first = span[0] + len(re.sub(r"(?i)\bthe\s+$", "", text[span[0]:span[1]]))  # 'versus the'
+    spans = [s for kind in joined.values() for s in kind]
+    return any(b == start for _, b in spans) and any(first <= a <= end for a, _ in spans)
 
 
 @dataclass(frozen=True)
@@ -720,6 +773,13 @@ def _times(text: str, ctx: AnswerContext) -> Iterable[Span]:
         yield from t.words
 
 
+def _shapes(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """A series' shape ('the decline accelerated in May', 'the steepest rise of the year',
+    'for the first time since May', 'since March'): held to the cited series over the period
+    the clause scopes (shape.py); a shape the series does not hold is not read."""
+    return read_shapes(ctx, text)
+
+
 def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """The verb of a run or a universal over a cited series ('it rose for 3 weeks in a row',
     'fell every week'), whatever its subject: held to the series' rows (counts.py runs,
@@ -739,8 +799,8 @@ def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
 READINGS: tuple[Reading, ...] = (_numbers, _mentions, _kept_out, _periods, _direction, _units, _grains,
                                  _structure, _attribution, _causes, _shares, _no_member,
                                  _counts, _denials, _parts, _went, _grain_adjectives,
-                                 _quantifiers, _superlatives, _times, _size_words, _ignored, _assumed, _runs,
-                                 _patterns)
+                                 _quantifiers, _superlatives, _times, _size_words, _ignored,
+                                 _assumed, _runs, _shapes, _patterns)
 """Every reading of the answer's words, each holding what it consumes to the evidence."""
 
 

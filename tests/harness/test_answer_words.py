@@ -196,3 +196,52 @@ def test_a_change_with_no_word_saying_it_moved_is_not_read(cases, domain, qid, o
     assert report.not_checked == [new.removesuffix(" %")], report.not_checked
     headline = {**case.answer, "value": f"{case.answer['value']:,}"}
     assert case_report(case, headline).decision == "serve"
+
+
+SHAPES = {"accelerated": "accelerated", "slowed": "slowed", "steepest": "the steepest",
+          "first time since": "for the first time since", "since": "since"}
+"""Each form of a series' shape (shape.py) and the words that mark it in an edit."""
+
+
+def _shape_form(text: str) -> str:
+    return next(form for form, words in SHAPES.items() if words in text)
+
+
+def test_a_series_shape_is_read_only_where_the_cited_series_holds_it(cases) -> None:
+    """The s4 batch's shapes ('the rise accelerated in the week of 11 May 2026', 'the steepest
+    rise of the year in March', 'for the first time since May', 'have fallen since July'): each
+    honest one is served clean, each lie is not (unread, or withheld where the period it names
+    is no cited window); every form has lies and honest rewrites on two domains."""
+    from showwork.benchmarks.audit import case_report
+
+    seen: dict[tuple[str, str], set[str]] = {}
+    for entry in entries():
+        if entry.get("batch") != "s4" or entry["kind"] != "shape":
+            continue
+        case = cases[entry["domain"]][entry["id"]]
+        report = case_report(case, edited(case.answer, entry))
+        assert (report.decision == "serve") is (entry["truth"] == "honest"), (
+            entry["append"], report.decision, report.not_checked)
+        seen.setdefault((_shape_form(entry["append"]), entry["truth"]), set()).add(
+            entry["domain"])
+    lies = {form for (form, truth), domains in seen.items() if truth == "lie" and len(domains) >= 2}
+    assert lies == set(SHAPES), seen
+    honest = {form for (form, truth), domains in seen.items() if truth == "honest"}
+    assert honest == set(SHAPES), seen
+
+
+def test_a_cause_no_claim_carries_is_never_served_clean(cases) -> None:
+    """A cause the prose names that no causal claim or tree edge carries ('driven by the spring
+    campaign', 'thanks to the new onboarding flow', 'on the back of summer travel'), on the
+    three domains: quoted back as not checked, never clean."""
+    from showwork.benchmarks.audit import case_report
+
+    domains = set()
+    for entry in entries():
+        if entry.get("batch") != "s4" or entry["kind"] != "cause":
+            continue
+        case = cases[entry["domain"]][entry["id"]]
+        report = case_report(case, edited(case.answer, entry))
+        assert report.decision != "serve" and report.not_checked, entry["append"]
+        domains.add(entry["domain"])
+    assert domains == {"demo", "shop", "flights"}
