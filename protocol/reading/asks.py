@@ -42,7 +42,10 @@ WHY = re.compile(
     r"explains?|explained|behind|happened to|led to)|explain|explains|explanation|"
     r"reasons? (?:for|behind)|drivers?|root cause|(?:did|does|do|could|would) .{1,60}? cause|"
     r"caused by|because of)\b", re.IGNORECASE)
-_MOVES = re.compile(rf"\b(?:{'|'.join(sorted(MOVES))}|(?:went|go|goes|gone|going) (?:up|down)|"
+_EITHER = rf"(?:(?:went|go|goes|gone|going)\s+)?(?:{'|'.join(sorted(RISE | FALL))})"
+"""One side of 'go up or down', 'rise or fall': a change asked for without its direction."""
+_MOVES = re.compile(rf"\b(?:{_EITHER}\s+or\s+{_EITHER}|{'|'.join(sorted(MOVES))}|"
+                    r"(?:went|go|goes|gone|going) (?:up|down)|"
                     r"(?:week|month|quarter)[- ]over[- ](?:week|month|quarter))\b", re.IGNORECASE)
 _MOST = {"most", "highest", "largest", "biggest", "greatest", "best", "top", "leading",
          "longest", "busiest", "latest", "slowest", "heaviest", "furthest", "farthest"}

@@ -669,6 +669,18 @@ class TestGrammar:
             reading = read_text(said, catalog)
             assert [str(p.period) for p in reading.periods] == [period] and reading.unread == []
 
+    @pytest.mark.parametrize(("domain", "text"), [
+        ("shop", "Did orders go up or down from April to May 2019?"),
+        ("shop", "Did revenue increase or decrease in May 2019 compared with April 2019?"),
+        ("demo", "Did active users rise or fall in the week of 2026-03-09?"),
+        ("trips", "Did flights to LAX go up or down from May to June 2013?"),
+    ])
+    def test_either_direction_asks_a_change(self, request, domain, text) -> None:
+        """'Go up or down', 'rise or fall': a change asked for without its direction, both
+        words read."""
+        reading = read_text(text, _domains(request, (domain,))[domain])
+        assert reading.asks.shape == "change" and reading.unread == []
+
     @pytest.mark.parametrize(("domain", "text", "year"), [
         ("shop", "What were sales in England in {y} so far?", 2019),
         ("shop", "What was revenue in {y} to date?", 2019),
