@@ -747,6 +747,8 @@ def _headline(ctx: AnswerContext, supports: Sequence[Support], supported: Suppor
               ) -> list[Defect]:
     value: Any = ctx.answer.value
     if isinstance(value, str):
+        if _entity_member(ctx, value):
+            return []  # 'which order id': the headline names a cited row's key, a label
         return _string_headline(_read(ctx, value.strip()), value, supports, supported)
     if not numeric(value) or not _finite(value):
         return []
@@ -757,6 +759,16 @@ def _headline(ctx: AnswerContext, supports: Sequence[Support], supported: Suppor
                    f"The headline value {value!r} is not a value any claim states or cites"
                    f"{_hint(number, supports)}. Set value to a cited number, or add a claim "
                    "citing it.", repr(value), None)]
+
+
+def _entity_member(ctx: AnswerContext, value: str) -> bool:
+    """`value` is a cited row's key member of an entity the catalog keys by one column (an
+    order id, a tail number): a label, not a number."""
+    entities = ctx.catalog.get("entities") or {}
+    said = value.strip().lower()
+    return bool(entities) and any(k in entities and str(v).lower() == said
+                                  for claim in ctx.claims for c in claim.cited
+                                  for k, v in c.row.key.items())
 
 
 def _string_headline(numbers: tuple[ReadNumber, ...], value: str,
@@ -833,9 +845,22 @@ def unlabelled(text: str, numbers: tuple[ReadNumber, ...], supports: Iterable[Su
         return numbers
     low = text.lower()
     dims = catalog.get("dimensions") or {}
+    entities = catalog.get("entities") or {}
     return tuple(n for n in numbers if n.percent or n.money or not any(
         low.startswith(member, n.start) and member.startswith(n.text.lower())
-        and _after_label(low, n.start, key, dims) for key, member in keys))
+        and (key in entities and member == n.text.lower() and _names_row(low, n, key)
+             or _after_label(low, n.start, key, dims)) for key, member in keys))
+
+
+_ROW_VALUE = re.compile(r"\s*:?\s*[$£€]?-?\d")
+
+
+def _names_row(low: str, n: ReadNumber, entity: str) -> bool:
+    """An entity's key (an order id) written where it names a row: after the entity's name ('By
+    order, 36175 had …') or right before the row's value ('36175 $99.00'); never where it would
+    be a value itself ('revenue was 36175')."""
+    before = low[:n.start].rstrip().rstrip(",").rstrip()
+    return before.endswith(entity.replace("_", " ")) or _ROW_VALUE.match(low, n.end) is not None
 
 
 def _after_label(low: str, start: int, key: str, dims: dict[str, Any]) -> bool:

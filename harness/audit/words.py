@@ -216,6 +216,36 @@ def _its_member(ctx: AnswerContext, member: Mention, mentions: list[Mention],
     return carries(ctx, _cited(ctx), member.name, member.member or "") is True
 
 
+def entity_members(ctx: AnswerContext) -> dict[str, str]:
+    """Each cited row's key member of an entity the catalog keys by one column (an order id, a
+    tail number), lower-cased, with its entity: a label the answer names its rows by, never a
+    number to check ('By order, 36175 had the highest revenue')."""
+    entities = ctx.catalog.get("entities") or {}
+    if not entities:
+        return {}
+    return {str(v).lower(): k for c in _cited(ctx) for k, v in c.row.key.items()
+            if k in entities}
+
+
+def _entity_keys(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """A cited row's entity key written as it is ('36175', 'N725MQ'), and the entity's name
+    before it ('By order, 36175'): held to the rows the answer cites (numbers.py leaves the key
+    unread as a number)."""
+    members = entity_members(ctx)
+    if not members:
+        return
+    for m in _TOKEN.finditer(text):
+        entity = members.get(m.group().lower())
+        if entity is not None:
+            yield m.span()
+    for entity in set(members.values()):
+        for m in re.finditer(rf"\b{re.escape(entity.replace('_', ' '))}\b", text, re.IGNORECASE):
+            yield m.span()
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-]*")
+
+
 def _kept_out(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """'other than Delta', 'excluding Online', 'only United' beside a governed member: held to
     the cited results' filters (scope.find_kept_out: mislabelled_member when a cited result
@@ -800,7 +830,7 @@ READINGS: tuple[Reading, ...] = (_numbers, _mentions, _kept_out, _periods, _dire
                                  _structure, _attribution, _causes, _shares, _no_member,
                                  _counts, _denials, _parts, _went, _grain_adjectives,
                                  _quantifiers, _superlatives, _times, _size_words, _ignored,
-                                 _assumed, _runs, _shapes, _patterns)
+                                 _assumed, _runs, _shapes, _patterns, _entity_keys)
 """Every reading of the answer's words, each holding what it consumes to the evidence."""
 
 
