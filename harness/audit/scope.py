@@ -716,11 +716,15 @@ def find_unread(ctx: AnswerContext) -> list[Finding]:
     unread = reading.unread
     if not unread:
         return []
-    quoted = ", ".join(repr(w) for w in unread)
+    doubted = {d.words: d.detail for d in reading.doubts}
+    quoted = ", ".join(repr(w) for w in unread if w not in doubted)
+    said = [f"The question says {quoted}, which the reader could not map to the catalog or the "
+            "grammar"] if quoted else []
+    said += [f"'{w}' is in doubt (read as {detail})" for w, detail in doubted.items()
+             if w in unread]  # 'Chai' is a member, and begins others' names too
     return [_finding(
         "unread_question",
-        f"The question says {quoted}, which the reader could not map to the catalog or the "
-        "grammar; the answer was not checked against those words.",
+        "; ".join(said) + "; the answer was not checked against those words.",
         {"unread": unread, "read_as": read_as_line(reading)},
         "Refuse, naming the words, or ask the data team to govern them (a metric, a dimension, "
         "a member or a synonym).")]
