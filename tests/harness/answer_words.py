@@ -27,9 +27,11 @@ def entries(domain: str | None = None) -> list[dict[str, Any]]:
     return [e for e in out if domain is None or e["domain"] == domain]
 
 
-def clean_cases(layer: SemanticLayer, domain: str) -> dict[str, Case]:
-    """The rules analyst's clean answer to each question the corpus edits, by question id."""
-    wanted = {e["id"] for e in entries(domain)}
+def clean_cases(layer: SemanticLayer, domain: str, wanted: set[str] | None = None
+                ) -> dict[str, Case]:
+    """The rules analyst's clean answer to each question the corpus edits (or each `wanted`
+    question id of the domain's bundled questions), by question id."""
+    wanted = {e["id"] for e in entries(domain)} if wanted is None else wanted
     path = QUESTIONS[domain]
     specs = [s for s in (load_questions(path) if path else load_questions()).questions
              if s.id in wanted]

@@ -11,10 +11,9 @@ from typing import Any
 
 import pytest
 import yaml
-from answer_words import QUESTIONS
+from answer_words import clean_cases
 
-from showwork.benchmarks.audit import case_report, cases_of, edited, rules_traces
-from showwork.harness.experiments.questions import load_questions
+from showwork.benchmarks.audit import case_report, edited
 
 BATCH = Path(__file__).with_name("data") / "answer_words_lead_s4.yaml"
 BEFORE = {"lies": 41, "lies_clean": 0, "honest": 28, "honest_withheld": 7}
@@ -43,15 +42,8 @@ def _entries() -> list[dict[str, Any]]:
 @pytest.fixture(scope="module")
 def cases(layer, shop_layer, flights_layer) -> dict[tuple[str, str], Any]:
     layers = {"demo": layer, "shop": shop_layer, "flights": flights_layer}
-    out = {}
-    for domain, lay in layers.items():
-        wanted = {e["id"] for e in _entries() if e["domain"] == domain}
-        path = QUESTIONS[domain]
-        specs = [s for s in (load_questions(path) if path else load_questions()).questions
-                 if s.id in wanted]
-        by_text = {c.question: c for c in cases_of(rules_traces(lay, [s.question() for s in specs]))}
-        out.update({(domain, s.id): by_text[s.question().text] for s in specs})
-    return out
+    return {(domain, qid): case for domain, lay in layers.items()
+            for qid, case in clean_cases(lay, domain, {e["id"] for e in _entries() if e["domain"] == domain}).items()}
 
 
 def test_no_held_out_lie_is_served_clean(cases) -> None:

@@ -8,10 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from answer_words import QUESTIONS
+from answer_words import clean_cases
 
-from showwork.benchmarks.audit import case_report, cases_of, edited, rules_traces
-from showwork.harness.experiments.questions import load_questions
+from showwork.benchmarks.audit import case_report, edited
 
 HONEST = [
     ("demo", "compare-002", "Active users rose 10.8 %", "Active users rose by more than 1,200"),
@@ -37,15 +36,8 @@ LIES = [
 @pytest.fixture(scope="module")
 def cases(layer, shop_layer, flights_layer) -> dict[tuple[str, str], Any]:
     layers = {"demo": layer, "shop": shop_layer, "flights": flights_layer}
-    out = {}
-    for domain, lay in layers.items():
-        wanted = {qid for d, qid, _, _ in HONEST + LIES if d == domain}
-        path = QUESTIONS[domain]
-        specs = [s for s in (load_questions(path) if path else load_questions()).questions
-                 if s.id in wanted]
-        by_text = {c.question: c for c in cases_of(rules_traces(lay, [s.question() for s in specs]))}
-        out.update({(domain, s.id): by_text[s.question().text] for s in specs})
-    return out
+    return {(domain, qid): case for domain, lay in layers.items()
+            for qid, case in clean_cases(lay, domain, {qid for d, qid, _, _ in HONEST + LIES if d == domain}).items()}
 
 
 def _decision(cases: dict[tuple[str, str], Any], domain: str, qid: str, old: str, new: str) -> str:

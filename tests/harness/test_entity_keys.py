@@ -10,7 +10,9 @@ import pytest
 
 import showwork
 
-DOMAINS = {
+Domain = tuple[str, str, str | None, list[tuple[str, float]], str]
+"""(entity, metric, unit, rows as (key, value), the currency sign written)."""
+DOMAINS: dict[str, Domain] = {
     # an order id (a number) of the shop; a tail number (a code) of the flights
     "shop": ("order", "revenue", "usd", [("36175", 99.0), ("40671", 97.0)], "$"),
     "flights": ("plane", "flights", None, [("N725MQ", 575), ("N722MQ", 513)], ""),
