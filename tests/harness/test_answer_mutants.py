@@ -12,7 +12,7 @@ import pytest
 from answer_words import clean_cases
 
 from showwork.benchmarks.audit import Case, case_report, cases_of, rules_traces
-from showwork.harness.audit.prose import FALLS, RISES
+from showwork.harness.audit.prose import FALLS, JUDGES, RISES, polarities
 from showwork.harness.audit.words import _TOKEN, NEUTRAL
 from showwork.harness.experiments.questions import load_questions
 from showwork.protocol.numbers import _FALLS as NUMBER_FALLS
@@ -39,11 +39,22 @@ def _same_meaning(old: str, new: str, before: str, after: str, catalog: dict[str
     'fell 16.0 %' is held by the number's sign), or the same governed names (a synonym of the
     same metric or member)."""
     o, n = old.lower(), new.lower()
-    if o == n or {o, n} <= RISES or {o, n} <= FALLS or _same_sign_word(o, n, after):
+    if o == n or {o, n} <= RISES or {o, n} <= FALLS or _same_sign_word(o, n, after) \
+            or _same_judgement(o, n, after, catalog):
         return True
     named = {(m.kind, m.name, m.member) for m in find_mentions(before, catalog)}
     return named == {(m.kind, m.name, m.member) for m in find_mentions(after, catalog)} and not (
         n in RISES | FALLS or o in RISES | FALLS)
+
+
+def _same_judgement(old: str, new: str, after: str, catalog: dict[str, Any]) -> bool:
+    """A judging verb for a move the metric's polarity calls that ('Orders improving 18.4 %' for
+    'rose' of orders, higher is better): the polarity reading holds it to the cited sign."""
+    if new not in JUDGES or not (old in RISES or old in FALLS):
+        return False
+    moved, signs = (1 if old in RISES else -1), polarities(catalog)
+    named = {m.name for m in find_mentions(after, catalog) if m.kind == "metric"}
+    return any(JUDGES[new] == signs[m] * moved for m in named if m in signs)
 
 
 _JUDGING = frozenset({"better", "worse"})
