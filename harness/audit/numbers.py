@@ -848,19 +848,25 @@ def unlabelled(text: str, numbers: tuple[ReadNumber, ...], supports: Iterable[Su
     entities = catalog.get("entities") or {}
     return tuple(n for n in numbers if n.percent or n.money or not any(
         low.startswith(member, n.start) and member.startswith(n.text.lower())
-        and (key in entities and member == n.text.lower() and _names_row(low, n, key)
+        and (member == n.text.lower() and _names_row(low, n, key, dims, entities)
              or _after_label(low, n.start, key, dims)) for key, member in keys))
 
 
 _ROW_VALUE = re.compile(r"\s*:?\s*[$£€]?-?\d")
 
 
-def _names_row(low: str, n: ReadNumber, entity: str) -> bool:
-    """An entity's key (an order id) written where it names a row: after the entity's name ('By
-    order, 36175 had …') or right before the row's value ('36175 $99.00'); never where it would
-    be a value itself ('revenue was 36175')."""
+def _names_row(low: str, n: ReadNumber, key: str, dims: dict[str, Any],
+               entities: dict[str, Any]) -> bool:
+    """A cited row's member written as a number where it names the row: after its entity's or
+    dimension's name ('By order, 36175 had …', 'By scheduled departure hour, 19 had …') or right
+    before the row's value ('36175 $99.00', '20 24.3 min'); never where it would be a value
+    itself ('revenue was 36175')."""
     before = low[:n.start].rstrip().rstrip(",").rstrip()
-    return before.endswith(entity.replace("_", " ")) or _ROW_VALUE.match(low, n.end) is not None
+    names = [key.replace("_", " ")] if key in entities else [
+        str((dims.get(key) or {}).get("label") or "").lower(),
+        key.split("__")[-1].replace("_", " ")]
+    return any(name and before.endswith(name) for name in names) \
+        or _ROW_VALUE.match(low, n.end) is not None
 
 
 def _after_label(low: str, start: int, key: str, dims: dict[str, Any]) -> bool:

@@ -52,6 +52,7 @@ from showwork.harness.audit.trends import _FALLS as TREND_FALLS
 from showwork.harness.audit.trends import _RECORD, _UNIVERSAL
 from showwork.harness.audit.trends import _RISES as TREND_RISES
 from showwork.harness.audit.types import Finding
+from showwork.protocol.citations import GRAIN_KEYS
 from showwork.protocol.numbers import _MOVES as NUMBER_MOVES
 from showwork.protocol.numbers import _VALUE_CUES, TIME_SPELLINGS, TIME_UNITS, share_parts
 from showwork.protocol.reading import Mention, find_mentions
@@ -228,15 +229,17 @@ def entity_members(ctx: AnswerContext) -> dict[str, str]:
 
 
 def _entity_keys(text: str, ctx: AnswerContext) -> Iterable[Span]:
-    """A cited row's entity key written as it is ('36175', 'N725MQ'), and the entity's name
-    before it ('By order, 36175'): held to the rows the answer cites (numbers.py leaves the key
-    unread as a number)."""
+    """A cited row's entity key or numbered member written as it is ('36175', 'N725MQ', the
+    departure hour '19'), and the entity's name before it ('By order, 36175'): held to the rows
+    the answer cites (numbers.py reads such a number as a label only where it names a row)."""
     members = entity_members(ctx)
-    if not members:
+    numbered = {str(v).lower() for c in _cited(ctx) for k, v in c.row.key.items()
+                if k not in GRAIN_KEYS and str(v).isdigit()}
+    if not members and not numbered:
         return
     for m in _TOKEN.finditer(text):
-        entity = members.get(m.group().lower())
-        if entity is not None:
+        said = m.group().lower()
+        if said in members or said in numbered:
             yield m.span()
     for entity in set(members.values()):
         for m in re.finditer(rf"\b{re.escape(entity.replace('_', ' '))}\b", text, re.IGNORECASE):

@@ -177,6 +177,8 @@ def carried(mentions: list[Mention], catalog: dict[str, Any]) -> tuple[list[Ment
         if len(to) != 1:
             out.append(m)
             continue
+        if any(o.kind == "member" and o.span == m.span and has(o.name) for o in mentions):
+            continue  # 'Newark': the same words already read a member the metric has
         member = names[to[0]][m.member]
         out.append(Mention("member", to[0], member, m.words, m.span, m.how))
         notes.append(f"{m.words!r} is {m.name} {m.member}, read as {to[0]} = {member} (the "
