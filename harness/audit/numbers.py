@@ -858,15 +858,20 @@ _ROW_VALUE = re.compile(r"\s*:?\s*[$£€]?-?\d")
 def _names_row(low: str, n: ReadNumber, key: str, dims: dict[str, Any],
                entities: dict[str, Any]) -> bool:
     """A cited row's member written as a number where it names the row: after its entity's or
-    dimension's name ('By order, 36175 had …', 'By scheduled departure hour, 19 had …') or right
-    before the row's value ('36175 $99.00', '20 24.3 min'); never where it would be a value
-    itself ('revenue was 36175')."""
+    dimension's name ('By order, 36175 had …', 'By scheduled departure hour, 19 had …') or listed
+    right before the row's value ('first: 36175 $99.00', '; 20 24.3 min'); never where it would
+    be a value itself ('revenue was 36175', 'rose to 2: 24,045')."""
     before = low[:n.start].rstrip().rstrip(",").rstrip()
     names = [key.replace("_", " ")] if key in entities else [
         str((dims.get(key) or {}).get("label") or "").lower(),
         key.split("__")[-1].replace("_", " ")]
-    return any(name and before.endswith(name) for name in names) \
-        or _ROW_VALUE.match(low, n.end) is not None
+    return any(name and before.endswith(name) for name in names) or (
+        _LISTED.search(low, 0, n.start) is not None and _ROW_VALUE.match(low, n.end) is not None)
+
+
+_LISTED = re.compile(r"[:;(]\s*$")
+"""Before a member in a list of rows ('highest first: 19 24.8 min; 20 …'); 'rose to 2: …' is
+no list."""
 
 
 def _after_label(low: str, start: int, key: str, dims: dict[str, Any]) -> bool:
