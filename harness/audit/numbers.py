@@ -761,14 +761,21 @@ def _headline(ctx: AnswerContext, supports: Sequence[Support], supported: Suppor
                    "citing it.", repr(value), None)]
 
 
-def _entity_member(ctx: AnswerContext, value: str) -> bool:
-    """`value` is a cited row's key member of an entity the catalog keys by one column (an
-    order id, a tail number): a label, not a number."""
+def entity_members(ctx: AnswerContext) -> dict[str, str]:
+    """Each cited row's key member of an entity the catalog keys by one column (an order id, a
+    tail number), lower-cased, with its entity: a label the answer names its rows by, never a
+    number to check ('By order, 36175 had the highest revenue')."""
     entities = ctx.catalog.get("entities") or {}
-    said = value.strip().lower()
-    return bool(entities) and any(k in entities and str(v).lower() == said
-                                  for claim in ctx.claims for c in claim.cited
-                                  for k, v in c.row.key.items())
+    if not entities:
+        return {}
+    return {str(v).lower(): k for claim in ctx.claims for c in claim.cited
+            for k, v in c.row.key.items() if k in entities}
+
+
+def _entity_member(ctx: AnswerContext, value: str) -> bool:
+    """`value` is a cited row's key member of an entity (an order id, a tail number): a label,
+    not a number."""
+    return value.strip().lower() in entity_members(ctx)
 
 
 def _string_headline(numbers: tuple[ReadNumber, ...], value: str,

@@ -27,7 +27,7 @@ from showwork.harness.audit.comparisons import _ORDER, _PEAK, superlatives
 from showwork.harness.audit.counts import _STREAK, read_counts
 from showwork.harness.audit.ends import _MOVED_BEFORE
 from showwork.harness.audit.labels import _SHARE, _TO, _VERSUS, SHARE_FIELDS, carries, read_words
-from showwork.harness.audit.numbers import answer_checker, read_claims, time_unit
+from showwork.harness.audit.numbers import answer_checker, entity_members, read_claims, time_unit
 from showwork.harness.audit.pairs import _COMPARATIVE, _LEVEL_WORD, _RANK
 from showwork.harness.audit.prose import (
     _DENIED,
@@ -215,17 +215,6 @@ def _its_member(ctx: AnswerContext, member: Mention, mentions: list[Mention],
                for k in mentions):
         return True
     return carries(ctx, _cited(ctx), member.name, member.member or "") is True
-
-
-def entity_members(ctx: AnswerContext) -> dict[str, str]:
-    """Each cited row's key member of an entity the catalog keys by one column (an order id, a
-    tail number), lower-cased, with its entity: a label the answer names its rows by, never a
-    number to check ('By order, 36175 had the highest revenue')."""
-    entities = ctx.catalog.get("entities") or {}
-    if not entities:
-        return {}
-    return {str(v).lower(): k for c in _cited(ctx) for k, v in c.row.key.items()
-            if k in entities}
 
 
 def _entity_keys(text: str, ctx: AnswerContext) -> Iterable[Span]:
