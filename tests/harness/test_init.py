@@ -620,3 +620,30 @@ class TestBench:
         assert report["grounded"] is True
         assert report["total_s"] == report["init_s"] + report["ask_s"] > 0
         assert report["peak_rss_mb"] > 0 and report["drafted_metrics"] > 5
+
+    def test_bench_init_tpch_builds_the_shape_and_checks_the_keys(self, tmp_path) -> None:
+        """`bench init --tpch` generates TPC-H's eight tables at the scale asked (line items 1–7
+        per order, numbered from 1; 8 of every 32 order keys), runs the real `init --from` and
+        reads back the keys it drafted: orders by o_orderkey, line items by order × line number;
+        the constant o_shippriority no measure. A scale other than SF1 judges no target."""
+        from showwork.benchmarks import tpch
+
+        report = tpch.run(tmp_path, scale=0.002, repeats=1)
+        con = duckdb.connect(str(tmp_path / "bench-tpch" / "tpch-sf0.002.duckdb"), read_only=True)
+        ((orders, top, lines, per_order, numbered),) = con.execute(
+            "SELECT (SELECT count(*) FROM orders), (SELECT max(o_orderkey) FROM orders), "
+            "(SELECT count(*) FROM lineitem), (SELECT max(n) FROM (SELECT count(*) n FROM "
+            "lineitem GROUP BY l_orderkey)), (SELECT bool_and(l_linenumber BETWEEN 1 AND 7) "
+            "FROM lineitem)").fetchall()
+        con.close()
+        assert orders == 3_000 and report["rows"]["orders"] == orders
+        assert top > orders * 3  # sparse keys, as TPC-H's
+        assert report["rows"]["lineitem"] == lines and 2 * orders < lines < 6 * orders
+        assert per_order <= 7 and numbered
+        assert report["keys"]["orders"] == ["o_orderkey"]
+        assert report["keys"]["lineitem"] == ["l_orderkey", "l_linenumber"]
+        assert report["keys_right"] == {"orders": True, "lineitem": True}
+        assert report["shippriority_measure"] is False
+        assert report["met"] is None and report["init_s"] > 0 and report["cpu_s"] > 0
+        again = tpch.run(tmp_path, scale=0.002, repeats=1)  # the warehouse is reused, unchanged
+        assert again["rows"] == report["rows"]
