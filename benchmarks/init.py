@@ -47,15 +47,23 @@ TABLES = {
 
 def build(path: Path, rows: int) -> Path:
     """The benchmark warehouse (rebuilt when the row count differs)."""
+    write_tables(path, TABLES, rows=rows)
+    return path
+
+
+def write_tables(path: Path, tables: dict[str, str], **sizes: int) -> dict[str, int]:
+    """A DuckDB file at `path`, written anew, with each table made by its query (`sizes` fill the
+    queries' placeholders); the row count of each."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.unlink(missing_ok=True)
     con = duckdb.connect(str(path))
     try:
-        for name, sql in TABLES.items():
-            con.execute(f"CREATE TABLE {name} AS {sql.format(rows=rows)}")
+        for name, sql in tables.items():
+            con.execute(f"CREATE TABLE {name} AS {sql.format(**sizes)}")
+        return {name: con.execute(f"SELECT count(*) FROM {name}").fetchone()[0]  # type: ignore[index]
+                for name in tables}
     finally:
         con.close()
-    return path
 
 
 def _command(args: list[str], home: Path) -> tuple[float, subprocess.CompletedProcess]:

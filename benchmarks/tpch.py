@@ -29,8 +29,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import yaml
+
+from showwork.benchmarks.init import write_tables
 
 TARGET_S = 5.0
 """Issue 44: `init` on TPC-H SF1 within 5 s."""
@@ -111,16 +112,7 @@ def build(path: Path, scale: float) -> dict[str, int]:
     if scale <= 0:
         raise ValueError(f"the scale factor must be positive, not {scale}")
     counts = {name: max(int(n * scale), 10) for name, n in ROWS.items()}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.unlink(missing_ok=True)
-    con = duckdb.connect(str(path))
-    try:
-        for name, sql in TABLES.items():
-            con.execute(f"CREATE TABLE {name} AS {sql.format(**counts)}")
-        return {name: con.execute(f"SELECT count(*) FROM {name}").fetchone()[0]  # type: ignore[index]
-                for name in TABLES}
-    finally:
-        con.close()
+    return write_tables(path, TABLES, **counts)
 
 
 def _init(project: Path, warehouse: Path, home: Path) -> tuple[float, float, subprocess.CompletedProcess]:
