@@ -81,10 +81,14 @@ def needs_inference(model: SemanticModelFile) -> bool:
 
 
 def _open_dimensions(model: SemanticModelFile) -> list[str]:
+    """Dimensions with no member list yet: not declared, not governed, not indexed by `infer`
+    (a dimension of more than MAX_MEMBERS values is indexed instead of listed, so a model
+    `infer` filled in needs no inference again, however many values a dimension has)."""
     out = []
     for info in model.dimensions.values():
         g = model.dimension_governance.get(info.qualified)
-        if info.members is None and info.pattern is None and not (g and g.members is not None):
+        if info.members is None and info.pattern is None and not (g and g.members is not None) \
+                and info.qualified not in model.member_index:
             out.append(info.qualified)
     return out
 
