@@ -377,3 +377,8 @@ def _tpch(scale: float, repeats: int, as_json: bool) -> None:
                     f"wall, {report['cpu_s']:.2f} s CPU over {report['repeats']} runs ({target}); "
                     f"keys: {keys}; o_shippriority drafted as a measure: "
                     f"{'yes (WRONG)' if report['shippriority_measure'] else 'no (right)'}")
+    met = (f"target ≤ {report['query_target']:g}: {_yes(report['query_met'])}"
+           if report["query_met"] is not None else "the target is set at SF1 only")
+    Console().print(f"semantic query --json {report['query_s']:.2f} s against its SQL by hand "
+                    f"{report['query_by_hand_s']:.2f} s: ratio {report['query_vs_by_hand']:.2f} "
+                    f"({met})")

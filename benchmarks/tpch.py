@@ -12,7 +12,10 @@ Reported: the median wall and CPU seconds of `showwork init DIR --from WAREHOUSE
 runs it (its own process, `repeats` times), against issue 44's target of 5 s at SF1, and what the
 draft decided where TPC-H's shape has a known right answer: the primary keys of orders and line
 items (`o_orderkey`; `l_orderkey` × `l_linenumber`) and `o_shippriority`, a constant, drafted as
-no measure.
+no measure. Then, on the draft, a governed `showwork semantic query --json` (line items' extended
+price by the customer's market segment: three tables joined) against the same SQL run by hand in
+a Python process, each the median of `repeats` runs taken in turn, the query's first run untimed
+(it prepares the call, as a person's first query does): issue 46's ratio, target ≤ 1.3.
 """
 
 from __future__ import annotations
@@ -102,6 +105,15 @@ TABLES = {
 }
 """Each table's generating query, in dependency order (line items are drawn from orders)."""
 
+QUERY = ["semantic", "query", "--metric", "l_extendedprice", "--by",
+         "order__customer__c_mktsegment"]
+"""The governed query timed against its SQL by hand (names as the draft writes them)."""
+QUERY_TARGET = 1.3
+"""Issue 46: the query command ≤ 1.3 × the same SQL run by hand in a Python process."""
+BY_HAND = ("import sys, json, duckdb\n"
+           "con = duckdb.connect(sys.argv[1], read_only=True)\n"
+           "print(json.dumps(con.execute(sys.argv[2]).fetchall(), default=str))")
+
 EXPECTED_KEYS = {"orders": ["o_orderkey"], "lineitem": ["l_orderkey", "l_linenumber"]}
 """TPC-H's primary keys where the draft must find them from the data."""
 
@@ -178,10 +190,39 @@ def run(home: Path, scale: float = 1.0, repeats: int = 3,
         walls.append(wall)
         cpus.append(cpu)
     drafted = decisions(project)
+    query = _query_vs_by_hand(project, warehouse, home, repeats, say)
     keys_right = {t: drafted["keys"].get(t) == cols for t, cols in EXPECTED_KEYS.items()}
     return {"scale": scale, "rows": counts, "repeats": repeats,
             "init_s": statistics.median(walls), "init_s_all": walls,
             "cpu_s": statistics.median(cpus), "target_s": TARGET_S,
             "met": statistics.median(walls) <= TARGET_S if scale == 1.0 else None,
             "keys": drafted["keys"], "keys_right": keys_right,
-            "shippriority_measure": "o_shippriority" in drafted["measures"].get("orders", [])}
+            "shippriority_measure": "o_shippriority" in drafted["measures"].get("orders", []),
+            **query, "query_met": query["query_vs_by_hand"] <= QUERY_TARGET if scale == 1.0 else None}
+
+
+def _query_vs_by_hand(project: Path, warehouse: Path, home: Path, repeats: int,
+                      say: Callable[[str], None]) -> dict[str, Any]:
+    """Median seconds of the governed query command and of its SQL by hand, and their ratio."""
+    env = {**os.environ, "SHOWWORK_HOME": str(home)}
+    showwork = [sys.executable, "-m", "showwork"]
+
+    def timed(args: list[str]) -> tuple[float, str]:
+        started = time.perf_counter()
+        done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(args[2:5])} … exited {done.returncode}: "
+                               f"{(done.stderr or done.stdout)[-800:]}")
+        return time.perf_counter() - started, done.stdout
+
+    _, sql = timed([*showwork, "semantic", "compile", *QUERY[2:], "--project", str(project)])
+    command = [*showwork, *QUERY, "--json", "--project", str(project)]
+    timed(command)  # the first prepares the call
+    ours, hand = [], []
+    for i in range(repeats):
+        say(f"semantic query against its SQL by hand ({i + 1} of {repeats})")
+        ours.append(timed(command)[0])
+        hand.append(timed([sys.executable, "-c", BY_HAND, str(warehouse), sql])[0])
+    ratio = statistics.median(ours) / statistics.median(hand)
+    return {"query_s": statistics.median(ours), "query_by_hand_s": statistics.median(hand),
+            "query_vs_by_hand": ratio, "query_target": QUERY_TARGET}

@@ -625,7 +625,8 @@ class TestBench:
         """`bench init --tpch` generates TPC-H's eight tables at the scale asked (line items 1–7
         per order, numbered from 1; 8 of every 32 order keys), runs the real `init --from` and
         reads back the keys it drafted: orders by o_orderkey, line items by order × line number;
-        the constant o_shippriority no measure. A scale other than SF1 judges no target."""
+        the constant o_shippriority no measure; the governed query it times against its SQL by
+        hand runs on the draft. A scale other than SF1 judges no target."""
         from showwork.benchmarks import tpch
 
         report = tpch.run(tmp_path, scale=0.002, repeats=1)
@@ -645,5 +646,7 @@ class TestBench:
         assert report["keys_right"] == {"orders": True, "lineitem": True}
         assert report["shippriority_measure"] is False
         assert report["met"] is None and report["init_s"] > 0 and report["cpu_s"] > 0
+        assert report["query_s"] > 0 and report["query_by_hand_s"] > 0  # both ran, exit 0
+        assert report["query_met"] is None
         again = tpch.run(tmp_path, scale=0.002, repeats=1)  # the warehouse is reused, unchanged
         assert again["rows"] == report["rows"]
