@@ -103,6 +103,10 @@ _HEAD_END = re.compile(r"[,;:()\[\].]|\s[-–—]\s")
 _CUT = {"during", "for", "in", "at", "from", "including", "excluding", "with", "where", "which",
         "that", "and", "expressed", "under", "since", "until", "as", "when", "who", "whose"}
 """Words after which a description stops naming and starts qualifying."""
+_STORAGE_LEAD = re.compile(r"^(numeric|integer|int|double|float|factor|ordered factor|character|"
+                           r"logical|boolean|bool|string|text|date)\s*[.:]\s+(?=\S)", re.I)
+"""A description that opens with its storage type as a sentence of its own, as R's help pages
+write each column ('numeric. Unemployment rate.'): the type names nothing."""
 _ARTICLES = {"the", "a", "an"}
 _AVERAGE = {"average", "mean", "avg"}
 _SPELLING = 5
@@ -119,8 +123,11 @@ def head(description: str) -> str:
     'price of pizza'
     >>> head("crude oil, UK Brent 38 API ($/bbl)")
     'crude oil'
+    >>> head("numeric. Unemployment rate.")
+    'unemployment rate'
     """
-    first = _HEAD_END.split(_MARKUP.sub("", description.strip()), maxsplit=1)[0]
+    first = _HEAD_END.split(without_storage_type(_MARKUP.sub("", description.strip())),
+                            maxsplit=1)[0]
     out: list[str] = []
     for word in first.lower().split():
         if word in _CUT:
@@ -128,6 +135,12 @@ def head(description: str) -> str:
         if word not in _ARTICLES:
             out.append(word.strip("`'\""))
     return " ".join(w for w in out if w)
+
+
+def without_storage_type(description: str) -> str:
+    """The description without a storage type opening it as a sentence of its own ('numeric.
+    Unemployment rate.' → 'Unemployment rate.'), as R's help pages write each column."""
+    return _STORAGE_LEAD.sub("", description) or description
 
 
 def documented_average(description: str | None) -> bool:

@@ -24,7 +24,14 @@ from typing import Any
 
 from sqlglot import exp
 
-from showwork.semantic_layer.draft.docs import documented_average, head, identified, plural, row_noun
+from showwork.semantic_layer.draft.docs import (
+    documented_average,
+    head,
+    identified,
+    plural,
+    row_noun,
+    without_storage_type,
+)
 from showwork.semantic_layer.draft.profile import (
     BIG_TABLE,
     ESTIMATE_SLACK,
@@ -86,6 +93,8 @@ _AVERAGED = re.compile(r"(^|_)(price|prices|rate|rates|score|scores|rating|pct|p
                        r"mean|temp|temperature|speed|humid|humidity|pressure|visib|dewp|wind|"
                        r"lat|lon|latitude|longitude|alt|altitude|age|fx|exchange|margin|"
                        r"probability|prob|unit_price)($|_)")
+_SUMMED = re.compile(r"(^|_)(total|totals|sum|number|count|amount|volume)($|_)")
+"""Words of a documented sum: 'Total sales price' is summed whatever else it says."""
 _FLAG = re.compile(r"^(is|has|was|did|flag|cancel|cancelled|canceled|returned|refunded|churned|"
                    r"active|deleted)(_|$)|_(flag|ind)$")
 _IDENTIFIER = re.compile(r"(^|_)(id|key|code|num|number|no|sku|uuid|zip|zipcode|postcode|phone|"
@@ -217,11 +226,25 @@ COMMENT_WORDS = 6
 def commented(c: Column) -> list[str]:
     """The column's comment as a synonym, when it is short, and never when it reads as an
     instruction to the reader (a comment is text someone typed, like free text)."""
-    text = " ".join((c.comment or "").split()).strip(" .")
+    text = without_storage_type(" ".join((c.comment or "").split())).strip(" .")
     if not text or _INSTRUCTION.search(text):
         return []
     return list(dict.fromkeys([*([text.lower()] if len(text.split()) <= COMMENT_WORDS else []),
                                *c.names]))
+
+
+def documented_rate(description: str | None) -> bool:
+    """The description's naming part says rate, ratio, percent, per capita, price, … (the words
+    that make a column's name averaged) and no word of a sum ('total', 'number of'):
+    'Unemployment rate', 'Per capita personal income', 'Percent of southern baptist'."""
+    named = snake(head(description or ""))
+    return bool(named) and bool(_AVERAGED.search(named)) and not _SUMMED.search(named)
+
+
+def digits_apart(name: str) -> str:
+    """A name with its letters and digits apart ('pop1517' → 'pop_1517'), so a word that
+    numbers run into still reads as the word."""
+    return re.sub(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])", "_", snake(name))
 
 
 def _averaging(said: list[str]) -> list[str]:
@@ -320,6 +343,9 @@ def numeric_role(c: Column, entity: str, fact: bool) -> tuple[str, str]:
     if documented_average(_said(c)):
         return "average", (f"documented as an average ({head(c.comment or '')!r}): averaged "
                            "(sum / count), never summed")
+    if documented_rate(_said(c)):
+        return "average", (f"documented as a rate, ratio or price ({head(c.comment or '')!r}): "
+                           "averaged (sum / count), never summed")
     if not c.integral and c.low is not None and float(c.low) >= 0 and float(c.high) <= 1:
         return "average", "values between 0 and 1 (a fraction): averaged, never summed"
     return "amount", "an additive amount: summed, and averaged"
@@ -518,6 +544,10 @@ _STOCK = re.compile(r"(^|_)(population|pop|headcount|count|counts|n|number|num|e
                     r"residents|members|stock|inventory|balance|level|holdings|outstanding|"
                     r"enrolment|enrollment|listings|units_on_hand)($|_)")
 """Names of a level per member per period in a panel: population, headcount, a count."""
+_LEVEL = re.compile(r"(^|_)(population|headcount|employees|staff|residents|members|stock|"
+                    r"inventory|balance|holdings|outstanding|enrolment|enrollment)($|_)")
+"""A documented level ('Population, 15 through 17 years old'). Not 'number of …': documented
+counts of events in a period (fatalities) are flows as often as levels."""
 _COUNTED = re.compile(r"^(count|counts|n|number|num|total|cnt)$")
 """A panel's column named only as a count: the number of the table's things (prisoners)."""
 
@@ -622,7 +652,8 @@ def _panel_roles(source: Source, d: TableDraft) -> None:
                 f": the same value across every {words(d.observed[0])} at each {time.grain}"
                 if d.observed else "") + "; averaged across members, its last period over time, "
                 "never summed")
-        elif _STOCK.search(name) and role not in ("average", "identifier", "snapshot"):
+        elif (_STOCK.search(digits_apart(name)) or _LEVEL.search(snake(head(_said(c) or ""))))\
+                and role not in ("average", "identifier", "snapshot"):
             held = "".join(f"{words(m)} per " for m in d.observed)
             d.set(c.name, "stock", f"a level per {held}{time.grain} (one row each): summed "
                   "across members, its last period over time (non_additive_dimension)")

