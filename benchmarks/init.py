@@ -167,6 +167,8 @@ def public(home: Path, as_json: bool = False) -> dict[str, Any]:
             "unanswerable_answered": kinds["answered"],
             "wrong_served_clean": [a.id for a in asked if a.kind in ("wrong", "answered")
                                    and a.decision == "serve"],
+            "right_withheld": [a.id for a in asked if a.kind == "right"
+                               and a.decision == "withhold"],
             "outcomes": [{"id": a.id, "kind": a.kind, "decision": a.decision} for a in asked]}
     if as_json:
         print(json.dumps(report, indent=2))
@@ -174,5 +176,6 @@ def public(home: Path, as_json: bool = False) -> dict[str, Any]:
     for name, r in report.items():
         print(f"{name}: right {r['right']}/{r['answerable']}; refused {r['refused']}; wrong "
               f"{r['wrong']}; unanswerable answered {r['unanswerable_answered']}; wrong served "
-              f"clean {len(r['wrong_served_clean'])}")
+              f"clean {len(r['wrong_served_clean'])}; right but withheld "
+              f"{len(r['right_withheld'])}")
     return report

@@ -255,8 +255,9 @@ def _preceded(m: re.Match[str]) -> bool:
     return _SET_AGAINST.match(m.string, m.end()) is not None  # 'June versus May'
 
 
-_SET_AGAINST = re.compile(rf"\s*(?:versus|vs\.?|compared (?:with|to)|against)\s+(?:{MONTH_RE})\b",
+_SET_AGAINST = re.compile(rf"\s*(?:versus|vs\.?|compared (?:with|to)|against)\s+(?:{MONTH_RE}|{_YEAR})\b",
                           re.IGNORECASE)
+"""A period set against another: 'June versus May', '1988 versus 1982'."""
 _RANGE_ON = re.compile(rf"{_TO}(?:{MONTH_RE})\b", re.IGNORECASE)
 
 
