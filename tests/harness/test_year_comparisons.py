@@ -2,7 +2,7 @@
 1988 versus 1982'), is served, not withheld. The period reader read a bare year only after a
 preposition, so the first year of '1988 versus 1982' went unread, the second was taken as the
 sentence's one window, and the later value read as stated of the earlier year
-(`mislabelled_window`): 12 honest answers of the public sets were withheld so. On init drafts of
+(`mislabelled_window`): 11 honest answers of the public sets were withheld so. On init drafts of
 two warehouses with yearly data: TPC-H-shaped orders (1992–1998) and a generated store panel."""
 
 from __future__ import annotations
