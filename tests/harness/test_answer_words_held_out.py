@@ -1,8 +1,14 @@
-"""The lead's held-out answer edits of session 4 (tests/harness/data/answer_words_lead_s4.yaml):
-41 lies and 28 honest rewrites of the rules analyst's clean answers on the demo, the shop and the
-flights, written before that session's audit changes were read. No lie may be served clean; the
-honest rewrites still withheld are named below, each with why. At the end of session 4: 27 lies
-withheld, 14 served with caveats; 13 honest rewrites served clean, 12 with caveats, 3 withheld."""
+"""The lead's held-out answer edits (tests/harness/data/answer_words_lead_s*.yaml): lies and
+honest rewrites of the rules analyst's clean answers on the demo, the shop and the flights, each
+batch written before that session's audit changes were read. No lie may be served clean; the
+honest rewrites still withheld are named below, each with why.
+
+- lead-s4: 41 lies and 28 honest rewrites. At the end of session 4: 27 lies withheld, 14 served
+  with caveats; 13 honest rewrites served clean, 12 with caveats, 3 withheld.
+- lead-s5: 34 lies and 28 honest rewrites (scales, bounds such as 'north of' and 'shy of',
+  fractions 'N in 100', durations in hours and minutes, polarity verbs, ordinals, quantifiers
+  with exceptions, weekdays, holidays, streaks). On 1aeba0b, before any of session 5's changes:
+  no lie served clean (24 withheld, 10 with caveats), 6 honest rewrites withheld."""
 
 from __future__ import annotations
 
@@ -15,45 +21,67 @@ from answer_words import clean_cases
 
 from showwork.benchmarks.audit import case_report, edited
 
-BATCH = Path(__file__).with_name("data") / "answer_words_lead_s4.yaml"
-BEFORE = {"lies": 41, "lies_clean": 0, "honest": 28, "honest_withheld": 7}
-"""Measured on 9bc655d, before any of session 4's audit or reader changes: no lie served clean
-(14 with caveats only), 7 honest rewrites withheld: three changes written as differences ('rose
-by about $4,000', 'by more than 1,200', 'by more than 37 percentage points'), 'the last quarter
-of 2018' (read as the quarter before the as-of date), 'topped 28,000 for the first time', 'within
-2 % of each other' and 'Every physical store took fewer than 300 orders'."""
-STILL_WITHHELD = {
-    ("flights", "series-001"): "'In March flights topped 28,000 for the first time in 2013': "
-                               "'topped' is no bound word, so 28,000 reads as a value no "
-                               "field cites",
-    ("shop", "breakdown-002"): "'every physical store': no reading knows which stores are "
-                               "physical, so the bound is read over every store, Online too",
-    ("demo", "breakdown-001"): "'within 2 % of each other': a relative difference of two "
-                               "members no reading derives",
+DATA = Path(__file__).with_name("data")
+BATCHES: dict[str, dict[str, Any]] = {
+    "lead_s4": {
+        "before": {"lies": 41, "lies_clean": 0, "honest": 28, "honest_withheld": 7},
+        # measured on 9bc655d, before any of session 4's audit or reader changes: the three
+        # changes written as differences, 'the last quarter of 2018' and the three below
+        "still_withheld": {
+            ("flights", "series-001", "first_time"): "'In March flights topped 28,000 for the first time in "
+                                       "2013': 'topped' is no bound word, so 28,000 reads as a "
+                                       "value no field cites",
+            ("shop", "breakdown-002", "quantifier"): "'every physical store': no reading knows which stores "
+                                       "are physical, so the bound is read over every store, "
+                                       "Online too",
+            ("demo", "breakdown-001", "closeness"): "'within 2 % of each other': a relative difference of two "
+                                       "members no reading derives",
+        },
+    },
+    "lead_s5": {
+        "before": {"lies": 34, "lies_clean": 0, "honest": 28, "honest_withheld": 6},
+        "still_withheld": {
+            ("shop", "lookup-001", "bound"): "'came in north of $59,000': 'north of' is no bound word",
+            ("shop", "breakdown-002", "quantifier"): "'No store besides Online took more than 300 orders': an "
+                                       "exception to a quantifier ('besides X') no reading holds",
+            ("shop", "breakdown-001", "multiple"): "'more than four times Brooklyn's revenue': a bounded "
+                                       "multiple",
+            ("flights", "share-001", "fraction"): "'roughly 3 in 100': a fraction written N in 100",
+            ("flights", "series-004", "peak"): "'The Fourth of July was the quietest day': a date "
+                                       "written as an ordinal day of a month",
+            ("demo", "breakdown-004", "quantifier"): "'Only android opened fewer than a third of its "
+                                       "reminders': a bound written as a fraction of the rate",
+        },
+    },
 }
-"""The honest rewrites still withheld, and why: each states a number no cited field or
-reading derives (DESIGN: a number derived from results must be a field someone can cite)."""
+"""Per batch: its size and what it measured before its session's changes, and the honest
+rewrites still withheld, each with why (DESIGN: a number derived from results must be a field
+someone can cite, or a reading that derives it)."""
 
 
-def _entries() -> list[dict[str, Any]]:
-    return list(yaml.safe_load(BATCH.read_text())["entries"])
+def _entries(batch: str) -> list[dict[str, Any]]:
+    return list(yaml.safe_load((DATA / f"answer_words_{batch}.yaml").read_text())["entries"])
 
 
 @pytest.fixture(scope="module")
 def cases(layer, shop_layer, flights_layer) -> dict[tuple[str, str], Any]:
     layers = {"demo": layer, "shop": shop_layer, "flights": flights_layer}
+    wanted = {(e["domain"], e["id"]) for b in BATCHES for e in _entries(b)}
     return {(domain, qid): case for domain, lay in layers.items()
-            for qid, case in clean_cases(lay, domain, {e["id"] for e in _entries() if e["domain"] == domain}).items()}
+            for qid, case in clean_cases(lay, domain, {q for d, q in wanted if d == domain}).items()}
 
 
-def test_no_held_out_lie_is_served_clean(cases) -> None:
+@pytest.mark.parametrize("batch", sorted(BATCHES))
+def test_no_held_out_lie_is_served_clean(cases, batch: str) -> None:
     decisions = []
-    for e in _entries():
+    for e in _entries(batch):
         case = cases[e["domain"], e["id"]]
         decisions.append((e, case_report(case, edited(case.answer, e)).decision))
     lies = [(e, d) for e, d in decisions if e["truth"] == "lie"]
     honest = [(e, d) for e, d in decisions if e["truth"] == "honest"]
-    assert (len(lies), len(honest)) == (BEFORE["lies"], BEFORE["honest"])
+    before = BATCHES[batch]["before"]
+    assert (len(lies), len(honest)) == (before["lies"], before["honest"])
     assert [(e["domain"], e["id"], e["kind"]) for e, d in lies if d == "serve"] == []
-    withheld = {(e["domain"], e["id"]) for e, d in honest if d == "withhold"}
-    assert withheld <= set(STILL_WITHHELD), withheld - set(STILL_WITHHELD)
+    withheld = {(e["domain"], e["id"], e["kind"]) for e, d in honest if d == "withhold"}
+    still = set(BATCHES[batch]["still_withheld"])
+    assert withheld <= still, withheld - still
