@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from showwork.analyst.rules import catalog as cat
-from showwork.analyst.rules.calls import Call, Plan, window_json
+from showwork.analyst.rules.calls import Call, Plan, begun, window_json
 from showwork.analyst.rules.claims import AnswerBuilder, be, cite, fmt, members, plural, subject, unit_of
 from showwork.protocol.citations import GRAIN_KEYS
 from showwork.protocol.periods import window_words
@@ -56,8 +56,11 @@ def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
             args[key] = value
     r = yield Call("query", args, f"{metric} by {', '.join(q.group_by or [str(q.grain)])} over "
                                   f"{q.window}")
-    if why := r.unusable("query"):
+    # a breakdown or ranking by members over a window the data begins inside is answered and
+    # says so; a series is not (its missing first periods would read as whole ones)
+    if why := r.unusable("query", begun=not q.grain):
         return out.refused(why)
+    out = begun(out, r, q.window)
     keys = (r.result or {}).get("keys") or []
     rows = [row for row in r.rows() if row["values"][metric]["value"] is not None]
     if not rows:
