@@ -68,12 +68,22 @@ def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
                            f"{window_words(str(q.window))}.")
     if len(keys) != 1:
         return _grid(q, catalog, out, r.handle, metric, rows)
-    rows = _ordered(q, rows, keys[0])[:q.top or MAX_LISTED]
+    unnamed = [] if q.grain else [row for row in rows if not _named(row, keys[0])]
+    rows = _ordered(q, [row for row in rows if row not in unnamed], keys[0])[:q.top or MAX_LISTED]
     listed = _list(q, catalog, out, r.handle, metric, keys[0], rows)
     if q.rank:
         return _ranked(q, catalog, out, metric, keys[0], listed)
-    return out.answered(_spoken(q, catalog, metric, keys[0], listed, len(r.rows())), None,
-                        values=listed)
+    said = _spoken(q, catalog, metric, keys[0], listed, len(r.rows()) - len(unnamed))
+    return out.answered(said + _unnamed(catalog, keys[0], unnamed),
+                        None, values=listed)
+
+
+def _unnamed(catalog: dict[str, Any], key: str, rows: list[dict[str, Any]]) -> str:
+    """The row a breakdown's data holds with no member (orders of a customer with no region):
+    never listed as a member (a listed value's key is a member), and said to be left out."""
+    if not rows:
+        return ""
+    return f" The rows with no {_dimension_label(catalog, key)} recorded are left out of the list."
 
 
 def _ordered(q: Understood, rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:

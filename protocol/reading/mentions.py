@@ -257,10 +257,12 @@ def _member_phrase(word: str, dim: str, member: str, how: How, dim_words: list[s
 
 
 def _member_forms(word: str) -> list[str]:
-    """A member, and the plural of a lower-case word member ("jaffle" → "jaffles")."""
+    """A member, the plural of a lower-case word member ("jaffle" → "jaffles"), and a name
+    without its apostrophes ("O'Hare Airport" → "OHare Airport", which reads "ohare airport")."""
     if re.fullmatch(r"[a-z]{4,}", word) and not word.endswith("s"):
         return [word, plural(word)]
-    return [word]
+    squeezed = re.sub(r"(?<=\w)['’](?=\w)", "", word)
+    return [word, squeezed] if squeezed != word else [word]
 
 
 @lru_cache(maxsize=16)
