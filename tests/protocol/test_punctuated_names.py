@@ -1,7 +1,9 @@
-"""Members named across punctuation and rows with no member (issue 42, item 4), on the shop and
-the flights: "O'Hare" is the part of one closed-list or open member's name ("O'Hare Airport",
-"Chicago Ohare Intl"), "ohare airport" is the whole name without its apostrophe, and a
-breakdown's row with no member is left out of the listed members and said to be."""
+"""Members named across punctuation and in the plural, metrics named by their verb, and rows
+with no member (issue 42, item 4), on the shop and the flights: "O'Hare" is the part of one
+closed-list or open member's name ("O'Hare Airport", "Chicago Ohare Intl"), "ohare airport" the
+whole name without its apostrophe, "Chai Lattes" the plural of Chai Latte, "did we sell" the
+one summed metric of that verb, and a breakdown's row with no member is left out of the listed
+members and said to be."""
 
 from __future__ import annotations
 
@@ -64,3 +66,37 @@ def test_a_row_with_no_member_is_not_listed(request, name: str, text: str, membe
     if members is not None:
         assert len(keys) == members
     assert f"The rows with no {dimension} recorded are left out of the list." in audit["answer_text"]
+
+
+@pytest.mark.parametrize(("name", "text", "member"), [
+    ("shop", "How many Chai Lattes did we sell in July 2019?", "Chai Latte"),
+    ("flights", "How many flights did Turbo-props fly in July 2013?", "Turbo-prop"),
+])
+def test_a_name_of_several_words_in_the_plural(request, name: str, text: str, member: str
+                                               ) -> None:
+    """The plural of a member's last word names the member: 'Chai Lattes' is Chai Latte (not
+    Chai), 'Turbo-props' is the engine type Turbo-prop."""
+    reading = read_text(text, _catalog(request, name))
+    assert {m.member for m in reading.members} == {member}
+    assert reading.unread == []
+
+
+@pytest.mark.parametrize(("name", "text", "metric"), [
+    ("shop", "How many Chai Lattes did we sell in July 2019?", "items_sold"),
+    ("flights", "How many were cancelled at JFK in July 2013?", "cancelled_flights"),
+])
+def test_the_verb_of_a_question_of_quantity_names_its_metric(request, name: str, text: str,
+                                                             metric: str) -> None:
+    """No metric named: the verb ('sell', 'cancelled') names the one summed metric whose own
+    name, label or synonyms hold a form of it."""
+    reading = read_text(text, _catalog(request, name))
+    assert reading.metric_names() == [metric] and reading.unread == []
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("shop", "How many did we have in July 2019?"),
+    ("flights", "How many did we see at JFK in July 2013?"),
+])
+def test_a_verb_of_no_metric_names_none(request, name: str, text: str) -> None:
+    """'have', 'see' are no metric's own verb: no metric is read."""
+    assert read_text(text, _catalog(request, name)).metric_names() == []
