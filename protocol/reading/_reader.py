@@ -805,6 +805,9 @@ def _verb_named(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> 
     found = [name for name, info in (catalog.get("metrics") or {}).items()
              if verb in _own_lemmas(name, info) and _summed(name, info)
              and named <= set(info.get("dimensions") or ())]
+    if len(found) > 1:  # 'Cancellations', not 'Cancellations in Mexico': the one named so alone
+        found = [name for name in found
+                 if all(verb in _own_lemmas(w, {}) for w in name.split("_"))]
     if len(found) != 1:
         return []
     return [Mention("metric", found[0], None, asked["verb"], asked.span("verb"), "said")]
@@ -824,7 +827,10 @@ _AUXILIARIES = {lemma(w) for w in ("be", "have", "do", "get", "go", "make", "tak
 def _own_lemmas(name: str, info: dict[str, Any]) -> set[str]:
     """The lemmas of a metric's name, label and synonyms (never its description)."""
     texts = [name.replace("_", " "), info.get("label") or "", *(info.get("synonyms") or ())]
-    return {lemma(w) for t in texts for w in re.findall(r"[a-z]+", str(t).lower())}
+    words = [w for t in texts for w in re.findall(r"[a-z]+", str(t).lower())]
+    # a noun of the verb: 'cancellation' of 'cancel', 'alteration' of 'alter'
+    return {lemma(w) for w in words} | {lemma(w[:w.rindex("ation")]) for w in words
+                                        if w.endswith(("ation", "ations")) and len(w) > 8}
 
 
 _CLOCK = re.compile(r"\b(?:at\s+)?(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)|\bat\s+(\d{1,2}):00\b",

@@ -100,3 +100,21 @@ def test_the_verb_of_a_question_of_quantity_names_its_metric(request, name: str,
 def test_a_verb_of_no_metric_names_none(request, name: str, text: str) -> None:
     """'have', 'see' are no metric's own verb: no metric is read."""
     assert read_text(text, _catalog(request, name)).metric_names() == []
+
+
+def test_a_noun_of_the_verb_and_the_metric_named_so_alone(tutorial_layer) -> None:
+    """On dbt's own tutorial project: 'was cancelled' and 'was altered' name Cancellations and
+    Alterations (nouns of the verbs), and of Cancellations and 'Cancellations in Mexico' the
+    one named by the verb alone."""
+    catalog = tutorial_layer.catalog()
+    for text, metric in (("How much was cancelled in the week of 14 March 2022?", "cancellations"),
+                         ("How much was altered in March 2022?", "alterations")):
+        reading = read_text(text, catalog)
+        assert reading.metric_names() == [metric] and reading.unread == [], text
+
+
+def test_several_metrics_of_one_verb_are_no_guess(flights_layer) -> None:
+    """'delayed' is a form of delayed flights and of the delay totals, none named by it alone:
+    no metric is read, and the verb stays unread."""
+    reading = read_text("How many were delayed at JFK in July 2013?", flights_layer.catalog())
+    assert reading.metric_names() == [] and reading.unread
