@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from showwork.analyst.rules import catalog as cat
-from showwork.analyst.rules.calls import Call, Outcome, Plan, window_json
+from showwork.analyst.rules.calls import Call, Outcome, Plan, begun, window_json
 from showwork.analyst.rules.claims import (
     AnswerBuilder,
     cite,
@@ -55,8 +55,9 @@ def lookup(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
         if value:
             args[key] = value
     r = yield Call("query", args, f"measure {', '.join(q.metrics)} over {q.window}")
-    if why := r.unusable("query"):
+    if why := r.unusable("query", begun=not q.grain):
         return out.refused(why)
+    out = begun(out, r, q.window)
     rows = r.rows()
     if q.guessed and not any(row["values"][m]["value"] is not None for row in rows
                              for m in q.metrics):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from showwork.analyst.rules import catalog as cat
-from showwork.analyst.rules.calls import Call, Plan, window_json
+from showwork.analyst.rules.calls import Call, Plan, begun, window_json
 from showwork.analyst.rules.claims import AnswerBuilder, be, cite, fmt, is_value, subject, unit_of
 from showwork.analyst.rules.dates import window_of
 from showwork.analyst.rules.tables import scope
@@ -57,8 +57,9 @@ def period_share(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> 
         args["where"] = q.filters
     whole = yield Call("query", {**args, "window": window_json(q.window)},
                        f"the whole: {metric} over {q.window}")
-    if why := whole.unusable("query"):
+    if why := whole.unusable("query", begun=True):
         return out.refused(why)
+    out = begun(out, whole, q.window)
     part = yield Call("query", {**args, "window": window_json(q.part_window)},
                       f"the part: {metric} over {q.part_window}")
     if why := part.unusable("query"):

@@ -15,7 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from showwork.analyst.rules import catalog as cat
-from showwork.analyst.rules.calls import Call, Plan, window_json
+from showwork.analyst.rules.calls import Call, Plan, begun, window_json
 from showwork.analyst.rules.claims import AnswerBuilder, cite, fmt, is_value, plural, subject, unit_of
 from showwork.analyst.rules.period_shares import read_period_share
 from showwork.analyst.rules.tables import MAX_LISTED, MAX_SPOKEN, scope
@@ -129,8 +129,9 @@ def share(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
     if q.filters:
         args["where"] = q.filters
     r = yield Call("query", args, f"each {dim}'s share of {metric} over {q.window}")
-    if why := r.unusable("query"):
+    if why := r.unusable("query", begun=True):
         return out.refused(why)
+    out = begun(out, r, q.window)
     rows = [row for row in r.rows() if row["values"][metric].get(FIELD) is not None]
     if q.part is not None:
         row = next((row for row in rows if row["key"].get(dim) == q.part), None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from showwork.analyst.rules import catalog as cat
-from showwork.analyst.rules.calls import Call, Plan, window_json
+from showwork.analyst.rules.calls import Call, Plan, begun, window_json
 from showwork.analyst.rules.claims import AnswerBuilder, be, cite, fmt, members, plural, subject, unit_of
 from showwork.protocol.citations import GRAIN_KEYS
 from showwork.protocol.periods import window_words
@@ -56,8 +56,11 @@ def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
             args[key] = value
     r = yield Call("query", args, f"{metric} by {', '.join(q.group_by or [str(q.grain)])} over "
                                   f"{q.window}")
-    if why := r.unusable("query"):
+    # a breakdown or ranking by members over a window the data begins inside is answered and
+    # says so; a series is not (its missing first periods would read as whole ones)
+    if why := r.unusable("query", begun=not q.grain):
         return out.refused(why)
+    out = begun(out, r, q.window)
     keys = (r.result or {}).get("keys") or []
     rows = [row for row in r.rows() if row["values"][metric]["value"] is not None]
     if not rows:
@@ -65,12 +68,22 @@ def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
                            f"{window_words(str(q.window))}.")
     if len(keys) != 1:
         return _grid(q, catalog, out, r.handle, metric, rows)
-    rows = _ordered(q, rows, keys[0])[:q.top or MAX_LISTED]
+    unnamed = [] if q.grain else [row for row in rows if not _named(row, keys[0])]
+    rows = _ordered(q, [row for row in rows if row not in unnamed], keys[0])[:q.top or MAX_LISTED]
     listed = _list(q, catalog, out, r.handle, metric, keys[0], rows)
     if q.rank:
         return _ranked(q, catalog, out, metric, keys[0], listed)
-    return out.answered(_spoken(q, catalog, metric, keys[0], listed, len(r.rows())), None,
-                        values=listed)
+    said = _spoken(q, catalog, metric, keys[0], listed, len(r.rows()) - len(unnamed))
+    return out.answered(said + _unnamed(catalog, keys[0], unnamed),
+                        None, values=listed)
+
+
+def _unnamed(catalog: dict[str, Any], key: str, rows: list[dict[str, Any]]) -> str:
+    """The row a breakdown's data holds with no member (orders of a customer with no region):
+    never listed as a member (a listed value's key is a member), and said to be left out."""
+    if not rows:
+        return ""
+    return f" The rows with no {_dimension_label(catalog, key)} recorded are left out of the list."
 
 
 def _ordered(q: Understood, rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:

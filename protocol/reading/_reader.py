@@ -94,6 +94,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     mentions, notes = carried(mentions, catalog)
     mentions = sorted(mentions + _clock_times(text, catalog, mentions) + _rate(text, catalog, mentions)
                       + _unit_total(text, catalog, mentions), key=lambda m: m.span)
+    mentions = sorted(mentions + _verb_named(text, catalog, mentions), key=lambda m: m.span)
     mentions = restate(text, mentions, catalog, [p.span for p in named.found])
     mentions = _heads(text, _ratio_of_share(text, mentions, catalog, named.found), catalog)
     mentions, negated = _negated(text, mentions, catalog)
@@ -776,13 +777,60 @@ def _unit_total(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> 
     found = [name for name, info in (catalog.get("metrics") or {}).items()
              if str(info.get("unit") or "").lower() in (unit, unit.rstrip("s") + "s")
              and unit not in ("count", "fraction", "percent")
-             and info.get("type") == "simple" and not info.get("point_in_time")
-             and not _AVERAGED.search(f"{name} {info.get('label') or ''} "
-                                      f"{(info.get('description') or '').split('.')[0]}")
-             and named <= set(info.get("dimensions") or ())]
+             and _summed(name, info) and named <= set(info.get("dimensions") or ())]
     if len(found) != 1:
         return []
     return [Mention("metric", found[0], None, asked["unit"], asked.span("unit"), "said")]
+
+
+_VERB_ASKED = re.compile(r"\bhow\s+(?:many|much)\b[^?,;]*?\b(?:did|do|does|have|has|had|was|were|"
+                         r"is|are)\s+(?:(?:we|they|you|it)\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
+
+
+def _verb_named(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
+    """'How many Chai Lattes did we sell', 'how many were cancelled at JFK': where no metric is
+    named, the verb of a question of quantity names the one metric whose own name, label or
+    synonyms hold a form of it (`sold` of `items_sold`, `cancelled` of `cancelled_flights`),
+    a simple sum or count that carries every dimension the question names a member of. None or
+    several: the verb stays unread."""
+    if any(m.kind == "metric" for m in mentions):
+        return []
+    asked = _VERB_ASKED.search(text)
+    if asked is None or overlaps(asked.span("verb"), [x.span for x in mentions]):
+        return []
+    verb = lemma(asked["verb"])
+    if len(verb) < 3 or verb in _AUXILIARIES:
+        return []
+    named = {m.name for m in mentions if m.kind == "member"}
+    found = [name for name, info in (catalog.get("metrics") or {}).items()
+             if verb in _own_lemmas(name, info) and _summed(name, info)
+             and named <= set(info.get("dimensions") or ())]
+    if len(found) > 1:  # 'Cancellations', not 'Cancellations in Mexico': the one named so alone
+        found = [name for name in found
+                 if all(verb in _own_lemmas(w, {}) for w in name.split("_"))]
+    if len(found) != 1:
+        return []
+    return [Mention("metric", found[0], None, asked["verb"], asked.span("verb"), "said")]
+
+
+def _summed(name: str, info: dict[str, Any]) -> bool:
+    """A metric summed over its window: simple, not at a point in time, no average, ratio or
+    rate by its name, label or description's first sentence."""
+    return info.get("type") == "simple" and not info.get("point_in_time") and not _AVERAGED.search(
+        f"{name} {info.get('label') or ''} {(info.get('description') or '').split('.')[0]}")
+
+
+_AUXILIARIES = {lemma(w) for w in ("be", "have", "do", "get", "go", "make", "take", "see")}
+"""Verbs that name no metric of their own ('how many did we have')."""
+
+
+def _own_lemmas(name: str, info: dict[str, Any]) -> set[str]:
+    """The lemmas of a metric's name, label and synonyms (never its description)."""
+    texts = [name.replace("_", " "), info.get("label") or "", *(info.get("synonyms") or ())]
+    words = [w for t in texts for w in re.findall(r"[a-z]+", str(t).lower())]
+    # a noun of the verb: 'cancellation' of 'cancel', 'alteration' of 'alter'
+    return {lemma(w) for w in words} | {lemma(w[:w.rindex("ation")]) for w in words
+                                        if w.endswith(("ation", "ations")) and len(w) > 8}
 
 
 _CLOCK = re.compile(r"\b(?:at\s+)?(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)|\bat\s+(\d{1,2}):00\b",

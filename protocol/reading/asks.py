@@ -52,7 +52,12 @@ _MOST = {"most", "highest", "largest", "biggest", "greatest", "best", "top", "le
 _LEAST = {"least", "lowest", "fewest", "smallest", "worst", "bottom", "shortest", "quietest",
           "earliest", "fastest", "lightest", "nearest"}
 _SUPERLATIVE = "|".join(sorted(_MOST | _LEAST))
-_N = r"(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)"
+SIZES = {**NUMBERS, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+         "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "dozen": 12,
+         "a dozen": 12}
+"""Number words a ranking's size is written in ('the three best', 'top ten', 'a dozen')."""
+_N = (r"(\d{1,3}|a\s+dozen|" + "|".join(sorted((w for w in SIZES if " " not in w and w != "zero"),
+                                               key=len, reverse=True)) + ")")
 _BY = re.compile(rf"\b((?:at|for|in|from)\s+each\s+of|each\s+of|split by|broken down by|grouped by|"
                  r"group by|segmented by|by each|by every|for each|for every|by|per|across|each|"
                  rf"every)\s+(?:all\s+)?(?:the\s+)?(?:{_N}\s+(?=[a-z\x00]))?", re.IGNORECASE)
@@ -340,7 +345,7 @@ def read_ranking(masked: str, mentions: list[Mention], by: list[By]) -> Ranking 
 def _count(word: str | None) -> int | None:
     if word is None:
         return None
-    return int(word) if word.isdigit() else NUMBERS[word.lower()]
+    return int(word) if word.isdigit() else SIZES[" ".join(word.lower().split())]
 
 
 def _dimension_at(masked: str, mentions: list[Mention], at: int, by: list[By]) -> str | None:
@@ -364,12 +369,16 @@ def _top_n(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None
 
 
 def _n_best(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
-    m = re.search(rf"\b{_N}\s+({_SUPERLATIVE})\b|\bbest[- ]selling\b", masked, re.IGNORECASE)
+    """'the three best-selling', '5 largest', 'best-selling': the size and the word apart, so
+    a size is read even where the word ('best', judged by polarity) is not."""
+    m = re.search(rf"\b{_N}\s+(best[- ]selling|{_SUPERLATIVE})\b|\bbest[- ]selling\b", masked,
+                  re.IGNORECASE)
     if m is None:
         return None
     word = (m.group(2) or "best").lower()
+    spans = (m.span(1), m.span(2)) if m.group(1) else (m.span(),)
     return Ranking(_order(word), _count(m.group(1)), _dimension_at(masked, mentions, m.end(), by),
-                   (m.span(),))
+                   spans)
 
 
 def _which_n(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from showwork.protocol.reading._words import COMMON_WORDS, Span, overlaps, snake
-from showwork.protocol.reading.asks import FALL, GRAINS, MOVES, RISE, Asks
+from showwork.protocol.reading.asks import FALL, GRAINS, MOVES, RISE, SIZES, Asks
 from showwork.protocol.reading.mentions import Mention
-from showwork.protocol.reading.periods import MONTHS, NUMBERS, Periods
+from showwork.protocol.reading.periods import MONTHS, Periods
 
 GapKind = Literal["metric", "dimension", "member", "grain", "qualifier", "period"]
 
@@ -208,7 +208,7 @@ def _slot_gaps(s: _Scope) -> list[Gap]:
     for d in (x for x in s.mentions if x.kind == "dimension"):
         m = re.search(r"([A-Za-z][\w-]*)\s+$", s.text[:d.span[0]])
         if m is None or m.group(1).lower() in _NOT_MEMBER or m.group(1).lower() in GRAINS \
-                or m.group(1).lower() in NUMBERS or m.group(1).isdigit() \
+                or m.group(1).lower() in SIZES or m.group(1).isdigit() \
                 or m.group(1).lower() in COMMON_WORDS:
             continue
         if s.free(m.span(1)) and not _is_period_word(m.group(1)):

@@ -65,6 +65,21 @@ def _entries(catalog: dict[str, Any]) -> tuple[tuple[str, tuple[str, ...], bool]
     return tuple(out)
 
 
+def _closed(catalog: dict[str, Any]) -> tuple[tuple[str, tuple[str, ...], bool], ...]:
+    """The names of several words in closed member lists, as names a place's part may be
+    matched in ('O'Hare' of the store "O'Hare Airport"), as an open dimension's values are; a
+    code or an identifier ('America/Denver', a time zone) is no name."""
+    out = []
+    for dim, info in (catalog.get("dimensions") or {}).items():
+        names = tuple(str(v) for v in info.get("members") or () if _NAME.fullmatch(str(v)))
+        if names and not info.get("values"):
+            out.append((dim, names, True))
+    return tuple(out)
+
+
+_NAME = re.compile(r"[A-Z][\w'’.&-]*(?: [\w'’.&()-]+)+")
+
+
 @lru_cache(maxsize=16)
 def _table(entries: tuple[tuple[str, tuple[str, ...], bool], ...]
            ) -> tuple[dict[str, list[_Entry]], int]:
@@ -270,7 +285,7 @@ def _places(text: str, catalog: dict[str, Any], taken: list[tuple[int, int]]) ->
     ('O'Hare' is 'Ohare'); the longest such part of a run of capitalised words, else nothing.
     One word alone is not enough: 'Boston' is part of 'Boston Back Bay Station' (a station in
     the airports table), 'Boeing' of 'Boeing Field King County Intl'."""
-    parts = _part_table(_entries(catalog))
+    parts = _part_table(_entries(catalog) + _closed(catalog))
     if not parts:
         return []
     out = []

@@ -257,10 +257,20 @@ def _member_phrase(word: str, dim: str, member: str, how: How, dim_words: list[s
 
 
 def _member_forms(word: str) -> list[str]:
-    """A member, and the plural of a lower-case word member ("jaffle" → "jaffles")."""
+    """A member, the plural of a lower-case word member ("jaffle" → "jaffles"), and a name
+    without its apostrophes ("O'Hare Airport" → "OHare Airport", which reads "ohare airport")."""
     if re.fullmatch(r"[a-z]{4,}", word) and not word.endswith("s"):
         return [word, plural(word)]
-    return [word]
+    squeezed = re.sub(r"(?<=\w)['’](?=\w)", "", word)
+    forms = [word, squeezed] if squeezed != word else [word]
+    several = _LAST_WORD.fullmatch(word)  # its plural on the last ('Chai Lattes', 'Turbo-props')
+    if several and not several["last"].endswith("s") and not several["last"].isupper():
+        forms.append(several["head"] + plural(several["last"]))
+    return forms
+
+
+_LAST_WORD = re.compile(r"(?P<head>.*[\s-])(?P<last>[A-Za-z]{4,})")
+"""A name of several words and its last word."""
 
 
 @lru_cache(maxsize=16)

@@ -5,7 +5,8 @@ inserted (a ranking over a time grain: month, week, day, quarter, hour, 'the bes
 'at each X', 'for every X', year-to-date, 'as of DATE', 'through the end of MONTH', 'by the
 end of Q3', another period to compare with (the same period a year earlier, a month named),
 'only <member>', 'excluding <member>', 'per <dimension>', a running total, a share of the
-year's total). The phrases are generated from each catalog (its
+year's total, a ranking's size in words: 'the eleven stores with the most', 'top twenty',
+'the dozen largest'). The phrases are generated from each catalog (its
 dimensions, members and coverage), not picked per question. The mutant's reading must differ
 from the original's in what is acted on, or leave a span unread: else the original's answer
 would be served clean for a question it does not answer. A sample runs in `make test`, every
@@ -74,7 +75,10 @@ def phrases(catalog: dict[str, Any]) -> list[str]:
                 f" for every {label}",
                 f" per {label}", f", only {members[-1]}", f", excluding {members[0]}",
                 f", without {members[-1]}", f", not counting {members[0]}",
-                f", other than {members[1]}"]
+                f", other than {members[1]}",
+                # a ranking's size in words (one…twenty, a dozen): read as its size
+                f", and the eleven {label}s with the most", f", top twenty {label}s",
+                f", the dozen largest {label}s"]
     return out
 
 
