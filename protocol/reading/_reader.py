@@ -420,6 +420,9 @@ def _as(m: Mention, name: str) -> Mention:
 
 
 _POPULATION = re.compile(r"\s+of\s+(?:the\s+|all\s+|our\s+)?", re.IGNORECASE)
+_PASSIVE = re.compile(r"\s+(?:were|was|got|get|have\s+been|had\s+been|has\s+been)\s+", re.IGNORECASE)
+"""'departures were cancelled': the things one count names, said to be what another counts
+(the second is asked; the first names its things)."""
 _FOR_ALL = re.compile(r"(?:^|[,;:]\s*)(?:(?:for|among|of)\s+(?:the\s+|all\s+)?|only\s+(?:the\s+)?)$",
                       re.IGNORECASE)
 """'For flights to LAX, …', 'Only United flights: …': a count opening the question is the
@@ -460,6 +463,9 @@ def _heads(text: str, mentions: list[Mention], catalog: dict[str, Any]) -> list[
         counted = (metrics.get(b.name) or {}).get("unit") == "count"
         if counted and _POPULATION.fullmatch(_unnamed(text, a.span[1], b.span[0], members)):
             dropped.add(id(b))  # 'the mean air time of Delta flights': what is measured
+        elif counted and a.name != b.name and (metrics.get(a.name) or {}).get("unit") == "count" and \
+                _PASSIVE.fullmatch(_unnamed(text, a.span[1], b.span[0], members)):
+            dropped.add(id(a))  # 'how many departures were cancelled': the cancelled ones
     for a in named:
         counted = (metrics.get(a.name) or {}).get("unit") == "count"
         others = [m for m in named if m.name != a.name
@@ -467,7 +473,34 @@ def _heads(text: str, mentions: list[Mention], catalog: dict[str, Any]) -> list[
         if counted and others and (_FOR_ALL.search(text[:a.span[0]])
                                    or _FOR_ALL.search(_unnamed(text, 0, a.span[0], members))):
             dropped.add(id(a))  # 'for flights to LAX, what was the average air time'
-    return [m for m in mentions if id(m) not in dropped]
+    kept = [m for m in mentions if id(m) not in dropped]
+    return _member_as_count(text, kept, metrics, words)
+
+
+def _member_as_count(text: str, mentions: list[Mention], metrics: dict[str, Any],
+                     words: Any) -> list[Mention]:
+    """'How many orders were cancelled': a count named by its noun, then a member said of its
+    things, where one other count's label is those words together ('Cancelled orders'): that
+    count is asked, not the first filtered to the member (the first may exclude it by
+    definition: orders counts the orders not cancelled)."""
+    named = [m for m in mentions if m.kind == "metric"]
+    spans = [m.span for m in mentions if m.kind == "member"]
+    for a in named:
+        if (metrics.get(a.name) or {}).get("unit") != "count":
+            continue
+        for w in mentions:
+            if w.kind != "member" or w.span[0] <= a.span[1] or not _PASSIVE.fullmatch(
+                    _unnamed(text, a.span[1], w.span[0], [x for x in spans if x != w.span])):
+                continue
+            said = words(a.words) | words(w.words)
+            found = [name for name, info in metrics.items() if name != a.name
+                     and info.get("unit") == "count" and words(info.get("label") or name) == said]
+            if len(found) == 1:
+                b = Mention("metric", found[0], None, w.words, w.span, "label")
+                return sorted([b if m is w else m for m in mentions if m is not a]
+                              + [Mention("metric", found[0], None, a.words, a.span, "label")],
+                              key=lambda m: m.span)
+    return mentions
 
 
 def _rate_named(mentions: list[Mention], catalog: dict[str, Any]) -> bool:
