@@ -130,6 +130,9 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a question of quantity")
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
     spans += _whole(text, list(by_kind["metric"]), asks, catalog) + negated
+    if asks.breakdown and asks.ranking is None:  # 'Break down cancellations by airport'
+        spans += [ReadSpan(m.group(0), m.span(), "shape", "breakdown")
+                  for m in _BREAK_DOWN.finditer(text)]
     if not periods.found and by_kind["metric"]:  # 'in the data': the whole covered range
         spans += [ReadSpan(m.group(0), m.span(), "window", "the whole covered range")
                   for m in _ALL_DATA.finditer(text)]
@@ -555,6 +558,11 @@ def _without(periods: Periods, mentions: list[Mention]) -> Periods:
     return Periods(found, periods.compare, periods.problems)
 
 
+_BREAK_DOWN = re.compile(r"\b(?:break(?:s|ing)?|broke|split(?:s|ting)?)\s+(?:it\s+|them\s+)?(?:down|out)\b"
+                         r"|\bbreak[- ]?down\s+of\b|\bbreak(?:s|ing)?\b(?=(?:\s+[\w'$-]+){1,4}?\s+down\b)"
+                         r"|(?<=\s)down(?=\s+by\b)", re.IGNORECASE)
+"""The verb of a breakdown the question asks by a dimension ('break down X by Y', 'split out',
+'a breakdown of'): read only where a breakdown is."""
 _ALL_DATA = re.compile(r"\b(?:(?:in|across|over|for)\s+(?:all\s+)?(?:the|our|this)\s+(?:data|dataset|"
                        r"data\s+set|records|whole\s+data(?:set)?)|in\s+all\s+the\s+data|all[\s-]time|"
                        r"ever)\b", re.IGNORECASE)
