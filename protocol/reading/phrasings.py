@@ -421,6 +421,9 @@ def roles(text: str, mentions: list[Mention], catalog: dict[str, Any]) -> list[M
             on_span.setdefault(m.span, []).append(m)
     dropped: set[int] = set()
     for span, named in on_span.items():
+        if len(named) == 1 and _against_role(text, named[0], catalog):
+            dropped.add(id(named[0]))  # 'out of Chicago Midway': no origin holds it
+            continue
         if len(named) < 2:
             continue
         names = [m.name for m in named]
@@ -431,6 +434,18 @@ def roles(text: str, mentions: list[Mention], catalog: dict[str, Any]) -> list[M
             kept = common or names
         dropped |= {id(m) for m in named if m.name not in kept}
     return [m for m in mentions if id(m) not in dropped]
+
+
+def _against_role(text: str, m: Mention, catalog: dict[str, Any]) -> bool:
+    """A member read in a dimension of one role where the words before it say the other ('out
+    of Chicago Midway' read as the destination, the data holding it as no origin): read so, it
+    would answer another question, so it is left unread."""
+    way = role_before(text, m.span[0])
+    if way is None:
+        return False
+    other = "away" if way == "toward" else "toward"
+    said = dimension_said((catalog.get("dimensions") or {}).get(m.name) or {}, m.name)
+    return bool(ROLE_WORDS[other].search(said)) and not ROLE_WORDS[way].search(said)
 
 
 _COUNTS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six",
