@@ -85,7 +85,7 @@ def _as_typer_would(call: Callable[[], None]) -> None:
     except OSError as exc:
         if exc.errno != errno.EPIPE:
             raise
-        from click.utils import PacifyFlushWrapper
+        from typer._click.utils import PacifyFlushWrapper  # what typer's main wraps them in
 
         sys.stdout = PacifyFlushWrapper(sys.stdout)
         sys.stderr = PacifyFlushWrapper(sys.stderr)

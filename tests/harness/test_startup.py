@@ -128,6 +128,23 @@ class TestWarmAsk:
         assert json.loads(out)["stop_reason"] == "answered"
 
     @pytest.mark.parametrize("project", ["demo", "shop"], indirect=True)
+    def test_warm_plain_ask_loads_no_typer_and_no_rich(self, project) -> None:
+        """A warm `ask` printing plain text (stdout is a pipe) parses its options without typer
+        and prints without rich: neither they nor typer's vendored click and pydantic adapters
+        load. (pydantic itself stays: showwork.yaml's settings, the analyst's Answer and the
+        trace records are pydantic models.)"""
+        where, question, env = project
+        args = ("ask", question, "--project", where)
+        _run(*args, env=env)
+        unused = ("typer", "typer._click", "typer._adapters", "click", "rich", "rich.console",
+                  "shellingham")
+        warm, out = _run(*args, heavy=unused, env=env)
+        assert warm["code"] == 0 and "Decision:" in out
+        assert warm["loaded"] == []
+        probe, _ = _run(*args, heavy=("pydantic",), env=env)
+        assert probe["loaded"] == ["pydantic"]  # the probe sees a module that does load
+
+    @pytest.mark.parametrize("project", ["demo", "shop"], indirect=True)
     def test_warm_json_query_loads_no_printing_and_no_reader(self, project) -> None:
         """`semantic query --json` (cache warm) prints JSON: it loads no rich, no question
         reader or prompts, no SQL parser and no model reader (issue 46: a command pays for what
