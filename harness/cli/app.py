@@ -60,9 +60,11 @@ def run(app: typer.Typer, args: list[str] | None = None) -> None:
 def run_lean(words: list[str]) -> bool:
     """Run `showwork ask …` without typer when its parameters parse plainly (params.py), as
     typer would run it; False (nothing run) where typer must parse them."""
+    if words[:1] != ["ask"]:
+        return False
     from showwork.harness.cli.params import ASK, parse
 
-    if words[:1] != ["ask"] or (values := parse(ASK, words[1:])) is None:
+    if (values := parse(ASK, words[1:])) is None:
         return False
     asking = import_paused("showwork.harness.cli.asking")
     guarded(lambda: _as_typer_would(lambda: asking.ask(**values)), logs=True)

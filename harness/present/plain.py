@@ -63,13 +63,13 @@ def escape(markup: str) -> str:
 def text_of(markup: str) -> str | None:
     """The text rich prints for `markup` before wrapping; None where this module cannot say."""
     if "[" not in markup:
-        return None if _EMOJI.search(markup) else markup
+        return None if _emoji_like(markup) else markup
     parts: list[str] = []
     opened: list[str] = []
     for text, tag in _parse(markup):
         if text is not None:
             text = text.replace("\\[", "[")
-            if _EMOJI.search(text):
+            if _emoji_like(text):
                 return None
             parts.append(text)
         elif tag in STYLES:
@@ -80,6 +80,11 @@ def text_of(markup: str) -> str | None:
         else:
             opened.pop()
     return "".join(parts)
+
+
+def _emoji_like(text: str) -> bool:
+    """Whether rich could read part of `text` as an emoji code (`::` names none)."""
+    return any(match[2] for match in _EMOJI.finditer(text))
 
 
 def _parse(markup: str) -> Iterator[tuple[str | None, str | None]]:
