@@ -14,8 +14,9 @@ The commands run with bytecode cached, as an installed package runs (a `PYTHONDO
 in the caller's environment is dropped; the bytecode goes under the work folder), after one
 untimed pass that writes it.
 
-Targets (issue 30): `--help` ≤ 0.3 s; a warm ask's start-up ≤ 0.3 s and not growing with the
-warehouse (generated ÷ demo); init on 10 M rows ≤ 10 s.
+Targets: `--help` ≤ 0.3 s (issue 30); a warm ask's start-up ≤ 0.2 s (issue 46, was 0.3 s in
+issue 30) and not growing with the warehouse (generated ÷ demo); init on 10 M rows ≤ 10 s; a
+governed query ≤ 1.3 × the same SQL run by hand.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ BY_HAND = ("import sys, json, duckdb\n"
            "con = duckdb.connect(sys.argv[1], read_only=True)\n"
            "print(json.dumps(con.execute(sys.argv[2]).fetchall(), default=str))")
 """The same SQL run by hand in a Python process: what the query command is measured against."""
-TARGETS = {"query_vs_by_hand": 1.3, "help_s": 0.3, "warm_startup_s": 0.3, "warm_growth": 1.5, "init_s": 10.0}
+TARGETS = {"query_vs_by_hand": 1.3, "help_s": 0.3, "warm_startup_s": 0.2, "warm_growth": 1.5, "init_s": 10.0}
 
 MODELS = """\
 semantic_models:

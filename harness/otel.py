@@ -43,13 +43,10 @@ def enable() -> None:
     _enabled = True
 
 
-def option() -> Any:
-    """The `--otel` option of ask, experiment and mcp."""
-    import typer
-
-    return typer.Option(False, "--otel", help="Send OpenTelemetry spans of every attempt over "
-                        "OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT, default localhost:4318; setting "
-                        "that variable turns them on too).")
+OPTION_HELP = ("Send OpenTelemetry spans of every attempt over OTLP/HTTP "
+               "(OTEL_EXPORTER_OTLP_ENDPOINT, default localhost:4318; setting that variable turns "
+               "them on too).")
+"""The `--otel` option's help (the option itself: harness/cli/params.py's OTEL)."""
 
 
 def enabled() -> bool:

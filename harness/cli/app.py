@@ -7,11 +7,13 @@ the benchmarks. The command list shows each command's help read from its source 
 
 from __future__ import annotations
 
+import errno
 import sys
 import traceback
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from showwork.harness.cli.lazy import Lazy, lazy_group
+from showwork.harness.cli.lazy import Lazy, import_paused, lazy_group
 
 if TYPE_CHECKING:  # typer loads where the app is built (after the CLI's code cache is in place)
     import typer
@@ -51,15 +53,57 @@ def build_app(extra: tuple[Lazy, ...] = ()) -> typer.Typer:
 
 def run(app: typer.Typer, args: list[str] | None = None) -> None:
     """Run the app; an error of ours becomes its message on stderr and an exit code."""
+    words = sys.argv[1:] if args is None else args
+    guarded(lambda: app(args=args), logs=bool(words) and "--help" not in words)
+
+
+def run_lean(words: list[str]) -> bool:
+    """Run `showwork ask …` without typer when its parameters parse plainly (params.py), as
+    typer would run it; False (nothing run) where typer must parse them."""
+    if words[:1] != ["ask"]:
+        return False
+    from showwork.harness.cli.params import ASK, parse
+
+    if (values := parse(ASK, words[1:])) is None:
+        return False
+    asking = import_paused("showwork.harness.cli.asking")
+    guarded(lambda: _as_typer_would(lambda: asking.ask(**values)), logs=True)
+    return True
+
+
+def _as_typer_would(call: Callable[[], None]) -> None:
+    """What typer's main adds around a command: ^C exits 130 and a closed pipe exits 1, both
+    silently; an end of input is its 'Aborted' (typer's own words, which load typer)."""
+    try:
+        call()
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except EOFError:
+        print(file=sys.stderr)
+        from typer import rich_utils
+
+        rich_utils.rich_abort_error()
+        sys.exit(1)
+    except OSError as exc:
+        if exc.errno != errno.EPIPE:
+            raise
+        from typer._click.utils import PacifyFlushWrapper  # what typer's main wraps them in
+
+        sys.stdout = PacifyFlushWrapper(sys.stdout)
+        sys.stderr = PacifyFlushWrapper(sys.stderr)
+        sys.exit(1)
+
+
+def guarded(call: Callable[[], None], logs: bool) -> None:
+    """Run a command; an error of ours becomes its message on stderr and an exit code."""
     from showwork.harness.cli.errors import INTERNAL, ROOTS, describe, exit_code
 
-    words = sys.argv[1:] if args is None else args
-    if words and "--help" not in words:  # help never logs: it need not load structlog
+    if logs:  # help never logs: it need not load structlog
         from showwork.harness.logs import configure
 
         configure()
     try:
-        app(args=args)
+        call()
     except ROOTS as exc:
         from rich.console import Console
 

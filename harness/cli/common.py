@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import typer
-
+from showwork.harness.cli.params import PROJECT, Param
 from showwork.harness.errors import QuestionError, RunFolderError
 from showwork.harness.project import ENV_VAR, Project, is_demo, locate, read_project_file
 
@@ -19,25 +18,31 @@ if TYPE_CHECKING:
 
     err: Console
     """The stderr console (made on first use: `ask --json` prints no rich output)."""
+    ProjectOpt: Any
+    """typer's `--project` option (PROJECT)."""
+    RunProjectOpt: Any
+    """typer's `--project` option of a command that reads a run folder (RUN_PROJECT)."""
+
+RUN_PROJECT = Param(
+    "project", ("--project",), None, envvar=ENV_VAR, metavar="DIR",
+    help="Refuse a run recorded under another project (the run folder records its own, and "
+         "reading it needs no warehouse).")
+
+_MADE_ON_USE = {"ProjectOpt": PROJECT.typer, "RunProjectOpt": RUN_PROJECT.typer}
+"""typer's options, made when a command module imports them: the lean `ask` imports this
+module and no typer."""
 
 
 def __getattr__(name: str) -> Any:
-    if name != "err":
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from rich.console import Console
+    if name == "err":
+        from rich.console import Console
 
-    console = globals()["err"] = Console(stderr=True)
-    return console
-
-ProjectOpt = typer.Option(
-    None, "--project", envvar=ENV_VAR, metavar="DIR",
-    help="Project folder (showwork.yaml) or 'demo'. Default: ./showwork.yaml if present, else "
-         "the embedded demo.")
-
-RunProjectOpt = typer.Option(
-    None, "--project", envvar=ENV_VAR, metavar="DIR",
-    help="Refuse a run recorded under another project (the run folder records its own, and "
-         "reading it needs no warehouse).")
+        console = globals()["err"] = Console(stderr=True)
+        return console
+    if name in _MADE_ON_USE:
+        value = globals()[name] = _MADE_ON_USE[name]()
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def open_project(ref: str | None = None, questions: QuestionFile | None = None) -> Project:

@@ -23,6 +23,7 @@ from showwork.harness.cli.common import (
     open_project,
     run_folder,
 )
+from showwork.harness.cli.params import OTEL
 from showwork.harness.experiments import experiment as exp_mod
 from showwork.harness.experiments.questions import QuestionFile, load_questions
 from showwork.harness.home import home
@@ -96,7 +97,7 @@ def experiment(questions: Path | None = typer.Option(None, help="Question file (
                                                "$SHOWWORK_HOME/runs/[<project>-]<timestamp>)."),
                prices: Path | None = typer.Option(None, help="Price table YAML."),
                as_json: bool = typer.Option(False, "--json"),
-               project: str | None = ProjectOpt, otel: bool = otel_spans.option()) -> None:
+               project: str | None = ProjectOpt, otel: bool = OTEL.typer()) -> None:
     """Run configurations × questions × repeats; write traces, results and the report."""
     if otel:
         otel_spans.enable()

@@ -19,6 +19,7 @@ import importlib.util
 import inspect
 from dataclasses import dataclass
 from functools import cache
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # typer loads where the app is built (after the CLI's code cache is in place)
@@ -46,14 +47,7 @@ class Lazy:
         import typer
         from typer.core import TyperCommand
 
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            target = getattr(importlib.import_module(self.module), self.attr)
-        finally:
-            if enabled:
-                gc.freeze()
-                gc.enable()
+        target = getattr(import_paused(self.module), self.attr)
         if isinstance(target, typer.Typer):
             command: TyperCommand | TyperGroup = typer.main.get_group(target)
         else:
@@ -64,6 +58,19 @@ class Lazy:
             command = built
         command.name = self.name
         return command
+
+
+def import_paused(module: str) -> ModuleType:
+    """Import a command's module with the cyclic garbage collector paused, then freeze what it
+    built (see `Lazy.load`)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return importlib.import_module(module)
+    finally:
+        if enabled:
+            gc.freeze()
+            gc.enable()
 
 
 @cache

@@ -8,13 +8,14 @@ import typer
 
 from showwork.harness import otel as otel_spans
 from showwork.harness.cli.common import ProjectOpt
+from showwork.harness.cli.params import OTEL
 from showwork.harness.project import ENV_VAR, locate
 
 
 def mcp(http: int | None = typer.Option(
         None, "--http", min=1, max=65535, metavar="PORT",
         help="Serve streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio."),
-        project: str | None = ProjectOpt, otel: bool = otel_spans.option()) -> None:
+        project: str | None = ProjectOpt, otel: bool = OTEL.typer()) -> None:
     """Serve catalog, query, compare and submit_answer over MCP; one trace per MCP session,
     appended to $SHOWWORK_HOME/mcp/traces.jsonl."""
     if otel:

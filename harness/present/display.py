@@ -1,11 +1,12 @@
-"""Showing an audited answer to a person in the terminal."""
+"""Showing an audited answer to a person in the terminal.
+
+Lines are rich markup, printed by rich's Console or, where stdout is not a terminal, by
+plain.py's, which prints the same bytes without loading rich.
+"""
 
 from __future__ import annotations
 
 from typing import Any
-
-from rich.console import Console
-from rich.markup import escape
 
 from showwork.harness.audit.types import not_checked_line
 from showwork.harness.present.decisions import shown
@@ -25,6 +26,7 @@ from showwork.harness.present.marks import (
     spans,
     word_marks,
 )
+from showwork.harness.present.plain import Console, escape
 
 TICK_NOTE = "A tick means the support link resolves; it does not mean the conclusion is true."
 SIMULATED = "SIMULATED: this answer comes from the noisy simulator, not a model."

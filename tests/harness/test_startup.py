@@ -67,8 +67,11 @@ def _run(*args: str, heavy: tuple[str, ...] = HEAVY, env: dict[str, str] | None 
 class TestImportsOnDemand:
     @pytest.mark.parametrize("args", [("--help",), ("ask", "--help"), ("semantic", "--help")])
     def test_help_loads_nothing_heavy(self, args: tuple[str, ...]) -> None:
-        """Help for the app or a command imports none of the heavy packages."""
-        probe, out = _run(*args)
+        """Help for the app or a command imports none of the heavy packages; the app's help
+        not even pydantic or the project module (the lean ask's parse loads them, and only for
+        an ask)."""
+        more = ("pydantic", "showwork.harness.project", "showwork.harness.cli.params")
+        probe, out = _run(*args, heavy=HEAVY + more)
         assert probe["code"] == 0 and "Usage" in out
         if args == ("--help",):
             assert probe["loaded"] == []
@@ -126,6 +129,23 @@ class TestWarmAsk:
         assert warm["code"] == 0
         assert warm["loaded"] == []
         assert json.loads(out)["stop_reason"] == "answered"
+
+    @pytest.mark.parametrize("project", ["demo", "shop"], indirect=True)
+    def test_warm_plain_ask_loads_no_typer_and_no_rich(self, project) -> None:
+        """A warm `ask` printing plain text (stdout is a pipe) parses its options without typer
+        and prints without rich: neither they nor typer's vendored click and pydantic adapters
+        load. (pydantic itself stays: showwork.yaml's settings, the analyst's Answer and the
+        trace records are pydantic models.)"""
+        where, question, env = project
+        args = ("ask", question, "--project", where)
+        _run(*args, env=env)
+        unused = ("typer", "typer._click", "typer._adapters", "click", "rich", "rich.console",
+                  "shellingham")
+        warm, out = _run(*args, heavy=unused, env=env)
+        assert warm["code"] == 0 and "Decision:" in out
+        assert warm["loaded"] == []
+        probe, _ = _run(*args, heavy=("pydantic",), env=env)
+        assert probe["loaded"] == ["pydantic"]  # the probe sees a module that does load
 
     @pytest.mark.parametrize("project", ["demo", "shop"], indirect=True)
     def test_warm_json_query_loads_no_printing_and_no_reader(self, project) -> None:
