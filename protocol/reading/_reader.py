@@ -10,7 +10,16 @@ from typing import Any, Literal
 from showwork.protocol.reading._calendar import Period
 from showwork.protocol.reading._words import Span, overlaps
 from showwork.protocol.reading.account import ReadSpan, entry_words, lemma, mention_span, unread_spans
-from showwork.protocol.reading.asks import BETTER, JUDGED, Asks, By, GrammarSpan, read_asks
+from showwork.protocol.reading.asks import (
+    BETTER,
+    JUDGED,
+    SIZE_WORDS,
+    Asks,
+    By,
+    GrammarSpan,
+    read_asks,
+    size_of,
+)
 from showwork.protocol.reading.filters import exclusions
 from showwork.protocol.reading.gaps import Gap, find_gaps
 from showwork.protocol.reading.members import carried, place_notes, prefix_doubts
@@ -130,6 +139,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a question of quantity")
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
     spans += _whole(text, list(by_kind["metric"]), asks, catalog) + negated
+    spans += _all_of(text, list(by_kind["dimension"]), asks, catalog)
     if asks.breakdown and asks.ranking is None:  # 'Break down cancellations by airport'
         spans += [ReadSpan(m.group(0), m.span(), "shape", "breakdown")
                   for m in _BREAK_DOWN.finditer(text)]
@@ -556,6 +566,31 @@ def _without(periods: Periods, mentions: list[Mention]) -> Periods:
     found = tuple(p for p in periods.found
                   if not any(s < p.span[1] and p.span[0] < e for s, e in spans))
     return Periods(found, periods.compare, periods.problems)
+
+
+_OF_THE_N = re.compile(rf"\b(?:of|across|for|in|from)\s+(?:all\s+)?(?:the\s+)?(?P<n>{SIZE_WORDS})\s+$",
+                       re.IGNORECASE)
+
+
+def _all_of(text: str, dimensions: list[Mention], asks: Asks, catalog: dict[str, Any]
+            ) -> list[ReadSpan]:
+    """'the total population of the 48 states': a count of a dimension's members that is all
+    of them names the whole (no filter, no ranking), read only where no ranking or breakdown
+    is asked; a count short of all ('the 3 states') stays unread: which ones is not said."""
+    if asks.ranking is not None or asks.breakdown:
+        return []
+    entries = catalog.get("dimensions") or {}
+    out = []
+    for d in dimensions:
+        said = _OF_THE_N.search(text[:d.span[0]])
+        members = (entries.get(d.name) or {}).get("members") or ()
+        if said is None or not members:
+            continue
+        n = size_of(said["n"])
+        if n == len(members):
+            out.append(ReadSpan(said["n"], said.span("n"), "qualifier",
+                                f"all {n} {d.name}: the whole, no filter"))
+    return out
 
 
 _BREAK_DOWN = re.compile(r"\b(?:break(?:s|ing)?|broke|split(?:s|ting)?)\s+(?:it\s+|them\s+)?(?:down|out)\b"

@@ -58,6 +58,8 @@ SIZES = {**NUMBERS, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16
 """Number words a ranking's size is written in ('the three best', 'top ten', 'a dozen')."""
 _N = (r"(\d{1,3}|a\s+dozen|" + "|".join(sorted((w for w in SIZES if " " not in w and w != "zero"),
                                                key=len, reverse=True)) + ")")
+SIZE_WORDS = _N[1:-1]
+"""A size in digits or words, as a pattern (no group of its own)."""
 _BY = re.compile(rf"\b((?:at|for|in|from)\s+each\s+of|each\s+of|split by|broken down by|grouped by|"
                  r"group by|segmented by|by each|by every|for each|for every|by|per|across|each|"
                  rf"every)\s+(?:all\s+)?(?:the\s+)?(?:{_N}\s+(?=[a-z\x00]))?", re.IGNORECASE)
@@ -73,7 +75,7 @@ _STOP = (r"(?=\s+(?:in|on|for|during|last|this|over|from|and|with|at|of|between|
          r"compared|versus|vs|had|has|have|was|were|is|are|did|saw|got|showed)\b|\s*[,.;:?!()\x00]|$)")
 _WORDS = re.compile(rf"([a-z][a-z0-9_'-]*(?:\s+[a-z][a-z0-9_'-]*){{0,2}}?){_STOP}", re.IGNORECASE)
 _OVERALL = re.compile(r"(?:across|over|for|in)\s+(?:all|every)\b", re.IGNORECASE)
-_DETERMINERS = re.compile(r"\s*(?:(?:the|all|our|each|every)\s+)*", re.IGNORECASE)
+_DETERMINERS = re.compile(rf"\s*(?:(?:the|all|our|each|every|{_N})\s+)*", re.IGNORECASE)
 """Words skipped before a name: 'by the store', 'versus our …'."""
 _SERIES = re.compile(r"\b(?:over time|trend(?:s|ed|ing)?|time series|(?:day|week|month) by "
                      r"(?:day|week|month)|over the (?:last|past) \S+ (days|weeks|months|quarters|"
@@ -345,6 +347,11 @@ def read_ranking(masked: str, mentions: list[Mention], by: list[By]) -> Ranking 
 def _count(word: str | None) -> int | None:
     if word is None:
         return None
+    return size_of(word)
+
+
+def size_of(word: str) -> int:
+    """A size written in digits or words ('48', 'three', 'a dozen')."""
     return int(word) if word.isdigit() else SIZES[" ".join(word.lower().split())]
 
 
@@ -387,12 +394,15 @@ def _which_n(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | No
     when none is said)."""
     m = re.search(rf"\b(?:which|what|the)\s+(?:(?:were|are|was|is)\s+the\s+)?{_N}\s+",
                   masked, re.IGNORECASE)
-    if m is None or re.search(r"\beach\s+of\s+$", masked[:m.start()], re.IGNORECASE):
-        return None  # 'at each of the three airports': each one, not a ranking
+    if m is None or re.search(r"\bof\s+$", masked[:m.start()], re.IGNORECASE):
+        return None  # 'at each of the three airports', 'which of the three': the set, no size
     named = _starting(mentions, m.end())
     if named is None or named.kind != "dimension":
         return None
     most = re.search(rf"\b({_SUPERLATIVE})\b", masked[named.span[1]:], re.IGNORECASE)
+    if most is None and re.search(r"\b(?:from|at|in|to|for|across|into)\s+$", masked[:m.start()],
+                                  re.IGNORECASE):
+        return None  # 'flights from the three NYC airports': the airports, no order asked
     spans = [m.span()] + ([(named.span[1] + most.start(1), named.span[1] + most.end(1))]
                           if most else [])
     return Ranking(_order(most.group(1)) if most else "most", _count(m.group(1)), named.name,
