@@ -879,8 +879,7 @@ class _Build:
                                              mode.offset.grain)))
             elif mode.kind == "to_grain":
                 assert mode.grain
-                start = period_start(w.start, mode.grain)
-                out.append((label, start, start + (w.end_exclusive - w.start)))
+                out.append((label, *_to_grain(plan.grain, mode.grain, w)))
             elif _last_day(plan, mode):
                 # every day of the period, its own trailing range: the last with data per group
                 # is picked in the SQL (_last_with_data)
@@ -1321,6 +1320,23 @@ def _trailing(mode: Mode, day: dt.date) -> dt.date | None:
     if mode.offset:
         return shift(day, -mode.offset.count, mode.offset.grain) + ONE_DAY
     return period_start(day, mode.grain) if mode.grain else None
+
+
+def _to_grain(grain: str | None, to: str, w: Window) -> tuple[dt.date, dt.date]:
+    """(first day, day after the last) an offset_to_grain input reads for a bucket, as
+    MetricFlow 0.210 joins its time spine (dataflow_plan_builder): by a grain no coarser than
+    `to` (week aside), after aggregating, the bucket-long period starting where the bucket's
+    `to` period starts (by day: that day; by month to a quarter: its first month; by `to`
+    itself: the whole period); by a coarser grain or by week, before aggregating, one day: the
+    start of the `to` period holding the bucket's start (the spine's period starts joined to the
+    day they truncate to)."""
+    if grain in (None, "day"):
+        start = period_start(w.start, to)
+        return start, start + (w.end_exclusive - w.start)
+    start = period_start(period_start(w.start, grain), to)
+    if grain != "week" and GRAINS.index(grain) <= GRAINS.index(to):
+        return start, period_end(start, grain) + ONE_DAY
+    return start, start + ONE_DAY
 
 
 def _finite(plan: Plan) -> None:

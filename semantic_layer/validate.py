@@ -163,11 +163,6 @@ def check_time_reads(model: SemanticModelFile, metrics: tuple[str, ...],
                 raise UnsupportedDimension(
                     f"Metric {metric!r} ({', '.join(sorted(reads))}) grouped by the time dimension "
                     f"{dim!r} is not supported yet; group it by metric_time (a grain) instead.")
-        if "offset_to_grain" in reads and grain not in (None, "day"):
-            raise GrainNotAllowed(
-                f"Metric {metric!r} reads an input at the start of a period (offset_to_grain); "
-                f"by {grain} (MetricFlow adds up each day's start-of-period value) it is not "
-                "supported yet; ask by day.")
 
 
 def check_where_reads(model: SemanticModelFile, metrics: list[str], grain: str | None,
@@ -252,7 +247,6 @@ def _past_offsets(model: SemanticModelFile, metric: str, end: dt.date,
     its time spine does, and so does a cumulative metric by a grain (`by_time`; without one it
     is read at the sources' last day: MetricFlow refuses it unless over all time, whose total
     that is)."""
-    from showwork.semantic_layer.sql import shift  # sqlglot: not needed to read a cached plan
 
     if end == dt.date.max:
         return end
@@ -261,11 +255,27 @@ def _past_offsets(model: SemanticModelFile, metric: str, end: dt.date,
     for i in m.input_metrics:
         day = _past_offsets(model, i.name, end, by_time)
         if i.offset_window:
-            day = shift(day, i.offset_window.count, i.offset_window.grain)
+            day = _carried(day, i.offset_window.count, i.offset_window.grain)
         last = max(last, day)
     if m.type == "cumulative" and by_time:
         last = max(last, _past_cumulative(model, m, last))
     return last
+
+
+def _carried(end: dt.date, count: int, grain: str) -> dt.date:
+    """The last spine day whose day − offset is on or before `end`: MetricFlow joins each spine
+    day to day − offset, and a calendar shift clamps to the month's last day, so Jul 31 − 1 month
+    reads Jun 30 as Jul 30 does (`end` shifted forward alone stops at Jul 30).
+
+    >>> _carried(dt.date(2024, 6, 30), 1, "month")
+    datetime.date(2024, 7, 31)
+    """
+    from showwork.semantic_layer.sql import shift  # sqlglot: not needed to read a cached plan
+
+    day = shift(end, count, grain)
+    while shift(day + dt.timedelta(days=1), -count, grain) <= end:
+        day += dt.timedelta(days=1)
+    return day
 
 
 def _past_cumulative(model: SemanticModelFile, m: Metric, end: dt.date) -> dt.date:
