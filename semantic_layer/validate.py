@@ -78,6 +78,10 @@ class Plan:
     """False: no window was asked; the SQL has no time constraint (windows[0] is then the
     sources' coverage, which only per-period readings — offsets, cumulative, point in time —
     enumerate)."""
+    spine: Window | None = None
+    """The days whose periods a join_to_timespine metric's time spine adds rows for, when not
+    windows[0]'s: the window asked, within the spine, when a --where's metric_time bounds
+    (mixed with other conditions) narrowed windows[0] (QueryArgs.spine_window)."""
 
 
 def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
@@ -109,13 +113,31 @@ def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
     return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (window,), args.grain,
                 args.aggregate, order, args.limit, renamed,
                 (check_window(model, metrics, window),),
-                requested if requested != window else None)
+                requested if requested != window else None,
+                spine=_spine_window(model, metrics, args))
+
+
+def _spine_window(model: SemanticModelFile, metrics: tuple[str, ...], args: QueryArgs
+                  ) -> Window | None:
+    """Plan.spine: the asked window's days the time spine holds (all of it when none was
+    asked), for a join_to_timespine metric by a grain under a --where narrowing the window."""
+    spine = model.spine_coverage
+    if args.spine_window is None or not args.grain or spine is None or \
+            not joins_time_spine(model, metrics):
+        return None
+    asked = args.spine_window.window()
+    return Window(max(asked.start, spine.from_), min(asked.end, spine.through))
 
 
 def joins_time_spine(model: SemanticModelFile, metrics: Sequence[str]) -> bool:
     """A metric asked, or one it is computed from, joins its time spine (join_to_timespine)."""
-    return any(model.metric_index[m].join_to_timespine or joins_time_spine(
+    return any(_spined(model.metric_index[m]) or joins_time_spine(
         model, [i.name for i in model.metric_index[m].input_metrics]) for m in metrics)
+
+
+def _spined(metric: Metric) -> bool:
+    """The metric itself joins its time spine (a conversion metric: its base measure)."""
+    return bool(metric.join_to_timespine or (metric.conversion and metric.conversion.base_spined))
 
 
 def check_time_spine_join(model: SemanticModelFile, metrics: tuple[str, ...],
@@ -226,9 +248,14 @@ def _closed(model: SemanticModelFile, metrics: tuple[str, ...], window: Window,
     if window.start != dt.date.min and window.end != dt.date.max:
         return window
     spans = [model.coverage(m) for m in metrics]
-    start = min(s[0] for s in spans) if window.start == dt.date.min else window.start
-    end = (max(_past_offsets(model, m, s[1], by_time) for m, s in zip(metrics, spans, strict=True))
-           if window.end == dt.date.max else window.end)
+    first = min(s[0] for s in spans)
+    last = max(_past_offsets(model, m, s[1], by_time) for m, s in zip(metrics, spans, strict=True))
+    if by_time and joins_time_spine(model, metrics) and model.spine_coverage:
+        # MetricFlow's spine join: the open side runs to the spine's end, as with no window
+        first = min(first, model.spine_coverage.from_)
+        last = max(last, model.spine_coverage.through)
+    start = first if window.start == dt.date.min else window.start
+    end = last if window.end == dt.date.max else window.end
     if start == dt.date.min or end == dt.date.max:
         raise WindowError("A metric_time bound on one side only needs the coverage of the "
                           "metrics' sources to close the other side, and it is not known; give "
