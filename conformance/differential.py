@@ -83,6 +83,9 @@ class World:
     conversion_fill: random.Random | None = None
     """The generator of the conversion metrics with a filled measure and their queries (a
     stream of its own: the conversion cases before them stay as they were for a seed)."""
+    conversion_spine: random.Random | None = None
+    """The generator of the conversion metrics whose base measure joins the time spine, and
+    their queries (a stream of its own, as conversion_fill)."""
 
 
 # -- generating --------------------------------------------------------------------------------
@@ -257,6 +260,8 @@ def generate_world(rng: random.Random, index: int) -> World:
     _conversions(world.conversion, world, time_type)
     world.conversion_fill = random.Random(f"conversion-fill:{seed}")
     _filled_conversions(world.conversion_fill, world)
+    world.conversion_spine = random.Random(f"conversion-spine:{seed}")
+    _spined_conversions(world.conversion_spine, world)
     return world
 
 
@@ -361,6 +366,20 @@ def _filled_conversions(rng: random.Random, world: World) -> None:
                         ([None, "7 days", "1 month", "1 day"], 0.3, 0.4))
 
 
+def _spined_conversions(rng: random.Random, world: World) -> None:
+    """Two conversion metrics (conversion_rate and conversions) whose base measure joins the
+    time spine (join_to_timespine: MetricFlow LEFT JOINs the spine's periods to the base
+    events' aggregate), with a window, a constant property and a metric filter or none."""
+    entity = "e1" if world.hops else "visitor"
+    for i, calculation in ((5, "conversion_rate"), (6, "conversions")):
+        params: dict[str, Any] = {
+            "base_measure": {"name": rng.choice(["visits", "visitors"]), "join_to_timespine": True},
+            "conversion_measure": {"name": rng.choice(["buys", "buy_rows", "buyers"])},
+            "entity": entity, "calculation": calculation}
+        _add_conversion(rng, world, i, params, "conversion_spine",
+                        ([None, "7 days", "1 month", "1 day"], 0.3, 0.4))
+
+
 def _over_nothing(calculation: str, base: float | None, conversion: float | None
                   ) -> float | None:
     """A filled conversion metric's value over no events: MetricFlow's one row of COALESCEs."""
@@ -410,7 +429,7 @@ def generate_queries(rng: random.Random, world: World, n: int) -> None:
     by_kind: dict[str, list[str]] = {}
     for name, kind in world.kinds.items():
         if kind not in ("filled", "spined", "approx", "conversion", "conversion_base",
-                        "conversion_fill"):
+                        "conversion_fill", "conversion_spine"):
             # queried from the world's own stream
             by_kind.setdefault(kind, []).append(name)
     kinds = list(by_kind)
@@ -439,6 +458,9 @@ def generate_queries(rng: random.Random, world: World, n: int) -> None:
     if world.conversion_fill is not None:
         _conversion_queries(world.conversion_fill, world,
                             n + EXTRA_QUERIES + CONVERSION_QUERIES, "conversion_fill")
+    if world.conversion_spine is not None:
+        _conversion_queries(world.conversion_spine, world,
+                            n + EXTRA_QUERIES + 2 * CONVERSION_QUERIES, "conversion_spine")
 
 
 EXTRA_QUERIES = 4
@@ -481,13 +503,18 @@ CONVERSION_QUERIES = 3
 def _conversion_queries(rng: random.Random, world: World, first: int,
                         kind: str = "conversion") -> None:
     conversions = [m for m, k in world.kinds.items() if k == "conversion"]
-    filled = [m for m, k in world.kinds.items() if k == "conversion_fill"]
+    own = [m for m, k in world.kinds.items() if k == kind]
     for i in range(first, first + CONVERSION_QUERIES):
         metrics = rng.sample(conversions, rng.choice([1, 1, 2])) if kind == "conversion" else [
-            rng.choice(filled), *rng.sample(conversions, rng.choice([0, 1, 1]))]
+            rng.choice(own), *rng.sample(conversions, rng.choice([0, 1, 1]))]
         if rng.random() < 0.2:
             metrics.append("visits")
-        grain = rng.choice([*GRAINS, None, None])
+        if kind == "conversion_spine" and rng.random() < 0.3:
+            # a simple join_to_timespine metric under the same --where shapes (one-sided and
+            # mixed metric_time bounds), which its own queries do not ask
+            metrics.append(rng.choice([m for m, k in world.kinds.items() if k == "spined"]))
+        # the spine adds rows by a grain only
+        grain = rng.choice([*GRAINS, *([] if kind == "conversion_spine" else [None, None])])
         group_by = rng.sample(world.conversion_dims, rng.choice([0, 1, 1, 2]))
         q: dict[str, Any] = {"id": f"{world.id}.q{i}", "kind": kind, "metrics": metrics,
                              "grain": grain, "group_by": group_by, "where": None,

@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from conformance.differential import _ref, compare  # noqa: E402 - after the path is set
 
-PROJECTS = {
+PROJECTS: dict[str, dict[str, Any]] = {
     "jaffle-shop": {"url": "https://github.com/dbt-labs/jaffle-shop",
                     "commit": "7be2c58", "profile": "default", "data": "jafgen",
                     "seed_vars": '{"load_source_data": true}',
@@ -51,12 +51,14 @@ MAX_DIMENSIONS = 5
 """Dimensions each metric is grouped by (the first of its list)."""
 
 
-PACKAGED = {
+PACKAGED: dict[str, dict[str, Any]] = {
+    "conformance-project": {"window": ("2024-02-10", "2024-05-20")},
     "mf-tutorial": {"window": ("2022-03-01", "2022-09-30")},
     "dbt-metricflow-intro": {"window": ("2023-02-01", "2023-04-30")},
 }
-"""Projects built with no network: from files a package in conformance/.venv ships
-(mf-tutorial), or vendored under conformance/projects with their license (MIT:
+"""Projects built with no network: conformance/project itself (run.py asks it chosen queries;
+here every metric by every grain, dimension and filter), from files a package in
+conformance/.venv ships (mf-tutorial), or vendored under conformance/projects with their license (MIT:
 github.com/qiubite31/dbt-metricflow-intro at 08f36a0, its semantic models and metrics in
 model paths of their own, its data written by its setup_data.py)."""
 
@@ -74,9 +76,24 @@ def built_project(name: str, work: Path) -> Path:
     work.mkdir(parents=True, exist_ok=True)
     if name == "mf-tutorial":
         return tutorial(work)
+    if name == "conformance-project":
+        return own(work)
     if name in PACKAGED:
         return vendored(name, work)
     return fetch(name, PROJECTS[name], work)
+
+
+def own(work: Path) -> Path:
+    """conformance/project (run.py's) copied, its profile naming a DuckDB file in the folder,
+    then seeded, run and parsed by dbt."""
+    root = work / "conformance-project"
+    shutil.copytree(HERE / "project", root, ignore=shutil.ignore_patterns(
+        "target", "logs", "*.duckdb*"))
+    (root / "profiles.yml").write_text(
+        "conformance:\n  target: dev\n  outputs:\n    dev:\n      type: duckdb\n"
+        f"      path: {str(root / 'conformance.duckdb')!r}\n      threads: 1\n", encoding="utf-8")
+    _dbt(root, [["seed"], ["run"], ["parse"]])
+    return root
 
 
 def vendored(name: str, work: Path) -> Path:
@@ -269,6 +286,7 @@ def main() -> int:
                         help="a dbt project folder dbt already built (repeatable)")
     parser.add_argument("--offline", action="store_true",
                         help="only the projects a package ships (PACKAGED): no network")
+    parser.add_argument("--only", help="only these projects (comma-separated names)")
     parser.add_argument("--show", type=int, default=10)
     parser.add_argument("--kinds", help="only these kinds of query (comma-separated: grain, "
                         "dimension, window, range_where, null_where)")
@@ -286,7 +304,8 @@ def main() -> int:
                                   if k in n), None))
                      for n, p, _ in built]
         else:
-            chosen = {**PACKAGED, **({} if opts.offline else PROJECTS)}
+            chosen = {n: s for n, s in {**PACKAGED, **({} if opts.offline else PROJECTS)}.items()
+                      if not opts.only or n in opts.only.split(",")}
             built = [(n, built_project(n, work / n), s.get("window")) for n, s in chosen.items()]
         for name, root, window in built:
             different += run_project(name, root, window, work, opts.show,

@@ -179,6 +179,17 @@ QUERIES = [
           grain="week", group_by=("customer__country__region",)),
     Query("conversion_no_window", ("visit_to_order_rate", "visit_to_order_count"), None, None,
           grain="quarter", where="{{ Dimension('customer__segment') }} != 'consumer'"),
+    Query("conversion_spined_week", ("visit_to_order_rate_every_week", "visits"),
+          "2023-11-06", "2024-08-04", grain="week", group_by=("customer__segment",),
+          why="join_to_timespine on a conversion metric's base measure: the spine's weeks"),
+    Query("conversion_spined_mixed_where", ("visit_to_order_rate_every_week",),
+          "2023-12-01", "2024-05-31", grain="month",
+          where="{{ Dimension('customer__segment') }} = 'enterprise' AND "
+                "{{ TimeDimension('metric_time', 'day') }} <= '2024-02-20'",
+          why="metric_time bounded with another filter: the asked window's spine"),
+    Query("conversion_spined_one_bound", ("visit_to_order_rate_every_week",), None, None,
+          grain="quarter", where="{{ TimeDimension('metric_time', 'day') }} >= '2024-02-01'",
+          why="a bound on one side: the spine runs to its end"),
 ]
 
 

@@ -55,7 +55,7 @@ from showwork.semantic_layer.sql import (
     write,
 )
 from showwork.semantic_layer.validate import Plan, flat
-from showwork.semantic_layer.where import Ref, render
+from showwork.semantic_layer.where import Ref, references, render
 from showwork.semantic_layer.windows import DIALECTS, Window, period_end, period_start, periods
 
 BUCKET = "__bucket"
@@ -187,8 +187,10 @@ class _Build:
         self.leaves: dict[Leaf, str] = {}
         self.spliced: dict[str, str] = {}
         """A VALUES table's placeholder row → its rows as SQL text (see _values)."""
-        self.spined: dict[Leaf, None] = {}
-        """The leaves of metrics joined to their time spine (join_to_timespine), in order."""
+        self.spined: dict[Leaf, bool] = {}
+        """The leaves of metrics joined to their time spine (join_to_timespine), in order, each
+        with whether the query's filter on its time thins the spine too (a simple metric's;
+        not a conversion metric's base events: MetricFlow filters them before the join)."""
         self.counted: dict[Leaf, None] = {}
         """Leaves whose rows are counted too (column + ROWS): a lone filled input's."""
 
@@ -206,7 +208,7 @@ class _Build:
                 filters = (*filters, TIMED)
             leaf = Leaf(m.measure or "", filters, mode)
             if TIMED in filters:
-                self.spined.setdefault(leaf, None)
+                self.spined.setdefault(leaf, True)
             column = self._leaf(leaf, name, m.filters == filters and mode == PLAIN)
             if alone and m.fill_nulls_with is not None and TIMED not in filters:
                 if mode != PLAIN:
@@ -259,7 +261,13 @@ class _Build:
         if self.plan is not None and self.plan.kind == "compare":
             raise SemanticError(f"Metric {name!r}: comparing two windows of a conversion metric "
                                 "is not supported yet; ask each window as its own query.")
-        events = Leaf(c.base_measure, filters)
+        spined = c.base_spined and self.plan is not None and bool(self.plan.grain)
+        events = Leaf(c.base_measure, (*filters, TIMED) if spined else filters)
+        if spined:  # MetricFlow joins the base events' aggregate to the time spine
+            if c.base_fill is not None or c.conversion_fill is not None:
+                raise SemanticError(f"Metric {name!r}: join_to_timespine on its base measure with "
+                                    "a fill_nulls_with is not supported yet.")
+            self.spined.setdefault(events, False)
         base = _filled(c.base_fill, self._leaf(events, name if c.calculation != "conversions"
                                                else f"{name}__base", False))
         conversions = _filled(c.conversion_fill, self._leaf(
@@ -351,8 +359,11 @@ class _Build:
         assert plan is not None
         spine = self.model.spine_coverage
         sm = self.model.measures[leaf.measure][0]
-        keep = self._spine_days(sm, self.model.measures[leaf.measure][1])
-        rows = [(label,) for label, w in self._buckets()
+        keep = self._spine_days(sm, self.model.measures[leaf.measure][1]) if self.spined.get(
+            leaf, True) else None
+        buckets = self._buckets() if plan.spine is None else [
+            (p.start.isoformat(), p) for p in periods(plan.spine, plan.grain or "day")]
+        rows = [(label,) for label, w in buckets
                 if (spine is None or (w.start <= spine.through and w.end >= spine.from_))
                 and (keep is None or any(keep(d) for d in _days(w, spine)))]
         if not rows:
@@ -365,7 +376,23 @@ class _Build:
                                                          copy=False)
         for name in plan.group_by:
             select = select.select(named(exp.Null(), name), copy=False)
+        if not self.spined.get(leaf, True):
+            select = select.where(self._filters_again(leaf), copy=False)
         return select.where(exp.not_(exp.Exists(this=has)), copy=False)
+
+    def _filters_again(self, leaf: Leaf) -> exp.Expr:
+        """A conversion metric's own filters on the rows its base events' spine join adds:
+        MetricFlow applies each again after the join when the query groups by every dimension
+        it names, so a spine row (its dimensions null) stays only where the filter holds on
+        nulls (`IS NULL`); TRUE when none is applied again."""
+        assert self.plan is not None
+        grouped = {self.model.qualified_name(d) for d in self.plan.group_by}
+        out: exp.Expr = exp.true()
+        for template in leaf.filters:
+            names = {self.model.qualified_name(r.name) for r in references(template)[1]}
+            if template != TIMED and names and names <= grouped:
+                out = exp.and_(out, render(template, lambda _ref: exp.Null()), copy=False)
+        return out
 
     def _periods_with_rows(self, sm: SemanticModel, leaf: Leaf) -> exp.Select:
         """The periods of the query's window in which the leaf's scan has a row (its filters
@@ -416,7 +443,8 @@ class _Build:
         assert plan is not None
         grouped = {self.model.qualified_name(d) for d in plan.group_by}
         named = {self.model.qualified_name(f.dimension) for f in flat(list(plan.filters))}
-        if not named or not named <= grouped:
+        if not named or not named <= grouped or plan.spine is not None:
+            # (plan.spine: the filter names metric_time at a grain the query does not group by)
             return True
         return all(any(x.op == "is_null" for x in (f.any_of if isinstance(f, AnyOf) else [f]))
                    for f in plan.filters)
@@ -879,8 +907,7 @@ class _Build:
                                              mode.offset.grain)))
             elif mode.kind == "to_grain":
                 assert mode.grain
-                start = period_start(w.start, mode.grain)
-                out.append((label, start, start + (w.end_exclusive - w.start)))
+                out.append((label, *_to_grain(plan.grain, mode.grain, w)))
             elif _last_day(plan, mode):
                 # every day of the period, its own trailing range: the last with data per group
                 # is picked in the SQL (_last_with_data)
@@ -1321,6 +1348,23 @@ def _trailing(mode: Mode, day: dt.date) -> dt.date | None:
     if mode.offset:
         return shift(day, -mode.offset.count, mode.offset.grain) + ONE_DAY
     return period_start(day, mode.grain) if mode.grain else None
+
+
+def _to_grain(grain: str | None, to: str, w: Window) -> tuple[dt.date, dt.date]:
+    """(first day, day after the last) an offset_to_grain input reads for a bucket, as
+    MetricFlow 0.210 joins its time spine (dataflow_plan_builder): by a grain no coarser than
+    `to` (week aside), after aggregating, the bucket-long period starting where the bucket's
+    `to` period starts (by day: that day; by month to a quarter: its first month; by `to`
+    itself: the whole period); by a coarser grain or by week, before aggregating, one day: the
+    start of the `to` period holding the bucket's start (the spine's period starts joined to the
+    day they truncate to)."""
+    if grain in (None, "day"):
+        start = period_start(w.start, to)
+        return start, start + (w.end_exclusive - w.start)
+    start = period_start(period_start(w.start, grain), to)
+    if grain != "week" and GRAINS.index(grain) <= GRAINS.index(to):
+        return start, period_end(start, grain) + ONE_DAY
+    return start, start + ONE_DAY
 
 
 def _finite(plan: Plan) -> None:

@@ -180,6 +180,9 @@ class Conversion:
     conversion_fill: int | float | None = None
     """The conversion measure's fill_nulls_with: its value in a group of base events without
     conversions (MetricFlow's COALESCE on each side of its own join, before the rate)."""
+    base_spined: bool = False
+    """The base measure's join_to_timespine: by a grain, every time spine period of the query's
+    range has a row (a period without base events: null), as a simple metric's."""
 
 
 @dataclass(frozen=True)

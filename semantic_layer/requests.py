@@ -92,6 +92,12 @@ class QueryArgs(_Wire):
     """Widen the window to whole periods of the grain, as MetricFlow does with --start/--end."""
     share: bool = False
     """Each row's share of the total too (field share_of_total, a fraction; shares.py)."""
+    spine_window: WindowArg | None = None
+    """The window asked (whole periods; 0001-01-01..9999-12-31 when none was) when a --where
+    bounding metric_time with other conditions narrowed `window`, and names something the query
+    does not group by (metric_time at another grain, a dimension): MetricFlow applies such a
+    filter to a join_to_timespine metric's rows, not to its time spine, whose periods stay the
+    asked window's (parse_where(...).apply sets it)."""
 
 
 class CompareArgs(_Wire):

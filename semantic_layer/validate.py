@@ -78,6 +78,10 @@ class Plan:
     """False: no window was asked; the SQL has no time constraint (windows[0] is then the
     sources' coverage, which only per-period readings — offsets, cumulative, point in time —
     enumerate)."""
+    spine: Window | None = None
+    """The days whose periods a join_to_timespine metric's time spine adds rows for, when not
+    windows[0]'s: the window asked, within the spine, when a --where's metric_time bounds
+    (mixed with other conditions) narrowed windows[0] (QueryArgs.spine_window)."""
 
 
 def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
@@ -109,13 +113,31 @@ def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
     return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (window,), args.grain,
                 args.aggregate, order, args.limit, renamed,
                 (check_window(model, metrics, window),),
-                requested if requested != window else None)
+                requested if requested != window else None,
+                spine=_spine_window(model, metrics, args))
+
+
+def _spine_window(model: SemanticModelFile, metrics: tuple[str, ...], args: QueryArgs
+                  ) -> Window | None:
+    """Plan.spine: the asked window's days the time spine holds (all of it when none was
+    asked), for a join_to_timespine metric by a grain under a --where narrowing the window."""
+    spine = model.spine_coverage
+    if args.spine_window is None or not args.grain or spine is None or \
+            not joins_time_spine(model, metrics):
+        return None
+    asked = args.spine_window.window()
+    return Window(max(asked.start, spine.from_), min(asked.end, spine.through))
 
 
 def joins_time_spine(model: SemanticModelFile, metrics: Sequence[str]) -> bool:
     """A metric asked, or one it is computed from, joins its time spine (join_to_timespine)."""
-    return any(model.metric_index[m].join_to_timespine or joins_time_spine(
+    return any(_spined(model.metric_index[m]) or joins_time_spine(
         model, [i.name for i in model.metric_index[m].input_metrics]) for m in metrics)
+
+
+def _spined(metric: Metric) -> bool:
+    """The metric itself joins its time spine (a conversion metric: its base measure)."""
+    return bool(metric.join_to_timespine or (metric.conversion and metric.conversion.base_spined))
 
 
 def check_time_spine_join(model: SemanticModelFile, metrics: tuple[str, ...],
@@ -163,11 +185,6 @@ def check_time_reads(model: SemanticModelFile, metrics: tuple[str, ...],
                 raise UnsupportedDimension(
                     f"Metric {metric!r} ({', '.join(sorted(reads))}) grouped by the time dimension "
                     f"{dim!r} is not supported yet; group it by metric_time (a grain) instead.")
-        if "offset_to_grain" in reads and grain not in (None, "day"):
-            raise GrainNotAllowed(
-                f"Metric {metric!r} reads an input at the start of a period (offset_to_grain); "
-                f"by {grain} (MetricFlow adds up each day's start-of-period value) it is not "
-                "supported yet; ask by day.")
 
 
 def check_where_reads(model: SemanticModelFile, metrics: list[str], grain: str | None,
@@ -231,9 +248,14 @@ def _closed(model: SemanticModelFile, metrics: tuple[str, ...], window: Window,
     if window.start != dt.date.min and window.end != dt.date.max:
         return window
     spans = [model.coverage(m) for m in metrics]
-    start = min(s[0] for s in spans) if window.start == dt.date.min else window.start
-    end = (max(_past_offsets(model, m, s[1], by_time) for m, s in zip(metrics, spans, strict=True))
-           if window.end == dt.date.max else window.end)
+    first = min(s[0] for s in spans)
+    last = max(_past_offsets(model, m, s[1], by_time) for m, s in zip(metrics, spans, strict=True))
+    if by_time and joins_time_spine(model, metrics) and model.spine_coverage:
+        # MetricFlow's spine join: the open side runs to the spine's end, as with no window
+        first = min(first, model.spine_coverage.from_)
+        last = max(last, model.spine_coverage.through)
+    start = first if window.start == dt.date.min else window.start
+    end = last if window.end == dt.date.max else window.end
     if start == dt.date.min or end == dt.date.max:
         raise WindowError("A metric_time bound on one side only needs the coverage of the "
                           "metrics' sources to close the other side, and it is not known; give "
@@ -252,7 +274,6 @@ def _past_offsets(model: SemanticModelFile, metric: str, end: dt.date,
     its time spine does, and so does a cumulative metric by a grain (`by_time`; without one it
     is read at the sources' last day: MetricFlow refuses it unless over all time, whose total
     that is)."""
-    from showwork.semantic_layer.sql import shift  # sqlglot: not needed to read a cached plan
 
     if end == dt.date.max:
         return end
@@ -261,11 +282,27 @@ def _past_offsets(model: SemanticModelFile, metric: str, end: dt.date,
     for i in m.input_metrics:
         day = _past_offsets(model, i.name, end, by_time)
         if i.offset_window:
-            day = shift(day, i.offset_window.count, i.offset_window.grain)
+            day = _carried(day, i.offset_window.count, i.offset_window.grain)
         last = max(last, day)
     if m.type == "cumulative" and by_time:
         last = max(last, _past_cumulative(model, m, last))
     return last
+
+
+def _carried(end: dt.date, count: int, grain: str) -> dt.date:
+    """The last spine day whose day − offset is on or before `end`: MetricFlow joins each spine
+    day to day − offset, and a calendar shift clamps to the month's last day, so Jul 31 − 1 month
+    reads Jun 30 as Jul 30 does (`end` shifted forward alone stops at Jul 30).
+
+    >>> _carried(dt.date(2024, 6, 30), 1, "month")
+    datetime.date(2024, 7, 31)
+    """
+    from showwork.semantic_layer.sql import shift  # sqlglot: not needed to read a cached plan
+
+    day = shift(end, count, grain)
+    while shift(day + dt.timedelta(days=1), -count, grain) <= end:
+        day += dt.timedelta(days=1)
+    return day
 
 
 def _past_cumulative(model: SemanticModelFile, m: Metric, end: dt.date) -> dt.date:

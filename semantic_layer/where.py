@@ -271,6 +271,15 @@ class ParsedWhere:
                               Window(self.start or dt.date.min, self.end or dt.date.max),
                               self.mixed)
         out["window"] = {"start": start.isoformat(), "end": end.isoformat()}
+        named = {f["dimension"] for item in self.where for f in item.get("any_of") or [item]}
+        if self.mixed and (set(self.mixed) != {out.get("grain")}
+                           or not named <= set(out.get("group_by") or [])):
+            # one filter with other conditions, naming something the query does not group by
+            # (metric_time at another grain, or a dimension): MetricFlow applies it to a
+            # spine-joined metric's rows only, not again after the join, so the spine's
+            # periods stay the asked window's
+            out["spine_window"] = {"start": (asked[0] or dt.date.min).isoformat(),
+                                   "end": (asked[1] or dt.date.max).isoformat()}
         return out
 
 

@@ -58,11 +58,11 @@ def line(path: Path, text: str) -> int:
 
 
 UNSUPPORTED = [
-    ("conversion metric over a filtered conversion measure",
+    ("conversion metric over a spined conversion measure",
      "  - name: conversion_rate\n    label: C\n    type: conversion\n    type_params:\n"
      "      conversion_type_params: {base_measure: order_count, conversion_measure: {name: "
      "order_count, join_to_timespine: true}, entity: customer}\n", (), "conversion_rate",
-     "a filter or join_to_timespine on the conversion_measure"),
+     "join_to_timespine on the conversion_measure"),
     ("metric default grain read by a grain-less metric_time filter",
      "  - {name: monthly, label: M, type: simple, type_params: {measure: revenue}, "
      "time_granularity: month, filter: \"{{ TimeDimension('metric_time') }} >= '2024-01-01'\"}\n",

@@ -11,14 +11,14 @@ from __future__ import annotations
 import datetime as dt
 import shutil
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
 import sqlglot
 import yaml
 
-from showwork.semantic_layer import SemanticError, SemanticLayer, load_model
+from showwork.semantic_layer import SemanticError, SemanticLayer, load_model, parse_where
 from showwork.semantic_layer.project import load_project
 from showwork.semantic_layer.sql import shift
 from showwork.semantic_layer.windows import DIALECTS
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 Key = tuple[object, ...]
 
 
-def credited(base: list[tuple[object, dt.date, Key]], conversions: list[tuple[object, dt.date]],
+def credited(base: Sequence[tuple[object, dt.date, Key]], conversions: list[tuple[object, dt.date]],
              since: Callable[[dt.date], dt.date] | None) -> tuple[dict[Key, int], dict[Key, int]]:
     """(base events per key, conversions per key): each conversion to the latest base event of
     its entity on its day or after `since(day)` (None: any earlier day)."""
@@ -153,8 +153,20 @@ def shop_example(tmp_path_factory: pytest.TempPathFactory) -> SemanticLayer:
              "base_measure": {"name": "customers"},
              "conversion_measure": {"name": "orders", "fill_nulls_with": 0},
              "entity": "customer", "calculation": "conversions", "window": "7 days"}}},
+        {"name": "signup_orders_spined", "label": "orders after sign-up, every month",
+         "type": "conversion", "type_params": {"conversion_type_params": {
+             "base_measure": {"name": "customers", "join_to_timespine": True},
+             "conversion_measure": {"name": "orders"}, "entity": "customer",
+             "calculation": "conversions"}}},
     ]
     metrics.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    import duckdb
+
+    con = duckdb.connect(str(db))  # the day spine signup_orders_spined joins
+    con.execute("CREATE TABLE metricflow_time_spine AS SELECT CAST(range AS DATE) AS date_day "
+                "FROM range(DATE '2017-01-01', DATE '2020-01-01', INTERVAL 1 DAY)")
+    con.close()
+    (folder / "models" / "metricflow_time_spine.sql").write_text("select 1\n", encoding="utf-8")
     layer = SemanticLayer(load_project(folder, database=db), db)
     yield layer
     layer.close()
@@ -253,3 +265,131 @@ class TestFilledConformanceProject:
                             window={"start": day, "end": day}, where=[
                                 {"dimension": "customer__segment", "values": ["enterprise"]}]).rows
         assert [r.values["visit_to_order_rate_filled"]["value"] for r in rows] == [0.0]
+
+
+SPINED = [
+    {"name": "visit_to_order_rate_spined", "label": "visit to order rate, every week",
+     "type": "conversion", "type_params": {"conversion_type_params": {
+         "base_measure": {"name": "visits", "join_to_timespine": True},
+         "conversion_measure": {"name": "orders"}, "entity": "customer", "window": "7 days"}}},
+    {"name": "enterprise_orders_spined", "label": "orders after an enterprise visit, every week",
+     "type": "conversion", "filter": "{{ Dimension('customer__segment') }} = 'enterprise'",
+     "type_params": {"conversion_type_params": {
+         "base_measure": {"name": "visits", "join_to_timespine": True},
+         "conversion_measure": {"name": "orders"}, "entity": "customer",
+         "calculation": "conversions", "window": "1 month"}}},
+]
+
+
+class TestSpinedConversionProject:
+    """join_to_timespine on a conversion metric's base measure (MetricFlow LEFT JOINs the time
+    spine's periods to the base events' groups, then the conversions): every period of the
+    range is a row, null where no visit; the visits converting to orders of the conformance
+    project (conformance/differential.py's `conversion_spine` cases and public.py's pass ask
+    MetricFlow itself)."""
+
+    @pytest.fixture(scope="class")
+    def spined(self, shop_db: Path, tmp_path_factory: pytest.TempPathFactory
+               ) -> Iterator[SemanticLayer]:
+        folder = tmp_path_factory.mktemp("spined") / "models"
+        shutil.copytree(ROOT / "conformance" / "project" / "models", folder)
+        metrics = folder / "metrics.yml"
+        doc = yaml.safe_load(metrics.read_text(encoding="utf-8"))
+        doc["metrics"] += SPINED
+        metrics.write_text(yaml.safe_dump(doc), encoding="utf-8")
+        layer = SemanticLayer(load_model(folder), shop_db)
+        yield layer
+        layer.close()
+
+    def _visits(self, shop_sql) -> list[tuple[object, dt.date, str]]:
+        return [(e, _day(d), s) for e, d, s in shop_sql.execute(
+            "SELECT v.customer_id, v.visited_on, c.segment FROM visits v "
+            "LEFT JOIN customers c USING (customer_id)").fetchall()]
+
+    def test_every_month_of_the_window_is_a_row(self, spined: SemanticLayer, shop_sql) -> None:
+        """Oct 2023 – Sep 2024: the visits' months as the reading gives, the months before and
+        after them null rows of the spine."""
+        base = [(e, d, (_month(d),)) for e, d, _ in self._visits(shop_sql)
+                if dt.date(2023, 10, 1) <= d <= dt.date(2024, 9, 30)]
+        events, converted = credited(base, TestConformanceProject()._orders(shop_sql),
+                                     lambda day: day - dt.timedelta(days=7))
+        rows = spined.query(metrics=["visit_to_order_rate_spined"], grain="month",
+                            window={"start": "2023-10-01", "end": "2024-09-30"}).rows
+        got = {r.key["month"]: r.values["visit_to_order_rate_spined"]["value"] for r in rows}
+        months = [(dt.date(2023, 10, 1) + dt.timedelta(days=31 * i)).replace(day=1).isoformat()
+                  for i in range(12)]
+        assert sorted(got) == months
+        assert {k: v for k, v in got.items() if (k,) in events} == pytest.approx(
+            {k[0]: converted.get(k, 0) / n for k, n in events.items()})
+        assert {v for k, v in got.items() if (k,) not in events} == {None}
+        assert len(events) == 6
+
+    def test_no_window_is_the_whole_spine(self, spined: SemanticLayer) -> None:
+        rows = spined.query(metrics=["visit_to_order_rate_spined"], grain="month").rows
+        assert [r.key["month"] for r in rows][::12] == ["2023-01-01", "2024-01-01", "2025-01-01"]
+        assert len(rows) == 36
+
+    def test_a_bound_on_one_side_runs_the_spine_to_its_end(self, spined: SemanticLayer) -> None:
+        """metric_time >= 2024-03-15 with no window: March to the spine's last month (the
+        sources' coverage does not close the other side)."""
+        args = parse_where("{{ TimeDimension('metric_time', 'day') }} >= '2024-03-15'").apply(
+            {"metrics": ["visit_to_order_rate_spined"], "grain": "month"}, spined.model)
+        keys = [r.key["month"] for r in spined.call("query", args).rows]
+        assert keys[0] == "2024-03-01" and keys[-1] == "2025-12-01" and len(keys) == 22
+
+    def test_a_bound_mixed_with_a_filter_keeps_the_asked_windows_spine(
+            self, spined: SemanticLayer, shop_sql) -> None:
+        """One --where with a segment and a day bound (a grain the query does not group by):
+        MetricFlow filters the visits with it, not the spine, whose months stay the window's."""
+        where = ("{{ Dimension('customer__segment') }} = 'consumer' AND "
+                 "{{ TimeDimension('metric_time', 'day') }} <= '2024-02-20'")
+        args = parse_where(where).apply(
+            {"metrics": ["visit_to_order_rate_spined"], "grain": "month", "whole_periods": True,
+             "window": {"start": "2023-11-10", "end": "2024-05-02"}}, spined.model)
+        got = {r.key["month"]: r.values["visit_to_order_rate_spined"]["value"]
+               for r in spined.call("query", args).rows}
+        base = [(e, d, (_month(d),)) for e, d, s in self._visits(shop_sql)
+                if s == "consumer" and d <= dt.date(2024, 2, 20)]
+        events, converted = credited(base, TestConformanceProject()._orders(shop_sql),
+                                     lambda day: day - dt.timedelta(days=7))
+        assert sorted(got) == ["2023-11-01", "2023-12-01", "2024-01-01", "2024-02-01",
+                               "2024-03-01", "2024-04-01", "2024-05-01"]
+        assert got["2024-02-01"] == pytest.approx(converted.get(("2024-02-01",), 0)
+                                                  / events[("2024-02-01",)])
+        assert got["2023-12-01"] is None and got["2024-04-01"] is None
+
+    def test_its_filter_drops_the_spines_rows_when_grouped_by_what_it_names(
+            self, spined: SemanticLayer) -> None:
+        """By segment, the metric's own filter (segment = enterprise) is applied again after
+        the spine join: no null-segment month is left. By region it is not: the months
+        without an enterprise visit are rows with no region."""
+        window = {"start": "2023-11-01", "end": "2024-08-31"}
+        by_segment = spined.query(metrics=["enterprise_orders_spined"], grain="month",
+                                  group_by=["customer__segment"], window=window).rows
+        assert {r.key["customer__segment"] for r in by_segment} == {"enterprise"}
+        by_region = spined.query(metrics=["enterprise_orders_spined"], grain="month",
+                                 group_by=["customer__country__region"], window=window).rows
+        empty = [r.key["month"] for r in by_region if r.key["customer__country__region"] in
+                 (None, "")]
+        assert "2023-11-01" in empty and "2024-08-01" in empty
+
+
+def test_spined_conversions_in_the_shop_example(shop_example: SemanticLayer) -> None:
+    """The shop's sign-ups converting to orders, the sign-ups joined to a time spine: by month
+    from the month of the last sign-up's month before to the spine's last, the months after it
+    are null rows, the others the reading's."""
+    con = shop_example.connection
+    (last,) = map(_day, con.execute("SELECT max(signup_date) FROM customers").fetchall()[0])
+    start = (last.replace(day=1) - dt.timedelta(days=1)).replace(day=1)
+    base, orders = TestShopExample()._data(shop_example)
+    events, converted = credited([(e, d, (_month(d),)) for e, d, _ in base if d >= start],
+                                 orders, None)
+    rows = shop_example.query(metrics=["signup_orders_spined"], grain="month", window={
+        "start": start.isoformat(), "end": "2019-12-31"}).rows
+    got = {r.key["month"]: r.values["signup_orders_spined"]["value"] for r in rows}
+    assert sorted(got) == [_month(start), _month(last), *(
+        f"2019-{m:02d}-01" for m in range(last.month + 1, 13))]
+    assert {k: v for k, v in got.items() if (k,) in events} == {
+        k[0]: converted.get(k) for k in events}
+    assert {v for k, v in got.items() if (k,) not in events} == {None}
+    assert len(events) == 2 and len(got) > 2
