@@ -130,6 +130,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
         kept = tuple(replace(s, detail="the rate named is the share") if s.detail == "share of total"
                      else s for s in asks.spans)
         asks = replace(asks, share=None, spans=kept)
+    asks = _counted_by(asks, catalog)
     gaps = find_gaps(text, catalog, sorted(mentions + excluded, key=lambda m: m.span), periods,
                      asks)
     by_kind = {k: tuple(m for m in mentions if m.kind == k) for k in ("metric", "member", "dimension")}
@@ -591,6 +592,27 @@ def _all_of(text: str, dimensions: list[Mention], asks: Asks, catalog: dict[str,
             out.append(ReadSpan(said["n"], said.span("n"), "qualifier",
                                 f"all {n} {d.name}: the whole, no filter"))
     return out
+
+
+_SIZE_IN = re.compile(rf"\b(?P<n>{SIZE_WORDS})\s", re.IGNORECASE)
+
+
+def _counted_by(asks: Asks, catalog: dict[str, Any]) -> Asks:
+    """'across the four stores': a count inside a by-phrase is read only when it is all of the
+    dimension's members ('at each of the three airports'); otherwise the phrase's other words
+    stay read and the count is left unread (which four is not said)."""
+    entries = catalog.get("dimensions") or {}
+    spans = []
+    for g in asks.spans:
+        said = _SIZE_IN.search(g.words) if g.detail.startswith("by ") else None
+        members = (entries.get(g.detail[3:]) or {}).get("members") or ()
+        if said is None or not members or size_of(said["n"]) == len(members):
+            spans.append(g)
+            continue
+        a, b = g.span[0] + said.start("n"), g.span[0] + said.end("n")
+        spans += [GrammarSpan(g.words[:said.start("n")].rstrip(), (g.span[0], a), g.detail),
+                  GrammarSpan(g.words[said.end("n"):].lstrip(), (b, g.span[1]), g.detail)]
+    return replace(asks, spans=tuple(spans)) if len(spans) != len(asks.spans) else asks
 
 
 _BREAK_DOWN = re.compile(r"\b(?:break(?:s|ing)?|broke|split(?:s|ting)?)\s+(?:it\s+|them\s+)?(?:down|out)\b"

@@ -37,7 +37,17 @@ def test_all_the_members_are_the_whole(request, name: str, text: str) -> None:
 @pytest.mark.parametrize(("name", "text", "count"), [
     ("flights", "How many flights left from the two NYC airports in May 2013?", "two"),
     ("shop", "What was revenue from the four stores in June 2019?", "four"),
+    ("shop", "What was revenue across the four stores in June 2019?", "four"),  # a by-phrase
 ])
 def test_a_count_short_of_all_is_unread(request, name: str, text: str, count: str) -> None:
     reading = read_text(text, request.getfixturevalue(LAYER[name]).catalog())
     assert reading.asks.ranking is None and count in " ".join(reading.unread)
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("flights", "How many flights left each of the three NYC airports in May 2013?"),
+    ("shop", "What was revenue at each of the six stores in June 2019?"),
+])
+def test_a_by_phrase_counting_all_is_read(request, name: str, text: str) -> None:
+    reading = read_text(text, request.getfixturevalue(LAYER[name]).catalog())
+    assert reading.asks.breakdown and reading.unread == []
