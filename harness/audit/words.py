@@ -773,7 +773,7 @@ def _superlatives(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """'the largest', 'of any', 'no other' over a dimension the clause names (or a member of
     it): held to a cited breakdown by that dimension that compares every member
     (comparisons.py: unbacked_comparison, or the extreme's member when one is named)."""
-    return superlatives(ctx.index_, text)
+    return superlatives(ctx, text)
 
 
 def _quantifiers(text: str, ctx: AnswerContext) -> Iterable[Span]:
