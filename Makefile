@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 # The audit's hot modules compiled with mypyc (protocol/compiled.py): rebuilt when an audit source
 # changes. Without a C compiler the build says so and the sources run (same results, slower).
 COMPILED := $(VENV)/.compiled
-$(COMPILED): $(STAMP) $(wildcard protocol/*.py harness/audit/*.py)
+$(COMPILED): $(STAMP) $(wildcard protocol/*.py protocol/reading/*.py harness/audit/*.py)
 	@mkdir -p build
 	@$(BIN)/python -c 'from showwork.protocol.compiled import build; raise SystemExit(build())' > build/mypyc.log 2>&1 \
 		&& echo "compiled the audit's hot modules (mypyc; log: build/mypyc.log)" \

@@ -37,6 +37,9 @@ ROOT = PACKAGE.parent
 MODULES = (
     "protocol/numbers.py",
     "protocol/citations.py",
+    "protocol/reading/_words.py",
+    "protocol/reading/mentions.py",
+    "protocol/reading/periods.py",
     "harness/audit/audit.py",
     "harness/audit/basis.py",
     "harness/audit/checks.py",
@@ -53,11 +56,17 @@ MODULES = (
     "harness/audit/numbers.py",
     "harness/audit/pairs.py",
     "harness/audit/prose.py",
+    "harness/audit/quantifiers.py",
     "harness/audit/scope.py",
+    "harness/audit/shape.py",
+    "harness/audit/times.py",
     "harness/audit/trends.py",
     "harness/audit/values.py",
+    "harness/audit/words.py",
 )
-"""The audit's per-claim code and its step runner (not its types: mypyc's classes differ there)."""
+"""The audit's per-claim code and its step runner (not its types: mypyc's classes differ there),
+and the text readers every audit runs on each text: the account of an answer's words
+(`words.py`, a third of a re-audit), mentions of the catalog and periods in text."""
 RECORD = ROOT / "build" / "mypyc" / "sources.json"
 """What the build compiled: module source path → SHA-256 of the source it compiled."""
 

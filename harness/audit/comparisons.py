@@ -19,13 +19,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from showwork.harness.audit.context import AnswerContext, Cited, ClaimContext
 from showwork.harness.audit.counts import cited_series
 from showwork.harness.audit.index import CatalogIndex
 from showwork.harness.audit.labels import read_words, support_of
-from showwork.harness.audit.numbers import numeric
+from showwork.harness.audit.numbers import entity_keys, numeric
 from showwork.harness.audit.pairs import find_pairs
 from showwork.harness.audit.scope import scope_of
 from showwork.harness.audit.steps import emits
@@ -33,6 +34,7 @@ from showwork.harness.audit.types import Finding
 from showwork.protocol.citations import period_start
 from showwork.protocol.numbers import claims_in
 from showwork.protocol.reading import find_mentions
+from showwork.protocol.reading.mentions import Mention
 
 _QUANTIFIED = re.compile(
     r"(?i)\b(?:(?:the\s+)?(?:largest|biggest|highest|greatest|lowest|smallest|fewest|"
@@ -80,22 +82,52 @@ phrase's span)."""
 def _quantified(ctx: AnswerContext | ClaimContext, text: str) -> list[Quantified]:
     """(phrase, dimension, members, metric) of each superlative, universal or exclusive the
     text states over a dimension it names or whose member its clause names; read once per
-    catalog for each text."""
+    catalog for each text. Over an entity's rows ('By plane, N328AA had the most flights') the
+    entity is the dimension and a cited row's key its member: read afresh, since which words
+    are keys depends on the rows cited."""
     index = ctx.index_
+    keyed = _entity_mentions(ctx, text) if isinstance(ctx, AnswerContext) else []
+    if keyed:
+        return _quantified_in(index, text, keyed)
     return index.read("quantified", text, lambda t: _quantified_in(index, t))
 
 
-def superlatives(index: CatalogIndex, text: str) -> list[tuple[int, int]]:
+def superlatives(ctx: AnswerContext, text: str) -> list[tuple[int, int]]:
     """The spans of the superlatives, universals and exclusives `_superlatives` holds to a
-    cited breakdown (a dimension named, or a member's): one with nothing it compares ('New
-    users fastest 1,181.8 %') is not held, so not read."""
-    return [q[4] for q in index.read("quantified", text, lambda t: _quantified_in(index, t))]
+    cited breakdown (a dimension or an entity named, or a member's or a key's): one with
+    nothing it compares ('New users fastest 1,181.8 %') is not held, so not read."""
+    return [q[4] for q in _quantified(ctx, text)]
 
 
-def _quantified_in(index: CatalogIndex, text: str) -> list[Quantified]:
+def _entity_mentions(ctx: AnswerContext, text: str) -> list[Mention]:
+    """An entity's name ('plane', 'order') and a cited row's key of it ('N328AA', '36175'),
+    as the dimension and member mentions of an entity-keyed breakdown; none where the text
+    states no superlative or the catalog keys no entity."""
+    keys = entity_keys(ctx)
+    if not keys or _QUANTIFIED.search(text) is None:
+        return []
+    out = [Mention("member", entity, key, m.group(), m.span(), "member")
+           for m in _KEY.finditer(text) if (found := keys.get(m.group().lower()))
+           for entity, key in (found,)]
+    for entity in {entity for entity, _key in keys.values()}:
+        words = re.escape(entity.replace("_", " "))
+        out += [Mention("dimension", entity, None, m.group(), m.span(), "name")
+                for m in re.finditer(rf"(?i)\b{words}\b", text)]
+    return sorted(out, key=lambda m: m.span)
+
+
+_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-]*")
+
+
+def _quantified_in(index: CatalogIndex, text: str, keyed: Sequence[Mention] = ()
+                   ) -> list[Quantified]:
     if _QUANTIFIED.search(text) is None:
         return []
     mentions = index.read("mentions", text, lambda t: find_mentions(t, index.catalog))
+    if keyed:  # an entity's words are not a governed name's: they replace any they overlap
+        mentions = sorted([m for m in mentions if not any(
+            m.span[0] < k.span[1] and k.span[0] < m.span[1] for k in keyed)] + list(keyed),
+            key=lambda m: m.span)
     out = []
     asides = _asides(text)
     for clause in _clauses(text, mentions):

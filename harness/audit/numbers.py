@@ -765,10 +765,15 @@ def entity_members(ctx: AnswerContext) -> dict[str, str]:
     """Each cited row's key member of an entity the catalog keys by one column (an order id, a
     tail number), lower-cased, with its entity: a label the answer names its rows by, never a
     number to check ('By order, 36175 had the highest revenue')."""
+    return {said: entity for said, (entity, _key) in entity_keys(ctx).items()}
+
+
+def entity_keys(ctx: AnswerContext) -> dict[str, tuple[str, str]]:
+    """`entity_members` with each key as its row writes it: lower-cased key → (entity, key)."""
     entities = ctx.catalog.get("entities") or {}
     if not entities:
         return {}
-    return {str(v).lower(): k for claim in ctx.claims for c in claim.cited
+    return {str(v).lower(): (k, str(v)) for claim in ctx.claims for c in claim.cited
             for k, v in c.row.key.items() if k in entities}
 
 
@@ -853,9 +858,11 @@ def unlabelled(text: str, numbers: tuple[ReadNumber, ...], supports: Iterable[Su
     low = text.lower()
     dims = catalog.get("dimensions") or {}
     entities = catalog.get("entities") or {}
+    members = {member for _key, member in keys}
     return tuple(n for n in numbers if n.percent or n.money or not any(
         low.startswith(member, n.start) and member.startswith(n.text.lower())
-        and (member == n.text.lower() and _names_row(low, n, key, dims, entities)
+        and (member == n.text.lower() and (_names_row(low, n, key, dims, entities)
+                                           or _in_member_list(low, n, members))
              or _after_label(low, n.start, key, dims)) for key, member in keys))
 
 
@@ -876,6 +883,19 @@ def _names_row(low: str, n: ReadNumber, key: str, dims: dict[str, Any],
         _LISTED.search(low, 0, n.start) is not None and _ROW_VALUE.match(low, n.end) is not None)
 
 
+def _in_member_list(low: str, n: ReadNumber, members: set[str]) -> bool:
+    """A cited row's member in a list of cited rows' members ('37929; 40344; 41025', the
+    rows a grouped claim's premises cite, in order): the member before or after it across a
+    ';' is one too. A list of numbers that are no cited row's members stays numbers."""
+    after = _NEXT_ITEM.match(low, n.end)
+    if after is not None and after.group(1) in members:
+        return True
+    before = _PREVIOUS_ITEM.search(low, 0, n.start)
+    return before is not None and before.group(1) in members
+
+
+_NEXT_ITEM = re.compile(r"\s*;\s*([a-z0-9][a-z0-9_\-]*)")
+_PREVIOUS_ITEM = re.compile(r"([a-z0-9][a-z0-9_\-]*)\s*;\s*$")
 _LISTED = re.compile(r"[:;(]\s*$")
 """Before a member in a list of rows ('highest first: 19 24.8 min; 20 …'); 'rose to 2: …' is
 no list."""

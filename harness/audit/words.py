@@ -773,7 +773,7 @@ def _superlatives(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """'the largest', 'of any', 'no other' over a dimension the clause names (or a member of
     it): held to a cited breakdown by that dimension that compares every member
     (comparisons.py: unbacked_comparison, or the extreme's member when one is named)."""
-    return superlatives(ctx.index_, text)
+    return superlatives(ctx, text)
 
 
 def _quantifiers(text: str, ctx: AnswerContext) -> Iterable[Span]:
@@ -848,20 +848,32 @@ def stating(text: str) -> list[Span]:
             ("'s", "’s")]
 
 
+def _stating(text: str) -> tuple[Span, ...]:
+    return tuple(stating(text))
+
+
+_NAMES = {reading: reading.__name__.strip("_") for reading in READINGS}
+"""Each reading's name as the account records it."""
+
+
 def account(text: str, ctx: AnswerContext) -> Account:
     """Which spans of `text` the readings consumed, and the runs of words none did. Readings
     run in order until every word that is not neutral is consumed (what a later one would
     consume too changes nothing the user is shown)."""
-    tokens = stating(text)
+    tokens = ctx.index_.read("stating", text, _stating)
     covered = bytearray(len(text) + 1)
     read: list[tuple[Span, str]] = []
     for reading in READINGS:
         if not tokens:
             break
+        name = _NAMES[reading]
+        spans = 0
         for a, b in _spans(reading, text, ctx):
-            read.append(((a, b), reading.__name__.strip("_")))
+            read.append(((a, b), name))
             covered[a:b] = b"\x01" * (b - a)
-        tokens = [(a, b) for a, b in tokens if not all(covered[a:b])]
+            spans += 1
+        if spans:  # a token is left while some byte of it is not covered
+            tokens = tuple((a, b) for a, b in tokens if covered.find(0, a, b) >= 0)
     unread: list[Span] = []
     for a, b in tokens:
         if unread and _joined(text, unread[-1][1], a, covered):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any, Literal
 
 from showwork.protocol.reading._words import (
@@ -120,12 +120,15 @@ class _Table:
         self.body = _alternation(patterns) if patterns else None
         self._parts: dict[str, re.Pattern[str]] = {}
         self._whole: re.Pattern[str] | None = None
+        self._ignoring_case: re.Pattern[str] | None = None
 
-    @cached_property
     def ignoring_case(self) -> re.Pattern[str] | None:
         """Compiled on first need (text whose lower case changes its length): rarely. The
-        whole alternation: case-insensitive, a word may match text that spells it otherwise."""
-        return re.compile(self.body, re.IGNORECASE) if self.body is not None else None
+        whole alternation: case-insensitive, a word may match text that spells it otherwise.
+        Kept by hand, not a cached_property: the mypyc build compiles this module."""
+        if self._ignoring_case is None and self.body is not None:
+            self._ignoring_case = re.compile(self.body, re.IGNORECASE)
+        return self._ignoring_case
 
     def _regex(self, text: str) -> re.Pattern[str] | None:
         """The alternation of the alternatives whose first word `text` holds (None for none);
@@ -152,7 +155,7 @@ class _Table:
         # scanning lower-cased text is several times faster than IGNORECASE; fall back to it
         # where lower-casing changes the length (and so the offsets)
         if len(lowered) != len(text):
-            regex = self.ignoring_case
+            regex = self.ignoring_case()
             scanned = text
         else:
             regex = self._regex(lowered)

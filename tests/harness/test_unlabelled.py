@@ -41,3 +41,14 @@ def test_other_numbers_stay_claims() -> None:
     # the member, but not after its label: a claim
     two = _support({"flights__engines": "2"}, 24045)
     assert _kept("Flights rose to 2: 24,045", two) == ["2", "24,045"]
+
+
+def test_a_list_of_cited_members_is_labels() -> None:
+    """A grouped claim listing its premises' rows ('37929; 40344; 41025', an order id each) names
+    rows: no number. A listed number that is no cited row's member stays a claim, as does a
+    member beside it that is no list of members ('rose to 2; 24,045')."""
+    orders = [_support({"order": key}, 90) for key in ("37929", "40344", "41025")]
+    assert _kept("37929; 40344; 41025", *orders) == []
+    assert _kept("37929; 40344; 51025", *orders) == ["51025"]
+    two = _support({"flights__engines": "2"}, 24045)
+    assert _kept("Flights rose to 2; 24,045", two) == ["2", "24,045"]
