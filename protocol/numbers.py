@@ -602,12 +602,15 @@ _HEDGE_WORDS = frozenset({"about", "around", "roughly", "approximately", "nearly
 """The last words of a hedge or a bound: a prefilter before the regex."""
 _HEDGE = re.compile(
     r"(?i)(?:\b(?P<words>about|around|roughly|approximately|nearly|almost|some|close\s+to|"
-    r"(?:just\s+)?(?:over|under)|more\s+than|above|at\s+least|upwards\s+of|in\s+excess\s+of|"
+    r"(?:just\s+|a\s+little\s+|slightly\s+)?(?:over|under)|more\s+than|above|at\s+least|"
+    r"upwards\s+of|in\s+excess\s+of|north\s+of|south\s+of|(?:just\s+)?shy\s+of|"
     r"below|less\s+than|fewer\s+than|at\s+most|no\s+more\s+than)|(?P<sym>[~≈]))\s*$")
 _BOUNDS = {"over": ">", "just over": ">", "more than": ">", "above": ">", "upwards of": ">",
            "in excess of": ">", "at least": ">=", "under": "<", "just under": "<",
            "below": "<", "less than": "<", "fewer than": "<", "at most": "<=",
-           "no more than": "<="}
+           "no more than": "<=", "north of": ">", "south of": "<", "shy of": "<",
+           "just shy of": "<", "a little over": ">", "a little under": "<",
+           "slightly over": ">", "slightly under": "<"}
 
 
 def _hedge_before(text: str, start: int) -> str:

@@ -8,7 +8,8 @@ honest rewrites still withheld are named below, each with why.
 - lead-s5: 34 lies and 28 honest rewrites (scales, bounds such as 'north of' and 'shy of',
   fractions 'N in 100', durations in hours and minutes, polarity verbs, ordinals, quantifiers
   with exceptions, weekdays, holidays, streaks). On 1aeba0b, before any of session 5's changes:
-  no lie served clean (24 withheld, 10 with caveats), 6 honest rewrites withheld."""
+  no lie served clean (24 withheld, 10 with caveats), 6 honest rewrites withheld; at the end of
+  session 5, 5 ('north of', 'shy of', 'a little over' are bounds now)."""
 
 from __future__ import annotations
 
@@ -41,7 +42,6 @@ BATCHES: dict[str, dict[str, Any]] = {
     "lead_s5": {
         "before": {"lies": 34, "lies_clean": 0, "honest": 28, "honest_withheld": 6},
         "still_withheld": {
-            ("shop", "lookup-001", "bound"): "'came in north of $59,000': 'north of' is no bound word",
             ("shop", "breakdown-002", "quantifier"): "'No store besides Online took more than 300 orders': an "
                                        "exception to a quantifier ('besides X') no reading holds",
             ("shop", "breakdown-001", "multiple"): "'more than four times Brooklyn's revenue': a bounded "

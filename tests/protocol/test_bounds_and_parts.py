@@ -26,6 +26,15 @@ def _number(text: str):
     ("over 10 %", 11.0, False),
     ("more than 11,000", 11_400, True),
     ("more than 11,000", 12_500, False),
+    # the lead's held-out edits of session 5: bounds in other words
+    ("north of $59,000", 59_224.50, True),
+    ("north of $60,000", 59_224.50, False),
+    ("south of $60,000", 59_224.50, True),
+    ("just shy of 2,500", 2_616, False),
+    ("shy of 2,700", 2_616, True),
+    ("a little over 11,300", 11_343, True),
+    ("a little over 11,400", 11_343, False),
+    ("slightly under 620", 617.4, True),
 ])
 def test_a_bound_reaches_as_far_as_an_about_would(text: str, value: float, holds: bool) -> None:
     number = _number(text)
