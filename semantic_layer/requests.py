@@ -110,6 +110,11 @@ class CompareArgs(_Wire):
     where: list[Filter | AnyOf] = Field(default=[], max_length=10)
 
 
+INTERNAL = frozenset({"spine_window"})
+"""Fields the layer sets for itself (a --where's asked window, where.py), not an analyst's
+arguments: never named to one as accepted."""
+
+
 def parse_args(kind: Literal["query", "compare"], raw: Any) -> QueryArgs | CompareArgs:
     """Validate raw tool arguments; raise InvalidArguments naming each problem."""
     model = QueryArgs if kind == "query" else CompareArgs
@@ -119,7 +124,7 @@ def parse_args(kind: Literal["query", "compare"], raw: Any) -> QueryArgs | Compa
         return model.model_validate(raw)
     except ValidationError as exc:
         problems = "; ".join(_describe(e) for e in exc.errors()[:8])
-        fields = ", ".join(model.model_fields)
+        fields = ", ".join(f for f in model.model_fields if f not in INTERNAL)
         raise InvalidArguments(
             f"Invalid arguments for {kind}: {problems}. Accepted fields: {fields}.") from exc
 
