@@ -769,6 +769,36 @@ def _assumed(text: str, ctx: AnswerContext) -> Iterable[Span]:
             yield m.span()
 
 
+_BEGINS = re.compile(r"\(The data begins (?P<day>\d{4}-\d\d-\d\d): [^()]{1,60}? is answered from "
+                     r"that day\.\)")
+
+
+def _begins(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """The rules analyst's note of a window the data begins inside ('(The data begins
+    2018-02-01: 2018 is answered from that day.)'): held to a cited result whose window is cut
+    at its start on that day and covered to its end (the `partial_period` finding still
+    caveats the answer)."""
+    begun = {str(cov["covered"]["start"]) for c in _cited(ctx) for cov in c.result.coverage
+             if cov.get("partial") and cov.get("covered")
+             and str(cov["covered"]["end"]) == str(cov["requested"]["end"])}
+    for m in _BEGINS.finditer(text):
+        if m.group("day") in begun:
+            yield m.span()
+
+
+_LEFT_OUT = re.compile(r"The rows with no [\w ]{1,40}? recorded are left out of the list\.")
+
+
+def _left_out(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """The rules analyst's note of a breakdown's rows with no member ('The rows with no
+    country recorded are left out of the list.'): held to a cited breakdown holding such a row
+    (a key with no member)."""
+    if not any(not v for c in _cited(ctx) for row in c.result.rows for v in row.key.values()):
+        return
+    for m in _LEFT_OUT.finditer(text):
+        yield m.span()
+
+
 def _superlatives(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """'the largest', 'of any', 'no other' over a dimension the clause names (or a member of
     it): held to a cited breakdown by that dimension that compares every member
@@ -822,7 +852,7 @@ READINGS: tuple[Reading, ...] = (_numbers, _mentions, _kept_out, _periods, _dire
                                  _structure, _attribution, _causes, _shares, _no_member,
                                  _counts, _denials, _parts, _went, _grain_adjectives,
                                  _quantifiers, _superlatives, _times, _size_words, _ignored,
-                                 _assumed, _runs, _shapes, _patterns, _entity_keys)
+                                 _assumed, _begins, _left_out, _runs, _shapes, _patterns, _entity_keys)
 """Every reading of the answer's words, each holding what it consumes to the evidence."""
 
 

@@ -41,6 +41,8 @@ def _caveated(audit: dict, begins: str) -> None:
     assert f"The data begins {begins}" in audit["answer_text"]
     assert audit["decision"] == "serve_with_caveats"
     assert "partial_period" in {f["code"] for f in audit["findings"]}
+    # the note is read (held to the cited coverage's first day), so the caveat is that alone
+    assert "unread_answer" not in {f["code"] for f in audit["findings"]}
     assert audit["grounded"] is True
 
 
