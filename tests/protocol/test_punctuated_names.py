@@ -55,12 +55,15 @@ def test_a_row_with_no_member_is_not_listed(request, name: str, text: str, membe
                                             ) -> None:
     """The rows without a member (orders of customers missing from the customers table,
     flights to airports missing from the airports table) are no listed member, and the answer
-    says they are left out: served, with a caveat, never withheld."""
+    says they are left out: served, never withheld, the note read (held to the cited row with
+    no member). The shop's 2018 keeps the caveat of a window the data begins inside."""
     layer = request.getfixturevalue(LAYER[name])
     served = run_attempt(Question("t", text), RulesClient(), layer,
                          Protocol.parse("claims+repair")).served()
     audit, answer = served.audit, json.loads(served.answer_raw)
-    assert audit["status"] == "answered" and audit["decision"] == "serve_with_caveats"
+    codes = {f["code"] for f in audit["findings"]}
+    assert audit["status"] == "answered" and "unread_answer" not in codes
+    assert audit["decision"] == ("serve_with_caveats" if name == "shop" else "serve"), codes
     keys = [v["key"] for v in answer["values"]]
     assert "" not in keys and all(keys)
     if members is not None:
