@@ -122,7 +122,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     periods = _running_from_start(periods, asks, mentions, catalog)
     asks, said = _shared_words(text, asks, mentions, catalog)
     asks = _entity_breakdown(text, asks, mentions, catalog)
-    asks = _counted_each(asks, catalog)
+    asks = _counted_by(asks, catalog)
     asks = _hour_ranking(asks, catalog)
     mentions = sorted(mentions + said, key=lambda m: m.span)
     if asks.share is not None and _rate_named(mentions, catalog):
@@ -130,7 +130,6 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
         kept = tuple(replace(s, detail="the rate named is the share") if s.detail == "share of total"
                      else s for s in asks.spans)
         asks = replace(asks, share=None, spans=kept)
-    asks = _counted_by(asks, catalog)
     gaps = find_gaps(text, catalog, sorted(mentions + excluded, key=lambda m: m.span), periods,
                      asks)
     by_kind = {k: tuple(m for m in mentions if m.kind == k) for k in ("metric", "member", "dimension")}
@@ -216,7 +215,7 @@ def _overall(text: str, mentions: list[Mention], catalog: dict[str, Any] | None 
         if counted is None:
             return None
         n = counted.group(1).lower()
-        size = int(n) if n.isdigit() else _SMALL.index(n)
+        size = size_of(n)
         return counted if len((dims.get(m.name) or {}).get("members") or ()) == size else None
 
     every = [(m, said) for m in mentions if m.kind == "dimension"
@@ -459,17 +458,13 @@ def _heads(text: str, mentions: list[Mention], catalog: dict[str, Any]) -> list[
     the text names with its other word; the head alone is no second metric."""
     metrics = catalog.get("metrics") or {}
     named = [m for m in mentions if m.kind == "metric"]
-
-    def words(text: str) -> set[str]:
-        return {lemma(w) for w in re.findall(r"[A-Za-z]+", text)}
-
     dropped = set()
     for head in named:
         for other in named:
             if other.name == head.name:
                 continue
-            label = words((metrics.get(other.name) or {}).get("label") or other.name)
-            mine, theirs = words(head.words), words(other.words)
+            label = _lemmas((metrics.get(other.name) or {}).get("label") or other.name)
+            mine, theirs = _lemmas(head.words), _lemmas(other.words)
             if mine and not mine & theirs and label <= mine | theirs and mine <= label:
                 dropped.add(id(head))
     members = [m.span for m in mentions if m.kind == "member"]
@@ -488,11 +483,16 @@ def _heads(text: str, mentions: list[Mention], catalog: dict[str, Any]) -> list[
                                    or _FOR_ALL.search(_unnamed(text, 0, a.span[0], members))):
             dropped.add(id(a))  # 'for flights to LAX, what was the average air time'
     kept = [m for m in mentions if id(m) not in dropped]
-    return _member_as_count(text, kept, metrics, words)
+    return _member_as_count(text, kept, metrics)
 
 
-def _member_as_count(text: str, mentions: list[Mention], metrics: dict[str, Any],
-                     words: Any) -> list[Mention]:
+def _lemmas(text: str) -> set[str]:
+    """The lemmas of a text's words."""
+    return {lemma(w) for w in re.findall(r"[A-Za-z]+", text)}
+
+
+def _member_as_count(text: str, mentions: list[Mention], metrics: dict[str, Any]
+                     ) -> list[Mention]:
     """'How many orders were cancelled': a count named by its noun, then a member said of its
     things, where one other count's label is those words together ('Cancelled orders'): that
     count is asked, not the first filtered to the member (the first may exclude it by
@@ -506,9 +506,9 @@ def _member_as_count(text: str, mentions: list[Mention], metrics: dict[str, Any]
             if w.kind != "member" or w.span[0] <= a.span[1] or not _PASSIVE.fullmatch(
                     _unnamed(text, a.span[1], w.span[0], [x for x in spans if x != w.span])):
                 continue
-            said = words(a.words) | words(w.words)
+            said = _lemmas(a.words) | _lemmas(w.words)
             found = [name for name, info in metrics.items() if name != a.name
-                     and info.get("unit") == "count" and words(info.get("label") or name) == said]
+                     and info.get("unit") == "count" and _lemmas(info.get("label") or name) == said]
             if len(found) == 1:
                 b = Mention("metric", found[0], None, w.words, w.span, "label")
                 return sorted([b if m is w else m for m in mentions if m is not a]
@@ -598,21 +598,30 @@ _SIZE_IN = re.compile(rf"\b(?P<n>{SIZE_WORDS})\s", re.IGNORECASE)
 
 
 def _counted_by(asks: Asks, catalog: dict[str, Any]) -> Asks:
-    """'across the four stores': a count inside a by-phrase is read only when it is all of the
-    dimension's members ('at each of the three airports'); otherwise the phrase's other words
-    stay read and the count is left unread (which four is not said)."""
-    entries = catalog.get("dimensions") or {}
+    """A count inside a by-phrase is read only where the dimension has that many members ('at
+    each of the three airports', 'across the six stores'). Otherwise 'each of the N X' stays
+    unread whole (a subset nobody named), and in any other by-phrase ('across the four stores')
+    only the count is left unread (which four is not said)."""
+    dims = catalog.get("dimensions") or {}
+
+    def members(name: str) -> int:
+        return len((dims.get(name) or {}).get("members") or ())
+
+    wrong = {b.span for b in asks.by if b.kind == "dimension"
+             and (each := _EACH_OF_N.search(b.words)) is not None
+             and members(b.name) != size_of(each.group(1))}
     spans = []
     for g in asks.spans:
+        if g.span in wrong:
+            continue
         said = _SIZE_IN.search(g.words) if g.detail.startswith("by ") else None
-        members = (entries.get(g.detail[3:]) or {}).get("members") or ()
-        if said is None or not members or size_of(said["n"]) == len(members):
+        if said is None or not members(g.detail[3:]) or size_of(said["n"]) == members(g.detail[3:]):
             spans.append(g)
             continue
         a, b = g.span[0] + said.start("n"), g.span[0] + said.end("n")
         spans += [GrammarSpan(g.words[:said.start("n")].rstrip(), (g.span[0], a), g.detail),
                   GrammarSpan(g.words[said.end("n"):].lstrip(), (b, g.span[1]), g.detail)]
-    return replace(asks, spans=tuple(spans)) if len(spans) != len(asks.spans) else asks
+    return replace(asks, spans=tuple(spans)) if spans != list(asks.spans) else asks
 
 
 _BREAK_DOWN = re.compile(r"\b(?:break(?:s|ing)?|broke|split(?:s|ting)?)\s+(?:it\s+|them\s+)?(?:down|out)\b"
@@ -755,26 +764,6 @@ def _negated(text: str, mentions: list[Mention], catalog: dict[str, Any]
 
 _EACH_OF_N = re.compile(r"\beach\s+of\s+(?:the\s+)?(\d{1,3}|one|two|three|four|five|six|seven|"
                         r"eight|nine|ten|eleven|twelve)\b", re.IGNORECASE)
-_SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-          "eleven", "twelve")
-
-
-def _counted_each(asks: Asks, catalog: dict[str, Any]) -> Asks:
-    """'At each of the three airports': the count is read only where the dimension has that many
-    members; else the phrase stays unread (a subset nobody named)."""
-    dims = catalog.get("dimensions") or {}
-    wrong = []
-    for b in asks.by:
-        said = _EACH_OF_N.search(b.words)
-        members = (dims.get(b.name) or {}).get("members") or []
-        if said is None or b.kind != "dimension":
-            continue
-        n = int(said.group(1)) if said.group(1).isdigit() else _SMALL.index(said.group(1).lower())
-        if len(members) != n:
-            wrong.append(b.span)
-    if not wrong:
-        return asks
-    return replace(asks, spans=tuple(s for s in asks.spans if s.span not in wrong))
 
 
 _RATE = re.compile(r"(?:^|\b(?:the|a|an|its|our|their|this|that|what|which)\s+)(rates?)\b",

@@ -444,8 +444,7 @@ def _against_role(text: str, m: Mention, catalog: dict[str, Any]) -> bool:
     if way is None:
         return False
     other = "away" if way == "toward" else "toward"
-    said = dimension_said((catalog.get("dimensions") or {}).get(m.name) or {}, m.name)
-    return bool(ROLE_WORDS[other].search(said)) and not ROLE_WORDS[way].search(said)
+    return bool(with_role([m.name], other, catalog)) and not with_role([m.name], way, catalog)
 
 
 _COUNTS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six",
