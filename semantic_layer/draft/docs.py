@@ -126,8 +126,7 @@ def head(description: str) -> str:
     >>> head("numeric. Unemployment rate.")
     'unemployment rate'
     """
-    first = _HEAD_END.split(without_storage_type(_MARKUP.sub("", description.strip())),
-                            maxsplit=1)[0]
+    first = _HEAD_END.split(_plain(description), maxsplit=1)[0]
     out: list[str] = []
     for word in first.lower().split():
         if word in _CUT:
@@ -135,6 +134,11 @@ def head(description: str) -> str:
         if word not in _ARTICLES:
             out.append(word.strip("`'\""))
     return " ".join(w for w in out if w)
+
+
+def _plain(description: str) -> str:
+    """The description without markup and without a storage type opening it."""
+    return without_storage_type(_MARKUP.sub("", description.strip()))
 
 
 def without_storage_type(description: str) -> str:
@@ -183,7 +187,7 @@ def doc_names(described: dict[str, str], spelled: dict[str, str]) -> dict[str, t
 def _unqualified(description: str) -> bool:
     """The description is its head and nothing more ('Number of vehicle fatalities.', not
     'Number of vehicle fatalities, 18-20 year olds.')."""
-    text = without_storage_type(_MARKUP.sub("", description.strip())).strip(" .").lower()
+    text = _plain(description).strip(" .").lower()
     return head(description) == " ".join(w for w in text.split() if w not in _ARTICLES)
 
 
@@ -252,7 +256,7 @@ def _held_by_others(name: str, column: str, described: dict[str, str],
     another column's description uses it too."""
     words = name.split()
     own = others_words.get(column, set())
-    joined = "".join(sorted(own)) if len(own) == 1 else ""
+    joined = next(iter(own)) if len(own) == 1 else ""
     # a name run together from another's and a word ('milestot': miles, tot) holds that name
     # as its own ('taxs' is no such pair: one letter is no word)
     own = own | {x for xs in others_words.values() for x in xs
