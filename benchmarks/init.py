@@ -66,7 +66,7 @@ def write_tables(path: Path, tables: dict[str, str], **sizes: int) -> dict[str, 
         con.close()
 
 
-def _command(args: list[str], home: Path) -> tuple[float, subprocess.CompletedProcess]:
+def run_command(args: list[str], home: Path) -> tuple[float, subprocess.CompletedProcess]:
     env = {**os.environ, "SHOWWORK_HOME": str(home), "COLUMNS": "200"}
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "showwork", *args], capture_output=True,
@@ -84,11 +84,11 @@ def run(home: Path, rows: int = 1_000_000,
     project = root / "project"
     shutil.rmtree(project, ignore_errors=True)
     say("showwork init --from")
-    init_s, init = _command(["init", str(project), "--from", str(db)], home)
+    init_s, init = run_command(["init", str(project), "--from", str(db)], home)
     if init.returncode != 0:
         raise RuntimeError(f"showwork init failed:\n{init.stderr[-2000:]}")
     say("showwork ask")
-    ask_s, ask = _command(["ask", QUESTION, "--project", str(project), "--json"], home)
+    ask_s, ask = run_command(["ask", QUESTION, "--project", str(project), "--json"], home)
     if ask.returncode != 0:
         raise RuntimeError(f"showwork ask failed:\n{ask.stderr[-2000:]}")
     trace = json.loads(ask.stdout)

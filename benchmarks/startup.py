@@ -100,7 +100,7 @@ def generate(folder: Path, rows: int) -> Path:
     return project
 
 
-def _timed(args: list[str], env: dict[str, str], cwd: Path) -> float:
+def timed(args: list[str], env: dict[str, str], cwd: Path) -> float:
     start = time.perf_counter()
     done = subprocess.run(args, env=env, cwd=cwd, capture_output=True, text=True, timeout=900)
     elapsed = time.perf_counter() - start
@@ -138,7 +138,7 @@ def run(work: Path, rows: int, repeats: int, progress: Callable[[str], None] | N
     big = generate(work, rows)
     if not (home / "demo.duckdb").exists():
         say("building the demo warehouse")
-        _timed([*showwork, "warehouse", "build"], env, work)
+        timed([*showwork, "warehouse", "build"], env, work)
     samples: dict[str, list[float]] = {}
     sql = subprocess.run([*showwork, "semantic", "compile", *QUERY[2:], "--project", str(big)],
                          env=env, cwd=work, capture_output=True, text=True, check=True).stdout
@@ -149,27 +149,27 @@ def run(work: Path, rows: int, repeats: int, progress: Callable[[str], None] | N
     for i in range(-1, repeats):  # pass -1 writes the bytecode and is not kept
         say(f"repeat {i + 1}/{repeats}" if i >= 0 else "writing bytecode (untimed)")
         keep = sample if i >= 0 else (lambda _n, _s: None)
-        keep("python", _timed([sys.executable, "-c", "pass"], env, work))
-        keep("help", _timed([*showwork, "--help"], env, work))
-        keep("audit", _timed([*showwork, "audit", str(GOLDEN)], env, work))
+        keep("python", timed([sys.executable, "-c", "pass"], env, work))
+        keep("help", timed([*showwork, "--help"], env, work))
+        keep("audit", timed([*showwork, "audit", str(GOLDEN)], env, work))
         for name, project, question in (("demo", "demo", DEMO_QUESTION),
                                         ("generated", str(big), BIG_QUESTION)):
             shutil.rmtree(home / "cache", ignore_errors=True)
             for state in ("cold", "warm"):
-                wall = _timed([*showwork, "ask", question, "--project", project], env, work)
+                wall = timed([*showwork, "ask", question, "--project", project], env, work)
                 work_s, imports_s = _last_work(home)
                 keep(f"ask_{name}_{state}", wall)
                 keep(f"work_{name}_{state}", work_s)
                 keep(f"imports_in_work_{name}_{state}", imports_s)
                 keep(f"startup_{name}_{state}", wall - work_s)
         query = [*showwork, *QUERY, "--json", "--project", str(big)]
-        _timed(query, env, work)  # the first prepares the call; a person's next query is warm
-        keep("query", _timed(query, env, work))
-        keep("query_by_hand", _timed([sys.executable, "-c", BY_HAND, str(big / "warehouse.duckdb"),
+        timed(query, env, work)  # the first prepares the call; a person's next query is warm
+        keep("query", timed(query, env, work))
+        keep("query_by_hand", timed([sys.executable, "-c", BY_HAND, str(big / "warehouse.duckdb"),
                                       sql], env, work))
         draft = work / "init-draft"
         shutil.rmtree(draft, ignore_errors=True)
-        keep("init", _timed([*showwork, "init", str(draft), "--from",
+        keep("init", timed([*showwork, "init", str(draft), "--from",
                              str(big / "warehouse.duckdb")], env, work))
     return _report(samples, rows, repeats)
 

@@ -27,14 +27,14 @@ import shutil
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from showwork.benchmarks.init import write_tables
+from showwork.benchmarks.init import run_command, write_tables
+from showwork.benchmarks.startup import BY_HAND, timed
 
 TARGET_S = 5.0
 """Issue 44: `init` on TPC-H SF1 within 5 s."""
@@ -110,9 +110,6 @@ QUERY = ["semantic", "query", "--metric", "l_extendedprice", "--by",
 """The governed query timed against its SQL by hand (names as the draft writes them)."""
 QUERY_TARGET = 1.3
 """Issue 46: the query command ≤ 1.3 × the same SQL run by hand in a Python process."""
-BY_HAND = ("import sys, json, duckdb\n"
-           "con = duckdb.connect(sys.argv[1], read_only=True)\n"
-           "print(json.dumps(con.execute(sys.argv[2]).fetchall(), default=str))")
 
 EXPECTED_KEYS = {"orders": ["o_orderkey"], "lineitem": ["l_orderkey", "l_linenumber"]}
 """TPC-H's primary keys where the draft must find them from the data."""
@@ -130,12 +127,8 @@ def build(path: Path, scale: float) -> dict[str, int]:
 def _init(project: Path, warehouse: Path, home: Path) -> tuple[float, float, subprocess.CompletedProcess]:
     """One `showwork init --from` in its own process: wall and CPU seconds (all its threads)."""
     shutil.rmtree(project, ignore_errors=True)
-    env = {**os.environ, "SHOWWORK_HOME": str(home), "COLUMNS": "200"}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "showwork", "init", str(project), "--from",
-                           str(warehouse)], capture_output=True, text=True, env=env, timeout=900)
-    wall = time.perf_counter() - started
+    wall, done = run_command(["init", str(project), "--from", str(warehouse)], home)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu, done
@@ -206,23 +199,15 @@ def _query_vs_by_hand(project: Path, warehouse: Path, home: Path, repeats: int,
     """Median seconds of the governed query command and of its SQL by hand, and their ratio."""
     env = {**os.environ, "SHOWWORK_HOME": str(home)}
     showwork = [sys.executable, "-m", "showwork"]
-
-    def timed(args: list[str]) -> tuple[float, str]:
-        started = time.perf_counter()
-        done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
-        if done.returncode != 0:
-            raise RuntimeError(f"{' '.join(args[2:5])} … exited {done.returncode}: "
-                               f"{(done.stderr or done.stdout)[-800:]}")
-        return time.perf_counter() - started, done.stdout
-
-    _, sql = timed([*showwork, "semantic", "compile", *QUERY[2:], "--project", str(project)])
+    sql = subprocess.run([*showwork, "semantic", "compile", *QUERY[2:], "--project", str(project)],
+                         env=env, capture_output=True, text=True, check=True).stdout
     command = [*showwork, *QUERY, "--json", "--project", str(project)]
-    timed(command)  # the first prepares the call
+    timed(command, env, home)  # the first prepares the call
     ours, hand = [], []
     for i in range(repeats):
         say(f"semantic query against its SQL by hand ({i + 1} of {repeats})")
-        ours.append(timed(command)[0])
-        hand.append(timed([sys.executable, "-c", BY_HAND, str(warehouse), sql])[0])
+        ours.append(timed(command, env, home))
+        hand.append(timed([sys.executable, "-c", BY_HAND, str(warehouse), sql], env, home))
     ratio = statistics.median(ours) / statistics.median(hand)
     return {"query_s": statistics.median(ours), "query_by_hand_s": statistics.median(hand),
             "query_vs_by_hand": ratio, "query_target": QUERY_TARGET}
