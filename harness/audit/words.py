@@ -778,6 +778,8 @@ def _begins(text: str, ctx: AnswerContext) -> Iterable[Span]:
     2018-02-01: 2018 is answered from that day.)'): held to a cited result whose window is cut
     at its start on that day and covered to its end (the `partial_period` finding still
     caveats the answer)."""
+    if "(The data begins " not in text:
+        return  # most texts: no walk over the cited coverage
     begun = {str(cov["covered"]["start"]) for c in _cited(ctx) for cov in c.result.coverage
              if cov.get("partial") and cov.get("covered")
              and str(cov["covered"]["end"]) == str(cov["requested"]["end"])}
@@ -793,7 +795,8 @@ def _left_out(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """The rules analyst's note of a breakdown's rows with no member ('The rows with no
     country recorded are left out of the list.'): held to a cited breakdown holding such a row
     (a key with no member)."""
-    if not any(not v for c in _cited(ctx) for row in c.result.rows for v in row.key.values()):
+    if "left out of the list" not in text or not any(
+            not v for c in _cited(ctx) for row in c.result.rows for v in row.key.values()):
         return
     for m in _LEFT_OUT.finditer(text):
         yield m.span()
