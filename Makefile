@@ -27,12 +27,13 @@ install: $(COMPILED)
 demo: $(COMPILED)
 	$(BIN)/showwork demo
 
-# The suite a change is checked with (about ten minutes on 2 cores); the long end-to-end runs
-# (Spark, PostgreSQL, whole experiments on every project) carry the `slow` marker: make test-slow,
-# which CI runs after it.
+# The suite a change is checked with, its files spread over the machine's cores (pytest-xdist: one
+# worker a core, at most four; a file's tests stay on one worker, where its fixtures are built); the
+# long end-to-end runs (Spark, PostgreSQL, whole experiments on every project) carry the `slow`
+# marker: make test-slow, which CI runs after it.
 test: $(COMPILED)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -m "not slow" -n auto --maxprocesses 4 --dist loadfile
 
 test-slow: $(COMPILED)
 	$(BIN)/python -m pytest -m slow

@@ -216,7 +216,7 @@ def build(path: Path, scale: float = 1.0, seed: int = 7,
         simulate(rng, users, writer)
         writer.close()
         say("loading into DuckDB")
-        partial = path.with_name(path.name + ".partial")
+        partial = path.with_name(f"{path.name}.{os.getpid()}.partial")  # one per builder running at once
         partial.unlink(missing_ok=True)
         _load(partial, folder, scale, seed)
         os.replace(partial, path)

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from cache_lock import cached
 from shop_data import shop_db
 
 from showwork.semantic_layer import SemanticLayer, load_model
@@ -22,9 +23,7 @@ SHOP = ROOT / "examples" / "shop"
 def demo_db() -> Path:
     """The default-scale demo warehouse (seed 7), cached across runs by generator version."""
     path = CACHE / f"demo-v{demo_warehouse.GENERATOR_VERSION}-scale1-seed7.duckdb"
-    if not path.exists():
-        demo_warehouse.build(path, scale=1.0, seed=7)
-    return path
+    return cached(path, lambda p: demo_warehouse.build(p, scale=1.0, seed=7))
 
 
 @pytest.fixture(scope="session")
@@ -87,11 +86,13 @@ def tutorial_layer() -> SemanticLayer:
 
     work = CACHE / "mf-tutorial"
     root = work / "mf_tutorial_project"
-    if not (root / "target" / "semantic_manifest.json").exists():
+
+    def build(work: Path) -> None:
         import shutil
 
         shutil.rmtree(work, ignore_errors=True)
-        root = built_project("mf-tutorial", work)
+        built_project("mf-tutorial", work)  # dbt builds it at `root`
+    cached(work, build, ready=root / "target" / "semantic_manifest.json")
     layer = Project.open(root).layer()
     yield layer
     layer.close()

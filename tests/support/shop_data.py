@@ -11,6 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 import duckdb
+from cache_lock import cached
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = ROOT / "examples" / "shop"
@@ -33,9 +34,7 @@ def shop_db() -> Path:
     """The shop warehouse (default seed), built once and cached by generator version."""
     generate = shop_generator()
     path = CACHE / f"shop-v{generate.GENERATOR_VERSION}-seed{generate.DEFAULT_SEED}.duckdb"
-    if not path.exists():
-        generate.build(path, seed=generate.DEFAULT_SEED)
-    return path
+    return cached(path, lambda p: generate.build(p, seed=generate.DEFAULT_SEED))
 
 
 def export_tables(db: Path, folder: Path, fmt: str) -> list[str]:
