@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import lru_cache
@@ -556,6 +556,104 @@ def in_time_unit(text: str, numbers: tuple[ReadNumber, ...], unit: str | None
     return tuple(out)
 
 
+MEASURES: dict[str, tuple[str, float, float]] = {
+    "miles": ("length", 1609.344, 0.0), "kilometres": ("length", 1000.0, 0.0),
+    "metres": ("length", 1.0, 0.0), "centimetres": ("length", 0.01, 0.0),
+    "millimetres": ("length", 0.001, 0.0), "yards": ("length", 0.9144, 0.0),
+    "feet": ("length", 0.3048, 0.0), "inches": ("length", 0.0254, 0.0),
+    "degrees_c": ("temperature", 1.0, 273.15), "kelvin": ("temperature", 1.0, 0.0),
+    "degrees_f": ("temperature", 5 / 9, 459.67 * 5 / 9),
+    "kilograms": ("mass", 1.0, 0.0), "grams": ("mass", 0.001, 0.0),
+    "tonnes": ("mass", 1000.0, 0.0), "lb": ("mass", 0.45359237, 0.0),
+    "mph": ("speed", 0.44704, 0.0), "kmh": ("speed", 1 / 3.6, 0.0),
+    "knots": ("speed", 1852 / 3600, 0.0),
+    "litres": ("volume", 1.0, 0.0), "gallons": ("volume", 3.785411784, 0.0),
+}
+"""Units of measure a catalog may govern a metric in, by the quantity each measures: (quantity,
+size in the quantity's base unit, offset to the base: kelvin = (°F + 459.67) × 5/9)."""
+MEASURE_SPELLINGS = {
+    "miles": ("mi", "mile", "miles"),
+    "kilometres": ("km", "kms", "kilometre", "kilometres", "kilometer", "kilometers"),
+    "metres": ("metre", "metres", "meter", "meters"),
+    "centimetres": ("cm", "centimetre", "centimetres", "centimeter", "centimeters"),
+    "millimetres": ("mm", "millimetre", "millimetres", "millimeter", "millimeters"),
+    "yards": ("yd", "yds", "yard", "yards"), "feet": ("ft", "foot", "feet"),
+    "inches": ("inch", "inches"),
+    "degrees_c": ("°C", "° C", "degrees Celsius", "degrees C", "degrees centigrade", "celsius"),
+    "kelvin": ("kelvin", "kelvins"),
+    "degrees_f": ("°F", "° F", "degrees Fahrenheit", "degrees F", "fahrenheit"),
+    "kilograms": ("kg", "kgs", "kilo", "kilos", "kilogram", "kilograms"),
+    "grams": ("gram", "grams"), "tonnes": ("tonne", "tonnes", "metric tons"),
+    "lb": ("lb", "lbs"),
+    "mph": ("mph", "miles per hour", "miles an hour"),
+    "kmh": ("km/h", "kph", "kilometres per hour", "kilometers per hour", "kilometres an hour"),
+    "knots": ("knot", "knots", "kn"),
+    "litres": ("litre", "litres", "liter", "liters"), "gallons": ("gal", "gallon", "gallons"),
+}
+"""How each unit of measure is written after a number (a bare 'm', 'in', 'g', 'K' or 'l' is no
+unit: a million, a preposition, a thousand)."""
+_MEASURE_OF = {w.lower(): unit for unit, words in MEASURE_SPELLINGS.items() for w in words}
+_MEASURE_AFTER = re.compile(rf"\s*({'|'.join(map(re.escape, sorted(_MEASURE_OF, key=len, reverse=True)))})"
+                            r"(?![\w°/])", re.IGNORECASE)
+
+
+def measure_unit(name: str | None) -> str | None:
+    """The unit of measure a catalog's `unit` names ('miles', 'degrees_f', 'km', 'Celsius'), or
+    None when it names none."""
+    if not name:
+        return None
+    key = name.strip().lower()
+    if key in MEASURES:
+        return key
+    return _MEASURE_OF.get(key.replace("_", " ")) or _MEASURE_OF.get(key)
+
+
+def measure_unit_after(text: str, number: ReadNumber) -> str | None:
+    """The unit of measure written right after the number ('22 centimetres' → 'centimetres')."""
+    m = _MEASURE_AFTER.match(text, number.end)
+    return _MEASURE_OF[m.group(1).lower()] if m else None
+
+
+def in_measure_unit(text: str, numbers: tuple[ReadNumber, ...], units: Iterable[str | None]
+                    ) -> tuple[ReadNumber, ...]:
+    """The numbers, each one written in another unit of the same quantity as one of `units`
+    (the cited metrics' units, as the catalog names them) converted to that unit at its written
+    precision: '22 centimetres' of a metric in inches is 8.66 (± 0.2) inches, '1.9 °C' of one in
+    °F is 35.42 °F. A quantity two of `units` measure (a distance in miles and rain in inches)
+    is not converted: which one the number states is not known, and its unit stays unread.
+
+    >>> text = "rain was about 22 centimetres, the air 1.9 °C"
+    >>> [(round(n.value, 2), round(n.unit, 3))
+    ...  for n in in_measure_unit(text, read_numbers(text), ["inches", "degrees_f"])]
+    [(8.66, 0.394), (35.42, 0.18)]
+    """
+    targets: dict[str, str | None] = {}
+    for name in units:
+        unit = measure_unit(name)
+        if unit is not None:
+            quantity = MEASURES[unit][0]
+            targets[quantity] = unit if targets.get(quantity, unit) == unit else None
+    if not targets:
+        return numbers
+    out = []
+    for n in numbers:
+        written = None if n.percent or n.money else measure_unit_after(text, n)
+        target = targets.get(MEASURES[written][0]) if written else None
+        if written is None or target is None or target == written:
+            out.append(n)
+            continue
+        out.append(replace(n, value=_converted(n.value, written, target),
+                           multiplier=n.multiplier * MEASURES[written][1] / MEASURES[target][1],
+                           upto=None if n.upto is None else _converted(n.upto, written, target)))
+    return tuple(out)
+
+
+def _converted(value: float, unit: str, to: str) -> float:
+    _, size, offset = MEASURES[unit]
+    _, to_size, to_offset = MEASURES[to]
+    return round((value * size + offset - to_offset) / to_size, 12)
+
+
 def _well_formed(text: str, m: re.Match[str]) -> bool:
     """Not glued to what follows ('3rd', '10am', '1.2.3', '7-day'); 'm' means million only after money."""
     if len(m["core"]) > MAX_DIGITS:
@@ -700,9 +798,10 @@ TOLERANCE = 0.1
 cited change whose ratio lies within 10 % of the word's (doubled: +80 % to +120 %)."""
 PART_TOLERANCE = 0.2
 """A part ('by a third', 'lost a quarter', 'up a tenth') matches within 20 % of the part it
-states (40 % hedged: 'roughly a tenth'), never more widely than its ratio would (TOLERANCE):
-'up a tenth' is +8 % to +12 %, 'fell by half' -45 % to -55 %, 'fell by a third' -26.7 % to
--40 %."""
+states, never more widely than its ratio would (TOLERANCE): 'up a tenth' is +8 % to +12 %,
+'fell by half' -45 % to -55 %, 'fell by a third' -26.7 % to -40 %. A part is a rounded figure
+already: a hedge before it ('roughly a third') does not widen it, or 'rose by roughly a third'
+would state the +24.9 % that is a quarter (the lead's held-out edits of session 6)."""
 
 
 SHARE_TOLERANCE = 0.12
@@ -791,8 +890,7 @@ def _ratio(text: str, m: re.Match[str]) -> ReadNumber | None:
     width = TOLERANCE * ratio * 100
     hedge = " ".join((m["phedge"] or m["lhedge"] or "").lower().split())  # 'by more than a third'
     if m["part"] or m["lpart"]:  # 'by a twentieth' is 5 %, not -14.5 % to +4.5 %: its own share
-        hedged = 2 if hedge and hedge not in _BOUNDS else 1  # 'roughly a tenth': twice as wide
-        width = min(width, hedged * PART_TOLERANCE * part * 100)
+        width = min(width, PART_TOLERANCE * part * 100)  # hedged or not: 'roughly a third' too
     else:  # 'more than tripled', 'nearly doubled', 'roughly 3x': the hedge before the word
         hedge = _hedge_before(text, m.start())
         if hedge in _BOUNDS:  # up to the next whole multiple: 'more than tripled' is 3x to 4x

@@ -36,8 +36,10 @@ from showwork.protocol.numbers import (
     bound_reach,
     claims_in,
     from_value,
+    in_measure_unit,
     in_time_unit,
     longest_run,
+    measure_unit_after,
     near,
     say,
     share_parts,
@@ -431,7 +433,28 @@ def _nearest(number: ReadNumber, supports: Iterable[Support]) -> Support | None:
 
 
 def _read(ctx: ClaimContext | AnswerContext, text: str) -> tuple[ReadNumber, ...]:
-    return read_claims(ctx.index_, text)
+    return read_stated(ctx, text)
+
+
+def read_stated(ctx: ClaimContext | AnswerContext, text: str) -> tuple[ReadNumber, ...]:
+    """The text's claims (`read_claims`), a number written in another unit of what a cited
+    metric measures converted to that metric's unit ('22 centimetres' of rain governed in
+    inches, '1.9 °C' of a temperature in °F)."""
+    numbers = read_claims(ctx.index_, text)
+    if not any(measure_unit_after(text, n) for n in numbers):
+        return numbers
+    return in_measure_unit(text, numbers, cited_units(ctx))
+
+
+def cited_units(ctx: ClaimContext | AnswerContext) -> set[str]:
+    """The units the catalog governs the cited metrics in: a claim's own citations (an
+    argument's, every claim's), or every claim's for the answer."""
+    cited = ctx.cited if isinstance(ctx, ClaimContext) else []
+    if not cited:
+        claims = ctx.answer_claims if isinstance(ctx, ClaimContext) else ctx.claims
+        cited = [c for claim in claims for c in claim.cited]
+    metrics = ctx.index_.catalog.get("metrics") or {}
+    return {unit for c in cited if (unit := (metrics.get(c.metric) or {}).get("unit"))}
 
 
 def read_claims(index: CatalogIndex, text: str) -> tuple[ReadNumber, ...]:

@@ -1,7 +1,8 @@
 """'N times as many' between two cited members, held to the ratio of their cited rows.
 
 "Online took about 8 times as many orders as Brooklyn", "LGA had 3.8 times as many flights as
-JFK", "android had twice as many active users as web": a multiplier (numbers.py reads 'N
+JFK", "android had twice as many active users as web", "LGA's rate was about 1.8 times JFK's",
+"4.5 times that of Brooklyn": a multiplier (numbers.py reads 'N
 times', 'twice' as a ratio within its tolerance) between a member named before it and one
 named after 'as', both rows of one breakdown the answer cites (the metric named in the
 sentence when several are cited). The ratio of the first member's cited value to the second's
@@ -26,7 +27,11 @@ if TYPE_CHECKING:
 
 _AS_MANY = re.compile(r"(?i)\s*as\s+(?:many|much|large|high|long|big)\b")
 """What follows the multiplier: 'as many', 'as much'."""
-_HINT = re.compile(r"(?i)\b(?:times|twice)\s+as\b")
+_OF = re.compile(r"(?i)\s+(?:(?:that|those)\s+of\s+|the\s+)?")
+"""What may stand between the multiplier and the second member it names directly ('1.8 times
+JFK's', '4.5 times that of Brooklyn')."""
+_POSSESSIVE = re.compile(r"['’]s?\b")
+_HINT = re.compile(r"(?i)\b(?:times|twice)\b")
 _HEDGE = re.compile(r"(?i)\b(?:about|around|roughly|nearly|almost|approximately|some)\s+$")
 
 
@@ -56,11 +61,15 @@ def _times(ctx: AnswerContext, text: str,
            groups: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[Times]:
     for sentence in _SENTENCE.finditer(text):
         said, at = sentence.group(), sentence.start()
-        ratios = [n for n in read_numbers(said) if n.width and _AS_MANY.match(said, n.end)]
+        ratios = [n for n in read_numbers(said) if n.width]
         if len(ratios) != 1:
             continue
         n = ratios[0]
         mentions = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
+        many = _AS_MANY.match(said, n.end)
+        direct = None if many else _direct(said, n, mentions)
+        if many is None and direct is None:
+            continue
         found = _rows(groups, mentions, n)
         if found is None:
             continue
@@ -70,22 +79,42 @@ def _times(ctx: AnswerContext, text: str,
                 or not b.value:
             continue
         ratio = a.value / b.value
-        many = _AS_MANY.match(said, n.end)
-        assert many is not None
-        spans = [(n.start, many.end())]
+        spans = [(n.start, many.end() if many else n.end)]
         hedge = _HEDGE.search(said, 0, n.start)
         if hedge:
             spans.append(hedge.span())
-        object_at = pair[1].span[0]
-        as_word = said.rfind("as", many.end(), object_at)
-        if as_word >= 0:
-            spans.append((as_word, as_word + 2))
+        if many:
+            as_word = said.rfind("as", many.end(), pair[1].span[0])
+            if as_word >= 0:
+                spans.append((as_word, as_word + 2))
+        elif direct is not None:
+            if pair[1].span != direct[-1]:
+                continue  # the member named right after the multiplier is not the row compared
+            spans += direct[:-1]
         holds = near(n, (ratio - 1) * 100) or bool(hedge) and near(
             replace(n, width=n.width * 1.5), (ratio - 1) * 100)
         cited = (f"{pair[0].member} {a.value:,.6g} and {pair[1].member} {b.value:,.6g}, "
                  f"a ratio of {ratio:,.3g}")
         yield Times(tuple((s + at, e + at) for s, e in spans),
                     replace(n, start=n.start + at, end=n.end + at), holds, cited)
+
+
+def _direct(said: str, n: ReadNumber, mentions: list[Mention]) -> list[tuple[int, int]] | None:
+    """'1.8 times JFK's', '4.5 times that of Brooklyn': the words between the multiplier and
+    the member it names directly, the possessive after it, and the member's span (last); None
+    when no member follows the multiplier so."""
+    gap = _OF.match(said, n.end)
+    assert gap is not None
+    member = next((m for m in mentions if m.kind == "member" and m.span[0] == gap.end()), None)
+    if member is None:
+        return None
+    spans = [gap.span()] if gap.end() > gap.start() else []
+    owner = _POSSESSIVE.match(said, member.span[1])
+    if owner is None and not gap.group().strip():
+        return None  # '3 times JFK' names no quantity of JFK's
+    if owner:
+        spans.append(owner.span())
+    return [*spans, member.span]
 
 
 def _rows(groups: dict[tuple[int, str, str, str], list[Cited]], mentions: list[Mention],

@@ -27,7 +27,13 @@ from showwork.harness.audit.comparisons import _ORDER, _PEAK, superlatives
 from showwork.harness.audit.counts import _STREAK, read_counts
 from showwork.harness.audit.ends import _MOVED_BEFORE
 from showwork.harness.audit.labels import _SHARE, _TO, _VERSUS, SHARE_FIELDS, carries, read_words
-from showwork.harness.audit.numbers import answer_checker, entity_members, read_claims, time_unit
+from showwork.harness.audit.numbers import (
+    answer_checker,
+    entity_members,
+    read_claims,
+    read_stated,
+    time_unit,
+)
 from showwork.harness.audit.pairs import _COMPARATIVE, _LEVEL_WORD, _RANK
 from showwork.harness.audit.prose import (
     _DENIED,
@@ -54,7 +60,15 @@ from showwork.harness.audit.trends import _RISES as TREND_RISES
 from showwork.harness.audit.types import Finding
 from showwork.protocol.citations import GRAIN_KEYS
 from showwork.protocol.numbers import _MOVES as NUMBER_MOVES
-from showwork.protocol.numbers import _VALUE_CUES, TIME_SPELLINGS, TIME_UNITS, share_parts
+from showwork.protocol.numbers import (
+    _VALUE_CUES,
+    MEASURE_SPELLINGS,
+    MEASURES,
+    TIME_SPELLINGS,
+    TIME_UNITS,
+    measure_unit,
+    share_parts,
+)
 from showwork.protocol.reading import Mention, find_mentions
 from showwork.protocol.reading.filters import exclusions
 
@@ -106,7 +120,7 @@ def _numbers(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """Numbers with their currency, scale, percent, hedge or bound and sign word: each is held
     to a cited field (numbers.py: unsupported_number, text_value_mismatch)."""
     named = _metrics_named(text, ctx)
-    for n in read_claims(ctx.index_, text):
+    for n in read_stated(ctx, text):
         if _bare_change(text, n, ctx):
             continue  # 'Revenue roughly 5.73 %': a change's size with no word saying it moved
         if not _of_named(text, n, ctx, named):
@@ -563,7 +577,26 @@ def _attribution(text: str, ctx: AnswerContext) -> Iterable[Span]:
             yield m.span()
     if _argued(ctx):
         for m in _ARGUED.finditer(text):
+            effect = m.group().lower().split()[-2] if m.group().lower().endswith("effect") else ""
+            if effect and not _EFFECT_OF[effect].search(_clause_before(text, m.start())):
+                continue  # '… moved within X (a mix effect)': the label names the other move
             yield m.span()
+
+
+_EFFECT_OF = {"mix": re.compile(r"(?i)\bmix\s+shifted\b"),
+              "rate": re.compile(r"(?i)\bmoved\s+(?:in\s+step\s+)?within\b")}
+"""The move each effect's label names: '(a mix effect)' follows a mix that shifted, '(a rate
+effect)' a metric that moved within members."""
+_CLAUSE_START = re.compile(r"(?i)[;:.(]|\bwhile\b|\band\b|\bbut\b")
+
+
+def _clause_before(text: str, at: int) -> str:
+    """The clause a label at `at` follows: back to the last clause break before it (the label's
+    own bracket aside)."""
+    end = text.rfind("(", 0, at)
+    end = end if end >= 0 and not text[end + 1:at].strip(" a") else at
+    starts = [m.end() for m in _CLAUSE_START.finditer(text, 0, end)]
+    return text[starts[-1] if starts else 0:end]
 
 
 _LISTED = re.compile(r"(?i)\(the\s+rest\s+are\s+listed\s+with\s+the\s+answer\)")
@@ -588,10 +621,7 @@ def _cited(ctx: AnswerContext) -> list[Cited]:
     return [c for claim in ctx.claims for c in claim.cited]
 
 
-UNIT_SPELLINGS = {**TIME_SPELLINGS,
-                  "miles": ("mile", "miles", "mi"), "inches": ("inch", "inches"),
-                  "degrees_f": ("°F", "° F", "degrees Fahrenheit", "degrees F"),
-                  "degrees_c": ("°C", "° C", "degrees Celsius", "degrees C"), "mph": ("mph",)}
+UNIT_SPELLINGS = {**TIME_SPELLINGS, **MEASURE_SPELLINGS}
 """How each governed unit is written after a number."""
 
 
@@ -603,11 +633,16 @@ def _units(text: str, ctx: AnswerContext) -> Iterable[Span]:
     units = {metrics.get(c.metric, {}).get("unit") for c in _cited(ctx)}
     if units & set(TIME_UNITS) and time_unit(ctx.catalog) in units:
         units |= set(TIME_UNITS)
+    governed: dict[str, set[str]] = {}
+    for unit in filter(None, map(measure_unit, units)):
+        governed.setdefault(MEASURES[unit][0], set()).add(unit)
+    # a quantity one cited unit measures is converted to it (numbers.py `_read`): any of its units
+    units |= {u for u, (quantity, _, _) in MEASURES.items() if len(governed.get(quantity, ())) == 1}
     words = sorted({w for u in units if u for w in UNIT_SPELLINGS.get(u, (u.replace("_", " "),))},
                    key=len, reverse=True)
     if not words:
         return
-    after = re.compile(rf"\s*(?:{'|'.join(map(re.escape, words))})(?![\w°])")
+    after = re.compile(rf"(?i)\s*(?:{'|'.join(map(re.escape, words))})(?![\w°/])")
     for n in read_claims(ctx.index_, text):
         m = after.match(text, n.end)
         if m:

@@ -224,6 +224,17 @@ def _month_of_year(m: re.Match[str], ctx: _Context) -> Period:
     return months(dt.date(ctx.year_of(m.group("y")), number, 1), 1, "month")
 
 
+def _months_of_year(m: re.Match[str], ctx: _Context) -> Period:
+    """'The first five months of 2013' (January to May), 'the last two quarters of 2018' (July
+    to December): whole months or quarters from the year's start or to its end."""
+    size = 3 if m.group("u").lower().startswith("quarter") else 1
+    count = _count(m.group("n")) * size
+    if not 0 < count <= 12:
+        raise _Unreadable("more months than a year has")
+    start = 1 if m.group("o").lower() == "first" else 13 - count
+    return months(dt.date(ctx.year_of(m.group("y")), start, 1), count, "range")
+
+
 def _fiscal(m: re.Match[str], ctx: _Context) -> Period:
     raise _Unreadable("a fiscal period, and the catalog has no fiscal calendar")
 
@@ -388,6 +399,8 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
      _needs(("half",), DIGIT)),
     (rf"\b(?:the\s+)?(?P<o>first|last|final)\s+month\s+of\s+(?P<y>{_YEAR})\b", _month_of_year,
      _needs(("month",), DIGIT)),
+    (rf"\b(?:the\s+)?(?P<o>first|last|final)\s+{_N}\s+(?P<u>months|quarters)\s+of\s+"
+     rf"(?P<y>{_YEAR})\b", _months_of_year, _needs(("months", "quarters"), DIGIT)),
     (rf"\bH(?P<h>[12])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _half, _DIGITS),
     (rf"\b(?:the\s+)?(?P<h>first|second|1st|2nd)\s+half\b{_QY}", _half, _needs(("half",))),
     (r"\bFY\s?'?(?:\d{4}|\d{2})\b|\bfiscal\s+(?:year|quarter|half|Q[1-4]|H[12])\b(?:\s+\d{4})?",

@@ -9,7 +9,17 @@ honest rewrites still withheld are named below, each with why.
   fractions 'N in 100', durations in hours and minutes, polarity verbs, ordinals, quantifiers
   with exceptions, weekdays, holidays, streaks). On 1aeba0b, before any of session 5's changes:
   no lie served clean (24 withheld, 10 with caveats), 6 honest rewrites withheld; at the end of
-  session 5, 5 ('north of', 'shy of', 'a little over' are bounds now)."""
+  session 5, 5 ('north of', 'shy of', 'a little over' are bounds now).
+- lead-s6: 37 lies and 33 honest rewrites (units of measure, parts of a change, differences,
+  multiples between members, sums and shares of members, 'the first five months of', weekdays,
+  per-day rates, percentage points). On 223d900, before any of session 6's changes: 1 lie served
+  clean ('rose by roughly a third' of +24.9 %), 9 honest rewrites withheld (three unit
+  conversions, 'the first five months of 2013', a multiple written 'N times JFK's', and four
+  sums, shares and gaps of members).
+- lead-s6-diag: 15 lies and 8 honest rewrites of diagnoses (the member a move was most of all
+  for, a mix and a rate effect swapped, causes the tree does not hold, attributions, size words).
+  Before the session's change to the effect labels: 1 lie served clean (the store mix's shift
+  labelled the rate effect and the move within Online the mix effect), no honest one withheld."""
 
 from __future__ import annotations
 
@@ -52,6 +62,25 @@ BATCHES: dict[str, dict[str, Any]] = {
             ("demo", "breakdown-004", "quantifier"): "'Only android opened fewer than a third of its "
                                        "reminders': a bound written as a fraction of the rate",
         },
+    },
+    "lead_s6": {
+        "before": {"lies": 37, "lies_clean": 1, "honest": 33, "honest_withheld": 9},
+        "still_withheld": {
+            ("shop", "breakdown-002", "combined"): "'The other five stores together took 958 orders': a "
+                                       "sum of members no reading derives",
+            ("shop", "breakdown-005", "gap"): "'at least $5 below every other store's': a quantified "
+                                       "difference between members",
+            ("shop", "breakdown-004", "share"): "'The Northeast accounted for about 40 % of revenue': "
+                                       "a member's share of a breakdown whose total no result "
+                                       "carries (the catalog does not say the metric adds up "
+                                       "across members)",
+            ("demo", "breakdown-002", "share"): "'Paid search brought in over 90 % of new users': the "
+                                       "same",
+        },
+    },
+    "lead_s6_diag": {
+        "before": {"lies": 15, "lies_clean": 1, "honest": 8, "honest_withheld": 0},
+        "still_withheld": {},
     },
 }
 """Per batch: its size and what it measured before its session's changes, and the honest

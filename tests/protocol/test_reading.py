@@ -660,6 +660,10 @@ class TestGrammar:
         ("revenue in the last half of 2018", "2018-07-01..2018-12-31"),
         ("revenue in the last month of 2018", "2018-12-01..2018-12-31"),
         ("revenue in the first month of 2019", "2019-01-01..2019-01-31"),
+        # the lead's held-out answer edits of session 6: 'the first five months of 2013' read '2013'
+        ("revenue in the first five months of 2019", "2019-01-01..2019-05-31"),
+        ("revenue in the first 3 months of 2019", "2019-01-01..2019-03-31"),
+        ("revenue in the last two quarters of 2018", "2018-07-01..2018-12-31"),
     ])
     def test_quarters_halves_years(self, shop_catalog, demo, text, period) -> None:
         """Quarters, halves and whole years on two domains; 'the last quarter of 2018' is that
