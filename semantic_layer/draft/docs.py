@@ -101,7 +101,8 @@ NAME_WORDS = 6
 
 _HEAD_END = re.compile(r"[,;:()\[\].]|\s[-–—]\s")
 _CUT = {"during", "for", "in", "at", "from", "including", "excluding", "with", "where", "which",
-        "that", "and", "expressed", "under", "since", "until", "as", "when", "who", "whose"}
+        "that", "and", "expressed", "under", "since", "until", "as", "when", "who", "whose",
+        "on", "by"}
 """Words after which a description stops naming and starts qualifying."""
 _STORAGE_LEAD = re.compile(r"^(numeric|integer|int|double|float|factor|ordered factor|character|"
                            r"logical|boolean|bool|string|text|date)\s*[.:]\s+(?=\S)", re.I)
@@ -209,7 +210,29 @@ def _candidates(text: str, own: str) -> list[str]:
         if len(said) > 1 and lacking and any(_same_word(said[-1], x) for x in words):
             out += _widened(words, said)
     out += _respelled(words, text)
+    out += _reordered(words, text)
     return out
+
+
+def _reordered(words: list[str], text: str) -> list[str]:
+    """The column's own words in the order the documentation says them, when it says them all
+    together ('paid_interest': 'the amount of interest paid so far'; 'paid_late_fees': 'late
+    fees paid by the applicant').
+
+    >>> _reordered(["paid", "late", "fees"], "Late fees paid by the applicant.")
+    ['late fees paid']
+    """
+    found = re.findall(r"[a-z0-9]+", text[:DOC_CHARS].lower())
+    n = len(words)
+    if n < 2:
+        return []
+    runs = (found[i:i + n] for i in range(len(found) - n + 1))
+    return list(dict.fromkeys(" ".join(run) for run in runs if run != words
+                              and _shares_each(run, words) and _shares_each(words, run)))
+
+
+def _shares_each(these: list[str], those: list[str]) -> bool:
+    return all(any(_same_word(a, b) for b in those) for a in these)
 
 
 _JOINING = {"of", "or", "and", "per", "to", "by", "on", "in", "for"}
@@ -278,9 +301,11 @@ def _phrase_in(words: list[str], text: str) -> bool:
 
 # -- what a row is, what an identifier identifies -----------------------------------------------
 _OF_THING = re.compile(r"^(?:the |a |an )?(?:[a-z]+ (?:or )?)?([a-z]+) (?:of|for) "
-                       r"(?:the |a |an |each )?([a-z]+)(?:$| (?:" + "|".join(sorted(_CUT)) + r")\b)")
+                       r"(?:the |a |an |each )?([a-z]+)(?:$| (?:" + "|".join(sorted(_CUT | _ARTICLES))
+                       + r")\b)")
 """A description that opens naming its column a part of a thing: 'The size of the pizza',
-'The category or type of pizza', 'Quarter of observation in numerical format'."""
+'The category or type of pizza', 'Quarter of observation in numerical format', 'The amount of
+the loan the applicant received' (a clause without its 'that')."""
 _IDENTIFYING = re.compile(r"^(?:the |a |an |unique )*(?:id|identifier|key|code|number) "
                           r"(?:of|for) (?:the |a |an |each )?([a-z]+)\b")
 ROW_NOUN_COLUMNS = 2
