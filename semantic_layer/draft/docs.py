@@ -211,7 +211,30 @@ def _candidates(text: str, own: str) -> list[str]:
             out += _widened(words, said)
     out += _respelled(words, text)
     out += _reordered(words, text)
+    out += _unjoined(words, text)
     return out
+
+
+_JOINED_PART = 3
+"""The shortest word read out of a name run together ('tax' of 'beertax')."""
+
+
+def _unjoined(words: list[str], text: str) -> list[str]:
+    """A one-word name run together from two words its documentation uses apart ('beertax':
+    'Tax on case of beer'), spaced as the name reads.
+
+    >>> _unjoined(["beertax"], "numeric. Tax on case of beer.")
+    ['beer tax']
+    >>> _unjoined(["milestot"], "Total vehicle miles (millions).")
+    []
+    """
+    if len(words) != 1 or len(words[0]) < 2 * _JOINED_PART:
+        return []
+    found = re.findall(r"[a-z]+", text[:DOC_CHARS].lower())
+    [w] = words
+    return [f"{w[:i]} {w[i:]}" for i in range(_JOINED_PART, len(w) - _JOINED_PART + 1)
+            if any(_same_word(w[:i], x) for x in found) and any(_same_word(w[i:], x)
+                                                                 for x in found)]
 
 
 def _reordered(words: list[str], text: str) -> list[str]:

@@ -219,3 +219,27 @@ class TestMeanOfALevel:
                     "SELECT sum(population) FROM states WHERE year = 1990"})
         finally:
             layer.close()
+
+
+class TestNamesRunTogether:
+    def test_a_name_run_together_reads_as_its_documented_words(self, tmp_path: Path) -> None:
+        """'beertax', documented 'Tax on case of beer.', is asked for as 'beer tax'; 'milestot'
+        ('Total vehicle miles') gets no such name: 'tot' is no word of its documentation."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        (folder / "panel.csv").write_text("state,year,beertax,milestot\n" + "\n".join(
+            f"{s},{y},{0.5 + i * 0.25 + (y - 1982) * 0.01},{1000 + 37 * i + 3 * y}"
+            for i, s in enumerate(("al", "az", "ca")) for y in range(1982, 1989)) + "\n",
+            encoding="utf-8")
+        (folder / "panel.md").write_text("beertax\n\nnumeric. Tax on case of beer.\n\nmilestot\n\n"
+                                         "numeric. Total vehicle miles (millions).\n",
+                                         encoding="utf-8")
+        _, gov, layer = _draft(tmp_path, folder)
+        try:
+            said = {n: m.get("synonyms") or [] for n, m in gov["metrics"].items()}
+            assert "beer tax" in said["beertax"]
+            assert not any("miles tot" in s for names in said.values() for s in names)
+            _equal_sql(layer, {"What was the average beer tax in 1988?":
+                               "SELECT avg(beertax) FROM panel WHERE year = 1988"})
+        finally:
+            layer.close()
