@@ -158,13 +158,14 @@ def doc_names(described: dict[str, str], spelled: dict[str, str]) -> dict[str, t
     """column → the names its description gives it: the head when short, its shorter endings
     that keep a word of the column's name ('state personal income' → 'personal income'), the
     column's own name with a word widened by the head ('oil brent' and 'crude oil' → 'brent
-    crude oil'), or respelled as the documentation spells it ('tea columbo' → 'colombo tea').
-    A name that holds another column's name, or that another column's description uses too, is
+    crude oil'), or respelled as the documentation spells it ('tea columbo' → 'colombo tea'); a
+    head several columns share, with what qualifies it in each ('crude oil uk brent'). A name
+    that holds another column's name, or that another column's description uses too, is
     ambiguous and names neither ('crude oil' describes oil_brent and oil_dubai alike).
 
     >>> doc_names({"oil_brent": "crude oil, UK Brent", "oil_dubai": "crude oil, Dubai"},
     ...           {"oil_brent": "oil brent", "oil_dubai": "oil dubai"})["oil_brent"]
-    ('brent crude oil', 'crude oil brent')
+    ('crude oil of uk brent', 'crude oil uk brent', 'brent crude oil', 'crude oil brent')
     """
     out = {}
     others_words = {c: set(s.split()) for c, s in spelled.items()}
@@ -179,10 +180,37 @@ def doc_names(described: dict[str, str], spelled: dict[str, str]) -> dict[str, t
             alike == [column] or [c for c in alike if _unqualified(described[c])] == [column]) \
             else None
         names = [n for n in [*_candidates(text, own), *([whole] if whole else [])] if n != own]
-        out[column] = tuple(dict.fromkeys(
+        # a head several columns share is named with what qualifies it in each
+        qualified = _qualified(text, heads[column]) if len(alike) > 1 else []
+        out[column] = tuple(dict.fromkeys([*qualified, *(
             n for n in names if not _held_by_others(n, column, described, others_words,
-                                                    own_phrase=n == whole)))
+                                                    own_phrase=n == whole))]))
     return {c: n for c, n in out.items() if n}
+
+
+_QUALIFIER = re.compile(r"^[^,;:()]+,\s*(?P<q>[a-z0-9][a-z0-9 \-]*?)\s*\.?\s*$")
+"""A description that is a head and, after one comma, what qualifies it to its end
+('Population, 15-17 year olds.')."""
+
+
+def _qualified(description: str, shared: str) -> list[str]:
+    """Names of a column whose documented head other columns share, from the qualifier that
+    ends its description ('Number of vehicle fatalities, 18-20 year olds.': 'vehicle
+    fatalities of 18-20 year olds'); none when something else follows or the qualifier is long.
+
+    >>> _qualified("numeric. Population, 15-17 year olds.", "population")
+    ['population of 15-17 year olds', 'population 15-17 year olds']
+    >>> _qualified("crude oil, UK Brent 38 API ($/bbl)", "crude oil")
+    []
+    """
+    m = _QUALIFIER.match(_plain(description).lower())
+    if m is None or not shared or not 0 < len(m.group("q").split()) <= QUALIFIER_WORDS:
+        return []
+    return [f"{shared} of {m.group('q')}", f"{shared} {m.group('q')}"]
+
+
+QUALIFIER_WORDS = 4
+"""The longest qualifier read as part of a name ('18-20 year olds')."""
 
 
 def _unqualified(description: str) -> bool:

@@ -243,3 +243,27 @@ class TestNamesRunTogether:
                                "SELECT avg(beertax) FROM panel WHERE year = 1988"})
         finally:
             layer.close()
+
+    def test_a_shared_head_is_named_with_its_qualifier(self, tmp_path: Path) -> None:
+        """pop1517 and pop1820, both documented 'Population, <ages>.', are asked for by their
+        ages; income ('Personal income, in dollars of 1987.': no other column's head) gets no
+        such name."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        (folder / "ages.csv").write_text("state,year,pop1517,pop1820,income\n" + "\n".join(
+            f"{s},{y},{100 * (i + 1) + y - 1980},{150 * (i + 1) + 2 * (y - 1980)},"
+            f"{1000.5 * (i + 1) + y}" for i, s in enumerate(("al", "az", "ca"))
+            for y in range(1982, 1989)) + "\n", encoding="utf-8")
+        (folder / "ages.md").write_text(
+            "pop1517\n\nnumeric. Population, 15-17 year olds.\n\npop1820\n\nnumeric. Population, "
+            "18-20 year olds.\n\nincome\n\nnumeric. Personal income, in dollars of 1987.\n",
+            encoding="utf-8")
+        _, gov, layer = _draft(tmp_path, folder)
+        try:
+            said = {n: m.get("synonyms") or [] for n, m in gov["metrics"].items()}
+            assert "population of 18-20 year olds" in said["pop1820"]
+            assert not any("income in" in s or "income of" in s for s in said["income"])
+            _equal_sql(layer, {"What was the population of 15-17 year olds in 1988?":
+                               "SELECT sum(pop1517) FROM ages WHERE year = 1988"})
+        finally:
+            layer.close()
