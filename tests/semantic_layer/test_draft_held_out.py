@@ -221,22 +221,29 @@ class TestMeanOfALevel:
             layer.close()
 
 
+def _documented(tmp_path: Path, table: str, columns: str, values: Any, doc: str
+                ) -> tuple[dict[str, list[str]], Any]:
+    """A state × year panel (three states, 1982-88) with its help page, drafted: each metric's
+    synonyms, and the layer."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / f"{table}.csv").write_text(f"state,year,{columns}\n" + "\n".join(
+        f"{s},{y},{values(i, y)}" for i, s in enumerate(("al", "az", "ca"))
+        for y in range(1982, 1989)) + "\n", encoding="utf-8")
+    (folder / f"{table}.md").write_text(doc, encoding="utf-8")
+    _, gov, layer = _draft(tmp_path, folder)
+    return {n: m.get("synonyms") or [] for n, m in gov["metrics"].items()}, layer
+
+
 class TestNamesRunTogether:
     def test_a_name_run_together_reads_as_its_documented_words(self, tmp_path: Path) -> None:
         """'beertax', documented 'Tax on case of beer.', is asked for as 'beer tax'; 'milestot'
         ('Total vehicle miles') gets no such name: 'tot' is no word of its documentation."""
-        folder = tmp_path / "data"
-        folder.mkdir()
-        (folder / "panel.csv").write_text("state,year,beertax,milestot\n" + "\n".join(
-            f"{s},{y},{0.5 + i * 0.25 + (y - 1982) * 0.01},{1000 + 37 * i + 3 * y}"
-            for i, s in enumerate(("al", "az", "ca")) for y in range(1982, 1989)) + "\n",
-            encoding="utf-8")
-        (folder / "panel.md").write_text("beertax\n\nnumeric. Tax on case of beer.\n\nmilestot\n\n"
-                                         "numeric. Total vehicle miles (millions).\n",
-                                         encoding="utf-8")
-        _, gov, layer = _draft(tmp_path, folder)
+        said, layer = _documented(tmp_path, "panel", "beertax,milestot", lambda i, y: (
+            f"{0.5 + i * 0.25 + (y - 1982) * 0.01},{1000 + 37 * i + 3 * y}"),
+            "beertax\n\nnumeric. Tax on case of beer.\n\nmilestot\n\n"
+            "numeric. Total vehicle miles (millions).\n")
         try:
-            said = {n: m.get("synonyms") or [] for n, m in gov["metrics"].items()}
             assert "beer tax" in said["beertax"]
             assert not any("miles tot" in s for names in said.values() for s in names)
             _equal_sql(layer, {"What was the average beer tax in 1988?":
@@ -248,19 +255,11 @@ class TestNamesRunTogether:
         """pop1517 and pop1820, both documented 'Population, <ages>.', are asked for by their
         ages; income ('Personal income, in dollars of 1987.': no other column's head) gets no
         such name."""
-        folder = tmp_path / "data"
-        folder.mkdir()
-        (folder / "ages.csv").write_text("state,year,pop1517,pop1820,income\n" + "\n".join(
-            f"{s},{y},{100 * (i + 1) + y - 1980},{150 * (i + 1) + 2 * (y - 1980)},"
-            f"{1000.5 * (i + 1) + y}" for i, s in enumerate(("al", "az", "ca"))
-            for y in range(1982, 1989)) + "\n", encoding="utf-8")
-        (folder / "ages.md").write_text(
+        said, layer = _documented(tmp_path, "ages", "pop1517,pop1820,income", lambda i, y: (
+            f"{100 * (i + 1) + y - 1980},{150 * (i + 1) + 2 * (y - 1980)},{1000.5 * (i + 1) + y}"),
             "pop1517\n\nnumeric. Population, 15-17 year olds.\n\npop1820\n\nnumeric. Population, "
-            "18-20 year olds.\n\nincome\n\nnumeric. Personal income, in dollars of 1987.\n",
-            encoding="utf-8")
-        _, gov, layer = _draft(tmp_path, folder)
+            "18-20 year olds.\n\nincome\n\nnumeric. Personal income, in dollars of 1987.\n")
         try:
-            said = {n: m.get("synonyms") or [] for n, m in gov["metrics"].items()}
             assert "population of 18-20 year olds" in said["pop1820"]
             assert not any("income in" in s or "income of" in s for s in said["income"])
             _equal_sql(layer, {"What was the population of 15-17 year olds in 1988?":
