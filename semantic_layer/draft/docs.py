@@ -336,8 +336,10 @@ def _held_by_others(name: str, column: str, described: dict[str, str],
     own = own | {x for xs in others_words.values() for x in xs
                  if len(x) >= 3 and len(joined) - len(x) >= 2
                  and (joined.startswith(x) or joined.endswith(x))}
+    # the column's own whole head holds another's name only when it holds a one-word name
+    # ('average state': state); 'current balance' holds no name of current_installment_accounts
     if any(_same_word(w, x) for other, xs in others_words.items() if other != column
-           for x in xs if x not in own for w in words):
+           and (len(xs) == 1 or not own_phrase) for x in xs if x not in own for w in words):
         return True
     return not own_phrase and any(_phrase_in(words, text) for other, text in described.items()
                                   if other != column)

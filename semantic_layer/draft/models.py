@@ -1021,9 +1021,12 @@ def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measure
     b.measures.append({"name": total, "agg": "sum", "expr": expr_of(c.name),
                        "description": f"Sum of {d.table.name}.{c.name}{described(c)}."})
     label = f"total {spelled}" if role == "amount" else f"sum of {spelled} (for its average)"
-    # a total named last (paid_total, sales_total) is asked for with 'total' first
-    totalled = [f"total {rest}"] if spelled.split()[-1:] == ["total"] and (
-        rest := " ".join(spelled.split()[:-1])) else []
+    # a total named last (paid_total) is asked for with 'total' first; not when the rest names
+    # the table's things (order_total: "total orders" asks how many orders)
+    rest = " ".join(spelled.split()[:-1])
+    totalled = [f"total {rest}"] if spelled.split()[-1:] == ["total"] and rest and singular(
+        rest) not in (singular(things), singular(words(d.entity)), singular(words(d.table.name))) \
+        else []
     said = [spelled, *totalled, *SAID.get(spelled, ()),
             *(x for x in commented(c) if not documented_average(x))] if role == "amount" else []
     if role == "amount" and _COUNTED.match(c.name.lower()):  # count: the number of the things

@@ -181,6 +181,35 @@ class TestWhereItMustNotFire:
             layer.close()
 
 
+    def test_a_total_named_for_the_things_keeps_its_name(self, tmp_path: Path) -> None:
+        """order_total is not 'total orders' (how many orders): only paid_total-like names get
+        'total' first."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        (folder / "orders.csv").write_text("ordered_on,store,order_total,paid_total\n" + "\n".join(
+            f"2020-01-{d:02d},s{d % 3},{10.5 * (d % 7 + 1)},{9.25 * (d % 5 + 1)}"
+            for d in range(1, 29)) + "\n", encoding="utf-8")
+        _, gov, layer = _draft(tmp_path, folder)
+        layer.close()
+        said = {n: m.get("synonyms") or [] for n, m in gov["metrics"].items()}
+        assert "total paid" in said["paid_total"]
+        assert not any(s.startswith("total order") for s in said["order_total"])
+
+
+    def test_a_whole_head_sharing_a_word_with_a_longer_name_is_a_name(self) -> None:
+        """'Current balance on the loan' names balance though current_installment_accounts has
+        the word 'current'; 'average state' still names nothing (state is a column's name)."""
+        from showwork.semantic_layer.draft.docs import doc_names
+
+        names = doc_names({"balance": "Current balance on the loan.",
+                           "current_installment_accounts": "Number of installment accounts.",
+                           "tax": "average state, federal, and local excise taxes"},
+                          {"balance": "balance", "state": "state", "tax": "tax",
+                           "current_installment_accounts": "current installment accounts"})
+        assert "current balance" in names["balance"]
+        assert "average state" not in names.get("tax", ())
+
+
 class TestMeanOfALevel:
     def test_a_monthly_index_in_year_and_month_columns(self, tmp_path: Path) -> None:
         """The CPI of 2013 is December's; its average in 2013 is the mean of the months; a
