@@ -151,6 +151,24 @@ class TestEventsWithMoney:
         assert value == pytest.approx(_sql(loans["layer"], sql))
         assert decision == "serve_with_caveats"
 
+    def test_the_window_note_names_no_member_on_a_second_domain(self, tmp_path: Path) -> None:
+        """Sales by channel, one channel named 'whole': an answer over the whole covered range
+        equals SQL and is served; naming the member still filters by it."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        (folder / "sales.csv").write_text("sold_on,channel,amount\n" + "\n".join(
+            f"2020-{m:02d}-{d:02d},{('whole', 'retail')[(m + d) % 2]},{12.5 * (d % 6 + 1)}"
+            for m in range(1, 7) for d in (3, 11, 19)) + "\n", encoding="utf-8")
+        _, _, layer = _draft(tmp_path, folder)
+        try:
+            value, decision = _value(layer, "What was the total amount?")
+            assert (value, decision) == (pytest.approx(_sql(layer, "SELECT sum(amount) FROM "
+                                                                   "sales")), "serve_with_caveats")
+            _equal_sql(layer, {"What was the total amount of the whole channel?":
+                               "SELECT sum(amount) FROM sales WHERE channel = 'whole'"})
+        finally:
+            layer.close()
+
     def test_a_state_the_metric_does_not_carry_is_still_refused(self, loans) -> None:
         """'shipped' is no word of the time dimension (issue_month): refused, not read away."""
         value, _ = _value(loans["layer"], "How many loans were shipped in March 2018?")
