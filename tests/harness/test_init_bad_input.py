@@ -4,6 +4,7 @@ breaking its column's type is refused naming the file and the line — through `
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -90,13 +91,16 @@ def test_the_good_files_load(tmp_path: Path) -> None:
         assert (tmp_path / f"draft_{domain}" / "showwork.yaml").exists()
 
 
-@pytest.mark.parametrize("case", ["unclosed_quote", "bad_date"])
+@pytest.mark.parametrize("case", sorted(CASES))
 def test_cli_exits_3_not_70(tmp_path: Path, home: Path, case: str) -> None:  # noqa: F811
-    """`showwork init` on a malformed CSV exits 3 with the file and line, no traceback."""
+    """`showwork init` on each malformed CSV exits 3 with the file, the line and what is wrong,
+    no traceback."""
     folder = _folder(tmp_path, "sales", case)
     result = showwork("init", str(tmp_path / "draft"), "--from", str(folder), home=home)
     assert result.returncode == 3, result.stderr
-    assert "sales.csv:" in result.stderr and "Traceback" not in result.stderr
+    assert re.search(f"sales.csv{CASES[case][1]}", " ".join(result.stderr.split())), \
+        result.stderr
+    assert "Traceback" not in result.stderr
 
 
 @pytest.mark.parametrize("domain", ["sales", "flights"])

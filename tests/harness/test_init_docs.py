@@ -42,12 +42,14 @@ class TestColumnDocs:
 
 class TestDocNames:
     def test_a_shared_head_names_neither_and_widens_each(self) -> None:
-        """'crude oil' describes both oil columns: it names neither; each keeps its own name
-        widened by it."""
+        """'crude oil' describes both oil columns: it names neither alone; each is named with
+        what qualifies it, and keeps its own name widened by it."""
         names = doc_names({"oil_brent": "crude oil, UK Brent", "oil_dubai": "crude oil, Dubai"},
                           {"oil_brent": "oil brent", "oil_dubai": "oil dubai"})
-        assert names == {"oil_brent": ("brent crude oil", "crude oil brent"),
-                         "oil_dubai": ("dubai crude oil", "crude oil dubai")}
+        assert names == {"oil_brent": ("crude oil of uk brent", "crude oil uk brent",
+                                       "brent crude oil", "crude oil brent"),
+                         "oil_dubai": ("crude oil of dubai", "crude oil dubai",
+                                       "dubai crude oil")}
 
     def test_endings_respellings_and_other_columns(self) -> None:
         """An ending keeping the column's word is a name; a name holding another column's name
