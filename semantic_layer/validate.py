@@ -136,8 +136,9 @@ def joins_time_spine(model: SemanticModelFile, metrics: Sequence[str]) -> bool:
 
 
 def _spined(metric: Metric) -> bool:
-    """The metric itself joins its time spine (a conversion metric: its base measure)."""
-    return bool(metric.join_to_timespine or (metric.conversion and metric.conversion.base_spined))
+    """The metric itself joins its time spine (a conversion metric: either measure)."""
+    c = metric.conversion
+    return bool(metric.join_to_timespine or (c and (c.base_spined or c.conversion_spined)))
 
 
 def check_time_spine_join(model: SemanticModelFile, metrics: tuple[str, ...],
