@@ -89,6 +89,8 @@ class World:
     conversion_spine_fill: random.Random | None = None
     """The generator of the conversion metrics whose conversion measure joins the time spine, or
     whose spined measures fill their nulls, and their queries (a stream of its own)."""
+    time_where: random.Random | None = None
+    """The generator of the queries filtering a time dimension at a grain (a stream of its own)."""
 
 
 # -- generating --------------------------------------------------------------------------------
@@ -267,6 +269,7 @@ def generate_world(rng: random.Random, index: int) -> World:
     _spined_conversions(world.conversion_spine, world)
     world.conversion_spine_fill = random.Random(f"conversion-spine-fill:{seed}")
     _spined_filled_conversions(world.conversion_spine_fill, world)
+    world.time_where = random.Random(f"time-where:{seed}")
     return world
 
 
@@ -492,6 +495,8 @@ def generate_queries(rng: random.Random, world: World, n: int) -> None:
     if world.conversion_spine_fill is not None:
         _conversion_queries(world.conversion_spine_fill, world,
                             n + EXTRA_QUERIES + 3 * CONVERSION_QUERIES, "conversion_spine_fill")
+    if world.time_where is not None:
+        _time_where_queries(world.time_where, world, n + EXTRA_QUERIES + 4 * CONVERSION_QUERIES)
 
 
 EXTRA_QUERIES = 4
@@ -564,6 +569,45 @@ def _conversion_queries(rng: random.Random, world: World, first: int,
         if rng.random() < 0.2:
             where += _time_bounds(rng)
         q["where"] = " AND ".join(where) or None
+        world.queries.append(q)
+
+
+TIME_WHERE_QUERIES = 2
+"""Queries per world filtering a time dimension at a grain."""
+
+
+def _time_where_queries(rng: random.Random, world: World, first: int) -> None:
+    """Plain, filled and spined metrics under a filter on a time dimension that is not
+    metric_time, at a grain: IS [NOT] NULL, IN, NOT IN, =, !=, BETWEEN (MetricFlow passes each
+    to SQL on the period's start), alone or with a condition on a dimension."""
+    from showwork.semantic_layer.windows import period_start
+
+    pool = [m for m, k in world.kinds.items() if k in ("simple", "filtered", "ratio", "derived",
+                                                      "filled", "spined")]
+    for i in range(first, first + TIME_WHERE_QUERIES):
+        grain = rng.choice(["day", "week", "month", "quarter", "year"])
+        ref = f"{{{{ TimeDimension('fact__ts', '{grain}') }}}}"
+
+        def day(grain: str = grain) -> str:
+            return f"'{period_start(YEAR + dt.timedelta(days=rng.randint(0, 420)), grain)}'"
+
+        shape = rng.choice(["null", "not_null", "in", "not_in", "eq", "ne", "between"])
+        where = {"null": f"{ref} IS NULL", "not_null": f"{ref} IS NOT NULL",
+                 "in": f"{ref} IN ({day()}, {day()})", "not_in": f"{ref} NOT IN ({day()})",
+                 "eq": f"{ref} = {day()}", "ne": f"{ref} != {day()}",
+                 "between": f"{ref} BETWEEN {day()} AND {day()}"}[shape]
+        if world.members and rng.random() < 0.3:
+            dim = rng.choice(list(world.members))
+            where = f"{where} AND {_where(dim, None, rng, world.members)}"
+        q: dict[str, Any] = {"id": f"{world.id}.q{i}", "kind": "time_where",
+                             "metrics": rng.sample(pool, rng.choice([1, 1, 2])),
+                             "grain": rng.choice([*GRAINS, None]), "where": where,
+                             "group_by": rng.sample([d for d, _ in world.dims],
+                                                    min(len(world.dims), rng.choice([0, 1])))}
+        if rng.random() < 0.6:
+            start = YEAR + dt.timedelta(days=rng.randint(20, 300))
+            q["start"], q["end"] = start.isoformat(), (start + dt.timedelta(
+                days=rng.randint(0, 300))).isoformat()
         world.queries.append(q)
 
 
