@@ -59,20 +59,26 @@ def _spined(prefix: str, base: str, conversion: str) -> list[dict[str, Any]]:
                {"name": conversion, **spine, **zero}, "7 days"),
         metric("count_base_spined_filled", "conversions", {"name": base, **spine, **zero},
                {"name": conversion, "fill_nulls_with": 5}, None),
+        {"name": f"{prefix}_{conversion}_spined_filled", "label": f"{conversion} every day",
+         "type": "simple", "type_params": {"measure": {"name": conversion, **spine, **zero}}},
     ]
 
 
 def _queries(prefix: str, metrics: list[dict[str, Any]], window: tuple[str, str],
-             dimension: str, member: str) -> list[dict[str, Any]]:
+             dimension: str, member: str, other_time: str | None) -> list[dict[str, Any]]:
     """Each metric by month and by week, with no window and with one, by a dimension, under a
-    filter on that dimension, and with no grain."""
+    filter on that dimension, and with no grain; by a time dimension that is not the one a
+    spined measure is aggregated by (`other_time`: MetricFlow joins no spine on it), with a grain
+    and without."""
     out: list[dict[str, Any]] = []
     for m in metrics:
         for grain, group_by, where, windowed in [
                 ("month", [], None, False), ("week", [], None, True),
                 ("month", [dimension], None, True), ("quarter", [dimension],
                 f"{{{{ Dimension('{dimension}') }}}} = '{member}'", False),
-                (None, [dimension], None, True), ("year", [], None, True)]:
+                (None, [dimension], None, True), ("year", [], None, True),
+                *([("quarter", [f"{other_time}__year"], None, True),
+                   (None, [f"{other_time}__month"], None, True)] if other_time else [])]:
             q: dict[str, Any] = {"id": f"{prefix}.q{len(out)}", "kind": "conversion_spine_fill",
                                  "metrics": [m["name"]], "grain": grain, "group_by": group_by,
                                  "where": where}
@@ -100,9 +106,17 @@ def _metricflow(folder: Path, database: Path, project: dict[str, Any],
     return {r["id"]: r for r in map(json.loads, done.stdout.splitlines())}
 
 
-def _in_manifest(metric: dict[str, Any], like: dict[str, Any]) -> dict[str, Any]:
-    """A conversion metric's YAML as dbt writes it into semantic_manifest.json (`like`: one
-    dbt wrote there)."""
+def _in_manifest(metric: dict[str, Any], written: list[dict[str, Any]]) -> dict[str, Any]:
+    """A simple or conversion metric's YAML as dbt writes it into semantic_manifest.json (from
+    one of its type dbt wrote there)."""
+    like = next(m for m in written if m["type"] == metric["type"])
+    if metric["type"] == "simple":
+        out = json.loads(json.dumps(like))
+        measure = {"filter": None, "alias": None, "join_to_timespine": False,
+                   "fill_nulls_with": None, **metric["type_params"]["measure"]}
+        out.update(name=metric["name"], label=metric["label"], description=None)
+        out["type_params"].update(measure=measure, input_measures=[measure])
+        return out
     params = metric["type_params"]["conversion_type_params"]
     sides = [{"filter": None, "alias": None, "join_to_timespine": False, "fill_nulls_with": None,
               **params[f"{side}_measure"]} for side in ("base", "conversion")]
@@ -158,10 +172,9 @@ class TestConformanceProject(_SideBySide):
         doc["metrics"] += metrics
         (models / "metrics.yml").write_text(yaml.safe_dump(doc), encoding="utf-8")
         queries = _queries("conformance", metrics, ("2024-02-10", "2024-05-20"),
-                           "customer__segment", "enterprise")
+                           "customer__segment", "enterprise", "customer__signup_date")
         written = json.loads(FIXTURE.read_text(encoding="utf-8"))
-        like = next(m for m in written["metrics"] if m["type"] == "conversion")
-        written["metrics"] += [_in_manifest(m, like) for m in metrics]
+        written["metrics"] += [_in_manifest(m, written["metrics"]) for m in metrics]
         (work / "semantic_manifest.json").write_text(json.dumps(written), encoding="utf-8")
         database = work / "conformance.duckdb"  # the catalog dbt's relation names name
         shutil.copy(shop_db, database)
@@ -211,8 +224,10 @@ class TestShopExample(_SideBySide):
         doc = yaml.safe_load(path.read_text(encoding="utf-8"))
         doc["metrics"] += metrics
         path.write_text(yaml.safe_dump(doc), encoding="utf-8")
-        queries = _queries("shop", metrics, ("2019-01-01", "2019-06-30"), "customer__segment",
-                           "consumer")
+        queries = _queries("shop", metrics[:-1], ("2019-01-01", "2019-06-30"),
+                           "customer__segment", "consumer", None)  # (sign-ups are by signup_date)
+        queries += _queries("shop-orders", metrics[-1:], ("2019-01-01", "2019-06-30"),
+                            "customer__segment", "consumer", "customer__signup_date")
         models = folder / "models"
         theirs = _metricflow(work, db, {"semantic_models": _yaml_items(models, "semantic_models"),
                                         "metrics": _yaml_items(models, "metrics")}, queries)
