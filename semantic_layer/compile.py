@@ -210,7 +210,9 @@ class _Build:
             if TIMED in filters:
                 self.spined.setdefault(leaf, True)
             column = self._leaf(leaf, name, m.filters == filters and mode == PLAIN)
-            if alone and m.fill_nulls_with is not None and TIMED not in filters:
+            grouped = self.plan is not None and bool(self.plan.grain or self.plan.group_by)
+            if alone and grouped and m.fill_nulls_with is not None and TIMED not in filters:
+                # (without groups MetricFlow's one row over no rows is filled too)
                 if mode != PLAIN:
                     raise SemanticError(f"Metric {name!r} (fill_nulls_with) shifted in time as "
                                         "the only input of a derived metric is not supported yet.")
