@@ -104,6 +104,9 @@ def _print_metricflow(console: Console, mf: dict) -> None:
         for c in part["worst"][:5]:
             console.print(f"  {c['ratio']:.3f}  {c['case']}: {c['ours_ms']:.2f} ms vs "
                           f"{c['metricflow_ms']:.2f} ms — {c['shape']}")
+    for feature, f in (mf.get("features") or {}).items():
+        console.print(f"  {feature}: {f['cases']} generated cases, max {f['max_ratio']:.3f} "
+                      f"(fastest runs {f['max_ratio_min']:.3f}), median {f['median_ratio']:.3f}")
     if mf.get("load_average"):
         console.print("load average before / after: " + " / ".join(
             ", ".join(f"{x:.1f}" for x in mf["load_average"][k]) for k in ("before", "after")))

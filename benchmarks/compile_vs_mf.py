@@ -191,7 +191,7 @@ def _generated(repeats: int, worlds: int, scratch: Path) -> list[dict[str, Any]]
         w = gen.generate_world(rng, i)
         gen.generate_queries(rng, w, gen.QUERIES_PER_WORLD)
         made.append(w)
-    cases = []
+    cases, features = [], {}
     for w in made:
         (scratch / w.id).mkdir(parents=True)
         (scratch / w.id / "semantic.yml").write_text(yaml.safe_dump(
@@ -205,15 +205,78 @@ def _generated(repeats: int, worlds: int, scratch: Path) -> list[dict[str, Any]]
             except SemanticError:
                 continue
             cases.append((q["id"], layer, args, _shape(layer, q)))
+            features[q["id"]] = _features(layer.model, args, w.spine)
     mf = _MetricFlow({"database": "", "worlds": [
         {"id": w.id, "semantic_models": w.semantic_models, "metrics": w.metrics,
          "spine": gen.spine_configuration(w.spine),
          "queries": [dict(q, group_by=([f"metric_time__{q['grain']}"] if q.get("grain") else [])
                           + list(q["group_by"])) for q in w.queries]} for w in made]}, scratch)
     try:
-        return _side_by_side(mf, cases, repeats)
+        timed = _side_by_side(mf, cases, repeats)
     finally:
         mf.close()
+    return [dict(c, features=features[c["case"]]) for c in timed]
+
+
+FEATURES = ("conversion", "fill_nulls_with", "join_to_timespine", "spine: time_spines",
+            "spine: legacy", "range filter, non-time", "range filter, time", "null filter")
+"""The features issue 45 added, each case's named by what its metrics and filter use."""
+
+
+def _features(model: Any, args: dict[str, Any], spine: str) -> list[str]:
+    """The FEATURES a generated case uses: its metrics' (and their inputs') kinds, its spine's
+    form when a metric joins it, its filter's range and null tests by the dimension's type."""
+    from showwork.semantic_layer.validate import joins_time_spine
+
+    out = set()
+    todo = list(args["metrics"])
+    while todo:
+        m = model.metric_index[todo.pop()]
+        c = m.conversion
+        out |= {"conversion"} if c else set()
+        if m.fill_nulls_with is not None or (c and {c.base_fill, c.conversion_fill} != {None}):
+            out.add("fill_nulls_with")
+        todo += [i.name for i in m.input_metrics]
+    if args.get("grain") and joins_time_spine(model, args["metrics"]):
+        out |= {"join_to_timespine", "spine: legacy" if spine == "legacy" else "spine: time_spines"}
+    for item in args.get("where", []):
+        for f in item.get("any_of", [item]):
+            timed = f["dimension"].startswith("metric_time") or _is_time(model, f["dimension"])
+            if f["op"] in ("ge", "gt", "le", "lt"):
+                out.add("range filter, time" if timed else "range filter, non-time")
+            elif f["op"] in ("is_null", "not_null"):
+                out.add("null filter")
+    return [f for f in FEATURES if f in out]
+
+
+def _is_time(model: Any, name: str) -> bool:
+    """The filter's dimension (a grain may end its name) is a time dimension, as the first
+    metric reaching it resolves it."""
+    from showwork.semantic_layer import SemanticError
+    from showwork.semantic_layer.validate import dimension_for
+
+    for metric in model.metric_index:
+        for candidate in (name, name.rsplit("__", 1)[0]):
+            try:
+                return dimension_for(model, metric, candidate).dimension.type == "time"
+            except SemanticError:  # not a dimension of that name (an entity, a grain's suffix)
+                continue
+    return False
+
+
+def _by_feature(cases: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per feature: its cases, their maximum and median ratio (medians of each side's runs),
+    and the maximum of each side's fastest runs' ratio (scheduler noise taken out)."""
+    out = {}
+    for feature in FEATURES:
+        mine = [c for c in cases if feature in c.get("features", ())]
+        if mine:
+            ratios = [c["ratio"] for c in mine]
+            out[feature] = {"cases": len(mine), "max_ratio": max(ratios),
+                            "median_ratio": statistics.median(ratios),
+                            "max_ratio_min": max(c["ratio_min"] for c in mine),
+                            "worst": max(mine, key=lambda c: c["ratio"])["case"]}
+    return out
 
 
 def _summary(cases: list[dict[str, Any]]) -> dict[str, Any]:
@@ -244,8 +307,22 @@ def run(repeats: int = 9, generated_worlds: int = GENERATED_WORLDS) -> dict[str,
     every = cases + generated
     return {"available": True, "repeats": repeats, "cases": cases,
             "conformance": _summary(cases), "generated": _summary(generated),
-            "generated_cases": len(generated),
+            "generated_cases": len(generated), "features": _by_feature(generated),
             "generated_max_ratio": max((c["ratio"] for c in generated), default=None),
             "max_ratio": max(c["ratio"] for c in every),
             "median_ratio": statistics.median(c["ratio"] for c in every), "target_ratio": 0.5,
             "load_average": {"before": load_before, "after": os.getloadavg()}}
+
+
+def main() -> None:
+    """`python -m showwork.benchmarks.compile_vs_mf [worlds] [repeats]`: this bench alone (no
+    engines), its summary and per-feature ratios as JSON on stdout."""
+    worlds = int(sys.argv[1]) if len(sys.argv) > 1 else GENERATED_WORLDS
+    repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 9
+    report = run(repeats, worlds)
+    report.pop("cases", None)
+    print(json.dumps(report, indent=1, default=str))
+
+
+if __name__ == "__main__":
+    main()

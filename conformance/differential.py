@@ -86,6 +86,11 @@ class World:
     conversion_spine: random.Random | None = None
     """The generator of the conversion metrics whose base measure joins the time spine, and
     their queries (a stream of its own, as conversion_fill)."""
+    conversion_spine_fill: random.Random | None = None
+    """The generator of the conversion metrics whose conversion measure joins the time spine, or
+    whose spined measures fill their nulls, and their queries (a stream of its own)."""
+    time_where: random.Random | None = None
+    """The generator of the queries filtering a time dimension at a grain (a stream of its own)."""
 
 
 # -- generating --------------------------------------------------------------------------------
@@ -262,6 +267,9 @@ def generate_world(rng: random.Random, index: int) -> World:
     _filled_conversions(world.conversion_fill, world)
     world.conversion_spine = random.Random(f"conversion-spine:{seed}")
     _spined_conversions(world.conversion_spine, world)
+    world.conversion_spine_fill = random.Random(f"conversion-spine-fill:{seed}")
+    _spined_filled_conversions(world.conversion_spine_fill, world)
+    world.time_where = random.Random(f"time-where:{seed}")
     return world
 
 
@@ -352,18 +360,12 @@ def _filled_conversions(rng: random.Random, world: World) -> None:
     """Two conversion metrics (conversion_rate and conversions) over the same events whose base
     and/or conversion measure has a fill_nulls_with (0 or a number no count reaches), with a
     window, a constant property and a metric filter or none."""
-    entity = "e1" if world.hops else "visitor"
     for i, calculation in ((3, "conversion_rate"), (4, "conversions")):
         base: dict[str, Any] = {"name": rng.choice(["visits", "visitors"])}
         conversion: dict[str, Any] = {"name": rng.choice(["buys", "buy_rows", "buyers"])}
         for side in rng.choice([[base], [conversion], [base, conversion]]):
             side["fill_nulls_with"] = rng.choice([0, 0, 7, 1000])
-        params: dict[str, Any] = {"base_measure": base, "conversion_measure": conversion,
-                                  "entity": entity, "calculation": calculation}
-        world.empty[f"conversion_{i}"] = _over_nothing(
-            calculation, base.get("fill_nulls_with"), conversion.get("fill_nulls_with"))
-        _add_conversion(rng, world, i, params, "conversion_fill",
-                        ([None, "7 days", "1 month", "1 day"], 0.3, 0.4))
+        _add_sides(rng, world, i, calculation, (base, conversion), "conversion_fill")
 
 
 def _spined_conversions(rng: random.Random, world: World) -> None:
@@ -378,6 +380,35 @@ def _spined_conversions(rng: random.Random, world: World) -> None:
             "entity": entity, "calculation": calculation}
         _add_conversion(rng, world, i, params, "conversion_spine",
                         ([None, "7 days", "1 month", "1 day"], 0.3, 0.4))
+
+
+def _spined_filled_conversions(rng: random.Random, world: World) -> None:
+    """Two conversion metrics (conversion_rate and conversions) joining the time spine on the
+    conversion measure, the base measure or both, each side filling its nulls or not (MetricFlow's
+    own visit_buy_conversion_rate_7days_fill_nulls_with_0 spines and fills both), with a window,
+    a constant property and a metric filter or none."""
+    for i, calculation in ((7, "conversion_rate"), (8, "conversions")):
+        base: dict[str, Any] = {"name": rng.choice(["visits", "visitors"])}
+        conversion: dict[str, Any] = {"name": rng.choice(["buys", "buy_rows", "buyers"])}
+        for side in rng.choice([[conversion], [base, conversion], [base]]):
+            side["join_to_timespine"] = True
+        for side in (base, conversion):
+            if rng.random() < 0.6:
+                side["fill_nulls_with"] = rng.choice([0, 0, 7, 1000])
+        _add_sides(rng, world, i, calculation, (base, conversion), "conversion_spine_fill")
+
+
+def _add_sides(rng: random.Random, world: World, i: int, calculation: str,
+               sides: tuple[dict[str, Any], dict[str, Any]], kind: str) -> None:
+    """Conversion metric `conversion_{i}` over a base and a conversion measure (each with what
+    its generator set), and its value over no events."""
+    base, conversion = sides
+    params: dict[str, Any] = {"base_measure": base, "conversion_measure": conversion,
+                              "entity": "e1" if world.hops else "visitor",
+                              "calculation": calculation}
+    world.empty[f"conversion_{i}"] = _over_nothing(
+        calculation, base.get("fill_nulls_with"), conversion.get("fill_nulls_with"))
+    _add_conversion(rng, world, i, params, kind, ([None, "7 days", "1 month", "1 day"], 0.3, 0.4))
 
 
 def _over_nothing(calculation: str, base: float | None, conversion: float | None
@@ -429,7 +460,7 @@ def generate_queries(rng: random.Random, world: World, n: int) -> None:
     by_kind: dict[str, list[str]] = {}
     for name, kind in world.kinds.items():
         if kind not in ("filled", "spined", "approx", "conversion", "conversion_base",
-                        "conversion_fill", "conversion_spine"):
+                        "conversion_fill", "conversion_spine", "conversion_spine_fill"):
             # queried from the world's own stream
             by_kind.setdefault(kind, []).append(name)
     kinds = list(by_kind)
@@ -461,6 +492,11 @@ def generate_queries(rng: random.Random, world: World, n: int) -> None:
     if world.conversion_spine is not None:
         _conversion_queries(world.conversion_spine, world,
                             n + EXTRA_QUERIES + 2 * CONVERSION_QUERIES, "conversion_spine")
+    if world.conversion_spine_fill is not None:
+        _conversion_queries(world.conversion_spine_fill, world,
+                            n + EXTRA_QUERIES + 3 * CONVERSION_QUERIES, "conversion_spine_fill")
+    if world.time_where is not None:
+        _time_where_queries(world.time_where, world, n + EXTRA_QUERIES + 4 * CONVERSION_QUERIES)
 
 
 EXTRA_QUERIES = 4
@@ -509,12 +545,13 @@ def _conversion_queries(rng: random.Random, world: World, first: int,
             rng.choice(own), *rng.sample(conversions, rng.choice([0, 1, 1]))]
         if rng.random() < 0.2:
             metrics.append("visits")
-        if kind == "conversion_spine" and rng.random() < 0.3:
+        if kind in ("conversion_spine", "conversion_spine_fill") and rng.random() < 0.3:
             # a simple join_to_timespine metric under the same --where shapes (one-sided and
             # mixed metric_time bounds), which its own queries do not ask
             metrics.append(rng.choice([m for m, k in world.kinds.items() if k == "spined"]))
-        # the spine adds rows by a grain only
-        grain = rng.choice([*GRAINS, *([] if kind == "conversion_spine" else [None, None])])
+        # the spine adds rows by a grain only (without one a spined metric's fill still holds)
+        nones = {"conversion_spine": [], "conversion_spine_fill": [None]}.get(kind, [None, None])
+        grain = rng.choice([*GRAINS, *nones])
         group_by = rng.sample(world.conversion_dims, rng.choice([0, 1, 1, 2]))
         q: dict[str, Any] = {"id": f"{world.id}.q{i}", "kind": kind, "metrics": metrics,
                              "grain": grain, "group_by": group_by, "where": None,
@@ -532,6 +569,45 @@ def _conversion_queries(rng: random.Random, world: World, first: int,
         if rng.random() < 0.2:
             where += _time_bounds(rng)
         q["where"] = " AND ".join(where) or None
+        world.queries.append(q)
+
+
+TIME_WHERE_QUERIES = 2
+"""Queries per world filtering a time dimension at a grain."""
+
+
+def _time_where_queries(rng: random.Random, world: World, first: int) -> None:
+    """Plain, filled and spined metrics under a filter on a time dimension that is not
+    metric_time, at a grain: IS [NOT] NULL, IN, NOT IN, =, !=, BETWEEN (MetricFlow passes each
+    to SQL on the period's start), alone or with a condition on a dimension."""
+    from showwork.semantic_layer.windows import period_start
+
+    pool = [m for m, k in world.kinds.items() if k in ("simple", "filtered", "ratio", "derived",
+                                                      "filled", "spined")]
+    for i in range(first, first + TIME_WHERE_QUERIES):
+        grain = rng.choice(["day", "week", "month", "quarter", "year"])
+        ref = f"{{{{ TimeDimension('fact__ts', '{grain}') }}}}"
+
+        def day(grain: str = grain) -> str:
+            return f"'{period_start(YEAR + dt.timedelta(days=rng.randint(0, 420)), grain)}'"
+
+        shape = rng.choice(["null", "not_null", "in", "not_in", "eq", "ne", "between"])
+        where = {"null": f"{ref} IS NULL", "not_null": f"{ref} IS NOT NULL",
+                 "in": f"{ref} IN ({day()}, {day()})", "not_in": f"{ref} NOT IN ({day()})",
+                 "eq": f"{ref} = {day()}", "ne": f"{ref} != {day()}",
+                 "between": f"{ref} BETWEEN {day()} AND {day()}"}[shape]
+        if world.members and rng.random() < 0.3:
+            dim = rng.choice(list(world.members))
+            where = f"{where} AND {_where(dim, None, rng, world.members)}"
+        q: dict[str, Any] = {"id": f"{world.id}.q{i}", "kind": "time_where",
+                             "metrics": rng.sample(pool, rng.choice([1, 1, 2])),
+                             "grain": rng.choice([*GRAINS, None]), "where": where,
+                             "group_by": rng.sample([d for d, _ in world.dims],
+                                                    min(len(world.dims), rng.choice([0, 1])))}
+        if rng.random() < 0.6:
+            start = YEAR + dt.timedelta(days=rng.randint(20, 300))
+            q["start"], q["end"] = start.isoformat(), (start + dt.timedelta(
+                days=rng.randint(0, 300))).isoformat()
         world.queries.append(q)
 
 

@@ -49,6 +49,8 @@ sys.path.insert(0, str(ROOT))
 from conformance.cells import key_text, num  # noqa: E402 - after the path is set
 
 DATA = HERE / "metricflow_itests"
+EXTRA = HERE / "mf_itests_extra.yaml"
+"""Cases of our own on MetricFlow's manifests: metrics they define that no MetricFlow case asks."""
 MANIFESTS = {  # IntegrationTestModel → the manifest folder MetricFlow's test fixtures use
     "SIMPLE_MODEL": "simple_manifest",
     "SIMPLE_MODEL_NON_DS": "non_sm_manifest",
@@ -118,7 +120,7 @@ def _value(v: Any, sql_type: str) -> Any:
 # -- the cases -----------------------------------------------------------------------------------
 def read_cases(only: str | None) -> list[dict[str, Any]]:
     out = []
-    for file in sorted((DATA / "cases").glob("itest_*.yaml")):
+    for file in [*sorted((DATA / "cases").glob("itest_*.yaml")), EXTRA]:
         for doc in yaml.safe_load_all(file.read_text(encoding="utf-8")):
             if doc and "integration_test" in doc:
                 case = dict(doc["integration_test"], file=file.stem)

@@ -210,7 +210,9 @@ class _Build:
             if TIMED in filters:
                 self.spined.setdefault(leaf, True)
             column = self._leaf(leaf, name, m.filters == filters and mode == PLAIN)
-            if alone and m.fill_nulls_with is not None and TIMED not in filters:
+            grouped = self.plan is not None and bool(self.plan.grain or self.plan.group_by)
+            if alone and grouped and m.fill_nulls_with is not None and TIMED not in filters:
+                # (without groups MetricFlow's one row over no rows is filled too)
                 if mode != PLAIN:
                     raise SemanticError(f"Metric {name!r} (fill_nulls_with) shifted in time as "
                                         "the only input of a derived metric is not supported yet.")
@@ -261,17 +263,16 @@ class _Build:
         if self.plan is not None and self.plan.kind == "compare":
             raise SemanticError(f"Metric {name!r}: comparing two windows of a conversion metric "
                                 "is not supported yet; ask each window as its own query.")
-        spined = c.base_spined and self.plan is not None and bool(self.plan.grain)
-        events = Leaf(c.base_measure, (*filters, TIMED) if spined else filters)
-        if spined:  # MetricFlow joins the base events' aggregate to the time spine
-            if c.base_fill is not None or c.conversion_fill is not None:
-                raise SemanticError(f"Metric {name!r}: join_to_timespine on its base measure with "
-                                    "a fill_nulls_with is not supported yet.")
+        by_grain = self.plan is not None and bool(self.plan.grain)
+        events = Leaf(c.base_measure, (*filters, TIMED) if c.base_spined and by_grain else filters)
+        if c.base_spined and by_grain:  # MetricFlow joins the base events' aggregate to the spine
             self.spined.setdefault(events, False)
         base = _filled(c.base_fill, self._leaf(events, name if c.calculation != "conversions"
                                                else f"{name}__base", False))
-        conversions = _filled(c.conversion_fill, self._leaf(
-            Leaf(c.conversion_measure, filters, Mode("conversion", conversion=c)), name, True))
+        found = Leaf(c.conversion_measure, filters, Mode("conversion", conversion=c))
+        conversions = _filled(c.conversion_fill, self._leaf(found, name, True))
+        if c.conversion_spined and by_grain:  # and the conversions' aggregate to the whole spine
+            self.spined.setdefault(found, False)
         value = conversions if c.calculation == "conversions" else exp.Div(
             this=cast(conversions, DOUBLE), expression=exp.Nullif(
                 this=cast(base, DOUBLE), expression=exp.Literal.number(0)))
@@ -279,10 +280,21 @@ class _Build:
         if not grouped or (c.base_fill is None and c.conversion_fill is None):
             return value  # without groups MetricFlow's one row (a CROSS JOIN) is filled too
         # MetricFlow fills each side inside the metric's own join of base events and
-        # conversions: a group only another metric of the query has stays null
+        # conversions (and the spine periods either side's spine join adds): a group only
+        # another metric of the query has stays null
         self.counted.setdefault(events, None)
-        rows = exp.column(f"{self.leaves[events]}{ROWS}")
-        return exp.Case().when(binary(exp.GT, rows, exp.Literal.number(0)), value, copy=False)
+        own = binary(exp.GT, exp.column(f"{self.leaves[events]}{ROWS}"), exp.Literal.number(0))
+        for leaf in (events, found):
+            if leaf in self.spined:
+                own = exp.or_(own, exp.column(f"{self.leaves[leaf]}{SPINE}").is_(exp.true()),
+                              copy=False)
+        return exp.Case().when(own, value, copy=False)
+
+    def _conversion_cte(self, leaf: Leaf) -> str:
+        """The name of the scan finding a conversion leaf's conversions."""
+        assert leaf.mode.conversion is not None
+        base = self.model.measures[leaf.mode.conversion.base_measure][0]
+        return f"c_{base.name}__{self.leaves[leaf][3:]}"
 
     def _leaf(self, leaf: Leaf, name: str, canonical: bool) -> exp.Expr:
         if leaf not in self.leaves:
@@ -299,8 +311,8 @@ class _Build:
         for leaf in self.leaves:
             sm, measure = self.model.measures[leaf.measure]
             if leaf.mode.conversion is not None:
+                key = self._conversion_cte(leaf)
                 base = self.model.measures[leaf.mode.conversion.base_measure][0]
-                key = f"c_{base.name}__{self.leaves[leaf][3:]}"
                 ctes[key] = _Cte(key, base, [leaf], kind="conversion")
                 continue
             if leaf.mode != PLAIN:
@@ -340,11 +352,16 @@ class _Build:
                      "semi": self._semi, "conversion": self._conversion}[cte.kind]
             built.append((cte.name, build(cte, self._bucketed)))
         keys = ([BUCKET] if self._bucketed else []) + list(plan.group_by)
-        if plan.kind == "query" and plan.grain and self.spined and self._spine_rows_kept():
+        if plan.kind == "query" and plan.grain and self.spined:
+            kept = self._spine_rows_kept()
             for leaf in self.spined:
+                if not kept and leaf.mode.conversion is None:
+                    continue  # (conversions' spine rows: MetricFlow filters them not again)
                 rows = self._spine_rows(leaf)
                 if rows is not None:  # None: the filter keeps no spine day of the range
                     built.append((f"s_{self.leaves[leaf][3:]}", rows))
+        exprs = {m: _unspined(e, {c for _, cte in built for c in cte.named_selects})
+                 for m, e in exprs.items()}
         select = self._outer(plan, built, keys, exprs)
         if plan.aggregate:
             select = self._summed(plan, select)
@@ -354,21 +371,25 @@ class _Build:
     def _spine_rows(self, leaf: Leaf) -> exp.Select | None:
         """The rows MetricFlow's LEFT JOIN from the time spine adds to a metric's own: each
         period of the query's range the day spine covers in which the metric has no row, its
-        dimensions null (the spine filtered to the range, joined on metric_time only)."""
+        dimensions null (the spine filtered to the range, joined on metric_time only); for a
+        conversion measure's conversions, each period of the whole spine (MetricFlow plans
+        that side with neither the query's window nor its filters)."""
         plan = self.plan
         assert plan is not None
         spine = self.model.spine_coverage
+        found = leaf.mode.conversion is not None
         sm = self.model.measures[leaf.measure][0]
         keep = self._spine_days(sm, self.model.measures[leaf.measure][1]) if self.spined.get(
             leaf, True) else None
-        buckets = self._buckets() if plan.spine is None else [
-            (p.start.isoformat(), p) for p in periods(plan.spine, plan.grain or "day")]
+        days = Window(spine.from_, spine.through) if found and spine is not None else plan.spine
+        buckets: list[tuple[str | bool, Window]] = self._buckets() if days is None else [
+            (p.start.isoformat(), p) for p in periods(days, plan.grain or "day")]
         rows = [(label,) for label, w in buckets
                 if (spine is None or (w.start <= spine.through and w.end >= spine.from_))
                 and (keep is None or any(keep(d) for d in _days(w, spine)))]
         if not rows:
             return None
-        own = self._periods_with_rows(sm, leaf)
+        own = self._conversion_periods(leaf) if found else self._periods_with_rows(sm, leaf)
         bucket = cast(exp.column(BUCKET, "p"), DATE)
         has = exp.select(exp.Literal.number(1)).from_(own.subquery("h"), copy=False).where(
             exp.column(BUCKET, "h").eq(bucket.copy()), copy=False)
@@ -376,9 +397,14 @@ class _Build:
                                                          copy=False)
         for name in plan.group_by:
             select = select.select(named(exp.Null(), name), copy=False)
-        if not self.spined.get(leaf, True):
+        select = select.select(named(exp.true(), f"{self.leaves[leaf]}{SPINE}"), copy=False)
+        if not self.spined.get(leaf, True) and not found:
             select = select.where(self._filters_again(leaf), copy=False)
         return select.where(exp.not_(exp.Exists(this=has)), copy=False)
+
+    def _conversion_periods(self, leaf: Leaf) -> exp.Select:
+        """The periods in which a conversion metric has conversions: its conversions' scan."""
+        return exp.select(exp.column(BUCKET)).from_(table(self._conversion_cte(leaf)), copy=False)
 
     def _filters_again(self, leaf: Leaf) -> exp.Expr:
         """A conversion metric's own filters on the rows its base events' spine join adds:
@@ -1231,7 +1257,16 @@ def _approximate(m: Measure, value: exp.Expr, dialect: str) -> exp.Expr | None:
 TIMED = "{{ TimeDimension('metric_time') }} IS NOT NULL"
 ROWS = "__rows"
 """The suffix of a leaf's count of rows (Build.counted)."""
+SPINE = "__spine"
+"""The suffix of the column true on the rows a leaf's time spine join adds (Build._spine_rows)."""
 """The filter a metric joined to its time spine reads its rows under when grouped by time."""
+
+
+def _unspined(value: exp.Expr, columns: set[str]) -> exp.Expr:
+    """A metric's value with the marker of a time spine's rows (SPINE) false where no scan
+    adds them (no grain, or the query's filter keeps no period the spine adds)."""
+    return value.transform(lambda node: exp.false() if isinstance(node, exp.Column) and
+                           node.name.endswith(SPINE) and node.name not in columns else node)
 
 
 def _days(w: Window, spine: Any) -> list[dt.date]:

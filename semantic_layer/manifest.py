@@ -468,18 +468,15 @@ def _conversion(c: Any, raw: RawManifest, where: str, problems: _Problems) -> Co
         if measure.filter:
             problems.unsupported(where, f"a filter on the {side}_measure of a conversion metric")
             return None
-        if side == "conversion" and getattr(measure, "join_to_timespine", False):
-            # MetricFlow joins the conversions' aggregate to the spine by the base events' time
-            problems.unsupported(where, "join_to_timespine on the conversion_measure of a "
-                                 "conversion metric (on its base_measure it is)")
-            return None
         sides.append(measure.name)
         fills.append(getattr(measure, "fill_nulls_with", None))
-    spined = bool(getattr(c.base_measure, "join_to_timespine", False))
+    spined = [bool(getattr(m, "join_to_timespine", False))
+              for m in (c.base_measure, c.conversion_measure)]
     window = _offset(c.window, where, problems) if c.window else None
     props = tuple((p.base_property, p.conversion_property) for p in c.constant_properties or ())
     return Conversion(sides[0], sides[1], c.entity, c.calculation.value, window, props,
-                      base_fill=fills[0], conversion_fill=fills[1], base_spined=spined)
+                      base_fill=fills[0], conversion_fill=fills[1], base_spined=spined[0],
+                      conversion_spined=spined[1])
 
 
 _BARE_METRIC_TIME = re.compile(r"TimeDimension\(\s*['\"]metric_time['\"]\s*\)")

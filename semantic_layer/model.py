@@ -183,6 +183,10 @@ class Conversion:
     base_spined: bool = False
     """The base measure's join_to_timespine: by a grain, every time spine period of the query's
     range has a row (a period without base events: null), as a simple metric's."""
+    conversion_spined: bool = False
+    """The conversion measure's join_to_timespine: by a grain, every period of the whole time
+    spine without conversions has a row (MetricFlow joins the conversions' aggregate to the spine
+    without the query's window or filters: they reach only the base events)."""
 
 
 @dataclass(frozen=True)

@@ -136,8 +136,9 @@ def joins_time_spine(model: SemanticModelFile, metrics: Sequence[str]) -> bool:
 
 
 def _spined(metric: Metric) -> bool:
-    """The metric itself joins its time spine (a conversion metric: its base measure)."""
-    return bool(metric.join_to_timespine or (metric.conversion and metric.conversion.base_spined))
+    """The metric itself joins its time spine (a conversion metric: either measure)."""
+    c = metric.conversion
+    return bool(metric.join_to_timespine or (c and (c.base_spined or c.conversion_spined)))
 
 
 def check_time_spine_join(model: SemanticModelFile, metrics: tuple[str, ...],
@@ -151,15 +152,39 @@ def check_time_spine_join(model: SemanticModelFile, metrics: tuple[str, ...],
     if _reads(model, name):
         raise UnsupportedMetric(f"Metric {name!r} joins its time spine (join_to_timespine) and "
                                 "reads time shifted or cumulated; that is not supported yet.")
+    joined_on = _spine_times(model, joined)
     for dim in group_by:
-        if dimension_for(model, name, dim).dimension.type == "time":
+        info = dimension_for(model, name, dim)
+        if info.dimension.type == "time" and (
+                (info.owner, info.dimension.name) in joined_on or
+                model.qualified_name(dim).startswith("metric_time__")):
+            # (another time dimension groups as a categorical one does: MetricFlow joins the
+            # spine on metric_time, or on no time when the query has none)
             raise UnsupportedDimension(
-                f"Metric {name!r} joins its time spine (join_to_timespine); grouped by the time "
-                f"dimension {dim!r} that is not supported yet: group it by metric_time (a grain).")
+                f"Metric {name!r} joins its time spine (join_to_timespine); grouped by its "
+                f"aggregation time dimension {dim!r} that is not supported yet: group it by "
+                "metric_time (a grain).")
     if grain and model.spine_coverage is None and not model.time_spines:
         raise UnsupportedMetric(f"Metric {name!r} joins its time spine (join_to_timespine), and "
                                 "the project defines none (a time_spine model, or the "
                                 "metricflow_time_spine model).")
+
+
+def _spine_times(model: SemanticModelFile, metrics: Sequence[str]) -> set[tuple[str, str]]:
+    """(semantic model, time dimension) each measure joined to the spine is aggregated by, for
+    the metrics and those they are computed from."""
+    out: set[tuple[str, str]] = set()
+    for name in metrics:
+        m = model.metric_index[name]
+        c = m.conversion
+        measures = [m.measure] if m.join_to_timespine and m.measure else []
+        measures += [c.base_measure] if c and c.base_spined else []
+        measures += [c.conversion_measure] if c and c.conversion_spined else []
+        for measure in measures:
+            sm, me = model.measures[measure]
+            out.add((sm.name, me.agg_time_dimension))
+        out |= _spine_times(model, [i.name for i in m.input_metrics])
+    return out
 
 
 def _reads(model: SemanticModelFile, metric: str) -> set[str]:

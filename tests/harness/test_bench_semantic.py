@@ -223,3 +223,34 @@ class TestSideBySide:
         assert "over 189 generated cases: max 0.250, p90 0.110, median 0.015" in out
         assert "0.250 w3.q7: 2.00 ms vs 8.00 ms — filtered_0 (simple); by year; per fact__big" in out
         assert "load average before / after: 1.5, 1.2, 1.0 / 2.0, 1.4, 1.1" in out
+
+
+def test_each_generated_case_is_named_by_the_features_it_uses(tmp_path: Path) -> None:
+    """compile_vs_mf's per-feature ratios read each generated case's features from its model
+    and filter: a conversion metric spined and filled, a simple spined metric on the legacy
+    spine, a range filter on a categorical dimension and one on a time dimension at a grain."""
+    import random
+    import sys
+
+    sys.path.insert(0, str(ROOT))
+    from conformance import differential as gen
+    from showwork.semantic_layer import load_model
+
+    world = gen.generate_world(random.Random(20261201), 0)
+    (tmp_path / "semantic.yml").write_text(yaml.safe_dump(
+        {"semantic_models": world.semantic_models, "metrics": world.metrics}))
+    model = load_model(tmp_path)
+    spined = next(m for m, k in world.kinds.items() if k == "conversion_spine_fill")
+    features = compile_vs_mf._features(
+        model, {"metrics": [spined], "grain": "month", "group_by": [],
+                "where": [{"dimension": "fact__channel", "op": "ge", "values": ["m"]},
+                          {"dimension": "fact__ts__month", "op": "lt", "values": ["2024-06-01"]}]},
+        "legacy")
+    params = next(m for m in world.metrics if m["name"] == spined)["type_params"][
+        "conversion_type_params"]
+    filled = any("fill_nulls_with" in params[f"{side}_measure"] for side in ("base", "conversion"))
+    assert features == ["conversion", *(["fill_nulls_with"] if filled else []),
+                        "join_to_timespine", "spine: legacy", "range filter, non-time",
+                        "range filter, time"]
+    assert compile_vs_mf._features(model, {"metrics": [spined], "group_by": []}, "new") == [
+        f for f in features if f in ("conversion", "fill_nulls_with")]

@@ -107,6 +107,41 @@ class TestBrokenModel:
             whole.close()
 
 
+    def test_the_shops_unread_model_is_skipped(self, tmp_path: Path) -> None:
+        """The shop example with products.product_type renamed (a model whose measures no metric
+        reads): products is skipped and reported, and revenue and orders by segment answer the
+        same numbers as on the whole warehouse."""
+        import shutil
+        import sys
+
+        import duckdb
+
+        from showwork.semantic_layer import SemanticLayer
+        from showwork.semantic_layer.engines import open_engine
+        from showwork.semantic_layer.project import load_project
+
+        sys.path.insert(0, str(ROOT / "tests" / "support"))
+        from shop_data import shop_db
+
+        whole_db, db = shop_db(), tmp_path / "broken.duckdb"
+        shutil.copy(whole_db, db)
+        con = duckdb.connect(str(db))
+        con.execute("ALTER TABLE products RENAME COLUMN product_type TO prodcut_type")
+        con.close()
+        model = load_project(BUNDLED["shop"])
+        layer = SemanticLayer(model, engine=open_engine({"duckdb": str(db)}, tmp_path))
+        whole = SemanticLayer(model, engine=open_engine({"duckdb": str(whole_db)}, tmp_path))
+        try:
+            assert [p for p in layer.skipped if "'products', dimension 'product_type'" in p]
+            args = {"metrics": ["revenue", "order_count"], "group_by": ["customer__segment"],
+                    "grain": "quarter"}
+            rows = layer.call("query", args).rows
+            assert rows and rows == whole.call("query", args).rows
+        finally:
+            layer.close()
+            whole.close()
+
+
 class TestLegacyTimeSpine:
     """The legacy time spine: a `metricflow_time_spine` model with no YAML (dbt-core writes it
     into the manifest as time_spine_table_configurations, date_day by day) is the day spine, so

@@ -209,6 +209,24 @@ def test_default_schema_of_each_engine() -> None:
     assert Placement("s", "dev", "S").bare("s") == ""
 
 
+@pytest.mark.parametrize("domain", sorted(PROJECTS))
+@pytest.mark.parametrize(("adapter", "want"), [
+    ("postgres", {"postgres": {"dbname": "d", "schema": "dbt_sl_test"}}),
+    ("snowflake", {"snowflake": {"database": "D", "schema": "dbt_sl_test"}}),
+    ("bigquery", {"bigquery": {"project": "p", "dataset": "dbt_sl_test"}}),
+    ("databricks", {"databricks": {"catalog": "c", "schema": "dbt_sl_test"}}),
+])
+def test_each_adapters_target_opens_its_database_and_schema(
+        tmp_path: Path, domain: str, adapter: str, want: dict[str, dict[str, str]]) -> None:
+    """The profile target's database (Snowflake's database, BigQuery's project, Databricks'
+    catalog, Postgres' dbname) and schema (BigQuery: dataset) are the engine's: where dbt built
+    every ref()."""
+    from showwork.semantic_layer.dbt_project import warehouse_of
+
+    spec = warehouse_of(read_dbt_project(dbt_project(tmp_path, domain, TARGETS[adapter])))
+    assert {k: v for k, v in spec[adapter].items() if k in want[adapter]} == want[adapter]
+
+
 class TestDuckDBPath:
     def _spec(self, root: Path, path: str) -> str:
         from showwork.semantic_layer.dbt_project import warehouse_of

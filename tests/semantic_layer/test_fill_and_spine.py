@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from showwork.semantic_layer import SemanticLayer, load_model
+from showwork.semantic_layer import SemanticLayer, load_model, parse_where
 from showwork.semantic_layer.project import load_project
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,6 +91,14 @@ class TestFillNullsWith:
         assert got["store"][0] is None and got["store"][1] == got["store"][2]
         assert got["web"][0] == pytest.approx(2 * web, rel=1e-9)
 
+    def test_a_lone_input_without_groups_is_filled(self, conformance: SemanticLayer) -> None:
+        """With no group, MetricFlow's one row over no rows holds the lone input's fill too
+        (found by differential.py's time_where cases): store orders only, web_doubled 0."""
+        args = parse_where("{{ Dimension('transaction__channel') }} = 'store'").apply(
+            {"metrics": ["web_doubled"], "window": {"start": "2024-01-01", "end": "2024-06-30"}})
+        (row,) = conformance.call("query", args).rows
+        assert row.values["web_doubled"]["value"] == 0
+
 
 class TestJoinToTimeSpine:
     def test_every_month_of_the_window(self, conformance: SemanticLayer, shop_sql) -> None:
@@ -158,7 +166,9 @@ class TestJoinToTimeSpine:
 
 def test_shop_example(tmp_path: Path) -> None:
     """The shop: revenue joined to a time spine by week over a window before the data starts
-    has a row per week, the fill in each."""
+    has a row per week, the fill in each; a derived metric over a lone filled input, with no
+    group under a filter no order passes, is its fill doubled (MetricFlow's one row over no
+    rows)."""
     sys.path.insert(0, str(ROOT / "tests" / "support"))
     from shop_data import shop_db
 
@@ -180,6 +190,11 @@ def test_shop_example(tmp_path: Path) -> None:
     doc["metrics"].append({**revenue, "name": "revenue_weekly_spine", "label": "weekly",
                            "type_params": {
         "measure": {"name": "order_total", "fill_nulls_with": 0, "join_to_timespine": True}}})
+    doc["metrics"] += [  # a lone filled input: with no group, filled over no rows
+        {**revenue, "name": "revenue_filled", "label": "filled",
+         "type_params": {"measure": {"name": "order_total", "fill_nulls_with": 0}}},
+        {"name": "revenue_filled_twice", "label": "twice", "type": "derived",
+         "type_params": {"expr": "rf * 2", "metrics": [{"name": "revenue_filled", "alias": "rf"}]}}]
     metrics.write_text(yaml.safe_dump(doc), encoding="utf-8")
     layer = SemanticLayer(load_project(folder, database=db), db)
     try:
@@ -189,8 +204,13 @@ def test_shop_example(tmp_path: Path) -> None:
                            window={"start": start, "end": (dt.date.fromisoformat(start)
                                                            + dt.timedelta(days=34)).isoformat()},
                            whole_periods=True).rows
+        (before,) = layer.call("query", parse_where(  # a filter no order passes
+            "{{ TimeDimension('customer__signup_date', 'day') }} > '2030-01-01'").apply(
+            {"metrics": ["revenue_filled_twice"],
+             "window": {"start": "2019-01-01", "end": "2019-01-31"}})).rows
     finally:
         layer.close()
+    assert before.values["revenue_filled_twice"]["value"] == 0
     assert len(rows) == 5
     assert [r.values["revenue_weekly_spine"]["value"] for r in rows[:3]] == [0, 0, 0]
     assert rows[3].values["revenue_weekly_spine"]["value"] > 0

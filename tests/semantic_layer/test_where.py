@@ -351,6 +351,19 @@ class TestRangeAndNullFilters:
         ("NOT {{ TimeDimension('transaction__ordered_at', 'day') }} IS NULL AND "
          "{{ TimeDimension('transaction__ordered_at', 'day') }} > '2024-03-15'",
          "CAST(t.ordered_at AS DATE) > DATE '2024-03-15'"),
+        # a time dimension at a grain: null tests, IN, NOT IN, = and BETWEEN on its periods
+        ("{{ TimeDimension('customer__signup_date', 'month') }} IS NULL", "c.signup_date IS NULL"),
+        ("{{ TimeDimension('customer__signup_date', 'month') }} IS NOT NULL",
+         "c.signup_date IS NOT NULL"),
+        ("{{ TimeDimension('customer__signup_date', 'month') }} IN ('2023-06-01', '2023-09-01')",
+         "date_trunc('month', c.signup_date) IN (DATE '2023-06-01', DATE '2023-09-01')"),
+        ("{{ TimeDimension('customer__signup_date', 'month') }} NOT IN ('2023-06-01')",
+         "date_trunc('month', c.signup_date) NOT IN (DATE '2023-06-01')"),
+        ("{{ TimeDimension('customer__signup_date', 'quarter') }} = '2023-04-01'",
+         "date_trunc('quarter', c.signup_date) = DATE '2023-04-01'"),
+        ("{{ TimeDimension('customer__signup_date', 'quarter') }} BETWEEN '2023-04-01' AND "
+         "'2023-07-01'", "date_trunc('quarter', c.signup_date) BETWEEN DATE '2023-04-01' AND "
+                         "DATE '2023-07-01'"),
     ])
     def test_conformance(self, shop: SemanticLayer, shop_sql, text: str, condition: str) -> None:
         args = parse_where(text).apply({"metrics": ["revenue", "orders"], "window": H1})
@@ -370,6 +383,16 @@ class TestRangeAndNullFilters:
         ("{{ TimeDimension('customer__signup_date', 'day') }} <= '2018-12-31'",
          "CAST(c.signup_date AS DATE) <= DATE '2018-12-31'"),
         ("{{ Dimension('customer__segment') }} IS NULL", "c.segment IS NULL"),
+        ("{{ TimeDimension('customer__signup_date', 'month') }} IS NOT NULL",
+         "c.signup_date IS NOT NULL"),
+        ("{{ TimeDimension('customer__signup_date', 'month') }} NOT IN ('2018-06-01', "
+         "'2018-07-01')", "date_trunc('month', c.signup_date) NOT IN (DATE '2018-06-01', "
+                          "DATE '2018-07-01')"),
+        ("{{ TimeDimension('customer__signup_date', 'year') }} IN ('2018-01-01')",
+         "date_trunc('year', c.signup_date) IN (DATE '2018-01-01')"),
+        ("{{ TimeDimension('customer__signup_date', 'quarter') }} BETWEEN '2018-04-01' AND "
+         "'2018-10-01'", "date_trunc('quarter', c.signup_date) BETWEEN DATE '2018-04-01' AND "
+                         "DATE '2018-10-01'"),
     ])
     def test_shop(self, shop_layer: SemanticLayer, text: str, condition: str) -> None:
         args = parse_where(text).apply({"metrics": ["revenue"],
