@@ -1006,10 +1006,10 @@ two members), so a reading kept from another answer of the same text would be wr
 public API and the CLI re-audit disagreed once the index kept readings longer)."""
 
 
-def _spans(reading: Reading, text: str, ctx: AnswerContext) -> Iterable[Span]:
-    name = reading.__name__
-    if name in TEXT_ONLY:
-        return ctx.index_.read(f"words{name}", text, lambda t: tuple(reading(t, ctx)))
+def _spans(reading: Reading, kept: str | None, text: str, ctx: AnswerContext
+           ) -> Iterable[Span]:
+    if kept is not None:
+        return ctx.index_.read(kept, text, lambda t: tuple(reading(t, ctx)))
     return reading(text, ctx)
 
 
@@ -1025,8 +1025,11 @@ def _stating(text: str) -> tuple[Span, ...]:
     return tuple(stating(text))
 
 
-_NAMES = {reading: reading.__name__.strip("_") for reading in READINGS}
-"""Each reading's name as the account records it."""
+_RUN = tuple((reading, reading.__name__.strip("_"),
+              f"words{reading.__name__}" if reading.__name__ in TEXT_ONLY else None)
+             for reading in READINGS)
+"""Each reading, its name as the account records it, and the kind its spans are kept under
+when it reads the text alone."""
 
 
 def account(text: str, ctx: AnswerContext) -> Account:
@@ -1036,16 +1039,16 @@ def account(text: str, ctx: AnswerContext) -> Account:
     tokens = ctx.index_.read("stating", text, _stating)
     covered = bytearray(len(text) + 1)
     read: list[tuple[Span, str]] = []
-    for reading in READINGS:
+    for reading, name, kept in _RUN:
         if not tokens:
             break
-        name = _NAMES[reading]
-        spans = 0
-        for a, b in _spans(reading, text, ctx):
+        more = False
+        for a, b in _spans(reading, kept, text, ctx):
             read.append(((a, b), name))
-            covered[a:b] = b"\x01" * (b - a)
-            spans += 1
-        if spans:  # a token is left while some byte of it is not covered
+            if covered.find(0, a, b) >= 0:  # most spans cover what an earlier one did
+                covered[a:b] = b"\x01" * (b - a)
+                more = True
+        if more:  # a token is left while some byte of it is not covered
             tokens = tuple((a, b) for a, b in tokens if covered.find(0, a, b) >= 0)
     unread: list[Span] = []
     for a, b in tokens:
