@@ -1021,8 +1021,13 @@ def stating(text: str) -> list[Span]:
             ("'s", "’s")]
 
 
-def _stating(text: str) -> tuple[Span, ...]:
-    return tuple(stating(text))
+def _stating(text: str) -> tuple[tuple[Span, ...], bytes]:
+    """The stating words' spans, and a mask of their bytes (1 on each)."""
+    spans = tuple(stating(text))
+    mask = bytearray(len(text) + 1)
+    for a, b in spans:
+        mask[a:b] = b"\x01" * (b - a)
+    return spans, bytes(mask)
 
 
 _RUN = tuple((reading, reading.__name__.strip("_"),
@@ -1036,20 +1041,20 @@ def account(text: str, ctx: AnswerContext) -> Account:
     """Which spans of `text` the readings consumed, and the runs of words none did. Readings
     run in order until every word that is not neutral is consumed (what a later one would
     consume too changes nothing the user is shown)."""
-    tokens = ctx.index_.read("stating", text, _stating)
+    tokens, mask = ctx.index_.read("stating", text, _stating)
     covered = bytearray(len(text) + 1)
+    left = bytearray(mask)  # 1 on every byte of a stating word no reading covered yet
     read: list[tuple[Span, str]] = []
     for reading, name, kept in _RUN:
-        if not tokens:
-            break
-        more = False
+        if left.find(1) < 0:
+            break  # every stating word is consumed
         for a, b in _spans(reading, kept, text, ctx):
             read.append(((a, b), name))
             if covered.find(0, a, b) >= 0:  # most spans cover what an earlier one did
                 covered[a:b] = b"\x01" * (b - a)
-                more = True
-        if more:  # a token is left while some byte of it is not covered
-            tokens = tuple((a, b) for a, b in tokens if covered.find(0, a, b) >= 0)
+                left[a:b] = bytes(b - a)
+    # a token is left while some byte of it is not covered
+    tokens = tuple((a, b) for a, b in tokens if covered.find(0, a, b) >= 0)
     unread: list[Span] = []
     for a, b in tokens:
         if unread and _joined(text, unread[-1][1], a, covered):
