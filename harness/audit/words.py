@@ -407,7 +407,7 @@ def _ways(text: str, ctx: AnswerContext, judging_held: bool
     mentions = [m for m in _mentioned(text, ctx) if m.kind == "metric"]
     metrics = sorted(m.span for m in mentions)
     stops = [m.end() for m in _found(text, ctx, _STOP)] + [len(text)]
-    polarity = ctx.index_.read("polarity", "", lambda _t: polarities(ctx.catalog)) \
+    polarity = ctx.index_.derive("polarity", polarities) \
         if judging_held else {}  # the prose's and the claims' direction checks hold them
     out: list[tuple[str, frozenset[str], str | None, Span]] = []
     for k, (_, end) in enumerate(metrics):
@@ -722,7 +722,7 @@ def _cites(ctx: AnswerContext) -> _Cites:
 def _unit_after(ctx: AnswerContext, cited: Iterable[Cited]) -> re.Pattern[str] | None:
     metrics = ctx.catalog.get("metrics", {})
     units = {metrics.get(c.metric, {}).get("unit") for c in cited}
-    if units & set(TIME_UNITS) and time_unit(ctx.catalog) in units:
+    if units & set(TIME_UNITS) and ctx.index_.derive("time unit", time_unit) in units:
         units |= set(TIME_UNITS)
     words = sorted({w for u in units if u for w in UNIT_SPELLINGS.get(u, (u.replace("_", " "),))},
                    key=len, reverse=True)
