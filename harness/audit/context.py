@@ -144,6 +144,9 @@ class AnswerContext:
     """What the claims rest on together (prose.py), once found."""
     prose: ProseReading | None = None
     """What the prose says (prose.py), once read."""
+    words: Any = None
+    """What the word account's readings hold words to, of every citation (words.py
+    `_Cites`), once found."""
 
     # Written out, not generated: natively compiled (see ClaimContext.__init__).
     def __init__(self, answer: Answer, claims: list[ClaimContext], evidence: Evidence,
@@ -161,6 +164,7 @@ class AnswerContext:
         self.metrics = None
         self.support = None
         self.prose = None
+        self.words = None
 
     @property
     def catalog(self) -> dict[str, Any]:

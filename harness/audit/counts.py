@@ -66,7 +66,7 @@ def _spelled(text: str) -> bool:
 def nouns(index: CatalogIndex) -> tuple[tuple[str, str], ...]:
     """(noun, dimension) for every dimension's name, label and synonyms, singular and plural,
     longest first ('' for the generic nouns); none that names a metric."""
-    return index.read("count nouns", "", lambda _t: _nouns(index.catalog))
+    return index.derive("count nouns", _nouns)
 
 
 def _nouns(catalog: dict[str, Any]) -> tuple[tuple[str, str], ...]:

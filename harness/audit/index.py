@@ -26,6 +26,9 @@ class CatalogIndex:
     current: dict[str, str]
     """Any metric name, current or previous → the current name."""
     names: MetricNames
+    derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """What is found of the catalog alone (its count nouns, its metrics' polarities), by kind:
+    found once per catalog, as the index is, and kept when the readings of texts are let go."""
     readings: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
     """What was read (a kind of reading) → text → its reading against this catalog: one dict per
     kind, so that a look-up (about 70 per audit) builds no key."""
@@ -83,6 +86,13 @@ class CatalogIndex:
             self.readings.clear()
         found = reader(text)  # before the kind's dict is taken: a reader may read other kinds
         self.readings.setdefault(kind, {})[text] = found
+        return found
+
+    def derive(self, kind: str, build: Callable[[dict[str, Any]], T]) -> T:
+        """`build(catalog)`, found once per catalog index."""
+        found = self.derived.get(kind, _UNREAD)
+        if found is _UNREAD:
+            found = self.derived[kind] = build(self.catalog)
         return found
 
     def metric(self, name: str) -> dict[str, Any]:

@@ -467,7 +467,7 @@ def read_claims(index: CatalogIndex, text: str) -> tuple[ReadNumber, ...]:
 
 def _claims_of(index: CatalogIndex, text: str) -> tuple[ReadNumber, ...]:
     written = index.read("claims_in", text, claims_in)  # shared with findings._ends
-    numbers = _unjudged(in_time_unit(text, written, time_unit(index.catalog)))
+    numbers = _unjudged(in_time_unit(text, written, index.derive("time unit", time_unit)))
     shares = _shares(index, text, numbers)
     if shares:
         numbers = tuple(sorted((*numbers, *shares), key=lambda n: n.start))

@@ -167,7 +167,7 @@ def _read_prose(index: CatalogIndex, text: str) -> ProseReading:
                         _read_bound(text, read_claims(index, text), sentences,
                                     words.metrics, words.members),
                         _read_moves(text, sentences, words.metrics, words.members,
-                                    polarities(index.catalog)),
+                                    index.derive("polarity", polarities)),
                         _read_led(text, sentences, words))
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from showwork.protocol.numbers import ReadNumber, read_numbers
+from showwork.protocol.numbers import ReadNumber, claims_in
 from showwork.protocol.reading import find_mentions
 
 if TYPE_CHECKING:
@@ -80,7 +80,8 @@ def _quantified(ctx: AnswerContext, text: str,
         if q is None:
             continue
         at = sentence.start()
-        bounded = [n for n in read_numbers(sentence.group()) if n.bound and n.start > q.end()]
+        bounded = [n for n in ctx.index_.read("claims_in", sentence.group(), claims_in)
+                   if n.bound and n.start > q.end()]  # read once per text, as numbers.py does
         if len(bounded) != 1:
             continue
         n = bounded[0]

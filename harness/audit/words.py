@@ -74,6 +74,7 @@ from showwork.protocol.reading.filters import exclusions
 
 if TYPE_CHECKING:
     from showwork.harness.audit.context import AnswerContext, Cited
+    from showwork.harness.audit.index import CatalogIndex
     from showwork.protocol.numbers import ReadNumber
 
 Span = tuple[int, int]
@@ -119,59 +120,92 @@ Reading = Callable[[str, "AnswerContext"], Iterable[Span]]
 def _numbers(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """Numbers with their currency, scale, percent, hedge or bound and sign word: each is held
     to a cited field (numbers.py: unsupported_number, text_value_mismatch)."""
-    named = _metrics_named(text, ctx)
-    for n in read_stated(ctx, text):
-        if _bare_change(text, n, ctx):
+    named, numbers = ctx.index_.read("words_numbers", text,
+                                     lambda t: _written_numbers(t, ctx.index_))
+    headline = text == ctx.answer.value  # a headline states the value the question asks for
+    stated = read_stated(ctx, text)  # the same numbers, each in its cited metric's unit
+    for (_, uncued, spans), n in zip(numbers, stated, strict=True):
+        if uncued and not headline and _bare_change(n, ctx):
             continue  # 'Revenue roughly 5.73 %': a change's size with no word saying it moved
-        if not _of_named(text, n, ctx, named):
+        if not (named or headline) and not _of_any(n, ctx):
             continue  # 'shops (store X) was $16,685': whose value it is, the text does not say
-        yield n.start, n.end
-        for word in (n.hedge, "" if n.sign_word.lower() in SIZE_BANDS else n.sign_word):
-            # a verb that states a size too is read by _direction, which holds its band
-            at = text.rfind(word, max(0, n.start - len(word) - 12), n.start) if word else -1
-            if at >= 0:
-                yield at, at + len(word)
-        level = _ITS_LEVEL.match(text, n.end)
-        if level and n.width:  # 'rose to 1.9 times its level': the ratio's own words
-            yield level.span()
-        before = _STATED_AS.search(text, 0, n.start)
-        if before:  # 'stood at', 'the percent change was', 'about' a share: the number is checked
-            yield before.span()
+        yield from spans
 
 
-def _bare_change(text: str, n: ReadNumber, ctx: AnswerContext) -> bool:
-    """An unsigned number that states only cited changes (no level), in a sentence with no
-    word before it that says a change is meant ('rose', 'a change of', 'by'): what it states
+_Written = tuple[bool, tuple[tuple["ReadNumber", bool, tuple[Span, ...]], ...]]
+
+
+def _written_numbers(text: str, index: CatalogIndex) -> _Written:
+    """What `_numbers` reads of a text alone, once per catalog index and text: whether it names
+    a metric, and each number with whether nothing before it says a change is meant and the
+    spans its words take."""
+    named = any(m.kind == "metric" for m in index.read(
+        "mentions", text, lambda t: find_mentions(t, index.catalog)))
+    return named, tuple((n, _uncued(text, n), tuple(_number_words(text, n)))
+                        for n in read_claims(index, text))
+
+
+def _number_words(text: str, n: ReadNumber) -> Iterable[Span]:
+    """A number's span, and its hedge, sign word, ratio's and stating words."""
+    yield n.start, n.end
+    for word in (n.hedge, "" if n.sign_word.lower() in SIZE_BANDS else n.sign_word):
+        # a verb that states a size too is read by _direction, which holds its band
+        at = text.rfind(word, max(0, n.start - len(word) - 12), n.start) if word else -1
+        if at >= 0:
+            yield at, at + len(word)
+    level = _ITS_LEVEL.match(text, n.end)
+    if level and n.width:  # 'rose to 1.9 times its level': the ratio's own words
+        yield level.span()
+    before = _STATED_AS.search(text, 0, n.start)
+    if before:  # 'stood at', 'the percent change was', 'about' a share: the number is checked
+        yield before.span()
+
+
+def _uncued(text: str, n: ReadNumber) -> bool:
+    """An unsigned number with no word before it in its sentence that says a change is meant
+    ('rose', 'a change of', 'by')."""
+    if n.signed or n.width or n.share or n.upto is not None:
+        return False
+    start = max((m.end() for m in _SENTENCE_STOP.finditer(text, 0, n.start)), default=0)
+    return not any(w.group().lower() in _CHANGE_CUES for w in _WORD.finditer(text, start, n.start))
+
+
+def _bare_change(n: ReadNumber, ctx: AnswerContext) -> bool:
+    """An uncued number (`_uncued`) that states only cited changes (no level): what it states
     is not read ('Days per user approximately 16.0 %' of a fall; a level of 16 % is no value
     of days per user), so it is not consumed."""
-    if n.signed or n.width or n.share or n.upto is not None or text == ctx.answer.value:
-        return False  # a headline states the value the question asks for ('10.8437')
-    start = max((m.end() for m in _SENTENCE_STOP.finditer(text, 0, n.start)), default=0)
-    if any(w.group().lower() in _CHANGE_CUES for w in _WORD.finditer(text, start, n.start)):
-        return False
     stating = answer_checker(ctx).matching(n)
     return not any(not s.change for s in stating)
 
 
-def _metrics_named(text: str, ctx: AnswerContext) -> set[str]:
-    """The metrics (current names) the text names."""
-    current = ctx.index_.current
-    return {current.get(m.name, m.name) for m in _mentioned(text, ctx) if m.kind == "metric"}
-
-
-def _of_named(text: str, n: ReadNumber, ctx: AnswerContext, named: set[str]) -> bool:
+def _of_any(n: ReadNumber, ctx: AnswerContext) -> bool:
     """A number is read as a value of a metric: the text names one (the label checks hold the
     number to it: mislabelled_metric when it is another's), or it states no cited field at all
     (unsupported_number holds it), or some value it states is no metric's, or the text is the
-    headline, which states the asked value. A number in a text that names no metric has no
-    subject the user can read ('weekly fell 3.12 %', 'yesterday by month: … 27,004')."""
-    if named or text == ctx.answer.value:
-        return True
+    headline, which states the asked value (those two asked by the caller). A number in a text
+    that names no metric has no subject the user can read ('weekly fell 3.12 %', 'yesterday by
+    month: … 27,004')."""
     stating = answer_checker(ctx).matching(n)
     return not stating or any(s.source is None for s in stating)
 
 
 _SENTENCE_STOP = re.compile(r"[.;!?](?=\s)")
+_STOP = re.compile(r"[.;!?](?=\s|$)")
+"""A sentence's or a clause's end."""
+
+
+def _found(text: str, ctx: AnswerContext, pattern: re.Pattern[str]) -> tuple[re.Match[str], ...]:
+    """Every match of `pattern` in `text`, found once per catalog index and text: every reading
+    that looks for it, in every answer that writes the text, shares them."""
+    memo: dict[re.Pattern[str], tuple[re.Match[str], ...]] = ctx.index_.read("found", text, _memo)
+    got = memo.get(pattern)
+    if got is None:
+        got = memo[pattern] = tuple(pattern.finditer(text))
+    return got
+
+
+def _memo(_text: str) -> dict[re.Pattern[str], tuple[re.Match[str], ...]]:
+    return {}
 _CHANGE_CUES = frozenset({*NUMBER_MOVES, *RISES, *FALLS, *JUDGES, "change", "changed", "changes",
                           "changing", "by", "moved", "moves", "contributed", "contribution",
                           "contributions", "accounted", "delta", "difference", "versus", "vs",
@@ -204,43 +238,54 @@ def _mentioned(text: str, ctx: AnswerContext) -> list[Mention]:
 def _mentions(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """Metrics, members and dimensions the catalog governs: held to the cited results
     (mislabelled_metric, mislabelled_member)."""
-    metrics = ctx.catalog.get("metrics", {})
-    keys = {k for c in _cited(ctx) for k, _ in c.citation.selector}
-    mentions = sorted(_mentioned(text, ctx), key=lambda m: m.span)
-    for m in mentions:
+    keys = _cites(ctx).keys
+    mentions, named = ctx.index_.read("words_mentions", text, lambda t: _named(t, ctx))
+    for m, spans in named:
         if m.kind == "dimension" and m.name not in keys and not any(
                 o.kind == "member" and o.name == m.name and _its_member(ctx, o, mentions, keys)
                 for o in mentions):
             continue  # a dimension no cited row is keyed by and no member of it follows
-        yield m.span
+        yield from spans
+
+
+def _named(text: str, ctx: AnswerContext
+           ) -> tuple[list[Mention], tuple[tuple[Mention, tuple[Span, ...]], ...]]:
+    """What `_mentions` reads of a text alone, once per catalog index and text: its mentions in
+    order, each with its span and a metric label's tail written after it."""
+    metrics = ctx.catalog.get("metrics", {})
+    mentions = sorted(_mentioned(text, ctx), key=lambda m: m.span)
+    out = []
+    for m in mentions:
+        spans = [m.span]
         label = (metrics.get(m.name, {}).get("label") or "") if m.kind == "metric" else ""
         rest = label.lower().partition(m.words.lower())[2] or " " + label[label.find("("):] * (
             "(" in label)
         if rest.strip() and text[m.span[1]:m.span[1] + len(rest)].lower() == rest:
-            yield m.span[1], m.span[1] + len(rest)  # 'Value moments (legacy)': the label's tail
+            spans.append((m.span[1], m.span[1] + len(rest)))  # 'Value moments (legacy)'
+        out.append((m, tuple(spans)))
+    return mentions, tuple(out)
 
 
 def _its_member(ctx: AnswerContext, member: Mention, mentions: list[Mention],
-                keys: set[str]) -> bool:
+                keys: frozenset[str]) -> bool:
     """A member named after a dimension's words is that dimension's: unless its words name a
     member of a dimension the cited rows are keyed by too, and no cited result filters to it
     ('by arrival airport: LGA 3.0 %' of rows keyed by origin: LGA is the origin's)."""
     if not any(k.span == member.span and k.kind == "member" and k.name in keys
                for k in mentions):
         return True
-    return carries(ctx, _cited(ctx), member.name, member.member or "") is True
+    return carries(ctx, list(_cites(ctx).cited), member.name, member.member or "") is True
 
 
 def _entity_keys(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """A cited row's entity key or numbered member written as it is ('36175', 'N725MQ', the
     departure hour '19'), and the entity's name before it ('By order, 36175'): held to the rows
     the answer cites (numbers.py reads such a number as a label only where it names a row)."""
-    members = entity_members(ctx)
-    numbered = {str(v).lower() for c in _cited(ctx) for k, v in c.row.key.items()
-                if k not in GRAIN_KEYS and str(v).isdigit()}
+    cites = _cites(ctx)
+    members, numbered = cites.entity(ctx)
     if not members and not numbered:
         return
-    for m in _TOKEN.finditer(text):
+    for m in _found(text, ctx, _TOKEN):
         said = m.group().lower()
         if said in members or said in numbered:
             yield m.span()
@@ -316,19 +361,12 @@ def _size_words(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """A size word after a metric in its sentence ('ticked up', 'in the hundreds', 'a
     handful'): held to the band of every cited change or value of that metric (CHANGE_BANDS,
     LEVEL_BANDS); outside its band, or with nothing cited to hold it, it is not read."""
-    if _SIZE_WORD.search(text) is None:
+    if not _found(text, ctx, _SIZE_WORD):
         return
-    changes: dict[str, list[float]] = {}
-    levels: dict[str, list[float]] = {}
-    for c in _cited(ctx):
-        if isinstance(c.value, int | float) and not isinstance(c.value, bool):
-            into = changes if c.citation.field == "pct_change" else \
-                levels if c.citation.field == "value" else None
-            if into is not None:
-                into.setdefault(c.metric, []).append(float(c.value))
+    changes, levels = _cites(ctx).changes, _cites(ctx).levels
     metrics = sorted((m.span, m.name) for m in _mentioned(text, ctx) if m.kind == "metric")
-    stops = [m.end() for m in _SENTENCE_END.finditer(text)]
-    for m in _SIZE_WORD.finditer(text):
+    stops = [m.end() for m in _found(text, ctx, _SENTENCE_END)]
+    for m in _found(text, ctx, _SIZE_WORD):
         start = max([e for e in stops if e <= m.start()] + [0])
         named = [name for (a, _), name in metrics if start <= a < m.start()]
         if not named:
@@ -358,27 +396,40 @@ def _direction(text: str, ctx: AnswerContext) -> Iterable[Span]:
     (trends.py, counts.py). A verb with no metric, or of a metric no cited change or series
     holds, is not read. A judging verb ('improved', 'got worse') is read in the prose and the claims
     (not a headline), of a metric whose governance states a polarity (prose.py `judged`)."""
-    changed = {c.metric for c in _cited(ctx) if c.citation.field in _SIGNED}
+    cites = _cites(ctx)
+    judging_held = not isinstance(ctx.answer.value, str) or text != ctx.answer.value
+    ways = ctx.index_.read("words_direction" if judging_held else "words_direction_headline",
+                           text, lambda t: _ways(t, ctx, judging_held))
+    run = None
+    for name, names, word, span in ways:
+        if not names & cites.signed:
+            if not names & cites.series_metrics:
+                continue  # no cited change of this metric: nothing holds a way of motion
+            if run is None:
+                run = any(_found(text, ctx, p) for p in (_UNIVERSAL, _STREAK))
+            if not run:
+                continue
+        if word in _MOVES and not _in_band(word, cites.sizes.get(name, set())):
+            continue
+        yield span
+
+
+def _ways(text: str, ctx: AnswerContext, judging_held: bool
+          ) -> tuple[tuple[str, frozenset[str], str | None, Span], ...]:
+    """What `_direction` reads of a text alone, once per catalog index and text: after each
+    metric named, the metric (and every metric named by the same words), its verb of motion
+    (lower-cased; None for a move stated before a 'went from') and the span read."""
     mentions = [m for m in _mentioned(text, ctx) if m.kind == "metric"]
     metrics = sorted(m.span for m in mentions)
-    series = {c.metric for c in _cited(ctx)
-              if any(k in _TIME_KEYS for k, _ in c.citation.selector)}
-    sizes: dict[str, set[float]] = {}
-    for c in _cited(ctx):
-        if c.citation.field == "pct_change" and isinstance(c.value, int | float):
-            sizes.setdefault(c.metric, set()).add(abs(c.value))
-    held = {m.span for m in mentions if m.name in changed or (
-        m.name in series and any(p.search(text) for p in (_UNIVERSAL, _STREAK)))}
-    stops = [m.end() for m in re.finditer(r"[.;!?](?=\s|$)", text)] + [len(text)]
-    judging_held = not isinstance(ctx.answer.value, str) or text != ctx.answer.value
-    polarity = ctx.index_.read("polarity", "", lambda _t: polarities(ctx.catalog)) \
+    stops = [m.end() for m in _found(text, ctx, _STOP)] + [len(text)]
+    polarity = ctx.index_.derive("polarity", polarities) \
         if judging_held else {}  # the prose's and the claims' direction checks hold them
+    out: list[tuple[str, frozenset[str], str | None, Span]] = []
     for k, (_, end) in enumerate(metrics):
         nxt = [metrics[k + 1][0]] if k + 1 < len(metrics) else []
         stop = min([e for e in stops if e >= end] + nxt)
-        if metrics[k] not in held:
-            continue  # no cited change of this metric: nothing holds a way of motion
         name = next(m.name for m in mentions if m.span == metrics[k])
+        names = frozenset(m.name for m in mentions if m.span == metrics[k])
         judging = name in polarity
         direct = next((m for m in unbracketed(text, _WORD.finditer(text, end, stop))
                        if m.group().lower() in _MOVES or judging and judged(text, m)), None)
@@ -386,15 +437,16 @@ def _direction(text: str, ctx: AnswerContext) -> Iterable[Span]:
             word = direct.group().lower()
             if word not in _MOVES:  # 'improved', 'got worse': held under the metric's polarity
                 got = _GOT.search(text, 0, direct.start()) if word in ("better", "worse") else None
-                yield (got or direct).start(), direct.end()
-            elif _in_band(word, sizes.get(name, set())):
-                yield direct.span()
+                out.append((name, names, word, ((got or direct).start(), direct.end())))
+            else:
+                out.append((name, names, word, direct.span()))
             continue
         for m in _MOVED_BEFORE.finditer(text, end, stop):
             words = m.group().split()
-            yield m.start(), m.start() + len(" ".join(words[:2 if words[0].lower() == "went"
-                                                             else 1]))
+            out.append((name, names, None, (m.start(), m.start() + len(
+                " ".join(words[:2 if words[0].lower() == "went" else 1])))))
             break
+    return tuple(out)
 
 
 def _unanchored(pattern: re.Pattern[str]) -> re.Pattern[str]:
@@ -425,14 +477,14 @@ def _patterns(text: str, ctx: AnswerContext) -> Iterable[Span]:
     comparison, a member for a rank, a metric whose change is cited for a flat, a cited series
     for a series word ('New users peaks', 'Orders consistently were 702': nothing holds them)."""
     sentence = _sentence_names(text, ctx)
-    changed = {c.metric for c in _cited(ctx) if c.citation.field in ("delta", "pct_change")}
-    series = any(k in _TIME_KEYS for c in _cited(ctx) for k, _ in c.citation.selector)
-    argued = _argued(ctx)  # 'because there were fewer orders': the premises carry the move
+    cites = _cites(ctx)
+    changed, series = cites.changed, bool(cites.series_metrics)
+    argued = cites.argued  # 'because there were fewer orders': the premises carry the move
     joined = _joined_kinds(text, ctx)
     for pattern in _PATTERNS:
         if pattern in _SERIES and not series:
             continue
-        for m in pattern.finditer(text):
+        for m in _found(text, ctx, pattern):
             if pattern in _JOINING and not _joins(text, m.span(), joined):
                 continue  # 'Cancellation rate vs 326.4 %': it compares nothing
             names = sentence(m.start())
@@ -482,9 +534,13 @@ class _Names:
 
 
 def _sentence_names(text: str, ctx: AnswerContext) -> Callable[[int], _Names]:
-    """The names of the sentence at an offset."""
+    """The names of the sentence at an offset (found once per catalog index and text)."""
+    return ctx.index_.read("sentences", text, lambda t: _sentences(t, ctx))
+
+
+def _sentences(text: str, ctx: AnswerContext) -> Callable[[int], _Names]:
     found = [m for m in _mentioned(text, ctx) if m.kind in ("metric", "member")]
-    stops = [m.end() for m in re.finditer(r"[.;!?](?=\s|$)", text)
+    stops = [m.end() for m in _found(text, ctx, _STOP)
              if not any(a <= m.start() < b for a, b in (x.span for x in found))] + [len(text) + 1]
 
     def names(at: int) -> _Names:
@@ -514,23 +570,35 @@ def _causes(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """Cause words, what led a move and a metric denied as the cause: held to the driver and
     the tree edges (prose.py: mislabelled_metric, weak_causal; flat_reasoning); hedges only
     where a claim cites a tree edge."""
-    argued = _argued(ctx)
+    cites = _cites(ctx)
+    words, hedges = ctx.index_.read("words_causes", text, lambda t: _cause_words(t, ctx))
+    for joins, spans in words:
+        if joins or cites.argued:
+            yield from spans
+    if cites.edged:
+        yield from hedges
+
+
+def _cause_words(text: str, ctx: AnswerContext
+                 ) -> tuple[tuple[tuple[bool, tuple[Span, ...]], ...], tuple[Span, ...]]:
+    """What `_causes` reads of a text alone, once per catalog index and text: each cause word
+    with whether its sentence joins two metrics (or names what led a move) and its spans, and
+    the hedges."""
     sentence = _sentence_names(text, ctx)
     led = _led_spans(text, ctx)
+    words = []
     for pattern in (CAUSE, _DROVE, _LED_ANYWHERE, _MAINLY, _DENIED_ANYWHERE):
-        for m in pattern.finditer(text):
+        for m in _found(text, ctx, pattern):
             names = sentence(m.start())  # a cause joins two metrics; what led a move, a member
-            if argued or len(names.metrics) >= 2 or (
-                    pattern is _LED_ANYWHERE and names.metrics and m.start() in led):
-                yield m.span()
-                effect = _THE_MOVE.match(text, m.end())
-                if effect and effect.group("w").lower() in _MOVE_NOUNS:
-                    yield effect.span()  # 'drove the fall': the answer's own change
-    if _edged(ctx):
-        for m in HEDGE.finditer(text):
-            yield m.span()
-        for m in _INFLUENCE.finditer(text):
-            yield m.span()
+            joins = len(names.metrics) >= 2 or bool(
+                pattern is _LED_ANYWHERE and names.metrics and m.start() in led)
+            spans = [m.span()]
+            effect = _THE_MOVE.match(text, m.end())
+            if effect and effect.group("w").lower() in _MOVE_NOUNS:
+                spans.append(effect.span())  # 'drove the fall': the answer's own change
+            words.append((joins, tuple(spans)))
+    hedges = [m.span() for pattern in (HEDGE, _INFLUENCE) for m in _found(text, ctx, pattern)]
+    return tuple(words), tuple(hedges)
 
 
 _THE_MOVE = re.compile(r"(?i)\s+(?:the|this|that|its)\s+(?P<w>[a-z]+)\b")
@@ -572,11 +640,11 @@ argument rests on and the rows they cite (the member's change and base)."""
 
 
 def _attribution(text: str, ctx: AnswerContext) -> Iterable[Span]:
-    if any(c.citation.field in ("contribution", "share") for c in _cited(ctx)):
-        for m in _ATTRIBUTED.finditer(text):
+    if _cites(ctx).attributed:
+        for m in _found(text, ctx, _ATTRIBUTED):
             yield m.span()
-    if _argued(ctx):
-        for m in _ARGUED.finditer(text):
+    if _cites(ctx).argued:
+        for m in _found(text, ctx, _ARGUED):
             effect = m.group().lower().split()[-2] if m.group().lower().endswith("effect") else ""
             if effect and not _EFFECT_OF[effect].search(_clause_before(text, m.start())):
                 continue  # '… moved within X (a mix effect)': the label names the other move
@@ -610,15 +678,97 @@ def _structure(text: str, ctx: AnswerContext) -> Iterable[Span]:
     point-in-time metric's cited value (point_in_time_as_period), 'N of them' to a cited
     count."""
     if ctx.answer.values:
-        for m in _LISTED.finditer(text):
+        for m in _found(text, ctx, _LISTED):
             yield m.span()
     for pattern in (_AT_END, _OF_THEM):
-        for m in pattern.finditer(text):
+        for m in _found(text, ctx, pattern):
             yield m.span()
 
 
-def _cited(ctx: AnswerContext) -> list[Cited]:
-    return [c for claim in ctx.claims for c in claim.cited]
+class _Cites:
+    """What the readings hold words to, of every claim's citations: found once per answer,
+    not once per text and reading (each of some 30 readings of each text asked again). What
+    few texts need (windows' lengths, units, entity keys) is found when first asked. It holds
+    no reference to the context that holds it: no cycle outlives the audit."""
+
+    def __init__(self, ctx: AnswerContext) -> None:
+        cited = tuple(c for claim in ctx.claims for c in claim.cited)
+        self.cited = cited
+        self.keys = frozenset(k for c in cited for k, _ in c.citation.selector)
+        """Every key a cited row is selected by."""
+        self.signed = frozenset(c.metric for c in cited if c.citation.field in _SIGNED)
+        """Metrics with a cited field whose sign a way of motion is held to."""
+        self.changed = frozenset(c.metric for c in cited
+                                 if c.citation.field in ("delta", "pct_change"))
+        self.series_metrics = frozenset(c.metric for c in cited if any(
+            k in _TIME_KEYS for k, _ in c.citation.selector))
+        """Metrics cited in rows keyed by a period (a series)."""
+        self.sizes: dict[str, set[float]] = {}
+        """Each metric's cited relative changes, unsigned (a size word's band)."""
+        self.changes: dict[str, list[float]] = {}
+        self.levels: dict[str, list[float]] = {}
+        for c in cited:
+            if c.citation.field == "pct_change" and isinstance(c.value, int | float):
+                self.sizes.setdefault(c.metric, set()).add(abs(c.value))
+            if isinstance(c.value, int | float) and not isinstance(c.value, bool):
+                into = self.changes if c.citation.field == "pct_change" else \
+                    self.levels if c.citation.field == "value" else None
+                if into is not None:
+                    into.setdefault(c.metric, []).append(float(c.value))
+        fields = {c.citation.field for c in cited}
+        self.argued = _argued(ctx)
+        self.edged = _edged(ctx)
+        self.attributed = bool(fields & {"contribution", "share"})
+        self.shared = bool(fields & SHARE_FIELDS)
+        self.grains = {c.result.grain for c in cited}
+        self._days: set[int] | None = None
+        self._units: tuple[re.Pattern[str] | None] | None = None
+        self._entity: tuple[dict[str, str], set[str]] | None = None
+
+    def days(self) -> set[int]:
+        """The length in days of every window a cited result covers."""
+        if self._days is None:
+            self._days = _cited_days(self.cited)
+        return self._days
+
+    def units(self, ctx: AnswerContext) -> re.Pattern[str] | None:
+        """A unit written after a number, of a cited metric's governed unit (`_units`)."""
+        if self._units is None:
+            self._units = (_unit_after(ctx, self.cited),)
+        return self._units[0]
+
+    def entity(self, ctx: AnswerContext) -> tuple[dict[str, str], set[str]]:
+        """Cited entity keys (numbers.py `entity_members`) and cited rows' numbered members."""
+        if self._entity is None:
+            self._entity = (entity_members(ctx), {
+                str(v).lower() for c in self.cited for k, v in c.row.key.items()
+                if k not in GRAIN_KEYS and str(v).isdigit()})
+        return self._entity
+
+
+def _cites(ctx: AnswerContext) -> _Cites:
+    if ctx.words is None:
+        ctx.words = _Cites(ctx)
+    found: _Cites = ctx.words
+    return found
+
+
+def _unit_after(ctx: AnswerContext, cited: Iterable[Cited]) -> re.Pattern[str] | None:
+    metrics = ctx.catalog.get("metrics", {})
+    units = {metrics.get(c.metric, {}).get("unit") for c in cited}
+    if units & set(TIME_UNITS) and ctx.index_.derive("time unit", time_unit) in units:
+        units |= set(TIME_UNITS)
+    governed: dict[str, set[str]] = {}
+    for unit in filter(None, map(measure_unit, units)):
+        governed.setdefault(MEASURES[unit][0], set()).add(unit)
+    # a quantity one cited unit measures is converted to it (numbers.py `read_stated`): any of
+    # its units is read
+    units |= {u for u, (quantity, _, _) in MEASURES.items() if len(governed.get(quantity, ())) == 1}
+    words = sorted({w for u in units if u for w in UNIT_SPELLINGS.get(u, (u.replace("_", " "),))},
+                   key=len, reverse=True)
+    if not words:
+        return None
+    return re.compile(rf"(?i)\s*(?:{'|'.join(map(re.escape, words))})(?![\w°/])")
 
 
 UNIT_SPELLINGS = {**TIME_SPELLINGS, **MEASURE_SPELLINGS}
@@ -629,20 +779,9 @@ def _units(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """A unit written after a number, where a cited metric is governed in that unit, or in a
     unit of time when one is (the number is converted to the metric's unit, numbers.py
     `time_unit`): the number is then held to that metric's cited fields (numbers.py)."""
-    metrics = ctx.catalog.get("metrics", {})
-    units = {metrics.get(c.metric, {}).get("unit") for c in _cited(ctx)}
-    if units & set(TIME_UNITS) and time_unit(ctx.catalog) in units:
-        units |= set(TIME_UNITS)
-    governed: dict[str, set[str]] = {}
-    for unit in filter(None, map(measure_unit, units)):
-        governed.setdefault(MEASURES[unit][0], set()).add(unit)
-    # a quantity one cited unit measures is converted to it (numbers.py `_read`): any of its units
-    units |= {u for u, (quantity, _, _) in MEASURES.items() if len(governed.get(quantity, ())) == 1}
-    words = sorted({w for u in units if u for w in UNIT_SPELLINGS.get(u, (u.replace("_", " "),))},
-                   key=len, reverse=True)
-    if not words:
+    after = _cites(ctx).units(ctx)
+    if after is None:
         return
-    after = re.compile(rf"(?i)\s*(?:{'|'.join(map(re.escape, words))})(?![\w°/])")
     for n in read_claims(ctx.index_, text):
         m = after.match(text, n.end)
         if m:
@@ -656,8 +795,8 @@ _GRAIN_WORDS = re.compile(r"(?i)\b(?:by\s+(?P<by>day|week|month|quarter|year)\b|
 
 def _grains(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """'by month', 'in the week of': held to the time grain of the rows the claims cite."""
-    keys = {k for c in _cited(ctx) for k, _ in c.citation.selector}
-    for m in _GRAIN_WORDS.finditer(text):
+    keys = _cites(ctx).keys
+    for m in _found(text, ctx, _GRAIN_WORDS):
         if (m.group("by") or m.group("in")).lower() in keys:
             yield m.span()
 
@@ -669,10 +808,10 @@ _GRAIN_OF = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": 
              "yearly": "year", "annual": "year"}
 
 
-def _cited_days(ctx: AnswerContext) -> set[int]:
+def _cited_days(cited: Iterable[Cited]) -> set[int]:
     """The length in days of every window a cited result covers."""
     out = set()
-    for c in _cited(ctx):
+    for c in cited:
         for cov in c.result.coverage:
             window = cov.get("requested") or {}
             try:
@@ -685,10 +824,10 @@ def _cited_days(ctx: AnswerContext) -> set[int]:
 
 def _grain_adjectives(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """'weekly revenue', 'monthly orders': held to the cited windows' length or grain."""
-    matches = list(_ADJECTIVE.finditer(text))
+    matches = _found(text, ctx, _ADJECTIVE)
     if not matches:
         return
-    days, grains = _cited_days(ctx), {c.result.grain for c in _cited(ctx)}
+    days, grains = _cites(ctx).days(), _cites(ctx).grains
     for m in matches:
         word = m.group("g").lower()
         low, high = _LENGTHS[word]
@@ -701,7 +840,7 @@ _WENT = re.compile(r"(?i)\bwent\b(?=\s+from\s+\S+\s+to\b)")
 
 
 def _went(text: str, ctx: AnswerContext) -> Iterable[Span]:
-    for m in _WENT.finditer(text):
+    for m in _found(text, ctx, _WENT):
         yield m.span()
 
 
@@ -710,8 +849,8 @@ _SHARE_OF = re.compile(r"(?i)\b(?:the\s+)?share\s+of\b|\bhad\b(?=\s+[0-9.]+\s?%\
 
 def _shares(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """'the share of X', 'had N % of': held to a cited share field."""
-    if any(c.citation.field in SHARE_FIELDS for c in _cited(ctx)):
-        for m in _SHARE_OF.finditer(text):
+    if _cites(ctx).shared:
+        for m in _found(text, ctx, _SHARE_OF):
             yield m.span()
 
 
@@ -728,7 +867,7 @@ def _no_member(text: str, ctx: AnswerContext) -> Iterable[Span]:
     if claim is None or not any(c.citation.field == "delta" and not c.citation.selector
                                 for c in claim.cited):
         return
-    for m in _NO_MEMBER.finditer(text):
+    for m in _found(text, ctx, _NO_MEMBER):
         yield m.span()
 
 
@@ -768,7 +907,7 @@ def _denials(text: str, ctx: AnswerContext) -> Iterable[Span]:
     ('over the period', 'the period before'), the cited series: held to the cited change's sign
     and size (direction_mismatch) and the cited windows (mislabelled_window)."""
     for pattern in (_DENIAL, _OVER):
-        for m in pattern.finditer(text):
+        for m in _found(text, ctx, pattern):
             yield m.span()
 
 
@@ -779,7 +918,7 @@ _IGNORED = re.compile(r"\(Ignored an instruction in the question, (?P<q>['\"])(?
 def _ignored(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """The rules analyst's note of an instruction it ignored: held to the question, whose words
     it quotes verbatim (the quote states nothing about the data)."""
-    for m in _IGNORED.finditer(text):
+    for m in _found(text, ctx, _IGNORED):
         if m.group("said") in (ctx.question or ""):
             yield m.span()
 
@@ -794,10 +933,13 @@ def _assumed(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """The rules analyst's note of the window it took when the question named none: held to
     the window every cited result was asked for first (the range or the week; for a value at
     the end of coverage, the day that window ends)."""
+    if "(Assumed no window named: " not in text:
+        return  # most texts: no walk over the cited coverage
     asked = {(str(c.result.coverage[0]["requested"]["start"]),
               str(c.result.coverage[0]["requested"]["end"]))
-             for c in _cited(ctx) if c.result.coverage and c.result.coverage[0].get("requested")}
-    for m in _ASSUMED.finditer(text):
+             for c in _cites(ctx).cited
+             if c.result.coverage and c.result.coverage[0].get("requested")}
+    for m in _found(text, ctx, _ASSUMED):
         stated = (m.group("a") or m.group("wa"), m.group("b") or m.group("wb"))
         ends = {end for _, end in asked}
         if asked == {stated} or (m.group("end") and ends == {m.group("end")}):
@@ -815,10 +957,10 @@ def _begins(text: str, ctx: AnswerContext) -> Iterable[Span]:
     caveats the answer)."""
     if "(The data begins " not in text:
         return  # most texts: no walk over the cited coverage
-    begun = {str(cov["covered"]["start"]) for c in _cited(ctx) for cov in c.result.coverage
+    begun = {str(cov["covered"]["start"]) for c in _cites(ctx).cited for cov in c.result.coverage
              if cov.get("partial") and cov.get("covered")
              and str(cov["covered"]["end"]) == str(cov["requested"]["end"])}
-    for m in _BEGINS.finditer(text):
+    for m in _found(text, ctx, _BEGINS):
         if m.group("day") in begun:
             yield m.span()
 
@@ -831,9 +973,9 @@ def _left_out(text: str, ctx: AnswerContext) -> Iterable[Span]:
     country recorded are left out of the list.'): held to a cited breakdown holding such a row
     (a key with no member)."""
     if "left out of the list" not in text or not any(
-            not v for c in _cited(ctx) for row in c.result.rows for v in row.key.values()):
+            not v for c in _cites(ctx).cited for row in c.result.rows for v in row.key.values()):
         return
-    for m in _LEFT_OUT.finditer(text):
+    for m in _found(text, ctx, _LEFT_OUT):
         yield m.span()
 
 
@@ -874,10 +1016,10 @@ def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """The verb of a run or a universal over a cited series ('it rose for 3 weeks in a row',
     'fell every week'), whatever its subject: held to the series' rows (counts.py runs,
     trends.py universal_direction)."""
-    if not any(k in _TIME_KEYS for c in _cited(ctx) for k, _ in c.citation.selector):
+    if not _cites(ctx).series_metrics:
         return
     for pattern in (_STREAK, _UNIVERSAL):
-        for run in pattern.finditer(text):
+        for run in _found(text, ctx, pattern):
             start = max([m.end() for m in re.finditer(r"[.;!?](?=\s|$)", text[:run.start()])]
                         + [0])
             verbs = [m for m in _WORD.finditer(text, start, run.start())
@@ -894,17 +1036,17 @@ READINGS: tuple[Reading, ...] = (_numbers, _mentions, _kept_out, _periods, _dire
 """Every reading of the answer's words, each holding what it consumes to the evidence."""
 
 
-TEXT_ONLY = frozenset({"_denials", "_parts", "_went"})
+TEXT_ONLY = frozenset({"_denials", "_parts", "_went", "_kept_out", "_counts"})
 """Readings of the text and the catalog alone: read once per catalog index and text.
 `_patterns` is not one: what it reads depends on what the answer cites (a series, a change,
 two members), so a reading kept from another answer of the same text would be wrong (the
 public API and the CLI re-audit disagreed once the index kept readings longer)."""
 
 
-def _spans(reading: Reading, text: str, ctx: AnswerContext) -> Iterable[Span]:
-    name = reading.__name__
-    if name in TEXT_ONLY:
-        return ctx.index_.read(f"words{name}", text, lambda t: tuple(reading(t, ctx)))
+def _spans(reading: Reading, kept: str | None, text: str, ctx: AnswerContext
+           ) -> Iterable[Span]:
+    if kept is not None:
+        return ctx.index_.read(kept, text, lambda t: tuple(reading(t, ctx)))
     return reading(text, ctx)
 
 
@@ -916,32 +1058,40 @@ def stating(text: str) -> list[Span]:
             ("'s", "’s")]
 
 
-def _stating(text: str) -> tuple[Span, ...]:
-    return tuple(stating(text))
+def _stating(text: str) -> tuple[tuple[Span, ...], bytes]:
+    """The stating words' spans, and a mask of their bytes (1 on each)."""
+    spans = tuple(stating(text))
+    mask = bytearray(len(text) + 1)
+    for a, b in spans:
+        mask[a:b] = b"\x01" * (b - a)
+    return spans, bytes(mask)
 
 
-_NAMES = {reading: reading.__name__.strip("_") for reading in READINGS}
-"""Each reading's name as the account records it."""
+_RUN = tuple((reading, reading.__name__.strip("_"),
+              f"words{reading.__name__}" if reading.__name__ in TEXT_ONLY else None)
+             for reading in READINGS)
+"""Each reading, its name as the account records it, and the kind its spans are kept under
+when it reads the text alone."""
 
 
 def account(text: str, ctx: AnswerContext) -> Account:
     """Which spans of `text` the readings consumed, and the runs of words none did. Readings
     run in order until every word that is not neutral is consumed (what a later one would
     consume too changes nothing the user is shown)."""
-    tokens = ctx.index_.read("stating", text, _stating)
+    tokens, mask = ctx.index_.read("stating", text, _stating)
     covered = bytearray(len(text) + 1)
+    left = bytearray(mask)  # 1 on every byte of a stating word no reading covered yet
     read: list[tuple[Span, str]] = []
-    for reading in READINGS:
-        if not tokens:
-            break
-        name = _NAMES[reading]
-        spans = 0
-        for a, b in _spans(reading, text, ctx):
+    for reading, name, kept in _RUN:
+        if left.find(1) < 0:
+            break  # every stating word is consumed
+        for a, b in _spans(reading, kept, text, ctx):
             read.append(((a, b), name))
-            covered[a:b] = b"\x01" * (b - a)
-            spans += 1
-        if spans:  # a token is left while some byte of it is not covered
-            tokens = tuple((a, b) for a, b in tokens if covered.find(0, a, b) >= 0)
+            if covered.find(0, a, b) >= 0:  # most spans cover what an earlier one did
+                covered[a:b] = b"\x01" * (b - a)
+                left[a:b] = bytes(b - a)
+    # a token is left while some byte of it is not covered
+    tokens = tuple((a, b) for a, b in tokens if covered.find(0, a, b) >= 0)
     unread: list[Span] = []
     for a, b in tokens:
         if unread and _joined(text, unread[-1][1], a, covered):

@@ -538,9 +538,17 @@ def _joined(text: str, a: PeriodMention, b: PeriodMention, lead: bool) -> bool:
     return lead and re.fullmatch(r"\s+and\s+(?:the\s+)?", between, re.IGNORECASE) is not None
 
 
+_SINCE = re.compile(r"\bsince\s+(?:the\s+)?$", re.IGNORECASE)
+
+
 def _since(text: str, a: PeriodMention, ctx: _Context) -> PeriodMention:
-    lead = re.search(r"\bsince\s+(?:the\s+)?$", text[:a.span[0]], re.IGNORECASE)
-    if lead is None or ctx.as_of is None:
+    if ctx.as_of is None:
+        return a
+    before = text[:a.span[0]]
+    if before.isascii() and "since" not in before.lower():
+        return a  # most periods: no 'since' before them, and no search of all the text before
+    lead = _SINCE.search(before)
+    if lead is None:
         return a
     span = (lead.start(), a.span[1])
     return PeriodMention(Period(a.period.start, ctx.as_of, "range"), text[span[0]:span[1]], span)
