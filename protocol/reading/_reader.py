@@ -109,7 +109,9 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     mentions, negated = _negated(text, mentions, catalog)
     mentions, excluded, cut, only = exclusions(text, mentions)
     ranges = _clock_ranges(text, catalog, mentions)
-    periods = _anchored(_without(named, mentions))
+    periods = _anchored(_without(named, mentions), text)
+    anchored = [ReadSpan(p.words, p.span, "window", "to the day named after it")
+                for p in named.found if _THIS.fullmatch(p.words) and p not in periods.found]
     # the words that keep members out are the filter's, never a shape's ('Delta', 'other than')
     masked = _blank(text, [span for _w, span, _d in cut] + [m.span for m in excluded])
     asks = _judged_change(masked, read_asks(masked, mentions, periods), mentions, catalog)
@@ -125,6 +127,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     asks = _counted_by(asks, catalog)
     asks = _hour_ranking(asks, catalog)
     mentions = sorted(mentions + said, key=lambda m: m.span)
+    mentions, asks = _rows_counted(text, mentions, asks, catalog)
+    asks = _ranked_noun(text, asks, mentions, catalog)
     if asks.share is not None and _rate_named(mentions, catalog):
         # 'what percentage of reminders were opened': a rate is the share asked for
         kept = tuple(replace(s, detail="the rate named is the share") if s.detail == "share of total"
@@ -138,7 +142,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += [ReadSpan(s.words, s.span, "shape", s.detail) for s in asks.spans] + overall
     spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a question of quantity")
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
-    spans += _whole(text, list(by_kind["metric"]), asks, catalog) + negated
+    spans += _whole(text, list(by_kind["metric"]), asks, catalog) + negated + anchored
     spans += _all_of(text, list(by_kind["dimension"]), asks, catalog)
     if asks.breakdown and asks.ranking is None:  # 'Break down cancellations by airport'
         spans += [ReadSpan(m.group(0), m.span(), "shape", "breakdown")
@@ -156,7 +160,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                       [m.name for m in (*by_kind["dimension"], *by_kind["member"], *excluded)])
     unread = tuple(sorted([ReadSpan(words, span, "unreadable", "no catalog entry or grammar reads it")
                            for words, span in unread_spans(text, taken, own)]
-                          + _contested(text, catalog, list(by_kind["metric"]), taken, own),
+                          + _contested(text, catalog, list(by_kind["metric"]), taken, own)
+                          + _nothing_ranked(text, asks),
                           key=lambda s: s.span))
     asked = tuple(dict.fromkeys(m.name for m in by_kind["metric"]))
     return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
@@ -276,8 +281,16 @@ def _running_from_start(periods: Periods, asks: Asks, mentions: list[Mention],
     start = min((str((i.get("coverage") or {}).get("start") or "")) for i in infos)
     if not start or dt.date.fromisoformat(start) > named.period.start:
         return periods
-    running = Period(dt.date.fromisoformat(start), named.period.end, "range")
+    begins = dt.date.fromisoformat(start)
+    said = [g.words for g in asks.spans if g.detail == "cumulative"]
+    if said and all(_AS_OF.fullmatch(w.strip()) for w in said):
+        # 'as of June 15, 2019' alone: the year's total so far (the data's, if it begins later)
+        begins = max(begins, named.period.end.replace(month=1, day=1))
+    running = Period(begins, named.period.end, "range")
     return Periods((replace(named, period=running),), periods.compare, periods.problems)
+
+
+_AS_OF = re.compile(r"as\s+of(?:\s+the\s+end\s+of)?", re.IGNORECASE)
 
 
 def _shared_words(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, Any]
@@ -526,17 +539,23 @@ def _rate_named(mentions: list[Mention], catalog: dict[str, Any]) -> bool:
 
 _TO_DATE = re.compile(r"\b(year|month|quarter)[- ]to[- ]date\b|\bytd\b|\bso far this (year|month|quarter)"
                       r"\b|\bthis (year|month|quarter) so far\b", re.IGNORECASE)
+_THIS = re.compile(r"this (year|month|quarter)", re.IGNORECASE)
 
 
-def _anchored(periods: Periods) -> Periods:
-    """'year to date at the end of August 2013': the year to date runs to the period named,
-    not to the as-of date."""
-    to_date = [p for p in periods.found if _TO_DATE.search(p.words)]
+_THIS_UNTIL = re.compile(r"\s*,?\s*(?:as\s+of|through|up\s+to|until|till)\b", re.IGNORECASE)
+"""'This year as of June 15, 2013': 'this year' is the year up to the day named after it."""
+
+
+def _anchored(periods: Periods, text: str = "") -> Periods:
+    """'year to date at the end of August 2013', 'this year as of June 15, 2013': the year to
+    date runs to the period named, not to the as-of date."""
+    to_date = [p for p in periods.found if _TO_DATE.search(p.words) or (
+        _THIS.fullmatch(p.words) and _THIS_UNTIL.match(text, p.span[1]))]
     others = [p for p in periods.found if p not in to_date]
     if len(to_date) != 1 or not others:
         return periods
     [running], anchor = to_date, others[-1].period
-    said = _TO_DATE.search(running.words)
+    said = _TO_DATE.search(running.words) or _THIS.fullmatch(running.words)
     unit = next((g for g in said.groups() if g), "year") if said else "year"
     start = {"year": anchor.end.replace(month=1, day=1),
              "month": anchor.end.replace(day=1),
@@ -1014,3 +1033,87 @@ def _clock_times(text: str, catalog: dict[str, Any], mentions: list[Mention]) ->
         if str(hour) in members:
             out.append(Mention("member", hours[0], str(hour), m.group(0), m.span(), "member"))
     return out
+
+
+def _nothing_ranked(text: str, asks: Asks) -> list[ReadSpan]:
+    """A ranking that ranks no dimension and no grain ('top 2 countries' where no dimension is
+    read from 'countries'): its words are unread, so the answer (a total) is never clean."""
+    ranking = asks.ranking
+    if ranking is None or ranking.dimension or ranking.grain or not ranking.spans:
+        return []
+    return [ReadSpan(text[a:b], (a, b), "unreadable", "a ranking of nothing named")
+            for a, b in ranking.spans if text[a:b].strip()]
+
+
+_NEXT_WORD = re.compile(r"\s*(?:the\s+)?([A-Za-z]+)\b")
+
+
+def _ranked_noun(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, Any]) -> Asks:
+    """'Top 2 countries by cancellations': a ranking whose words are followed by a noun that no
+    dimension mention read ranks the one dimension of every named metric that the noun names
+    as its own attribute (phrasings.dimension_of_word: customer_country, not country's
+    region); with none or several, the ranking stays of nothing (and unread)."""
+    ranking = asks.ranking
+    if ranking is None or ranking.dimension or ranking.grain or not ranking.spans:
+        return asks
+    found = _noun_dimension(text, max(b for _a, b in ranking.spans), mentions, catalog)
+    if found is None:
+        return asks
+    dim, extra = found
+    return replace(asks, ranking=replace(ranking, dimension=dim),
+                   breakdown=tuple(dict.fromkeys((dim, *asks.breakdown))),
+                   spans=tuple(sorted(asks.spans + extra, key=lambda g: g.span)))
+
+
+def _noun_dimension(text: str, at: int, mentions: list[Mention], catalog: dict[str, Any]
+                    ) -> tuple[str, tuple[GrammarSpan, ...]] | None:
+    """The dimension the noun at `at` names ('countries', 'destinations'), one every named
+    metric has: a dimension mention there, else the word's one dimension
+    (phrasings.dimension_of_word), whose span is then read as it; None when it names none."""
+    said = _NEXT_WORD.match(text, at)
+    if said is None or overlaps(said.span(1), [m.span for m in mentions if m.kind != "dimension"]):
+        return None
+    named = next((m.name for m in mentions if m.kind == "dimension" and m.span[0] == said.start(1)),
+                 None)
+    word = said.group(1).lower()
+    single = word[:-3] + "y" if word.endswith("ies") else word[:-1] if word.endswith("s") else word
+    dim = named or dimension_of_word(single, text, mentions, catalog)
+    metrics = catalog.get("metrics") or {}
+    if dim is None or not all(dim in ((metrics.get(m.name) or {}).get("dimensions") or ())
+                              for m in mentions if m.kind == "metric"):
+        return None
+    return dim, () if named else (GrammarSpan(said.group(1), said.span(1), f"by {dim}"),)
+
+
+_BY_ROWS = re.compile(r"\bmost\s+(common|frequent|popular)\b|\b(busiest)\b", re.IGNORECASE)
+"""'The most common destinations', 'the busiest day': ranked by how many rows each has."""
+
+
+def _rows_counted(text: str, mentions: list[Mention], asks: Asks, catalog: dict[str, Any]
+                  ) -> tuple[list[Mention], Asks]:
+    """'The 3 most common destinations from JFK', 'the busiest day at JFK': where no metric is
+    named, a ranking said by how often things occur ranks by the count of the rows they belong
+    to: the one count metric (`unit: count`) named by one word that carries the dimension
+    ranked and every member's ('flights'; 'cancelled flights' counts some of its rows). None or
+    several: nothing is read, and the ranking's words stay unread."""
+    said = _BY_ROWS.search(text)
+    if said is None or asks.ranking is None or any(m.kind == "metric" for m in mentions):
+        return mentions, asks
+    word = said.span(1) if said.group(1) else said.span(2)
+    after = _noun_dimension(text, word[1], mentions, catalog) if said.group(1) else None
+    ranked = after[0] if after else asks.ranking.dimension
+    needed = {m.name for m in mentions if m.kind == "member"} | ({ranked} if ranked else set())
+    found = [name for name, info in (catalog.get("metrics") or {}).items()
+             if info.get("unit") == "count" and info.get("type") == "simple"
+             and len(_WORDS.findall(str(info.get("label") or name))) == 1
+             and needed <= set(info.get("dimensions") or ())]
+    if len(found) != 1 or (ranked is None and asks.ranking.grain is None):
+        return mentions, asks
+    metric = Mention("metric", found[0], None, text[word[0]:word[1]], word, "said")
+    ranking = asks.ranking if ranked is None else replace(asks.ranking, dimension=ranked)
+    breakdown = asks.breakdown if ranked is None else tuple(dict.fromkeys((ranked, *asks.breakdown)))
+    most = (GrammarSpan("most", (said.start(), said.start() + 4), "ranking: by the count of rows"),
+            ) if said.group(1) else ()
+    spans = tuple(sorted(asks.spans + (after[1] if after else ()) + most, key=lambda g: g.span))
+    return sorted([*mentions, metric], key=lambda m: m.span), replace(
+        asks, ranking=ranking, breakdown=breakdown, spans=spans)

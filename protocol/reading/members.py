@@ -257,6 +257,7 @@ def find_members(text: str, catalog: dict[str, Any], named: list[tuple[int, int]
     table, longest = member_table(catalog)
     if not table:
         return []
+    reached = with_facts(catalog, metrics)
     out = _quoted(text, table)
     taken = [m.span for m in out]
     tokens = list(_TOKEN.finditer(text))
@@ -268,11 +269,29 @@ def find_members(text: str, catalog: dict[str, Any], named: list[tuple[int, int]
             i += 1
             continue
         size, span, entries = found
+        entries = _reaching(entries, reached)
+        if not entries:  # 'Orlando': an airport named so that no flight reaches
+            i += 1
+            continue
         out += [Mention("member", e.dimension, e.member, text[span[0]:span[1]], span, "member")
                 for e in entries]
         i += size
-    return out + _places(text, with_facts(catalog, metrics),
-                         [m.span for m in out] + list(named or ()))
+    return out + _places(text, reached, [m.span for m in out] + list(named or ()))
+
+
+def _reaching(entries: list[_Entry], reached: dict[str, Any]) -> list[_Entry]:
+    """The values the named metrics' facts reach, of an indexed dimension whose reach is known
+    (`with_facts`): 'Orlando' names the airport called Orlando, which no flight reaches, so the
+    name is left to the place reading ('Orlando Intl', the one with flights)."""
+    dims = reached.get("dimensions") or {}
+    out = []
+    for e in entries:
+        info = dims.get(e.dimension) or {}
+        if info.get("with_facts") and info.get("values") is not None and \
+                e.member not in set(map(str, info["values"])):
+            continue
+        out.append(e)
+    return out
 
 
 _PROPER = re.compile(r"[A-Z][A-Za-z'’]*(?:[ -]+[A-Z][A-Za-z'’]*){0,3}")
