@@ -109,7 +109,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     mentions, negated = _negated(text, mentions, catalog)
     mentions, excluded, cut, only = exclusions(text, mentions)
     ranges = _clock_ranges(text, catalog, mentions)
-    periods = _anchored(_without(named, mentions), text)
+    periods = _the_year(text, _anchored(_without(named, mentions), text), mentions, catalog)
     anchored = [ReadSpan(p.words, p.span, "window", "to the day named after it")
                 for p in named.found if _THIS.fullmatch(p.words) and p not in periods.found]
     # the words that keep members out are the filter's, never a shape's ('Delta', 'other than')
@@ -168,7 +168,21 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                    periods.found, asks, tuple(gaps), tuple(sorted(spans, key=lambda s: s.span)),
                    unread, tuple(ranges), tuple(excluded),
                    (*notes, *place_notes(by_kind["member"], catalog, asked)),
-                   prefix_doubts([*by_kind["member"], *excluded], catalog, asked))
+                   prefix_doubts([*by_kind["member"], *excluded], catalog, asked)
+                   + _day_parts(ranges))
+
+
+def _day_parts(ranges: list[Mention]) -> tuple[ReadSpan, ...]:
+    """'In the morning' read as hours by a convention (PARTS_OF_DAY): flagged, with the hours."""
+    out: dict[tuple[int, int], ReadSpan] = {}
+    for m in ranges:
+        said = _PART_OF_DAY.fullmatch(m.words)
+        if said is not None:
+            hours = [r.member for r in ranges if r.span == m.span]
+            out[m.span] = ReadSpan(m.words, m.span, "member",
+                                   f"{m.name} in {hours[0]}..{hours[-1]}: "
+                                   f"{said.group(1).lower()} taken as those hours")
+    return tuple(out.values())
 
 
 def _contested(text: str, catalog: dict[str, Any], metrics: list[Mention],
@@ -540,6 +554,29 @@ def _rate_named(mentions: list[Mention], catalog: dict[str, Any]) -> bool:
 _TO_DATE = re.compile(r"\b(year|month|quarter)[- ]to[- ]date\b|\bytd\b|\bso far this (year|month|quarter)"
                       r"\b|\bthis (year|month|quarter) so far\b", re.IGNORECASE)
 _THIS = re.compile(r"this (year|month|quarter)", re.IGNORECASE)
+
+
+_THE_YEAR = re.compile(r"\b(?:of|in|during|for|over|across)\s+(the\s+year)\b", re.IGNORECASE)
+
+
+def _the_year(text: str, periods: Periods, mentions: list[Mention], catalog: dict[str, Any]
+              ) -> Periods:
+    """'The busiest day of the year': with no period named, the one calendar year every named
+    metric's data lies in; data across several years leaves the words unread."""
+    said = _THE_YEAR.search(text)
+    entries = catalog.get("metrics") or {}
+    named = [m.name for m in mentions if m.kind == "metric"] or list(entries)  # 'the busiest day'
+    infos = [(entries.get(name) or {}).get("coverage") or {} for name in named]
+    if said is None or periods.found or not infos or not all(i.get("start") and i.get("end")
+                                                               for i in infos):
+        return periods
+    years = {str(i[k])[:4] for i in infos for k in ("start", "end")}
+    if len(years) != 1:
+        return periods
+    year = int(years.pop())
+    found = PeriodMention(Period(dt.date(year, 1, 1), dt.date(year, 12, 31), "year"),
+                          said.group(1), said.span(1))
+    return Periods((found,), periods.compare, periods.problems)
 
 
 _THIS_UNTIL = re.compile(r"\s*,?\s*(?:as\s+of|through|up\s+to|until|till)\b", re.IGNORECASE)
@@ -944,7 +981,13 @@ _CLOCK = re.compile(r"\b(?:at\s+)?(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w
 
 
 _CLOCK_BOUND = re.compile(r"\b(after|since|from|past|later\s+than|before|until|till|earlier\s+than|"
-                          r"by)\s+(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)", re.IGNORECASE)
+                          r"by)\s+(?:(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)|(noon|midday)\b)",
+                          re.IGNORECASE)
+_PART_OF_DAY = re.compile(r"\b(?:in\s+the\s+|during\s+the\s+|)(morning|afternoon|evening)s?\b",
+                          re.IGNORECASE)
+PARTS_OF_DAY = {"morning": (5, 12), "afternoon": (12, 17), "evening": (17, 21)}
+"""The hours a part of the day is taken to hold (from, up to): a convention, not the data's,
+so a reading of one is flagged (Reading.doubts) and never served clean."""
 
 
 _HALF = r"(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)?"
@@ -977,10 +1020,18 @@ def _clock_ranges(text: str, catalog: dict[str, Any], mentions: list[Mention]) -
             continue
         taken.append(m.span())
         out += [Mention("member", dim, str(v), m.group(0), m.span(), "said") for v in kept]
+    for m in _PART_OF_DAY.finditer(text):  # 'in the morning': 5 to 11, said as a doubt
+        if overlaps(m.span(), taken):
+            continue
+        start, end = PARTS_OF_DAY[m.group(1).lower()]
+        kept = sorted(int(v) for v in members if start <= int(v) < end)
+        taken.append(m.span())
+        out += [Mention("member", dim, str(v), m.group(0), m.span(), "said") for v in kept]
     for m in _CLOCK_BOUND.finditer(text):
         if overlaps(m.span(), taken):
             continue
-        hour = int(m.group(2)) % 12 + (12 if m.group(3).lower().startswith("p") else 0)
+        hour = 12 if m.group(4) else \
+            int(m.group(2)) % 12 + (12 if m.group(3).lower().startswith("p") else 0)
         later = m.group(1).lower().split()[0] in ("after", "since", "from", "past", "later")
         kept = sorted(int(v) for v in members if (int(v) >= hour if later else int(v) < hour))
         out += [Mention("member", dim, str(v), m.group(0), m.span(), "said") for v in kept]

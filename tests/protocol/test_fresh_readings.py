@@ -131,3 +131,42 @@ class TestNamesWithoutFacts:
     def test_shipping(self) -> None:
         reading = read_text("How many shipments went to Dallas in May 2024?", _SHIPPING)
         assert reading.member_keys() == [("destination_depot", "Dallas Hub")]
+
+
+class TestPartsOfTheDay:
+    """'In the morning', 'evening departures': the hours of the one hour dimension by a stated
+    convention (5-11, 12-16, 17-20), always flagged; 'before noon' is a clock time."""
+
+    def test_flights_morning_is_flagged(self, flights_layer) -> None:
+        reading = read_text("How many flights were delayed in the morning at JFK in May 2013?",
+                            flights_layer.catalog())
+        assert sorted(int(m.member or 0) for m in reading.ranges) == [5, 6, 7, 8, 9, 10, 11]
+        assert [d.words for d in reading.doubts] == ["in the morning"]
+
+    def test_before_noon(self, flights_layer) -> None:
+        reading = read_text("How many flights left Newark before noon on March 3, 2013?",
+                            flights_layer.catalog())
+        assert max(int(m.member or 0) for m in reading.ranges) == 11 and reading.unread == []
+
+    def test_no_hour_dimension_leaves_it_unread(self, shop_layer) -> None:
+        reading = read_text("How many orders were placed in the morning in May 2019?",
+                            shop_layer.catalog())
+        assert reading.ranges == () and "morning" in " ".join(reading.unread)
+
+
+class TestTheYear:
+    """'The busiest day of the year': the one calendar year the data lies in; data across
+    years leaves it as the grammar reads it."""
+
+    def test_flights(self, flights_layer) -> None:
+        reading = read_text("What was the busiest day of the year at JFK?", flights_layer.catalog())
+        assert _window(reading) == [("2013-01-01", "2013-12-31")] and reading.unread == []
+
+    def test_tutorial(self, tutorial_layer) -> None:
+        reading = read_text("Which day of the year had the most transactions?",
+                            tutorial_layer.catalog())
+        assert _window(reading) == [("2022-01-01", "2022-12-31")]
+
+    def test_shop_spans_years(self, shop_layer) -> None:
+        reading = read_text("Which month of the year had the most orders?", shop_layer.catalog())
+        assert reading.periods == ()
