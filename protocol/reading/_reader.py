@@ -100,7 +100,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     if _SHARE_OF.search(text):  # 'the year's cancellations … in February': the year holding it
         named = with_enclosing(text, named)
     mentions, overall = _overall(text, find_mentions(text, catalog), catalog)
-    mentions, notes = carried(mentions, catalog)
+    mentions, notes = carried(_total_of(text, mentions, catalog), catalog)
     mentions = sorted(mentions + _clock_times(text, catalog, mentions) + _rate(text, catalog, mentions)
                       + _unit_total(text, catalog, mentions), key=lambda m: m.span)
     mentions = sorted(mentions + _verb_named(text, catalog, mentions), key=lambda m: m.span)
@@ -1168,3 +1168,23 @@ def _rows_counted(text: str, mentions: list[Mention], asks: Asks, catalog: dict[
     spans = tuple(sorted(asks.spans + (after[1] if after else ()) + most, key=lambda g: g.span))
     return sorted([*mentions, metric], key=lambda m: m.span), replace(
         asks, ranking=ranking, breakdown=breakdown, spans=spans)
+
+
+_TOTAL_FIRST = re.compile(r"(?:total|overall)\s+", re.IGNORECASE)
+
+
+def _total_of(text: str, mentions: list[Mention], catalog: dict[str, Any]) -> list[Mention]:
+    """'Total transaction amount': a metric named with 'total' as its first word ('Total
+    Transactions') that the following words take over as another metric's whole name
+    ('transaction amount') is that other metric, 'total' its qualifier (mentions.contested);
+    read whole, nothing is left over."""
+    metrics = [m for m in mentions if m.kind == "metric"]
+    out = list(mentions)
+    for _words, span, other in contested(text, catalog, metrics):
+        m = next((x for x in metrics if x.span[1] == span[0]), None)
+        first = _TOTAL_FIRST.match(text, m.span[0]) if m is not None else None
+        if m is None or first is None:
+            continue
+        out = [Mention("metric", other, None, text[first.end():span[1]], (first.end(), span[1]),
+                       "label") if x is m else x for x in out]
+    return out

@@ -442,8 +442,11 @@ def _which_most(masked: str, mentions: list[Mention], by: list[By]) -> Ranking |
                    (head, m.span("s")))
 
 
+_RANK = re.compile(r"\brank(?:ed|ing|s)?\b", re.IGNORECASE)
+
+
 def _rank_word(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
-    m = re.search(r"\brank(?:ed|ing|s)?\b", masked, re.IGNORECASE)
+    m = _RANK.search(masked)
     if m is None:
         return None
     return Ranking("most", None, _dimension_at(masked, mentions, m.end(), by), (m.span(),))
@@ -489,6 +492,9 @@ def _used(text: str, masked: str, moving: str, ranking: Ranking | None, grain_sp
         # 'best' and 'worst' say which way is good, which the catalog does not govern: unread
         out += [GrammarSpan(text[a:b], (a, b), detail) for a, b in ranking.spans
                 if b > a and not JUDGED.search(text[a:b])]
+        # 'Rank the three NYC airports by …': the verb of a ranking read from its other words
+        out += [GrammarSpan(m.group(0), m.span(), detail) for m in _RANK.finditer(masked)
+                if not overlaps(m.span(), list(ranking.spans))]
     out += [GrammarSpan(m.group(0), m.span(), "change") for m in _MOVES.finditer(moving)]
     out += [GrammarSpan(m.group(2), m.span(2), "the metric's own verb")
             for m in _HOW_MUCH_FELL.finditer(masked)]

@@ -170,3 +170,38 @@ class TestTheYear:
     def test_shop_spans_years(self, shop_layer) -> None:
         reading = read_text("Which month of the year had the most orders?", shop_layer.catalog())
         assert reading.periods == ()
+
+
+class TestTotalOf:
+    """'Total transaction amount': a metric whose label begins with 'total' ('Total
+    Transactions', the shop's legacy 'total orders') gives way to the one the following words
+    name whole ('transaction amount', 'order count'); 'total' is then its qualifier."""
+
+    def test_tutorial(self, tutorial_layer) -> None:
+        reading = read_text("Total transaction amount for US customers in the week of 28 March 2022",
+                            tutorial_layer.catalog())
+        assert reading.metric_names() == ["transaction_amount"] and reading.unread == []
+        kept = read_text("What were total transactions as of March 31, 2022?",
+                         tutorial_layer.catalog())
+        assert kept.metric_names() == ["cumulative_transactions"]
+
+    def test_shop(self, shop_layer) -> None:
+        reading = read_text("Total order count in 2019", shop_layer.catalog())
+        assert reading.metric_names() == ["order_count"]
+
+
+class TestRankVerb:
+    """'Rank the three NYC airports by …', 'Rank airlines by …': the verb is the ranking's,
+    never a member slot ('Rank' is no airline)."""
+
+    def test_flights(self, flights_layer) -> None:
+        catalog = flights_layer.catalog()
+        for text in ("Rank the three NYC airports by cancellation rate in 2013",
+                     "Rank airlines by the number of flights in 2013"):
+            reading = read_text(text, catalog)
+            assert reading.asks.ranking is not None and reading.unread == [], text
+
+    def test_shop(self, shop_layer) -> None:
+        reading = read_text("Rank stores by revenue in 2019", shop_layer.catalog())
+        assert reading.asks.ranking is not None and reading.asks.ranking.dimension == "store"
+        assert reading.unread == []
