@@ -17,6 +17,7 @@ from showwork.protocol.reading.asks import (
     Asks,
     By,
     GrammarSpan,
+    Ranking,
     read_asks,
     size_of,
 )
@@ -128,6 +129,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     asks = _hour_ranking(asks, catalog)
     mentions = sorted(mentions + said, key=lambda m: m.span)
     mentions, asks = _rows_counted(text, mentions, asks, catalog)
+    asks = _which_of_two(text, asks, mentions)
     asks = _ranked_noun(text, asks, mentions, catalog)
     if asks.share is not None and _rate_named(mentions, catalog):
         # 'what percentage of reminders were opened': a rate is the share asked for
@@ -1188,3 +1190,38 @@ def _total_of(text: str, mentions: list[Mention], catalog: dict[str, Any]) -> li
         out = [Mention("metric", other, None, text[first.end():span[1]], (first.end(), span[1]),
                        "label") if x is m else x for x in out]
     return out
+
+
+_WHICH = re.compile(r"\b(?:which|what|who)\b", re.IGNORECASE)
+_MORE = re.compile(r"\b(?:(more|higher|larger|bigger|greater)|(fewer|less|lower|smaller))\b",
+                   re.IGNORECASE)
+_EITHER = re.compile(r"\s*(?:,\s*)?(?:or|vs\.?|versus)\s+", re.IGNORECASE)
+
+
+def _which_of_two(text: str, asks: Asks, mentions: list[Mention]) -> Asks:
+    """'Which airport had more cancellations, JFK or LGA?': the one of the members named side
+    by side ('A or B', 'A vs B', of one dimension) with more (or fewer) of the metric — a
+    ranking of those members, not their values side by side. Read only with one metric named,
+    no other ranking, change or share, and the question word and the comparative both said."""
+    if asks.ranking is not None or asks.change or asks.share is not None or asks.why:
+        return asks
+    if len({m.name for m in mentions if m.kind == "metric"}) != 1:
+        return asks
+    by_dim: dict[str, list[Mention]] = {}
+    for m in mentions:
+        if m.kind == "member":
+            by_dim.setdefault(m.name, []).append(m)
+    pairs = {d: named for d, named in by_dim.items() if len(named) == 2
+             and _EITHER.fullmatch(text[named[0].span[1]:named[1].span[0]])}
+    said = [d for d in pairs if any(m.kind == "dimension" and m.name == d for m in mentions)]
+    dims = said or list(pairs)  # 'which store': of a store's two readings, the one named
+    which, more = _WHICH.search(text), _MORE.search(text)
+    if len(dims) != 1 or which is None or more is None or len(_MORE.findall(text)) != 1:
+        return asks
+    order: Literal["most", "least"] = "most" if more.group(1) else "least"
+    dim = dims[0]
+    ranking = Ranking(order, 1, dim, (which.span(), more.span()))
+    spans = asks.spans + (GrammarSpan(which.group(0), which.span(), "ranking of the two named"),
+                          GrammarSpan(more.group(0), more.span(), f"ranking: {order}"))
+    return replace(asks, ranking=ranking, breakdown=tuple(dict.fromkeys((dim, *asks.breakdown))),
+                   spans=tuple(sorted(spans, key=lambda g: g.span)))
