@@ -1006,38 +1006,43 @@ def _hour(number: str, suffix: str) -> int:
 def _clock_ranges(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
     """'After 9pm', 'before 6am': the hours of the one hour dimension (_hour_dimension) from the
     hour named on ('after 9pm': 21 and later, the hour of 9pm included, as an hour dimension
-    cannot split it), or before it ('before 6am': up to 5), each a member on the phrase's span."""
+    cannot split it), or before it ('before 6am': up to 5), each a member on the phrase's span.
+    Several phrases each narrow the hours ('in the morning, after 9am': 9 to 11); none left,
+    nothing is read."""
     found = _hour_dimension(catalog)
     if found is None:
         return []
     dim, members = found
     taken = [m.span for m in mentions]
-    out = []
+    said: list[tuple[str, Span, set[int]]] = []
     for m in _CLOCK_BETWEEN.finditer(text):  # 'between 6am and 9am': 6, 7 and 8
         if overlaps(m.span(), taken):
             continue
         start, end = _hour(m.group(1), m.group(2) or m.group(4)), _hour(m.group(3), m.group(4))
-        kept = sorted(int(v) for v in members if start <= int(v) < end)
+        kept = {int(v) for v in members if start <= int(v) < end}
         if not kept:
             continue
         taken.append(m.span())
-        out += [Mention("member", dim, str(v), m.group(0), m.span(), "said") for v in kept]
+        said.append((m.group(0), m.span(), kept))
     for m in _PART_OF_DAY.finditer(text):  # 'in the morning': 5 to 11, said as a doubt
         if overlaps(m.span(), taken):
             continue
         start, end = PARTS_OF_DAY[m.group(1).lower()]
-        kept = sorted(int(v) for v in members if start <= int(v) < end)
         taken.append(m.span())
-        out += [Mention("member", dim, str(v), m.group(0), m.span(), "said") for v in kept]
+        said.append((m.group(0), m.span(), {int(v) for v in members if start <= int(v) < end}))
     for m in _CLOCK_BOUND.finditer(text):
         if overlaps(m.span(), taken):
             continue
         hour = 12 if m.group(4) else \
             int(m.group(2)) % 12 + (12 if m.group(3).lower().startswith("p") else 0)
         later = m.group(1).lower().split()[0] in ("after", "since", "from", "past", "later")
-        kept = sorted(int(v) for v in members if (int(v) >= hour if later else int(v) < hour))
-        out += [Mention("member", dim, str(v), m.group(0), m.span(), "said") for v in kept]
-    return out
+        said.append((m.group(0), m.span(),
+                     {int(v) for v in members if (int(v) >= hour if later else int(v) < hour)}))
+    if not said:
+        return []
+    hours = sorted(set.intersection(*(kept for _w, _s, kept in said)))
+    return [Mention("member", dim, str(v), words, span, "said")
+            for words, span, _kept in said for v in hours]
 
 
 def _hour_ranking(asks: Asks, catalog: dict[str, Any]) -> Asks:

@@ -205,3 +205,36 @@ class TestRankVerb:
         reading = read_text("Rank stores by revenue in 2019", shop_layer.catalog())
         assert reading.asks.ranking is not None and reading.asks.ranking.dimension == "store"
         assert reading.unread == []
+
+
+_CALLS: dict[str, Any] = {
+    "metrics": {"calls": {"label": "calls", "synonyms": [], "previous_names": [],
+                          "grains": ["day", "month"], "unit": "count", "type": "simple",
+                          "dimensions": ["call_hour"]}},
+    "dimensions": {"call_hour": {"label": "hour of the call", "pattern": None,
+                                 "members": [str(h) for h in range(24)]}},
+    "tree": {"exact": [], "influence": []},
+}
+
+
+class TestClockBoundsNarrow:
+    """Several clock phrases each narrow the hours: 'after 6am and before 9am' is 6 to 8, and
+    'before 8am …, before 6am' is before 6 (it was the union: read as 'before 8am' alone, a
+    metamorphic violation); bounds that leave no hour are unread."""
+
+    @staticmethod
+    def _hours(reading) -> list[int]:
+        return sorted({int(m.member or 0) for m in reading.ranges})
+
+    def test_flights(self, flights_layer) -> None:
+        catalog = flights_layer.catalog()
+        assert self._hours(read_text("Flights scheduled after 6am and before 9am from JFK in "
+                                     "March 2013", catalog)) == [6, 7, 8]
+        assert self._hours(read_text("Flights scheduled before 8am from LaGuardia in March "
+                                     "2013, before 6am?", catalog)) == [1, 5]
+
+    def test_calls(self) -> None:
+        reading = read_text("How many calls came in the evening after 7pm in May 2024?", _CALLS)
+        assert self._hours(reading) == [19, 20]
+        none = read_text("How many calls came after 9pm before 6am in May 2024?", _CALLS)
+        assert none.ranges == () and none.unread
