@@ -80,6 +80,13 @@ class TestRowsCounted:
         assert (reading.asks.ranking.n, reading.asks.ranking.dimension) == (3, "destination")
         assert reading.unread == []
 
+    def test_what_were_ranks_the_noun(self, flights_layer) -> None:
+        """'What were the most popular destinations': 'were' is no dimension to break down by."""
+        reading = read_text("What were the most popular destinations from Newark?",
+                            flights_layer.catalog())
+        assert reading.metric_names() == ["flights"]
+        assert reading.asks.breakdown == ("destination",) and reading.unread == []
+
     def test_the_busiest_store(self, shop_layer) -> None:
         reading = read_text("Which store was the busiest in March 2019?", shop_layer.catalog())
         assert reading.metric_names() == ["order_count"]
