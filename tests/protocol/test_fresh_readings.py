@@ -245,3 +245,30 @@ class TestClockBoundsNarrow:
         assert self._hours(reading) == [19, 20]
         none = read_text("How many calls came after 9pm before 6am in May 2024?", _CALLS)
         assert none.ranges == () and none.unread
+
+
+class TestPlaceQualifier:
+    """'Boston Logan', 'Houston Hobby': a capitalised word just before the place read that is a
+    word of its dimension's other values in the data (stations no flight reaches) and of none
+    the facts reach is the place's qualifier, read with it; a word naming a place with facts
+    ('Denver Atlanta') is no qualifier."""
+
+    def test_flights(self, flights_layer) -> None:
+        catalog = flights_layer.catalog()
+        logan = read_text("How many flights to Boston Logan were cancelled in January 2013?", catalog)
+        assert logan.member_keys() == [("destination_airport_name",
+                                        "General Edward Lawrence Logan Intl")]
+        assert logan.unread == []
+        hobby = read_text("Flights from Newark to Houston Hobby in 2013", catalog)
+        assert ("destination_airport_name", "William P Hobby") in hobby.member_keys()
+        assert hobby.unread == []
+        assert "Atlanta" in read_text("How many flights went to Denver Atlanta in 2013?",
+                                      catalog).unread
+
+    def test_shipping(self) -> None:
+        catalog = {**_SHIPPING, "dimensions": {"destination_depot": {
+            **_SHIPPING["dimensions"]["destination_depot"],
+            "values": ["Dallas", "Dallas Hub", "Reno Tahoe Depot", "Sparks Yard"]}}}
+        reading = read_text("How many shipments went to Sparks Tahoe in May 2024?", catalog)
+        assert reading.member_keys() == [("destination_depot", "Reno Tahoe Depot")]
+        assert reading.unread == []
