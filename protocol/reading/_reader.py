@@ -1170,8 +1170,9 @@ def _rows_counted(text: str, mentions: list[Mention], asks: Asks, catalog: dict[
     metric = Mention("metric", found[0], None, text[word[0]:word[1]], word, "said")
     ranking = asks.ranking if ranked is None else replace(asks.ranking, dimension=ranked)
     old = asks.ranking.dimension  # 'what were the most popular X': no dimension 'were'
+    gone = old if old not in (catalog.get("dimensions") or {}) else None
     breakdown = asks.breakdown if ranked is None else tuple(dict.fromkeys(
-        (ranked, *(d for d in asks.breakdown if d != old))))
+        (ranked, *(d for d in asks.breakdown if d != gone))))
     most = (GrammarSpan("most", (said.start(), said.start() + 4), "ranking: by the count of rows"),
             ) if said.group(1) else ()
     spans = tuple(sorted(asks.spans + (after[1] if after else ()) + most, key=lambda g: g.span))
