@@ -148,8 +148,11 @@ def _filters(q: Understood, reading: Reading, catalog: dict[str, Any]) -> None:
     """Filters from named members ('android users', 'the plus plan', 'in the US'), and from
     words in a dimension's member slot ('the windows platform'), which the layer will check.
     Two or more members of one dimension ('android and ios') set them side by side."""
-    for span, dim, member in _each_member(q, reading, reading.members, catalog, "mean"):
-        if dim not in q.group_by:
+    named = _each_member(q, reading, reading.members, catalog, "mean")
+    several = {d for _s, d, _m in named if sum(1 for _x, e, _y in named if e == d) > 1}
+    for span, dim, member in named:
+        # 'which airport had more, JFK or LGA': the two named are the ones ranked
+        if dim not in q.group_by or dim in several:
             _add_filter(q, dim, member)
             if any(m.span == span and m.how == "said" for m in reading.members):
                 q.guessed.append((reading.text[span[0]:span[1]], dim, member))

@@ -801,9 +801,14 @@ def entity_keys(ctx: AnswerContext) -> dict[str, tuple[str, str]]:
 
 
 def _entity_member(ctx: AnswerContext, value: str) -> bool:
-    """`value` is a cited row's key member of an entity (an order id, a tail number): a label,
-    not a number."""
-    return value.strip().lower() in entity_members(ctx)
+    """`value` is a cited row's key member of an entity (an order id, a tail number) or one of
+    a governed dimension's listed members (a departure hour, '16', that a ranking by hour
+    names): a label, not a number."""
+    said = value.strip().lower()
+    dims = ctx.catalog.get("dimensions") or {}
+    return said in entity_members(ctx) or any(
+        str(v).lower() == said and str(v) in map(str, (dims.get(k) or {}).get("members") or ())
+        for claim in ctx.claims for c in claim.cited for k, v in c.row.key.items())
 
 
 def _string_headline(numbers: tuple[ReadNumber, ...], value: str,

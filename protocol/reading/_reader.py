@@ -17,6 +17,7 @@ from showwork.protocol.reading.asks import (
     Asks,
     By,
     GrammarSpan,
+    Ranking,
     read_asks,
     size_of,
 )
@@ -100,7 +101,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     if _SHARE_OF.search(text):  # 'the year's cancellations … in February': the year holding it
         named = with_enclosing(text, named)
     mentions, overall = _overall(text, find_mentions(text, catalog), catalog)
-    mentions, notes = carried(mentions, catalog)
+    mentions, notes = carried(_total_of(text, mentions, catalog), catalog)
     mentions = sorted(mentions + _clock_times(text, catalog, mentions) + _rate(text, catalog, mentions)
                       + _unit_total(text, catalog, mentions), key=lambda m: m.span)
     mentions = sorted(mentions + _verb_named(text, catalog, mentions), key=lambda m: m.span)
@@ -109,7 +110,9 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     mentions, negated = _negated(text, mentions, catalog)
     mentions, excluded, cut, only = exclusions(text, mentions)
     ranges = _clock_ranges(text, catalog, mentions)
-    periods = _anchored(_without(named, mentions))
+    periods = _the_year(text, _anchored(_without(named, mentions), text), mentions, catalog)
+    anchored = [ReadSpan(p.words, p.span, "window", "to the day named after it")
+                for p in named.found if _THIS.fullmatch(p.words) and p not in periods.found]
     # the words that keep members out are the filter's, never a shape's ('Delta', 'other than')
     masked = _blank(text, [span for _w, span, _d in cut] + [m.span for m in excluded])
     asks = _judged_change(masked, read_asks(masked, mentions, periods), mentions, catalog)
@@ -125,6 +128,9 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     asks = _counted_by(asks, catalog)
     asks = _hour_ranking(asks, catalog)
     mentions = sorted(mentions + said, key=lambda m: m.span)
+    mentions, asks = _rows_counted(text, mentions, asks, catalog)
+    asks = _which_of_two(text, asks, mentions)
+    asks = _ranked_noun(text, asks, mentions, catalog)
     if asks.share is not None and _rate_named(mentions, catalog):
         # 'what percentage of reminders were opened': a rate is the share asked for
         kept = tuple(replace(s, detail="the rate named is the share") if s.detail == "share of total"
@@ -138,7 +144,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += [ReadSpan(s.words, s.span, "shape", s.detail) for s in asks.spans] + overall
     spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a question of quantity")
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
-    spans += _whole(text, list(by_kind["metric"]), asks, catalog) + negated
+    spans += _whole(text, list(by_kind["metric"]), asks, catalog) + negated + anchored
     spans += _all_of(text, list(by_kind["dimension"]), asks, catalog)
     if asks.breakdown and asks.ranking is None:  # 'Break down cancellations by airport'
         spans += [ReadSpan(m.group(0), m.span(), "shape", "breakdown")
@@ -156,14 +162,29 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                       [m.name for m in (*by_kind["dimension"], *by_kind["member"], *excluded)])
     unread = tuple(sorted([ReadSpan(words, span, "unreadable", "no catalog entry or grammar reads it")
                            for words, span in unread_spans(text, taken, own)]
-                          + _contested(text, catalog, list(by_kind["metric"]), taken, own),
+                          + _contested(text, catalog, list(by_kind["metric"]), taken, own)
+                          + _nothing_ranked(text, asks),
                           key=lambda s: s.span))
     asked = tuple(dict.fromkeys(m.name for m in by_kind["metric"]))
     return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
                    periods.found, asks, tuple(gaps), tuple(sorted(spans, key=lambda s: s.span)),
                    unread, tuple(ranges), tuple(excluded),
                    (*notes, *place_notes(by_kind["member"], catalog, asked)),
-                   prefix_doubts([*by_kind["member"], *excluded], catalog, asked))
+                   prefix_doubts([*by_kind["member"], *excluded], catalog, asked)
+                   + _day_parts(ranges))
+
+
+def _day_parts(ranges: list[Mention]) -> tuple[ReadSpan, ...]:
+    """'In the morning' read as hours by a convention (PARTS_OF_DAY): flagged, with the hours."""
+    out: dict[tuple[int, int], ReadSpan] = {}
+    for m in ranges:
+        said = _PART_OF_DAY.fullmatch(m.words)
+        if said is not None:
+            hours = [r.member for r in ranges if r.span == m.span]
+            out[m.span] = ReadSpan(m.words, m.span, "member",
+                                   f"{m.name} in {hours[0]}..{hours[-1]}: "
+                                   f"{said.group(1).lower()} taken as those hours")
+    return tuple(out.values())
 
 
 def _contested(text: str, catalog: dict[str, Any], metrics: list[Mention],
@@ -276,8 +297,16 @@ def _running_from_start(periods: Periods, asks: Asks, mentions: list[Mention],
     start = min((str((i.get("coverage") or {}).get("start") or "")) for i in infos)
     if not start or dt.date.fromisoformat(start) > named.period.start:
         return periods
-    running = Period(dt.date.fromisoformat(start), named.period.end, "range")
+    begins = dt.date.fromisoformat(start)
+    said = [g.words for g in asks.spans if g.detail == "cumulative"]
+    if said and all(_AS_OF.fullmatch(w.strip()) for w in said):
+        # 'as of June 15, 2019' alone: the year's total so far (the data's, if it begins later)
+        begins = max(begins, named.period.end.replace(month=1, day=1))
+    running = Period(begins, named.period.end, "range")
     return Periods((replace(named, period=running),), periods.compare, periods.problems)
+
+
+_AS_OF = re.compile(r"as\s+of(?:\s+the\s+end\s+of)?", re.IGNORECASE)
 
 
 def _shared_words(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, Any]
@@ -526,17 +555,46 @@ def _rate_named(mentions: list[Mention], catalog: dict[str, Any]) -> bool:
 
 _TO_DATE = re.compile(r"\b(year|month|quarter)[- ]to[- ]date\b|\bytd\b|\bso far this (year|month|quarter)"
                       r"\b|\bthis (year|month|quarter) so far\b", re.IGNORECASE)
+_THIS = re.compile(r"this (year|month|quarter)", re.IGNORECASE)
 
 
-def _anchored(periods: Periods) -> Periods:
-    """'year to date at the end of August 2013': the year to date runs to the period named,
-    not to the as-of date."""
-    to_date = [p for p in periods.found if _TO_DATE.search(p.words)]
+_THE_YEAR = re.compile(r"\b(?:of|in|during|for|over|across)\s+(the\s+year)\b", re.IGNORECASE)
+
+
+def _the_year(text: str, periods: Periods, mentions: list[Mention], catalog: dict[str, Any]
+              ) -> Periods:
+    """'The busiest day of the year': with no period named, the one calendar year every named
+    metric's data lies in; data across several years leaves the words unread."""
+    said = _THE_YEAR.search(text)
+    entries = catalog.get("metrics") or {}
+    named = [m.name for m in mentions if m.kind == "metric"] or list(entries)  # 'the busiest day'
+    infos = [(entries.get(name) or {}).get("coverage") or {} for name in named]
+    if said is None or periods.found or not infos or not all(i.get("start") and i.get("end")
+                                                               for i in infos):
+        return periods
+    years = {str(i[k])[:4] for i in infos for k in ("start", "end")}
+    if len(years) != 1:
+        return periods
+    year = int(years.pop())
+    found = PeriodMention(Period(dt.date(year, 1, 1), dt.date(year, 12, 31), "year"),
+                          said.group(1), said.span(1))
+    return Periods((found,), periods.compare, periods.problems)
+
+
+_THIS_UNTIL = re.compile(r"\s*,?\s*(?:as\s+of|through|up\s+to|until|till)\b", re.IGNORECASE)
+"""'This year as of June 15, 2013': 'this year' is the year up to the day named after it."""
+
+
+def _anchored(periods: Periods, text: str = "") -> Periods:
+    """'year to date at the end of August 2013', 'this year as of June 15, 2013': the year to
+    date runs to the period named, not to the as-of date."""
+    to_date = [p for p in periods.found if _TO_DATE.search(p.words) or (
+        _THIS.fullmatch(p.words) and _THIS_UNTIL.match(text, p.span[1]))]
     others = [p for p in periods.found if p not in to_date]
     if len(to_date) != 1 or not others:
         return periods
     [running], anchor = to_date, others[-1].period
-    said = _TO_DATE.search(running.words)
+    said = _TO_DATE.search(running.words) or _THIS.fullmatch(running.words)
     unit = next((g for g in said.groups() if g), "year") if said else "year"
     start = {"year": anchor.end.replace(month=1, day=1),
              "month": anchor.end.replace(day=1),
@@ -925,7 +983,13 @@ _CLOCK = re.compile(r"\b(?:at\s+)?(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w
 
 
 _CLOCK_BOUND = re.compile(r"\b(after|since|from|past|later\s+than|before|until|till|earlier\s+than|"
-                          r"by)\s+(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)", re.IGNORECASE)
+                          r"by)\s+(?:(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)|(noon|midday)\b)",
+                          re.IGNORECASE)
+_PART_OF_DAY = re.compile(r"\b(?:in\s+the\s+|during\s+the\s+|)(morning|afternoon|evening)s?\b",
+                          re.IGNORECASE)
+PARTS_OF_DAY = {"morning": (5, 12), "afternoon": (12, 17), "evening": (17, 21)}
+"""The hours a part of the day is taken to hold (from, up to): a convention, not the data's,
+so a reading of one is flagged (Reading.doubts) and never served clean."""
 
 
 _HALF = r"(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)?"
@@ -942,30 +1006,43 @@ def _hour(number: str, suffix: str) -> int:
 def _clock_ranges(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
     """'After 9pm', 'before 6am': the hours of the one hour dimension (_hour_dimension) from the
     hour named on ('after 9pm': 21 and later, the hour of 9pm included, as an hour dimension
-    cannot split it), or before it ('before 6am': up to 5), each a member on the phrase's span."""
+    cannot split it), or before it ('before 6am': up to 5), each a member on the phrase's span.
+    Several phrases each narrow the hours ('in the morning, after 9am': 9 to 11); none left,
+    nothing is read."""
     found = _hour_dimension(catalog)
     if found is None:
         return []
     dim, members = found
     taken = [m.span for m in mentions]
-    out = []
+    said: list[tuple[str, Span, set[int]]] = []
     for m in _CLOCK_BETWEEN.finditer(text):  # 'between 6am and 9am': 6, 7 and 8
         if overlaps(m.span(), taken):
             continue
         start, end = _hour(m.group(1), m.group(2) or m.group(4)), _hour(m.group(3), m.group(4))
-        kept = sorted(int(v) for v in members if start <= int(v) < end)
+        kept = {int(v) for v in members if start <= int(v) < end}
         if not kept:
             continue
         taken.append(m.span())
-        out += [Mention("member", dim, str(v), m.group(0), m.span(), "said") for v in kept]
+        said.append((m.group(0), m.span(), kept))
+    for m in _PART_OF_DAY.finditer(text):  # 'in the morning': 5 to 11, said as a doubt
+        if overlaps(m.span(), taken):
+            continue
+        start, end = PARTS_OF_DAY[m.group(1).lower()]
+        taken.append(m.span())
+        said.append((m.group(0), m.span(), {int(v) for v in members if start <= int(v) < end}))
     for m in _CLOCK_BOUND.finditer(text):
         if overlaps(m.span(), taken):
             continue
-        hour = int(m.group(2)) % 12 + (12 if m.group(3).lower().startswith("p") else 0)
+        hour = 12 if m.group(4) else \
+            int(m.group(2)) % 12 + (12 if m.group(3).lower().startswith("p") else 0)
         later = m.group(1).lower().split()[0] in ("after", "since", "from", "past", "later")
-        kept = sorted(int(v) for v in members if (int(v) >= hour if later else int(v) < hour))
-        out += [Mention("member", dim, str(v), m.group(0), m.span(), "said") for v in kept]
-    return out
+        said.append((m.group(0), m.span(),
+                     {int(v) for v in members if (int(v) >= hour if later else int(v) < hour)}))
+    if not said:
+        return []
+    hours = sorted(set.intersection(*(kept for _w, _s, kept in said)))
+    return [Mention("member", dim, str(v), words, span, "said")
+            for words, span, _kept in said for v in hours]
 
 
 def _hour_ranking(asks: Asks, catalog: dict[str, Any]) -> Asks:
@@ -1014,3 +1091,145 @@ def _clock_times(text: str, catalog: dict[str, Any], mentions: list[Mention]) ->
         if str(hour) in members:
             out.append(Mention("member", hours[0], str(hour), m.group(0), m.span(), "member"))
     return out
+
+
+def _nothing_ranked(text: str, asks: Asks) -> list[ReadSpan]:
+    """A ranking that ranks no dimension and no grain ('top 2 countries' where no dimension is
+    read from 'countries'): its words are unread, so the answer (a total) is never clean."""
+    ranking = asks.ranking
+    if ranking is None or ranking.dimension or ranking.grain or not ranking.spans:
+        return []
+    return [ReadSpan(text[a:b], (a, b), "unreadable", "a ranking of nothing named")
+            for a, b in ranking.spans if text[a:b].strip()]
+
+
+_NEXT_WORD = re.compile(r"\s*(?:the\s+)?([A-Za-z]+)\b")
+
+
+def _ranked_noun(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, Any]) -> Asks:
+    """'Top 2 countries by cancellations': a ranking whose words are followed by a noun that no
+    dimension mention read ranks the one dimension of every named metric that the noun names
+    as its own attribute (phrasings.dimension_of_word: customer_country, not country's
+    region); with none or several, the ranking stays of nothing (and unread)."""
+    ranking = asks.ranking
+    if ranking is None or ranking.dimension or ranking.grain or not ranking.spans:
+        return asks
+    found = _noun_dimension(text, max(b for _a, b in ranking.spans), mentions, catalog)
+    if found is None:
+        return asks
+    dim, extra = found
+    return replace(asks, ranking=replace(ranking, dimension=dim),
+                   breakdown=tuple(dict.fromkeys((dim, *asks.breakdown))),
+                   spans=tuple(sorted(asks.spans + extra, key=lambda g: g.span)))
+
+
+def _noun_dimension(text: str, at: int, mentions: list[Mention], catalog: dict[str, Any]
+                    ) -> tuple[str, tuple[GrammarSpan, ...]] | None:
+    """The dimension the noun at `at` names ('countries', 'destinations'), one every named
+    metric has: a dimension mention there, else the word's one dimension
+    (phrasings.dimension_of_word), whose span is then read as it; None when it names none."""
+    said = _NEXT_WORD.match(text, at)
+    if said is None or overlaps(said.span(1), [m.span for m in mentions if m.kind != "dimension"]):
+        return None
+    named = next((m.name for m in mentions if m.kind == "dimension" and m.span[0] == said.start(1)),
+                 None)
+    word = said.group(1).lower()
+    single = word[:-3] + "y" if word.endswith("ies") else word[:-1] if word.endswith("s") else word
+    dim = named or dimension_of_word(single, text, mentions, catalog)
+    metrics = catalog.get("metrics") or {}
+    if dim is None or not all(dim in ((metrics.get(m.name) or {}).get("dimensions") or ())
+                              for m in mentions if m.kind == "metric"):
+        return None
+    return dim, () if named else (GrammarSpan(said.group(1), said.span(1), f"by {dim}"),)
+
+
+_BY_ROWS = re.compile(r"\bmost\s+(common|frequent|popular)\b|\b(busiest)\b", re.IGNORECASE)
+"""'The most common destinations', 'the busiest day': ranked by how many rows each has."""
+
+
+def _rows_counted(text: str, mentions: list[Mention], asks: Asks, catalog: dict[str, Any]
+                  ) -> tuple[list[Mention], Asks]:
+    """'The 3 most common destinations from JFK', 'the busiest day at JFK': where no metric is
+    named, a ranking said by how often things occur ranks by the count of the rows they belong
+    to: the one count metric (`unit: count`) named by one word that carries the dimension
+    ranked and every member's ('flights'; 'cancelled flights' counts some of its rows). None or
+    several: nothing is read, and the ranking's words stay unread."""
+    said = _BY_ROWS.search(text)
+    if said is None or asks.ranking is None or any(m.kind == "metric" for m in mentions):
+        return mentions, asks
+    word = said.span(1) if said.group(1) else said.span(2)
+    after = _noun_dimension(text, word[1], mentions, catalog) if said.group(1) else None
+    ranked = after[0] if after else asks.ranking.dimension
+    needed = {m.name for m in mentions if m.kind == "member"} | ({ranked} if ranked else set())
+    found = [name for name, info in (catalog.get("metrics") or {}).items()
+             if info.get("unit") == "count" and info.get("type") == "simple"
+             and len(_WORDS.findall(str(info.get("label") or name))) == 1
+             and needed <= set(info.get("dimensions") or ())]
+    if len(found) != 1 or (ranked is None and asks.ranking.grain is None):
+        return mentions, asks
+    metric = Mention("metric", found[0], None, text[word[0]:word[1]], word, "said")
+    ranking = asks.ranking if ranked is None else replace(asks.ranking, dimension=ranked)
+    old = asks.ranking.dimension  # 'what were the most popular X': no dimension 'were'
+    gone = old if old not in (catalog.get("dimensions") or {}) else None
+    breakdown = asks.breakdown if ranked is None else tuple(dict.fromkeys(
+        (ranked, *(d for d in asks.breakdown if d != gone))))
+    most = (GrammarSpan("most", (said.start(), said.start() + 4), "ranking: by the count of rows"),
+            ) if said.group(1) else ()
+    spans = tuple(sorted(asks.spans + (after[1] if after else ()) + most, key=lambda g: g.span))
+    return sorted([*mentions, metric], key=lambda m: m.span), replace(
+        asks, ranking=ranking, breakdown=breakdown, spans=spans)
+
+
+_TOTAL_FIRST = re.compile(r"(?:total|overall)\s+", re.IGNORECASE)
+
+
+def _total_of(text: str, mentions: list[Mention], catalog: dict[str, Any]) -> list[Mention]:
+    """'Total transaction amount': a metric named with 'total' as its first word ('Total
+    Transactions') that the following words take over as another metric's whole name
+    ('transaction amount') is that other metric, 'total' its qualifier (mentions.contested);
+    read whole, nothing is left over."""
+    metrics = [m for m in mentions if m.kind == "metric"]
+    out = list(mentions)
+    for _words, span, other in contested(text, catalog, metrics):
+        m = next((x for x in metrics if x.span[1] == span[0]), None)
+        first = _TOTAL_FIRST.match(text, m.span[0]) if m is not None else None
+        if m is None or first is None:
+            continue
+        out = [Mention("metric", other, None, text[first.end():span[1]], (first.end(), span[1]),
+                       "label") if x is m else x for x in out]
+    return out
+
+
+_WHICH = re.compile(r"\b(?:which|what|who)\b", re.IGNORECASE)
+_MORE = re.compile(r"\b(?:(more|higher|larger|bigger|greater)|(fewer|less|lower|smaller))\b",
+                   re.IGNORECASE)
+_EITHER = re.compile(r"\s*(?:,\s*)?(?:or|vs\.?|versus)\s+", re.IGNORECASE)
+
+
+def _which_of_two(text: str, asks: Asks, mentions: list[Mention]) -> Asks:
+    """'Which airport had more cancellations, JFK or LGA?': the one of the members named side
+    by side ('A or B', 'A vs B', of one dimension) with more (or fewer) of the metric — a
+    ranking of those members, not their values side by side. Read only with one metric named,
+    no other ranking, change or share, and the question word and the comparative both said."""
+    if asks.ranking is not None or asks.change or asks.share is not None or asks.why:
+        return asks
+    if len({m.name for m in mentions if m.kind == "metric"}) != 1:
+        return asks
+    by_dim: dict[str, list[Mention]] = {}
+    for m in mentions:
+        if m.kind == "member":
+            by_dim.setdefault(m.name, []).append(m)
+    pairs = {d: named for d, named in by_dim.items() if len(named) == 2
+             and _EITHER.fullmatch(text[named[0].span[1]:named[1].span[0]])}
+    said = [d for d in pairs if any(m.kind == "dimension" and m.name == d for m in mentions)]
+    dims = said or list(pairs)  # 'which store': of a store's two readings, the one named
+    which, more = _WHICH.search(text), _MORE.search(text)
+    if len(dims) != 1 or which is None or more is None or len(_MORE.findall(text)) != 1:
+        return asks
+    order: Literal["most", "least"] = "most" if more.group(1) else "least"
+    dim = dims[0]
+    ranking = Ranking(order, 1, dim, (which.span(), more.span()))
+    spans = asks.spans + (GrammarSpan(which.group(0), which.span(), "ranking of the two named"),
+                          GrammarSpan(more.group(0), more.span(), f"ranking: {order}"))
+    return replace(asks, ranking=ranking, breakdown=tuple(dict.fromkeys((dim, *asks.breakdown))),
+                   spans=tuple(sorted(spans, key=lambda g: g.span)))

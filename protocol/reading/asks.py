@@ -234,12 +234,12 @@ _SHARE = re.compile(
 _CUMULATIVE = re.compile(
     r"\b(?:in\s+total\s+(?:by|through|up\s+to|until)\s+the\s+end\s+of|(?:by|through|up\s+to)"
     r"\s+the\s+end\s+of|from\s+the\s+(?:start|beginning)\s+of|(?:(?:year|month|quarter)[\s-]+)?to[\s-]+date|so\s+far(?:\s+this\s+(?:year|month|quarter))?|"
-    r"ytd|cumulative(?:ly)?|running\s+total|all[\s-]time)\b", re.IGNORECASE)
+    r"ytd|cumulative(?:ly)?|running\s+total|all[\s-]time|as\s+of(?:\s+the\s+end\s+of)?)\b", re.IGNORECASE)
 
 
 _DID_CAUSE = re.compile(r"(did|does|do|could|would)\s.*?\s?(cause)", re.IGNORECASE | re.DOTALL)
-_TO_THE_END = re.compile(r"\b(?:in\s+total|as\s+of|(?:at|by|through|up\s+to|to)\s+the\s+end\s+of)\b",
-                         re.IGNORECASE)
+_TO_THE_END = re.compile(r"\b(?:in\s+total|as\s+of(?:\s+the\s+end\s+of)?|"
+                         r"(?:at|by|through|up\s+to|to)\s+the\s+end\s+of)\b", re.IGNORECASE)
 """Words of a running total said next to its own phrase ('in total, … by the end of March')."""
 _HOW_MUCH_FELL = re.compile(r"(\bhow (?:much|many)\s+(?:[a-z]+\s+of\s+(?:the\s+)?)?\x00+\s+)([a-z]+)",
                             re.IGNORECASE)
@@ -323,11 +323,18 @@ def _by_target(text: str, masked: str, mentions: list[Mention], m: re.Match[str]
     if unit:
         end = at + unit.end()
         return By("grain", GRAINS[unit.group(1).lower()], text[m.start():end], (m.start(), end))
+    if _MEASURE_OF.match(masked, at):
+        return None  # 'top 3 airlines by number of cancellations': the metric ranked by
     words = _WORDS.match(masked, at)
     if keyword not in _OPEN_BY or words is None or _vague(words.group(1)):
         return None
     name = snake(" ".join(singular(w) for w in words.group(1).split()))
     return By("unknown", name, text[m.start():words.end(1)], (m.start(), words.end(1)))
+
+
+_MEASURE_OF = re.compile(r"(?:the\s+)?(?:number|count|amount|total|sum)\s+of\s+(?:the\s+)?\x00",
+                         re.IGNORECASE)
+"""'By number of cancellations': a metric named as its measure, no breakdown."""
 
 
 def _vague(words: str) -> bool:
@@ -435,8 +442,11 @@ def _which_most(masked: str, mentions: list[Mention], by: list[By]) -> Ranking |
                    (head, m.span("s")))
 
 
+_RANK = re.compile(r"\brank(?:ed|ing|s)?\b", re.IGNORECASE)
+
+
 def _rank_word(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
-    m = re.search(r"\brank(?:ed|ing|s)?\b", masked, re.IGNORECASE)
+    m = _RANK.search(masked)
     if m is None:
         return None
     return Ranking("most", None, _dimension_at(masked, mentions, m.end(), by), (m.span(),))
@@ -482,6 +492,9 @@ def _used(text: str, masked: str, moving: str, ranking: Ranking | None, grain_sp
         # 'best' and 'worst' say which way is good, which the catalog does not govern: unread
         out += [GrammarSpan(text[a:b], (a, b), detail) for a, b in ranking.spans
                 if b > a and not JUDGED.search(text[a:b])]
+        # 'Rank the three NYC airports by …': the verb of a ranking read from its other words
+        out += [GrammarSpan(m.group(0), m.span(), detail) for m in _RANK.finditer(masked)
+                if not overlaps(m.span(), list(ranking.spans))]
     out += [GrammarSpan(m.group(0), m.span(), "change") for m in _MOVES.finditer(moving)]
     out += [GrammarSpan(m.group(2), m.span(2), "the metric's own verb")
             for m in _HOW_MUCH_FELL.finditer(masked)]

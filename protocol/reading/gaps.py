@@ -248,8 +248,9 @@ FINDERS: tuple[Finder, ...] = (_period_gaps, _grain_gaps, _unit_gaps, _participl
 def find_gaps(text: str, catalog: dict[str, Any], mentions: list[Mention], periods: Periods,
               asks: Asks) -> list[Gap]:
     """Every gap in the text, in text order."""
-    scope = _Scope(text, catalog, mentions, periods, asks,
-                   [m.span for m in mentions] + [p.span for p in periods.found])
+    ranked = list(asks.ranking.spans) if asks.ranking is not None else []
+    scope = _Scope(text, catalog, mentions, periods, asks,  # 'Rank airlines': no airline 'Rank'
+                   [m.span for m in mentions] + [p.span for p in periods.found] + ranked)
     out: list[Gap] = []
     for finder in FINDERS:
         for gap in finder(scope):

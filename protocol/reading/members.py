@@ -257,6 +257,7 @@ def find_members(text: str, catalog: dict[str, Any], named: list[tuple[int, int]
     table, longest = member_table(catalog)
     if not table:
         return []
+    reached = with_facts(catalog, metrics)
     out = _quoted(text, table)
     taken = [m.span for m in out]
     tokens = list(_TOKEN.finditer(text))
@@ -268,18 +269,37 @@ def find_members(text: str, catalog: dict[str, Any], named: list[tuple[int, int]
             i += 1
             continue
         size, span, entries = found
+        entries = _reaching(entries, reached)
+        if not entries:  # 'Orlando': an airport named so that no flight reaches
+            i += 1
+            continue
         out += [Mention("member", e.dimension, e.member, text[span[0]:span[1]], span, "member")
                 for e in entries]
         i += size
-    return out + _places(text, with_facts(catalog, metrics),
-                         [m.span for m in out] + list(named or ()))
+    return out + _places(text, reached, [m.span for m in out] + list(named or ()), catalog)
+
+
+def _reaching(entries: list[_Entry], reached: dict[str, Any]) -> list[_Entry]:
+    """The values the named metrics' facts reach, of an indexed dimension whose reach is known
+    (`with_facts`): 'Orlando' names the airport called Orlando, which no flight reaches, so the
+    name is left to the place reading ('Orlando Intl', the one with flights)."""
+    dims = reached.get("dimensions") or {}
+    out = []
+    for e in entries:
+        info = dims.get(e.dimension) or {}
+        if info.get("with_facts") and info.get("values") is not None and \
+                e.member not in set(map(str, info["values"])):
+            continue
+        out.append(e)
+    return out
 
 
 _PROPER = re.compile(r"[A-Z][A-Za-z'’]*(?:[ -]+[A-Z][A-Za-z'’]*){0,3}")
 _SQUEEZE = re.compile(r"['’]")
 
 
-def _places(text: str, catalog: dict[str, Any], taken: list[tuple[int, int]]) -> list[Mention]:
+def _places(text: str, catalog: dict[str, Any], taken: list[tuple[int, int]],
+            full: dict[str, Any] | None = None) -> list[Mention]:
     """'San Francisco', 'Chicago O'Hare': a proper name of two or more words written as part of
     exactly one value of the data's name columns ('San Francisco Intl'), apostrophes aside
     ('O'Hare' is 'Ohare'); the longest such part of a run of capitalised words, else nothing.
@@ -299,10 +319,35 @@ def _places(text: str, catalog: dict[str, Any], taken: list[tuple[int, int]]) ->
             span, hits = found
             # one word ('Denver') is 'said': part of one value's name, not the value's name
             how: How = "said" if not re.search(r"\W", text[span[0]:span[1]].strip()) else "member"
+            span = _placed_before(run, words, span, hits, full or catalog, parts, taken)
             out += [Mention("member", dim, member, text[span[0]:span[1]], span, how)
                     for dim, member in sorted(hits)]
             taken = [*taken, span]
     return out
+
+
+def _placed_before(run: re.Match[str], words: list[re.Match[str]], span: tuple[int, int],
+                   hits: set[tuple[str, str]], full: dict[str, Any],
+                   parts: dict[str, set[tuple[str, str]]], taken: list[tuple[int, int]]
+                   ) -> tuple[int, int]:
+    """'Boston Logan': capitalised words just before the place read that are words of its
+    dimension's other values in the data ('Boston Back Bay Station', an airport no flight
+    reaches) and of none the metric's facts reach: the place's own qualifier, read with it
+    (never a second place)."""
+    dims = {d for d, _v in hits}
+    values = [key(_SQUEEZE.sub("", v)) for dim, vs, indexed in _entries(full)
+              if indexed and dim in dims for v in vs]
+    whole = set(values)  # 'Orlando Logan': Orlando is an airport of its own, no qualifier
+    names = {w for v in values for w in v.split()} - whole
+    start = span[0]
+    for w in reversed([w for w in words if run.start() + w.end() <= start]):
+        at = (run.start() + w.start(), run.start() + w.end())
+        form = key(_SQUEEZE.sub("", w.group(0)))
+        if run.string[at[1]:start].strip() or form not in names or form in parts or \
+                any(s < at[1] and at[0] < e for s, e in taken):
+            break
+        start = at[0]
+    return start, span[1]
 
 
 def _longest_part(run: re.Match[str], words: list[re.Match[str]],

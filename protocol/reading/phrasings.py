@@ -476,8 +476,19 @@ def dimension_of_word(word: str, text: str, mentions: list[Mention], catalog: di
         sized = [d for d in candidates if len((dims.get(d) or {}).get("members") or []) == n]
         if len(sized) == 1:
             return sized[0]
+    own = [d for d in candidates if len(candidates) > 1 and word.lower() in _heads_of(d, dims)]
+    if len(own) == 1:  # 'countries': customer_country, not the region of a customer's country
+        return own[0]
     kept = with_role(candidates, role_verb(text), catalog)
     if not kept:
         return None
     return min(kept, key=lambda d: (len(_words(d.replace("_", " "))),
                                     len(_words(str((dims.get(d) or {}).get("label") or d)))))
+
+
+def _heads_of(dimension: str, dims: dict[str, Any]) -> set[str]:
+    """The last word of a dimension's own attribute and of its label: the noun it is
+    ('customer__customer_country': country; 'customer__country__region': region)."""
+    label = str((dims.get(dimension) or {}).get("label") or "")
+    return {t.split()[-1].lower() for t in (dimension.rpartition("__")[2].replace("_", " "), label)
+            if t.split()}
