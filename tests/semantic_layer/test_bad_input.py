@@ -58,11 +58,6 @@ def line(path: Path, text: str) -> int:
 
 
 UNSUPPORTED = [
-    ("conversion metric over a spined conversion measure",
-     "  - name: conversion_rate\n    label: C\n    type: conversion\n    type_params:\n"
-     "      conversion_type_params: {base_measure: order_count, conversion_measure: {name: "
-     "order_count, join_to_timespine: true}, entity: customer}\n", (), "conversion_rate",
-     "join_to_timespine on the conversion_measure"),
     ("metric default grain read by a grain-less metric_time filter",
      "  - {name: monthly, label: M, type: simple, type_params: {measure: revenue}, "
      "time_granularity: month, filter: \"{{ TimeDimension('metric_time') }} >= '2024-01-01'\"}\n",
@@ -250,15 +245,15 @@ class TestGovernance:
 
 
 def test_governance_of_a_metric_it_cannot_compute_still_loads(tmp_path: Path) -> None:
-    """Governance naming a metric that loads as not computable (a conversion metric over a
-    filled measure) is not an
-    error: the project loads, the metric is refused by its feature, the rest keeps its
-    governance."""
-    path = project(tmp_path, UNSUPPORTED[0][1])
+    """Governance naming a metric that loads as not computable (a cumulative metric over a
+    spined measure) is not an error: the project loads, the metric is refused by its feature,
+    the rest keeps its governance."""
+    (extra,) = [u[1] for u in UNSUPPORTED if u[0] == "join to time spine on a cumulative metric"]
+    path = project(tmp_path, extra)
     gov = tmp_path / "governance.yaml"
-    gov.write_text("version: 1\nmetrics:\n  conversion_rate: {synonyms: [conversion]}\n"
+    gov.write_text("version: 1\nmetrics:\n  filled: {synonyms: [filled revenue]}\n"
                    "  revenue: {synonyms: [sales]}\nmetric_tree:\n  influence:\n"
-                   "    - {source: conversion_rate, target: revenue}\n")
+                   "    - {source: filled, target: revenue}\n")
     model = load_model(path, governance=gov)
     assert model.metric_index["revenue"].synonyms == ("sales",)
-    assert model.refusal("conversion_rate") and not model.metric_tree.influence
+    assert model.refusal("filled") and not model.metric_tree.influence
