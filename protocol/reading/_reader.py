@@ -216,6 +216,23 @@ _AGGREGATE = re.compile(r"\b(?:average|mean|median|typical|total)\s+$", re.IGNOR
 
 _ACROSS_ALL = re.compile(r"\b(?:across\s+(?:all|every)|(?:over|for|in|on|at|from|to)\s+all)\s+"
                          r"(?:of\s+)?(?:the\s+|our\s+)?(?:[\w-]+\s+(?:and|or)\s+)?$", re.IGNORECASE)
+_ACROSS = re.compile(r"\bacross\s+(?:the\s+|our\s+)?$", re.IGNORECASE)
+_AVERAGING = re.compile(r"\b(?:average|mean|typical|overall)\b[^?.;,]*$", re.IGNORECASE)
+_SET_APART = re.compile(r"\b(?:compare[ds]?|comparing|contrast|versus|vs|which|what\s+\w+\s+had|"
+                        r"rank(?:ed|ing)?|each|every|per|break(?:down)?|split)\b", re.IGNORECASE)
+"""Words that ask the members apart: after them 'across X' is a breakdown ('compare the average
+order value across stores')."""
+
+
+def _averaged_across(before: str) -> re.Match[str] | None:
+    """'The average unemployment rate across states': one average over every member, not a
+    breakdown by state (after an average, 'across X' says what it is taken over)."""
+    m = _ACROSS.search(before)
+    if m is None or _SET_APART.search(before, 0, m.start()):
+        return None
+    return m if _AVERAGING.search(before, 0, m.start()) else None
+
+
 _ALL_N = re.compile(r"\ball\s+(?:of\s+)?(?:the\s+|our\s+)?(\d{1,3}|two|three|four|five|six|seven|eight|"
                     r"nine|ten|eleven|twelve)\s+$", re.IGNORECASE)
 """'All three airports': every member, when the dimension has that many."""
@@ -229,7 +246,7 @@ def _overall(text: str, mentions: list[Mention], catalog: dict[str, Any] | None 
     dims = (catalog or {}).get("dimensions") or {}
 
     def whole(m: Mention) -> re.Match[str] | None:
-        said = _ACROSS_ALL.search(text[:m.span[0]])
+        said = _ACROSS_ALL.search(text[:m.span[0]]) or _averaged_across(text[:m.span[0]])
         if said is not None:
             return said
         counted = _ALL_N.search(text[:m.span[0]])

@@ -51,3 +51,29 @@ def test_a_count_short_of_all_is_unread(request, name: str, text: str, count: st
 def test_a_by_phrase_counting_all_is_read(request, name: str, text: str) -> None:
     reading = read_text(text, request.getfixturevalue(LAYER[name]).catalog())
     assert reading.asks.breakdown and reading.unread == []
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("flights", "What was the average departure delay across airlines in July 2013?"),
+    ("flights", "What was the mean air time across the origin airports in 2013?"),
+    ("shop", "What was the average order value across stores in May 2019?"),
+])
+def test_an_average_across_members_is_one_average(request, name: str, text: str) -> None:
+    """'The average X across states' (init's public sets, issue 44: four answers listed every
+    state): after an average, 'across X' says what it is taken over, so one value is asked."""
+    reading = read_text(text, request.getfixturevalue(LAYER[name]).catalog())
+    assert reading.asks.ranking is None and not reading.asks.breakdown
+    assert reading.unread == []
+
+
+@pytest.mark.parametrize(("name", "text", "dimension"), [
+    ("flights", "Compare the average departure delay across airlines in July 2013", "airline"),
+    ("shop", "What was revenue across stores in May 2019?", "store"),
+    ("shop", "Which store had the highest average order value across stores in May 2019?", "store"),
+])
+def test_across_members_apart_stays_a_breakdown(request, name: str, text: str,
+                                                dimension: str) -> None:
+    """With no average, or with a word that sets the members apart, 'across X' breaks down."""
+    reading = read_text(text, request.getfixturevalue(LAYER[name]).catalog())
+    assert dimension in reading.asks.breakdown or (
+        reading.asks.ranking is not None and reading.asks.ranking.dimension == dimension)
