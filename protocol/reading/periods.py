@@ -56,6 +56,7 @@ _PREPOSITIONS = {"versus", "vs", "against", "with", "in", "during", "for", "thro
                  "of", "since", "from", "to", "and", "between", "through", "until", "till", "by",
                  "before", "after", "across"}
 COMPARE = re.compile(  # with the period before, or between two named periods
+    r"(?:^|(?<=[.?!;:]\s))compare\b|"  # 'Compare the rate in 2013 Q1 and Q2': the imperative
     r"\b(?:compared? (?:with|to)|versus|vs\.?|than|against|over the previous|"
     r"(?:week|month|quarter)[- ]over[- ](?:week|month|quarter)|wow|mom|from the (?:prior|previous)|"
     r"(?:prior|previous|preceding) (?:week|month|quarter|year|period)|"
