@@ -61,15 +61,17 @@ def _times(ctx: AnswerContext, text: str,
            groups: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[Times]:
     for sentence in _SENTENCE.finditer(text):
         said, at = sentence.group(), sentence.start()
-        ratios = [n for n in read_numbers(said) if n.width]
+        widths = [n for n in read_numbers(said) if n.width]
+        if not widths:
+            continue
+        mentions = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
+        ratios = [n for n in widths
+                  if _AS_MANY.match(said, n.end) or _direct(said, n, mentions) is not None]
         if len(ratios) != 1:
             continue
         n = ratios[0]
-        mentions = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
         many = _AS_MANY.match(said, n.end)
         direct = None if many else _direct(said, n, mentions)
-        if many is None and direct is None:
-            continue
         found = _rows(groups, mentions, n)
         if found is None:
             continue
