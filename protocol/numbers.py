@@ -627,12 +627,7 @@ def in_measure_unit(text: str, numbers: tuple[ReadNumber, ...], units: Iterable[
     ...  for n in in_measure_unit(text, read_numbers(text), ["inches", "degrees_f"])]
     [(8.66, 0.394), (35.42, 0.18)]
     """
-    targets: dict[str, str | None] = {}
-    for name in units:
-        unit = measure_unit(name)
-        if unit is not None:
-            quantity = MEASURES[unit][0]
-            targets[quantity] = unit if targets.get(quantity, unit) == unit else None
+    targets = measure_targets(units)
     if not targets:
         return numbers
     out = []
@@ -646,6 +641,16 @@ def in_measure_unit(text: str, numbers: tuple[ReadNumber, ...], units: Iterable[
                            multiplier=n.multiplier * MEASURES[written][1] / MEASURES[target][1],
                            upto=None if n.upto is None else _converted(n.upto, written, target)))
     return tuple(out)
+
+
+def measure_targets(units: Iterable[str | None]) -> dict[str, str]:
+    """Per quantity, the one of `units` (as the catalog names them) that measures it: what a
+    number written in another unit of that quantity is converted to (`in_measure_unit`). A
+    quantity two of them measure is left out."""
+    found: dict[str, set[str]] = {}
+    for unit in filter(None, map(measure_unit, units)):
+        found.setdefault(MEASURES[unit][0], set()).add(unit)
+    return {quantity: next(iter(one)) for quantity, one in found.items() if len(one) == 1}
 
 
 def _converted(value: float, unit: str, to: str) -> float:

@@ -440,9 +440,11 @@ def read_stated(ctx: ClaimContext | AnswerContext, text: str) -> tuple[ReadNumbe
     """The text's claims (`read_claims`), a number written in another unit of what a cited
     metric measures converted to that metric's unit ('22 centimetres' of rain governed in
     inches, '1.9 °C' of a temperature in °F)."""
-    numbers = read_claims(ctx.index_, text)
-    if not any(measure_unit_after(text, n) for n in numbers):
-        return numbers
+    index = ctx.index_
+    numbers = read_claims(index, text)
+    if not numbers or not index.read("measured", text, lambda t: any(
+            measure_unit_after(t, n) for n in read_claims(index, t))):
+        return numbers  # the common case, known once per text: no unit of measure written
     return in_measure_unit(text, numbers, cited_units(ctx))
 
 

@@ -66,7 +66,7 @@ from showwork.protocol.numbers import (
     MEASURES,
     TIME_SPELLINGS,
     TIME_UNITS,
-    measure_unit,
+    measure_targets,
     share_parts,
 )
 from showwork.protocol.reading import Mention, find_mentions
@@ -758,12 +758,10 @@ def _unit_after(ctx: AnswerContext, cited: Iterable[Cited]) -> re.Pattern[str] |
     units = {metrics.get(c.metric, {}).get("unit") for c in cited}
     if units & set(TIME_UNITS) and ctx.index_.derive("time unit", time_unit) in units:
         units |= set(TIME_UNITS)
-    governed: dict[str, set[str]] = {}
-    for unit in filter(None, map(measure_unit, units)):
-        governed.setdefault(MEASURES[unit][0], set()).add(unit)
     # a quantity one cited unit measures is converted to it (numbers.py `read_stated`): any of
     # its units is read
-    units |= {u for u, (quantity, _, _) in MEASURES.items() if len(governed.get(quantity, ())) == 1}
+    targets = measure_targets(units)
+    units |= {u for u, (quantity, _, _) in MEASURES.items() if quantity in targets}
     words = sorted({w for u in units if u for w in UNIT_SPELLINGS.get(u, (u.replace("_", " "),))},
                    key=len, reverse=True)
     if not words:

@@ -219,21 +219,17 @@ def _half(m: re.Match[str], ctx: _Context) -> Period:
     return months(dt.date(ctx.begun(m.group("y"), 6 * number - 5), 6 * number - 5, 1), 6, "half")
 
 
-def _month_of_year(m: re.Match[str], ctx: _Context) -> Period:
-    """'The first month of 2019' (January), 'the last month of 2013' (December)."""
-    number = 12 if m.group("o").lower() in _LAST else 1
-    return months(dt.date(ctx.year_of(m.group("y")), number, 1), 1, "month")
-
-
 def _months_of_year(m: re.Match[str], ctx: _Context) -> Period:
-    """'The first five months of 2013' (January to May), 'the last two quarters of 2018' (July
-    to December): whole months or quarters from the year's start or to its end."""
+    """'The first month of 2019' (January), 'the last month of 2013' (December), 'the first five
+    months of 2013' (January to May), 'the last two quarters of 2018' (July to December): whole
+    months or quarters from the year's start or to its end."""
     size = 3 if m.group("u").lower().startswith("quarter") else 1
-    count = _count(m.group("n")) * size
+    count = (_count(m.group("n")) if m.group("n") else 1) * size
     if not 0 < count <= 12:
         raise _Unreadable("more months than a year has")
     start = 1 if m.group("o").lower() == "first" else 13 - count
-    return months(dt.date(ctx.year_of(m.group("y")), start, 1), count, "range")
+    return months(dt.date(ctx.year_of(m.group("y")), start, 1), count,
+                  "month" if count == 1 else "range")
 
 
 def _fiscal(m: re.Match[str], ctx: _Context) -> Period:
@@ -398,10 +394,8 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
      _quarter, _needs(("quarter",))),
     (rf"\b(?:the\s+)?(?P<h>last|final)\s+half\s+of\s+(?P<y>{_YEAR})\b", _half,
      _needs(("half",), DIGIT)),
-    (rf"\b(?:the\s+)?(?P<o>first|last|final)\s+month\s+of\s+(?P<y>{_YEAR})\b", _month_of_year,
-     _needs(("month",), DIGIT)),
-    (rf"\b(?:the\s+)?(?P<o>first|last|final)\s+{_N}\s+(?P<u>months|quarters)\s+of\s+"
-     rf"(?P<y>{_YEAR})\b", _months_of_year, _needs(("months", "quarters"), DIGIT)),
+    (rf"\b(?:the\s+)?(?P<o>first|last|final)\s+(?:{_N}\s+)?(?P<u>months?|quarters)\s+of\s+"
+     rf"(?P<y>{_YEAR})\b", _months_of_year, _needs(("month", "quarters"), DIGIT)),
     (rf"\bH(?P<h>[12])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _half, _DIGITS),
     (rf"\b(?:the\s+)?(?P<h>first|second|1st|2nd)\s+half\b{_QY}", _half, _needs(("half",))),
     (r"\bFY\s?'?(?:\d{4}|\d{2})\b|\bfiscal\s+(?:year|quarter|half|Q[1-4]|H[12])\b(?:\s+\d{4})?",
