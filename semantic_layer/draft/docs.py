@@ -73,6 +73,12 @@ def _defined(line: str, wanted: dict[str, str]) -> tuple[str | None, str]:
     m = re.match(r"^([`*]*[\w.]+[`*]*)\s*(?::|\s-\s|\s—\s|\s–\s)\s*(\S.*)$", stripped)
     if m and _bare(m.group(1)) in wanted:
         return wanted[_bare(m.group(1))], m.group(2).strip()
+    # a list item 'name. Text' (R's itemized help pages: '* count. Total number of reported
+    # cases.'); only an item with text, so a sentence that opens with a column's name, or an
+    # empty item ('* year.'), defines nothing
+    m = re.match(r"^[-*+]\s+([`*]*\w+[`*]*)\.\s+(\S.*)$", line.strip())
+    if m and _bare(m.group(1)) in wanted:
+        return wanted[_bare(m.group(1))], m.group(2).strip()
     return None, ""
 
 
@@ -179,13 +185,33 @@ def doc_names(described: dict[str, str], spelled: dict[str, str]) -> dict[str, t
         whole = heads[column] if 1 < len(heads[column].split()) <= NAME_WORDS and (
             alike == [column] or [c for c in alike if _unqualified(described[c])] == [column]) \
             else None
-        names = [n for n in [*_candidates(text, own), *([whole] if whole else [])] if n != own]
+        # a count's name without its qualifiers too ('number of reported cases': cases), what
+        # 'how many cases' says
+        counted = whole if whole and whole != head(text) else None
+        names = [n for n in [*_candidates(text, own), *([whole] if whole else []),
+                             *_endings(counted)] if n != own]
         # a head several columns share is named with what qualifies it in each
         qualified = _qualified(text, heads[column]) if len(alike) > 1 else []
         out[column] = tuple(dict.fromkeys([*qualified, *(
             n for n in names if not _held_by_others(n, column, described, others_words,
                                                     own_phrase=n == whole))]))
     return {c: n for c, n in out.items() if n}
+
+
+def _endings(whole: str | None) -> list[str]:
+    """The shorter endings of a count's own documented name, its head noun last ('reported
+    cases' → 'cases'; none that opens on a joining word): what a question says for it when
+    nothing else the documentation describes uses those words (checked by the caller, as for
+    any name).
+
+    >>> _endings("reported cases")
+    ['cases']
+    >>> _endings("packs per capita")
+    []
+    """
+    words = (whole or "").split()
+    return [" ".join(words[i:]) for i in range(1, len(words))
+            if words[i] not in _JOINING and words[i - 1] not in ("per",)]
 
 
 _QUALIFIER = re.compile(r"^[^,;:()]+,\s*(?P<q>[a-z0-9][a-z0-9 \-]*?)\s*\.?\s*$")

@@ -654,11 +654,22 @@ def _panel_roles(source: Source, d: TableDraft) -> None:
                 f": the same value across every {words(d.observed[0])} at each {time.grain}"
                 if d.observed else "") + "; averaged across members, its last period over time, "
                 "never summed")
+        elif _STOCK.search(digits_apart(name)) and role == "amount" and _documented_total(c):
+            d.set(c.name, "amount", f"documented as a total ('{head(_said(c) or '')}'): what "
+                  f"each {time.grain} adds, summed across members and over time")
         elif (_STOCK.search(digits_apart(name)) or _LEVEL.search(snake(head(_said(c) or ""))))\
                 and role not in ("average", "identifier", "snapshot"):
             held = "".join(f"{words(m)} per " for m in d.observed)
             d.set(c.name, "stock", f"a level per {held}{time.grain} (one row each): summed "
                   "across members, its last period over time (non_additive_dimension)")
+
+
+def _documented_total(c: Column) -> bool:
+    """The documentation names the column a total and no level ('Total number of reported
+    cases'): each period's count adds up over time, whatever its name ('count') says; 'total
+    population' stays a level."""
+    said = head(_said(c) or "").split()
+    return bool(said) and said[0] == "total" and not _LEVEL.search("_".join(said))
 
 
 def _levels_of_events(d: TableDraft) -> None:
@@ -683,16 +694,21 @@ def _same_across(source: Source, d: TableDraft, column: str, periods: int) -> bo
         and _unique(source, d.table, (column, *time.columns)) == periods
 
 
-def _panel_of(source: Source, t: Table, period: Column) -> str | None:
-    """A text column that, with `period`, is unique (a country × year table): the member."""
-    for c in t.columns:
-        if c.kind != "text" or c.non_null < t.rows or not 1 < (c.distinct or 0) < t.rows:
-            continue
-        inner = exp.select(col(c.name), col(period.name)).distinct().from_(table_ref(t.name))
-        ((n,),) = source.rows(exp.select(exp.Count(this=exp.Star())).from_(
-            inner.subquery("k")).sql(source.dialect))
-        if int(n) == t.rows:
-            return c.name
+def _panel_of(source: Source, t: Table, period: Column) -> tuple[str, ...] | None:
+    """The text columns, one to three, that with `period` are unique (a country × year table;
+    a disease × state × year one): the members. A combination whose distinct counts multiply
+    to fewer than the table's rows cannot be unique and is not counted."""
+    texts = [c for c in t.columns
+             if c.kind == "text" and c.non_null == t.rows and 1 < (c.distinct or 0) < t.rows]
+    years = period.distinct or 1
+    for size in (1, 2, 3):
+        for combo in itertools.combinations(texts, size):
+            product = years
+            for c in combo:
+                product *= c.distinct or 1
+            names = tuple(c.name for c in combo)
+            if product >= t.rows and _unique(source, t, (*names, period.name)) == t.rows:
+                return names
     return None
 
 

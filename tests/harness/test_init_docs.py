@@ -40,7 +40,32 @@ class TestColumnDocs:
         assert column_docs(text, ["state", "price"]) == {}
 
 
+    def test_itemized_name_dot_text_as_r_help_pages_list_it(self) -> None:
+        """'* count. Total number of reported cases.' defines count; an empty item ('* year.')
+        defines nothing and leaves the next item its own; a sentence that opens with a column's
+        name, outside a list, defines nothing."""
+        text = ("### Details\n\n  * year. \n\n  * weeks_reporting. Number of weeks counts were "
+                "reported.\n\n  * count. Total number of reported cases.\n\nstate. It varies.\n")
+        assert column_docs(text, ["year", "weeks_reporting", "count", "state"]) == {
+            "weeks_reporting": "Number of weeks counts were reported.",
+            "count": "Total number of reported cases."}
+
+
 class TestDocNames:
+    def test_a_count_is_named_by_its_head_noun_too(self) -> None:
+        """'Total number of reported cases' names count 'reported cases' and 'cases' (what 'how
+        many cases' says); a head noun another description holds ('fatalities') is no name, and
+        a head that is no count ('unemployment rate') gives no bare ending ('rate')."""
+        names = doc_names({"count": "Total number of reported cases.",
+                           "weeks": "Number of weeks counts were reported that year."},
+                          {"count": "count", "weeks": "weeks"})
+        assert {"reported cases", "cases"} <= set(names["count"])
+        fatal = doc_names({"fatal": "numeric. Number of vehicle fatalities.",
+                           "nfatal": "numeric. Number of night-time vehicle fatalities.",
+                           "unemp": "numeric. Unemployment rate."}, {})
+        assert "fatalities" not in fatal["fatal"] + fatal["nfatal"]
+        assert "rate" not in fatal["unemp"]
+
     def test_a_shared_head_names_neither_and_widens_each(self) -> None:
         """'crude oil' describes both oil columns: it names neither alone; each is named with
         what qualifies it, and keeps its own name widened by it."""

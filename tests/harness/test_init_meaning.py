@@ -639,3 +639,43 @@ class TestDenominators:
                     f"FROM ({STORE_MONTHS})")
         con.close()
         assert _weights(db) == {}
+
+
+class TestPanelsOfSeveralCategories:
+    def test_a_year_with_two_categories_is_the_time_and_a_documented_total_a_flow(
+            self, tmp_path: Path) -> None:
+        """A disease x state x year table (unique on the three, no one text column with the
+        year) is a panel: the year is its time. Its count documented 'Total number of reported
+        cases' adds up over the years; a count documented 'Number of prisoners' in a state x
+        sex x year panel stays a stock (its last year). A table of things with a model year,
+        its text columns not unique with it, keeps the year an attribute."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        diseases, states, years = ("Measles", "Mumps", "Polio"), ("Ohio", "Utah", "Iowa"), \
+            range(2001, 2007)
+        (folder / "cases.csv").write_text("disease,state,year,count\n" + "\n".join(
+            f"{d},{s},{y},{(i * 7 + j * 3 + y) % 50}" for i, d in enumerate(diseases)
+            for j, s in enumerate(states) for y in years) + "\n", encoding="utf-8")
+        (folder / "cases.md").write_text("### Details\n\n  * disease. Disease names.\n\n"
+                                         "  * count. Total number of reported cases.\n",
+                                         encoding="utf-8")
+        (folder / "prisoners.csv").write_text("state,sex,year,count\n" + "\n".join(
+            f"{s},{x},{y},{100 + j * 10 + y % 7}" for j, s in enumerate(states)
+            for x in ("Female", "Male") for y in years) + "\n", encoding="utf-8")
+        (folder / "prisoners.md").write_text("* count. Number of prisoners.\n", encoding="utf-8")
+        (folder / "cars.csv").write_text("make,colour,year,price\n" + "\n".join(
+            f"{m},{c},{2000 + (k % 3)},{1000 + k}" for k, (m, c) in enumerate(
+                (m, c) for m in ("Audi", "Fiat") for c in ("red", "blue") for _ in range(4)))
+            + "\n", encoding="utf-8")
+        result = init_project(tmp_path / "draft", folder)
+        roles = {f"{r.table}.{r.column}": r.role for r in result.roles}
+        assert (roles["cases.year"], roles["cases.count"]) == ("time part", "amount")
+        assert (roles["prisoners.year"], roles["prisoners.count"]) == ("time part", "stock")
+        assert roles["cars.year"] != "time part"
+        layer = Project.open(tmp_path / "draft").layer()
+        try:
+            answer, _ = _ask(layer, "p1", "How many cases were reported between 2002 and 2004?")
+            gold = layer.run_sql("SELECT sum(count) FROM cases WHERE year BETWEEN 2002 AND 2004")
+        finally:
+            layer.close()
+        assert answer["value"] == pytest.approx(gold[0][0])
