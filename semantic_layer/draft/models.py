@@ -407,6 +407,9 @@ class TableDraft:
     """Columns of other tables that point here named as this table's key (carrier)."""
     name_column: str | None = None
     """This table's readable name column, when it has one."""
+    repeated: dict[str, str] = field(default_factory=dict)
+    """stock column → the member it repeats across (a state's population on each disease's
+    row): counted once per member of it, not summed across it."""
 
     @property
     def default_time(self) -> TimeDim | None:
@@ -659,9 +662,48 @@ def _panel_roles(source: Source, d: TableDraft) -> None:
                   f"each {time.grain} adds, summed across members and over time")
         elif (_STOCK.search(digits_apart(name)) or _LEVEL.search(snake(head(_said(c) or ""))))\
                 and role not in ("average", "identifier", "snapshot"):
-            held = "".join(f"{words(m)} per " for m in d.observed)
-            d.set(c.name, "stock", f"a level per {held}{time.grain} (one row each): summed "
-                  "across members, its last period over time (non_additive_dimension)")
+            across = _repeated_across(source, d, c)
+            held = "".join(f"{words(m)} per " for m in d.observed if m != across)
+            if across:
+                d.repeated[c.name] = across
+            d.set(c.name, "stock", f"a level per {held}{time.grain}" + (
+                f", the same on each {words(across)}'s row (counted once)"
+                if across else " (one row each)") + ": summed across members, its last period "
+                "over time (non_additive_dimension)")
+
+
+def _repeated_across(source: Source, d: TableDraft, c: Column) -> str | None:
+    """The one member of a panel's several (disease of disease × state) across which the
+    column repeats: the other members and the period give it one value (a state's population
+    on each disease's row). Only when every other member has a row for each of its members in
+    every period (balanced), so that counting it once per member is exact in every grouping."""
+    time = d.default_time
+    if time is None or not d.observed or len(d.observed) < 2:
+        return None
+    period = tuple(time.columns)
+    for across in d.observed:
+        rest = tuple(m for m in d.observed if m != across)
+        if _unique(source, d.table, (*rest, *period, c.name)) != _unique(
+                source, d.table, (*rest, *period)) or not _balanced(source, d.table, rest,
+                                                                     across, period):
+            continue
+        return across
+    return None
+
+
+def _balanced(source: Source, t: Table, rest: tuple[str, ...], across: str,
+              period: tuple[str, ...]) -> bool:
+    """Every combination of `rest` has as many rows in a period as `across` has members in it."""
+    rows = exp.select(*(col(x) for x in (*rest, *period)), exp.Count(this=exp.Star()).as_("n")) \
+        .from_(table_ref(t.name)).group_by(*(col(x) for x in (*rest, *period))).subquery("a")
+    members = exp.select(*(col(x) for x in period), exp.Count(this=exp.Distinct(
+        expressions=[col(across)])).as_("k")).from_(table_ref(t.name)).group_by(
+        *(col(x) for x in period)).subquery("b")
+    select = exp.select(exp.Count(this=exp.Star())).from_(rows).join(
+        members, using=list(period)).where(exp.NEQ(this=exp.column("n", "a"),
+                                                   expression=exp.column("k", "b")))
+    ((n,),) = source.rows(select.sql(source.dialect))
+    return int(n) == 0
 
 
 def _documented_total(c: Column) -> bool:
@@ -1371,6 +1413,9 @@ def _level(d: TableDraft, c: Column, role: str, time: TimeDim, b: Built, measure
                        "description": f"{d.table.name}.{c.name} at the end of the period.",
                        "non_additive_dimension": {"name": time.name, "window_choice": "max"}})
     gov: dict[str, Any] = {"point_in_time": True}
+    params: dict[str, Any] = {"measure": m}
+    if c.name in d.repeated:  # the sum over the rows, over the members it repeats across
+        params = _once_per_member(d, c, d.repeated[c.name], m, time, b, measures, metrics)
     if role == "stock":  # population, headcount; a bare count is the number of the table's things
         counted = [f"number of {things}", things, f"{singular(things)} count",
                    f"count of {things}"] if _COUNTED.match(c.name.lower()) and things else []
@@ -1387,8 +1432,33 @@ def _level(d: TableDraft, c: Column, role: str, time: TimeDim, b: Built, measure
     _metric(b, metrics.claim(m), spelled if role in ("median", "stock", "index") else
             f"{spelled} (end of period)",
             f"{c.name} at the end of the period" + (
-                "; a median per row is never rolled up" if role == "median" else ""),
-            "simple", {"measure": m}, gov)
+                "; a median per row is never rolled up" if role == "median" else "") + (
+                f", once per {words(d.repeated[c.name])}" if c.name in d.repeated else ""),
+            "ratio" if "numerator" in params else "simple", params, gov)
+
+
+def _once_per_member(d: TableDraft, c: Column, across: str, summed: str, time: TimeDim,
+                     b: Built, measures: Names, metrics: Names) -> dict[str, Any]:
+    """A ratio's parameters: the column's sum at the period's end over the number of members
+    of `across` that carry it then (a state's population, on each of five diseases' rows, is
+    its sum over five)."""
+    n = measures.claim(f"{snake(c.name)}_{snake(across)}s", d.entity)
+    b.measures.append({
+        "name": n, "agg": "count_distinct",
+        "expr": exp.Case(ifs=[exp.If(this=exp.Not(this=exp.Is(
+            this=exp.column(c.name, quoted=expr_of(c.name) != c.name),
+            expression=exp.Null())), true=exp.column(across, quoted=expr_of(across) != across))
+        ]).sql("duckdb"),
+        "description": f"{words(across)} members with a {c.name} at the end of the period.",
+        "non_additive_dimension": {"name": time.name, "window_choice": "max"}})
+    numerator = _metric(b, metrics.claim(f"{snake(c.name)}_rows_sum"),
+                        f"sum of {words(c.name)} over its rows",
+                        f"sum of {d.table.name}.{c.name} at the end of the period, once per "
+                        f"row: never its value by itself", "simple", {"measure": summed}, {})
+    denominator = _metric(b, metrics.claim(n), f"{words(across)} members with a {words(c.name)}",
+                          f"{words(across)} members with a {c.name}", "simple", {"measure": n},
+                          {"unit": "count"})
+    return {"numerator": numerator, "denominator": denominator}
 
 
 def _mean_level(d: TableDraft, c: Column, role: str, b: Built, measures: Names,
