@@ -108,8 +108,9 @@ NAME_WORDS = 6
 _HEAD_END = re.compile(r"[,;:()\[\].]|\s[-–—]\s")
 _CUT = {"during", "for", "in", "at", "from", "including", "excluding", "with", "where", "which",
         "that", "and", "expressed", "under", "since", "until", "as", "when", "who", "whose",
-        "on", "by"}
-"""Words after which a description stops naming and starts qualifying."""
+        "on", "by", "is", "are", "was", "were", "been", "be", "has", "have", "had"}
+"""Words after which a description stops naming and starts qualifying (a preposition, a
+conjunction, or a verb's auxiliary: 'weeks counts were reported that year')."""
 _STORAGE_LEAD = re.compile(r"^(numeric|integer|int|double|float|factor|ordered factor|character|"
                            r"logical|boolean|bool|string|text|date)\s*[.:]\s+(?=\S)", re.I)
 """A description that opens with its storage type as a sentence of its own, as R's help pages
@@ -188,14 +189,22 @@ def doc_names(described: dict[str, str], spelled: dict[str, str]) -> dict[str, t
         # a count's name without its qualifiers too ('number of reported cases': cases), what
         # 'how many cases' says
         counted = whole if whole and whole != head(text) else None
+        # a documented count of what its name names ('weeks_reporting': 'Number of weeks
+        # counts …') is asked for as 'number of' its name
+        number = [f"number of {own}"] if heads[column] != head(text) and not _COUNT_WORDS & set(
+            own.split()) and _shares(heads[column].split(), own.split()) else []
         names = [n for n in [*_candidates(text, own), *([whole] if whole else []),
-                             *_endings(counted)] if n != own]
+                             *_endings(counted), *number] if n != own]
         # a head several columns share is named with what qualifies it in each
         qualified = _qualified(text, heads[column]) if len(alike) > 1 else []
         out[column] = tuple(dict.fromkeys([*qualified, *(
             n for n in names if not _held_by_others(n, column, described, others_words,
                                                     own_phrase=n == whole))]))
     return {c: n for c, n in out.items() if n}
+
+
+_COUNT_WORDS = {"count", "counts", "n", "number", "num", "cnt", "total"}
+"""A name that already says it counts ('count', 'n'): no 'number of' before it."""
 
 
 def _endings(whole: str | None) -> list[str]:

@@ -66,6 +66,17 @@ class TestDocNames:
         assert "fatalities" not in fatal["fatal"] + fatal["nfatal"]
         assert "rate" not in fatal["unemp"]
 
+    def test_a_clause_ends_the_name_and_a_documented_count_is_a_number_of(self) -> None:
+        """'Number of weeks counts were reported that year' names weeks_reporting 'number of
+        weeks reporting' and nothing from its clause ('were reported' would take 'how many cases
+        were reported'); a column whose name already counts gets no 'number of count'."""
+        names = doc_names({"weeks_reporting": "Number of weeks counts were reported that year.",
+                           "count": "Total number of reported cases."},
+                          {"weeks_reporting": "weeks reporting", "count": "count"})
+        assert names["weeks_reporting"] == ("number of weeks reporting",)
+        assert names["count"] == ("total number of reported cases", "reported cases", "cases")
+        assert head("Number of weeks counts were reported that year.") == "number of weeks counts"
+
     def test_a_shared_head_names_neither_and_widens_each(self) -> None:
         """'crude oil' describes both oil columns: it names neither alone; each is named with
         what qualifies it, and keeps its own name widened by it."""
