@@ -738,18 +738,26 @@ def _same_across(source: Source, d: TableDraft, column: str, periods: int) -> bo
 
 def _panel_of(source: Source, t: Table, period: Column) -> tuple[str, ...] | None:
     """The text columns, one to three, that with `period` are unique (a country × year table;
-    a disease × state × year one): the members. A combination whose distinct counts multiply
-    to fewer than the table's rows cannot be unique and is not counted."""
+    a disease × state × year one): the members. Only a combination whose distinct counts
+    multiply to between the rows and the rows over PANEL_DENSITY is counted (fewer cannot be
+    unique; many more leave most combinations empty: things, not a panel), at most
+    OBSERVATION_CHECKS of them (each is a query over the table)."""
     texts = [c for c in t.columns
              if c.kind == "text" and c.non_null == t.rows and 1 < (c.distinct or 0) < t.rows]
     years = period.distinct or 1
+    checks = 0
     for size in (1, 2, 3):
         for combo in itertools.combinations(texts, size):
             product = years
             for c in combo:
                 product *= c.distinct or 1
+            if not t.rows <= product <= t.rows / PANEL_DENSITY:
+                continue
+            checks += 1
+            if checks > OBSERVATION_CHECKS:
+                return None
             names = tuple(c.name for c in combo)
-            if product >= t.rows and _unique(source, t, (*names, period.name)) == t.rows:
+            if _unique(source, t, (*names, period.name)) == t.rows:
                 return names
     return None
 

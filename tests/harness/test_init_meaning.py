@@ -648,7 +648,8 @@ class TestPanelsOfSeveralCategories:
         year) is a panel: the year is its time. Its count documented 'Total number of reported
         cases' adds up over the years; a count documented 'Number of prisoners' in a state x
         sex x year panel stays a stock (its last year). A table of things with a model year,
-        its text columns not unique with it, keeps the year an attribute."""
+        its text columns not unique with it or unique but sparse, keeps the year an
+        attribute."""
         folder = tmp_path / "data"
         folder.mkdir()
         diseases, states, years = ("Measles", "Mumps", "Polio"), ("Ohio", "Utah", "Iowa"), \
@@ -668,8 +669,13 @@ class TestPanelsOfSeveralCategories:
             f"{m},{c},{2000 + (k % 3)},{1000 + k}" for k, (m, c) in enumerate(
                 (m, c) for m in ("Audi", "Fiat") for c in ("red", "blue") for _ in range(4)))
             + "\n", encoding="utf-8")
+        # unique on maker x body x year but sparse (20 of 100 combinations): things, no panel
+        (folder / "models.csv").write_text("maker,body,year,price\n" + "\n".join(
+            f"m{k % 10},b{k // 10},{2000 + k % 5},{100 + k}" for k in range(20)) + "\n",
+            encoding="utf-8")
         result = init_project(tmp_path / "draft", folder)
         roles = {f"{r.table}.{r.column}": r.role for r in result.roles}
+        assert roles["models.year"] != "time part"
         assert (roles["cases.year"], roles["cases.count"]) == ("time part", "amount")
         assert (roles["prisoners.year"], roles["prisoners.count"]) == ("time part", "stock")
         assert roles["cars.year"] != "time part"
