@@ -17,8 +17,9 @@ Roles come from a column's type, name, values and uniqueness:
 from __future__ import annotations
 
 import itertools
+import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -598,25 +599,26 @@ def observations(source: Source, d: TableDraft) -> tuple[str, ...] | None:
                and d.roles.get(c.name) and d.role(c.name) in ("code", "dimension", "foreign key",
                                                               "identifier", "flag")
                and 1 < (c.distinct or 0) < t.rows][:6]
-    checks = 0
-    for size in (1, 2, 3):
-        for combo in itertools.combinations(members, size):
-            product = periods
-            for c in combo:
-                product *= c.distinct or 1
-            # one row each for most members and periods: a panel; events unique by nature
-            # (a flight number per carrier, airport and day) leave most combinations empty
-            if not slack * t.rows <= product <= t.rows / PANEL_DENSITY / slack:
-                continue
-            checks += 1
-            if checks > OBSERVATION_CHECKS:
-                return None
-            names = (*(c.name for c in combo), *period)
-            if slack < 1.0 and _estimate(source, t, names) < ESTIMATE_SLACK * t.rows:
-                continue  # a big table: estimated first, counted exactly only when it may fit
-            if _unique(source, t, names) == t.rows:
-                return tuple(c.name for c in combo)
+    # one row each for most members and periods: a panel; events unique by nature (a flight
+    # number per carrier, airport and day) leave most combinations empty
+    for combo in _dense(members, periods, slack * t.rows, t.rows / PANEL_DENSITY / slack):
+        names = (*combo, *period)
+        if slack < 1.0 and _estimate(source, t, names) < ESTIMATE_SLACK * t.rows:
+            continue  # a big table: estimated first, counted exactly only when it may fit
+        if _unique(source, t, names) == t.rows:
+            return combo
     return None
+
+
+def _dense(members: list[Column], periods: int, low: float, high: float
+           ) -> Iterator[tuple[str, ...]]:
+    """Combinations of one to three members whose distinct counts times the periods fall
+    between `low` and `high` (as many cells as a panel of the table's rows would have), the
+    first OBSERVATION_CHECKS of them: each is then counted, a query over the table."""
+    fitting = (combo for size in (1, 2, 3) for combo in itertools.combinations(members, size)
+               if low <= periods * math.prod(c.distinct or 1 for c in combo) <= high)
+    for combo in itertools.islice(fitting, OBSERVATION_CHECKS):
+        yield tuple(c.name for c in combo)
 
 
 def _panel_roles(source: Source, d: TableDraft) -> None:
@@ -647,6 +649,11 @@ def _panel_roles(source: Source, d: TableDraft) -> None:
         if numbered and _unique(source, d.table, (c.name, *time.columns)) == periods:
             d.set(c.name, "time part", f"numbers the {time.grain}s ({c.low}–{c.high}), one "
                   f"per {time.grain}: a period number, not an amount")
+        elif role in ("amount", "identifier") and c.integral \
+                and (member := _member_number(source, d, c)) is not None:
+            d.set(c.name, "attribute", f"one value per {words(member)}, the same every "
+                  f"{time.grain}: a number the {words(member)} carries (a code, a region), "
+                  "not summed")
         elif _TIME_NUMBER.search(name) and (c.distinct or 0) <= periods \
                 and _unique(source, d.table, (c.name, *time.columns)) == periods:
             d.set(c.name, "time part", f"named as a time, one value per {time.grain} "
@@ -670,6 +677,18 @@ def _panel_roles(source: Source, d: TableDraft) -> None:
                 f", the same on each {words(across)}'s row (counted once)"
                 if across else " (one row each)") + ": summed across members, its last period "
                 "over time (non_additive_dimension)")
+
+
+def _member_number(source: Source, d: TableDraft, c: Column) -> str | None:
+    """The panel's member that alone gives a whole-number column its value, the same in every
+    period (a state's FIPS code, its census region): the member's own number, never a flow or
+    a level of it. A column that varies over time, or takes one value in all rows, is none."""
+    if not d.observed or (c.distinct or 0) < 2:
+        return None
+    for member in d.observed:
+        if _unique(source, d.table, (member, c.name)) == _unique(source, d.table, (member,)):
+            return member
+    return None
 
 
 def _repeated_across(source: Source, d: TableDraft, c: Column) -> str | None:
@@ -744,21 +763,9 @@ def _panel_of(source: Source, t: Table, period: Column) -> tuple[str, ...] | Non
     OBSERVATION_CHECKS of them (each is a query over the table)."""
     texts = [c for c in t.columns
              if c.kind == "text" and c.non_null == t.rows and 1 < (c.distinct or 0) < t.rows]
-    years = period.distinct or 1
-    checks = 0
-    for size in (1, 2, 3):
-        for combo in itertools.combinations(texts, size):
-            product = years
-            for c in combo:
-                product *= c.distinct or 1
-            if not t.rows <= product <= t.rows / PANEL_DENSITY:
-                continue
-            checks += 1
-            if checks > OBSERVATION_CHECKS:
-                return None
-            names = tuple(c.name for c in combo)
-            if _unique(source, t, (*names, period.name)) == t.rows:
-                return names
+    for names in _dense(texts, period.distinct or 1, t.rows, t.rows / PANEL_DENSITY):
+        if _unique(source, t, (*names, period.name)) == t.rows:
+            return names
     return None
 
 

@@ -713,6 +713,25 @@ class TestPanelsOfSeveralCategories:
         assert "(one row each)" in result_reason(result, "cases.population")
 
 
+class TestMemberNumbers:
+    def test_a_number_each_member_carries_is_not_summed(self, tmp_path: Path) -> None:
+        """In a state x year panel a state's FIPS code and its census region (whole numbers the
+        state alone gives, the same every year) are the state's own numbers, not amounts; a
+        whole-number count that changes over the years stays a measure; so does an integer
+        level that differs between members in the same way each year but moves over time."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        states = ("Ohio", "Utah", "Iowa", "Maine")
+        (folder / "prod.csv").write_text("state,year,fips,region,emp,jobs\n" + "\n".join(
+            f"{s},{y},{10 + 3 * j},{1 + j % 2},{500 + 7 * j + (y * j) % 13},{40 * (j + 1) + y}"
+            for j, s in enumerate(states) for y in range(1990, 1998)) + "\n", encoding="utf-8")
+        result = init_project(tmp_path / "draft", folder)
+        roles = {f"{r.table}.{r.column}": r.role for r in result.roles}
+        assert (roles["prod.fips"], roles["prod.region"]) == ("attribute", "attribute")
+        assert roles["prod.emp"] != "attribute" and roles["prod.jobs"] != "attribute"
+        assert "one value per state" in result_reason(result, "prod.fips")
+
+
 def result_reason(result: Any, column: str) -> str:
     """The reason init printed for a table.column's role."""
     return next(r.reason for r in result.roles if f"{r.table}.{r.column}" == column)
