@@ -93,7 +93,8 @@ _AVERAGED = re.compile(r"(^|_)(price|prices|rate|rates|score|scores|rating|pct|p
                        r"expectancy|yield|log|ln|"
                        r"mean|temp|temperature|speed|humid|humidity|pressure|visib|dewp|wind|"
                        r"lat|lon|latitude|longitude|alt|altitude|age|fx|exchange|margin|"
-                       r"probability|prob|unit_price)($|_)")
+                       r"probability|prob|unit_price|"
+                       r"per_\d+(?:_\d{3})*|per_(?:hundred|thousand|million))($|_)")
 _SUMMED = re.compile(r"(^|_)(total|totals|sum|number|count|amount|volume)($|_)")
 """Words of a documented sum: 'Total sales price' is summed whatever else it says."""
 _FLAG = re.compile(r"^(is|has|was|did|flag|cancel|cancelled|canceled|returned|refunded|churned|"
@@ -237,7 +238,8 @@ def commented(c: Column) -> list[str]:
 def documented_rate(description: str | None) -> bool:
     """The description's naming part says rate, ratio, percent, per capita, price, … (the words
     that make a column's name averaged) and no word of a sum ('total', 'number of'):
-    'Unemployment rate', 'Per capita personal income', 'Percent of southern baptist'."""
+    'Unemployment rate', 'Per capita personal income', 'Percent of southern baptist', 'Infant
+    deaths per 1000'."""
     named = snake(head(description or ""))
     return bool(named) and bool(_AVERAGED.search(named)) and not _SUMMED.search(named)
 

@@ -125,6 +125,17 @@ class TestDocNames:
                            "b_x": "numeric. Number of road deaths."}, {"a_x": "a x", "b_x": "b x"})
         assert "road deaths" not in twice.get("a_x", ()) + twice.get("b_x", ())
 
+    def test_a_count_per_so_many_is_a_rate(self) -> None:
+        """'Infant deaths per 1000' and 'Deaths per 100,000 people' are rates, averaged; 'Infant
+        deaths' and a documented level are not."""
+        from showwork.semantic_layer.draft.models import documented_rate
+
+        assert documented_rate("Infant deaths per 1000.")
+        assert documented_rate("Deaths per 100,000 people")
+        assert documented_rate("Cases per thousand residents")
+        assert not documented_rate("Infant deaths.")
+        assert not documented_rate("Population, 15-17 year olds.")
+
     def test_what_a_description_says_an_average_is(self) -> None:
         """'average price during …' is an average; 'state personal income' is not."""
         assert head("average price during fiscal year, including taxes") == "average price"
