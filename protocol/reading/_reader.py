@@ -214,7 +214,7 @@ _HOW_FAR = re.compile(r"\bhow\s+(?:long|far|late|early|often)\b", re.IGNORECASE)
 _AGGREGATE = re.compile(r"\b(?:average|mean|median|typical|total)\s+$", re.IGNORECASE)
 
 
-_ACROSS_ALL = re.compile(r"\b(?:across\s+(?:all|every)|(?:over|for|in|on|at|from|to)\s+all)\s+"
+_ACROSS_ALL = re.compile(r"\b(?:across\s+(?:all|every)|(?:over|for|in|on|at|from|to|of)\s+all)\s+"
                          r"(?:of\s+)?(?:the\s+|our\s+)?(?:[\w-]+\s+(?:and|or)\s+)?$", re.IGNORECASE)
 _ACROSS = re.compile(r"\bacross\s+(?:the\s+|our\s+)?$", re.IGNORECASE)
 _AVERAGING = re.compile(r"\b(?:average|mean|typical|overall)\b[^?.;,]*$", re.IGNORECASE)
@@ -739,7 +739,8 @@ def _whole(text: str, metrics: list[Mention], asks: Asks, catalog: dict[str, Any
         if said is None:
             continue
         word = said.group(1).lower()
-        ratio = (entries.get(m.name) or {}).get("type") in ("ratio", "derived")
+        info = entries.get(m.name) or {}  # a ratio counting things (unit count) sums them
+        ratio = info.get("type") in ("ratio", "derived") and info.get("unit") != "count"
         if word == "total" and ratio:
             continue  # 'the total cancellation rate': no sum of a rate
         out.append(ReadSpan(said.group(1), said.span(1), "qualifier", f"{word} {m.name}"))

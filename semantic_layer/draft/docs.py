@@ -73,6 +73,12 @@ def _defined(line: str, wanted: dict[str, str]) -> tuple[str | None, str]:
     m = re.match(r"^([`*]*[\w.]+[`*]*)\s*(?::|\s-\s|\s—\s|\s–\s)\s*(\S.*)$", stripped)
     if m and _bare(m.group(1)) in wanted:
         return wanted[_bare(m.group(1))], m.group(2).strip()
+    # a list item 'name. Text' (R's itemized help pages: '* count. Total number of reported
+    # cases.'); only an item with text, so a sentence that opens with a column's name, or an
+    # empty item ('* year.'), defines nothing
+    m = re.match(r"^[-*+]\s+([`*]*\w+[`*]*)\.\s+(\S.*)$", line.strip())
+    if m and _bare(m.group(1)) in wanted:
+        return wanted[_bare(m.group(1))], m.group(2).strip()
     return None, ""
 
 
@@ -102,8 +108,9 @@ NAME_WORDS = 6
 _HEAD_END = re.compile(r"[,;:()\[\].]|\s[-–—]\s")
 _CUT = {"during", "for", "in", "at", "from", "including", "excluding", "with", "where", "which",
         "that", "and", "expressed", "under", "since", "until", "as", "when", "who", "whose",
-        "on", "by"}
-"""Words after which a description stops naming and starts qualifying."""
+        "on", "by", "is", "are", "was", "were", "been", "be", "has", "have", "had"}
+"""Words after which a description stops naming and starts qualifying (a preposition, a
+conjunction, or a verb's auxiliary: 'weeks counts were reported that year')."""
 _STORAGE_LEAD = re.compile(r"^(numeric|integer|int|double|float|factor|ordered factor|character|"
                            r"logical|boolean|bool|string|text|date)\s*[.:]\s+(?=\S)", re.I)
 """A description that opens with its storage type as a sentence of its own, as R's help pages
@@ -179,13 +186,41 @@ def doc_names(described: dict[str, str], spelled: dict[str, str]) -> dict[str, t
         whole = heads[column] if 1 < len(heads[column].split()) <= NAME_WORDS and (
             alike == [column] or [c for c in alike if _unqualified(described[c])] == [column]) \
             else None
-        names = [n for n in [*_candidates(text, own), *([whole] if whole else [])] if n != own]
+        # a count's name without its qualifiers too ('number of reported cases': cases), what
+        # 'how many cases' says
+        counted = whole if whole and whole != head(text) else None
+        # a documented count of what its name names ('weeks_reporting': 'Number of weeks
+        # counts …') is asked for as 'number of' its name
+        number = [f"number of {own}"] if heads[column] != head(text) and not _COUNT_WORDS & set(
+            own.split()) and _shares(heads[column].split(), own.split()) else []
+        names = [n for n in [*_candidates(text, own), *([whole] if whole else []),
+                             *_endings(counted), *number] if n != own]
         # a head several columns share is named with what qualifies it in each
         qualified = _qualified(text, heads[column]) if len(alike) > 1 else []
         out[column] = tuple(dict.fromkeys([*qualified, *(
             n for n in names if not _held_by_others(n, column, described, others_words,
                                                     own_phrase=n == whole))]))
     return {c: n for c, n in out.items() if n}
+
+
+_COUNT_WORDS = {"count", "counts", "n", "number", "num", "cnt", "total"}
+"""A name that already says it counts ('count', 'n'): no 'number of' before it."""
+
+
+def _endings(whole: str | None) -> list[str]:
+    """The shorter endings of a count's own documented name, its head noun last ('reported
+    cases' → 'cases'; none that opens on a joining word): what a question says for it when
+    nothing else the documentation describes uses those words (checked by the caller, as for
+    any name).
+
+    >>> _endings("reported cases")
+    ['cases']
+    >>> _endings("packs per capita")
+    []
+    """
+    words = (whole or "").split()
+    return [" ".join(words[i:]) for i in range(1, len(words))
+            if words[i] not in _JOINING and words[i - 1] not in ("per",)]
 
 
 _QUALIFIER = re.compile(r"^[^,;:()]+,\s*(?P<q>[a-z0-9][a-z0-9 \-]*?)\s*\.?\s*$")

@@ -17,8 +17,9 @@ Roles come from a column's type, name, values and uniqueness:
 from __future__ import annotations
 
 import itertools
+import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,7 +93,8 @@ _AVERAGED = re.compile(r"(^|_)(price|prices|rate|rates|score|scores|rating|pct|p
                        r"expectancy|yield|log|ln|"
                        r"mean|temp|temperature|speed|humid|humidity|pressure|visib|dewp|wind|"
                        r"lat|lon|latitude|longitude|alt|altitude|age|fx|exchange|margin|"
-                       r"probability|prob|unit_price)($|_)")
+                       r"probability|prob|unit_price|"
+                       r"per_\d+(?:_\d{3})*|per_(?:hundred|thousand|million))($|_)")
 _SUMMED = re.compile(r"(^|_)(total|totals|sum|number|count|amount|volume)($|_)")
 """Words of a documented sum: 'Total sales price' is summed whatever else it says."""
 _FLAG = re.compile(r"^(is|has|was|did|flag|cancel|cancelled|canceled|returned|refunded|churned|"
@@ -236,7 +238,8 @@ def commented(c: Column) -> list[str]:
 def documented_rate(description: str | None) -> bool:
     """The description's naming part says rate, ratio, percent, per capita, price, … (the words
     that make a column's name averaged) and no word of a sum ('total', 'number of'):
-    'Unemployment rate', 'Per capita personal income', 'Percent of southern baptist'."""
+    'Unemployment rate', 'Per capita personal income', 'Percent of southern baptist', 'Infant
+    deaths per 1000'."""
     named = snake(head(description or ""))
     return bool(named) and bool(_AVERAGED.search(named)) and not _SUMMED.search(named)
 
@@ -407,6 +410,9 @@ class TableDraft:
     """Columns of other tables that point here named as this table's key (carrier)."""
     name_column: str | None = None
     """This table's readable name column, when it has one."""
+    repeated: dict[str, str] = field(default_factory=dict)
+    """stock column → the member it repeats across (a state's population on each disease's
+    row): counted once per member of it, not summed across it."""
 
     @property
     def default_time(self) -> TimeDim | None:
@@ -595,25 +601,26 @@ def observations(source: Source, d: TableDraft) -> tuple[str, ...] | None:
                and d.roles.get(c.name) and d.role(c.name) in ("code", "dimension", "foreign key",
                                                               "identifier", "flag")
                and 1 < (c.distinct or 0) < t.rows][:6]
-    checks = 0
-    for size in (1, 2, 3):
-        for combo in itertools.combinations(members, size):
-            product = periods
-            for c in combo:
-                product *= c.distinct or 1
-            # one row each for most members and periods: a panel; events unique by nature
-            # (a flight number per carrier, airport and day) leave most combinations empty
-            if not slack * t.rows <= product <= t.rows / PANEL_DENSITY / slack:
-                continue
-            checks += 1
-            if checks > OBSERVATION_CHECKS:
-                return None
-            names = (*(c.name for c in combo), *period)
-            if slack < 1.0 and _estimate(source, t, names) < ESTIMATE_SLACK * t.rows:
-                continue  # a big table: estimated first, counted exactly only when it may fit
-            if _unique(source, t, names) == t.rows:
-                return tuple(c.name for c in combo)
+    # one row each for most members and periods: a panel; events unique by nature (a flight
+    # number per carrier, airport and day) leave most combinations empty
+    for combo in _dense(members, periods, slack * t.rows, t.rows / PANEL_DENSITY / slack):
+        names = (*combo, *period)
+        if slack < 1.0 and _estimate(source, t, names) < ESTIMATE_SLACK * t.rows:
+            continue  # a big table: estimated first, counted exactly only when it may fit
+        if _unique(source, t, names) == t.rows:
+            return combo
     return None
+
+
+def _dense(members: list[Column], periods: int, low: float, high: float
+           ) -> Iterator[tuple[str, ...]]:
+    """Combinations of one to three members whose distinct counts times the periods fall
+    between `low` and `high` (as many cells as a panel of the table's rows would have), the
+    first OBSERVATION_CHECKS of them: each is then counted, a query over the table."""
+    fitting = (combo for size in (1, 2, 3) for combo in itertools.combinations(members, size)
+               if low <= periods * math.prod(c.distinct or 1 for c in combo) <= high)
+    for combo in itertools.islice(fitting, OBSERVATION_CHECKS):
+        yield tuple(c.name for c in combo)
 
 
 def _panel_roles(source: Source, d: TableDraft) -> None:
@@ -644,6 +651,11 @@ def _panel_roles(source: Source, d: TableDraft) -> None:
         if numbered and _unique(source, d.table, (c.name, *time.columns)) == periods:
             d.set(c.name, "time part", f"numbers the {time.grain}s ({c.low}–{c.high}), one "
                   f"per {time.grain}: a period number, not an amount")
+        elif role in ("amount", "identifier") and c.integral \
+                and (member := _member_number(source, d, c)) is not None:
+            d.set(c.name, "attribute", f"one value per {words(member)}, the same every "
+                  f"{time.grain}: a number the {words(member)} carries (a code, a region), "
+                  "not summed")
         elif _TIME_NUMBER.search(name) and (c.distinct or 0) <= periods \
                 and _unique(source, d.table, (c.name, *time.columns)) == periods:
             d.set(c.name, "time part", f"named as a time, one value per {time.grain} "
@@ -654,11 +666,73 @@ def _panel_roles(source: Source, d: TableDraft) -> None:
                 f": the same value across every {words(d.observed[0])} at each {time.grain}"
                 if d.observed else "") + "; averaged across members, its last period over time, "
                 "never summed")
+        elif _STOCK.search(digits_apart(name)) and role == "amount" and _documented_total(c):
+            d.set(c.name, "amount", f"documented as a total ('{head(_said(c) or '')}'): what "
+                  f"each {time.grain} adds, summed across members and over time")
         elif (_STOCK.search(digits_apart(name)) or _LEVEL.search(snake(head(_said(c) or ""))))\
                 and role not in ("average", "identifier", "snapshot"):
-            held = "".join(f"{words(m)} per " for m in d.observed)
-            d.set(c.name, "stock", f"a level per {held}{time.grain} (one row each): summed "
-                  "across members, its last period over time (non_additive_dimension)")
+            across = _repeated_across(source, d, c)
+            held = "".join(f"{words(m)} per " for m in d.observed if m != across)
+            if across:
+                d.repeated[c.name] = across
+            d.set(c.name, "stock", f"a level per {held}{time.grain}" + (
+                f", the same on each {words(across)}'s row (counted once)"
+                if across else " (one row each)") + ": summed across members, its last period "
+                "over time (non_additive_dimension)")
+
+
+def _member_number(source: Source, d: TableDraft, c: Column) -> str | None:
+    """The panel's member that alone gives a whole-number column its value, the same in every
+    period (a state's FIPS code, its census region): the member's own number, never a flow or
+    a level of it. A column that varies over time, or takes one value in all rows, is none."""
+    if not d.observed or (c.distinct or 0) < 2:
+        return None
+    for member in d.observed:
+        if _unique(source, d.table, (member, c.name)) == _unique(source, d.table, (member,)):
+            return member
+    return None
+
+
+def _repeated_across(source: Source, d: TableDraft, c: Column) -> str | None:
+    """The one member of a panel's several (disease of disease × state) across which the
+    column repeats: the other members and the period give it one value (a state's population
+    on each disease's row). Only when every other member has a row for each of its members in
+    every period (balanced), so that counting it once per member is exact in every grouping."""
+    time = d.default_time
+    if time is None or not d.observed or len(d.observed) < 2:
+        return None
+    period = tuple(time.columns)
+    for across in d.observed:
+        rest = tuple(m for m in d.observed if m != across)
+        if _unique(source, d.table, (*rest, *period, c.name)) != _unique(
+                source, d.table, (*rest, *period)) or not _balanced(source, d.table, rest,
+                                                                     across, period):
+            continue
+        return across
+    return None
+
+
+def _balanced(source: Source, t: Table, rest: tuple[str, ...], across: str,
+              period: tuple[str, ...]) -> bool:
+    """Every combination of `rest` has as many rows in a period as `across` has members in it."""
+    rows = exp.select(*(col(x) for x in (*rest, *period)), exp.Count(this=exp.Star()).as_("n")) \
+        .from_(table_ref(t.name)).group_by(*(col(x) for x in (*rest, *period))).subquery("a")
+    members = exp.select(*(col(x) for x in period), exp.Count(this=exp.Distinct(
+        expressions=[col(across)])).as_("k")).from_(table_ref(t.name)).group_by(
+        *(col(x) for x in period)).subquery("b")
+    select = exp.select(exp.Count(this=exp.Star())).from_(rows).join(
+        members, using=list(period)).where(exp.NEQ(this=exp.column("n", "a"),
+                                                   expression=exp.column("k", "b")))
+    ((n,),) = source.rows(select.sql(source.dialect))
+    return int(n) == 0
+
+
+def _documented_total(c: Column) -> bool:
+    """The documentation names the column a total and no level ('Total number of reported
+    cases'): each period's count adds up over time, whatever its name ('count') says; 'total
+    population' stays a level."""
+    said = head(_said(c) or "").split()
+    return bool(said) and said[0] == "total" and not _LEVEL.search("_".join(said))
 
 
 def _levels_of_events(d: TableDraft) -> None:
@@ -683,16 +757,17 @@ def _same_across(source: Source, d: TableDraft, column: str, periods: int) -> bo
         and _unique(source, d.table, (column, *time.columns)) == periods
 
 
-def _panel_of(source: Source, t: Table, period: Column) -> str | None:
-    """A text column that, with `period`, is unique (a country × year table): the member."""
-    for c in t.columns:
-        if c.kind != "text" or c.non_null < t.rows or not 1 < (c.distinct or 0) < t.rows:
-            continue
-        inner = exp.select(col(c.name), col(period.name)).distinct().from_(table_ref(t.name))
-        ((n,),) = source.rows(exp.select(exp.Count(this=exp.Star())).from_(
-            inner.subquery("k")).sql(source.dialect))
-        if int(n) == t.rows:
-            return c.name
+def _panel_of(source: Source, t: Table, period: Column) -> tuple[str, ...] | None:
+    """The text columns, one to three, that with `period` are unique (a country × year table;
+    a disease × state × year one): the members. Only a combination whose distinct counts
+    multiply to between the rows and the rows over PANEL_DENSITY is counted (fewer cannot be
+    unique; many more leave most combinations empty: things, not a panel), at most
+    OBSERVATION_CHECKS of them (each is a query over the table)."""
+    texts = [c for c in t.columns
+             if c.kind == "text" and c.non_null == t.rows and 1 < (c.distinct or 0) < t.rows]
+    for names in _dense(texts, period.distinct or 1, t.rows, t.rows / PANEL_DENSITY):
+        if _unique(source, t, (*names, period.name)) == t.rows:
+            return names
     return None
 
 
@@ -1355,6 +1430,9 @@ def _level(d: TableDraft, c: Column, role: str, time: TimeDim, b: Built, measure
                        "description": f"{d.table.name}.{c.name} at the end of the period.",
                        "non_additive_dimension": {"name": time.name, "window_choice": "max"}})
     gov: dict[str, Any] = {"point_in_time": True}
+    params: dict[str, Any] = {"measure": m}
+    if c.name in d.repeated:  # the sum over the rows, over the members it repeats across
+        params = _once_per_member(d, c, d.repeated[c.name], m, time, b, measures, metrics)
     if role == "stock":  # population, headcount; a bare count is the number of the table's things
         counted = [f"number of {things}", things, f"{singular(things)} count",
                    f"count of {things}"] if _COUNTED.match(c.name.lower()) and things else []
@@ -1371,8 +1449,33 @@ def _level(d: TableDraft, c: Column, role: str, time: TimeDim, b: Built, measure
     _metric(b, metrics.claim(m), spelled if role in ("median", "stock", "index") else
             f"{spelled} (end of period)",
             f"{c.name} at the end of the period" + (
-                "; a median per row is never rolled up" if role == "median" else ""),
-            "simple", {"measure": m}, gov)
+                "; a median per row is never rolled up" if role == "median" else "") + (
+                f", once per {words(d.repeated[c.name])}" if c.name in d.repeated else ""),
+            "ratio" if "numerator" in params else "simple", params, gov)
+
+
+def _once_per_member(d: TableDraft, c: Column, across: str, summed: str, time: TimeDim,
+                     b: Built, measures: Names, metrics: Names) -> dict[str, Any]:
+    """A ratio's parameters: the column's sum at the period's end over the number of members
+    of `across` that carry it then (a state's population, on each of five diseases' rows, is
+    its sum over five)."""
+    n = measures.claim(f"{snake(c.name)}_{snake(across)}s", d.entity)
+    b.measures.append({
+        "name": n, "agg": "count_distinct",
+        "expr": exp.Case(ifs=[exp.If(this=exp.Not(this=exp.Is(
+            this=exp.column(c.name, quoted=expr_of(c.name) != c.name),
+            expression=exp.Null())), true=exp.column(across, quoted=expr_of(across) != across))
+        ]).sql("duckdb"),
+        "description": f"{words(across)} members with a {c.name} at the end of the period.",
+        "non_additive_dimension": {"name": time.name, "window_choice": "max"}})
+    numerator = _metric(b, metrics.claim(f"{snake(c.name)}_rows_sum"),
+                        f"sum of {words(c.name)} over its rows",
+                        f"sum of {d.table.name}.{c.name} at the end of the period, once per "
+                        f"row: never its value by itself", "simple", {"measure": summed}, {})
+    denominator = _metric(b, metrics.claim(n), f"{words(across)} members with a {words(c.name)}",
+                          f"{words(across)} members with a {c.name}", "simple", {"measure": n},
+                          {"unit": "count"})
+    return {"numerator": numerator, "denominator": denominator}
 
 
 def _mean_level(d: TableDraft, c: Column, role: str, b: Built, measures: Names,

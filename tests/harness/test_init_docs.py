@@ -40,7 +40,43 @@ class TestColumnDocs:
         assert column_docs(text, ["state", "price"]) == {}
 
 
+    def test_itemized_name_dot_text_as_r_help_pages_list_it(self) -> None:
+        """'* count. Total number of reported cases.' defines count; an empty item ('* year.')
+        defines nothing and leaves the next item its own; a sentence that opens with a column's
+        name, outside a list, defines nothing."""
+        text = ("### Details\n\n  * year. \n\n  * weeks_reporting. Number of weeks counts were "
+                "reported.\n\n  * count. Total number of reported cases.\n\nstate. It varies.\n")
+        assert column_docs(text, ["year", "weeks_reporting", "count", "state"]) == {
+            "weeks_reporting": "Number of weeks counts were reported.",
+            "count": "Total number of reported cases."}
+
+
 class TestDocNames:
+    def test_a_count_is_named_by_its_head_noun_too(self) -> None:
+        """'Total number of reported cases' names count 'reported cases' and 'cases' (what 'how
+        many cases' says); a head noun another description holds ('fatalities') is no name, and
+        a head that is no count ('unemployment rate') gives no bare ending ('rate')."""
+        names = doc_names({"count": "Total number of reported cases.",
+                           "weeks": "Number of weeks counts were reported that year."},
+                          {"count": "count", "weeks": "weeks"})
+        assert {"reported cases", "cases"} <= set(names["count"])
+        fatal = doc_names({"fatal": "numeric. Number of vehicle fatalities.",
+                           "nfatal": "numeric. Number of night-time vehicle fatalities.",
+                           "unemp": "numeric. Unemployment rate."}, {})
+        assert "fatalities" not in fatal["fatal"] + fatal["nfatal"]
+        assert "rate" not in fatal["unemp"]
+
+    def test_a_clause_ends_the_name_and_a_documented_count_is_a_number_of(self) -> None:
+        """'Number of weeks counts were reported that year' names weeks_reporting 'number of
+        weeks reporting' and nothing from its clause ('were reported' would take 'how many cases
+        were reported'); a column whose name already counts gets no 'number of count'."""
+        names = doc_names({"weeks_reporting": "Number of weeks counts were reported that year.",
+                           "count": "Total number of reported cases."},
+                          {"weeks_reporting": "weeks reporting", "count": "count"})
+        assert names["weeks_reporting"] == ("number of weeks reporting",)
+        assert names["count"] == ("total number of reported cases", "reported cases", "cases")
+        assert head("Number of weeks counts were reported that year.") == "number of weeks counts"
+
     def test_a_shared_head_names_neither_and_widens_each(self) -> None:
         """'crude oil' describes both oil columns: it names neither alone; each is named with
         what qualifies it, and keeps its own name widened by it."""
@@ -88,6 +124,17 @@ class TestDocNames:
         twice = doc_names({"a_x": "numeric. Number of road deaths.",
                            "b_x": "numeric. Number of road deaths."}, {"a_x": "a x", "b_x": "b x"})
         assert "road deaths" not in twice.get("a_x", ()) + twice.get("b_x", ())
+
+    def test_a_count_per_so_many_is_a_rate(self) -> None:
+        """'Infant deaths per 1000' and 'Deaths per 100,000 people' are rates, averaged; 'Infant
+        deaths' and a documented level are not."""
+        from showwork.semantic_layer.draft.models import documented_rate
+
+        assert documented_rate("Infant deaths per 1000.")
+        assert documented_rate("Deaths per 100,000 people")
+        assert documented_rate("Cases per thousand residents")
+        assert not documented_rate("Infant deaths.")
+        assert not documented_rate("Population, 15-17 year olds.")
 
     def test_what_a_description_says_an_average_is(self) -> None:
         """'average price during …' is an average; 'state personal income' is not."""

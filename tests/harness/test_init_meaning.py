@@ -639,3 +639,99 @@ class TestDenominators:
                     f"FROM ({STORE_MONTHS})")
         con.close()
         assert _weights(db) == {}
+
+
+class TestPanelsOfSeveralCategories:
+    def test_a_year_with_two_categories_is_the_time_and_a_documented_total_a_flow(
+            self, tmp_path: Path) -> None:
+        """A disease x state x year table (unique on the three, no one text column with the
+        year) is a panel: the year is its time. Its count documented 'Total number of reported
+        cases' adds up over the years; a count documented 'Number of prisoners' in a state x
+        sex x year panel stays a stock (its last year). A table of things with a model year,
+        its text columns not unique with it or unique but sparse, keeps the year an
+        attribute."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        diseases, states, years = ("Measles", "Mumps", "Polio"), ("Ohio", "Utah", "Iowa"), \
+            range(2001, 2007)
+        (folder / "cases.csv").write_text("disease,state,year,count,population\n" + "\n".join(
+            f"{d},{s},{y},{(i * 7 + j * 3 + y) % 50},{1000 * (j + 1) + y}"
+            for i, d in enumerate(diseases) for j, s in enumerate(states) for y in years)
+            + "\n", encoding="utf-8")
+        (folder / "cases.md").write_text("### Details\n\n  * disease. Disease names.\n\n"
+                                         "  * count. Total number of reported cases.\n",
+                                         encoding="utf-8")
+        (folder / "prisoners.csv").write_text("state,sex,year,count\n" + "\n".join(
+            f"{s},{x},{y},{100 + j * 10 + y % 7 + k * 50}" for j, s in enumerate(states)
+            for k, x in enumerate(("Female", "Male")) for y in years) + "\n", encoding="utf-8")
+        (folder / "prisoners.md").write_text("* count. Number of prisoners.\n", encoding="utf-8")
+        (folder / "cars.csv").write_text("make,colour,year,price\n" + "\n".join(
+            f"{m},{c},{2000 + (k % 3)},{1000 + k}" for k, (m, c) in enumerate(
+                (m, c) for m in ("Audi", "Fiat") for c in ("red", "blue") for _ in range(4)))
+            + "\n", encoding="utf-8")
+        # unique on maker x body x year but sparse (20 of 100 combinations): things, no panel
+        (folder / "models.csv").write_text("maker,body,year,price\n" + "\n".join(
+            f"m{k % 10},b{k // 10},{2000 + k % 5},{100 + k}" for k in range(20)) + "\n",
+            encoding="utf-8")
+        result = init_project(tmp_path / "draft", folder)
+        roles = {f"{r.table}.{r.column}": r.role for r in result.roles}
+        assert roles["models.year"] != "time part"
+        assert (roles["cases.year"], roles["cases.count"]) == ("time part", "amount")
+        assert (roles["prisoners.year"], roles["prisoners.count"]) == ("time part", "stock")
+        assert roles["cars.year"] != "time part"
+        layer = Project.open(tmp_path / "draft").layer()
+        try:
+            answer, _ = _ask(layer, "p1", "How many cases were reported between 2002 and 2004?")
+            gold = layer.run_sql("SELECT sum(count) FROM cases WHERE year BETWEEN 2002 AND 2004")
+            assert answer["value"] == pytest.approx(gold[0][0])
+            # a state's population on each disease's row is counted once per disease
+            assert "the same on each disease's row" in result_reason(result, "cases.population")
+            for question, sql in (
+                    ("What was the population of Ohio in 2003?",
+                     "SELECT max(population) FROM cases WHERE state = 'Ohio' AND year = 2003"),
+                    ("What was the population in 2003?", "SELECT sum(p) FROM (SELECT DISTINCT "
+                     "state, population AS p FROM cases WHERE year = 2003)")):
+                answer, _ = _ask(layer, "p2", question)
+                assert answer["value"] == pytest.approx(layer.run_sql(sql)[0][0]), question
+        finally:
+            layer.close()
+        # a count that differs by sex repeats across nothing: a plain stock
+        assert "(one row each)" in result_reason(result, "prisoners.count")
+
+    def test_a_level_repeated_across_an_unbalanced_member_stays_a_plain_stock(
+            self, tmp_path: Path) -> None:
+        """When one state lacks a disease in a year, counting the population once per disease
+        would be off for the total: the draft keeps it a plain stock."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        rows = [f"{d},{s},{y},{j + y},{1000 * (j + 1) + y}" for d in ("Measles", "Mumps")
+                for j, s in enumerate(("Ohio", "Utah", "Iowa")) for y in range(2001, 2007)
+                if not (d == "Mumps" and s == "Utah" and y == 2003)]
+        (folder / "cases.csv").write_text("disease,state,year,count,population\n"
+                                          + "\n".join(rows) + "\n", encoding="utf-8")
+        result = init_project(tmp_path / "draft", folder)
+        assert "(one row each)" in result_reason(result, "cases.population")
+
+
+class TestMemberNumbers:
+    def test_a_number_each_member_carries_is_not_summed(self, tmp_path: Path) -> None:
+        """In a state x year panel a state's FIPS code and its census region (whole numbers the
+        state alone gives, the same every year) are the state's own numbers, not amounts; a
+        whole-number count that changes over the years stays a measure; so does an integer
+        level that differs between members in the same way each year but moves over time."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        states = ("Ohio", "Utah", "Iowa", "Maine")
+        (folder / "prod.csv").write_text("state,year,fips,region,emp,jobs\n" + "\n".join(
+            f"{s},{y},{10 + 3 * j},{1 + j % 2},{500 + 7 * j + (y * j) % 13},{40 * (j + 1) + y}"
+            for j, s in enumerate(states) for y in range(1990, 1998)) + "\n", encoding="utf-8")
+        result = init_project(tmp_path / "draft", folder)
+        roles = {f"{r.table}.{r.column}": r.role for r in result.roles}
+        assert (roles["prod.fips"], roles["prod.region"]) == ("attribute", "attribute")
+        assert roles["prod.emp"] != "attribute" and roles["prod.jobs"] != "attribute"
+        assert "one value per state" in result_reason(result, "prod.fips")
+
+
+def result_reason(result: Any, column: str) -> str:
+    """The reason init printed for a table.column's role."""
+    return next(r.reason for r in result.roles if f"{r.table}.{r.column}" == column)

