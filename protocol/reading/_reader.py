@@ -146,6 +146,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
     spans += _whole(text, list(by_kind["metric"]), asks, catalog) + negated + anchored
     spans += _all_of(text, list(by_kind["dimension"]), asks, catalog)
+    spans += _by_what_follows(text, mentions, asks)
     if asks.breakdown and asks.ranking is None:  # 'Break down cancellations by airport'
         spans += [ReadSpan(m.group(0), m.span(), "shape", "breakdown")
                   for m in _BREAK_DOWN.finditer(text)]
@@ -172,6 +173,35 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                    (*notes, *place_notes(by_kind["member"], catalog, asked)),
                    prefix_doubts([*by_kind["member"], *excluded], catalog, asked)
                    + _day_parts(ranges))
+
+
+def _by_what_follows(text: str, mentions: list[Mention], asks: Asks) -> list[ReadSpan]:
+    """'by' read where the words after it are used: a member who did it ('distance flown by
+    Delta' filters by Delta), a metric a ranking orders by ('top 5 destinations by number of
+    flights'), the size of a change asked ('by what percent did X change'). 'by' before a date is
+    the shape grammar's (a running total, asks.py); before anything else no rule uses, unread."""
+    out: list[ReadSpan] = []
+    for said in _BY_WORD.finditer(text):
+        after = said.end()
+        if asks.change and _BY_HOW_MUCH.match(text, after):  # 'by what percent did X change'
+            out.append(ReadSpan(said.group(0), said.span(), "qualifier", "by: the size of the change"))
+            continue
+        for m in mentions:
+            if m.kind == "metric" and asks.ranking is None or m.kind == "dimension":
+                continue
+            if m.span[0] >= after and _ONLY_FILLER.fullmatch(text[after:m.span[0]]):
+                what = f"by: {m.name} = {m.member}" if m.kind == "member" else \
+                    f"by: ranked by {m.name}"
+                out.append(ReadSpan(said.group(0), said.span(), "qualifier", what))
+                break
+    return out
+
+
+_BY_WORD = re.compile(r"\bby\b", re.IGNORECASE)
+_BY_HOW_MUCH = re.compile(r"\s+(?:what|how)\b", re.IGNORECASE)
+_ONLY_FILLER = re.compile(r"\s*(?:(?:the|a|an|its|their|number|numbers|count|amount|total)"
+                          r"(?:\s+of)?\s+)*", re.IGNORECASE)
+"""Words between 'by' and what it introduces that say nothing of their own ('by the number of')."""
 
 
 def _day_parts(ranges: list[Mention]) -> tuple[ReadSpan, ...]:

@@ -209,7 +209,7 @@ def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
     moving = _HOW_MUCH_FELL.sub(lambda m: m.group(1) + "\x00" * len(m.group(2)), masked)
     change = _MOVES.search(moving) is not None or compare is not None
     share = _share(masked)
-    cumulative = _CUMULATIVE.search(masked)
+    cumulative = _CUMULATIVE.search(masked) or _by_a_date(text, periods)
     spans = [GrammarSpan(b.words, b.span, f"{'by ' + b.name if b.kind != 'unknown' else b.words}")
              for b in by if b.kind != "unknown"]
     if share is not None:
@@ -235,6 +235,21 @@ _CUMULATIVE = re.compile(
     r"\b(?:in\s+total\s+(?:by|through|up\s+to|until)\s+the\s+end\s+of|(?:by|through|up\s+to)"
     r"\s+the\s+end\s+of|from\s+the\s+(?:start|beginning)\s+of|(?:(?:year|month|quarter)[\s-]+)?to[\s-]+date|so\s+far(?:\s+this\s+(?:year|month|quarter))?|"
     r"ytd|cumulative(?:ly)?|running\s+total|all[\s-]time|as\s+of(?:\s+the\s+end\s+of)?)\b", re.IGNORECASE)
+
+
+def _by_a_date(text: str, periods: Periods) -> re.Match[str] | None:
+    """'How many transactions had there been by March 15, 2022': 'by' right before a period is
+    a deadline, the running total up to the period's end (as 'by the end of' is); 'by' before
+    anything else is a grouping, a ranking's key or who did it, read where those rules use it."""
+    for found in periods.found:
+        said = _BY_BEFORE.search(text, 0, found.span[0])
+        if said is not None:
+            return said
+    return None
+
+
+_BY_BEFORE = re.compile(r"\bby(?=\s+$)", re.IGNORECASE)
+"""'by' and nothing but space up to the end of the searched part of the text."""
 
 
 _DID_CAUSE = re.compile(r"(did|does|do|could|would)\s.*?\s?(cause)", re.IGNORECASE | re.DOTALL)
