@@ -228,7 +228,8 @@ def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
 _SHARE = re.compile(
     r"\b(?:what|which)\s+(?:(?:share|fraction|percentage|proportion|portion|percent|part)\s+of"
     r"|%\s+of|(?:share|fraction|proportion|portion|percentage)(?=\s+(?!of\b|change|growth|"
-    r"increase|decrease|drop|rise|fall|point)[a-z]))\b|\b\w+(?:'s|’s|s')\s+share\s+of\b"
+    r"increase|decrease|drop|rise|fall|point|(?:did|does|do|has|have|had)\b)[a-z]))\b"
+    r"|\b\w+(?:'s|’s|s')\s+share\s+of\b"
     r"|\bshare\s+of\b|\bpercent(?:age)?\s+of\b|\bfraction\s+of\b|\bproportion\s+of\b",
     re.IGNORECASE)
 _CUMULATIVE = re.compile(

@@ -43,11 +43,15 @@ def test_by_a_date_is_a_running_total(request, name: str, by: str, on: str,
     ("flights", "By what percent did cancelled flights change from May 2013 to June 2013?"),
     ("shop", "Rank the stores by revenue in July 2019."),
     ("shop", "By how much did revenue change from April 2019 to May 2019?"),
+    # 'what percentage did X grow' asks the size of a change, not a share
+    ("flights", "By what percentage did flights out of LaGuardia grow from Q1 2013 to Q2 2013?"),
+    ("shop", "By what percentage did orders grow from April 2019 to May 2019?"),
     ("tutorial", "Top 2 countries by cancellations in March 2022"),
 ])
 def test_by_read_where_a_rule_uses_it(request, name: str, text: str) -> None:
     reading = _read(request, name, text)
     assert reading.unread == [], reading.unread
+    assert reading.asks.share is None
     assert any(s.words.lower() == "by" or s.words.lower().startswith("by ")
                for s in reading.spans)
 
