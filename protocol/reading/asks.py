@@ -257,10 +257,12 @@ _DID_CAUSE = re.compile(r"(did|does|do|could|would)\s.*?\s?(cause)", re.IGNORECA
 _TO_THE_END = re.compile(r"\b(?:in\s+total|as\s+of(?:\s+the\s+end\s+of)?|"
                          r"(?:at|by|through|up\s+to|to)\s+the\s+end\s+of)\b", re.IGNORECASE)
 """Words of a running total said next to its own phrase ('in total, … by the end of March')."""
-_HOW_MUCH_FELL = re.compile(r"(\bhow (?:much|many)\s+(?:[a-z]+\s+of\s+(?:the\s+)?)?\x00+\s+)([a-z]+)",
+_HOW_MUCH_FELL = re.compile(r"(\bhow (?:much|many)\s+(?:[a-z]+\s+of\s+(?:the\s+)?)?\x00+\s+)"
+                            r"(?!(?:excluding|except|besides|without|but|not|only|other)\b)([a-z]+)",
                             re.IGNORECASE)
 """'How much rain fell', 'how many inches of rain fell', 'how many users dropped in': the verb
-after the metric is its own predicate, not a move (a change is asked as 'how much did … fall')."""
+after the metric is its own predicate, not a move (a change is asked as 'how much did … fall'),
+and never a word that sets part of it apart ('how many transactions excluding quick buys')."""
 
 
 def _share(masked: str) -> Share | None:
@@ -437,7 +439,7 @@ def _order(word: str) -> Literal["most", "least"]:
 
 
 def _which_most(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
-    m = re.search(rf"\b(?:which|what)\s+(?:of\s+(?:the\s+)?)?(?P<x>[^\s?]+(?:\s[^\s?]+)?)\s+"
+    m = re.search(rf"\b(?:which|what)\s+(?P<of>of\s+(?:the\s+)?)?(?P<x>[^\s?]+(?:\s[^\s?]+)?)\s+"
                   rf"(?:\S+\s+){{0,3}}?"
                   rf"(?:the\s+)?(?P<s>{_SUPERLATIVE})\b", masked, re.IGNORECASE)
     if m is None:
@@ -452,10 +454,11 @@ def _which_most(masked: str, mentions: list[Mention], by: list[By]) -> Ranking |
             return None
         dimension = snake(singular(word.group(0)))
     counted = re.match(rf"{_N}\b", m.group("x"), re.IGNORECASE)
-    # 'which', 'what of the', 'which three': the question word (and its count) ranks
+    # 'which', 'what of the', 'which three': the question word (and its count) ranks; 'which of
+    # the three airports' asks one of a set of three, not three
     head = (m.start(), m.start("x") + (counted.end() if counted else 0))
-    return Ranking(_order(m.group("s")), _count(counted.group(1)) if counted else 1, dimension,
-                   (head, m.span("s")))
+    size = _count(counted.group(1)) if counted and not m.group("of") else 1
+    return Ranking(_order(m.group("s")), size, dimension, (head, m.span("s")))
 
 
 _RANK = re.compile(r"\brank(?:ed|ing|s)?\b", re.IGNORECASE)
