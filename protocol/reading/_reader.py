@@ -9,7 +9,14 @@ from typing import Any, Literal
 
 from showwork.protocol.reading._calendar import Period
 from showwork.protocol.reading._words import Span, overlaps
-from showwork.protocol.reading.account import ReadSpan, entry_words, lemma, mention_span, unread_spans
+from showwork.protocol.reading.account import (
+    ReadSpan,
+    entry_words,
+    is_listed,
+    lemma,
+    mention_span,
+    unread_spans,
+)
 from showwork.protocol.reading.asks import (
     BETTER,
     JUDGED,
@@ -146,6 +153,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
     spans += _whole(text, list(by_kind["metric"]), asks, catalog) + negated + anchored
     spans += _all_of(text, list(by_kind["dimension"]), asks, catalog)
+    spans += _by_what_follows(text, mentions, asks)
     if asks.breakdown and asks.ranking is None:  # 'Break down cancellations by airport'
         spans += [ReadSpan(m.group(0), m.span(), "shape", "breakdown")
                   for m in _BREAK_DOWN.finditer(text)]
@@ -156,6 +164,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += [ReadSpan(words, span, "qualifier", detail) for words, span, detail in cut + only]
     spans += [ReadSpan(m.words, m.span, "member", f"{m.name} != {m.member}") for m in excluded]
     spans += [ReadSpan(m.words, m.span, "member", f"{m.name} in {m.member}") for m in ranges]
+    spans += _qualifying(Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
+                                 periods.found, asks, ()), catalog)
     taken = [s.span for s in spans] + [_with_aggregate(text, g.span) for g in gaps] + \
         [p.span for p in periods.problems]
     own = entry_words(catalog, [m.name for m in by_kind["metric"]],
@@ -172,6 +182,65 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                    (*notes, *place_notes(by_kind["member"], catalog, asked)),
                    prefix_doubts([*by_kind["member"], *excluded], catalog, asked)
                    + _day_parts(ranges))
+
+
+def _qualifying(reading: Reading, catalog: dict[str, Any]) -> list[ReadSpan]:
+    """The words that point a named metric at a sibling ('flights … were late': delayed
+    flights, whose synonym is 'late flights'), as the analyst and the audit's scope read them
+    (qualifiers.py): read there, and only there; a word set apart ('excluding quick buys')
+    points nowhere and stays unread."""
+    from showwork.protocol.reading.qualifiers import set_apart, siblings  # they import this
+
+    out: list[ReadSpan] = []
+    apart = set_apart(reading.text)
+    metrics = catalog.get("metrics") or {}
+    for named in reading.metrics:
+        found = siblings(reading, named, catalog)
+        if not found:
+            continue
+        best = max(found, key=lambda other: len(found[other]))
+        info = metrics.get(best) or {}
+        # the sibling's words, once its qualifier chose it ('quick buys': 'buy' too short alone)
+        said = {lemma(w) for t in (info.get("label") or "", *(info.get("synonyms") or ()))
+                for w in _QUALIFIER_WORD.findall(t)}
+        out += [ReadSpan(w.group(0), w.span(), "qualifier", f"{named.name} read as {best}")
+                for w in _QUALIFIER_WORD.finditer(reading.text)
+                if (w.group(0).lower() in found[best] or lemma(w.group(0)) in said
+                    and not is_listed(w.group(0))) and w.group(0).lower() not in apart
+                and not overlaps(w.span(), [m.span for m in reading.metrics])]
+    return out
+
+
+_QUALIFIER_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def _by_what_follows(text: str, mentions: list[Mention], asks: Asks) -> list[ReadSpan]:
+    """'by' read where the words after it are used: a member who did it ('distance flown by
+    Delta' filters by Delta), a metric a ranking orders by ('top 5 destinations by number of
+    flights'), the size of a change asked ('by what percent did X change'). 'by' before a date is
+    the shape grammar's (a running total, asks.py); before anything else no rule uses, unread."""
+    out: list[ReadSpan] = []
+    for said in _BY_WORD.finditer(text):
+        after = said.end()
+        if asks.change and _BY_HOW_MUCH.match(text, after):  # 'by what percent did X change'
+            out.append(ReadSpan(said.group(0), said.span(), "qualifier", "by: the size of the change"))
+            continue
+        for m in mentions:
+            if m.kind == "metric" and asks.ranking is None or m.kind == "dimension":
+                continue
+            if m.span[0] >= after and _ONLY_FILLER.fullmatch(text[after:m.span[0]]):
+                what = f"by: {m.name} = {m.member}" if m.kind == "member" else \
+                    f"by: ranked by {m.name}"
+                out.append(ReadSpan(said.group(0), said.span(), "qualifier", what))
+                break
+    return out
+
+
+_BY_WORD = re.compile(r"\bby\b", re.IGNORECASE)
+_BY_HOW_MUCH = re.compile(r"\s+(?:what|how)\b", re.IGNORECASE)
+_ONLY_FILLER = re.compile(r"\s*(?:(?:the|a|an|its|their|number|numbers|count|amount|total)"
+                          r"(?:\s+of)?\s+)*", re.IGNORECASE)
+"""Words between 'by' and what it introduces that say nothing of their own ('by the number of')."""
 
 
 def _day_parts(ranges: list[Mention]) -> tuple[ReadSpan, ...]:

@@ -74,7 +74,7 @@ dollars dollar usd cents cent euros euro eur pounds pound gbp sterling yen perce
 MEANINGFUL = frozenset(re.findall(r"\S+", """
 all each every both either neither no none not nor non only just
 which whether
-between before after since until till than versus vs against without per
+between before after since until till than versus vs against without per by
 compare more most less least
 overall total totals altogether combined whole entire full statewide nationwide
 company companywide business-wide
@@ -149,8 +149,7 @@ def entry_words(catalog: dict[str, Any], metrics: list[str], dimensions: list[st
     nouns its dimensions belong to). 'Average' and 'mean' read when a named metric is a ratio
     or an average."""
     entries = catalog.get("metrics") or {}
-    named = set(metrics) | {s for m in metrics for s in _siblings(entries, m)} | {
-        part for m in metrics for part in _parts(entries.get(m) or {})}
+    named = set(metrics) | {part for m in metrics for part in _parts(entries.get(m) or {})}
     out = {w for m in named for w in _words_of(m, entries.get(m) or {})}
     dims = catalog.get("dimensions") or {}
     for d in dimensions:

@@ -209,7 +209,7 @@ def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
     moving = _HOW_MUCH_FELL.sub(lambda m: m.group(1) + "\x00" * len(m.group(2)), masked)
     change = _MOVES.search(moving) is not None or compare is not None
     share = _share(masked)
-    cumulative = _CUMULATIVE.search(masked)
+    cumulative = _CUMULATIVE.search(masked) or _by_a_date(text, periods)
     spans = [GrammarSpan(b.words, b.span, f"{'by ' + b.name if b.kind != 'unknown' else b.words}")
              for b in by if b.kind != "unknown"]
     if share is not None:
@@ -228,7 +228,8 @@ def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
 _SHARE = re.compile(
     r"\b(?:what|which)\s+(?:(?:share|fraction|percentage|proportion|portion|percent|part)\s+of"
     r"|%\s+of|(?:share|fraction|proportion|portion|percentage)(?=\s+(?!of\b|change|growth|"
-    r"increase|decrease|drop|rise|fall|point)[a-z]))\b|\b\w+(?:'s|’s|s')\s+share\s+of\b"
+    r"increase|decrease|drop|rise|fall|point|(?:did|does|do|has|have|had)\b)[a-z]))\b"
+    r"|\b\w+(?:'s|’s|s')\s+share\s+of\b"
     r"|\bshare\s+of\b|\bpercent(?:age)?\s+of\b|\bfraction\s+of\b|\bproportion\s+of\b",
     re.IGNORECASE)
 _CUMULATIVE = re.compile(
@@ -237,14 +238,31 @@ _CUMULATIVE = re.compile(
     r"ytd|cumulative(?:ly)?|running\s+total|all[\s-]time|as\s+of(?:\s+the\s+end\s+of)?)\b", re.IGNORECASE)
 
 
+def _by_a_date(text: str, periods: Periods) -> re.Match[str] | None:
+    """'How many transactions had there been by March 15, 2022': 'by' right before a period is
+    a deadline, the running total up to the period's end (as 'by the end of' is); 'by' before
+    anything else is a grouping, a ranking's key or who did it, read where those rules use it."""
+    for found in periods.found:
+        said = _BY_BEFORE.search(text, 0, found.span[0])
+        if said is not None:
+            return said
+    return None
+
+
+_BY_BEFORE = re.compile(r"\bby(?=\s+$)", re.IGNORECASE)
+"""'by' and nothing but space up to the end of the searched part of the text."""
+
+
 _DID_CAUSE = re.compile(r"(did|does|do|could|would)\s.*?\s?(cause)", re.IGNORECASE | re.DOTALL)
 _TO_THE_END = re.compile(r"\b(?:in\s+total|as\s+of(?:\s+the\s+end\s+of)?|"
                          r"(?:at|by|through|up\s+to|to)\s+the\s+end\s+of)\b", re.IGNORECASE)
 """Words of a running total said next to its own phrase ('in total, … by the end of March')."""
-_HOW_MUCH_FELL = re.compile(r"(\bhow (?:much|many)\s+(?:[a-z]+\s+of\s+(?:the\s+)?)?\x00+\s+)([a-z]+)",
+_HOW_MUCH_FELL = re.compile(r"(\bhow (?:much|many)\s+(?:[a-z]+\s+of\s+(?:the\s+)?)?\x00+\s+)"
+                            r"(?!(?:excluding|except|besides|without|but|not|only|other)\b)([a-z]+)",
                             re.IGNORECASE)
 """'How much rain fell', 'how many inches of rain fell', 'how many users dropped in': the verb
-after the metric is its own predicate, not a move (a change is asked as 'how much did … fall')."""
+after the metric is its own predicate, not a move (a change is asked as 'how much did … fall'),
+and never a word that sets part of it apart ('how many transactions excluding quick buys')."""
 
 
 def _share(masked: str) -> Share | None:
@@ -421,7 +439,7 @@ def _order(word: str) -> Literal["most", "least"]:
 
 
 def _which_most(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
-    m = re.search(rf"\b(?:which|what)\s+(?:of\s+(?:the\s+)?)?(?P<x>[^\s?]+(?:\s[^\s?]+)?)\s+"
+    m = re.search(rf"\b(?:which|what)\s+(?P<of>of\s+(?:the\s+)?)?(?P<x>[^\s?]+(?:\s[^\s?]+)?)\s+"
                   rf"(?:\S+\s+){{0,3}}?"
                   rf"(?:the\s+)?(?P<s>{_SUPERLATIVE})\b", masked, re.IGNORECASE)
     if m is None:
@@ -436,10 +454,11 @@ def _which_most(masked: str, mentions: list[Mention], by: list[By]) -> Ranking |
             return None
         dimension = snake(singular(word.group(0)))
     counted = re.match(rf"{_N}\b", m.group("x"), re.IGNORECASE)
-    # 'which', 'what of the', 'which three': the question word (and its count) ranks
+    # 'which', 'what of the', 'which three': the question word (and its count) ranks; 'which of
+    # the three airports' asks one of a set of three, not three
     head = (m.start(), m.start("x") + (counted.end() if counted else 0))
-    return Ranking(_order(m.group("s")), _count(counted.group(1)) if counted else 1, dimension,
-                   (head, m.span("s")))
+    size = _count(counted.group(1)) if counted and not m.group("of") else 1
+    return Ranking(_order(m.group("s")), size, dimension, (head, m.span("s")))
 
 
 _RANK = re.compile(r"\brank(?:ed|ing|s)?\b", re.IGNORECASE)

@@ -33,7 +33,7 @@ def siblings(reading: Reading, named: Mention, catalog: dict[str, Any]) -> dict[
 
     metrics = catalog.get("metrics") or {}
     free = {w for w in set(words(outside(reading))) - own_words(named.name, metrics)
-            if not is_listed(w)}
+            - set_apart(reading.text) if not is_listed(w)}
     phrase = words(named.words)
     found: dict[str, set[str]] = {}
     for other, info in metrics.items():
@@ -44,6 +44,19 @@ def siblings(reading: Reading, named: Mention, catalog: dict[str, Any]) -> dict[
             if len(extra) > len(found.get(other, ())):
                 found[other] = extra
     return found
+
+
+def set_apart(text: str) -> set[str]:
+    """The words a text sets apart ('transactions excluding quick buys', 'flights that were not
+    late', 'orders other than gross ones'): they say what the metric leaves out, never which
+    sibling it is."""
+    return {w for m in _SET_APART.finditer(text) for w in words(m.group(1))}
+
+
+_SET_APART = re.compile(
+    r"\b(?:excluding|exclude|except(?:\s+for)?|besides|without|not|non|other\s+than|apart\s+from|"
+    r"aside\s+from|leaving\s+out|leave\s+out|but)\b[\s-]+((?:[a-z0-9]+[\s-]+){0,2}[a-z0-9]+)",
+    re.IGNORECASE)
 
 
 def words(text: str) -> list[str]:
