@@ -54,9 +54,11 @@ from showwork.harness.audit.quantifiers import read_quantified
 from showwork.harness.audit.shape import read_shapes
 from showwork.harness.audit.steps import emits
 from showwork.harness.audit.times import read_times
+from showwork.harness.audit.trends import _CLAUSE as TREND_CLAUSE
 from showwork.harness.audit.trends import _FALLS as TREND_FALLS
 from showwork.harness.audit.trends import _RECORD, _UNIVERSAL
 from showwork.harness.audit.trends import _RISES as TREND_RISES
+from showwork.harness.audit.trends import _said as trend_said
 from showwork.harness.audit.types import Finding
 from showwork.protocol.citations import GRAIN_KEYS
 from showwork.protocol.numbers import _MOVES as NUMBER_MOVES
@@ -511,6 +513,8 @@ def _patterns(text: str, ctx: AnswerContext) -> Iterable[Span]:
         for m in _found(text, ctx, pattern):
             if pattern in _JOINING and not _joins(text, m.span(), joined):
                 continue  # 'Cancellation rate vs 326.4 %': it compares nothing
+            if pattern is _UNIVERSAL and not _moves_in_clause(text, m.start()):
+                continue  # 'Every month had more than 195': no move the trend check holds
             names = sentence(m.start())
             if pattern in _PAIRED and names.pair:
                 if compared is None:
@@ -525,6 +529,14 @@ def _patterns(text: str, ctx: AnswerContext) -> Iterable[Span]:
                     if pattern is _FLAT_WORD else True)
             if m.end() > m.start() and held:
                 yield m.span()
+
+
+def _moves_in_clause(text: str, at: int) -> bool:
+    """The clause at `at` states a rise or a fall (trends.py `_said`): what a universal over a
+    series ('every week', 'steadily') is held to by the trend check."""
+    clause = next((c.group() for c in TREND_CLAUSE.finditer(text) if c.start() <= at < c.end()),
+                  "")
+    return trend_said(clause) != 0
 
 
 _JOINING = (_VERSUS, _TO)
@@ -1032,12 +1044,13 @@ def _superlatives(text: str, ctx: AnswerContext) -> Iterable[Span]:
 
 def _quantifiers(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """'every', 'all', 'each', 'no', 'none of the', 'only' before a bound over a cited
-    breakdown: held to every cited row (quantifiers.py; numbers.py withholds one a row
-    contradicts)."""
+    breakdown or series, and the bound: held to every cited row (quantifiers.py; numbers.py
+    withholds one a row contradicts)."""
     if text != ctx.answer.answer:
         return
     for q in read_quantified(ctx, text):
         yield q.words
+        yield from _number_words(text, q.number)  # the bound, held to every row
 
 
 def _times(text: str, ctx: AnswerContext) -> Iterable[Span]:

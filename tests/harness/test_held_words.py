@@ -156,3 +156,75 @@ class TestComparisonAcrossResults:
         report = audit(a, shop.evidence(), shop.CATALOG)
         assert [f.code for f in report.findings] == codes
         assert report.decision == ("serve" if not codes else "serve_with_caveats")
+
+
+@pytest.fixture(scope="module")
+def new_customers(shop_layer) -> Asked:
+    """New customers by month, July to December 2018: 200, 198, 190, 702, 199, 203."""
+    return Asked(shop_layer, "How many new customers did we get each month from July to "
+                             "December 2018?")
+
+
+@pytest.fixture(scope="module")
+def weekly_users(layer) -> Asked:
+    """Active users by week over the last 8 weeks: 14,283 rising to 15,116."""
+    return Asked(layer, "What is the weekly active users trend over the last 8 weeks?")
+
+
+class TestQuantifiersOverASeries:
+    """'Every month had more than N' is a bound over every period of a cited series
+    (quantifiers.py), and a universal ('every week') is read as a trend only where its clause
+    states a move: before, 'Every month' was consumed by the trend pattern with nothing to
+    hold it, and the bound matched any one row above it ('more than 195' of 200)."""
+
+    @pytest.mark.parametrize(("fixture", "lie", "honest"), [
+        ("new_customers", "Every month had more than 195 new customers.",
+         "Every month had more than 150 new customers."),
+        ("weekly_users", "Every week had more than 14,500 active users.",
+         "Every week had more than 14,000 active users."),
+    ])
+    def test_the_bound_is_held_to_every_period(
+            self, request, fixture: str, lie: str, honest: str) -> None:
+        """A bound one period breaks is withheld, naming it; one every period meets is
+        served."""
+        asked = request.getfixturevalue(fixture)
+        false = asked.report(lie)
+        assert false.decision == "withhold"
+        assert any(d.code == "unsupported_number" and "do not bear it out" in d.message
+                   for d in false.defects), [d.message for d in false.defects]
+        true = asked.report(honest)
+        assert true.decision == "serve", [f.message for f in true.findings]
+
+
+class TestBoundsOfSmallCounts:
+    """'had at least 10 transactions' is a value bounded, not a count of listed things
+    (protocol/numbers.py `_list_count` looks through the bound's words for the verb that states
+    a value): before, the number was no claim, the quantifier had no bound to hold, and the lie
+    'at least 11' of a country with 10 was only caveated."""
+
+    def test_the_bound_is_a_claim(self) -> None:
+        """The bound's number is read after a value verb, not after a verb of moving."""
+        from showwork.protocol.numbers import claims_in
+
+        text = "Every customer country had at least 10 transactions."
+        assert [(n.value, n.bound) for n in claims_in(text)] == [(10, ">=")]
+        assert not claims_in("at least 3 stores rose")
+        assert [n.value for n in claims_in("were in the week of 21 March: 15 of 49.")] == [15, 49]
+
+    @pytest.mark.parametrize(("fixture", "question", "lie", "honest"), [
+        ("tutorial_layer", "How many transactions did each customer country have?",
+         "Every customer country had at least 11 transactions.",
+         "Every customer country had at least 10 transactions."),
+        ("flights_layer", "How many flights were cancelled by airline in February 2013?",
+         "Every airline had at least 2 cancelled flights.",
+         "No airline had more than 300 cancelled flights."),
+    ])
+    def test_a_small_bound_over_every_row(self, request, fixture: str, question: str,
+                                          lie: str, honest: str) -> None:
+        """A bound a cited row breaks is withheld naming the row (MX 10; Frontier 1,
+        Hawaiian 0); a bound every row meets is served."""
+        asked = Asked(request.getfixturevalue(fixture), question)
+        false = asked.report(lie)
+        assert false.decision == "withhold"
+        assert any("do not bear it out" in d.message for d in false.defects)
+        assert asked.report(honest).decision == "serve"
