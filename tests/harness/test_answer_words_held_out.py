@@ -27,7 +27,9 @@ honest rewrites still withheld are named below, each with why.
   honest rewrite withheld (11 with caveats). Served clean: 'Only CA and FR had more than one
   quick buy transaction' (the word account took 'Only' for a filter, 'more' for a comparison
   of CA with FR, 'than' for a denial and 'one' for a pronoun; now each is read only where its
-  check holds it) and 'rose sixfold' of a 5.57-fold rise (below)."""
+  check holds it) and 'rose sixfold' of a 5.57-fold rise (below). At the end of session 7: 1
+  lie served clean (sixfold), 15 with caveats, 44 withheld; no honest rewrite withheld (10
+  with caveats)."""
 
 from __future__ import annotations
 

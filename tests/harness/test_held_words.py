@@ -228,3 +228,43 @@ class TestBoundsOfSmallCounts:
         assert false.decision == "withhold"
         assert any("do not bear it out" in d.message for d in false.defects)
         assert asked.report(honest).decision == "serve"
+
+
+@pytest.fixture(scope="module")
+def store_values(shop_layer) -> Asked:
+    """Average order value by store, May 2019: New York 5th Ave $24.71; O'Hare Airport $23.57;
+    Toronto $23.45; Brooklyn $21.72; Philadelphia $21.25; Online $16.23."""
+    return Asked(shop_layer, "What was the average order value by store in May 2019?")
+
+
+@pytest.fixture(scope="module")
+def plans(layer) -> Asked:
+    """Days per user by plan, week of 2 March 2026: plus 2.85; free 2.79."""
+    return Asked(layer, "Which plan had the highest days per user in the week of 2026-03-02?")
+
+
+class TestMostAndBoth:
+    """'most' (more than half the rows) and 'both' (two rows, both) before a bound over a cited
+    breakdown (quantifiers.py): before, 'Most' was unread and the bound matched the one row
+    near it, a caveat at best."""
+
+    @pytest.mark.parametrize(("fixture", "lie", "honest"), [
+        ("store_values", "Most stores had an average order value under $22.",
+         "Most stores had an average order value above $21."),
+        ("plans", "Both plans had more than 2.8 days per user.",
+         "Both plans had more than 2.7 days per user."),
+    ])
+    def test_the_count_of_rows_is_held(self, request, fixture: str, lie: str,
+                                       honest: str) -> None:
+        """3 of 6 stores under $22 is no majority; free's 2.79 breaks 'both above 2.8'."""
+        asked = request.getfixturevalue(fixture)
+        false = asked.report(lie)
+        assert false.decision == "withhold", [f.message for f in false.findings]
+        assert any("do not bear it out" in d.message for d in false.defects)
+        true = asked.report(honest)
+        assert true.decision == "serve", [f.message for f in true.findings]
+
+    def test_the_most_is_a_superlative_not_a_quantifier(self, store_values) -> None:
+        """'had the most' and 'most first' stay the superlative's: the rules answer, with its
+        '(highest first: …)', is served clean."""
+        assert store_values.report().decision == "serve"
