@@ -28,7 +28,7 @@ honest rewrites still withheld are named below, each with why.
   quick buy transaction' (the word account took 'Only' for a filter, 'more' for a comparison
   of CA with FR, 'than' for a denial and 'one' for a pronoun; now each is read only where its
   check holds it) and 'rose sixfold' of a 5.57-fold rise (below). At the end of session 7: 1
-  lie served clean (sixfold), 15 with caveats, 44 withheld; no honest rewrite withheld (10
+  lie served clean (sixfold), 14 with caveats, 45 withheld; no honest rewrite withheld (8
   with caveats)."""
 
 from __future__ import annotations

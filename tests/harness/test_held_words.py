@@ -268,3 +268,30 @@ class TestMostAndBoth:
         """'had the most' and 'most first' stay the superlative's: the rules answer, with its
         '(highest first: …)', is served clean."""
         assert store_values.report().decision == "serve"
+
+
+@pytest.fixture(scope="module")
+def weekly_orders(shop_layer) -> Asked:
+    """Orders by week, June 2019: 608 (3 June), 589, 555, 585."""
+    return Asked(shop_layer, "What was the weekly order count from 2019-06-03 to 2019-06-30?")
+
+
+class TestPluralExtremes:
+    """'Orders were highest in the week of 3 June': a series' extreme said of a metric in the
+    plural is held to the cited series like 'was highest' (comparisons.py `_PEAK`); before,
+    'highest' was unread and the wrong week only caveated."""
+
+    @pytest.mark.parametrize(("fixture", "lie", "honest"), [
+        ("weekly_orders", "Orders were highest in the week of 24 June.",
+         "Orders were highest in the week of 3 June."),
+        ("weekly_users", "Active users were lowest in the week of 8 June.",
+         "Active users were lowest in the week of 20 April."),
+    ])
+    def test_the_extreme_period_is_held(self, request, fixture: str, lie: str,
+                                        honest: str) -> None:
+        """The wrong period is withheld (mislabelled_window), the right one served."""
+        asked = request.getfixturevalue(fixture)
+        false = asked.report(lie)
+        assert false.decision == "withhold"
+        assert "mislabelled_window" in {f.code for f in false.findings}
+        assert asked.report(honest).decision == "serve"
