@@ -1158,12 +1158,30 @@ def _year(text: str, number: ReadNumber) -> bool:
 
 
 def _list_count(text: str, number: ReadNumber) -> bool:
-    """'3 products', 'across 4 channels': a small count of listed things, unless stated as a value."""
+    """'3 products', 'across 4 channels': a small count of listed things, unless stated as a
+    value ('had 10 transactions', and through a bound: 'had at least 10 transactions') or as
+    a part of a whole ('15 of 49')."""
     after = _word_after(text, number)
     return (_bare(number) and number.value <= 20 and after[:1].islower()
             and after not in _UNIT_AFTER
             and not number.sign_word and _word_before(text, number) not in _VALUE_CUES
+            and not (number.bound and _word_before_bound(text, number) in _VALUE_CUES)
+            and not _OF_NUMBER.match(text, number.end)
             and not _duration(text, number))
+
+
+_OF_NUMBER = re.compile(r"\s+of\s+[0-9]")
+"""'15 of 49': a part of a whole written as two values, not a count of listed things."""
+
+
+def _word_before_bound(text: str, number: ReadNumber) -> str:
+    """The word before a bound's words ('had' of 'had at least 10'), lower-cased."""
+    before = text[:number.start].rstrip()
+    hedge = number.hedge.lower()
+    if not hedge or not before.lower().endswith(hedge):
+        return ""
+    found = _WORD_BEFORE.search(before[:len(before) - len(hedge)].rstrip()[-40:])
+    return found.group(1).lower() if found else ""
 
 
 _UNIT_AFTER = frozenset({"min", "mins", "miles", "mile", "mi", "inches", "inch", "mph", "km",

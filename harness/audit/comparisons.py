@@ -386,12 +386,13 @@ def _gaps(ctx: AnswerContext) -> list[Finding]:
 
 _PEAK = re.compile(
     r"(?i)\b(?:(?P<max>peak(?:ed|s)?|topped\s+out|hit\s+(?:its|a)\s+high|(?:its|the)\s+"
-    r"(?:highest|largest|biggest)|was\s+(?:at\s+its\s+)?highest|the\s+most(?!\s+first))|"
-    r"(?P<min>bottomed(?:\s+out)?|"
-    r"trough(?:ed)?|hit\s+(?:its|a)\s+low|(?:its|the)\s+(?:lowest|smallest)|was\s+(?:at\s+"
-    r"its\s+)?lowest|the\s+(?:fewest|least)(?!\s+first)))\b")
+    r"(?:highest|largest|biggest)|(?:was|were)\s+(?:at\s+(?:its|their)\s+)?highest|the\s+most"
+    r"(?!\s+first))|(?P<min>bottomed(?:\s+out)?|"
+    r"trough(?:ed)?|hit\s+(?:its|a)\s+low|(?:its|the)\s+(?:lowest|smallest)|(?:was|were)\s+"
+    r"(?:at\s+(?:its|their)\s+)?lowest|the\s+(?:fewest|least)(?!\s+first)))\b")
 """A series' extreme said of a period: 'peaked in May', '2013-02-01 had the most cancelled
-flights' (a ranking over a grain), held to the cited series (`_period_extremes`)."""
+flights' (a ranking over a grain), 'orders were highest in the week of 3 June' (a metric named
+in the plural), held to the cited series (`_period_extremes`)."""
 
 
 def _peaks(text: str) -> tuple[re.Match[str], ...]:

@@ -121,11 +121,13 @@ class _Rank:
 class _Pair:
     """Two members compared ('A took more than B') or said to be level, as read."""
 
-    __slots__ = ("a", "b", "stated", "level", "hedged", "speed")
+    __slots__ = ("a", "b", "stated", "level", "hedged", "speed", "words")
 
     def __init__(self, a: Mention, b: Mention, stated: str, level: str, hedged: bool,
-                 speed: bool) -> None:
+                 speed: bool, words: tuple[tuple[int, int], ...]) -> None:
         self.a, self.b = a, b
+        self.words = words
+        """The spans of the comparing words ('more', 'level with', 'about the same')."""
         self.stated = stated
         """'greater' or 'lesser' of a, or '' for a level."""
         self.level = level
@@ -201,16 +203,24 @@ def _in_clause(text: str, start: int, end: int, inside: list[Mention]) -> list[S
     a, b = pair
     between = text[a.span[1]:b.span[0]]
     speed = _SPEED.search(text, start, end) is not None
-    if len(between.split()) > 10 or _DIGIT.search(between) or _NEGATED.search(between):
-        return out  # far apart, a number between them (a bound, read elsewhere), or negated
-    level = _LEVEL_BETWEEN.match(between) or (
-        _LEVEL_AFTER.match(text[b.span[1]:end]) if _AND.fullmatch(between) else None)
-    if level is not None:
-        out.append(_Pair(a, b, "", level.group("level"), bool(level.group("hedge")), speed))
+    if len(between.split()) > 10 or _NEGATED.search(between):
+        return out  # far apart, or negated
+    level, at = _LEVEL_BETWEEN.match(between), a.span[1]
+    if level is None and _AND.fullmatch(between):
+        level, at = _LEVEL_AFTER.match(text[b.span[1]:end]), b.span[1]
+    if level is not None and not _DIGIT.search(between):
+        words = tuple((at + x, at + y) for x, y in (level.span("hedge"), level.span("level"))
+                      if x >= 0)
+        out.append(_Pair(a, b, "", level.group("level"), bool(level.group("hedge")), speed,
+                         words))
         return out
-    stated = _stated(between)
-    if stated is not None:
-        out.append(_Pair(a, b, stated, "", False, speed))
+    found = _stated(between)
+    if found is not None and not _DIGIT.search(between, found[1][1]):
+        # a number after the comparing word is what it compares with (a bound, read
+        # elsewhere: 'A took more than 200, like B'); one before it is A's own ('A took
+        # 7,000 in W16, ahead of B')
+        stated, (x, y) = found
+        out.append(_Pair(a, b, stated, "", False, speed, ((a.span[1] + x, a.span[1] + y),)))
     return out
 
 
@@ -227,16 +237,17 @@ def _pair(inside: list[Mention]) -> tuple[Mention, Mention] | None:
     return None
 
 
-def _stated(between: str) -> str | None:
+def _stated(between: str) -> tuple[str, tuple[int, int]] | None:
     """'greater' or 'lesser': what the words between two members say of the first, when they
-    compare them ('took more revenue than', 'trailed', "'s delay exceeded"); None otherwise."""
+    compare them ('took more revenue than', 'trailed', "'s delay exceeded"), with the
+    comparing word's span in `between`; None otherwise."""
     found = list(_COMPARATIVE.finditer(between))
     if len(found) != 1:
         return None
     m = found[0]
     if _THAN_WORDS.match(m.group(0)) and not re.search(r"(?i)\bthan\b", between[m.end():]):
         return None  # 'more orders, like Brooklyn': no comparison with the second member
-    return "greater" if m.group("greater") else "lesser"
+    return "greater" if m.group("greater") else "lesser", m.span()
 
 
 def _values(ctx: AnswerContext, cited: list[Cited], a: Mention, b: Mention, speed: bool
@@ -264,6 +275,33 @@ def _values(ctx: AnswerContext, cited: list[Cited], a: Mention, b: Mention, spee
         vb = (row.values.get(item.metric) or {}).get(field)
         if numeric(va) and numeric(vb):
             out.append((item.metric, field, va, vb))
+    return out or _apart(ctx, cited, a, b, speed)
+
+
+def _apart(ctx: AnswerContext, cited: list[Cited], a: Mention, b: Mention, speed: bool
+           ) -> list[tuple[str, str, Any, Any]]:
+    """(metric, field, a's value, b's value) for each cited field of a's that b's cited value
+    of another result states over the same window, its rows keyed alike but for the
+    dimension ('Revenue at Brooklyn Heights was 12,345' from a result filtered to it, beside
+    Brooklyn's row of a breakdown by store, the same week)."""
+    def of(item: Cited, m: Mention) -> bool:
+        return item.row.key.get(m.name) == m.member or (
+            ctx.evidence.filters(item.citation.handle) or {}).get(m.name) == frozenset((m.member,))
+
+    def rest(item: Cited) -> tuple[Any, ...]:
+        return (item.metric, item.citation.field, tuple(
+            str(cov.get("requested")) for cov in item.result.coverage), tuple(sorted(
+                (k, v) for k, v in item.row.key.items() if k != a.name)), tuple(sorted(
+                    (k, tuple(sorted(v))) for k, v in (ctx.evidence.filters(
+                        item.citation.handle) or {}).items() if k != a.name)))
+    out = []
+    for x in cited:
+        if (x.citation.field in _CHANGE_FIELDS) != speed or not of(x, a) or not numeric(x.value):
+            continue
+        y = next((y for y in cited if of(y, b) and not of(y, a) and rest(y) == rest(x)
+                  and numeric(y.value)), None)
+        if y is not None:
+            out.append((x.metric, x.citation.field, x.value, y.value))
     return out
 
 
@@ -277,6 +315,31 @@ def _cites(ctx: AnswerContext, cited: list[Cited], m: Mention) -> bool:
 def _held(cited: list[Cited], m: Mention) -> bool:
     """Some cited result holds a row of member `m`."""
     return any(r.key.get(m.name) == m.member for item in cited for r in item.result.rows)
+
+
+def compared_words(ctx: AnswerContext, kind: str, text: str) -> list[tuple[int, int]]:
+    """The comparing words of `text` that the pair check holds to cited rows: a comparison or
+    a level between two members ('Brooklyn took more than New York 5th Ave') whose first
+    member some claim cites, and whose second member's row of the same field the cited
+    result holds (checked: mislabelled_member when the rows order them otherwise) or no cited
+    result holds (unbacked_comparison). A comparing word between members no claim cites, or
+    with nothing between two members ('Only CA and FR had more than one'), is not held: the
+    word account leaves it unread."""
+    cited = [c for claim in ctx.claims for c in claim.cited]
+    out: list[tuple[int, int]] = []
+    for said in _said(ctx.index_, kind, text):
+        if isinstance(said, _Pair) and _checked(ctx, cited, said):
+            out += said.words
+    return out
+
+
+def _checked(ctx: AnswerContext, cited: list[Cited], pair: _Pair) -> bool:
+    a, b = pair.a, pair.b
+    if not _cites(ctx, cited, a):
+        a, b = b, a
+        if not _cites(ctx, cited, a):
+            return False
+    return bool(_values(ctx, cited, a, b, pair.speed)) or not _held(cited, b)
 
 
 def _comparative(ctx: AnswerContext, cited: list[Cited], where: str, a: Mention, b: Mention,

@@ -2,10 +2,12 @@
 
 "Every store took at least 200 orders", "All three airports cancelled less than 4 % of their
 flights", "None of the platforms opened more than 50 %", "Only android opened fewer than 10 %":
-a quantifier (every, each, all, no, none, only) and one bounded number in a sentence whose
-breakdown the claims cite (rows of one metric over one dimension). The bound is held to EVERY
+a quantifier (every, each, all, no, none, only, most, both) and one bounded number in a sentence whose
+breakdown the claims cite (rows of one metric over one dimension, or a series' periods:
+"Every month had more than 195 new customers"). The bound is held to EVERY
 cited row, not one: `every`/`each`/`all` hold when all rows meet it, `no`/`none` when none
-does, `only M` when the members named meet it and every other row does not. A quantifier held
+does, `only M` when the members named meet it and every other row does not, `most` when more
+than half of the rows do, `both` when there are two and both do. A quantifier held
 true consumes its words and its number (no other value need state it); one proven false is an
 unsupported number that names the rows it fails on.
 """
@@ -23,7 +25,8 @@ from showwork.protocol.reading import find_mentions
 if TYPE_CHECKING:
     from showwork.harness.audit.context import AnswerContext, Cited
 
-_QUANTIFIER = re.compile(r"(?i)\b(?P<q>every|each|all|none(?:\s+of\s+the)?|no|only)\b")
+_QUANTIFIER = re.compile(r"(?i)\b(?P<q>every|each|all|none(?:\s+of\s+the)?|no|only|both"
+                         r"|(?<!the\s)most(?:\s+of\s+the)?(?!\s+(?:first|of\s+all)\b))\b")
 _SENTENCE = re.compile(r"(?:[^.;!?]|\.(?=[0-9]))+")
 _TIME_KEYS = frozenset({"day", "week", "month", "quarter", "year"})
 
@@ -47,11 +50,13 @@ def _meets(value: float, bound: str, limit: float) -> bool:
 
 
 def _breakdowns(ctx: AnswerContext) -> dict[tuple[int, str, str, str], list[Cited]]:
-    """Cited rows grouped by (handle, metric, field, dimension): one dimension's members."""
+    """Cited rows grouped by (handle, metric, field, dimension): one dimension's members, or a
+    series' periods (rows keyed by one time grain alone: 'every month had more than 195')."""
     out: dict[tuple[int, str, str, str], list[Cited]] = {}
     for claim in ctx.claims:
         for c in claim.cited:
-            dims = [k for k, _ in c.citation.selector if k not in _TIME_KEYS]
+            keys = [k for k, _ in c.citation.selector]
+            dims = [k for k in keys if k not in _TIME_KEYS] or (keys if len(keys) == 1 else [])
             if len(dims) == 1 and isinstance(c.value, int | float):
                 key = (c.citation.handle, c.metric, c.citation.field, dims[0])
                 if all(o.row is not c.row for o in out.get(key, [])):
@@ -93,16 +98,29 @@ def _quantified(ctx: AnswerContext, text: str,
         if len(chosen) != 1:
             continue
         rows = chosen[0]
-        dim = next(k for k, _ in rows[0].citation.selector if k not in _TIME_KEYS)
+        keys = [k for k, _ in rows[0].citation.selector]
+        dim = next((k for k in keys if k not in _TIME_KEYS), keys[0])
         members = {m.member for m in mentions if m.kind == "member" and m.name == dim}
         word = q.group("q").lower().split()[0]
+        end = q.end()
+        if dim in _TIME_KEYS:
+            if word == "only":
+                continue  # 'only October': a period kept alone, no member this reads
+            grain = re.compile(rf"(?i)\s+(?:single\s+)?(?:of\s+the\s+)?{dim}s?\b")
+            said = grain.match(sentence.group(), end)
+            if said is None:
+                continue  # 'every store' of a series: not its periods
+            end = said.end()  # 'every month': the series' own grain
         failing = tuple(_failing(ctx, rows, n, dim, word, members))
         shifted = replace(n, start=n.start + at, end=n.end + at)
-        yield Quantified((q.start() + at, q.end() + at), shifted, not failing, failing)
+        yield Quantified((q.start() + at, end + at), shifted, not failing, failing)
 
 
 def _failing(ctx: AnswerContext, rows: list[Cited], n: ReadNumber, dim: str, word: str,
              members: set[str | None]) -> Iterator[str]:
+    if word in ("most", "both"):
+        yield from _counted(ctx, rows, n, dim, word)
+        return
     for c in rows:
         value = _scaled(ctx, c.metric, c.citation.field, c.value, n)
         member = dict(c.citation.selector)[dim]
@@ -112,3 +130,18 @@ def _failing(ctx: AnswerContext, rows: list[Cited], n: ReadNumber, dim: str, wor
             return  # 'only' with no member named: nothing to hold
         if meets != should:
             yield f"{member} {value:,.4g}"
+
+
+def _counted(ctx: AnswerContext, rows: list[Cited], n: ReadNumber, dim: str, word: str
+             ) -> Iterator[str]:
+    """'most': more than half the rows meet the bound; 'both': there are two rows and both
+    do. Fails naming the rows that do not meet it."""
+    missed = []
+    for c in rows:
+        value = _scaled(ctx, c.metric, c.citation.field, c.value, n)
+        if not _meets(value, n.bound, n.value):
+            missed.append(f"{dict(c.citation.selector)[dim]} {value:,.4g}")
+    held = 2 * (len(rows) - len(missed)) > len(rows) if word == "most" else (
+        len(rows) == 2 and not missed)
+    if not held:
+        yield from missed or [f"{len(rows)} rows"]

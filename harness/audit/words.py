@@ -34,7 +34,7 @@ from showwork.harness.audit.numbers import (
     read_stated,
     time_unit,
 )
-from showwork.harness.audit.pairs import _COMPARATIVE, _LEVEL_WORD, _RANK
+from showwork.harness.audit.pairs import _COMPARATIVE, _LEVEL_WORD, _RANK, compared_words
 from showwork.harness.audit.prose import (
     _DENIED,
     _DROVE,
@@ -54,9 +54,11 @@ from showwork.harness.audit.quantifiers import read_quantified
 from showwork.harness.audit.shape import read_shapes
 from showwork.harness.audit.steps import emits
 from showwork.harness.audit.times import read_times
+from showwork.harness.audit.trends import _CLAUSE as TREND_CLAUSE
 from showwork.harness.audit.trends import _FALLS as TREND_FALLS
 from showwork.harness.audit.trends import _RECORD, _UNIVERSAL
 from showwork.harness.audit.trends import _RISES as TREND_RISES
+from showwork.harness.audit.trends import _said as trend_said
 from showwork.harness.audit.types import Finding
 from showwork.protocol.citations import GRAIN_KEYS
 from showwork.protocol.numbers import _MOVES as NUMBER_MOVES
@@ -83,7 +85,7 @@ NEUTRAL = frozenset(re.findall(r"\S+", """
 a an the
 is are was were be been being am has have had having do does did
 it its it's they them their this that these those which who whom whose what there here we our
-us you your he she his her one ones
+us you your he she his her ones
 of in on at by for from to into onto with within per via as
 and or but while whereas so then also too
 than
@@ -93,7 +95,8 @@ answer
 or conjunction that joins what readings read ('the answer is'). Never a word of quantity,
 direction, size, negation, hedge or cause: 'not', 'only', 'every', 'all', 'most', 'more',
 'about', 'over', 'may' and their kind change what a sentence says, so readings must read them.
-A word is never listed here to quiet a finding."""
+'one' is a number as often as a pronoun ('more than one'): not listed. A word is never listed
+here to quiet a finding."""
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’](?!s\b)[^\W_]+)*|(?<=['’])s\b|[°→~≈<>≤≥×]")
 """A word (letters or digits, with inner apostrophes) or a symbol that states something."""
@@ -285,7 +288,7 @@ def _entity_keys(text: str, ctx: AnswerContext) -> Iterable[Span]:
     members, numbered = cites.entity(ctx)
     if not members and not numbered:
         return
-    for m in _found(text, ctx, _TOKEN):
+    for m in _found(text, ctx, _KEY_TOKEN):
         said = m.group().lower()
         if said in members or said in numbered:
             yield m.span()
@@ -294,16 +297,38 @@ def _entity_keys(text: str, ctx: AnswerContext) -> Iterable[Span]:
             yield m.span()
 
 
-_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-]*")
+_KEY_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-]*")
+"""An entity key or numbered member as written ('N725MQ', '36175'). Its own name: it once
+shared `_TOKEN`'s and, defined later, replaced it for the whole module, so the account never
+counted a symbol (°, →, ≈) as a word that states something."""
 
 
 def _kept_out(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """'other than Delta', 'excluding Online', 'only United' beside a governed member: held to
     the cited results' filters (scope.find_kept_out: mislabelled_member when a cited result
-    counts the member said to be left out; a member kept alone is a member named)."""
+    counts the member said to be left out; a member kept alone is a member named). 'Only'
+    says no other member of its dimension: read only where no cited result breaks that
+    dimension down into several members, whose other rows it would speak of ('Only CA and FR
+    had more than one' beside a breakdown of four countries is a claim about every row, which
+    quantifiers.py reads where it reads the bound)."""
+    cues, only = ctx.index_.read("words_exclusions", text, lambda t: _exclusion_words(t, ctx))
+    yield from cues
+    if only:
+        broken = _cites(ctx).broken_down()
+        for span, dims in only:
+            if not dims & broken:
+                yield span
+
+
+def _exclusion_words(text: str, ctx: AnswerContext
+                     ) -> tuple[tuple[Span, ...], tuple[tuple[Span, frozenset[str]], ...]]:
+    """What `_kept_out` reads of a text alone, once per catalog index and text: the words that
+    keep members out, and each 'only' with the dimensions of the members it keeps."""
     _kept, _out, cues, only = exclusions(text, _mentioned(text, ctx))
-    for _words, span, _read in cues + only:
-        yield span
+    return (tuple(span for _w, span, _r in cues),
+            tuple((span, frozenset(part.split(" = ")[0] for part in
+                                   read.removeprefix("only ").split(", ")))
+                  for _w, span, read in only))
 
 
 def _periods(text: str, ctx: AnswerContext) -> Iterable[Span]:
@@ -464,9 +489,9 @@ is held to the cited rows, windows and fields, where the check that holds it can
 
 
 _PAIRED = (_COMPARATIVE, _LEVEL_WORD)
-"""Patterns that compare two members: read only in a sentence naming two members of one
-dimension (the pair the pair check holds them to, pairs.py `_pair`), or two metrics in an
-argument (its premises cite each metric's move)."""
+"""Patterns that compare two members: read only where the pair check holds them to two cited
+members' rows (pairs.py `compared_words`: the word between the two members it compares), or
+between two metrics in an argument (its premises cite each metric's move)."""
 _SERIES = (_PEAK, _STREAK, _UNIVERSAL, _RECORD)
 """Patterns of a series' extreme, run or universal: read only where a claim cites a series
 (rows keyed by a period), which the series checks hold them to."""
@@ -481,19 +506,37 @@ def _patterns(text: str, ctx: AnswerContext) -> Iterable[Span]:
     changed, series = cites.changed, bool(cites.series_metrics)
     argued = cites.argued  # 'because there were fewer orders': the premises carry the move
     joined = _joined_kinds(text, ctx)
+    compared = None
     for pattern in _PATTERNS:
         if pattern in _SERIES and not series:
             continue
         for m in _found(text, ctx, pattern):
             if pattern in _JOINING and not _joins(text, m.span(), joined):
                 continue  # 'Cancellation rate vs 326.4 %': it compares nothing
+            if pattern is _UNIVERSAL and not _moves_in_clause(text, m.start()):
+                continue  # 'Every month had more than 195': no move the trend check holds
             names = sentence(m.start())
-            held = (names.pair or argued and len(names.metrics) >= 2 if pattern in _PAIRED
+            if pattern in _PAIRED and names.pair:
+                if compared is None:
+                    compared = compared_words(
+                        ctx, "prose" if text == ctx.answer.answer else "claim", text)
+                if any(a <= m.start() < b for a, b in compared):
+                    yield m.span()
+                    continue
+            held = (argued and len(names.metrics) >= 2 if pattern in _PAIRED
                     else names.members > 0
                     if pattern is _RANK else bool(names.metrics & changed)
                     if pattern is _FLAT_WORD else True)
             if m.end() > m.start() and held:
                 yield m.span()
+
+
+def _moves_in_clause(text: str, at: int) -> bool:
+    """The clause at `at` states a rise or a fall (trends.py `_said`): what a universal over a
+    series ('every week', 'steadily') is held to by the trend check."""
+    clause = next((c.group() for c in TREND_CLAUSE.finditer(text) if c.start() <= at < c.end()),
+                  "")
+    return trend_said(clause) != 0
 
 
 _JOINING = (_VERSUS, _TO)
@@ -586,9 +629,12 @@ def _cause_words(text: str, ctx: AnswerContext
     the hedges."""
     sentence = _sentence_names(text, ctx)
     led = _led_spans(text, ctx)
+    metric_starts = {m.span[0] for m in _mentioned(text, ctx) if m.kind == "metric"}
     words = []
     for pattern in (CAUSE, _DROVE, _LED_ANYWHERE, _MAINLY, _DENIED_ANYWHERE):
         for m in _found(text, ctx, pattern):
+            if pattern is _DENIED_ANYWHERE and m.end() not in metric_starts:
+                continue  # 'than one', 'not only': a denial is of the metric right after it
             names = sentence(m.start())  # a cause joins two metrics; what led a move, a member
             joins = len(names.metrics) >= 2 or bool(
                 pattern is _LED_ANYWHERE and names.metrics and m.start() in led)
@@ -616,6 +662,8 @@ def _led_spans(text: str, ctx: AnswerContext) -> set[int]:
     return {led[0] for m in _mentioned(text, ctx)
             if m.kind == "member" and (led := led_before(text, m.span[0])) is not None}
 _DENIED_ANYWHERE = _unanchored(_DENIED)
+"""'not', 'rather than' right before a metric, which prose.py `_denied` holds (a metric denied
+as the cause): read only there."""
 _MAINLY = re.compile(r"(?i)\b(?:most\s+of\s+all|mostly|mainly|chiefly|largely)\s+(?=because\b)")
 """What led a move, said before its cause ('mainly because days per user fell'): held to the
 driver the causal claim's exact tree edge names (unsupported_driver)."""
@@ -722,8 +770,18 @@ class _Cites:
         self.shared = bool(fields & SHARE_FIELDS)
         self.grains = {c.result.grain for c in cited}
         self._days: set[int] | None = None
+        self._broken: frozenset[str] | None = None
         self._units: tuple[re.Pattern[str] | None] | None = None
         self._entity: tuple[dict[str, str], set[str]] | None = None
+
+    def broken_down(self) -> frozenset[str]:
+        """The dimensions some cited result breaks down into two or more members."""
+        if self._broken is None:
+            results = {id(c.result): c.result for c in self.cited}.values()
+            self._broken = frozenset(
+                k for r in results for k in r.keys
+                if k not in GRAIN_KEYS and len({row.key.get(k) for row in r.rows}) >= 2)
+        return self._broken
 
     def days(self) -> set[int]:
         """The length in days of every window a cited result covers."""
@@ -986,12 +1044,13 @@ def _superlatives(text: str, ctx: AnswerContext) -> Iterable[Span]:
 
 def _quantifiers(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """'every', 'all', 'each', 'no', 'none of the', 'only' before a bound over a cited
-    breakdown: held to every cited row (quantifiers.py; numbers.py withholds one a row
-    contradicts)."""
+    breakdown or series, and the bound: held to every cited row (quantifiers.py; numbers.py
+    withholds one a row contradicts)."""
     if text != ctx.answer.answer:
         return
     for q in read_quantified(ctx, text):
         yield q.words
+        yield from _number_words(text, q.number)  # the bound, held to every row
 
 
 def _times(text: str, ctx: AnswerContext) -> Iterable[Span]:
@@ -1034,7 +1093,7 @@ READINGS: tuple[Reading, ...] = (_numbers, _mentions, _kept_out, _periods, _dire
 """Every reading of the answer's words, each holding what it consumes to the evidence."""
 
 
-TEXT_ONLY = frozenset({"_denials", "_parts", "_went", "_kept_out", "_counts"})
+TEXT_ONLY = frozenset({"_denials", "_parts", "_went", "_counts"})
 """Readings of the text and the catalog alone: read once per catalog index and text.
 `_patterns` is not one: what it reads depends on what the answer cites (a series, a change,
 two members), so a reading kept from another answer of the same text would be wrong (the

@@ -3,6 +3,7 @@ analyst's own clean answers, and the tally of how the audit serves them."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -11,14 +12,19 @@ from typing import Any
 
 import yaml
 
+from showwork.analyst.rules import RulesClient
 from showwork.benchmarks.audit import Case, case_report, cases_of, edited, rules_traces
+from showwork.harness.audit import Evidence, audit
+from showwork.harness.experiments.attempt import Question, run_attempt
 from showwork.harness.experiments.questions import load_questions
+from showwork.protocol.switches import Protocol
 from showwork.semantic_layer import SemanticLayer
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).with_name("data") / "answer_words.yaml"
 QUESTIONS = {"demo": None, "shop": ROOT / "examples" / "shop" / "questions.yaml",
-             "flights": ROOT / "examples" / "flights" / "questions.yaml"}
+             "flights": ROOT / "examples" / "flights" / "questions.yaml",
+             "mf_tutorial": ROOT / "conformance" / "questions" / "mf_tutorial.yaml"}
 
 
 def entries(domain: str | None = None) -> list[dict[str, Any]]:
@@ -72,3 +78,38 @@ def tally(cases: dict[str, dict[str, Case]], chosen: Iterable[dict[str, Any]] | 
             if report.decision == "withhold":
                 out.honest_withheld.append(label)
     return out
+
+
+class Asked:
+    """A rules answer to one question, re-audited with its prose edited."""
+
+    def __init__(self, layer: Any, question: str) -> None:
+        self.question = question
+        record = run_attempt(Question("ask", question), RulesClient(), layer,
+                             Protocol.parse("claims"))
+        served = record.served()
+        assert served is not None and served.answer_raw
+        self.answer = json.loads(served.answer_raw)
+        self.calls = [c.model_dump(mode="json") for c in record.calls if c.round <= served.round]
+        self.catalog = record.catalog
+
+    def codes(self, sentence: str = "") -> tuple[str, list[str]]:
+        """The decision and codes of the clean answer with `sentence` added, but for words no
+        reading holds (a verb like 'took': issue 43's unread_answer, a caveat): those are
+        `unread` and the decision they alone make is taken back to serve."""
+        report = self.report(sentence)
+        codes = sorted({f.code for f in report.findings} | {d.code for d in report.defects})
+        if codes == ["unread_answer"]:
+            return "serve", []
+        return report.decision, [c for c in codes if c != "unread_answer"]
+
+    def report(self, sentence: str = "", old: str = "", new: str = "") -> Any:
+        """The audit of the answer with `sentence` added to its prose (and `old` replaced by
+        `new` in it first)."""
+        answer = json.loads(json.dumps(self.answer))
+        if old:
+            assert old in answer["answer"]
+            answer["answer"] = answer["answer"].replace(old, new)
+        answer["answer"] = f"{answer['answer']} {sentence}".strip()
+        return audit(answer, Evidence.from_json(self.calls), self.catalog, None,
+                     question=self.question)

@@ -6,49 +6,13 @@ it `unbacked_comparison`."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-
-from showwork.analyst.rules import RulesClient
-from showwork.harness.audit import Evidence, audit
-from showwork.harness.experiments.attempt import Question, run_attempt
-from showwork.protocol.switches import Protocol
+from answer_words import Asked
 
 ROOT = Path(__file__).resolve().parents[2]
 
-
-
-class Asked:
-    """A rules answer to one question, re-audited with a sentence added to its prose."""
-
-    def __init__(self, layer: Any, question: str) -> None:
-        self.question = question
-        record = run_attempt(Question("ask", question), RulesClient(), layer,
-                             Protocol.parse("claims"))
-        served = record.served()
-        assert served is not None and served.answer_raw
-        self.answer = json.loads(served.answer_raw)
-        self.calls = [c.model_dump(mode="json") for c in record.calls if c.round <= served.round]
-        self.catalog = record.catalog
-
-    def codes(self, sentence: str = "") -> tuple[str, list[str]]:
-        """The decision and codes of the clean answer with `sentence` added, but for words no
-        reading holds (a verb like 'took': issue 43's unread_answer, a caveat): those are
-        `unread` and the decision they alone make is taken back to serve."""
-        report = self.report(sentence)
-        codes = sorted({f.code for f in report.findings} | {d.code for d in report.defects})
-        if codes == ["unread_answer"]:
-            return "serve", []
-        return report.decision, [c for c in codes if c != "unread_answer"]
-
-    def report(self, sentence: str = "") -> Any:
-        answer = json.loads(json.dumps(self.answer))
-        answer["answer"] = f"{answer['answer']} {sentence}".strip()
-        return audit(answer, Evidence.from_json(self.calls), self.catalog, None,
-                     question=self.question)
 
 
 @pytest.fixture(scope="module")

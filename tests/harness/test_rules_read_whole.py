@@ -20,7 +20,8 @@ FILES = {"demo": (None, ROOT / "harness" / "questions" / "demo_new.yaml"),
          "shop": (ROOT / "examples" / "shop" / "questions.yaml",
                   ROOT / "examples" / "shop" / "questions_new.yaml"),
          "flights": (ROOT / "examples" / "flights" / "questions.yaml",
-                     ROOT / "examples" / "flights" / "questions_new.yaml")}
+                     ROOT / "examples" / "flights" / "questions_new.yaml"),
+         "mf_tutorial": (ROOT / "conformance" / "questions" / "mf_tutorial.yaml",)}
 QUESTION_SIDE = frozenset({"unread_question", "off_question_metric", "off_question_window",
                            "off_question_shape", "off_question_filter"})
 """Findings on how the answer meets the question's reading: the question's, not the prose's."""
@@ -62,6 +63,26 @@ def test_a_sample_of_every_file_is_read_whole(layer, shop_layer, flights_layer) 
 @pytest.mark.slow
 def test_every_rules_answer_of_every_file_is_read_whole(layer, shop_layer, flights_layer) -> None:
     _check({"demo": layer, "shop": shop_layer, "flights": flights_layer}, 1)
+
+
+def _unread_on_tutorial(layer, every: int) -> list[str]:
+    answered, alarms = _alarms(layer, FILES["mf_tutorial"], every)
+    assert answered >= 10 // every + 1, answered
+    return [a for a in alarms if "unread_answer" in a]
+
+
+def test_a_sample_of_the_tutorial_is_read_whole(tutorial_layer) -> None:
+    """The fourth domain's rules answers too (every 4th question: it has few): its shares
+    write 'N of M' ('15 of 49'), whose small part had been taken for a count of listed things
+    and left unread. Only unread words are asserted here: two answers carry other findings
+    (s6t-012's ranking by region: unbacked_comparison; s6t-024's 'Not Quick Buy' member:
+    mislabelled_metric), the comparisons' and labels' to settle, not the word account's."""
+    assert _unread_on_tutorial(tutorial_layer, 4) == []
+
+
+@pytest.mark.slow
+def test_every_tutorial_answer_is_read_whole(tutorial_layer) -> None:
+    assert _unread_on_tutorial(tutorial_layer, 1) == []
 
 
 @pytest.mark.parametrize(("domain", "text"), [
