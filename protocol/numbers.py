@@ -900,6 +900,9 @@ def _ratio(text: str, m: re.Match[str]) -> ReadNumber | None:
         hedge = _hedge_before(text, m.start())
         if hedge in _BOUNDS:  # up to the next whole multiple: 'more than tripled' is 3x to 4x
             width = 50.0 if ratio > 1 else 25.0 * ratio
+        elif hedge in BELOW:  # 'nearly halved' is a fall of 40 % to 50 %, 'almost doubled' a
+            # rise of 80 % to 100 %: short of the word by up to twice TOLERANCE of the change
+            width = 2 * TOLERANCE * abs(ratio - 1) * 100
     return ReadNumber(m.start(), m.end(), m.group(0), value, 0, 2, 1, "", True, False, "",
                       m.group(0), True, width, "", hedge, _BOUNDS.get(hedge, ""))
 
