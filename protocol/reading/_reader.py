@@ -171,7 +171,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                    unread, tuple(ranges), tuple(excluded),
                    (*notes, *place_notes(by_kind["member"], catalog, asked)),
                    prefix_doubts([*by_kind["member"], *excluded], catalog, asked)
-                   + _day_parts(ranges))
+                   + _day_parts(ranges) + _said_as_verb(text, mentions))
 
 
 def _day_parts(ranges: list[Mention]) -> tuple[ReadSpan, ...]:
@@ -214,7 +214,7 @@ _HOW_FAR = re.compile(r"\bhow\s+(?:long|far|late|early|often)\b", re.IGNORECASE)
 _AGGREGATE = re.compile(r"\b(?:average|mean|median|typical|total)\s+$", re.IGNORECASE)
 
 
-_ACROSS_ALL = re.compile(r"\b(?:across\s+(?:all|every)|(?:over|for|in|on|at|from|to)\s+all)\s+"
+_ACROSS_ALL = re.compile(r"\b(?:across\s+(?:all|every)|(?:over|for|in|on|at|from|to|of)\s+all)\s+"
                          r"(?:of\s+)?(?:the\s+|our\s+)?(?:[\w-]+\s+(?:and|or)\s+)?$", re.IGNORECASE)
 _ACROSS = re.compile(r"\bacross\s+(?:the\s+|our\s+)?$", re.IGNORECASE)
 _AVERAGING = re.compile(r"\b(?:average|mean|typical|overall)\b[^?.;,]*$", re.IGNORECASE)
@@ -233,6 +233,9 @@ def _averaged_across(before: str) -> re.Match[str] | None:
     return m if _AVERAGING.search(before, 0, m.start()) else None
 
 
+_PICKED_OF = re.compile(r"\b(?:which|each|any|one|none|some|many|most|few|who)\s+of$", re.IGNORECASE)
+"""'Which of all X', 'each of all X': one or each member picked out of them, never their whole
+('the income of all states' is the whole)."""
 _ALL_N = re.compile(r"\ball\s+(?:of\s+)?(?:the\s+|our\s+)?(\d{1,3}|two|three|four|five|six|seven|eight|"
                     r"nine|ten|eleven|twelve)\s+$", re.IGNORECASE)
 """'All three airports': every member, when the dimension has that many."""
@@ -247,6 +250,8 @@ def _overall(text: str, mentions: list[Mention], catalog: dict[str, Any] | None 
 
     def whole(m: Mention) -> re.Match[str] | None:
         said = _ACROSS_ALL.search(text[:m.span[0]]) or _averaged_across(text[:m.span[0]])
+        if said is not None and _PICKED_OF.search(text[:said.start() + 2]):
+            return None  # 'which of all the stores': the members asked apart, not the whole
         if said is not None:
             return said
         counted = _ALL_N.search(text[:m.span[0]])
@@ -561,6 +566,29 @@ def _member_as_count(text: str, mentions: list[Mention], metrics: dict[str, Any]
                               + [Mention("metric", found[0], None, a.words, a.span, "label")],
                               key=lambda m: m.span)
     return mentions
+
+
+_PARTICIPLE = re.compile(r"[a-z]+(?:ed|en)", re.IGNORECASE)
+
+
+def _said_as_verb(text: str, mentions: list[Mention]) -> tuple[ReadSpan, ...]:
+    """'How many orders were placed': a member of one word that is a participle ('placed',
+    'shipped'), said of a count's things after 'were', may name the member (a status) or only
+    the event every one of them had (every order was placed): read as the member, flagged to
+    every caller, never clean. A member before its noun ('placed orders') is no such doubt."""
+    named = [m for m in mentions if m.kind == "metric"]
+    spans = [m.span for m in mentions if m.kind == "member"]
+    out = []
+    for w in mentions:
+        if w.kind != "member" or w.member is None or not _PARTICIPLE.fullmatch(w.words):
+            continue
+        before = [a for a in named if a.span[1] <= w.span[0]]
+        if before and _PASSIVE.fullmatch(_unnamed(text, before[-1].span[1], w.span[0],
+                                                  [x for x in spans if x != w.span])):
+            out.append(ReadSpan(w.words, w.span, "member",
+                                f"{w.name} = {w.member}, or only what all the "
+                                f"{before[-1].words} had: which is meant is not said"))
+    return tuple(out)
 
 
 def _rate_named(mentions: list[Mention], catalog: dict[str, Any]) -> bool:

@@ -1,0 +1,89 @@
+"""Ordinary words that are also members (issue 42, session 7's held-out sets). A member of one
+word that is a participle ('placed', 'shipped'), said of a count's things after 'were', may be the
+member (a status) or only the event every one of them had: read as the member but flagged, never
+served clean ('How many orders were placed on August 13, 2019?' was answered as the orders whose
+status is still 'placed', served clean). 'Of all X' is the whole of X, as 'across all X' is ('the
+total income of all states' had left 'all' unread); 'which of all X' still picks members out. On
+the shop and the flights, with a status or a state dimension added where the data has none."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.protocol.reading import read_text
+from showwork.protocol.switches import Protocol
+
+
+def _with_dimension(catalog: dict[str, Any], name: str, members: list[str]) -> dict[str, Any]:
+    """The catalog with one more closed dimension every metric has."""
+    out = copy.deepcopy(catalog)
+    out["dimensions"][name] = {"label": name, "members": members, "pattern": None,
+                               "qualified": name, "synonyms": [], "member_synonyms": {}}
+    for info in out["metrics"].values():
+        info["dimensions"] = [*info["dimensions"], name]
+    return out
+
+
+def _with_states(catalog: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The catalog with a state dimension of codes ('AL': the word 'all' in capitals), and its
+    first metric's label."""
+    first = next(iter(catalog["metrics"].values()))
+    return _with_dimension(catalog, "state", ["AL", "AK", "CA", "NY"]), first["label"]
+
+
+def _doubts(reading) -> list[str]:
+    return [d.words for d in reading.doubts]
+
+
+class TestParticipleMembers:
+    def test_placed_after_were_is_a_doubt_on_the_shop(self, shop_layer) -> None:
+        """'Orders were placed' reads the status placed, in doubt; 'placed orders' does not."""
+        catalog = shop_layer.catalog()
+        said = read_text("How many orders were placed on August 13, 2019?", catalog)
+        assert said.member_keys() == [("order_status", "placed")]
+        assert _doubts(said) == ["placed"] and said.unread == ["placed"]
+        before = read_text("How many placed orders were there on August 13, 2019?", catalog)
+        assert before.member_keys() == [("order_status", "placed")] and before.unread == []
+
+    def test_the_shop_answer_is_never_served_clean(self, shop_layer) -> None:
+        """The rules analyst's answer carries the doubt as a caveat, not a clean serve."""
+        served = run_attempt(Question("t", "How many orders were placed on August 13, 2019?"),
+                             RulesClient(), shop_layer, Protocol.parse("claims")).served()
+        assert served is not None and served.audit["decision"] == "serve_with_caveats"
+
+    def test_cancelled_orders_stay_their_own_count(self, shop_layer) -> None:
+        """A participle whose words with the noun make a count's label is that count, no doubt."""
+        said = read_text("How many orders were cancelled in May 2019?", shop_layer.catalog())
+        assert said.metric_names() == ["cancelled_orders"] and said.doubts == ()
+
+    def test_a_status_said_as_a_verb_on_the_flights(self, flights_layer) -> None:
+        """The same on another domain: 'flights were diverted' with a status dimension."""
+        catalog = _with_dimension(flights_layer.catalog(), "status",
+                                  ["scheduled", "diverted", "landed"])
+        said = read_text("How many flights were diverted in May 2013?", catalog)
+        assert said.member_keys() == [("status", "diverted")] and _doubts(said) == ["diverted"]
+        plain = read_text("How many diverted flights were there in May 2013?", catalog)
+        assert plain.member_keys() == [("status", "diverted")] and plain.doubts == ()
+
+
+class TestOfAll:
+    @pytest.mark.parametrize("layer", ["shop_layer", "flights_layer"])
+    def test_of_all_is_the_whole(self, request, layer) -> None:
+        """'The total X of all states' reads every state, no filter and no breakdown."""
+        with_states, label = _with_states(request.getfixturevalue(layer).catalog())
+        said = read_text(f"What was the {label} of all states in 2013?", with_states)
+        assert said.unread == [] and said.members == () and said.dimensions == ()
+        assert any(s.detail == "every state: no filter" for s in said.spans)
+        assert said.asks.breakdown == () and said.asks.ranking is None
+
+    @pytest.mark.parametrize("layer", ["shop_layer", "flights_layer"])
+    def test_which_of_all_still_ranks(self, request, layer) -> None:
+        """'Which of all the states had the most X' ranks the states: no whole read there."""
+        with_states, label = _with_states(request.getfixturevalue(layer).catalog())
+        said = read_text(f"Which of all the states had the highest {label} in 2013?", with_states)
+        assert said.asks.ranking is not None and said.asks.ranking.dimension == "state"
