@@ -165,6 +165,10 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                           + _contested(text, catalog, list(by_kind["metric"]), taken, own)
                           + _nothing_ranked(text, asks),
                           key=lambda s: s.span))
+    unread = tuple(sorted(unread + tuple(_dimensions_unused(
+        text, list(by_kind["dimension"]), asks, [*by_kind["member"], *excluded, *ranges],
+        [s.span for s in spans if s.read_as == "qualifier"] + [g.span for g in gaps]
+        + [u.span for u in unread])), key=lambda s: s.span))
     asked = tuple(dict.fromkeys(m.name for m in by_kind["metric"]))
     return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
                    periods.found, asks, tuple(gaps), tuple(sorted(spans, key=lambda s: s.span)),
@@ -566,6 +570,29 @@ def _member_as_count(text: str, mentions: list[Mention], metrics: dict[str, Any]
                               + [Mention("metric", found[0], None, a.words, a.span, "label")],
                               key=lambda m: m.span)
     return mentions
+
+
+def _dimensions_unused(text: str, dimensions: list[Mention], asks: Asks, members: list[Mention],
+                       phrases: list[tuple[int, int]]) -> list[ReadSpan]:
+    """A dimension named that no acted-on part of the reading uses (no breakdown, ranking,
+    by-phrase or member filter of it): unread, so 'by platform and country' answered by
+    platform alone is never served clean. A dimension inside or right beside a phrase that
+    reads it otherwise ('across all airports', 'the three NYC airports') or that is already
+    unread ('the windows platform', 'all 4 New York airports') is that phrase's."""
+    used = {*asks.breakdown, *(b.name for b in asks.by), *(m.name for m in members)}
+    if asks.ranking is not None and asks.ranking.dimension:
+        used.add(asks.ranking.dimension)
+    used_spans = {d.span for d in dimensions if d.name in used}
+
+    def beside(span: tuple[int, int]) -> bool:
+        return any(a <= span[0] and span[1] <= b
+                   or b <= span[0] and not text[b:span[0]].strip()
+                   or span[1] <= a and not text[span[1]:a].strip() for a, b in phrases)
+
+    unused = {d.span: d for d in dimensions
+              if d.name not in used and d.span not in used_spans and not beside(d.span)}
+    return [ReadSpan(d.words, d.span, "unreadable", f"{d.name}: named, but no part of the "
+                     "reading uses it") for d in unused.values()]
 
 
 _PARTICIPLE = re.compile(r"[a-z]+(?:ed|en)", re.IGNORECASE)

@@ -303,6 +303,26 @@ def read_by(text: str, masked: str, mentions: list[Mention]) -> list[By]:
         found = _by_target(text, masked, mentions, m, keyword)
         if found is not None:
             out.append(found)
+            out += _and_also(text, masked, mentions, found)
+    return out
+
+
+_AND = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s(?:and|&)\s+)(?:the\s+)?", re.IGNORECASE)
+
+
+def _and_also(text: str, masked: str, mentions: list[Mention], first: By) -> list[By]:
+    """'By platform and country', 'by store, region and segment': the dimensions joined to a
+    by-phrase's are broken down by too (the second had been read as named, but no part of the
+    reading used it)."""
+    out: list[By] = []
+    at = first.span[1]
+    while first.kind == "dimension" and (joined := _AND.match(masked, at)) is not None:
+        named = _starting(mentions, joined.end())
+        if named is None or named.kind != "dimension":
+            break
+        start = at + len(text[at:joined.end()]) - len(text[at:joined.end()].lstrip())
+        out.append(By("dimension", named.name, text[start:named.span[1]], (start, named.span[1])))
+        at = named.span[1]
     return out
 
 

@@ -87,3 +87,26 @@ class TestOfAll:
         with_states, label = _with_states(request.getfixturevalue(layer).catalog())
         said = read_text(f"Which of all the states had the highest {label} in 2013?", with_states)
         assert said.asks.ranking is not None and said.asks.ranking.dimension == "state"
+
+
+class TestEveryDimensionNamedIsUsed:
+    @pytest.mark.parametrize(("domain", "text", "dims"), [
+        ("layer", "Active users in May 2026 by platform and country", ("platform", "country")),
+        ("shop_layer", "Revenue by store, segment and country in 2018",
+         ("store", "segment", "country")),
+    ])
+    def test_dimensions_joined_to_a_by_phrase(self, request, domain, text, dims) -> None:
+        """'By platform and country' breaks down by both (it had been by platform alone, served
+        clean, 'country' counted as read because it names a dimension)."""
+        said = read_text(text, request.getfixturevalue(domain).catalog())
+        assert said.asks.breakdown == dims and said.unread == []
+
+    @pytest.mark.parametrize(("domain", "text", "dim"), [
+        ("layer", "Active users in May 2026 by platform, with country", "country"),
+        ("shop_layer", "Revenue by store in 2018 with the region", "region"),
+    ])
+    def test_a_dimension_no_part_uses_is_unread(self, request, domain, text, dim) -> None:
+        """A dimension named that no breakdown, ranking or filter uses is unread, whatever its
+        word: the reading used it nowhere."""
+        said = read_text(text, request.getfixturevalue(domain).catalog())
+        assert dim not in said.asks.breakdown and dim in said.unread
