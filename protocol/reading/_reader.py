@@ -22,7 +22,7 @@ from showwork.protocol.reading.asks import (
     size_of,
 )
 from showwork.protocol.reading.filters import exclusions
-from showwork.protocol.reading.gaps import Gap, find_gaps
+from showwork.protocol.reading.gaps import EVENTS, Gap, find_gaps
 from showwork.protocol.reading.members import carried, place_notes, prefix_doubts
 from showwork.protocol.reading.mentions import Mention, contested, find_mentions
 from showwork.protocol.reading.part_periods import part_and_whole, with_enclosing
@@ -165,6 +165,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                           + _contested(text, catalog, list(by_kind["metric"]), taken, own)
                           + _nothing_ranked(text, asks),
                           key=lambda s: s.span))
+    unread = tuple(sorted(unread + _event_of_a_level(text, mentions, catalog), key=lambda s: s.span))
     unread = tuple(sorted(unread + tuple(_dimensions_unused(
         text, list(by_kind["dimension"]), asks, [*by_kind["member"], *excluded, *ranges],
         [s.span for s in spans if s.read_as == "qualifier"] + [g.span for g in gaps]
@@ -570,6 +571,24 @@ def _member_as_count(text: str, mentions: list[Mention], metrics: dict[str, Any]
                               + [Mention("metric", found[0], None, a.words, a.span, "label")],
                               key=lambda m: m.span)
     return mentions
+
+
+_EVENT_WORD = re.compile(r"\b(?:" + "|".join(sorted(EVENTS)) + r")\b", re.IGNORECASE)
+
+
+def _event_of_a_level(text: str, mentions: list[Mention], catalog: dict[str, Any]
+                      ) -> tuple[ReadSpan, ...]:
+    """'How many paid subscribers were added in April': an event said of what a point-in-time
+    metric counts asks for the inflow, which its level at the period's end is not: unread, as
+    no rule reads it (the same words of a count of events are neutral: 'orders placed')."""
+    metrics = catalog.get("metrics") or {}
+    named = [m for m in mentions if m.kind == "metric"]
+    if not named or not all((metrics.get(m.name) or {}).get("point_in_time") for m in named):
+        return ()
+    spans = [m.span for m in mentions]
+    return tuple(ReadSpan(m.group(0), m.span(), "unreadable",
+                          "an event said of a level at a point in time")
+                 for m in _EVENT_WORD.finditer(text) if not overlaps(m.span(), spans))
 
 
 def _dimensions_unused(text: str, dimensions: list[Mention], asks: Asks, members: list[Mention],
@@ -1002,6 +1021,27 @@ def _unit_total(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> 
 
 _VERB_ASKED = re.compile(r"\bhow\s+(?:many|much)\b[^?,;]*?\b(?:did|do|does|have|has|had|was|were|"
                          r"is|are)\s+(?:(?:we|they|you|it)\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
+_DETERMINER = re.compile(r"each|every|the|our|a|an", re.IGNORECASE)
+_SUBJECT_VERB = re.compile(r"\s*(?:(?:each|every|the|our|a|an)\s+)?(?P<subject>[\w'’ -]+?)\s+"
+                           r"(?P<verb>[a-z]+)\b(?=\s+(?:in|on|at|during|for|from|to|between|"
+                           r"over|across|last|this)\b|\s*[?.,;!]|\s*$)", re.IGNORECASE)
+"""'How many jaffles did each store sell': the subject between the auxiliary and the verb is
+words the catalog reads (a member, a dimension), the verb the last word of the clause."""
+
+
+def _verb_after_subject(text: str, asked: re.Match[str], mentions: list[Mention]
+                        ) -> tuple[str, tuple[int, int]] | None:
+    """The verb after a subject the catalog reads whole ('each store', 'the Brooklyn store');
+    None when any of the subject's words is read by nothing."""
+    said = _SUBJECT_VERB.match(text, asked.start("verb") - 1)
+    if said is None:
+        return None
+    spans = [m.span for m in mentions]
+    words = [w for w in re.finditer(r"[\w'’-]+", said["subject"])]
+    start = said.start("subject")
+    if not words or not all(overlaps((start + w.start(), start + w.end()), spans) for w in words):
+        return None
+    return said["verb"], said.span("verb")
 
 
 def _verb_named(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
@@ -1013,21 +1053,30 @@ def _verb_named(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> 
     if any(m.kind == "metric" for m in mentions):
         return []
     asked = _VERB_ASKED.search(text)
-    if asked is None or overlaps(asked.span("verb"), [x.span for x in mentions]):
+    if asked is None:
         return []
-    verb = lemma(asked["verb"])
+    said: tuple[str, tuple[int, int]] | None = (asked["verb"], asked.span("verb"))
+    if overlaps(asked.span("verb"), [x.span for x in mentions]) or _DETERMINER.fullmatch(asked["verb"]):
+        said = _verb_after_subject(text, asked, mentions)
+    if said is None:
+        return []
+    words, span = said
+    verb = lemma(words)
     if len(verb) < 3 or verb in _AUXILIARIES:
         return []
-    named = {m.name for m in mentions if m.kind == "member"}
+    named: dict[tuple[int, int], set[str]] = {}
+    for m in mentions:  # one member's span may be read in two dimensions: either will do
+        if m.kind == "member":
+            named.setdefault(m.span, set()).add(m.name)
     found = [name for name, info in (catalog.get("metrics") or {}).items()
              if verb in _own_lemmas(name, info) and _summed(name, info)
-             and named <= set(info.get("dimensions") or ())]
+             and all(dims & set(info.get("dimensions") or ()) for dims in named.values())]
     if len(found) > 1:  # 'Cancellations', not 'Cancellations in Mexico': the one named so alone
         found = [name for name in found
                  if all(verb in _own_lemmas(w, {}) for w in name.split("_"))]
     if len(found) != 1:
         return []
-    return [Mention("metric", found[0], None, asked["verb"], asked.span("verb"), "said")]
+    return [Mention("metric", found[0], None, words, span, "said")]
 
 
 def _summed(name: str, info: dict[str, Any]) -> bool:

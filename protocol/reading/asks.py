@@ -480,10 +480,12 @@ BETTER = re.compile(r"\b(better|worse)\b(?!\s+than\b)", re.IGNORECASE)
 _PERIOD = r"(day|week|month|quarter|year|hour)"
 _EXTREME_PERIOD = re.compile(
     rf"\b(?:(?:the\s+)?(?:single\s+)?(?P<s1>{_SUPERLATIVE})\s+(?:single\s+)?{_PERIOD}\b"
-    rf"|(?P<q>which|what)\s+(?:single\s+)?{_PERIOD}(?:\s+of\s+(?:the\s+)?(?:day|week|year))?\b"
+    rf"|(?P<q>which|what)\s+(?:single\s+)?{_PERIOD}(?:\s+of\s+(?:the\s+)?(?:day|year))?\b"
     rf"(?P<mid>[^?]*?)\b(?P<s2>{_SUPERLATIVE})\b)", re.IGNORECASE)
 """'Which month had the most …', 'the busiest week', 'the single worst day': a ranking of the
-periods of a grain, not of a dimension's members."""
+periods of a grain, not of a dimension's members. 'Of the day' (an hour, read with an hour
+dimension) and 'of the year' (the year's periods) are read with it; 'which day of the week' asks
+for a weekday across weeks, which no grain is, so 'of the week' stays unread."""
 
 
 def _period_extreme(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:

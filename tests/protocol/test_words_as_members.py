@@ -110,3 +110,61 @@ class TestEveryDimensionNamedIsUsed:
         word: the reading used it nowhere."""
         said = read_text(text, request.getfixturevalue(domain).catalog())
         assert dim not in said.asks.breakdown and dim in said.unread
+
+
+class TestVerbAfterItsSubject:
+    @pytest.mark.parametrize(("domain", "text", "metric", "breakdown"), [
+        ("shop_layer", "How many jaffles did each store sell in 2019?", "items_sold", ("store",)),
+        ("shop_layer", "How many jaffles did the Brooklyn store sell in 2019?", "items_sold", ()),
+        ("flights_layer", "How many did each airline cancel in May 2013?", "cancelled_flights",
+         ("airline",)),
+        ("flights_layer", "How many did the JFK airport cancel in May 2013?", "cancelled_flights",
+         ()),
+    ])
+    def test_the_verb_after_a_subject_the_catalog_reads(self, request, domain, text, metric,
+                                                        breakdown) -> None:
+        """'How many jaffles did each store sell': the subject is read by the catalog, so the
+        verb names the metric (it had been unread, and the question refused)."""
+        said = read_text(text, request.getfixturevalue(domain).catalog())
+        assert said.metric_names() == [metric] and said.unread == []
+        assert said.asks.breakdown == breakdown
+
+    def test_a_subject_read_by_nothing_leaves_the_verb_unread(self, shop_layer) -> None:
+        """'The Boston store' names no store: the verb is not taken past it."""
+        said = read_text("How many jaffles did the Boston store sell in 2019?",
+                         shop_layer.catalog())
+        assert said.metric_names() == [] and "Boston" in said.unread
+
+
+class TestWhatALevelAndAGrainCannotSay:
+    @pytest.mark.parametrize(("domain", "text", "word"), [
+        ("layer", "How many paid subscribers were added in April 2026?", "added"),
+        ("layer", "How many paying subscribers started in April 2026?", "started"),
+        ("shop_layer", "How many customer accounts were created in 2018?", "created"),
+        ("shop_layer", "How many total customers joined in 2018?", "joined"),
+    ])
+    def test_an_event_said_of_a_level_is_unread(self, request, domain, text, word) -> None:
+        """Subscribers 'added' in April are the new ones; a point-in-time metric gives those at
+        April's end (answered so, served clean): the event word is unread."""
+        said = read_text(text, request.getfixturevalue(domain).catalog())
+        assert said.unread == [word]
+
+    @pytest.mark.parametrize(("domain", "text"), [
+        ("layer", "How many new users signed up in April 2026?"),
+        ("shop_layer", "How many orders were received at the Online store in March 2019?"),
+    ])
+    def test_the_same_event_of_a_count_of_events_is_neutral(self, request, domain, text) -> None:
+        """Of a count of events the same words add nothing ('orders received' are orders)."""
+        said = read_text(text, request.getfixturevalue(domain).catalog())
+        assert said.unread == [] and len(said.metric_names()) == 1
+
+    @pytest.mark.parametrize(("domain", "text", "metric"), [
+        ("layer", "Which day of the week has the most active users?", "active users"),
+        ("flights_layer", "Which day of the week has the most flights?", "flights"),
+    ])
+    def test_a_day_of_the_week_is_no_day(self, request, domain, text, metric) -> None:
+        """'Which day of the week' asks for a weekday across weeks (answered as the one busiest
+        date, served clean): 'week' stays unread; 'which hour of the day' still reads."""
+        catalog = request.getfixturevalue(domain).catalog()
+        assert read_text(text, catalog).unread == ["week"]
+        assert read_text(text.replace("day of the week", "day"), catalog).unread == []
