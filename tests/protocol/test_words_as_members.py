@@ -168,3 +168,34 @@ class TestWhatALevelAndAGrainCannotSay:
         catalog = request.getfixturevalue(domain).catalog()
         assert read_text(text, catalog).unread == ["week"]
         assert read_text(text.replace("day of the week", "day"), catalog).unread == []
+
+
+class TestAllButAndJoinPaths:
+    @pytest.mark.parametrize(("domain", "text", "dim", "member"), [
+        ("shop_layer", "What was revenue in March 2019 for all stores but Brooklyn?", "store",
+         "Brooklyn"),
+        ("layer", "What was the reminder open rate in April 2026 for all countries but India?",
+         "country", "IN"),
+    ])
+    def test_all_but_keeps_the_member_out(self, request, domain, text, dim, member) -> None:
+        """'All stores but Brooklyn' is every store except Brooklyn (it had been read as Brooklyn
+        beside the whole, and answered with Brooklyn's revenue, served clean)."""
+        said = read_text(text, request.getfixturevalue(domain).catalog())
+        assert said.members == () and said.unread == []
+        assert (dim, member) in [(m.name, m.member) for m in said.excluded]
+
+    def test_a_join_word_is_no_dimension_on_the_shop(self, shop_layer) -> None:
+        """'Revenue per order at each store': 'order' is the entity store is reached through
+        (order__store__store_name), no breakdown; it had been read as by store, served clean."""
+        said = read_text("What was revenue per order in March 2019 at each store?",
+                         shop_layer.catalog())
+        assert said.unread == ["per order"] and "order__store__store_name" not in said.asks.breakdown
+
+    def test_a_join_word_is_no_dimension_on_the_flights(self, flights_layer) -> None:
+        """The same with a dimension reached through the plane: 'per plane' names no dimension."""
+        catalog = copy.deepcopy(flights_layer.catalog())
+        catalog["dimensions"]["plane__engine_type"] = {
+            **catalog["dimensions"]["engine_type"], "label": "engine type"}
+        said = read_text("How many flights were there per plane in May 2013 by engine type?",
+                         catalog)
+        assert "per plane" in said.unread
