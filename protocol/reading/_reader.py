@@ -165,7 +165,9 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                           + _contested(text, catalog, list(by_kind["metric"]), taken, own)
                           + _nothing_ranked(text, asks),
                           key=lambda s: s.span))
-    unread = tuple(sorted(unread + _event_of_a_level(text, mentions, catalog), key=lambda s: s.span))
+    unread = tuple(sorted(unread + _event_of_a_level(text, mentions, catalog)
+                          + _relative_clause(text, mentions, [*taken, *(u.span for u in unread)]),
+                          key=lambda s: s.span))
     unread = tuple(sorted(unread + tuple(_dimensions_unused(
         text, list(by_kind["dimension"]), asks, [*by_kind["member"], *excluded, *ranges],
         [s.span for s in spans if s.read_as == "qualifier"] + [g.span for g in gaps]
@@ -571,6 +573,32 @@ def _member_as_count(text: str, mentions: list[Mention], metrics: dict[str, Any]
                               + [Mention("metric", found[0], None, a.words, a.span, "label")],
                               key=lambda m: m.span)
     return mentions
+
+
+_RELATIVE = re.compile(r"\b(?:that|which|who)\s+(?P<clause>(?:[\w'’-]+\s*){1,5}?)(?=[?.,;!]|$|"
+                       r"\s+(?:in|during|on|for|between|from|since)\s+(?:\d|[A-Z]|the\s+(?:first|"
+                       r"last|second|week|month|year)))", re.IGNORECASE)
+
+
+def _relative_clause(text: str, mentions: list[Mention], taken: list[tuple[int, int]]
+                     ) -> tuple[ReadSpan, ...]:
+    """'Flights that left late', 'customers who ordered twice': a clause after a metric's noun
+    sets a condition on its things; its words that no part of the reading took (a member, a
+    metric's own phrase) are unread, even where a list or the metric's own entry holds them
+    ('late' is the delay's word, not a filter anyone applied)."""
+    metrics = [m.span for m in mentions if m.kind == "metric"]
+    out = []
+    for m in _RELATIVE.finditer(text):
+        if not any(b <= m.start() and not text[b:m.start()].strip() for _a, b in metrics):
+            continue
+        for w in re.finditer(r"[\w'’-]+", m["clause"]):
+            span = (m.start("clause") + w.start(), m.start("clause") + w.end())
+            if not overlaps(span, taken) and w.group(0).lower() not in ("were", "was", "are", "is",
+                                                                         "have", "has", "had",
+                                                                         "been", "be"):
+                out.append(ReadSpan(w.group(0), span, "unreadable",
+                                    "a condition on what is counted that no rule applied"))
+    return tuple(out)
 
 
 _EVENT_WORD = re.compile(r"\b(?:" + "|".join(sorted(EVENTS)) + r")\b", re.IGNORECASE)

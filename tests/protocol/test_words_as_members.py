@@ -199,3 +199,27 @@ class TestAllButAndJoinPaths:
         said = read_text("How many flights were there per plane in May 2013 by engine type?",
                          catalog)
         assert "per plane" in said.unread
+
+
+class TestRelativeClauses:
+    @pytest.mark.parametrize(("domain", "text", "unread"), [
+        ("flights_layer", "What was the average arrival delay in May 2013 for flights that left late?",
+         ["left", "late"]),
+        ("shop_layer", "What was the average order value in March 2019 for orders that shipped late?",
+         ["late"]),
+    ])
+    def test_a_condition_no_rule_applied_is_unread(self, request, domain, text, unread) -> None:
+        """'Flights that left late' sets a condition on what is averaged: 'late' is a word of the
+        delay's own entry and 'left' a listed verb, yet no filter used them (the plain average
+        had been served clean)."""
+        said = read_text(text, request.getfixturevalue(domain).catalog())
+        assert said.unread == unread
+
+    @pytest.mark.parametrize(("domain", "text"), [
+        ("flights_layer", "How many flights that were cancelled in May 2013 were from JFK?"),
+        ("shop_layer", "How many orders that were cancelled in May 2019 came from Brooklyn?"),
+    ])
+    def test_a_clause_the_reading_takes_stays_read(self, request, domain, text) -> None:
+        """A clause whose words a metric or member took ('that were cancelled') adds nothing."""
+        said = read_text(text, request.getfixturevalue(domain).catalog())
+        assert "cancelled" not in said.unread
