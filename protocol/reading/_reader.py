@@ -166,7 +166,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                           + _nothing_ranked(text, asks),
                           key=lambda s: s.span))
     unread = tuple(sorted(unread + _event_of_a_level(text, mentions, catalog)
-                          + _relative_clause(text, mentions, [*taken, *(u.span for u in unread)]),
+                          + _relative_clause(text, mentions, [*taken, *(u.span for u in unread)])
+                          + _second_grain(asks),
                           key=lambda s: s.span))
     unread = tuple(sorted(unread + tuple(_dimensions_unused(
         text, list(by_kind["dimension"]), asks, [*by_kind["member"], *excluded, *ranges],
@@ -599,6 +600,17 @@ def _relative_clause(text: str, mentions: list[Mention], taken: list[tuple[int, 
                 out.append(ReadSpan(w.group(0), span, "unreadable",
                                     "a condition on what is counted that no rule applied"))
     return tuple(out)
+
+
+def _second_grain(asks: Asks) -> tuple[ReadSpan, ...]:
+    """'Which month had the fewest flights per day': periods of one grain ranked by a value per
+    period of another is an average per day, which no rule reads (the ranking had been answered
+    with a day, served clean): the other grain's by-phrase is unread."""
+    ranked = asks.ranking.grain if asks.ranking is not None else None
+    if ranked is None:
+        return ()
+    return tuple(ReadSpan(b.words, b.span, "unreadable", f"a value per {b.name} of each {ranked}")
+                 for b in asks.by if b.kind == "grain" and b.name != ranked)
 
 
 _EVENT_WORD = re.compile(r"\b(?:" + "|".join(sorted(EVENTS)) + r")\b", re.IGNORECASE)

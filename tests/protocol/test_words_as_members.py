@@ -223,3 +223,16 @@ class TestRelativeClauses:
         """A clause whose words a metric or member took ('that were cancelled') adds nothing."""
         said = read_text(text, request.getfixturevalue(domain).catalog())
         assert "cancelled" not in said.unread
+
+
+@pytest.mark.parametrize(("domain", "text"), [
+    ("flights_layer", "Which month of 2013 had the fewest flights per day?"),
+    ("shop_layer", "Which week of 2018 had the highest revenue per day?"),
+])
+def test_a_ranking_of_periods_by_a_value_per_smaller_period(request, domain, text) -> None:
+    """'Which month had the fewest flights per day' ranks months by a daily average, which no
+    rule reads: 'per day' is unread (a day had been answered, served clean); without it the
+    ranking of months reads whole."""
+    catalog = request.getfixturevalue(domain).catalog()
+    assert read_text(text, catalog).unread == ["per day"]
+    assert read_text(text.replace(" per day", ""), catalog).unread == []
