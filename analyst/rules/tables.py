@@ -152,10 +152,11 @@ def _ranked(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, metric: 
 
 def _grid(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, handle: int | None,
           metric: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Rows keyed by more than one column (a grain and a dimension): each claimed, none listed
-    (a listed value has one key)."""
+    """Rows keyed by more than one column (a grain and a dimension): each claimed (all of
+    them: a grid cut at a dozen rows had been served clean with the rest missing), none listed
+    (a listed value has one key); the prose speaks the first three, the claims every row."""
     frac = unit_of(catalog, metric)
-    for row in rows[:MAX_SPOKEN]:
+    for row in rows[:MAX_LISTED]:
         where = members(catalog, row["key"])
         label = cat.label(catalog, metric)
         out.measure(f"{subject(label)} ({where}) {be(label)} "

@@ -29,7 +29,7 @@ from showwork.protocol.reading.asks import (
     size_of,
 )
 from showwork.protocol.reading.filters import exclusions
-from showwork.protocol.reading.gaps import Gap, find_gaps
+from showwork.protocol.reading.gaps import EVENTS, Gap, find_gaps
 from showwork.protocol.reading.members import carried, place_notes, prefix_doubts
 from showwork.protocol.reading.mentions import Mention, contested, find_mentions
 from showwork.protocol.reading.part_periods import part_and_whole, with_enclosing
@@ -175,13 +175,21 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                           + _contested(text, catalog, list(by_kind["metric"]), taken, own)
                           + _nothing_ranked(text, asks),
                           key=lambda s: s.span))
+    unread = tuple(sorted(unread + _event_of_a_level(text, mentions, catalog)
+                          + _relative_clause(text, mentions, [*taken, *(u.span for u in unread)])
+                          + _second_grain(asks),
+                          key=lambda s: s.span))
+    unread = tuple(sorted(unread + tuple(_dimensions_unused(
+        text, list(by_kind["dimension"]), asks, [*by_kind["member"], *excluded, *ranges],
+        [s.span for s in spans if s.read_as == "qualifier"] + [g.span for g in gaps]
+        + [u.span for u in unread])), key=lambda s: s.span))
     asked = tuple(dict.fromkeys(m.name for m in by_kind["metric"]))
     return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
                    periods.found, asks, tuple(gaps), tuple(sorted(spans, key=lambda s: s.span)),
                    unread, tuple(ranges), tuple(excluded),
                    (*notes, *place_notes(by_kind["member"], catalog, asked)),
                    prefix_doubts([*by_kind["member"], *excluded], catalog, asked)
-                   + _day_parts(ranges))
+                   + _day_parts(ranges) + _said_as_verb(text, mentions))
 
 
 def _qualifying(reading: Reading, catalog: dict[str, Any]) -> list[ReadSpan]:
@@ -302,6 +310,9 @@ def _averaged_across(before: str) -> re.Match[str] | None:
     return m if _AVERAGING.search(before, 0, m.start()) else None
 
 
+_PICKED_OF = re.compile(r"\b(?:which|each|any|one|none|some|many|most|few|who)\s+of$", re.IGNORECASE)
+"""'Which of all X', 'each of all X': one or each member picked out of them, never their whole
+('the income of all states' is the whole)."""
 _ALL_N = re.compile(r"\ball\s+(?:of\s+)?(?:the\s+|our\s+)?(\d{1,3}|two|three|four|five|six|seven|eight|"
                     r"nine|ten|eleven|twelve)\s+$", re.IGNORECASE)
 """'All three airports': every member, when the dimension has that many."""
@@ -316,6 +327,8 @@ def _overall(text: str, mentions: list[Mention], catalog: dict[str, Any] | None 
 
     def whole(m: Mention) -> re.Match[str] | None:
         said = _ACROSS_ALL.search(text[:m.span[0]]) or _averaged_across(text[:m.span[0]])
+        if said is not None and _PICKED_OF.search(text[:said.start() + 2]):
+            return None  # 'which of all the stores': the members asked apart, not the whole
         if said is not None:
             return said
         counted = _ALL_N.search(text[:m.span[0]])
@@ -630,6 +643,107 @@ def _member_as_count(text: str, mentions: list[Mention], metrics: dict[str, Any]
                               + [Mention("metric", found[0], None, a.words, a.span, "label")],
                               key=lambda m: m.span)
     return mentions
+
+
+_RELATIVE = re.compile(r"\b(?:that|which|who)\s+(?P<clause>(?:[\w'’-]+\s*){1,5}?)(?=[?.,;!]|$|"
+                       r"\s+(?:in|during|on|for|between|from|since)\s+(?:\d|[A-Z]|the\s+(?:first|"
+                       r"last|second|week|month|year)))", re.IGNORECASE)
+
+
+def _relative_clause(text: str, mentions: list[Mention], taken: list[tuple[int, int]]
+                     ) -> tuple[ReadSpan, ...]:
+    """'Flights that left late', 'customers who ordered twice': a clause after a metric's noun
+    sets a condition on its things; its words that no part of the reading took (a member, a
+    metric's own phrase) are unread, even where a list or the metric's own entry holds them
+    ('late' is the delay's word, not a filter anyone applied)."""
+    metrics = [m.span for m in mentions if m.kind == "metric"]
+    out = []
+    for m in _RELATIVE.finditer(text):
+        if not any(b <= m.start() and not text[b:m.start()].strip() for _a, b in metrics):
+            continue
+        for w in re.finditer(r"[\w'’-]+", m["clause"]):
+            span = (m.start("clause") + w.start(), m.start("clause") + w.end())
+            if not overlaps(span, taken) and w.group(0).lower() not in ("were", "was", "are", "is",
+                                                                         "have", "has", "had",
+                                                                         "been", "be"):
+                out.append(ReadSpan(w.group(0), span, "unreadable",
+                                    "a condition on what is counted that no rule applied"))
+    return tuple(out)
+
+
+def _second_grain(asks: Asks) -> tuple[ReadSpan, ...]:
+    """'Which month had the fewest flights per day': periods of one grain ranked by a value per
+    period of another is an average per day, which no rule reads (the ranking had been answered
+    with a day, served clean): the other grain's by-phrase is unread."""
+    ranked = asks.ranking.grain if asks.ranking is not None else None
+    if ranked is None:
+        return ()
+    return tuple(ReadSpan(b.words, b.span, "unreadable", f"a value per {b.name} of each {ranked}")
+                 for b in asks.by if b.kind == "grain" and b.name != ranked)
+
+
+_EVENT_WORD = re.compile(r"\b(?:" + "|".join(sorted(EVENTS)) + r")\b", re.IGNORECASE)
+
+
+def _event_of_a_level(text: str, mentions: list[Mention], catalog: dict[str, Any]
+                      ) -> tuple[ReadSpan, ...]:
+    """'How many paid subscribers were added in April': an event said of what a point-in-time
+    metric counts asks for the inflow, which its level at the period's end is not: unread, as
+    no rule reads it (the same words of a count of events are neutral: 'orders placed')."""
+    metrics = catalog.get("metrics") or {}
+    named = [m for m in mentions if m.kind == "metric"]
+    if not named or not all((metrics.get(m.name) or {}).get("point_in_time") for m in named):
+        return ()
+    spans = [m.span for m in mentions]
+    return tuple(ReadSpan(m.group(0), m.span(), "unreadable",
+                          "an event said of a level at a point in time")
+                 for m in _EVENT_WORD.finditer(text) if not overlaps(m.span(), spans))
+
+
+def _dimensions_unused(text: str, dimensions: list[Mention], asks: Asks, members: list[Mention],
+                       phrases: list[tuple[int, int]]) -> list[ReadSpan]:
+    """A dimension named that no acted-on part of the reading uses (no breakdown, ranking,
+    by-phrase or member filter of it): unread, so 'by platform and country' answered by
+    platform alone is never served clean. A dimension inside or right beside a phrase that
+    reads it otherwise ('across all airports', 'the three NYC airports') or that is already
+    unread ('the windows platform', 'all 4 New York airports') is that phrase's."""
+    used = {*asks.breakdown, *(b.name for b in asks.by), *(m.name for m in members)}
+    if asks.ranking is not None and asks.ranking.dimension:
+        used.add(asks.ranking.dimension)
+    used_spans = {d.span for d in dimensions if d.name in used}
+
+    def beside(span: tuple[int, int]) -> bool:
+        return any(a <= span[0] and span[1] <= b
+                   or b <= span[0] and not text[b:span[0]].strip()
+                   or span[1] <= a and not text[span[1]:a].strip() for a, b in phrases)
+
+    unused = {d.span: d for d in dimensions
+              if d.name not in used and d.span not in used_spans and not beside(d.span)}
+    return [ReadSpan(d.words, d.span, "unreadable", f"{d.name}: named, but no part of the "
+                     "reading uses it") for d in unused.values()]
+
+
+_PARTICIPLE = re.compile(r"[a-z]+(?:ed|en)", re.IGNORECASE)
+
+
+def _said_as_verb(text: str, mentions: list[Mention]) -> tuple[ReadSpan, ...]:
+    """'How many orders were placed': a member of one word that is a participle ('placed',
+    'shipped'), said of a count's things after 'were', may name the member (a status) or only
+    the event every one of them had (every order was placed): read as the member, flagged to
+    every caller, never clean. A member before its noun ('placed orders') is no such doubt."""
+    named = [m for m in mentions if m.kind == "metric"]
+    spans = [m.span for m in mentions if m.kind == "member"]
+    out = []
+    for w in mentions:
+        if w.kind != "member" or w.member is None or not _PARTICIPLE.fullmatch(w.words):
+            continue
+        before = [a for a in named if a.span[1] <= w.span[0]]
+        if before and _PASSIVE.fullmatch(_unnamed(text, before[-1].span[1], w.span[0],
+                                                  [x for x in spans if x != w.span])):
+            out.append(ReadSpan(w.words, w.span, "member",
+                                f"{w.name} = {w.member}, or only what all the "
+                                f"{before[-1].words} had: which is meant is not said"))
+    return tuple(out)
 
 
 def _rate_named(mentions: list[Mention], catalog: dict[str, Any]) -> bool:
@@ -1017,6 +1131,27 @@ def _unit_total(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> 
 
 _VERB_ASKED = re.compile(r"\bhow\s+(?:many|much)\b[^?,;]*?\b(?:did|do|does|have|has|had|was|were|"
                          r"is|are)\s+(?:(?:we|they|you|it)\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
+_DETERMINER = re.compile(r"each|every|the|our|a|an", re.IGNORECASE)
+_SUBJECT_VERB = re.compile(r"\s*(?:(?:each|every|the|our|a|an)\s+)?(?P<subject>[\w'’ -]+?)\s+"
+                           r"(?P<verb>[a-z]+)\b(?=\s+(?:in|on|at|during|for|from|to|between|"
+                           r"over|across|last|this)\b|\s*[?.,;!]|\s*$)", re.IGNORECASE)
+"""'How many jaffles did each store sell': the subject between the auxiliary and the verb is
+words the catalog reads (a member, a dimension), the verb the last word of the clause."""
+
+
+def _verb_after_subject(text: str, asked: re.Match[str], mentions: list[Mention]
+                        ) -> tuple[str, tuple[int, int]] | None:
+    """The verb after a subject the catalog reads whole ('each store', 'the Brooklyn store');
+    None when any of the subject's words is read by nothing."""
+    said = _SUBJECT_VERB.match(text, asked.start("verb") - 1)
+    if said is None:
+        return None
+    spans = [m.span for m in mentions]
+    words = [w for w in re.finditer(r"[\w'’-]+", said["subject"])]
+    start = said.start("subject")
+    if not words or not all(overlaps((start + w.start(), start + w.end()), spans) for w in words):
+        return None
+    return said["verb"], said.span("verb")
 
 
 def _verb_named(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
@@ -1028,21 +1163,30 @@ def _verb_named(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> 
     if any(m.kind == "metric" for m in mentions):
         return []
     asked = _VERB_ASKED.search(text)
-    if asked is None or overlaps(asked.span("verb"), [x.span for x in mentions]):
+    if asked is None:
         return []
-    verb = lemma(asked["verb"])
+    said: tuple[str, tuple[int, int]] | None = (asked["verb"], asked.span("verb"))
+    if overlaps(asked.span("verb"), [x.span for x in mentions]) or _DETERMINER.fullmatch(asked["verb"]):
+        said = _verb_after_subject(text, asked, mentions)
+    if said is None:
+        return []
+    words, span = said
+    verb = lemma(words)
     if len(verb) < 3 or verb in _AUXILIARIES:
         return []
-    named = {m.name for m in mentions if m.kind == "member"}
+    named: dict[tuple[int, int], set[str]] = {}
+    for m in mentions:  # one member's span may be read in two dimensions: either will do
+        if m.kind == "member":
+            named.setdefault(m.span, set()).add(m.name)
     found = [name for name, info in (catalog.get("metrics") or {}).items()
              if verb in _own_lemmas(name, info) and _summed(name, info)
-             and named <= set(info.get("dimensions") or ())]
+             and all(dims & set(info.get("dimensions") or ()) for dims in named.values())]
     if len(found) > 1:  # 'Cancellations', not 'Cancellations in Mexico': the one named so alone
         found = [name for name in found
                  if all(verb in _own_lemmas(w, {}) for w in name.split("_"))]
     if len(found) != 1:
         return []
-    return [Mention("metric", found[0], None, asked["verb"], asked.span("verb"), "said")]
+    return [Mention("metric", found[0], None, words, span, "said")]
 
 
 def _summed(name: str, info: dict[str, Any]) -> bool:

@@ -321,6 +321,26 @@ def read_by(text: str, masked: str, mentions: list[Mention]) -> list[By]:
         found = _by_target(text, masked, mentions, m, keyword)
         if found is not None:
             out.append(found)
+            out += _and_also(text, masked, mentions, found)
+    return out
+
+
+_AND = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s(?:and|&)\s+)(?:the\s+)?", re.IGNORECASE)
+
+
+def _and_also(text: str, masked: str, mentions: list[Mention], first: By) -> list[By]:
+    """'By platform and country', 'by store, region and segment': the dimensions joined to a
+    by-phrase's are broken down by too (the second had been read as named, but no part of the
+    reading used it)."""
+    out: list[By] = []
+    at = first.span[1]
+    while first.kind == "dimension" and (joined := _AND.match(masked, at)) is not None:
+        named = _starting(mentions, joined.end())
+        if named is None or named.kind != "dimension":
+            break
+        start = at + len(text[at:joined.end()]) - len(text[at:joined.end()].lstrip())
+        out.append(By("dimension", named.name, text[start:named.span[1]], (start, named.span[1])))
+        at = named.span[1]
     return out
 
 
@@ -479,10 +499,12 @@ BETTER = re.compile(r"\b(better|worse)\b(?!\s+than\b)", re.IGNORECASE)
 _PERIOD = r"(day|week|month|quarter|year|hour)"
 _EXTREME_PERIOD = re.compile(
     rf"\b(?:(?:the\s+)?(?:single\s+)?(?P<s1>{_SUPERLATIVE})\s+(?:single\s+)?{_PERIOD}\b"
-    rf"|(?P<q>which|what)\s+(?:single\s+)?{_PERIOD}(?:\s+of\s+(?:the\s+)?(?:day|week|year))?\b"
+    rf"|(?P<q>which|what)\s+(?:single\s+)?{_PERIOD}(?:\s+of\s+(?:the\s+)?(?:day|year))?\b"
     rf"(?P<mid>[^?]*?)\b(?P<s2>{_SUPERLATIVE})\b)", re.IGNORECASE)
 """'Which month had the most …', 'the busiest week', 'the single worst day': a ranking of the
-periods of a grain, not of a dimension's members."""
+periods of a grain, not of a dimension's members. 'Of the day' (an hour, read with an hour
+dimension) and 'of the year' (the year's periods) are read with it; 'which day of the week' asks
+for a weekday across weeks, which no grain is, so 'of the week' stays unread."""
 
 
 def _period_extreme(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:

@@ -31,6 +31,10 @@ _JOINS = frozenset({"by", "from", "to", "at", "in", "on", "for", "with", "of", "
 _ALSO = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|nor\s+)?|\s+(?:and|or|nor)\s+)(?:the\s+)?$",
                    re.IGNORECASE)
 """Between two members kept out ('excluding Delta and United', 'without A, B or C')."""
+_ALL_BUT = re.compile(r"\b(?:all|every|any)\s[^,;.?!]{1,40}?\s(but|save)\s+(?:for\s+)?(?:the\s+)?$",
+                      re.IGNORECASE)
+"""'All stores but Brooklyn', 'every country but India': after a whole, 'but' keeps a member out
+(it had been read as the member itself, beside the whole)."""
 _ONLY_BEFORE = re.compile(r"\bonly\s+(?:the\s+)?$", re.IGNORECASE)
 _ONLY_AFTER = re.compile(r"\s*[-,]?\s*only\b", re.IGNORECASE)
 
@@ -56,7 +60,7 @@ def exclusions(text: str, mentions: list[Mention]
         span = group[0].span
         start = _before_dimension(text, span[0], dims, group[0].name)
         before = text[:start]
-        cue = _EXCLUDE.search(before) or _ahead(before)
+        cue = _EXCLUDE.search(before) or _ahead(before) or _ALL_BUT.search(before)
         chained = last_out is not None and _ALSO.fullmatch(text[last_out:start]) is not None
         if cue is not None or chained:
             out += group

@@ -68,6 +68,12 @@ NEUTRAL = {"recorded", "logged", "counted", "measured", "reported", "tracked", "
             "enrolled", "created", "started", "visited", "trended", "scheduled", "operated",
             "flown", "served"}
 """Participles that add no state to a metric ('orders placed' are orders)."""
+EVENTS = frozenset({"placed", "generated", "received", "added", "happened", "signed", "joined",
+                    "registered", "enrolled", "created", "started", "visited", "scheduled",
+                    "operated", "flown", "served"})
+"""The neutral participles that say an event happened to the things counted: neutral of a count
+of events ('orders placed'), never of a level at a point in time ('subscribers added' in April
+are the new ones, not those at April's end)."""
 _AFTER = re.compile(r"\s+(?:that\s+|which\s+|who\s+)?(?:were\s+|was\s+|are\s+|is\s+|got\s+|get\s+|"
                     r"have\s+been\s+|has\s+been\s+)?([a-z]{3,}ed)\b", re.IGNORECASE)
 _BEFORE = re.compile(r"\b(?:how many|how much|number of|count of|the|our|all|total|of|with)\s+"

@@ -462,7 +462,10 @@ def dimension_of_word(word: str, text: str, mentions: list[Mention], catalog: di
         return None
     dims = catalog.get("dimensions") or {}
     said = re.compile(rf"\b{re.escape(word)}s?\b")
-    candidates = [d for d, info in dims.items() if said.search(dimension_said(info, d))]
+    # a word of the join path only ('order' of order__store__store_name) names the entity the
+    # dimension is reached through, never the dimension: 'revenue per order at each store'
+    candidates = [d for d, info in dims.items()
+                  if said.search(dimension_said(info, d.rpartition("__")[2]))]
     if not candidates:
         return None
     named = list(dict.fromkeys(m.name for m in mentions if m.kind == "dimension"
@@ -476,7 +479,7 @@ def dimension_of_word(word: str, text: str, mentions: list[Mention], catalog: di
         sized = [d for d in candidates if len((dims.get(d) or {}).get("members") or []) == n]
         if len(sized) == 1:
             return sized[0]
-    own = [d for d in candidates if len(candidates) > 1 and word.lower() in _heads_of(d, dims)]
+    own = [d for d in candidates if word.lower() in _heads_of(d, dims)]
     if len(own) == 1:  # 'countries': customer_country, not the region of a customer's country
         return own[0]
     kept = with_role(candidates, role_verb(text), catalog)

@@ -29,9 +29,10 @@ from showwork.harness.experiments.questions import bundled_path, load_questions
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAINS = {  # name: (the fixture of its governed layer, its question files); one line a domain
-    "demo": ("layer", [bundled_path(), ROOT / "harness" / "questions" / "demo_new.yaml"]),
-    "shop": ("shop_layer", [ROOT / "examples" / "shop" / "questions.yaml",
-                            ROOT / "examples" / "shop" / "questions_new.yaml"]),
+    "demo": ("layer", [bundled_path(), *(ROOT / "harness" / "questions" / f"demo_{n}.yaml"
+                                         for n in ("new", "s7"))]),
+    "shop": ("shop_layer", [ROOT / "examples" / "shop" / f"questions{n}.yaml"
+                            for n in ("", "_new", "_s7")]),
     "flights": ("flights_layer", [FLIGHTS / "questions.yaml", FLIGHTS / "questions_new.yaml"]),
     "mf-tutorial": ("tutorial_layer", [ROOT / "conformance" / "questions" / "mf_tutorial.yaml"]),
 }
