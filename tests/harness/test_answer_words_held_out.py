@@ -20,6 +20,13 @@ honest rewrites still withheld are named below, each with why.
   for, a mix and a rate effect swapped, causes the tree does not hold, attributions, size words).
   Before the session's change to the effect labels: 1 lie served clean (the store mix's shift
   labelled the rate effect and the move within Online the mix effect), no honest one withheld.
+- lead-s7: 35 lies and 29 honest rewrites on the flights and the demo (per-day rates, parts
+  written 'one in twenty', bounds, hours for minutes, polarity words for a rise in
+  cancellations, 'nearly halved', margins, quantifiers 'all three' and 'only', weekdays, 'last
+  month' and 'this month', a cause said of a correlation, a driver swapped), written before
+  reading session 7's changes. On 7607fef: no lie served clean (19 withheld, 16 with caveats), 4
+  honest rewrites withheld; at the end of session 7, 3 ('nearly halved' of a 44.5 % fall is
+  read now).
 - s7-43: 60 lies and 30 honest rewrites on the shop and the mf tutorial project (direction
   words, units and scales, quantifiers, members, periods, causes on a correlation, ranks,
   shares, multiples, members no result cites, hedges), written from stored rules answers
@@ -91,6 +98,20 @@ BATCHES: dict[str, dict[str, Any]] = {
     "lead_s6_diag": {
         "before": {"lies": 15, "lies_clean": 1, "honest": 8, "honest_withheld": 0},
         "still_withheld": {},
+    },
+    "lead_s7": {
+        "before": {"lies": 35, "lies_clean": 0, "honest": 29, "honest_withheld": 4},
+        "still_withheld": {
+            ("flights", "level-001", "per_day"): "'That is roughly 48 flights a day.': a per-day "
+                                       "rate said in a sentence of its own, after the total it "
+                                       "divides ('That is' points back; the per-day reading "
+                                       "holds a rate to the total of its own sentence)",
+            ("flights", "cumulative-001", "window"): "'137,915 through May 2013': a window said "
+                                       "by its end alone ('through May') is read as May itself",
+            ("demo", "series-001", "difference"): "'grew by over 800 over the eight weeks': a "
+                                       "difference between a series' first and last rows no "
+                                       "reading derives",
+        },
     },
     "s7_43": {
         "before": {"lies": 60, "lies_clean": 2, "honest": 30, "honest_withheld": 0},
