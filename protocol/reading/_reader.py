@@ -176,6 +176,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                           + _nothing_ranked(text, asks),
                           key=lambda s: s.span))
     unread = tuple(sorted(unread + _event_of_a_level(text, mentions, catalog)
+                          + _population(text, list(by_kind["metric"]), periods.found)
                           + _relative_clause(text, mentions, [*taken, *(u.span for u in unread)])
                           + _second_grain(asks),
                           key=lambda s: s.span))
@@ -201,6 +202,8 @@ def _qualifying(reading: Reading, catalog: dict[str, Any]) -> list[ReadSpan]:
 
     out: list[ReadSpan] = []
     apart = set_apart(reading.text)
+    # a clause after a metric's noun ('flights that were late') is a condition, not a sibling
+    clauses = [m.span("clause") for m in _RELATIVE.finditer(reading.text)]
     metrics = catalog.get("metrics") or {}
     for named in reading.metrics:
         found = siblings(reading, named, catalog)
@@ -215,7 +218,7 @@ def _qualifying(reading: Reading, catalog: dict[str, Any]) -> list[ReadSpan]:
                 for w in _QUALIFIER_WORD.finditer(reading.text)
                 if (w.group(0).lower() in found[best] or lemma(w.group(0)) in said
                     and not is_listed(w.group(0))) and w.group(0).lower() not in apart
-                and not overlaps(w.span(), [m.span for m in reading.metrics])]
+                and not overlaps(w.span(), [m.span for m in reading.metrics] + clauses)]
     return out
 
 
@@ -669,6 +672,27 @@ def _relative_clause(text: str, mentions: list[Mention], taken: list[tuple[int, 
                 out.append(ReadSpan(w.group(0), span, "unreadable",
                                     "a condition on what is counted that no rule applied"))
     return tuple(out)
+
+
+def _population(text: str, metrics: list[Mention], periods: tuple[PeriodMention, ...]
+                ) -> tuple[ReadSpan, ...]:
+    """'The average arrival delay in May 2013 for late flights', 'revenue from new customers':
+    a metric named as the things another is taken over is a condition on the first (an average
+    over late flights only), which no rule applies; it had been read as a second metric asked
+    beside the first and both were served, clean. Unread."""
+    out = []
+    blanked = _blank(text, [p.span for p in periods])
+    for a, b in zip(metrics, metrics[1:], strict=False):
+        # 'for late flights', not 'for flights': the things named apart from all of them
+        if len(b.words.split()) > 1 and _OVER_THINGS.fullmatch(blanked[a.span[1]:b.span[0]]):
+            out.append(ReadSpan(b.words, b.span, "unreadable",
+                                f"{b.name} as the things {a.name} is taken over: a condition"))
+    return tuple(out)
+
+
+_OVER_THINGS = re.compile(r"(?:\s+(?:in|during|on|for))?\s*,?\s+(?:for|among|of|from|across)\s+"
+                          r"(?:the\s+|all\s+|our\s+|its\s+|their\s+)?", re.IGNORECASE)
+"""Between two metrics' names: the second is the things the first is taken over."""
 
 
 def _second_grain(asks: Asks) -> tuple[ReadSpan, ...]:

@@ -12,7 +12,7 @@ import pytest
 
 from showwork.protocol.reading import read_text
 
-LAYER = {"shop": "shop_layer", "tutorial": "tutorial_layer"}
+LAYER = {"shop": "shop_layer", "tutorial": "tutorial_layer", "flights": "flights_layer"}
 
 
 @pytest.mark.parametrize(("name", "text", "word"), [
@@ -36,3 +36,28 @@ def test_a_sibling_metrics_word_is_not_the_named_metrics_own(request, name: str,
 def test_the_sibling_named_whole_is_read(request, name: str, text: str, metric: str) -> None:
     reading = read_text(text, request.getfixturevalue(LAYER[name]).catalog())
     assert [m.name for m in reading.metrics] == [metric] and reading.unread == []
+
+
+@pytest.mark.parametrize(("name", "text", "unread"), [
+    # a metric named as the things another is taken over: a condition no rule applies (both
+    # had been answered side by side, served clean)
+    ("flights", "What was the average arrival delay in May 2013 for late flights?",
+     ["late flights"]),
+    ("flights", "What was the cancellation rate among late flights in 2013?", ["late flights"]),
+    ("shop", "What was revenue from new customers in May 2019?", ["new customers"]),
+    # a condition in a clause after the noun points it at no sibling
+    ("flights", "What was the average arrival delay in May 2013 for flights that were late?",
+     ["late"]),
+])
+def test_a_metric_named_as_a_condition_is_unread(request, name: str, text: str,
+                                                 unread: list[str]) -> None:
+    reading = read_text(text, request.getfixturevalue(LAYER[name]).catalog())
+    assert reading.unread == unread
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("flights", "What was the average departure delay for flights from JFK in May 2013?"),
+    ("shop", "What were revenue and orders in May 2019?"),
+])
+def test_the_things_a_metric_is_about_stay_read(request, name: str, text: str) -> None:
+    assert read_text(text, request.getfixturevalue(LAYER[name]).catalog()).unread == []
