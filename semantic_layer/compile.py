@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -54,7 +54,13 @@ from showwork.semantic_layer.sql import (
     truncate,
     write,
 )
-from showwork.semantic_layer.validate import Plan, flat
+from showwork.semantic_layer.validate import (
+    Plan,
+    agg_time_period,
+    finest_grain,
+    flat,
+    time_read,
+)
 from showwork.semantic_layer.where import Ref, references, render
 from showwork.semantic_layer.windows import DIALECTS, Window, period_end, period_start, periods
 
@@ -103,6 +109,11 @@ class Mode:
     period_agg: str = "first"
     conversion: Conversion | None = None
     """conversion: the conversion metric whose conversions the leaf counts."""
+    every_day: bool = False
+    """cumulative joined to the time spine (join_to_timespine), grouped by no dimension: each
+    spine day has a row, so a period's value is its first (last) day's, data or not, not its
+    first day with data (by a dimension, each group's days are its days with data, and the
+    spine's rows are the days no group has: Build._days_lacking)."""
 
 
 PLAIN = Mode()
@@ -157,7 +168,37 @@ class Compiler:
     def compile(self, plan: Plan, dialect: str = "duckdb") -> Compiled:
         if dialect not in DIALECTS:
             raise SemanticError(f"Unknown dialect {dialect!r}; supported: {', '.join(DIALECTS)}.")
+        period = agg_time_period(self.model, plan.metrics, plan.group_by, plan.grain) if (
+            plan.kind == "query" and not plan.aggregate and time_read(self.model, plan.metrics)
+        ) else None
+        if period is not None:
+            return self._by_agg_time(plan, *period, dialect)
         return _Build(self.model, plan, dialect).compiled(self.tables)
+
+    def _by_agg_time(self, plan: Plan, dim: str, grain: str, dialect: str) -> Compiled:
+        """A query grouped by its metrics' aggregation time dimension at a grain, which
+        MetricFlow reads as metric_time (spine joins, offsets, cumulative windows on it):
+        compiled by that grain, the period named as the dimension."""
+        inner = replace(plan, grain=grain, group_by=tuple(d for d in plan.group_by if d != dim),
+                        order_by=None, limit=None)
+        build = _Build(self.model, inner, dialect)
+        if plan.bounded and grain == finest_grain(self.model, plan.metrics):
+            # MetricFlow reads no metric_time then, and bounds the rows themselves by the window
+            # (a cumulative range is not widened back); by a coarser grain it reads metric_time
+            # by day too (to pick each period's day), and widens as by a grain
+            build.clipped = plan.windows[0].start
+        select = build.select(self.tables)
+        ctes = select.args.get("with_")
+        select.set("with_", None)
+        outer = exp.select(*[named(exp.column(BUCKET), d) if d == dim else exp.column(d)
+                             for d in plan.group_by], *[exp.column(m) for m in plan.metrics])
+        outer = outer.from_(select.subquery("by_period", copy=False), copy=False)
+        outer.set("with_", ctes)
+        outer = _Build(self.model, plan, dialect)._order(outer, plan, list(plan.group_by))
+        sql = write(outer, dialect)
+        for placeholder, rows in build.spliced.items():
+            sql = sql.replace(placeholder, rows)
+        return Compiled(sql, dialect, tuple(plan.group_by), plan.metrics, False)
 
     def compile_shares(self, part: Plan, whole: Plan, dialect: str = "duckdb") -> Compiled:
         """One statement: the grouped query `part` with, after its metrics, each metric's total
@@ -193,6 +234,9 @@ class _Build:
         not a conversion metric's base events: MetricFlow filters them before the join)."""
         self.counted: dict[Leaf, None] = {}
         """Leaves whose rows are counted too (column + ROWS): a lone filled input's."""
+        self.clipped: dt.date | None = None
+        """The first day a range leaf reads, when the window bounds the rows it reads (a
+        cumulative metric grouped by its aggregation time dimension: Compiler._by_agg_time)."""
 
     # -- metrics → leaves ----------------------------------------------------------------------
     def metric(self, name: str, extra: tuple[str, ...] = (), mode: Mode = PLAIN,
@@ -213,9 +257,6 @@ class _Build:
             grouped = self.plan is not None and bool(self.plan.grain or self.plan.group_by)
             if alone and grouped and m.fill_nulls_with is not None and TIMED not in filters:
                 # (without groups MetricFlow's one row over no rows is filled too)
-                if mode != PLAIN:
-                    raise SemanticError(f"Metric {name!r} (fill_nulls_with) shifted in time as "
-                                        "the only input of a derived metric is not supported yet.")
                 self.counted.setdefault(leaf, None)
                 rows = exp.column(f"{self.leaves[leaf]}{ROWS}")
                 return exp.Case().when(binary(exp.GT, rows, exp.Literal.number(0)),
@@ -231,8 +272,15 @@ class _Build:
                 inner = self.model.metric_index[inp.name]
                 measure = inner.measure or ""
                 filters = tuple(dict.fromkeys((*inner.filters, *inp.filters, *filters)))
-            how = Mode("cumulative", m.window, m.grain_to_date, m.period_agg)
-            return _filled(m.fill_nulls_with, self._leaf(Leaf(measure, filters, how), name, True))
+            if m.join_to_timespine and self.plan is not None and self.plan.grain:
+                filters = (*filters, TIMED)  # MetricFlow joins the cumulated values to the spine
+            dims = bool(self.plan and self.plan.group_by and
+                        self.model.measures[measure][0].entities)
+            leaf = Leaf(measure, filters, Mode("cumulative", m.window, m.grain_to_date,
+                                               m.period_agg, every_day=TIMED in filters and not dims))
+            if TIMED in filters:
+                self.spined.setdefault(leaf, True)
+            return _filled(m.fill_nulls_with, self._leaf(leaf, name, True))
         if m.type == "conversion":
             return self._conversion_metric(m.name, filters, mode)
         if m.type == "ratio":
@@ -328,7 +376,7 @@ class _Build:
                 own = measure.agg_time_dimension
                 key = f"m_{sm.name}" if own == sm.agg_time_dimension else f"m_{sm.name}__{own}"
                 kind = "additive"
-            if leaf in self.counted and kind != "additive":
+            if leaf in self.counted and kind not in ("additive", "range"):
                 raise SemanticError(f"Measure {measure.name!r} (fill_nulls_with) read as the only "
                                     "input of a derived metric is not supported yet here.")
             cte = ctes.setdefault(key, _Cte(key, sm, kind=kind))
@@ -389,7 +437,13 @@ class _Build:
                 and (keep is None or any(keep(d) for d in _days(w, spine)))]
         if not rows:
             return None
-        own = self._conversion_periods(leaf) if found else self._periods_with_rows(sm, leaf)
+        if leaf.mode.kind == "cumulative" and plan.grain not in (None, "day") and \
+                not leaf.mode.every_day:
+            kept = {label for (label,) in rows}
+            return self._days_lacking(leaf, [(label, d) for label, w in buckets if label in kept
+                                             for d in _days(w, spine) if keep is None or keep(d)])
+        own = (self._conversion_periods(leaf) if found else self._range_periods(leaf)
+               if leaf.mode != PLAIN else self._periods_with_rows(sm, leaf))
         bucket = cast(exp.column(BUCKET, "p"), DATE)
         has = exp.select(exp.Literal.number(1)).from_(own.subquery("h"), copy=False).where(
             exp.column(BUCKET, "h").eq(bucket.copy()), copy=False)
@@ -402,9 +456,47 @@ class _Build:
             select = select.where(self._filters_again(leaf), copy=False)
         return select.where(exp.not_(exp.Exists(this=has)), copy=False)
 
+    def _days_lacking(self, leaf: Leaf, days: list[tuple[str | bool, dt.date]]) -> exp.Select:
+        """A cumulative leaf's spine rows by dimensions at a grain coarser than a day: MetricFlow
+        joins the spine to the cumulated values by day, before it picks each period's first
+        (last) day per group, so a period has a row of null dimensions when any of its days has
+        no value in any group (no row of the leaf's in that day's trailing range)."""
+        plan = self.plan
+        assert plan is not None
+        sm, measure = self.model.measures[leaf.measure]
+        scan = Scan(self.model, sm, self.dialect)
+        col = scan.time(measure)
+        trailing = [(label, _trailing(leaf.mode, d), d + ONE_DAY) for label, d in days]
+        bounded = all(lo is not None for _, lo, _ in trailing)
+        rows: list[tuple[Cell, ...]] = [(b, *([lo] if bounded else []), hi)
+                                        for b, lo, hi in trailing]
+        found = exp.select(exp.Literal.number(1)).where(
+            binary(exp.LT, col.copy(), exp.column("__hi", "p")), copy=False)
+        if bounded:
+            found = found.where(binary(exp.GTE, col.copy(), exp.column("__lo", "p")), copy=False)
+        for cond in self._filters(scan, leaf):
+            found = found.where(cond, copy=False)
+        if scan.fact.entities:
+            for f in plan.filters:
+                found = found.where(self._condition(scan, f), copy=False)
+        bucket = cast(exp.column(BUCKET, "p"), DATE)
+        select = exp.select(named(bucket, BUCKET)).distinct().from_(
+            self._values(rows, [BUCKET, *(["__lo"] if bounded else []), "__hi"]), copy=False)
+        for name in plan.group_by:
+            select = select.select(named(exp.Null(), name), copy=False)
+        select = select.select(named(exp.true(), f"{self.leaves[leaf]}{SPINE}"), copy=False)
+        return select.where(exp.not_(exp.Exists(this=with_from(scan, found))), copy=False)
+
     def _conversion_periods(self, leaf: Leaf) -> exp.Select:
         """The periods in which a conversion metric has conversions: its conversions' scan."""
         return exp.select(exp.column(BUCKET)).from_(table(self._conversion_cte(leaf)), copy=False)
+
+    def _range_periods(self, leaf: Leaf) -> exp.Select:
+        """The periods in which a shifted or cumulated leaf has a value: its range scan's rows
+        (MetricFlow joins the time spine to them after they are aggregated)."""
+        sm = self.model.measures[leaf.measure][0]
+        return exp.select(exp.column(BUCKET)).from_(
+            table(f"m_{sm.name}__{self.leaves[leaf][3:]}"), copy=False)
 
     def _filters_again(self, leaf: Leaf) -> exp.Expr:
         """A conversion metric's own filters on the rows its base events' spine join adds:
@@ -954,6 +1046,9 @@ class _Build:
         measure = self.model.measures[leaf.measure][1]
         col = scan.time(measure)
         ranges = self._ranges(leaf.mode)
+        if self.clipped is not None:
+            clip = self.clipped
+            ranges = [(b, clip if lo is None else max(lo, clip), hi) for b, lo, hi in ranges]
         bounded = all(lo is not None for _, lo, _ in ranges)
         rows: list[tuple[Cell, ...]] = [(b, *([lo] if bounded and lo else []), hi)
                                         for b, lo, hi in ranges]
@@ -981,6 +1076,9 @@ class _Build:
         value = (source.aggregate(None) if bucketed else
                  self._aggregate(leaf, None, scan, grouped=self._grouped(scan)))
         select = select.select(named(value, self.leaves[leaf]), copy=False)
+        if leaf in self.counted:  # a group here has rows in its range (Build.counted)
+            select = select.select(named(exp.Count(this=exp.Star()), self.leaves[leaf] + ROWS),
+                                   copy=False)
         if bucketed:
             bucket: exp.Expr = exp.column(BUCKET, "p")
             if self.plan and self.plan.grain:
@@ -1365,7 +1463,7 @@ def _cell_sql(value: Cell) -> str:
 
 def _first_day(plan: Plan, mode: Mode) -> bool:
     """A cumulative leaf read at the first day with data of periods coarser than a day."""
-    return (mode.kind == "cumulative" and mode.period_agg == "first"
+    return (mode.kind == "cumulative" and mode.period_agg == "first" and not mode.every_day
             and plan.grain not in (None, "day") and plan.kind == "query")
 
 
@@ -1373,7 +1471,7 @@ def _last_day(plan: Plan, mode: Mode) -> bool:
     """A cumulative leaf with a trailing range (a window or grain_to_date) read at the last day
     with data of periods coarser than a day. Over all time a period's last day has data as soon
     as any day before it has: its range is read as it is."""
-    return (mode.kind == "cumulative" and mode.period_agg == "last"
+    return (mode.kind == "cumulative" and mode.period_agg == "last" and not mode.every_day
             and (mode.offset is not None or mode.grain is not None)
             and plan.grain not in (None, "day") and plan.kind == "query")
 
