@@ -234,6 +234,8 @@ class _Build:
         not a conversion metric's base events: MetricFlow filters them before the join)."""
         self.counted: dict[Leaf, None] = {}
         """Leaves whose rows are counted too (column + ROWS): a lone filled input's."""
+        self.touched: list[set[Leaf]] = []
+        """The leaves each metric being computed reads (a stack, derived metrics nesting)."""
         self.clipped: dt.date | None = None
         """The first day a range leaf reads, when the window bounds the rows it reads (a
         cumulative metric grouped by its aggregation time dimension: Compiler._by_agg_time)."""
@@ -280,7 +282,8 @@ class _Build:
                                                m.period_agg, every_day=TIMED in filters and not dims))
             if TIMED in filters:
                 self.spined.setdefault(leaf, True)
-            return _filled(m.fill_nulls_with, self._leaf(leaf, name, True))
+            column = self._picked(leaf, self._leaf(leaf, name, True))
+            return self._own_rows(_filled(m.fill_nulls_with, column), {leaf})
         if m.type == "conversion":
             return self._conversion_metric(m.name, filters, mode)
         if m.type == "ratio":
@@ -298,7 +301,50 @@ class _Build:
                                              alone=len(m.inputs) == 1), copy=False)
             return node
 
-        return parse_trusted(m.expr or "").transform(swap)  # a copy
+        self.touched.append(set())
+        value = parse_trusted(m.expr or "").transform(swap)  # a copy
+        return self._own_rows(value, self.touched.pop())
+
+    def _picked(self, leaf: Leaf, column: exp.Expr) -> exp.Expr:
+        """A spined cumulative leaf by dimensions: null in a group of null members whose period
+        has a day without a value in any group before (period_agg last: after) its own picked
+        day. MetricFlow's spine rows of such days carry null members too, so the group's first
+        (last) row by day is the spine's, null (Build._days_lacking)."""
+        if TIMED not in leaf.filters or leaf.mode.every_day:
+            return column
+        lack, at = exp.column(self.leaves[leaf] + LACK), exp.column(self.leaves[leaf] + AT)
+        before = (binary(exp.LTE, lack, at) if leaf.mode.period_agg == "first"
+                  else binary(exp.GT, lack, at))
+        return exp.Case().when(before, exp.null(), copy=False).else_(column, copy=False)
+
+    def _own_rows(self, value: exp.Expr, leaves: set[Leaf]) -> exp.Expr:
+        """A filled value (a COALESCE in it) null in a group none of its leaves has a row in
+        (nor its spine a period): MetricFlow fills a cumulative metric, and a derived metric's
+        inputs, inside the metric's own subquery, so a group only another metric of the query
+        has stays null there. As it is without groups (MetricFlow's one row is filled), or
+        when a leaf's rows cannot be counted (a snapshot, a conversion: their own rules)."""
+        plan = self.plan
+        if plan is None or not (plan.grain or plan.group_by) or not value.find(exp.Coalesce) \
+                or not all(self._countable(leaf) for leaf in leaves):
+            return value
+        own: exp.Expr | None = None
+        for leaf in sorted(leaves, key=lambda x: self.leaves[x]):
+            self.counted.setdefault(leaf, None)
+            has = binary(exp.GT, exp.column(f"{self.leaves[leaf]}{ROWS}"), exp.Literal.number(0))
+            if leaf in self.spined:
+                has = exp.or_(has, exp.column(f"{self.leaves[leaf]}{SPINE}").is_(exp.true()),
+                              copy=False)
+            own = has if own is None else exp.or_(own, has, copy=False)
+        return value if own is None else exp.Case().when(own, value, copy=False)
+
+    def _countable(self, leaf: Leaf) -> bool:
+        """The leaf's scan can count its rows per group (Build.counted): a plain additive
+        scan's, a shifted or cumulated range's."""
+        measure = self.model.measures[leaf.measure][1]
+        if leaf.mode.conversion is not None or measure.point_in_time:
+            return False
+        return leaf.mode != PLAIN or not (measure.non_additive and
+                                          not measure.non_additive.showwork)
 
     def _conversion_metric(self, name: str, filters: tuple[str, ...], mode: Mode) -> exp.Expr:
         """A conversion metric over two leaves: its base measure's events (the rows of every
@@ -345,6 +391,8 @@ class _Build:
         return f"c_{base.name}__{self.leaves[leaf][3:]}"
 
     def _leaf(self, leaf: Leaf, name: str, canonical: bool) -> exp.Expr:
+        for touched in self.touched:
+            touched.add(leaf)
         if leaf not in self.leaves:
             wanted = f"m__{name}" if canonical else f"m__{leaf.measure}"
             column, n = wanted, 2
@@ -460,7 +508,9 @@ class _Build:
         """A cumulative leaf's spine rows by dimensions at a grain coarser than a day: MetricFlow
         joins the spine to the cumulated values by day, before it picks each period's first
         (last) day per group, so a period has a row of null dimensions when any of its days has
-        no value in any group (no row of the leaf's in that day's trailing range)."""
+        no value in any group (no row of the leaf's in that day's trailing range); with the
+        first (last) such day after (LACK), which a group of null members with data shares
+        (_picked)."""
         plan = self.plan
         assert plan is not None
         sm, measure = self.model.measures[leaf.measure]
@@ -470,6 +520,7 @@ class _Build:
         bounded = all(lo is not None for _, lo, _ in trailing)
         rows: list[tuple[Cell, ...]] = [(b, *([lo] if bounded else []), hi)
                                         for b, lo, hi in trailing]
+        pick = exp.Min if leaf.mode.period_agg == "first" else exp.Max
         found = exp.select(exp.Literal.number(1)).where(
             binary(exp.LT, col.copy(), exp.column("__hi", "p")), copy=False)
         if bounded:
@@ -480,11 +531,13 @@ class _Build:
             for f in plan.filters:
                 found = found.where(self._condition(scan, f), copy=False)
         bucket = cast(exp.column(BUCKET, "p"), DATE)
-        select = exp.select(named(bucket, BUCKET)).distinct().from_(
+        select = exp.select(named(bucket, BUCKET)).group_by(bucket.copy(), copy=False).from_(
             self._values(rows, [BUCKET, *(["__lo"] if bounded else []), "__hi"]), copy=False)
         for name in plan.group_by:
             select = select.select(named(exp.Null(), name), copy=False)
-        select = select.select(named(exp.true(), f"{self.leaves[leaf]}{SPINE}"), copy=False)
+        select = select.select(named(exp.true(), f"{self.leaves[leaf]}{SPINE}"),
+                               named(pick(this=exp.column("__hi", "p")), self.leaves[leaf] + LACK),
+                               copy=False)
         return select.where(exp.not_(exp.Exists(this=with_from(scan, found))), copy=False)
 
     def _conversion_periods(self, leaf: Leaf) -> exp.Select:
@@ -1161,6 +1214,12 @@ class _Build:
         for name in [BUCKET, *(n for n, _ in source.dims)]:
             outer = outer.select(exp.column(name), copy=False).group_by(exp.column(name), copy=False)
         value = source.aggregate(exp.column("__value"))
+        if TIMED in leaf.filters:  # the day picked, for a spined leaf's null members (_picked)
+            outer = outer.select(named(exp.Max(this=last.copy()), self.leaves[leaf] + AT),
+                                 copy=False)
+        if leaf in self.counted:  # a group here has rows (Build.counted)
+            outer = outer.select(named(exp.Count(this=exp.Star()), self.leaves[leaf] + ROWS),
+                                 copy=False)
         return outer.select(named(value, self.leaves[leaf]), copy=False)
 
     def _last_with_data(self, leaf: Leaf, source: _Source, select: exp.Select,
@@ -1181,9 +1240,16 @@ class _Build:
         latest = exp.Window(this=exp.RowNumber(), partition_by=[k.copy() for k in keys],
                             order=exp.Order(expressions=[exp.Ordered(this=exp.column("__day"),
                                                                      desc=True)]))
-        ranked = exp.select(*keys, exp.column(self.leaves[leaf]), named(latest, "__latest")).from_(
+        days = [exp.column("__day")] if TIMED in leaf.filters else []
+        ranked = exp.select(*keys, exp.column(self.leaves[leaf]), *days,
+                            named(latest, "__latest")).from_(
             inner.subquery("days", copy=False), copy=False)
-        return exp.select(*[k.copy() for k in keys], exp.column(self.leaves[leaf])).from_(
+        counted = [named(exp.Literal.number(1), self.leaves[leaf] + ROWS)] if leaf in \
+            self.counted else []  # each group here has rows (Build.counted)
+        picked = [named(exp.column("__day"), self.leaves[leaf] + AT)] if TIMED in leaf.filters \
+            else []  # the day after the day picked, for a spined leaf's null members (_picked)
+        return exp.select(*[k.copy() for k in keys], exp.column(self.leaves[leaf]),
+                          *picked, *counted).from_(
             ranked.subquery("ranked", copy=False), copy=False).where(
             binary(exp.EQ, exp.column("__latest"), exp.Literal.number(1)), copy=False)
 
@@ -1355,6 +1421,12 @@ def _approximate(m: Measure, value: exp.Expr, dialect: str) -> exp.Expr | None:
 TIMED = "{{ TimeDimension('metric_time') }} IS NOT NULL"
 ROWS = "__rows"
 """The suffix of a leaf's count of rows (Build.counted)."""
+LACK = "__lack"
+"""The suffix of a cumulative leaf's first (last) spine day + 1 without a value in any group, on
+the rows its spine adds by dimensions at a coarser grain (Build._days_lacking)."""
+AT = "__at"
+"""The suffix of the day a cumulative leaf's value is picked at per period and group (period_agg
+first: that day; last: the day after it), by a grain coarser than a day (Build._picked)."""
 SPINE = "__spine"
 """The suffix of the column true on the rows a leaf's time spine join adds (Build._spine_rows)."""
 """The filter a metric joined to its time spine reads its rows under when grouped by time."""
@@ -1362,9 +1434,16 @@ SPINE = "__spine"
 
 def _unspined(value: exp.Expr, columns: set[str]) -> exp.Expr:
     """A metric's value with the marker of a time spine's rows (SPINE) false where no scan
-    adds them (no grain, or the query's filter keeps no period the spine adds)."""
-    return value.transform(lambda node: exp.false() if isinstance(node, exp.Column) and
-                           node.name.endswith(SPINE) and node.name not in columns else node)
+    adds them (no grain, or the query's filter keeps no period the spine adds), and a lacking
+    or picked day (LACK, AT) null where no scan reads it."""
+    def absent(node: exp.Expr) -> exp.Expr:
+        if not isinstance(node, exp.Column) or node.name in columns:
+            return node
+        if node.name.endswith(SPINE):
+            return exp.false()
+        return exp.null() if node.name.endswith((LACK, AT)) else node
+
+    return value.transform(absent)
 
 
 def _days(w: Window, spine: Any) -> list[dt.date]:
