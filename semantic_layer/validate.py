@@ -154,8 +154,8 @@ def agg_time_period(model: SemanticModelFile, metrics: Sequence[str],
     shifts and cumulates by it). None otherwise."""
     from showwork.semantic_layer.joins import resolve_any
 
-    if grain is not None or not metrics:
-        return None
+    if grain is not None or not metrics or _converts(model, metrics):
+        return None  # (a conversion metric's two measures: not read so; refused as before)
     times = [d for d in group_by if dimension_for(model, metrics[0], d).dimension.type == "time"]
     if len(times) != 1 or model.qualified_name(times[0]).startswith("metric_time"):
         return None
@@ -216,6 +216,12 @@ def _spine_after_aggregation(model: SemanticModelFile, metric: str, grain: str) 
                 GRAINS.index(grain) <= GRAINS.index(i.offset_to_grain):
             return True
     return False
+
+
+def _converts(model: SemanticModelFile, metrics: Sequence[str]) -> bool:
+    """A metric asked, or one it is computed from, is a conversion metric."""
+    return any(model.metric_index[m].conversion is not None or _converts(
+        model, [i.name for i in model.metric_index[m].input_metrics]) for m in metrics)
 
 
 def time_read(model: SemanticModelFile, metrics: Sequence[str]) -> bool:
