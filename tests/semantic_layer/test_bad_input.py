@@ -242,8 +242,8 @@ class TestGovernance:
 
 
 def test_governance_of_a_metric_it_cannot_compute_still_loads(tmp_path: Path) -> None:
-    """Governance naming a metric that loads as not computable (a cumulative metric over a
-    spined measure) is not an error: the project loads, the metric is refused by its feature,
+    """Governance naming a metric that loads as not computable (a cumulative metric averaged
+    over its period) is not an error: the project loads, the metric is refused by its feature,
     the rest keeps its governance."""
     (extra,) = [u[1] for u in UNSUPPORTED if u[0] == "average over a period"]
     path = project(tmp_path, extra)
