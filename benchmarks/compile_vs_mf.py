@@ -219,14 +219,16 @@ def _generated(repeats: int, worlds: int, scratch: Path) -> list[dict[str, Any]]
 
 
 FEATURES = ("conversion", "fill_nulls_with", "join_to_timespine", "spine: time_spines",
-            "spine: legacy", "range filter, non-time", "range filter, time", "null filter")
+            "spine: legacy", "range filter, non-time", "range filter, time", "null filter",
+            "spined cumulative", "spined or filled through an offset",
+            "by the aggregation time dimension")
 """The features issue 45 added, each case's named by what its metrics and filter use."""
 
 
 def _features(model: Any, args: dict[str, Any], spine: str) -> list[str]:
     """The FEATURES a generated case uses: its metrics' (and their inputs') kinds, its spine's
     form when a metric joins it, its filter's range and null tests by the dimension's type."""
-    from showwork.semantic_layer.validate import joins_time_spine
+    from showwork.semantic_layer.validate import agg_time_period, joins_time_spine
 
     out = set()
     todo = list(args["metrics"])
@@ -236,8 +238,18 @@ def _features(model: Any, args: dict[str, Any], spine: str) -> list[str]:
         out |= {"conversion"} if c else set()
         if m.fill_nulls_with is not None or (c and {c.base_fill, c.conversion_fill} != {None}):
             out.add("fill_nulls_with")
+        if m.type == "cumulative" and m.join_to_timespine:
+            out.add("spined cumulative")
+        for i in m.input_metrics:
+            inner = model.metric_index[i.name]
+            if (i.offset_window or i.offset_to_grain) and (
+                    inner.join_to_timespine or inner.fill_nulls_with is not None):
+                out.add("spined or filled through an offset")
         todo += [i.name for i in m.input_metrics]
-    if args.get("grain") and joins_time_spine(model, args["metrics"]):
+    period = agg_time_period(model, args["metrics"], args.get("group_by", []), args.get("grain"))
+    if period:
+        out.add("by the aggregation time dimension")
+    if (args.get("grain") or period) and joins_time_spine(model, args["metrics"]):
         out |= {"join_to_timespine", "spine: legacy" if spine == "legacy" else "spine: time_spines"}
     for item in args.get("where", []):
         for f in item.get("any_of", [item]):

@@ -188,6 +188,24 @@ def where_text(case: dict[str, Any]) -> str | None:
         raise _Refuse(f"a where_filter using {exc}") from exc
 
 
+def group_bys(case: dict[str, Any]) -> list[str]:
+    """The case's group-by names: `group_bys`, or `group_by_objs` that give a name alone
+    (`{"name": "booking__ds__day"}`, MetricFlow's same query); _Refuse an object with more
+    (a grain or date part given apart from the name)."""
+    objs = case.get("group_by_objs") or ()
+    if any(set(o) != {"name"} for o in objs):
+        raise _Refuse("group-by objects (group_by_objs) with a grain or date part")
+    return [*(case.get("group_bys") or ()), *(o["name"] for o in objs)]
+
+
+def _named(case: dict[str, Any]) -> list[str]:
+    """group_bys(case) for MetricFlow's side (the objects as they are when it refuses them)."""
+    try:
+        return group_bys(case)
+    except _Refuse:
+        return list(case.get("group_bys") or ())
+
+
 def mf_query(case: dict[str, Any], qid: str) -> dict[str, Any]:
     """The case as mf_driver.py runs it: MetricFlow's own names, unchanged."""
     tc = case.get("time_constraint")
@@ -195,7 +213,7 @@ def mf_query(case: dict[str, Any], qid: str) -> dict[str, Any]:
     with contextlib.suppress(_Refuse):  # a filter showwork cannot render MetricFlow cannot read
         where = where_text(case)
     return {"id": qid, "metrics": list(case.get("metrics") or ()), "group_by": [],
-            "group_by_names": list(case.get("group_bys") or ()), "grain": None,
+            "group_by_names": _named(case), "grain": None,
             "start": tc[0] if tc else None, "end": tc[1] if tc else None, "where": where,
             "order_by": list(case.get("order_bys") or ()), "limit": case.get("limit")}
 
@@ -203,8 +221,7 @@ def mf_query(case: dict[str, Any], qid: str) -> dict[str, Any]:
 def our_args(case: dict[str, Any], model: Any) -> tuple[dict[str, Any], list[str]]:
     """(query arguments for showwork's layer, output column names); _Refuse when it takes no
     such query."""
-    for key, what in (("group_by_objs", "group-by objects (group_by_objs)"),
-                      ("saved_query_name", "a saved query"), ("min_max_only", "min_max_only")):
+    for key, what in (("saved_query_name", "a saved query"), ("min_max_only", "min_max_only")):
         if case.get(key):
             raise _Refuse(what)
     if case.get("apply_group_by") is False:
@@ -213,7 +230,7 @@ def our_args(case: dict[str, Any], model: Any) -> tuple[dict[str, Any], list[str
         raise _Refuse("a query without metrics (dimension values)")
     grain = None
     group_by: list[str] = []
-    for name in case.get("group_bys") or ():
+    for name in group_bys(case):
         parts = name.split("__")
         if parts[0] == "metric_time":  # bare: the metrics' default time_granularity, or day
             g = parts[1] if len(parts) > 1 else min(

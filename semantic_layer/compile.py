@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -54,7 +54,13 @@ from showwork.semantic_layer.sql import (
     truncate,
     write,
 )
-from showwork.semantic_layer.validate import Plan, flat
+from showwork.semantic_layer.validate import (
+    Plan,
+    agg_time_period,
+    finest_grain,
+    flat,
+    time_read,
+)
 from showwork.semantic_layer.where import Ref, references, render
 from showwork.semantic_layer.windows import DIALECTS, Window, period_end, period_start, periods
 
@@ -103,6 +109,11 @@ class Mode:
     period_agg: str = "first"
     conversion: Conversion | None = None
     """conversion: the conversion metric whose conversions the leaf counts."""
+    every_day: bool = False
+    """cumulative joined to the time spine (join_to_timespine), grouped by no dimension: each
+    spine day has a row, so a period's value is its first (last) day's, data or not, not its
+    first day with data (by a dimension, each group's days are its days with data, and the
+    spine's rows are the days no group has: Build._days_lacking)."""
 
 
 PLAIN = Mode()
@@ -157,7 +168,37 @@ class Compiler:
     def compile(self, plan: Plan, dialect: str = "duckdb") -> Compiled:
         if dialect not in DIALECTS:
             raise SemanticError(f"Unknown dialect {dialect!r}; supported: {', '.join(DIALECTS)}.")
+        period = agg_time_period(self.model, plan.metrics, plan.group_by, plan.grain) if (
+            plan.kind == "query" and not plan.aggregate and time_read(self.model, plan.metrics)
+        ) else None
+        if period is not None:
+            return self._by_agg_time(plan, *period, dialect)
         return _Build(self.model, plan, dialect).compiled(self.tables)
+
+    def _by_agg_time(self, plan: Plan, dim: str, grain: str, dialect: str) -> Compiled:
+        """A query grouped by its metrics' aggregation time dimension at a grain, which
+        MetricFlow reads as metric_time (spine joins, offsets, cumulative windows on it):
+        compiled by that grain, the period named as the dimension."""
+        inner = replace(plan, grain=grain, group_by=tuple(d for d in plan.group_by if d != dim),
+                        order_by=None, limit=None)
+        build = _Build(self.model, inner, dialect)
+        if plan.bounded and grain == finest_grain(self.model, plan.metrics):
+            # MetricFlow reads no metric_time then, and bounds the rows themselves by the window
+            # (a cumulative range is not widened back); by a coarser grain it reads metric_time
+            # by day too (to pick each period's day), and widens as by a grain
+            build.clipped = plan.windows[0].start
+        select = build.select(self.tables)
+        ctes = select.args.get("with_")
+        select.set("with_", None)
+        outer = exp.select(*[named(exp.column(BUCKET), d) if d == dim else exp.column(d)
+                             for d in plan.group_by], *[exp.column(m) for m in plan.metrics])
+        outer = outer.from_(select.subquery("by_period", copy=False), copy=False)
+        outer.set("with_", ctes)
+        outer = _Build(self.model, plan, dialect)._order(outer, plan, list(plan.group_by))
+        sql = write(outer, dialect)
+        for placeholder, rows in build.spliced.items():
+            sql = sql.replace(placeholder, rows)
+        return Compiled(sql, dialect, tuple(plan.group_by), plan.metrics, False)
 
     def compile_shares(self, part: Plan, whole: Plan, dialect: str = "duckdb") -> Compiled:
         """One statement: the grouped query `part` with, after its metrics, each metric's total
@@ -193,6 +234,11 @@ class _Build:
         not a conversion metric's base events: MetricFlow filters them before the join)."""
         self.counted: dict[Leaf, None] = {}
         """Leaves whose rows are counted too (column + ROWS): a lone filled input's."""
+        self.touched: list[set[Leaf]] = []
+        """The leaves each metric being computed reads (a stack, derived metrics nesting)."""
+        self.clipped: dt.date | None = None
+        """The first day a range leaf reads, when the window bounds the rows it reads (a
+        cumulative metric grouped by its aggregation time dimension: Compiler._by_agg_time)."""
 
     # -- metrics → leaves ----------------------------------------------------------------------
     def metric(self, name: str, extra: tuple[str, ...] = (), mode: Mode = PLAIN,
@@ -213,9 +259,6 @@ class _Build:
             grouped = self.plan is not None and bool(self.plan.grain or self.plan.group_by)
             if alone and grouped and m.fill_nulls_with is not None and TIMED not in filters:
                 # (without groups MetricFlow's one row over no rows is filled too)
-                if mode != PLAIN:
-                    raise SemanticError(f"Metric {name!r} (fill_nulls_with) shifted in time as "
-                                        "the only input of a derived metric is not supported yet.")
                 self.counted.setdefault(leaf, None)
                 rows = exp.column(f"{self.leaves[leaf]}{ROWS}")
                 return exp.Case().when(binary(exp.GT, rows, exp.Literal.number(0)),
@@ -231,8 +274,16 @@ class _Build:
                 inner = self.model.metric_index[inp.name]
                 measure = inner.measure or ""
                 filters = tuple(dict.fromkeys((*inner.filters, *inp.filters, *filters)))
-            how = Mode("cumulative", m.window, m.grain_to_date, m.period_agg)
-            return _filled(m.fill_nulls_with, self._leaf(Leaf(measure, filters, how), name, True))
+            if m.join_to_timespine and self.plan is not None and self.plan.grain:
+                filters = (*filters, TIMED)  # MetricFlow joins the cumulated values to the spine
+            dims = bool(self.plan and self.plan.group_by and
+                        self.model.measures[measure][0].entities)
+            leaf = Leaf(measure, filters, Mode("cumulative", m.window, m.grain_to_date,
+                                               m.period_agg, every_day=TIMED in filters and not dims))
+            if TIMED in filters:
+                self.spined.setdefault(leaf, True)
+            column = self._picked(leaf, self._leaf(leaf, name, True))
+            return self._own_rows(_filled(m.fill_nulls_with, column), {leaf})
         if m.type == "conversion":
             return self._conversion_metric(m.name, filters, mode)
         if m.type == "ratio":
@@ -250,7 +301,50 @@ class _Build:
                                              alone=len(m.inputs) == 1), copy=False)
             return node
 
-        return parse_trusted(m.expr or "").transform(swap)  # a copy
+        self.touched.append(set())
+        value = parse_trusted(m.expr or "").transform(swap)  # a copy
+        return self._own_rows(value, self.touched.pop())
+
+    def _picked(self, leaf: Leaf, column: exp.Expr) -> exp.Expr:
+        """A spined cumulative leaf by dimensions: null in a group of null members whose period
+        has a day without a value in any group before (period_agg last: after) its own picked
+        day. MetricFlow's spine rows of such days carry null members too, so the group's first
+        (last) row by day is the spine's, null (Build._days_lacking)."""
+        if TIMED not in leaf.filters or leaf.mode.every_day:
+            return column
+        lack, at = exp.column(self.leaves[leaf] + LACK), exp.column(self.leaves[leaf] + AT)
+        before = (binary(exp.LTE, lack, at) if leaf.mode.period_agg == "first"
+                  else binary(exp.GT, lack, at))
+        return exp.Case().when(before, exp.null(), copy=False).else_(column, copy=False)
+
+    def _own_rows(self, value: exp.Expr, leaves: set[Leaf]) -> exp.Expr:
+        """A filled value (a COALESCE in it) null in a group none of its leaves has a row in
+        (nor its spine a period): MetricFlow fills a cumulative metric, and a derived metric's
+        inputs, inside the metric's own subquery, so a group only another metric of the query
+        has stays null there. As it is without groups (MetricFlow's one row is filled), or
+        when a leaf's rows cannot be counted (a snapshot, a conversion: their own rules)."""
+        plan = self.plan
+        if plan is None or not (plan.grain or plan.group_by) or not value.find(exp.Coalesce) \
+                or not all(self._countable(leaf) for leaf in leaves):
+            return value
+        own: exp.Expr | None = None
+        for leaf in sorted(leaves, key=lambda x: self.leaves[x]):
+            self.counted.setdefault(leaf, None)
+            has = binary(exp.GT, exp.column(f"{self.leaves[leaf]}{ROWS}"), exp.Literal.number(0))
+            if leaf in self.spined:
+                has = exp.or_(has, exp.column(f"{self.leaves[leaf]}{SPINE}").is_(exp.true()),
+                              copy=False)
+            own = has if own is None else exp.or_(own, has, copy=False)
+        return value if own is None else exp.Case().when(own, value, copy=False)
+
+    def _countable(self, leaf: Leaf) -> bool:
+        """The leaf's scan can count its rows per group (Build.counted): a plain additive
+        scan's, a shifted or cumulated range's."""
+        measure = self.model.measures[leaf.measure][1]
+        if leaf.mode.conversion is not None or measure.point_in_time:
+            return False
+        return leaf.mode != PLAIN or not (measure.non_additive and
+                                          not measure.non_additive.showwork)
 
     def _conversion_metric(self, name: str, filters: tuple[str, ...], mode: Mode) -> exp.Expr:
         """A conversion metric over two leaves: its base measure's events (the rows of every
@@ -297,6 +391,8 @@ class _Build:
         return f"c_{base.name}__{self.leaves[leaf][3:]}"
 
     def _leaf(self, leaf: Leaf, name: str, canonical: bool) -> exp.Expr:
+        for touched in self.touched:
+            touched.add(leaf)
         if leaf not in self.leaves:
             wanted = f"m__{name}" if canonical else f"m__{leaf.measure}"
             column, n = wanted, 2
@@ -328,7 +424,7 @@ class _Build:
                 own = measure.agg_time_dimension
                 key = f"m_{sm.name}" if own == sm.agg_time_dimension else f"m_{sm.name}__{own}"
                 kind = "additive"
-            if leaf in self.counted and kind != "additive":
+            if leaf in self.counted and kind not in ("additive", "range"):
                 raise SemanticError(f"Measure {measure.name!r} (fill_nulls_with) read as the only "
                                     "input of a derived metric is not supported yet here.")
             cte = ctes.setdefault(key, _Cte(key, sm, kind=kind))
@@ -389,7 +485,13 @@ class _Build:
                 and (keep is None or any(keep(d) for d in _days(w, spine)))]
         if not rows:
             return None
-        own = self._conversion_periods(leaf) if found else self._periods_with_rows(sm, leaf)
+        if leaf.mode.kind == "cumulative" and plan.grain not in (None, "day") and \
+                not leaf.mode.every_day:
+            kept = {label for (label,) in rows}
+            return self._days_lacking(leaf, [(label, d) for label, w in buckets if label in kept
+                                             for d in _days(w, spine) if keep is None or keep(d)])
+        own = (self._conversion_periods(leaf) if found else self._range_periods(leaf)
+               if leaf.mode != PLAIN else self._periods_with_rows(sm, leaf))
         bucket = cast(exp.column(BUCKET, "p"), DATE)
         has = exp.select(exp.Literal.number(1)).from_(own.subquery("h"), copy=False).where(
             exp.column(BUCKET, "h").eq(bucket.copy()), copy=False)
@@ -402,9 +504,52 @@ class _Build:
             select = select.where(self._filters_again(leaf), copy=False)
         return select.where(exp.not_(exp.Exists(this=has)), copy=False)
 
+    def _days_lacking(self, leaf: Leaf, days: list[tuple[str | bool, dt.date]]) -> exp.Select:
+        """A cumulative leaf's spine rows by dimensions at a grain coarser than a day: MetricFlow
+        joins the spine to the cumulated values by day, before it picks each period's first
+        (last) day per group, so a period has a row of null dimensions when any of its days has
+        no value in any group (no row of the leaf's in that day's trailing range); with the
+        first (last) such day after (LACK), which a group of null members with data shares
+        (_picked)."""
+        plan = self.plan
+        assert plan is not None
+        sm, measure = self.model.measures[leaf.measure]
+        scan = Scan(self.model, sm, self.dialect)
+        col = scan.time(measure)
+        trailing = [(label, _trailing(leaf.mode, d), d + ONE_DAY) for label, d in days]
+        bounded = all(lo is not None for _, lo, _ in trailing)
+        rows: list[tuple[Cell, ...]] = [(b, *([lo] if bounded else []), hi)
+                                        for b, lo, hi in trailing]
+        pick = exp.Min if leaf.mode.period_agg == "first" else exp.Max
+        found = exp.select(exp.Literal.number(1)).where(
+            binary(exp.LT, col.copy(), exp.column("__hi", "p")), copy=False)
+        if bounded:
+            found = found.where(binary(exp.GTE, col.copy(), exp.column("__lo", "p")), copy=False)
+        for cond in self._filters(scan, leaf):
+            found = found.where(cond, copy=False)
+        if scan.fact.entities:
+            for f in plan.filters:
+                found = found.where(self._condition(scan, f), copy=False)
+        bucket = cast(exp.column(BUCKET, "p"), DATE)
+        select = exp.select(named(bucket, BUCKET)).group_by(bucket.copy(), copy=False).from_(
+            self._values(rows, [BUCKET, *(["__lo"] if bounded else []), "__hi"]), copy=False)
+        for name in plan.group_by:
+            select = select.select(named(exp.Null(), name), copy=False)
+        select = select.select(named(exp.true(), f"{self.leaves[leaf]}{SPINE}"),
+                               named(pick(this=exp.column("__hi", "p")), self.leaves[leaf] + LACK),
+                               copy=False)
+        return select.where(exp.not_(exp.Exists(this=with_from(scan, found))), copy=False)
+
     def _conversion_periods(self, leaf: Leaf) -> exp.Select:
         """The periods in which a conversion metric has conversions: its conversions' scan."""
         return exp.select(exp.column(BUCKET)).from_(table(self._conversion_cte(leaf)), copy=False)
+
+    def _range_periods(self, leaf: Leaf) -> exp.Select:
+        """The periods in which a shifted or cumulated leaf has a value: its range scan's rows
+        (MetricFlow joins the time spine to them after they are aggregated)."""
+        sm = self.model.measures[leaf.measure][0]
+        return exp.select(exp.column(BUCKET)).from_(
+            table(f"m_{sm.name}__{self.leaves[leaf][3:]}"), copy=False)
 
     def _filters_again(self, leaf: Leaf) -> exp.Expr:
         """A conversion metric's own filters on the rows its base events' spine join adds:
@@ -954,6 +1099,9 @@ class _Build:
         measure = self.model.measures[leaf.measure][1]
         col = scan.time(measure)
         ranges = self._ranges(leaf.mode)
+        if self.clipped is not None:
+            clip = self.clipped
+            ranges = [(b, clip if lo is None else max(lo, clip), hi) for b, lo, hi in ranges]
         bounded = all(lo is not None for _, lo, _ in ranges)
         rows: list[tuple[Cell, ...]] = [(b, *([lo] if bounded and lo else []), hi)
                                         for b, lo, hi in ranges]
@@ -981,6 +1129,9 @@ class _Build:
         value = (source.aggregate(None) if bucketed else
                  self._aggregate(leaf, None, scan, grouped=self._grouped(scan)))
         select = select.select(named(value, self.leaves[leaf]), copy=False)
+        if leaf in self.counted:  # a group here has rows in its range (Build.counted)
+            select = select.select(named(exp.Count(this=exp.Star()), self.leaves[leaf] + ROWS),
+                                   copy=False)
         if bucketed:
             bucket: exp.Expr = exp.column(BUCKET, "p")
             if self.plan and self.plan.grain:
@@ -1063,6 +1214,12 @@ class _Build:
         for name in [BUCKET, *(n for n, _ in source.dims)]:
             outer = outer.select(exp.column(name), copy=False).group_by(exp.column(name), copy=False)
         value = source.aggregate(exp.column("__value"))
+        if TIMED in leaf.filters:  # the day picked, for a spined leaf's null members (_picked)
+            outer = outer.select(named(exp.Max(this=last.copy()), self.leaves[leaf] + AT),
+                                 copy=False)
+        if leaf in self.counted:  # a group here has rows (Build.counted)
+            outer = outer.select(named(exp.Count(this=exp.Star()), self.leaves[leaf] + ROWS),
+                                 copy=False)
         return outer.select(named(value, self.leaves[leaf]), copy=False)
 
     def _last_with_data(self, leaf: Leaf, source: _Source, select: exp.Select,
@@ -1083,9 +1240,16 @@ class _Build:
         latest = exp.Window(this=exp.RowNumber(), partition_by=[k.copy() for k in keys],
                             order=exp.Order(expressions=[exp.Ordered(this=exp.column("__day"),
                                                                      desc=True)]))
-        ranked = exp.select(*keys, exp.column(self.leaves[leaf]), named(latest, "__latest")).from_(
+        days = [exp.column("__day")] if TIMED in leaf.filters else []
+        ranked = exp.select(*keys, exp.column(self.leaves[leaf]), *days,
+                            named(latest, "__latest")).from_(
             inner.subquery("days", copy=False), copy=False)
-        return exp.select(*[k.copy() for k in keys], exp.column(self.leaves[leaf])).from_(
+        counted = [named(exp.Literal.number(1), self.leaves[leaf] + ROWS)] if leaf in \
+            self.counted else []  # each group here has rows (Build.counted)
+        picked = [named(exp.column("__day"), self.leaves[leaf] + AT)] if TIMED in leaf.filters \
+            else []  # the day after the day picked, for a spined leaf's null members (_picked)
+        return exp.select(*[k.copy() for k in keys], exp.column(self.leaves[leaf]),
+                          *picked, *counted).from_(
             ranked.subquery("ranked", copy=False), copy=False).where(
             binary(exp.EQ, exp.column("__latest"), exp.Literal.number(1)), copy=False)
 
@@ -1257,6 +1421,12 @@ def _approximate(m: Measure, value: exp.Expr, dialect: str) -> exp.Expr | None:
 TIMED = "{{ TimeDimension('metric_time') }} IS NOT NULL"
 ROWS = "__rows"
 """The suffix of a leaf's count of rows (Build.counted)."""
+LACK = "__lack"
+"""The suffix of a cumulative leaf's first (last) spine day + 1 without a value in any group, on
+the rows its spine adds by dimensions at a coarser grain (Build._days_lacking)."""
+AT = "__at"
+"""The suffix of the day a cumulative leaf's value is picked at per period and group (period_agg
+first: that day; last: the day after it), by a grain coarser than a day (Build._picked)."""
 SPINE = "__spine"
 """The suffix of the column true on the rows a leaf's time spine join adds (Build._spine_rows)."""
 """The filter a metric joined to its time spine reads its rows under when grouped by time."""
@@ -1264,9 +1434,16 @@ SPINE = "__spine"
 
 def _unspined(value: exp.Expr, columns: set[str]) -> exp.Expr:
     """A metric's value with the marker of a time spine's rows (SPINE) false where no scan
-    adds them (no grain, or the query's filter keeps no period the spine adds)."""
-    return value.transform(lambda node: exp.false() if isinstance(node, exp.Column) and
-                           node.name.endswith(SPINE) and node.name not in columns else node)
+    adds them (no grain, or the query's filter keeps no period the spine adds), and a lacking
+    or picked day (LACK, AT) null where no scan reads it."""
+    def absent(node: exp.Expr) -> exp.Expr:
+        if not isinstance(node, exp.Column) or node.name in columns:
+            return node
+        if node.name.endswith(SPINE):
+            return exp.false()
+        return exp.null() if node.name.endswith((LACK, AT)) else node
+
+    return value.transform(absent)
 
 
 def _days(w: Window, spine: Any) -> list[dt.date]:
@@ -1365,7 +1542,7 @@ def _cell_sql(value: Cell) -> str:
 
 def _first_day(plan: Plan, mode: Mode) -> bool:
     """A cumulative leaf read at the first day with data of periods coarser than a day."""
-    return (mode.kind == "cumulative" and mode.period_agg == "first"
+    return (mode.kind == "cumulative" and mode.period_agg == "first" and not mode.every_day
             and plan.grain not in (None, "day") and plan.kind == "query")
 
 
@@ -1373,7 +1550,7 @@ def _last_day(plan: Plan, mode: Mode) -> bool:
     """A cumulative leaf with a trailing range (a window or grain_to_date) read at the last day
     with data of periods coarser than a day. Over all time a period's last day has data as soon
     as any day before it has: its range is read as it is."""
-    return (mode.kind == "cumulative" and mode.period_agg == "last"
+    return (mode.kind == "cumulative" and mode.period_agg == "last" and not mode.every_day
             and (mode.offset is not None or mode.grain is not None)
             and plan.grain not in (None, "day") and plan.kind == "query")
 

@@ -414,8 +414,7 @@ def _metric(m: Any, raw: RawManifest, problems: _Problems) -> Metric:
         value = next((v for v in values if v is not None and v is not False), None)
         if value is None:
             continue
-        if kind not in ("simple", "cumulative") or (flag == "join_to_timespine" and
-                                                     kind != "simple"):
+        if kind not in ("simple", "cumulative"):
             problems.unsupported(where, f"{flag} on a {kind} metric")
         fields[flag] = value if flag == "fill_nulls_with" else bool(value)
     filters = _filters(m.filter)

@@ -89,22 +89,27 @@ def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
     check_dimensions(model, metrics, args.group_by, args.where)
     check_time_reads(model, metrics, args.group_by, args.grain)
     check_time_spine_join(model, metrics, args.group_by, args.where, args.grain)
+    period = agg_time_period(model, metrics, args.group_by, args.grain) if time_read(
+        model, metrics) else None
+    by_time = args.grain is not None or period is not None
+    if period and args.window is not None:
+        check_period_window(model, metrics, *period)
     if args.window is None:
         check_grain(model, metrics, args.grain, None)
         check_aggregate(model, metrics, args.aggregate, args.grain)
         order = _check_order(metrics, args.group_by, args.order_by, args.grain)
         spans = [model.coverage(m) for m in metrics]
         span = Window(min(s[0] for s in spans),
-                      max(_past_offsets(model, m, s[1], args.grain is not None)
+                      max(_past_offsets(model, m, s[1], by_time)
                           for m, s in zip(metrics, spans, strict=True)))
-        if args.grain and joins_time_spine(model, metrics) and model.spine_coverage:
+        if by_time and joins_time_spine(model, metrics) and model.spine_coverage:
             # MetricFlow's spine join with no time constraint: every day of the spine
             spine = model.spine_coverage
             span = Window(min(span.start, spine.from_), max(span.end, spine.through))
         return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (span,), args.grain,
                     args.aggregate, order, args.limit, renamed, (Coverage(span, span),),
                     bounded=False)
-    window = requested = _closed(model, metrics, args.window.window(), args.grain is not None)
+    window = requested = _closed(model, metrics, args.window.window(), by_time)
     if args.whole_periods and args.grain:
         window = widen(window, args.grain)
     check_grain(model, metrics, args.grain, window)
@@ -141,6 +146,89 @@ def _spined(metric: Metric) -> bool:
     return bool(metric.join_to_timespine or (c and (c.base_spined or c.conversion_spined)))
 
 
+def agg_time_period(model: SemanticModelFile, metrics: Sequence[str],
+                    group_by: Sequence[str], grain: str | None) -> tuple[str, str] | None:
+    """(dimension, grain) when a query with no grain groups by the one time dimension that is
+    the aggregation time dimension of every measure the metrics read (`customer__signup_date__
+    month`): MetricFlow reads it as it reads metric_time then (joins the time spine on it,
+    shifts and cumulates by it). None otherwise."""
+    from showwork.semantic_layer.joins import resolve_any
+
+    if grain is not None or not metrics or _converts(model, metrics):
+        return None  # (a conversion metric's two measures: not read so; refused as before)
+    times = [d for d in group_by if dimension_for(model, metrics[0], d).dimension.type == "time"]
+    if len(times) != 1 or model.qualified_name(times[0]).startswith("metric_time"):
+        return None
+    found = None
+    for measure in dict.fromkeys(x for m in metrics for x in model.base_measures(m)):
+        sm, me = model.measures[measure]
+        ref = resolve_any(model, sm, model.qualified_name(times[0]))
+        if ref.path or ref.owner != sm.name or ref.dimension.name != me.agg_time_dimension:
+            return None
+        found = ref.grain or "day"
+    return (times[0], found) if found else None
+
+
+def check_period_window(model: SemanticModelFile, metrics: Sequence[str], dim: str,
+                        grain: str) -> None:
+    """A window on metrics grouped by their aggregation time dimension `dim` (no metric_time)
+    that MetricFlow errors on, or bounds otherwise than by metric_time: refused, named."""
+    if any(_spine_after_aggregation(model, m, grain) for m in metrics):
+        why = ("with a time spine join or an offset read by that dimension, it has no "
+               "metric_time to bound (\"No metric time dimensions with standard granularities "
+               "found\")")
+    elif any(_reads(model, m) - {"cumulative"} for m in metrics):
+        why = ("an offset input's rows are bounded by the window before they are shifted, and "
+               "grouped by the shifted day unbounded, which showwork does not support")
+    else:
+        return
+    raise WindowError(f"Metrics {', '.join(metrics)} grouped by their aggregation time "
+                      f"dimension {dim!r} with a window: in MetricFlow {why}; group by "
+                      "metric_time (a grain) for a window, or ask no window.")
+
+
+def finest_grain(model: SemanticModelFile, metrics: Sequence[str]) -> str:
+    """The finest grain the metrics' aggregation time dimensions hold (MetricFlow's minimum
+    granularity of metric_time for them)."""
+    grains = []
+    for measure in dict.fromkeys(x for m in metrics for x in model.base_measures(m)):
+        sm, me = model.measures[measure]
+        d = sm.dimension(me.agg_time_dimension)
+        grains.append(d.granularity if d and d.granularity in GRAINS else "day")
+    return min(grains, key=GRAINS.index) if grains else "day"
+
+
+def _spine_after_aggregation(model: SemanticModelFile, metric: str, grain: str) -> bool:
+    """MetricFlow joins the metric's values to the time spine after aggregating them, by the
+    time dimensions asked, so that with only the aggregation time dimension asked (no
+    metric_time) it has none to bound by a window: a spined simple metric, a cumulative one by
+    its finest grain (by a coarser one it reads metric_time by day too), an offset input no
+    finer than the grain (dataflow_plan_builder's after_aggregation_time_spine_join)."""
+    m = model.metric_index[metric]
+    if m.join_to_timespine and (m.type != "cumulative" or grain == finest_grain(model, [metric])):
+        return True
+    for i in m.input_metrics:
+        if _spine_after_aggregation(model, i.name, grain):
+            return True
+        if i.offset_window and GRAINS.index(grain) <= GRAINS.index(i.offset_window.grain):
+            return True
+        if i.offset_to_grain and grain != "week" and \
+                GRAINS.index(grain) <= GRAINS.index(i.offset_to_grain):
+            return True
+    return False
+
+
+def _converts(model: SemanticModelFile, metrics: Sequence[str]) -> bool:
+    """A metric asked, or one it is computed from, is a conversion metric."""
+    return any(model.metric_index[m].conversion is not None or _converts(
+        model, [i.name for i in model.metric_index[m].input_metrics]) for m in metrics)
+
+
+def time_read(model: SemanticModelFile, metrics: Sequence[str]) -> bool:
+    """The metrics join their time spine, or read time shifted or cumulated."""
+    return joins_time_spine(model, metrics) or any(_reads(model, m) for m in metrics)
+
+
 def check_time_spine_join(model: SemanticModelFile, metrics: tuple[str, ...],
                           group_by: Sequence[str], where: Sequence[Filter | AnyOf],
                           grain: str | None) -> None:
@@ -149,12 +237,12 @@ def check_time_spine_join(model: SemanticModelFile, metrics: tuple[str, ...],
     if not joined:
         return
     name = joined[0]
-    if _reads(model, name):
-        raise UnsupportedMetric(f"Metric {name!r} joins its time spine (join_to_timespine) and "
-                                "reads time shifted or cumulated; that is not supported yet.")
     joined_on = _spine_times(model, joined)
+    period = agg_time_period(model, metrics, group_by, grain)
     for dim in group_by:
         info = dimension_for(model, name, dim)
+        if period and period[0] == dim:
+            continue  # read as metric_time (Compiler.compile)
         if info.dimension.type == "time" and (
                 (info.owner, info.dimension.name) in joined_on or
                 model.qualified_name(dim).startswith("metric_time__")):
@@ -201,11 +289,14 @@ def _reads(model: SemanticModelFile, metric: str) -> set[str]:
 def check_time_reads(model: SemanticModelFile, metrics: tuple[str, ...],
                      group_by: tuple[str, ...] | list[str], grain: str | None) -> None:
     """Shapes MetricFlow answers that showwork does not compute its way yet: refused, named."""
+    period = agg_time_period(model, metrics, group_by, grain)
     for metric in metrics:
         reads = _reads(model, metric)
         if not reads:
             continue
         for dim in group_by:
+            if period and period[0] == dim:
+                continue  # read as metric_time (Compiler.compile)
             if dimension_for(model, metric, dim).dimension.type == "time":
                 raise UnsupportedDimension(
                     f"Metric {metric!r} ({', '.join(sorted(reads))}) grouped by the time dimension "
@@ -308,6 +399,9 @@ def _past_offsets(model: SemanticModelFile, metric: str, end: dt.date,
         day = _past_offsets(model, i.name, end, by_time)
         if i.offset_window:
             day = _carried(day, i.offset_window.count, i.offset_window.grain)
+        if i.offset_to_grain:  # each spine day reads its period's start: to the period's end
+            day = _spine_clamped(model, period_end(period_start(day, i.offset_to_grain),
+                                                   i.offset_to_grain), end)
         last = max(last, day)
     if m.type == "cumulative" and by_time:
         last = max(last, _past_cumulative(model, m, last))
@@ -345,6 +439,12 @@ def _past_cumulative(model: SemanticModelFile, m: Metric, end: dt.date) -> dt.da
         last = period_end(period_start(end, m.grain_to_date), m.grain_to_date)
     else:
         last = spine.through if spine else end
+    return _spine_clamped(model, last, end)
+
+
+def _spine_clamped(model: SemanticModelFile, last: dt.date, end: dt.date) -> dt.date:
+    """`last`, no later than the time spine's last day when the spine runs past `end`."""
+    spine = model.spine_coverage
     return min(last, spine.through) if spine and spine.through >= end else last
 
 

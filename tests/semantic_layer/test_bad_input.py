@@ -63,9 +63,6 @@ UNSUPPORTED = [
      "time_granularity: month, filter: \"{{ TimeDimension('metric_time') }} >= '2024-01-01'\"}\n",
      (), "monthly", "a metric_time filter without a grain on a metric with a default "
      "time_granularity"),
-    ("join to time spine on a cumulative metric",
-     "  - name: filled\n    label: F\n    type: cumulative\n    type_params: {measure: {name: "
-     "revenue, join_to_timespine: true}}\n", (), "filled", "join_to_timespine on a cumulative"),
     ("average over a period",
      "  - name: weekly\n    label: W\n    type: cumulative\n    type_params: {measure: revenue,"
      " cumulative_type_params: {window: 7 days, period_agg: average}}\n", (), "weekly",
@@ -245,15 +242,15 @@ class TestGovernance:
 
 
 def test_governance_of_a_metric_it_cannot_compute_still_loads(tmp_path: Path) -> None:
-    """Governance naming a metric that loads as not computable (a cumulative metric over a
-    spined measure) is not an error: the project loads, the metric is refused by its feature,
+    """Governance naming a metric that loads as not computable (a cumulative metric averaged
+    over its period) is not an error: the project loads, the metric is refused by its feature,
     the rest keeps its governance."""
-    (extra,) = [u[1] for u in UNSUPPORTED if u[0] == "join to time spine on a cumulative metric"]
+    (extra,) = [u[1] for u in UNSUPPORTED if u[0] == "average over a period"]
     path = project(tmp_path, extra)
     gov = tmp_path / "governance.yaml"
-    gov.write_text("version: 1\nmetrics:\n  filled: {synonyms: [filled revenue]}\n"
+    gov.write_text("version: 1\nmetrics:\n  weekly: {synonyms: [weekly revenue]}\n"
                    "  revenue: {synonyms: [sales]}\nmetric_tree:\n  influence:\n"
-                   "    - {source: filled, target: revenue}\n")
+                   "    - {source: weekly, target: revenue}\n")
     model = load_model(path, governance=gov)
     assert model.metric_index["revenue"].synonyms == ("sales",)
-    assert model.refusal("filled") and not model.metric_tree.influence
+    assert model.refusal("weekly") and not model.metric_tree.influence

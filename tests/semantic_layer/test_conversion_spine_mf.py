@@ -39,6 +39,25 @@ pytestmark = [
 ]
 
 
+def shop_with_spine(work: Path) -> tuple[Path, Path]:
+    """(folder, DuckDB file) of a copy of the shop example under `work` with a legacy day spine
+    (the metricflow_time_spine model and table, 2017–2019) its spined metrics join."""
+    sys.path.insert(0, str(ROOT / "tests" / "support"))
+    from shop_data import shop_db
+
+    folder = work / "shop"
+    shutil.copytree(ROOT / "examples" / "shop", folder,
+                    ignore=shutil.ignore_patterns("warehouse.duckdb"))
+    db = work / "shop.duckdb"
+    shutil.copy(shop_db(), db)
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE metricflow_time_spine AS SELECT CAST(range AS DATE) AS date_day "
+                "FROM range(DATE '2017-01-01', DATE '2020-01-01', INTERVAL 1 DAY)")
+    con.close()
+    (folder / "models" / "metricflow_time_spine.sql").write_text("select 1\n", encoding="utf-8")
+    return folder, db
+
+
 def _spined(prefix: str, base: str, conversion: str) -> list[dict[str, Any]]:
     """Three conversion metrics over the project's own measures: the conversions joined to the
     spine; both measures joined and filled with 0 (MetricFlow's itest metric); the base events
@@ -205,20 +224,8 @@ class TestShopExample(_SideBySide):
     @pytest.fixture(scope="class")
     def case(self, tmp_path_factory: pytest.TempPathFactory
              ) -> Iterator[tuple[SemanticLayer, dict[str, dict[str, Any]], list[dict[str, Any]]]]:
-        sys.path.insert(0, str(ROOT / "tests" / "support"))
-        from shop_data import shop_db
-
         work = tmp_path_factory.mktemp("shop_spine")
-        folder = work / "shop"
-        shutil.copytree(ROOT / "examples" / "shop", folder,
-                        ignore=shutil.ignore_patterns("warehouse.duckdb"))
-        db = work / "shop.duckdb"
-        shutil.copy(shop_db(), db)
-        con = duckdb.connect(str(db))  # the day spine the metrics join
-        con.execute("CREATE TABLE metricflow_time_spine AS SELECT CAST(range AS DATE) AS date_day "
-                    "FROM range(DATE '2017-01-01', DATE '2020-01-01', INTERVAL 1 DAY)")
-        con.close()
-        (folder / "models" / "metricflow_time_spine.sql").write_text("select 1\n", encoding="utf-8")
+        folder, db = shop_with_spine(work)
         metrics = _spined("signup", "customers", "orders")
         path = folder / "models" / "metrics.yml"
         doc = yaml.safe_load(path.read_text(encoding="utf-8"))

@@ -169,21 +169,10 @@ def test_shop_example(tmp_path: Path) -> None:
     has a row per week, the fill in each; a derived metric over a lone filled input, with no
     group under a filter no order passes, is its fill doubled (MetricFlow's one row over no
     rows)."""
-    sys.path.insert(0, str(ROOT / "tests" / "support"))
-    from shop_data import shop_db
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_conversion_spine_mf import shop_with_spine
 
-    folder = tmp_path / "shop"
-    shutil.copytree(ROOT / "examples" / "shop", folder,
-                    ignore=shutil.ignore_patterns("warehouse.duckdb"))
-    db = tmp_path / "shop.duckdb"
-    shutil.copy(shop_db(), db)
-    import duckdb
-
-    con = duckdb.connect(str(db))
-    con.execute("CREATE TABLE metricflow_time_spine AS SELECT CAST(range AS DATE) AS date_day "
-                "FROM range(DATE '2017-01-01', DATE '2020-01-01', INTERVAL 1 DAY)")
-    con.close()
-    (folder / "models" / "metricflow_time_spine.sql").write_text("select 1\n", encoding="utf-8")
+    folder, db = shop_with_spine(tmp_path)
     metrics = folder / "models" / "metrics.yml"
     doc = yaml.safe_load(metrics.read_text(encoding="utf-8"))
     revenue = next(m for m in doc["metrics"] if m["name"] == "revenue")

@@ -163,17 +163,26 @@ def test_a_default_time_granularity_loads(domain, tmp_path: Path) -> None:
 
 
 def test_time_reads_refused_where_they_differ(shop: SemanticLayer) -> None:
-    """The shop's cumulative metric by another time dimension, named by what it is; its
-    offset_to_grain metric is answered by any grain (MetricFlow's reading: test_offset_to_grain.py)."""
+    """The shop's cumulative metric by a time dimension other than its aggregation's (a joined
+    one), named by what it is; by its own aggregation time dimension it is read as by
+    metric_time (MetricFlow's offset_window_with_agg_time_dim reading: test_spine_reads_mf.py);
+    its offset_to_grain metric is answered by any grain (test_offset_to_grain.py)."""
     model = shop.model
     cumulative = sorted(n for n, m in model.metric_index.items() if m.type == "cumulative")[0]
     to_grain = next(n for n, m in model.metric_index.items()
                     if any(i.offset_to_grain for i in m.input_metrics))
     sm = model.base_models(cumulative)[0]
-    time_dim = next(f"{sm.primary_entity}__{d.name}__month" for d in sm.dimensions
-                    if d.type == "time")
+    measure = model.measures[model.base_measures(cumulative)[0]][1]
+    own = f"{sm.primary_entity}__{measure.agg_time_dimension}__month"
+    entities = {e.name for e in sm.entities} - {sm.primary_entity}
+    other = next(f"{o.primary_entity}__{d.name}__month" for o in model.semantic_models
+                 if o.primary_entity in entities for d in o.dimensions if d.type == "time")
     with pytest.raises(errors.UnsupportedDimension, match="metric_time"):
-        shop.call("query", {"metrics": [cumulative], "group_by": [time_dim]})
+        shop.call("query", {"metrics": [cumulative], "group_by": [other]})
+    by_own = shop.call("query", {"metrics": [cumulative], "group_by": [own]}).rows
+    by_grain = shop.call("query", {"metrics": [cumulative], "grain": "month"}).rows
+    assert [(r.key[own], r.values) for r in by_own] == [
+        (r.key["month"], r.values) for r in by_grain] and len(by_own) > 6
     for grain in ("day", "week", "month"):
         assert shop.call("query", {"metrics": [to_grain], "grain": grain}).rows
 
