@@ -631,10 +631,15 @@ def _causes(text: str, ctx: AnswerContext) -> Iterable[Span]:
     cites = _cites(ctx)
     words, hedges = ctx.index_.read("words_causes", text, lambda t: _cause_words(t, ctx))
     for joins, spans in words:
-        if joins or cites.argued:
+        # in an argued answer a cause word links what follows it ('because …', 'drove …'): one
+        # with nothing after it ('By causes, android had the most …') links nothing
+        if joins or cites.argued and not _NOTHING_AFTER.match(text, spans[0][1]):
             yield from spans
     if cites.edged:
         yield from hedges
+
+
+_NOTHING_AFTER = re.compile(r"\s*(?:[,.;:!?)\]]|$)")
 
 
 def _cause_words(text: str, ctx: AnswerContext
