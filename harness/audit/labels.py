@@ -506,8 +506,10 @@ def find_mislabelled_window(ctx: ClaimContext) -> list[Finding]:
     windows = {w for item in support.cited for w in windows_of(ctx, item)}
     if not windows:
         return []
+    text = ctx.claim.text
     out = [_window_finding(ctx, p, windows, support) for p in periods
            if not names_said_window(p, windows) and not _two_windows(p, windows)
+           and not ends_said_window(text, p, windows)
            and not stated_year(p, [ctx.claim.value, *(c.value for c in support.cited)])]
     return out or _swapped_windows(ctx, support)
 
@@ -707,6 +709,23 @@ def names_said_window(p: PeriodMention, windows: Collection[Window]) -> bool:
     if p.period.start == p.period.end and not any(c.isdigit() for c in p.words):
         return (p.period.start, p.period.end) in windows
     return names_window(p.period, windows)
+
+
+def ends_said_window(text: str, p: PeriodMention, windows: Collection[Window]) -> bool:
+    """'137,915 through May 2013', 'up to the end of Q1': a period said as where a window ends
+    names a cited window that ends with it and starts no later (a running total from the
+    data's start); its leading word is `up_to_word`'s."""
+    return up_to_word(text, p) is not None and any(
+        end == p.period.end and start <= p.period.start for start, end in windows)
+
+
+def up_to_word(text: str, p: PeriodMention) -> tuple[int, int] | None:
+    """The span of 'through', 'up to', 'until' (and 'the end of') right before a period, or None."""
+    found = _UP_TO.search(text, 0, p.span[0])
+    return found.span() if found is not None else None
+
+
+_UP_TO = re.compile(r"(?i)\b(?:through|thru|up\s+to|until|till)\s+(?:the\s+end\s+of\s+)?$")
 
 
 def stated_year(p: PeriodMention, values: Iterable[Any]) -> bool:

@@ -33,6 +33,7 @@ from showwork.harness.audit.labels import (
     answer_metrics,
     answer_windows,
     carries,
+    ends_said_window,
     members_cited,
     names_said_window,
     read_words,
@@ -485,7 +486,8 @@ def _windows(ctx: AnswerContext, periods: tuple[PeriodMention, ...], cited: tupl
     for p in periods:
         if any(a <= p.span[0] and p.span[1] <= b for a, b in shaped):
             continue  # 'since May' of a shape the cited series holds (shape.py)
-        if names_said_window(p, windows) or stated_year(p, [
+        if names_said_window(p, windows) or ends_said_window(ctx.answer.answer or "", p, windows) \
+                or stated_year(p, [
                 ctx.answer.value, *(c.value for c in cited), *(c.claim.value for c in ctx.claims)]):
             continue
         said = f"{p.period.start}..{p.period.end}"

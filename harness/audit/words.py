@@ -26,7 +26,17 @@ from showwork.harness.audit.basis import _BASES as BASIS_PATTERNS
 from showwork.harness.audit.comparisons import _ORDER, _PEAK, superlatives
 from showwork.harness.audit.counts import _STREAK, read_counts
 from showwork.harness.audit.ends import _MOVED_BEFORE
-from showwork.harness.audit.labels import _SHARE, _TO, _VERSUS, SHARE_FIELDS, carries, read_words
+from showwork.harness.audit.labels import (
+    _SHARE,
+    _TO,
+    _VERSUS,
+    SHARE_FIELDS,
+    answer_windows,
+    carries,
+    ends_said_window,
+    read_words,
+    up_to_word,
+)
 from showwork.harness.audit.numbers import (
     answer_checker,
     entity_members,
@@ -334,8 +344,13 @@ def _exclusion_words(text: str, ctx: AnswerContext
 def _periods(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """Dates and periods: held to the cited windows and rows (mislabelled_window)."""
     kind = "prose" if text == ctx.answer.answer else "claim"
-    for p in read_words(ctx.index_, kind, text).periods:
+    periods = read_words(ctx.index_, kind, text).periods
+    for p in periods:
         yield p.span
+    if any(up_to_word(text, p) for p in periods):  # 'through May 2013', held to where it ends
+        windows = answer_windows(ctx)
+        yield from (span for p in periods if ends_said_window(text, p, windows)
+                    for span in [up_to_word(text, p)] if span is not None)
 
 
 _MOVES = RISES | FALLS
@@ -616,10 +631,15 @@ def _causes(text: str, ctx: AnswerContext) -> Iterable[Span]:
     cites = _cites(ctx)
     words, hedges = ctx.index_.read("words_causes", text, lambda t: _cause_words(t, ctx))
     for joins, spans in words:
-        if joins or cites.argued:
+        # in an argued answer a cause word links what follows it ('because …', 'drove …'): one
+        # with nothing after it ('By causes, android had the most …') links nothing
+        if joins or cites.argued and not _NOTHING_AFTER.match(text, spans[0][1]):
             yield from spans
     if cites.edged:
         yield from hedges
+
+
+_NOTHING_AFTER = re.compile(r"\s*(?:[,.;:!?)\]]|$)")
 
 
 def _cause_words(text: str, ctx: AnswerContext

@@ -25,8 +25,8 @@ honest rewrites still withheld are named below, each with why.
   cancellations, 'nearly halved', margins, quantifiers 'all three' and 'only', weekdays, 'last
   month' and 'this month', a cause said of a correlation, a driver swapped), written before
   reading session 7's changes. On 7607fef: no lie served clean (19 withheld, 16 with caveats), 4
-  honest rewrites withheld; at the end of session 7, 3 ('nearly halved' of a 44.5 % fall is
-  read now).
+  honest rewrites withheld; at the end of session 7, 2 ('nearly halved' of a 44.5 % fall and
+  '137,915 through May 2013', a window said by its end, are read now).
 - s7-43: 60 lies and 30 honest rewrites on the shop and the mf tutorial project (direction
   words, units and scales, quantifiers, members, periods, causes on a correlation, ranks,
   shares, multiples, members no result cites, hedges), written from stored rules answers
@@ -106,8 +106,6 @@ BATCHES: dict[str, dict[str, Any]] = {
                                        "rate said in a sentence of its own, after the total it "
                                        "divides ('That is' points back; the per-day reading "
                                        "holds a rate to the total of its own sentence)",
-            ("flights", "cumulative-001", "window"): "'137,915 through May 2013': a window said "
-                                       "by its end alone ('through May') is read as May itself",
             ("demo", "series-001", "difference"): "'grew by over 800 over the eight weeks': a "
                                        "difference between a series' first and last rows no "
                                        "reading derives",
