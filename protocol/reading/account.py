@@ -143,11 +143,12 @@ def lemma(word: str) -> str:
 
 def entry_words(catalog: dict[str, Any], metrics: list[str], dimensions: list[str]) -> set[str]:
     """The lemmas of the words the catalog itself uses for what the text names: the named
-    metrics' entries (name, label, synonyms, previous names, description) and their siblings'
-    (a metric whose label holds the named one's: 'real value moments' of 'value moments'), the
-    named dimensions' entries, and every entity of the catalog ('users', 'customers': the
+    metrics' entries (name, label, synonyms, previous names, description) and a ratio's parts',
+    the named dimensions' entries, and every entity of the catalog ('users', 'customers': the
     nouns its dimensions belong to). 'Average' and 'mean' read when a named metric is a ratio
-    or an average."""
+    or an average. A sibling's words ('real' of 'real value moments' beside 'value moments')
+    are not the named metric's: they are read where they point it at the sibling
+    (_reader.py `_qualifying`), else unread."""
     entries = catalog.get("metrics") or {}
     named = set(metrics) | {part for m in metrics for part in _parts(entries.get(m) or {})}
     out = {w for m in named for w in _words_of(m, entries.get(m) or {})}
@@ -176,12 +177,6 @@ def _words_of(name: str, info: dict[str, Any]) -> frozenset[str]:
 @lru_cache(maxsize=4096)
 def _lemmas(texts: tuple[str, ...]) -> frozenset[str]:
     return frozenset(lemma(w) for t in texts for w in re.findall(r"[A-Za-z]+", t))
-
-
-def _siblings(entries: dict[str, Any], name: str) -> list[str]:
-    own = set(re.findall(r"[a-z]+", ((entries.get(name) or {}).get("label") or name).lower()))
-    return [other for other, info in entries.items() if other != name and own
-            and own <= set(re.findall(r"[a-z]+", (info.get("label") or other).lower()))]
 
 
 def _parts(info: dict[str, Any]) -> list[str]:
