@@ -504,9 +504,7 @@ def generate_queries(rng: random.Random, world: World, n: int) -> None:
         q: dict[str, Any] = {"id": f"{world.id}.q{i}", "kind": kind, "metrics": metrics,
                              "grain": grain, "group_by": group_by, "where": None}
         if timed or rng.random() < 0.6:
-            start = YEAR + dt.timedelta(days=rng.randint(20, 300))
-            q["start"], q["end"] = start.isoformat(), (start + dt.timedelta(
-                days=rng.randint(0, 200))).isoformat()
+            _window(rng, q)
         if world.members and rng.random() < 0.4:
             dim = rng.choice(list(world.members))
             q["where"] = _where(dim, None, rng, world.members)
@@ -557,9 +555,7 @@ def _spine_read_queries(rng: random.Random, world: World, first: int) -> None:
         q: dict[str, Any] = {"id": f"{world.id}.q{i}", "kind": "spine_reads", "metrics": metrics,
                              "grain": grain, "group_by": group_by, "where": None}
         if rng.random() < 0.5:
-            start = YEAR + dt.timedelta(days=rng.randint(20, 300))
-            q["start"], q["end"] = start.isoformat(), (start + dt.timedelta(
-                days=rng.randint(0, 200))).isoformat()
+            _window(rng, q)
         if world.members and rng.random() < 0.25:
             dim = rng.choice(list(world.members))
             q["where"] = _where(dim, None, rng, world.members)
@@ -589,9 +585,7 @@ def _feature_queries(rng: random.Random, world: World, first: int) -> None:
                              "grain": grain, "group_by": group_by, "where": None}
         if rng.random() < 0.7:  # inside the data, as above: a window past the sources'
             # coverage is refused by design (their coverage is what showwork cites)
-            start = YEAR + dt.timedelta(days=rng.randint(20, 300))
-            q["start"], q["end"] = start.isoformat(), (start + dt.timedelta(
-                days=rng.randint(0, 300))).isoformat()
+            _window(rng, q, 300)
         if kind in ("range_where", "null_where") or rng.random() < 0.3:
             q["where"] = _range_where(rng, world, null=kind == "null_where")
         world.queries.append(q)
@@ -624,9 +618,7 @@ def _conversion_queries(rng: random.Random, world: World, first: int,
                              "grain": grain, "group_by": group_by, "where": None,
                              "empty": {m: world.empty[m] for m in metrics if m in world.empty}}
         if rng.random() < 0.5:
-            start = YEAR + dt.timedelta(days=rng.randint(20, 300))
-            q["start"], q["end"] = start.isoformat(), (start + dt.timedelta(
-                days=rng.randint(0, 200))).isoformat()
+            _window(rng, q)
         where = []
         if rng.random() < 0.3:
             where.append(_where("visit__src", None, rng, SOURCES))
@@ -672,9 +664,7 @@ def _time_where_queries(rng: random.Random, world: World, first: int) -> None:
                              "group_by": rng.sample([d for d, _ in world.dims],
                                                     min(len(world.dims), rng.choice([0, 1])))}
         if rng.random() < 0.6:
-            start = YEAR + dt.timedelta(days=rng.randint(20, 300))
-            q["start"], q["end"] = start.isoformat(), (start + dt.timedelta(
-                days=rng.randint(0, 300))).isoformat()
+            _window(rng, q, 300)
         world.queries.append(q)
 
 
@@ -707,6 +697,13 @@ def _ref(dim: str) -> str:
     if len(parts) > 2:
         return f"Dimension('{'__'.join(parts[-2:])}', entity_path={parts[:-2]!r})"
     return f"Dimension('{dim}')"
+
+
+def _window(rng: random.Random, q: dict[str, Any], longest: int = 200) -> None:
+    """A window for query `q`: a start 20-300 days into the year, an end 0-`longest` days on."""
+    start = YEAR + dt.timedelta(days=rng.randint(20, 300))
+    q["start"], q["end"] = start.isoformat(), (start + dt.timedelta(
+        days=rng.randint(0, longest))).isoformat()
 
 
 def _time_bounds(rng: random.Random) -> list[str]:
