@@ -715,8 +715,12 @@ def ends_said_window(text: str, p: PeriodMention, windows: Collection[Window]) -
     """'137,915 through May 2013', 'up to the end of Q1': a period said as where a window ends
     names a cited window that ends with it and starts no later (a running total from the
     data's start); its leading word is `up_to_word`'s."""
-    return up_to_word(text, p) is not None and any(
-        end == p.period.end and start <= p.period.start for start, end in windows)
+    return up_to_word(text, p) is not None and ends_window(p, windows)
+
+
+def ends_window(p: PeriodMention, windows: Collection[Window]) -> bool:
+    """Some window ends where the period does and starts no later."""
+    return any(end == p.period.end and start <= p.period.start for start, end in windows)
 
 
 def up_to_word(text: str, p: PeriodMention) -> tuple[int, int] | None:

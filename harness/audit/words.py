@@ -33,7 +33,7 @@ from showwork.harness.audit.labels import (
     SHARE_FIELDS,
     answer_windows,
     carries,
-    ends_said_window,
+    ends_window,
     read_words,
     up_to_word,
 )
@@ -344,13 +344,11 @@ def _exclusion_words(text: str, ctx: AnswerContext
 def _periods(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """Dates and periods: held to the cited windows and rows (mislabelled_window)."""
     kind = "prose" if text == ctx.answer.answer else "claim"
-    periods = read_words(ctx.index_, kind, text).periods
-    for p in periods:
+    for p in read_words(ctx.index_, kind, text).periods:
         yield p.span
-    if any(up_to_word(text, p) for p in periods):  # 'through May 2013', held to where it ends
-        windows = answer_windows(ctx)
-        yield from (span for p in periods if ends_said_window(text, p, windows)
-                    for span in [up_to_word(text, p)] if span is not None)
+        said = up_to_word(text, p)  # 'through May 2013': held to where a cited window ends
+        if said is not None and ends_window(p, answer_windows(ctx)):
+            yield said
 
 
 _MOVES = RISES | FALLS
