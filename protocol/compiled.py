@@ -60,6 +60,7 @@ MODULES = (
     "harness/audit/scope.py",
     "harness/audit/shape.py",
     "harness/audit/times.py",
+    "harness/audit/gaps.py",
     "harness/audit/trends.py",
     "harness/audit/values.py",
     "harness/audit/words.py",

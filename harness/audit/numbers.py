@@ -603,8 +603,9 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
     prose = unlabelled(ctx.answer.answer, _read(ctx, ctx.answer.answer), supports, ctx.catalog)
     held, false = _quantified(ctx)
     times_held, times_false = _times(ctx)
-    held |= times_held
-    false += times_false
+    gaps_held, gaps_false = _gaps(ctx)
+    held |= times_held | gaps_held
+    false += times_false + gaps_false
     prose = tuple(n for n in prose if (n.start, n.end) not in held)
     found = [_prose_defect(n, supports) for n in
              unsupported(prose, ctx.question or "", supported)] + false
@@ -649,6 +650,26 @@ def _times(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
             "unsupported_number", "answer",
             f"The answer text says '{t.number.text} as many', but the cited rows are {t.cited}. "
             "State the ratio the cited values give.", t.number.text, t.number.start))
+    return held, false
+
+
+def _gaps(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
+    """The prose's gaps between two cited members ('outsold Chai by 28 units', '68 flights
+    ahead of ATL': gaps.py): the spans of the gaps their rows bear out, and a defect for each
+    one they contradict."""
+    from showwork.harness.audit.gaps import read_gaps
+
+    held: set[tuple[int, int]] = set()
+    false: list[Defect] = []
+    for g in read_gaps(ctx, ctx.answer.answer or ""):
+        if g.holds:
+            held.add((g.number.start, g.number.end))
+            continue
+        false.append(Defect(
+            "unsupported_number", "answer",
+            f"The answer text says the two are {g.number.text} apart, but the cited rows are "
+            f"{g.cited}. State the difference the cited values give.", g.number.text,
+            g.number.start))
     return held, false
 
 

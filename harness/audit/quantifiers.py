@@ -27,7 +27,12 @@ if TYPE_CHECKING:
 
 _QUANTIFIER = re.compile(r"(?i)\b(?P<q>every|each|all|none(?:\s+of\s+the)?|no|only|both"
                          r"|(?<!the\s)most(?:\s+of\s+the)?(?!\s+(?:first|of\s+all)\b))\b")
-_SENTENCE = re.compile(r"(?:[^.;!?]|\.(?=[0-9]))+")
+_SENTENCE = re.compile(r"(?:[^.;!?]|\.(?=[0-9])|[.!?](?=\s+[a-z]))+")
+"""A sentence: a point before a digit, or a point or mark before a lower-case word, ends none
+(members' names: 'Frontier Airlines Inc. had', 'nutellaphone who dis? by 45')."""
+_EXCEPT = re.compile(r"(?i)\b(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides|save"
+                     r"\s+for)\s+")
+"""An exception to the quantifier ('every store but Online', 'all airports except JFK')."""
 _TIME_KEYS = frozenset({"day", "week", "month", "quarter", "year"})
 
 
@@ -42,6 +47,9 @@ class Quantified:
     holds: bool
     failing: tuple[str, ...]
     """The members (with their values) on which the statement fails."""
+    excepted: tuple[tuple[int, int], ...] = ()
+    """The words of an exception ('but', 'except for'), which the rows hold too: the members it
+    names must not meet the bound."""
 
 
 def _meets(value: float, bound: str, limit: float) -> bool:
@@ -103,6 +111,16 @@ def _quantified(ctx: AnswerContext, text: str,
         members = {m.member for m in mentions if m.kind == "member" and m.name == dim}
         word = q.group("q").lower().split()[0]
         end = q.end()
+        excepted: tuple[tuple[int, int], ...] = ()
+        out: set[str | None] = set()
+        exception = _EXCEPT.search(sentence.group(), q.end(), n.start)
+        if exception is not None:
+            out = {m.member for m in mentions if m.kind == "member" and m.name == dim
+                   and exception.end() <= m.span[0] < n.start}
+            if not out or dim in _TIME_KEYS or word not in ("every", "each", "all", "no",
+                                                             "none"):
+                continue  # an exception of periods, or of a quantifier it cannot bound
+            excepted = ((exception.start() + at, exception.end() + at),)
         if dim in _TIME_KEYS:
             if word == "only":
                 continue  # 'only October': a period kept alone, no member this reads
@@ -111,13 +129,16 @@ def _quantified(ctx: AnswerContext, text: str,
             if said is None:
                 continue  # 'every store' of a series: not its periods
             end = said.end()  # 'every month': the series' own grain
-        failing = tuple(_failing(ctx, rows, n, dim, word, members))
+        failing = tuple(_failing(ctx, rows, n, dim, word, members, out))
         shifted = replace(n, start=n.start + at, end=n.end + at)
-        yield Quantified((q.start() + at, end + at), shifted, not failing, failing)
+        yield Quantified((q.start() + at, end + at), shifted, not failing, failing, excepted)
 
 
 def _failing(ctx: AnswerContext, rows: list[Cited], n: ReadNumber, dim: str, word: str,
-             members: set[str | None]) -> Iterator[str]:
+             members: set[str | None], out: set[str | None]) -> Iterator[str]:
+    """The rows the statement fails on; the members of an exception (`out`) are held to the
+    opposite: 'every store but Online' says Online does not meet the bound, 'none but JFK'
+    that JFK does."""
     if word in ("most", "both"):
         yield from _counted(ctx, rows, n, dim, word)
         return
@@ -125,7 +146,8 @@ def _failing(ctx: AnswerContext, rows: list[Cited], n: ReadNumber, dim: str, wor
         value = _scaled(ctx, c.metric, c.citation.field, c.value, n)
         member = dict(c.citation.selector)[dim]
         meets = _meets(value, n.bound, n.value)
-        should = (member in members) if word == "only" else word not in ("no", "none")
+        should = (member in members) if word == "only" else (
+            word not in ("no", "none")) != (member in out)
         if word == "only" and not members:
             return  # 'only' with no member named: nothing to hold
         if meets != should:

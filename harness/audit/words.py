@@ -26,6 +26,7 @@ from showwork.harness.audit.basis import _BASES as BASIS_PATTERNS
 from showwork.harness.audit.comparisons import _ORDER, _PEAK, superlatives
 from showwork.harness.audit.counts import _STREAK, read_counts
 from showwork.harness.audit.ends import _MOVED_BEFORE
+from showwork.harness.audit.gaps import read_gaps
 from showwork.harness.audit.labels import (
     _SHARE,
     _TO,
@@ -1068,6 +1069,7 @@ def _quantifiers(text: str, ctx: AnswerContext) -> Iterable[Span]:
         return
     for q in read_quantified(ctx, text):
         yield q.words
+        yield from q.excepted
         yield from _number_words(text, q.number)  # the bound, held to every row
 
 
@@ -1078,6 +1080,16 @@ def _times(text: str, ctx: AnswerContext) -> Iterable[Span]:
         return
     for t in read_times(ctx, text):
         yield from t.words
+
+
+def _gaps(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """A gap between two cited members ('outsold Chai by 28 units', '68 flights ahead of
+    ATL'): held to the difference of their rows (gaps.py; numbers.py withholds one the rows
+    contradict)."""
+    if text != ctx.answer.answer:
+        return
+    for g in read_gaps(ctx, text):
+        yield from g.words
 
 
 def _shapes(text: str, ctx: AnswerContext) -> Iterable[Span]:
@@ -1106,7 +1118,7 @@ def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
 READINGS: tuple[Reading, ...] = (_numbers, _mentions, _kept_out, _periods, _direction, _units, _grains,
                                  _structure, _attribution, _causes, _shares, _no_member,
                                  _counts, _denials, _parts, _went, _grain_adjectives,
-                                 _quantifiers, _superlatives, _times, _size_words, _ignored,
+                                 _quantifiers, _superlatives, _times, _gaps, _size_words, _ignored,
                                  _assumed, _begins, _left_out, _runs, _shapes, _patterns, _entity_keys)
 """Every reading of the answer's words, each holding what it consumes to the evidence."""
 

@@ -36,7 +36,14 @@ honest rewrites still withheld are named below, each with why.
   of CA with FR, 'than' for a denial and 'one' for a pronoun; now each is read only where its
   check holds it) and 'rose sixfold' of a 5.57-fold rise (below). At the end of session 7: 1
   lie served clean (sixfold), 14 with caveats, 45 withheld; no honest rewrite withheld (8
-  with caveats)."""
+  with caveats).
+- lead-s8: 41 lies and 30 honest rewrites on the flights and the shop (gaps between members in
+  any shape, 'more than quadrupled', percentage points, extremes and counts over a series,
+  exceptions 'every … but X', scales and units, a weekday, a comparison with a period no
+  result cites, a cause the data does not hold), written before reading session 8's audit
+  changes. On 444bdac: no lie served clean (27 withheld, 14 with caveats), 5 honest rewrites
+  withheld; at the end of session 8, 3 (a gap between two cited members is read now:
+  harness/audit/gaps.py)."""
 
 from __future__ import annotations
 
@@ -120,6 +127,19 @@ BATCHES: dict[str, dict[str, Any]] = {
                                        "multiple states its ratio to the nearest whole (6) and "
                                        "within 10 % (docs/citations.md): by the contract's own "
                                        "precision it is a rounding, not a lie",
+        },
+    },
+    "lead_s8": {
+        "before": {"lies": 41, "lies_clean": 0, "honest": 30, "honest_withheld": 5},
+        "still_withheld": {
+            ("flights", "series-001", "count_of_rows"): "'Flights topped 29,000 in two months': "
+                                       "a count of a series' rows over a bound no reading "
+                                       "derives ('topped' is no bound word)",
+            ("flights", "series-001", "quantifier"): "'Every month but February had at least "
+                                       "27,000 flights': an exception to a quantifier ('but X') "
+                                       "the audit's quantifier reading does not take",
+            ("shop", "ranking-005", "quantifier"): "'Every store but Online took fewer than 300 "
+                                       "orders': the same",
         },
     },
 }

@@ -1,0 +1,178 @@
+"""The difference between two cited members, held to their cited rows.
+
+"Chai Latte outsold Chai by 28 units", "JFK's average exceeded LGA's by 4.8 minutes", "ORD was
+just 68 flights ahead of ATL", "EWR's share was roughly 9 points above LGA's", "LGA sent 2,757
+more flights than EWR": a number that says how far one member is from another, both rows of one
+breakdown the answer cites (the metric named in the sentence when several are cited). The
+comparative says which of the two is larger and the number by how much: the cited values must
+order the two that way and lie the number apart, at the precision it was written at (and within
+a hedge's interval: 'about', 'roughly'). A rate's gap is in percentage points ('9 points',
+'9 pp'). A gap the rows contradict is an unsupported number naming both values; one that cannot
+be tied to two cited rows is left to the other checks (unsupported, or unread).
+
+Two shapes, as the sentence orders its words:
+- the number after 'by', after the second member: A <comparative> B by N;
+- the number before the comparative, the second member after it: A … N <unit> <comparative>
+  [than | of] B.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from showwork.harness.audit.pairs import _COMPARATIVE
+from showwork.harness.audit.quantifiers import _SENTENCE, _breakdowns, _scaled
+from showwork.protocol.numbers import ReadNumber, _candidates, in_time_unit, near
+from showwork.protocol.reading import Mention, find_mentions
+
+if TYPE_CHECKING:
+    from showwork.harness.audit.context import AnswerContext, Cited
+
+_HINT = re.compile(r"(?i)\b(?:by|more|fewer|less|ahead|behind|above|below|higher|lower|"
+                   r"larger|smaller|longer|shorter)\b")
+_BY = re.compile(r"(?i)\s+by\s+(?:(?:just|only)\s+)?$")
+"""What stands between the second member and the number of 'A outsold B by N'."""
+_UNIT_WORDS = re.compile(r"(?i)\s*(?:(?:percentage\s+)?points?|pts?|pp|[a-z]+)?\s*$")
+"""The unit the number is counted in, between it and the comparative: '68 flights', '9 points',
+'5 minutes' (one word, or 'percentage points')."""
+_THAN = re.compile(r"(?i)\s*(?:(?:[a-z]+\s+)?(?:than|of|that\s+of|those\s+of)\s+)?")
+"""Between the comparative and the second member: 'more flights than', 'ahead of', 'above'."""
+_EMPHASIS = re.compile(r"(?i)\b(?:just|only)\s+$")
+_HEDGE = re.compile(r"(?i)\b(?:about|around|roughly|nearly|almost|approximately|some)\s+$")
+_POINTS = re.compile(r"(?i)\s*(?:percentage\s+points?|points?|pts?|pp)\b")
+_POSSESSIVE = re.compile(r"['’]s?\b")
+
+
+@dataclass(frozen=True)
+class Gap:
+    """One gap between two cited members, as read."""
+
+    words: tuple[tuple[int, int], ...]
+    """The spans it consumes: the comparative, 'by' or the words between it and the members,
+    an emphasis before the number ('just', 'only'), the unit after it."""
+    number: ReadNumber
+    """The gap, at its offsets in the text."""
+    holds: bool
+    cited: str
+    """The two cited values and their difference, as the defect quotes them."""
+
+
+def read_gaps(ctx: AnswerContext, text: str) -> list[Gap]:
+    """Every gap of `text` between two members of a cited breakdown."""
+    if _HINT.search(text) is None:
+        return []
+    groups = _breakdowns(ctx)
+    return list(_gaps(ctx, text, groups)) if groups else []
+
+
+def _gaps(ctx: AnswerContext, text: str,
+          groups: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[Gap]:
+    for sentence in _SENTENCE.finditer(text):
+        said, at = sentence.group(), sentence.start()
+        comparatives = list(_COMPARATIVE.finditer(said))
+        if not comparatives:
+            continue
+        # every number written, a small count too ('just 18 flights ahead of'): the shape
+        # decides whether it is a gap
+        numbers = [n for n in _candidates(said) if not n.width and n.upto is None]
+        if not numbers:
+            continue
+        found_in = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
+        mentions = [m for m in found_in if m.kind == "member"]
+        named = {m.name for m in found_in if m.kind == "metric"}
+        for n in numbers:
+            found = _shape(said, n, comparatives, mentions)
+            if found is None:
+                continue
+            greater, first, second, spans = found
+            rows = _rows(groups, named, first, second)
+            if rows is None:
+                continue
+            (metric, field), a, b = rows
+            if not (isinstance(a.value, int | float) and isinstance(b.value, int | float)):
+                continue
+            points = _POINTS.match(said, n.end)
+            if n.percent and not n.points:
+                continue  # a relative gap ('38 % above LGA's'), not a difference of values
+            unit = ctx.catalog.get("metrics", {}).get(metric, {}).get("unit")
+            if unit == "fraction" and field == "value":
+                if not (n.points or points):
+                    continue  # a rate's gap is written in points; a bare number is not read
+                stated = replace(n, percent=True)
+            elif n.points or points:
+                continue  # points are a gap of rates only
+            else:
+                stated = in_time_unit(said, (n,), unit)[0]
+            if points:
+                spans.append(points.span())
+            gap = _scaled(ctx, metric, field, a.value, stated) - _scaled(
+                ctx, metric, field, b.value, stated)
+            size = abs(gap) if stated.value >= 0 else -abs(gap)  # '68 fewer' reads as -68
+            holds = gap != 0 and (gap > 0) == greater and near(stated, size)
+            emphasis = _EMPHASIS.search(said, 0, n.start)
+            if emphasis and holds:
+                spans.append(emphasis.span())
+            hedge = _HEDGE.search(said, 0, n.start)
+            if hedge:  # its interval is the number's own (near)
+                spans.append(hedge.span())
+            cited = (f"{first.member} {a.value:,.6g} and {second.member} {b.value:,.6g}, "
+                     f"{abs(gap):,.6g} apart")
+            spans.append((n.start, n.end))
+            yield Gap(tuple((s + at, e + at) for s, e in spans),
+                      replace(n, start=n.start + at, end=n.end + at), holds, cited)
+
+
+def _shape(said: str, n: ReadNumber, comparatives: list[re.Match[str]],
+           mentions: list[Mention]
+           ) -> tuple[bool, Mention, Mention, list[tuple[int, int]]] | None:
+    """(the first member is the greater, the first member, the second, the spans read) of the
+    gap `n` states, or None when the sentence does not say it in either shape."""
+    by = _BY.search(said, 0, n.start)
+    if by is not None:  # A <comparative> B by N
+        second = next((m for m in mentions if m.span[1] <= by.start()
+                       and not said[m.span[1]:by.start()].strip(" '’s")), None)
+        if second is None:
+            return None
+        comp = [c for c in comparatives if c.end() <= second.span[0]]
+        first = [m for m in mentions if comp and m.span[1] <= comp[-1].start()
+                 and m.name == second.name]
+        if not comp or not first:
+            return None
+        return (comp[-1].group("greater") is not None, first[-1], second,
+                [comp[-1].span(), by.span()])
+    comp = next((c for c in comparatives if c.start() >= n.end
+                 and _UNIT_WORDS.fullmatch(said, n.end, c.start())), None)
+    if comp is None:
+        return None
+    between = _THAN.match(said, comp.end())
+    start = between.end() if between else comp.end()
+    second = next((m for m in mentions if m.span[0] == start), None)
+    if second is None:
+        return None
+    first = [m for m in mentions if m.span[1] <= n.start and m.name == second.name]
+    if not first:
+        return None
+    spans = [comp.span()]
+    if between and between.end() > between.start():
+        spans.append(between.span())
+    owner = _POSSESSIVE.match(said, second.span[1])
+    if owner:
+        spans.append(owner.span())
+    return comp.group("greater") is not None, first[-1], second, spans
+
+
+def _rows(groups: dict[tuple[int, str, str, str], list[Cited]], named: set[str],
+          first: Mention, second: Mention) -> tuple[tuple[str, str], Cited, Cited] | None:
+    """The two members' cited rows of the one breakdown by their dimension the sentence speaks
+    of (its metric's, when it names one); None when none or several are."""
+    found = []
+    for (_, metric, field, dim), rows in groups.items():
+        if dim != first.name or field not in ("value", "delta") or (named and metric not in named):
+            continue
+        by = {dict(c.citation.selector).get(dim): c for c in rows}
+        if first.member in by and second.member in by and first.member != second.member:
+            found.append(((metric, field), by[first.member], by[second.member]))
+    return found[0] if len(found) == 1 else None

@@ -1,0 +1,61 @@
+"""An exception to a quantifier over a cited breakdown is held to the rows too
+(harness/audit/quantifiers.py): 'every store but Online took fewer than 300 orders' says every
+other row meets the bound and Online does not; 'no store but Online took more than 300' the
+same from the other side. Before, the exception was not read: the bound was held to every row,
+Online's too, and the true sentence was withheld.
+
+Generated on the rules analyst's rankings of the shop and the flights: the largest member
+excepted, a bound between it and the next, is served (its words read); the second-largest
+excepted instead, or the bound on the wrong side, is withheld."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from answer_words import clean_cases
+
+from showwork.benchmarks.audit import case_report
+
+_MEMBER = re.compile(r"\[\w+=(\"?)(?P<member>.*?)\1\]")
+
+
+def _rows(answer: dict) -> list[tuple[str, float]]:
+    out = []
+    for claim in answer["claims"]:
+        if claim["kind"] == "measurement":
+            m = _MEMBER.search(claim["sources"][0])
+            assert m is not None
+            out.append((m["member"], claim["value"]))
+    return sorted(out, key=lambda r: -r[1])
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid", "noun", "unit"), [
+    ("shop", "shop_layer", "ranking-005", "store", "orders"),
+    ("flights", "flights_layer", "ranking-007", "airline", "flights"),
+    ("flights", "flights_layer", "ranking-002", "destination", "flights"),
+])
+def test_an_exception_is_held_to_the_rows(request, domain: str, fixture: str, qid: str,
+                                          noun: str, unit: str) -> None:
+    case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
+    rows = _rows(case.answer)
+    (top, high), (second, next_high) = rows[0], rows[1]
+    bound = f"{(high + next_high) / 2:,.0f}"
+    honest = [f"Every {noun} but {top} had fewer than {bound} {unit}.",
+              f"All the others except {top} had fewer than {bound} {unit}.",
+              f"No {noun} but {top} had more than {bound} {unit}."]
+    lies = [f"Every {noun} but {second} had fewer than {bound} {unit}.",
+            f"Every {noun} but {top} had more than {bound} {unit}.",
+            f"No {noun} but {second} had more than {bound} {unit}."]
+
+    def decide(sentence: str):
+        return case_report(case, {**case.answer,
+                                  "answer": f"{case.answer['answer']} {sentence}"})
+
+    for sentence in honest:
+        report = decide(sentence)
+        assert report.decision != "withhold", (sentence, report.to_json()["defects"])
+        assert not any(w in " ".join(report.not_checked) for w in ("but", "except", bound)), \
+            (sentence, report.not_checked)
+    for sentence in lies:
+        assert decide(sentence).decision == "withhold", sentence
