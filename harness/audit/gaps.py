@@ -136,13 +136,13 @@ def _shape(said: str, n: ReadNumber, comparatives: list[re.Match[str]],
                        and not said[m.span[1]:by.start()].strip(" '’s")), None)
         if second is None:
             return None
-        comp = [c for c in comparatives if c.end() <= second.span[0]]
-        first = [m for m in mentions if comp and m.span[1] <= comp[-1].start()
+        before = [c for c in comparatives if c.end() <= second.span[0]]
+        first = [m for m in mentions if before and m.span[1] <= before[-1].start()
                  and m.name == second.name]
-        if not comp or not first:
+        if not before or not first:
             return None
-        return (comp[-1].group("greater") is not None, first[-1], second,
-                [comp[-1].span(), by.span()])
+        return (before[-1].group("greater") is not None, first[-1], second,
+                [before[-1].span(), by.span()])
     comp = next((c for c in comparatives if c.start() >= n.end
                  and _UNIT_WORDS.fullmatch(said, n.end, c.start())), None)
     if comp is None:
