@@ -1132,7 +1132,11 @@ def _duration(text: str, number: ReadNumber) -> bool:
     after = _WORD_PERIOD_AFTER.match(text, number.end)
     if after is None or after.group(1).lower() not in _PERIODS:
         return False
-    before = _word_before(text, number)
+    # the word before a hedge of approximation ('rose by about 12 minutes'); a bound's ('averaged
+    # over 20 minutes') is not: 'over 20' states 20 to 21, and a count of members past a bound
+    # ('two of the three averaged over 20 minutes') is no value
+    before = (number.hedge in APPROXIMATE and _word_before_bound(text, number)) \
+        or _word_before(text, number)
     return (before in _DURATION_CUES or (after.group(2) or "").lower() in _DURATION_AFTER
             or before in ("to", "from") and _MOVED_TO.search(text, 0, number.start) is not None)
 

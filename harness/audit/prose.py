@@ -649,13 +649,14 @@ def _bound(ctx: AnswerContext, bound: tuple[Bound, ...], flagged: set[str]) -> l
 
 RISES = frozenset({"rose", "risen", "rise", "rises", "rising", "increased", "increases", "grew",
                    "grown", "grows", "jumped", "climbed", "gained", "spiked", "surged", "soared",
-                   "doubled", "tripled", "rebounded"})
+                   "doubled", "tripled", "rebounded", "lengthened", "lengthens"})
 FALLS = frozenset({"fell", "fallen", "fall", "falls", "falling", "dropped", "drops", "declined",
                    "declines", "decreased", "decreases", "shrank", "shrunk", "dipped", "slid",
                    "slipped", "collapsed", "plunged", "plummeted", "tumbled", "sank", "slumped",
-                   "tanked", "halved", "contracted"})
-"""Verbs of motion: which way the prose says a metric moved. Adjectives ("lower", "up") are not
-read: "where lower is better" says nothing about the change."""
+                   "tanked", "halved", "contracted", "shortened", "shortens"})
+"""Verbs of motion: which way the prose says a metric moved ('lengthened', 'shortened': of a
+duration). Adjectives ("lower", "up") are not read: "where lower is better" says nothing about
+the change."""
 JUDGES = {**dict.fromkeys(("improved", "improves", "improve", "improving", "recovered",
                            "recovers", "recovering"), 1),
           **dict.fromkeys(("worsened", "worsens", "worsen", "worsening", "deteriorated",
