@@ -63,7 +63,8 @@ TABLES = {
         FROM range(1, 801) t(i)""",
     # a quarterly panel as statistics offices export it: quarters written '2016 Q1', a flow
     # (takings), a percentage (occupancy), a price index the same in every region each
-    # quarter (cpi by name, price_level by data), and a one-letter period number
+    # quarter (cpi by name, price_level by data), a one-letter period number, and a rate its
+    # comment writes with a thousands separator ('per 100,000')
     "region_quarters": """
         SELECT r AS region,
                CAST(2016 + q // 4 AS VARCHAR) || ' Q' || CAST(1 + q % 4 AS VARCHAR) AS "Quarter",
@@ -71,7 +72,8 @@ TABLES = {
                CAST(50 + q + 3 * ri AS DOUBLE) + 0.5 AS occupancy_pct,
                CAST(100 + 1.5 * q AS DOUBLE) AS cpi,
                CAST(90 + 2 * q AS DOUBLE) + 0.25 AS price_level,
-               q + 1 AS t
+               q + 1 AS t,
+               CAST(3 + q % 3 + ri AS DOUBLE) + 0.25 AS deaths
         FROM range(0, 8) a(q), (VALUES ('North', 0), ('South', 1), ('East', 2), ('West', 3)) b(r, ri)""",
     # a stock by several categories: people held, per state x sex x status x quarter (unique on
     # the four together), quarters written '2016-Q1'
@@ -87,8 +89,10 @@ TABLES = {
 
 
 COMMENTS = {("sales", "qty"): "units sold",
-            ("sales", "discount_pct"): INJECTED.replace("revenue", "discounts")}
-"""Column comments: one a synonym, one an instruction that must reach nothing."""
+            ("sales", "discount_pct"): INJECTED.replace("revenue", "discounts"),
+            ("region_quarters", "deaths"): "Deaths per 100,000 residents"}
+"""Column comments: one a synonym, one an instruction that must reach nothing, one a rate
+named with a number written with a thousands separator."""
 
 
 def build(path: Path) -> Path:

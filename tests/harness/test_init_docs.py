@@ -136,6 +136,16 @@ class TestDocNames:
         assert not documented_rate("Infant deaths.")
         assert not documented_rate("Population, 15-17 year olds.")
 
+    def test_a_number_with_a_thousands_separator_is_part_of_the_name(self) -> None:
+        """'AIDS mortality per 100,000 in t' names its column with the whole number; a comma
+        followed by words still ends a name ('crude oil, UK Brent' is 'crude oil')."""
+        names = doc_names({"aidscapita": "AIDS mortality per 100,000 in t",
+                           "ur": "Unemployment rate"}, {"aidscapita": "aidscapita", "ur": "ur"})
+        assert "aids mortality per 100,000" in names["aidscapita"]
+        assert not [n for n in names["aidscapita"] if n.endswith("per 100")]
+        assert head("crude oil, UK Brent 38 API ($/bbl)") == "crude oil"
+        assert head("Sales, 2,500 stores") == "sales"
+
     def test_what_a_description_says_an_average_is(self) -> None:
         """'average price during …' is an average; 'state personal income' is not."""
         assert head("average price during fiscal year, including taxes") == "average price"

@@ -111,6 +111,22 @@ class TestRoles:
             "deliveries.parcels": "amount"}
 
 
+    def test_a_number_in_a_documented_name_stays_whole(self, traps) -> None:
+        """A rate commented 'Deaths per 100,000 residents' is named with its whole number, and
+        a question saying so is read and answered (its name had ended at '100', leaving '000'
+        unread); the mean over a quarter's regions is the gold."""
+        gov = yaml.safe_load((traps["root"] / "governance.yaml").read_text(encoding="utf-8"))
+        names = [s for m in gov["metrics"].values() for s in m.get("synonyms", [])
+                 if "deaths per" in s]
+        assert "deaths per 100,000 residents" in names
+        assert not [s for s in names if s.endswith("per 100")]
+        answer, _ = _ask(traps["layer"], "d1", "What were deaths per 100,000 residents in "
+                                                 "the third quarter of 2016?")
+        gold = _sql(traps, "SELECT avg(deaths) FROM region_quarters WHERE \"Quarter\" = "
+                           "'2016 Q3'")
+        assert answer["value"] == pytest.approx(gold)
+
+
 class TestTime:
     @pytest.mark.parametrize(("text", "start"), PERIODS)
     def test_text_periods_read_as_their_first_day(self, tmp_path: Path, text: str,
