@@ -11,6 +11,7 @@ from showwork.protocol.reading._calendar import Period
 from showwork.protocol.reading._words import Span, overlaps
 from showwork.protocol.reading.account import (
     ReadSpan,
+    entity_lemmas,
     entry_words,
     is_listed,
     lemma,
@@ -153,6 +154,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
     spans += _whole(text, list(by_kind["metric"]), asks, catalog) + negated + anchored
     spans += _all_of(text, list(by_kind["dimension"]), asks, catalog)
+    spans += _all_things(text, by_kind["metric"], mentions, catalog)
     spans += _by_what_follows(text, mentions, asks)
     if asks.breakdown and asks.ranking is None:  # 'Break down cancellations by airport'
         spans += [ReadSpan(m.group(0), m.span(), "shape", "breakdown")
@@ -873,6 +875,31 @@ def _all_of(text: str, dimensions: list[Mention], asks: Asks, catalog: dict[str,
         if n == len(members):
             out.append(ReadSpan(said["n"], said.span("n"), "qualifier",
                                 f"all {n} {d.name}: the whole, no filter"))
+    return out
+
+
+_ALL_THINGS = re.compile(r"\b(?P<all>all)\s+(?:of\s+)?(?:the\s+|our\s+)?(?P<noun>[a-z]+)\b",
+                         re.IGNORECASE)
+
+
+def _all_things(text: str, metrics: tuple[Mention, ...], mentions: list[Mention],
+                catalog: dict[str, Any]) -> list[ReadSpan]:
+    """'The total current balance of all loans': 'all' before the noun of an entity the
+    catalog's dimensions belong to (the things its rows are) is every one of them, no filter,
+    as 'of loans' alone is. Not before a member or a metric (read as those are), not 'which of
+    all loans' (one picked out of them), and only where a metric is named."""
+    if not metrics:
+        return []
+    dims = catalog.get("dimensions") or {}
+    things = entity_lemmas(tuple(str(info.get("qualified") or d) for d, info in dims.items()))
+    out = []
+    for m in _ALL_THINGS.finditer(text):
+        noun = m.span("noun")
+        if lemma(m["noun"]) not in things or _PICKED_OF.search(text[:m.start()].rstrip()) \
+                or overlaps(noun, [x.span for x in mentions]):
+            continue
+        out.append(ReadSpan(m["all"], m.span("all"), "qualifier",
+                            f"all {m['noun']}: every one, no filter"))
     return out
 
 

@@ -127,6 +127,19 @@ class TestRoles:
         assert answer["value"] == pytest.approx(gold)
 
 
+    def test_all_of_the_things_a_table_holds_is_the_whole(self, traps) -> None:
+        """'The total amount of all sales': every sale, no filter (the sales table's entity);
+        'all things' names no entity of the draft and stays unread."""
+        from showwork.protocol.reading import read_text
+
+        catalog = traps["layer"].catalog()
+        whole = read_text("What was the total amount of all sales in March 2024?", catalog)
+        assert [m.name for m in whole.metrics] == ["amount"] and whole.unread == []
+        assert whole.members == ()
+        other = read_text("What was the total amount of all things in March 2024?", catalog)
+        assert "all things" in other.unread
+
+
 class TestTime:
     @pytest.mark.parametrize(("text", "start"), PERIODS)
     def test_text_periods_read_as_their_first_day(self, tmp_path: Path, text: str,
