@@ -1554,8 +1554,10 @@ def unit_of(c: Column, role: str, d: TableDraft, currency: str | None) -> str | 
         return str(d.values[currency][0]).lower()
     if re.search(r"(^|_)(pct|percent)($|_)", name):
         return "percent"
-    if role == "average" and _RATE.search(name) and c.low is not None \
-            and float(c.low) >= 0 and 1 < float(c.high) <= 100:
+    said = snake(head(_said(c) or ""))  # 'Percentage of the population that is Black'
+    if role == "average" and (_RATE.search(name) or _RATE.search(said)
+                              or re.search(r"(^|_)(percent|pct)($|_)", said)) \
+            and c.low is not None and float(c.low) >= 0 and 1 < float(c.high) <= 100:
         return "percent"  # occupancy 65 of 100: a rate written on a 0-100 scale
     if c.low is not None and not c.integral and float(c.low) >= 0 and float(c.high) <= 1:
         return "fraction"

@@ -66,7 +66,7 @@ TABLES = {
     # quarter (cpi by name, price_level by data), a one-letter period number, and a rate its
     # comment writes with a thousands separator ('per 100,000'), and two documented counts:
     # people held in a state at a date (guests 'in hotels', a stock) and events of a period
-    # (arrivals 'in the quarter', a flow)
+    # (arrivals 'in the quarter', a flow); a percentage only its comment calls one (filled)
     "region_quarters": """
         SELECT r AS region,
                CAST(2016 + q // 4 AS VARCHAR) || ' Q' || CAST(1 + q % 4 AS VARCHAR) AS "Quarter",
@@ -77,7 +77,8 @@ TABLES = {
                q + 1 AS t,
                CAST(3 + q % 3 + ri AS DOUBLE) + 0.25 AS deaths,
                200 + 10 * q + 30 * ri AS guests,
-               500 + 7 * q + 11 * ri AS arrivals
+               500 + 7 * q + 11 * ri AS arrivals,
+               CAST(40 + q + 5 * ri AS DOUBLE) + 0.5 AS filled
         FROM range(0, 8) a(q), (VALUES ('North', 0), ('South', 1), ('East', 2), ('West', 3)) b(r, ri)""",
     # a stock by several categories: people held, per state x sex x status x quarter (unique on
     # the four together), quarters written '2016-Q1'
@@ -96,7 +97,8 @@ COMMENTS = {("sales", "qty"): "units sold",
             ("sales", "discount_pct"): INJECTED.replace("revenue", "discounts"),
             ("region_quarters", "deaths"): "Deaths per 100,000 residents",
             ("region_quarters", "guests"): "Number of guests in hotels",
-            ("region_quarters", "arrivals"): "Number of arrivals in the quarter"}
+            ("region_quarters", "arrivals"): "Number of arrivals in the quarter",
+            ("region_quarters", "filled"): "Percentage of the rooms that are filled"}
 """Column comments: one a synonym, one an instruction that must reach nothing, one a rate
 named with a number written with a thousands separator."""
 

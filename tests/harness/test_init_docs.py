@@ -336,6 +336,32 @@ class TestDocumentedRatesAndLevels:
         assert roles["deaths"] == "amount"
         assert roles["people"] == roles["pop1517"] == "stock"
 
+    def test_a_documented_percentage_is_read_as_the_metric_asked(self, tmp_path: Path) -> None:
+        """A state × year panel whose column 'black' is documented 'Percentage of the population
+        that is Black' (causaldata::texas): the draft gives it unit percent, so 'what percentage
+        of the population was Black in Utah in 2004' asks for it, not for a share of a total."""
+        from showwork.benchmarks.init_questions import _ask
+        from showwork.harness.project import Project
+
+        folder = tmp_path / "data"
+        folder.mkdir()
+        states = ("Ohio", "Utah", "Iowa", "Texas", "Maine")
+        rows = [f"{s},{y},{2 + 11 * i + (y % 3) * 0.5}" for i, s in enumerate(states)
+                for y in range(2001, 2009)]
+        (folder / "panel.csv").write_text("state,year,black\n" + "\n".join(rows) + "\n",
+                                          encoding="utf-8")
+        (folder / "panel.md").write_text("### Format\n\nblack\n\nPercentage of the population "
+                                         "that is Black\n", encoding="utf-8")
+        init_project(tmp_path / "draft", folder)
+        layer = Project.open(tmp_path / "draft").layer()
+        try:
+            answer, _ = _ask(layer, "b1", "What percentage of the population was Black in Utah "
+                                          "in 2004?")
+            gold = layer.run_sql("SELECT black FROM panel WHERE state = 'Utah' AND year = 2004")
+            assert answer.get("value") == pytest.approx(gold[0][0])
+        finally:
+            layer.close()
+
     @pytest.mark.parametrize(("said", "role"), [
         ("numeric. Number of Black men in prison", "stock"),  # causaldata::texas
         ("Number of children in school.", "stock"),

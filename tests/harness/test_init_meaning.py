@@ -113,6 +113,22 @@ class TestRoles:
         assert answer["value"] == pytest.approx(_sql(
             traps, "SELECT sum(arrivals) FROM region_quarters WHERE \"Quarter\" LIKE '2017%'"))
 
+    def test_a_documented_percentage_is_one(self, traps) -> None:
+        """A column only its comment calls a percentage ('Percentage of the rooms that are
+        filled', 40-80) is averaged in percent, and 'what percentage of the rooms were filled'
+        asks for it, not for a share of a total; a rate's unit from its name stays as it was,
+        and a documented count gets none."""
+        gov = yaml.safe_load((traps["root"] / "governance.yaml").read_text(encoding="utf-8"))
+        metrics = gov["metrics"]
+        assert metrics["avg_filled"]["unit"] == "percent"
+        assert metrics["avg_occupancy_pct"]["unit"] == "percent"
+        assert (metrics.get("arrivals") or {}).get("unit") != "percent"
+        answer, _ = _ask(traps["layer"], "f1", "What percentage of the rooms were filled in "
+                                                 "the North in the third quarter of 2016?")
+        assert answer["value"] == pytest.approx(_sql(
+            traps, "SELECT avg(filled) FROM region_quarters WHERE region = 'North' AND "
+                   "\"Quarter\" = '2016 Q3'"))
+
     def test_where_they_must_not_fire(self, traps) -> None:
         """Events stay events: an order's quantity is summed, a city's homes sold the same in
         every city are still summed, an inventory stays a snapshot, an order number a key."""
