@@ -116,6 +116,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     mentions = restate(text, mentions, catalog, [p.span for p in named.found])
     mentions = _heads(text, _ratio_of_share(text, mentions, catalog, named.found), catalog)
     mentions, negated = _negated(text, mentions, catalog)
+    mentions, things = _member_things(text, mentions, catalog)
     mentions, excluded, cut, only = exclusions(text, mentions)
     ranges = _clock_ranges(text, catalog, mentions)
     periods = _the_year(text, _anchored(_without(named, mentions), text), mentions, catalog)
@@ -152,7 +153,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += [ReadSpan(s.words, s.span, "shape", s.detail) for s in asks.spans] + overall
     spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a question of quantity")
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
-    spans += _whole(text, list(by_kind["metric"]), asks, catalog) + negated + anchored
+    spans += _whole(text, list(by_kind["metric"]), asks, catalog) + negated + anchored + things
     spans += _all_of(text, list(by_kind["dimension"]), asks, catalog)
     spans += _all_things(text, by_kind["metric"], mentions, catalog)
     spans += _by_what_follows(text, mentions, asks)
@@ -876,6 +877,29 @@ def _all_of(text: str, dimensions: list[Mention], asks: Asks, catalog: dict[str,
             out.append(ReadSpan(said["n"], said.span("n"), "qualifier",
                                 f"all {n} {d.name}: the whole, no filter"))
     return out
+
+
+def _member_things(text: str, mentions: list[Mention], catalog: dict[str, Any]
+                   ) -> tuple[list[Mention], list[ReadSpan]]:
+    """'What share of revenue came from chicken pizzas': a count of rows (unit count) named
+    right after a member ('chicken pizzas', 'joint loans') says what the member filters, not
+    a second metric, when another metric is named (revenue); alone ('how many chicken pizzas')
+    it is the metric asked for."""
+    entries = catalog.get("metrics") or {}
+    metrics = [m for m in mentions if m.kind == "metric"]
+    members = [m for m in mentions if m.kind == "member"]
+    out, spans = [], []
+    for m in mentions:
+        info = entries.get(m.name) or {} if m.kind == "metric" else {}
+        after = [x for x in members if not text[x.span[1]:m.span[0]].strip()
+                 and x.span[1] <= m.span[0]]
+        if after and info.get("unit") == "count" and info.get("type") == "simple" \
+                and any(x.name != m.name for x in metrics):
+            spans.append(ReadSpan(m.words, m.span, "qualifier",
+                                  f"{after[-1].member} {m.words}: what the member filters"))
+            continue
+        out.append(m)
+    return out, spans
 
 
 _ALL_THINGS = re.compile(r"\b(?P<all>all)\s+(?:of\s+)?(?:the\s+|our\s+)?(?P<noun>[a-z]+)\b",

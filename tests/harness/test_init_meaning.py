@@ -170,6 +170,19 @@ class TestRoles:
         assert "all things" in other.unread
 
 
+    def test_a_count_after_a_member_is_what_it_filters(self, traps) -> None:
+        """'What share of the amount came from S01 sales': the sales are S01's rows, not a
+        second metric beside the amount (a share of one metric); 'how many S01 sales' still
+        asks for the count."""
+        from showwork.protocol.reading import read_text
+
+        catalog = traps["layer"].catalog()
+        share = read_text("What share of the amount came from S01 sales in March 2024?", catalog)
+        assert [m.name for m in share.metrics] == ["amount"] and share.unread == []
+        count = read_text("How many S01 sales were there in March 2024?", catalog)
+        assert [m.name for m in count.metrics] == ["sale_count"]
+
+
 class TestTime:
     @pytest.mark.parametrize(("text", "start"), PERIODS)
     def test_text_periods_read_as_their_first_day(self, tmp_path: Path, text: str,
