@@ -153,7 +153,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += [ReadSpan(s.words, s.span, "shape", s.detail) for s in asks.spans] + overall
     spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a question of quantity")
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
-    spans += _whole(text, list(by_kind["metric"]), asks, catalog) + negated + anchored + things
+    spans += _whole(text, list(by_kind["metric"]), asks, catalog, by_kind["member"]) + negated \
+        + anchored + things
     spans += _all_of(text, list(by_kind["dimension"]), asks, catalog)
     spans += _all_things(text, by_kind["metric"], mentions, catalog)
     spans += _by_what_follows(text, mentions, asks)
@@ -970,12 +971,21 @@ _AT_THE_END = re.compile(r"\b(?:(?:at|by|as\s+of|from|to|between|and)\s+)?the\s+
 _OVERALL_WORDS = re.compile(r"\b(?:overall|altogether|combined|in\s+all|in\s+total|statewide|"
                             r"nationwide|company[- ]?wide|business-wide|"
                             r"(?:across|over|for|in)\s+all\s+of)\b", re.IGNORECASE)
-_BEFORE_METRIC = re.compile(r"\b(all|total|whole|entire)\s+(?:(?:of\s+)?(?:the|our)\s+)?"
-                            r"(?:(?:19|20)\d\d\s+)?$", re.IGNORECASE)
+_BEFORE_METRIC = re.compile(r"\b(all|total|whole|entire)\s+(?:number\s+of\s+)?"
+                            r"(?:(?:of\s+)?(?:the|our)\s+)?(?:(?:19|20)\d\d\s+)?$", re.IGNORECASE)
 
 
-def _whole(text: str, metrics: list[Mention], asks: Asks, catalog: dict[str, Any]
-           ) -> list[ReadSpan]:
+def _before_members(text: str, start: int, members: tuple[Mention, ...]) -> int:
+    """Where the words before a metric begin once the members naming its part are passed over
+    ('the total number of mumps cases': 'total' is said of mumps cases)."""
+    for x in sorted(members, key=lambda x: x.span, reverse=True):
+        if x.span[1] <= start and not text[x.span[1]:start].strip():
+            start = x.span[0]
+    return start
+
+
+def _whole(text: str, metrics: list[Mention], asks: Asks, catalog: dict[str, Any],
+           members: tuple[Mention, ...] = ()) -> list[ReadSpan]:
     """'Overall', 'in total', 'all flights', 'total revenue': the metric over the whole of what
     the rest of the question names, read only where that is what the answer gives: a summable
     metric for 'total', no ranking or breakdown for 'overall' (which would ask for another
@@ -993,7 +1003,7 @@ def _whole(text: str, metrics: list[Mention], asks: Asks, catalog: dict[str, Any
         out += [ReadSpan(m.group(0), m.span(), "qualifier", "the value at the end")
                 for m in _AT_THE_END.finditer(text)]
     for m in metrics:
-        said = _BEFORE_METRIC.search(text[:m.span[0]])
+        said = _BEFORE_METRIC.search(text[:_before_members(text, m.span[0], members)])
         if said is None:
             continue
         word = said.group(1).lower()
