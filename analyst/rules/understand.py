@@ -16,6 +16,7 @@ from showwork.analyst.rules.shares import read_share
 from showwork.protocol.reading import (
     Gap,
     Mention,
+    Period,
     Reading,
     previous_period,
     rate_metrics,
@@ -235,6 +236,12 @@ def _add_filter(q: Understood, dim: str, member: str, op: str = "in") -> None:
     q.filters.append({"dimension": dim, "op": op, "values": [member]})
 
 
+def _apart(a: Period, b: Period) -> bool:
+    """Two periods neither of which holds the other ('1970' and '1980'; not 'March' within
+    '2019', which names one period)."""
+    return a.end < b.start or b.end < a.start
+
+
 def _windows(q: Understood, reading: Reading, catalog: dict[str, Any]) -> bool:
     """The window named, and for a change the one before: two periods named are compared,
     the earlier as the previous ('from the end of February to the end of March'). True when
@@ -245,7 +252,10 @@ def _windows(q: Understood, reading: Reading, catalog: dict[str, Any]) -> bool:
     if asks.cumulative and not moved:
         return _running(q, reading, catalog)
     if periods:
-        if moved and len(periods) >= 2:
+        # 'in 1970 and 1980': two periods named side by side are each asked for, never the
+        # first alone (the second had been dropped without a word): both, set side by side
+        if moved and len(periods) >= 2 or len(periods) == 2 and not asks.series \
+                and _apart(periods[0], periods[1]):
             earlier, later = sorted(periods[:2], key=lambda p: (p.start, p.end))
             q.window, q.previous = window_of(later), window_of(earlier)
             q.explicit = True

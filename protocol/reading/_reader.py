@@ -11,6 +11,7 @@ from showwork.protocol.reading._calendar import Period
 from showwork.protocol.reading._words import Span, overlaps
 from showwork.protocol.reading.account import (
     ReadSpan,
+    entity_lemmas,
     entry_words,
     is_listed,
     lemma,
@@ -115,6 +116,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     mentions = restate(text, mentions, catalog, [p.span for p in named.found])
     mentions = _heads(text, _ratio_of_share(text, mentions, catalog, named.found), catalog)
     mentions, negated = _negated(text, mentions, catalog)
+    mentions, things = _member_things(text, mentions, catalog)
     mentions, excluded, cut, only = exclusions(text, mentions)
     ranges = _clock_ranges(text, catalog, mentions)
     periods = _the_year(text, _anchored(_without(named, mentions), text), mentions, catalog)
@@ -151,8 +153,10 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += [ReadSpan(s.words, s.span, "shape", s.detail) for s in asks.spans] + overall
     spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a question of quantity")
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
-    spans += _whole(text, list(by_kind["metric"]), asks, catalog) + negated + anchored
+    spans += _whole(text, list(by_kind["metric"]), asks, catalog, by_kind["member"]) + negated \
+        + anchored + things
     spans += _all_of(text, list(by_kind["dimension"]), asks, catalog)
+    spans += _all_things(text, by_kind["metric"], mentions, catalog)
     spans += _by_what_follows(text, mentions, asks)
     if asks.breakdown and asks.ranking is None:  # 'Break down cancellations by airport'
         spans += [ReadSpan(m.group(0), m.span(), "shape", "breakdown")
@@ -876,6 +880,54 @@ def _all_of(text: str, dimensions: list[Mention], asks: Asks, catalog: dict[str,
     return out
 
 
+def _member_things(text: str, mentions: list[Mention], catalog: dict[str, Any]
+                   ) -> tuple[list[Mention], list[ReadSpan]]:
+    """'What share of revenue came from chicken pizzas': a count of rows (unit count) named
+    right after a member ('chicken pizzas', 'joint loans') says what the member filters, not
+    a second metric, when another metric is named (revenue); alone ('how many chicken pizzas')
+    it is the metric asked for."""
+    entries = catalog.get("metrics") or {}
+    metrics = [m for m in mentions if m.kind == "metric"]
+    members = [m for m in mentions if m.kind == "member"]
+    out, spans = [], []
+    for m in mentions:
+        info = entries.get(m.name) or {} if m.kind == "metric" else {}
+        after = [x for x in members if not text[x.span[1]:m.span[0]].strip()
+                 and x.span[1] <= m.span[0]]
+        if after and info.get("unit") == "count" and info.get("type") == "simple" \
+                and any(x.name != m.name for x in metrics):
+            spans.append(ReadSpan(m.words, m.span, "qualifier",
+                                  f"{after[-1].member} {m.words}: what the member filters"))
+            continue
+        out.append(m)
+    return out, spans
+
+
+_ALL_THINGS = re.compile(r"\b(?P<all>all)\s+(?:of\s+)?(?:the\s+|our\s+)?(?P<noun>[a-z]+)\b",
+                         re.IGNORECASE)
+
+
+def _all_things(text: str, metrics: tuple[Mention, ...], mentions: list[Mention],
+                catalog: dict[str, Any]) -> list[ReadSpan]:
+    """'The total current balance of all loans': 'all' before the noun of an entity the
+    catalog's dimensions belong to (the things its rows are) is every one of them, no filter,
+    as 'of loans' alone is. Not before a member or a metric (read as those are), not 'which of
+    all loans' (one picked out of them), and only where a metric is named."""
+    if not metrics:
+        return []
+    dims = catalog.get("dimensions") or {}
+    things = entity_lemmas(tuple(str(info.get("qualified") or d) for d, info in dims.items()))
+    out = []
+    for m in _ALL_THINGS.finditer(text):
+        noun = m.span("noun")
+        if lemma(m["noun"]) not in things or _PICKED_OF.search(text[:m.start()].rstrip()) \
+                or overlaps(noun, [x.span for x in mentions]):
+            continue
+        out.append(ReadSpan(m["all"], m.span("all"), "qualifier",
+                            f"all {m['noun']}: every one, no filter"))
+    return out
+
+
 _SIZE_IN = re.compile(rf"\b(?P<n>{SIZE_WORDS})\s", re.IGNORECASE)
 
 
@@ -919,12 +971,21 @@ _AT_THE_END = re.compile(r"\b(?:(?:at|by|as\s+of|from|to|between|and)\s+)?the\s+
 _OVERALL_WORDS = re.compile(r"\b(?:overall|altogether|combined|in\s+all|in\s+total|statewide|"
                             r"nationwide|company[- ]?wide|business-wide|"
                             r"(?:across|over|for|in)\s+all\s+of)\b", re.IGNORECASE)
-_BEFORE_METRIC = re.compile(r"\b(all|total|whole|entire)\s+(?:(?:of\s+)?(?:the|our)\s+)?"
-                            r"(?:(?:19|20)\d\d\s+)?$", re.IGNORECASE)
+_BEFORE_METRIC = re.compile(r"\b(all|total|whole|entire)\s+(?:number\s+of\s+)?"
+                            r"(?:(?:of\s+)?(?:the|our)\s+)?(?:(?:19|20)\d\d\s+)?$", re.IGNORECASE)
 
 
-def _whole(text: str, metrics: list[Mention], asks: Asks, catalog: dict[str, Any]
-           ) -> list[ReadSpan]:
+def _before_members(text: str, start: int, members: tuple[Mention, ...]) -> int:
+    """Where the words before a metric begin once the members naming its part are passed over
+    ('the total number of mumps cases': 'total' is said of mumps cases)."""
+    for x in sorted(members, key=lambda x: x.span, reverse=True):
+        if x.span[1] <= start and not text[x.span[1]:start].strip():
+            start = x.span[0]
+    return start
+
+
+def _whole(text: str, metrics: list[Mention], asks: Asks, catalog: dict[str, Any],
+           members: tuple[Mention, ...] = ()) -> list[ReadSpan]:
     """'Overall', 'in total', 'all flights', 'total revenue': the metric over the whole of what
     the rest of the question names, read only where that is what the answer gives: a summable
     metric for 'total', no ranking or breakdown for 'overall' (which would ask for another
@@ -942,7 +1003,7 @@ def _whole(text: str, metrics: list[Mention], asks: Asks, catalog: dict[str, Any
         out += [ReadSpan(m.group(0), m.span(), "qualifier", "the value at the end")
                 for m in _AT_THE_END.finditer(text)]
     for m in metrics:
-        said = _BEFORE_METRIC.search(text[:m.span[0]])
+        said = _BEFORE_METRIC.search(text[:_before_members(text, m.span[0], members)])
         if said is None:
             continue
         word = said.group(1).lower()

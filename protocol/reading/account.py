@@ -155,14 +155,14 @@ def entry_words(catalog: dict[str, Any], metrics: list[str], dimensions: list[st
     dims = catalog.get("dimensions") or {}
     for d in dimensions:
         out |= _words_of(d, dims.get(d) or {})
-    out |= _entities(tuple(str(info.get("qualified") or d) for d, info in dims.items()))
+    out |= entity_lemmas(tuple(str(info.get("qualified") or d) for d, info in dims.items()))
     if any(_averaged(entries.get(m) or {}) for m in metrics):
         out |= {"averag", "mean"}
     return out
 
 
 @lru_cache(maxsize=64)
-def _entities(qualified: tuple[str, ...]) -> frozenset[str]:
+def entity_lemmas(qualified: tuple[str, ...]) -> frozenset[str]:
     """The words of every entity the dimensions belong to ('origin_airport__name': origin,
     airport)."""
     return frozenset(lemma(w) for q in qualified for e in q.split("__")[:-1] for w in e.split("_"))

@@ -265,6 +265,14 @@ after the metric is its own predicate, not a move (a change is asked as 'how muc
 and never a word that sets part of it apart ('how many transactions excluding quick buys')."""
 
 
+def _verb_like(word: str) -> bool:
+    """A word that can be the metric's own predicate: a verb of moving or a past form ('fell',
+    'dropped', 'reported'), never a noun that names something else ('how many Black women
+    were in prison': 'women' is no verb of 'Black men in prison')."""
+    w = word.lower()
+    return w in MOVES or w.endswith("ed")
+
+
 def _share(masked: str) -> Share | None:
     m = _SHARE.search(masked)
     return Share(m.group(0), m.span()) if m else None
@@ -538,7 +546,7 @@ def _used(text: str, masked: str, moving: str, ranking: Ranking | None, grain_sp
                 if not overlaps(m.span(), list(ranking.spans))]
     out += [GrammarSpan(m.group(0), m.span(), "change") for m in _MOVES.finditer(moving)]
     out += [GrammarSpan(m.group(2), m.span(2), "the metric's own verb")
-            for m in _HOW_MUCH_FELL.finditer(masked)]
+            for m in _HOW_MUCH_FELL.finditer(masked) if _verb_like(m.group(2))]
     if compare is not None:
         metric_spans = [x.span for x in mentions if x.kind == "metric"]
         out += [GrammarSpan(m.group(0), m.span(), "compare") for m in COMPARE.finditer(text)

@@ -105,7 +105,9 @@ def _paragraph_after(lines: list[str], start: int, wanted: dict[str, str]) -> tu
 NAME_WORDS = 6
 """A description's head this short is a name for the column (longer ones only describe)."""
 
-_HEAD_END = re.compile(r"[,;:()\[\].]|\s[-–—]\s")
+_HEAD_END = re.compile(r"[;:()\[\]]|(?<!\d)[,.]|[,.](?!\d)|\s[-–—]\s")
+"""Where a description's naming part ends: punctuation, or a comma or point that is no part
+of a number ('AIDS mortality per 100,000', 'per 1.5 km' keep their number whole)."""
 _CUT = {"during", "for", "in", "at", "from", "including", "excluding", "with", "where", "which",
         "that", "and", "expressed", "under", "since", "until", "as", "when", "who", "whose",
         "on", "by", "is", "are", "was", "were", "been", "be", "has", "have", "had"}
@@ -133,6 +135,8 @@ def head(description: str) -> str:
     'crude oil'
     >>> head("numeric. Unemployment rate.")
     'unemployment rate'
+    >>> head("AIDS mortality per 100,000 in t")
+    'aids mortality per 100,000'
     """
     first = _HEAD_END.split(_plain(description), maxsplit=1)[0]
     out: list[str] = []

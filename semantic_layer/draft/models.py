@@ -638,6 +638,7 @@ def _panel_roles(source: Source, d: TableDraft) -> None:
     d.quantity = singular(named[-1]) if named else None
     for c in d.table.columns:
         role = d.roles[c.name].role
+        held_in: str | None = None
         if d.quantity and role == "amount" and c.kind in ("integer", "number"):
             d.set(c.name, "average", f"a column of {d.table.name}: a {d.quantity}, averaged "
                   "over time and members, never summed")
@@ -669,13 +670,16 @@ def _panel_roles(source: Source, d: TableDraft) -> None:
         elif _STOCK.search(digits_apart(name)) and role == "amount" and _documented_total(c):
             d.set(c.name, "amount", f"documented as a total ('{head(_said(c) or '')}'): what "
                   f"each {time.grain} adds, summed across members and over time")
-        elif (_STOCK.search(digits_apart(name)) or _LEVEL.search(snake(head(_said(c) or ""))))\
+        elif (_STOCK.search(digits_apart(name)) or _LEVEL.search(snake(head(_said(c) or "")))
+              or (held_in := _documented_held(c)) is not None) \
                 and role not in ("average", "identifier", "snapshot"):
             across = _repeated_across(source, d, c)
             held = "".join(f"{words(m)} per " for m in d.observed if m != across)
             if across:
                 d.repeated[c.name] = across
-            d.set(c.name, "stock", f"a level per {held}{time.grain}" + (
+            said = f"documented as a number of things held in a state ('{held_in}'): " \
+                if held_in else ""
+            d.set(c.name, "stock", f"{said}a level per {held}{time.grain}" + (
                 f", the same on each {words(across)}'s row (counted once)"
                 if across else " (one row each)") + ": summed across members, its last period "
                 "over time (non_additive_dimension)")
@@ -725,6 +729,28 @@ def _balanced(source: Source, t: Table, rest: tuple[str, ...], across: str,
                                                    expression=exp.column("k", "b")))
     ((n,),) = source.rows(select.sql(source.dialect))
     return int(n) == 0
+
+
+_HELD_IN = re.compile(r"^(?:the\s+)?number\s+of\s+(?P<things>[a-z][a-z\s-]*?)\s+(?:in|on)\s+"
+                      r"(?:the\s+)?(?P<state>[a-z][a-z\s-]*?)\s*\.?$")
+"""'Number of Black men in prison', 'number of patients in hospital': a count of things held
+in a state, described by nothing else."""
+_WHEN = re.compile(r"\b(?:t|time|times|period|periods|year|years|quarter|quarters|month|months|"
+                   r"week|weeks|day|days|season|seasons|window|interval|total)\b")
+"""Words that make 'in …' a period, not a state ('number of births in the year')."""
+
+
+def _documented_held(c: Column) -> str | None:
+    """The column's documentation when it counts things held in a state ('Number of Black men
+    in prison', 'number of children in school'): people or things that are somewhere at a
+    date, a level, not events that happen in a period. None when 'in …' names a time ('in t',
+    'in the year') or the column holds a negative number (a count never does; a half here and
+    there is an interpolated count: texas's bmprison holds one 3648.5)."""
+    said = " ".join(without_storage_type(_said(c) or "").lower().split())
+    m = _HELD_IN.match(said)
+    if m is None or _WHEN.search(m["state"]) or c.low is None or float(c.low) < 0:
+        return None
+    return said.rstrip(" .")
 
 
 def _documented_total(c: Column) -> bool:
@@ -1528,8 +1554,10 @@ def unit_of(c: Column, role: str, d: TableDraft, currency: str | None) -> str | 
         return str(d.values[currency][0]).lower()
     if re.search(r"(^|_)(pct|percent)($|_)", name):
         return "percent"
-    if role == "average" and _RATE.search(name) and c.low is not None \
-            and float(c.low) >= 0 and 1 < float(c.high) <= 100:
+    said = snake(head(_said(c) or ""))  # 'Percentage of the population that is Black'
+    if role == "average" and (_RATE.search(name) or _RATE.search(said)
+                              or re.search(r"(^|_)(percent|pct)($|_)", said)) \
+            and c.low is not None and float(c.low) >= 0 and 1 < float(c.high) <= 100:
         return "percent"  # occupancy 65 of 100: a rate written on a 0-100 scale
     if c.low is not None and not c.integral and float(c.low) >= 0 and float(c.high) <= 1:
         return "fraction"

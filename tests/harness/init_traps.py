@@ -63,7 +63,10 @@ TABLES = {
         FROM range(1, 801) t(i)""",
     # a quarterly panel as statistics offices export it: quarters written '2016 Q1', a flow
     # (takings), a percentage (occupancy), a price index the same in every region each
-    # quarter (cpi by name, price_level by data), and a one-letter period number
+    # quarter (cpi by name, price_level by data), a one-letter period number, and a rate its
+    # comment writes with a thousands separator ('per 100,000'), and two documented counts:
+    # people held in a state at a date (guests 'in hotels', a stock) and events of a period
+    # (arrivals 'in the quarter', a flow); a percentage only its comment calls one (filled)
     "region_quarters": """
         SELECT r AS region,
                CAST(2016 + q // 4 AS VARCHAR) || ' Q' || CAST(1 + q % 4 AS VARCHAR) AS "Quarter",
@@ -71,7 +74,11 @@ TABLES = {
                CAST(50 + q + 3 * ri AS DOUBLE) + 0.5 AS occupancy_pct,
                CAST(100 + 1.5 * q AS DOUBLE) AS cpi,
                CAST(90 + 2 * q AS DOUBLE) + 0.25 AS price_level,
-               q + 1 AS t
+               q + 1 AS t,
+               CAST(3 + q % 3 + ri AS DOUBLE) + 0.25 AS deaths,
+               200 + 10 * q + 30 * ri AS guests,
+               500 + 7 * q + 11 * ri AS arrivals,
+               CAST(40 + q + 5 * ri AS DOUBLE) + 0.5 AS filled
         FROM range(0, 8) a(q), (VALUES ('North', 0), ('South', 1), ('East', 2), ('West', 3)) b(r, ri)""",
     # a stock by several categories: people held, per state x sex x status x quarter (unique on
     # the four together), quarters written '2016-Q1'
@@ -87,8 +94,13 @@ TABLES = {
 
 
 COMMENTS = {("sales", "qty"): "units sold",
-            ("sales", "discount_pct"): INJECTED.replace("revenue", "discounts")}
-"""Column comments: one a synonym, one an instruction that must reach nothing."""
+            ("sales", "discount_pct"): INJECTED.replace("revenue", "discounts"),
+            ("region_quarters", "deaths"): "Deaths per 100,000 residents",
+            ("region_quarters", "guests"): "Number of guests in hotels",
+            ("region_quarters", "arrivals"): "Number of arrivals in the quarter",
+            ("region_quarters", "filled"): "Percentage of the rooms that are filled"}
+"""Column comments: one a synonym, one an instruction that must reach nothing, one a rate
+named with a number written with a thousands separator."""
 
 
 def build(path: Path) -> Path:

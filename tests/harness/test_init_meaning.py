@@ -99,6 +99,36 @@ class TestRoles:
             "region_quarters.price_level": "index", "region_quarters.t": "time part",
             "prisoners.quarter_label": "time", "prisoners.count": "stock"}
 
+    def test_a_documented_count_held_in_a_state_is_a_stock(self, traps) -> None:
+        """Guests commented 'Number of guests in hotels' are a level: 2017's guests are its
+        last quarter's, summed over regions; arrivals 'in the quarter' are events, summed
+        over 2017's quarters."""
+        roles = traps["roles"]
+        assert (roles["region_quarters.guests"], roles["region_quarters.arrivals"]) == (
+            "stock", "amount")
+        answer, _ = _ask(traps["layer"], "g1", "How many guests were in hotels in 2017?")
+        assert answer["value"] == pytest.approx(_sql(
+            traps, "SELECT sum(guests) FROM region_quarters WHERE \"Quarter\" = '2017 Q4'"))
+        answer, _ = _ask(traps["layer"], "g2", "How many arrivals were there in 2017?")
+        assert answer["value"] == pytest.approx(_sql(
+            traps, "SELECT sum(arrivals) FROM region_quarters WHERE \"Quarter\" LIKE '2017%'"))
+
+    def test_a_documented_percentage_is_one(self, traps) -> None:
+        """A column only its comment calls a percentage ('Percentage of the rooms that are
+        filled', 40-80) is averaged in percent, and 'what percentage of the rooms were filled'
+        asks for it, not for a share of a total; a rate's unit from its name stays as it was,
+        and a documented count gets none."""
+        gov = yaml.safe_load((traps["root"] / "governance.yaml").read_text(encoding="utf-8"))
+        metrics = gov["metrics"]
+        assert metrics["avg_filled"]["unit"] == "percent"
+        assert metrics["avg_occupancy_pct"]["unit"] == "percent"
+        assert (metrics.get("arrivals") or {}).get("unit") != "percent"
+        answer, _ = _ask(traps["layer"], "f1", "What percentage of the rooms were filled in "
+                                                 "the North in the third quarter of 2016?")
+        assert answer["value"] == pytest.approx(_sql(
+            traps, "SELECT avg(filled) FROM region_quarters WHERE region = 'North' AND "
+                   "\"Quarter\" = '2016 Q3'"))
+
     def test_where_they_must_not_fire(self, traps) -> None:
         """Events stay events: an order's quantity is summed, a city's homes sold the same in
         every city are still summed, an inventory stays a snapshot, an order number a key."""
@@ -109,6 +139,48 @@ class TestRoles:
             "sales.qty": "amount", "sales.amount": "amount", "city_months.homes_sold": "amount",
             "city_months.inventory": "snapshot", "sales.order_no": "key",
             "deliveries.parcels": "amount"}
+
+
+    def test_a_number_in_a_documented_name_stays_whole(self, traps) -> None:
+        """A rate commented 'Deaths per 100,000 residents' is named with its whole number, and
+        a question saying so is read and answered (its name had ended at '100', leaving '000'
+        unread); the mean over a quarter's regions is the gold."""
+        gov = yaml.safe_load((traps["root"] / "governance.yaml").read_text(encoding="utf-8"))
+        names = [s for m in gov["metrics"].values() for s in m.get("synonyms", [])
+                 if "deaths per" in s]
+        assert "deaths per 100,000 residents" in names
+        assert not [s for s in names if s.endswith("per 100")]
+        answer, _ = _ask(traps["layer"], "d1", "What were deaths per 100,000 residents in "
+                                                 "the third quarter of 2016?")
+        gold = _sql(traps, "SELECT avg(deaths) FROM region_quarters WHERE \"Quarter\" = "
+                           "'2016 Q3'")
+        assert answer["value"] == pytest.approx(gold)
+
+
+    def test_all_of_the_things_a_table_holds_is_the_whole(self, traps) -> None:
+        """'The total amount of all sales': every sale, no filter (the sales table's entity);
+        'all things' names no entity of the draft and stays unread."""
+        from showwork.protocol.reading import read_text
+
+        catalog = traps["layer"].catalog()
+        whole = read_text("What was the total amount of all sales in March 2024?", catalog)
+        assert [m.name for m in whole.metrics] == ["amount"] and whole.unread == []
+        assert whole.members == ()
+        other = read_text("What was the total amount of all things in March 2024?", catalog)
+        assert "all things" in other.unread
+
+
+    def test_a_count_after_a_member_is_what_it_filters(self, traps) -> None:
+        """'What share of the amount came from S01 sales': the sales are S01's rows, not a
+        second metric beside the amount (a share of one metric); 'how many S01 sales' still
+        asks for the count."""
+        from showwork.protocol.reading import read_text
+
+        catalog = traps["layer"].catalog()
+        share = read_text("What share of the amount came from S01 sales in March 2024?", catalog)
+        assert [m.name for m in share.metrics] == ["amount"] and share.unread == []
+        count = read_text("How many S01 sales were there in March 2024?", catalog)
+        assert [m.name for m in count.metrics] == ["sale_count"]
 
 
 class TestTime:

