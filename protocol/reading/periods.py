@@ -36,6 +36,7 @@ from showwork.protocol.reading._calendar import (
     year,
 )
 from showwork.protocol.reading._words import Span, overlaps
+from showwork.protocol.reading.holidays import HOLIDAY_RE, WORDS, holiday
 
 __all__ = ["Period", "PeriodMention", "PeriodProblem", "Periods", "find_periods", "parse_day",
            "previous_period"]
@@ -240,6 +241,12 @@ def _season(m: re.Match[str], ctx: _Context) -> Period:
     raise _Unreadable("a season or holiday, not dates")
 
 
+def _holiday(m: re.Match[str], ctx: _Context) -> Period:
+    month = holiday(m.group("h"), 2000).month
+    day = holiday(m.group("h"), ctx.begun(m.group("y"), month))
+    return Period(day, day, "day")
+
+
 def _weekday(m: re.Match[str], ctx: _Context) -> Period:
     raise _Unreadable("a weekday, not a date")
 
@@ -400,6 +407,7 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
     (rf"\b(?:the\s+)?(?P<h>first|second|1st|2nd)\s+half\b{_QY}", _half, _needs(("half",))),
     (r"\bFY\s?'?(?:\d{4}|\d{2})\b|\bfiscal\s+(?:year|quarter|half|Q[1-4]|H[12])\b(?:\s+\d{4})?",
      _fiscal, _needs(("fy", "fiscal"))),
+    (rf"\b(?P<h>{HOLIDAY_RE})\b(?:,?\s+(?P<y>{_YEAR})\b)?", _holiday, _needs(WORDS)),
     (r"\b(?:in|during|over|this|last|next|for)\s+(?:the\s+)?(?:spring|summer|autumn|winter|"
      r"holidays|holiday season|christmas|black friday)\b", _season,
      _needs(("spring", "summer", "autumn", "winter", "holiday", "christmas", "friday"))),

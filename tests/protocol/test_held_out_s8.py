@@ -1,14 +1,19 @@
 """Readings the held-out files of issue 42, session 8 (examples/*/questions_s8.yaml) found wrong,
 each on two domains: a participle the reader passed over as neutral that, with the verb after
 it, says the named metric's own entry ('flights scheduled to depart' are the catalog's
-'departures scheduled', not departed flights)."""
+'departures scheduled', not departed flights); a day named by its holiday ('Black Friday 2018',
+'christmas day') refused as unread."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
+
+import pytest
 
 from showwork.analyst.rules.metrics import metrics_of
 from showwork.protocol.reading import read_text
+from showwork.protocol.reading.holidays import holiday
 
 _SHIPPING: dict[str, Any] = {
     "metrics": {
@@ -41,3 +46,43 @@ class TestScheduledToVerb:
         done = read_text("How many shipments were delivered in May 2024?", _SHIPPING,
                          as_of="2024-12-31")
         assert metrics_of(done, _SHIPPING) == ["delivered_shipments"]
+
+
+def _days(reading) -> list[tuple[str, str]]:
+    return [(str(p.period.start), str(p.period.end)) for p in reading.periods]
+
+
+class TestHolidays:
+    """A holiday's name is one day, in the year written, else the latest begun by the as-of
+    date; read on the flights (as of 2014-01-01) and the shop (as of 2019-08-15)."""
+
+    @pytest.mark.parametrize(("layer", "text", "day"), [
+        ("flights_layer", "How many flights were scheduled on Independence Day 2013?",
+         "2013-07-04"),
+        ("flights_layer", "how many flights got cancelled on christmas day?", "2013-12-25"),
+        ("flights_layer", "Flights from JFK on Thanksgiving", "2013-11-28"),
+        ("shop_layer", "How many orders did we get on Black Friday 2018?", "2018-11-23"),
+        ("shop_layer", "revenue on christmas eve", "2018-12-24"),
+        ("shop_layer", "Revenue on New Year's Eve 2018", "2018-12-31"),
+    ])
+    def test_the_day_is_read(self, request, layer, text, day) -> None:
+        reading = read_text(text, request.getfixturevalue(layer).catalog())
+        assert _days(reading) == [(day, day)] and reading.unread == []
+
+    @pytest.mark.parametrize("year", range(2000, 2031))
+    def test_the_weekday_holidays_fall_on_their_weekday(self, year: int) -> None:
+        """Thanksgiving is November's fourth Thursday, Black Friday the day after, Memorial Day
+        May's last Monday, Labor Day September's first: checked against the calendar."""
+        thanksgiving = holiday("Thanksgiving", year)
+        assert thanksgiving.weekday() == 3 and 22 <= thanksgiving.day <= 28
+        assert holiday("Black Friday", year) == thanksgiving + dt.timedelta(days=1)
+        memorial = holiday("Memorial Day", year)
+        assert memorial.weekday() == 0 and (memorial + dt.timedelta(days=7)).month == 6
+        labor = holiday("Labor Day", year)
+        assert labor.weekday() == 0 and labor.month == 9 and labor.day <= 7
+
+    def test_a_season_stays_unreadable(self, shop_layer) -> None:
+        """'Over the holidays' names no dates: still refused as unread, never a guessed day."""
+        reading = read_text("What was revenue over the holidays in 2018?", shop_layer.catalog())
+        assert _days(reading) == [("2018-01-01", "2018-12-31")]
+        assert reading.unread == ["over the holidays"]
