@@ -265,6 +265,8 @@ def _preceded(m: re.Match[str]) -> bool:
     before = re.findall(r"[a-z]+", m.string[:m.start()].lower()[-20:])
     if bool(before) and before[-1] in _PREPOSITIONS:
         return True
+    if before[-2:-1] and before[-1] == "or" and before[-2] in MONTHS:
+        return True  # 'in July or August': the second of two months set side by side
     if _RANGE_ON.match(m.string, m.end()) is not None:
         return True  # 'January to June 2019': the range's first month
     return _SET_AGAINST.match(m.string, m.end()) is not None  # 'June versus May'
@@ -440,7 +442,23 @@ def find_periods(text: str, as_of: dt.date | None = None) -> Periods:
     compare: Literal["previous", "explicit"] | None = None
     if COMPARE.search(text):
         compare = "explicit" if len(found) >= 2 else "previous"
+    elif which_of_two(text, found) is not None:
+        compare = "explicit"
     return Periods(tuple(found), compare, tuple(problems))
+
+
+COMPARATIVE = re.compile(r"\b(?:more|fewer|less|higher|lower|greater|bigger|smaller|larger)\b",
+                         re.IGNORECASE)
+_EITHER = re.compile(r"\s*,?\s*or\s+(?:in\s+|during\s+)?", re.IGNORECASE)
+
+
+def which_of_two(text: str, found: list[PeriodMention] | tuple[PeriodMention, ...]
+                 ) -> re.Match[str] | None:
+    """'Were there more cancellations in July or August', 'was revenue higher in April or May':
+    the comparative word before two periods set side by side with 'or', else None."""
+    if len(found) != 2 or not _EITHER.fullmatch(text, found[0].span[1], found[1].span[0]):
+        return None
+    return COMPARATIVE.search(text, 0, found[0].span[0])
 
 
 def _text_year(text: str) -> int | None:

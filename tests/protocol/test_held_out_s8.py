@@ -86,3 +86,24 @@ class TestHolidays:
         reading = read_text("What was revenue over the holidays in 2018?", shop_layer.catalog())
         assert _days(reading) == [("2018-01-01", "2018-12-31")]
         assert reading.unread == ["over the holidays"]
+
+
+class TestWhichOfTwoPeriods:
+    """'More X in July or August', 'higher in April or May 2019': the comparative before two
+    periods joined by 'or' compares them; the same comparative with one period stays unread."""
+
+    @pytest.mark.parametrize(("layer", "text", "word", "days", "one"), [
+        ("flights_layer", "Were there more cancellations in July or August?", "more",
+         [("2013-07-01", "2013-07-31"), ("2013-08-01", "2013-08-31")],
+         "Were there more cancellations in July?"),
+        ("shop_layer", "Was revenue higher in April or May 2019?", "higher",
+         [("2019-04-01", "2019-04-30"), ("2019-05-01", "2019-05-31")],
+         "Was revenue higher in May 2019?"),
+    ])
+    def test_two_periods_compared(self, request, layer, text, word, days, one) -> None:
+        catalog = request.getfixturevalue(layer).catalog()
+        reading = read_text(text, catalog)
+        assert _days(reading) == days and reading.asks.compare == "explicit"
+        assert reading.unread == [] and any(s.words == word for s in reading.asks.spans)
+        alone = read_text(one, catalog)
+        assert alone.asks.compare is None and word in alone.unread
