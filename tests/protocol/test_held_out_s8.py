@@ -107,3 +107,17 @@ class TestWhichOfTwoPeriods:
         assert reading.unread == [] and any(s.words == word for s in reading.asks.spans)
         alone = read_text(one, catalog)
         assert alone.asks.compare is None and word in alone.unread
+
+
+class TestTwoWordsOfOneRunningTotal:
+    """'By the end of Q3 2013, year to date': both phrases say the running total, and both are
+    read by it."""
+
+    @pytest.mark.parametrize(("layer", "text"), [
+        ("flights_layer", "How many flights had departed by the end of Q3 2013, year to date?"),
+        ("shop_layer", "What was revenue through the end of March 2019, year to date?"),
+    ])
+    def test_both_read(self, request, layer, text) -> None:
+        reading = read_text(text, request.getfixturevalue(layer).catalog())
+        assert reading.asks.cumulative and reading.unread == []
+        assert sum(s.detail == "cumulative" for s in reading.asks.spans) == 2
