@@ -1,7 +1,8 @@
 """Days people name by a holiday's name ('Christmas Eve', 'Black Friday 2018', 'Independence
 Day'): the calendar's, never a domain's. Each is one day, fixed in the year or the nth weekday
-of a month; a holiday written without a year is the latest one on or before the as-of date's
-year, as a month written without one is."""
+of a month (the US holidays where countries differ: Thanksgiving is November's fourth
+Thursday); a holiday written without a year is the latest one begun by the as-of date, as a
+month written without one is. The answer says the day it read ('on 28 November 2013')."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ _DAYS: dict[str, Callable[[int], dt.date]] = {
     r"(?:st\.?|saint)\s+patrick['’]?s\s+day": _fixed(3, 17),
     r"memorial\s+day": _nth(5, _MON, -1),
     r"independence\s+day|(?:the\s+)?fourth\s+of\s+july": _fixed(7, 4),
-    r"labou?r\s+day": _nth(9, _MON, 0),
+    r"labor\s+day": _nth(9, _MON, 0),  # the US spelling: 'Labour Day' is 1 May in much of the world
     r"halloween": _fixed(10, 31),
     r"veterans['’]?\s+day": _fixed(11, 11),
     r"thanksgiving(?:\s+day)?": _nth(11, _THU, 3),
@@ -49,7 +50,7 @@ _DAYS: dict[str, Callable[[int], dt.date]] = {
 HOLIDAY_RE = "|".join(f"(?:{p})" for p in _DAYS)
 """Any holiday's name, for a period pattern."""
 WORDS = ("year", "king", "mlk", "valentine", "president", "patrick", "memorial", "independence",
-         "july", "labor", "labour", "halloween", "veteran", "thanksgiving", "friday", "monday",
+         "july", "labor", "halloween", "veteran", "thanksgiving", "friday", "monday",
          "christmas", "boxing")
 """Every holiday's name holds one of these (the period scan's prefilter reads them in the
 lower-cased text)."""
