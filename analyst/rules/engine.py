@@ -137,7 +137,11 @@ def running(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
     each, so every listed value is a cited level, keyed by the period's start."""
     assert q.window is not None and q.grain is not None
     metric = q.metrics[0]
-    ends = [p for p in periods(q.window, q.grain) if p.end <= q.window.end]
+    covered = cat.coverage(catalog, [metric])
+    # a period that ends before the data begins has no total yet: the series starts where the
+    # data does (docs/serving.md, "A window the data begins inside"), and says so
+    ends = [p for p in periods(q.window, q.grain) if p.end <= q.window.end
+            and (covered is None or p.end >= covered.start)]
     if not ends or len(ends) > MAX_RUNNING:
         return out.refused(f"a running total by {q.grain} over {q.window} would take "
                            f"{len(ends)} queries; ask for a coarser grain or a shorter window.")
@@ -148,8 +152,10 @@ def running(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
         if q.filters:
             args["where"] = q.filters
         r = yield Call("query", args, f"{metric} from {q.window.start} to {p.end}")
-        if why := r.unusable("query"):
+        if why := r.unusable("query", begun=True):
             return out.refused(why)
+        if p is ends[0]:
+            out = begun(out, r, q.window)
         rows = r.rows()
         if len(rows) != 1:
             return out.refused(f"no single value for {metric} from {q.window.start} to {p.end}.")

@@ -25,7 +25,8 @@ def metrics_of(reading: Reading, catalog: dict[str, Any]) -> list[str]:
     """Metrics in order of first mention, each read as described above."""
     found = reading.metrics
     for a, b in zip(found, found[1:], strict=False):
-        if COMPOSITION.fullmatch(reading.text[a.span[1]:b.span[0]]):
+        # one metric said in two places ('scheduled to depart') composes nothing
+        if a.name != b.name and COMPOSITION.fullmatch(reading.text[a.span[1]:b.span[0]]):
             return [cat.ratio_of(catalog, a.name, b.name) or f"{a.name} / {b.name}"]
     named = [qualified(reading, m, catalog) for m in found]
     return list(dict.fromkeys(named))

@@ -12,7 +12,7 @@ from typing import Literal
 
 from showwork.protocol.reading._words import COMMON_WORDS, Span, overlaps, singular, snake
 from showwork.protocol.reading.mentions import Mention
-from showwork.protocol.reading.periods import COMPARE, NUMBERS, Periods
+from showwork.protocol.reading.periods import COMPARE, NUMBERS, Periods, which_of_two
 
 FALL = {"fell", "fall", "falls", "falling", "dropped", "drop", "drops", "declined", "decline",
         "declines", "decreased", "decrease", "decreases", "down", "lower", "shrank", "dipped",
@@ -217,9 +217,15 @@ def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
     if cumulative is not None and share is None:  # a share's running total is not read
         spans.append(GrammarSpan(cumulative.group(0), cumulative.span(), "cumulative"))
     spans += _used(text, masked, moving, ranking, grain_span, compare, mentions, change)
-    if cumulative is not None and share is None:
-        spans += [GrammarSpan(m.group(0), m.span(), "cumulative") for m in _TO_THE_END.finditer(masked)
-                  if not overlaps(m.span(), [cumulative.span()])]
+    either = which_of_two(text, periods.found) if compare == "explicit" else None
+    if either is not None:  # 'more … in July or August': the word that sets them side by side
+        spans.append(GrammarSpan(either.group(0), either.span(), "compare"))
+    if cumulative is not None and share is None:  # and its other words ('…, year to date')
+        said = [cumulative.span()]
+        for m in (*_TO_THE_END.finditer(masked), *_CUMULATIVE.finditer(masked)):
+            if not overlaps(m.span(), said):
+                spans.append(GrammarSpan(m.group(0), m.span(), "cumulative"))
+                said.append(m.span())
     return Asks(asks_why(masked), change, compare, ranking, tuple(breakdown), series, grain,
                 grain_span, tuple(by), share, cumulative is not None and share is None,
                 tuple(sorted(spans, key=lambda g: g.span)))

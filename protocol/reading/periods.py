@@ -36,6 +36,7 @@ from showwork.protocol.reading._calendar import (
     year,
 )
 from showwork.protocol.reading._words import Span, overlaps
+from showwork.protocol.reading.holidays import HOLIDAY_RE, WORDS, holiday
 
 __all__ = ["Period", "PeriodMention", "PeriodProblem", "Periods", "find_periods", "parse_day",
            "previous_period"]
@@ -240,6 +241,12 @@ def _season(m: re.Match[str], ctx: _Context) -> Period:
     raise _Unreadable("a season or holiday, not dates")
 
 
+def _holiday(m: re.Match[str], ctx: _Context) -> Period:
+    month = holiday(m.group("h"), 2000).month
+    day = holiday(m.group("h"), ctx.begun(m.group("y"), month))
+    return Period(day, day, "day")
+
+
 def _weekday(m: re.Match[str], ctx: _Context) -> Period:
     raise _Unreadable("a weekday, not a date")
 
@@ -258,6 +265,8 @@ def _preceded(m: re.Match[str]) -> bool:
     before = re.findall(r"[a-z]+", m.string[:m.start()].lower()[-20:])
     if bool(before) and before[-1] in _PREPOSITIONS:
         return True
+    if before[-2:-1] and before[-1] == "or" and before[-2] in MONTHS:
+        return True  # 'in July or August': the second of two months set side by side
     if _RANGE_ON.match(m.string, m.end()) is not None:
         return True  # 'January to June 2019': the range's first month
     return _SET_AGAINST.match(m.string, m.end()) is not None  # 'June versus May'
@@ -400,6 +409,7 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
     (rf"\b(?:the\s+)?(?P<h>first|second|1st|2nd)\s+half\b{_QY}", _half, _needs(("half",))),
     (r"\bFY\s?'?(?:\d{4}|\d{2})\b|\bfiscal\s+(?:year|quarter|half|Q[1-4]|H[12])\b(?:\s+\d{4})?",
      _fiscal, _needs(("fy", "fiscal"))),
+    (rf"\b(?P<h>{HOLIDAY_RE})\b(?:,?\s+(?P<y>{_YEAR})\b)?", _holiday, _needs(WORDS)),
     (r"\b(?:in|during|over|this|last|next|for)\s+(?:the\s+)?(?:spring|summer|autumn|winter|"
      r"holidays|holiday season|christmas|black friday)\b", _season,
      _needs(("spring", "summer", "autumn", "winter", "holiday", "christmas", "friday"))),
@@ -432,7 +442,23 @@ def find_periods(text: str, as_of: dt.date | None = None) -> Periods:
     compare: Literal["previous", "explicit"] | None = None
     if COMPARE.search(text):
         compare = "explicit" if len(found) >= 2 else "previous"
+    elif which_of_two(text, found) is not None:
+        compare = "explicit"
     return Periods(tuple(found), compare, tuple(problems))
+
+
+COMPARATIVE = re.compile(r"\b(?:more|fewer|less|higher|lower|greater|bigger|smaller|larger)\b",
+                         re.IGNORECASE)
+_EITHER = re.compile(r"\s*,?\s*or\s+(?:in\s+|during\s+)?", re.IGNORECASE)
+
+
+def which_of_two(text: str, found: list[PeriodMention] | tuple[PeriodMention, ...]
+                 ) -> re.Match[str] | None:
+    """'Were there more cancellations in July or August', 'was revenue higher in April or May':
+    the comparative word before two periods set side by side with 'or', else None."""
+    if len(found) != 2 or not _EITHER.fullmatch(text, found[0].span[1], found[1].span[0]):
+        return None
+    return COMPARATIVE.search(text, 0, found[0].span[0])
 
 
 def _text_year(text: str) -> int | None:

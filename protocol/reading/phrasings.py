@@ -130,7 +130,7 @@ def restate(text: str, mentions: list[Mention], catalog: dict[str, Any],
     mentions = _thresholds(text, mentions, metrics)
     mentions, free = _on_average(text, mentions, free, entries, catalog)
     mentions = mentions + _inflected(tokens, free, entries)
-    mentions = _states(mentions, free, entries, _not_states(_dimension_key(catalog)))
+    mentions = _states(text, mentions, free, entries, _not_states(_dimension_key(catalog)))
     mentions = _ratio_of_two(text, mentions, metrics)
     return sorted(roles(text, mentions, catalog), key=lambda m: m.span)
 
@@ -271,12 +271,13 @@ def listed(word: str) -> bool:
     return is_listed(word)
 
 
-def _states(mentions: list[Mention], free: list[_Token], entries: tuple,
+def _states(text: str, mentions: list[Mention], free: list[_Token], entries: tuple,
             not_states: frozenset[str]) -> list[Mention]:
     """'How many reminders did web users open': reminders (named) + open (free) is the entry
     'reminders opened' of another metric."""
     by_stem: dict[str, list[_Token]] = {}
     neutral = _neutral()
+    said_neutral = [t for t in free if t.stem in neutral]
     for t in free:
         if t.stem not in not_states and t.word not in _AUXILIARY | _FUNCTION \
                 and t.stem not in neutral and not listed(t.word):
@@ -304,11 +305,44 @@ def _states(mentions: list[Mention], free: list[_Token], entries: tuple,
             rank = (len(state), exact, name, [verbs[x][0] for x in sorted(state)])
             if best is None or rank[:2] > best[:2]:
                 best = rank
-        if best is not None:
+        own_entry = _own_entry_said(text, m.name, entries, [*best[3], *said_neutral]) \
+            if best else None
+        if own_entry is not None:
+            # 'flights scheduled to depart': the verb and the participle say the named metric's
+            # own entry ('departures scheduled'), no other metric's state
+            out += [Mention("metric", m.name, None, t.word, t.span, "said") for t in own_entry]
+        elif best is not None:
             out[k] = Mention("metric", best[2], None, m.words, m.span, "said")
             # the state's words are the same metric, said where the verb stands
             out += [Mention("metric", best[2], None, t.word, t.span, "said") for t in best[3]]
     return out
+
+
+_TO_VERB = re.compile(r"\s+to\s+(?:be\s+)?", re.IGNORECASE)
+"""'scheduled to depart', 'scheduled to be delivered': the verb after the participle is planned,
+not a state that happened."""
+
+
+def _own_entry_said(text: str, name: str, entries: tuple, said: list[_Token]
+                    ) -> list[_Token] | None:
+    """The tokens saying one of the metric's own entries of two words or more as a participle
+    the reader would pass over as neutral, then 'to' and a verb ('departures scheduled' said as
+    'scheduled to depart'); None when no entry of the metric is said so."""
+    neutral = _neutral()
+    for entry_name, stems, _written in entries:
+        if entry_name != name or len(stems) < 2:
+            continue
+        used: list[_Token] = []
+        for s in stems:
+            t = next((t for t in said if t not in used and _alike(s, t.stem, frozenset())), None)
+            if t is None:
+                break
+            used.append(t)
+        if len(used) == len(stems) and any(
+                a.stem in neutral and b.stem not in neutral
+                and _TO_VERB.fullmatch(text, a.span[1], b.span[0]) for a in used for b in used):
+            return used
+    return None
 
 
 _EACH = re.compile(r"\b(?:on\s+average|average|mean)\b", re.IGNORECASE)

@@ -32,8 +32,8 @@ DOMAINS = {  # name: (the fixture of its governed layer, its question files); on
     "demo": ("layer", [bundled_path(), *(ROOT / "harness" / "questions" / f"demo_{n}.yaml"
                                          for n in ("new", "s7"))]),
     "shop": ("shop_layer", [ROOT / "examples" / "shop" / f"questions{n}.yaml"
-                            for n in ("", "_new", "_s7")]),
-    "flights": ("flights_layer", [FLIGHTS / "questions.yaml", FLIGHTS / "questions_new.yaml"]),
+                            for n in ("", "_new", "_s7", "_s8")]),
+    "flights": ("flights_layer", [FLIGHTS / f"questions{n}.yaml" for n in ("", "_new", "_s8")]),
     "mf-tutorial": ("tutorial_layer", [ROOT / "conformance" / "questions" / "mf_tutorial.yaml"]),
 }
 FILES = {name: files for name, (_fixture, files) in DOMAINS.items()}
@@ -110,8 +110,10 @@ def violations(name: str, catalog: dict[str, Any], sample: int | None
 
 def _repeats(text: str, mutant: str, catalog: dict[str, Any]) -> bool:
     """'Revenue by store … per store', 'revenue year to date, year-to-date': the phrase is
-    already in the question, or names the dimension it already breaks down or ranks by, so it
-    says nothing more (the only mutants the invariant spares)."""
+    already in the question, or names the dimension it already breaks down or ranks by, or
+    asks for the running total the question already asks for ('by the end of Q3, year-to-date':
+    both read by the one running total, issue 42 session 8), so it says nothing more (the only
+    mutants the invariant spares)."""
     from showwork.protocol.reading import read_text
 
     added = mutant[len(re.sub(r"[?.!\s]+$", "", text)):]
@@ -130,6 +132,8 @@ def _repeats(text: str, mutant: str, catalog: dict[str, Any]) -> bool:
             == {p.period for p in read_text(mutant, catalog).periods}:
         return True  # 'from April to May 2026, compared with April 2026': already compared
     asks = reading.asks
+    if asks.cumulative and re.fullmatch(r", (?:year-to-date|as a running total)[?.!]?", added):
+        return True  # 'by the end of Q3 2013, year-to-date': the running total already asked
     asked = set(asks.breakdown) | ({asks.ranking.dimension} if asks.ranking else set())
     said = re.match(r"\s+(?:per|for every|at each(?: of the \d+)?)\s+(.+?)s?[?.!]?$", added)
     return said is not None and any(
