@@ -340,7 +340,9 @@ def check_where_reads(model: SemanticModelFile, metrics: list[str], grain: str |
     by day), to the rows themselves, before the shift; joined before (a finer offset), to the
     days answered at the day or the query's grain, but to the rows' own period at another.
     Answered as a window when that is the days answered, or cannot matter: the bounds keep
-    the whole window asked and every day the offsets read. Else refused, named."""
+    the whole window asked and every day the offsets read. Else refused, named, deliberately:
+    the dates of a metric_time bound name the shifted periods, and MetricFlow's own fix for
+    that placement (dbt-labs/metricflow#2016) calls it a bug."""
     names, _ = resolve_metrics(model, metrics)
     asked = widen(asked, grain) if asked and grain else asked  # the periods the answer reads
     for metric in names:
@@ -353,11 +355,13 @@ def check_where_reads(model: SemanticModelFile, metrics: list[str], grain: str |
         if asked is None or not (bounds.covers(asked) and all(d >= bounds.start for d in firsts)):
             raise WindowError(
                 f"Metric {metric!r} reads an input shifted in time (an offset), and the --where "
-                "bounds metric_time in one filter with other conditions: MetricFlow applies such "
-                "a filter to the offset input's rows before the shift, which showwork does not "
-                "support yet. Supported: metric_time bounds alone in the --where, or as the "
-                "window (--start/--end), or bounds that keep the whole window and every day the "
-                "offset reads.")
+                "bounds metric_time in one filter with other conditions: MetricFlow 0.210 applies "
+                "such a filter to the offset input's rows before the shift, though the dates "
+                "name the shifted periods (MetricFlow's own fix, dbt-labs/metricflow#2016, calls "
+                "that a bug), so showwork refuses rather than answer either way. Supported: "
+                "metric_time bounds alone in the --where, or as the window "
+                "(--start/--end), or bounds that keep the whole window and every day the offset "
+                "reads.")
 
 
 def _offset_grains(model: SemanticModelFile, metric: str) -> list[str]:
