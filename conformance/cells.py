@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-
 ROW_CAP = 1_000_000
 """The row cap of the layer a conformance run opens, where the product's is Limits.row_cap
 (5,000, what an analyst's answer may cite): a run compares every row MetricFlow returns

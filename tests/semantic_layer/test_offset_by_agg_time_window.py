@@ -19,9 +19,9 @@ from pathlib import Path
 import duckdb
 import pytest
 from test_mf_regressions import _rows
-from test_offset_to_grain import MODELS, SPINE, setup_db
+from test_offset_to_grain import sales_layer, setup_db
 
-from showwork.semantic_layer import SemanticLayer, load_model
+from showwork.semantic_layer import SemanticLayer
 
 # metric → (the offset: ("window", count, unit) or ("to", grain), grains coarser than it)
 SALES = {"amount_mom": (("window", 1, "month"), ("quarter", "year")),
@@ -35,17 +35,7 @@ SHOP = {"revenue_wow": (("window", 1, "week"), ("month", "quarter", "year")),
 
 @pytest.fixture(scope="module")
 def sales(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SemanticLayer]:
-    root = tmp_path_factory.mktemp("agg_time_window")
-    (root / "models").mkdir()
-    (root / "models" / "sales.yml").write_text(MODELS)
-    (root / "models" / "spine.yml").write_text(SPINE)
-    db = root / "sales.duckdb"
-    con = duckdb.connect(str(db))
-    setup_db(con)
-    con.close()
-    layer = SemanticLayer(load_model(root / "models", database=db), db)
-    yield layer
-    layer.close()
+    yield from sales_layer(tmp_path_factory)
 
 
 def expected(con: duckdb.DuckDBPyConnection, source: str, offset: tuple, grain: str,
