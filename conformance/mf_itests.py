@@ -234,8 +234,9 @@ def our_args(case: dict[str, Any], model: Any) -> tuple[dict[str, Any], list[str
     group_by: list[str] = []
     for name in group_bys(case):
         parts = name.split("__")
-        if parts[0] == "metric_time":  # bare: the metrics' default time_granularity, or day
-            g = parts[1] if len(parts) > 1 else min(
+        if parts[0] == "metric_time":  # bare: the coarsest of the metrics' default
+            # time_granularity (or day), as MetricTimeDefaultGranularityPattern picks it
+            g = parts[1] if len(parts) > 1 else max(
                 (getattr(model.metric_index.get(m), "time_granularity", None) or "day"
                  for m in case["metrics"]),  # a metric it cannot compute: the layer says why
                 key=GRAINS.index)
