@@ -1,10 +1,24 @@
 """How the conformance runs read a result cell, the same on MetricFlow's side and showwork's:
-a key as text (a date as its day, a null as ''), a value as a float (a null as None)."""
+a key as text (a date as its day, a null as ''), a value as a float (a null as None); and the
+limits of the layer they open on showwork's side (`limits`)."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
+
+ROW_CAP = 1_000_000
+"""The row cap of the layer a conformance run opens, where the product's is Limits.row_cap
+(5,000, what an analyst's answer may cite): a run compares every row MetricFlow returns
+(MetricFlow has no cap), so it raises the cap rather than meeting it. Past it the layer still
+errors (RowCapExceeded), never truncates."""
+
+
+def limits() -> Any:
+    """The layer's Limits for a conformance run: the product's, with ROW_CAP."""
+    from showwork.semantic_layer.execute import Limits
+
+    return Limits(row_cap=ROW_CAP)
 
 
 def key_text(v: Any) -> str:

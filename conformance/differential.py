@@ -42,7 +42,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from conformance.cells import key_text, num  # noqa: E402 - after the path is set
+from conformance.cells import key_text, limits, num  # noqa: E402 - after the path is set
 
 DEFAULT_SEED = 20261201
 DEFAULT_CASES = 2000
@@ -801,7 +801,8 @@ def showwork(world: World, database: Path, folder: Path) -> dict[str, dict[str, 
 
     out: dict[str, dict[str, Any]] = {}
     try:
-        layer = SemanticLayer(load_model(folder / world.id, database=database), database)
+        layer = SemanticLayer(load_model(folder / world.id, database=database), database,
+                              limits())
     except Exception as exc:  # noqa: BLE001 - a world showwork cannot load is a result
         return {q["id"]: {"error": f"load: {exc}"} for q in world.queries}
     try:

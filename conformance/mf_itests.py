@@ -46,7 +46,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from conformance.cells import key_text, num  # noqa: E402 - after the path is set
+from conformance.cells import key_text, limits, num  # noqa: E402 - after the path is set
 
 DATA = HERE / "metricflow_itests"
 EXTRA = HERE / "mf_itests_extra.yaml"
@@ -189,13 +189,15 @@ def where_text(case: dict[str, Any]) -> str | None:
 
 
 def group_bys(case: dict[str, Any]) -> list[str]:
-    """The case's group-by names: `group_bys`, or `group_by_objs` that give a name alone
-    (`{"name": "booking__ds__day"}`, MetricFlow's same query); _Refuse an object with more
-    (a grain or date part given apart from the name)."""
+    """The case's group-by names: `group_bys`, and `group_by_objs` as MetricFlow reads them (a
+    name alone, `{"name": "booking__ds__day"}`; a name and a grain, `{"name": "metric_time",
+    "grain": "month"}`, as `metric_time__month`: one time dimension spec either way); _Refuse
+    an object with a date part (`metric_time__extract_dow`: showwork groups by no date part)."""
     objs = case.get("group_by_objs") or ()
-    if any(set(o) != {"name"} for o in objs):
-        raise _Refuse("group-by objects (group_by_objs) with a grain or date part")
-    return [*(case.get("group_bys") or ()), *(o["name"] for o in objs)]
+    if any(set(o) - {"name", "grain"} for o in objs):
+        raise _Refuse("group-by objects (group_by_objs) with a date part")
+    return [*(case.get("group_bys") or ()),
+            *(f"{o['name']}__{o['grain']}" if o.get("grain") else o["name"] for o in objs)]
 
 
 def _named(case: dict[str, Any]) -> list[str]:
@@ -232,8 +234,9 @@ def our_args(case: dict[str, Any], model: Any) -> tuple[dict[str, Any], list[str
     group_by: list[str] = []
     for name in group_bys(case):
         parts = name.split("__")
-        if parts[0] == "metric_time":  # bare: the metrics' default time_granularity, or day
-            g = parts[1] if len(parts) > 1 else min(
+        if parts[0] == "metric_time":  # bare: the coarsest of the metrics' default
+            # time_granularity (or day), as MetricTimeDefaultGranularityPattern picks it
+            g = parts[1] if len(parts) > 1 else max(
                 (getattr(model.metric_index.get(m), "time_granularity", None) or "day"
                  for m in case["metrics"]),  # a metric it cannot compute: the layer says why
                 key=GRAINS.index)
@@ -334,7 +337,7 @@ def showwork(model: Any, database: Path, case: dict[str, Any], args: dict[str, A
              names: list[str]) -> dict[str, Any]:
     from showwork.semantic_layer import SemanticError, SemanticLayer
 
-    layer = SemanticLayer(model, database)
+    layer = SemanticLayer(model, database, limits())
     try:
         result = layer.call("query", args)
     except SemanticError as exc:

@@ -194,10 +194,11 @@ def queries(model: Any, window: tuple[str, str] | None) -> list[dict[str, Any]]:
 
 
 def showwork(root: Path, qs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    from conformance.cells import limits
     from conformance.differential import answer
     from showwork.harness.project import Project
 
-    layer = Project.open(root).layer()
+    layer = Project.open(root).layer(limits())
     out: dict[str, dict[str, Any]] = {}
     try:
         for q in qs:

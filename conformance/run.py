@@ -334,6 +334,7 @@ def main() -> int:
     parser.add_argument("--keep", type=Path, help="keep the DuckDB file and CSVs in this folder")
     opts = parser.parse_args()
     ensure_venv()
+    from conformance.cells import limits
     from showwork.semantic_layer import SemanticError, SemanticLayer, load_model
 
     with tempfile.TemporaryDirectory(prefix="showwork-conformance-") as scratch:
@@ -354,7 +355,7 @@ def main() -> int:
         sources = {"dbt YAML": PROJECT / "models",
                    "manifest": PROJECT / "target" / "semantic_manifest.json"}
         for side, source in sources.items():
-            layer = SemanticLayer(load_model(source, database=database), database)
+            layer = SemanticLayer(load_model(source, database=database), database, limits())
             try:
                 for q in selected:
                     if q.id not in answers:

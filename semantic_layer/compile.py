@@ -59,7 +59,10 @@ from showwork.semantic_layer.validate import (
     agg_time_period,
     finest_grain,
     flat,
+    period_row_bounds,
+    shifts_rows,
     time_read,
+    unbounded_span,
 )
 from showwork.semantic_layer.where import Ref, references, render
 from showwork.semantic_layer.windows import DIALECTS, Window, period_end, period_start, periods
@@ -181,8 +184,14 @@ class Compiler:
         compiled by that grain, the period named as the dimension."""
         inner = replace(plan, grain=grain, group_by=tuple(d for d in plan.group_by if d != dim),
                         order_by=None, limit=None)
+        if plan.bounded and shifts_rows(self.model, plan.metrics):
+            # MetricFlow bounds the input rows by the window before the offset shifts them, and
+            # groups the shifted periods unbounded (as with no window)
+            inner = replace(inner, bounded=False, requested=None, windows=(
+                unbounded_span(self.model, plan.metrics, True),), filters=(*plan.filters, *(
+                    period_row_bounds(self.model, plan.metrics, dim, plan.windows[0]))))
         build = _Build(self.model, inner, dialect)
-        if plan.bounded and grain == finest_grain(self.model, plan.metrics):
+        if inner.bounded and grain == finest_grain(self.model, plan.metrics):
             # MetricFlow reads no metric_time then, and bounds the rows themselves by the window
             # (a cumulative range is not widened back); by a coarser grain it reads metric_time
             # by day too (to pick each period's day), and widens as by a grain

@@ -98,14 +98,7 @@ def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
         check_grain(model, metrics, args.grain, None)
         check_aggregate(model, metrics, args.aggregate, args.grain)
         order = _check_order(metrics, args.group_by, args.order_by, args.grain)
-        spans = [model.coverage(m) for m in metrics]
-        span = Window(min(s[0] for s in spans),
-                      max(_past_offsets(model, m, s[1], by_time)
-                          for m, s in zip(metrics, spans, strict=True)))
-        if by_time and joins_time_spine(model, metrics) and model.spine_coverage:
-            # MetricFlow's spine join with no time constraint: every day of the spine
-            spine = model.spine_coverage
-            span = Window(min(span.start, spine.from_), max(span.end, spine.through))
+        span = unbounded_span(model, metrics, by_time)
         return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (span,), args.grain,
                     args.aggregate, order, args.limit, renamed, (Coverage(span, span),),
                     bounded=False)
@@ -120,6 +113,20 @@ def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
                 (check_window(model, metrics, window),),
                 requested if requested != window else None,
                 spine=_spine_window(model, metrics, args))
+
+
+def unbounded_span(model: SemanticModelFile, metrics: Sequence[str], by_time: bool) -> Window:
+    """The days a query with no window reads: its sources' coverage, carried forward by
+    offsets and cumulative windows (_past_offsets), and, for a metric joining its time spine by
+    time, every day of the spine (MetricFlow's spine join with no time constraint)."""
+    spans = [model.coverage(m) for m in metrics]
+    span = Window(min(s[0] for s in spans),
+                  max(_past_offsets(model, m, s[1], by_time)
+                      for m, s in zip(metrics, spans, strict=True)))
+    spine = model.spine_coverage
+    if by_time and joins_time_spine(model, metrics) and spine:
+        span = Window(min(span.start, spine.from_), max(span.end, spine.through))
+    return span
 
 
 def _spine_window(model: SemanticModelFile, metrics: tuple[str, ...], args: QueryArgs
@@ -177,14 +184,36 @@ def check_period_window(model: SemanticModelFile, metrics: Sequence[str], dim: s
         why = ("with a time spine join or an offset read by that dimension, it has no "
                "metric_time to bound (\"No metric time dimensions with standard granularities "
                "found\")")
-    elif any(_reads(model, m) - {"cumulative"} for m in metrics):
+    elif shifts_rows(model, metrics) and any("cumulative" in _reads(model, m) for m in metrics):
         why = ("an offset input's rows are bounded by the window before they are shifted, and "
-               "grouped by the shifted day unbounded, which showwork does not support")
+               "grouped by the shifted day unbounded, which showwork does not support beside "
+               "a cumulative metric (whose window it reads otherwise); ask them apart")
     else:
         return
     raise WindowError(f"Metrics {', '.join(metrics)} grouped by their aggregation time "
                       f"dimension {dim!r} with a window: in MetricFlow {why}; group by "
                       "metric_time (a grain) for a window, or ask no window.")
+
+
+def shifts_rows(model: SemanticModelFile, metrics: Sequence[str]) -> bool:
+    """A metric reads an input shifted in time (offset_window or offset_to_grain)."""
+    return any(_reads(model, m) - {"cumulative"} for m in metrics)
+
+
+def period_row_bounds(model: SemanticModelFile, metrics: Sequence[str], dim: str,
+                      window: Window) -> tuple[Filter, Filter]:
+    """The window asked of offset metrics grouped by their aggregation time dimension `dim`
+    (agg_time_period), as MetricFlow's dataflow_plan_builder applies it: to each input row's
+    own day (its `metric_time__day`, the aggregation time dimension at its finest grain),
+    before an offset shifts it; the shifted periods are then grouped unbounded."""
+    from showwork.semantic_layer.joins import resolve_any
+
+    sm, _ = model.measures[model.base_measures(metrics[0])[0]]
+    ref = resolve_any(model, sm, model.qualified_name(dim))
+    name = ref.name.removesuffix(f"__{ref.grain}") if ref.grain else ref.name
+    day = f"{name}__{finest_grain(model, metrics)}"
+    return (Filter(dimension=day, op="ge", values=[window.start.isoformat()]),
+            Filter(dimension=day, op="le", values=[window.end.isoformat()]))
 
 
 def finest_grain(model: SemanticModelFile, metrics: Sequence[str]) -> str:
@@ -311,7 +340,9 @@ def check_where_reads(model: SemanticModelFile, metrics: list[str], grain: str |
     by day), to the rows themselves, before the shift; joined before (a finer offset), to the
     days answered at the day or the query's grain, but to the rows' own period at another.
     Answered as a window when that is the days answered, or cannot matter: the bounds keep
-    the whole window asked and every day the offsets read. Else refused, named."""
+    the whole window asked and every day the offsets read. Else refused, named, deliberately:
+    the dates of a metric_time bound name the shifted periods, and MetricFlow's own fix for
+    that placement (dbt-labs/metricflow#2016) calls it a bug."""
     names, _ = resolve_metrics(model, metrics)
     asked = widen(asked, grain) if asked and grain else asked  # the periods the answer reads
     for metric in names:
@@ -324,11 +355,13 @@ def check_where_reads(model: SemanticModelFile, metrics: list[str], grain: str |
         if asked is None or not (bounds.covers(asked) and all(d >= bounds.start for d in firsts)):
             raise WindowError(
                 f"Metric {metric!r} reads an input shifted in time (an offset), and the --where "
-                "bounds metric_time in one filter with other conditions: MetricFlow applies such "
-                "a filter to the offset input's rows before the shift, which showwork does not "
-                "support yet. Supported: metric_time bounds alone in the --where, or as the "
-                "window (--start/--end), or bounds that keep the whole window and every day the "
-                "offset reads.")
+                "bounds metric_time in one filter with other conditions: MetricFlow 0.210 applies "
+                "such a filter to the offset input's rows before the shift, though the dates "
+                "name the shifted periods (MetricFlow's own fix, dbt-labs/metricflow#2016, calls "
+                "that a bug), so showwork refuses rather than answer either way. Supported: "
+                "metric_time bounds alone in the --where, or as the window "
+                "(--start/--end), or bounds that keep the whole window and every day the offset "
+                "reads.")
 
 
 def _offset_grains(model: SemanticModelFile, metric: str) -> list[str]:

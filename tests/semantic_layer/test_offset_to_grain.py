@@ -91,6 +91,11 @@ def setup_db(con: duckdb.DuckDBPyConnection) -> None:
 
 @pytest.fixture(scope="module")
 def sales(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SemanticLayer]:
+    yield from sales_layer(tmp_path_factory)
+
+
+def sales_layer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SemanticLayer]:
+    """The layer over the sales and the day spine (closed after the caller's tests)."""
     root = tmp_path_factory.mktemp("to_grain")
     (root / "models").mkdir()
     (root / "models" / "sales.yml").write_text(MODELS)
