@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
-import json
 import re
 from pathlib import Path
 
 import pytest
+from golden_texts import golden_texts
 
 from showwork.protocol import numbers
 from showwork.protocol.reading import filters
@@ -20,21 +20,6 @@ from showwork.protocol.reading.mentions import find_mentions
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYER = {"demo": "layer", "shop": "shop_layer"}
-
-
-def _golden_texts() -> list[str]:
-    out = []
-    for path in sorted((ROOT / "traces/golden").rglob("*.jsonl")):
-        for line in path.read_text().splitlines():
-            record = json.loads(line)
-            out.append(record["question"]["text"])
-            for r in record.get("rounds", []):
-                answer = json.loads(r["answer_raw"]) if r.get("answer_raw") else {}
-                if isinstance(answer, dict):
-                    out.append(str(answer.get("answer", "")))
-                    out += [str(c.get("text", "")) for c in answer.get("claims") or []
-                            if isinstance(c, dict)]
-    return out
 
 
 _DATED = ("Jan 4", "FEB. '13", "sept 2019", "12 March", "13th of April, 2026", "Week 11",
@@ -49,7 +34,7 @@ def _mask_texts() -> list[str]:
               "{}: 18 orders, 7 % of {}")
     built = [frame.format(*pair) for frame in frames
              for pair in itertools.product(_DATED, repeat=frame.count("{}"))]
-    return built + [d.upper() for d in _DATED] + _golden_texts()
+    return built + [d.upper() for d in _DATED] + golden_texts()
 
 
 def _unfiltered_masks(text: str) -> list[tuple[int, int]]:
@@ -112,7 +97,7 @@ def test_kept_out_and_only_cues_are_searched_where_they_may_match(domain, reques
     with every cue pattern searched; the texts include members kept out and alone (the
     prefilter has matches to keep) and texts with no cue (it has searches to skip)."""
     catalog = request.getfixturevalue(LAYER[domain]).catalog()
-    texts = _cue_texts(catalog) + _golden_texts()
+    texts = _cue_texts(catalog) + golden_texts()
     read = [(t, find_mentions(t, catalog)) for t in texts]
     filtered = [repr(filters.exclusions(t, m)) for t, m in read]
     unfiltered_exclusions = _unfiltered_exclusions()
