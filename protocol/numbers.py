@@ -1027,45 +1027,53 @@ _DAY = r"[0-9]{1,2}(?![0-9]|[.,][0-9])(?:st|nd|rd|th)?"
 _DAYS = rf"{_DAY}(?:\s*(?:[-–—]|to|until|through|and)\s*{_DAY})?"
 _YEAR = r"(?:,?\s+[0-9]{4}(?![0-9]))?"
 
-_MASKED: tuple[tuple[str, str], ...] = (
-    # (characters one of which every match holds, or "" where none is sure; the pattern)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+"""What every match of `_MONTH` holds, in lower case."""
+
+_MASKED: tuple[tuple[tuple[str, ...], str], ...] = (
+    # (what every match holds one of, in lower case, or () where nothing is sure; the pattern)
     # citations, with selectors that may hold dates or quoted members: r4[product="x 2"]:revenue.value
-    ("", r"(?<![\w])r[0-9]+(?:\[(?:\"(?:[^\"\\]|\\.)*\"|[^\]\"])*\])?(?::[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)?"),
-    (":", r"\btree:[\w>]+"),
+    ((), r"(?<![\w])r[0-9]+(?:\[(?:\"(?:[^\"\\]|\\.)*\"|[^\]\"])*\])?(?::[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)?"),
+    (("tree:",), r"\btree:[\w>]+"),
     # identifiers holding a digit or an underscore: c2, p90, W11, Q2, FY2026, top_3, v1.2
-    ("", r"(?<![\w])[A-Za-z_]\w*?[0-9_]\w*(?:\.[0-9]+)*"),
-    ("-", r"(?<![\w])[A-Za-z]+-[0-9]+"),
+    ((), r"(?<![\w])[A-Za-z_]\w*?[0-9_]\w*(?:\.[0-9]+)*"),
+    (("-",), r"(?<![\w])[A-Za-z]+-[0-9]+"),
     # ISO dates, months, weeks and quarters: 2026-03-09, 2026-03, 2026-W16, 2026-Q2
-    ("-", r"(?<![\w])[0-9]{4}-(?:W[0-9]{1,2}(?:-[0-9])?|Q[1-4]|[0-9]{1,2}(?:-[0-9]{1,2})?)(?![0-9])"),
-    ("/", r"(?<![\w.])[0-9]{1,4}/[0-9]{1,2}(?:/[0-9]{1,4})?(?![0-9])"),
+    (("-",), r"(?<![\w])[0-9]{4}-(?:W[0-9]{1,2}(?:-[0-9])?|Q[1-4]|[0-9]{1,2}(?:-[0-9]{1,2})?)(?![0-9])"),
+    (("/",), r"(?<![\w.])[0-9]{1,4}/[0-9]{1,2}(?:/[0-9]{1,4})?(?![0-9])"),
     # dates as people write them: 07/2019, Feb. '13, July ’13
-    ("/", r"(?<![\w.])[0-9]{1,2}/[0-9]{4}(?![0-9])"),
-    ("'’", rf"\b{_MONTH}\s*['’][0-9]{{2}}(?![0-9])"),
+    (("/",), r"(?<![\w.])[0-9]{1,2}/[0-9]{4}(?![0-9])"),
+    (("'", "’"), rf"\b{_MONTH}\s*['’][0-9]{{2}}(?![0-9])"),
     # written dates: April 13, April 13–19, April 13, 2026, March 2019, 13 April, 13th of April
-    ("", rf"\b{_MONTH}\s+(?:[0-9]{{4}}(?![0-9])|{_DAYS}{_YEAR})"),
-    ("", rf"(?<![\w.,]){_DAYS}\s+(?:of\s+)?{_MONTH}{_YEAR}"),
+    (_MONTHS, rf"\b{_MONTH}\s+(?:[0-9]{{4}}(?![0-9])|{_DAYS}{_YEAR})"),
+    (_MONTHS, rf"(?<![\w.,]){_DAYS}\s+(?:of\s+)?{_MONTH}{_YEAR}"),
     # numbered periods: week 11, weeks 10–11, day 7, quarter 2, year 2019, FY 2026
-    ("", r"\b(?:iso\s+)?(?:week|wk|day|month|quarter|period|year|fy|fiscal(?:\s+year)?)s?\s*"
+    (("week", "wk", "day", "month", "quarter", "period", "year", "fy", "fiscal"),
+     r"\b(?:iso\s+)?(?:week|wk|day|month|quarter|period|year|fy|fiscal(?:\s+year)?)s?\s*"
      r"[0-9]{1,4}(?![0-9]|[.,][0-9])(?:\s*(?:[-–—]|and|to|through)\s*[0-9]{1,4}(?![0-9]))?"),
     # time of day: 10:30, 9 am, 5 p.m.
-    (":", r"(?<![\w])[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?:\s?[ap]\.?m\b\.?)?"),
-    ("", r"(?<![\w])[0-9]{1,2}\s?[ap]\.?m\b\.?"),
+    ((":",), r"(?<![\w])[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?:\s?[ap]\.?m\b\.?)?"),
+    (("am", "pm", "a.m", "p.m"), r"(?<![\w])[0-9]{1,2}\s?[ap]\.?m\b\.?"),
     # versions, ranks and list markers: 1.2.3, #1, No. 1, "1. Brooklyn", (2)
-    (".", r"(?<![\w.])v?[0-9]+(?:\.[0-9]+){2,}"),
-    ("#", r"#\s?[0-9]+"),
-    (".", r"\bno\.\s?[0-9]+"),
-    (".)", r"(?m)^[ \t]*(?:[-*+][ \t]+)?[0-9]{1,3}[.)](?=\s)"),
-    ("(", r"\([0-9]{1,2}\)"),
+    ((".",), r"(?<![\w.])v?[0-9]+(?:\.[0-9]+){2,}"),
+    (("#",), r"#\s?[0-9]+"),
+    (("no.",), r"\bno\.\s?[0-9]+"),
+    ((".", ")"), r"(?m)^[ \t]*(?:[-*+][ \t]+)?[0-9]{1,3}[.)](?=\s)"),
+    (("(",), r"\([0-9]{1,2}\)"),
 )
 MASKS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for _n, p in _MASKED)
 _MASK_NEEDS = tuple((mask, needs) for mask, (needs, _p) in zip(MASKS, _MASKED, strict=True))
-"""Each mask with the characters one of which its matches hold: a text holding none of them
-is not searched for it (most texts hold no '/', ':', '#' or '(')."""
+"""Each mask with what its matches hold one of: a text holding none of them is not searched
+for it (most texts hold no '/', ':', '#' or '(', no month and no time of day)."""
 
 
 def _masked_spans(text: str) -> list[tuple[int, int]]:
+    # outside ASCII every mask is searched: IGNORECASE takes 'ſ' for 's' and 'K' for 'k', which
+    # a lower-cased text does not show (as _words.may_hold)
+    low = text.lower() if text.isascii() else None
     return [m.span() for mask, needs in _MASK_NEEDS
-            if not needs or any(c in text for c in needs) for m in mask.finditer(text)]
+            if low is None or not needs or any(w in low for w in needs)
+            for m in mask.finditer(text)]
 
 
 def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:

@@ -32,6 +32,9 @@ class CatalogIndex:
     readings: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
     """What was read (a kind of reading) → text → its reading against this catalog: one dict per
     kind, so that a look-up (about 70 per audit) builds no key."""
+    kept: list[int] = field(default_factory=lambda: [0], compare=False, repr=False)
+    """How many readings `readings` holds, over every kind (one cell, the index being frozen):
+    counted as each is kept, not summed over the kinds at each new text."""
 
     @classmethod
     def build(cls, catalog: dict[str, Any], digest: str | None = None) -> CatalogIndex:
@@ -55,6 +58,7 @@ class CatalogIndex:
         each answer read as if no audit had read its texts before)."""
         for index in _BY_DIGEST.values():
             index.readings.clear()
+            index.kept[0] = 0
 
     @staticmethod
     def cached(digest: str) -> CatalogIndex | None:
@@ -82,10 +86,14 @@ class CatalogIndex:
 
     def _read(self, kind: str, text: str, reader: Callable[[str], T]) -> T:
         """A text not read yet: read, and kept (all readings are let go past MAX_READINGS)."""
-        if sum(map(len, self.readings.values())) >= MAX_READINGS:  # a few kinds: cheap
+        if self.kept[0] >= MAX_READINGS:
             self.readings.clear()
+            self.kept[0] = 0
         found = reader(text)  # before the kind's dict is taken: a reader may read other kinds
-        self.readings.setdefault(kind, {})[text] = found
+        kept = self.readings.setdefault(kind, {})
+        if text not in kept:  # a reader may have read this very text and kind already
+            self.kept[0] += 1
+        kept[text] = found
         return found
 
     def derive(self, kind: str, build: Callable[[dict[str, Any]], T]) -> T:

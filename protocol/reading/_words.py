@@ -65,6 +65,21 @@ def first_word(phrase: str) -> str:
     return words[0] if words else ""
 
 
+def may_hold(text: str, words: tuple[str, ...]) -> bool:
+    """Whether `text` may hold one of `words` (lower case) as a case-insensitive pattern
+    compares: False only for ASCII text holding none of them (outside ASCII, re's IGNORECASE
+    takes 'ſ' for 's' and 'K' for 'k', which a lower-cased text does not show). A reader skips
+    the patterns that need one of the words where it is False.
+
+    >>> may_hold("Orders rose 4 %", ("only", "except")), may_hold("ONLY Delta", ("only",))
+    (False, True)
+    """
+    if not text.isascii():
+        return True
+    low = text.lower()
+    return any(w in low for w in words)
+
+
 def is_case_locked(word: str) -> bool:
     """A member of at most three letters that is also a common English word ("US", "IN")."""
     return len(word) <= 3 and word.isalpha() and word.lower() in COMMON_WORDS

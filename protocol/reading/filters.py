@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from itertools import groupby
 
-from showwork.protocol.reading._words import Span
+from showwork.protocol.reading._words import Span, may_hold
 from showwork.protocol.reading.mentions import Mention
 
 _CUES = (r"\b(excluding|exclude|excluded|except(?:\s+for)?|without|not\s+counting|not\s+including|"
@@ -35,6 +35,10 @@ _ALL_BUT = re.compile(r"\b(?:all|every|any)\s[^,;.?!]{1,40}?\s(but|save)\s+(?:fo
                       re.IGNORECASE)
 """'All stores but Brooklyn', 'every country but India': after a whole, 'but' keeps a member out
 (it had been read as the member itself, beside the whole)."""
+_CUE_WORDS = ("exclud", "except", "without", "counting", "including", "other", "apart", "aside",
+              "but", "leaving", "outside", "save")
+"""A word every match of `_EXCLUDE`, `_EXCLUDE_AHEAD` and `_ALL_BUT` holds: a text with none
+is not searched for them (most texts keep nothing out)."""
 _ONLY_BEFORE = re.compile(r"\bonly\s+(?:the\s+)?$", re.IGNORECASE)
 _ONLY_AFTER = re.compile(r"\s*[-,]?\s*only\b", re.IGNORECASE)
 
@@ -56,11 +60,13 @@ def exclusions(text: str, mentions: list[Mention]
     cues: list[Said] = []
     only: list[Said] = []
     last_out: int | None = None
+    cued, alone = may_hold(text, _CUE_WORDS), may_hold(text, ("only",))
     for group in spans:
         span = group[0].span
         start = _before_dimension(text, span[0], dims, group[0].name)
         before = text[:start]
-        cue = _EXCLUDE.search(before) or _ahead(before) or _ALL_BUT.search(before)
+        cue = (_EXCLUDE.search(before) or _ahead(before) or _ALL_BUT.search(before)) if cued \
+            else None
         chained = last_out is not None and _ALSO.fullmatch(text[last_out:start]) is not None
         if cue is not None or chained:
             out += group
@@ -70,6 +76,8 @@ def exclusions(text: str, mentions: list[Mention]
             last_out = span[1]
             continue
         last_out = None
+        if not alone:
+            continue
         said = _ONLY_BEFORE.search(before)
         if said is not None:
             only.append(("only", (said.start(), said.start() + 4), _only(group)))

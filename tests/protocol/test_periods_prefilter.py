@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-import json
 from pathlib import Path
 
 import pytest
 import yaml
+from golden_texts import golden_texts
 
 from showwork.protocol.reading import periods
 
@@ -25,21 +25,6 @@ def _question_texts() -> list[str]:
     for path in QUESTION_FILES:
         for q in yaml.safe_load(path.read_text())["questions"]:
             out += [q["text"], *q.get("paraphrases", [])]
-    return out
-
-
-def _golden_texts() -> list[str]:
-    out = []
-    for path in sorted((ROOT / "traces/golden").rglob("*.jsonl")):
-        for line in path.read_text().splitlines():
-            record = json.loads(line)
-            out.append(record["question"]["text"])
-            for r in record.get("rounds", []):
-                answer = json.loads(r["answer_raw"]) if r.get("answer_raw") else {}
-                if isinstance(answer, dict):
-                    out.append(str(answer.get("answer", "")))
-                    out += [str(c.get("text", "")) for c in answer.get("claims") or []
-                            if isinstance(c, dict)]
     return out
 
 
@@ -89,7 +74,7 @@ def _read_all(texts: list[str], as_of: dt.date | None) -> list[object]:
 @pytest.mark.parametrize("as_of", AS_OF)
 def test_the_prefilter_reads_every_text_as_the_full_scan(monkeypatch, as_of) -> None:
     """Each text's periods, problems and comparison are those of the unfiltered scan."""
-    texts = _question_texts() + _golden_texts() + _built_texts()
+    texts = _question_texts() + golden_texts() + _built_texts()
     assert len(texts) > 1500
     filtered = _read_all(texts, as_of)
     monkeypatch.setattr(periods, "_Holds", _Everything)

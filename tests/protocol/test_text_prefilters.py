@@ -1,0 +1,111 @@
+"""The text readers skip a pattern only where it cannot match: the number masks
+(`numbers._masked_spans`) and the kept-out and 'only' cues (`filters.exclusions`) read every text
+exactly as the unfiltered search reads it — the golden traces' questions and answers, and texts
+built here from each catalog's own members, cue words in any case and the letters re's
+IGNORECASE folds onto ASCII ('ſ', 'K', 'ı'), on the demo and the shop."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+from golden_texts import golden_texts
+
+from showwork.protocol import numbers
+from showwork.protocol.reading import filters
+from showwork.protocol.reading.mentions import find_mentions
+
+ROOT = Path(__file__).resolve().parents[2]
+LAYER = {"demo": "layer", "shop": "shop_layer"}
+
+
+_DATED = ("Jan 4", "FEB. '13", "sept 2019", "12 March", "13th of April, 2026", "Week 11",
+          "WK 3", "fy 2026", "Quarter 2", "day 7", "9am", "5 P.M.", "10:30", "No. 4", "#2", "(3)",
+          "1.2.3", "07/2019", "2026-03-09", "tree:orders>aov", "r4[product=\"x 2\"]:revenue.value",
+          "1. Brooklyn", "ſept 3", "weeK 4", "ſeptember 9", "\u212a 5", "fıscal year 2019",
+          "12 ſep", "4 aM", "3 a.m.")
+
+
+def _mask_texts() -> list[str]:
+    frames = ("{} rose 4.2 % to 1,204", "Revenue was $59,224.50 in {}; {} it fell 3",
+              "{}: 18 orders, 7 % of {}")
+    built = [frame.format(*pair) for frame in frames
+             for pair in itertools.product(_DATED, repeat=frame.count("{}"))]
+    return built + [d.upper() for d in _DATED] + golden_texts()
+
+
+def _unfiltered_masks(text: str) -> list[tuple[int, int]]:
+    return [m.span() for mask in numbers.MASKS for m in mask.finditer(text)]
+
+
+def test_the_masks_are_searched_where_they_may_match() -> None:
+    """Every text's masked spans are those of every mask searched, in the same order; and the
+    prefilter does skip masks (a text with no month or time of day is not searched for one)."""
+    texts = _mask_texts()
+    assert len(texts) > 1_000
+    assert [t for t in texts if numbers._masked_spans(t) != _unfiltered_masks(t)] == []
+    plain = "Orders rose 18.4 % to 1,204"
+    searched = [mask for mask, needs in numbers._MASK_NEEDS
+                if not needs or any(w in plain.lower() for w in needs)]
+    assert len(searched) < len(numbers.MASKS) // 2
+
+
+_CUES = ("excluding", "EXCLUDING", "except for", "without", "not counting", "not including",
+         "other than", "apart from", "aside from", "but not", "leaving out", "outside of",
+         "all stores but", "every platform save", "only", "ONLY", "ſave", "wıthout", "aſide from",
+         "exclude", "Except")
+
+
+def _members(catalog: dict) -> list[str]:
+    out = [str(m) for info in catalog.get("dimensions", {}).values()
+           for m in info.get("members") or ()]
+    return out[:12]
+
+
+def _cue_texts(catalog: dict) -> list[str]:
+    members = _members(catalog)
+    assert len(members) >= 3
+    frames = ("How many orders {} {}?", "Revenue for {} {} rose 4 %", "{} {}, and {}, fell",
+              "Every metric {} {} or {} only", "{} the {} {} in March")
+    out = []
+    for frame, cue in itertools.product(frames, _CUES):
+        for a, b in itertools.islice(itertools.permutations(members, 2), 0, None, 5):
+            values = (cue, a, b) if frame.count("{}") == 3 else (cue, a)
+            out.append(frame.format(*values))
+            out.append(frame.format(*reversed(values)))
+    return out + [f"{a} and {b} only" for a, b in itertools.combinations(members, 2)]
+
+
+def _unfiltered_exclusions():
+    """`filters.exclusions` run from its source with every cue pattern searched (a module of
+    its own: the compiled build's calls within it are not patched)."""
+    spec = importlib.util.spec_from_file_location("unfiltered_filters",
+                                                  ROOT / "protocol/reading/filters.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.may_hold = lambda _text, _words: True
+    return module.exclusions
+
+
+@pytest.mark.parametrize("domain", sorted(LAYER))
+def test_kept_out_and_only_cues_are_searched_where_they_may_match(domain, request) -> None:
+    """Every text reads the same members kept out and kept alone with the cue prefilter as
+    with every cue pattern searched; the texts include members kept out and alone (the
+    prefilter has matches to keep) and texts with no cue (it has searches to skip)."""
+    catalog = request.getfixturevalue(LAYER[domain]).catalog()
+    texts = _cue_texts(catalog) + golden_texts()
+    read = [(t, find_mentions(t, catalog)) for t in texts]
+    filtered = [repr(filters.exclusions(t, m)) for t, m in read]
+    unfiltered_exclusions = _unfiltered_exclusions()
+    unfiltered = [repr(unfiltered_exclusions(t, m)) for t, m in read]
+    assert [t for (t, _), a, b in zip(read, filtered, unfiltered, strict=True) if a != b] == []
+    kept_out = [f for f in filtered if "excluding " in f]
+    assert kept_out and any("'only'" in f for f in filtered)
+    skipped = [t for t in texts if not filters.may_hold(t, filters._CUE_WORDS)
+               and not filters.may_hold(t, ("only",))]
+    assert skipped and not any(re.search(r"(?i)exclud|except|without|only|but|save", t)
+                               for t in skipped)
