@@ -37,22 +37,9 @@ ROOT = PACKAGE.parent
 MODULES = (
     "protocol/numbers.py",
     "protocol/citations.py",
-    "protocol/periods.py",
-    "protocol/catalog_text.py",
-    "protocol/reading/_calendar.py",
     "protocol/reading/_words.py",
     "protocol/reading/mentions.py",
     "protocol/reading/periods.py",
-    "protocol/reading/filters.py",
-    "protocol/reading/phrasings.py",
-    "protocol/reading/asks.py",
-    "protocol/reading/gaps.py",
-    "protocol/reading/instructions.py",
-    "protocol/reading/members.py",
-    "protocol/reading/part_periods.py",
-    "protocol/reading/_reader.py",
-    "protocol/reading/account.py",
-    "protocol/reading/qualifiers.py",
     "harness/audit/audit.py",
     "harness/audit/basis.py",
     "harness/audit/checks.py",
@@ -80,9 +67,7 @@ MODULES = (
 )
 """The audit's per-claim code and its step runner (not its types: mypyc's classes differ there),
 and the text readers every audit runs on each text: the account of an answer's words
-(`words.py`, a third of a re-audit), mentions of the catalog and periods in text, and the
-question reader (all of `protocol/reading/`, which every re-audit runs on the trace's question:
-uncompiled, a fifth of a re-audit whose texts are read afresh)."""
+(`words.py`, a third of a re-audit), mentions of the catalog and periods in text."""
 RECORD = ROOT / "build" / "mypyc" / "sources.json"
 """What the build compiled: module source path → SHA-256 of the source it compiled."""
 
