@@ -46,6 +46,11 @@ def clean_cases(layer: SemanticLayer, domain: str, wanted: set[str] | None = Non
     return {s.id: by_text[s.question().text] for s in specs if s.question().text in by_text}
 
 
+def appended(case: Case, sentence: str) -> Any:
+    """The audit of the case's clean answer with `sentence` appended to its prose."""
+    return case_report(case, {**case.answer, "answer": f"{case.answer['answer']} {sentence}"})
+
+
 @dataclass
 class Tally:
     """How the audit served the corpus's edits."""

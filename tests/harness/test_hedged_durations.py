@@ -8,9 +8,7 @@ user)."""
 from __future__ import annotations
 
 import pytest
-from answer_words import clean_cases
-
-from showwork.benchmarks.audit import case_report
+from answer_words import appended, clean_cases
 
 CASES = [
     # (domain, fixture, question, honest sentences, lies)
@@ -33,14 +31,10 @@ def test_a_hedged_duration_is_the_moves_size(request, domain: str, fixture: str,
                                              honest: list[str], lies: list[str]) -> None:
     case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
 
-    def decide(sentence: str):
-        return case_report(case, {**case.answer,
-                                  "answer": f"{case.answer['answer']} {sentence}"})
-
     for sentence in honest:
-        report = decide(sentence)
+        report = appended(case, sentence)
         assert report.decision != "withhold", (sentence, report.to_json()["defects"])
         unread = " ".join(report.not_checked)
         assert not any(w in unread for w in ("lengthened", "shortened", "by")), (sentence, unread)
     for sentence in lies:
-        assert decide(sentence).decision == "withhold", sentence
+        assert appended(case, sentence).decision == "withhold", sentence

@@ -13,9 +13,7 @@ import re
 from itertools import combinations
 
 import pytest
-from answer_words import clean_cases
-
-from showwork.benchmarks.audit import case_report
+from answer_words import appended, clean_cases
 
 _MEMBER = re.compile(r"\[\w+=(\"?)(?P<member>.*?)\1\]")
 
@@ -64,15 +62,13 @@ def test_gaps_between_cited_members(request, domain: str, fixture: str, qid: str
             f"{a} was about {_say(float(f'{gap:.2g}'))} {unit} ahead of {b}."]  # within 5 %
         lies = _shapes(a, b, _say(gap * 1.5 + 1), unit) + _shapes(b, a, _say(gap), unit)
         for sentence in honest:
-            report = case_report(case, {**case.answer,
-                                        "answer": f"{case.answer['answer']} {sentence}"})
+            report = appended(case, sentence)
             assert report.decision != "withhold", (sentence, report.to_json()["defects"])
             assert not any(_say(gap) in w for w in report.not_checked), (sentence,
                                                                          report.not_checked)
             checked += 1
         for sentence in lies:
-            report = case_report(case, {**case.answer,
-                                        "answer": f"{case.answer['answer']} {sentence}"})
+            report = appended(case, sentence)
             assert report.decision == "withhold", (sentence, report.not_checked)
             checked += 1
     assert checked >= 40
@@ -85,5 +81,5 @@ def test_a_relative_gap_is_not_read_as_a_difference(shop_layer) -> None:
     rows = _rows(case.answer)
     (a, va), (b, vb) = rows[1], rows[2]
     said = f"{a} took {(va / vb - 1) * 100:.0f} % more orders than {b}."
-    report = case_report(case, {**case.answer, "answer": f"{case.answer['answer']} {said}"})
+    report = appended(case, said)
     assert not any("apart" in d["message"] for d in report.to_json()["defects"])

@@ -13,9 +13,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from answer_words import clean_cases
-
-from showwork.benchmarks.audit import case_report
+from answer_words import appended, clean_cases
 
 _MEMBER = re.compile(r"\[\w+=(\"?)(?P<member>.*?)\1\]")
 
@@ -48,14 +46,10 @@ def test_an_exception_is_held_to_the_rows(request, domain: str, fixture: str, qi
             f"Every {noun} but {top} had more than {bound} {unit}.",
             f"No {noun} but {second} had more than {bound} {unit}."]
 
-    def decide(sentence: str):
-        return case_report(case, {**case.answer,
-                                  "answer": f"{case.answer['answer']} {sentence}"})
-
     for sentence in honest:
-        report = decide(sentence)
+        report = appended(case, sentence)
         assert report.decision != "withhold", (sentence, report.to_json()["defects"])
         assert not any(w in " ".join(report.not_checked) for w in ("but", "except", bound)), \
             (sentence, report.not_checked)
     for sentence in lies:
-        assert decide(sentence).decision == "withhold", sentence
+        assert appended(case, sentence).decision == "withhold", sentence
