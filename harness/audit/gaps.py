@@ -6,9 +6,10 @@ more flights than EWR": a number that says how far one member is from another, b
 breakdown the answer cites (the metric named in the sentence when several are cited). The
 comparative says which of the two is larger and the number by how much: the cited values must
 order the two that way and lie the number apart, at the precision it was written at (and within
-a hedge's interval: 'about', 'roughly'). A rate's gap is in percentage points ('9 points',
-'9 pp'). A gap the rows contradict is an unsupported number naming both values; one that cannot
-be tied to two cited rows is left to the other checks (unsupported, or unread).
+a hedge's interval: 'about', 'roughly'), in the metric's currency when it is written in one. A
+rate's gap is in percentage points ('9 points', '9 pp'). A gap the rows contradict is an
+unsupported number naming both values; one that cannot be tied to two cited rows is left to the
+other checks (unsupported, or unread).
 
 Two shapes, as the sentence orders its words:
 - the number after 'by', after the second member: A <comparative> B by N;
@@ -23,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from showwork.harness.audit.numbers import money_of
 from showwork.harness.audit.pairs import _COMPARATIVE
 from showwork.harness.audit.quantifiers import _SENTENCE, _breakdowns, _scaled
 from showwork.protocol.numbers import ReadNumber, _candidates, in_time_unit, near
@@ -111,7 +113,9 @@ def _gaps(ctx: AnswerContext, text: str,
             gap = _scaled(ctx, metric, field, a.value, stated) - _scaled(
                 ctx, metric, field, b.value, stated)
             size = abs(gap) if stated.value >= 0 else -abs(gap)  # '68 fewer' reads as -68
-            holds = gap != 0 and (gap > 0) == greater and near(stated, size)
+            money = money_of(field, metric, ctx.catalog)
+            in_money = not n.money or not money or (money != "-" and n.money in (money, "cents"))
+            holds = in_money and gap != 0 and (gap > 0) == greater and near(stated, size)
             emphasis = _EMPHASIS.search(said, 0, n.start)
             if emphasis and holds:
                 spans.append(emphasis.span())

@@ -60,7 +60,8 @@ def test_gaps_between_cited_members(request, domain: str, fixture: str, qid: str
         gap = va - vb
         honest = _shapes(a, b, _say(gap), unit) + [
             f"{a} was about {_say(float(f'{gap:.2g}'))} {unit} ahead of {b}."]  # within 5 %
-        lies = _shapes(a, b, _say(gap * 1.5 + 1), unit) + _shapes(b, a, _say(gap), unit)
+        lies = _shapes(a, b, _say(gap * 1.5 + 1), unit) + _shapes(b, a, _say(gap), unit) + [
+            f"{a} was €{_say(gap)} ahead of {b}."]  # a currency the metric is not in
         for sentence in honest:
             report = appended(case, sentence)
             assert report.decision != "withhold", (sentence, report.to_json()["defects"])
