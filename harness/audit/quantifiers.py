@@ -129,9 +129,21 @@ def _quantified(ctx: AnswerContext, text: str,
             if said is None:
                 continue  # 'every store' of a series: not its periods
             end = said.end()  # 'every month': the series' own grain
-        failing = tuple(_failing(ctx, rows, n, dim, word, members, out))
+        failing = _off_currency(ctx, rows[0], n) or tuple(
+            _failing(ctx, rows, n, dim, word, members, out))
         shifted = replace(n, start=n.start + at, end=n.end + at)
         yield Quantified((q.start() + at, end + at), shifted, not failing, failing, excepted)
+
+
+def _off_currency(ctx: AnswerContext, row: Cited, n: ReadNumber) -> tuple[str, ...]:
+    """A bound written in a currency the rows are not in ('at least €3,000' of a dollar metric,
+    '$100' of a count): every row fails it, whatever its value."""
+    from showwork.harness.audit.numbers import money_of
+
+    money = money_of(row.citation.field, row.metric, ctx.catalog)
+    if not n.money or not money or (money != "-" and n.money in (money, "cents")):
+        return ()
+    return (f"{row.metric} is {'no amount of money' if money == '-' else 'in ' + money.upper()}",)
 
 
 def _failing(ctx: AnswerContext, rows: list[Cited], n: ReadNumber, dim: str, word: str,

@@ -53,3 +53,21 @@ def test_an_exception_is_held_to_the_rows(request, domain: str, fixture: str, qi
             (sentence, report.not_checked)
     for sentence in lies:
         assert appended(case, sentence).decision == "withhold", sentence
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid", "said", "truth"), [
+    ("shop", "shop_layer", "ranking-003", "Revenue for every store was at least ${low}.", "honest"),
+    ("shop", "shop_layer", "ranking-003", "Revenue for every store was at least €{low}.", "lie"),
+    ("shop", "shop_layer", "ranking-005", "Orders for every store were at least ${low}.", "lie"),
+    ("flights", "flights_layer", "ranking-007", "Flights for every airline were at least ${low}.",
+     "lie"),
+])
+def test_a_bound_in_another_currency_holds_no_row(request, domain: str, fixture: str, qid: str,
+                                                  said: str, truth: str) -> None:
+    """A quantified bound written in a currency the cited metric is not in (euros of a dollar
+    metric, dollars of a count) is held false on every row; it had been held to the values
+    alone and served clean."""
+    case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
+    low = f"{_rows(case.answer)[-1][1] // 10 * 10:,.0f}"
+    decision = appended(case, said.format(low=low)).decision
+    assert (decision == "withhold") == (truth == "lie"), (said, low, decision)
