@@ -24,9 +24,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from showwork.harness.audit.numbers import money_of
+from showwork.harness.audit.numbers import money_fits, money_of
 from showwork.harness.audit.pairs import _COMPARATIVE
 from showwork.harness.audit.quantifiers import _SENTENCE, _breakdowns, _scaled
+from showwork.harness.audit.times import _HEDGE, _POSSESSIVE
 from showwork.protocol.numbers import ReadNumber, _candidates, in_time_unit, near
 from showwork.protocol.reading import Mention, find_mentions
 
@@ -43,9 +44,7 @@ _UNIT_WORDS = re.compile(r"(?i)\s*(?:(?:percentage\s+)?points?|pts?|pp|[a-z]+)?\
 _THAN = re.compile(r"(?i)\s*(?:(?:[a-z]+\s+)?(?:than|of|that\s+of|those\s+of)\s+)?")
 """Between the comparative and the second member: 'more flights than', 'ahead of', 'above'."""
 _EMPHASIS = re.compile(r"(?i)\b(?:just|only)\s+$")
-_HEDGE = re.compile(r"(?i)\b(?:about|around|roughly|nearly|almost|approximately|some)\s+$")
 _POINTS = re.compile(r"(?i)\s*(?:percentage\s+points?|points?|pts?|pp)\b")
-_POSSESSIVE = re.compile(r"['’]s?\b")
 
 
 @dataclass(frozen=True)
@@ -113,9 +112,8 @@ def _gaps(ctx: AnswerContext, text: str,
             gap = _scaled(ctx, metric, field, a.value, stated) - _scaled(
                 ctx, metric, field, b.value, stated)
             size = abs(gap) if stated.value >= 0 else -abs(gap)  # '68 fewer' reads as -68
-            money = money_of(field, metric, ctx.catalog)
-            in_money = not n.money or not money or (money != "-" and n.money in (money, "cents"))
-            holds = in_money and gap != 0 and (gap > 0) == greater and near(stated, size)
+            holds = money_fits(n, money_of(field, metric, ctx.catalog)) and gap != 0 \
+                and (gap > 0) == greater and near(stated, size)
             emphasis = _EMPHASIS.search(said, 0, n.start)
             if emphasis and holds:
                 spans.append(emphasis.span())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -144,9 +144,13 @@ def _money(field: str, unit: Any) -> str:
 def money_ok(number: ReadNumber, support: Support) -> bool:
     """A number written in a currency states only a value of that currency (or of one not
     known); cents state any currency's value."""
-    money = support.money
-    return not number.money or not money or (
-        money != "-" and number.money in (money, "cents"))
+    return money_fits(number, support.money)
+
+
+def money_fits(number: ReadNumber, money: str) -> bool:
+    """Whether `number`'s currency can state a value of `money` (Support.money: a currency,
+    '-' for no money, '' for not known)."""
+    return not number.money or not money or (money != "-" and number.money in (money, "cents"))
 
 
 def cited_supports(cited: Iterable[Cited], catalog: dict[str, Any]) -> list[Support]:
@@ -640,17 +644,9 @@ def _times(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
     the multipliers their rows bear out, and a defect for each one they contradict."""
     from showwork.harness.audit.times import read_times
 
-    held: set[tuple[int, int]] = set()
-    false: list[Defect] = []
-    for t in read_times(ctx, ctx.answer.answer or ""):
-        if t.holds:
-            held.add((t.number.start, t.number.end))
-            continue
-        false.append(Defect(
-            "unsupported_number", "answer",
-            f"The answer text says '{t.number.text} as many', but the cited rows are {t.cited}. "
-            "State the ratio the cited values give.", t.number.text, t.number.start))
-    return held, false
+    return _held(read_times(ctx, ctx.answer.answer or ""), lambda t: (
+        f"The answer text says '{t.number.text} as many', but the cited rows are {t.cited}. "
+        "State the ratio the cited values give."))
 
 
 def _gaps(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
@@ -659,17 +655,23 @@ def _gaps(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
     one they contradict."""
     from showwork.harness.audit.gaps import read_gaps
 
+    return _held(read_gaps(ctx, ctx.answer.answer or ""), lambda g: (
+        f"The answer text says the two are {g.number.text} apart, but the cited rows are "
+        f"{g.cited}. State the difference the cited values give."))
+
+
+def _held(readings: Sequence[Any], message: Callable[[Any], str]
+          ) -> tuple[set[tuple[int, int]], list[Defect]]:
+    """The spans of the readings' numbers their rows bear out, and an unsupported number (its
+    message from the reading) for each one they contradict."""
     held: set[tuple[int, int]] = set()
     false: list[Defect] = []
-    for g in read_gaps(ctx, ctx.answer.answer or ""):
-        if g.holds:
-            held.add((g.number.start, g.number.end))
-            continue
-        false.append(Defect(
-            "unsupported_number", "answer",
-            f"The answer text says the two are {g.number.text} apart, but the cited rows are "
-            f"{g.cited}. State the difference the cited values give.", g.number.text,
-            g.number.start))
+    for r in readings:
+        if r.holds:
+            held.add((r.number.start, r.number.end))
+        else:
+            false.append(Defect("unsupported_number", "answer", message(r), r.number.text,
+                                r.number.start))
     return held, false
 
 

@@ -138,10 +138,10 @@ def _quantified(ctx: AnswerContext, text: str,
 def _off_currency(ctx: AnswerContext, row: Cited, n: ReadNumber) -> tuple[str, ...]:
     """A bound written in a currency the rows are not in ('at least €3,000' of a dollar metric,
     '$100' of a count): every row fails it, whatever its value."""
-    from showwork.harness.audit.numbers import money_of
+    from showwork.harness.audit.numbers import money_fits, money_of
 
     money = money_of(row.citation.field, row.metric, ctx.catalog)
-    if not n.money or not money or (money != "-" and n.money in (money, "cents")):
+    if money_fits(n, money):
         return ()
     return (f"{row.metric} is {'no amount of money' if money == '-' else 'in ' + money.upper()}",)
 
