@@ -1094,7 +1094,12 @@ _SUPERLATIVES = {"largest", "biggest", "highest", "lowest", "smallest", "best", 
 # Words that make the number after them a stated value: "was 3", "reached 2019".
 _VALUE_CUES = {"was", "were", "is", "are", "be", "been", "reached", "hit", "totaled", "totalled",
                "totals", "averaged", "equals", "equalled", "equaled", "at", "had", "has", "have",
-               "recorded", "sold", "saw"}
+               "recorded", "sold", "saw", "took", "made", "earned", "generated", "booked",
+               "logged", "posted", "registered", "received", "flew", "shipped", "served",
+               "processed", "got", "handled", "carried", "drew", "attracted"}
+"""Verbs that state the number after them (or after its bound) as the subject's value: 'had',
+'sold', 'took 2,093 orders', 'earned $32,255.50', 'flew fewer than 40 flights'. None says a
+direction or a size: a number after one is held to a cited value like any other."""
 _DURATION_CUES = (_VALUE_CUES - {"at", "had", "has", "have", "saw"}) | {"by", "averaging"}
 """Words before a count of periods that make it a duration stated as a value ('was 10 minutes',
 'by 5 days'); not 'had 7 days' or 'at 3 weeks', which count the periods."""

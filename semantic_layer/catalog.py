@@ -20,7 +20,7 @@ def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
             "point_in_time": model.point_in_time(m.name),
             "coverage": {"start": _day(start), "end": _day(through)},
             "version": m.version, "previous_names": list(m.previous_names), "owner": m.owner,
-            "unit": m.unit, "formula": _formula(m),
+            "unit": m.unit, "formula": _formula(m), "additive": model.additive(m.name),
         }
         if m.draft:  # only then: a reviewed model's catalog (and its digest) is unchanged
             metrics[m.name]["draft"] = m.draft

@@ -18,7 +18,7 @@ from showwork._at import At, kind_of
 METRIC_DEFAULTS: dict[str, Any] = {
     "synonyms": [], "description": "", "type": "simple", "grains": [], "dimensions": [],
     "point_in_time": False, "coverage": None, "version": None, "previous_names": [],
-    "owner": None, "unit": None, "formula": None,
+    "owner": None, "unit": None, "formula": None, "additive": False,
 }
 """A metric's keys in `build_catalog`'s catalog, besides `label` (default: the name, spaced)."""
 LISTS = ("synonyms", "grains", "dimensions", "previous_names")

@@ -147,6 +147,11 @@ class AnswerContext:
     words: Any = None
     """What the word account's readings hold words to, of every citation (words.py
     `_Cites`), once found."""
+    row_moves: Any = None
+    """The prose's moves between two rows of a cited series (rowmoves.py), once read."""
+    derived: Any = None
+    """The prose's numbers the readings of the cited rows hold, and the defects of those they
+    contradict (numbers.py `derived`), once read."""
 
     # Written out, not generated: natively compiled (see ClaimContext.__init__).
     def __init__(self, answer: Answer, claims: list[ClaimContext], evidence: Evidence,
@@ -165,6 +170,8 @@ class AnswerContext:
         self.support = None
         self.prose = None
         self.words = None
+        self.row_moves = None
+        self.derived = None
 
     @property
     def catalog(self) -> dict[str, Any]:

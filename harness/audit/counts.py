@@ -49,6 +49,10 @@ class Count:
     of: int | None = None
     """For 'k of the M X': M, the whole k is a part of (k then counts members meeting the
     sentence's condition: those whose cited change moved as it says)."""
+    part: bool = False
+    """'the top two stores', 'the other five stores': a part of the cited rows, set apart by
+    rank or by what the text named before; it counts fewer than the whole (what it adds or
+    says of them is another reading's: sums.py)."""
 
 
 def read_counts(index: CatalogIndex, text: str) -> tuple[Count, ...]:
@@ -108,13 +112,19 @@ def _counts(text: str, known: tuple[tuple[str, str], ...]) -> tuple[Count, ...]:
         dim = _noun(m.group("rest") or "", known, generic=bool(m.group("them")))
         if dim is None:
             continue
-        n = Count(m.start("n"), m.end("n"), m.group("n"), number_of(m.group("n")), dim)
+        part = _PART.search(text, 0, m.start()) is not None and not m.group("m")
+        n = Count(m.start("n"), m.end("n"), m.group("n"), number_of(m.group("n")), dim,
+                  part=part)
         if m.group("m"):
             whole = Count(m.start("m"), m.end("m"), m.group("m"), number_of(m.group("m")), dim)
             out += [Count(n.start, n.end, n.text, n.value, dim, whole.value), whole]
         else:
             out.append(n)
     return tuple(out)
+
+
+_PART = re.compile(r"(?i)\b(?:other|remaining|top|bottom|first|last|leading)\s+$")
+"""The word before a count that sets a part of the rows apart ('the other five stores')."""
 
 
 def _noun(rest: str, known: tuple[tuple[str, str], ...], generic: bool) -> str | None:

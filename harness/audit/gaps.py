@@ -43,6 +43,7 @@ _UNIT_WORDS = re.compile(r"(?i)\s*(?:(?:percentage\s+)?points?|pts?|pp|[a-z]+)?\
 '5 minutes' (one word, or 'percentage points')."""
 _THAN = re.compile(r"(?i)\s*(?:(?:[a-z]+\s+)?(?:than|of|that\s+of|those\s+of)\s+)?")
 """Between the comparative and the second member: 'more flights than', 'ahead of', 'above'."""
+_THAN_ONLY = re.compile(r"(?i)\s+than\s+")
 _EMPHASIS = re.compile(r"(?i)\b(?:just|only)\s+$")
 _POINTS = re.compile(r"(?i)\s*(?:percentage\s+points?|points?|pts?|pp)\b")
 
@@ -83,9 +84,10 @@ def _gaps(ctx: AnswerContext, text: str,
             continue
         found_in = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
         mentions = [m for m in found_in if m.kind == "member"]
-        named = {m.name for m in found_in if m.kind == "metric"}
+        metrics = [m for m in found_in if m.kind == "metric"]
+        named = {m.name for m in metrics}
         for n in numbers:
-            found = _shape(said, n, comparatives, mentions)
+            found = _shape(said, n, comparatives, mentions, metrics)
             if found is None:
                 continue
             greater, first, second, spans = found
@@ -128,10 +130,12 @@ def _gaps(ctx: AnswerContext, text: str,
 
 
 def _shape(said: str, n: ReadNumber, comparatives: list[re.Match[str]],
-           mentions: list[Mention]
+           mentions: list[Mention], metrics: list[Mention]
            ) -> tuple[bool, Mention, Mention, list[tuple[int, int]]] | None:
     """(the first member is the greater, the first member, the second, the spans read) of the
-    gap `n` states, or None when the sentence does not say it in either shape."""
+    gap `n` states, or None when the sentence does not say it in either shape. The metric may
+    stand between the comparative and 'than' in as many words as its name takes ('81 more
+    active users than iOS')."""
     by = _BY.search(said, 0, n.start)
     if by is not None:  # A <comparative> B by N
         second = next((m for m in mentions if m.span[1] <= by.start()
@@ -149,8 +153,13 @@ def _shape(said: str, n: ReadNumber, comparatives: list[re.Match[str]],
                  and _UNIT_WORDS.fullmatch(said, n.end, c.start())), None)
     if comp is None:
         return None
-    between = _THAN.match(said, comp.end())
-    start = between.end() if between else comp.end()
+    after = comp.end()
+    metric = next((m for m in metrics if m.span[0] > after and not said[after:m.span[0]].strip()),
+                  None)
+    if metric is not None and _THAN_ONLY.match(said, metric.span[1]):
+        after = metric.span[1]  # the metric's own words are read by the label checks
+    between = _THAN.match(said, after)
+    start = between.end() if between else after
     second = next((m for m in mentions if m.span[0] == start), None)
     if second is None:
         return None

@@ -711,6 +711,23 @@ def names_said_window(p: PeriodMention, windows: Collection[Window]) -> bool:
     return names_window(p.period, windows)
 
 
+def spans_cited_rows(p: PeriodMention, windows: Collection[Window]) -> bool:
+    """'From February to March', 'the second half' of a monthly series the claims cite row by
+    row: the period is the union of cited windows that follow one another day by day (two rows
+    or more), so the cited rows are what it speaks of. What it says of them is held by the
+    readings of numbers and moves, as of any row."""
+    start, end = p.period.start, p.period.end
+    ends = {a: b for a, b in sorted(windows, key=lambda w: w[0] - w[1])  # the shortest wins
+            if start <= a and b <= end}
+    day, rows = start, 0
+    while day in ends and day <= end:
+        rows, last = rows + 1, ends[day]
+        if last == end:
+            return rows >= 2
+        day = last + dt.timedelta(days=1)
+    return False
+
+
 def ends_said_window(text: str, p: PeriodMention, windows: Collection[Window]) -> bool:
     """'137,915 through May 2013', 'up to the end of Q1': a period said as where a window ends
     names a cited window that ends with it and starts no later (a running total from the

@@ -28,6 +28,7 @@ from showwork.harness.audit.types import Defect
 from showwork.protocol.answer import Listed
 from showwork.protocol.citations import GRAIN_KEYS, period_start
 from showwork.protocol.numbers import (
+    _VALUE_CUES,
     APPROXIMATE,
     CURRENCIES,
     TIME_UNITS,
@@ -516,14 +517,21 @@ def _shares(index: CatalogIndex, text: str, numbers: tuple[ReadNumber, ...]
     """The parts of a whole the text writes of a governed metric ('less than a third of all
     revenue'): a share, held to the cited shares of the total like any number ('half of the
     stores' is a count of members, and 'fell by a third' a change, read already)."""
+    return [n for n, _ in metric_parts(index, text)
+            if not any(o.start < n.end and n.start < o.end for o in numbers)]
+
+
+def metric_parts(index: CatalogIndex, text: str) -> list[tuple[ReadNumber, int]]:
+    """`share_parts` of a governed metric: the words of the whole start with a metric's name
+    ('a third of all revenue'). A part of anything else ('half of February's cancellations',
+    'half of the stores') is not this reading's: its words stay for another, or unread."""
     parts = share_parts(text)
     if not parts:
         return []
     starts = {m.span[0] for m in index.read("mentions", text,
                                                lambda t: find_mentions(t, index.catalog))
               if m.kind == "metric"}
-    return [n for n, after in parts if after in starts
-            and not any(o.start < n.end and n.start < o.end for o in numbers)]
+    return [(n, after) for n, after in parts if after in starts]
 
 
 @emits("text_value_mismatch")
@@ -605,11 +613,7 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
     supported = answer_checker(ctx)
     supports = supported.items
     prose = unlabelled(ctx.answer.answer, _read(ctx, ctx.answer.answer), supports, ctx.catalog)
-    held, false = _quantified(ctx)
-    times_held, times_false = _times(ctx)
-    gaps_held, gaps_false = _gaps(ctx)
-    held |= times_held | gaps_held
-    false += times_false + gaps_false
+    held, false = derived(ctx)
     prose = tuple(n for n in prose if (n.start, n.end) not in held)
     found = [_prose_defect(n, supports) for n in
              unsupported(prose, ctx.question or "", supported)] + false
@@ -617,6 +621,23 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
     cited = Supports([s for s in supports if not s.derived]) \
         if any(s.derived for s in supports) else supported
     return found + _headline(ctx, supports, cited) + _listed(ctx, cited)
+
+
+def derived(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
+    """The prose's numbers a reading of the cited rows holds (a quantified or named bound, a
+    ratio or gap between members, a move between rows, a sum, a share of the whole, a rate
+    per unit of time): the spans of those the rows bear out, and a defect for each one they
+    contradict. Read once per answer (the number and label checks both ask)."""
+    if ctx.derived is None:
+        held: set[tuple[int, int]] = set()
+        false: list[Defect] = []
+        for read in (_quantified, _times, _gaps, _row_steps, _sums, _rates):
+            h, f = read(ctx)
+            held |= h
+            false += f
+        ctx.derived = (held, false)
+    held, false = ctx.derived
+    return set(held), list(false)
 
 
 def _quantified(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
@@ -630,12 +651,18 @@ def _quantified(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]
         if q.holds:
             held.add((q.number.start, q.number.end))
             continue
-        text = ctx.answer.answer[q.words[0]:q.number.end]
-        false.append(Defect(
-            "unsupported_number", "answer",
-            f"The answer text says '{text}…' of every cited row, but the cited rows "
-            f"{', '.join(q.failing)} do not bear it out. State the bound that every cited row "
-            "meets, or name the rows that meet it.", q.number.text, q.number.start))
+        if q.named:
+            text = ctx.answer.answer[q.number.start - len(q.number.hedge) - 1:q.number.end]
+            message = (f"The answer text says '{text.strip()}' of {', '.join(q.failing)}, "
+                       "which its cited value does not bear out. State a bound the cited "
+                       "value meets, or the value itself.")
+        else:
+            text = ctx.answer.answer[q.words[0]:q.number.end]
+            message = (f"The answer text says '{text}…' of every cited row, but the cited rows "
+                       f"{', '.join(q.failing)} do not bear it out. State the bound that every "
+                       "cited row meets, or name the rows that meet it.")
+        false.append(Defect("unsupported_number", "answer", message, q.number.text,
+                            q.number.start))
     return held, false
 
 
@@ -658,6 +685,64 @@ def _gaps(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
     return _held(read_gaps(ctx, ctx.answer.answer or ""), lambda g: (
         f"The answer text says the two are {g.number.text} apart, but the cited rows are "
         f"{g.cited}. State the difference the cited values give."))
+
+
+def _row_steps(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
+    """The prose's moves between two rows of a cited series with a size ('rose by about 3,900
+    from February to March': rowmoves.py): the spans of the sizes the rows bear out, and a
+    defect for each one they contradict."""
+    from showwork.harness.audit.rowmoves import read_row_moves
+
+    sized = [_Step(m.number, m.number_holds, m.cited)
+             for m in read_row_moves(ctx, ctx.answer.answer or "") if m.number is not None]
+    return _held(sized, lambda s: (
+        f"The answer text says the move was {s.number.text}, but the cited rows are "
+        f"{s.cited}. State the change the two rows give."))
+
+
+def _sums(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
+    """The prose's sums of cited rows ('the top three airlines accounted for 602
+    cancellations': sums.py): the spans of the sums the rows bear out, and a defect for each
+    one they contradict."""
+    from showwork.harness.audit.sums import read_shares, read_sums
+
+    text = ctx.answer.answer or ""
+    held, false = _held(read_sums(ctx, text), lambda s: (
+        f"The answer text says the rows add to {s.number.text}, but the cited rows are "
+        f"{s.cited}. State the sum the cited values give."))
+    shares_held, shares_false = _held(read_shares(ctx, text), lambda s: (
+        f"The answer text says a share of {s.number.text}, but the cited rows give "
+        f"{s.cited}. State the share the cited values give."))
+    return held | shares_held, false + shares_false
+
+
+_LAST_WORD = re.compile(r"\b([A-Za-z]+)\s+$")
+
+
+def value_verb(text: str, n: ReadNumber) -> tuple[int, int] | None:
+    """The span of a verb that states `n` as its subject's value, right before it or before its
+    hedge or bound ('took 2,356', 'averaged about 28,400'), or None."""
+    at = text.lower().rfind(n.hedge, 0, n.start) if n.hedge else -1
+    verb = _LAST_WORD.search(text, 0, at if at >= 0 else n.start)
+    return verb.span(1) if verb and verb.group(1).lower() in _VALUE_CUES else None
+
+
+def _rates(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
+    """The prose's cited totals said per unit of time ('about 34 cancellations a day in June':
+    rates.py): the spans of the rates the totals bear out, and a defect for each one none
+    does."""
+    from showwork.harness.audit.rates import read_rates
+
+    return _held(read_rates(ctx, ctx.answer.answer or ""), lambda r: (
+        f"The answer text says {r.number.text} per unit of time, but {r.cited}. State the "
+        "rate the cited total and its window give."))
+
+
+@dataclass(frozen=True)
+class _Step:
+    number: ReadNumber
+    holds: bool
+    cited: str
 
 
 def _held(readings: Sequence[Any], message: Callable[[Any], str]
@@ -1062,6 +1147,8 @@ def check_counts_of(ctx: AnswerContext, found: list[tuple[str, str, Count]]) -> 
             continue  # the question's own number ('top 3')
         allowed = tally.parts(count, _condition(text, count)) if count.of is not None \
             else tally.wholes(count.dim)
+        if count.part and allowed:  # 'the other five stores': fewer than the whole
+            allowed = set(range(1, max(allowed)))
         if count.value in allowed or (not count.dim and _states_value(ctx, text, count)):
             continue
         said = ", ".join(str(v) for v in sorted(allowed)) or "nothing (no cited result lists them)"

@@ -37,15 +37,22 @@ from showwork.harness.audit.labels import (
     members_cited,
     names_said_window,
     read_words,
+    spans_cited_rows,
     stated_year,
     support_of,
 )
-from showwork.harness.audit.numbers import Supports, answer_checker, premise_supports, read_claims
+from showwork.harness.audit.numbers import (
+    Supports,
+    answer_checker,
+    derived,
+    premise_supports,
+    read_claims,
+)
 from showwork.harness.audit.scope import Question, scope_of
 from showwork.harness.audit.shape import read_shapes
 from showwork.harness.audit.steps import emits
 from showwork.harness.audit.types import Finding
-from showwork.protocol.numbers import ReadNumber, from_value, say, unasked
+from showwork.protocol.numbers import ReadNumber, claims_in, from_value, say, unasked
 from showwork.protocol.reading import Mention, PeriodMention
 
 PROSE = "answer"
@@ -487,6 +494,7 @@ def _windows(ctx: AnswerContext, periods: tuple[PeriodMention, ...], cited: tupl
         if any(a <= p.span[0] and p.span[1] <= b for a, b in shaped):
             continue  # 'since May' of a shape the cited series holds (shape.py)
         if names_said_window(p, windows) or ends_said_window(ctx.answer.answer or "", p, windows) \
+                or (spans_cited_rows(p, windows) and _only_derived(ctx, p)) \
                 or stated_year(p, [
                 ctx.answer.value, *(c.value for c in cited), *(c.claim.value for c in ctx.claims)]):
             continue
@@ -499,6 +507,30 @@ def _windows(ctx: AnswerContext, periods: tuple[PeriodMention, ...], cited: tupl
             {"said": said, "phrase": p.words, "cited": shown},
             f"Name the windows the claims cite, or add a claim citing a result for {said}."))
     return out
+
+
+def _only_derived(ctx: AnswerContext, p: PeriodMention) -> bool:
+    """Every number of the sentence naming `p` (a span of several cited rows: labels.py
+    `spans_cited_rows`) is held by a reading of what the rows give together — a move between
+    two of them, their sum, a rate over them — or it has none ('flights rose from February to
+    March'). One row's value said of the span ('flights were 24,951 from February to March')
+    is no value of the span: the window stays unnamed by the claims."""
+    from showwork.harness.audit.quantifiers import _SENTENCE
+    from showwork.harness.audit.rates import read_rates
+    from showwork.harness.audit.rowmoves import read_row_moves
+    from showwork.harness.audit.sums import read_sums
+
+    text = ctx.answer.answer or ""
+    sentence = next((m for m in _SENTENCE.finditer(text) if m.start() <= p.span[0] < m.end()),
+                    None)
+    if sentence is None:
+        return False
+    held = {(r.number.start, r.number.end) for r in read_sums(ctx, text) if r.holds}
+    held |= {(r.number.start, r.number.end) for r in read_rates(ctx, text) if r.holds}
+    held |= {(m.number.start, m.number.end) for m in read_row_moves(ctx, text)
+             if m.number is not None and m.number_holds}
+    at = sentence.start()
+    return all((n.start + at, n.end + at) in held for n in claims_in(sentence.group()))
 
 
 def _read_causes(text: str, sentences: list[tuple[int, int]], mentions: tuple[Mention, ...]
@@ -602,20 +634,42 @@ def _sentences(text: str, members: tuple[Mention, ...] = ()) -> list[tuple[int, 
 def _read_bound(text: str, numbers: tuple[ReadNumber, ...], sentences: list[tuple[int, int]],
                 metrics: tuple[Mention, ...], members: tuple[Mention, ...]) -> tuple[Bound, ...]:
     """Each number the prose states (`numbers`, as the number checks read them: the same
-    objects) with the metric named last before it in its sentence, and the member(s) named
-    between them."""
+    objects) with the metric named last before it in its sentence (or right after it: '2,093
+    orders'), and the member(s) named between them, else the metric's possessor ("Brooklyn's
+    orders were 2,093"), else, of a metric named after the number, the subject of its clause
+    ('Brooklyn had 2,093 orders')."""
     out = []
     for start, end in sentences if numbers else []:
-        for n in (n for n in numbers if start <= n.start < end
-                  and not any(m.span[0] <= n.start < m.span[1] for m in members)):  # a label
+        inside = [n for n in numbers if start <= n.start < end
+                  and not any(m.span[0] <= n.start < m.span[1] for m in members)]  # a label
+        for i, n in enumerate(inside):
             metric = next((m for m in reversed(metrics) if start <= m.span[0]
                            and m.span[1] <= n.start), None)
-            if metric is None:
-                continue
-            group = [m for m in members if metric.span[1] <= m.span[0] and m.span[1] <= n.start]
+            after = next((m for m in metrics if n.end <= m.span[0] < end
+                          and _UNIT_GAP.fullmatch(text, n.end, m.span[0])), None)
+            group = [m for m in members if metric is not None and metric.span[1] <= m.span[0]
+                     and m.span[1] <= n.start]
+            if not group and metric is not None:  # "Brooklyn's orders were 2,093"
+                group = [m for m in members if _POSSESSOR.fullmatch(text, m.span[1],
+                                                                     metric.span[0])]
+            elif not group:  # 'Brooklyn had 2,093 orders': the subject of its clause
+                since = max([inside[i - 1].end if i else start]
+                            + [c.end() for c in _CLAUSE.finditer(text, start, n.start)])
+                group = [m for m in members if since <= m.span[0] and m.span[1] <= n.start]
             named = tuple(m for m in group if m.span == group[-1].span) if group else ()
-            out.append(Bound(n, metric, named))
+            said = metric if metric is not None else after
+            if said is not None:
+                out.append(Bound(n, said, named))
     return tuple(out)
+
+
+_POSSESSOR = re.compile(r"\s*['’]s?\s+")
+"""Between a member and the metric it owns ("Brooklyn's orders")."""
+_CLAUSE = re.compile(r"[,;:()\[\]—–]")
+"""A mark that ends a clause: the subject of a number is named after the last one."""
+_UNIT_GAP = re.compile(r"\s+(?:[a-z]+\s+)?")
+"""Between a number and the metric named right after it ('2,093 orders', '263 more orders' is
+a gap's, read by gaps.py, whose number states no cited value)."""
 
 
 def _bound(ctx: AnswerContext, bound: tuple[Bound, ...], flagged: set[str]) -> list[Finding]:
@@ -628,10 +682,11 @@ def _bound(ctx: AnswerContext, bound: tuple[Bound, ...], flagged: set[str]) -> l
     kept = {id(n) for n in unasked(tuple(b.number for b in bound), ctx.question or "")}
     supports = answer_checker(ctx)  # indexed once per answer, for its numbers' checks too
     current = ctx.index_.current
+    held = derived(ctx)[0]  # a bound, gap, sum or rate the rows hold: not one row's value
     out: list[Finding] = []
     for b in bound:
         n = b.number
-        if id(n) not in kept or b.metric.words in flagged:
+        if id(n) not in kept or b.metric.words in flagged or (n.start, n.end) in held:
             continue
         said = _current(ctx, b.metric.name)
         stating = [s.source for s in supports.matching(n) if s.source is not None]
@@ -779,6 +834,25 @@ def find_prose_direction(ctx: AnswerContext) -> list[Finding]:
                 and all(f.evidence["said"] != said for f in out):
             polarity = ctx.catalog.get("metrics", {}).get(said, {}).get("polarity")
             out.append(_direction_finding(move, said, cited, polarity))
+    return out + _row_directions(ctx)
+
+
+def _row_directions(ctx: AnswerContext) -> list[Finding]:
+    """A move between two rows of a cited series that the rows contradict ('flights fell from
+    February to March' of a series that rose: rowmoves.py)."""
+    from showwork.harness.audit.rowmoves import read_row_moves
+
+    out = []
+    for move in read_row_moves(ctx, ctx.answer.answer or ""):
+        if move.direction_holds:
+            continue
+        word = (ctx.answer.answer or "")[move.verb[0]:move.verb[1]]
+        out.append(Finding(
+            "direction_mismatch", PROSE,
+            f"The answer says {move.metric} {word}, but the cited rows are {move.cited}: it "
+            f"{move.went}.",
+            {"said": move.metric, "phrase": word, "word": word, "cited": move.cited},
+            f"Say that {move.metric} {move.went} between the two rows, as they do."))
     return out
 
 

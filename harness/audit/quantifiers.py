@@ -19,7 +19,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from showwork.protocol.numbers import ReadNumber, claims_in
+from showwork.protocol.numbers import (
+    _VALUE_CUES,
+    NOT_CLAIMS,
+    ReadNumber,
+    _candidates,
+    _counts_periods,
+    _word_before_bound,
+    claims_in,
+    in_time_unit,
+    near,
+)
 from showwork.protocol.reading import find_mentions
 
 if TYPE_CHECKING:
@@ -50,6 +60,17 @@ class Quantified:
     excepted: tuple[tuple[int, int], ...] = ()
     """The words of an exception ('but', 'except for'), which the rows hold too: the members it
     names must not meet the bound."""
+    named: bool = False
+    """A bound said of members named, with no quantifier (`_named_bounds`)."""
+
+
+def states(n: ReadNumber, value: float) -> bool:
+    """Whether `n` states `value` (both in the number's units): a bound when the value lies on
+    its side ('more than 900' of 958: a one-sided interval, as a quantifier's bound is), any
+    other number at its written precision and hedge (`near`)."""
+    if n.bound and n.upto is None and not n.width:
+        return _meets(value, n.bound, n.value)
+    return near(n, value)
 
 
 def _meets(value: float, bound: str, limit: float) -> bool:
@@ -79,11 +100,83 @@ def _scaled(ctx: AnswerContext, metric: str, field: str, value: float, n: ReadNu
 
 
 def read_quantified(ctx: AnswerContext, text: str) -> list[Quantified]:
-    """Every quantified bound of `text` over a breakdown the answer cites."""
+    """Every quantified bound of `text` over a breakdown the answer cites, and every bound said
+    of members named without a quantifier (`_named_bounds`)."""
     groups = _breakdowns(ctx)
-    if not groups or _QUANTIFIER.search(text) is None:
+    if not groups:
         return []
-    return list(_quantified(ctx, text, groups))
+    found = list(_quantified(ctx, text, groups)) if _QUANTIFIER.search(text) else []
+    return found + list(_named_bounds(ctx, text, groups))
+
+
+ADDING = re.compile(r"(?i)\b(?:together|combined|in\s+total|altogether|between\s+them|"
+                     r"totall?ed|totall?ing|a\s+(?:combined\s+)?total\s+of|accounted\s+for|"
+                     r"added\s+up\s+to|summed\s+to)\b")
+"""Words that say a number adds rows up (sums.py); a bound in their sentence is the sum's."""
+_NOT_A_LEVEL = re.compile(r"(?i)\s*(?:[a-z]+\s+){0,2}?(?:(?:a|an|per|each|every)\s+"
+                          r"(?:day|week|month|quarter|year)\b|of\b)")
+"""Words after a bound that make it no level of the member's row: a rate ('more than 50 orders
+a day': rates.py), a part ('more than 60 % of May's orders': sums.py)."""
+_CHANGED = re.compile(r"(?i)\b(?:by|from|to|change[ds]?|changing)\s+(?:[a-z]+\s+){0,2}$")
+"""Words before a bound that make it a change's size ('rose by more than 5 %', 'a change of
+over 10 %'), which this reading leaves to the checks of changes."""
+
+
+def _bounds_in(text: str) -> tuple[ReadNumber, ...]:
+    """The numbers of `text` a user reads as claims, with a bounded count of time units after a
+    verb that states a value ('averaged under 20 minutes'), which `claims_in` leaves out: said of
+    no member it is no value ('two of the three averaged over 20 minutes'), said of one it is
+    that member's."""
+    kept = claims_in(text)
+    return tuple(n for n in _candidates(text) if n in kept or (
+        n.bound and _word_before_bound(text, n) in _VALUE_CUES
+        and not any(rule(text, n) for rule in NOT_CLAIMS if rule is not _counts_periods)))
+
+
+def _named_bounds(ctx: AnswerContext, text: str,
+                  groups: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[Quantified]:
+    """'Brooklyn had fewer than 300 orders', 'SkyWest flew fewer than 40 flights': a bound said
+    of members of a cited breakdown named before it, with no quantifier, is a one-sided interval
+    each named member's cited value must lie in (as 'only android opened fewer than 10 %' holds
+    android). A sentence with a quantifier, a comparative after the bound (a gap between
+    members, gaps.py) or a word of change before it (a change's size) is left to its reading."""
+    from showwork.harness.audit.pairs import _COMPARATIVE
+
+    for sentence in _SENTENCE.finditer(text):
+        said, at = sentence.group(), sentence.start()
+        if _QUANTIFIER.search(said):
+            continue
+        numbers = ctx.index_.read("named_bounds", said, _bounds_in)
+        mentions = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
+        named = {m.name for m in mentions if m.kind == "metric"}
+        chosen = [(k, g) for k, g in groups.items() if k[2] == "value" and (
+            k[1] in named or (not named and len(groups) == 1))]
+        if len(chosen) != 1:
+            continue
+        (_, _, _, dim), rows = chosen[0]
+        if dim in _TIME_KEYS:
+            continue
+        for before, n in zip((None, *numbers), numbers, strict=False):
+            if not n.bound or n.upto is not None or n.width or n.signed:
+                continue
+            hedge_at = said.lower().rfind(n.hedge, 0, n.start)
+            if _COMPARATIVE.search(said, n.end) or _CHANGED.search(said, 0, max(hedge_at, 0)) \
+                    or _NOT_A_LEVEL.match(said, n.end) or ADDING.search(said):
+                continue
+            # the members named since the number before it: 'Hawaiian had over 300 flights,
+            # and Mesa over 600'
+            start = before.end if before is not None else 0
+            members = {m.member for m in mentions if m.kind == "member" and m.name == dim
+                       and start <= m.span[0] and m.span[1] <= n.start}
+            if not members:
+                continue
+            unit = ctx.catalog.get("metrics", {}).get(rows[0].metric, {}).get("unit")
+            held = in_time_unit(said, (n,), unit)[0]  # 'averaged under 2 hours' of minutes
+            failing = _off_currency(ctx, rows[0], n) or tuple(
+                _failing(ctx, rows, held, dim, "only", members, set(), named_only=True))
+            shifted = replace(n, start=n.start + at, end=n.end + at)
+            yield Quantified((n.start + at, n.start + at), shifted, not failing, failing,
+                             named=True)
 
 
 def _quantified(ctx: AnswerContext, text: str,
@@ -93,7 +186,7 @@ def _quantified(ctx: AnswerContext, text: str,
         if q is None:
             continue
         at = sentence.start()
-        bounded = [n for n in ctx.index_.read("claims_in", sentence.group(), claims_in)
+        bounded = [n for n in ctx.index_.read("named_bounds", sentence.group(), _bounds_in)
                    if n.bound and n.start > q.end()]  # read once per text, as numbers.py does
         if len(bounded) != 1:
             continue
@@ -129,8 +222,10 @@ def _quantified(ctx: AnswerContext, text: str,
             if said is None:
                 continue  # 'every store' of a series: not its periods
             end = said.end()  # 'every month': the series' own grain
+        unit = ctx.catalog.get("metrics", {}).get(rows[0].metric, {}).get("unit")
+        held = in_time_unit(sentence.group(), (n,), unit)[0]  # 'over 2 hours' of minutes
         failing = _off_currency(ctx, rows[0], n) or tuple(
-            _failing(ctx, rows, n, dim, word, members, out))
+            _failing(ctx, rows, held, dim, word, members, out))
         shifted = replace(n, start=n.start + at, end=n.end + at)
         yield Quantified((q.start() + at, end + at), shifted, not failing, failing, excepted)
 
@@ -147,16 +242,20 @@ def _off_currency(ctx: AnswerContext, row: Cited, n: ReadNumber) -> tuple[str, .
 
 
 def _failing(ctx: AnswerContext, rows: list[Cited], n: ReadNumber, dim: str, word: str,
-             members: set[str | None], out: set[str | None]) -> Iterator[str]:
+             members: set[str | None], out: set[str | None], named_only: bool = False
+             ) -> Iterator[str]:
     """The rows the statement fails on; the members of an exception (`out`) are held to the
     opposite: 'every store but Online' says Online does not meet the bound, 'none but JFK'
-    that JFK does."""
+    that JFK does. `named_only`: only the members named are held (a bound said of them with
+    no quantifier), the other rows not at all."""
     if word in ("most", "both"):
         yield from _counted(ctx, rows, n, dim, word)
         return
     for c in rows:
         value = _scaled(ctx, c.metric, c.citation.field, c.value, n)
         member = dict(c.citation.selector)[dim]
+        if named_only and member not in members:
+            continue
         meets = _meets(value, n.bound, n.value)
         should = (member in members) if word == "only" else (
             word not in ("no", "none")) != (member in out)

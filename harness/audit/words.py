@@ -41,6 +41,7 @@ from showwork.harness.audit.labels import (
 from showwork.harness.audit.numbers import (
     answer_checker,
     entity_members,
+    metric_parts,
     read_claims,
     read_stated,
     time_unit,
@@ -62,8 +63,11 @@ from showwork.harness.audit.prose import (
     unbracketed,
 )
 from showwork.harness.audit.quantifiers import read_quantified
+from showwork.harness.audit.rates import read_rates
+from showwork.harness.audit.rowmoves import read_row_moves
 from showwork.harness.audit.shape import read_shapes
 from showwork.harness.audit.steps import emits
+from showwork.harness.audit.sums import read_shares, read_sums
 from showwork.harness.audit.times import read_times
 from showwork.harness.audit.trends import _CLAUSE as TREND_CLAUSE
 from showwork.harness.audit.trends import _FALLS as TREND_FALLS
@@ -80,7 +84,6 @@ from showwork.protocol.numbers import (
     TIME_SPELLINGS,
     TIME_UNITS,
     measure_targets,
-    share_parts,
 )
 from showwork.protocol.reading import Mention, find_mentions
 from showwork.protocol.reading.filters import exclusions
@@ -162,15 +165,18 @@ def _written_numbers(text: str, index: CatalogIndex) -> _Written:
 def _number_words(text: str, n: ReadNumber) -> Iterable[Span]:
     """A number's span, and its hedge, sign word, ratio's and stating words."""
     yield n.start, n.end
+    stated_at = n.start
     for word in (n.hedge, "" if n.sign_word.lower() in SIZE_BANDS else n.sign_word):
         # a verb that states a size too is read by _direction, which holds its band
-        at = text.rfind(word, max(0, n.start - len(word) - 12), n.start) if word else -1
+        at = text.lower().rfind(word, max(0, n.start - len(word) - 12), n.start) if word else -1
         if at >= 0:
             yield at, at + len(word)
+            if word == n.hedge and n.bound:
+                stated_at = at  # 'took more than 2,000': the verb before the bound
     level = _ITS_LEVEL.match(text, n.end)
     if level and n.width:  # 'rose to 1.9 times its level': the ratio's own words
         yield level.span()
-    before = _STATED_AS.search(text, 0, n.start)
+    before = _STATED_AS.search(text, 0, n.start) or _STATED_AS.search(text, 0, stated_at)
     if before:  # 'stood at', 'the percent change was', 'about' a share: the number is checked
         yield before.span()
 
@@ -240,7 +246,7 @@ its match for leaves it exact)."""
 def _parts(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """A part of a whole ('about a third of all flights'): held to a cited share of the total
     where the catalog says a metric follows (numbers.py)."""
-    for n, end in share_parts(text):
+    for n, end in metric_parts(ctx.index_, text):
         yield n.start, end
 
 
@@ -1067,10 +1073,14 @@ def _quantifiers(text: str, ctx: AnswerContext) -> Iterable[Span]:
     withholds one a row contradicts)."""
     if text != ctx.answer.answer:
         return
+    after = _cites(ctx).units(ctx)
     for q in read_quantified(ctx, text):
         yield q.words
         yield from q.excepted
         yield from _number_words(text, q.number)  # the bound, held to every row
+        unit = after.match(text, q.number.end) if after is not None else None
+        if unit:  # 'under 20 minutes': converted to the metric's unit before it was held
+            yield unit.span()
 
 
 def _times(text: str, ctx: AnswerContext) -> Iterable[Span]:
@@ -1090,6 +1100,37 @@ def _gaps(text: str, ctx: AnswerContext) -> Iterable[Span]:
         return
     for g in read_gaps(ctx, text):
         yield from g.words
+
+
+def _row_moves(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """A move between two rows of a cited series ('flights rose by about 3,900 from February to
+    March', 'revenue fell 5.73 % in May'): held to the two rows (rowmoves.py; prose.py and
+    numbers.py withhold one the rows contradict)."""
+    for move in read_row_moves(ctx, text):
+        if move.direction_holds and move.number_holds:
+            yield from move.words
+
+
+def _sums(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """A sum of cited rows ('the top three airlines accounted for 602 cancellations', 'Q2
+    revenue totalled about $173,900'): held to the rows it adds (sums.py; numbers.py withholds
+    one the rows contradict)."""
+    after = _cites(ctx).units(ctx)
+    for s in (*read_sums(ctx, text), *read_shares(ctx, text)):
+        if s.holds:
+            yield from s.words
+            unit = after.match(text, s.number.end) if after is not None else None
+            if unit:
+                yield unit.span()
+
+
+def _rates(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """A cited total said per unit of time ('about 34 cancellations a day in June',
+    'annualised, about $732k'): held to the total over its window (rates.py; numbers.py
+    withholds one no total bears out)."""
+    for r in read_rates(ctx, text):
+        if r.holds:
+            yield from r.words
 
 
 def _shapes(text: str, ctx: AnswerContext) -> Iterable[Span]:
@@ -1118,7 +1159,8 @@ def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
 READINGS: tuple[Reading, ...] = (_numbers, _mentions, _kept_out, _periods, _direction, _units, _grains,
                                  _structure, _attribution, _causes, _shares, _no_member,
                                  _counts, _denials, _parts, _went, _grain_adjectives,
-                                 _quantifiers, _superlatives, _times, _gaps, _size_words, _ignored,
+                                 _quantifiers, _superlatives, _times, _gaps, _row_moves, _sums, _rates,
+                                 _size_words, _ignored,
                                  _assumed, _begins, _left_out, _runs, _shapes, _patterns, _entity_keys)
 """Every reading of the answer's words, each holding what it consumes to the evidence."""
 

@@ -76,13 +76,7 @@ BATCHES: dict[str, dict[str, Any]] = {
     "lead_s5": {
         "before": {"lies": 34, "lies_clean": 0, "honest": 28, "honest_withheld": 6},
         "still_withheld": {
-            ("shop", "breakdown-002", "quantifier"): "'No store besides Online took more than 300 orders': an "
-                                       "exception to a quantifier ('besides X') no reading holds",
-            ("shop", "breakdown-001", "multiple"): "'more than four times Brooklyn's revenue': a bounded "
-                                       "multiple",
             ("flights", "share-001", "fraction"): "'roughly 3 in 100': a fraction written N in 100",
-            ("flights", "series-004", "peak"): "'The Fourth of July was the quietest day': a date "
-                                       "written as an ordinal day of a month",
             ("demo", "breakdown-004", "quantifier"): "'Only android opened fewer than a third of its "
                                        "reminders': a bound written as a fraction of the rate",
         },
@@ -90,16 +84,8 @@ BATCHES: dict[str, dict[str, Any]] = {
     "lead_s6": {
         "before": {"lies": 37, "lies_clean": 1, "honest": 33, "honest_withheld": 9},
         "still_withheld": {
-            ("shop", "breakdown-002", "combined"): "'The other five stores together took 958 orders': a "
-                                       "sum of members no reading derives",
             ("shop", "breakdown-005", "gap"): "'at least $5 below every other store's': a quantified "
                                        "difference between members",
-            ("shop", "breakdown-004", "share"): "'The Northeast accounted for about 40 % of revenue': "
-                                       "a member's share of a breakdown whose total no result "
-                                       "carries (the catalog does not say the metric adds up "
-                                       "across members)",
-            ("demo", "breakdown-002", "share"): "'Paid search brought in over 90 % of new users': the "
-                                       "same",
         },
     },
     "lead_s6_diag": {
@@ -109,10 +95,6 @@ BATCHES: dict[str, dict[str, Any]] = {
     "lead_s7": {
         "before": {"lies": 35, "lies_clean": 0, "honest": 29, "honest_withheld": 4},
         "still_withheld": {
-            ("flights", "level-001", "per_day"): "'That is roughly 48 flights a day.': a per-day "
-                                       "rate said in a sentence of its own, after the total it "
-                                       "divides ('That is' points back; the per-day reading "
-                                       "holds a rate to the total of its own sentence)",
             ("demo", "series-001", "difference"): "'grew by over 800 over the eight weeks': a "
                                        "difference between a series' first and last rows no "
                                        "reading derives",
@@ -135,12 +117,13 @@ BATCHES: dict[str, dict[str, Any]] = {
             ("flights", "series-001", "count_of_rows"): "'Flights topped 29,000 in two months': "
                                        "a count of a series' rows over a bound no reading "
                                        "derives ('topped' is no bound word)",
-            ("flights", "series-001", "quantifier"): "'Every month but February had at least "
-                                       "27,000 flights': an exception to a quantifier ('but X') "
-                                       "the audit's quantifier reading does not take",
-            ("shop", "ranking-005", "quantifier"): "'Every store but Online took fewer than 300 "
-                                       "orders': the same",
         },
+    },
+    "lead_s9": {
+        "before": {"lies": 42, "lies_clean": 0, "honest": 36, "honest_withheld": 10},
+        # measured on 060799e: the honest sums, rates, moves between rows, loose bounds and a
+        # gap named in two words were withheld, none of the lies served clean
+        "still_withheld": {},
     },
 }
 """Per batch: its size and what it measured before its session's changes, and the honest

@@ -1,0 +1,202 @@
+"""A move between two rows of a cited series, held to those rows.
+
+"Flights rose in March", "From February to March flights rose by about 3,900", "Revenue fell
+5.73 % in May", "Orders dipped between April and May": a verb of motion in a sentence that
+names one row's period (the move from the row before it) or two rows' ("from A to B",
+"between A and B"), of a series the claims cite row by row (one metric's values keyed by one
+time grain). The rows say which way it went and how far: the verb must go their way, and a
+number right after it (or after its 'by') must be the step at its written precision — a
+percent the relative change, points a rate's difference (`percentage points`), any other
+number the difference in the metric's unit (a unit of time converted, a currency the
+metric's). A step the rows bear out consumes its verb and number; a verb the rows contradict is
+`direction_mismatch`, a number they contradict `unsupported_number`, each naming both rows.
+A sentence that names no row, several, or a span of several rows ('the second half') is left
+to the other readings.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from showwork.harness.audit.labels import read_words
+from showwork.harness.audit.numbers import money_fits, money_of
+from showwork.harness.audit.prose import FALLS, JUDGES, RISES, judged, polarities, unbracketed
+from showwork.harness.audit.quantifiers import _SENTENCE, _TIME_KEYS, _breakdowns, states
+from showwork.harness.audit.times import _HEDGE
+from showwork.protocol.numbers import ReadNumber, claims_in, in_time_unit
+
+if TYPE_CHECKING:
+    from showwork.harness.audit.context import AnswerContext, Cited
+    from showwork.protocol.reading import PeriodMention
+
+Span = tuple[int, int]
+
+_MOVE = re.compile(r"(?i)\b(?:" + "|".join(sorted(RISES | FALLS | set(JUDGES), key=len,
+                                                    reverse=True)) + r")\b")
+"""A verb of motion, or one that judges a move ('recovered'), read of a metric whose governance
+states a polarity (prose.py `judged`)."""
+_BEFORE_NUMBER = re.compile(r"(?i)\s+(?:(?P<by>by)\s+)?(?:(?:just|only|some)\s+)?$")
+"""What stands between the verb and its number: nothing, 'by', an emphasis (a hedge is the
+number's own)."""
+_POINTS = re.compile(r"(?i)\s*(?:percentage\s+points?|points?|pts?|pp)\b")
+
+
+@dataclass(frozen=True)
+class RowMove:
+    """One move between two cited rows of a series, as read."""
+
+    verb: Span
+    words: tuple[Span, ...]
+    """Every span it consumes: the verb, 'by', the number with its hedge and unit."""
+    direction_holds: bool
+    number: ReadNumber | None
+    """The step's size as written, at its offsets in the text; None when none is."""
+    number_holds: bool
+    metric: str
+    cited: str
+    """The two rows and their values, as the findings quote them."""
+    went: str
+    """'rose', 'fell' or 'did not move': what the rows did."""
+
+
+def read_row_moves(ctx: AnswerContext, text: str) -> list[RowMove]:
+    """Every move of `text` between two rows of a series the claims cite."""
+    if text != ctx.answer.answer or _MOVE.search(text) is None:
+        return []
+    if ctx.row_moves is None:  # the words, the numbers and the direction checks each ask
+        series = {k: rows for k, rows in _breakdowns(ctx).items()
+                  if k[3] in _TIME_KEYS and k[2] == "value"}
+        ctx.row_moves = list(_moves(ctx, text, series)) if series else []
+    return list(ctx.row_moves)
+
+
+def _moves(ctx: AnswerContext, text: str,
+           series: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[RowMove]:
+    reading = read_words(ctx.index_, "prose", text)
+    for sentence in _SENTENCE.finditer(text):
+        start, end = sentence.span()
+        verbs = list(unbracketed(text, _MOVE.finditer(text, start, end)))
+        if len(verbs) != 1:
+            continue  # several moves in one sentence: which rows each speaks of is not said
+        verb = verbs[0]
+        periods = [p for p in reading.periods if start <= p.span[0] < end]  # 'March.' ends past it
+        metrics = {m.name for m in reading.metrics if start <= m.span[0] < verb.start()}
+        chosen = [(k, rows) for k, rows in series.items() if k[1] in metrics] or (
+            list(series.items()) if len(series) == 1 and not metrics else [])
+        if len(chosen) != 1 or len(periods) != 1:
+            continue
+        (_, metric, _, grain), rows = chosen[0]
+        word = verb.group().lower()
+        sign = 1 if word in RISES else -1 if word in FALLS else judged(text, verb) * \
+            ctx.index_.derive("polarity", polarities).get(metric, 0)
+        if not sign:
+            continue  # 'improved' of a metric with no polarity: which way is not said
+        pair = _pair(periods[0], rows, grain)
+        if pair is None:
+            continue
+        before, after = pair
+        yield _held(ctx, text, start, end, verb, sign, metric, before, after)
+
+
+def _pair(p: PeriodMention, rows: list[Cited], grain: str) -> tuple[Cited, Cited] | None:
+    """The two rows a period names: 'from A to B' its two parts' rows; one row's period the row
+    before it and that row."""
+    by_window = {_window(c, grain): c for c in rows}
+    parts = p.parts
+    if len(parts) == 2:
+        a, b = (by_window.get((q.period.start, q.period.end)) for q in parts)
+        if a is None or b is None or _window(a, grain) >= _window(b, grain):
+            return None
+        return a, b
+    period = p.period
+    row = by_window.get((period.start, period.end))
+    if row is None:
+        return None
+    prior = by_window.get(_previous(period.start, grain))
+    return (prior, row) if prior is not None else None
+
+
+def _window(c: Cited, grain: str) -> tuple[dt.date, dt.date]:
+    start = dt.date.fromisoformat(str(dict(c.citation.selector)[grain])[:10])
+    return start, _end(start, grain)
+
+
+def _end(start: dt.date, grain: str) -> dt.date:
+    if grain == "day":
+        return start
+    if grain == "week":
+        return start + dt.timedelta(days=6)
+    months = {"month": 1, "quarter": 3, "year": 12}[grain]
+    month = start.month - 1 + months
+    first = dt.date(start.year + month // 12, month % 12 + 1, 1)
+    return first - dt.timedelta(days=1)
+
+
+def _previous(start: dt.date, grain: str) -> tuple[dt.date, dt.date]:
+    """The window of the row before the one starting on `start`."""
+    if grain in ("day", "week"):
+        first = start - dt.timedelta(days=1 if grain == "day" else 7)
+        return first, _end(first, grain)
+    end = start - dt.timedelta(days=1)
+    months = {"month": 1, "quarter": 3, "year": 12}[grain]
+    month = end.month - months  # the first month of the row before, 0-based from January
+    first = dt.date(end.year + (month // 12), month % 12 + 1, 1)
+    return first, end
+
+
+def _held(ctx: AnswerContext, text: str, begin: int, stop: int, verb: re.Match[str], sign: int,
+          metric: str, before: Cited, after: Cited) -> RowMove:
+    a, b = float(before.value), float(after.value)
+    step = b - a
+    went = "rose" if step > 0 else "fell" if step < 0 else "did not move"
+    direction_holds = step != 0 and (step > 0) == (sign > 0)
+    cited = f"{before.text} = {a:,.6g} and {after.text} = {b:,.6g}"
+    words: list[Span] = [verb.span()]
+    number = _number(text, begin, verb.end(), stop)
+    number_holds = True
+    if number is not None:
+        n, by = number
+        unit = ctx.catalog.get("metrics", {}).get(metric, {}).get("unit")
+        points = _POINTS.match(text, n.end)
+        if n.percent and not (n.points or points):
+            size = abs(step) / abs(a) * 100 if a else None  # a relative change
+            stated = n
+        elif n.points or points:
+            size = abs(step) * 100 if unit == "fraction" else None  # a rate's points
+            stated = replace(n, percent=True)
+            if points:
+                words.append(points.span())
+        else:
+            size = abs(step) * (100 if unit == "fraction" and n.percent else 1)
+            stated = in_time_unit(text, (n,), unit)[0]
+        if stated.value < 0:  # 'fell by 2,053' reads as -2,053: the size is held here
+            stated = replace(stated, value=-stated.value)
+        number_holds = size is not None and money_fits(
+            n, money_of(after.citation.field, metric, ctx.catalog)) and states(stated, size)
+        words += [(n.start, n.end)] + ([by] if by else [])
+        hedge = _HEDGE.search(text, verb.end(), n.start)
+        if hedge:
+            words.append(hedge.span())
+    return RowMove(verb.span(), tuple(words), direction_holds,
+                   number[0] if number else None, number_holds, metric, cited, went)
+
+
+def _number(text: str, begin: int, at: int, stop: int) -> tuple[ReadNumber, Span | None] | None:
+    """The number right after the verb (after 'by' or a hedge), at its offsets in the text,
+    read in its whole sentence (from `begin`): 'fell by 2' is a move's size, not a count."""
+    for n in claims_in(text[begin:stop]):
+        n = replace(n, start=n.start + begin, end=n.end + begin)
+        if n.start < at:
+            continue
+        hedge_at = text.lower().rfind(n.hedge, at, n.start) if n.hedge else -1
+        head = text[at:hedge_at] if hedge_at >= 0 else text[at:n.start]
+        found = _BEFORE_NUMBER.fullmatch(head) if head.strip() else re.fullmatch(r"\s*", head)
+        if found is None:
+            return None  # 'rose to 28,834': the level moved to, which the number checks hold
+        by = found.span("by") if found.groupdict().get("by") else None
+        return n, ((by[0] + at, by[1] + at) if by else None)
+    return None

@@ -1,0 +1,255 @@
+"""A sum of cited rows, held to the rows it adds.
+
+"Brooklyn and Philadelphia together took 437 orders", "The top three airlines accounted for 602
+cancellations", "Q2 revenue totalled about $173,900", "The other five stores together took 958
+orders", "All six stores took 3,051 orders in total": a number a word of adding ('together',
+'combined', 'in total', 'totalled', 'accounted for', 'between them', 'altogether') says is the
+sum of rows of one breakdown or series the claims cite, the rows named by the sentence:
+- the members it names (two or more), or every row but those after 'other than', 'besides',
+  'except';
+- 'the top N' / 'the N largest' (the N rows of the highest values), 'the bottom N' / 'the N
+  smallest';
+- 'the other N' / 'the remaining N' / 'the rest': every row but the highest (as many as are
+  left out), the leader a sentence before set apart;
+- every row: 'all N', 'the N <rows>' where N is how many rows are cited, 'all', 'every';
+- of a series, the rows a period the sentence names spans ('Q2 revenue totalled …').
+Only a metric whose values add (the catalog's `additive`: a plain sum or count, not an average,
+a ratio or a point in time). The number must be the sum at its written precision (a hedge's
+interval, the metric's unit and currency). A sum the rows bear out consumes its words and its
+number; one they contradict is an unsupported number naming the rows and their sum.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from showwork.harness.audit.labels import read_words
+from showwork.harness.audit.numbers import money_fits, money_of, value_verb
+from showwork.harness.audit.quantifiers import _SENTENCE, _TIME_KEYS, ADDING, _breakdowns, _scaled, states
+from showwork.protocol.numbers import _VALUE_CUES, ReadNumber, claims_in, in_time_unit
+from showwork.protocol.reading import find_mentions
+from showwork.protocol.reading.periods import NUMBERS as NUMBERS_WORDS
+
+if TYPE_CHECKING:
+    from showwork.harness.audit.context import AnswerContext, Cited
+
+Span = tuple[int, int]
+
+_COUNT = r"(?P<count>[0-9]+|" + "|".join(NUMBERS_WORDS) + r")"
+_TOP = re.compile(rf"(?i)\bthe\s+(?:(?P<top>top|bottom|highest|lowest|largest|smallest|biggest)"
+                  rf"\s+{_COUNT}|{_COUNT.replace('count', 'count2')}\s+(?P<top2>largest|biggest|"
+                  r"highest|smallest|lowest))\b")
+_OTHER = re.compile(rf"(?i)\b(?:the\s+)?(?:other|remaining)\s+(?:{_COUNT}\b)?|\bthe\s+rest\b")
+_ALL = re.compile(rf"(?i)\b(?:all(?:\s+{_COUNT})?|every|the\s+{_COUNT.replace('count', 'count3')})"
+                  r"\b")
+_EXCEPT = re.compile(r"(?i)\b(?:other\s+than|besides|except(?:\s+for)?|apart\s+from|"
+                     r"excluding|but)\s+")
+_WORD = re.compile(r"[A-Za-z]+")
+_LOWER = frozenset({"bottom", "lowest", "smallest"})
+
+
+@dataclass(frozen=True)
+class Sum:
+    """One sum of cited rows, as read."""
+
+    words: tuple[Span, ...]
+    number: ReadNumber
+    holds: bool
+    cited: str
+    """The rows added and their sum, as the defect quotes them."""
+
+
+def read_sums(ctx: AnswerContext, text: str) -> list[Sum]:
+    """Every sum of `text` over rows of one breakdown or series the claims cite."""
+    if text != ctx.answer.answer or ADDING.search(text) is None:
+        return []
+    metrics = ctx.catalog.get("metrics", {})
+    groups = {k: rows for k, rows in _breakdowns(ctx).items()
+              if k[2] == "value" and metrics.get(k[1], {}).get("additive")}
+    return list(_sums(ctx, text, groups)) if groups else []
+
+
+def _sums(ctx: AnswerContext, text: str,
+          groups: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[Sum]:
+    reading = read_words(ctx.index_, "prose", text)
+    for sentence in _SENTENCE.finditer(text):
+        start, end = sentence.span()
+        said = sentence.group()
+        cue = ADDING.search(said)
+        if cue is None:
+            continue
+        number = _number(said, cue)
+        if number is None:
+            continue
+        found = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
+        named = {m.name for m in found if m.kind == "metric"}
+        chosen = [(k, g) for k, g in groups.items() if k[1] in named] or (
+            list(groups.items()) if len(groups) == 1 else [])
+        if len(chosen) != 1:
+            continue
+        (_, metric, field, dim), rows = chosen[0]
+        periods = [p for p in reading.periods if start <= p.span[0] < end]
+        picked = _rows(said, number, rows, dim, found, periods, start)
+        if picked is None:
+            continue
+        added, spans = picked
+        unit = ctx.catalog.get("metrics", {}).get(metric, {}).get("unit")
+        stated = in_time_unit(said, (number,), unit)[0]
+        total = sum(_scaled(ctx, metric, field, float(c.value), number) for c in added)
+        holds = money_fits(number, money_of(field, metric, ctx.catalog)) and states(stated, total)
+        spans += [cue.span(), (number.start, number.end)]
+        spans += [w.span() for w in _WORD.finditer(said, min(cue.end(), number.start),
+                                                    max(cue.start(), number.end))
+                  if w.group().lower() in _VALUE_CUES]  # 'together took 958'
+
+        hedge_at = said.lower().rfind(number.hedge, 0, number.start) if number.hedge else -1
+        if hedge_at >= 0:
+            spans.append((hedge_at, hedge_at + len(number.hedge)))
+        verb = value_verb(said, number)
+        if verb:  # 'took 2,356 orders between them'
+            spans.append(verb)
+        keys = ", ".join(str(dict(c.citation.selector)[dim]) for c in added)
+        yield Sum(tuple((a + start, b + start) for a, b in spans),
+                  replace(number, start=number.start + start, end=number.end + start), holds,
+                  f"{keys}, adding to {total:,.6g}")
+
+
+def _number(said: str, cue: re.Match[str]) -> ReadNumber | None:
+    """The number the adding word speaks of: the first after it within a few words ('together
+    took 958', 'totalled about $173,900'), else the last before it in its clause ('958 orders
+    in total')."""
+    numbers = [n for n in claims_in(said) if n.upto is None and not n.width and not n.percent]
+    after = [n for n in numbers if n.start >= cue.end()
+             and len(said[cue.end():n.start].split()) <= 3]
+    if after:
+        return after[0]
+    before = [n for n in numbers if n.end <= cue.start()
+              and len(said[n.end:cue.start()].split()) <= 3]
+    return before[-1] if before else None
+
+
+def _rows(said: str, number: ReadNumber, rows: list[Cited], dim: str, found: list,
+          periods: list, start: int) -> tuple[list[Cited], list[Span]] | None:
+    """The rows the sentence adds and the words that name them, or None when it names none
+    this reading knows."""
+    by = {str(dict(c.citation.selector)[dim]): c for c in rows}
+    ranked = sorted(rows, key=lambda c: float(c.value), reverse=True)
+    if dim in _TIME_KEYS:  # a series: the rows the periods named span
+        inside = [c for c in rows if any(p.period.start.isoformat() <= str(
+            dict(c.citation.selector)[dim])[:10] <= p.period.end.isoformat() for p in periods)]
+        if len(inside) >= 2:
+            return inside, []
+        every = _ALL.search(said)
+        return (list(rows), [every.span()]) if every and _counts(every, len(rows)) else None
+    members = [m for m in found if m.kind == "member" and m.name == dim and m.member in by]
+    top = _TOP.search(said)
+    if top is not None:
+        n = _count_of(top.group("count") or top.group("count2"))
+        if n is None or not 1 <= n < len(rows):
+            return None
+        lower = (top.group("top") or top.group("top2")).lower() in _LOWER
+        return (ranked[::-1][:n] if lower else ranked[:n]), [top.span()]
+    exception = _EXCEPT.search(said)
+    if exception is not None:
+        out = {m.member for m in members if m.span[0] >= exception.end()}
+        if out:
+            return [c for k, c in by.items() if k not in out], [exception.span()]
+    other = _OTHER.search(said)
+    if other is not None:
+        left = _count_of(other.group("count")) if other.groupdict().get("count") else None
+        if left is None or not 1 <= left < len(rows):
+            return None
+        return ranked[len(rows) - left:], [other.span()]
+    named = {m.member for m in members}
+    if len(named) >= 2:
+        return [by[k] for k in by if k in named], []
+    every = _ALL.search(said)
+    if every is not None and _counts(every, len(rows)):
+        return list(rows), [every.span()]
+    return None
+
+
+def _count_of(word: str | None) -> int | None:
+    if not word:
+        return None
+    return int(word) if word.isdigit() else NUMBERS_WORDS.get(word.lower())
+
+
+def _counts(found: re.Match[str], rows: int) -> bool:
+    """'all', 'every', or a count that is how many rows are cited ('all six', 'the three')."""
+    count = found.groupdict().get("count") or found.groupdict().get("count3")
+    return _count_of(count) == rows if count else found.group().lower().split()[0] in (
+        "all", "every")
+
+
+# --- a member's share of the whole its breakdown adds up to ----------------------------------
+
+_OF_WHOLE = re.compile(r"(?i)\s+of\s+")
+_OF_CHANGE = re.compile(r"(?i)\b(?:change|changes|rise|fall|drop|increase|decrease|decline|"
+                        r"growth|gain|loss|move|movement|jump|dip|swing)\b")
+_SHARE_VERB = re.compile(r"(?i)\b(?P<v>accounted\s+for|made\s+up|represented|comprised|"
+                         r"contributed)\s+$")
+"""A verb that states a share, right before it ('accounted for about a fifth of')."""
+
+
+def read_shares(ctx: AnswerContext, text: str) -> list[Sum]:
+    """Every share of `text` one member has of the whole its cited breakdown adds up to
+    ('ExpressJet accounted for about a fifth of February's cancellations', 'Online took 68.6 %
+    of May's orders'): the member's row over the sum of the rows, of a metric whose values
+    add. The words after 'of' must name the metric (with a period or 'all', 'the total', 'the'
+    before it)."""
+    if text != ctx.answer.answer or " of " not in text:
+        return []
+    metrics = ctx.catalog.get("metrics", {})
+    groups = {k: rows for k, rows in _breakdowns(ctx).items()
+              if k[2] == "value" and metrics.get(k[1], {}).get("additive")}
+    return list(_shares(ctx, text, groups)) if groups else []
+
+
+def _shares(ctx: AnswerContext, text: str,
+            groups: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[Sum]:
+    from showwork.protocol.numbers import share_parts
+
+    for sentence in _SENTENCE.finditer(text):
+        start, said = sentence.start(), sentence.group()
+        found = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
+        parts = [(n, after) for n, after in share_parts(said)] + [
+            (n, of.end()) for n in claims_in(said)
+            if n.percent and not n.points and (of := _OF_WHOLE.match(said, n.end))]
+        for n, after in parts:
+            whole = next((m for m in found if m.kind == "metric" and after <= m.span[0]
+                          and len(said[after:m.span[0]].split()) <= 3), None)
+            if whole is None or _OF_CHANGE.search(said, after, whole.span[0]):
+                continue  # 'of the change in revenue': a share of a change, not of the whole
+            chosen = [(k, g) for k, g in groups.items() if k[1] == whole.name]
+            if len(chosen) != 1:
+                continue
+            (_, metric, field, dim), rows = chosen[0]
+            by = {str(dict(c.citation.selector)[dim]): c for c in rows}
+            named = {m.member for m in found if m.kind == "member" and m.name == dim
+                     and m.span[1] <= n.start and m.member in by}
+            if len(named) != 1:
+                continue
+            member = named.pop()
+            total = sum(float(c.value) for c in rows)
+            if not total:
+                continue
+            share = float(by[str(member)].value) / total
+            holds = states(n, share * 100 if n.percent else share)
+            spans: list[Span] = [(n.start, after)]
+            hedge_at = said.lower().rfind(n.hedge, 0, n.start) if n.hedge else -1
+            if hedge_at >= 0:
+                spans.append((hedge_at, hedge_at + len(n.hedge)))
+            lead = hedge_at if hedge_at >= 0 else n.start
+            verb = _SHARE_VERB.search(said, 0, lead)
+            if verb:
+                spans.append(verb.span("v"))
+            elif (stated := value_verb(said, n)) is not None:
+                spans.append(stated)
+            yield Sum(tuple((a + start, b + start) for a, b in spans),
+                      replace(n, start=n.start + start, end=n.end + start), holds,
+                      f"{member} {float(by[str(member)].value):,.6g} of {total:,.6g} "
+                      f"({share:.1%})")
