@@ -14,14 +14,13 @@ import hashlib
 import os
 import weakref
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property
 from importlib import import_module, resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
+from showwork._plain import Plain, errors
 from showwork.harness.errors import HarnessError
 from showwork.harness.home import warehouse_path
 from showwork.semantic_layer.catalog import build_catalog
@@ -32,6 +31,7 @@ from showwork.semantic_layer.model import SemanticModelFile, default_model_path
 
 if TYPE_CHECKING:  # the layer, its engines and sqlglot load when a project opens, not on import
     import yaml
+    from pydantic import Field  # read by pydantic when a file is read (showwork._plain)
 
     from showwork.semantic_layer import SemanticLayer
     from showwork.semantic_layer.execute import Limits
@@ -49,11 +49,13 @@ class ProjectError(HarnessError):
     folder or warehouse, a model naming a table or column the warehouse lacks."""
 
 
-class Settings(BaseModel):
-    """showwork.yaml, as DESIGN.md's "Projects" writes it."""
+@dataclass(kw_only=True)
+class Settings(Plain):
+    """showwork.yaml, as DESIGN.md's "Projects" writes it (validated by pydantic when a file is
+    read; a warm start unpickles it from the cache)."""
 
-    model_config = ConfigDict(extra="forbid", defer_build=True)  # built when a file is read
-    name: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+    __pydantic_config__ = {"extra": "forbid"}
+    name: Annotated[str | None, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")] = None
     """Default: the project folder's name."""
     semantic_models: str = "models"
     """dbt YAML (a folder or file) or a dbt target/semantic_manifest.json."""
@@ -139,17 +141,20 @@ def _parse_project_file(path: Path, text: str) -> ProjectFile:
     data, lines = _load_yaml(path, text)
     if is_dbt_project(path.parent):
         data = {**_dbt_defaults(path.parent), **data}
-    known = {k: v for k, v in data.items() if k in Settings.model_fields}
-    problems = [(lines[k], f"unknown key {k!r}; known keys: {', '.join(Settings.model_fields)}")
+    keys = [f.name for f in fields(Settings)]
+    known = {k: v for k, v in data.items() if k in keys}
+    problems = [(lines[k], f"unknown key {k!r}; known keys: {', '.join(keys)}")
                 for k in data if k not in known]
     if isinstance(known.get("warehouse"), dict):
         problems += [(lines["warehouse"], p) for p in _warehouse_problems(known["warehouse"])]
     settings = None
+    from pydantic import ValidationError
+
     try:
         settings = Settings.model_validate(known)
     except ValidationError as exc:
         problems += [(lines.get(str(e["loc"][0]), 1), f"{'.'.join(map(str, e['loc']))}: {e['msg']}")
-                     for e in exc.errors()]
+                     for e in errors(exc)]
     if problems or settings is None:
         raise ProjectError("\n".join(f"{path}:{line}: {text}" for line, text in sorted(problems)))
     return ProjectFile(path, settings, lines)

@@ -1,7 +1,8 @@
 """Trace records, the re-audit view, the hash chain and the store (traces.jsonl + manifest).
 
-The bottom layer: imports nothing of ours, so analyst and harness both build on it. Names load on
-first use: the errors alone (what the CLI maps to exit codes) cost no pydantic models.
+The bottom layer: imports nothing of ours but `showwork._plain`, so analyst and harness both
+build on it. Names load on first use: the errors alone (what the CLI maps to exit codes) load no
+records.
 """
 
 from __future__ import annotations
