@@ -93,6 +93,16 @@ class WindowError(BlockedQuery):
     code = "invalid_window"
 
 
+class NoDays(WindowError):
+    """A window of which no day is read: its bounds cross, or no day of it holds data. The
+    analyst's tool refuses it (`message`); a caller answering as MetricFlow does gets a result
+    with no rows and `note`, saying why."""
+
+    def __init__(self, message: str, note: str) -> None:
+        super().__init__(message)
+        self.note = note
+
+
 class ExecutionError(SemanticError):
     """The query was valid but the warehouse could not run it."""
 
