@@ -6,6 +6,11 @@ as a blocked call, so it names what is unsupported and what is supported.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from showwork.semantic_layer.windows import Window
+
 
 class SemanticError(Exception):
     """Root of every semantic-layer error."""
@@ -98,9 +103,11 @@ class NoDays(WindowError):
     analyst's tool refuses it (`message`); a caller answering as MetricFlow does gets a result
     with no rows and `note`, saying why."""
 
-    def __init__(self, message: str, note: str) -> None:
+    def __init__(self, message: str, note: str, window: Window) -> None:
         super().__init__(message)
         self.note = note
+        self.window = window
+        """The window no day of which is read (its start may follow its end)."""
 
 
 class ExecutionError(SemanticError):

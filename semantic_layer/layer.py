@@ -170,7 +170,7 @@ class SemanticLayer:
             return query_with_shares(self, raw)  # the grouped call and its total, divided
         reading = self._prepare(kind, raw, refuse_empty)
         if reading.plan.empty:
-            return reading.result(())  # no day is read: nothing to run
+            return reading.result(())  # no day, so no period: nothing to run
         return reading.result(self.engine.run(reading.sql, self.limits))
 
     def _prepare(self, kind: str, raw: Any, refuse_empty: bool = True) -> Reading:
@@ -257,11 +257,11 @@ class SemanticLayer:
 
 
 def _nothing(plan: Plan, dialect: str) -> Compiled:
-    """An empty plan's columns (the period, then the dimensions) and no SQL: no day is read."""
+    """An empty plan's columns (the period, then the dimensions) and no SQL: no day is read, so
+    there is no period."""
     from showwork.semantic_layer.compile import BUCKET, Compiled
 
-    keys = ((BUCKET,) if plan.grain else ()) + tuple(plan.group_by)
-    return Compiled("", dialect, keys, plan.metrics, bool(plan.grain))
+    return Compiled("", dialect, (BUCKET, *plan.group_by), plan.metrics, True)
 
 
 def _wire_key(raw: Any) -> str | None:

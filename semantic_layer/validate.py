@@ -16,10 +16,10 @@ from showwork.semantic_layer.errors import (
     AmbiguousDimension,
     GrainNotAllowed,
     InvalidArguments,
+    NoDays,
     NonAdditiveSum,
     PointInTimeOverPeriod,
     UndefinedComposition,
-    NoDays,
     UnknownMember,
     UnknownMetric,
     UnsupportedDimension,
@@ -87,8 +87,11 @@ class Plan:
     """Why the answer has no rows, or fewer than asked: what a caller answering as MetricFlow
     does (refuse_empty=False) is told instead of a refusal."""
     empty: bool = False
-    """No day of the window is read (refuse_empty=False): the answer has no rows, and no SQL
-    runs."""
+    """No SQL runs and the answer has no rows: no day of the window is read, by a grain, of
+    metrics none of which joins its time spine (refuse_empty=False). Other plans reading no day
+    run their SQL over the window, which keeps no row of data: without a grain it gives what the
+    metrics are over no rows (MetricFlow's one row without dimensions: nulls, a distinct
+    count's 0, a fill), and a spine-joined metric gives the periods MetricFlow's spine gives."""
 
 
 def plan_query(model: SemanticModelFile, args: QueryArgs, refuse_empty: bool = True) -> Plan:
@@ -125,12 +128,13 @@ def plan_query(model: SemanticModelFile, args: QueryArgs, refuse_empty: bool = T
     except NoDays as exc:
         if refuse_empty:
             raise
-        asked = args.window.window()
         check_aggregate(model, metrics, args.aggregate, args.grain)
         order = _check_order(metrics, args.group_by, args.order_by, args.grain)
-        return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (asked,),
+        return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (exc.window,),
                     args.grain, args.aggregate, order, args.limit, renamed,
-                    (Coverage(asked, None),), notes=(*notes, exc.note), empty=True)
+                    (Coverage(exc.window, None),), spine=_spine_window(model, metrics, args),
+                    notes=(*notes, exc.note),
+                    empty=bool(args.grain) and not joins_time_spine(model, metrics))
     return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (window,), args.grain,
                 args.aggregate, order, args.limit, renamed, (coverage,),
                 requested if requested != window else None,
@@ -436,7 +440,7 @@ def _closed(model: SemanticModelFile, metrics: tuple[str, ...], window: Window,
         raise NoDays(f"The metric_time bound leaves no day to read: the sources of "
                      f"{', '.join(metrics)} cover {data}.",
                      f"no day is read: the metric_time bound leaves none of the days the "
-                     f"sources cover ({data}), so there are no rows")
+                     f"sources cover ({data})", Window(start, end))
     return Window(start, end)
 
 
@@ -721,8 +725,7 @@ def check_window(model: SemanticModelFile, metrics: tuple[str, ...], window: Win
     if window.start > window.end:
         raise NoDays(f"Window {window} is reversed: its start is after its end.",
                      f"no day is read: none is both on or after {window.start} and on or "
-                     f"before {window.end} (the window and any metric_time bounds), so there "
-                     "are no rows")
+                     f"before {window.end} (the window and any metric_time bounds)", window)
     # with a spine join, an offset or a cumulative window, days with no data of their own still
     # have rows in MetricFlow: a window outside the data stays refused there
     own_rows = not time_read(model, metrics)
@@ -730,8 +733,7 @@ def check_window(model: SemanticModelFile, metrics: tuple[str, ...], window: Win
         raise _no_days(own_rows, f"Window {window} is in the future: data runs to "
                        f"{model.as_of.isoformat()} (the warehouse's as-of date).",
                        f"no day of the window {window} is covered: data runs to "
-                       f"{model.as_of.isoformat()} (the warehouse's as-of date), so there are "
-                       "no rows")
+                       f"{model.as_of.isoformat()} (the warehouse's as-of date)", window)
     covered: Window | None = window
     for metric in metrics:
         start, through = model.coverage(metric)
@@ -740,16 +742,16 @@ def check_window(model: SemanticModelFile, metrics: tuple[str, ...], window: Win
             raise _no_days(own_rows, f"Window {window} is outside the coverage of metric {metric!r}: "
                            f"its sources cover {source}.",
                            f"no day of the window {window} is covered: the sources of "
-                           f"{metric!r} cover {source}, so there are no rows")
+                           f"{metric!r} cover {source}", window)
         covered = covered.intersect(source) if covered else None
     return Coverage(window, covered)
 
 
-def _no_days(own_rows: bool, message: str, note: str) -> WindowError:
+def _no_days(own_rows: bool, message: str, note: str, window: Window) -> WindowError:
     """NoDays when the metrics have rows only on days with data (a window without such a day
     has none); else a plain WindowError, refused in either mode (MetricFlow's spine, offset or
     cumulative window gives such a window rows, which showwork does not compute yet)."""
-    return NoDays(message, note) if own_rows else WindowError(message)
+    return NoDays(message, note, window) if own_rows else WindowError(message)
 
 
 def _check_order(metrics: tuple[str, ...], group_by: list[str], order: object,

@@ -263,12 +263,11 @@ class ParsedWhere:
         starts = [d for d in (self.start, asked[0]) if d]
         ends = [d for d in (self.end, asked[1]) if d]
         start, end = max(starts or [dt.date.min]), min(ends or [dt.date.max])
-        if start > end and not refuse_empty:
-            return dict(out, window={"start": start.isoformat(), "end": end.isoformat()})
-        if start > end:
+        if start > end and refuse_empty:
             raise InvalidFilter(f"The metric_time bounds and the window leave no day to read "
                                 f"(from {start} to {end}); there is nothing to answer.")
-        if model is not None and self.mixed:
+        if model is not None and self.mixed and start <= end:
+            # (bounds that cross keep no row before the shift or after it: nothing to refuse)
             from showwork.semantic_layer.validate import check_where_reads
 
             check_where_reads(model, list(out.get("metrics", [])), out.get("grain"),

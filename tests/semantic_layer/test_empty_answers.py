@@ -143,8 +143,9 @@ def test_the_analysts_tool_refuses_and_the_public_api_answers(domain: SemanticLa
     calls = [
         {"metrics": [metric], "group_by": [dim],
          "where": [{"dimension": dim, "op": "in", "values": [_stranger(members)]}]},
-        {"metrics": [metric], "window": {"start": (start - dt.timedelta(days=9)).isoformat(),
-                                         "end": (start - dt.timedelta(days=2)).isoformat()}},
+        {"metrics": [metric], "group_by": [dim],
+         "window": {"start": (start - dt.timedelta(days=9)).isoformat(),
+                    "end": (start - dt.timedelta(days=2)).isoformat()}},
     ]
     for args in calls:
         with pytest.raises(SemanticError) as refused:
@@ -155,3 +156,18 @@ def test_the_analysts_tool_refuses_and_the_public_api_answers(domain: SemanticLa
         _, record = Toolbox(domain, refuse_empty=False).dispatch("query", json.dumps(args))
         assert record.handle == 1 and record.result is not None
         assert record.result["rows"] == [] and record.result["notes"]
+
+
+def test_without_groups_no_day_is_the_metric_over_no_rows(domain: SemanticLayer) -> None:
+    """With no grain and no dimension, MetricFlow's one row over no rows (a sum's null, a
+    distinct count's 0): the same row as a filter on a member no row has gives over the whole
+    data, reached another way."""
+    for metric, dim, members in _closed(domain):
+        start, end = domain.model.coverage(metric)
+        nothing = _answer(domain, {"metrics": [metric], "where": [
+            {"dimension": dim, "op": "in", "values": [_stranger(members)]}]})
+        assert len(nothing.rows) == 1 and nothing.keys == ()
+        for where in (_bound(end + dt.timedelta(days=1), ">="),
+                      _bound(start - dt.timedelta(days=1), "<=")):
+            empty = _answer(domain, {"metrics": [metric]}, where)
+            assert empty.rows == nothing.rows and empty.notes, where
