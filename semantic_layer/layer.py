@@ -143,8 +143,11 @@ class SemanticLayer:
         assert isinstance(args, CompareArgs)
         return plan_compare(self.model, args)
 
-    def compile(self, kind: str, raw: Any, dialect: str = "duckdb") -> Compiled:
-        return self.compiler.compile(self.plan(kind, raw), dialect)
+    def compile(self, kind: str, raw: Any, dialect: str = "duckdb",
+                refuse_empty: bool = True) -> Compiled:
+        """The call's SQL (refuse_empty: see call; an empty plan has none)."""
+        plan = self.plan(kind, raw, refuse_empty)
+        return _nothing(plan, dialect) if plan.empty else self.compiler.compile(plan, dialect)
 
     # -- the governed tools ------------------------------------------------------------------
     def query(self, **args: Any) -> Result:

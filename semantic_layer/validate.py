@@ -128,6 +128,7 @@ def plan_query(model: SemanticModelFile, args: QueryArgs, refuse_empty: bool = T
     except NoDays as exc:
         if refuse_empty:
             raise
+        check_grain(model, metrics, args.grain, None)
         check_aggregate(model, metrics, args.aggregate, args.grain)
         order = _check_order(metrics, args.group_by, args.order_by, args.grain)
         return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (exc.window,),
