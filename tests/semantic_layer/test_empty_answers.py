@@ -12,6 +12,7 @@ import re
 
 import pytest
 
+from showwork import Project
 from showwork.analyst.tools import Toolbox
 from showwork.semantic_layer import SemanticError, SemanticLayer, parse_where
 from showwork.semantic_layer.errors import InvalidFilter, UnknownMember, WindowError
@@ -156,6 +157,8 @@ def test_the_analysts_tool_refuses_and_the_public_api_answers(domain: SemanticLa
         _, record = Toolbox(domain, refuse_empty=False).dispatch("query", json.dumps(args))
         assert record.handle == 1 and record.result is not None
         assert record.result["rows"] == [] and record.result["notes"]
+        answered = Project(domain).query(**args)  # the public API (not closed: the layer is shared)
+        assert answered.result["rows"] == [] and answered.result["notes"] == record.result["notes"]
 
 
 def test_without_groups_no_day_is_the_metric_over_no_rows(domain: SemanticLayer) -> None:
