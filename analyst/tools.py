@@ -22,6 +22,10 @@ class Toolbox:
 
     layer: SemanticLayer
     require_purpose: bool = False
+    refuse_empty: bool = True
+    """A query no day of whose window is read, or naming a member outside a closed list, is
+    refused (the analyst's tools: the refusal lets a model repair, and an empty result must never
+    become a 0); False answers it as MetricFlow does, no rows and a note (the public API)."""
     calls: list[CallRecord] = field(default_factory=list)
     seen: dict[str, int] = field(default_factory=dict)
     """Canonical call → index of the first call that made it."""
@@ -63,7 +67,7 @@ class Toolbox:
             return CallRecord(**base, error=_err("repeated_call", note))
         self.seen[key] = index
         try:
-            result = self.layer.call(name, args)
+            result = self.layer.call(name, args, refuse_empty=self.refuse_empty)
         except SemanticError as exc:
             return CallRecord(**base, error=_err(exc.code, exc.message))
         return CallRecord(**base, handle=self.handles + 1, result=result.to_json(), sql=result.sql)

@@ -57,7 +57,7 @@ def _our_args(q: Any) -> dict[str, Any]:
         args["window"] = {"start": q.start, "end": q.end}
     if q.grain:
         args.update(grain=q.grain, whole_periods=bool(q.start))
-    return parse_where(q.where).apply(args) if q.where else args
+    return parse_where(q.where).apply(args, refuse_empty=False) if q.where else args
 
 
 class _MetricFlow:
@@ -102,14 +102,14 @@ def _ours(layer: Any, args: dict[str, Any], repeats: int) -> list[float] | None:
     """Our compile times (plan + SQL, warmed once first); None when the layer refuses."""
     from showwork.semantic_layer import SemanticError
 
-    try:
-        layer.compile("query", args)
+    try:  # as `semantic query` compiles it (a window of no day, a member no row has: answered)
+        layer.compile("query", args, refuse_empty=False)
     except SemanticError:
         return None
     times = []
     for _ in range(repeats):
         started = time.perf_counter()
-        layer.compile("query", args)
+        layer.compile("query", args, refuse_empty=False)
         times.append(time.perf_counter() - started)
     return times
 
@@ -200,12 +200,13 @@ def _generated(repeats: int, worlds: int, scratch: Path) -> list[dict[str, Any]]
             {"project_configuration": gen.spine_configuration(w.spine)}))
         layer = SemanticLayer(load_model(scratch / w.id))
         for q in w.queries:
-            try:
+            try:  # (a case the layer refuses, a dimension three joins away, is not timed)
                 args = gen.layer_args(q, layer.model)
+                features[q["id"]] = _features(layer.model, args, w.spine) + (
+                    ["empty answer"] if _empty_answer(layer, args) else [])
             except SemanticError:
                 continue
             cases.append((q["id"], layer, args, _shape(layer, q)))
-            features[q["id"]] = _features(layer.model, args, w.spine)
     mf = _MetricFlow({"database": "", "worlds": [
         {"id": w.id, "semantic_models": w.semantic_models, "metrics": w.metrics,
          "spine": gen.spine_configuration(w.spine),
@@ -221,8 +222,10 @@ def _generated(repeats: int, worlds: int, scratch: Path) -> list[dict[str, Any]]
 FEATURES = ("conversion", "fill_nulls_with", "join_to_timespine", "spine: time_spines",
             "spine: legacy", "range filter, non-time", "range filter, time", "null filter",
             "spined cumulative", "spined or filled through an offset",
-            "by the aggregation time dimension")
-"""The features issue 45 added, each case's named by what its metrics and filter use."""
+            "by the aggregation time dimension", "empty answer")
+"""The features issue 45 added, each case's named by what its metrics and filter use ("empty
+answer": a window no day of which is read, or a member outside a closed list, answered as
+`semantic query` answers it)."""
 
 
 def _features(model: Any, args: dict[str, Any], spine: str) -> list[str]:
@@ -259,6 +262,16 @@ def _features(model: Any, args: dict[str, Any], spine: str) -> list[str]:
             elif f["op"] in ("is_null", "not_null"):
                 out.add("null filter")
     return [f for f in FEATURES if f in out]
+
+
+def _empty_answer(layer: Any, args: dict[str, Any]) -> bool:
+    """The case is answered with a note rather than refused only as `semantic query` asks it."""
+    from showwork.semantic_layer import SemanticError
+
+    try:
+        return bool(layer.plan("query", args, refuse_empty=False).notes)
+    except SemanticError:
+        return False
 
 
 def _is_time(model: Any, name: str) -> bool:

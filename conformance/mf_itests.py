@@ -276,7 +276,7 @@ def our_args(case: dict[str, Any], model: Any) -> tuple[dict[str, Any], list[str
         from showwork.semantic_layer import SemanticError, parse_where
 
         try:
-            args = parse_where(where).apply(args, model)
+            args = parse_where(where).apply(args, model, refuse_empty=False)
         except SemanticError as exc:
             raise _Refuse(f"--where: {exc.message}") from exc
     names = ([f"metric_time__{grain}"] if grain else []) + group_by
@@ -339,7 +339,7 @@ def showwork(model: Any, database: Path, case: dict[str, Any], args: dict[str, A
 
     layer = SemanticLayer(model, database, limits())
     try:
-        result = layer.call("query", args)
+        result = layer.call("query", args, refuse_empty=False)  # as `semantic query` answers
     except SemanticError as exc:
         return {"error": exc.message}
     finally:

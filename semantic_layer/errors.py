@@ -6,6 +6,11 @@ as a blocked call, so it names what is unsupported and what is supported.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from showwork.semantic_layer.windows import Window
+
 
 class SemanticError(Exception):
     """Root of every semantic-layer error."""
@@ -91,6 +96,18 @@ class WindowError(BlockedQuery):
     """Reversed, empty, future or before-coverage windows."""
 
     code = "invalid_window"
+
+
+class NoDays(WindowError):
+    """A window of which no day is read: its bounds cross, or no day of it holds data. The
+    analyst's tool refuses it (`message`); a caller answering as MetricFlow does gets a result
+    with no rows and `note`, saying why."""
+
+    def __init__(self, message: str, note: str, window: Window) -> None:
+        super().__init__(message)
+        self.note = note
+        self.window = window
+        """The window no day of which is read (its start may follow its end)."""
 
 
 class ExecutionError(SemanticError):

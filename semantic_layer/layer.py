@@ -135,15 +135,19 @@ class SemanticLayer:
         return build_catalog(self.model)
 
     # -- planning and compiling --------------------------------------------------------------
-    def plan(self, kind: str, raw: Any) -> Plan:
+    def plan(self, kind: str, raw: Any, refuse_empty: bool = True) -> Plan:
+        """The validated call (refuse_empty: see call)."""
         args = parse_args(kind, raw)  # type: ignore[arg-type]
         if isinstance(args, QueryArgs):
-            return plan_query(self.model, args)
+            return plan_query(self.model, args, refuse_empty)
         assert isinstance(args, CompareArgs)
         return plan_compare(self.model, args)
 
-    def compile(self, kind: str, raw: Any, dialect: str = "duckdb") -> Compiled:
-        return self.compiler.compile(self.plan(kind, raw), dialect)
+    def compile(self, kind: str, raw: Any, dialect: str = "duckdb",
+                refuse_empty: bool = True) -> Compiled:
+        """The call's SQL (refuse_empty: see call; an empty plan has none)."""
+        plan = self.plan(kind, raw, refuse_empty)
+        return _nothing(plan, dialect) if plan.empty else self.compiler.compile(plan, dialect)
 
     # -- the governed tools ------------------------------------------------------------------
     def query(self, **args: Any) -> Result:
@@ -152,8 +156,14 @@ class SemanticLayer:
     def compare(self, **args: Any) -> Result:
         return self.call("compare", args)
 
-    def call(self, kind: str, raw: Any) -> Result:
+    def call(self, kind: str, raw: Any, refuse_empty: bool = True) -> Result:
         """Run a governed call from raw (wire) arguments; raise a SemanticError if blocked.
+
+        refuse_empty (the analyst's tool): a query no day of whose window is read, or naming a
+        member outside a dimension's closed list, is refused, so a model can repair it and an
+        empty result never reads as a 0. False (`semantic query`, the public API): answered as
+        MetricFlow answers it, with no rows (or the rows of the members there are) and
+        Result.notes saying why.
 
         Its SQL runs against the warehouse every time; only what follows from the arguments
         and the model (validation, SQL, how to type the rows) is prepared once."""
@@ -161,18 +171,21 @@ class SemanticLayer:
             from showwork.semantic_layer.shares import query_with_shares
 
             return query_with_shares(self, raw)  # the grouped call and its total, divided
-        reading = self._prepare(kind, raw)
+        reading = self._prepare(kind, raw, refuse_empty)
+        if reading.plan.empty:
+            return reading.result(())  # no day, so no period: nothing to run
         return reading.result(self.engine.run(reading.sql, self.limits))
 
-    def _prepare(self, kind: str, raw: Any) -> Reading:
+    def _prepare(self, kind: str, raw: Any, refuse_empty: bool = True) -> Reading:
         """The call prepared: found by its wire arguments when they were asked before, else
         validated now and found by its plan."""
         wire = _wire_key(raw)
-        key = (kind, wire, self.dialect) if wire is not None else None
+        key = ((kind, wire, self.dialect) + (() if refuse_empty else ("answer_empty",))
+               if wire is not None else None)
         found = self._prepared.get(key) if key else None
         if found is None:
             def build() -> Reading:
-                return self._planned(self.plan(kind, raw))
+                return self._planned(self.plan(kind, raw, refuse_empty))
 
             found = self._store(key, build) if key and self._store else build()
             if key:
@@ -187,7 +200,8 @@ class SemanticLayer:
         if found is None:
             self._check_time(plan)
             self._check_spines(plan)
-            compiled = self.compiler.compile(plan, self.dialect)
+            compiled = _nothing(plan, self.dialect) if plan.empty else \
+                self.compiler.compile(plan, self.dialect)
             point_in_time = tuple(m for m in plan.metrics if self.model.point_in_time(m))
             found = Reading(plan, compiled, self.model.version, point_in_time, self._exact_edges)
             self._keep(key, found)
@@ -243,6 +257,14 @@ class SemanticLayer:
         if len(self._prepared) >= PREPARED_KEPT:
             self._prepared.clear()
         self._prepared[key] = reading
+
+
+def _nothing(plan: Plan, dialect: str) -> Compiled:
+    """An empty plan's columns (the period, then the dimensions) and no SQL: no day is read, so
+    there is no period."""
+    from showwork.semantic_layer.compile import BUCKET, Compiled
+
+    return Compiled("", dialect, (BUCKET, *plan.group_by), plan.metrics, True)
 
 
 def _wire_key(raw: Any) -> str | None:

@@ -43,7 +43,7 @@ class Reading:
         self.shared: dict[str, Any] = {
             "kind": plan.kind, "metrics": plan.metrics, "sql": compiled.sql,
             "model_version": model_version, "point_in_time": point_in_time,
-            "renamed": plan.renamed, "grain": plan.grain}
+            "renamed": plan.renamed, "grain": plan.grain, "notes": plan.notes}
         """Result fields every run of the call has (coverage is added fresh per result)."""
         self._partial: dict[dt.date, bool] = {}
         """Period start → the period is not wholly covered (the plan's coverage decides)."""

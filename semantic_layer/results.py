@@ -92,6 +92,11 @@ class Result:
     """When the window was widened to whole periods: {"requested": …, "window": …}."""
     totals: dict[str, Any] | None = None
     """A query with shares: the total each row was divided by ({"sql", "keys", "rows"})."""
+    notes: tuple[str, ...] = ()
+    """Why the result has no rows, or none for a member asked: a window no day of which is read,
+    a member outside a dimension's closed list. Only a caller answering as MetricFlow does
+    (SemanticLayer.call's refuse_empty=False: `semantic query`, the public API) gets such a
+    result; the analyst's tool refuses the call instead."""
     partial: bool = field(init=False, default=False)
     """Some window or row is not wholly covered by data."""
     _by_key: dict[tuple, list[Row]] = field(init=False, repr=False, compare=False,
@@ -156,6 +161,7 @@ class Result:
             "renamed": self.renamed,
             **({"widened": self.widened} if self.widened else {}),
             **({"totals": self.totals} if self.totals is not None else {}),
+            **({"notes": list(self.notes)} if self.notes else {}),
         }
 
     @classmethod
@@ -165,4 +171,5 @@ class Result:
             rows=tuple(Row.from_json(r) for r in d["rows"]), coverage=tuple(d["coverage"]),
             sql=d["sql"], model_version=d["model_version"],
             point_in_time=tuple(d.get("point_in_time", ())), renamed=dict(d.get("renamed", {})),
-            grain=d.get("grain"), widened=d.get("widened"), totals=d.get("totals"))
+            grain=d.get("grain"), widened=d.get("widened"), totals=d.get("totals"),
+            notes=tuple(d.get("notes", ())))

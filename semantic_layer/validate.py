@@ -16,6 +16,7 @@ from showwork.semantic_layer.errors import (
     AmbiguousDimension,
     GrainNotAllowed,
     InvalidArguments,
+    NoDays,
     NonAdditiveSum,
     PointInTimeOverPeriod,
     UndefinedComposition,
@@ -82,11 +83,25 @@ class Plan:
     """The days whose periods a join_to_timespine metric's time spine adds rows for, when not
     windows[0]'s: the window asked, within the spine, when a --where's metric_time bounds
     (mixed with other conditions) narrowed windows[0] (QueryArgs.spine_window)."""
+    notes: tuple[str, ...] = ()
+    """Why the answer has no rows, or fewer than asked: what a caller answering as MetricFlow
+    does (refuse_empty=False) is told instead of a refusal."""
+    empty: bool = False
+    """No SQL runs and the answer has no rows: no day of the window is read, by a grain, of
+    metrics none of which joins its time spine (refuse_empty=False). Other plans reading no day
+    run their SQL over the window, which keeps no row of data: without a grain it gives what the
+    metrics are over no rows (MetricFlow's one row without dimensions: nulls, a distinct
+    count's 0, a fill), and a spine-joined metric gives the periods MetricFlow's spine gives."""
 
 
-def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
+def plan_query(model: SemanticModelFile, args: QueryArgs, refuse_empty: bool = True) -> Plan:
+    """The validated query. refuse_empty: a window no day of which is read (NoDays) or a member
+    outside a closed list (UnknownMember) is refused, as the analyst's tool needs (the refusal
+    lets a model repair, and an empty result must never read as a 0); False: answered as
+    MetricFlow answers it, with no rows (or the rows of the members there are) and a note
+    saying why (`semantic query`, the public API)."""
     metrics, renamed = resolve_metrics(model, args.metrics)
-    check_dimensions(model, metrics, args.group_by, args.where)
+    notes = check_dimensions(model, metrics, args.group_by, args.where, refuse_empty)
     check_time_reads(model, metrics, args.group_by, args.grain)
     check_time_spine_join(model, metrics, args.group_by, args.where, args.grain)
     period = agg_time_period(model, metrics, args.group_by, args.grain) if time_read(
@@ -101,18 +116,30 @@ def plan_query(model: SemanticModelFile, args: QueryArgs) -> Plan:
         span = unbounded_span(model, metrics, by_time)
         return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (span,), args.grain,
                     args.aggregate, order, args.limit, renamed, (Coverage(span, span),),
-                    bounded=False)
-    window = requested = _closed(model, metrics, args.window.window(), by_time)
-    if args.whole_periods and args.grain:
-        window = widen(window, args.grain)
-    check_grain(model, metrics, args.grain, window)
-    check_aggregate(model, metrics, args.aggregate, args.grain)
-    order = _check_order(metrics, args.group_by, args.order_by, args.grain)
+                    bounded=False, notes=notes)
+    try:
+        window = requested = _closed(model, metrics, args.window.window(), by_time)
+        if args.whole_periods and args.grain:
+            window = widen(window, args.grain)
+        check_grain(model, metrics, args.grain, window)
+        check_aggregate(model, metrics, args.aggregate, args.grain)
+        order = _check_order(metrics, args.group_by, args.order_by, args.grain)
+        coverage = check_window(model, metrics, window)
+    except NoDays as exc:
+        if refuse_empty:
+            raise
+        check_grain(model, metrics, args.grain, None)
+        check_aggregate(model, metrics, args.aggregate, args.grain)
+        order = _check_order(metrics, args.group_by, args.order_by, args.grain)
+        return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (exc.window,),
+                    args.grain, args.aggregate, order, args.limit, renamed,
+                    (Coverage(exc.window, None),), spine=_spine_window(model, metrics, args),
+                    notes=(*notes, exc.note),
+                    empty=bool(args.grain) and not joins_time_spine(model, metrics))
     return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (window,), args.grain,
-                args.aggregate, order, args.limit, renamed,
-                (check_window(model, metrics, window),),
+                args.aggregate, order, args.limit, renamed, (coverage,),
                 requested if requested != window else None,
-                spine=_spine_window(model, metrics, args))
+                spine=_spine_window(model, metrics, args), notes=notes)
 
 
 def unbounded_span(model: SemanticModelFile, metrics: Sequence[str], by_time: bool) -> Window:
@@ -410,9 +437,11 @@ def _closed(model: SemanticModelFile, metrics: tuple[str, ...], window: Window,
                           "metrics' sources to close the other side, and it is not known; give "
                           "both bounds or a window.")
     if start > end:  # the bound leaves no day of the sources
-        raise WindowError(f"The metric_time bound leaves no day to read: the sources of "
-                          f"{', '.join(metrics)} cover {min(s[0] for s in spans)}.."
-                          f"{max(s[1] for s in spans)}.")
+        data = f"{min(s[0] for s in spans)}..{max(s[1] for s in spans)}"
+        raise NoDays(f"The metric_time bound leaves no day to read: the sources of "
+                     f"{', '.join(metrics)} cover {data}.",
+                     f"no day is read: the metric_time bound leaves none of the days the "
+                     f"sources cover ({data})", Window(start, end))
     return Window(start, end)
 
 
@@ -545,7 +574,10 @@ def flat(filters: list[Filter | AnyOf] | tuple[Filter | AnyOf, ...]) -> list[Fil
 
 def check_dimensions(model: SemanticModelFile, metrics: tuple[str, ...],
                      group_by: tuple[str, ...] | list[str],
-                     filters: list[Filter | AnyOf] | tuple[Filter | AnyOf, ...]) -> None:
+                     filters: list[Filter | AnyOf] | tuple[Filter | AnyOf, ...],
+                     refuse_empty: bool = True) -> tuple[str, ...]:
+    """The notes of filters naming members the dimension lacks (refuse_empty=False; else
+    UnknownMember), after refusing any dimension the metrics cannot be read by."""
     if len(set(group_by)) != len(group_by):
         raise InvalidArguments(f"group_by repeats a dimension: {', '.join(group_by)}.")
     infos: dict[str, DimensionInfo] = {}
@@ -555,9 +587,10 @@ def check_dimensions(model: SemanticModelFile, metrics: tuple[str, ...],
             infos[dim] = dimension_for(model, metric, dim)
             if parted:
                 _check_partitions(model, metric, dim)
-    for f in flat(filters):
-        check_members(infos[f.dimension], f)
+    notes = [note for f in flat(filters) for note in check_members(infos[f.dimension], f,
+                                                                    refuse_empty)]
     check_rollup(model, metrics, group_by, filters)
+    return tuple(dict.fromkeys(notes))
 
 
 def dimension_for(model: SemanticModelFile, metric: str, name: str) -> DimensionInfo:
@@ -621,9 +654,12 @@ def _did_you_mean(name: str, known: list[str]) -> str:
     return f" (did you mean {' or '.join(close)}?)" if close else ""
 
 
-def check_members(dim: DimensionInfo, f: Filter) -> None:
+def check_members(dim: DimensionInfo, f: Filter, refuse_empty: bool = True) -> list[str]:
     """An in/not_in filter's values are members of the dimension; a comparison's value is only
-    citable (a bound need not be a member: order_total >= 20)."""
+    citable (a bound need not be a member: order_total >= 20). With refuse_empty=False a value
+    outside the closed member list is a note, not a refusal: MetricFlow filters on it, and no
+    row has it."""
+    notes = []
     for value in f.values:
         text = member_text(value)
         if not citable(text):
@@ -632,13 +668,18 @@ def check_members(dim: DimensionInfo, f: Filter) -> None:
         if f.op not in ("in", "not_in"):
             continue
         if dim.members is not None and text not in dim.members:
-            raise UnknownMember(f"Unknown member {text!r} of dimension {dim.name!r}"
-                                f"{_did_you_mean(text, list(dim.members))}; "
+            hint = _did_you_mean(text, list(dim.members))
+            if not refuse_empty:
+                notes.append(f"{text!r} is not a member of {dim.name!r}{hint}, so no row has "
+                             f"it; members: {', '.join(dim.members)}")
+                continue
+            raise UnknownMember(f"Unknown member {text!r} of dimension {dim.name!r}{hint}; "
                                 f"members: {', '.join(dim.members)}.")
         if dim.pattern and not re.fullmatch(dim.pattern, text):
             example = " expected YYYY-MM, e.g. 2026-03." if "[0-9]{2}-" in dim.pattern else ""
             raise UnknownMember(f"Member {text!r} of dimension {dim.name!r} has the wrong shape;"
                                 f"{example or ' expected ' + dim.pattern + '.'}")
+    return notes
 
 
 def check_grain(model: SemanticModelFile, metrics: tuple[str, ...], grain: str | None,
@@ -683,19 +724,35 @@ def check_aggregate(model: SemanticModelFile, metrics: tuple[str, ...], aggregat
 
 def check_window(model: SemanticModelFile, metrics: tuple[str, ...], window: Window) -> Coverage:
     if window.start > window.end:
-        raise WindowError(f"Window {window} is reversed: its start is after its end.")
+        raise NoDays(f"Window {window} is reversed: its start is after its end.",
+                     f"no day is read: none is both on or after {window.start} and on or "
+                     f"before {window.end} (the window and any metric_time bounds)", window)
+    # with a spine join, an offset or a cumulative window, days with no data of their own still
+    # have rows in MetricFlow: a window outside the data stays refused there
+    own_rows = not time_read(model, metrics)
     if window.start > model.as_of:
-        raise WindowError(f"Window {window} is in the future: data runs to "
-                          f"{model.as_of.isoformat()} (the warehouse's as-of date).")
+        raise _no_days(own_rows, f"Window {window} is in the future: data runs to "
+                       f"{model.as_of.isoformat()} (the warehouse's as-of date).",
+                       f"no day of the window {window} is covered: data runs to "
+                       f"{model.as_of.isoformat()} (the warehouse's as-of date)", window)
     covered: Window | None = window
     for metric in metrics:
         start, through = model.coverage(metric)
         source = Window(start, through)
         if window.end < start or window.start > through:
-            raise WindowError(f"Window {window} is outside the coverage of metric {metric!r}: "
-                              f"its sources cover {source}.")
+            raise _no_days(own_rows, f"Window {window} is outside the coverage of metric {metric!r}: "
+                           f"its sources cover {source}.",
+                           f"no day of the window {window} is covered: the sources of "
+                           f"{metric!r} cover {source}", window)
         covered = covered.intersect(source) if covered else None
     return Coverage(window, covered)
+
+
+def _no_days(own_rows: bool, message: str, note: str, window: Window) -> WindowError:
+    """NoDays when the metrics have rows only on days with data (a window without such a day
+    has none); else a plain WindowError, refused in either mode (MetricFlow's spine, offset or
+    cumulative window gives such a window rows, which showwork does not compute yet)."""
+    return NoDays(message, note, window) if own_rows else WindowError(message)
 
 
 def _check_order(metrics: tuple[str, ...], group_by: list[str], order: object,

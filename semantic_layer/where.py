@@ -240,14 +240,17 @@ class ParsedWhere:
     compare at: MetricFlow reads such a filter as one, which for an offset input it applies
     before the shift (check_where_reads)."""
 
-    def apply(self, args: dict[str, Any], model: SemanticModelFile | None = None
-              ) -> dict[str, Any]:
+    def apply(self, args: dict[str, Any], model: SemanticModelFile | None = None,
+              refuse_empty: bool = True) -> dict[str, Any]:
         """Query arguments with these filters added and the window narrowed to the bounds.
 
         A window asked with whole_periods is widened to whole periods first, as MetricFlow widens
         --start/--end and then filters on the bounds; a bound on one side only leaves the other
         side open (the layer closes it at the sources' coverage). With the model, a filter
-        MetricFlow reads otherwise for the metrics asked is refused (check_where_reads)."""
+        MetricFlow reads otherwise for the metrics asked is refused (check_where_reads). Bounds
+        that leave no day are refused, or with refuse_empty=False (a caller answering as
+        MetricFlow does: SemanticLayer.call's) give the window they cross, which that call
+        answers with no rows and a note."""
         out = dict(args, where=[*args.get("where", []), *self.where])
         if not (self.start or self.end):
             return out
@@ -260,10 +263,11 @@ class ParsedWhere:
         starts = [d for d in (self.start, asked[0]) if d]
         ends = [d for d in (self.end, asked[1]) if d]
         start, end = max(starts or [dt.date.min]), min(ends or [dt.date.max])
-        if start > end:
+        if start > end and refuse_empty:
             raise InvalidFilter(f"The metric_time bounds and the window leave no day to read "
                                 f"(from {start} to {end}); there is nothing to answer.")
-        if model is not None and self.mixed:
+        if model is not None and self.mixed and start <= end:
+            # (bounds that cross keep no row before the shift or after it: nothing to refuse)
             from showwork.semantic_layer.validate import check_where_reads
 
             check_where_reads(model, list(out.get("metrics", [])), out.get("grain"),

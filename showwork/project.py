@@ -45,7 +45,7 @@ class Project:
 
     def __init__(self, layer: SemanticLayer, name: str = "demo") -> None:
         self._layer = layer
-        self._toolbox = Toolbox(layer)
+        self._toolbox = Toolbox(layer, refuse_empty=False)  # answers as `semantic query` does
         self._catalog: dict[str, Any] | None = None
         self.name = name
         """The project's name (showwork.yaml `name:`)."""

@@ -121,16 +121,16 @@ def _args(metric: list[str], by: list[str], grain: str | None, start: str | None
 
 
 def _where(kind: str, args: dict[str, Any], where: str | None,
-           model: SemanticModelFile) -> dict[str, Any]:
+           model: SemanticModelFile, refuse_empty: bool = True) -> dict[str, Any]:
     """The call's arguments with MetricFlow's `--where` applied (one MetricFlow reads otherwise
-    for the metrics asked is refused)."""
+    for the metrics asked is refused; bounds leaving no day too, unless refuse_empty=False)."""
     if where is None:
         return args
     from showwork.semantic_layer import parse_where
 
     parsed = parse_where(where)
     if kind == "query":
-        return parsed.apply(args, model)
+        return parsed.apply(args, model, refuse_empty)
     if parsed.start or parsed.end:
         raise typer.BadParameter("metric_time bounds in --where apply to a query; give a "
                                  "comparison's windows with --start/--end and --previous-*",
@@ -211,7 +211,10 @@ def query_cmd(metric: list[str] = MetricOpt, by: list[str] = ByOpt, grain: str |
             if kind != "query":
                 raise typer.BadParameter("--limit applies to a query, not a comparison")
             args["limit"] = limit
-        result = layer.call(kind, _share(kind, _where(kind, args, where, layer.model), share))
+        # answered as MetricFlow answers: no day read, or a member the dimension lacks, gives
+        # no rows and a note (the analyst's tool refuses those)
+        result = layer.call(kind, _share(kind, _where(kind, args, where, layer.model, False),
+                                         share), refuse_empty=False)
     finally:
         layer.close()
     if result.widened:
@@ -243,6 +246,8 @@ def query_cmd(metric: list[str] = MetricOpt, by: list[str] = ByOpt, grain: str |
                       f"{covered['start']}..{covered['end']}" if covered else "nothing")
     for old, new in result.renamed.items():
         err.print(f"note: {old!r} is a previous name of {new!r}; showing {new}")
+    for note in result.notes:
+        err.print(f"note: {note}", markup=False)
 
 
 def _span(window: dict[str, str]) -> str:

@@ -183,7 +183,7 @@ class TestSideBySide:
         class Recorder:
             model = layer.model
 
-            def compile(self, kind: str, args: dict) -> object:
+            def compile(self, kind: str, args: dict, refuse_empty: bool = True) -> object:
                 calls.append("ours")
                 if args["metrics"] == ["refused"]:
                     raise SemanticError("refused here")

@@ -212,16 +212,20 @@ class TestErrorsFromTheCommandLine:
         ("shop", "store__store_name", "brooklyn", "Brooklyn")])
     def test_a_member_typo_says_did_you_mean(self, projects, project, dimension, typed,
                                              meant) -> None:
-        """A member in the wrong case is blocked (exit 4) naming the member it matches."""
+        """A member in the wrong case is answered as `mf query` answers it (no row has it), with
+        a note naming the member it matches (the analyst's tool refuses it: test_empty_answers)."""
         ref = "demo" if project == "demo" else projects["shop"]
         metric, start = (("active_users", "2026-03-09") if project == "demo"
                          else ("revenue", "2019-05-01"))
         where = f"{{{{ Dimension('{dimension}') }}}} = '{typed}'"
         result = _showwork("semantic", "query", "--project", ref, "-m", metric, "--where", where,
-                           "--start", start, "--end", start, home=projects["home"])
-        assert result.returncode == 4, result.stderr
-        assert f"Unknown member '{typed}'" in result.stderr
-        assert f"(did you mean {meant}?)" in result.stderr
+                           "--start", start, "--end", start, "--by", dimension, "--json",
+                           home=projects["home"])
+        assert result.returncode == 0, result.stderr
+        notes = json.loads(result.stdout)["notes"]
+        assert json.loads(result.stdout)["rows"] == []
+        assert notes[0].startswith(f"'{typed}' is not a member of")
+        assert f"(did you mean {meant}?)" in notes[0]
 
     @pytest.mark.parametrize(("table", "header", "line"), [
         ("orders", ["id", "store", "amount"], 21), ("flights", ["id", "origin", "dest", "delay"], 7)])
