@@ -16,7 +16,9 @@ MAX_READINGS = 16_384
 """Readings kept per catalog: texts repeat across the repeats and configurations of a run. A
 reading costs about 1.4 kB; one pass over the demo's 86 distinct recorded traces keeps 4,158
 (5.9 MB), so this holds four such sets (about 23 MB). At 4,096 it held less than one, and every
-repeat of a run read every text again (`bench audit`'s copies reused nothing)."""
+repeat of a run read every text again (`bench audit`'s copies reused nothing). A whole re-audit
+kept (harness/experiments/reaudit.py) counts as one reading and costs about 15 kB, its key
+included: one per distinct trace, about a sixth more than that trace's readings of texts."""
 
 
 @dataclass(frozen=True)
