@@ -6,8 +6,10 @@ records are then repeated (each copy with its own attempt id) until the set hold
 number of claims, as a long experiment with repeats would. Both passes read the same JSONL text in
 one process: `parse` is json.loads of every line; `audit` is what `showwork audit` does per line
 (decode the line's audit view, then re-audit its served answer; the comparison with the stored
-audit is not timed). The audit keeps what it read of a text (a claim, a question) per catalog, so
-the repeated copies reuse their first copy's readings; a second figure (`fresh_ratio`, no target)
+audit is not timed). The audit keeps what it read of a text (a claim, a question) per catalog,
+and the re-audit keeps each report by everything its audit read (answer, question, calls:
+harness/experiments/reaudit.py), so a repeated copy costs its decoding and that key; a second
+figure (`fresh_ratio`, no target)
 audits each distinct trace once with every reading let go first: what answers that share no
 text cost. The two passes take turns every CHUNK lines (`side_by_side`), so that on a
 shared machine both sides of the ratio are timed under the same load.

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from showwork.protocol.catalog_text import MetricNames
 
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
 _UNREAD: Any = object()
 """A text not read yet (a reading may itself be None)."""
 MAX_READINGS = 16_384
 """Readings kept per catalog: texts repeat across the repeats and configurations of a run. A
 reading costs about 1.4 kB; one pass over the demo's 86 distinct recorded traces keeps 4,158
 (5.9 MB), so this holds four such sets (about 23 MB). At 4,096 it held less than one, and every
-repeat of a run read every text again (`bench audit`'s copies reused nothing)."""
+repeat of a run read every text again (`bench audit`'s copies reused nothing). A whole re-audit
+kept (harness/experiments/reaudit.py) counts as one reading and costs about 15 kB, its key
+included: one per distinct trace, about a sixth more than that trace's readings of texts."""
 
 
 @dataclass(frozen=True)
@@ -29,9 +32,10 @@ class CatalogIndex:
     derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """What is found of the catalog alone (its count nouns, its metrics' polarities), by kind:
     found once per catalog, as the index is, and kept when the readings of texts are let go."""
-    readings: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
+    readings: dict[str, dict[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
     """What was read (a kind of reading) → text → its reading against this catalog: one dict per
-    kind, so that a look-up (about 70 per audit) builds no key."""
+    kind, so that a look-up (about 70 per audit) builds no key. (The re-audit keeps whole audits
+    here too, keyed by everything they read: harness/experiments/reaudit.py.)"""
     kept: list[int] = field(default_factory=lambda: [0], compare=False, repr=False)
     """How many readings `readings` holds, over every kind (one cell, the index being frozen):
     counted as each is kept, not summed over the kinds at each new text."""
@@ -75,7 +79,7 @@ class CatalogIndex:
             current.update({old: name for old in m.get("previous_names", [])})
         return cls(catalog, edges, current, MetricNames(catalog))
 
-    def read(self, kind: str, text: str, reader: Callable[[str], T]) -> T:
+    def read(self, kind: str, text: K, reader: Callable[[K], T]) -> T:
         """`reader(text)`, read once per catalog for each text (a claim, a question)."""
         kept = self.readings.get(kind)
         if kept is not None:
@@ -84,7 +88,7 @@ class CatalogIndex:
                 return found
         return self._read(kind, text, reader)
 
-    def _read(self, kind: str, text: str, reader: Callable[[str], T]) -> T:
+    def _read(self, kind: str, text: K, reader: Callable[[K], T]) -> T:
         """A text not read yet: read, and kept (all readings are let go past MAX_READINGS)."""
         if self.kept[0] >= MAX_READINGS:
             self.readings.clear()
