@@ -7,14 +7,16 @@ gives them. The headline `value` is a ranking's top member, else null.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from showwork.analyst.rules import catalog as cat
-from showwork.analyst.rules.calls import Call, Plan, begun, to_date, window_json
+from showwork.analyst.rules.calls import Call, Outcome, Plan, begun, to_date, window_json
 from showwork.analyst.rules.claims import AnswerBuilder, be, cite, fmt, members, plural, subject, unit_of
 from showwork.protocol.citations import GRAIN_KEYS
 from showwork.protocol.periods import window_words
 from showwork.protocol.rendered import period
+from showwork.semantic_layer.windows import periods
 
 if TYPE_CHECKING:
     from showwork.analyst.rules.understand import Understood
@@ -57,10 +59,12 @@ def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
     r = yield Call("query", args, f"{metric} by {', '.join(q.group_by or [str(q.grain)])} over "
                                   f"{q.window}")
     # a breakdown or ranking by members over a window the data begins or ends inside is
-    # answered and says so; a series only when the data ends inside its window (its last period
-    # is the partial row the audit caveats; missing first periods would read as whole ones); a
-    # ranking of periods never (a partial period would read as a small one)
-    if why := r.unusable("query", begun=not q.grain, to_date=not (q.grain and q.rank)):
+    # answered and says so; a series when its first and last periods are the partial rows the
+    # audit caveats (whole periods missing before the data begins would read as none); a ranking
+    # of periods never (a partial period would read as a small one)
+    series = bool(q.grain and not q.rank)
+    if why := r.unusable("query", begun=not q.grain or (series and _begins_in_first(q, r)),
+                         to_date=not q.grain or series):
         return out.refused(why)
     out = begun(out, r, q.window)
     keys = (r.result or {}).get("keys") or []
@@ -78,6 +82,16 @@ def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
     said = _spoken(q, catalog, metric, keys[0], listed, len(r.rows()) - len(unnamed))
     return out.answered(said + _unnamed(catalog, keys[0], unnamed),
                         None, values=listed)
+
+
+def _begins_in_first(q: Understood, r: Outcome) -> bool:
+    """The data begins inside the series' first period: that period is a partial row (the
+    audit's `partial_period` caveats its claim), and no whole period is missing before it."""
+    day = r.data_begins()
+    if day is None or q.grain is None or q.window is None:
+        return False
+    first = periods(q.window, q.grain)[:1]
+    return bool(first) and dt.date.fromisoformat(day) <= first[0].end
 
 
 def _unnamed(catalog: dict[str, Any], key: str, rows: list[dict[str, Any]]) -> str:

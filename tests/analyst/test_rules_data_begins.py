@@ -90,3 +90,24 @@ class TestDemo:
         audit = _audit(layer, text)
         assert audit["status"] == "refused"
         assert "only partly covered" in audit["refusal_reason"]
+
+
+@pytest.mark.parametrize(("text", "layer_name", "first", "sql"), [
+    ("weekly revenue from 2018-01-29 to 2018-02-25", "shop_layer", "2018-01-29",
+     "SELECT sum(order_total) FROM orders WHERE NOT is_test AND status <> 'cancelled' "
+     "AND CAST(ordered_at AS DATE) BETWEEN DATE '2018-01-29' AND DATE '2018-02-04'"),
+    ("monthly active users for each month from January to May 2026", "layer", "2026-01-01",
+     "SELECT count(DISTINCT e.user_id) FROM events e JOIN users u USING (user_id) "
+     "WHERE NOT u.is_test AND e.event_type = 'app_open' AND e.event_ts < TIMESTAMP '2026-02-01'")])
+def test_a_series_the_data_begins_inside_its_first_period(request, text, layer_name, first,
+                                                          sql) -> None:
+    """No whole period is missing before the data's first day: the first period is a partial
+    row, answered with its claim caveated (the other rows are whole and clean)."""
+    layer = request.getfixturevalue(layer_name)
+    audit = _audit(layer, text)
+    assert audit["status"] == "answered", audit.get("refusal_reason")
+    assert audit["decision"] == "serve_with_caveats"
+    partial = {f["claim"] for f in audit["findings"] if f["code"] == "partial_period"}
+    assert partial == {f["claim"] for f in audit["findings"]} == {"c1"}
+    row = next(c for c in audit["claims"] if c["id"] == "c1")
+    assert first in str(row) and row["value"] == pytest.approx(_sql(layer, sql), rel=1e-6)
