@@ -6,10 +6,10 @@ cut at its end is answered to date: test_rules_to_date.py). On the shop (data fr
 from __future__ import annotations
 
 import pytest
+from gold_sql import scalar
 
 from showwork.analyst.rules import RulesClient
 from showwork.harness.experiments.attempt import Question, run_attempt
-from showwork.harness.experiments.gold import evaluate
 from showwork.protocol.switches import Protocol
 from showwork.semantic_layer import SemanticLayer
 
@@ -23,16 +23,6 @@ DEMO_Q1 = ("SELECT count(*) FROM events JOIN users USING (user_id) WHERE NOT is_
 def _audit(layer: SemanticLayer, text: str) -> dict:
     return run_attempt(Question("t", text), RulesClient(), layer,
                        Protocol.parse("claims+repair")).served().audit
-
-
-def _sql(layer: SemanticLayer, sql: str) -> float:
-    cursor = layer.connection.cursor()
-    try:
-        value = evaluate(cursor, sql)
-    finally:
-        cursor.close()
-    assert isinstance(value, float)
-    return value
 
 
 def _caveated(audit: dict, begins: str) -> None:
@@ -51,7 +41,7 @@ class TestShop:
         """Revenue in 2018 is February to December's, as the raw orders give it, with a caveat."""
         audit = _audit(shop_layer, "What was revenue in 2018?")
         _caveated(audit, "2018-02-01")
-        assert audit["value"] == pytest.approx(_sql(shop_layer, SHOP_2018), rel=1e-6)
+        assert audit["value"] == pytest.approx(scalar(shop_layer, SHOP_2018), rel=1e-6)
 
     @pytest.mark.parametrize("text", ["Which store had the most orders in 2018?",
                                       "What share of 2018 revenue came from each store?",
@@ -75,7 +65,7 @@ class TestDemo:
         """Real value moments in Q1 2026 are those from 5 January, the events' first day."""
         audit = _audit(layer, "What were real value moments in Q1 2026?")
         _caveated(audit, "2026-01-05")
-        assert audit["value"] == pytest.approx(_sql(layer, DEMO_Q1), rel=1e-6)
+        assert audit["value"] == pytest.approx(scalar(layer, DEMO_Q1), rel=1e-6)
 
     def test_a_breakdown_the_events_begin_inside(self, layer) -> None:
         """Active users by platform in January 2026 are answered with the caveat."""
@@ -110,4 +100,4 @@ def test_a_series_the_data_begins_inside_its_first_period(request, text, layer_n
     partial = {f["claim"] for f in audit["findings"] if f["code"] == "partial_period"}
     assert partial == {f["claim"] for f in audit["findings"]} == {"c1"}
     row = next(c for c in audit["claims"] if c["id"] == "c1")
-    assert first in str(row) and row["value"] == pytest.approx(_sql(layer, sql), rel=1e-6)
+    assert first in str(row) and row["value"] == pytest.approx(scalar(layer, sql), rel=1e-6)

@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from gold_sql import scalar
 
 from showwork.analyst.rules import RulesClient
 from showwork.harness.audit import Evidence, audit
 from showwork.harness.experiments.attempt import Question, run_attempt
-from showwork.harness.experiments.gold import evaluate
 from showwork.protocol.switches import Protocol
 from showwork.semantic_layer import SemanticLayer
 
@@ -30,16 +30,6 @@ def _served(layer: SemanticLayer, text: str) -> tuple[dict, dict]:
                                     Protocol.parse("claims+repair")).model_dump_json())
     served = next(r for r in record["rounds"] if r["round"] == record["served_round"])
     return served["audit"], record
-
-
-def _sql(layer: SemanticLayer, sql: str) -> float:
-    cursor = layer.connection.cursor()
-    try:
-        value = evaluate(cursor, sql)
-    finally:
-        cursor.close()
-    assert isinstance(value, float)
-    return value
 
 
 def _to_date(audit: dict, through: str, day: str) -> None:
@@ -84,7 +74,7 @@ def test_a_level_is_answered_to_date(domain) -> None:
     layer, (text, through, day, sql) = domain
     got, _ = _served(layer, text)
     _to_date(got, through, day)
-    assert got["value"] == pytest.approx(_sql(layer, sql), rel=1e-6)
+    assert got["value"] == pytest.approx(scalar(layer, sql), rel=1e-6)
 
 
 @pytest.mark.parametrize("edit", [("through", "ends"), ("day", "other")])
