@@ -16,7 +16,7 @@ from showwork.analyst.rules.claims import AnswerBuilder, be, cite, fmt, members,
 from showwork.protocol.citations import GRAIN_KEYS
 from showwork.protocol.periods import window_words
 from showwork.protocol.rendered import period
-from showwork.semantic_layer.windows import periods
+from showwork.semantic_layer.windows import Window, periods
 
 if TYPE_CHECKING:
     from showwork.analyst.rules.understand import Understood
@@ -64,7 +64,7 @@ def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
     # of periods never (a partial period would read as a small one)
     series = bool(q.grain and not q.rank)
     if why := r.unusable("query", begun=not q.grain or (series and _begins_in_first(q, r)),
-                         to_date=not q.grain or series):
+                         to_date=not q.grain or series or _ends_whole(q, r)):
         return out.refused(why)
     out = begun(out, r, q.window)
     keys = (r.result or {}).get("keys") or []
@@ -92,6 +92,16 @@ def _begins_in_first(q: Understood, r: Outcome) -> bool:
         return False
     first = periods(q.window, q.grain)[:1]
     return bool(first) and dt.date.fromisoformat(day) <= first[0].end
+
+
+def _ends_whole(q: Understood, r: Outcome) -> bool:
+    """The data ends on the last day of a period of the grain ('the best day for orders in
+    2019', data through 14 August): every period ranked is whole, none reads as a small one."""
+    day = r.data_ends()
+    if day is None or q.grain is None:
+        return False
+    last = dt.date.fromisoformat(day)
+    return periods(Window(last, last), q.grain)[0].end == last
 
 
 def _unnamed(catalog: dict[str, Any], key: str, rows: list[dict[str, Any]]) -> str:

@@ -126,3 +126,28 @@ def test_changes_and_rankings_of_periods_stay_refused(request, text, layer_name)
     got, _ = _served(request.getfixturevalue(layer_name), text)
     assert got["status"] == "refused"
     assert "only partly covered" in got["refusal_reason"]
+
+
+@pytest.mark.parametrize(("text", "layer_name", "top"), [
+    ("what was the best day for orders in 2019", "shop_layer",
+     "SELECT strftime(CAST(ordered_at AS DATE), '%Y-%m-%d') FROM orders WHERE NOT is_test "
+     "AND status <> 'cancelled' AND year(ordered_at) = 2019 GROUP BY 1 ORDER BY count(*) DESC "
+     "LIMIT 1"),
+    ("Which day had the most real value moments in June 2026?", "layer",
+     "SELECT strftime(CAST(e.event_ts AS DATE), '%Y-%m-%d') FROM events e JOIN users u "
+     "USING (user_id) WHERE NOT u.is_test AND e.event_type = 'value_moment' AND e.event_ts >= "
+     "TIMESTAMP '2026-06-01' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")])
+def test_a_ranking_of_whole_periods_is_answered_to_date(request, text, layer_name, top) -> None:
+    """The data ends on the last day of a period of the grain (a day): every period ranked is
+    whole, so none reads as a small one; the answer says to date, through which day."""
+    layer = request.getfixturevalue(layer_name)
+    got, _ = _served(layer, text)
+    assert got["status"] == "answered", got.get("refusal_reason")
+    assert "to date, through " in got["answer_text"]
+    cursor = layer.connection.cursor()
+    try:
+        (want,) = cursor.execute(top).fetchone()
+    finally:
+        cursor.close()
+    assert got["value"] == want
+    assert "unread_answer" not in {f["code"] for f in got["findings"]}
