@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from showwork.analyst.rules import catalog as cat
-from showwork.analyst.rules.calls import Call, Outcome, Plan, begun, window_json
+from showwork.analyst.rules.calls import Call, Outcome, Plan, begun, to_date, window_json
 from showwork.analyst.rules.claims import (
     AnswerBuilder,
     cite,
@@ -55,7 +55,7 @@ def lookup(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
         if value:
             args[key] = value
     r = yield Call("query", args, f"measure {', '.join(q.metrics)} over {q.window}")
-    if why := r.unusable("query", begun=not q.grain):
+    if why := r.unusable("query", begun=not q.grain, to_date=not q.grain):
         return out.refused(why)
     out = begun(out, r, q.window)
     rows = r.rows()
@@ -73,17 +73,19 @@ def lookup(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
             segment = f" ({where})" if where else scope(q, catalog)
             label = cat.label(catalog, metric)
             out.measure(f"{subject(label)}{segment} "
-                        f"{is_value(label, value, unit_of(catalog, metric))} {_when(q, catalog, metric)}",
+                        f"{is_value(label, value, unit_of(catalog, metric))} {_when(q, catalog, metric, r)}",
                         cite(r.handle, metric, "value", row["key"]), value)
     first = rows[0]["values"][q.metrics[0]]["value"] if len(rows) == 1 else None
     summary = "; ".join(c["text"] for c in out.claims[:3]) or "No rows."
     return out.answered(summary + ".", first)
 
 
-def _when(q: Understood, catalog: dict[str, Any], metric: str) -> str:
+def _when(q: Understood, catalog: dict[str, Any], metric: str, r: Outcome) -> str:
+    """The window a level is for, to date when the data ends inside it ('in June 2026 to date,
+    through 17 June 2026')."""
     if cat.point_in_time(catalog, metric) and q.window is not None:
-        return f"at the end of {q.window}"
-    return f"in {q.window}"
+        return f"at the end of {q.window}{to_date(r)}"
+    return f"in {q.window}{to_date(r)}"
 
 
 def compare(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:

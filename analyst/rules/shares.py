@@ -129,7 +129,7 @@ def share(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
     if q.filters:
         args["where"] = q.filters
     r = yield Call("query", args, f"each {dim}'s share of {metric} over {q.window}")
-    if why := r.unusable("query", begun=True):
+    if why := r.unusable("query", begun=True, to_date=True):
         return out.refused(why)
     out = begun(out, r, q.window)
     rows = [row for row in r.rows() if row["values"][metric].get(FIELD) is not None]

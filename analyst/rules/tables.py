@@ -7,14 +7,16 @@ gives them. The headline `value` is a ranking's top member, else null.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from showwork.analyst.rules import catalog as cat
-from showwork.analyst.rules.calls import Call, Plan, begun, window_json
+from showwork.analyst.rules.calls import Call, Outcome, Plan, begun, to_date, window_json
 from showwork.analyst.rules.claims import AnswerBuilder, be, cite, fmt, members, plural, subject, unit_of
 from showwork.protocol.citations import GRAIN_KEYS
 from showwork.protocol.periods import window_words
 from showwork.protocol.rendered import period
+from showwork.semantic_layer.windows import Window, periods
 
 if TYPE_CHECKING:
     from showwork.analyst.rules.understand import Understood
@@ -56,9 +58,13 @@ def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
             args[key] = value
     r = yield Call("query", args, f"{metric} by {', '.join(q.group_by or [str(q.grain)])} over "
                                   f"{q.window}")
-    # a breakdown or ranking by members over a window the data begins inside is answered and
-    # says so; a series is not (its missing first periods would read as whole ones)
-    if why := r.unusable("query", begun=not q.grain):
+    # a breakdown or ranking by members over a window the data begins or ends inside is
+    # answered and says so; a series when its first and last periods are the partial rows the
+    # audit caveats (whole periods missing before the data begins would read as none); a ranking
+    # of periods never (a partial period would read as a small one)
+    series = bool(q.grain and not q.rank)
+    if why := r.unusable("query", begun=not q.grain or (series and _begins_in_first(q, r)),
+                         to_date=not q.grain or series or _ends_whole(q, r)):
         return out.refused(why)
     out = begun(out, r, q.window)
     keys = (r.result or {}).get("keys") or []
@@ -67,15 +73,35 @@ def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
         return out.refused(f"no data for {metric} by {', '.join(keys) or 'row'} in "
                            f"{window_words(str(q.window))}.")
     if len(keys) != 1:
-        return _grid(q, catalog, out, r.handle, metric, rows)
+        return _grid(q, catalog, out, r.handle, metric, rows, to_date(r))
     unnamed = [] if q.grain else [row for row in rows if not _named(row, keys[0])]
     rows = _ordered(q, [row for row in rows if row not in unnamed], keys[0])[:q.top or MAX_LISTED]
-    listed = _list(q, catalog, out, r.handle, metric, keys[0], rows)
+    listed = _list(q, catalog, out, r.handle, metric, keys[0], rows, to_date(r))
     if q.rank:
-        return _ranked(q, catalog, out, metric, keys[0], listed)
+        return _ranked(q, catalog, out, metric, keys[0], listed, to_date(r))
     said = _spoken(q, catalog, metric, keys[0], listed, len(r.rows()) - len(unnamed))
     return out.answered(said + _unnamed(catalog, keys[0], unnamed),
                         None, values=listed)
+
+
+def _begins_in_first(q: Understood, r: Outcome) -> bool:
+    """The data begins inside the series' first period: that period is a partial row (the
+    audit's `partial_period` caveats its claim), and no whole period is missing before it."""
+    day = r.data_begins()
+    if day is None or q.grain is None or q.window is None:
+        return False
+    first = periods(q.window, q.grain)[:1]
+    return bool(first) and dt.date.fromisoformat(day) <= first[0].end
+
+
+def _ends_whole(q: Understood, r: Outcome) -> bool:
+    """The data ends on the last day of a period of the grain ('the best day for orders in
+    2019', data through 14 August): every period ranked is whole, none reads as a small one."""
+    day = r.data_ends()
+    if day is None or q.grain is None:
+        return False
+    last = dt.date.fromisoformat(day)
+    return periods(Window(last, last), q.grain)[0].end == last
 
 
 def _unnamed(catalog: dict[str, Any], key: str, rows: list[dict[str, Any]]) -> str:
@@ -101,15 +127,19 @@ def _named(row: dict[str, Any], key: str) -> bool:
 
 
 def _list(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, handle: int | None,
-          metric: str, key: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A claim citing each row, and the row as a listed value."""
+          metric: str, key: str, rows: list[dict[str, Any]], through: str = ""
+          ) -> list[dict[str, Any]]:
+    """A claim citing each row, and the row as a listed value; `through` (' to date, through
+    14 August 2019') where the data ends inside the window: on every member's claim, and on
+    the partial period's of a series."""
     label, frac = cat.label(catalog, metric), unit_of(catalog, metric)
     listed = []
     for row in rows:
         member, value = str(row["key"][key]), row["values"][metric]["value"]
         where = (f" {period(key, member)}" if key in GRAIN_KEYS
                  else f" for {_dimension_label(catalog, key)} {member}")
-        when = "" if key in GRAIN_KEYS else f" in {q.window}"
+        when = ((through if row.get("partial") else "") if key in GRAIN_KEYS
+                else f" in {q.window}{through}")
         out.measure(f"{subject(label)}{where}{scope(q, catalog)} {be(label)} "
                     f"{fmt(value, frac)}{when}", cite(handle, metric, "value", row["key"]), value)
         listed.append({"key": member, "value": value})
@@ -133,7 +163,7 @@ def _spoken(q: Understood, catalog: dict[str, Any], metric: str, key: str,
 
 
 def _ranked(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, metric: str, key: str,
-            listed: list[dict[str, Any]]) -> dict[str, Any]:
+            listed: list[dict[str, Any]], through: str = "") -> dict[str, Any]:
     """The members in order, argued from the listed claims; the headline is the top member."""
     label = cat.label(catalog, metric)
     word = (("fewest" if plural(label) else "lowest") if q.rank == "least"
@@ -141,7 +171,7 @@ def _ranked(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, metric: 
     top = listed[0]["key"]
     cited = [f"c{i}" for i in range(len(out.claims) - len(listed) + 1, len(out.claims) + 1)]
     by = _dimension_label(catalog, key)
-    said = f"By {by}, {top} had the {word} {label}{scope(q, catalog)} in {q.window}"
+    said = f"By {by}, {top} had the {word} {label}{scope(q, catalog)} in {q.window}{through}"
     if len(listed) > 1:
         out.argue_all(said, cited, [v["key"] for v in listed])
     frac = unit_of(catalog, metric)
@@ -151,7 +181,7 @@ def _ranked(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, metric: 
 
 
 def _grid(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, handle: int | None,
-          metric: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
+          metric: str, rows: list[dict[str, Any]], through: str = "") -> dict[str, Any]:
     """Rows keyed by more than one column (a grain and a dimension): each claimed (all of
     them: a grid cut at a dozen rows had been served clean with the rest missing), none listed
     (a listed value has one key); the prose speaks the first three, the claims every row."""
@@ -160,6 +190,6 @@ def _grid(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, handle: in
         where = members(catalog, row["key"])
         label = cat.label(catalog, metric)
         out.measure(f"{subject(label)} ({where}) {be(label)} "
-                    f"{fmt(row['values'][metric]['value'], frac)} in {q.window}",
+                    f"{fmt(row['values'][metric]['value'], frac)} in {q.window}{through}",
                     cite(handle, metric, "value", row["key"]), row["values"][metric]["value"])
     return out.answered("; ".join(c["text"] for c in out.claims[:3]) + ".", None)

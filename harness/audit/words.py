@@ -85,6 +85,7 @@ from showwork.protocol.numbers import (
     TIME_UNITS,
     measure_targets,
 )
+from showwork.protocol.periods import period_words
 from showwork.protocol.reading import Mention, find_mentions
 from showwork.protocol.reading.filters import exclusions
 
@@ -1034,15 +1035,35 @@ _BEGINS = re.compile(r"\(The data begins (?P<day>\d{4}-\d\d-\d\d): [^()]{1,60}? 
 def _begins(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """The rules analyst's note of a window the data begins inside ('(The data begins
     2018-02-01: 2018 is answered from that day.)'): held to a cited result whose window is cut
-    at its start on that day and covered to its end (the `partial_period` finding still
-    caveats the answer)."""
+    at its start on that day (at its end too when the data also ends inside it: `_ends` holds
+    that note; the `partial_period` finding still caveats the answer)."""
     if "(The data begins " not in text:
         return  # most texts: no walk over the cited coverage
     begun = {str(cov["covered"]["start"]) for c in _cites(ctx).cited for cov in c.result.coverage
              if cov.get("partial") and cov.get("covered")
-             and str(cov["covered"]["end"]) == str(cov["requested"]["end"])}
+             and str(cov["covered"]["start"]) > str(cov["requested"]["start"])}
     for m in _found(text, ctx, _BEGINS):
         if m.group("day") in begun:
+            yield m.span()
+
+
+_ENDS = re.compile(r"\(The data ends (?P<day>\d{4}-\d\d-\d\d): [^()]{1,60}? is answered to date, "
+                   r"through that day\.\)|\bto date, through (?P<words>\d{1,2} [A-Z][a-z]+ \d{4})\b")
+
+
+def _ends(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """The rules analyst's words for a window the data ends inside, answered to date (the note
+    '(The data ends 2026-06-17: June 2026 is answered to date, through that day.)' and a
+    claim's 'in June 2026 to date, through 17 June 2026'): held to a cited result whose window
+    is cut at its end on that day (the `partial_period` finding still caveats the answer)."""
+    if "to date, through " not in text:
+        return  # most texts: no walk over the cited coverage
+    ended = {str(cov["covered"]["end"]) for c in _cites(ctx).cited for cov in c.result.coverage
+             if cov.get("partial") and cov.get("covered")
+             and str(cov["covered"]["end"]) < str(cov["requested"]["end"])}
+    said = {period_words(day, day): day for day in ended}
+    for m in _found(text, ctx, _ENDS):
+        if m.group("day") in ended or said.get(m.group("words") or "") is not None:
             yield m.span()
 
 
@@ -1159,9 +1180,9 @@ def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
 READINGS: tuple[Reading, ...] = (_numbers, _mentions, _kept_out, _periods, _direction, _units, _grains,
                                  _structure, _attribution, _causes, _shares, _no_member,
                                  _counts, _denials, _parts, _went, _grain_adjectives,
-                                 _quantifiers, _superlatives, _times, _gaps, _row_moves, _sums, _rates,
-                                 _size_words, _ignored,
-                                 _assumed, _begins, _left_out, _runs, _shapes, _patterns, _entity_keys)
+                                 _quantifiers, _superlatives, _times, _gaps, _row_moves, _sums,
+                                 _rates, _size_words, _ignored, _assumed, _begins, _ends,
+                                 _left_out, _runs, _shapes, _patterns, _entity_keys)
 """Every reading of the answer's words, each holding what it consumes to the evidence."""
 
 

@@ -1009,10 +1009,23 @@ def _whole(text: str, metrics: list[Mention], asks: Asks, catalog: dict[str, Any
         word = said.group(1).lower()
         info = entries.get(m.name) or {}  # a ratio counting things (unit count) sums them
         ratio = info.get("type") in ("ratio", "derived") and info.get("unit") != "count"
-        if word == "total" and ratio:
+        if word == "total" and ratio and not _adds_summables(info, entries):
             continue  # 'the total cancellation rate': no sum of a rate
         out.append(ReadSpan(said.group(1), said.span(1), "qualifier", f"{word} {m.name}"))
     return out
+
+
+_SUMS = re.compile(r"[\w\s+-]+")
+
+
+def _adds_summables(info: dict[str, Any], entries: dict[str, Any]) -> bool:
+    """A derived metric that only adds and subtracts summable metrics ('transaction_amount -
+    cancellations + alterations'): its total is the total of its parts, as a simple sum's."""
+    formula = info.get("formula") or {}
+    parts = [str(p) for p in formula.get("metrics") or ()]
+    return (formula.get("op") == "expr" and bool(parts)
+            and _SUMS.fullmatch(str(formula.get("expr") or "")) is not None
+            and all(_summed(p, entries.get(p) or {}) for p in parts))
 
 
 _COMPARE_WORD = re.compile(r"\bcompare\b", re.IGNORECASE)

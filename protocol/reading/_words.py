@@ -17,6 +17,7 @@ HEAD = r"(?<![A-Za-z0-9_])"
 _TAIL = r"(?![A-Za-z0-9_])"
 _TRAILING_PUNCT = re.compile(r"[^\w\s]+$")
 _EDGE_PUNCT = re.compile(r"^[^\w]+|[^\w]+$")
+_HYPHEN = re.escape("-")
 
 COMMON_WORDS = frozenset((
     "a", "am", "an", "and", "any", "are", "as", "at", "be", "but", "by", "can", "did", "do", "for",
@@ -55,14 +56,16 @@ def phrase_pattern(phrase: str, *, before: str = "", sep: str = SEP) -> str | No
         return None
     trailing = _TRAILING_PUNCT.search(phrase.strip())
     optional = f"(?:{re.escape(trailing.group(0))})?" if trailing else ""
-    return f"{sep.join(re.escape(w) for w in words)}{_TAIL}{optional}{before}"
+    # a hyphen inside a word is a separator as people write it ('sign-ups', 'sign ups'): `norm`
+    # reads both as one key
+    return f"{sep.join(re.escape(w).replace(_HYPHEN, SEP) for w in words)}{_TAIL}{optional}{before}"
 
 
 def first_word(phrase: str) -> str:
     """The word `phrase_pattern(phrase)` starts with, as the pattern spells it: a text that holds
     no copy of it cannot match the pattern ("" for a phrase of no words)."""
     words = _words(phrase)
-    return words[0] if words else ""
+    return words[0].split("-")[0] if words else ""  # 'sign-ups' is also written 'sign ups'
 
 
 def may_hold(text: str, words: tuple[str, ...]) -> bool:

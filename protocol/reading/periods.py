@@ -449,7 +449,7 @@ def find_periods(text: str, as_of: dt.date | None = None) -> Periods:
 
 COMPARATIVE = re.compile(r"\b(?:more|fewer|less|higher|lower|greater|bigger|smaller|larger)\b",
                          re.IGNORECASE)
-_EITHER = re.compile(r"\s*,?\s*or\s+(?:in\s+|during\s+)?", re.IGNORECASE)
+_EITHER = re.compile(r"\s*,?\s*or\s+(?:in\s+|during\s+)?(?:the\s+)?", re.IGNORECASE)
 
 
 def which_of_two(text: str, found: list[PeriodMention] | tuple[PeriodMention, ...]

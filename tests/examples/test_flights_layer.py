@@ -48,6 +48,7 @@ UNITED, JETBLUE, DELTA = "United Air Lines Inc.", "JetBlue Airways", "Delta Air 
 # qid -> (call, arguments): the reading a right analyst makes of the question.
 LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "level-001": ("query", {"metrics": ["flights"], "window": MONTH[7], "where": [_in("destination", "LAX")]}),
+    "todate-001": ("query", {"metrics": ["flights"], "window": _w("2013-12-30", "2014-01-05")}),
     "level-002": ("query", {"metrics": ["flights"], "window": MONTH[3],
                             "where": [_in("airline", UNITED), _in("origin", "EWR")]}),
     "level-003": ("query", {"metrics": ["cancellation_rate"], "window": MONTH[2], "where": [_in("origin", "LGA")]}),

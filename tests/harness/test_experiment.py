@@ -19,7 +19,7 @@ from showwork.harness.experiments import experiment as exp
 from showwork.harness.experiments.questions import QuestionFile, load_questions
 from showwork.traces import read
 
-PICK = ["lookup-001", "compare-001", "breakdown-001", "diag-001", "refuse-008", "refuse-024"]
+PICK = ["lookup-001", "compare-001", "breakdown-001", "diag-001", "refuse-008", "refuse-023"]
 
 BUNDLED = len(load_questions().questions)
 """Questions in the bundled demo file (every attempt of a full run)."""

@@ -33,9 +33,10 @@ SHOP = ROOT / "examples" / "shop"
 CACHE = Path(os.environ.get("SHOWWORK_TEST_CACHE", ROOT / ".showwork" / "test-cache"))
 PICK = ["lookup-001", "lookup-003", "lookup-005", "compare-002", "breakdown-001", "ranking-001",
         "series-001", "series-002", "diag-001", "refuse-006", "refuse-009", "refuse-013",
-        "refuse-017"]
+        "todate-001"]
 """Lookups (a joined member, a second fact), a comparison, a breakdown, a ranking, two series,
-a diagnostic and refusals (unsupported dimension, unknown member, future and partial windows)."""
+a diagnostic, refusals (unsupported dimension, unknown member, future window) and a period the
+data is still inside (answered to date)."""
 SAME = ("question_id", "config", "status", "driver", "correct", "grounded", "decision",
         "claims", "broken_citations", "findings")
 """What each attempt must agree on exactly across engines (its value to REL; not its latency)."""

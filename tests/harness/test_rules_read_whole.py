@@ -41,8 +41,9 @@ def _alarms(layer, paths, every: int) -> tuple[int, list[str]]:
             continue
         answered += 1
         codes = {d["code"] for d in audit["defects"]} | {f["code"] for f in audit["findings"]}
-        if "(The data begins " in (served.get("answer_raw") or ""):
-            codes -= {"partial_period"}  # a window the data begins inside: its caveat by design
+        if "(The data begins " in (served.get("answer_raw") or "") \
+                or "(The data ends " in (served.get("answer_raw") or ""):
+            codes -= {"partial_period"}  # a window the data begins or ends inside: by design
         if codes - QUESTION_SIDE:
             alarms.append(f"{record['question']['id']} {audit['decision']} "
                           f"{sorted(codes - QUESTION_SIDE)}: {record['question']['text']}")
