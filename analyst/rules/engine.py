@@ -101,14 +101,18 @@ def compare(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
     if why := r.unusable("comparison"):
         return out.refused(why)
     rows = r.rows()[:12]
+    field = "delta" if q.difference else "pct_change"  # 'how many more …': the difference
+    if q.difference and any(unit_of(catalog, m) == "fraction" for m in q.metrics):
+        return out.refused("a rate's difference is in percentage points, not 'how many more'; "
+                           "ask how the rate changed between the two periods.")
     for row in rows:
         for metric in q.metrics:
             _change_claim(q, catalog, out, r, row, metric)
     listed = None
     if q.group_by and rows:
         listed = [{"key": str(next(iter(row["key"].values()), "")),
-                   "value": row["values"][q.metrics[0]]["pct_change"]} for row in rows]
-    value = rows[0]["values"][q.metrics[0]]["pct_change"] if len(rows) == 1 else None
+                   "value": row["values"][q.metrics[0]][field]} for row in rows]
+    value = rows[0]["values"][q.metrics[0]][field] if len(rows) == 1 else None
     return out.answered("; ".join(c["text"] for c in out.claims[:3]) + ".", value, values=listed)
 
 
@@ -119,6 +123,15 @@ def _change_claim(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, r:
     segment = f" ({where})" if where else ""
     frac = unit_of(catalog, metric)
     ends = " at the end of each period" if cat.point_in_time(catalog, metric) else ""
+    if q.difference and f["delta"] is not None:  # 'how many more': by how much, then from → to
+        way = "rose" if f["delta"] > 0 else "fell" if f["delta"] < 0 else "did not move"
+        by = f" by {fmt(abs(f['delta']), frac)}" if f["delta"] else ""
+        return out.measure(f"{subject(cat.label(catalog, metric))}{segment} {way}{by} "
+                           f"({fmt(f['previous'], frac)} → {fmt(f['value'], frac)}{ends}), "
+                           f"{q.window} versus {q.previous}",
+                           cite(r.handle, metric, "delta", row["key"]), f["delta"],
+                           cite(r.handle, metric, "previous", row["key"]),
+                           cite(r.handle, metric, "value", row["key"]))
     return out.measure(f"{subject(cat.label(catalog, metric))}{segment} "
                        f"{moved(f['pct_change'], cat.label(catalog, metric))} "
                        f"({fmt(f['previous'], frac)} → "

@@ -53,6 +53,9 @@ class Understood:
     explicit: bool = False
     """Two named periods compared ('from May to June', 'May versus June'), not a period and
     the one before it."""
+    difference: bool = False
+    """The change asked as a difference ('how many more … in May than in April'): answered
+    with the cited `delta`, not the percent change."""
     rank: str | None = None
     """most or least, for rankings"""
     top: int | None = None
@@ -100,6 +103,7 @@ def understand(text: str, catalog: dict[str, Any]) -> Understood:
     read_shape(q, reading, catalog)
     _filters(q, reading, catalog)
     defaulted = _windows(q, reading, catalog)
+    q.difference = reading.asks.difference and q.explicit
     _intent(q, reading)
     _snap(q, catalog)
     if defaulted:

@@ -484,6 +484,8 @@ def _shapes(ctx: AnswerContext, reading: Reading) -> list[tuple[str, Test]]:
         out.append(("a change", partial(_has_change, ctx)))
         if not asks.why:
             out.append(("a change as the headline", partial(_headline_is_change, ctx)))
+    if asks.difference:
+        out.append(("the difference as the headline", partial(_headline_is_difference, ctx)))
     if asks.compare == "explicit" and len(reading.periods) >= 2:
         named = reading.periods[:2]
         out.append((f"two named periods, {named[0].words} versus {named[1].words}",
@@ -551,6 +553,16 @@ def _headline_is_change(ctx: AnswerContext, cited: tuple[Cited, ...]) -> bool:
     number = from_value(headline)
     equal = {c.citation.field for c in cited if numeric(c.value) and matches(number, c.value)}
     return not equal & LEVEL_FIELDS or bool(equal & (CHANGE_FIELDS - LEVEL_FIELDS))
+
+
+def _headline_is_difference(ctx: AnswerContext, cited: tuple[Cited, ...]) -> bool:
+    """'How many more … in May than in April': the headline is a cited `delta` (some claim
+    states it citing one), not the percent change or a level."""
+    headline = ctx.answer.value
+    if not isinstance(headline, int | float) or isinstance(headline, bool):
+        return False
+    return any(c.citation.field == "delta" for claim in ctx.claims
+               if _same_number(claim.claim.value, headline) for c in claim.cited)
 
 
 LEVEL_FIELDS = {"value", "previous"}
@@ -675,6 +687,8 @@ def _members(ctx: AnswerContext, cited: Iterable[Cited], dim: str) -> set[str]:
 
 def _shape_finding(asked: str, scope: Scope) -> Finding:
     gives = ("another member's value as its headline" if asked.startswith("the top")
+             else "a percent change or a level as its headline"
+             if asked.startswith("the difference")
              else "a level as its headline" if asked.endswith("as the headline")
              else "another shape")
     return _finding(
@@ -687,6 +701,8 @@ def _shape_finding(asked: str, scope: Scope) -> Finding:
 
 
 _SHAPE_FIX = {
+    "difference": "Set value to the cited delta of the comparison (the later period's value "
+                  "less the earlier's), as 'how many more' asks, and cite it.",
     "top": "Set value to the value (or the member) the answer lists first, the top of its "
            "ranking.",
     "change": "Answer with a comparison (compare: value, previous, pct_change), or say why a "

@@ -293,7 +293,8 @@ def read_as_line(reading: Reading) -> str:
     if reading.asks.cumulative and reading.asks.grain and not grain:
         grain = f" by {reading.asks.grain}"  # a running total period by period
     judged = [s.detail.partition(": ")[2] for s in reading.spans if s.detail.startswith("change: ")]
-    parts.append(reading.asks.shape + grain + (f" ({'; '.join(judged)})" if judged else ""))
+    parts.append(reading.asks.shape + (" as a difference" if reading.asks.difference else "")
+                 + grain + (f" ({'; '.join(judged)})" if judged else ""))
     line = "Read as: " + " · ".join([*parts, *reading.notes])
     unread = [w for w in reading.unread if w not in {d.words for d in reading.doubts}]
     if unread:

@@ -156,6 +156,9 @@ class Asks:
     """A running total ('in total by the end of', 'to date', 'so far this year', 'year to date')."""
     spans: tuple[GrammarSpan, ...] = ()
     """The phrases of the shape grammar read (by X, rankings, shares, cumulatives)."""
+    difference: bool = False
+    """A change asked as a difference ('how many more active users in May than in April'): the
+    later period's value less the earlier's, not a percent."""
 
     @property
     def shape(self) -> str:
@@ -226,9 +229,34 @@ def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
             if not overlaps(m.span(), said):
                 spans.append(GrammarSpan(m.group(0), m.span(), "cumulative"))
                 said.append(m.span())
+    more = _difference(masked, periods) if compare == "explicit" and ranking is None else None
+    if more is not None:
+        spans.append(GrammarSpan(more.group(1), more.span(1), "change as a difference"))
     return Asks(asks_why(masked), change, compare, ranking, tuple(breakdown), series, grain,
                 grain_span, tuple(by), share, cumulative is not None and share is None,
-                tuple(sorted(spans, key=lambda g: g.span)))
+                tuple(sorted(spans, key=lambda g: g.span)), more is not None)
+
+
+_HOW_MANY_MORE = re.compile(r"\bhow\s+(?:many|much)\s+(more|fewer|less)\b", re.IGNORECASE)
+
+
+def _difference(masked: str, periods: Periods) -> re.Match[str] | None:
+    """'How many more active users did we have in May 2026 than in April 2026': two periods
+    named, the change asked as how far the first is above the second ('fewer': below). Read
+    when the period that answer's sign needs comes first — the later for 'more', the earlier
+    for 'fewer' — so the difference is the later period's value less the earlier's (a cited
+    `delta`); the other order stays unread."""
+    found = _HOW_MANY_MORE.search(masked)
+    if found is None or len(periods.found) != 2:
+        return None
+    first, second = (p.period for p in periods.found)
+    if first.end <= second.start:
+        later_first = False
+    elif second.end <= first.start:
+        later_first = True
+    else:
+        return None  # overlapping periods: no one order
+    return found if later_first == (found.group(1).lower() == "more") else None
 
 
 _SHARE = re.compile(
