@@ -113,9 +113,9 @@ class Recorder:
         self._call = layer.call
         layer.call = self  # type: ignore[method-assign]
 
-    def __call__(self, kind: str, raw: Any) -> Result:
+    def __call__(self, kind: str, raw: Any, refuse_empty: bool = True) -> Result:
         try:
-            result = self._call(kind, raw)
+            result = self._call(kind, raw, refuse_empty=refuse_empty)
         except errors.SemanticError as exc:
             self.calls.append((kind, raw, exc.code))
             raise
