@@ -98,7 +98,9 @@ class Bound:
     member(s) named between them (one word may name a member of two dimensions)."""
 
     number: ReadNumber
-    metric: Mention
+    metric: Mention | None
+    """None when the sentence names no metric ('Brooklyn was 2,093'): the number is the one
+    metric's the claims cite, when they cite one."""
     members: tuple[Mention, ...]
 
 
@@ -652,13 +654,14 @@ def _read_bound(text: str, numbers: tuple[ReadNumber, ...], sentences: list[tupl
             if not group and metric is not None:  # "Brooklyn's orders were 2,093"
                 group = [m for m in members if _POSSESSOR.fullmatch(text, m.span[1],
                                                                      metric.span[0])]
-            elif not group:  # 'Brooklyn had 2,093 orders': the subject of its clause
+            elif not group:  # 'Brooklyn had 2,093 orders', 'Brooklyn was 2,093': the subject
+                # of its clause
                 since = max([inside[i - 1].end if i else start]
                             + [c.end() for c in _CLAUSE.finditer(text, start, n.start)])
                 group = [m for m in members if since <= m.span[0] and m.span[1] <= n.start]
             named = tuple(m for m in group if m.span == group[-1].span) if group else ()
             said = metric if metric is not None else after
-            if said is not None:
+            if said is not None or named:
                 out.append(Bound(n, said, named))
     return tuple(out)
 
@@ -683,16 +686,20 @@ def _bound(ctx: AnswerContext, bound: tuple[Bound, ...], flagged: set[str]) -> l
     supports = answer_checker(ctx)  # indexed once per answer, for its numbers' checks too
     current = ctx.index_.current
     held = derived(ctx)[0]  # a bound, gap, sum or rate the rows hold: not one row's value
+    carried = answer_metrics(ctx)
     out: list[Finding] = []
     for b in bound:
         n = b.number
-        if id(n) not in kept or b.metric.words in flagged or (n.start, n.end) in held:
+        if id(n) not in kept or (n.start, n.end) in held or (
+                b.metric is not None and b.metric.words in flagged):
             continue
-        said = _current(ctx, b.metric.name)
+        if b.metric is None and len(carried) != 1:
+            continue  # no metric named, and several cited: whose value it is is not said
+        said = _current(ctx, b.metric.name) if b.metric is not None else next(iter(carried))
         stating = [s.source for s in supports.matching(n) if s.source is not None]
         own = [c for c in stating if current.get(c.metric, c.metric) == said]
         if not own:
-            if stating:  # a number nothing states is unsupported_number already
+            if stating and b.metric is not None:  # a number nothing states is unsupported
                 out.append(_number_metric(n, b.metric, said, stating))
             continue
         if not b.members or b.members[0].words in flagged:
@@ -907,6 +914,8 @@ def find_argued_numbers(ctx: ClaimContext) -> list[Finding]:
     for b in reading.bound:
         if id(b.number) not in kept:
             continue
+        if b.metric is None:
+            continue  # no metric named: nothing to hold the premises' metric to
         said = index.current.get(b.metric.name, b.metric.name)
         stating = [s.source for s in supported.matching(b.number) if s.source is not None]
         if stating and not any(index.current.get(c.metric, c.metric) == said for c in stating):

@@ -237,16 +237,20 @@ NAMED = [("flights", "flights_layer", "ranking-007", "flights"),
 @pytest.mark.parametrize(("domain", "fixture", "qid", "unit"), NAMED)
 def test_a_member_named_before_its_value_is_held_to_its_row(request, domain, fixture, qid,
                                                             unit):
-    """'Brooklyn had 2,093 orders' (Online's), "Brooklyn's orders were 2,093": the member named
-    before the number and the metric after it (or before, with the member its possessive) bind
-    the number to that member's row; another member's value is `mislabelled_member`. Before,
-    only 'Orders at Brooklyn were 2,093' bound them, and both shapes were served clean."""
+    """'Brooklyn had 2,093 orders' (Online's), "Brooklyn's orders were 2,093", 'Brooklyn was
+    2,093': the member named before the number and the metric after it (or before, with the
+    member its possessive; or none, of an answer citing one metric) bind the number to that
+    member's row; another member's value is `mislabelled_member`. Before, only 'Orders at
+    Brooklyn were 2,093' bound them, and these shapes were served clean ('came first … then' is
+    unread: the lie is at least withheld, the honest one caveated)."""
     case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
     rows = _rows(case.answer)[:4]
     honest, lies = [], []
     for (a, va), (b, vb) in combinations(rows, 2):
         if va == vb:
             continue
-        honest += [f"{a} had {_n(va)} {unit}.", f"{b}'s {unit} were {_n(vb)}."]
-        lies += [f"{a} had {_n(vb)} {unit}.", f"{b}'s {unit} were {_n(va)}."]
+        honest += [f"{a} had {_n(va)} {unit}.", f"{b}'s {unit} were {_n(vb)}.",
+                   f"{a} was {_n(va)}."]
+        lies += [f"{a} had {_n(vb)} {unit}.", f"{b}'s {unit} were {_n(va)}.",
+                 f"{a} was {_n(vb)}.", f"{a} came first with {_n(vb)}, then {b} at {_n(va)}."]
     _check(case, honest, lies)
