@@ -691,9 +691,10 @@ def _row_steps(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
     """The prose's moves between two rows of a cited series with a size ('rose by about 3,900
     from February to March': rowmoves.py): the spans of the sizes the rows bear out, and a
     defect for each one they contradict."""
+    from showwork.harness.audit.quantifiers import Derived
     from showwork.harness.audit.rowmoves import read_row_moves
 
-    sized = [_Step(m.number, m.number_holds, m.cited)
+    sized = [Derived(m.words, m.number, m.number_holds, m.cited)
              for m in read_row_moves(ctx, ctx.answer.answer or "") if m.number is not None]
     return _held(sized, lambda s: (
         f"The answer text says the move was {s.number.text}, but the cited rows are "
@@ -736,13 +737,6 @@ def _rates(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
     return _held(read_rates(ctx, ctx.answer.answer or ""), lambda r: (
         f"The answer text says {r.number.text} per unit of time, but {r.cited}. State the "
         "rate the cited total and its window give."))
-
-
-@dataclass(frozen=True)
-class _Step:
-    number: ReadNumber
-    holds: bool
-    cited: str
 
 
 def _held(readings: Sequence[Any], message: Callable[[Any], str]

@@ -64,6 +64,20 @@ class Quantified:
     """A bound said of members named, with no quantifier (`_named_bounds`)."""
 
 
+@dataclass(frozen=True)
+class Derived:
+    """A number a reading works out from cited rows (a sum, a share of the whole, a rate per
+    unit of time, a move between two rows), as read."""
+
+    words: tuple[tuple[int, int], ...]
+    """Every span it consumes."""
+    number: ReadNumber
+    """The number, at its offsets in the text."""
+    holds: bool
+    cited: str
+    """The rows and what they give, as a defect quotes them."""
+
+
 def states(n: ReadNumber, value: float) -> bool:
     """Whether `n` states `value` (both in the number's units): a bound when the value lies on
     its side ('more than 900' of 958: a one-sided interval, as a quantifier's bound is), any

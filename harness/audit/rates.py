@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from showwork.harness.audit.labels import read_words, windows_of
 from showwork.harness.audit.numbers import money_fits, money_of, value_verb
-from showwork.harness.audit.quantifiers import _SENTENCE, _TIME_KEYS, states
+from showwork.harness.audit.quantifiers import _SENTENCE, _TIME_KEYS, Derived, states
 from showwork.protocol.numbers import (
     NOT_CLAIMS,
     ReadNumber,
@@ -51,17 +51,6 @@ _ALREADY = {"monthly": 12, "weekly": 52, "quarterly": 4}
 
 
 @dataclass(frozen=True)
-class Rate:
-    """One rate per unit of time, as read."""
-
-    words: tuple[Span, ...]
-    number: ReadNumber
-    holds: bool
-    cited: str
-    """The rates the picked values give, as the defect quotes them."""
-
-
-@dataclass(frozen=True)
 class _Total:
     metric: str
     field: str
@@ -72,7 +61,7 @@ class _Total:
     text: str
 
 
-def read_rates(ctx: AnswerContext, text: str) -> list[Rate]:
+def read_rates(ctx: AnswerContext, text: str) -> list[Derived]:
     """Every rate per unit of time of `text` over a value the claims cite."""
     if text != ctx.answer.answer:
         return []
@@ -82,7 +71,7 @@ def read_rates(ctx: AnswerContext, text: str) -> list[Rate]:
     return list(_rates(ctx, text))
 
 
-def _rates(ctx: AnswerContext, text: str) -> Iterator[Rate]:
+def _rates(ctx: AnswerContext, text: str) -> Iterator[Derived]:
     reading = read_words(ctx.index_, "prose", text)
     totals = _totals(ctx)
     if not totals:
@@ -125,7 +114,7 @@ def _rates(ctx: AnswerContext, text: str) -> Iterator[Rate]:
                 spans.append(verb)
             shown = "; ".join(f"{t.text} {t.value:,.6g} gives {r:,.6g} a {unit}"
                               for t, r in rates[:3])
-            yield Rate(tuple((a + start, b + start) for a, b in spans),
+            yield Derived(tuple((a + start, b + start) for a, b in spans),
                        replace(n, start=n.start + start, end=n.end + start), holds, shown)
 
 

@@ -23,12 +23,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from showwork.harness.audit.labels import read_words
 from showwork.harness.audit.numbers import money_fits, money_of, value_verb
-from showwork.harness.audit.quantifiers import _SENTENCE, _TIME_KEYS, ADDING, _breakdowns, _scaled, states
+from showwork.harness.audit.quantifiers import (
+    _SENTENCE,
+    _TIME_KEYS,
+    ADDING,
+    Derived,
+    _breakdowns,
+    _scaled,
+    states,
+)
 from showwork.protocol.numbers import _VALUE_CUES, ReadNumber, claims_in, in_time_unit
 from showwork.protocol.reading import find_mentions
 from showwork.protocol.reading.periods import NUMBERS as NUMBERS_WORDS
@@ -51,18 +59,7 @@ _WORD = re.compile(r"[A-Za-z]+")
 _LOWER = frozenset({"bottom", "lowest", "smallest"})
 
 
-@dataclass(frozen=True)
-class Sum:
-    """One sum of cited rows, as read."""
-
-    words: tuple[Span, ...]
-    number: ReadNumber
-    holds: bool
-    cited: str
-    """The rows added and their sum, as the defect quotes them."""
-
-
-def read_sums(ctx: AnswerContext, text: str) -> list[Sum]:
+def read_sums(ctx: AnswerContext, text: str) -> list[Derived]:
     """Every sum of `text` over rows of one breakdown or series the claims cite."""
     if text != ctx.answer.answer or ADDING.search(text) is None:
         return []
@@ -73,7 +70,7 @@ def read_sums(ctx: AnswerContext, text: str) -> list[Sum]:
 
 
 def _sums(ctx: AnswerContext, text: str,
-          groups: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[Sum]:
+          groups: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[Derived]:
     reading = read_words(ctx.index_, "prose", text)
     for sentence in _SENTENCE.finditer(text):
         start, end = sentence.span()
@@ -112,7 +109,7 @@ def _sums(ctx: AnswerContext, text: str,
         if verb:  # 'took 2,356 orders between them'
             spans.append(verb)
         keys = ", ".join(str(dict(c.citation.selector)[dim]) for c in added)
-        yield Sum(tuple((a + start, b + start) for a, b in spans),
+        yield Derived(tuple((a + start, b + start) for a, b in spans),
                   replace(number, start=number.start + start, end=number.end + start), holds,
                   f"{keys}, adding to {total:,.6g}")
 
@@ -195,7 +192,7 @@ _SHARE_VERB = re.compile(r"(?i)\b(?P<v>accounted\s+for|made\s+up|represented|com
 """A verb that states a share, right before it ('accounted for about a fifth of')."""
 
 
-def read_shares(ctx: AnswerContext, text: str) -> list[Sum]:
+def read_shares(ctx: AnswerContext, text: str) -> list[Derived]:
     """Every share of `text` one member has of the whole its cited breakdown adds up to
     ('ExpressJet accounted for about a fifth of February's cancellations', 'Online took 68.6 %
     of May's orders'): the member's row over the sum of the rows, of a metric whose values
@@ -210,7 +207,7 @@ def read_shares(ctx: AnswerContext, text: str) -> list[Sum]:
 
 
 def _shares(ctx: AnswerContext, text: str,
-            groups: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[Sum]:
+            groups: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[Derived]:
     from showwork.protocol.numbers import share_parts
 
     for sentence in _SENTENCE.finditer(text):
@@ -249,7 +246,7 @@ def _shares(ctx: AnswerContext, text: str,
                 spans.append(verb.span("v"))
             elif (stated := value_verb(said, n)) is not None:
                 spans.append(stated)
-            yield Sum(tuple((a + start, b + start) for a, b in spans),
+            yield Derived(tuple((a + start, b + start) for a, b in spans),
                       replace(n, start=n.start + start, end=n.end + start), holds,
                       f"{member} {float(by[str(member)].value):,.6g} of {total:,.6g} "
                       f"({share:.1%})")
