@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from showwork.harness.audit.labels import read_words
+from showwork.harness.audit.labels import period_window, read_words
 from showwork.harness.audit.numbers import money_fits, money_of
 from showwork.harness.audit.prose import FALLS, JUDGES, RISES, judged, polarities, unbracketed
 from showwork.harness.audit.quantifiers import _SENTENCE, _TIME_KEYS, _breakdowns, states
@@ -105,47 +105,34 @@ def _moves(ctx: AnswerContext, text: str,
 def _pair(p: PeriodMention, rows: list[Cited], grain: str) -> tuple[Cited, Cited] | None:
     """The two rows a period names: 'from A to B' its two parts' rows; one row's period the row
     before it and that row."""
-    by_window = {_window(c, grain): c for c in rows}
+    by_window = {w: c for c in rows if (w := _window(c, grain)) is not None}
     parts = p.parts
     if len(parts) == 2:
         a, b = (by_window.get((q.period.start, q.period.end)) for q in parts)
-        if a is None or b is None or _window(a, grain) >= _window(b, grain):
+        if a is None or b is None or a is b or parts[0].period.start > parts[1].period.start:
             return None
         return a, b
     period = p.period
     row = by_window.get((period.start, period.end))
     if row is None:
         return None
-    prior = by_window.get(_previous(period.start, grain))
+    previous = _previous(period.start, grain)
+    prior = by_window.get(previous) if previous is not None else None
     return (prior, row) if prior is not None else None
 
 
-def _window(c: Cited, grain: str) -> tuple[dt.date, dt.date]:
-    start = dt.date.fromisoformat(str(dict(c.citation.selector)[grain])[:10])
-    return start, _end(start, grain)
+def _window(c: Cited, grain: str) -> tuple[dt.date, dt.date] | None:
+    return period_window(str(dict(c.citation.selector)[grain]), grain)
 
 
-def _end(start: dt.date, grain: str) -> dt.date:
-    if grain == "day":
-        return start
-    if grain == "week":
-        return start + dt.timedelta(days=6)
-    months = {"month": 1, "quarter": 3, "year": 12}[grain]
-    month = start.month - 1 + months
-    first = dt.date(start.year + month // 12, month % 12 + 1, 1)
-    return first - dt.timedelta(days=1)
-
-
-def _previous(start: dt.date, grain: str) -> tuple[dt.date, dt.date]:
+def _previous(start: dt.date, grain: str) -> tuple[dt.date, dt.date] | None:
     """The window of the row before the one starting on `start`."""
     if grain in ("day", "week"):
         first = start - dt.timedelta(days=1 if grain == "day" else 7)
-        return first, _end(first, grain)
-    end = start - dt.timedelta(days=1)
-    months = {"month": 1, "quarter": 3, "year": 12}[grain]
-    month = end.month - months  # the first month of the row before, 0-based from January
-    first = dt.date(end.year + (month // 12), month % 12 + 1, 1)
-    return first, end
+    else:
+        index = start.year * 12 + start.month - 1 - {"month": 1, "quarter": 3, "year": 12}[grain]
+        first = dt.date(index // 12, index % 12 + 1, 1)
+    return period_window(first.isoformat(), grain)
 
 
 def _held(ctx: AnswerContext, text: str, begin: int, stop: int, verb: re.Match[str], sign: int,
