@@ -36,6 +36,7 @@ from showwork.protocol.reading import find_mentions
 
 if TYPE_CHECKING:
     from showwork.harness.audit.context import AnswerContext, Cited
+    from showwork.protocol.reading import Mention, PeriodMention
 
 Span = tuple[int, int]
 Window = tuple[dt.date, dt.date]
@@ -91,7 +92,7 @@ def _rates(ctx: AnswerContext, text: str) -> Iterator[Derived]:
                 continue
             found = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
             picked = _picked(ctx, totals, found, [
-                p for p in reading.periods if start <= p.span[0] < end], said, unit)
+                p for p in reading.periods if start <= p.span[0] < end])
             if not picked:
                 continue
             rates = [(t, r) for t in picked if (r := _rate(ctx, t, unit)) is not None
@@ -164,15 +165,16 @@ def _window(ctx: AnswerContext, c: Cited, field: str) -> Window | None:
         return None
 
 
-def _picked(ctx: AnswerContext, totals: list[_Total], found: list, periods: list, said: str,
-            unit: str) -> list[_Total]:
-    """The values the sentence speaks of: its metric's, its members', its period's (a period
-    spanning several cited rows of a series adds them up)."""
+def _picked(ctx: AnswerContext, totals: list[_Total], found: list[Mention],
+            periods: list[PeriodMention]) -> list[_Total]:
+    """The values the sentence speaks of: its metric's, its members' (a member's row only when
+    it names the member), its period's (a period spanning several cited rows of a series adds
+    them up)."""
     metrics = ctx.catalog.get("metrics", {})
     named = {m.name for m in found if m.kind == "metric"}
     members = {str(m.member).lower() for m in found if m.kind == "member" and m.member}
     out = [t for t in totals if (not named or t.metric in named)
-           and (not members or members <= t.keys)
+           and (members <= t.keys if members else not t.keys)
            and (metrics.get(t.metric, {}).get("additive") or _already(ctx, t.metric))]
     if periods:
         kept = []
