@@ -720,12 +720,24 @@ def _sums(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
 _LAST_WORD = re.compile(r"\b([A-Za-z]+)\s+$")
 
 
+def hedge_at(text: str, n: ReadNumber) -> int:
+    """Where `n`'s hedge or bound starts in `text` ('about', 'more than'), or -1."""
+    return text.lower().rfind(n.hedge, 0, n.start) if n.hedge else -1
+
+
 def value_verb(text: str, n: ReadNumber) -> tuple[int, int] | None:
     """The span of a verb that states `n` as its subject's value, right before it or before its
     hedge or bound ('took 2,356', 'averaged about 28,400'), or None."""
-    at = text.lower().rfind(n.hedge, 0, n.start) if n.hedge else -1
+    at = hedge_at(text, n)
     verb = _LAST_WORD.search(text, 0, at if at >= 0 else n.start)
     return verb.span(1) if verb and verb.group(1).lower() in _VALUE_CUES else None
+
+
+def stating_words(text: str, n: ReadNumber) -> list[tuple[int, int]]:
+    """The words that state `n` besides its digits: its hedge or bound, and a verb that states
+    it as a value (`value_verb`), as spans a reading that holds `n` consumes."""
+    at, verb = hedge_at(text, n), value_verb(text, n)
+    return ([(at, at + len(n.hedge))] if at >= 0 else []) + ([verb] if verb else [])
 
 
 def _rates(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from showwork.harness.audit.labels import read_words, windows_of
-from showwork.harness.audit.numbers import money_fits, money_of, value_verb
+from showwork.harness.audit.numbers import money_fits, money_of, stating_words
 from showwork.harness.audit.quantifiers import _SENTENCE, _TIME_KEYS, Derived, states
 from showwork.protocol.numbers import (
     NOT_CLAIMS,
@@ -106,13 +106,7 @@ def _rates(ctx: AnswerContext, text: str) -> Iterator[Derived]:
                 spans.append(per.span("per"))
             elif annual:
                 spans.append(annual.span())
-            if n.hedge:
-                at = said.lower().rfind(n.hedge, 0, n.start)
-                if at >= 0:
-                    spans.append((at, at + len(n.hedge)))
-            verb = value_verb(said, n)
-            if verb:  # 'averaged about 28,400 flights a month'
-                spans.append(verb)
+            spans += stating_words(said, n)  # 'averaged about 28,400 flights a month'
             shown = "; ".join(f"{t.text} {t.value:,.6g} gives {r:,.6g} a {unit}"
                               for t, r in rates[:3])
             yield Derived(tuple((a + start, b + start) for a, b in spans),

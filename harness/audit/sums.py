@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from showwork.harness.audit.labels import read_words
-from showwork.harness.audit.numbers import money_fits, money_of, value_verb
+from showwork.harness.audit.numbers import hedge_at, money_fits, money_of, stating_words
 from showwork.harness.audit.quantifiers import (
     _SENTENCE,
     _TIME_KEYS,
@@ -43,6 +43,7 @@ from showwork.protocol.reading.periods import NUMBERS as NUMBERS_WORDS
 
 if TYPE_CHECKING:
     from showwork.harness.audit.context import AnswerContext, Cited
+    from showwork.protocol.reading import Mention, PeriodMention
 
 Span = tuple[int, int]
 
@@ -89,7 +90,7 @@ def _sums(ctx: AnswerContext, text: str,
             continue
         (_, metric, field, dim), rows = chosen[0]
         periods = [p for p in reading.periods if start <= p.span[0] < end]
-        picked = _rows(said, number, rows, dim, found, periods, start)
+        picked = _rows(said, rows, dim, found, periods)
         if picked is None:
             continue
         added, spans = picked
@@ -102,16 +103,11 @@ def _sums(ctx: AnswerContext, text: str,
                                                     max(cue.start(), number.end))
                   if w.group().lower() in _VALUE_CUES]  # 'together took 958'
 
-        hedge_at = said.lower().rfind(number.hedge, 0, number.start) if number.hedge else -1
-        if hedge_at >= 0:
-            spans.append((hedge_at, hedge_at + len(number.hedge)))
-        verb = value_verb(said, number)
-        if verb:  # 'took 2,356 orders between them'
-            spans.append(verb)
+        spans += stating_words(said, number)  # 'took about 2,356 orders between them'
         keys = ", ".join(str(dict(c.citation.selector)[dim]) for c in added)
         yield Derived(tuple((a + start, b + start) for a, b in spans),
-                  replace(number, start=number.start + start, end=number.end + start), holds,
-                  f"{keys}, adding to {total:,.6g}")
+                      replace(number, start=number.start + start, end=number.end + start),
+                      holds, f"{keys}, adding to {total:,.6g}")
 
 
 def _number(said: str, cue: re.Match[str]) -> ReadNumber | None:
@@ -128,8 +124,8 @@ def _number(said: str, cue: re.Match[str]) -> ReadNumber | None:
     return before[-1] if before else None
 
 
-def _rows(said: str, number: ReadNumber, rows: list[Cited], dim: str, found: list,
-          periods: list, start: int) -> tuple[list[Cited], list[Span]] | None:
+def _rows(said: str, rows: list[Cited], dim: str, found: list[Mention],
+          periods: list[PeriodMention]) -> tuple[list[Cited], list[Span]] | None:
     """The rows the sentence adds and the words that name them, or None when it names none
     this reading knows."""
     by = {str(dict(c.citation.selector)[dim]): c for c in rows}
@@ -237,15 +233,9 @@ def _shares(ctx: AnswerContext, text: str,
             share = float(by[str(member)].value) / total
             holds = states(n, share * 100 if n.percent else share)
             spans: list[Span] = [(n.start, after)]
-            hedge_at = said.lower().rfind(n.hedge, 0, n.start) if n.hedge else -1
-            if hedge_at >= 0:
-                spans.append((hedge_at, hedge_at + len(n.hedge)))
-            lead = hedge_at if hedge_at >= 0 else n.start
-            verb = _SHARE_VERB.search(said, 0, lead)
-            if verb:
-                spans.append(verb.span("v"))
-            elif (stated := value_verb(said, n)) is not None:
-                spans.append(stated)
+            at = hedge_at(said, n)
+            verb = _SHARE_VERB.search(said, 0, at if at >= 0 else n.start)
+            spans += stating_words(said, n) + ([verb.span("v")] if verb else [])
             yield Derived(tuple((a + start, b + start) for a, b in spans),
                       replace(n, start=n.start + start, end=n.end + start), holds,
                       f"{member} {float(by[str(member)].value):,.6g} of {total:,.6g} "
