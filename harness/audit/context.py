@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -147,8 +148,9 @@ class AnswerContext:
     words: Any = None
     """What the word account's readings hold words to, of every citation (words.py
     `_Cites`), once found."""
-    row_moves: Any = None
-    """The prose's moves between two rows of a cited series (rowmoves.py), once read."""
+    from_rows: Any = None
+    """The prose's readings of what the cited rows give together — moves between rows, sums,
+    shares, rates — by kind, each read once (`from_rows_once`)."""
     derived: Any = None
     """The prose's numbers the readings of the cited rows hold, and the defects of those they
     contradict (numbers.py `derived`), once read."""
@@ -170,12 +172,21 @@ class AnswerContext:
         self.support = None
         self.prose = None
         self.words = None
-        self.row_moves = None
+        self.from_rows = None
         self.derived = None
 
     @property
     def catalog(self) -> dict[str, Any]:
         return self.index_.catalog
+
+    def from_rows_once(self, kind: str, read: Callable[[], list[Any]]) -> list[Any]:
+        """The prose's reading of this kind (rowmoves.py, sums.py, rates.py), read once per
+        answer: the word account, the number checks and the window check each ask."""
+        if self.from_rows is None:
+            self.from_rows = {}
+        if kind not in self.from_rows:
+            self.from_rows[kind] = read()
+        return list(self.from_rows[kind])
 
     def defect(self, code: str, message: str, claim: str = "answer",
                citation: str | None = None) -> Defect:

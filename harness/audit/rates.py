@@ -69,7 +69,7 @@ def read_rates(ctx: AnswerContext, text: str) -> list[Derived]:
     low = text.lower()
     if not any(w in low for w in (" a ", " per ", " each ", " every ", "annual", "run")):
         return []
-    return list(_rates(ctx, text))
+    return ctx.from_rows_once("rates", lambda: list(_rates(ctx, text)))
 
 
 def _rates(ctx: AnswerContext, text: str) -> Iterator[Derived]:

@@ -67,11 +67,12 @@ def read_row_moves(ctx: AnswerContext, text: str) -> list[RowMove]:
     """Every move of `text` between two rows of a series the claims cite."""
     if text != ctx.answer.answer or _MOVE.search(text) is None:
         return []
-    if ctx.row_moves is None:  # the words, the numbers and the direction checks each ask
+    def read() -> list[RowMove]:
         series = {k: rows for k, rows in _breakdowns(ctx).items()
                   if k[3] in _TIME_KEYS and k[2] == "value"}
-        ctx.row_moves = list(_moves(ctx, text, series)) if series else []
-    return list(ctx.row_moves)
+        return list(_moves(ctx, text, series)) if series else []
+
+    return ctx.from_rows_once("row_moves", read)
 
 
 def _moves(ctx: AnswerContext, text: str,

@@ -37,7 +37,7 @@ from showwork.harness.audit.quantifiers import (
     _scaled,
     states,
 )
-from showwork.protocol.numbers import _VALUE_CUES, ReadNumber, claims_in, in_time_unit
+from showwork.protocol.numbers import ReadNumber, claims_in, in_time_unit
 from showwork.protocol.reading import find_mentions
 from showwork.protocol.reading.periods import NUMBERS as NUMBERS_WORDS
 
@@ -56,7 +56,6 @@ _ALL = re.compile(rf"(?i)\b(?:all(?:\s+{_COUNT})?|every|the\s+{_COUNT.replace('c
                   r"\b")
 _EXCEPT = re.compile(r"(?i)\b(?:other\s+than|besides|except(?:\s+for)?|apart\s+from|"
                      r"excluding|but)\s+")
-_WORD = re.compile(r"[A-Za-z]+")
 _LOWER = frozenset({"bottom", "lowest", "smallest"})
 
 
@@ -64,10 +63,15 @@ def read_sums(ctx: AnswerContext, text: str) -> list[Derived]:
     """Every sum of `text` over rows of one breakdown or series the claims cite."""
     if text != ctx.answer.answer or ADDING.search(text) is None:
         return []
+    return ctx.from_rows_once("sums", lambda: list(_sums(ctx, text, _additive(ctx))))
+
+
+def _additive(ctx: AnswerContext) -> dict[tuple[int, str, str, str], list[Cited]]:
+    """The cited breakdowns and series (`_breakdowns`) of values of a metric whose values add
+    (the catalog's `additive`): what a sum or a share of the whole may be read over."""
     metrics = ctx.catalog.get("metrics", {})
-    groups = {k: rows for k, rows in _breakdowns(ctx).items()
-              if k[2] == "value" and metrics.get(k[1], {}).get("additive")}
-    return list(_sums(ctx, text, groups)) if groups else []
+    return {k: rows for k, rows in _breakdowns(ctx).items()
+            if k[2] == "value" and metrics.get(k[1], {}).get("additive")}
 
 
 def _sums(ctx: AnswerContext, text: str,
@@ -99,11 +103,8 @@ def _sums(ctx: AnswerContext, text: str,
         total = sum(_scaled(ctx, metric, field, float(c.value), number) for c in added)
         holds = money_fits(number, money_of(field, metric, ctx.catalog)) and states(stated, total)
         spans += [cue.span(), (number.start, number.end)]
-        spans += [w.span() for w in _WORD.finditer(said, min(cue.end(), number.start),
-                                                    max(cue.start(), number.end))
-                  if w.group().lower() in _VALUE_CUES]  # 'together took 958'
 
-        spans += stating_words(said, number)  # 'took about 2,356 orders between them'
+        spans += stating_words(said, number)  # 'together took 958', 'took about 2,356 …'
         keys = ", ".join(str(dict(c.citation.selector)[dim]) for c in added)
         yield Derived(tuple((a + start, b + start) for a, b in spans),
                       replace(number, start=number.start + start, end=number.end + start),
@@ -196,10 +197,7 @@ def read_shares(ctx: AnswerContext, text: str) -> list[Derived]:
     before it)."""
     if text != ctx.answer.answer or " of " not in text:
         return []
-    metrics = ctx.catalog.get("metrics", {})
-    groups = {k: rows for k, rows in _breakdowns(ctx).items()
-              if k[2] == "value" and metrics.get(k[1], {}).get("additive")}
-    return list(_shares(ctx, text, groups)) if groups else []
+    return ctx.from_rows_once("shares", lambda: list(_shares(ctx, text, _additive(ctx))))
 
 
 def _shares(ctx: AnswerContext, text: str,
