@@ -4,10 +4,10 @@ One reader for the audit (`text_value_mismatch`, `unsupported_number`), the repa
 findings and the noisy fault simulator, so all of them read a sentence the same way.
 
 A number is read with its thousands separators, decimals, `%` (or "percent", "pct"; "pp" and
-"percentage points" are percent units that match only a rate's value × 100), k/M/B scale (or
-"thousand", "million", "billion"), a currency symbol (kept, not matched), a leading minus (`-`
-or U+2212 `−`), and a sign carried by a word: "fell 16.4%", "fell by 16.4%", "was down 16.4 %",
-"a drop of 16.4%" and "16.4% lower" are -16.4.
+"percentage points" are percent units that match only a rate's value × 100; "basis points" and
+"bps" are hundredths of those), k/M/B scale (or "thousand", "million", "billion"), a currency
+symbol (kept, not matched), a leading minus (`-` or U+2212 `−`), and a sign carried by a word:
+"fell 16.4%", "fell by 16.4%", "was down 16.4 %", "a drop of 16.4%" and "16.4% lower" are -16.4.
 
 Not claims, and never read: dates and periods (2026-03-09, 13 April, April 13–19, 2026-W16,
 week 11, Q2 2019, a year standing alone), time of day, version numbers, anything inside a
@@ -446,6 +446,7 @@ _NUMBER = re.compile(r"""
     (?P<core>(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?|\.[0-9]+)
     (?:(?P<scale>[kKMB]|bn|Bn|mn|m)(?![A-Za-z])|\s?(?P<word>thousand|million|billion)\b)?
     (?P<pct>\s?%(?:\s?(?:pts?|points?)\b)?|\s?(?:percent(?:age\s+points?)?|per\s+cent|pct|pp)\b)?
+    (?P<bp>\s?(?:basis\s+points?|bps?)\b)?
     (?P<cur3>\s?[£€])?
     (?P<curword>\s?(?:US\s?dollars?|dollars?|USD|usd|euros?|EUR|eur|pounds?|GBP|gbp|cents?)\b)?
 """, re.VERBOSE)
@@ -473,6 +474,10 @@ def _candidates(text: str) -> Iterator[ReadNumber]:
             found.append(_record(text, m))
     if len(found) > 1 and _BETWEEN_HINT.search(text) is not None:
         found = _ranges(text, found)
+    if " in " in text and (ones := list(_one_in(text))):  # 'one order in 28': a share
+        found = sorted([f for f in found if not any(o.start <= f.start and f.end <= o.end
+                                                    for o in ones)] + ones,
+                       key=lambda n: n.start)
     if _WORDY.search(text) is None:
         yield from found
         return
@@ -484,6 +489,29 @@ def _candidates(text: str) -> Iterator[ReadNumber]:
     worded = [n for n in words if n.width and any(r is n for r in ratios)
               or not any(f.start < n.end and n.start < f.end for f in found)]
     yield from sorted(found + worded, key=lambda n: n.start)
+
+
+_ONE_IN = re.compile(
+    r"(?i)(?<![\w.,])(?:one|1)\s+(?:(?!in\b)[a-z]+\s+){0,2}in\s+(?:every\s+)?"
+    r"(?P<n>[0-9]+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+    r"thirty|forty|fifty|hundred|a\s+hundred|a\s+thousand)\b(?![.,][0-9])")
+"""'one order in 28', 'one flight in six', '1 in every 20 users': a share, 1/N."""
+_ONE_IN_WORDS = {"a hundred": 100, "hundred": 100, "a thousand": 1000}
+
+
+def _one_in(text: str) -> Iterator[ReadNumber]:
+    """Each 'one … in N' of `text` as the share it states, 1/N: it holds of a fraction whose
+    reciprocal rounds to N (one in 28 is 3.51 % to 3.64 %), a share of the total only."""
+    for m in _ONE_IN.finditer(text):
+        said = " ".join(m["n"].lower().split())
+        n = int(said) if said.isdigit() else _ONE_IN_WORDS.get(said) or _SMALL.get(said) or \
+            _TENS.get(said)
+        if not n or n < 2:
+            continue
+        width = 1 / (n - 0.5) - 1 / n  # the wider side: reciprocals within half of N
+        hedge = _hedge_before(text, m.start())
+        yield ReadNumber(m.start(), m.end(), m.group(0), 1 / n, 0, 2, 1, "", False, False, "",
+                         "", True, width, "", hedge, _BOUNDS.get(hedge, ""), True)
 
 
 _BETWEEN_HINT = re.compile(r"(?i)\bbetween\b")
@@ -693,6 +721,9 @@ def _record(text: str, m: re.Match[str]) -> ReadNumber:
         if money == "cents":  # a hundredth of its currency, read in the currency's units
             value = float(Decimal(core) * multiplier / 100) * (-1 if value < 0 else 1)
             decimals += 2
+    if m["bp"] and not pct:  # '360 basis points': a hundredth of a percentage point each
+        value = float(Decimal(core) * multiplier / 100) * (-1 if value < 0 else 1)
+        decimals, pct, points = decimals + 2, "bp", True
     hedge = _hedge_before(text, m.start())
     return ReadNumber(m.start(), m.end(), m.group(0), value, decimals, significant, multiplier,
                       scale, bool(pct), points, currency, word, True, 0, money, hedge,
@@ -701,19 +732,23 @@ def _record(text: str, m: re.Match[str]) -> ReadNumber:
 
 _HEDGE_WORDS = frozenset({"about", "around", "roughly", "approximately", "nearly", "almost",
                           "some", "to", "than", "over", "above", "least", "under", "below",
-                          "most", "of"})
+                          "most", "of", "crossed", "passed", "topped", "exceeded",
+                          "surpassed", "cleared"})
 """The last words of a hedge or a bound: a prefilter before the regex."""
 _HEDGE = re.compile(
     r"(?i)(?:\b(?P<words>about|around|roughly|approximately|nearly|almost|some|close\s+to|"
     r"(?:just\s+|a\s+little\s+|slightly\s+)?(?:over|under)|more\s+than|above|at\s+least|"
     r"upwards\s+of|in\s+excess\s+of|north\s+of|south\s+of|(?:just\s+)?shy\s+of|"
-    r"below|less\s+than|fewer\s+than|at\s+most|no\s+more\s+than)|(?P<sym>[~≈]))\s*$")
+    r"below|less\s+than|fewer\s+than|at\s+most|no\s+more\s+than|crossed|passed|topped|"
+    r"exceeded|surpassed|cleared)|(?P<sym>[~≈]))\s*$")
 _BOUNDS = {"over": ">", "just over": ">", "more than": ">", "above": ">", "upwards of": ">",
            "in excess of": ">", "at least": ">=", "under": "<", "just under": "<",
            "below": "<", "less than": "<", "fewer than": "<", "at most": "<=",
            "no more than": "<=", "north of": ">", "south of": "<", "shy of": "<",
            "just shy of": "<", "a little over": ">", "a little under": "<",
-           "slightly over": ">", "slightly under": "<"}
+           "slightly over": ">", "slightly under": "<", "crossed": ">", "passed": ">",
+           "topped": ">", "exceeded": ">", "surpassed": ">", "cleared": ">"}
+"""A verb of passing a mark ('MRR crossed $59,000') states a side of it, as 'over' does."""
 
 
 def _hedge_before(text: str, start: int) -> str:
@@ -768,7 +803,8 @@ _MULTIPLIER = re.compile(
     r"|\b(?P<twice>twice)\b(?!\s+as\s+(?:fast|quickly|slowly|rapidly|steeply|sharply|often))"
     r"|\b(?:by\s+)?a\s+factor\s+of\s+(?P<factor>two|three|four|five|six|seven|eight|nine|ten|"
     r"[0-9]+(?:\.[0-9]+)?)\b"
-    r"|(?<![\w.])(?P<ntimes>two|three|four|five|six|seven|eight|nine|ten|[0-9]+(?:\.[0-9]+)?)"
+    r"|(?<![\w.])(?P<ntimes>two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
+    r"twenty|thirty|forty|fifty|a\s+hundred|hundred|[0-9]+(?:\.[0-9]+)?)"
     r"\s+times\b(?=\s+(?:as|its|their|the|what|that|those|higher|larger|bigger|greater|more|"
     r"over)\b|\s+(?-i:[A-Z])|\s+\S+['’]s\b)"
     r"|(?<![\w.])(?P<nhalf>one|two|three|four|five|six|seven|eight|nine|ten)\s+and\s+a\s+half"
@@ -887,7 +923,7 @@ def _ratio(text: str, m: re.Match[str]) -> ReadNumber | None:
     else:
         count = m["fold"] or m["times"] or m["factor"] or m["ntimes"]
         times = float(count) if count[:1].isdigit() else float(
-            {**_SMALL, **_TENS, "hundred": 100}[count.lower()])
+            {**_SMALL, **_TENS, "hundred": 100, "a hundred": 100}[" ".join(count.lower().split())])
         if times <= 0:
             return None
         ratio = 1 / times if direction < 0 else times

@@ -386,10 +386,13 @@ def _gaps(ctx: AnswerContext) -> list[Finding]:
 
 _PEAK = re.compile(
     r"(?i)\b(?:(?P<max>peak(?:ed|s)?|topped\s+out|hit\s+(?:its|a)\s+high|(?:its|the)\s+"
-    r"(?:highest|largest|biggest)|(?:was|were)\s+(?:at\s+(?:its|their)\s+)?highest|the\s+most"
-    r"(?!\s+first))|(?P<min>bottomed(?:\s+out)?|"
-    r"trough(?:ed)?|hit\s+(?:its|a)\s+low|(?:its|the)\s+(?:lowest|smallest)|(?:was|were)\s+"
-    r"(?:at\s+(?:its|their)\s+)?lowest|the\s+(?:fewest|least)(?!\s+first)))\b")
+    r"(?:highest|largest|biggest|busiest)|(?:was|were)\s+(?:at\s+(?:its|their)\s+)?highest|"
+    r"the\s+most(?!\s+first))(?:\s+(?P<maxgrain>day|week|month|quarter|year)\b)?|"
+    r"(?P<min>bottomed(?:\s+out)?|"
+    r"trough(?:ed)?|hit\s+(?:its|a)\s+low|(?:its|the)\s+(?:lowest|smallest|quietest)|"
+    r"(?:was|were)\s+"
+    r"(?:at\s+(?:its|their)\s+)?lowest|the\s+(?:fewest|least)(?!\s+first))"
+    r"(?:\s+(?P<mingrain>day|week|month|quarter|year)\b)?)\b")
 """A series' extreme said of a period: 'peaked in May', '2013-02-01 had the most cancelled
 flights' (a ranking over a grain), 'orders were highest in the week of 3 June' (a metric named
 in the plural), held to the cited series (`_period_extremes`)."""
@@ -407,9 +410,11 @@ def _period_extremes(ctx: AnswerContext) -> list[Finding]:
               for m in index.read("peaks", t, _peaks)]
     if not places:
         return []
-    series = {metric: rows for (metric, _grain), rows in cited_series(ctx).items()}
+    cited = cited_series(ctx)
     out = []
     for where, text, m in places:
+        grain = m.group("maxgrain") or m.group("mingrain")  # 'the busiest month': by month
+        series = {metric: rows for (metric, by), rows in cited.items() if grain in (None, by)}
         clause = next((c for c in _CLAUSE.finditer(text) if c.start() <= m.start() < c.end()),
                       None)
         if clause is None:
@@ -453,4 +458,13 @@ def find_comparisons(ctx: AnswerContext) -> list[Finding]:
     if any(not support_of(c).whole for c in ctx.claims):
         return []  # a broken citation is a defect already
     return (_superlatives(ctx) + _orders(ctx) + _gaps(ctx) + _period_extremes(ctx)
-            + find_pairs(ctx))
+            + find_pairs(ctx) + _combined(ctx))
+
+
+def _combined(ctx: AnswerContext) -> list[Finding]:
+    """A row compared with the sum of others that the cited rows order the other way
+    (combined.py)."""
+    from showwork.harness.audit.combined import read_combined
+
+    return [c.finding for c in read_combined(ctx, ctx.answer.answer or "")
+            if c.finding is not None]

@@ -18,6 +18,7 @@ from typing import Any
 from showwork.harness.audit.context import AnswerContext
 from showwork.harness.audit.index import CatalogIndex
 from showwork.protocol.citations import period_start
+from showwork.protocol.numbers import TIME_SPELLINGS
 
 _WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
           "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
@@ -73,11 +74,18 @@ def nouns(index: CatalogIndex) -> tuple[tuple[str, str], ...]:
     return index.derive("count nouns", _nouns)
 
 
+_UNIT_HEADS = frozenset({w for words in TIME_SPELLINGS.values() for w in words}
+                        | {"day", "week", "month", "quarter", "year", "time", "date"})
+"""Last words of a label that are units of time ('departure hour'): 'ten hours' is a
+duration, no count of members."""
+
+
 def _nouns(catalog: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     metric_words = {str(w).lower() for m in (catalog.get("metrics") or {}).values()
                     for w in (m.get("label"), *(m.get("synonyms") or ())) if w}
     metric_words |= {p for w in list(metric_words) for p in plurals(w)}
     out: dict[str, str] = {g: "" for g in GENERIC if g not in metric_words}
+    heads: dict[str, set[str]] = {}
     for name, info in (catalog.get("dimensions") or {}).items():
         if name in ("day", "week", "month", "quarter", "year") or info.get("time"):
             continue  # '8 weeks' is a window's length
@@ -87,6 +95,13 @@ def _nouns(catalog: dict[str, Any]) -> tuple[tuple[str, str], ...]:
             for form in (w, *plurals(w)):
                 if form not in metric_words:  # '12 members' of a metric 'members' is a value
                     out.setdefault(form, name)
+            head = w.split()[-1]
+            if head != w and len(head) >= 3 and head not in _UNIT_HEADS:
+                heads.setdefault(head, set()).add(name)
+    for head, owners in heads.items():  # 'three airports': a label's last word, said alone
+        for form in (head, *plurals(head)):
+            if form not in metric_words and form not in out:
+                out[form] = next(iter(owners)) if len(owners) == 1 else ""
     return tuple(sorted(out.items(), key=lambda kv: -len(kv[0])))
 
 

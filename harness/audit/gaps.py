@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from showwork.harness.audit.numbers import money_fits, money_of
 from showwork.harness.audit.pairs import _COMPARATIVE
-from showwork.harness.audit.quantifiers import _SENTENCE, _breakdowns, _scaled
+from showwork.harness.audit.quantifiers import _SENTENCE, _breakdowns, _scaled, states
 from showwork.harness.audit.times import _HEDGE, _POSSESSIVE
 from showwork.protocol.numbers import ReadNumber, _candidates, in_time_unit, near
 from showwork.protocol.reading import Mention, find_mentions
@@ -36,7 +36,9 @@ if TYPE_CHECKING:
 
 _HINT = re.compile(r"(?i)\b(?:by|more|fewer|less|ahead|behind|above|below|higher|lower|"
                    r"larger|smaller|longer|shorter)\b")
-_BY = re.compile(r"(?i)\s+by\s+(?:(?:just|only)\s+)?$")
+_BY = re.compile(r"(?i)\s+by\s+(?:(?:just|only)\s+)?(?:(?:about|around|roughly|nearly|almost|"
+                 r"approximately|some|over|under|more\s+than|less\s+than|at\s+least|"
+                 r"at\s+most)\s+)?$")
 """What stands between the second member and the number of 'A outsold B by N'."""
 _UNIT_WORDS = re.compile(r"(?i)\s*(?:(?:percentage\s+)?points?|pts?|pp|[a-z]+)?\s*$")
 """The unit the number is counted in, between it and the comparative: '68 flights', '9 points',
@@ -98,10 +100,20 @@ def _gaps(ctx: AnswerContext, text: str,
             if not (isinstance(a.value, int | float) and isinstance(b.value, int | float)):
                 continue
             points = _POINTS.match(said, n.end)
-            if n.percent and not n.points:
-                continue  # a relative gap ('38 % above LGA's'), not a difference of values
             unit = ctx.catalog.get("metrics", {}).get(metric, {}).get("unit")
-            if unit == "fraction" and field == "value":
+            relative = n.percent and not n.points and not points
+            if relative:  # '8 % higher than O'Hare's': the gap over the second member's value
+                if not b.value:
+                    continue
+                gap = (a.value - b.value) / abs(b.value) * 100
+                stated = n
+                if unit == "fraction" and field == "value":  # or a rate's gap, loosely in %
+                    stated = replace(n, percent=True)
+                    loose = _scaled(ctx, metric, field, a.value, stated) - _scaled(
+                        ctx, metric, field, b.value, stated)
+                    if near(stated, abs(loose)) and (loose > 0) == greater:
+                        gap = loose
+            elif unit == "fraction" and field == "value":
                 if not (n.points or points):
                     continue  # a rate's gap is written in points; a bare number is not read
                 stated = replace(n, percent=True)
@@ -111,11 +123,12 @@ def _gaps(ctx: AnswerContext, text: str,
                 stated = in_time_unit(said, (n,), unit)[0]
             if points:
                 spans.append(points.span())
-            gap = _scaled(ctx, metric, field, a.value, stated) - _scaled(
-                ctx, metric, field, b.value, stated)
+            if not relative:
+                gap = _scaled(ctx, metric, field, a.value, stated) - _scaled(
+                    ctx, metric, field, b.value, stated)
             size = abs(gap) if stated.value >= 0 else -abs(gap)  # '68 fewer' reads as -68
-            holds = money_fits(n, money_of(field, metric, ctx.catalog)) and gap != 0 \
-                and (gap > 0) == greater and near(stated, size)
+            holds = (relative or money_fits(n, money_of(field, metric, ctx.catalog))) and gap != 0 \
+                and (gap > 0) == greater and states(stated, size)
             emphasis = _EMPHASIS.search(said, 0, n.start)
             if emphasis and holds:
                 spans.append(emphasis.span())
@@ -123,7 +136,7 @@ def _gaps(ctx: AnswerContext, text: str,
             if hedge:  # its interval is the number's own (near)
                 spans.append(hedge.span())
             cited = (f"{first.member} {a.value:,.6g} and {second.member} {b.value:,.6g}, "
-                     f"{abs(gap):,.6g} apart")
+                     + (f"{abs(gap):,.3g} % apart" if relative else f"{abs(gap):,.6g} apart"))
             spans.append((n.start, n.end))
             yield Gap(tuple((s + at, e + at) for s, e in spans),
                       replace(n, start=n.start + at, end=n.end + at), holds, cited)

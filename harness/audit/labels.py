@@ -649,6 +649,25 @@ def answer_metrics(ctx: AnswerContext) -> set[str]:
     return ctx.metrics
 
 
+def metrics_own_words(catalog: dict[str, Any], metrics: Iterable[str]) -> frozenset[str]:
+    """The words of the names and labels of `metrics` and of the metrics their formulas are
+    made of (a ratio's numerator and denominator, a derived metric's inputs), lower case: a
+    member written with one of them ('one order in 28 was cancelled' of a cancellation rate
+    over cancelled orders) names the metric's own count, not a filter."""
+    table = catalog.get("metrics", {})
+    names = set(metrics)
+    for name in list(names):
+        formula = (table.get(name) or {}).get("formula") or {}
+        names |= {formula.get("numerator"), formula.get("denominator"),
+                  *(formula.get("metrics") or [])} - {None}
+    out: set[str] = set()
+    for name in names:
+        entry = table.get(name) or {}
+        for said in (name.replace("_", " "), entry.get("label") or ""):
+            out |= set(said.lower().split())
+    return frozenset(out)
+
+
 def _result_windows(result: Any) -> list[Window]:
     out = [w for cov in result.coverage for key in ("requested", "covered")
            if (w := _window(cov.get(key))) is not None]

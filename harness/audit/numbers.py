@@ -631,7 +631,7 @@ def derived(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
     if ctx.derived is None:
         held: set[tuple[int, int]] = set()
         false: list[Defect] = []
-        for read in (_quantified, _times, _gaps, _row_steps, _sums, _rates):
+        for read in (_quantified, _times, _gaps, _row_steps, _sums, _rates, _spreads):
             h, f = read(ctx)
             held |= h
             false += f
@@ -651,7 +651,12 @@ def _quantified(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]
         if q.holds:
             held.add((q.number.start, q.number.end))
             continue
-        if q.named:
+        if q.counted:
+            text = ctx.answer.answer[q.words[0]:q.words[1]]
+            message = (f"The answer text says {q.number.text} was met '{text}', but the cited "
+                       f"rows meet it in {', '.join(q.failing)}. Write the count the cited "
+                       "rows show.")
+        elif q.named:
             text = ctx.answer.answer[q.number.start - len(q.number.hedge) - 1:q.number.end]
             message = (f"The answer text says '{text.strip()}' of {', '.join(q.failing)}, "
                        "which its cited value does not bear out. State a bound the cited "
@@ -709,8 +714,9 @@ def _sums(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
 
     text = ctx.answer.answer or ""
     held, false = _held(read_sums(ctx, text), lambda s: (
-        f"The answer text says the rows add to {s.number.text}, but the cited rows are "
-        f"{s.cited}. State the sum the cited values give."))
+        f"The answer text says {s.says} {s.number.text}, but the cited rows are "
+        f"{s.cited}. State the {'mean' if 'average' in s.says else 'sum'} the cited values "
+        "give."))
     shares_held, shares_false = _held(read_shares(ctx, text), lambda s: (
         f"The answer text says a share of {s.number.text}, but the cited rows give "
         f"{s.cited}. State the share the cited values give."))
@@ -738,6 +744,17 @@ def stating_words(text: str, n: ReadNumber) -> list[tuple[int, int]]:
     it as a value (`value_verb`), as spans a reading that holds `n` consumes."""
     at, verb = hedge_at(text, n), value_verb(text, n)
     return ([(at, at + len(n.hedge))] if at >= 0 else []) + ([verb] if verb else [])
+
+
+def _spreads(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
+    """The prose's spreads and ranges of cited rows ('the three airports were within 5 minutes
+    of each other', 'ranged from about 25,000 to about 29,400': spreads.py): the spans of those
+    the rows bear out, and a defect for each one they contradict."""
+    from showwork.harness.audit.spreads import read_spreads
+
+    return _held(read_spreads(ctx, ctx.answer.answer or ""), lambda r: (
+        f"The answer text says {r.says} {r.number.text}, but the cited rows are {r.cited}. "
+        "State what the cited values give."))
 
 
 def _rates(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
@@ -1118,6 +1135,10 @@ def check_counts(ctx: AnswerContext) -> list[Defect]:
     return check_counts_of(ctx, found) if found else []
 
 
+_NEVER = re.compile(r"(?i)\b(?:never|not|no|n['’]t)\b")
+"""Before a run in its clause, what denies it: 'never rose two months in a row'."""
+
+
 def _run_defects(ctx: AnswerContext, runs: list[tuple[str, str, Any]]) -> list[Defect]:
     """'rose for the third week in a row': a cited series of that grain must hold that many
     moves in a row the way the sentence says (its longest run)."""
@@ -1130,10 +1151,14 @@ def _run_defects(ctx: AnswerContext, runs: list[tuple[str, str, Any]]) -> list[D
         longest = [longest_run([rows[p] for p in sorted(rows)], way)
                    for (_metric, grain), rows in series.items() if grain == run.grain
                    for way in ((direction,) if direction else (1, -1))]
-        if any(n >= run.value for n in longest):
+        clause = text[:run.start].rsplit(".", 1)[-1].rsplit(";", 1)[-1]
+        if _NEVER.search(clause):  # 'never rose two months in a row': no run that long
+            if longest and all(n < run.value for n in longest):
+                continue
+        elif any(n >= run.value for n in longest):
             continue
-        said = f"at most {max(longest)} in a row" if longest else \
-            f"no cited series by {run.grain}"
+        said = f"{max(longest)} in a row" if longest and _NEVER.search(clause) else \
+            f"at most {max(longest)} in a row" if longest else f"no cited series by {run.grain}"
         message = (f"{'The answer text' if where == 'answer' else f'Claim {where} text'} says "
                    f"{run.text!r}, but the cited rows show {said}. Write the run the cited "
                    "series shows, or cite its rows.")

@@ -30,11 +30,13 @@ from showwork.harness.audit.labels import read_words
 from showwork.harness.audit.numbers import numeric
 from showwork.harness.audit.scope import scope_of
 from showwork.harness.audit.types import Finding
+from showwork.protocol.numbers import _VALUE_CUES
 from showwork.protocol.reading import Mention
 
 _GREATER = (r"more|higher|larger|bigger|greater|longer|above|ahead\s+of|exceed(?:ed|s|ing)?|"
             r"outpac(?:ed|es|ing)|outs(?:old|ells?)|outperform(?:ed|s|ing)?|outgr(?:ew|ows?)|"
-            r"beat|topped|faster")
+            r"beat|topped|faster|surpass(?:ed|es)?|outnumber(?:ed|s)?|"
+            r"le(?:d|ads?|ading)(?!\s+to\b)")
 _LESSER = (r"less|fewer|lower|smaller|shorter|below|behind|trail(?:ed|s|ing)?|"
            r"lagg(?:ed|ing)|lags?|slower")
 _COMPARATIVE = re.compile(rf"(?i)\b(?:(?P<greater>{_GREATER})|(?P<lesser>{_LESSER}))\b")
@@ -43,11 +45,13 @@ _THAN_WORDS = re.compile(r"(?i)^(?:more|higher|larger|bigger|greater|longer|fast
 _HEDGE = r"(?:(?P<hedge>about|roughly|nearly|almost|approximately|broadly|essentially)\s+)?"
 _LEVEL_BETWEEN = re.compile(
     rf"(?i)^\s*(?:['’]s\s+)?(?:[\w-]+\s+){{0,4}}?(?:was|is|were|are|stood|ran)?\s*{_HEDGE}"
-    r"(?P<level>level\s+with|equal\s+to|tied\s+with|on\s+par\s+with|the\s+same\s+as|"
+    r"(?P<level>level\s+with|equal\s+to|tied\s+with|on\s+par\s+with|"
+    r"the\s+same(?:\s+[a-z]+){0,3}?\s+as|"
     r"match(?:ed|es)|as\s+(?:much|many|high|large)\s+as)\s*$")
 """'A was level with B', "A's revenue matched B's": the words between the two members."""
 _LEVEL_AFTER = re.compile(
-    rf"(?i)^\s*(?:were|are|stood|ran|finished|ended|came\s+in|looked)\s+(?:at\s+)?{_HEDGE}"
+    rf"(?i)^\s*(?:were|are|stood|ran|finished|ended|came\s+in|looked|took|had|made|drew|"
+    rf"earned|saw|posted|flew|sold|recorded)\s+(?:at\s+)?{_HEDGE}"
     r"(?P<level>level|equal|tied|on\s+par|neck\s+and\s+neck|the\s+same|alike)\b")
 """'A and B were level': the words after the second member."""
 _LEVEL_WORD = re.compile(r"(?i)\b(?:level|equal|tied|par|neck|same|alike|match|as\s+(?:much|many|"
@@ -211,21 +215,34 @@ def _in_clause(text: str, start: int, end: int, inside: list[Mention]) -> list[S
     if level is not None and not _DIGIT.search(between):
         words = tuple((at + x, at + y) for x, y in (level.span("hedge"), level.span("level"))
                       if x >= 0)
+        first = min(x for x, _ in (level.span("hedge"), level.span("level")) if x >= 0)
+        verb = _VERB_BEFORE.search(text, at, at + first)
+        if verb is not None and verb.group(1).lower() in _VALUE_CUES:  # 'took roughly the same'
+            words += (verb.span(1),)
         out.append(_Pair(a, b, "", level.group("level"), bool(level.group("hedge")), speed,
                          words))
         return out
+    if _SUMMED_AFTER.match(text, b.span[1], end):
+        return out  # 'more than B and C combined': a sum on the other side (combined.py)
     found = _stated(between)
     if found is not None and not _DIGIT.search(between, found[1][1]):
         # a number after the comparing word is what it compares with (a bound, read
         # elsewhere: 'A took more than 200, like B'); one before it is A's own ('A took
         # 7,000 in W16, ahead of B')
         stated, (x, y) = found
-        out.append(_Pair(a, b, stated, "", False, speed, ((a.span[1] + x, a.span[1] + y),)))
+        words = ((a.span[1] + x, a.span[1] + y),)
+        verb = _VERB_BEFORE.search(between, 0, x)
+        if verb is not None and verb.group(1).lower() in _VALUE_CUES:  # 'took more … than'
+            words += ((a.span[1] + verb.start(1), a.span[1] + verb.end(1)),)
+        out.append(_Pair(a, b, stated, "", False, speed, words))
     return out
 
 
 _DIGIT = re.compile(r"[0-9]")
 _AND = re.compile(r"(?i)\s*(?:'s\s+)?(?:and|&)\s+")
+_VERB_BEFORE = re.compile(r"\b([A-Za-z]+)\s+$")
+_SUMMED_AFTER = re.compile(r"(?i)\s*(?:,|and\b|&)[^;]*?\b(?:combined|together|put\s+together)\b")
+"""After the second member, more members added up: 'than B and C combined'."""
 
 
 def _pair(inside: list[Mention]) -> tuple[Mention, Mention] | None:
@@ -317,20 +334,19 @@ def _held(cited: list[Cited], m: Mention) -> bool:
     return any(r.key.get(m.name) == m.member for item in cited for r in item.result.rows)
 
 
-def compared_words(ctx: AnswerContext, kind: str, text: str) -> list[tuple[int, int]]:
+def compared_words(ctx: AnswerContext, kind: str, text: str
+                   ) -> list[tuple[tuple[int, int], ...]]:
     """The comparing words of `text` that the pair check holds to cited rows: a comparison or
     a level between two members ('Brooklyn took more than New York 5th Ave') whose first
     member some claim cites, and whose second member's row of the same field the cited
     result holds (checked: mislabelled_member when the rows order them otherwise) or no cited
     result holds (unbacked_comparison). A comparing word between members no claim cites, or
     with nothing between two members ('Only CA and FR had more than one'), is not held: the
-    word account leaves it unread."""
+    word account leaves it unread. Each pair's words, the comparing word first (then a
+    verb that states the value before it: 'took more … than')."""
     cited = [c for claim in ctx.claims for c in claim.cited]
-    out: list[tuple[int, int]] = []
-    for said in _said(ctx.index_, kind, text):
-        if isinstance(said, _Pair) and _checked(ctx, cited, said):
-            out += said.words
-    return out
+    return [said.words for said in _said(ctx.index_, kind, text)
+            if isinstance(said, _Pair) and _checked(ctx, cited, said)]
 
 
 def _checked(ctx: AnswerContext, cited: list[Cited], pair: _Pair) -> bool:

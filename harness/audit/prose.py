@@ -35,6 +35,7 @@ from showwork.harness.audit.labels import (
     carries,
     ends_said_window,
     members_cited,
+    metrics_own_words,
     names_said_window,
     read_words,
     spans_cited_rows,
@@ -467,9 +468,12 @@ def _because_finding(m: Mention, said: str, driver: str) -> Finding:
 def _members(ctx: AnswerContext, groups: Iterable[list[Mention]], cited: tuple[Cited, ...]
              ) -> list[Finding]:
     out: list[Finding] = []
+    own = metrics_own_words(ctx.catalog, answer_metrics(ctx))
     for group in groups:
         if all(carries(ctx, cited, m.name, m.member or "") is False for m in group):
             m = group[0]
+            if set(m.words.lower().split()) <= own:
+                continue  # 'was cancelled' of a cancellation rate: the metric's own word
             dim, member = m.name, m.member or ""
             if any(f.evidence["dimension"] == dim and f.evidence["said"] == member for f in out):
                 continue
@@ -711,7 +715,7 @@ def _bound(ctx: AnswerContext, bound: tuple[Bound, ...], flagged: set[str]) -> l
 
 RISES = frozenset({"rose", "risen", "rise", "rises", "rising", "increased", "increases", "grew",
                    "grown", "grows", "jumped", "climbed", "gained", "spiked", "surged", "soared",
-                   "doubled", "tripled", "rebounded", "lengthened", "lengthens"})
+                   "doubled", "tripled", "rebounded", "lengthened", "lengthens", "added"})
 FALLS = frozenset({"fell", "fallen", "fall", "falls", "falling", "dropped", "drops", "declined",
                    "declines", "decreased", "decreases", "shrank", "shrunk", "dipped", "slid",
                    "slipped", "collapsed", "plunged", "plummeted", "tumbled", "sank", "slumped",

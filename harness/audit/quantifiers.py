@@ -62,6 +62,9 @@ class Quantified:
     names must not meet the bound."""
     named: bool = False
     """A bound said of members named, with no quantifier (`_named_bounds`)."""
+    counted: bool = False
+    """A count of a series' periods that meet the bound ('topped 29,000 in two months':
+    `_counted_periods`); `words` is the count's span."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,9 @@ class Derived:
     holds: bool
     cited: str
     """The rows and what they give, as a defect quotes them."""
+    says: str = "the rows add to"
+    """What the text says of the number, as a defect quotes it: a sum's 'the rows add to', a
+    mean's 'the rows average'."""
 
 
 def states(n: ReadNumber, value: float) -> bool:
@@ -83,11 +89,21 @@ def states(n: ReadNumber, value: float) -> bool:
     its side ('more than 900' of 958: a one-sided interval, as a quantifier's bound is), any
     other number at its written precision and hedge (`near`)."""
     if n.bound and n.upto is None and not n.width:
-        return _meets(value, n.bound, n.value)
+        return _meets(value, n)
     return near(n, value)
 
 
-def _meets(value: float, bound: str, limit: float) -> bool:
+def _meets(value: float, n: ReadNumber) -> bool:
+    """Whether `value` lies on the side of the bound `n` states. An inclusive bound holds of a
+    value that meets it once rounded to the bound's written precision ('at least 19 minutes' of
+    18.995, shown as 19.0), as a number matches at its precision; a strict one never does
+    ('fewer than 300' is not 299.6 rounded)."""
+    bound, limit = n.bound, n.value
+    digit = 10 ** -n.decimals * n.multiplier  # its last digit ('at least 200': the unit, not 100)
+    if bound in (">=", "<=") and not n.width:
+        shown = round(value / digit) * digit
+        if (shown >= limit) if bound == ">=" else (shown <= limit):
+            return True
     return {">": value > limit, ">=": value >= limit, "<": value < limit,
             "<=": value <= limit}.get(bound, False)
 
@@ -120,10 +136,62 @@ def read_quantified(ctx: AnswerContext, text: str) -> list[Quantified]:
     if not groups:
         return []
     found = list(_quantified(ctx, text, groups)) if _QUANTIFIER.search(text) else []
-    return found + list(_named_bounds(ctx, text, groups))
+    counted = list(_counted_periods(ctx, text, groups)) if _IN_PERIODS.search(text) else []
+    return found + list(_named_bounds(ctx, text, groups)) + counted
 
 
-ADDING = re.compile(r"(?i)\b(?:together|combined|in\s+total|altogether|between\s+them|"
+_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_IN_PERIODS = re.compile(
+    rf"(?i)\b(?:in|on|during|for)\s+(?:(?:only|just)\s+)?(?P<k>[0-9]+|{'|'.join(_COUNT_WORDS)})"
+    rf"(?:\s+of\s+the\s+(?P<m>[0-9]+|{'|'.join(_COUNT_WORDS)}))?\s+"
+    r"(?P<grain>day|week|month|quarter|year)s?\b")
+"""'in two months', 'on 3 of the 7 days': a count of a series' periods."""
+
+
+def _counted_periods(ctx: AnswerContext, text: str,
+                     groups: dict[tuple[int, str, str, str], list[Cited]]
+                     ) -> Iterator[Quantified]:
+    """'Flights topped 29,000 in two months', 'revenue was over $60,000 on 3 of the 7 days': a
+    bound said of a cited series with a count of its periods, held to how many of its rows
+    meet it (and how many it has, when the text says 'of the M')."""
+    for sentence in _SENTENCE.finditer(text):
+        said, at = sentence.group(), sentence.start()
+        count = _IN_PERIODS.search(said)
+        if count is None:
+            continue
+        bounded = [n for n in ctx.index_.read("named_bounds", said, _bounds_in)
+                   if n.bound and n.upto is None and not n.width and n.end <= count.start()]
+        if len(bounded) != 1 or _CHANGED.search(said, 0, bounded[0].start):
+            continue
+        n, grain = bounded[0], count.group("grain").lower()
+        mentions = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
+        named = {m.name for m in mentions if m.kind == "metric"}
+        chosen = [rows for k, rows in groups.items() if k[3] == grain and k[2] == "value"
+                  and (k[1] in named or not named)]
+        if len(chosen) != 1:
+            continue
+        rows = chosen[0]
+        unit = ctx.catalog.get("metrics", {}).get(rows[0].metric, {}).get("unit")
+        held = in_time_unit(said, (n,), unit)[0]
+        meeting = sum(1 for c in rows
+                      if _meets(_scaled(ctx, c.metric, c.citation.field, c.value, held), held))
+        k, m = (_number_word(count.group(g)) for g in ("k", "m"))
+        holds = meeting == k and (m is None or m == len(rows)) and not _off_currency(
+            ctx, rows[0], n)
+        failing = () if holds else (f"{meeting} of the {len(rows)} {grain}s",)
+        yield Quantified((count.start() + at, count.end() + at),
+                         replace(n, start=n.start + at, end=n.end + at), holds, failing,
+                         counted=True)
+
+
+def _number_word(word: str | None) -> int | None:
+    if word is None:
+        return None
+    return int(word) if word.isdigit() else _COUNT_WORDS[word.lower()]
+
+
+ADDING = re.compile(r"(?i)\b(?:together|combined|in\s+total|in\s+all|altogether|between\s+them|"
                      r"totall?ed|totall?ing|a\s+(?:combined\s+)?total\s+of|accounted\s+for|"
                      r"added\s+up\s+to|summed\s+to)\b")
 """Words that say a number adds rows up (sums.py); a bound in their sentence is the sum's."""
@@ -270,7 +338,7 @@ def _failing(ctx: AnswerContext, rows: list[Cited], n: ReadNumber, dim: str, wor
         member = dict(c.citation.selector)[dim]
         if named_only and member not in members:
             continue
-        meets = _meets(value, n.bound, n.value)
+        meets = _meets(value, n)
         should = (member in members) if word == "only" else (
             word not in ("no", "none")) != (member in out)
         if word == "only" and not members:
@@ -286,7 +354,7 @@ def _counted(ctx: AnswerContext, rows: list[Cited], n: ReadNumber, dim: str, wor
     missed = []
     for c in rows:
         value = _scaled(ctx, c.metric, c.citation.field, c.value, n)
-        if not _meets(value, n.bound, n.value):
+        if not _meets(value, n):
             missed.append(f"{dict(c.citation.selector)[dim]} {value:,.4g}")
     held = 2 * (len(rows) - len(missed)) > len(rows) if word == "most" else (
         len(rows) == 2 and not missed)

@@ -28,6 +28,7 @@ from showwork.harness.audit.prose import FALLS, JUDGES, RISES, judged, polaritie
 from showwork.harness.audit.quantifiers import _SENTENCE, _TIME_KEYS, _breakdowns, states
 from showwork.harness.audit.times import _HEDGE
 from showwork.protocol.numbers import ReadNumber, claims_in, in_time_unit
+from showwork.protocol.reading.periods import NUMBERS as NUMBERS_WORDS
 
 if TYPE_CHECKING:
     from showwork.harness.audit.context import AnswerContext, Cited
@@ -88,7 +89,8 @@ def _moves(ctx: AnswerContext, text: str,
         metrics = {m.name for m in reading.metrics if start <= m.span[0] < verb.start()}
         chosen = [(k, rows) for k, rows in series.items() if k[1] in metrics] or (
             list(series.items()) if len(series) == 1 and not metrics else [])
-        if len(chosen) != 1 or len(periods) != 1:
+        whole = _WHOLE.search(text, verb.end(), end) if not periods else None
+        if len(chosen) != 1 or (len(periods) != 1 and whole is None):
             continue
         (_, metric, _, grain), rows = chosen[0]
         word = verb.group().lower()
@@ -96,11 +98,33 @@ def _moves(ctx: AnswerContext, text: str,
             ctx.index_.derive("polarity", polarities).get(metric, 0)
         if not sign:
             continue  # 'improved' of a metric with no polarity: which way is not said
-        pair = _pair(periods[0], rows, grain)
+        # 'over the eight weeks': the series' first row to its last
+        pair = _ends(whole, rows, grain) if whole is not None else _pair(periods[0], rows, grain)
         if pair is None:
             continue
         before, after = pair
-        yield _held(ctx, text, start, end, verb, sign, metric, before, after)
+        move = _held(ctx, text, start, end, verb, sign, metric, before, after)
+        yield replace(move, words=(*move.words, whole.span())) if whole is not None else move
+
+
+_WHOLE = re.compile(rf"(?i)\b(?:over|across|during|through(?:out)?|in)\s+the\s+(?:(?P<n>[0-9]+|"
+                    rf"{'|'.join(NUMBERS_WORDS)})\s+(?P<grain>day|week|month|quarter|year)s"
+                    r"|(?:whole|full|entire)\s+(?:period|series|span|window))\b")
+"""A span that is the whole cited series: 'over the eight weeks', 'across the whole period'."""
+
+
+def _ends(whole: re.Match[str], rows: list[Cited], grain: str) -> tuple[Cited, Cited] | None:
+    """The first and last rows of the series, when the span counts as many periods of its
+    grain as the series has rows (or names the whole period)."""
+    ordered = sorted(rows, key=lambda c: str(dict(c.citation.selector)[grain]))
+    if len(ordered) < 2:
+        return None
+    if whole.group("n"):
+        word = whole.group("n").lower()
+        count = int(word) if word.isdigit() else NUMBERS_WORDS.get(word)
+        if whole.group("grain").lower() != grain or count != len(ordered):
+            return None
+    return ordered[0], ordered[-1]
 
 
 def _pair(p: PeriodMention, rows: list[Cited], grain: str) -> tuple[Cited, Cited] | None:

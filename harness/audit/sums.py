@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from showwork.harness.audit.labels import read_words
 from showwork.harness.audit.numbers import hedge_at, money_fits, money_of, stating_words
 from showwork.harness.audit.quantifiers import (
+    _NOT_A_LEVEL,
     _SENTENCE,
     _TIME_KEYS,
     ADDING,
@@ -59,9 +60,19 @@ _EXCEPT = re.compile(r"(?i)\b(?:other\s+than|besides|except(?:\s+for)?|apart\s+f
 _LOWER = frozenset({"bottom", "lowest", "smallest"})
 
 
+_MEAN = re.compile(r"(?i)\b(?:averag(?:ed|ing|es)|on\s+average|an\s+average\s+of|"
+                   r"(?:the|an?)\s+(?:average|typical|mean)(?=\s+[a-z]))\b")
+"""Words that say a number is the mean of rows: 'the six stores averaged about 509 orders
+each', 'the average store took about 509 orders', 'on average the stores took 509'."""
+_EACH = re.compile(r"(?i)\s*(?:[a-z]+\s+){0,3}?(?P<each>each|apiece)\b")
+"""'509 orders each': the word that says the number is per row."""
+
+
 def read_sums(ctx: AnswerContext, text: str) -> list[Derived]:
-    """Every sum of `text` over rows of one breakdown or series the claims cite."""
-    if text != ctx.answer.answer or ADDING.search(text) is None:
+    """Every sum of `text` over rows of one breakdown or series the claims cite, and every mean
+    of such rows ('the six stores averaged about 509 orders each')."""
+    if text != ctx.answer.answer or (ADDING.search(text) is None and _MEAN.search(text) is None
+                                     and _SPAN_ALL.search(text) is None):
         return []
     return ctx.from_rows_once("sums", lambda: list(_sums(ctx, text, _additive(ctx))))
 
@@ -80,12 +91,16 @@ def _sums(ctx: AnswerContext, text: str,
     for sentence in _SENTENCE.finditer(text):
         start, end = sentence.span()
         said = sentence.group()
-        cue = ADDING.search(said)
+        adding = ADDING.search(said)
+        mean = _MEAN.search(said) if adding is None else None
+        # 'for the year': the whole series, added
+        span = _SPAN_ALL.search(said) if adding is None and mean is None else None
+        cue = adding or mean or span
         if cue is None:
             continue
         number = _number(said, cue)
-        if number is None:
-            continue
+        if number is None or (mean is not None and _NOT_A_LEVEL.match(said, number.end)):
+            continue  # 'averaged 84 orders a day': a rate (rates.py)
         found = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
         named = {m.name for m in found if m.kind == "metric"}
         chosen = [(k, g) for k, g in groups.items() if k[1] in named] or (
@@ -94,13 +109,25 @@ def _sums(ctx: AnswerContext, text: str,
             continue
         (_, metric, field, dim), rows = chosen[0]
         periods = [p for p in reading.periods if start <= p.span[0] < end]
-        picked = _rows(said, rows, dim, found, periods)
+        if span is not None:
+            picked = _whole_series(span, rows, dim)
+        else:
+            picked = _rows(said, rows, dim, found, periods)
+            if picked is None and (whole := _SPAN_ALL.search(said)) is not None:
+                picked = _whole_series(whole, rows, dim)  # 'totalled … over the year'
         if picked is None:
             continue
         added, spans = picked
         unit = ctx.catalog.get("metrics", {}).get(metric, {}).get("unit")
         stated = in_time_unit(said, (number,), unit)[0]
         total = sum(_scaled(ctx, metric, field, float(c.value), number) for c in added)
+        if mean is not None:
+            if len(added) < 2:
+                continue
+            total /= len(added)
+            each = _EACH.match(said, number.end)
+            if each is not None:
+                spans.append(each.span("each"))
         holds = money_fits(number, money_of(field, metric, ctx.catalog)) and states(stated, total)
         spans += [cue.span(), (number.start, number.end)]
 
@@ -108,7 +135,8 @@ def _sums(ctx: AnswerContext, text: str,
         keys = ", ".join(str(dict(c.citation.selector)[dim]) for c in added)
         yield Derived(tuple((a + start, b + start) for a, b in spans),
                       replace(number, start=number.start + start, end=number.end + start),
-                      holds, f"{keys}, adding to {total:,.6g}")
+                      holds, f"{keys}, {'averaging' if mean else 'adding to'} {total:,.6g}",
+                      "the rows average" if mean else "the rows add to")
 
 
 def _number(said: str, cue: re.Match[str]) -> ReadNumber | None:
@@ -163,7 +191,39 @@ def _rows(said: str, rows: list[Cited], dim: str, found: list[Mention],
     every = _ALL.search(said)
     if every is not None and _counts(every, len(rows)):
         return list(rows), [every.span()]
+    if not named:  # 'the stores', 'the average store': every row
+        for m in found:
+            the = _THE.search(said, 0, m.span[0]) if m.kind == "dimension" and m.name == dim \
+                else None
+            if the is not None:
+                return list(rows), [the.span()]
     return None
+
+
+_SPAN_ALL = re.compile(r"(?i)\b(?:for|over|across|in|during|throughout)\s+the\s+(?:whole\s+|"
+                       r"full\s+|entire\s+)?(?P<span>year|period)\b")
+"""A span that is the whole of a cited series: 'about 336,800 flights for the year'."""
+_IN_YEAR = {"day": 365, "week": 52, "month": 12, "quarter": 4}
+
+
+def _whole_series(span: re.Match[str], rows: list[Cited], dim: str
+                  ) -> tuple[list[Cited], list[Span]] | None:
+    """Every row of a series the span names: 'the period' any series, 'the year' one that is a
+    calendar year's periods (its first in January, as many as a year has)."""
+    if dim not in _TIME_KEYS or len(rows) < 2:
+        return None
+    if span.group("span").lower() == "year":
+        keys = sorted(str(dict(c.citation.selector)[dim])[:10] for c in rows)
+        wanted = _IN_YEAR.get(dim)
+        if wanted is None or keys[0][5:7] != "01" or keys[0][:4] != keys[-1][:4] or not (
+                len(rows) == wanted or dim == "day" and len(rows) == 366
+                or dim == "week" and len(rows) == 53):
+            return None
+    return list(rows), [span.span()]
+
+
+_THE = re.compile(r"(?i)\b(?:the|all(?:\s+the)?)\s+(?:(?:average|typical|mean)\s+)?$")
+"""Before a dimension's name, what makes it every row: 'the stores', 'all the stores'."""
 
 
 def _count_of(word: str | None) -> int | None:

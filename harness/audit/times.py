@@ -19,7 +19,14 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from showwork.harness.audit.quantifiers import _SENTENCE, _breakdowns
-from showwork.protocol.numbers import ReadNumber, near, read_numbers
+from showwork.protocol.numbers import (
+    _PART_WORDS,
+    PART_TOLERANCE,
+    ReadNumber,
+    _part,
+    near,
+    read_numbers,
+)
 from showwork.protocol.reading import Mention, find_mentions
 
 if TYPE_CHECKING:
@@ -31,7 +38,22 @@ _OF = re.compile(r"(?i)\s+(?:(?:that|those)\s+of\s+|the\s+)?")
 """What may stand between the multiplier and the second member it names directly ('1.8 times
 JFK's', '4.5 times that of Brooklyn')."""
 _POSSESSIVE = re.compile(r"['’]s?\b")
-_HINT = re.compile(r"(?i)\b(?:times|twice)\b")
+_HINT = re.compile(r"(?i)\b(?:times|twice|as\s+(?:many|much))\b")
+_PART_AS = re.compile(rf"(?i)\b(?P<part>{_PART_WORDS})(?=\s+as\s+(?:many|much|large|high|long|big)"
+                      r"\b)")
+"""A part of the second member's value: 'half as many', 'a third as much'."""
+
+
+def _parts_as(said: str) -> Iterator[ReadNumber]:
+    """Each 'half as many', 'a third as much' of the sentence as the ratio it states (as the
+    percent change the multiplier reader writes a ratio in), within the tolerance of a part
+    (PART_TOLERANCE of it: 'half' is 0.4 to 0.6)."""
+    for m in _PART_AS.finditer(said):
+        part = _part(m["part"])
+        if part >= 1:
+            continue
+        yield ReadNumber(m.start(), m.end(), m.group(0), (part - 1) * 100, 0, 2, 1, "", True,
+                         False, "", "", True, PART_TOLERANCE * part * 100)
 _HEDGE = re.compile(r"(?i)\b(?:about|around|roughly|nearly|almost|approximately|some)\s+$")
 
 
@@ -61,7 +83,7 @@ def _times(ctx: AnswerContext, text: str,
            groups: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[Times]:
     for sentence in _SENTENCE.finditer(text):
         said, at = sentence.group(), sentence.start()
-        widths = [n for n in read_numbers(said) if n.width]
+        widths = [n for n in read_numbers(said) if n.width] + list(_parts_as(said))
         if not widths:
             continue
         mentions = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
@@ -85,6 +107,9 @@ def _times(ctx: AnswerContext, text: str,
         hedge = _HEDGE.search(said, 0, n.start)
         if hedge:
             spans.append(hedge.span())
+        verb = _value_verb(said, hedge.start() if hedge else n.start)
+        if verb is not None:  # 'took about twice as many': the verb states the ratio
+            spans.append(verb)
         if many:
             as_word = said.rfind("as", many.end(), pair[1].span[0])
             if as_word >= 0:
@@ -99,6 +124,15 @@ def _times(ctx: AnswerContext, text: str,
                  f"a ratio of {ratio:,.3g}")
         yield Times(tuple((s + at, e + at) for s, e in spans),
                     replace(n, start=n.start + at, end=n.end + at), holds, cited)
+
+
+def _value_verb(said: str, at: int) -> tuple[int, int] | None:
+    """The span of a verb that states a value ('took', 'flew', 'had') right before `at`."""
+    from showwork.harness.audit.numbers import _LAST_WORD
+    from showwork.protocol.numbers import _VALUE_CUES
+
+    verb = _LAST_WORD.search(said, 0, at)
+    return verb.span(1) if verb and verb.group(1).lower() in _VALUE_CUES else None
 
 
 def _direct(said: str, n: ReadNumber, mentions: list[Mention]) -> list[tuple[int, int]] | None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from showwork.harness.audit.basis import _BASES as BASIS_PATTERNS
+from showwork.harness.audit.combined import read_combined
 from showwork.harness.audit.comparisons import _ORDER, _PEAK, superlatives
 from showwork.harness.audit.counts import _STREAK, read_counts
 from showwork.harness.audit.ends import _MOVED_BEFORE
@@ -62,10 +63,11 @@ from showwork.harness.audit.prose import (
     polarities,
     unbracketed,
 )
-from showwork.harness.audit.quantifiers import read_quantified
+from showwork.harness.audit.quantifiers import _breakdowns, read_quantified
 from showwork.harness.audit.rates import read_rates
 from showwork.harness.audit.rowmoves import read_row_moves
 from showwork.harness.audit.shape import read_shapes
+from showwork.harness.audit.spreads import read_spreads
 from showwork.harness.audit.steps import emits
 from showwork.harness.audit.sums import read_shares, read_sums
 from showwork.harness.audit.times import read_times
@@ -315,6 +317,30 @@ def _entity_keys(text: str, ctx: AnswerContext) -> Iterable[Span]:
             yield m.span()
 
 
+def _dimension_heads(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """The head noun of a cited breakdown's dimension, said alone ('the three airports' of a
+    breakdown by origin airport, 'each airline'; 'the months' of a monthly series): the last
+    word of the dimension's label (or name), singular or plural, where exactly one dimension of
+    the cited breakdowns has it.
+    It names the rows the claims cite, which the checks of what is said of them hold."""
+    dims = {k[3] for k in _breakdowns(ctx)}
+    if not dims:
+        return
+    table = ctx.catalog.get("dimensions", {})
+    heads: dict[str, set[str]] = {}
+    for dim in dims:
+        if dim in _TIME_KEYS:  # 'the months' of a monthly series
+            heads.setdefault(dim, set()).add(dim)
+            continue
+        label = (table.get(dim) or {}).get("label") or dim.replace("_", " ")
+        heads.setdefault(label.split()[-1].lower(), set()).add(dim)
+    for head, owners in heads.items():
+        if len(owners) != 1 or len(head) < 3:
+            continue
+        for m in re.finditer(rf"(?i)\b{re.escape(head)}(?:s|es)?\b", text):
+            yield m.span()
+
+
 _KEY_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-]*")
 """An entity key or numbered member as written ('N725MQ', '36175'). Its own name: it once
 shared `_TOKEN`'s and, defined later, replaced it for the whole module, so the account never
@@ -541,8 +567,11 @@ def _patterns(text: str, ctx: AnswerContext) -> Iterable[Span]:
                 if compared is None:
                     compared = compared_words(
                         ctx, "prose" if text == ctx.answer.answer else "claim", text)
-                if any(a <= m.start() < b for a, b in compared):
+                pair = next((words for words in compared
+                             if any(a <= m.start() < b for a, b in words)), None)
+                if pair is not None:
                     yield m.span()
+                    yield from pair
                     continue
             held = (argued and len(names.metrics) >= 2 if pattern in _PAIRED
                     else names.members > 0
@@ -1145,6 +1174,24 @@ def _sums(text: str, ctx: AnswerContext) -> Iterable[Span]:
                 yield unit.span()
 
 
+def _combined(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """A row compared with the sum of others ('Online took more orders than all the other
+    stores combined'): held to the rows on both sides (combined.py; a comparison they
+    contradict is mislabelled_member)."""
+    for c in read_combined(ctx, text):
+        if c.holds:
+            yield from c.words
+
+
+def _spreads(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """How far apart cited rows lie ('within 5 minutes of each other', 'ranged from about
+    25,000 to about 29,400'): held to the rows (spreads.py; numbers.py withholds one the rows
+    contradict)."""
+    for s in read_spreads(ctx, text):
+        if s.holds:
+            yield from s.words
+
+
 def _rates(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """A cited total said per unit of time ('about 34 cancellations a day in June',
     'annualised, about $732k'): held to the total over its window (rates.py; numbers.py
@@ -1181,8 +1228,9 @@ READINGS: tuple[Reading, ...] = (_numbers, _mentions, _kept_out, _periods, _dire
                                  _structure, _attribution, _causes, _shares, _no_member,
                                  _counts, _denials, _parts, _went, _grain_adjectives,
                                  _quantifiers, _superlatives, _times, _gaps, _row_moves, _sums,
-                                 _rates, _size_words, _ignored, _assumed, _begins, _ends,
-                                 _left_out, _runs, _shapes, _patterns, _entity_keys)
+                                 _combined, _spreads, _rates, _size_words, _ignored, _assumed, _begins, _ends,
+                                 _left_out, _runs, _shapes, _patterns, _entity_keys,
+                                 _dimension_heads)
 """Every reading of the answer's words, each holding what it consumes to the evidence."""
 
 

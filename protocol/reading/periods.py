@@ -269,6 +269,9 @@ def _preceded(m: re.Match[str]) -> bool:
         return True  # 'in July or August': the second of two months set side by side
     if _RANGE_ON.match(m.string, m.end()) is not None:
         return True  # 'January to June 2019': the range's first month
+    if m.group(0)[:1].isupper() and not m.string[:m.start()].rstrip()[-1:].isalnum() \
+            and _SUBJECT.match(m.string, m.end()) is not None:
+        return True  # 'February was the quietest month': a sentence's subject
     return _SET_AGAINST.match(m.string, m.end()) is not None  # 'June versus May'
 
 
@@ -276,6 +279,9 @@ _SET_AGAINST = re.compile(rf"\s*(?:versus|vs\.?|compared (?:with|to)|against)\s+
                           re.IGNORECASE)
 """A period set against another: 'June versus May', '1988 versus 1982'."""
 _RANGE_ON = re.compile(rf"{_TO}(?:{MONTH_RE})\b", re.IGNORECASE)
+_SUBJECT = re.compile(r"\s+(?:was|were|had|saw|brought|showed)\b")
+"""After a month that starts a sentence, a verb that makes it the subject ('July had the most
+flights'): a period, where 'May' alone could be a verb."""
 
 
 def _lone_month(m: re.Match[str], ctx: _Context) -> Period | None:

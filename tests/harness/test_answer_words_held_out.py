@@ -43,7 +43,17 @@ honest rewrites still withheld are named below, each with why.
   result cites, a cause the data does not hold), written before reading session 8's audit
   changes. On 444bdac: no lie served clean (27 withheld, 14 with caveats), 5 honest rewrites
   withheld; at the end of session 8, 3 (a gap between two cited members is read now:
-  harness/audit/gaps.py)."""
+  harness/audit/gaps.py).
+- lead-s9: 42 lies and 36 honest rewrites (shares of a breakdown's total, ratios, ordinals,
+  sums of the top N, zeros, per-day rates, counts of falls, annualised values). On 060799e: no
+  lie served clean, 10 honest rewrites withheld; at the end of session 9, none.
+- lead-s10: 63 lies and 62 honest rewrites on the flights, the shop and the demo (members
+  combined, gaps in percent, means and medians of a breakdown, spreads 'within N of each other',
+  majorities, folds, numbers in words and thousands, basis points, 'one in N', polarity words,
+  size bands, unit conversions, troughs, streaks denied, ranges, a series' total, weekdays,
+  marks passed), written before any of session 10's audit changes. On b5f3bd6: no lie served
+  clean (39 withheld, 24 with caveats), 12 honest rewrites withheld; at the end of session 10,
+  2 (below)."""
 
 from __future__ import annotations
 
@@ -124,6 +134,21 @@ BATCHES: dict[str, dict[str, Any]] = {
         # measured on 060799e: the honest sums, rates, moves between rows, loose bounds and a
         # gap named in two words were withheld, none of the lies served clean
         "still_withheld": {},
+    },
+    "lead_s10": {
+        "before": {"lies": 63, "lies_clean": 0, "honest": 62, "honest_withheld": 12},
+        # measured on b5f3bd6: means of rows, a series' total and its first-to-last move, a
+        # gap in percent, 'led … by', basis points, 'one in N', 'crossed $59,000', a run
+        # denied and an inclusive bound at its precision were withheld
+        "still_withheld": {
+            ("demo", "breakdown-004", "count_quantifier"): "'Two of the three platforms opened "
+                                       "about 40 % of reminders': a count of rows meeting an "
+                                       "approximate value, and 'reminders' names reminders "
+                                       "sent, which no claim cites",
+            ("demo", "breakdown-004", "points_gap"): "'Android trailed the other platforms by "
+                                       "more than 35 points': a gap to every other row, no "
+                                       "reading derives",
+        },
     },
 }
 """Per batch: its size and what it measured before its session's changes, and the honest
