@@ -492,25 +492,36 @@ def _candidates(text: str) -> Iterator[ReadNumber]:
 
 
 _ONE_IN = re.compile(
-    r"(?i)(?<![\w.,])(?:one|1)\s+(?:(?!in\b)[a-z]+\s+){0,2}in\s+(?:every\s+)?"
+    r"(?i)(?<![\w.,$€£])(?P<k>one|two|three|four|five|six|seven|eight|nine|[1-9][0-9]?)\s+"
+    r"(?:(?!in\b)[a-z]+\s+){0,2}in\s+(?:every\s+)?"
     r"(?P<n>[0-9]+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
     r"thirty|forty|fifty|hundred|a\s+hundred|a\s+thousand)\b(?![.,][0-9])")
-"""'one order in 28', 'one flight in six', '1 in every 20 users': a share, 1/N."""
+"""'one order in 28', 'one flight in six', '1 in every 20 users', 'roughly 3 in 100': a share,
+K/N."""
 _ONE_IN_WORDS = {"a hundred": 100, "hundred": 100, "a thousand": 1000}
+_PER_TIME = re.compile(r"(?i)\s+(?:days?|weeks?|months?|quarters?|years?|hours?|minutes?|"
+                       r"seconds?)\b")
 
 
 def _one_in(text: str) -> Iterator[ReadNumber]:
-    """Each 'one … in N' of `text` as the share it states, 1/N: it holds of a fraction whose
-    reciprocal rounds to N (one in 28 is 3.51 % to 3.64 %), a share of the total only."""
+    """Each 'K … in N' of `text` as the share it states, K/N, a share of the total only: 'one
+    in N' holds of a fraction whose reciprocal rounds to N (one in 28 is 3.51 % to 3.64 %), 'K
+    in N' (N a power of ten) of one within half of 1/N of K/N (3 in 100 is 2.5 % to 3.5 %).
+    Never before a unit of time ('one in 10 days')."""
     for m in _ONE_IN.finditer(text):
         said = " ".join(m["n"].lower().split())
         n = int(said) if said.isdigit() else _ONE_IN_WORDS.get(said) or _SMALL.get(said) or \
             _TENS.get(said)
-        if not n or n < 2:
-            continue
-        width = 1 / (n - 0.5) - 1 / n  # the wider side: reciprocals within half of N
+        word = m["k"].lower()
+        k = int(word) if word.isdigit() else _SMALL[word]
+        if not n or n < 2 or k >= n or said.isdigit() and len(said) == 4 and 1900 <= n <= 2100:
+            continue  # 'number 1 in 2013': a year, no share
+        if k > 1 and n not in (10, 100, 1000) or _PER_TIME.match(text, m.end()):
+            continue  # '2 flights in 5 days', '1 in 10 days': no share
+        # one in N: reciprocals within half of N (the wider side); K in N: K to half a unit
+        width = 1 / (n - 0.5) - 1 / n if k == 1 else 0.5 / n
         hedge = _hedge_before(text, m.start())
-        yield ReadNumber(m.start(), m.end(), m.group(0), 1 / n, 0, 2, 1, "", False, False, "",
+        yield ReadNumber(m.start(), m.end(), m.group(0), k / n, 0, 2, 1, "", False, False, "",
                          "", True, width, "", hedge, _BOUNDS.get(hedge, ""), True)
 
 

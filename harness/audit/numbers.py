@@ -1169,15 +1169,19 @@ def _run_defects(ctx: AnswerContext, runs: list[tuple[str, str, Any]]) -> list[D
 
 def check_counts_of(ctx: AnswerContext, found: list[tuple[str, str, Count]]) -> list[Defect]:
     """The counts of cited rows `found` in the answer's texts that the cited rows do not
-    count (`check_counts`)."""
+    count (`check_counts`): 'k of the M' those that moved the way the sentence says, or those
+    that meet the bound it states after the count (`meeting_bound`)."""
+    from showwork.harness.audit.quantifiers import meeting_bound
+
     asked = _asked_words(ctx.question or "")
     tally = _Tally(ctx)
     out = []
     for where, text, count in found:
         if count.text.replace(",", "").lower() in asked:
             continue  # the question's own number ('top 3')
-        allowed = tally.parts(count, _condition(text, count)) if count.of is not None \
-            else tally.wholes(count.dim)
+        meeting = meeting_bound(ctx, text, count) if count.of is not None else None
+        allowed = {meeting} if meeting is not None else tally.parts(
+            count, _condition(text, count)) if count.of is not None else tally.wholes(count.dim)
         if count.part and allowed:  # 'the other five stores': fewer than the whole
             allowed = set(range(1, max(allowed)))
         if count.value in allowed or (not count.dim and _states_value(ctx, text, count)):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from showwork.protocol.numbers import (
     _VALUE_CUES,
@@ -137,6 +137,7 @@ def read_quantified(ctx: AnswerContext, text: str) -> list[Quantified]:
         return []
     found = list(_quantified(ctx, text, groups)) if _QUANTIFIER.search(text) else []
     counted = list(_counted_periods(ctx, text, groups)) if _IN_PERIODS.search(text) else []
+    counted += list(_counted_members(ctx, text, groups)) if _K_OF_M.search(text) else []
     return found + list(_named_bounds(ctx, text, groups)) + counted
 
 
@@ -183,6 +184,68 @@ def _counted_periods(ctx: AnswerContext, text: str,
         yield Quantified((count.start() + at, count.end() + at),
                          replace(n, start=n.start + at, end=n.end + at), holds, failing,
                          counted=True)
+
+
+_K_OF_M = re.compile(
+    rf"(?i)\b(?P<k>[0-9]+|{'|'.join(_COUNT_WORDS)})\s+of\s+(?:the|these|those|all)\s+"
+    rf"(?P<m>[0-9]+|{'|'.join(_COUNT_WORDS)})\b")
+"""'Two of the three', 'one of the 6': a count of a breakdown's rows."""
+
+
+def _counted_members(ctx: AnswerContext, text: str,
+                     groups: dict[tuple[int, str, str, str], list[Cited]]
+                     ) -> Iterator[Quantified]:
+    """'Two of the three airports averaged over 20 minutes': a count of a cited breakdown's M
+    rows that meet the bound its sentence states after it, held to how many do."""
+    for sentence in _SENTENCE.finditer(text):
+        said, at = sentence.group(), sentence.start()
+        count = _K_OF_M.search(said)
+        if count is None:
+            continue
+        bounded = [n for n in ctx.index_.read("named_bounds", said, _bounds_in)
+                   if n.bound and n.upto is None and not n.width and n.start >= count.end()]
+        k, m = _number_word(count.group("k")), _number_word(count.group("m"))
+        chosen = [rows for key, rows in groups.items() if key[2] == "value"
+                  and key[3] not in _TIME_KEYS and len(rows) == m]
+        if len(bounded) != 1 or len(chosen) != 1 or _CHANGED.search(said, 0, bounded[0].start):
+            continue
+        n, rows = bounded[0], chosen[0]
+        unit = ctx.catalog.get("metrics", {}).get(rows[0].metric, {}).get("unit")
+        held = in_time_unit(said, (n,), unit)[0]
+        meeting = sum(1 for c in rows
+                      if _meets(_scaled(ctx, c.metric, c.citation.field, c.value, held), held))
+        holds = meeting == k and not _off_currency(ctx, rows[0], n)
+        failing = () if holds else (f"{meeting} of the {len(rows)}",)
+        yield Quantified((count.start() + at, count.end() + at),
+                         replace(n, start=n.start + at, end=n.end + at), holds, failing,
+                         counted=True)
+
+
+def meeting_bound(ctx: AnswerContext, text: str, count: Any) -> int | None:
+    """For 'k of the M <rows>' followed in its sentence by one bound ('Two of the three
+    airports averaged over 20 minutes'): how many rows of the one cited breakdown by the
+    count's dimension (of its M rows) meet the bound; None when the sentence states no bound
+    after the count, or the rows cannot be told."""
+    sentence = next((m for m in _SENTENCE.finditer(text) if m.start() <= count.start < m.end()),
+                    None)
+    if sentence is None:
+        return None
+    said, at = sentence.group(), sentence.start()
+    bounded = [n for n in ctx.index_.read("named_bounds", said, _bounds_in)
+               if n.bound and n.upto is None and not n.width and n.start + at >= count.end]
+    if len(bounded) != 1:
+        return None
+    n = bounded[0]
+    groups = [rows for k, rows in _breakdowns(ctx).items() if k[2] == "value"
+              and (k[3] == count.dim or not count.dim and k[3] not in _TIME_KEYS)
+              and len(rows) == count.of]
+    if len(groups) != 1:
+        return None
+    rows = groups[0]
+    unit = ctx.catalog.get("metrics", {}).get(rows[0].metric, {}).get("unit")
+    held = in_time_unit(said, (n,), unit)[0]
+    return sum(1 for c in rows
+               if _meets(_scaled(ctx, c.metric, c.citation.field, c.value, held), held))
 
 
 def _number_word(word: str | None) -> int | None:

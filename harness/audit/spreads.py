@@ -1,10 +1,11 @@
 """How far apart cited rows lie, held to them: a spread and a range.
 
 - A spread: "The three airports were within 5 minutes of each other", "the bottom three were
-  within 10 units of one another": the rows the sentence names (as a sum names them, sums.py:
-  every row, 'the N <rows>', the top or bottom N, members named) lie no further apart than the
-  number, at its written precision, in the metric's unit (a unit of time converted; a rate's
-  spread in points).
+  within 10 units of one another", "android and ios were within 2 % of each other": the rows
+  the sentence names (as a sum names them, sums.py: every row, 'the N <rows>', the top or
+  bottom N, members named) lie no further apart than the number, at its written precision, in
+  the metric's unit (a unit of time converted; a rate's spread in points; a percent of any
+  other metric, relative to the lowest row).
 - A range: "Monthly flights ranged from about 25,000 to about 29,400", "ranged between 2.35 and
   2.80": the two numbers are the lowest and the highest of the rows the sentence names (every
   row of the one breakdown or series it speaks of, when it names none), each at its precision.
@@ -96,12 +97,18 @@ def _within(ctx: AnswerContext, said: str, numbers: list[ReadNumber], rows: list
             if not (n.points or points or n.percent):
                 continue
             stated = replace(n, percent=True, points=False)
+        elif n.points or points:
+            continue
+        elif n.percent:  # 'within 2 % of each other': the gap over the lower row
+            stated = n
         else:
-            if n.points or points:
-                continue
             stated = in_time_unit(said, (n,), unit)[0]
         values = _values(ctx, chosen, metric, field, stated)
         spread = max(values) - min(values)
+        if n.percent and unit != "fraction":
+            if min(values) <= 0:
+                continue
+            spread = spread / min(values) * 100
         holds = states(replace(stated, bound="<="), spread)
         spans += [w.span(), (n.start, other.end())]
         yield Derived(tuple(spans), n, holds,

@@ -73,20 +73,14 @@ BATCHES: dict[str, dict[str, Any]] = {
         # measured on 9bc655d, before any of session 4's audit or reader changes: the three
         # changes written as differences, 'the last quarter of 2018' and the three below
         "still_withheld": {
-            ("flights", "series-001", "first_time"): "'In March flights topped 28,000 for the first time in "
-                                       "2013': 'topped' is no bound word, so 28,000 reads as a "
-                                       "value no field cites",
             ("shop", "breakdown-002", "quantifier"): "'every physical store': no reading knows which stores "
                                        "are physical, so the bound is read over every store, "
                                        "Online too",
-            ("demo", "breakdown-001", "closeness"): "'within 2 % of each other': a relative difference of two "
-                                       "members no reading derives",
         },
     },
     "lead_s5": {
         "before": {"lies": 34, "lies_clean": 0, "honest": 28, "honest_withheld": 6},
         "still_withheld": {
-            ("flights", "share-001", "fraction"): "'roughly 3 in 100': a fraction written N in 100",
             ("demo", "breakdown-004", "quantifier"): "'Only android opened fewer than a third of its "
                                        "reminders': a bound written as a fraction of the rate",
         },
@@ -104,11 +98,7 @@ BATCHES: dict[str, dict[str, Any]] = {
     },
     "lead_s7": {
         "before": {"lies": 35, "lies_clean": 0, "honest": 29, "honest_withheld": 4},
-        "still_withheld": {
-            ("demo", "series-001", "difference"): "'grew by over 800 over the eight weeks': a "
-                                       "difference between a series' first and last rows no "
-                                       "reading derives",
-        },
+        "still_withheld": {},
     },
     "s7_43": {
         "before": {"lies": 60, "lies_clean": 2, "honest": 30, "honest_withheld": 0},
@@ -123,11 +113,7 @@ BATCHES: dict[str, dict[str, Any]] = {
     },
     "lead_s8": {
         "before": {"lies": 41, "lies_clean": 0, "honest": 30, "honest_withheld": 5},
-        "still_withheld": {
-            ("flights", "series-001", "count_of_rows"): "'Flights topped 29,000 in two months': "
-                                       "a count of a series' rows over a bound no reading "
-                                       "derives ('topped' is no bound word)",
-        },
+        "still_withheld": {},
     },
     "lead_s9": {
         "before": {"lies": 42, "lies_clean": 0, "honest": 36, "honest_withheld": 10},

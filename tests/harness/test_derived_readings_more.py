@@ -343,3 +343,31 @@ def test_a_spread_and_a_range(request, domain, fixture, qid, unit, plural):
     lies = [f"All {n} {plural} were within {below:,} {unit} of each other.",
             f"The {plural} ranged from {lo} to {high * 1.2 + 5:,.0f}."]
     _check(case, honest, lies)
+
+
+# --- a count of a breakdown's rows that meet a bound -----------------------------------------
+
+K_OF_M = [("flights", "flights_layer", "breakdown-002", "averaged", "minutes", ""),
+          ("shop", "shop_layer", "breakdown-002", "took", "orders", ""),
+          ("shop", "shop_layer", "breakdown-005", "averaged", "", "$")]
+_COUNTS = {1: "One", 2: "Two", 3: "Three", 4: "Four", 5: "Five"}
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid", "verb", "unit", "money"), K_OF_M)
+def test_k_of_m_rows_meet_a_bound(request, domain, fixture, qid, verb, unit, money):
+    """'Two of the three airports averaged over 20 minutes': as many of the breakdown's rows
+    meet the bound ('One of the three' was not read as a count at all, 'Two of the three' as
+    a count of rows that moved)."""
+    case = _case(request, fixture, domain, qid)
+    values = sorted((v for _, v in _rows(case.answer)), reverse=True)
+    honest, lies = [], []
+    for i in (1, 2):
+        if i >= len(values) or values[i - 1] == values[i]:
+            continue
+        mark = math.floor(values[i]) + 1 if values[i - 1] > math.floor(values[i]) + 1 else None
+        if mark is None:
+            continue
+        tail = f" {unit}" if unit else ""
+        honest.append(f"{_COUNTS[i]} of the {len(values)} {verb} over {money}{mark:,}{tail}.")
+        lies.append(f"{_COUNTS[i + 1]} of the {len(values)} {verb} over {money}{mark:,}{tail}.")
+    _check(case, honest, lies)
