@@ -320,8 +320,9 @@ def _entity_keys(text: str, ctx: AnswerContext) -> Iterable[Span]:
 def _dimension_heads(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """The head noun of a cited breakdown's dimension, said alone ('the three airports' of a
     breakdown by origin airport, 'each airline'; 'the months' of a monthly series): the last
-    word of the dimension's label (or name), singular or plural, where exactly one dimension of
-    the cited breakdowns has it.
+    word of the dimension's label (or name), singular or plural, after a word that makes it a
+    set ('the', 'each', 'all', a count), where exactly one dimension of the cited breakdowns has
+    it.
     It names the rows the claims cite, which the checks of what is said of them hold."""
     dims = {k[3] for k in _breakdowns(ctx)}
     if not dims:
@@ -337,8 +338,15 @@ def _dimension_heads(text: str, ctx: AnswerContext) -> Iterable[Span]:
     for head, owners in heads.items():
         if len(owners) != 1 or len(head) < 3:
             continue
-        for m in re.finditer(rf"(?i)\b{re.escape(head)}(?:s|es)?\b", text):
-            yield m.span()
+        for m in re.finditer(rf"(?i){_SET_OF}(?P<head>{re.escape(head)}(?:s|es)?)\b", text):
+            yield m.span("head")
+
+
+_SET_OF = (r"\b(?:the|all|each|every|both|these|those|other|any|no|[0-9]+|two|three|four|five|"
+           r"six|seven|eight|nine|ten|twelve)\s+(?:(?:[0-9]+|two|three|four|five|six|seven|eight|"
+           r"nine|ten|twelve|other|remaining)\s+)?")
+"""Before a dimension's head noun, what makes it the set of cited rows ('the three airports',
+'each airport', 'all the months'): the noun alone elsewhere ('by airport') is not read."""
 
 
 _KEY_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-]*")
