@@ -410,7 +410,34 @@ def claims_in(text: str) -> tuple[ReadNumber, ...]:
     """
     if _DIGIT.search(text) is None and _WORDY.search(text) is None:
         return ()  # no digit and no number word: most argument texts
-    return tuple(n for n in _candidates(text) if not any(rule(text, n) for rule in NOT_CLAIMS))
+    found = _CLAIMS.get(text)
+    if found is None:
+        found = _kept(_CLAIMS, text, tuple(
+            n for n in _candidates(text) if not any(rule(text, n) for rule in NOT_CLAIMS)))
+    return found
+
+
+MAX_TEXTS = 4096
+"""Texts whose numbers are kept (`claims_in`, `_candidates`): an audit reads a text's numbers
+for several checks (the claim's, the prose's sums, shares, rates and quantifiers), and a run's
+answers repeat their texts. Past it, all are let go."""
+_CLAIMS: dict[str, tuple[ReadNumber, ...]] = {}
+_CANDIDATES: dict[str, tuple[ReadNumber, ...]] = {}
+
+
+def _kept(kept: dict[str, tuple[ReadNumber, ...]], text: str, found: tuple[ReadNumber, ...]
+          ) -> tuple[ReadNumber, ...]:
+    if len(kept) >= MAX_TEXTS:
+        kept.clear()
+    kept[text] = found
+    return found
+
+
+def forget() -> None:
+    """Let go of the numbers kept of texts (`bench audit`'s fresh pass reads every answer's
+    texts afresh)."""
+    _CLAIMS.clear()
+    _CANDIDATES.clear()
 
 
 def unasked(numbers: tuple[ReadNumber, ...], question: str) -> tuple[ReadNumber, ...]:
@@ -460,9 +487,17 @@ _MULTIPLIERS = {"": 1, "k": 1_000, "thousand": 1_000, "m": 1_000_000, "mn": 1_00
                 "billion": 1_000_000_000}
 
 
-def _candidates(text: str) -> Iterator[ReadNumber]:
+def _candidates(text: str) -> tuple[ReadNumber, ...]:
     """Every well-formed number outside masked spans (dates, citations, identifiers, …), and
-    every number written in words (multipliers, spelled-out numbers), in text order."""
+    every number written in words (multipliers, spelled-out numbers), in text order; read once
+    per text (MAX_TEXTS)."""
+    found = _CANDIDATES.get(text)
+    if found is None:
+        found = _kept(_CANDIDATES, text, tuple(_read_candidates(text)))
+    return found
+
+
+def _read_candidates(text: str) -> Iterator[ReadNumber]:
     masked: list[tuple[int, int]] | None = None  # found only when a number needs them
     found: list[ReadNumber] = []
     for m in _NUMBER.finditer(text) if _DIGIT.search(text) is not None else ():

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from showwork.protocol.catalog_text import MetricNames
+from showwork.protocol.numbers import forget as forget_numbers
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
@@ -66,6 +67,7 @@ class CatalogIndex:
             index.readings.clear()
             index.readings.update(kept)
             index.kept[0] = sum(map(len, kept.values()))
+        forget_numbers()  # the numbers of texts, kept by the text alone
 
     @staticmethod
     def cached(digest: str) -> CatalogIndex | None:
