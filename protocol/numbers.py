@@ -408,7 +408,7 @@ def claims_in(text: str) -> tuple[ReadNumber, ...]:
     It depends on the text alone, so a caller reading many texts that repeat (the audit of a
     run's traces) reads each distinct text once and holds its numbers to each answer's values.
     """
-    if _DIGIT.search(text) is None and _WORDY.search(text) is None:
+    if _DIGIT.search(text) is None and not _wordy(text):
         return ()  # no digit and no number word: most argument texts
     found = _CLAIMS.get(text)
     if found is None:
@@ -508,7 +508,7 @@ def _read_candidates(text: str) -> Iterator[ReadNumber]:
             found.append(_record(text, m))
     if len(found) > 1 and _BETWEEN_HINT.search(text) is not None:
         found = _ranges(text, found)
-    if _WORDY.search(text) is None:
+    if not _wordy(text):
         yield from found
         return
     words = list(_worded(text))
@@ -790,6 +790,25 @@ _WORDY = re.compile(r"(?i)\b(?:doubled|tripled|quadrupled|quintupled|halved|half
                     r"quarters?|(?:fif|six|seven|eigh|nin|ten|twentie|hundred)ths?|\w*-?fold|"
                     r"hundred|thousand|million|billion|percent|cent|twice|times|"
                     r"factor)\b|[0-9](?:\.[0-9]+)?x\b|[a-z]\s?%|\bto\s+[0-9.]+\s?%\s+of\b")
+_WORDY_WORDS = ("doubled", "tripled", "quadrupled", "quintupled", "halv", "half", "third",
+                "quarter", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "twentieth",
+                "fold", "hundred", "thousand", "million", "billion", "cent", "twice", "times",
+                "factor", "%")
+"""What every match of `_WORDY` but a ratio written '3x' holds one of, in lower case."""
+
+
+def _wordy(text: str) -> bool:
+    """Whether `_WORDY` matches in `text`: searched only where one of its words, or an 'x'
+    and a digit ('3x'), is in the lower-cased text (outside ASCII always: IGNORECASE takes
+    'ſ' for 's', which a lower-cased text does not show)."""
+    if text.isascii():
+        low = text.lower()
+        if not any(w in low for w in _WORDY_WORDS) and not (
+                "x" in low and _DIGIT.search(text) is not None):
+            return False
+    return _WORDY.search(text) is not None
+
+
 _SPELLED = re.compile(rf"(?i)\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}))*\b"
                       r"(?P<pct>\s?(?:%|percent\b|per\s+cent\b))?")
 _PART_HEDGES = (r"nearly|almost|about|roughly|around|approximately|some|over|under|more\s+than|"
@@ -862,7 +881,7 @@ def share_parts(text: str) -> list[tuple[ReadNumber, int]]:
     (SHARE_TOLERANCE_HEDGED hedged; a bound states a side), with where the words it is a part
     of start. Whether those words are a metric is the catalog's to say: 'half of the stores'
     is a count of members, no number (the audit reads them, `harness/audit/numbers.py`)."""
-    if _WORDY.search(text) is None:
+    if not _wordy(text):
         return []
     out = []
     for m in _SHARE_PART.finditer(text):

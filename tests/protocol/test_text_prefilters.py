@@ -1,5 +1,6 @@
 """The text readers skip a pattern only where it cannot match: the number masks
-(`numbers._masked_spans`) and the kept-out and 'only' cues (`filters.exclusions`) read every text
+(`numbers._masked_spans`), the number words (`numbers._wordy`) and the kept-out and 'only' cues
+(`filters.exclusions`) read every text
 exactly as the unfiltered search reads it — the golden traces' questions and answers, and texts
 built here from each catalog's own members, cue words in any case and the letters re's
 IGNORECASE folds onto ASCII ('ſ', 'K', 'ı'), on the demo and the shop."""
@@ -109,3 +110,26 @@ def test_kept_out_and_only_cues_are_searched_where_they_may_match(domain, reques
                and not filters.may_hold(t, ("only",))]
     assert skipped and not any(re.search(r"(?i)exclud|except|without|only|but|save", t)
                                for t in skipped)
+
+
+_WORDY = ("doubled", "Tripled", "QUADRUPLED", "quintupled", "halved", "half", "halves", "a third",
+          "thirds", "quarter", "Quarters", "fifths", "sixth", "sevenths", "eighth", "ninths",
+          "tenth", "twentieths", "hundredths", "threefold", "two-fold", "10-Fold", "hundred",
+          "thousand", "MILLION", "billion", "percent", "per cent", "twice", "3 times", "factor",
+          "3x", "2.5X", "a 4 %", "to 40 % of", "ſeven hundred", "tımes", "hal\u017fves",
+          "\u212a 3x", "fold", "folded", "unfold", "x", "axe 3", "centre")
+
+
+def test_number_words_are_searched_where_they_may_match() -> None:
+    """`numbers._wordy` (the prefilter before the number-word pattern) says of every text what
+    the pattern's search says: the golden texts, the mask texts, and each word the pattern
+    reads in frames, in any case and with the letters IGNORECASE folds; and it skips texts
+    (most texts with no number word are not searched)."""
+    frames = ("Revenue {} in May", "{}", "Orders rose 4.2 {}", "{}: 18 orders")
+    texts = [f.format(w) for f in frames for w in _WORDY] + _mask_texts()
+    searched = [numbers._WORDY.search(t) is not None for t in texts]
+    assert [t for t, s in zip(texts, searched, strict=True) if numbers._wordy(t) != s] == []
+    assert 0 < sum(searched) < len(texts)
+    skipped = [t for t in texts if t.isascii() and not any(
+        w in t.lower() for w in numbers._WORDY_WORDS) and "x" not in t.lower()]
+    assert len(skipped) > len(texts) // 4
