@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Iterator
 from typing import Any
 
 _parser: Any = importlib.import_module("re._parser")  # the stdlib's own parse of a pattern
@@ -82,3 +83,13 @@ def _part(op: Any, arg: Any) -> Needs:
         low, _high, item = arg
         return _sequence(list(item)) if low >= 1 else None
     return None  # a class, a category, an anchor, a look-around, a back-reference: nothing held
+
+
+def search(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """`pattern.search(text)`, not searched where it cannot match (`may_match`)."""
+    return pattern.search(text) if may_match(pattern, text) else None
+
+
+def finditer(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)`, not searched where it cannot match (`may_match`)."""
+    return pattern.finditer(text) if may_match(pattern, text) else iter(())

@@ -147,9 +147,19 @@ def _module_patterns() -> list[re.Pattern[str]]:
         for path in sorted((ROOT / folder).glob("*.py")):
             name = "showwork." + f"{folder}/{path.stem}".replace("/", ".")
             module = importlib.import_module(name)
-            out.update(dict.fromkeys(v for v in vars(module).values()
+            out.update(dict.fromkeys(v for v in _flat(vars(module).values())
                                      if isinstance(v, re.Pattern) and isinstance(v.pattern, str)))
     return list(out)
+
+
+def _flat(values, depth: int = 2) -> list:
+    """The values, and the items of tuples among them (patterns kept in a tuple: `_BASES`)."""
+    out = []
+    for v in values:
+        out.append(v)
+        if depth and isinstance(v, tuple):
+            out += _flat(v, depth - 1)
+    return out
 
 
 def test_a_pattern_is_skipped_only_where_it_cannot_match() -> None:
