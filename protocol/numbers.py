@@ -1116,17 +1116,20 @@ _MASKED: tuple[tuple[tuple[str, ...], str], ...] = (
     (("(",), r"\([0-9]{1,2}\)"),
 )
 MASKS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for _n, p in _MASKED)
-_MASK_NEEDS = tuple((mask, needs) for mask, (needs, _p) in zip(MASKS, _MASKED, strict=True))
+_MASK_NEEDS = tuple((mask, frozenset(needs)) for mask, (needs, _p)
+                    in zip(MASKS, _MASKED, strict=True))
 """Each mask with what its matches hold one of: a text holding none of them is not searched
 for it (most texts hold no '/', ':', '#' or '(', no month and no time of day)."""
+_MASK_WORDS = frozenset(w for _mask, needs in _MASK_NEEDS for w in needs)
 
 
 def _masked_spans(text: str) -> list[tuple[int, int]]:
     # outside ASCII every mask is searched: IGNORECASE takes 'ſ' for 's' and 'K' for 'k', which
     # a lower-cased text does not show (as _words.may_hold)
     low = text.lower() if text.isascii() else None
+    held = _MASK_WORDS if low is None else frozenset(w for w in _MASK_WORDS if w in low)
     return [m.span() for mask, needs in _MASK_NEEDS
-            if low is None or not needs or any(w in low for w in needs)
+            if not needs or not held.isdisjoint(needs)
             for m in mask.finditer(text)]
 
 
