@@ -378,6 +378,7 @@ _MONTH_DAY = _needs(MONTH, DIGIT)
 _TO_DATE = {"year": "ytd", "month": "mtd", "quarter": "qtd"}
 
 
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _CENTURIES = ("19", "20")
 """What a year (`_YEAR`) is written with."""
 _LEADS = {"this": (("this", "current"),), "last": (("last", "past"),),
@@ -422,7 +423,7 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
      r"holidays|holiday season|christmas|black friday)\b", _season,
      _needs(("spring", "summer", "autumn", "winter", "holiday", "christmas", "friday"))),
     (r"\b(?:on|for|last|this|next|since)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|"
-     r"sunday)s?\b(?!,?\s+(?:\d|the\s+\d))", _weekday, _needs(("day",))),
+     r"sunday)s?\b(?!,?\s+(?:\d|the\s+\d))", _weekday, _needs(_WEEKDAYS)),
     (rf"\b{DAY_RE}", _single_day, _needs(DIGIT, (MONTH, "-"))),
     (r"\b(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])\b(?!-\d)", _iso_month, _needs(("-",), DIGIT)),
     (rf"\b(?P<m>{MONTH_RE})\b\.?,?\s+(?P<y>{_YEAR})\b", _named_month, _MONTH_DAY),

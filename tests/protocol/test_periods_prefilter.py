@@ -44,7 +44,8 @@ _PHRASES = (
     # phrase's lead word
     "coming week", "the current quarter", "past year", "next month", "2019-Q3", "2019q1",
     "Q4, 2019", "h2 2013", "2013W05", "w7 of 2014", "19 March", "March 19th", "1999-12",
-    "2026-06-01", "the week before last month", "this past week",
+    "2026-06-01", "the week before last month", "this past week", "on Mondays", "for TUESDAY",
+    "since wedneſday", "last Thursday's", "every friday", "today",
 )
 _ODD_LETTERS = (
     # re's IGNORECASE reads 'ſ' as 's' and 'ı' as 'i', and the Kelvin sign as 'k'; Unicode
