@@ -138,7 +138,8 @@ def audit(claims: int = typer.Option(100_000, help="Claims to audit (at least)."
         f"parse {report['parse_s']:.2f} s, audit {report['audit_s']:.2f} s, "
         f"{report['claims_per_s']:,.0f} claims/s, ratio {report['ratio']:.2f} "
         f"(target ≤ {report['target_ratio']:g}); {_build(report)}. With every text read "
-        f"afresh (answers that share no text): ratio {report['fresh_ratio']:.2f}")
+        f"afresh (answers that share no text; a question read once): ratio "
+        f"{report['fresh_ratio']:.2f} (target ≤ {report['fresh_target_ratio']:g})")
     if report.get("detection"):
         Console().print(_detection_table(report["detection"]))
     if report.get("adversary"):

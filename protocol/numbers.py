@@ -408,9 +408,36 @@ def claims_in(text: str) -> tuple[ReadNumber, ...]:
     It depends on the text alone, so a caller reading many texts that repeat (the audit of a
     run's traces) reads each distinct text once and holds its numbers to each answer's values.
     """
-    if _DIGIT.search(text) is None and _WORDY.search(text) is None:
+    if _DIGIT.search(text) is None and not _wordy(text):
         return ()  # no digit and no number word: most argument texts
-    return tuple(n for n in _candidates(text) if not any(rule(text, n) for rule in NOT_CLAIMS))
+    found = _CLAIMS.get(text)
+    if found is None:
+        found = _kept(_CLAIMS, text, tuple(
+            n for n in _candidates(text) if not any(rule(text, n) for rule in NOT_CLAIMS)))
+    return found
+
+
+MAX_TEXTS = 4096
+"""Texts whose numbers are kept (`claims_in`, `_candidates`): an audit reads a text's numbers
+for several checks (the claim's, the prose's sums, shares, rates and quantifiers), and a run's
+answers repeat their texts. Past it, all are let go."""
+_CLAIMS: dict[str, tuple[ReadNumber, ...]] = {}
+_CANDIDATES: dict[str, tuple[ReadNumber, ...]] = {}
+
+
+def _kept(kept: dict[str, tuple[ReadNumber, ...]], text: str, found: tuple[ReadNumber, ...]
+          ) -> tuple[ReadNumber, ...]:
+    if len(kept) >= MAX_TEXTS:
+        kept.clear()
+    kept[text] = found
+    return found
+
+
+def forget() -> None:
+    """Let go of the numbers kept of texts (`bench audit`'s fresh pass reads every answer's
+    texts afresh)."""
+    _CLAIMS.clear()
+    _CANDIDATES.clear()
 
 
 def unasked(numbers: tuple[ReadNumber, ...], question: str) -> tuple[ReadNumber, ...]:
@@ -461,9 +488,17 @@ _MULTIPLIERS = {"": 1, "k": 1_000, "thousand": 1_000, "m": 1_000_000, "mn": 1_00
                 "billion": 1_000_000_000}
 
 
-def _candidates(text: str) -> Iterator[ReadNumber]:
+def _candidates(text: str) -> tuple[ReadNumber, ...]:
     """Every well-formed number outside masked spans (dates, citations, identifiers, …), and
-    every number written in words (multipliers, spelled-out numbers), in text order."""
+    every number written in words (multipliers, spelled-out numbers), in text order; read once
+    per text (MAX_TEXTS)."""
+    found = _CANDIDATES.get(text)
+    if found is None:
+        found = _kept(_CANDIDATES, text, tuple(_read_candidates(text)))
+    return found
+
+
+def _read_candidates(text: str) -> Iterator[ReadNumber]:
     masked: list[tuple[int, int]] | None = None  # found only when a number needs them
     found: list[ReadNumber] = []
     for m in _NUMBER.finditer(text) if _DIGIT.search(text) is not None else ():
@@ -478,7 +513,7 @@ def _candidates(text: str) -> Iterator[ReadNumber]:
         found = sorted([f for f in found if not any(o.start <= f.start and f.end <= o.end
                                                     for o in ones)] + ones,
                        key=lambda n: n.start)
-    if _WORDY.search(text) is None:
+    if not _wordy(text):
         yield from found
         return
     words = list(_worded(text))
@@ -801,6 +836,25 @@ _WORDY = re.compile(r"(?i)\b(?:doubled|tripled|quadrupled|quintupled|halved|half
                     r"quarters?|(?:fif|six|seven|eigh|nin|ten|twentie|hundred)ths?|\w*-?fold|"
                     r"hundred|thousand|million|billion|percent|cent|twice|times|"
                     r"factor)\b|[0-9](?:\.[0-9]+)?x\b|[a-z]\s?%|\bto\s+[0-9.]+\s?%\s+of\b")
+_WORDY_WORDS = ("doubled", "tripled", "quadrupled", "quintupled", "halv", "half", "third",
+                "quarter", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "twentieth",
+                "fold", "hundred", "thousand", "million", "billion", "cent", "twice", "times",
+                "factor", "%")
+"""What every match of `_WORDY` but a ratio written '3x' holds one of, in lower case."""
+
+
+def _wordy(text: str) -> bool:
+    """Whether `_WORDY` matches in `text`: searched only where one of its words, or an 'x'
+    and a digit ('3x'), is in the lower-cased text (outside ASCII always: IGNORECASE takes
+    'ſ' for 's', which a lower-cased text does not show)."""
+    if text.isascii():
+        low = text.lower()
+        if not any(w in low for w in _WORDY_WORDS) and not (
+                "x" in low and _DIGIT.search(text) is not None):
+            return False
+    return _WORDY.search(text) is not None
+
+
 _SPELLED = re.compile(rf"(?i)\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}))*\b"
                       r"(?P<pct>\s?(?:%|percent\b|per\s+cent\b))?")
 _PART_HEDGES = (r"nearly|almost|about|roughly|around|approximately|some|over|under|more\s+than|"
@@ -874,7 +928,7 @@ def share_parts(text: str) -> list[tuple[ReadNumber, int]]:
     (SHARE_TOLERANCE_HEDGED hedged; a bound states a side), with where the words it is a part
     of start. Whether those words are a metric is the catalog's to say: 'half of the stores'
     is a count of members, no number (the audit reads them, `harness/audit/numbers.py`)."""
-    if _WORDY.search(text) is None:
+    if not _wordy(text):
         return []
     out = []
     for m in _SHARE_PART.finditer(text):
@@ -1109,17 +1163,20 @@ _MASKED: tuple[tuple[tuple[str, ...], str], ...] = (
     (("(",), r"\([0-9]{1,2}\)"),
 )
 MASKS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for _n, p in _MASKED)
-_MASK_NEEDS = tuple((mask, needs) for mask, (needs, _p) in zip(MASKS, _MASKED, strict=True))
+_MASK_NEEDS = tuple((mask, frozenset(needs)) for mask, (needs, _p)
+                    in zip(MASKS, _MASKED, strict=True))
 """Each mask with what its matches hold one of: a text holding none of them is not searched
 for it (most texts hold no '/', ':', '#' or '(', no month and no time of day)."""
+_MASK_WORDS = frozenset(w for _mask, needs in _MASK_NEEDS for w in needs)
 
 
 def _masked_spans(text: str) -> list[tuple[int, int]]:
     # outside ASCII every mask is searched: IGNORECASE takes 'ſ' for 's' and 'K' for 'k', which
     # a lower-cased text does not show (as _words.may_hold)
     low = text.lower() if text.isascii() else None
+    held = _MASK_WORDS if low is None else frozenset(w for w in _MASK_WORDS if w in low)
     return [m.span() for mask, needs in _MASK_NEEDS
-            if low is None or not needs or any(w in low for w in needs)
+            if not needs or not held.isdisjoint(needs)
             for m in mask.finditer(text)]
 
 

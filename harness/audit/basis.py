@@ -18,6 +18,7 @@ from showwork.harness.audit.labels import _compared_windows
 from showwork.harness.audit.steps import emits
 from showwork.harness.audit.types import Finding
 from showwork.protocol.reading._calendar import BASIS_DAYS
+from showwork.protocol.reading._literals import finditer
 
 PROSE = "answer"
 
@@ -45,7 +46,7 @@ def read_basis(text: str) -> tuple[tuple[str, str], ...]:
     """
     found: list[tuple[int, str, str]] = []
     for pattern in _BASES:
-        for m in pattern.finditer(text):
+        for m in finditer(pattern, text):
             groups = m.groupdict()
             grain = next((_LETTER[k] for k in "wmqy" if groups.get(k) is not None), None)
             if grain is None:

@@ -34,6 +34,7 @@ from showwork.harness.audit.types import Finding
 from showwork.protocol.citations import period_start
 from showwork.protocol.numbers import claims_in
 from showwork.protocol.reading import find_mentions
+from showwork.protocol.reading._literals import finditer, search
 from showwork.protocol.reading.mentions import Mention
 
 _QUANTIFIED = re.compile(
@@ -121,7 +122,7 @@ _KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-]*")
 
 def _quantified_in(index: CatalogIndex, text: str, keyed: Sequence[Mention] = ()
                    ) -> list[Quantified]:
-    if _QUANTIFIED.search(text) is None:
+    if search(_QUANTIFIED, text) is None:
         return []
     mentions = index.read("mentions", text, lambda t: find_mentions(t, index.catalog))
     if keyed:  # an entity's words are not a governed name's: they replace any they overlap
@@ -399,7 +400,7 @@ in the plural), held to the cited series (`_period_extremes`)."""
 
 
 def _peaks(text: str) -> tuple[re.Match[str], ...]:
-    return tuple(_PEAK.finditer(text))
+    return tuple(finditer(_PEAK, text))
 
 
 def _period_extremes(ctx: AnswerContext) -> list[Finding]:

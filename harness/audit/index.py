@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from showwork.protocol.catalog_text import MetricNames
+from showwork.protocol.numbers import forget as forget_numbers
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
@@ -57,12 +58,16 @@ class CatalogIndex:
         _BY_DIGEST.clear()
 
     @staticmethod
-    def forget_readings() -> None:
-        """Let go of every index's readings, keeping the indexes (`bench audit`'s fresh pass:
-        each answer read as if no audit had read its texts before)."""
+    def forget_readings(keep: tuple[str, ...] = ()) -> None:
+        """Let go of every index's readings but those of the kinds in `keep`, keeping the
+        indexes (`bench audit`'s fresh pass: each answer read as if no audit had read its texts
+        before, its question as any run reads it, once per catalog)."""
         for index in _BY_DIGEST.values():
+            kept = {kind: index.readings[kind] for kind in keep if kind in index.readings}
             index.readings.clear()
-            index.kept[0] = 0
+            index.readings.update(kept)
+            index.kept[0] = sum(map(len, kept.values()))
+        forget_numbers()  # the numbers of texts, kept by the text alone
 
     @staticmethod
     def cached(digest: str) -> CatalogIndex | None:

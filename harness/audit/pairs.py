@@ -32,6 +32,7 @@ from showwork.harness.audit.scope import scope_of
 from showwork.harness.audit.types import Finding
 from showwork.protocol.numbers import _VALUE_CUES
 from showwork.protocol.reading import Mention
+from showwork.protocol.reading._literals import search
 
 _GREATER = (r"more|higher|larger|bigger|greater|longer|above|ahead\s+of|exceed(?:ed|s|ing)?|"
             r"outpac(?:ed|es|ing)|outs(?:old|ells?)|outperform(?:ed|s|ing)?|outgr(?:ew|ows?)|"
@@ -157,8 +158,8 @@ def _said(index: CatalogIndex, kind: str, text: str) -> tuple[Said, ...]:
 
 
 def _said_in(index: CatalogIndex, kind: str, text: str) -> tuple[Said, ...]:
-    if _COMPARATIVE.search(text) is None and _RANK.search(text) is None and \
-            _LEVEL_WORD.search(text) is None:
+    if search(_COMPARATIVE, text) is None and search(_RANK, text) is None and \
+            search(_LEVEL_WORD, text) is None:
         return ()
     members = read_words(index, kind, text).members
     if not members:

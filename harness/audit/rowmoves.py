@@ -28,6 +28,7 @@ from showwork.harness.audit.prose import FALLS, JUDGES, RISES, judged, polaritie
 from showwork.harness.audit.quantifiers import _SENTENCE, _TIME_KEYS, _breakdowns, states
 from showwork.harness.audit.times import _HEDGE
 from showwork.protocol.numbers import ReadNumber, claims_in, in_time_unit
+from showwork.protocol.reading._literals import search
 from showwork.protocol.reading.periods import NUMBERS as NUMBERS_WORDS
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ class RowMove:
 
 def read_row_moves(ctx: AnswerContext, text: str) -> list[RowMove]:
     """Every move of `text` between two rows of a series the claims cite."""
-    if text != ctx.answer.answer or _MOVE.search(text) is None:
+    if text != ctx.answer.answer or search(_MOVE, text) is None:
         return []
     def read() -> list[RowMove]:
         series = {k: rows for k, rows in _breakdowns(ctx).items()

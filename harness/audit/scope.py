@@ -134,9 +134,13 @@ def _unscoped(ctx: AnswerContext) -> str | None:
     return None
 
 
+QUESTIONS = "question"
+"""The catalog index's kind of reading that holds the questions read."""
+
+
 def read_question(index: CatalogIndex, text: str) -> Question:
     """The question read against the catalog, once per catalog for each question."""
-    return index.read("question", text, lambda t: _read(t, index.catalog))
+    return index.read(QUESTIONS, text, lambda t: _read(t, index.catalog))
 
 
 def _read(text: str, catalog: dict[str, Any]) -> Question:

@@ -28,6 +28,7 @@ from showwork.harness.audit.trends import _CLAUSE, Series, _series
 from showwork.harness.audit.trends import _FALLS as FALLS
 from showwork.harness.audit.trends import _RISES as RISES
 from showwork.protocol.reading import find_mentions
+from showwork.protocol.reading._literals import search
 
 Span = tuple[int, int]
 
@@ -56,7 +57,7 @@ class _Row:
 
 def read_shapes(ctx: AnswerContext, text: str) -> list[Span]:
     """The spans of every shape the cited series holds, with the words that say its way."""
-    if not (_SPEED.search(text) or _STEEPEST.search(text) or _SINCE.search(text)):
+    if not (search(_SPEED, text) or search(_STEEPEST, text) or search(_SINCE, text)):
         return []
     cited = [c for claim in ctx.claims for c in claim.cited]
     series = [s for s in _series(cited) if len(s[1]) == len(s[2]) and len(s[1]) >= 3]

@@ -89,6 +89,7 @@ from showwork.protocol.numbers import (
 )
 from showwork.protocol.periods import period_words
 from showwork.protocol.reading import Mention, find_mentions
+from showwork.protocol.reading._literals import may_match
 from showwork.protocol.reading.filters import exclusions
 
 if TYPE_CHECKING:
@@ -222,8 +223,8 @@ def _found(text: str, ctx: AnswerContext, pattern: re.Pattern[str]) -> tuple[re.
     that looks for it, in every answer that writes the text, shares them."""
     memo: dict[re.Pattern[str], tuple[re.Match[str], ...]] = ctx.index_.read("found", text, _memo)
     got = memo.get(pattern)
-    if got is None:
-        got = memo[pattern] = tuple(pattern.finditer(text))
+    if got is None:  # searched only where it may match (most patterns: in few texts)
+        got = memo[pattern] = tuple(pattern.finditer(text)) if may_match(pattern, text) else ()
     return got
 
 

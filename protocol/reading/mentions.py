@@ -117,6 +117,8 @@ class _Table:
         self.fold = fold
         self.patterns = patterns
         self.firsts = firsts
+        self.distinct = tuple(dict.fromkeys(firsts))
+        """Each first word once (a metric's name, label and synonyms often share one)."""
         self.body = _alternation(patterns) if patterns else None
         self._parts: dict[str, re.Pattern[str]] = {}
         self._whole: re.Pattern[str] | None = None
@@ -136,9 +138,10 @@ class _Table:
         texts, an audit of a file of runs, pays one compile, not one per text)."""
         if self._whole is not None:
             return self._whole
-        found = [x for x, first in zip(self.patterns, self.firsts, strict=True) if first in text]
-        if not found:
+        held = {first for first in self.distinct if first in text}
+        if not held:
             return None
+        found = [x for x, first in zip(self.patterns, self.firsts, strict=True) if first in held]
         body = _alternation(found)
         part = self._parts.get(body)
         if part is None:

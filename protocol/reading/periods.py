@@ -384,6 +384,15 @@ _MONTH_DAY = _needs(MONTH, DIGIT)
 _TO_DATE = {"year": "ytd", "month": "mtd", "quarter": "qtd"}
 
 
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_CENTURIES = ("19", "20")
+"""What a year (`_YEAR`) is written with."""
+_LEADS = {"this": (("this", "current"),), "last": (("last", "past"),),
+          "next": (("next", "coming"),), "week": (("before",),)}
+"""The words a relative phrase's pattern starts with, by the phrase's first word ('this week':
+this or current week; 'week before last')."""
+
+
 def _unit_words(phrase: str) -> tuple[str, ...]:
     """The words every match of a relative phrase's pattern holds one of."""
     units = tuple(u for u in ("week", "month", "quarter", "year", "yesterday", "today")
@@ -398,11 +407,11 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
      _month_range, _MONTH_DAY),
     (rf"\bweek\s+(?:of|starting|beginning|commencing)(?:\s+on)?\s+(?:the\s+)?(?P<d>{DAY_RE})",
      _week_of, _needs(("week",), DIGIT)),
-    (rf"\b(?P<y>{_YEAR})-?W(?P<w>\d{{1,2}})\b", _iso_week, _DIGITS),
+    (rf"\b(?P<y>{_YEAR})-?W(?P<w>\d{{1,2}})\b", _iso_week, _needs(_CENTURIES, ("w",))),
     (rf"\b(?:iso\s+)?week\s+(?P<w>\d{{1,2}})\b{_QY}", _iso_week, _needs(("week",), DIGIT)),
-    (rf"\bW(?P<w>\d{{1,2}})\b{_QY}", _iso_week, _DIGITS),
-    (rf"\b(?P<y>{_YEAR})[\s-]?Q(?P<q>[1-4])\b", _quarter, _DIGITS),
-    (rf"\bQ(?P<q>[1-4])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _quarter, _DIGITS),
+    (rf"\bW(?P<w>\d{{1,2}})\b{_QY}", _iso_week, _needs(("w",), DIGIT)),
+    (rf"\b(?P<y>{_YEAR})[\s-]?Q(?P<q>[1-4])\b", _quarter, _needs(_CENTURIES, ("q",))),
+    (rf"\bQ(?P<q>[1-4])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _quarter, _needs(("q",), DIGIT)),
     (rf"\b(?:the\s+)?(?P<q>last|final)\s+quarter\s+of\s+(?P<y>{_YEAR})\b", _quarter,
      _needs(("quarter",), DIGIT)),
     (rf"\b(?:the\s+)?(?P<q>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b{_QY}",
@@ -411,7 +420,7 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
      _needs(("half",), DIGIT)),
     (rf"\b(?:the\s+)?(?P<o>first|last|final)\s+(?:{_N}\s+)?(?P<u>months?|quarters)\s+of\s+"
      rf"(?P<y>{_YEAR})\b", _months_of_year, _needs(("month", "quarters"), DIGIT)),
-    (rf"\bH(?P<h>[12])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _half, _DIGITS),
+    (rf"\bH(?P<h>[12])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _half, _needs(("h",), DIGIT)),
     (rf"\b(?:the\s+)?(?P<h>first|second|1st|2nd)\s+half\b{_QY}", _half, _needs(("half",))),
     (r"\bFY\s?'?(?:\d{4}|\d{2})\b|\bfiscal\s+(?:year|quarter|half|Q[1-4]|H[12])\b(?:\s+\d{4})?",
      _fiscal, _needs(("fy", "fiscal"))),
@@ -420,15 +429,16 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
      r"holidays|holiday season|christmas|black friday)\b", _season,
      _needs(("spring", "summer", "autumn", "winter", "holiday", "christmas", "friday"))),
     (r"\b(?:on|for|last|this|next|since)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|"
-     r"sunday)s?\b(?!,?\s+(?:\d|the\s+\d))", _weekday, _needs(("day",))),
-    (rf"\b{DAY_RE}", _single_day, _DIGITS),
-    (r"\b(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])\b(?!-\d)", _iso_month, _DIGITS),
+     r"sunday)s?\b(?!,?\s+(?:\d|the\s+\d))", _weekday, _needs(_WEEKDAYS)),
+    (rf"\b{DAY_RE}", _single_day, _needs(DIGIT, (MONTH, "-"))),
+    (r"\b(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])\b(?!-\d)", _iso_month, _needs(("-",), DIGIT)),
     (rf"\b(?P<m>{MONTH_RE})\b\.?,?\s+(?P<y>{_YEAR})\b", _named_month, _MONTH_DAY),
     (rf"\b(?P<m>{MONTH_RE})\b\.?(?P<y>)(?!\s*\d)", _lone_month, _needs(MONTH)),
-    (rf"\b(?P<lead>(?:calendar\s+)?year\s+|CY\s?)?(?P<y>{_YEAR})\b(?![-/]\d)", _year, _DIGITS),
+    (rf"\b(?P<lead>(?:calendar\s+)?year\s+|CY\s?)?(?P<y>{_YEAR})\b(?![-/]\d)", _year,
+     _needs(_CENTURIES)),
     (rf"\b(?:the\s+)?(?:last|past|previous|prior)\s+{_N}\s+(?P<u>days?|weeks?|months?|quarters?"
      r"|years?)\b", _last_n, _needs(("last", "past", "previous", "prior"))),
-    *((pattern, _relative(phrase), _needs(_unit_words(phrase)))
+    *((pattern, _relative(phrase), _needs(_unit_words(phrase), *_LEADS.get(phrase.split()[0], ())))
       for phrase, pattern in _RELATIVE_RE.items()),
 )
 _COMPILED = tuple((re.compile(p, re.IGNORECASE), b, n) for p, b, n in _PATTERNS)

@@ -13,9 +13,10 @@ import pytest
 from showwork.benchmarks import audit as bench
 from showwork.benchmarks.adversary import LIES
 from showwork.harness.audit.index import _BY_DIGEST, CatalogIndex
+from showwork.harness.audit.scope import QUESTIONS
 from showwork.harness.experiments.questions import load_questions
 from showwork.harness.experiments.reaudit import AUDITS
-from showwork.protocol import compiled
+from showwork.protocol import compiled, numbers
 
 
 def _built() -> list:
@@ -75,6 +76,29 @@ def test_copies_reuse_readings_and_the_fresh_pass_reads_again(demo_db: Path) -> 
     assert not _readings(lambda _kind: True)
     bench._audit(distinct)
     assert _readings().keys() == first.keys()  # every text read again, from nothing kept
+
+
+def test_the_fresh_pass_keeps_the_questions_read_and_nothing_else() -> None:
+    """`forget_readings(keep=(QUESTIONS,))`, as the fresh pass calls it between traces, keeps
+    each question's reading (the very object read) and lets go of every other reading and of
+    the numbers kept of texts; audited again, each golden trace's answer texts are read again
+    and its question is not."""
+    golden = Path(__file__).resolve().parents[2] / "traces" / "golden" / "traces.jsonl"
+    lines = golden.read_text().splitlines()
+    CatalogIndex.clear()
+    bench._audit(lines)
+    questions = _readings(lambda kind: kind == QUESTIONS)
+    others = _readings(lambda kind: kind not in (QUESTIONS, AUDITS))
+    assert questions and others and numbers._CLAIMS
+    CatalogIndex.forget_readings(keep=(QUESTIONS,))
+    assert _readings(lambda _kind: True) == questions
+    assert all(_readings(lambda _kind: True)[key] is found for key, found in questions.items())
+    assert not numbers._CLAIMS and not numbers._CANDIDATES
+    assert all(index.kept[0] == sum(map(len, index.readings.values()))
+               for index in _BY_DIGEST.values())
+    bench._audit(lines)
+    assert _readings(lambda kind: kind not in (QUESTIONS, AUDITS)).keys() == others.keys()
+    assert all(_readings(lambda _kind: True)[key] is found for key, found in questions.items())
 
 
 def test_adversary_counts_per_domain(layer) -> None:

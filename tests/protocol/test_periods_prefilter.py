@@ -40,6 +40,12 @@ _PHRASES = (
     "so far this year", "MTD", "this month so far", "qtd", "the week before last", "this week",
     "current month", "past quarter", "next year", "yesterday", "today", "since the start of 2013",
     "from the end of February to the end of March",
+    # each pattern's own needs: a year's century, Q, W, H, the hyphen of ISO forms, a relative
+    # phrase's lead word
+    "coming week", "the current quarter", "past year", "next month", "2019-Q3", "2019q1",
+    "Q4, 2019", "h2 2013", "2013W05", "w7 of 2014", "19 March", "March 19th", "1999-12",
+    "2026-06-01", "the week before last month", "this past week", "on Mondays", "for TUESDAY",
+    "since wedneſday", "last Thursday's", "every friday", "today",
 )
 _ODD_LETTERS = (
     # re's IGNORECASE reads 'ſ' as 's' and 'ı' as 'i', and the Kelvin sign as 'k'; Unicode

@@ -1,5 +1,7 @@
 """The text readers skip a pattern only where it cannot match: the number masks
-(`numbers._masked_spans`) and the kept-out and 'only' cues (`filters.exclusions`) read every text
+(`numbers._masked_spans`), the number words (`numbers._wordy`) and the kept-out and 'only' cues
+(`filters.exclusions`), and any module pattern behind `_literals.may_match` (what every match
+holds, read from the pattern's parse) read every text
 exactly as the unfiltered search reads it — the golden traces' questions and answers, and texts
 built here from each catalog's own members, cue words in any case and the letters re's
 IGNORECASE folds onto ASCII ('ſ', 'K', 'ı'), on the demo and the shop."""
@@ -13,9 +15,11 @@ from pathlib import Path
 
 import pytest
 from golden_texts import golden_texts
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from showwork.protocol import numbers
-from showwork.protocol.reading import filters
+from showwork.protocol.reading import _literals, filters
 from showwork.protocol.reading.mentions import find_mentions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,3 +113,100 @@ def test_kept_out_and_only_cues_are_searched_where_they_may_match(domain, reques
                and not filters.may_hold(t, ("only",))]
     assert skipped and not any(re.search(r"(?i)exclud|except|without|only|but|save", t)
                                for t in skipped)
+
+
+_WORDY = ("doubled", "Tripled", "QUADRUPLED", "quintupled", "halved", "half", "halves", "a third",
+          "thirds", "quarter", "Quarters", "fifths", "sixth", "sevenths", "eighth", "ninths",
+          "tenth", "twentieths", "hundredths", "threefold", "two-fold", "10-Fold", "hundred",
+          "thousand", "MILLION", "billion", "percent", "per cent", "twice", "3 times", "factor",
+          "3x", "2.5X", "a 4 %", "to 40 % of", "ſeven hundred", "tımes", "hal\u017fves",
+          "\u212a 3x", "fold", "folded", "unfold", "x", "axe 3", "centre")
+
+
+def test_number_words_are_searched_where_they_may_match() -> None:
+    """`numbers._wordy` (the prefilter before the number-word pattern) says of every text what
+    the pattern's search says: the golden texts, the mask texts, and each word the pattern
+    reads in frames, in any case and with the letters IGNORECASE folds; and it skips texts
+    (most texts with no number word are not searched)."""
+    frames = ("Revenue {} in May", "{}", "Orders rose 4.2 {}", "{}: 18 orders")
+    texts = [f.format(w) for f in frames for w in _WORDY] + _mask_texts()
+    searched = [numbers._WORDY.search(t) is not None for t in texts]
+    assert [t for t, s in zip(texts, searched, strict=True) if numbers._wordy(t) != s] == []
+    assert 0 < sum(searched) < len(texts)
+    skipped = [t for t in texts if t.isascii() and not any(
+        w in t.lower() for w in numbers._WORDY_WORDS) and "x" not in t.lower()]
+    assert len(skipped) > len(texts) // 4
+
+
+def _module_patterns() -> list[re.Pattern[str]]:
+    """Every compiled text pattern of the audit and the readers, at module level."""
+    import importlib
+
+    out: dict[re.Pattern[str], None] = {}
+    for folder in ("harness/audit", "protocol", "protocol/reading"):
+        for path in sorted((ROOT / folder).glob("*.py")):
+            name = "showwork." + f"{folder}/{path.stem}".replace("/", ".")
+            module = importlib.import_module(name)
+            out.update(dict.fromkeys(v for v in _flat(vars(module).values())
+                                     if isinstance(v, re.Pattern) and isinstance(v.pattern, str)))
+    return list(out)
+
+
+def _flat(values, depth: int = 2) -> list:
+    """The values, and the items of tuples among them (patterns kept in a tuple: `_BASES`)."""
+    out = []
+    for v in values:
+        out.append(v)
+        if depth and isinstance(v, tuple):
+            out += _flat(v, depth - 1)
+    return out
+
+
+def test_a_pattern_is_skipped_only_where_it_cannot_match() -> None:
+    """`_literals.may_match` says False of no text that a pattern matches in: every module
+    pattern of the audit and the readers over the golden and mask texts, and the texts built
+    from each pattern's own needs (in any case, and with the letters IGNORECASE folds); those
+    texts hold thousands of matches, and the prefilter skips most pattern-text pairs."""
+    patterns = _module_patterns()
+    assert len(patterns) > 150
+    texts = golden_texts() + list(_DATED) + [
+        t for p in patterns for w in sorted(_literals.needs(p) or ())[:3]
+        for t in (f"Orders {w} 4 %", w.upper(), w.replace("s", "ſ"))]
+    matched = skipped = 0
+    for p in patterns:
+        for t in texts:
+            if not _literals.may_match(p, t):
+                skipped += 1
+                assert p.search(t) is None, (p.pattern, t)
+            elif p.search(t) is not None:
+                matched += 1
+    assert matched > 5_000 and skipped > len(patterns) * len(texts) // 2, (matched, skipped)
+
+
+@pytest.mark.parametrize(("pattern", "held"), [
+    (r"(?i)\b(?:rose|fell)\b", {"rose", "fell"}), (r"\d+", None), (r"(?:abc)?d", {"d"}),
+    (r"(?:ab)+c", {"ab"}), (r"x(?:yz|w)?", {"x"}), (r"(?=foo)b", {"b"}), (r"(?i)ſ", None),
+    (r"(?i)caf\u00e9s", {"caf"}), (r"rose|\d", None), (r"[ab]c", {"c"}), (r"(?:up)*", None),
+])
+def test_what_a_pattern_needs_is_read_from_its_parse(pattern, held) -> None:
+    """Each run of literal ASCII characters is held, a branch holds one of its branches' needs,
+    an optional or starred part nothing, a class or a non-ASCII letter nothing."""
+    assert _literals.needs(re.compile(pattern)) == (None if held is None else frozenset(held))
+
+
+@pytest.mark.slow
+def test_texts_a_pattern_matches_are_never_skipped() -> None:
+    """For text each module pattern with needs matches, generated from the pattern
+    (hypothesis's `from_regex`, ASCII and not), `may_match` is True."""
+    patterns = [p for p in _module_patterns() if _literals.needs(p) is not None]
+    assert len(patterns) > 100
+
+    @settings(max_examples=8, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(text=st.data())
+    def holds(pattern: re.Pattern[str], text) -> None:
+        drawn = text.draw(st.from_regex(pattern))
+        assert _literals.may_match(pattern, drawn), (pattern.pattern, drawn)
+
+    for pattern in patterns:
+        holds(pattern)

@@ -1,0 +1,95 @@
+"""What every match of a pattern holds: a prefilter for patterns searched in many texts.
+
+`may_match(pattern, text)` is False only where `pattern` cannot match in `text`: the text is
+ASCII and holds, lower-cased, none of the strings one of which every match holds (`needs`,
+read from the pattern's own parse, so no list of words is kept by hand beside it). A reader
+skips the search there; everywhere else it searches as before.
+
+>>> may_match(re.compile(r"(?i)\\b(?:rose|fell)\\b"), "Revenue ROSE 4 %")
+True
+>>> may_match(re.compile(r"(?i)\\b(?:rose|fell)\\b"), "Revenue was 4,120")
+False
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Iterator
+from typing import Any
+
+_parser: Any = importlib.import_module("re._parser")  # the stdlib's own parse of a pattern
+_c: Any = importlib.import_module("re._constants")
+
+Needs = frozenset[str] | None
+_KNOWN: dict[re.Pattern[str], Needs] = {}
+"""Each pattern's needs, read once."""
+_UNREAD: Any = object()
+
+
+def may_match(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether `pattern` may match in `text` (False only where it cannot; outside ASCII always
+    True: IGNORECASE takes 'ſ' for 's' and 'K' for 'k', which a lower-cased text does not
+    show)."""
+    found = _KNOWN.get(pattern, _UNREAD)
+    if found is _UNREAD:
+        found = _KNOWN[pattern] = needs(pattern)
+    if found is None or not text.isascii():
+        return True
+    low = text.lower()
+    return any(w in low for w in found)
+
+
+def needs(pattern: re.Pattern[str]) -> Needs:
+    """Lower-case ASCII strings one of which every match of `pattern` holds (lower-cased), or
+    None when its parse shows none (a pattern that may match without a literal: '\\d+')."""
+    return _sequence(list(_parser.parse(pattern.pattern, pattern.flags).data))
+
+
+def _sequence(items: list[tuple[Any, Any]]) -> Needs:
+    """Of a sequence, each run of literal characters is held, and each part's needs: the most
+    telling of them (its shortest string the longest)."""
+    found: list[frozenset[str]] = []
+    run = ""
+    for op, arg in items:
+        if op is _c.LITERAL and arg < 128:
+            run += chr(arg).lower()
+            continue
+        if run:  # anything else ends a run: a non-ASCII letter may match an ASCII one
+            found.append(frozenset((run,)))
+            run = ""
+        part = _part(op, arg)
+        if part is not None:
+            found.append(part)
+    if run:
+        found.append(frozenset((run,)))
+    return max(found, key=lambda s: (min(map(len, s)), -len(s))) if found else None
+
+
+def _part(op: Any, arg: Any) -> Needs:
+    if op is _c.SUBPATTERN:
+        return _sequence(list(arg[-1]))
+    if op is _c.ATOMIC_GROUP:
+        return _sequence(list(arg))
+    if op is _c.BRANCH:  # one branch matches: it holds one of its own needs
+        out: set[str] = set()
+        for branch in arg[1]:
+            held = _sequence(list(branch))
+            if held is None:
+                return None
+            out |= held
+        return frozenset(out)
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT):
+        low, _high, item = arg
+        return _sequence(list(item)) if low >= 1 else None
+    return None  # a class, a category, an anchor, a look-around, a back-reference: nothing held
+
+
+def search(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """`pattern.search(text)`, not searched where it cannot match (`may_match`)."""
+    return pattern.search(text) if may_match(pattern, text) else None
+
+
+def finditer(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)`, not searched where it cannot match (`may_match`)."""
+    return pattern.finditer(text) if may_match(pattern, text) else iter(())
