@@ -1256,8 +1256,9 @@ def _verb_named(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> 
     """'How many Chai Lattes did we sell', 'how many were cancelled at JFK': where no metric is
     named, the verb of a question of quantity names the one metric whose own name, label or
     synonyms hold a form of it (`sold` of `items_sold`, `cancelled` of `cancelled_flights`),
-    a simple sum or count that carries every dimension the question names a member of. None or
-    several: the verb stays unread."""
+    a simple sum or count that carries every dimension the question names a member of; 'how
+    much' asks an amount, never a count ('how much did the store sell' is not its units sold).
+    None or several: the verb stays unread."""
     if any(m.kind == "metric" for m in mentions):
         return []
     asked = _VERB_ASKED.search(text)
@@ -1276,8 +1277,10 @@ def _verb_named(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> 
     for m in mentions:  # one member's span may be read in two dimensions: either will do
         if m.kind == "member":
             named.setdefault(m.span, set()).add(m.name)
+    amount = asked.group(0).lower().split()[1] == "much"  # 'how much … sell': never a count
     found = [name for name, info in (catalog.get("metrics") or {}).items()
              if verb in _own_lemmas(name, info) and _summed(name, info)
+             and not (amount and info.get("unit") == "count")
              and all(dims & set(info.get("dimensions") or ()) for dims in named.values())]
     if len(found) > 1:  # 'Cancellations', not 'Cancellations in Mexico': the one named so alone
         found = [name for name in found
