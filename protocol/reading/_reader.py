@@ -36,6 +36,7 @@ from showwork.protocol.reading.mentions import Mention, contested, find_mentions
 from showwork.protocol.reading.part_periods import part_and_whole, with_enclosing
 from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
 from showwork.protocol.reading.phrasings import dimension_of_word, restate
+from showwork.protocol.reading.spelling import corrections
 
 
 @dataclass(frozen=True)
@@ -98,10 +99,53 @@ def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None
     catalog's `as_of`, never the wall clock. 'How many X' is read as 'the number of X' when X
     alone names no metric (the reading's `text` is then the text so read)."""
     reading = _read_text(text, catalog, as_of)
-    if reading.metrics or not _HOW_MANY.search(text):
+    if not reading.metrics and _HOW_MANY.search(text):
+        again = _read_text(_HOW_MANY.sub("the number of", text), catalog, as_of)
+        reading = again if again.metrics else reading
+    return _respelled(_recased(reading, catalog, as_of), catalog, as_of)
+
+
+def _recased(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
+    """'flights to honolulu': unread words written in lower case read as the name they would
+    be capitalised ('Honolulu', part of one airport's name), when the reading again leaves fewer
+    words unread; what they were read as is said, as for any place."""
+    unread = [(g.span, g.words) for g in reading.gaps] + [(u.span, u.words)
+                                                          for u in reading.unread_content]
+    said = [((start + w.start(), start + w.end()), w.group(0)) for (start, _end), words in unread
+            for w in _WORDS.finditer(words) if w.group(0).islower() and len(w.group(0)) >= 3]
+    if not said:
         return reading
-    again = _read_text(_HOW_MANY.sub("the number of", text), catalog, as_of)
-    return again if again.metrics else reading
+    text = reading.text
+    for (start, end), word in said:
+        text = text[:start] + word.capitalize() + text[end:]
+    again = _read_text(text, catalog, as_of)
+    return again if len(again.unread) < len(reading.unread) else reading
+
+
+def _respelled(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
+    """A misspelled word ('Revnue', 'Febuary') read as the one catalog or calendar word it is a
+    slip from (spelling.py), when the reading again leaves fewer words unread; the word stays in
+    doubt, so the answer is never served clean."""
+    unread = [(g.span, g.words) for g in reading.gaps] + [(u.span, u.words)
+                                                          for u in reading.unread_content]
+    said = [((start + w.start(), start + w.end()), w.group(0)) for (start, _end), words in unread
+            for w in _WORDS.finditer(words)]
+    fixes = corrections([w for _span, w in said], catalog)
+    slips = [(span, w, fixes[w]) for span, w in said if w in fixes]
+    if not slips:
+        return reading
+    text = reading.text
+    for (start, end), _w, fixed in sorted(slips, reverse=True):
+        text = text[:start] + fixed + text[end:]
+    again = read_text(text, catalog, as_of=as_of)
+    if len(again.unread) >= len(reading.unread):
+        return reading
+    at, doubts = 0, []
+    for (start, end), word, fixed in sorted(slips):
+        doubts.append(ReadSpan(word, (start + at, start + at + len(fixed)), "unreadable",
+                               f"{fixed!r}, a misspelling"))
+        at += len(fixed) - (end - start)
+    return replace(again, doubts=(*again.doubts, *doubts))
 
 
 def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:

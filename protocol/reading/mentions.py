@@ -262,7 +262,7 @@ def _member_phrase(word: str, dim: str, member: str, how: How, dim_words: list[s
 def _member_forms(word: str) -> list[str]:
     """A member, the plural of a lower-case word member ("jaffle" → "jaffles"), and a name
     without its apostrophes ("O'Hare Airport" → "OHare Airport", which reads "ohare airport")."""
-    if re.fullmatch(r"[a-z]{4,}", word) and not word.endswith("s"):
+    if re.fullmatch(r"[a-z]{3,}", word) and not word.endswith("s"):
         return [word, plural(word)]
     squeezed = re.sub(r"(?<=\w)['’](?=\w)", "", word)
     forms = [word, squeezed] if squeezed != word else [word]
@@ -272,7 +272,7 @@ def _member_forms(word: str) -> list[str]:
     return forms
 
 
-_LAST_WORD = re.compile(r"(?P<head>.*[\s-])(?P<last>[A-Za-z]{4,})")
+_LAST_WORD = re.compile(r"(?P<head>.*[\s-])(?P<last>[A-Za-z]{3,})")
 """A name of several words and its last word."""
 
 

@@ -4,7 +4,19 @@ Each on two domains."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from showwork.protocol.reading import read_text
+
+_SHIPPING: dict[str, Any] = {
+    "metrics": {"shipments": {"label": "shipments", "synonyms": [], "previous_names": [],
+                              "grains": ["day", "month"], "unit": "count", "type": "simple",
+                              "dimensions": ["destination_depot"]}},
+    "dimensions": {"destination_depot": {
+        "label": "destination depot", "pattern": None,
+        "values": ["Dallas Hub", "Reno Tahoe Depot", "Salt Lake City Yard"]}},
+    "tree": {"exact": [], "influence": []},
+}
 
 
 class TestHowMuchIsAnAmount:
@@ -25,3 +37,89 @@ class TestHowMuchIsAnAmount:
         assert reading.metric_names() == []  # no metric: refused, never a count of departures
         counted = read_text("How many did Delta operate in 2013?", catalog)
         assert counted.metric_names() == ["departed_flights"] and counted.unread == []
+
+
+class TestMisspelled:
+    """'Revnue from Scotland', 'cancellatons per month', 'in Febuary': a word one slip from
+    exactly one word of the catalog or the calendar is read as it, and stays in doubt (never
+    served clean); generated over every month and every metric's label on two domains."""
+
+    @staticmethod
+    def _slip(word: str) -> str:
+        """The word with its third and fourth letters swapped ('Febraury')."""
+        return word[:2] + word[3] + word[2] + word[4:]
+
+    def test_every_month_misspelled_reads_as_the_month(self, shop_layer, flights_layer) -> None:
+        for layer, metric, year in ((shop_layer, "revenue", 2019), (flights_layer, "flights", 2013)):
+            catalog = layer.catalog()
+            for month in ("January", "February", "March", "April", "August", "September",
+                          "October", "November", "December"):
+                right = read_text(f"{metric} in {month} {year}", catalog)
+                slipped = read_text(f"{metric} in {self._slip(month)} {year}", catalog)
+                assert [p.period for p in slipped.periods] == [p.period for p in right.periods]
+                assert [d.words for d in slipped.doubts] == [self._slip(month)]
+                assert slipped.unread == [self._slip(month)]  # never served clean
+
+    def test_every_metric_label_misspelled_reads_as_the_metric(self, shop_layer,
+                                                               flights_layer) -> None:
+        for layer in (shop_layer, flights_layer):
+            catalog = layer.catalog()
+            for name, info in catalog["metrics"].items():
+                label = str(info.get("label") or "")
+                right = read_text(f"{label} in 2013 and 2019", catalog)
+                if right.metric_names() != [name] or right.unread:
+                    continue
+                words = label.split()
+                long = max(range(len(words)), key=lambda i: len(words[i]) * words[i].isalpha())
+                if len(words[long]) < 6:
+                    continue
+                slipped_label = " ".join(self._slip(w) if i == long else w
+                                         for i, w in enumerate(words))
+                slipped = read_text(f"{slipped_label} in 2013 and 2019", catalog)
+                assert slipped.metric_names() == [name], (label, slipped_label)
+                assert [d.words for d in slipped.doubts] == [self._slip(words[long])]
+
+    def test_two_candidates_or_none_stay_unread(self, shop_layer, tutorial_layer) -> None:
+        """'Chai' and 'Chat' are one slip from many; 'Bostn' from nothing the catalog says."""
+        reading = read_text("revenue in Mosxow in 2019", shop_layer.catalog())
+        assert reading.doubts == () and "Mosxow" in reading.unread
+        reading = read_text("trasnactions in Atlantis in March 2022", tutorial_layer.catalog())
+        assert reading.metric_names() == ["transactions"]
+        assert "Atlantis" in reading.unread and "trasnactions" in reading.unread
+
+
+class TestPluralOfShortNames:
+    """'How many mugs', 'tote bags', 'quick buys': the plural of a member, or of a member's
+    synonym, whose last word has three letters reads as the member (it had been unread)."""
+
+    def test_the_shop_reads_mugs_and_tote_bags(self, shop_layer) -> None:
+        catalog = shop_layer.catalog()
+        for said, member in (("mugs", "Mug, 12 oz"), ("tote bags", "Tote bag & co.")):
+            reading = read_text(f"How many {said} did we sell in 2019?", catalog)
+            assert reading.member_keys() == [("product", member)], said
+            assert reading.unread == []
+
+    def test_the_tutorial_reads_quick_buys(self, tutorial_layer) -> None:
+        reading = read_text("Transactions that were quick buys in March 2022",
+                            tutorial_layer.catalog())
+        assert ("transaction__quick_buy_transaction", "Quick Buy") in reading.member_keys()
+
+
+class TestPlacesInLowerCase:
+    """'flights to honolulu', 'shipments to salt lake city': a place written in lower case that
+    is part of exactly one value of a name column reads as that value, as it does capitalised
+    (it had been unread); a lower-case word that names nothing stays unread."""
+
+    def test_flights(self, flights_layer) -> None:
+        catalog = flights_layer.catalog()
+        for said, name in (("honolulu", "Honolulu Intl"), ("san francisco", "San Francisco Intl")):
+            reading = read_text(f"average air time for flights to {said} in 2013", catalog)
+            assert ("destination_airport_name", name) in reading.member_keys(), said
+            assert reading.unread == []
+        assert "blorp" in read_text("flights to blorp in 2013", catalog).unread
+
+    def test_shipping(self) -> None:
+        for said, name in (("tahoe", "Reno Tahoe Depot"), ("salt lake city", "Salt Lake City Yard")):
+            reading = read_text(f"How many shipments went to {said} in May 2024?", _SHIPPING)
+            assert reading.member_keys() == [("destination_depot", name)], said
+            assert reading.unread == []
