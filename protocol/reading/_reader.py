@@ -218,6 +218,9 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
         [p.span for p in periods.problems]
     own = entry_words(catalog, [m.name for m in by_kind["metric"]],
                       [m.name for m in (*by_kind["dimension"], *by_kind["member"], *excluded)])
+    particles = _particles(text, spans, own, asks)
+    spans += particles
+    taken += [s.span for s in particles]
     unread = tuple(sorted([ReadSpan(words, span, "unreadable", "no catalog entry or grammar reads it")
                            for words, span in unread_spans(text, taken, own)]
                           + _contested(text, catalog, list(by_kind["metric"]), taken, own)
@@ -239,6 +242,22 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                    (*notes, *place_notes(by_kind["member"], catalog, asked)),
                    prefix_doubts([*by_kind["member"], *excluded], catalog, asked)
                    + _day_parts(ranges) + _said_as_verb(text, mentions))
+
+
+_UP = re.compile(r"\b([A-Za-z]+)\s+(up)\b", re.IGNORECASE)
+
+
+def _particles(text: str, spans: list[ReadSpan], own: set[str], asks: Asks) -> list[ReadSpan]:
+    """'Signed up', 'sign up': 'up' after a verb is part of the verb, not a rise, where the verb
+    was read as the named metric's own ('how many new customers signed up') or the two words
+    together are one of the named metric's words ('sign up' of 'signups'); never in a question
+    of change ('how much did revenue go up')."""
+    if asks.change:
+        return []
+    verbs = [s.span for s in spans if s.detail == "the metric's own verb"]
+    return [ReadSpan(m.group(2), m.span(2), "shape", f"part of the verb '{m.group(1)}'")
+            for m in _UP.finditer(text)
+            if m.span(1) in verbs or lemma(m.group(1)) + "up" in own]
 
 
 def _qualifying(reading: Reading, catalog: dict[str, Any]) -> list[ReadSpan]:

@@ -123,3 +123,25 @@ class TestPlacesInLowerCase:
             reading = read_text(f"How many shipments went to {said} in May 2024?", _SHIPPING)
             assert reading.member_keys() == [("destination_depot", name)], said
             assert reading.unread == []
+
+
+class TestSignedUp:
+    """'How many new customers signed up', 'which month did we sign up the most new users':
+    'up' is part of the verb, read where the verb is the metric's own or the two words are one
+    of its names ('signups'); never in a question of change."""
+
+    def test_the_shop_and_the_demo(self, shop_layer, layer) -> None:
+        for catalog, metric in ((shop_layer.catalog(), "new_customers"),
+                                (layer.catalog(), "new_users")):
+            said = metric.replace("_", " ")
+            reading = read_text(f"In which month did we sign up the most {said}?", catalog)
+            assert reading.metric_names() == [metric] and reading.unread == [], metric
+            assert reading.asks.ranking is not None and reading.asks.ranking.grain == "month"
+        change = read_text("Did revenue go up from April to May 2019?", shop_layer.catalog())
+        assert change.asks.change  # 'up' of a change is the change's
+        assert not any(s.detail.startswith("part of the verb") for s in change.spans)
+
+    def test_the_tutorial_reads_its_own_verb(self, tutorial_layer) -> None:
+        reading = read_text("How many new customers signed up on March 7, 2022?",
+                            tutorial_layer.catalog())
+        assert reading.metric_names() == ["new_customers"] and reading.unread == []
