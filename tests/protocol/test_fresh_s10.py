@@ -145,3 +145,26 @@ class TestSignedUp:
         reading = read_text("How many new customers signed up on March 7, 2022?",
                             tutorial_layer.catalog())
         assert reading.metric_names() == ["new_customers"] and reading.unread == []
+
+
+class TestWeekOfAMonth:
+    """'The first week of March 2013' is 1 to 7 March (the question files' gold), 'the second
+    week' 8 to 14, 'the last week of June' its last seven days; it had been unread."""
+
+    CASES = (("the first week of March 2013", "2013-03-01", "2013-03-07"),
+             ("the second week of May 2013", "2013-05-08", "2013-05-14"),
+             ("the last week of June 2013", "2013-06-24", "2013-06-30"))
+
+    def test_flights(self, flights_layer) -> None:
+        for said, start, end in self.CASES:
+            reading = read_text(f"How many flights left JFK in {said}?", flights_layer.catalog())
+            assert [(str(p.period.start), str(p.period.end)) for p in reading.periods] == [
+                (start, end)], said
+            assert reading.unread == []
+
+    def test_tutorial(self, tutorial_layer) -> None:
+        reading = read_text("How many transactions were there in the first week of April 2022?",
+                            tutorial_layer.catalog())
+        assert [(str(p.period.start), str(p.period.end)) for p in reading.periods] == [
+            ("2022-04-01", "2022-04-07")]
+        assert reading.unread == []
