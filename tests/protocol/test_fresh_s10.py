@@ -168,3 +168,28 @@ class TestWeekOfAMonth:
         assert [(str(p.period.start), str(p.period.end)) for p in reading.periods] == [
             ("2022-04-01", "2022-04-07")]
         assert reading.unread == []
+
+
+class TestAFlagSaidAsAWord:
+    """'Large transactions' for `is_large`, 'refunded orders' for `is_refunded`: a true-or-false
+    dimension named 'is X' reads its word X as the rows it holds true of (it had been unread)."""
+
+    def test_tutorial(self, tutorial_layer) -> None:
+        catalog = tutorial_layer.catalog()
+        for text in ("How many large transactions were there in March 2022?",
+                     "How many transactions were large in March 2022?"):
+            reading = read_text(text, catalog)
+            assert reading.member_keys() == [("transaction__is_large", "true")], text
+            assert reading.unread == []
+
+    def test_orders(self) -> None:
+        catalog = {"metrics": {"orders": {"label": "orders", "synonyms": [], "unit": "count",
+                                          "type": "simple", "grains": ["day", "month"],
+                                          "dimensions": ["order__is_refunded", "store"]}},
+                   "dimensions": {"order__is_refunded": {"label": "is refunded",
+                                                         "members": ["false", "true"]},
+                                  "store": {"label": "store", "members": ["Big", "Small"]}},
+                   "tree": {"exact": [], "influence": []}}
+        reading = read_text("How many refunded orders did we have in May 2024?", catalog)
+        assert reading.member_keys() == [("order__is_refunded", "true")]
+        assert reading.unread == []
