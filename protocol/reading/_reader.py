@@ -361,7 +361,8 @@ _HOW_FAR = re.compile(r"\bhow\s+(?:long|far|late|early|often)\b", re.IGNORECASE)
 _AGGREGATE = re.compile(r"\b(?:average|mean|median|typical|total)\s+$", re.IGNORECASE)
 
 
-_ACROSS_ALL = re.compile(r"\b(?:across\s+(?:all|every)|(?:over|for|in|on|at|from|to|of)\s+all)\s+"
+_ACROSS_ALL = re.compile(r"(?:\b(?:across\s+(?:all|every)|(?:over|for|in|on|at|from|to|of)\s+all)|"
+                         r"[,;(]\s*all)\s+"
                          r"(?:of\s+)?(?:the\s+|our\s+)?(?:[\w-]+\s+(?:and|or)\s+)?$", re.IGNORECASE)
 _ACROSS = re.compile(r"\bacross\s+(?:the\s+|our\s+)?$", re.IGNORECASE)
 _AVERAGING = re.compile(r"\b(?:average|mean|typical|overall)\b[^?.;,]*$", re.IGNORECASE)

@@ -193,3 +193,17 @@ class TestAFlagSaidAsAWord:
         reading = read_text("How many refunded orders did we have in May 2024?", catalog)
         assert reading.member_keys() == [("order__is_refunded", "true")]
         assert reading.unread == []
+
+
+class TestAllAfterAComma:
+    """'Revenue overall, all stores, in 2018': 'all <dimension>' set off by a comma is the whole,
+    no filter, as 'across all stores' is (it had been unread)."""
+
+    def test_shop_and_flights(self, shop_layer, flights_layer) -> None:
+        for layer, text, dimension in (
+                (shop_layer, "Revenue overall, all stores, in 2018", "store"),
+                (flights_layer, "Cancellations in 2013, all airlines", "airline")):
+            reading = read_text(text, layer.catalog())
+            assert reading.unread == [] and reading.member_keys() == [], text
+            assert not reading.asks.breakdown
+            assert f"every {dimension}: no filter" in {s.detail for s in reading.spans}
