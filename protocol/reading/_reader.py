@@ -36,7 +36,7 @@ from showwork.protocol.reading.mentions import Mention, contested, find_mentions
 from showwork.protocol.reading.part_periods import part_and_whole, with_enclosing
 from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
 from showwork.protocol.reading.phrasings import dimension_of_word, restate
-from showwork.protocol.reading.spelling import corrections
+from showwork.protocol.reading.spelling import corrections, places_said_as_adjectives, vocabulary
 
 
 @dataclass(frozen=True)
@@ -124,16 +124,19 @@ def _recased(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | N
 
 def _respelled(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
     """A misspelled word ('Revnue', 'Febuary') read as the one catalog or calendar word it is a
-    slip from (spelling.py), when the reading again leaves fewer words unread; the word stays in
-    doubt, so the answer is never served clean."""
+    slip from, a place said as an adjective ('Canadian') as the one member it names (spelling.py),
+    when the reading again leaves fewer words unread; the word stays in doubt, so the answer is
+    never served clean."""
     unread = [(g.span, g.words) for g in reading.gaps] + [(u.span, u.words)
                                                           for u in reading.unread_content]
     said = [((start + w.start(), start + w.end()), w.group(0)) for (start, _end), words in unread
             for w in _WORDS.finditer(words)]
-    fixes = corrections([w for _span, w in said], catalog)
+    fixes = {**places_said_as_adjectives([w for _span, w in said], catalog),
+             **corrections([w for _span, w in said], catalog)}
     slips = [(span, w, fixes[w]) for span, w in said if w in fixes]
     if not slips:
         return reading
+    known = vocabulary(catalog)
     text = reading.text
     for (start, end), _w, fixed in sorted(slips, reverse=True):
         text = text[:start] + fixed + text[end:]
@@ -143,7 +146,7 @@ def _respelled(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str |
     at, doubts = 0, []
     for (start, end), word, fixed in sorted(slips):
         doubts.append(ReadSpan(word, (start + at, start + at + len(fixed)), "unreadable",
-                               f"{fixed!r}, a misspelling"))
+                               f"{fixed!r}, {'a misspelling' if fixed in known else 'its place'}"))
         at += len(fixed) - (end - start)
     return replace(again, doubts=(*again.doubts, *doubts))
 

@@ -1,4 +1,5 @@
-"""A misspelled word read as the one metric word or month name it is one slip from.
+"""A misspelled word read as the one metric word or month name it is one slip from; a place
+said as an adjective ('Canadian') read as the one member it names.
 
 'Revnue from Scotland', 'cancellatons per month', 'items sold in Febuary': a word the reading
 left unread that is one slip (a letter added, dropped, changed, or two neighbours swapped) from
@@ -7,8 +8,10 @@ The question is read again with that word in its place, and the word stays in do
 reading says what it was read as, and the answer is never served clean (Reading.doubts). Two
 candidates, or none: the word stays unread. A member misspelled ('Germny', 'Brookyln') is not
 read so: which member is meant decides whose data answers, so it is refused, naming the closest
-member (the question files' `unknown_member`). The vocabulary is the catalog's own; nothing here
-knows a domain.
+member (the question files' `unknown_member`). A place said as an adjective ('Canadian
+customers', 'German signups') is read as the one member's name or member synonym its stem begins
+('canada', 'germany'), in doubt too. The vocabulary is the catalog's own; nothing here knows a
+domain (no list of countries or peoples).
 """
 
 from __future__ import annotations
@@ -35,6 +38,30 @@ def corrections(words: list[str], catalog: dict[str, Any]) -> dict[str, str]:
         if low in known:
             continue
         near = {k for k in known if abs(len(k) - len(low)) <= 1 and one_slip(low, k)}
+        if len(near) == 1:
+            out[word] = near.pop()
+    return out
+
+
+_ADJECTIVE = re.compile(r"(?P<stem>[A-Z][a-z]{3,}?)(?:ian|ean|an|ese|ish|i)s?")
+"""'Canadian', 'Mexican', 'Chinese', 'British': a capitalised word with an adjective's ending."""
+
+
+def places_said_as_adjectives(words: list[str], catalog: dict[str, Any]) -> dict[str, str]:
+    """'Canadian' to 'canada': each capitalised word with an adjective's ending whose stem begins
+    exactly one member's name or member synonym (one word, at most three letters past the stem),
+    of every dimension; none or several: left alone."""
+    names = {w.lower() for info in (catalog.get("dimensions") or {}).values()
+             for t in (*(str(m) for m in info.get("members") or ()),
+                       *(str(s) for s in (info.get("member_synonyms") or {})))
+             if " " not in t.strip() for w in _LETTERS.findall(t) if len(w) >= MIN_LETTERS}
+    out: dict[str, str] = {}
+    for word in set(words):
+        said = _ADJECTIVE.fullmatch(word)
+        if said is None:
+            continue
+        stem = said["stem"].lower()
+        near = {n for n in names if n.startswith(stem) and len(n) - len(stem) <= 3}
         if len(near) == 1:
             out[word] = near.pop()
     return out

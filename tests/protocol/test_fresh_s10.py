@@ -207,3 +207,21 @@ class TestAllAfterAComma:
             assert reading.unread == [] and reading.member_keys() == [], text
             assert not reading.asks.breakdown
             assert f"every {dimension}: no filter" in {s.detail for s in reading.spans}
+
+
+class TestAPlaceSaidAsAnAdjective:
+    """'Canadian customers', 'German signups': a capitalised word with an adjective's ending
+    whose stem begins exactly one member's name or synonym ('canada', 'germany') reads as that
+    member, in doubt (never clean); a stem that begins none stays unread."""
+
+    def test_shop_and_demo(self, shop_layer, layer) -> None:
+        for catalog, text, key in (
+                (shop_layer.catalog(), "Revenue from Canadian customers in 2019", ("country", "CA")),
+                (shop_layer.catalog(), "British revenue in 2019", ("country", "GB")),
+                (layer.catalog(), "How many German signups in May 2026?", ("country", "DE")),
+                (layer.catalog(), "Brazilian active users in May 2026", ("country", "BR"))):
+            reading = read_text(text, catalog)
+            assert reading.member_keys() == [key], text
+            assert len(reading.doubts) == 1 and reading.unread == [reading.doubts[0].words]
+        assert "Scottish" in read_text("Revenue from Scottish customers in 2019",
+                                       shop_layer.catalog()).unread
