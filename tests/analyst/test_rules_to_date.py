@@ -44,6 +44,16 @@ def _to_date(audit: dict, through: str, day: str) -> None:
     assert audit["grounded"] is True
 
 
+def _first(layer: SemanticLayer, sql: str) -> object:
+    """The one value a raw SQL returns."""
+    cursor = layer.connection.cursor()
+    try:
+        (value,) = cursor.execute(sql).fetchone()
+    finally:
+        cursor.close()
+    return value
+
+
 def _reaudit(record: dict, old: str, new: str) -> set[str]:
     """Codes of the served answer re-audited with `old` written `new` in its prose and claims."""
     served = next(r for r in record["rounds"] if r["round"] == record["served_round"])
@@ -148,12 +158,7 @@ def test_a_ranking_of_periods_ranks_the_whole_ones(request, text, layer_name, co
     assert f"(Ranked over the {covered}.)" in got["answer_text"]
     assert got["decision"] == "serve_with_caveats"
     assert "off_question_window" in {f["code"] for f in got["findings"]}
-    cursor = layer.connection.cursor()
-    try:
-        (want,) = cursor.execute(least).fetchone()
-    finally:
-        cursor.close()
-    assert got["value"] == want
+    assert got["value"] == _first(layer, least)
 
 
 @pytest.mark.parametrize(("text", "layer_name", "top"), [
@@ -172,10 +177,5 @@ def test_a_ranking_of_whole_periods_is_answered_to_date(request, text, layer_nam
     got, _ = _served(layer, text)
     assert got["status"] == "answered", got.get("refusal_reason")
     assert "to date, through " in got["answer_text"]
-    cursor = layer.connection.cursor()
-    try:
-        (want,) = cursor.execute(top).fetchone()
-    finally:
-        cursor.close()
-    assert got["value"] == want
+    assert got["value"] == _first(layer, top)
     assert "unread_answer" not in {f["code"] for f in got["findings"]}

@@ -4,19 +4,9 @@ Each on two domains."""
 
 from __future__ import annotations
 
-from typing import Any
+from shipping import with_depots
 
 from showwork.protocol.reading import read_text
-
-_SHIPPING: dict[str, Any] = {
-    "metrics": {"shipments": {"label": "shipments", "synonyms": [], "previous_names": [],
-                              "grains": ["day", "month"], "unit": "count", "type": "simple",
-                              "dimensions": ["destination_depot"]}},
-    "dimensions": {"destination_depot": {
-        "label": "destination depot", "pattern": None,
-        "values": ["Dallas Hub", "Reno Tahoe Depot", "Salt Lake City Yard"]}},
-    "tree": {"exact": [], "influence": []},
-}
 
 
 class TestHowMuchIsAnAmount:
@@ -119,8 +109,9 @@ class TestPlacesInLowerCase:
         assert "blorp" in read_text("flights to blorp in 2013", catalog).unread
 
     def test_shipping(self) -> None:
+        depots = with_depots(["Dallas Hub", "Reno Tahoe Depot", "Salt Lake City Yard"])
         for said, name in (("tahoe", "Reno Tahoe Depot"), ("salt lake city", "Salt Lake City Yard")):
-            reading = read_text(f"How many shipments went to {said} in May 2024?", _SHIPPING)
+            reading = read_text(f"How many shipments went to {said} in May 2024?", depots)
             assert reading.member_keys() == [("destination_depot", name)], said
             assert reading.unread == []
 
