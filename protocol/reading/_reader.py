@@ -109,7 +109,8 @@ def _recased(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | N
     """'flights to honolulu', 'from ewr to lax': unread words written in lower case read as the
     name they would be capitalised ('Honolulu', part of one airport's name), else, of four
     letters at most, as the code they would be in capitals ('LAX'), when the reading again
-    leaves fewer words unread; what they were read as is said, as for any place or member."""
+    leaves fewer words unread and every word so written is read; what they were read as is
+    said, as for any place or member."""
     for case in (str.capitalize, str.upper):
         unread = [(g.span, g.words) for g in reading.gaps] + [(u.span, u.words)
                                                               for u in reading.unread_content]
@@ -122,7 +123,9 @@ def _recased(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | N
         for (start, end), word in said:
             text = text[:start] + case(word) + text[end:]
         again = _read_text(text, catalog, as_of)
-        reading = again if len(again.unread) < len(reading.unread) else reading
+        still = {w.lower() for u in again.unread for w in _WORDS.findall(u)}
+        if len(again.unread) < len(reading.unread) and not still & {w for _s, w in said}:
+            reading = again  # every word re-cased read ('by HOUR of the DAY' is no airport)
     return reading
 
 

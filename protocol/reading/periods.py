@@ -434,8 +434,10 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
      r"sunday)s?\b(?!,?\s+(?:\d|the\s+\d))", _weekday, _needs(("day",))),
     (rf"\b{DAY_RE}", _single_day, _DIGITS),
     (r"\b(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])\b(?!-\d)", _iso_month, _DIGITS),
-    (rf"\b(?P<m>{MONTH_RE})\b\.?,?\s+(?P<y>{_YEAR})\b", _named_month, _MONTH_DAY),
-    (rf"\b(?P<m>{MONTH_RE})\b\.?(?P<y>)(?!\s*\d)", _lone_month, _needs(MONTH)),
+    (rf"\b(?:(?:the\s+)?month\s+of\s+)?(?P<m>{MONTH_RE})\b\.?,?\s+(?P<y>{_YEAR})\b", _named_month,
+     _MONTH_DAY),
+    (rf"\b(?:(?:the\s+)?month\s+of\s+)?(?P<m>{MONTH_RE})\b\.?(?P<y>)(?!\s*\d)", _lone_month,
+     _needs(MONTH)),
     (rf"\b(?P<lead>(?:calendar\s+)?year\s+|CY\s?)?(?P<y>{_YEAR})\b(?![-/]\d)", _year, _DIGITS),
     (rf"\b(?:the\s+)?(?:last|past|previous|prior)\s+{_N}\s+(?P<u>days?|weeks?|months?|quarters?"
      r"|years?)\b", _last_n, _needs(("last", "past", "previous", "prior"))),

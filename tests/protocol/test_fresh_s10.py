@@ -227,6 +227,8 @@ class TestCodesInLowerCase:
                             flights_layer.catalog())
         assert reading.member_keys() == [("origin", "EWR"), ("destination", "LAX")]
         assert reading.unread == []
+        hours = read_text("number of flights by hour of the day", flights_layer.catalog())
+        assert hours.member_keys() == []  # 'day' is no airport DAY while 'hour' stays unread
 
     def test_shipping(self) -> None:
         catalog = with_depots(["Dallas Hub"])
@@ -236,3 +238,16 @@ class TestCodesInLowerCase:
         reading = read_text("How many shipments went to rno in May 2024?", catalog)
         assert reading.member_keys() == [("depot_code", "RNO")]
         assert reading.unread == []
+
+
+class TestTheMonthOf:
+    """'In the month of May': the month, its words read (they had been unread)."""
+
+    def test_flights_and_shop(self, flights_layer, shop_layer) -> None:
+        for layer, text, start in (
+                (flights_layer, "How many flights took off from LGA in the month of May?",
+                 "2013-05-01"),
+                (shop_layer, "revenue in the month of june 2019", "2019-06-01")):
+            reading = read_text(text, layer.catalog())
+            assert [str(p.period.start) for p in reading.periods] == [start], text
+            assert reading.unread == []
