@@ -1303,6 +1303,10 @@ def _unit_total(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> 
 
 _VERB_ASKED = re.compile(r"\bhow\s+(?:many|much)\b[^?,;]*?\b(?:did|do|does|have|has|had|was|were|"
                          r"is|are)\s+(?:(?:we|they|you|it)\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
+_VERB_RANKED = re.compile(r"\bwhich\s+[\w'’-]+(?:\s+[\w'’-]+)?\s+(?P<verb>[a-z]+)\s+the\s+"
+                          r"(?:most|fewest|least|highest|lowest)\b", re.IGNORECASE)
+"""'Which store sold the most jaffles': the verb of a ranking names the metric as 'how many …
+did it sell' does."""
 _DETERMINER = re.compile(r"each|every|the|our|a|an", re.IGNORECASE)
 _SUBJECT_VERB = re.compile(r"\s*(?:(?:each|every|the|our|a|an)\s+)?(?P<subject>[\w'’ -]+?)\s+"
                            r"(?P<verb>[a-z]+)\b(?=\s+(?:in|on|at|during|for|from|to|between|"
@@ -1335,7 +1339,7 @@ def _verb_named(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> 
     None or several: the verb stays unread."""
     if any(m.kind == "metric" for m in mentions):
         return []
-    asked = _VERB_ASKED.search(text)
+    asked = _VERB_ASKED.search(text) or _VERB_RANKED.search(text)
     if asked is None:
         return []
     said: tuple[str, tuple[int, int]] | None = (asked["verb"], asked.span("verb"))

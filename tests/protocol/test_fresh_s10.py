@@ -251,3 +251,17 @@ class TestTheMonthOf:
             reading = read_text(text, layer.catalog())
             assert [str(p.period.start) for p in reading.periods] == [start], text
             assert reading.unread == []
+
+
+class TestTheVerbOfARanking:
+    """'Which store sold the most jaffles', 'which country altered the most': the verb of a
+    ranking names the one summed metric whose own words hold it, as 'how many did we sell'
+    does (it had been unread)."""
+
+    def test_shop_and_tutorial(self, shop_layer, tutorial_layer) -> None:
+        for layer, text, metric in (
+                (shop_layer, "Which store sold the most jaffles in 2019?", "items_sold"),
+                (tutorial_layer, "Which country altered the most in March 2022?", "alterations")):
+            reading = read_text(text, layer.catalog())
+            assert reading.metric_names() == [metric], text
+            assert reading.asks.ranking is not None and reading.unread == []
