@@ -866,18 +866,25 @@ _THE_YEAR = re.compile(r"\b(?:of|in|during|for|over|across)\s+(the\s+year)\b", r
 def _the_year(text: str, periods: Periods, mentions: list[Mention], catalog: dict[str, Any]
               ) -> Periods:
     """'The busiest day of the year': with no period named, the one calendar year every named
-    metric's data lies in; data across several years leaves the words unread."""
+    metric's data lies in; data across several years leaves the words unread. 'The second half
+    of the year': a period named without its year, in that year, is read with the words."""
     said = _THE_YEAR.search(text)
     entries = catalog.get("metrics") or {}
     named = [m.name for m in mentions if m.kind == "metric"] or list(entries)  # 'the busiest day'
     infos = [(entries.get(name) or {}).get("coverage") or {} for name in named]
-    if said is None or periods.found or not infos or not all(i.get("start") and i.get("end")
-                                                               for i in infos):
+    if said is None or not infos or not all(i.get("start") and i.get("end") for i in infos):
         return periods
     years = {str(i[k])[:4] for i in infos for k in ("start", "end")}
     if len(years) != 1:
         return periods
     year = int(years.pop())
+    if periods.found:  # 'the second half of the year': that year's, the words read with it
+        return Periods(tuple(replace(p, words=text[p.span[0]:said.end()],
+                                     span=(p.span[0], said.end()))
+                             if not text[p.span[1]:said.start()].strip()
+                             and not re.search(r"\d", p.words) and p.period.start.year == year
+                             and p.period.end.year == year else p for p in periods.found),
+                       periods.compare, periods.problems)
     found = PeriodMention(Period(dt.date(year, 1, 1), dt.date(year, 12, 31), "year"),
                           said.group(1), said.span(1))
     return Periods((found,), periods.compare, periods.problems)

@@ -265,3 +265,22 @@ class TestTheVerbOfARanking:
             reading = read_text(text, layer.catalog())
             assert reading.metric_names() == [metric], text
             assert reading.asks.ranking is not None and reading.unread == []
+
+
+class TestAPeriodOfTheYear:
+    """'The second half of the year', 'March of the year': a period named without its year,
+    where every named metric's data lies in one year, is that year's, the words read with it
+    (they had been unread); data across years leaves them unread."""
+
+    def test_flights_and_tutorial(self, flights_layer, tutorial_layer, shop_layer) -> None:
+        for layer, text, window in (
+                (flights_layer, "total cancellations in the second half of the year",
+                 ("2013-07-01", "2013-12-31")),
+                (tutorial_layer, "How many transactions were there in March of the year?",
+                 ("2022-03-01", "2022-03-31"))):
+            reading = read_text(text, layer.catalog())
+            assert [(str(p.period.start), str(p.period.end)) for p in reading.periods] == [
+                window], text
+            assert reading.unread == []
+        assert "year" in read_text("revenue in the second half of the year",
+                                   shop_layer.catalog()).unread  # 2018 and 2019
