@@ -881,7 +881,7 @@ def _the_year(text: str, periods: Periods, mentions: list[Mention], catalog: dic
     if periods.found:  # 'the second half of the year': that year's, the words read with it
         return Periods(tuple(replace(p, words=text[p.span[0]:said.end()],
                                      span=(p.span[0], said.end()))
-                             if not text[p.span[1]:said.start()].strip()
+                             if p.span[1] <= said.start() and not text[p.span[1]:said.start()].strip()
                              and not re.search(r"\d", p.words) and p.period.start.year == year
                              and p.period.end.year == year else p for p in periods.found),
                        periods.compare, periods.problems)

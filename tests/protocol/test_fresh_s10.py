@@ -284,3 +284,22 @@ class TestAPeriodOfTheYear:
             assert reading.unread == []
         assert "year" in read_text("revenue in the second half of the year",
                                    shop_layer.catalog()).unread  # 2018 and 2019
+
+
+class TestAnnual:
+    """'What fraction of Delta's annual flights happened in July': 'annual' ('yearly',
+    'quarterly') is the year (quarter) holding the other period named, as 'the year's' is."""
+
+    def test_flights_and_shop(self, flights_layer, shop_layer) -> None:
+        for layer, text, windows in (
+                (flights_layer, "What fraction of Delta's annual flights happened in July?",
+                 [("2013-01-01", "2013-12-31"), ("2013-07-01", "2013-07-31")]),
+                (shop_layer, "What fraction of our quarterly revenue came in May 2019?",
+                 [("2019-04-01", "2019-06-30"), ("2019-05-01", "2019-05-31")])):
+            reading = read_text(text, layer.catalog())
+            assert sorted((str(p.period.start), str(p.period.end))
+                          for p in reading.periods) == windows, text
+            assert reading.asks.share is not None and reading.unread == []
+        said = read_text("What fraction of the year's cancellations happened in February?",
+                         flights_layer.catalog())
+        assert [p.words for p in said.periods] == ["the year's", "February"]
