@@ -106,27 +106,23 @@ def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None
 
 
 def _recased(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
-    """'flights to honolulu', 'from ewr to lax': unread words written in lower case read as the
-    name they would be capitalised ('Honolulu', part of one airport's name), else, of four
-    letters at most, as the code they would be in capitals ('LAX'), when the reading again
-    leaves fewer words unread and every word so written is read; what they were read as is
-    said, as for any place or member."""
-    for case in (str.capitalize, str.upper):
-        unread = [(g.span, g.words) for g in reading.gaps] + [(u.span, u.words)
-                                                              for u in reading.unread_content]
-        said = [((start + w.start(), start + w.end()), w.group(0))
-                for (start, _end), words in unread for w in _WORDS.finditer(words)
-                if w.group(0).islower() and 3 <= len(w.group(0)) <= (4 if case is str.upper else 99)]
-        if not said:
-            continue
-        text = reading.text
-        for (start, end), word in said:
-            text = text[:start] + case(word) + text[end:]
-        again = _read_text(text, catalog, as_of)
-        still = {w.lower() for u in again.unread for w in _WORDS.findall(u)}
-        if len(again.unread) < len(reading.unread) and not still & {w for _s, w in said}:
-            reading = again  # every word re-cased read ('by HOUR of the DAY' is no airport)
-    return reading
+    """'flights to honolulu': unread words written in lower case read as the name they would be
+    capitalised ('Honolulu', part of one airport's name), when the reading again leaves fewer
+    words unread and every word so written is read; what they were read as is said, as for any
+    place. A code in lower case ('lax') stays a word, unread: the refusal offers the member."""
+    unread = [(g.span, g.words) for g in reading.gaps] + [(u.span, u.words)
+                                                          for u in reading.unread_content]
+    said = [((start + w.start(), start + w.end()), w.group(0)) for (start, _end), words in unread
+            for w in _WORDS.finditer(words) if w.group(0).islower() and len(w.group(0)) >= 3]
+    if not said:
+        return reading
+    text = reading.text
+    for (start, end), word in said:
+        text = text[:start] + word.capitalize() + text[end:]
+    again = _read_text(text, catalog, as_of)
+    still = {w.lower() for u in again.unread for w in _WORDS.findall(u)}
+    return again if len(again.unread) < len(reading.unread) and not still & {
+        w for _s, w in said} else reading
 
 
 def _respelled(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:

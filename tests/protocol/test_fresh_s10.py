@@ -107,6 +107,7 @@ class TestPlacesInLowerCase:
             assert ("destination_airport_name", name) in reading.member_keys(), said
             assert reading.unread == []
         assert "blorp" in read_text("flights to blorp in 2013", catalog).unread
+        assert "lax" in read_text("flights to lax in 2013", catalog).unread  # a code: a word
 
     def test_shipping(self) -> None:
         depots = with_depots(["Dallas Hub", "Reno Tahoe Depot", "Salt Lake City Yard"])
@@ -216,28 +217,6 @@ class TestAPlaceSaidAsAnAdjective:
             assert len(reading.doubts) == 1 and reading.unread == [reading.doubts[0].words]
         assert "Scottish" in read_text("Revenue from Scottish customers in 2019",
                                        shop_layer.catalog()).unread
-
-
-class TestCodesInLowerCase:
-    """'from ewr to lax': an unread word of four letters at most written in lower case reads as
-    the code it would be in capitals (a destination matched by its pattern, a country code)."""
-
-    def test_flights(self, flights_layer) -> None:
-        reading = read_text("how many flights were there from ewr to lax in q2 2013",
-                            flights_layer.catalog())
-        assert reading.member_keys() == [("origin", "EWR"), ("destination", "LAX")]
-        assert reading.unread == []
-        hours = read_text("number of flights by hour of the day", flights_layer.catalog())
-        assert hours.member_keys() == []  # 'day' is no airport DAY while 'hour' stays unread
-
-    def test_shipping(self) -> None:
-        catalog = with_depots(["Dallas Hub"])
-        catalog["dimensions"]["depot_code"] = {"label": "depot code", "members": None,
-                                               "pattern": "^[A-Z]{3}$", "values": ["DAL", "RNO"]}
-        catalog["metrics"]["shipments"]["dimensions"] = ["destination_depot", "depot_code"]
-        reading = read_text("How many shipments went to rno in May 2024?", catalog)
-        assert reading.member_keys() == [("depot_code", "RNO")]
-        assert reading.unread == []
 
 
 class TestTheMonthOf:
