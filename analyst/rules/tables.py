@@ -8,6 +8,7 @@ gives them. The headline `value` is a ranking's top member, else null.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from showwork.analyst.rules import catalog as cat
@@ -61,11 +62,26 @@ def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
     # a breakdown or ranking by members over a window the data begins or ends inside is
     # answered and says so; a series when its first and last periods are the partial rows the
     # audit caveats (whole periods missing before the data begins would read as none); a ranking
-    # of periods never (a partial period would read as a small one)
+    # of periods over the whole periods the data covers only (a partial period would read as a
+    # small one: it is left out, and the answer says so)
     series = bool(q.grain and not q.rank)
-    if why := r.unusable("query", begun=not q.grain or (series and _begins_in_first(q, r)),
-                         to_date=not q.grain or series or _ends_whole(q, r)):
+    periods_ranked = bool(q.grain and q.rank and not q.group_by)
+    if why := r.unusable("query", begun=not q.grain or periods_ranked
+                         or (series and _begins_in_first(q, r)),
+                         to_date=not q.grain or series or periods_ranked):
         return out.refused(why)
+    if periods_ranked and any(row.get("partial") for row in r.rows()):
+        # asked again over the whole periods the data covers
+        whole = _whole_periods(q, r)
+        if whole is None:
+            return out.refused(r.partial_reason())
+        q = replace(q, window=whole)
+        r = yield Call("query", {**args, "window": window_json(whole)},
+                       f"{metric} by {q.grain} over the whole {q.grain}s the data covers, {whole}")
+        if why := r.unusable("query"):
+            return out.refused(why)
+        out = replace(out, notes=[*out.notes, f"(Ranked over the {q.grain}s the data covers "
+                                              f"whole: {window_words(str(whole))}.)"])
     out = begun(out, r, q.window)
     keys = (r.result or {}).get("keys") or []
     rows = [row for row in r.rows() if row["values"][metric]["value"] is not None]
@@ -84,6 +100,17 @@ def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
                         None, values=listed)
 
 
+def _whole_periods(q: Understood, r: Outcome) -> Window | None:
+    """The periods of the grain the data covers whole, within a window it covers in part: from
+    the first whole period's start to the last whole one's end; None when none is whole."""
+    key = ((r.result or {}).get("keys") or [None])[0]
+    starts = sorted(dt.date.fromisoformat(str(row["key"][key])[:10]) for row in r.rows()
+                    if key and not row.get("partial"))
+    if not starts or q.grain is None:
+        return None
+    return Window(starts[0], periods(Window(starts[-1], starts[-1]), q.grain)[0].end)
+
+
 def _begins_in_first(q: Understood, r: Outcome) -> bool:
     """The data begins inside the series' first period: that period is a partial row (the
     audit's `partial_period` caveats its claim), and no whole period is missing before it."""
@@ -94,14 +121,6 @@ def _begins_in_first(q: Understood, r: Outcome) -> bool:
     return bool(first) and dt.date.fromisoformat(day) <= first[0].end
 
 
-def _ends_whole(q: Understood, r: Outcome) -> bool:
-    """The data ends on the last day of a period of the grain ('the best day for orders in
-    2019', data through 14 August): every period ranked is whole, none reads as a small one."""
-    day = r.data_ends()
-    if day is None or q.grain is None:
-        return False
-    last = dt.date.fromisoformat(day)
-    return periods(Window(last, last), q.grain)[0].end == last
 
 
 def _unnamed(catalog: dict[str, Any], key: str, rows: list[dict[str, Any]]) -> str:

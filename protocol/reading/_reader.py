@@ -36,6 +36,7 @@ from showwork.protocol.reading.mentions import Mention, contested, find_mentions
 from showwork.protocol.reading.part_periods import part_and_whole, with_enclosing
 from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
 from showwork.protocol.reading.phrasings import dimension_of_word, restate
+from showwork.protocol.reading.spelling import corrections, places_said_as_adjectives, vocabulary
 
 
 @dataclass(frozen=True)
@@ -98,10 +99,59 @@ def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None
     catalog's `as_of`, never the wall clock. 'How many X' is read as 'the number of X' when X
     alone names no metric (the reading's `text` is then the text so read)."""
     reading = _read_text(text, catalog, as_of)
-    if reading.metrics or not _HOW_MANY.search(text):
+    if not reading.metrics and _HOW_MANY.search(text):
+        again = _read_text(_HOW_MANY.sub("the number of", text), catalog, as_of)
+        reading = again if again.metrics else reading
+    return _respelled(_recased(reading, catalog, as_of), catalog, as_of)
+
+
+def _recased(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
+    """'flights to honolulu': unread words written in lower case read as the name they would be
+    capitalised ('Honolulu', part of one airport's name), when the reading again leaves fewer
+    words unread and every word so written is read; what they were read as is said, as for any
+    place. A code in lower case ('lax') stays a word, unread: the refusal offers the member."""
+    unread = [(g.span, g.words) for g in reading.gaps] + [(u.span, u.words)
+                                                          for u in reading.unread_content]
+    said = [((start + w.start(), start + w.end()), w.group(0)) for (start, _end), words in unread
+            for w in _WORDS.finditer(words) if w.group(0).islower() and len(w.group(0)) >= 3]
+    if not said:
         return reading
-    again = _read_text(_HOW_MANY.sub("the number of", text), catalog, as_of)
-    return again if again.metrics else reading
+    text = reading.text
+    for (start, end), word in said:
+        text = text[:start] + word.capitalize() + text[end:]
+    again = _read_text(text, catalog, as_of)
+    still = {w.lower() for u in again.unread for w in _WORDS.findall(u)}
+    return again if len(again.unread) < len(reading.unread) and not still & {
+        w for _s, w in said} else reading
+
+
+def _respelled(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
+    """A misspelled word ('Revnue', 'Febuary') read as the one catalog or calendar word it is a
+    slip from, a place said as an adjective ('Canadian') as the one member it names (spelling.py),
+    when the reading again leaves fewer words unread; the word stays in doubt, so the answer is
+    never served clean."""
+    unread = [(g.span, g.words) for g in reading.gaps] + [(u.span, u.words)
+                                                          for u in reading.unread_content]
+    said = [((start + w.start(), start + w.end()), w.group(0)) for (start, _end), words in unread
+            for w in _WORDS.finditer(words)]
+    fixes = {**places_said_as_adjectives([w for _span, w in said], catalog),
+             **corrections([w for _span, w in said], catalog)}
+    slips = [(span, w, fixes[w]) for span, w in said if w in fixes]
+    if not slips:
+        return reading
+    known = vocabulary(catalog)
+    text = reading.text
+    for (start, end), _w, fixed in sorted(slips, reverse=True):
+        text = text[:start] + fixed + text[end:]
+    again = read_text(text, catalog, as_of=as_of)
+    if len(again.unread) >= len(reading.unread):
+        return reading
+    at, doubts = 0, []
+    for (start, end), word, fixed in sorted(slips):
+        doubts.append(ReadSpan(word, (start + at, start + at + len(fixed)), "unreadable",
+                               f"{fixed!r}, {'a misspelling' if fixed in known else 'its place'}"))
+        at += len(fixed) - (end - start)
+    return replace(again, doubts=(*again.doubts, *doubts))
 
 
 def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
@@ -174,6 +224,9 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
         [p.span for p in periods.problems]
     own = entry_words(catalog, [m.name for m in by_kind["metric"]],
                       [m.name for m in (*by_kind["dimension"], *by_kind["member"], *excluded)])
+    particles = _particles(text, spans, own, asks)
+    spans += particles
+    taken += [s.span for s in particles]
     unread = tuple(sorted([ReadSpan(words, span, "unreadable", "no catalog entry or grammar reads it")
                            for words, span in unread_spans(text, taken, own)]
                           + _contested(text, catalog, list(by_kind["metric"]), taken, own)
@@ -195,6 +248,22 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                    (*notes, *place_notes(by_kind["member"], catalog, asked)),
                    prefix_doubts([*by_kind["member"], *excluded], catalog, asked)
                    + _day_parts(ranges) + _said_as_verb(text, mentions))
+
+
+_UP = re.compile(r"\b([A-Za-z]+)\s+(up)\b", re.IGNORECASE)
+
+
+def _particles(text: str, spans: list[ReadSpan], own: set[str], asks: Asks) -> list[ReadSpan]:
+    """'Signed up', 'sign up': 'up' after a verb is part of the verb, not a rise, where the verb
+    was read as the named metric's own ('how many new customers signed up') or the two words
+    together are one of the named metric's words ('sign up' of 'signups'); never in a question
+    of change ('how much did revenue go up')."""
+    if asks.change:
+        return []
+    verbs = [s.span for s in spans if s.detail == "the metric's own verb"]
+    return [ReadSpan(m.group(2), m.span(2), "shape", f"part of the verb '{m.group(1)}'")
+            for m in _UP.finditer(text)
+            if m.span(1) in verbs or lemma(m.group(1)) + "up" in own]
 
 
 def _qualifying(reading: Reading, catalog: dict[str, Any]) -> list[ReadSpan]:
@@ -298,7 +367,8 @@ _HOW_FAR = re.compile(r"\bhow\s+(?:long|far|late|early|often)\b", re.IGNORECASE)
 _AGGREGATE = re.compile(r"\b(?:average|mean|median|typical|total)\s+$", re.IGNORECASE)
 
 
-_ACROSS_ALL = re.compile(r"\b(?:across\s+(?:all|every)|(?:over|for|in|on|at|from|to|of)\s+all)\s+"
+_ACROSS_ALL = re.compile(r"(?:\b(?:across\s+(?:all|every)|(?:over|for|in|on|at|from|to|of)\s+all)|"
+                         r"[,;(]\s*all)\s+"
                          r"(?:of\s+)?(?:the\s+|our\s+)?(?:[\w-]+\s+(?:and|or)\s+)?$", re.IGNORECASE)
 _ACROSS = re.compile(r"\bacross\s+(?:the\s+|our\s+)?$", re.IGNORECASE)
 _AVERAGING = re.compile(r"\b(?:average|mean|typical|overall)\b[^?.;,]*$", re.IGNORECASE)
@@ -792,18 +862,25 @@ _THE_YEAR = re.compile(r"\b(?:of|in|during|for|over|across)\s+(the\s+year)\b", r
 def _the_year(text: str, periods: Periods, mentions: list[Mention], catalog: dict[str, Any]
               ) -> Periods:
     """'The busiest day of the year': with no period named, the one calendar year every named
-    metric's data lies in; data across several years leaves the words unread."""
+    metric's data lies in; data across several years leaves the words unread. 'The second half
+    of the year': a period named without its year, in that year, is read with the words."""
     said = _THE_YEAR.search(text)
     entries = catalog.get("metrics") or {}
     named = [m.name for m in mentions if m.kind == "metric"] or list(entries)  # 'the busiest day'
     infos = [(entries.get(name) or {}).get("coverage") or {} for name in named]
-    if said is None or periods.found or not infos or not all(i.get("start") and i.get("end")
-                                                               for i in infos):
+    if said is None or not infos or not all(i.get("start") and i.get("end") for i in infos):
         return periods
     years = {str(i[k])[:4] for i in infos for k in ("start", "end")}
     if len(years) != 1:
         return periods
     year = int(years.pop())
+    if periods.found:  # 'the second half of the year': that year's, the words read with it
+        return Periods(tuple(replace(p, words=text[p.span[0]:said.end()],
+                                     span=(p.span[0], said.end()))
+                             if p.span[1] <= said.start() and not text[p.span[1]:said.start()].strip()
+                             and not re.search(r"\d", p.words) and p.period.start.year == year
+                             and p.period.end.year == year else p for p in periods.found),
+                       periods.compare, periods.problems)
     found = PeriodMention(Period(dt.date(year, 1, 1), dt.date(year, 12, 31), "year"),
                           said.group(1), said.span(1))
     return Periods((found,), periods.compare, periods.problems)
@@ -1229,6 +1306,10 @@ def _unit_total(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> 
 
 _VERB_ASKED = re.compile(r"\bhow\s+(?:many|much)\b[^?,;]*?\b(?:did|do|does|have|has|had|was|were|"
                          r"is|are)\s+(?:(?:we|they|you|it)\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
+_VERB_RANKED = re.compile(r"\bwhich\s+[\w'’-]+(?:\s+[\w'’-]+)?\s+(?P<verb>[a-z]+)\s+the\s+"
+                          r"(?:most|fewest|least|highest|lowest)\b", re.IGNORECASE)
+"""'Which store sold the most jaffles': the verb of a ranking names the metric as 'how many …
+did it sell' does."""
 _DETERMINER = re.compile(r"each|every|the|our|a|an", re.IGNORECASE)
 _SUBJECT_VERB = re.compile(r"\s*(?:(?:each|every|the|our|a|an)\s+)?(?P<subject>[\w'’ -]+?)\s+"
                            r"(?P<verb>[a-z]+)\b(?=\s+(?:in|on|at|during|for|from|to|between|"
@@ -1256,11 +1337,12 @@ def _verb_named(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> 
     """'How many Chai Lattes did we sell', 'how many were cancelled at JFK': where no metric is
     named, the verb of a question of quantity names the one metric whose own name, label or
     synonyms hold a form of it (`sold` of `items_sold`, `cancelled` of `cancelled_flights`),
-    a simple sum or count that carries every dimension the question names a member of. None or
-    several: the verb stays unread."""
+    a simple sum or count that carries every dimension the question names a member of; 'how
+    much' asks an amount, never a count ('how much did the store sell' is not its units sold).
+    None or several: the verb stays unread."""
     if any(m.kind == "metric" for m in mentions):
         return []
-    asked = _VERB_ASKED.search(text)
+    asked = _VERB_ASKED.search(text) or _VERB_RANKED.search(text)
     if asked is None:
         return []
     said: tuple[str, tuple[int, int]] | None = (asked["verb"], asked.span("verb"))
@@ -1276,8 +1358,10 @@ def _verb_named(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> 
     for m in mentions:  # one member's span may be read in two dimensions: either will do
         if m.kind == "member":
             named.setdefault(m.span, set()).add(m.name)
+    amount = asked.group(0).lower().split()[1] == "much"  # 'how much … sell': never a count
     found = [name for name, info in (catalog.get("metrics") or {}).items()
              if verb in _own_lemmas(name, info) and _summed(name, info)
+             and not (amount and info.get("unit") == "count")
              and all(dims & set(info.get("dimensions") or ()) for dims in named.values())]
     if len(found) > 1:  # 'Cancellations', not 'Cancellations in Mexico': the one named so alone
         found = [name for name in found

@@ -265,7 +265,7 @@ def _member_phrase(word: str, dim: str, member: str, how: How, dim_words: list[s
 def _member_forms(word: str) -> list[str]:
     """A member, the plural of a lower-case word member ("jaffle" → "jaffles"), and a name
     without its apostrophes ("O'Hare Airport" → "OHare Airport", which reads "ohare airport")."""
-    if re.fullmatch(r"[a-z]{4,}", word) and not word.endswith("s"):
+    if re.fullmatch(r"[a-z]{3,}", word) and not word.endswith("s"):
         return [word, plural(word)]
     squeezed = re.sub(r"(?<=\w)['’](?=\w)", "", word)
     forms = [word, squeezed] if squeezed != word else [word]
@@ -275,8 +275,20 @@ def _member_forms(word: str) -> list[str]:
     return forms
 
 
-_LAST_WORD = re.compile(r"(?P<head>.*[\s-])(?P<last>[A-Za-z]{4,})")
+_LAST_WORD = re.compile(r"(?P<head>.*[\s-])(?P<last>[A-Za-z]{3,})")
 """A name of several words and its last word."""
+
+
+_STATE = re.compile(r"(?:is|has)[ _](?P<state>[a-z]+(?:[ _][a-z]+)?)", re.IGNORECASE)
+
+
+def _state_word(name: str, label: str | None, members: tuple[Any, ...]) -> list[str]:
+    """'Large' of a true-or-false dimension named 'is large' (`is_large`): the rows it holds
+    true of ('large transactions'), as its one member synonym; '' when it is no such flag."""
+    if {str(m).lower() for m in members} != {"true", "false"}:
+        return []
+    said = _STATE.fullmatch(str(label or "")) or _STATE.fullmatch(name.split("__")[-1])
+    return [said["state"].replace("_", " ").lower()] if said else []
 
 
 @lru_cache(maxsize=16)
@@ -289,6 +301,7 @@ def _dimension_scanners(key: tuple) -> tuple[Scanner, Scanner]:
         spoken = [w for w, _how in words]
         written: list[tuple[str, str, How]] = [(str(m), str(m), "member") for m in members]
         written += [(w, str(m), "member_synonym") for w, m in member_synonyms]
+        written += [(w, "true", "member_synonym") for w in _state_word(name, label, members)]
         for word, member, how in written:
             member_rows += [_member_phrase(w, name, member, how, spoken)
                             for w in _member_forms(word)]

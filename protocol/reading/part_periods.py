@@ -11,8 +11,10 @@ from showwork.protocol.reading._calendar import Period, months
 from showwork.protocol.reading._words import overlaps
 from showwork.protocol.reading.periods import PeriodMention, Periods
 
-_THE_WHOLE = re.compile(r"\b(?:the|that)\s+(year|quarter)(?:'s|’s)?(?![\w-])", re.IGNORECASE)
-"""'the year's', 'that quarter': the year or quarter that holds the other period named."""
+_THE_WHOLE = re.compile(r"\b(?:(?:the|that)\s+(year|quarter)(?:'s|’s)?|(annual|yearly|quarterly))"
+                        r"(?![\w-])", re.IGNORECASE)
+"""'the year's', 'that quarter', 'annual': the year or quarter that holds the other period
+named."""
 
 
 def with_enclosing(text: str, periods: Periods) -> Periods:
@@ -24,7 +26,8 @@ def with_enclosing(text: str, periods: Periods) -> Periods:
     for said in _THE_WHOLE.finditer(text):
         if overlaps(said.span(), [other.span]):
             continue
-        whole = _holding(other.period, said.group(1).lower())
+        unit = (said.group(1) or ("quarter" if said.group(2).lower() == "quarterly" else "year"))
+        whole = _holding(other.period, unit.lower())
         if whole is not None:
             found = sorted((*periods.found, PeriodMention(whole, said.group(0), said.span())),
                            key=lambda p: p.span)

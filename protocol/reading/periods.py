@@ -183,6 +183,20 @@ def _month_range(m: re.Match[str], ctx: _Context) -> Period:
     return _ordered(start, end, m.group(0))
 
 
+def _week_of_month(m: re.Match[str], ctx: _Context) -> Period:
+    """'The first week of March 2013' (1 to 7 March), 'the second week of April' (8 to 14),
+    'the last week of June' (its last seven days): seven days counted from the month's start or
+    back from its end, not the calendar weeks that touch it."""
+    y, month = ctx.year_of(m.group("y")), MONTHS[m.group("m").lower().rstrip(".")]
+    said = m.group("o").lower()
+    if said in ("last", "final"):
+        end = add_months(dt.date(y, month, 1), 1) - dt.timedelta(days=1)
+        return Period(end - dt.timedelta(days=6), end, "range")
+    n = int(said[0]) if said[0].isdigit() else _ORDINALS.index(said) + 1
+    start = dt.date(y, month, 7 * n - 6)
+    return Period(start, start + dt.timedelta(days=6), "range")
+
+
 def _ordered(start: dt.date, end: dt.date, words: str) -> Period:
     if end < start:
         raise _Unreadable("ends before it starts")
@@ -407,6 +421,9 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
      _month_range, _MONTH_DAY),
     (rf"\bweek\s+(?:of|starting|beginning|commencing)(?:\s+on)?\s+(?:the\s+)?(?P<d>{DAY_RE})",
      _week_of, _needs(("week",), DIGIT)),
+    (rf"\b(?:the\s+)?(?P<o>first|second|third|fourth|1st|2nd|3rd|4th|last|final)\s+week\s+of\s+"
+     rf"(?:the\s+month\s+of\s+)?{_MONTH_G}(?:,?\s+(?P<y>{_YEAR}))?", _week_of_month,
+     _needs(("week",), MONTH)),
     (rf"\b(?P<y>{_YEAR})-?W(?P<w>\d{{1,2}})\b", _iso_week, _needs(_CENTURIES, ("w",))),
     (rf"\b(?:iso\s+)?week\s+(?P<w>\d{{1,2}})\b{_QY}", _iso_week, _needs(("week",), DIGIT)),
     (rf"\bW(?P<w>\d{{1,2}})\b{_QY}", _iso_week, _needs(("w",), DIGIT)),
@@ -432,8 +449,10 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
      r"sunday)s?\b(?!,?\s+(?:\d|the\s+\d))", _weekday, _needs(_WEEKDAYS)),
     (rf"\b{DAY_RE}", _single_day, _needs(DIGIT, (MONTH, "-"))),
     (r"\b(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])\b(?!-\d)", _iso_month, _needs(("-",), DIGIT)),
-    (rf"\b(?P<m>{MONTH_RE})\b\.?,?\s+(?P<y>{_YEAR})\b", _named_month, _MONTH_DAY),
-    (rf"\b(?P<m>{MONTH_RE})\b\.?(?P<y>)(?!\s*\d)", _lone_month, _needs(MONTH)),
+    (rf"\b(?:(?:the\s+)?month\s+of\s+)?(?P<m>{MONTH_RE})\b\.?,?\s+(?P<y>{_YEAR})\b", _named_month,
+     _MONTH_DAY),
+    (rf"\b(?:(?:the\s+)?month\s+of\s+)?(?P<m>{MONTH_RE})\b\.?(?P<y>)(?!\s*\d)", _lone_month,
+     _needs(MONTH)),
     (rf"\b(?P<lead>(?:calendar\s+)?year\s+|CY\s?)?(?P<y>{_YEAR})\b(?![-/]\d)", _year,
      _needs(_CENTURIES)),
     (rf"\b(?:the\s+)?(?:last|past|previous|prior)\s+{_N}\s+(?P<u>days?|weeks?|months?|quarters?"

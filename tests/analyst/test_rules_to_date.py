@@ -44,6 +44,16 @@ def _to_date(audit: dict, through: str, day: str) -> None:
     assert audit["grounded"] is True
 
 
+def _first(layer: SemanticLayer, sql: str) -> object:
+    """The one value a raw SQL returns."""
+    cursor = layer.connection.cursor()
+    try:
+        (value,) = cursor.execute(sql).fetchone()
+    finally:
+        cursor.close()
+    return value
+
+
 def _reaudit(record: dict, old: str, new: str) -> set[str]:
     """Codes of the served answer re-audited with `old` written `new` in its prose and claims."""
     served = next(r for r in record["rounds"] if r["round"] == record["served_round"])
@@ -118,14 +128,37 @@ def test_a_series_is_answered_with_its_last_period_caveated(request, text, layer
 
 @pytest.mark.parametrize(("text", "layer_name"), [
     ("How did revenue change from 2018 to 2019?", "shop_layer"),
-    ("Which month of 2019 had the least revenue?", "shop_layer"),
-    ("How did new users change from May 2026 to June 2026?", "layer"),
-    ("Which week of June 2026 had the fewest new users?", "layer")])
-def test_changes_and_rankings_of_periods_stay_refused(request, text, layer_name) -> None:
-    """A partial period against a full one, or ranked among full ones, would read as a fall."""
+    ("How did new users change from May 2026 to June 2026?", "layer")])
+def test_changes_stay_refused(request, text, layer_name) -> None:
+    """A partial period against a full one would read as a fall."""
     got, _ = _served(request.getfixturevalue(layer_name), text)
     assert got["status"] == "refused"
     assert "only partly covered" in got["refusal_reason"]
+
+
+@pytest.mark.parametrize(("text", "layer_name", "covered", "least"), [
+    ("Which month of 2019 had the least revenue?", "shop_layer",
+     "months the data covers whole: January to July 2019",
+     "SELECT strftime(date_trunc('month', ordered_at), '%Y-%m-%d') FROM orders WHERE NOT is_test "
+     "AND status <> 'cancelled' AND ordered_at >= DATE '2019-01-01' AND ordered_at < DATE "
+     "'2019-08-01' GROUP BY 1 ORDER BY sum(order_total) LIMIT 1"),
+    ("Which week of June 2026 had the fewest new users?", "layer",
+     "weeks the data covers whole: 1 to 14 June 2026",
+     "SELECT strftime(date_trunc('week', signup_date), '%Y-%m-%d') FROM users WHERE NOT is_test "
+     "AND signup_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-14' GROUP BY 1 "
+     "ORDER BY count(*) LIMIT 1")])
+def test_a_ranking_of_periods_ranks_the_whole_ones(request, text, layer_name, covered,
+                                                   least) -> None:
+    """Issue 42: the periods the data covers whole are ranked, asked again over them (a partial
+    one would read as a small one), and the answer says so; never served clean (the cited
+    window is not the question's)."""
+    layer = request.getfixturevalue(layer_name)
+    got, _ = _served(layer, text)
+    assert got["status"] == "answered", got.get("refusal_reason")
+    assert f"(Ranked over the {covered}.)" in got["answer_text"]
+    assert got["decision"] == "serve_with_caveats"
+    assert "off_question_window" in {f["code"] for f in got["findings"]}
+    assert got["value"] == _first(layer, least)
 
 
 @pytest.mark.parametrize(("text", "layer_name", "top"), [
@@ -144,10 +177,5 @@ def test_a_ranking_of_whole_periods_is_answered_to_date(request, text, layer_nam
     got, _ = _served(layer, text)
     assert got["status"] == "answered", got.get("refusal_reason")
     assert "to date, through " in got["answer_text"]
-    cursor = layer.connection.cursor()
-    try:
-        (want,) = cursor.execute(top).fetchone()
-    finally:
-        cursor.close()
-    assert got["value"] == want
+    assert got["value"] == _first(layer, top)
     assert "unread_answer" not in {f["code"] for f in got["findings"]}

@@ -8,18 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from showwork.protocol.reading import read_text
+from shipping import SHIPPING as _SHIPPING
 
-_SHIPPING: dict[str, Any] = {
-    "metrics": {"shipments": {"label": "shipments", "synonyms": [], "previous_names": [],
-                              "grains": ["day", "month"], "unit": "count", "type": "simple",
-                              "dimensions": ["destination_depot"]}},
-    "dimensions": {"destination_depot": {
-        "label": "destination depot", "pattern": None,
-        "values": ["Dallas", "Dallas Hub", "Reno Tahoe Depot"],
-        "with_facts": [{"metrics": ["shipments"], "values": ["Dallas Hub", "Reno Tahoe Depot"]}]}},
-    "tree": {"exact": [], "influence": []},
-}
+from showwork.protocol.reading import read_text
 
 
 def _window(reading) -> list[tuple[str, str]]:

@@ -32,8 +32,9 @@ DOMAINS = {  # name: (the fixture of its governed layer, its question files); on
     "demo": ("layer", [bundled_path(), *(ROOT / "harness" / "questions" / f"demo_{n}.yaml"
                                          for n in ("new", "s7"))]),
     "shop": ("shop_layer", [ROOT / "examples" / "shop" / f"questions{n}.yaml"
-                            for n in ("", "_new", "_s7", "_s8")]),
-    "flights": ("flights_layer", [FLIGHTS / f"questions{n}.yaml" for n in ("", "_new", "_s8")]),
+                            for n in ("", "_new", "_s7", "_s8", "_s10")]),
+    "flights": ("flights_layer", [FLIGHTS / f"questions{n}.yaml"
+                                  for n in ("", "_new", "_s8", "_s10")]),
     "mf-tutorial": ("tutorial_layer", [ROOT / "conformance" / "questions" / "mf_tutorial.yaml"]),
 }
 FILES = {name: files for name, (_fixture, files) in DOMAINS.items()}
