@@ -42,6 +42,7 @@ from showwork.semantic_layer.sql import (
     coalesce,
     conjuncts,
     date_literal,
+    date_part,
     in_window,
     join,
     literal,
@@ -59,6 +60,7 @@ from showwork.semantic_layer.validate import (
     agg_time_period,
     finest_grain,
     flat,
+    part_period,
     period_row_bounds,
     shifts_rows,
     time_read,
@@ -176,22 +178,31 @@ class Compiler:
         ) else None
         if period is not None:
             return self._by_agg_time(plan, *period, dialect)
+        by_part = part_period(self.model, plan.metrics, plan.group_by, plan.grain) if (
+            plan.kind == "query" and not plan.aggregate) else None
+        if by_part is not None:
+            dim, part, agg_time = by_part
+            return self._by_agg_time(plan, dim, "day", dialect, part, agg_time)
         return _Build(self.model, plan, dialect).compiled(self.tables)
 
-    def _by_agg_time(self, plan: Plan, dim: str, grain: str, dialect: str) -> Compiled:
+    def _by_agg_time(self, plan: Plan, dim: str, grain: str, dialect: str,
+                     part: str | None = None, agg_time: bool = True) -> Compiled:
         """A query grouped by its metrics' aggregation time dimension at a grain, which
         MetricFlow reads as metric_time (spine joins, offsets, cumulative windows on it):
-        compiled by that grain, the period named as the dimension."""
+        compiled by that grain, the period named as the dimension. With a date part (offset
+        metrics by `metric_time__extract_month`, part_period): compiled by day, each day's
+        ranges read as by day, and grouped by the part of the day they are read for."""
         inner = replace(plan, grain=grain, group_by=tuple(d for d in plan.group_by if d != dim),
                         order_by=None, limit=None)
-        if plan.bounded and shifts_rows(self.model, plan.metrics):
+        if agg_time and plan.bounded and shifts_rows(self.model, plan.metrics):
             # MetricFlow bounds the input rows by the window before the offset shifts them, and
             # groups the shifted periods unbounded (as with no window)
             inner = replace(inner, bounded=False, requested=None, windows=(
                 unbounded_span(self.model, plan.metrics, True),), filters=(*plan.filters, *(
                     period_row_bounds(self.model, plan.metrics, dim, plan.windows[0]))))
         build = _Build(self.model, inner, dialect)
-        if inner.bounded and grain == finest_grain(self.model, plan.metrics):
+        build.part = part
+        if agg_time and inner.bounded and grain == finest_grain(self.model, plan.metrics):
             # MetricFlow reads no metric_time then, and bounds the rows themselves by the window
             # (a cumulative range is not widened back); by a coarser grain it reads metric_time
             # by day too (to pick each period's day), and widens as by a grain
@@ -245,6 +256,8 @@ class _Build:
         """Leaves whose rows are counted too (column + ROWS): a lone filled input's."""
         self.touched: list[set[Leaf]] = []
         """The leaves each metric being computed reads (a stack, derived metrics nesting)."""
+        self.part: str | None = None
+        """The date part each day-grain bucket is grouped by (Compiler._by_agg_time)."""
         self.clipped: dt.date | None = None
         """The first day a range leaf reads, when the window bounds the rows it reads (a
         cumulative metric grouped by its aggregation time dimension: Compiler._by_agg_time)."""
@@ -786,6 +799,8 @@ class _Build:
             if plan.bounded:
                 select = select.where(in_window(col, plan.windows[0]), copy=False)
             bucket = truncate(col.copy(), plan.grain, self.dialect) if plan.grain else None
+            if bucket is not None and self.part:
+                bucket = date_part(bucket, self.part, self.dialect)
         one_pass = plan.kind == "compare" and self.dialect in ONE_PASS_COMPARE
         if bucket is not None and not one_pass:
             select = select.select(named(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
@@ -1145,6 +1160,8 @@ class _Build:
             bucket: exp.Expr = exp.column(BUCKET, "p")
             if self.plan and self.plan.grain:
                 bucket = cast(bucket, DATE)
+            if self.part:
+                bucket = date_part(bucket, self.part, self.dialect)
             select = select.select(named(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
         for name, value in source.dims:
             select = select.select(named(value, name), copy=False).group_by(value.copy(), copy=False)

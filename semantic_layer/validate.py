@@ -28,8 +28,9 @@ from showwork.semantic_layer.errors import (
 )
 from showwork.semantic_layer.governance import check_rollup
 from showwork.semantic_layer.model import GRAINS, DimensionInfo, Metric, SemanticModelFile
-from showwork.semantic_layer.requests import AnyOf, CompareArgs, Filter, QueryArgs
+from showwork.semantic_layer.requests import MAX_DIMENSIONS, AnyOf, CompareArgs, Filter, QueryArgs
 from showwork.semantic_layer.results import citable, member_text
+from showwork.semantic_layer.sql import date_part_of
 from showwork.semantic_layer.windows import Window, aligned, period_end, period_start
 
 _OPERATOR = re.compile(r"\s*[-+*/×÷]\s*|\s+(?:per|over|divided by|times|x)\s+", re.IGNORECASE)
@@ -106,7 +107,8 @@ def plan_query(model: SemanticModelFile, args: QueryArgs, refuse_empty: bool = T
     check_time_spine_join(model, metrics, args.group_by, args.where, args.grain)
     period = agg_time_period(model, metrics, args.group_by, args.grain) if time_read(
         model, metrics) else None
-    by_time = args.grain is not None or period is not None
+    by_time = (args.grain is not None or period is not None
+               or part_period(model, metrics, args.group_by, args.grain) is not None)
     if period and args.window is not None:
         check_period_window(model, metrics, *period)
     if args.window is None:
@@ -197,10 +199,32 @@ def agg_time_period(model: SemanticModelFile, metrics: Sequence[str],
     for measure in dict.fromkeys(x for m in metrics for x in model.base_measures(m)):
         sm, me = model.measures[measure]
         ref = resolve_any(model, sm, model.qualified_name(times[0]))
-        if ref.path or ref.owner != sm.name or ref.dimension.name != me.agg_time_dimension:
+        if (ref.path or ref.owner != sm.name or ref.dimension.name != me.agg_time_dimension
+                or date_part_of(ref.grain or "")):
             return None
         found = ref.grain or "day"
     return (times[0], found) if found else None
+
+
+def part_period(model: SemanticModelFile, metrics: Sequence[str], group_by: Sequence[str],
+                grain: str | None) -> tuple[str, str, bool] | None:
+    """(dimension, date part, whether it is of the aggregation time dimension) when a query
+    with no grain groups offset metrics by one date part of metric_time or of the aggregation
+    time dimension of every measure they read (`metric_time__extract_month`,
+    `booking__ds__extract_doy`): MetricFlow reads the part of each time spine day an offset
+    input's rows are shifted onto. None otherwise (a date part of plain metrics is a
+    dimension like any other)."""
+    parts = [d for d in group_by if date_part_of(d.rsplit("__", 1)[-1])]
+    if grain is not None or len(parts) != 1 or not shifts_rows(model, metrics):
+        return None
+    dim = parts[0]
+    part = date_part_of(dim.rsplit("__", 1)[-1])
+    assert part is not None
+    head = dim.rsplit("__", 1)[0]
+    if model.qualified_name(head) == "metric_time":
+        return dim, part, False
+    as_grain = agg_time_period(model, metrics, [*(d for d in group_by if d != dim), head], None)
+    return (dim, part, True) if as_grain and as_grain[0] == head else None
 
 
 def check_period_window(model: SemanticModelFile, metrics: Sequence[str], dim: str,
@@ -272,6 +296,12 @@ def _spine_after_aggregation(model: SemanticModelFile, metric: str, grain: str) 
                 GRAINS.index(grain) <= GRAINS.index(i.offset_to_grain):
             return True
     return False
+
+
+def _semi_additive(model: SemanticModelFile, metrics: Sequence[str]) -> bool:
+    """A metric reads a semi-additive measure (non_additive_dimension)."""
+    return any(model.measures[x][1].point_in_time
+               for m in metrics for x in model.base_measures(m))
 
 
 def _converts(model: SemanticModelFile, metrics: Sequence[str]) -> bool:
@@ -350,8 +380,23 @@ def check_time_reads(model: SemanticModelFile, metrics: tuple[str, ...],
         reads = _reads(model, metric)
         if not reads:
             continue
+        parts = [d for d in group_by if date_part_of(d.rsplit("__", 1)[-1])]
+        if parts and reads & {"cumulative", "offset_to_grain"}:
+            # MetricFlow's group-by resolution (NoneDatePartPattern): a cumulative metric, or
+            # one reading an input offset to a grain, takes no date part
+            raise UnsupportedDimension(
+                f"Metric {metric!r} ({', '.join(sorted(reads))}) does not allow group-by items "
+                f"with a date part ({', '.join(parts)}), as in MetricFlow; group it by "
+                "metric_time (a grain) instead.")
+        by_part = part_period(model, metrics, group_by, grain)
+        if by_part and (reads - {"offset"} or joins_time_spine(model, metrics)
+                        or _converts(model, metrics) or _semi_additive(model, metrics)):
+            raise UnsupportedDimension(
+                f"Metric {metric!r} ({', '.join(sorted(reads))}) grouped by the date part "
+                f"{by_part[0]!r} beside a time spine join, a conversion or a semi-additive "
+                "measure is not supported yet; ask them apart or group by metric_time (a grain).")
         for dim in group_by:
-            if period and period[0] == dim:
+            if (period and period[0] == dim) or (by_part and by_part[0] == dim):
                 continue  # read as metric_time (Compiler.compile)
             if dimension_for(model, metric, dim).dimension.type == "time":
                 raise UnsupportedDimension(
@@ -580,6 +625,11 @@ def check_dimensions(model: SemanticModelFile, metrics: tuple[str, ...],
     UnknownMember), after refusing any dimension the metrics cannot be read by."""
     if len(set(group_by)) != len(group_by):
         raise InvalidArguments(f"group_by repeats a dimension: {', '.join(group_by)}.")
+    plain = [d for d in group_by if not date_part_of(d.rsplit("__", 1)[-1])]
+    if len(plain) > MAX_DIMENSIONS:
+        raise InvalidArguments(f"group_by names {len(plain)} dimensions ({', '.join(plain)}); "
+                               f"at most {MAX_DIMENSIONS} besides date parts (metric_time__extract_"
+                               "year, …).")
     infos: dict[str, DimensionInfo] = {}
     parted = any(d.is_partition for sm in model.semantic_models for d in sm.dimensions)
     for dim in [*group_by, *(f.dimension for f in flat(filters))]:
