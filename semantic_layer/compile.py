@@ -56,6 +56,7 @@ from showwork.semantic_layer.sql import (
     write,
 )
 from showwork.semantic_layer.validate import (
+    PartPeriod,
     Plan,
     agg_time_period,
     finest_grain,
@@ -181,19 +182,23 @@ class Compiler:
         by_part = part_period(self.model, plan.metrics, plan.group_by, plan.grain) if (
             plan.kind == "query" and not plan.aggregate) else None
         if by_part is not None:
-            dim, part, agg_time = by_part
-            return self._by_agg_time(plan, dim, "day", dialect, part, agg_time)
+            return self._by_agg_time(plan, "", "day", dialect, by_part)
         return _Build(self.model, plan, dialect).compiled(self.tables)
 
     def _by_agg_time(self, plan: Plan, dim: str, grain: str, dialect: str,
-                     part: str | None = None, agg_time: bool = True) -> Compiled:
+                     by_part: PartPeriod | None = None) -> Compiled:
         """A query grouped by its metrics' aggregation time dimension at a grain, which
         MetricFlow reads as metric_time (spine joins, offsets, cumulative windows on it):
-        compiled by that grain, the period named as the dimension. With a date part (offset
+        compiled by that grain, the period named as the dimension. With date parts (offset
         metrics by `metric_time__extract_month`, part_period): compiled by day, each day's
-        ranges read as by day, and grouped by the part of the day they are read for."""
-        inner = replace(plan, grain=grain, group_by=tuple(d for d in plan.group_by if d != dim),
-                        order_by=None, limit=None)
+        ranges read as by day, and grouped by the parts of the day they are read for (and by
+        its period at the query's grain, if any)."""
+        parts = dict(by_part.parts) if by_part else {}
+        agg_time = by_part.agg_time if by_part else True
+        inner = replace(plan, grain=grain, group_by=tuple(
+            d for d in plan.group_by if d != dim and d not in parts), order_by=None, limit=None)
+        if by_part and by_part.agg_time:  # the rows bounded as by the dimension at a grain
+            dim = next(iter(parts)).rsplit("__", 1)[0]
         if agg_time and plan.bounded and shifts_rows(self.model, plan.metrics):
             # MetricFlow bounds the input rows by the window before the offset shifts them, and
             # groups the shifted periods unbounded (as with no window)
@@ -201,7 +206,7 @@ class Compiler:
                 unbounded_span(self.model, plan.metrics, True),), filters=(*plan.filters, *(
                     period_row_bounds(self.model, plan.metrics, dim, plan.windows[0]))))
         build = _Build(self.model, inner, dialect)
-        build.part = part
+        build.parts, build.part_grain = parts, plan.grain if by_part else None
         if agg_time and inner.bounded and grain == finest_grain(self.model, plan.metrics):
             # MetricFlow reads no metric_time then, and bounds the rows themselves by the window
             # (a cumulative range is not widened back); by a coarser grain it reads metric_time
@@ -210,15 +215,16 @@ class Compiler:
         select = build.select(self.tables)
         ctes = select.args.get("with_")
         select.set("with_", None)
+        keys = ([BUCKET] if build.part_grain else []) + list(plan.group_by)
         outer = exp.select(*[named(exp.column(BUCKET), d) if d == dim else exp.column(d)
-                             for d in plan.group_by], *[exp.column(m) for m in plan.metrics])
+                             for d in keys], *[exp.column(m) for m in plan.metrics])
         outer = outer.from_(select.subquery("by_period", copy=False), copy=False)
         outer.set("with_", ctes)
-        outer = _Build(self.model, plan, dialect)._order(outer, plan, list(plan.group_by))
+        outer = _Build(self.model, plan, dialect)._order(outer, plan, keys)
         sql = write(outer, dialect)
         for placeholder, rows in build.spliced.items():
             sql = sql.replace(placeholder, rows)
-        return Compiled(sql, dialect, tuple(plan.group_by), plan.metrics, False)
+        return Compiled(sql, dialect, tuple(keys), plan.metrics, build.part_grain is not None)
 
     def compile_shares(self, part: Plan, whole: Plan, dialect: str = "duckdb") -> Compiled:
         """One statement: the grouped query `part` with, after its metrics, each metric's total
@@ -256,8 +262,11 @@ class _Build:
         """Leaves whose rows are counted too (column + ROWS): a lone filled input's."""
         self.touched: list[set[Leaf]] = []
         """The leaves each metric being computed reads (a stack, derived metrics nesting)."""
-        self.part: str | None = None
-        """The date part each day-grain bucket is grouped by (Compiler._by_agg_time)."""
+        self.parts: dict[str, str] = {}
+        """Group-by name → the date part of the day-grain bucket it is (Compiler._by_agg_time):
+        each scan keys its rows by those, not by the day."""
+        self.part_grain: str | None = None
+        """With parts: the grain of the day the query groups by too (as BUCKET)."""
         self.clipped: dt.date | None = None
         """The first day a range leaf reads, when the window bounds the rows it reads (a
         cumulative metric grouped by its aggregation time dimension: Compiler._by_agg_time)."""
@@ -469,7 +478,8 @@ class _Build:
             build = {"additive": self._additive, "pit": self._pit, "range": self._range,
                      "semi": self._semi, "conversion": self._conversion}[cte.kind]
             built.append((cte.name, build(cte, self._bucketed)))
-        keys = ([BUCKET] if self._bucketed else []) + list(plan.group_by)
+        keys = ([BUCKET] if self._bucketed and (not self.parts or self.part_grain) else []) + [
+            *self.parts, *plan.group_by]
         if plan.kind == "query" and plan.grain and self.spined:
             kept = self._spine_rows_kept()
             for leaf in self.spined:
@@ -778,6 +788,18 @@ class _Build:
                             "swap in an approximate one.")
 
     # -- additive: one pass, buckets by truncation ---------------------------------------------
+    def _keyed(self, select: exp.Select, bucket: exp.Expr) -> exp.Select:
+        """The select grouped by its bucket (BUCKET), or by the bucket's date parts (and by
+        the bucket too when the query asks the day)."""
+        keys = [(name, date_part(bucket, part, self.dialect)) for name, part in self.parts.items()]
+        if not self.parts:
+            keys.insert(0, (BUCKET, bucket))
+        elif self.part_grain:
+            keys.insert(0, (BUCKET, truncate(bucket, self.part_grain, self.dialect)))
+        for name, value in keys:
+            select = select.select(named(value, name), copy=False).group_by(value.copy(), copy=False)
+        return select
+
     def _additive(self, cte: _Cte, bucketed: bool) -> exp.Select:
         plan = self.plan
         assert plan is not None
@@ -799,11 +821,9 @@ class _Build:
             if plan.bounded:
                 select = select.where(in_window(col, plan.windows[0]), copy=False)
             bucket = truncate(col.copy(), plan.grain, self.dialect) if plan.grain else None
-            if bucket is not None and self.part:
-                bucket = date_part(bucket, self.part, self.dialect)
         one_pass = plan.kind == "compare" and self.dialect in ONE_PASS_COMPARE
         if bucket is not None and not one_pass:
-            select = select.select(named(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
+            select = self._keyed(select, bucket)
         common, residual = _split(cte.leaves, conds)
         for cond in common:
             select = select.where(cond.copy(), copy=False)
@@ -1160,9 +1180,7 @@ class _Build:
             bucket: exp.Expr = exp.column(BUCKET, "p")
             if self.plan and self.plan.grain:
                 bucket = cast(bucket, DATE)
-            if self.part:
-                bucket = date_part(bucket, self.part, self.dialect)
-            select = select.select(named(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
+            select = self._keyed(select, bucket)
         for name, value in source.dims:
             select = select.select(named(value, name), copy=False).group_by(value.copy(), copy=False)
         return join(source.read(select), self._values(rows, columns), "cross")

@@ -206,25 +206,36 @@ def agg_time_period(model: SemanticModelFile, metrics: Sequence[str],
     return (times[0], found) if found else None
 
 
+@dataclass(frozen=True)
+class PartPeriod:
+    """Offset metrics grouped by date parts of one time (part_period)."""
+
+    parts: tuple[tuple[str, str], ...]
+    """(the group-by name, its date part), in the order asked."""
+    agg_time: bool
+    """The parts are of the aggregation time dimension, not of metric_time."""
+
+
 def part_period(model: SemanticModelFile, metrics: Sequence[str], group_by: Sequence[str],
-                grain: str | None) -> tuple[str, str, bool] | None:
-    """(dimension, date part, whether it is of the aggregation time dimension) when a query
-    with no grain groups offset metrics by one date part of metric_time or of the aggregation
-    time dimension of every measure they read (`metric_time__extract_month`,
-    `booking__ds__extract_doy`): MetricFlow reads the part of each time spine day an offset
-    input's rows are shifted onto. None otherwise (a date part of plain metrics is a
-    dimension like any other)."""
-    parts = [d for d in group_by if date_part_of(d.rsplit("__", 1)[-1])]
-    if grain is not None or len(parts) != 1 or not shifts_rows(model, metrics):
+                grain: str | None) -> PartPeriod | None:
+    """The date parts of metric_time, or of the aggregation time dimension of every measure
+    the metrics read (`metric_time__extract_month`, `booking__ds__extract_doy`), that a query
+    of offset metrics groups by: MetricFlow then shifts the offset input's rows by day, onto
+    time spine days, and groups by their parts (and the query's grain of them). None
+    otherwise (a date part of plain metrics is a dimension like any other)."""
+    parts = [(d, date_part_of(d.rsplit("__", 1)[-1])) for d in group_by]
+    asked = [(d, p) for d, p in parts if p]
+    if not asked or not shifts_rows(model, metrics):
         return None
-    dim = parts[0]
-    part = date_part_of(dim.rsplit("__", 1)[-1])
-    assert part is not None
-    head = dim.rsplit("__", 1)[0]
-    if model.qualified_name(head) == "metric_time":
-        return dim, part, False
-    as_grain = agg_time_period(model, metrics, [*(d for d in group_by if d != dim), head], None)
-    return (dim, part, True) if as_grain and as_grain[0] == head else None
+    heads = {model.qualified_name(d.rsplit("__", 1)[0]) for d, _ in asked}
+    if len(heads) != 1:
+        return None
+    (head,) = heads
+    found = tuple((d, p) for d, p in asked if p)
+    if head == "metric_time":
+        return PartPeriod(found, False)
+    as_grain = agg_time_period(model, metrics, [*(d for d, p in parts if not p), head], None)
+    return PartPeriod(found, True) if as_grain and as_grain[0] == head else None
 
 
 def check_period_window(model: SemanticModelFile, metrics: Sequence[str], dim: str,
@@ -389,14 +400,16 @@ def check_time_reads(model: SemanticModelFile, metrics: tuple[str, ...],
                 f"with a date part ({', '.join(parts)}), as in MetricFlow; group it by "
                 "metric_time (a grain) instead.")
         by_part = part_period(model, metrics, group_by, grain)
+        read_so = {d for d, _ in by_part.parts} if by_part else set()
         if by_part and (reads - {"offset"} or joins_time_spine(model, metrics)
                         or _converts(model, metrics) or _semi_additive(model, metrics)):
             raise UnsupportedDimension(
-                f"Metric {metric!r} ({', '.join(sorted(reads))}) grouped by the date part "
-                f"{by_part[0]!r} beside a time spine join, a conversion or a semi-additive "
-                "measure is not supported yet; ask them apart or group by metric_time (a grain).")
+                f"Metric {metric!r} ({', '.join(sorted(reads))}) grouped by the date parts "
+                f"{', '.join(sorted(read_so))} beside a time spine join, a conversion or a "
+                "semi-additive measure is not supported yet; ask them apart or group by "
+                "metric_time (a grain).")
         for dim in group_by:
-            if (period and period[0] == dim) or (by_part and by_part[0] == dim):
+            if (period and period[0] == dim) or dim in read_so:
                 continue  # read as metric_time (Compiler.compile)
             if dimension_for(model, metric, dim).dimension.type == "time":
                 raise UnsupportedDimension(
