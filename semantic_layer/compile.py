@@ -525,10 +525,14 @@ class _Build:
         own = (self._conversion_periods(leaf) if found else self._range_periods(leaf)
                if leaf.mode != PLAIN else self._periods_with_rows(sm, leaf))
         bucket = cast(exp.column(BUCKET, "p"), DATE)
+        keys = self._bucket_keys(bucket)
         has = exp.select(exp.Literal.number(1)).from_(own.subquery("h"), copy=False).where(
-            exp.column(BUCKET, "h").eq(bucket.copy()), copy=False)
-        select = exp.select(named(bucket, BUCKET)).from_(self._values(rows, [BUCKET]),
-                                                         copy=False)
+            exp.and_(*[exp.column(k, "h").eq(v.copy()) for k, v in keys], copy=False),
+            copy=False)
+        select = exp.select(*[named(v, k) for k, v in keys]).from_(
+            self._values(rows, [BUCKET]), copy=False)
+        if self.parts:  # the spine's days, one row per part (and period) none of them has
+            select = select.group_by(*[v.copy() for _, v in keys], copy=False)
         for name in plan.group_by:
             select = select.select(named(exp.Null(), name), copy=False)
         select = select.select(named(exp.true(), f"{self.leaves[leaf]}{SPINE}"), copy=False)
@@ -574,14 +578,19 @@ class _Build:
 
     def _conversion_periods(self, leaf: Leaf) -> exp.Select:
         """The periods in which a conversion metric has conversions: its conversions' scan."""
-        return exp.select(exp.column(BUCKET)).from_(table(self._conversion_cte(leaf)), copy=False)
+        return exp.select(*self._key_columns()).from_(table(self._conversion_cte(leaf)),
+                                                       copy=False)
 
     def _range_periods(self, leaf: Leaf) -> exp.Select:
         """The periods in which a shifted or cumulated leaf has a value: its range scan's rows
         (MetricFlow joins the time spine to them after they are aggregated)."""
         sm = self.model.measures[leaf.measure][0]
-        return exp.select(exp.column(BUCKET)).from_(
+        return exp.select(*self._key_columns()).from_(
             table(f"m_{sm.name}__{self.leaves[leaf][3:]}"), copy=False)
+
+    def _key_columns(self) -> list[exp.Expr]:
+        """The columns a scan keys its periods by (_keyed)."""
+        return [exp.column(k) for k, _ in self._bucket_keys(exp.Null())]
 
     def _filters_again(self, leaf: Leaf) -> exp.Expr:
         """A conversion metric's own filters on the rows its base events' spine join adds:
@@ -605,8 +614,7 @@ class _Build:
         assert plan is not None and plan.grain is not None
         scan = Scan(self.model, sm, self.dialect)
         col = scan.time(self.model.measures[leaf.measure][1])
-        bucket = truncate(col.copy(), plan.grain, self.dialect)
-        select = exp.select(named(bucket, BUCKET)).group_by(bucket.copy(), copy=False)
+        select = self._keyed(exp.select(), truncate(col.copy(), plan.grain, self.dialect))
         if plan.bounded:
             select = select.where(in_window(col, plan.windows[0]), copy=False)
         for cond in self._filters(scan, leaf):
@@ -789,16 +797,22 @@ class _Build:
 
     # -- additive: one pass, buckets by truncation ---------------------------------------------
     def _keyed(self, select: exp.Select, bucket: exp.Expr) -> exp.Select:
-        """The select grouped by its bucket (BUCKET), or by the bucket's date parts (and by
-        the bucket too when the query asks the day)."""
-        keys = [(name, date_part(bucket, part, self.dialect)) for name, part in self.parts.items()]
+        """The select grouped by its bucket (BUCKET), or by the bucket's date parts (and its
+        period at the query's grain, if any)."""
+        for name, value in self._bucket_keys(bucket):
+            select = select.select(named(value, name), copy=False).group_by(value.copy(), copy=False)
+        return select
+
+    def _bucket_keys(self, bucket: exp.Expr) -> list[tuple[str, exp.Expr]]:
+        """(column, value) a scan keys a bucket by: BUCKET itself, or with date parts (Compiler.
+        _by_agg_time) each part of the day, and the day's period at the query's grain."""
+        keys = [(name, date_part(bucket.copy(), part, self.dialect))
+                for name, part in self.parts.items()]
         if not self.parts:
             keys.insert(0, (BUCKET, bucket))
         elif self.part_grain:
-            keys.insert(0, (BUCKET, truncate(bucket, self.part_grain, self.dialect)))
-        for name, value in keys:
-            select = select.select(named(value, name), copy=False).group_by(value.copy(), copy=False)
-        return select
+            keys.insert(0, (BUCKET, truncate(bucket.copy(), self.part_grain, self.dialect)))
+        return keys
 
     def _additive(self, cte: _Cte, bucketed: bool) -> exp.Select:
         plan = self.plan
@@ -891,9 +905,9 @@ class _Build:
             base = base.where(in_window(time, plan.windows[0]), copy=False)
         keys = []
         if plan.grain:
-            base = base.select(named(truncate(time.copy(), plan.grain, self.dialect), BUCKET),
-                               copy=False)
-            keys.append(BUCKET)
+            for k, v in self._bucket_keys(truncate(time.copy(), plan.grain, self.dialect)):
+                base = base.select(named(v, k), copy=False)
+                keys.append(k)
         for name in plan.group_by:
             base = base.select(named(scan.dimension(name), name), copy=False)
             keys.append(name)

@@ -107,10 +107,16 @@ def plan_query(model: SemanticModelFile, args: QueryArgs, refuse_empty: bool = T
     check_time_spine_join(model, metrics, args.group_by, args.where, args.grain)
     period = agg_time_period(model, metrics, args.group_by, args.grain) if time_read(
         model, metrics) else None
-    by_time = (args.grain is not None or period is not None
-               or part_period(model, metrics, args.group_by, args.grain) is not None)
+    by_part = part_period(model, metrics, args.group_by, args.grain)
+    by_time = args.grain is not None or period is not None or by_part is not None
     if period and args.window is not None:
         check_period_window(model, metrics, *period)
+    if by_part and args.window is not None and _spine_before_parts(model, metrics):
+        raise WindowError(f"Metrics {', '.join(metrics)} join their time spine; grouped by the "
+                          f"date part {by_part.parts[0][0]!r} with a window, MetricFlow has no "
+                          "metric_time to bound (\"No metric time dimensions with standard "
+                          "granularities found\"); ask no window, or group by metric_time (a "
+                          "grain).")
     if args.window is None:
         check_grain(model, metrics, args.grain, None)
         check_aggregate(model, metrics, args.aggregate, args.grain)
@@ -221,11 +227,13 @@ def part_period(model: SemanticModelFile, metrics: Sequence[str], group_by: Sequ
     """The date parts of metric_time, or of the aggregation time dimension of every measure
     the metrics read (`metric_time__extract_month`, `booking__ds__extract_doy`), that a query
     of offset metrics groups by: MetricFlow then shifts the offset input's rows by day, onto
-    time spine days, and groups by their parts (and the query's grain of them). None
-    otherwise (a date part of plain metrics is a dimension like any other)."""
+    time spine days, and groups by their parts (and the query's grain of them); or of metrics
+    joining their time spine, by no grain: each part of the spine's days gets a row. None
+    otherwise (a date part of other metrics is a dimension like any other)."""
     parts = [(d, date_part_of(d.rsplit("__", 1)[-1])) for d in group_by]
     asked = [(d, p) for d, p in parts if p]
-    if not asked or not shifts_rows(model, metrics):
+    if not asked or not (
+            shifts_rows(model, metrics) or (grain is None and joins_time_spine(model, metrics))):
         return None
     heads = {model.qualified_name(d.rsplit("__", 1)[0]) for d, _ in asked}
     if len(heads) != 1:
@@ -309,6 +317,18 @@ def _spine_after_aggregation(model: SemanticModelFile, metric: str, grain: str) 
     return False
 
 
+def _spine_before_parts(model: SemanticModelFile, metrics: Sequence[str]) -> bool:
+    """A metric joins its time spine where MetricFlow then has no metric_time at a standard
+    grain to bound by a window when grouped by a date part: a simple metric's measure, or a
+    conversion metric's base measure (its conversions joined to the spine: answered)."""
+    for name in metrics:
+        m = model.metric_index[name]
+        if m.join_to_timespine or (m.conversion and m.conversion.base_spined) or \
+                _spine_before_parts(model, [i.name for i in m.input_metrics]):
+            return True
+    return False
+
+
 def _semi_additive(model: SemanticModelFile, metrics: Sequence[str]) -> bool:
     """A metric reads a semi-additive measure (non_additive_dimension)."""
     return any(model.measures[x][1].point_in_time
@@ -336,9 +356,17 @@ def check_time_spine_join(model: SemanticModelFile, metrics: tuple[str, ...],
     name = joined[0]
     joined_on = _spine_times(model, joined)
     period = agg_time_period(model, metrics, group_by, grain)
+    by_part = part_period(model, metrics, group_by, grain)
+    parts = [d for d in group_by if date_part_of(d.rsplit("__", 1)[-1])]
+    if parts and len(parts) + (grain is not None) > 1:
+        raise UnsupportedDimension(
+            f"Metric {name!r} joins its time spine (join_to_timespine); by {len(parts)} date "
+            f"part(s) ({', '.join(parts)}){' and a grain' if grain else ''} MetricFlow joins the "
+            "spine on the first of them alone (spine_part_join), pairing each period's other "
+            "parts with every value of theirs: group by one date part, or by the grain.")
     for dim in group_by:
         info = dimension_for(model, name, dim)
-        if period and period[0] == dim:
+        if (period and period[0] == dim) or (by_part and dim in dict(by_part.parts)):
             continue  # read as metric_time (Compiler.compile)
         if info.dimension.type == "time" and (
                 (info.owner, info.dimension.name) in joined_on or
@@ -401,13 +429,11 @@ def check_time_reads(model: SemanticModelFile, metrics: tuple[str, ...],
                 "metric_time (a grain) instead.")
         by_part = part_period(model, metrics, group_by, grain)
         read_so = {d for d, _ in by_part.parts} if by_part else set()
-        if by_part and (reads - {"offset"} or joins_time_spine(model, metrics)
-                        or _converts(model, metrics) or _semi_additive(model, metrics)):
+        if by_part and (reads - {"offset"} or _semi_additive(model, metrics)):
             raise UnsupportedDimension(
                 f"Metric {metric!r} ({', '.join(sorted(reads))}) grouped by the date parts "
-                f"{', '.join(sorted(read_so))} beside a time spine join, a conversion or a "
-                "semi-additive measure is not supported yet; ask them apart or group by "
-                "metric_time (a grain).")
+                f"{', '.join(sorted(read_so))} beside a semi-additive measure is not supported "
+                "yet; ask them apart or group by metric_time (a grain).")
         for dim in group_by:
             if (period and period[0] == dim) or dim in read_so:
                 continue  # read as metric_time (Compiler.compile)
