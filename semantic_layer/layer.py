@@ -145,9 +145,9 @@ class SemanticLayer:
 
     def compile(self, kind: str, raw: Any, dialect: str = "duckdb",
                 refuse_empty: bool = True) -> Compiled:
-        """The call's SQL (refuse_empty: see call; an empty plan has none)."""
-        plan = self.plan(kind, raw, refuse_empty)
-        return _nothing(plan, dialect) if plan.empty else self.compiler.compile(plan, dialect)
+        """The call's SQL (refuse_empty: see call). An empty plan's too, as `mf query --explain`
+        gives it: the SQL over the window asked, which reads no row there (call runs none)."""
+        return self.compiler.compile(self.plan(kind, raw, refuse_empty), dialect)
 
     # -- the governed tools ------------------------------------------------------------------
     def query(self, **args: Any) -> Result:
