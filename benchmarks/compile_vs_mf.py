@@ -222,7 +222,7 @@ def _generated(repeats: int, worlds: int, scratch: Path) -> list[dict[str, Any]]
 FEATURES = ("conversion", "fill_nulls_with", "join_to_timespine", "spine: time_spines",
             "spine: legacy", "range filter, non-time", "range filter, time", "null filter",
             "spined cumulative", "spined or filled through an offset",
-            "by the aggregation time dimension", "empty answer")
+            "by the aggregation time dimension", "empty answer", "date part")
 """The features issue 45 added, each case's named by what its metrics and filter use ("empty
 answer": a window no day of which is read, or a member outside a closed list, answered as
 `semantic query` answers it)."""
@@ -231,6 +231,7 @@ answer": a window no day of which is read, or a member outside a closed list, an
 def _features(model: Any, args: dict[str, Any], spine: str) -> list[str]:
     """The FEATURES a generated case uses: its metrics' (and their inputs') kinds, its spine's
     form when a metric joins it, its filter's range and null tests by the dimension's type."""
+    from showwork.semantic_layer.sql import date_part_of
     from showwork.semantic_layer.validate import agg_time_period, joins_time_spine
 
     out = set()
@@ -249,6 +250,8 @@ def _features(model: Any, args: dict[str, Any], spine: str) -> list[str]:
                     inner.join_to_timespine or inner.fill_nulls_with is not None):
                 out.add("spined or filled through an offset")
         todo += [i.name for i in m.input_metrics]
+    if any(date_part_of(d.rsplit("__", 1)[-1]) for d in args.get("group_by", [])):
+        out.add("date part")
     period = agg_time_period(model, args["metrics"], args.get("group_by", []), args.get("grain"))
     if period:
         out.add("by the aggregation time dimension")

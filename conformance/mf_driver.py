@@ -168,8 +168,10 @@ def _query(engine: MetricFlowEngine, con: Any, q: dict[str, Any]) -> dict[str, A
     start = dt.datetime.fromisoformat(q["start"]) if q.get("start") else None
     end = dt.datetime.fromisoformat(q["end"]) if q.get("end") else None
     try:
+        objects = _group_by_objects(engine, group_by)
         request = MetricFlowQueryRequest.create(
-            metric_names=q["metrics"], group_by_names=group_by or None,
+            metric_names=q["metrics"], group_by_names=None if objects else group_by or None,
+            group_by=objects,
             time_constraint_start=start, time_constraint_end=end,
             where_constraints=[q["where"]] if q.get("where") else None,
             order_by_names=q.get("order_by") or None, limit=q.get("limit"))
@@ -191,6 +193,35 @@ def _query(engine: MetricFlowEngine, con: Any, q: dict[str, Any]) -> dict[str, A
     except Exception as exc:  # noqa: BLE001
         return {"id": q["id"], "error": "sql: " + " ".join(str(exc).split())[:600], "sql": sql}
     return {"id": q["id"], "columns": columns, "rows": rows}
+
+
+def _group_by_objects(engine: MetricFlowEngine, names: list[str]) -> list[Any] | None:
+    """The group-by objects MetricFlow's API takes for names with a date part
+    (`metric_time__extract_dow`, `booking__ds__extract_year`: the columns it outputs, which its
+    `--group-by` parser refuses), the other names beside them as objects of the same meaning;
+    None when no name has a date part (the names are passed as they are)."""
+    from metricflow_semantic_interfaces.type_enums.date_part import DatePart
+    from metricflow_semantic_interfaces.type_enums.time_granularity import TimeGranularity
+    from metricflow_semantics.specs.query_param_implementations import (
+        DimensionOrEntityParameter,
+        TimeDimensionParameter,
+    )
+
+    parts = {f"extract_{p.value}": p for p in DatePart}
+    if not any(n.rsplit("__", 1)[-1] in parts for n in names):
+        return None
+    lookup = engine._semantic_manifest_lookup.semantic_model_lookup  # noqa: SLF001
+    grains = {g.value for g in TimeGranularity} | set(lookup.custom_granularity_names)
+    out: list[Any] = []
+    for name in names:
+        head, _, last = name.rpartition("__")
+        if head and last in parts:
+            out.append(TimeDimensionParameter(name=head, date_part=parts[last]))
+        elif head and last in grains:
+            out.append(TimeDimensionParameter(name=head, grain=last))
+        else:
+            out.append(DimensionOrEntityParameter(name=name))
+    return out
 
 
 def run_sql(database: str, sql_file: str, csv_file: str) -> None:

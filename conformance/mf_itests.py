@@ -191,13 +191,15 @@ def where_text(case: dict[str, Any]) -> str | None:
 def group_bys(case: dict[str, Any]) -> list[str]:
     """The case's group-by names: `group_bys`, and `group_by_objs` as MetricFlow reads them (a
     name alone, `{"name": "booking__ds__day"}`; a name and a grain, `{"name": "metric_time",
-    "grain": "month"}`, as `metric_time__month`: one time dimension spec either way); _Refuse
-    an object with a date part (`metric_time__extract_dow`: showwork groups by no date part)."""
+    "grain": "month"}`, as `metric_time__month`: one time dimension spec either way); a name
+    and a date part, `{"name": "metric_time", "date_part": "dow"}`, as the column MetricFlow
+    names it, `metric_time__extract_dow` (a grain beside a date part changes nothing there)."""
     objs = case.get("group_by_objs") or ()
-    if any(set(o) - {"name", "grain"} for o in objs):
-        raise _Refuse("group-by objects (group_by_objs) with a date part")
+    if any(set(o) - {"name", "grain", "date_part"} for o in objs):
+        raise _Refuse("group-by objects (group_by_objs) of another shape")
     return [*(case.get("group_bys") or ()),
-            *(f"{o['name']}__{o['grain']}" if o.get("grain") else o["name"] for o in objs)]
+            *(f"{o['name']}__extract_{o['date_part']}" if o.get("date_part")
+              else f"{o['name']}__{o['grain']}" if o.get("grain") else o["name"] for o in objs)]
 
 
 def _named(case: dict[str, Any]) -> list[str]:
@@ -240,7 +242,8 @@ def our_args(case: dict[str, Any], model: Any) -> tuple[dict[str, Any], list[str
                 (getattr(model.metric_index.get(m), "time_granularity", None) or "day"
                  for m in case["metrics"]),  # a metric it cannot compute: the layer says why
                 key=GRAINS.index)
-            if g in model.custom_grains and len(parts) > 1:  # a dimension of the layer's
+            if (g in model.custom_grains or g.startswith("extract_")) and len(parts) > 1:
+                # a custom granularity or a date part: a dimension of the layer's
                 group_by.append(name)
                 continue
             if g not in GRAINS:

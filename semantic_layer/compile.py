@@ -42,6 +42,7 @@ from showwork.semantic_layer.sql import (
     coalesce,
     conjuncts,
     date_literal,
+    date_part,
     in_window,
     join,
     literal,
@@ -55,10 +56,12 @@ from showwork.semantic_layer.sql import (
     write,
 )
 from showwork.semantic_layer.validate import (
+    PartPeriod,
     Plan,
     agg_time_period,
     finest_grain,
     flat,
+    part_period,
     period_row_bounds,
     shifts_rows,
     time_read,
@@ -176,22 +179,35 @@ class Compiler:
         ) else None
         if period is not None:
             return self._by_agg_time(plan, *period, dialect)
+        by_part = part_period(self.model, plan.metrics, plan.group_by, plan.grain) if (
+            plan.kind == "query" and not plan.aggregate) else None
+        if by_part is not None:
+            return self._by_agg_time(plan, "", "day", dialect, by_part)
         return _Build(self.model, plan, dialect).compiled(self.tables)
 
-    def _by_agg_time(self, plan: Plan, dim: str, grain: str, dialect: str) -> Compiled:
+    def _by_agg_time(self, plan: Plan, dim: str, grain: str, dialect: str,
+                     by_part: PartPeriod | None = None) -> Compiled:
         """A query grouped by its metrics' aggregation time dimension at a grain, which
         MetricFlow reads as metric_time (spine joins, offsets, cumulative windows on it):
-        compiled by that grain, the period named as the dimension."""
-        inner = replace(plan, grain=grain, group_by=tuple(d for d in plan.group_by if d != dim),
-                        order_by=None, limit=None)
-        if plan.bounded and shifts_rows(self.model, plan.metrics):
+        compiled by that grain, the period named as the dimension. With date parts (offset
+        metrics by `metric_time__extract_month`, part_period): compiled by day, each day's
+        ranges read as by day, and grouped by the parts of the day they are read for (and by
+        its period at the query's grain, if any)."""
+        parts = dict(by_part.parts) if by_part else {}
+        agg_time = by_part.agg_time if by_part else True
+        inner = replace(plan, grain=grain, group_by=tuple(
+            d for d in plan.group_by if d != dim and d not in parts), order_by=None, limit=None)
+        if by_part and by_part.agg_time:  # the rows bounded as by the dimension at a grain
+            dim = next(iter(parts)).rsplit("__", 1)[0]
+        if agg_time and plan.bounded and shifts_rows(self.model, plan.metrics):
             # MetricFlow bounds the input rows by the window before the offset shifts them, and
             # groups the shifted periods unbounded (as with no window)
             inner = replace(inner, bounded=False, requested=None, windows=(
                 unbounded_span(self.model, plan.metrics, True),), filters=(*plan.filters, *(
                     period_row_bounds(self.model, plan.metrics, dim, plan.windows[0]))))
         build = _Build(self.model, inner, dialect)
-        if inner.bounded and grain == finest_grain(self.model, plan.metrics):
+        build.parts, build.part_grain = parts, plan.grain if by_part else None
+        if agg_time and inner.bounded and grain == finest_grain(self.model, plan.metrics):
             # MetricFlow reads no metric_time then, and bounds the rows themselves by the window
             # (a cumulative range is not widened back); by a coarser grain it reads metric_time
             # by day too (to pick each period's day), and widens as by a grain
@@ -199,15 +215,16 @@ class Compiler:
         select = build.select(self.tables)
         ctes = select.args.get("with_")
         select.set("with_", None)
+        keys = ([BUCKET] if build.part_grain else []) + list(plan.group_by)
         outer = exp.select(*[named(exp.column(BUCKET), d) if d == dim else exp.column(d)
-                             for d in plan.group_by], *[exp.column(m) for m in plan.metrics])
+                             for d in keys], *[exp.column(m) for m in plan.metrics])
         outer = outer.from_(select.subquery("by_period", copy=False), copy=False)
         outer.set("with_", ctes)
-        outer = _Build(self.model, plan, dialect)._order(outer, plan, list(plan.group_by))
+        outer = _Build(self.model, plan, dialect)._order(outer, plan, keys)
         sql = write(outer, dialect)
         for placeholder, rows in build.spliced.items():
             sql = sql.replace(placeholder, rows)
-        return Compiled(sql, dialect, tuple(plan.group_by), plan.metrics, False)
+        return Compiled(sql, dialect, tuple(keys), plan.metrics, build.part_grain is not None)
 
     def compile_shares(self, part: Plan, whole: Plan, dialect: str = "duckdb") -> Compiled:
         """One statement: the grouped query `part` with, after its metrics, each metric's total
@@ -245,6 +262,11 @@ class _Build:
         """Leaves whose rows are counted too (column + ROWS): a lone filled input's."""
         self.touched: list[set[Leaf]] = []
         """The leaves each metric being computed reads (a stack, derived metrics nesting)."""
+        self.parts: dict[str, str] = {}
+        """Group-by name → the date part of the day-grain bucket it is (Compiler._by_agg_time):
+        each scan keys its rows by those, not by the day."""
+        self.part_grain: str | None = None
+        """With parts: the grain of the day the query groups by too (as BUCKET)."""
         self.clipped: dt.date | None = None
         """The first day a range leaf reads, when the window bounds the rows it reads (a
         cumulative metric grouped by its aggregation time dimension: Compiler._by_agg_time)."""
@@ -456,7 +478,8 @@ class _Build:
             build = {"additive": self._additive, "pit": self._pit, "range": self._range,
                      "semi": self._semi, "conversion": self._conversion}[cte.kind]
             built.append((cte.name, build(cte, self._bucketed)))
-        keys = ([BUCKET] if self._bucketed else []) + list(plan.group_by)
+        keys = ([BUCKET] if self._bucketed and (not self.parts or self.part_grain) else []) + [
+            *self.parts, *plan.group_by]
         if plan.kind == "query" and plan.grain and self.spined:
             kept = self._spine_rows_kept()
             for leaf in self.spined:
@@ -502,10 +525,14 @@ class _Build:
         own = (self._conversion_periods(leaf) if found else self._range_periods(leaf)
                if leaf.mode != PLAIN else self._periods_with_rows(sm, leaf))
         bucket = cast(exp.column(BUCKET, "p"), DATE)
+        keys = self._bucket_keys(bucket)
         has = exp.select(exp.Literal.number(1)).from_(own.subquery("h"), copy=False).where(
-            exp.column(BUCKET, "h").eq(bucket.copy()), copy=False)
-        select = exp.select(named(bucket, BUCKET)).from_(self._values(rows, [BUCKET]),
-                                                         copy=False)
+            exp.and_(*[exp.column(k, "h").eq(v.copy()) for k, v in keys], copy=False),
+            copy=False)
+        select = exp.select(*[named(v, k) for k, v in keys]).from_(
+            self._values(rows, [BUCKET]), copy=False)
+        if self.parts:  # the spine's days, one row per part (and period) none of them has
+            select = select.group_by(*[v.copy() for _, v in keys], copy=False)
         for name in plan.group_by:
             select = select.select(named(exp.Null(), name), copy=False)
         select = select.select(named(exp.true(), f"{self.leaves[leaf]}{SPINE}"), copy=False)
@@ -551,14 +578,19 @@ class _Build:
 
     def _conversion_periods(self, leaf: Leaf) -> exp.Select:
         """The periods in which a conversion metric has conversions: its conversions' scan."""
-        return exp.select(exp.column(BUCKET)).from_(table(self._conversion_cte(leaf)), copy=False)
+        return exp.select(*self._key_columns()).from_(table(self._conversion_cte(leaf)),
+                                                       copy=False)
 
     def _range_periods(self, leaf: Leaf) -> exp.Select:
         """The periods in which a shifted or cumulated leaf has a value: its range scan's rows
         (MetricFlow joins the time spine to them after they are aggregated)."""
         sm = self.model.measures[leaf.measure][0]
-        return exp.select(exp.column(BUCKET)).from_(
+        return exp.select(*self._key_columns()).from_(
             table(f"m_{sm.name}__{self.leaves[leaf][3:]}"), copy=False)
+
+    def _key_columns(self) -> list[exp.Expr]:
+        """The columns a scan keys its periods by (_keyed)."""
+        return [exp.column(k) for k, _ in self._bucket_keys(exp.Null())]
 
     def _filters_again(self, leaf: Leaf) -> exp.Expr:
         """A conversion metric's own filters on the rows its base events' spine join adds:
@@ -582,8 +614,7 @@ class _Build:
         assert plan is not None and plan.grain is not None
         scan = Scan(self.model, sm, self.dialect)
         col = scan.time(self.model.measures[leaf.measure][1])
-        bucket = truncate(col.copy(), plan.grain, self.dialect)
-        select = exp.select(named(bucket, BUCKET)).group_by(bucket.copy(), copy=False)
+        select = self._keyed(exp.select(), truncate(col.copy(), plan.grain, self.dialect))
         if plan.bounded:
             select = select.where(in_window(col, plan.windows[0]), copy=False)
         for cond in self._filters(scan, leaf):
@@ -765,6 +796,24 @@ class _Build:
                             "swap in an approximate one.")
 
     # -- additive: one pass, buckets by truncation ---------------------------------------------
+    def _keyed(self, select: exp.Select, bucket: exp.Expr) -> exp.Select:
+        """The select grouped by its bucket (BUCKET), or by the bucket's date parts (and its
+        period at the query's grain, if any)."""
+        for name, value in self._bucket_keys(bucket):
+            select = select.select(named(value, name), copy=False).group_by(value.copy(), copy=False)
+        return select
+
+    def _bucket_keys(self, bucket: exp.Expr) -> list[tuple[str, exp.Expr]]:
+        """(column, value) a scan keys a bucket by: BUCKET itself, or with date parts (Compiler.
+        _by_agg_time) each part of the day, and the day's period at the query's grain."""
+        keys = [(name, date_part(bucket.copy(), part, self.dialect))
+                for name, part in self.parts.items()]
+        if not self.parts:
+            keys.insert(0, (BUCKET, bucket))
+        elif self.part_grain:
+            keys.insert(0, (BUCKET, truncate(bucket.copy(), self.part_grain, self.dialect)))
+        return keys
+
     def _additive(self, cte: _Cte, bucketed: bool) -> exp.Select:
         plan = self.plan
         assert plan is not None
@@ -788,7 +837,7 @@ class _Build:
             bucket = truncate(col.copy(), plan.grain, self.dialect) if plan.grain else None
         one_pass = plan.kind == "compare" and self.dialect in ONE_PASS_COMPARE
         if bucket is not None and not one_pass:
-            select = select.select(named(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
+            select = self._keyed(select, bucket)
         common, residual = _split(cte.leaves, conds)
         for cond in common:
             select = select.where(cond.copy(), copy=False)
@@ -856,9 +905,9 @@ class _Build:
             base = base.where(in_window(time, plan.windows[0]), copy=False)
         keys = []
         if plan.grain:
-            base = base.select(named(truncate(time.copy(), plan.grain, self.dialect), BUCKET),
-                               copy=False)
-            keys.append(BUCKET)
+            for k, v in self._bucket_keys(truncate(time.copy(), plan.grain, self.dialect)):
+                base = base.select(named(v, k), copy=False)
+                keys.append(k)
         for name in plan.group_by:
             base = base.select(named(scan.dimension(name), name), copy=False)
             keys.append(name)
@@ -1145,7 +1194,7 @@ class _Build:
             bucket: exp.Expr = exp.column(BUCKET, "p")
             if self.plan and self.plan.grain:
                 bucket = cast(bucket, DATE)
-            select = select.select(named(bucket, BUCKET), copy=False).group_by(bucket.copy(), copy=False)
+            select = self._keyed(select, bucket)
         for name, value in source.dims:
             select = select.select(named(value, name), copy=False).group_by(value.copy(), copy=False)
         return join(source.read(select), self._values(rows, columns), "cross")

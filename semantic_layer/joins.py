@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from showwork.semantic_layer.errors import AmbiguousDimension, UnsupportedDimension
 from showwork.semantic_layer.model import GRAINS, Dimension, Entity, SemanticModel, SemanticModelFile
+from showwork.semantic_layer.sql import EXTRACT, date_part_of, part_allowed
 
 METRIC_TIME = "metric_time"
 MAX_HOPS = 2
@@ -90,6 +91,10 @@ def resolve(model: SemanticModelFile, fact: SemanticModel, name: str,
             ref = None
         if ref is not None and ref.dimension.type == "time" and ref.grain is None:
             return DimensionRef(name, ref.path, ref.owner, ref.dimension, element)
+    part = date_part_of(element)
+    if part and path:
+        # metric_time__extract_dow, booking__ds__extract_year: MetricFlow's column names
+        return _date_part(model, fact, name, path, part)
     if element in GRAINS and path:
         # metric_time__month, customer__signup_date__week
         grain, (path, element) = element, split_name("__".join(path))
@@ -108,6 +113,24 @@ def resolve(model: SemanticModelFile, fact: SemanticModel, name: str,
     hops, owner = _walk(model, fact, name, path, lambda sm: sm.dimension(element) is not None,
                         f"dimension {element!r}")
     return DimensionRef(name, hops, owner.name, owner.dimension(element), grain)  # type: ignore[arg-type]
+
+
+def _date_part(model: SemanticModelFile, fact: SemanticModel, name: str,
+               path: tuple[str, ...], part: str) -> DimensionRef:
+    """A time dimension's date part (its `grain` is `extract_<part>`), for a time whose
+    granularity has it."""
+    if path == (METRIC_TIME,):
+        ref = _metric_time(fact, name, EXTRACT + part)
+    else:
+        ref = resolve(model, fact, "__".join(path))
+        if ref.dimension.type != "time" or ref.grain is not None:
+            raise UnsupportedDimension(f"Dimension {name!r}: a date part is read of a time "
+                                       "dimension named without a grain (entity__time__extract_year).")
+        ref = DimensionRef(name, ref.path, ref.owner, ref.dimension, EXTRACT + part)
+    if not part_allowed(part, ref.dimension.granularity):
+        raise UnsupportedDimension(f"Dimension {name!r}: the {part!r} of a time of granularity "
+                                   f"{ref.dimension.granularity!r} is not defined.")
+    return ref
 
 
 def _metric_time(fact: SemanticModel, name: str, grain: str) -> DimensionRef:

@@ -145,9 +145,14 @@ class SemanticLayer:
 
     def compile(self, kind: str, raw: Any, dialect: str = "duckdb",
                 refuse_empty: bool = True) -> Compiled:
-        """The call's SQL (refuse_empty: see call; an empty plan has none)."""
+        """The call's SQL (refuse_empty: see call). An empty plan's too, as `mf query --explain`
+        gives it: the SQL over the window asked, which reads no row there (call runs none);
+        none when the bounds leave the window no day at all (start after end: no period)."""
         plan = self.plan(kind, raw, refuse_empty)
-        return _nothing(plan, dialect) if plan.empty else self.compiler.compile(plan, dialect)
+        window = plan.windows[0]
+        if plan.empty and window.start > window.end:
+            return _nothing(plan, dialect)
+        return self.compiler.compile(plan, dialect)
 
     # -- the governed tools ------------------------------------------------------------------
     def query(self, **args: Any) -> Result:

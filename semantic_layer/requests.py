@@ -20,6 +20,10 @@ if TYPE_CHECKING:  # read by pydantic when it validates what the plain check lea
     from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
 MAX_METRICS = 8
+MAX_GROUP_BY = 4
+"""Names one query groups by: date parts (metric_time__extract_quarter, __extract_dow, …: four in
+one of MetricFlow's own cases) and at most MAX_DIMENSIONS other dimensions."""
+MAX_DIMENSIONS = 2
 MAX_LIMIT = 1000
 MAX_STR = 200
 _WIRE = {"extra": "forbid", "frozen": True, "str_max_length": MAX_STR}
@@ -93,7 +97,7 @@ class QueryArgs(Plain):
     window: WindowArg | None = None
     """None: no time constraint, as MetricFlow adds none unless asked (the analyst's tool schema
     still asks for one; its defaults are its own)."""
-    group_by: Annotated[list[str], Field(max_length=2)] = field(default_factory=list)
+    group_by: Annotated[list[str], Field(max_length=MAX_GROUP_BY)] = field(default_factory=list)
     where: Annotated[list[Filter | AnyOf], Field(max_length=10)] = field(default_factory=list)
     grain: Grain | None = None
     aggregate: Literal["sum"] | None = None
@@ -219,7 +223,8 @@ def _plain_value(name: str, value: Any) -> tuple[bool, Any]:
     if name == "where":
         filters = [_plain_filter(f) for f in value] if type(value) is list else [None]
         return len(filters) <= 10 and None not in filters, filters
-    simple = {"metrics": lambda v: _texts(v, 1, MAX_METRICS), "group_by": lambda v: _texts(v, 0, 2),
+    simple = {"metrics": lambda v: _texts(v, 1, MAX_METRICS),
+              "group_by": lambda v: _texts(v, 0, MAX_GROUP_BY),
               "by": lambda v: v is None or _text(v),
               "grain": lambda v: v is None or (v in _GRAINS and type(v) is str),
               "aggregate": lambda v: v is None or (v == "sum" and type(v) is str),

@@ -7,7 +7,18 @@ from sqlglot import exp
 from showwork.semantic_layer.errors import UnsupportedDimension
 from showwork.semantic_layer.joins import METRIC_TIME, DimensionRef, Hop, resolve, resolve_any
 from showwork.semantic_layer.model import GRAINS, Measure, SemanticModel, SemanticModelFile, TimeSpine
-from showwork.semantic_layer.sql import binary, join, named, null_on_null, qualify, table, truncate, write
+from showwork.semantic_layer.sql import (
+    binary,
+    date_part,
+    date_part_of,
+    join,
+    named,
+    null_on_null,
+    qualify,
+    table,
+    truncate,
+    write,
+)
 from showwork.semantic_layer.where import Ref
 
 HIT = "__hit"
@@ -56,6 +67,9 @@ class Scan:
         value = self.scoped(qualify(expr, self.alias(ref.path), owner.table), ref.path)
         if ref.dimension.type == "time" and ref.grain in self.model.custom_grains:
             return self.custom(value, ref.grain)
+        part = date_part_of(ref.grain or "")
+        if ref.dimension.type == "time" and part:
+            return date_part(value, part, self.dialect)
         if ref.dimension.type == "time":
             return truncate(value, ref.grain or "day", self.dialect)
         return value

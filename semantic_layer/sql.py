@@ -16,6 +16,7 @@ from sqlglot.expressions.datatypes import DType
 from sqlglot.helper import name_sequence
 
 from showwork.semantic_layer.errors import ExecutionError
+from showwork.semantic_layer.model import GRAINS
 from showwork.semantic_layer.windows import Window
 
 HAND_DIALECT = "duckdb"
@@ -213,6 +214,43 @@ def truncate(col: exp.Expr, grain: str, dialect: str) -> exp.Expr:
     trunc = exp.DateTrunc(this=_trunc_input(cast(col, DATE), dialect),
                           unit=exp.Literal.string(grain.upper()))
     return cast(trunc, DATE)
+
+
+DATE_PARTS = ("year", "quarter", "month", "day", "dow", "doy")
+"""MetricFlow's date parts (dbt-semantic-interfaces' DatePart), named `<time>__extract_<part>`."""
+EXTRACT = "extract_"
+_PART_GRAIN = {"year": "year", "quarter": "quarter", "month": "month", "day": "day",
+               "dow": "day", "doy": "day"}
+
+
+def date_part_of(element: str) -> str | None:
+    """The date part an element names (`extract_dow` → dow), None for any other element."""
+    part = element[len(EXTRACT):] if element.startswith(EXTRACT) else None
+    return part if part in DATE_PARTS else None
+
+
+def part_allowed(part: str, granularity: str | None) -> bool:
+    """Whether a time dimension of this granularity has the part: MetricFlow's
+    DatePart.compatible_granularities (no day of a month-grained time)."""
+    return GRAINS.index(granularity or "day") <= GRAINS.index(_PART_GRAIN[part])
+
+
+def date_part(col: exp.Expr, part: str, dialect: str) -> exp.Expr:
+    """The part of the day holding `col` as an integer, as MetricFlow renders it per engine:
+    EXTRACT, the day of the week ISO's (Monday 1 … Sunday 7) everywhere."""
+    day = cast(col, DATE)
+    name = {"dow": "ISODOW", "doy": "DOY"}.get(part, part.upper())
+    if part == "dow":
+        name = {"snowflake": "DAYOFWEEKISO", "databricks": "DAYOFWEEK_ISO",
+                "spark": "DAYOFWEEK_ISO", "bigquery": "DAYOFWEEK"}.get(dialect, name)
+    elif part == "doy" and dialect == "bigquery":
+        name = "DAYOFYEAR"
+    value: exp.Expr = exp.Extract(this=exp.var(name), expression=day)
+    if part == "dow" and dialect == "bigquery":  # Sunday 1 … Saturday 7 there
+        value = exp.Case().when(exp.EQ(this=value, expression=exp.Literal.number(1)),
+                                exp.Literal.number(7)).else_(
+            exp.Sub(this=value.copy(), expression=exp.Literal.number(1)))
+    return cast(value, DType.BIGINT)
 
 
 def _trunc_input(day: exp.Expr, dialect: str) -> exp.Expr:

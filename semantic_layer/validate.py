@@ -28,8 +28,9 @@ from showwork.semantic_layer.errors import (
 )
 from showwork.semantic_layer.governance import check_rollup
 from showwork.semantic_layer.model import GRAINS, DimensionInfo, Metric, SemanticModelFile
-from showwork.semantic_layer.requests import AnyOf, CompareArgs, Filter, QueryArgs
+from showwork.semantic_layer.requests import MAX_DIMENSIONS, AnyOf, CompareArgs, Filter, QueryArgs
 from showwork.semantic_layer.results import citable, member_text
+from showwork.semantic_layer.sql import date_part_of
 from showwork.semantic_layer.windows import Window, aligned, period_end, period_start
 
 _OPERATOR = re.compile(r"\s*[-+*/×÷]\s*|\s+(?:per|over|divided by|times|x)\s+", re.IGNORECASE)
@@ -106,9 +107,16 @@ def plan_query(model: SemanticModelFile, args: QueryArgs, refuse_empty: bool = T
     check_time_spine_join(model, metrics, args.group_by, args.where, args.grain)
     period = agg_time_period(model, metrics, args.group_by, args.grain) if time_read(
         model, metrics) else None
-    by_time = args.grain is not None or period is not None
+    by_part = part_period(model, metrics, args.group_by, args.grain)
+    by_time = args.grain is not None or period is not None or by_part is not None
     if period and args.window is not None:
         check_period_window(model, metrics, *period)
+    if by_part and args.window is not None and _spine_before_parts(model, metrics):
+        raise WindowError(f"Metrics {', '.join(metrics)} join their time spine; grouped by the "
+                          f"date part {by_part.parts[0][0]!r} with a window, MetricFlow has no "
+                          "metric_time to bound (\"No metric time dimensions with standard "
+                          "granularities found\"); ask no window, or group by metric_time (a "
+                          "grain).")
     if args.window is None:
         check_grain(model, metrics, args.grain, None)
         check_aggregate(model, metrics, args.aggregate, args.grain)
@@ -197,10 +205,45 @@ def agg_time_period(model: SemanticModelFile, metrics: Sequence[str],
     for measure in dict.fromkeys(x for m in metrics for x in model.base_measures(m)):
         sm, me = model.measures[measure]
         ref = resolve_any(model, sm, model.qualified_name(times[0]))
-        if ref.path or ref.owner != sm.name or ref.dimension.name != me.agg_time_dimension:
+        if (ref.path or ref.owner != sm.name or ref.dimension.name != me.agg_time_dimension
+                or date_part_of(ref.grain or "")):
             return None
         found = ref.grain or "day"
     return (times[0], found) if found else None
+
+
+@dataclass(frozen=True)
+class PartPeriod:
+    """Offset metrics grouped by date parts of one time (part_period)."""
+
+    parts: tuple[tuple[str, str], ...]
+    """(the group-by name, its date part), in the order asked."""
+    agg_time: bool
+    """The parts are of the aggregation time dimension, not of metric_time."""
+
+
+def part_period(model: SemanticModelFile, metrics: Sequence[str], group_by: Sequence[str],
+                grain: str | None) -> PartPeriod | None:
+    """The date parts of metric_time, or of the aggregation time dimension of every measure
+    the metrics read (`metric_time__extract_month`, `booking__ds__extract_doy`), that a query
+    of offset metrics groups by: MetricFlow then shifts the offset input's rows by day, onto
+    time spine days, and groups by their parts (and the query's grain of them); or of metrics
+    joining their time spine, by no grain: each part of the spine's days gets a row. None
+    otherwise (a date part of other metrics is a dimension like any other)."""
+    parts = [(d, date_part_of(d.rsplit("__", 1)[-1])) for d in group_by]
+    asked = [(d, p) for d, p in parts if p]
+    if not asked or not (
+            shifts_rows(model, metrics) or (grain is None and joins_time_spine(model, metrics))):
+        return None
+    heads = {model.qualified_name(d.rsplit("__", 1)[0]) for d, _ in asked}
+    if len(heads) != 1:
+        return None
+    (head,) = heads
+    found = tuple((d, p) for d, p in asked if p)
+    if head == "metric_time":
+        return PartPeriod(found, False)
+    as_grain = agg_time_period(model, metrics, [*(d for d, p in parts if not p), head], None)
+    return PartPeriod(found, True) if as_grain and as_grain[0] == head else None
 
 
 def check_period_window(model: SemanticModelFile, metrics: Sequence[str], dim: str,
@@ -274,6 +317,24 @@ def _spine_after_aggregation(model: SemanticModelFile, metric: str, grain: str) 
     return False
 
 
+def _spine_before_parts(model: SemanticModelFile, metrics: Sequence[str]) -> bool:
+    """A metric joins its time spine where MetricFlow then has no metric_time at a standard
+    grain to bound by a window when grouped by a date part: a simple metric's measure, or a
+    conversion metric's base measure (its conversions joined to the spine: answered)."""
+    for name in metrics:
+        m = model.metric_index[name]
+        if m.join_to_timespine or (m.conversion and m.conversion.base_spined) or \
+                _spine_before_parts(model, [i.name for i in m.input_metrics]):
+            return True
+    return False
+
+
+def _semi_additive(model: SemanticModelFile, metrics: Sequence[str]) -> bool:
+    """A metric reads a semi-additive measure (non_additive_dimension)."""
+    return any(model.measures[x][1].point_in_time
+               for m in metrics for x in model.base_measures(m))
+
+
 def _converts(model: SemanticModelFile, metrics: Sequence[str]) -> bool:
     """A metric asked, or one it is computed from, is a conversion metric."""
     return any(model.metric_index[m].conversion is not None or _converts(
@@ -295,9 +356,17 @@ def check_time_spine_join(model: SemanticModelFile, metrics: tuple[str, ...],
     name = joined[0]
     joined_on = _spine_times(model, joined)
     period = agg_time_period(model, metrics, group_by, grain)
+    by_part = part_period(model, metrics, group_by, grain)
+    parts = [d for d in group_by if date_part_of(d.rsplit("__", 1)[-1])]
+    if parts and len(parts) + (grain is not None) > 1:
+        raise UnsupportedDimension(
+            f"Metric {name!r} joins its time spine (join_to_timespine); by {len(parts)} date "
+            f"part(s) ({', '.join(parts)}){' and a grain' if grain else ''} MetricFlow joins the "
+            "spine on the first of them alone (spine_part_join), pairing each period's other "
+            "parts with every value of theirs: group by one date part, or by the grain.")
     for dim in group_by:
         info = dimension_for(model, name, dim)
-        if period and period[0] == dim:
+        if (period and period[0] == dim) or (by_part and dim in dict(by_part.parts)):
             continue  # read as metric_time (Compiler.compile)
         if info.dimension.type == "time" and (
                 (info.owner, info.dimension.name) in joined_on or
@@ -350,8 +419,23 @@ def check_time_reads(model: SemanticModelFile, metrics: tuple[str, ...],
         reads = _reads(model, metric)
         if not reads:
             continue
+        parts = [d for d in group_by if date_part_of(d.rsplit("__", 1)[-1])]
+        if parts and reads & {"cumulative", "offset_to_grain"}:
+            # MetricFlow's group-by resolution (NoneDatePartPattern): a cumulative metric, or
+            # one reading an input offset to a grain, takes no date part
+            raise UnsupportedDimension(
+                f"Metric {metric!r} ({', '.join(sorted(reads))}) does not allow group-by items "
+                f"with a date part ({', '.join(parts)}), as in MetricFlow; group it by "
+                "metric_time (a grain) instead.")
+        by_part = part_period(model, metrics, group_by, grain)
+        read_so = {d for d, _ in by_part.parts} if by_part else set()
+        if by_part and (reads - {"offset"} or _semi_additive(model, metrics)):
+            raise UnsupportedDimension(
+                f"Metric {metric!r} ({', '.join(sorted(reads))}) grouped by the date parts "
+                f"{', '.join(sorted(read_so))} beside a semi-additive measure is not supported "
+                "yet; ask them apart or group by metric_time (a grain).")
         for dim in group_by:
-            if period and period[0] == dim:
+            if (period and period[0] == dim) or dim in read_so:
                 continue  # read as metric_time (Compiler.compile)
             if dimension_for(model, metric, dim).dimension.type == "time":
                 raise UnsupportedDimension(
@@ -580,6 +664,11 @@ def check_dimensions(model: SemanticModelFile, metrics: tuple[str, ...],
     UnknownMember), after refusing any dimension the metrics cannot be read by."""
     if len(set(group_by)) != len(group_by):
         raise InvalidArguments(f"group_by repeats a dimension: {', '.join(group_by)}.")
+    plain = [d for d in group_by if not date_part_of(d.rsplit("__", 1)[-1])]
+    if len(plain) > MAX_DIMENSIONS:
+        raise InvalidArguments(f"group_by names {len(plain)} dimensions ({', '.join(plain)}); "
+                               f"at most {MAX_DIMENSIONS} besides date parts (metric_time__extract_"
+                               "year, …).")
     infos: dict[str, DimensionInfo] = {}
     parted = any(d.is_partition for sm in model.semantic_models for d in sm.dimensions)
     for dim in [*group_by, *(f.dimension for f in flat(filters))]:

@@ -186,10 +186,12 @@ def compile_cmd(metric: list[str] = MetricOpt, by: list[str] = ByOpt, grain: str
     """Print the SQL a governed call compiles to (nothing runs, no warehouse is read)."""
     model = open_project(project).model
     kind, args = _args(metric, by, grain, start, end, previous_start, previous_end, model.as_of)
-    args = _share(kind, _where(kind, args, where, model), share)
+    args = _share(kind, _where(kind, args, where, model, False), share)
     from showwork.semantic_layer import SemanticLayer
 
-    compiled = SemanticLayer(model).compile(kind, args, dialect)
+    # as `semantic query` answers (and `mf query --explain`): SQL for a window no day of which
+    # is read too, which gives no rows
+    compiled = SemanticLayer(model).compile(kind, args, dialect, refuse_empty=False)
     print(compiled.sql)
 
 

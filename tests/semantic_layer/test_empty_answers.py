@@ -174,3 +174,19 @@ def test_without_groups_no_day_is_the_metric_over_no_rows(domain: SemanticLayer)
                       _bound(start - dt.timedelta(days=1), "<=")):
             empty = _answer(domain, {"metrics": [metric]}, where)
             assert empty.rows == nothing.rows and empty.notes, where
+
+
+def test_the_sql_of_an_empty_answer_is_compiled(domain: SemanticLayer) -> None:
+    """`semantic compile` (SemanticLayer.compile, refuse_empty=False) of a window wholly
+    outside the data gives SQL as `mf query --explain` does, and that SQL reads no row; the
+    analyst's side (refuse_empty) still refuses."""
+    for metric in _plain_metrics(domain)[:3]:
+        start, _ = domain.model.coverage(metric)
+        before = {"start": (start - dt.timedelta(days=40)).isoformat(),
+                  "end": (start - dt.timedelta(days=10)).isoformat()}
+        args = {"metrics": [metric], "window": before, "grain": "week"}
+        compiled = domain.compile("query", args, refuse_empty=False)
+        assert compiled.sql
+        assert domain.connection.execute(compiled.sql).fetchall() == []
+        with pytest.raises(WindowError, match="outside the coverage"):
+            domain.compile("query", args)
