@@ -173,10 +173,7 @@ def _counted_periods(ctx: AnswerContext, text: str,
         if len(chosen) != 1:
             continue
         rows = chosen[0]
-        unit = ctx.catalog.get("metrics", {}).get(rows[0].metric, {}).get("unit")
-        held = in_time_unit(said, (n,), unit)[0]
-        meeting = sum(1 for c in rows
-                      if _meets(_scaled(ctx, c.metric, c.citation.field, c.value, held), held))
+        meeting = count_meeting(ctx, said, n, rows)
         k, m = (_number_word(count.group(g)) for g in ("k", "m"))
         holds = meeting == k and (m is None or m == len(rows)) and not _off_currency(
             ctx, rows[0], n)
@@ -210,10 +207,7 @@ def _counted_members(ctx: AnswerContext, text: str,
         if len(bounded) != 1 or len(chosen) != 1 or _CHANGED.search(said, 0, bounded[0].start):
             continue
         n, rows = bounded[0], chosen[0]
-        unit = ctx.catalog.get("metrics", {}).get(rows[0].metric, {}).get("unit")
-        held = in_time_unit(said, (n,), unit)[0]
-        meeting = sum(1 for c in rows
-                      if _meets(_scaled(ctx, c.metric, c.citation.field, c.value, held), held))
+        meeting = count_meeting(ctx, said, n, rows)
         holds = meeting == k and not _off_currency(ctx, rows[0], n)
         failing = () if holds else (f"{meeting} of the {len(rows)}",)
         yield Quantified((count.start() + at, count.end() + at),
@@ -241,11 +235,27 @@ def meeting_bound(ctx: AnswerContext, text: str, count: Any) -> int | None:
               and len(rows) == count.of]
     if len(groups) != 1:
         return None
-    rows = groups[0]
+    return count_meeting(ctx, said, n, groups[0])
+
+
+def count_meeting(ctx: AnswerContext, said: str, n: ReadNumber, rows: list[Cited]) -> int:
+    """How many of the cited rows meet the bound `n` (in the metric's unit of time)."""
     unit = ctx.catalog.get("metrics", {}).get(rows[0].metric, {}).get("unit")
     held = in_time_unit(said, (n,), unit)[0]
     return sum(1 for c in rows
                if _meets(_scaled(ctx, c.metric, c.citation.field, c.value, held), held))
+
+
+def one_group(ctx: AnswerContext, said: str,
+              groups: dict[tuple[int, str, str, str], list[Cited]]
+              ) -> tuple[list[Any], tuple[tuple[int, str, str, str], list[Cited]] | None]:
+    """The sentence's mentions, and the one cited breakdown or series it speaks of: of the
+    metric it names, or the only one cited; None when none or several are."""
+    found = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
+    named = {m.name for m in found if m.kind == "metric"}
+    chosen = [(k, g) for k, g in groups.items() if k[1] in named] or (
+        list(groups.items()) if len(groups) == 1 else [])
+    return found, chosen[0] if len(chosen) == 1 else None
 
 
 def _number_word(word: str | None) -> int | None:

@@ -21,10 +21,16 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from showwork.harness.audit.labels import read_words
-from showwork.harness.audit.quantifiers import _SENTENCE, Derived, _breakdowns, _scaled, states
+from showwork.harness.audit.quantifiers import (
+    _SENTENCE,
+    Derived,
+    _breakdowns,
+    _scaled,
+    one_group,
+    states,
+)
 from showwork.harness.audit.sums import _TOP, _count_of, _rows
 from showwork.protocol.numbers import ReadNumber, _candidates, in_time_unit, near
-from showwork.protocol.reading import find_mentions
 
 if TYPE_CHECKING:
     from showwork.harness.audit.context import AnswerContext, Cited
@@ -52,13 +58,10 @@ def _spreads(ctx: AnswerContext, text: str) -> Iterator[Derived]:
     for sentence in _SENTENCE.finditer(text):
         start, end = sentence.span()
         said = sentence.group()
-        found = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
-        named = {m.name for m in found if m.kind == "metric"}
-        chosen = [(k, g) for k, g in groups.items() if k[1] in named] or (
-            list(groups.items()) if len(groups) == 1 else [])
-        if len(chosen) != 1:
+        found, chosen = one_group(ctx, said, groups)
+        if chosen is None:
             continue
-        (_, metric, field, dim), rows = chosen[0]
+        (_, metric, field, dim), rows = chosen
         periods = [p for p in reading.periods if start <= p.span[0] < end]
         numbers = [n for n in _candidates(said) if not n.width]  # '5 minutes' is one too
         unit = ctx.catalog.get("metrics", {}).get(metric, {}).get("unit")

@@ -36,6 +36,7 @@ from showwork.harness.audit.quantifiers import (
     Derived,
     _breakdowns,
     _scaled,
+    one_group,
     states,
 )
 from showwork.protocol.numbers import ReadNumber, claims_in, in_time_unit
@@ -101,13 +102,10 @@ def _sums(ctx: AnswerContext, text: str,
         number = _number(said, cue)
         if number is None or (mean is not None and _NOT_A_LEVEL.match(said, number.end)):
             continue  # 'averaged 84 orders a day': a rate (rates.py)
-        found = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
-        named = {m.name for m in found if m.kind == "metric"}
-        chosen = [(k, g) for k, g in groups.items() if k[1] in named] or (
-            list(groups.items()) if len(groups) == 1 else [])
-        if len(chosen) != 1:
+        found, chosen = one_group(ctx, said, groups)
+        if chosen is None:
             continue
-        (_, metric, field, dim), rows = chosen[0]
+        (_, metric, field, dim), rows = chosen
         periods = [p for p in reading.periods if start <= p.span[0] < end]
         if span is not None:
             picked = _whole_series(span, rows, dim)
