@@ -223,7 +223,9 @@ def _in_clause(text: str, start: int, end: int, inside: list[Mention]) -> list[S
         out.append(_Pair(a, b, "", level.group("level"), bool(level.group("hedge")), speed,
                          words))
         return out
-    if _SUMMED_AFTER.match(text, b.span[1], end):
+    summed = _SUMMED_AFTER.match(text, b.span[1], end)
+    if summed is not None and any(b.span[1] < x.span[0] and x.span[1] <= summed.end()
+                                  and x.name == b.name for x in inside):
         return out  # 'more than B and C combined': a sum on the other side (combined.py)
     found = _stated(between)
     if found is not None and not _DIGIT.search(between, found[1][1]):
