@@ -315,6 +315,9 @@ def test_a_row_against_the_sum_of_others(request, domain, fixture, qid, verb, un
         wrong = "fewer" if right == "more" else "more"
         honest.append(f"{a} {verb} {right} {unit} than {b} and {c} combined.")
         lies.append(f"{a} {verb} {wrong} {unit} than {b} and {c} combined.")
+        if va > vb:  # 'together' of the pair itself: the pair is still held
+            lies.append(f"{a} {verb} fewer {unit} than {b}, and together they {verb} "
+                        f"{va + vb:,.0f} {unit}.")
     _check(case, honest, lies)
 
 
