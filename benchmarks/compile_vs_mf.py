@@ -231,7 +231,7 @@ answer": a window no day of which is read, or a member outside a closed list, an
 def _features(model: Any, args: dict[str, Any], spine: str) -> list[str]:
     """The FEATURES a generated case uses: its metrics' (and their inputs') kinds, its spine's
     form when a metric joins it, its filter's range and null tests by the dimension's type."""
-    from showwork.semantic_layer.sql import date_part_of
+    from showwork.semantic_layer.dateparts import date_part_of
     from showwork.semantic_layer.validate import agg_time_period, joins_time_spine
 
     out = set()

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from showwork.semantic_layer.dateparts import EXTRACT, date_part_of, part_allowed
 from showwork.semantic_layer.errors import AmbiguousDimension, UnsupportedDimension
 from showwork.semantic_layer.model import GRAINS, Dimension, Entity, SemanticModel, SemanticModelFile
-from showwork.semantic_layer.sql import EXTRACT, date_part_of, part_allowed
 
 METRIC_TIME = "metric_time"
 MAX_HOPS = 2

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from showwork.semantic_layer.dateparts import date_part_of
 from showwork.semantic_layer.errors import UnsupportedDimension
 from showwork.semantic_layer.joins import METRIC_TIME, DimensionRef, Hop, resolve, resolve_any
 from showwork.semantic_layer.model import GRAINS, Measure, SemanticModel, SemanticModelFile, TimeSpine
 from showwork.semantic_layer.sql import (
     binary,
     date_part,
-    date_part_of,
     join,
     named,
     null_on_null,

@@ -16,7 +16,6 @@ from sqlglot.expressions.datatypes import DType
 from sqlglot.helper import name_sequence
 
 from showwork.semantic_layer.errors import ExecutionError
-from showwork.semantic_layer.model import GRAINS
 from showwork.semantic_layer.windows import Window
 
 HAND_DIALECT = "duckdb"
@@ -214,25 +213,6 @@ def truncate(col: exp.Expr, grain: str, dialect: str) -> exp.Expr:
     trunc = exp.DateTrunc(this=_trunc_input(cast(col, DATE), dialect),
                           unit=exp.Literal.string(grain.upper()))
     return cast(trunc, DATE)
-
-
-DATE_PARTS = ("year", "quarter", "month", "day", "dow", "doy")
-"""MetricFlow's date parts (dbt-semantic-interfaces' DatePart), named `<time>__extract_<part>`."""
-EXTRACT = "extract_"
-_PART_GRAIN = {"year": "year", "quarter": "quarter", "month": "month", "day": "day",
-               "dow": "day", "doy": "day"}
-
-
-def date_part_of(element: str) -> str | None:
-    """The date part an element names (`extract_dow` → dow), None for any other element."""
-    part = element[len(EXTRACT):] if element.startswith(EXTRACT) else None
-    return part if part in DATE_PARTS else None
-
-
-def part_allowed(part: str, granularity: str | None) -> bool:
-    """Whether a time dimension of this granularity has the part: MetricFlow's
-    DatePart.compatible_granularities (no day of a month-grained time)."""
-    return GRAINS.index(granularity or "day") <= GRAINS.index(_PART_GRAIN[part])
 
 
 def date_part(col: exp.Expr, part: str, dialect: str) -> exp.Expr:

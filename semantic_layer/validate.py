@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from showwork.semantic_layer.dateparts import date_part_of
 from showwork.semantic_layer.errors import (
     AmbiguousDimension,
     GrainNotAllowed,
@@ -30,7 +31,6 @@ from showwork.semantic_layer.governance import check_rollup
 from showwork.semantic_layer.model import GRAINS, DimensionInfo, Metric, SemanticModelFile
 from showwork.semantic_layer.requests import MAX_DIMENSIONS, AnyOf, CompareArgs, Filter, QueryArgs
 from showwork.semantic_layer.results import citable, member_text
-from showwork.semantic_layer.sql import date_part_of
 from showwork.semantic_layer.windows import Window, aligned, period_end, period_start
 
 _OPERATOR = re.compile(r"\s*[-+*/×÷]\s*|\s+(?:per|over|divided by|times|x)\s+", re.IGNORECASE)

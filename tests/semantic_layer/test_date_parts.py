@@ -18,10 +18,11 @@ import pytest
 import yaml
 
 from showwork.semantic_layer import SemanticLayer
+from showwork.semantic_layer.dateparts import DATE_PARTS
 from showwork.semantic_layer.errors import InvalidArguments, UnsupportedDimension
 from showwork.semantic_layer.model import SemanticModelFile
 from showwork.semantic_layer.project import load_project
-from showwork.semantic_layer.sql import DATE_PARTS, date_part
+from showwork.semantic_layer.sql import date_part
 from showwork.semantic_layer.validate import time_read
 
 ROOT = Path(__file__).resolve().parents[2]
