@@ -1105,6 +1105,25 @@ def _ends(text: str, ctx: AnswerContext) -> Iterable[Span]:
             yield m.span()
 
 
+_WHOLE_RANKED = re.compile(r"\(Ranked over the (?P<grain>day|week|month|quarter|year)s the data "
+                           r"covers whole: (?P<span>[^()]{1,60}?)\.\)")
+
+
+def _ranked_whole(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """The rules analyst's note of a ranking of periods asked over a window the data covers in
+    part ('(Ranked over the months the data covers whole: January to July 2019.)'): held to a
+    cited result by that grain over that window (the question's window, not the cited one, is
+    the scope check's: off_question_window still caveats the answer)."""
+    if "covers whole" not in text:
+        return
+    windows = {(c.result.grain, period_words(str(cov["requested"]["start"]),
+                                             str(cov["requested"]["end"])))
+               for c in _cites(ctx).cited for cov in c.result.coverage if cov.get("requested")}
+    for m in _found(text, ctx, _WHOLE_RANKED):
+        if (m.group("grain"), m.group("span")) in windows:
+            yield m.span()
+
+
 _LEFT_OUT = re.compile(r"The rows with no [\w ]{1,40}? recorded are left out of the list\.")
 
 
@@ -1233,13 +1252,12 @@ def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
                 yield verbs[-1].span()
 
 
-READINGS: tuple[Reading, ...] = (_numbers, _mentions, _kept_out, _periods, _direction, _units, _grains,
-                                 _structure, _attribution, _causes, _shares, _no_member,
-                                 _counts, _denials, _parts, _went, _grain_adjectives,
-                                 _quantifiers, _superlatives, _times, _gaps, _row_moves, _sums,
-                                 _combined, _spreads, _rates, _size_words, _ignored, _assumed, _begins, _ends,
-                                 _left_out, _runs, _shapes, _patterns, _entity_keys,
-                                 _dimension_heads)
+READINGS: tuple[Reading, ...] = (
+    _numbers, _mentions, _kept_out, _periods, _direction, _units, _grains, _structure,
+    _attribution, _causes, _shares, _no_member, _counts, _denials, _parts, _went,
+    _grain_adjectives, _quantifiers, _superlatives, _times, _gaps, _row_moves, _sums, _combined,
+    _spreads, _rates, _size_words, _ignored, _assumed, _begins, _ends, _left_out, _ranked_whole,
+    _runs, _shapes, _patterns, _entity_keys, _dimension_heads)
 """Every reading of the answer's words, each holding what it consumes to the evidence."""
 
 
