@@ -161,11 +161,10 @@ def _counted_periods(ctx: AnswerContext, text: str,
         count = _IN_PERIODS.search(said)
         if count is None:
             continue
-        bounded = [n for n in ctx.index_.read("named_bounds", said, _bounds_in)
-                   if n.bound and n.upto is None and not n.width and n.end <= count.start()]
-        if len(bounded) != 1 or _CHANGED.search(said, 0, bounded[0].start):
+        n = _sole_bound(ctx, said, 0, count.start())
+        if n is None or _CHANGED.search(said, 0, n.start):
             continue
-        n, grain = bounded[0], count.group("grain").lower()
+        grain = count.group("grain").lower()
         mentions = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
         named = {m.name for m in mentions if m.kind == "metric"}
         chosen = [rows for k, rows in groups.items() if k[3] == grain and k[2] == "value"
@@ -199,14 +198,13 @@ def _counted_members(ctx: AnswerContext, text: str,
         count = _K_OF_M.search(said)
         if count is None:
             continue
-        bounded = [n for n in ctx.index_.read("named_bounds", said, _bounds_in)
-                   if n.bound and n.upto is None and not n.width and n.start >= count.end()]
+        bound = _sole_bound(ctx, said, count.end(), len(said))
         k, m = _number_word(count.group("k")), _number_word(count.group("m"))
         chosen = [rows for key, rows in groups.items() if key[2] == "value"
                   and key[3] not in _TIME_KEYS and len(rows) == m]
-        if len(bounded) != 1 or len(chosen) != 1 or _CHANGED.search(said, 0, bounded[0].start):
+        if bound is None or len(chosen) != 1 or _CHANGED.search(said, 0, bound.start):
             continue
-        n, rows = bounded[0], chosen[0]
+        n, rows = bound, chosen[0]
         meeting = count_meeting(ctx, said, n, rows)
         holds = meeting == k and not _off_currency(ctx, rows[0], n)
         failing = () if holds else (f"{meeting} of the {len(rows)}",)
@@ -225,17 +223,24 @@ def meeting_bound(ctx: AnswerContext, text: str, count: Any) -> int | None:
     if sentence is None:
         return None
     said, at = sentence.group(), sentence.start()
-    bounded = [n for n in ctx.index_.read("named_bounds", said, _bounds_in)
-               if n.bound and n.upto is None and not n.width and n.start + at >= count.end]
-    if len(bounded) != 1:
+    n = _sole_bound(ctx, said, count.end - at, len(said))
+    if n is None:
         return None
-    n = bounded[0]
     groups = [rows for k, rows in _breakdowns(ctx).items() if k[2] == "value"
               and (k[3] == count.dim or not count.dim and k[3] not in _TIME_KEYS)
               and len(rows) == count.of]
     if len(groups) != 1:
         return None
     return count_meeting(ctx, said, n, groups[0])
+
+
+def _sole_bound(ctx: AnswerContext, said: str, start: int, stop: int) -> ReadNumber | None:
+    """The one one-sided bound of the sentence between `start` and `stop` ('over 20 minutes'),
+    or None when there is none or several."""
+    bounded = [n for n in ctx.index_.read("named_bounds", said, _bounds_in)
+               if n.bound and n.upto is None and not n.width and start <= n.start
+               and n.end <= stop]
+    return bounded[0] if len(bounded) == 1 else None
 
 
 def count_meeting(ctx: AnswerContext, said: str, n: ReadNumber, rows: list[Cited]) -> int:

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from showwork.harness.audit.gaps import _POINTS
 from showwork.harness.audit.labels import period_window, read_words
 from showwork.harness.audit.numbers import money_fits, money_of
 from showwork.harness.audit.prose import FALLS, JUDGES, RISES, judged, polarities, unbracketed
@@ -44,7 +45,6 @@ states a polarity (prose.py `judged`)."""
 _BEFORE_NUMBER = re.compile(r"(?i)\s+(?:(?P<by>by)\s+)?(?:(?:just|only|some)\s+)?$")
 """What stands between the verb and its number: nothing, 'by', an emphasis (a hedge is the
 number's own)."""
-_POINTS = re.compile(r"(?i)\s*(?:percentage\s+points?|points?|pts?|pp)\b")
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from showwork.harness.audit.gaps import _POINTS
 from showwork.harness.audit.labels import read_words
 from showwork.harness.audit.quantifiers import (
     _SENTENCE,
@@ -41,7 +42,6 @@ _WITHIN = re.compile(r"(?i)\b(?:(?:were|are|was|stayed|lay|sat|fell|came\s+in)\s
 _EACH_OTHER = re.compile(r"(?i)\s*(?:(?:percentage\s+)?points?\s+|pp\s+|[a-z]+\s+){0,2}?"
                          r"(?P<of>of\s+(?:each\s+other|one\s+another))\b")
 _RANGED = re.compile(r"(?i)\b(?P<verb>ranged|ranging|ran|varied|varying)\s+(?:from\s+)?")
-_POINTS = re.compile(r"(?i)\s*(?:percentage\s+points?|points?|pts?|pp)\b")
 
 
 def read_spreads(ctx: AnswerContext, text: str) -> list[Derived]:
