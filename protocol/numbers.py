@@ -529,7 +529,7 @@ def _read_candidates(text: str) -> Iterator[ReadNumber]:
 _ONE_IN = re.compile(
     r"(?i)(?<![\w.,$€£])(?P<k>one|two|three|four|five|six|seven|eight|nine|[1-9][0-9]?)\s+"
     r"(?:(?!in\b)[a-z]+\s+){0,2}in\s+(?:every\s+)?"
-    r"(?P<n>[0-9]+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+    r"(?P<n>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
     r"thirty|forty|fifty|hundred|a\s+hundred|a\s+thousand)\b(?![.,][0-9])")
 """'one order in 28', 'one flight in six', '1 in every 20 users', 'roughly 3 in 100': a share,
 K/N."""
@@ -544,7 +544,7 @@ def _one_in(text: str) -> Iterator[ReadNumber]:
     in N' (N a power of ten) of one within half of 1/N of K/N (3 in 100 is 2.5 % to 3.5 %).
     Never before a unit of time ('one in 10 days')."""
     for m in _ONE_IN.finditer(text):
-        said = " ".join(m["n"].lower().split())
+        said = " ".join(m["n"].lower().split()).replace(",", "")  # '27 in every 1,000'
         n = int(said) if said.isdigit() else _ONE_IN_WORDS.get(said) or _SMALL.get(said) or \
             _TENS.get(said)
         word = m["k"].lower()

@@ -127,7 +127,8 @@ def _counts(text: str, known: tuple[tuple[str, str], ...]) -> tuple[Count, ...]:
         dim = _noun(m.group("rest") or "", known, generic=bool(m.group("them")))
         if dim is None:
             continue
-        part = _PART.search(text, 0, m.start()) is not None and not m.group("m")
+        part = (_PART.search(text, 0, m.start()) is not None or _PART_AFTER.match(
+            m.group("rest") or "") is not None) and not m.group("m")
         n = Count(m.start("n"), m.end("n"), m.group("n"), number_of(m.group("n")), dim,
                   part=part)
         if m.group("m"):
@@ -140,6 +141,8 @@ def _counts(text: str, known: tuple[tuple[str, str], ...]) -> tuple[Count, ...]:
 
 _PART = re.compile(r"(?i)\b(?:other|remaining|top|bottom|first|last|leading)\s+$")
 """The word before a count that sets a part of the rows apart ('the other five stores')."""
+_PART_AFTER = re.compile(r"(?i)(?:other|remaining)\s")
+"""The same word after the count: 'the five other stores', 'three remaining channels'."""
 
 
 def _noun(rest: str, known: tuple[tuple[str, str], ...], generic: bool) -> str | None:

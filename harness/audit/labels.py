@@ -744,7 +744,9 @@ def spans_cited_rows(p: PeriodMention, windows: Collection[Window]) -> bool:
         if last == end:
             return rows >= 2
         day = last + dt.timedelta(days=1)
-    return False
+    # 'from March onward', 'since March': an open period ends on the as-of date, the day
+    # after the data's last (flights: as of 2014-01-01, data through 2013-12-31)
+    return rows >= 2 and day == end
 
 
 def ends_said_window(text: str, p: PeriodMention, windows: Collection[Window]) -> bool:

@@ -57,6 +57,10 @@ _LEVEL_AFTER = re.compile(
 """'A and B were level': the words after the second member."""
 _LEVEL_WORD = re.compile(r"(?i)\b(?:level|equal|tied|par|neck|same|alike|match|as\s+(?:much|many|"
                          r"high|large)\s+as)")
+_SCALED = re.compile(r"(?i)\b(?:times|twice|thrice|[\w-]*fold|half|halves|thirds?|quarters?|"
+                     r"fifths?|sixths?|eighths?|tenths?)\b")
+"""A multiplier or a part before 'as many as' ('four times as many as', 'two-thirds as much
+as'): a ratio (times.py), not a level."""
 _NEGATED = re.compile(r"(?i)\b(?:not|no|never|nor)\b|n['’]t\b")
 _SPEED = re.compile(r"(?i)\b(?:faster|slower|rose|risen|rise|rising|grew|grown|growing|fell|"
                     r"fallen|falling|dropped|declined|increased|decreased|climbed|gained|lost|"
@@ -213,7 +217,7 @@ def _in_clause(text: str, start: int, end: int, inside: list[Mention]) -> list[S
     level, at = _LEVEL_BETWEEN.match(between), a.span[1]
     if level is None and _AND.fullmatch(between):
         level, at = _LEVEL_AFTER.match(text[b.span[1]:end]), b.span[1]
-    if level is not None and not _DIGIT.search(between):
+    if level is not None and not _DIGIT.search(between) and not _SCALED.search(between):
         words = tuple((at + x, at + y) for x, y in (level.span("hedge"), level.span("level"))
                       if x >= 0)
         first = min(x for x, _ in (level.span("hedge"), level.span("level")) if x >= 0)

@@ -438,12 +438,34 @@ def _metrics(ctx: AnswerContext, prose: ProseReading) -> list[Finding]:
     driver = _current(ctx, ctx.answer.driver) if ctx.answer.driver else None
     for i, m in enumerate(prose.words.metrics):
         said = _current(ctx, m.name)
+        if said not in carried and said not in seen and _part_in_share(ctx, carried, m):
+            continue  # '27 in every 1,000 flights were cancelled' of a cancellation rate
         if said not in carried and said not in seen:
             seen.add(said)
             out.append(_metric_finding(m, said, carried))
         elif driver and said != driver and i in prose.because:
             out.append(_because_finding(m, said, driver))
     return out
+
+
+def _part_in_share(ctx: AnswerContext, carried: set[str], m: Mention) -> bool:
+    """The metric named is the numerator or denominator of a cited ratio, in a sentence that
+    states a share as 'K in N' or 'one in N' (protocol/numbers.py `_one_in`): the ratio's own
+    parts, said as people say a rate ('about 27 in every 1,000 flights were cancelled')."""
+    from showwork.harness.audit.quantifiers import _SENTENCE
+    from showwork.protocol.numbers import read_numbers
+
+    table = ctx.catalog.get("metrics", {})
+    parts = {p for name in carried for p in (
+        ((table.get(name) or {}).get("formula") or {}).get(k) for k in ("numerator", "denominator"))
+             if p}
+    if m.name not in parts:
+        return False
+    text = ctx.answer.answer or ""
+    sentence = next((s for s in _SENTENCE.finditer(text) if s.start() <= m.span[0] < s.end()),
+                    None)
+    return sentence is not None and any(
+        n.share and n.width and " in " in n.text for n in read_numbers(sentence.group()))
 
 
 def _metric_finding(m: Mention, said: str, carried: set[str]) -> Finding:
@@ -474,6 +496,8 @@ def _members(ctx: AnswerContext, groups: Iterable[list[Mention]], cited: tuple[C
             m = group[0]
             if set(m.words.lower().split()) <= own:
                 continue  # 'was cancelled' of a cancellation rate: the metric's own word
+            if _inside_cited_member(ctx, cited, m):
+                continue  # 'Newark' of a result filtered to 'Newark Liberty Intl'
             dim, member = m.name, m.member or ""
             if any(f.evidence["dimension"] == dim and f.evidence["said"] == member for f in out):
                 continue
@@ -487,6 +511,22 @@ def _members(ctx: AnswerContext, groups: Iterable[list[Mention]], cited: tuple[C
                 f"Name only the members the claims cite ({shown}), or add a claim citing "
                 f"{dim} = {member}."))
     return out
+
+
+def _inside_cited_member(ctx: AnswerContext, cited: tuple[Cited, ...], m: Mention) -> bool:
+    """The mention's words are whole words of a member of another dimension that some cited
+    row or cited result's filter has ('Newark', read as origin EWR, of a result filtered to
+    origin airport name 'Newark Liberty Intl'): the place the cited member names, not another
+    member."""
+    said = re.compile(rf"(?i)(?<!\w){re.escape(m.words.strip())}(?!\w)")
+    for item in cited:
+        named = [v for d, v in item.row.key.items() if d != m.name]
+        named += [v for d, vs in (ctx.evidence.filters(item.citation.handle) or {}).items()
+                  if d != m.name for v in vs]
+        if any(isinstance(v, str) and len(v) > len(m.words.strip()) and said.search(v)
+               for v in named):
+            return True
+    return False
 
 
 def _windows(ctx: AnswerContext, periods: tuple[PeriodMention, ...], cited: tuple[Cited, ...]
@@ -521,7 +561,8 @@ def _only_derived(ctx: AnswerContext, p: PeriodMention) -> bool:
     two of them, their sum, a rate over them — or it has none ('flights rose from February to
     March'). One row's value said of the span ('flights were 24,951 from February to March')
     is no value of the span: the window stays unnamed by the claims."""
-    from showwork.harness.audit.quantifiers import _SENTENCE
+    from showwork.harness.audit.numbers import guessed_numbers
+    from showwork.harness.audit.quantifiers import _SENTENCE, read_quantified
     from showwork.harness.audit.rates import read_rates
     from showwork.harness.audit.rowmoves import read_row_moves
     from showwork.harness.audit.sums import read_sums
@@ -535,6 +576,8 @@ def _only_derived(ctx: AnswerContext, p: PeriodMention) -> bool:
     held |= {(r.number.start, r.number.end) for r in read_rates(ctx, text) if r.holds}
     held |= {(m.number.start, m.number.end) for m in read_row_moves(ctx, text)
              if m.number is not None and m.number_holds}
+    held |= guessed_numbers(ctx)  # given by the rows it spans, unread (derivable.py)
+    held |= {(q.number.start, q.number.end) for q in read_quantified(ctx, text) if q.holds}
     at = sentence.start()
     return all((n.start + at, n.end + at) in held for n in claims_in(sentence.group()))
 
@@ -697,6 +740,8 @@ def _bound(ctx: AnswerContext, bound: tuple[Bound, ...], flagged: set[str]) -> l
         if id(n) not in kept or (n.start, n.end) in held or (
                 b.metric is not None and b.metric.words in flagged):
             continue
+        if b.metric is not None and n.share and _part_in_share(ctx, carried, b.metric):
+            continue  # '27 in every 1,000 flights were cancelled': the rate, in its parts
         if b.metric is None and len(carried) != 1:
             continue  # no metric named, and several cited: whose value it is is not said
         said = _current(ctx, b.metric.name) if b.metric is not None else next(iter(carried))

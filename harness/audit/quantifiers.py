@@ -37,9 +37,12 @@ if TYPE_CHECKING:
 
 _QUANTIFIER = re.compile(r"(?i)\b(?P<q>every|each|all|none(?:\s+of\s+the)?|no|only|both"
                          r"|(?<!the\s)most(?:\s+of\s+the)?(?!\s+(?:first|of\s+all)\b))\b")
-_SENTENCE = re.compile(r"(?:[^.;!?]|\.(?=[0-9])|[.!?](?=\s+[a-z]))+")
+_ABBREVIATED = ("St", "Inc", "Co", "Corp", "Ltd", "Ave", "Mt", "Jr", "Sr", "Dr", "Intl", "Bros")
+_SENTENCE = re.compile(r"(?:[^.;!?]|\.(?=[0-9])|[.!?](?=\s+[a-z])|"
+                       + "|".join(rf"(?<=\b{word})\." for word in _ABBREVIATED) + ")+")
 """A sentence: a point before a digit, or a point or mark before a lower-case word, ends none
-(members' names: 'Frontier Airlines Inc. had', 'nutellaphone who dis? by 45')."""
+(members' names: 'Frontier Airlines Inc. had', 'nutellaphone who dis? by 45'); nor does the
+point of an abbreviation names are written with ('Toronto (Queen St. W)')."""
 _EXCEPT = re.compile(r"(?i)\b(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides|save"
                      r"\s+for)\s+")
 """An exception to the quantifier ('every store but Online', 'all airports except JFK')."""
@@ -382,12 +385,30 @@ def _quantified(ctx: AnswerContext, text: str,
             if said is None:
                 continue  # 'every store' of a series: not its periods
             end = said.end()  # 'every month': the series' own grain
+            rows = _scoped(ctx, text, sentence.span(), rows, dim)
         unit = ctx.catalog.get("metrics", {}).get(rows[0].metric, {}).get("unit")
         held = in_time_unit(sentence.group(), (n,), unit)[0]  # 'over 2 hours' of minutes
         failing = _off_currency(ctx, rows[0], n) or tuple(
             _failing(ctx, rows, held, dim, word, members, out))
         shifted = replace(n, start=n.start + at, end=n.end + at)
         yield Quantified((q.start() + at, end + at), shifted, not failing, failing, excepted)
+
+
+def _scoped(ctx: AnswerContext, text: str, sentence: tuple[int, int], rows: list[Cited],
+            dim: str) -> list[Cited]:
+    """The rows of a series inside the periods the sentence names, when those hold some of
+    them but not all ('every month from March onward', 'both quarters of the second half');
+    else every row."""
+    from showwork.harness.audit.labels import read_words
+
+    periods = [p for p in read_words(ctx.index_, "prose", text).periods
+               if sentence[0] <= p.span[0] < sentence[1]]
+    if not periods:
+        return rows
+    inside = [c for c in rows if any(
+        p.period.start.isoformat() <= str(dict(c.citation.selector)[dim])[:10]
+        <= p.period.end.isoformat() for p in periods)]
+    return inside if 0 < len(inside) < len(rows) else rows
 
 
 def _off_currency(ctx: AnswerContext, row: Cited, n: ReadNumber) -> tuple[str, ...]:

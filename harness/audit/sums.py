@@ -53,7 +53,8 @@ _COUNT = r"(?P<count>[0-9]+|" + "|".join(NUMBERS_WORDS) + r")"
 _TOP = re.compile(rf"(?i)\bthe\s+(?:(?P<top>top|bottom|highest|lowest|largest|smallest|biggest)"
                   rf"\s+{_COUNT}|{_COUNT.replace('count', 'count2')}\s+(?P<top2>largest|biggest|"
                   r"highest|smallest|lowest))\b")
-_OTHER = re.compile(rf"(?i)\b(?:the\s+)?(?:other|remaining)\s+(?:{_COUNT}\b)?|\bthe\s+rest\b")
+_OTHER = re.compile(rf"(?i)\b(?:the\s+)?(?:other|remaining)\s+(?:{_COUNT}\b)?|\bthe\s+rest\b"
+                    rf"|\b(?:the\s+)?{_COUNT.replace('count', 'count4')}\s+(?:other|remaining)\b")
 _ALL = re.compile(rf"(?i)\b(?:all(?:\s+{_COUNT})?|every|the\s+{_COUNT.replace('count', 'count3')})"
                   r"\b")
 _EXCEPT = re.compile(r"(?i)\b(?:other\s+than|besides|except(?:\s+for)?|apart\s+from|"
@@ -179,7 +180,8 @@ def _rows(said: str, rows: list[Cited], dim: str, found: list[Mention],
             return [c for k, c in by.items() if k not in out], [exception.span()]
     other = _OTHER.search(said)
     if other is not None:
-        left = _count_of(other.group("count")) if other.groupdict().get("count") else None
+        said_count = other.groupdict().get("count") or other.groupdict().get("count4")
+        left = _count_of(said_count) if said_count else None
         if left is None or not 1 <= left < len(rows):
             return None
         return ranked[len(rows) - left:], [other.span()]

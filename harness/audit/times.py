@@ -83,7 +83,8 @@ def _times(ctx: AnswerContext, text: str,
            groups: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[Times]:
     for sentence in _SENTENCE.finditer(text):
         said, at = sentence.group(), sentence.start()
-        widths = [n for n in read_numbers(said) if n.width] + list(_parts_as(said))
+        parts = list(_parts_as(said))
+        widths = [n for n in read_numbers(said) if n.width] + parts
         if not widths:
             continue
         mentions = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
@@ -118,7 +119,9 @@ def _times(ctx: AnswerContext, text: str,
             if pair[1].span != direct[-1]:
                 continue  # the member named right after the multiplier is not the row compared
             spans += direct[:-1]
-        holds = near(n, (ratio - 1) * 100) or bool(hedge) and near(
+        # a hedge widens a multiplier ('about 3 times'), never a part, which is a rounded
+        # figure already ('about two-thirds as many' is not half as many: PART_TOLERANCE)
+        holds = near(n, (ratio - 1) * 100) or bool(hedge) and n not in parts and near(
             replace(n, width=n.width * 1.5), (ratio - 1) * 100)
         cited = (f"{pair[0].member} {a.value:,.6g} and {pair[1].member} {b.value:,.6g}, "
                  f"a ratio of {ratio:,.3g}")

@@ -293,9 +293,13 @@ _SET_AGAINST = re.compile(rf"\s*(?:versus|vs\.?|compared (?:with|to)|against)\s+
                           re.IGNORECASE)
 """A period set against another: 'June versus May', '1988 versus 1982'."""
 _RANGE_ON = re.compile(rf"{_TO}(?:{MONTH_RE})\b", re.IGNORECASE)
-_SUBJECT = re.compile(r"\s+(?:was|were|had|saw|brought|showed)\b")
-"""After a month that starts a sentence, a verb that makes it the subject ('July had the most
-flights'): a period, where 'May' alone could be a verb."""
+_SUBJECT = re.compile(r"\s+(?:was|were|had|saw|brought|showed|added|gained|lost|rose|fell|grew|"
+                      r"dropped|jumped|climbed|slipped|dipped|took|topped|led|trailed|beat|"
+                      r"ended|closed|posted|recorded|accounted|came|made|drew|sold|flew|"
+                      r"averaged|outpaced|outsold|edged)\b")
+"""After a month that starts a sentence, a verb in the past tense that makes it the subject
+('July had the most flights', 'March added 3,900 flights'): a period, where 'May' alone could
+be a modal verb (which a past tense never follows)."""
 
 
 def _lone_month(m: re.Match[str], ctx: _Context) -> Period | None:
@@ -597,9 +601,22 @@ def _joined(text: str, a: PeriodMention, b: PeriodMention, lead: bool) -> bool:
 _SINCE = re.compile(r"\bsince\s+(?:the\s+)?$", re.IGNORECASE)
 
 
+_ONWARD = re.compile(r"\s+(?:onwards?\b|and\s+(?:later|after|beyond)\b|on(?=\s*(?:[,.;:!?)]|$)))",
+                     re.IGNORECASE)
+"""After a period, what makes it run on to the as-of date: 'from March onward', 'May and
+later', 'from March on.'."""
+_FROM = re.compile(r"\bfrom\s+(?:the\s+)?$", re.IGNORECASE)
+
+
 def _since(text: str, a: PeriodMention, ctx: _Context) -> PeriodMention:
     if ctx.as_of is None:
         return a
+    onward = _ONWARD.match(text, a.span[1])
+    lead = _FROM.search(text, 0, a.span[0]) if onward is not None else None
+    if onward is not None and (lead is not None or onward.group().strip().lower() != "on"):
+        span = (lead.start() if lead else a.span[0], onward.end())  # 'on' alone: after 'from'
+        return PeriodMention(Period(a.period.start, ctx.as_of, "range"), text[span[0]:span[1]],
+                             span)
     before = text[:a.span[0]]
     if before.isascii() and "since" not in before.lower():
         return a  # most periods: no 'since' before them, and no search of all the text before

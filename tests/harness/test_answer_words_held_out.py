@@ -53,7 +53,18 @@ honest rewrites still withheld are named below, each with why.
   size bands, unit conversions, troughs, streaks denied, ranges, a series' total, weekdays,
   marks passed), written before any of session 10's audit changes. On b5f3bd6: no lie served
   clean (39 withheld, 24 with caveats), 12 honest rewrites withheld; at the end of session 10,
-  2 (below)."""
+  2 (below).
+- lead-s11: 112 lies and 107 honest rewrites on the flights, the shop and the demo (runners-up,
+  'level with', 'edged out', 'neck and neck', 'K in every 1,000', percent written for points,
+  parts of a change, 'a third of an hour', 'quintupled', peaks and worsts of a series, counts
+  of periods under a mark, a season's sum, 'from March onward', 'added … over', a week's share
+  of a window, streaks, holidays, weekdays and weekends of a daily series, 'the lion's share',
+  'put together', '$30.5K', 'four grand', 'every store but', 'outside the US', 'almost the
+  same', 'two dozen', 'nine in ten', forecasts, causes the data does not hold, and swaps of a
+  unit, a verb or a member in the answer's own words), written before any of session 11's
+  audit changes. On 47ff03c: 1 lie served clean ('Web had about two-thirds as many active users
+  as ios' of a ratio of 0.51: a hedge widened a part), 28 honest rewrites withheld; at the end of
+  session 11, 4 (below)."""
 
 from __future__ import annotations
 
@@ -134,6 +145,29 @@ BATCHES: dict[str, dict[str, Any]] = {
             ("demo", "breakdown-004", "points_gap"): "'Android trailed the other platforms by "
                                        "more than 35 points': a gap to every other row, no "
                                        "reading derives",
+        },
+    },
+    "lead_s11": {
+        "before": {"lies": 112, "lies_clean": 1, "honest": 107, "honest_withheld": 28},
+        # measured on 47ff03c: sums, means, gaps, ratios and shares of named rows in words no
+        # reading knew (now served with caveats, the number quoted unread: derivable.py), a
+        # quantifier over a named span read over every row, 'the five other stores' counted
+        # as all six, 'K in every 1,000', 'N points' of a rate, 'N times as many as' read as
+        # a level, 'March added … over February' read as February's move
+        "still_withheld": {
+            ("flights", "series-001", "scale_fraction"): "'roughly a third of a million "
+                                       "flights': a part of a scale word, no number reading "
+                                       "knows",
+            ("flights", "level-014", "freezing"): "'JFK averaged just above freezing' of a "
+                                       "result filtered to the airport name 'John F Kennedy "
+                                       "Intl': that the code and the name are one airport is "
+                                       "in the data, which the audit does not query",
+            ("shop", "compare-002", "climbed"): "'climbed by nearly 500' of 474: 5.2 % below, "
+                                       "outside the 5 % a hedge states (docs/citations.md)",
+            ("demo", "breakdown-001", "pair_sum"): "'Android and ios together had about 13,750 "
+                                       "active users': active users are a distinct count, so "
+                                       "their sum over platforms is no value the model "
+                                       "defines (a user on both is counted once)",
         },
     },
 }

@@ -1,0 +1,212 @@
+"""A number no reading holds, but which the cited rows its sentence names give together.
+
+"Together the top five took about 80,000 flights", "Outside the US, revenue was about $29,700",
+"May revenue was about 94 % of April's", "June to August had about 87,000 flights": each number
+is what the cited rows give (a sum, a mean, the least or the most of some of them, a share of
+their whole, a difference, a ratio or a gap in percent between two of them), in words no
+reading of the audit knows. Such a number is not proven false, so it is not withheld
+(`unsupported_number` is for a number no cited value and no derivation gives); it is not read
+either: its words and the number itself stay in `unread_answer`, so the answer is served with
+caveats, never clean, and the caveat quotes what was not checked.
+
+The derivations are few and only over rows the sentence names, so that a number made up is
+rarely one of them by chance: of each cited breakdown or series the sentence speaks of
+(`one_group`: of the metric it names, or the only one cited), the members it names (or the
+periods whose span holds a row), every row, every row but those named, the top and bottom N
+for an N the sentence writes; of two named rows (or the top two, when it names fewer), their
+difference, ratio and gap in percent; of a comparison's two ends, their ratio. The number must
+state one of them at its written precision, hedge, bound and unit (`Supports`, as any number).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from showwork.harness.audit.gaps import _POINTS
+from showwork.harness.audit.numbers import Support, Supports, answer_checker, money_fits, money_of
+from showwork.harness.audit.quantifiers import _SENTENCE, _TIME_KEYS, _breakdowns, _meets, one_group
+from showwork.protocol.numbers import ReadNumber, in_time_unit
+from showwork.protocol.reading.periods import NUMBERS as NUMBER_WORDS
+
+if TYPE_CHECKING:
+    from showwork.harness.audit.context import AnswerContext, Cited
+    from showwork.protocol.reading import Mention, PeriodMention
+
+Span = tuple[int, int]
+
+_ORDINAL = {"first": 0, "second": 1, "third": 2, "last": -1, "final": -1}
+"""A row named by its place: in a series by time, in a breakdown by value (the highest first)."""
+
+
+def derivable(ctx: AnswerContext, text: str, numbers: Iterable[ReadNumber]) -> set[Span]:
+    """The spans of `numbers` (of `text`, the prose, none held by a reading) that some
+    derivation over the cited rows their sentence names states."""
+    numbers = list(numbers)
+    if not numbers:
+        return set()
+    groups = _breakdowns(ctx)
+    ends = _compared(ctx)
+    if not groups and not ends:
+        return set()
+    from showwork.harness.audit.labels import read_words
+
+    periods = read_words(ctx.index_, "prose", text).periods
+    out: set[Span] = set()
+    for sentence in _SENTENCE.finditer(text):
+        start, end = sentence.span()
+        inside = [n for n in numbers if start <= n.start < end]
+        if not inside:
+            continue
+        said = sentence.group()
+        found, chosen = one_group(ctx, said, groups) if groups else ([], None)
+        candidates: list[Support] = list(ends)
+        unit = None
+        if chosen is not None:
+            (_, metric, field, dim), rows = chosen
+            named_periods = [p for p in periods if start <= p.span[0] < end]
+            candidates += _of_rows(ctx, said, metric, field, dim, rows, found, named_periods)
+            unit = (ctx.catalog.get("metrics", {}).get(metric) or {}).get("unit")
+        if not candidates:
+            continue
+        # a ratio, a gap in percent or a share only of a number written as one ('94 %',
+        # 'halved', 'two-thirds'); a level, a sum or a difference of one in the rows' units
+        relative = Supports([s for s in candidates if s.kind != "number"])
+        plain = Supports([s for s in candidates if s.kind == "number"])
+        for n in inside:
+            local = replace(n, start=n.start - start, end=n.end - start)
+            stated = in_time_unit(said, (local,), unit)[0] if unit else local
+            if not n.percent and _POINTS.match(said, local.end):
+                # 'fell by nearly 38 points' of a rate: percentage points, its cited change too
+                stated = replace(stated, percent=True, points=True)
+                if answer_checker(ctx)(stated):
+                    out.add((n.start, n.end))
+                    continue
+            supports = relative if stated.percent or n.width or n.share else plain
+            if supports(stated) or _bounded(stated, supports.items):
+                out.add((n.start, n.end))
+    return out
+
+
+def _bounded(n: ReadNumber, candidates: Iterable[Support]) -> bool:
+    """A bound ('fewer than 100', 'at least 27,000') that some candidate meets and lies within
+    a factor of two of: a bound is written near what it bounds ('edged ATL by fewer than 100'
+    of 68), so a far one ('more than 100' of a sum of 34,498) is not taken for it."""
+    if not n.bound or n.upto is not None or n.width or not n.value:
+        return False
+    for s in candidates:
+        value = s.value if s.kind == "number" else s.percent
+        if value is None or not money_fits(n, s.money):
+            continue
+        size = abs(value) if s.change and not n.signed else value
+        if size and 0.5 <= size / n.value <= 2 and _meets(size, n):
+            return True
+    return False
+
+
+def _compared(ctx: AnswerContext) -> list[Support]:
+    """Each cited comparison's ratio of its two ends, as a move ('rose to 1.2 times', 'halved')
+    and as a level in percent ('May was about 94 % of April's')."""
+    out: list[Support] = []
+    seen: set[int] = set()
+    for claim in ctx.claims:
+        for c in claim.cited:
+            if c.citation.field not in ("value", "previous") or id(c.row) in seen:
+                continue
+            seen.add(id(c.row))
+            values = c.row.values.get(c.citation.metric) or {}
+            now, before = values.get("value"), values.get("previous")
+            if _number(now) and _number(before) and before and now:
+                out += _ratios(float(now), float(before), f"{c.text} ÷ previous")
+                out += _ratios(float(before), float(now), f"previous ÷ {c.text}")
+    return out
+
+
+def _of_rows(ctx: AnswerContext, said: str, metric: str, field: str, dim: str,
+             rows: list[Cited], found: list[Mention], periods: list[PeriodMention]
+             ) -> list[Support]:
+    values = [(c, float(c.value)) for c in rows if _number(c.value)]
+    if len(values) < 2:
+        return []
+    key = {id(c): str(dict(c.citation.selector)[dim]) for c, _ in values}
+    named = _named(said, dim, values, key, found, periods)
+    ranked = sorted(values, key=lambda cv: cv[1], reverse=True)
+    counts = {k for k in _counts(said) if 1 <= k < len(values)}
+    sets: list[list[float]] = [[v for _, v in values]]
+    if named:
+        sets.append([v for c, v in named])
+        sets.append([v for c, v in values if all(c is not x for x, _ in named)])
+    for k in counts:
+        sets += [[v for _, v in ranked[:k]], [v for _, v in ranked[-k:]]]
+    additive = bool((ctx.catalog.get("metrics", {}).get(metric) or {}).get("additive"))
+    money = money_of(field, metric, ctx.catalog)
+    kind = "fraction" if (ctx.catalog.get("metrics", {}).get(metric) or {}).get(
+        "unit") == "fraction" and field == "value" else "number"
+    total = sum(v for _, v in values)
+    out: list[Support] = []
+    where = f"the cited rows of {metric}"
+    for chosen in sets:
+        if not chosen:
+            continue
+        level = [min(chosen), max(chosen)]
+        if len(chosen) >= 2:
+            level.append(sum(chosen) / len(chosen))
+            if additive:
+                level.append(sum(chosen))
+        out += [Support(v, kind, where, None, money, derived=True) for v in level]  # type: ignore[arg-type]
+        if additive and total and len(chosen) < len(values):
+            out.append(Support(sum(chosen) / total, "fraction", where, None, "-", derived=True))
+    if additive and total:
+        out += [Support(v / total, "fraction", where, None, "-", derived=True) for _, v in named]
+    pairs = [(a, b) for a, _ in named for b, _ in named if a is not b] if len(named) >= 2 \
+        else [(ranked[0][0], ranked[1][0])]
+    for a, b in pairs[:12]:
+        va, vb = float(a.value), float(b.value)
+        # of two rates (fractions), their gap in points too ('1.3 percentage points above')
+        out.append(Support(va - vb, kind, where, None, money, change=True, derived=True))  # type: ignore[arg-type]
+        if vb:
+            out += _ratios(va, vb, where)
+    return out
+
+
+def _named(said: str, dim: str, values: list[tuple[Cited, float]], key: dict[int, str],
+           found: list[Mention], periods: list[PeriodMention]) -> list[tuple[Cited, float]]:
+    """The rows the sentence names: its members of `dim`; of a series, the rows inside the
+    periods it names; a row named by its place ('the first week', 'the second')."""
+    if dim in _TIME_KEYS:
+        named = [(c, v) for c, v in values if any(
+            p.period.start.isoformat() <= key[id(c)][:10] <= p.period.end.isoformat()
+            for p in periods)]
+        order = sorted(values, key=lambda cv: key[id(cv[0])])
+    else:
+        members = {m.member for m in found if m.kind == "member" and m.name == dim}
+        named = [(c, v) for c, v in values if key[id(c)] in members]
+        order = sorted(values, key=lambda cv: cv[1], reverse=True)
+    lowered = said.lower()
+    for word, at in _ORDINAL.items():
+        if f" {word} " in f" {lowered} " and all(order[at][0] is not c for c, _ in named):
+            named.append(order[at])
+    return named
+
+
+def _counts(said: str) -> Iterator[int]:
+    """The counts the sentence writes, in digits or words ('the top five', 'the other 3')."""
+    for word in said.lower().replace(",", " ").split():
+        word = word.strip(".;:()")
+        if word.isdigit() and len(word) <= 2:
+            yield int(word)
+        elif word in NUMBER_WORDS:
+            yield NUMBER_WORDS[word]
+
+
+def _ratios(a: float, b: float, where: str) -> list[Support]:
+    """`a` over `b` as a move from `b` ('1.8 times', 'halved', '55 % above') and as a level in
+    percent ('94 % of')."""
+    ratio = a / b
+    return [Support((ratio - 1) * 100, "percent", where, None, "-", change=True, derived=True),
+            Support(ratio * 100, "percent", where, None, "-", derived=True)]
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)

@@ -1,0 +1,173 @@
+"""A number in words no reading knows, which the cited rows its sentence names give together,
+is not withheld but quoted unread (harness/audit/derivable.py, issue 43: withhold only what is
+proven false); the same sentence with a number no derivation gives is withheld. And the
+readings the lead's held-out edits of session 11 showed missing: a part of another member's
+value is not widened by a hedge ('about two-thirds as many'), 'N times as many as' is no level,
+'the five other stores' is a part of the rows, 'K in every 1,000' of a rate names its parts,
+a quantifier over 'every month from March onward' reads the months it names.
+
+Every case is generated from the rules analyst's own clean answers on two domains or more."""
+
+from __future__ import annotations
+
+import pytest
+from answer_words import appended, clean_cases
+from test_derived_readings_more import _rows
+
+
+def _case(request, fixture: str, domain: str, qid: str):
+    return clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
+
+
+def _unread_numbers(report) -> str:
+    return " ".join(report.not_checked)
+
+
+# --- derivations in words no reading knows: served with caveats, the number quoted ------------
+
+PAIRS = [("flights", "flights_layer", "breakdown-004", True),
+         ("shop", "shop_layer", "breakdown-002", True),
+         ("demo", "layer", "breakdown-002", True),
+         ("flights", "flights_layer", "breakdown-002", False),   # averages: no sum
+         ("shop", "shop_layer", "breakdown-005", False)]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid", "additive"), PAIRS)
+def test_a_derived_number_in_unknown_words_is_a_caveat_not_a_withhold(
+        request, domain, fixture, qid, additive):
+    case = _case(request, fixture, domain, qid)
+    rows = _rows(case.answer)
+    (a, va), (b, vb) = rows[0], rows[1]
+    honest = [f"Set {a} beside {b}: the gap comes to about {va - vb:,.0f}.",
+              f"Set {a} beside {b}: {a} comes to about {va / vb * 100:.0f} % of {b}."]
+    lies = [f"Set {a} beside {b}: the gap comes to about {(va - vb) * 1.6 + 40:,.0f}.",
+            f"Set {a} beside {b}: {a} comes to about {va / vb * 100 * 1.5 + 20:.0f} % of {b}."]
+    if additive:
+        honest.append(f"Pooling {a} and {b} gives about {va + vb:,.0f}.")
+        lies.append(f"Pooling {a} and {b} gives about {(va + vb) * 1.4 + 30:,.0f}.")
+    wrong = []
+    for sentence in honest:
+        report = appended(case, sentence)
+        number = sentence.split("about ")[1].split()[0].rstrip(".")
+        if report.decision != "serve_with_caveats" or number not in _unread_numbers(report):
+            wrong.append(f"honest {report.decision} {report.not_checked}: {sentence}")
+    wrong += [f"lie {d}: {s}" for s in lies if (d := appended(case, s).decision) != "withhold"]
+    assert not wrong, "\n".join(wrong)
+
+
+SPANS = [("flights", "flights_layer", "series-001", "June to August", (5, 8)),
+         ("shop", "shop_layer", "series-003", "17 to 30 June 2019", (2, 4)),
+         ("demo", "layer", "series-001", "4 to 17 May 2026", (2, 4))]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid", "span", "rows"), SPANS)
+def test_rows_a_named_span_holds_give_a_caveat(request, domain, fixture, qid, span, rows):
+    """'June to August had about 87,000 flights': the rows the span holds add (of a metric that
+    adds) or average to it; the window is the cited rows', not a result no claim cites."""
+    case = _case(request, fixture, domain, qid)
+    values = [v for _, v in _rows(case.answer)][rows[0]:rows[1]]
+    additive = domain != "demo"  # active users are a distinct count: their mean, not sum
+    said = sum(values) if additive else sum(values) / len(values)
+    word = "gives" if additive else "centres on"
+    honest = f"Taken as one stretch, {span} {word} about {said:,.0f}."
+    lie = f"Taken as one stretch, {span} {word} about {said * 1.5 + 100:,.0f}."
+    assert appended(case, honest).decision == "serve_with_caveats", honest
+    assert appended(case, lie).decision == "withhold", lie
+
+
+# --- parts and multipliers ---------------------------------------------------------------------
+
+PARTS = {0.5: "half", 1 / 3: "a third", 2 / 3: "two-thirds", 0.25: "a quarter",
+         0.75: "three-quarters"}
+SMALLER = [("demo", "layer", "breakdown-001"), ("shop", "shop_layer", "breakdown-002"),
+           ("flights", "flights_layer", "breakdown-008")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), SMALLER)
+def test_a_hedged_part_is_not_widened(request, domain, fixture, qid):
+    """'about two-thirds as many' of a ratio of 0.51 is a lie: a part is a rounded figure, a
+    hedge does not widen it (PART_TOLERANCE); 'N times as many as' is never read as 'as many
+    as' (a level two rows more than 2 % apart would contradict)."""
+    case = _case(request, fixture, domain, qid)
+    rows = _rows(case.answer)
+    (a, va), (b, vb) = rows[0], rows[-1]
+    ratio = vb / va
+    far = [w for f, w in PARTS.items() if abs(f - ratio) > 0.3 * f]
+    close = min(PARTS, key=lambda f: abs(f - ratio))
+    times = va / vb
+    assert far
+    lies = [f"{b} had about {w} as many as {a}." for w in far]
+    honest = [f"{a} had about {times:.1f} times as many as {b}."]
+    if abs(close - ratio) <= 0.1 * close:
+        honest.append(f"{b} had about {PARTS[close]} as many as {a}.")
+    wrong = [f"lie {d}: {s}" for s in lies if (d := appended(case, s).decision) != "withhold"]
+    wrong += [f"honest {d}: {s}" for s in honest if (d := appended(case, s).decision) == "withhold"]
+    assert not wrong, "\n".join(wrong)
+
+
+# --- parts of the rows, rates in their parts, quantifiers over a named span ---------------------
+
+OTHERS = [("shop", "shop_layer", "breakdown-002", "stores"),
+          ("demo", "layer", "breakdown-002", "channels"),
+          ("flights", "flights_layer", "breakdown-008", "airports")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid", "plural"), OTHERS)
+def test_the_n_other_rows(request, domain, fixture, qid, plural):
+    """'The five other stores together took 958 orders': a part of the cited rows, not a count
+    of all of them."""
+    case = _case(request, fixture, domain, qid)
+    values = sorted((v for _, v in _rows(case.answer)), reverse=True)
+    rest = values[1:]  # every row but the highest
+    words = {2: "two", 3: "three", 4: "four", 5: "five"}
+    honest = f"The {words[len(rest)]} other {plural} together had {sum(rest):,.0f}."
+    lie = f"The {words[len(rest)]} other {plural} together had {sum(rest) * 1.3 + 20:,.0f}."
+    assert appended(case, honest).decision == "serve", honest
+    assert appended(case, lie).decision == "withhold", lie
+
+
+RATES = [("flights", "flights_layer", "breakdown-003", "flights were cancelled"),
+         ("flights", "flights_layer", "level-003", "flights were cancelled"),
+         ("shop", "shop_layer", "lookup-011", "orders were cancelled")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid", "parts"), RATES)
+def test_a_rate_in_its_parts(request, domain, fixture, qid, parts):
+    """'About 27 in every 1,000 flights were cancelled' of a cancellation rate of 2.7 %: the
+    rate's numerator and denominator named, as people say a rate; a thousandth of another
+    value is withheld."""
+    case = _case(request, fixture, domain, qid)
+    rate = [v for _, v in _rows(case.answer)][0] if _rows(case.answer) else \
+        case.answer["claims"][0]["value"]
+    honest = f"About {rate * 1000:.0f} in every 1,000 {parts}."
+    lie = f"About {rate * 1000 + 12:.0f} in every 1,000 {parts}."
+    assert appended(case, honest).decision != "withhold", honest
+    assert appended(case, lie).decision == "withhold", lie
+
+
+SCOPED = [("flights", "flights_layer", "series-001", "Every month from March onward", 2, "over"),
+          ("shop", "shop_layer", "series-004", "Every month from October to December 2018", 3,
+           "over"),
+          ("flights", "flights_layer", "series-005", "Both quarters of the second half", 2,
+           "under")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid", "said", "start", "side"), SCOPED)
+def test_every_period_of_a_named_span(request, domain, fixture, qid, said, start, side):
+    """'Every month from March onward had at least 27,000 flights' holds of March to the end
+    (an open span runs to the as-of date, the day after the data's last); the rows before March,
+    which do not meet it, are not its rows. 'Every month from October to December', 'both
+    quarters of the second half' likewise."""
+    case = _case(request, fixture, domain, qid)
+    everything = [v for _, v in _rows(case.answer)]
+    values = everything[start:]
+    if side == "over":
+        assert min(everything) < min(values)  # the bound fails a row outside the span
+        honest = f"{said} had at least {min(values) * 0.99:,.0f}."
+        lie = f"{said} had at least {max(values) * 1.01:,.0f}."
+    else:
+        assert max(everything) > max(values)
+        honest = f"{said} were under {max(values) * 1.01:,.1f}."
+        lie = f"{said} were under {min(values) * 0.99:,.1f}."
+    assert appended(case, honest).decision != "withhold", honest
+    assert appended(case, lie).decision == "withhold", lie
