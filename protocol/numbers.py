@@ -1063,8 +1063,12 @@ def _key_of(text: str) -> str:
 # Signs carried by words
 
 _FALLS = FALL | {"plunged", "plummeted", "tumbled", "sank", "slumped", "contracted", "loss",
-                 "losses", "reduction"}
-_RISES = RISE | {"soared", "rallied", "grown", "growth", "gain", "gains", "expanded"}
+                 "losses", "reduction", "fallen", "shrunk", "tanked", "shortened", "shortens"}
+_RISES = RISE | {"soared", "rallied", "grown", "growth", "gain", "gains", "expanded", "risen",
+                 "grows", "rebounded", "lengthened", "lengthens", "added"}
+"""Words of motion before a number that make it a change: the audit's verbs of motion
+(harness/audit/prose.py RISES, FALLS) but the multipliers ('doubled', 'halved'), which are
+numbers of their own ('delays lengthened by about 8 minutes' is a change, never a level)."""
 _FALLS_AFTER = {"lower", "fewer", "less", "down", "drop", "decline", "decrease", "fall", "loss",
                 "dip", "reduction", "below"}
 _RISES_AFTER = {"higher", "more", "up", "rise", "increase", "gain", "growth", "jump", "above"}

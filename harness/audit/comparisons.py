@@ -405,6 +405,23 @@ def _peaks(text: str) -> tuple[re.Match[str], ...]:
 
 def _period_extremes(ctx: AnswerContext) -> list[Finding]:
     """A series' high or low said of a period other than the one whose cited row holds it."""
+    return [f for _, _, f in _extremes(ctx) if f is not None]
+
+
+def held_extremes(ctx: AnswerContext) -> set[tuple[str, int]]:
+    """(text, start) of each series' high or low (`_PEAK`) the check held to a period of a
+    cited series: what the word account may consume ('Orders were highest in the third week'
+    names no period, so nothing holds 'highest')."""
+    return {(text, m.start()) for text, m, _ in _extremes(ctx)}
+
+
+def _extremes(ctx: AnswerContext) -> list[tuple[str, re.Match[str], Finding | None]]:
+    """Each extreme said of one period of a cited series, with its finding when the cited
+    rows put it elsewhere; found once per answer."""
+    return ctx.from_rows_once("extremes", lambda: _extremes_in(ctx))
+
+
+def _extremes_in(ctx: AnswerContext) -> list[tuple[str, re.Match[str], Finding | None]]:
     texts = [("answer", ctx.answer.answer or "")] + [(c.cid, c.claim.text) for c in ctx.claims]
     index = ctx.index_
     places = [(w, t, m) for w, t in texts
@@ -412,7 +429,7 @@ def _period_extremes(ctx: AnswerContext) -> list[Finding]:
     if not places:
         return []
     cited = cited_series(ctx)
-    out = []
+    out: list[tuple[str, re.Match[str], Finding | None]] = []
     for where, text, m in places:
         grain = m.group("maxgrain") or m.group("mingrain")  # 'the busiest month': by month
         series = {metric: rows for (metric, by), rows in cited.items() if grain in (None, by)}
@@ -423,11 +440,15 @@ def _period_extremes(ctx: AnswerContext) -> list[Finding]:
         reading = read_words(ctx.index_, "claim" if where != "answer" else "prose", text)
         asides = _asides(text)  # the listed rows in parentheses are not what the extreme says
         aside = _aside_of(m.start(), asides)
-        said = [(p.period.start.isoformat(), p.period.end.isoformat()) for p in reading.periods
-                if clause.start() <= p.span[0] < clause.end()
-                and _aside_of(p.span[0], asides) == aside]
+        inside = [p for p in reading.periods if clause.start() <= p.span[0] < clause.end()
+                  and _aside_of(p.span[0], asides) == aside]
+        before = [p for p in inside if p.span[1] <= m.start()]
+        if len(inside) > 1 and before:  # 'July was the busiest month and February the
+            inside = [before[-1]]       # quietest': each extreme of the period before it
+        said = [(p.period.start.isoformat(), p.period.end.isoformat()) for p in inside]
         metric = next((x.name for x in reading.metrics
                        if clause.start() <= x.span[0] < clause.end()), None)
+        held, finding = False, None
         for name, rows in series.items():
             if metric is not None and ctx.index_.current.get(name, name) != \
                     ctx.index_.current.get(metric, metric):
@@ -435,17 +456,22 @@ def _period_extremes(ctx: AnswerContext) -> list[Finding]:
             # a period said of one row ('2013-07-01 had the most'), not the window holding
             # them all ('in 2013', whose start is January's row too)
             stated = [a for a, b in said if a in rows and sum(a <= r <= b for r in rows) == 1]
+            if len(stated) != 1:
+                continue
+            held = True
             best = (max if m.group("max") else min)(rows.values())
-            wrong = [p for p in stated if rows[p] != best]
-            if wrong and len(stated) == 1:
+            if rows[stated[0]] != best:
                 top = next(p for p, v in rows.items() if v == best)
-                out.append(Finding(
+                wrong = stated[0]
+                finding = Finding(
                     "mislabelled_window", where,
-                    f"The answer says {m.group(0)!r} of {wrong[0]}, but the cited rows of "
-                    f"{name} put it in {top} ({best:,.6g}; {wrong[0]}: {rows[wrong[0]]:,.6g}).",
-                    {"said": wrong[0], "phrase": m.group(0), "cited": [top]},
-                    f"Name {top}, the period the cited values put there."))
+                    f"The answer says {m.group(0)!r} of {wrong}, but the cited rows of "
+                    f"{name} put it in {top} ({best:,.6g}; {wrong}: {rows[wrong]:,.6g}).",
+                    {"said": wrong, "phrase": m.group(0), "cited": [top]},
+                    f"Name {top}, the period the cited values put there.")
                 break
+        if held:
+            out.append((text, m, finding))
     return out
 
 

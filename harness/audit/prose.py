@@ -706,6 +706,10 @@ def _read_bound(text: str, numbers: tuple[ReadNumber, ...], sentences: list[tupl
                 since = max([inside[i - 1].end if i else start]
                             + [c.end() for c in _CLAUSE.finditer(text, start, n.start)])
                 group = [m for m in members if since <= m.span[0] and m.span[1] <= n.start]
+                if not group:  # 'At LGA, about 27 in every 1,000 …': a sentence's setting
+                    group = [m for m in members if m.span[1] <= n.start
+                             and _SETTING.fullmatch(text, start, m.span[0])
+                             and _COMMA.match(text, m.span[1])]
             named = tuple(m for m in group if m.span == group[-1].span) if group else ()
             said = metric if metric is not None else after
             if said is not None or named:
@@ -714,6 +718,10 @@ def _read_bound(text: str, numbers: tuple[ReadNumber, ...], sentences: list[tupl
 
 
 _POSSESSOR = re.compile(r"\s*['’]s?\s+")
+_SETTING = re.compile(r"(?i)\s*(?:at|in|for|from|among|on|across)\s+(?:the\s+)?")
+"""The words before a member that sets the scene of its sentence ('At LGA, …', 'In Brooklyn,
+…'), a comma after it."""
+_COMMA = re.compile(r"\s*,")
 """Between a member and the metric it owns ("Brooklyn's orders")."""
 _CLAUSE = re.compile(r"[,;:()\[\]—–]")
 """A mark that ends a clause: the subject of a number is named after the last one."""
@@ -740,13 +748,14 @@ def _bound(ctx: AnswerContext, bound: tuple[Bound, ...], flagged: set[str]) -> l
         if id(n) not in kept or (n.start, n.end) in held or (
                 b.metric is not None and b.metric.words in flagged):
             continue
-        if b.metric is not None and n.share and _part_in_share(ctx, carried, b.metric):
-            continue  # '27 in every 1,000 flights were cancelled': the rate, in its parts
+        in_parts = b.metric is not None and n.share and _part_in_share(ctx, carried, b.metric)
         if b.metric is None and len(carried) != 1:
             continue  # no metric named, and several cited: whose value it is is not said
         said = _current(ctx, b.metric.name) if b.metric is not None else next(iter(carried))
         stating = [s.source for s in supports.matching(n) if s.source is not None]
-        own = [c for c in stating if current.get(c.metric, c.metric) == said]
+        # '27 in every 1,000 flights were cancelled': the rate, said in its parts
+        own = [c for c in stating if current.get(c.metric, c.metric) == said
+               or in_parts and current.get(c.metric, c.metric) in carried]
         if not own:
             if stating and b.metric is not None:  # a number nothing states is unsupported
                 out.append(_number_metric(n, b.metric, said, stating))

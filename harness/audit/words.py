@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 
 from showwork.harness.audit.basis import _BASES as BASIS_PATTERNS
 from showwork.harness.audit.combined import read_combined
-from showwork.harness.audit.comparisons import _ORDER, _PEAK, superlatives
-from showwork.harness.audit.counts import _STREAK, read_counts
+from showwork.harness.audit.comparisons import _ORDER, _PEAK, held_extremes, superlatives
+from showwork.harness.audit.counts import _STREAK, _STREAK_CUES, read_counts
 from showwork.harness.audit.ends import _MOVED_BEFORE
 from showwork.harness.audit.gaps import read_gaps
 from showwork.harness.audit.labels import (
@@ -576,6 +576,10 @@ def _patterns(text: str, ctx: AnswerContext) -> Iterable[Span]:
                 continue  # 'Cancellation rate vs 326.4 %': it compares nothing
             if pattern is _UNIVERSAL and not _moves_in_clause(text, m.start()):
                 continue  # 'Every month had more than 195': no move the trend check holds
+            if pattern is _PEAK and (text, m.start()) not in held_extremes(ctx):
+                continue  # 'highest in the third week': no period of a cited series named
+            if pattern is _STREAK and not any(cue in m.group().lower() for cue in _STREAK_CUES):
+                continue  # 'the third week': no run (counts.py reads only a cued one)
             names = sentence(m.start())
             if pattern in _PAIRED and names.pair:
                 if compared is None:

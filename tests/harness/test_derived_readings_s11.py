@@ -171,3 +171,105 @@ def test_every_period_of_a_named_span(request, domain, fixture, qid, said, start
         lie = f"{said} were under {min(values) * 0.99:,.1f}."
     assert appended(case, honest).decision != "withhold", honest
     assert appended(case, lie).decision == "withhold", lie
+
+
+# --- found by perturbing the held-out honest edits the audit serves clean -----------------------
+# (each honest sentence served clean, with one number scaled, one direction word swapped or one
+# member swapped: 255 perturbations, 20 served clean; these were lies, the rest weaker bounds
+# or statements still true)
+
+EXTREMES = [("flights", "flights_layer", "series-001"), ("shop", "shop_layer", "series-004"),
+            ("demo", "layer", "series-001")]
+
+
+def _period_names(case) -> list[tuple[str, float]]:
+    """Each cited row of a monthly or weekly series as the period words the prose may say."""
+    import datetime as dt
+
+    out = []
+    for key, value in _rows(case.answer):
+        day = dt.date.fromisoformat(key[:10])
+        grain = case.answer["claims"][0]["sources"][0]
+        said = day.strftime("%B %Y") if "month=" in grain else \
+            f"the week of {day.day} {day.strftime('%B %Y')}"
+        out.append((said, value))
+    return out
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), EXTREMES)
+def test_two_extremes_in_one_sentence(request, domain, fixture, qid):
+    """'July was the busiest month and February the quietest': each extreme is held to the
+    period named before it; swapped, or both said of one extreme, it is withheld."""
+    case = _case(request, fixture, domain, qid)
+    rows = _period_names(case)
+    high = max(rows, key=lambda r: r[1])[0]
+    low = min(rows, key=lambda r: r[1])[0]
+    honest = f"{high} had the highest value and {low} the lowest."
+    lies = [f"{low} had the highest value and {high} the lowest.",
+            f"{high} had the highest value and {low} the highest.",
+            f"{high} had the lowest value and {low} the lowest."]
+    assert appended(case, honest).decision != "withhold", honest
+    wrong = [f"{d}: {s}" for s in lies if (d := appended(case, s).decision) != "withhold"]
+    assert not wrong, "\n".join(wrong)
+
+
+ORDINAL_WEEKS = [("shop", "shop_layer", "series-003"), ("flights", "flights_layer", "series-003"),
+                 ("demo", "layer", "series-001")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), ORDINAL_WEEKS)
+def test_an_extreme_of_no_period_is_unread(request, domain, fixture, qid):
+    """'Orders were highest in the third week': no period the series check reads, so
+    'highest' is not held (it was consumed as read, and 'the third week' as a run): never
+    served clean, whichever row it names."""
+    case = _case(request, fixture, domain, qid)
+    metric = case.answer["answer"].split(" by ")[0]  # 'Orders', 'Cancelled flights'
+    for word in ("highest", "lowest"):
+        sentence = f"{metric} were {word} in the third week."
+        assert appended(case, sentence).decision != "serve", sentence
+
+
+def test_every_verb_of_motion_makes_a_change() -> None:
+    """A number after a verb the audit reads as a move is a change, never a level ('the
+    average delay lengthened by about 13 minutes' of 13.0 → 20.8 was the May level)."""
+    from showwork.harness.audit.prose import FALLS, RISES
+    from showwork.protocol.numbers import read_numbers
+
+    unsigned = [w for w in sorted(RISES | FALLS) if w not in ("doubled", "tripled", "halved")
+                and not read_numbers(f"The value {w} by about 8 units.")[0].sign_word]
+    assert not unsigned
+
+
+MOVES = [("flights", "flights_layer", "change-002"), ("shop", "shop_layer", "compare-005"),
+         ("demo", "layer", "compare-002")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), MOVES)
+def test_a_move_by_a_level_is_withheld(request, domain, fixture, qid):
+    case = _case(request, fixture, domain, qid)
+    claim = case.answer["claims"][0]
+    values = next(iter(case.results.values()))["rows"][0]["values"]
+    (_, field), = [(k, v) for k, v in values.items()]
+    previous, delta = field["previous"], field["delta"]
+    verb = "lengthened" if delta > 0 else "shortened"
+    lie = f"It {verb} by about {abs(previous):,.2f}."
+    honest = f"It {verb} by about {abs(delta):,.2f}."
+    assert claim
+    assert appended(case, lie).decision == "withhold", lie
+    assert appended(case, honest).decision != "withhold", honest
+
+
+SETTINGS = [("flights", "flights_layer", "breakdown-003"), ("shop", "shop_layer", "breakdown-002"),
+            ("demo", "layer", "breakdown-003")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), SETTINGS)
+def test_a_member_that_sets_the_scene(request, domain, fixture, qid):
+    """'At LGA, about 27 in every 1,000 flights were cancelled' of EWR's 2.7 %: the member
+    before the comma is whose value the number is."""
+    case = _case(request, fixture, domain, qid)
+    (a, va), (b, vb) = _rows(case.answer)[0], _rows(case.answer)[1]
+    number = (lambda v: f"{v * 100:.1f} %") if va < 1 else (lambda v: f"{v:,.0f}")
+    assert appended(case, f"At {a}, the figure was {number(va)}.").decision != "withhold"
+    lie = f"At {a}, the figure was {number(vb)}."
+    assert appended(case, lie).decision == "withhold", lie
