@@ -41,8 +41,8 @@ from showwork.harness.audit.labels import (
 )
 from showwork.harness.audit.numbers import (
     answer_checker,
-    guessed_numbers,
     entity_members,
+    guessed_numbers,
     metric_parts,
     read_claims,
     read_stated,

@@ -268,7 +268,7 @@ def test_a_member_that_sets_the_scene(request, domain, fixture, qid):
     """'At LGA, about 27 in every 1,000 flights were cancelled' of EWR's 2.7 %: the member
     before the comma is whose value the number is."""
     case = _case(request, fixture, domain, qid)
-    (a, va), (b, vb) = _rows(case.answer)[0], _rows(case.answer)[1]
+    (a, va), (_, vb) = _rows(case.answer)[0], _rows(case.answer)[1]
     number = (lambda v: f"{v * 100:.1f} %") if va < 1 else (lambda v: f"{v:,.0f}")
     assert appended(case, f"At {a}, the figure was {number(va)}.").decision != "withhold"
     lie = f"At {a}, the figure was {number(vb)}."
