@@ -12,14 +12,17 @@ caveats, never clean, and the caveat quotes what was not checked.
 The derivations are few and only over rows the sentence names, so that a number made up is
 rarely one of them by chance: of each cited breakdown or series the sentence speaks of
 (`one_group`: of the metric it names, or the only one cited), the members it names (or the
-periods whose span holds a row), every row, every row but those named, the top and bottom N
-for an N the sentence writes; of two named rows (or the top two, when it names fewer), their
-difference, ratio and gap in percent; of a comparison's two ends, their ratio. The number must
-state one of them at its written precision, hedge, bound and unit (`Supports`, as any number).
+periods whose span holds a row), every row, every row but those named, every row but the
+highest or the lowest, the top and bottom N for an N the sentence writes, a daily series'
+weekdays and weekend days; of two named rows (or the top two, when it names fewer), their
+difference, ratio and gap in percent; of a comparison's two ends, their ratio; what a cited
+share leaves of its whole. The number must state one of them at its written precision, hedge,
+bound and unit (`Supports`, as any number); a bound, one it meets within a factor of two.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -47,7 +50,7 @@ def derivable(ctx: AnswerContext, text: str, numbers: Iterable[ReadNumber]) -> s
     if not numbers:
         return set()
     groups = _breakdowns(ctx)
-    ends = _compared(ctx)
+    ends = _compared(ctx) + _complements(ctx)
     if not groups and not ends:
         return set()
     from showwork.harness.audit.labels import read_words
@@ -123,6 +126,22 @@ def _compared(ctx: AnswerContext) -> list[Support]:
     return out
 
 
+def _complements(ctx: AnswerContext) -> list[Support]:
+    """What a cited share leaves of its whole ('the other airlines flew the remaining 82.6 %'
+    of United's 17.4 %)."""
+    out: list[Support] = []
+    for claim in ctx.claims:
+        for c in claim.cited:
+            field = c.citation.field
+            if field == "share_of_total" and _number(c.value):
+                out.append(Support(1 - float(c.value), "fraction", f"1 − {c.text}", None, "-",
+                                   derived=True))
+            elif field == "share" and _number(c.value):
+                out.append(Support(100 - float(c.value), "percent", f"100 − {c.text}", None,
+                                   "-", derived=True))
+    return out
+
+
 def _of_rows(ctx: AnswerContext, said: str, metric: str, field: str, dim: str,
              rows: list[Cited], found: list[Mention], periods: list[PeriodMention]
              ) -> list[Support]:
@@ -139,6 +158,12 @@ def _of_rows(ctx: AnswerContext, said: str, metric: str, field: str, dim: str,
         sets.append([v for c, v in values if all(c is not x for x, _ in named)])
     for k in counts:
         sets += [[v for _, v in ranked[:k]], [v for _, v in ranked[-k:]]]
+    # every row but the highest, or but the lowest ('the physical stores' beside Online; 'the
+    # other airlines … the remaining 82.6 %')
+    sets += [[v for _, v in ranked[1:]], [v for _, v in ranked[:-1]]]
+    if dim == "day":  # a daily series: its weekdays and its weekend days
+        days = [(dt.date.fromisoformat(key[id(c)][:10]).weekday(), v) for c, v in values]
+        sets += [[v for d, v in days if d < 5], [v for d, v in days if d >= 5]]
     additive = bool((ctx.catalog.get("metrics", {}).get(metric) or {}).get("additive"))
     money = money_of(field, metric, ctx.catalog)
     kind = "fraction" if (ctx.catalog.get("metrics", {}).get(metric) or {}).get(

@@ -388,6 +388,14 @@ def _quantified(ctx: AnswerContext, text: str,
             rows = _scoped(ctx, text, sentence.span(), rows, dim)
         unit = ctx.catalog.get("metrics", {}).get(rows[0].metric, {}).get("unit")
         held = in_time_unit(sentence.group(), (n,), unit)[0]  # 'over 2 hours' of minutes
+        some = _SOME_OF.match(sentence.group(), q.end())
+        part = _number_word(some.group("k")) if some is not None and word in (
+            "every", "each", "all", "both") else None
+        if part is not None and not members and not out and 1 <= part < len(rows):
+            # 'each of the five physical stores' of six rows: which five, no reading knows;
+            # proven false only when fewer than five rows meet it (else left unread)
+            if count_meeting(ctx, sentence.group(), n, rows) >= part:
+                continue
         failing = _off_currency(ctx, rows[0], n) or tuple(
             _failing(ctx, rows, held, dim, word, members, out))
         shifted = replace(n, start=n.start + at, end=n.end + at)
@@ -409,6 +417,11 @@ def _scoped(ctx: AnswerContext, text: str, sentence: tuple[int, int], rows: list
         p.period.start.isoformat() <= str(dict(c.citation.selector)[dim])[:10]
         <= p.period.end.isoformat() for p in periods)]
     return inside if 0 < len(inside) < len(rows) else rows
+
+
+_SOME_OF = re.compile(r"(?i)\s+(?:(?:one\s+)?of\s+(?:the|these|those)\s+)?(?P<k>[0-9]{1,2}|two|three|"
+                      r"four|five|six|seven|eight|nine|ten|eleven|twelve)\b")
+"""A count after a quantifier: 'each of the five …', 'all three …'."""
 
 
 def _off_currency(ctx: AnswerContext, row: Cited, n: ReadNumber) -> tuple[str, ...]:

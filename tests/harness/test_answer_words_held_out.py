@@ -64,7 +64,12 @@ honest rewrites still withheld are named below, each with why.
   unit, a verb or a member in the answer's own words), written before any of session 11's
   audit changes. On 47ff03c: 1 lie served clean ('Web had about two-thirds as many active users
   as ios' of a ratio of 0.51: a hedge widened a part), 28 honest rewrites withheld; at the end of
-  session 11, 4 (below)."""
+  session 11, 4 (below).
+- lead-s11b: 42 lies and 35 honest rewrites (negations, asides, two claims in a sentence,
+  'a touch below', 'just shy of', a quarter's sum, 'the remaining 82.6 %', 'the physical
+  stores', 'each of the five physical stores', 'spanned', 'weekdays averaged', 'cents'),
+  written after the first batch's changes. On 47ff03c: no lie served clean, 7 honest rewrites
+  withheld; at the end of session 11, 1."""
 
 from __future__ import annotations
 
@@ -168,6 +173,14 @@ BATCHES: dict[str, dict[str, Any]] = {
                                        "active users': active users are a distinct count, so "
                                        "their sum over platforms is no value the model "
                                        "defines (a user on both is counted once)",
+        },
+    },
+    "lead_s11b": {
+        "before": {"lies": 42, "lies_clean": 0, "honest": 35, "honest_withheld": 7},
+        "still_withheld": {
+            ("shop", "ranking-002", "top2_share"): "'the top two products made up about 40 % of "
+                                       "the top five's revenue': a share of a part of the rows "
+                                       "in another part, which no derivation gives",
         },
     },
 }
