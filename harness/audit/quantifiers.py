@@ -391,11 +391,11 @@ def _quantified(ctx: AnswerContext, text: str,
         some = _SOME_OF.match(sentence.group(), q.end())
         part = _number_word(some.group("k")) if some is not None and word in (
             "every", "each", "all", "both") else None
-        if part is not None and not members and not out and 1 <= part < len(rows):
-            # 'each of the five physical stores' of six rows: which five, no reading knows;
-            # proven false only when fewer than five rows meet it (else left unread)
-            if count_meeting(ctx, sentence.group(), n, rows) >= part:
-                continue
+        # 'each of the five physical stores' of six rows: which five, no reading knows; proven
+        # false only when fewer than five rows meet it (else left unread)
+        if part is not None and not members and not out and 1 <= part < len(rows) \
+                and count_meeting(ctx, sentence.group(), n, rows) >= part:
+            continue
         failing = _off_currency(ctx, rows[0], n) or tuple(
             _failing(ctx, rows, held, dim, word, members, out))
         shifted = replace(n, start=n.start + at, end=n.end + at)
