@@ -273,3 +273,81 @@ def test_a_member_that_sets_the_scene(request, domain, fixture, qid):
     assert appended(case, f"At {a}, the figure was {number(va)}.").decision != "withhold"
     lie = f"At {a}, the figure was {number(vb)}."
     assert appended(case, lie).decision == "withhold", lie
+
+
+# --- the lead's second held-out batch of session 11 ---------------------------------------------
+
+DAILY = [("flights", "flights_layer", "series-004"), ("shop", "shop_layer", "series-007")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), DAILY)
+def test_weekdays_and_the_weekend_of_a_daily_series(request, domain, fixture, qid):
+    import datetime as dt
+
+    case = _case(request, fixture, domain, qid)
+    rows = [(dt.date.fromisoformat(k[:10]).weekday(), v) for k, v in _rows(case.answer)]
+    week = [v for d, v in rows if d < 5]
+    end = [v for d, v in rows if d >= 5]
+    for said, values in (("Weekdays", week), ("The weekend", end)):
+        mean = sum(values) / len(values)
+        honest = f"{said} came in at about {mean:,.0f} a day."
+        lie = f"{said} came in at about {mean * 1.3 + 20:,.0f} a day."
+        assert appended(case, honest).decision == "serve_with_caveats", honest
+        assert appended(case, lie).decision == "withhold", lie
+
+
+LEADER = [("shop", "shop_layer", "breakdown-001"), ("flights", "flights_layer", "breakdown-004"),
+          ("demo", "layer", "breakdown-002")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), LEADER)
+def test_every_row_but_the_leader(request, domain, fixture, qid):
+    case = _case(request, fixture, domain, qid)
+    values = sorted((v for _, v in _rows(case.answer)), reverse=True)
+    honest = f"Leaving out the leader, the field comes to about {sum(values[1:]):,.0f}."
+    lie = f"Leaving out the leader, the field comes to about {sum(values[1:]) * 1.4 + 30:,.0f}."
+    assert appended(case, honest).decision == "serve_with_caveats", honest
+    assert appended(case, lie).decision == "withhold", lie
+
+
+SHARES = [("flights", "flights_layer", "share-002"), ("flights", "flights_layer", "share-003"),
+          ("shop", "shop_layer", "breakdown-001")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), SHARES)
+def test_what_a_share_leaves(request, domain, fixture, qid):
+    """'The other airlines flew the remaining 82.6 %' of United's cited 17.4 %."""
+    case = _case(request, fixture, domain, qid)
+    shares = [c["value"] for c in case.answer["claims"] if "share" in c["sources"][0]]
+    if not shares:  # a breakdown: the leader's share of the rows' sum
+        values = [v for _, v in _rows(case.answer)]
+        shares = [max(values) / sum(values) * 100]
+        honest = f"Everyone else took the remaining {100 - shares[0]:.1f} %."
+        assert appended(case, honest).decision != "withhold", honest
+        return
+    share = shares[0] * (100 if shares[0] <= 1 else 1)
+    honest = f"Everyone else took the remaining {100 - share:.1f} %."
+    lie = f"Everyone else took the remaining {100 - share - 9:.1f} %."
+    assert appended(case, honest).decision == "serve_with_caveats", honest
+    assert appended(case, lie).decision == "withhold", lie
+
+
+SOME = [("shop", "shop_layer", "breakdown-002"), ("flights", "flights_layer", "breakdown-008"),
+        ("demo", "layer", "breakdown-002")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), SOME)
+def test_each_of_fewer_than_all_the_rows(request, domain, fixture, qid):
+    """'Each of the five physical stores took fewer than 300 orders' of six cited stores:
+    which five, no reading knows; withheld only when fewer than five rows meet the bound."""
+    case = _case(request, fixture, domain, qid)
+    values = sorted(v for _, v in _rows(case.answer))
+    k = len(values) - 1
+    words = {2: "two", 3: "three", 4: "four", 5: "five"}
+    meets = values[k - 1] * 1.05 + 1  # the k smallest are under it, the largest is not
+    fails = values[k - 2] * 1.01 + 0.5 if k >= 2 else values[0] * 0.5  # fewer than k are under
+    assert values[-1] > meets
+    honest = f"Each of the {words[k]} smaller ones was under {meets:,.0f}."
+    lie = f"Each of the {words[k]} smaller ones was under {fails:,.0f}."
+    assert appended(case, honest).decision != "withhold", honest
+    assert appended(case, lie).decision == "withhold", lie
