@@ -614,7 +614,7 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
     supports = supported.items
     prose, left = _prose_left(ctx)
     _, false = derived(ctx)
-    guessed = guessed_numbers(ctx)
+    guessed = guessed_numbers(ctx, left)
     found = [_prose_defect(n, supports) for n in left if (n.start, n.end) not in guessed] + false
     found += [_unnamed_defect(n, supported) for n in _of_unnamed(ctx, prose, supported)]
     cited = Supports([s for s in supports if not s.derived]) \
@@ -633,14 +633,17 @@ def _prose_left(ctx: AnswerContext) -> tuple[tuple[ReadNumber, ...], tuple[ReadN
     return prose, unsupported(prose, ctx.question or "", supported)
 
 
-def guessed_numbers(ctx: AnswerContext) -> set[tuple[int, int]]:
-    """The spans of the prose's numbers that no cited value and no reading states but that a
-    derivation over the cited rows their sentence names gives (derivable.py), found once per
-    answer: not withheld, and left unread by the word account (served with caveats)."""
+def guessed_numbers(ctx: AnswerContext, left: tuple[ReadNumber, ...] | None = None
+                    ) -> set[tuple[int, int]]:
+    """The spans of the prose's numbers that no cited value and no reading states (`left`,
+    when the caller has them) but that a derivation over the cited rows their sentence names
+    gives (derivable.py), found once per answer: not withheld, and left unread by the word
+    account (served with caveats)."""
     if ctx.guessed is None:
         from showwork.harness.audit.derivable import derivable
 
-        _, left = _prose_left(ctx)
+        if left is None:
+            _, left = _prose_left(ctx)
         ctx.guessed = derivable(ctx, ctx.answer.answer or "", left) if left else set()
     return set(ctx.guessed)
 
