@@ -146,8 +146,7 @@ def plan_query(model: SemanticModelFile, args: QueryArgs, refuse_empty: bool = T
                     args.grain, args.aggregate, order, args.limit, renamed,
                     (Coverage(exc.window, None),), spine=_spine_window(model, metrics, args),
                     notes=(*notes, exc.note, *_off_spine(model, metrics, exc.window, args.grain)),
-                    empty=bool(args.grain) and not (time_read(model, metrics) and
-                                                    _meets_spine(model, exc.window)))
+                    empty=bool(args.grain) and not _has_days(model, metrics, exc.window))
     return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (window,), args.grain,
                 args.aggregate, order, args.limit, renamed, (coverage,),
                 requested if requested != window else None,
@@ -859,6 +858,15 @@ def check_spine_days(model: SemanticModelFile, metrics: tuple[str, ...], window:
     raise WindowError(f"Window {window} holds no day of the time spine ({held}), which "
                       f"metrics {', '.join(m for m in metrics if _reads(model, m))} are read "
                       "by; ask them apart from the others, or a window the spine holds.")
+
+
+def _has_days(model: SemanticModelFile, metrics: tuple[str, ...], window: Window) -> bool:
+    """A window without data still has rows by a grain: the time spine's days it holds, for
+    metrics joining the spine or reading time shifted or cumulated; bounds that cross (no day
+    at all), only a spined metric's SQL gives its empty periods."""
+    if window.start > window.end:
+        return joins_time_spine(model, metrics)
+    return time_read(model, metrics) and _meets_spine(model, window)
 
 
 def _off_spine(model: SemanticModelFile, metrics: tuple[str, ...], window: Window,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from showwork.semantic_layer import SemanticLayer
+from showwork.semantic_layer import SemanticLayer, parse_where
 from showwork.semantic_layer.errors import NoDays
 from showwork.semantic_layer.project import load_project
 from showwork.semantic_layer.windows import period_start
@@ -114,3 +114,16 @@ def test_the_analysts_tool_still_refuses(domain: SemanticLayer) -> None:
         window = _months_after(domain, metric)
         with pytest.raises(NoDays, match="outside the coverage|in the future"):
             domain.call("query", {"metrics": [metric], "grain": "month", "window": window})
+
+
+def test_bounds_that_cross_have_no_rows(domain: SemanticLayer) -> None:
+    """A --where bound before the window's start leaves no day at all: an all-time cumulative
+    metric by a grain has no rows there (and compiles), as MetricFlow gives none."""
+    for metric in _all_time(domain):
+        first, last = domain.model.coverage(metric)
+        args = {"metrics": [metric], "grain": "week", "whole_periods": True,
+                "window": {"start": (last - 30 * DAY).isoformat(), "end": last.isoformat()}}
+        where = f"{{{{ TimeDimension('metric_time', 'day') }}}} < '{first + 10 * DAY}'"
+        crossed = parse_where(where).apply(args, domain.model, refuse_empty=False)
+        result = domain.call("query", crossed, refuse_empty=False)
+        assert result.rows == () and result.notes
