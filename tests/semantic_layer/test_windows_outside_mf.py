@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,21 +22,15 @@ import pytest
 from showwork.semantic_layer import SemanticLayer
 from showwork.semantic_layer.project import load_project
 
-ROOT = Path(__file__).resolve().parents[2]
-MF_PYTHON = ROOT / "conformance" / ".venv" / "bin" / "python"
-sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).parent))
 
+import test_spine_reads_mf as spine_reads  # noqa: E402 - after the path is set (it sets ROOT's)
 from test_conversion_spine_mf import _metricflow, _yaml_items, shop_with_spine  # noqa: E402
 from test_spine_reads_mf import _plain, _with_metrics, spined_metrics  # noqa: E402
 
 from conformance.differential import answer, compare  # noqa: E402
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not MF_PYTHON.exists(), reason="MetricFlow is in conformance/.venv "
-                       "(make conformance builds it)"),
-]
+pytestmark = spine_reads.pytestmark  # slow; skipped without conformance/.venv's MetricFlow
 
 Case = tuple[SemanticLayer, dict[str, dict[str, Any]], list[dict[str, Any]]]
 GRAINS = ("day", "week", "month", "quarter")
@@ -119,11 +112,7 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Case]:
 def conformance(shop_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Case]:
     """The conformance project's refunds (by refunded_on) over its own spine (2023–2025)."""
     work = tmp_path_factory.mktemp("conformance_outside")
-    folder = work / "project"
-    shutil.copytree(ROOT / "conformance" / "project", folder,
-                    ignore=shutil.ignore_patterns("target", "logs", "*.duckdb"))
-    db = work / "conformance.duckdb"
-    shutil.copy(shop_db, db)
+    folder, db = spine_reads.conformance_copy(work, shop_db)
     yield from _case(work, folder, db, "refund", "refund_count", "transaction__channel")
 
 
