@@ -203,7 +203,8 @@ def _generated(repeats: int, worlds: int, scratch: Path) -> list[dict[str, Any]]
             try:  # (a case the layer refuses, a dimension three joins away, is not timed)
                 args = gen.layer_args(q, layer.model)
                 features[q["id"]] = _features(layer.model, args, w.spine) + (
-                    ["empty answer"] if _empty_answer(layer, args) else [])
+                    ["empty answer"] if _empty_answer(layer, args) else []) + (
+                    ["window outside the data"] if q["kind"].startswith("outside_") else [])
             except SemanticError:
                 continue
             cases.append((q["id"], layer, args, _shape(layer, q)))
@@ -222,10 +223,11 @@ def _generated(repeats: int, worlds: int, scratch: Path) -> list[dict[str, Any]]
 FEATURES = ("conversion", "fill_nulls_with", "join_to_timespine", "spine: time_spines",
             "spine: legacy", "range filter, non-time", "range filter, time", "null filter",
             "spined cumulative", "spined or filled through an offset",
-            "by the aggregation time dimension", "empty answer", "date part")
+            "by the aggregation time dimension", "empty answer", "date part",
+            "window outside the data")
 """The features issue 45 added, each case's named by what its metrics and filter use ("empty
 answer": a window no day of which is read, or a member outside a closed list, answered as
-`semantic query` answers it)."""
+`semantic query` answers it; "window outside the data": differential.py's `outside_*` cases)."""
 
 
 def _features(model: Any, args: dict[str, Any], spine: str) -> list[str]:

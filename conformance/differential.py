@@ -94,6 +94,9 @@ class World:
     window or an offset, and their queries (a stream of its own)."""
     date_parts: random.Random | None = None
     """The generator of the queries grouping by date parts (a stream of its own)."""
+    outside: random.Random | None = None
+    """The generator of the queries whose window runs partly or wholly outside the data (a
+    stream of its own)."""
 
 
 # -- generating --------------------------------------------------------------------------------
@@ -276,6 +279,7 @@ def generate_world(rng: random.Random, index: int) -> World:
     world.spine_reads = random.Random(f"spine-reads:{seed}")
     _spine_reads(world.spine_reads, add)
     world.date_parts = random.Random(f"date-parts:{seed}")
+    world.outside = random.Random(f"outside:{seed}")
     return world
 
 
@@ -523,6 +527,9 @@ def generate_queries(rng: random.Random, world: World, n: int) -> None:
     if world.date_parts is not None:
         _date_part_queries(world.date_parts, world, n + EXTRA_QUERIES + 4 * CONVERSION_QUERIES
                            + TIME_WHERE_QUERIES + SPINE_READ_QUERIES)
+    if world.outside is not None:
+        _outside_queries(world.outside, world, n + EXTRA_QUERIES + 4 * CONVERSION_QUERIES
+                         + TIME_WHERE_QUERIES + SPINE_READ_QUERIES + DATE_PART_QUERIES)
 
 
 DATE_PART_QUERIES = 2
@@ -559,6 +566,81 @@ def _date_part_queries(rng: random.Random, world: World, first: int) -> None:
             dim = rng.choice(list(world.members))
             q["where"] = _where(dim, None, rng, world.members)
         world.queries.append(q)
+
+
+OUTSIDE_QUERIES = 3
+"""Queries per world whose window runs partly or wholly outside the data."""
+OUTSIDE_KINDS = ("spined", "filled", "offset", "cumulative", "spine_reads")
+"""The metrics asked over such windows: those reaching the time spine (a spine join, an offset,
+a cumulative window) and, beside them, those whose nulls are filled."""
+SPINE_DAYS = (dt.date(2022, 1, 1), dt.date(2026, 12, 31))
+"""The first and last day of the worlds' time spine (write())."""
+
+
+def _outside_queries(rng: random.Random, world: World, first: int) -> None:
+    """Metrics reaching the time spine (a spine join, an offset, a cumulative window) over a
+    window beginning before the fact's first day, ending after its last, or wholly before or
+    after them (now and then past the spine's own bounds too), by a grain or none, by 0–1
+    dimensions, under a filter or not; the window given as --start/--end or as metric_time
+    bounds in the --where."""
+    pools: dict[str, list[str]] = {}
+    for name, kind in world.kinds.items():
+        if kind in OUTSIDE_KINDS:
+            pools.setdefault(kind, []).append(name)
+    days = [r[1].date() if isinstance(r[1], dt.datetime) else r[1]
+            for r in world.tables[f"{world.id}_f"][1] if r[1] is not None]
+    data = (min(days), max(days))
+    for i in range(first, first + OUTSIDE_QUERIES):
+        kind = rng.choice(sorted(pools))
+        metrics = rng.sample(pools[kind], min(len(pools[kind]), rng.choice([1, 1, 2])))
+        shape = rng.choice(["before", "after", "wholly_before", "wholly_after", "around"])
+        start, end = _outside_window(rng, shape, *data)
+        # (an offset or cumulative metric by no grain: MetricFlow requires metric_time)
+        grain = rng.choice([*GRAINS, *GRAINS[:3], *([None] if kind in ("spined", "filled")
+                                                      else [])])
+        q: dict[str, Any] = {
+            "id": f"{world.id}.q{i}", "kind": f"outside_{kind}", "metrics": metrics,
+            "grain": grain, "where": None, "shape": shape,
+            "group_by": rng.sample([d for d, _ in world.dims],
+                                   min(len(world.dims), rng.choice([0, 0, 1])))}
+        where = []
+        if rng.random() < 0.25:
+            ref = "{{ TimeDimension('metric_time', 'day') }}"
+            where += [f"{ref} >= '{start}'", f"{ref} <= '{end}'"]
+        else:
+            q["start"], q["end"] = start.isoformat(), end.isoformat()
+        if world.members and rng.random() < 0.25:
+            dim = rng.choice(list(world.members))
+            where.insert(0, _where(dim, None, rng, world.members))
+        q["where"] = " AND ".join(where) or None
+        world.queries.append(q)
+
+
+def _outside_window(rng: random.Random, shape: str, first: dt.date, last: dt.date
+                    ) -> tuple[dt.date, dt.date]:
+    """A window of the shape: partly before the data's first day, partly after its last, wholly
+    before or after them, or around all of them; its far side now and then past the spine's."""
+    def days(lo: int, hi: int) -> dt.timedelta:
+        return dt.timedelta(days=rng.randint(lo, hi))
+
+    far = rng.random() < 0.15  # past the spine's own bounds
+    if shape == "before":
+        start, end = first - days(1, 150), first + days(0, 120)
+    elif shape == "after":
+        start, end = last - days(0, 120), last + days(1, 150)
+    elif shape == "wholly_before":
+        end = first - days(1, 200)
+        start = end - days(0, 150)
+    elif shape == "wholly_after":
+        start = last + days(1, 200)
+        end = start + days(0, 150)
+    else:
+        start, end = first - days(1, 60), last + days(1, 60)
+    if far and shape in ("before", "wholly_before", "around"):
+        start = SPINE_DAYS[0] - days(1, 60)
+    if far and shape in ("after", "wholly_after", "around"):
+        end = SPINE_DAYS[1] + days(1, 60)
+    return start, end
 
 
 SPINE_READ_QUERIES = 3
@@ -749,7 +831,7 @@ def write(worlds: list[World], folder: Path) -> Path:
     database.unlink(missing_ok=True)
     con = duckdb.connect(str(database))
     con.execute("CREATE TABLE metricflow_time_spine AS SELECT d::DATE AS date_day FROM "
-                "range(DATE '2022-01-01', DATE '2027-01-01', INTERVAL 1 DAY) t(d)")
+                f"range(DATE '{SPINE_DAYS[0]}', DATE '{SPINE_DAYS[1]}' + 1, INTERVAL 1 DAY) t(d)")
     for w in worlds:
         for table, (cols, rows) in w.tables.items():
             types = {"f_id": "INTEGER", "ts": None, "amount": "DOUBLE", "qty": "INTEGER",
@@ -873,7 +955,7 @@ def compare(q: dict[str, Any], mf: dict[str, Any], ours: dict[str, Any]
             return "known:metricflow_sql_error", []  # its own SQL does not bind (README)
         return "different", [f"MetricFlow refuses ({mf['error'][:300]}); showwork answers"]
     if "error" in ours:
-        if "before the shift" in ours["error"] and q["kind"] == "offset":
+        if "before the shift" in ours["error"]:
             return "known:offset_mixed_where", []
         if "before they are shifted" in ours["error"]:
             return "known:offset_by_agg_time_window", []

@@ -1091,13 +1091,25 @@ class _Build:
         return [(p.start.isoformat(), Window(max(p.start, window.start), min(p.end, window.end)))
                 for p in periods(window, plan.grain)]
 
+    def _spine_buckets(self) -> list[tuple[str | bool, Window]]:
+        """The buckets of a shifted or cumulative read: by a grain, only the days the time
+        spine holds, as MetricFlow joins its spine's days to the days they read (a window
+        running past the spine's last day has no row there)."""
+        plan, spine = self.plan, self.model.spine_coverage
+        assert plan is not None
+        if spine is None or plan.kind != "query" or plan.grain is None:
+            return self._buckets()
+        return [(label, Window(max(w.start, spine.from_), min(w.end, spine.through)))
+                for label, w in self._buckets()
+                if w.start <= spine.through and w.end >= spine.from_]
+
     def _ranges(self, mode: Mode) -> list[tuple[str | bool, dt.date | None, dt.date]]:
         """(bucket, first day read or None for all time, day after the last day read)."""
         plan = self.plan
         assert plan is not None
         out: list[tuple[str | bool, dt.date | None, dt.date]] = []
         lo: dt.date | None
-        for label, w in self._buckets():
+        for label, w in self._spine_buckets():
             if mode.kind == "offset":
                 assert mode.offset
                 lo = shift(w.start, -mode.offset.count, mode.offset.grain)
@@ -1179,7 +1191,7 @@ class _Build:
         select = select.where(binary(exp.LT, source.time.copy(), exp.column("__hi", "p")),
                               copy=False)
         if _first_day(self.plan, leaf.mode):  # type: ignore[arg-type]
-            starts = [w.start for _, w in self._buckets()]
+            starts = [w.start for _, w in self._spine_buckets()]
             rows = [(*r, start) for r, start in zip(rows, starts, strict=True)]
             return self._first_with_data(leaf, source, select, rows, [*columns, "__start"])
         if _last_day(self.plan, leaf.mode):  # type: ignore[arg-type]

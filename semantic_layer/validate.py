@@ -89,10 +89,12 @@ class Plan:
     does (refuse_empty=False) is told instead of a refusal."""
     empty: bool = False
     """No SQL runs and the answer has no rows: no day of the window is read, by a grain, of
-    metrics none of which joins its time spine (refuse_empty=False). Other plans reading no day
-    run their SQL over the window, which keeps no row of data: without a grain it gives what the
-    metrics are over no rows (MetricFlow's one row without dimensions: nulls, a distinct
-    count's 0, a fill), and a spine-joined metric gives the periods MetricFlow's spine gives."""
+    metrics none of which joins its time spine or reads time shifted or cumulated, or of such
+    metrics over a window the spine holds no day of (refuse_empty=False). Other plans reading
+    no day of data run their SQL over the window: without a grain it gives what the metrics are
+    over no rows (MetricFlow's one row without dimensions: nulls, a distinct count's 0, a fill);
+    a spine-joined metric gives the periods MetricFlow's spine gives, an offset the data it
+    shifts into the window, a cumulative window the data it trails into it."""
 
 
 def plan_query(model: SemanticModelFile, args: QueryArgs, refuse_empty: bool = True) -> Plan:
@@ -133,6 +135,7 @@ def plan_query(model: SemanticModelFile, args: QueryArgs, refuse_empty: bool = T
         check_aggregate(model, metrics, args.aggregate, args.grain)
         order = _check_order(metrics, args.group_by, args.order_by, args.grain)
         coverage = check_window(model, metrics, window)
+        check_spine_days(model, metrics, window, args.grain)
     except NoDays as exc:
         if refuse_empty:
             raise
@@ -142,8 +145,8 @@ def plan_query(model: SemanticModelFile, args: QueryArgs, refuse_empty: bool = T
         return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (exc.window,),
                     args.grain, args.aggregate, order, args.limit, renamed,
                     (Coverage(exc.window, None),), spine=_spine_window(model, metrics, args),
-                    notes=(*notes, exc.note),
-                    empty=bool(args.grain) and not joins_time_spine(model, metrics))
+                    notes=(*notes, exc.note, *_off_spine(model, metrics, exc.window, args.grain)),
+                    empty=bool(args.grain) and not _has_days(model, metrics, exc.window))
     return Plan("query", metrics, tuple(args.group_by), tuple(args.where), (window,), args.grain,
                 args.aggregate, order, args.limit, renamed, (coverage,),
                 requested if requested != window else None,
@@ -361,9 +364,11 @@ def check_time_spine_join(model: SemanticModelFile, metrics: tuple[str, ...],
     if parts and len(parts) + (grain is not None) > 1:
         raise UnsupportedDimension(
             f"Metric {name!r} joins its time spine (join_to_timespine); by {len(parts)} date "
-            f"part(s) ({', '.join(parts)}){' and a grain' if grain else ''} MetricFlow joins the "
-            "spine on the first of them alone (spine_part_join), pairing each period's other "
-            "parts with every value of theirs: group by one date part, or by the grain.")
+            f"part(s) ({', '.join(parts)}){' and a grain' if grain else ''} MetricFlow 0.210 "
+            "joins the spine on the first of them alone (spine_part_join), so each of its rows "
+            "repeats once for every other part's value in that period, carrying that value "
+            "(duplicated keys, a period's total counted once per part), which showwork does not "
+            "copy: group by one date part, or by the grain alone.")
     for dim in group_by:
         info = dimension_for(model, name, dim)
         if (period and period[0] == dim) or (by_part and dim in dict(by_part.parts)):
@@ -467,12 +472,15 @@ def check_where_reads(model: SemanticModelFile, metrics: list[str], grain: str |
             raise WindowError(
                 f"Metric {metric!r} reads an input shifted in time (an offset), and the --where "
                 "bounds metric_time in one filter with other conditions: MetricFlow 0.210 applies "
-                "such a filter to the offset input's rows before the shift, though the dates "
-                "name the shifted periods (MetricFlow's own fix, dbt-labs/metricflow#2016, calls "
-                "that a bug), so showwork refuses rather than answer either way. Supported: "
-                "metric_time bounds alone in the --where, or as the window "
-                "(--start/--end), or bounds that keep the whole window and every day the offset "
-                "reads.")
+                "such a filter to the offset input's rows before the shift, though its dates name "
+                "the shifted periods, so its numbers change with how the same conditions are "
+                "written (the same bounds as the window, or as a --where of their own, bound the "
+                "periods after the shift) and the first period asked loses the rows its offset "
+                "reads; MetricFlow's own fix (dbt-labs/metricflow#2016) calls that a bug, so "
+                "showwork refuses rather than answer either way. Ask the metric_time bounds as "
+                "the window (--start/--end) with the other conditions in the --where, or the "
+                "bounds alone in the --where, or bounds that keep the whole window and every day "
+                "the offset reads.")
 
 
 def _offset_grains(model: SemanticModelFile, metric: str) -> list[str]:
@@ -816,32 +824,68 @@ def check_window(model: SemanticModelFile, metrics: tuple[str, ...], window: Win
         raise NoDays(f"Window {window} is reversed: its start is after its end.",
                      f"no day is read: none is both on or after {window.start} and on or "
                      f"before {window.end} (the window and any metric_time bounds)", window)
-    # with a spine join, an offset or a cumulative window, days with no data of their own still
-    # have rows in MetricFlow: a window outside the data stays refused there
-    own_rows = not time_read(model, metrics)
     if window.start > model.as_of:
-        raise _no_days(own_rows, f"Window {window} is in the future: data runs to "
-                       f"{model.as_of.isoformat()} (the warehouse's as-of date).",
-                       f"no day of the window {window} is covered: data runs to "
-                       f"{model.as_of.isoformat()} (the warehouse's as-of date)", window)
+        raise NoDays(f"Window {window} is in the future: data runs to "
+                     f"{model.as_of.isoformat()} (the warehouse's as-of date).",
+                     f"no day of the window {window} is covered: data runs to "
+                     f"{model.as_of.isoformat()} (the warehouse's as-of date)", window)
     covered: Window | None = window
     for metric in metrics:
         start, through = model.coverage(metric)
         source = Window(start, through)
         if window.end < start or window.start > through:
-            raise _no_days(own_rows, f"Window {window} is outside the coverage of metric {metric!r}: "
-                           f"its sources cover {source}.",
-                           f"no day of the window {window} is covered: the sources of "
-                           f"{metric!r} cover {source}", window)
+            raise NoDays(f"Window {window} is outside the coverage of metric {metric!r}: "
+                         f"its sources cover {source}.",
+                         f"no day of the window {window} is covered: the sources of "
+                         f"{metric!r} cover {source}", window)
         covered = covered.intersect(source) if covered else None
     return Coverage(window, covered)
 
 
-def _no_days(own_rows: bool, message: str, note: str, window: Window) -> WindowError:
-    """NoDays when the metrics have rows only on days with data (a window without such a day
-    has none); else a plain WindowError, refused in either mode (MetricFlow's spine, offset or
-    cumulative window gives such a window rows, which showwork does not compute yet)."""
-    return NoDays(message, note, window) if own_rows else WindowError(message)
+def check_spine_days(model: SemanticModelFile, metrics: tuple[str, ...], window: Window,
+                     grain: str | None) -> None:
+    """By a grain, a metric read shifted or cumulated has rows only on the time spine's days
+    (MetricFlow joins the spine's days to the days they read): a window holding none of them
+    is NoDays when every metric is so read, else refused (the others' rows are the data's)."""
+    if grain is None or _meets_spine(model, window) or not any(_reads(model, m) for m in metrics):
+        return
+    spine = model.spine_coverage
+    assert spine is not None
+    held = f"the time spine holds {spine.from_.isoformat()}..{spine.through.isoformat()}"
+    if all(time_read(model, [m]) for m in metrics):
+        raise NoDays(f"Window {window} holds no day of the time spine: {held}.",
+                     f"no day of the window {window} is on the time spine: {held}", window)
+    raise WindowError(f"Window {window} holds no day of the time spine ({held}), which "
+                      f"metrics {', '.join(m for m in metrics if _reads(model, m))} are read "
+                      "by; ask them apart from the others, or a window the spine holds.")
+
+
+def _has_days(model: SemanticModelFile, metrics: tuple[str, ...], window: Window) -> bool:
+    """A window without data still has rows by a grain: the time spine's days it holds, for
+    metrics joining the spine or reading time shifted or cumulated; bounds that cross (no day
+    at all), only a spined metric's SQL gives its empty periods."""
+    if window.start > window.end:
+        return joins_time_spine(model, metrics)
+    return time_read(model, metrics) and _meets_spine(model, window)
+
+
+def _off_spine(model: SemanticModelFile, metrics: tuple[str, ...], window: Window,
+               grain: str | None) -> tuple[str, ...]:
+    """The note of a window outside the data that the time spine holds no day of either, when
+    the metrics would have had rows on its days (check_spine_days)."""
+    try:
+        check_spine_days(model, metrics, window, grain)
+    except NoDays as exc:
+        return (exc.note,)
+    except WindowError:
+        return ()
+    return ()
+
+
+def _meets_spine(model: SemanticModelFile, window: Window) -> bool:
+    """The window holds a day of the time spine (or the spine's days are not known)."""
+    spine = model.spine_coverage
+    return spine is None or (window.start <= spine.through and window.end >= spine.from_)
 
 
 def _check_order(metrics: tuple[str, ...], group_by: list[str], order: object,

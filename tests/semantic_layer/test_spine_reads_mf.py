@@ -170,18 +170,25 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Case]:
 def conformance(shop_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Case]:
     """The conformance project's refunds (123 rows over half a year, by refunded_on)."""
     work = tmp_path_factory.mktemp("conformance_spine_reads")
-    folder = work / "project"
-    shutil.copytree(ROOT / "conformance" / "project", folder,
-                    ignore=shutil.ignore_patterns("target", "logs", "*.duckdb"))
+    folder, db = conformance_copy(work, shop_db)
     metrics = spined_metrics("refund", "refund_count")
     _with_metrics(folder / "models", metrics)
     queries = spine_queries("conformance", metrics, ("2024-02-10", "2024-05-20"),
                             "refund__refunded_on", ("transaction__channel",
                                                     "transaction__customer__segment"),
                             "{{ Dimension('transaction__channel') }} = 'web'")
-    db = work / "conformance.duckdb"
-    shutil.copy(shop_db, db)
     yield from _case(work, folder, db, metrics, queries)
+
+
+def conformance_copy(work: Path, tables: Path) -> tuple[Path, Path]:
+    """(folder, DuckDB file) of a copy of conformance/project under `work`, its tables copied
+    from `tables` (conftest's shop_db)."""
+    folder = work / "project"
+    shutil.copytree(ROOT / "conformance" / "project", folder,
+                    ignore=shutil.ignore_patterns("target", "logs", "*.duckdb"))
+    db = work / "conformance.duckdb"
+    shutil.copy(tables, db)
+    return folder, db
 
 
 @pytest.fixture(params=["shop", "conformance"])
