@@ -180,7 +180,7 @@ def _number_words(text: str, n: ReadNumber) -> Iterable[Span]:
     level = _ITS_LEVEL.match(text, n.end)
     if level and n.width:  # 'rose to 1.9 times its level': the ratio's own words
         yield level.span()
-    before = _STATED_AS.search(text, 0, n.start) or _STATED_AS.search(text, 0, stated_at)
+    before = _stated_as(text, n.start) or _stated_as(text, stated_at)
     if before:  # 'stood at', 'the percent change was', 'about' a share: the number is checked
         yield before.span()
 
@@ -245,6 +245,22 @@ _STATED_AS = re.compile(
 of 16.0 percent', 'the percent change was -16.0', 'about a sixth'): the number is held to a
 cited field at a precision no looser than the words (a hedge the number reader did not widen
 its match for leaves it exact)."""
+_CUES_ARE_WORDS = all(w.isalpha() for w in _VALUE_CUES)
+"""Every match of `_STATED_AS` is letters and white space (its cues are words)."""
+
+
+def _stated_as(text: str, end: int) -> re.Match[str] | None:
+    """`_STATED_AS.search(text, 0, end)`, searched from where the run of letters and white
+    space that ends at `end` begins: a match is made of letters and white space and ends at
+    `end`, so none starts before that run (the search was of every position of the text
+    before it; `\\b` still reads the character before the run)."""
+    start = end
+    if _CUES_ARE_WORDS:
+        while start > 0 and (text[start - 1].isalpha() or text[start - 1].isspace()):
+            start -= 1
+    else:
+        start = 0
+    return _STATED_AS.search(text, start, end)
 
 
 def _parts(text: str, ctx: AnswerContext) -> Iterable[Span]:

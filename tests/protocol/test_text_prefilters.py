@@ -210,3 +210,33 @@ def test_texts_a_pattern_matches_are_never_skipped() -> None:
 
     for pattern in patterns:
         holds(pattern)
+
+
+_STATED = ("stood at ", "Stands at ", "the percent change was ", "THE PERCENTAGE CHANGE IS ",
+           "a change of\n ", "was ", "were\n", "about a ", "roughly  ", "ſtood at ", "took ",
+           "at ", "cat ", "hat 5 at ", "(was) ", "was: ", "it's about ", "just\u00a0",
+           "\u212aeeps ", "reached - ", "totalled\t", "came in at ", "no. was ")
+
+
+def test_a_stated_value_cue_is_searched_from_the_run_before_the_number() -> None:
+    """`words._stated_as(text, end)` (the cue before a number, searched from where the run of
+    letters and white space before `end` begins) finds what the search of the whole text
+    before `end` finds, at every position of the golden and mask texts and of texts built
+    with each cue (in any case, after digits, punctuation and the letters IGNORECASE folds)."""
+    from showwork.harness.audit import words
+
+    built = [f"{lead}{cue}{n}" for lead in ("", "Orders ", "In 2019 revenue ", "x9", "a, b; ")
+             for cue in _STATED for n in ("4", "11,343 orders", "")]
+    texts = built + [c.upper() for c in built] + _mask_texts()
+    found = compared = 0
+    for text in texts:
+        for end in range(len(text) + 1):
+            whole = words._STATED_AS.search(text, 0, end)
+            assert _span(words._stated_as(text, end)) == _span(whole), (text, end)
+            found += whole is not None
+            compared += 1
+    assert found > 1_000 and compared > 100_000, (found, compared)
+
+
+def _span(m: re.Match[str] | None) -> tuple[int, int] | None:
+    return None if m is None else m.span()
