@@ -36,8 +36,26 @@ def may_match(pattern: re.Pattern[str], text: str) -> bool:
         found = _KNOWN[pattern] = needs(pattern)
     if found is None or not text.isascii():
         return True
+    low = _lower(text)
+    for w in found:  # noqa: SIM110 - a loop, not any(): no generator per search
+        if w in low:
+            return True
+    return False
+
+
+_LAST: list[tuple[str, str]] = [("", "")]
+"""The text `may_match` read last and its lower case: readers ask of one text for pattern
+after pattern, and it is lower-cased once for them all (one pair, replaced whole: a thread
+reads either pair, never half of each)."""
+
+
+def _lower(text: str) -> str:
+    last = _LAST[0]
+    if last[0] is text:
+        return last[1]
     low = text.lower()
-    return any(w in low for w in found)
+    _LAST[0] = (text, low)
+    return low
 
 
 def needs(pattern: re.Pattern[str]) -> Needs:
