@@ -221,14 +221,21 @@ _STOP = re.compile(r"[.;!?](?=\s|$)")
 def _found(text: str, ctx: AnswerContext, pattern: re.Pattern[str]) -> tuple[re.Match[str], ...]:
     """Every match of `pattern` in `text`, found once per catalog index and text: every reading
     that looks for it, in every answer that writes the text, shares them."""
-    memo: dict[re.Pattern[str], tuple[re.Match[str], ...]] = ctx.index_.read("found", text, _memo)
-    got = memo.get(pattern)
-    if got is None:  # searched only where it may match (most patterns: in few texts)
-        got = memo[pattern] = tuple(pattern.finditer(text)) if may_match(pattern, text) else ()
-    return got
+    memo: _Memo = ctx.index_.read("found", text, _memo)
+    kept = memo.get(id(pattern))
+    if kept is None or kept[0] is not pattern:  # searched only where it may match
+        got = tuple(pattern.finditer(text)) if may_match(pattern, text) else ()
+        memo[id(pattern)] = (pattern, got)
+        return got
+    return kept[1]
 
 
-def _memo(_text: str) -> dict[re.Pattern[str], tuple[re.Match[str], ...]]:
+_Memo = dict[int, tuple[re.Pattern[str], tuple[re.Match[str], ...]]]
+"""A text's matches by pattern, keyed by the pattern's id (re keeps no pattern's hash: each
+hash reads its whole compiled code); each entry holds its pattern, so no other takes the id."""
+
+
+def _memo(_text: str) -> _Memo:
     return {}
 _CHANGE_CUES = frozenset({*NUMBER_MOVES, *RISES, *FALLS, *JUDGES, "change", "changed", "changes",
                           "changing", "by", "moved", "moves", "contributed", "contribution",

@@ -22,18 +22,17 @@ _parser: Any = importlib.import_module("re._parser")  # the stdlib's own parse o
 _c: Any = importlib.import_module("re._constants")
 
 Needs = frozenset[str] | None
-_KNOWN: dict[re.Pattern[str], Needs] = {}
-"""Each pattern's needs, read once."""
-_UNREAD: Any = object()
+_KNOWN: dict[int, tuple[re.Pattern[str], Needs]] = {}
+"""Each pattern's needs, read once, by the pattern's id: re keeps no pattern's hash (each hash
+reads the pattern's whole compiled code), and the entry holds its pattern, so no other pattern
+takes that id while it is kept."""
 
 
 def may_match(pattern: re.Pattern[str], text: str) -> bool:
     """Whether `pattern` may match in `text` (False only where it cannot; outside ASCII always
     True: IGNORECASE takes 'ſ' for 's' and 'K' for 'k', which a lower-cased text does not
     show)."""
-    found = _KNOWN.get(pattern, _UNREAD)
-    if found is _UNREAD:
-        found = _KNOWN[pattern] = needs(pattern)
+    found = _needs_of(pattern)
     if found is None or not text.isascii():
         return True
     low = _lower(text)
@@ -41,6 +40,13 @@ def may_match(pattern: re.Pattern[str], text: str) -> bool:
         if w in low:
             return True
     return False
+
+
+def _needs_of(pattern: re.Pattern[str]) -> Needs:
+    known = _KNOWN.get(id(pattern))
+    if known is None or known[0] is not pattern:
+        known = _KNOWN[id(pattern)] = (pattern, needs(pattern))
+    return known[1]
 
 
 _LAST: list[tuple[str, str]] = [("", "")]
