@@ -475,13 +475,14 @@ def _verb(text: str, member: Mention) -> bool:
     if _VERB_AFTER.match(text, member.span[1]) is not None:
         return True
     # 'how many orders have business customers placed?': the clause's last word after 'have'
-    clause = re.split(r"[,;:.!?]", text[:member.span[0]])[-1]
+    clause = _CLAUSE_STOP.split(text[:member.span[0]])[-1]
     return member.words.endswith("ed") and _CLAUSE_END.match(text, member.span[1]) is not None \
         and _AUXILIARY.search(clause) is not None
 
 
 _CLAUSE_END = re.compile(r"\s*(?:[,;:.!?]|$|(?:in|on|during|for|since|before|after|by|from)\b)",
                          re.IGNORECASE)
+_CLAUSE_STOP = re.compile(r"[,;:.!?]")
 _AUXILIARY = re.compile(r"\b(?:have|has|had|did|do|does)\b", re.IGNORECASE)
 
 
