@@ -35,7 +35,7 @@ def may_match(pattern: re.Pattern[str], text: str) -> bool:
     found = _needs_of(pattern)
     if found is None or not text.isascii():
         return True
-    low = _lower(text)
+    low = lowered(text)
     for w in found:  # noqa: SIM110 - a loop, not any(): no generator per search
         if w in low:
             return True
@@ -50,12 +50,13 @@ def _needs_of(pattern: re.Pattern[str]) -> Needs:
 
 
 _LAST: list[tuple[str, str]] = [("", "")]
-"""The text `may_match` read last and its lower case: readers ask of one text for pattern
-after pattern, and it is lower-cased once for them all (one pair, replaced whole: a thread
-reads either pair, never half of each)."""
+"""The text lower-cased last and its lower case (one pair, replaced whole: a thread reads
+either pair, never half of each)."""
 
 
-def _lower(text: str) -> str:
+def lowered(text: str) -> str:
+    """`text.lower()`, once for the prefilters that ask of one text in turn (`may_match` for
+    pattern after pattern, `_words.may_hold`)."""
     last = _LAST[0]
     if last[0] is text:
         return last[1]

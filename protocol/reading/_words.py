@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from showwork.protocol.reading._literals import lowered
+
 Span = tuple[int, int]
 
 SEP = r"[\s_\-]+"
@@ -16,6 +18,7 @@ HEAD = r"(?<![A-Za-z0-9_])"
 """Where a phrase may start: not inside a word."""
 _TAIL = r"(?![A-Za-z0-9_])"
 _TRAILING_PUNCT = re.compile(r"[^\w\s]+$")
+_SEP = re.compile(SEP)
 _EDGE_PUNCT = re.compile(r"^[^\w]+|[^\w]+$")
 _HYPHEN = re.escape("-")
 
@@ -36,7 +39,7 @@ def norm(text: str, *, fold: bool = True) -> str:
     >>> norm("Days_per-User") == norm("days  per user") == norm("days per user?")
     True
     """
-    collapsed = re.sub(SEP, " ", text.lower() if fold else text).strip()
+    collapsed = _SEP.sub(" ", text.lower() if fold else text).strip()
     return _EDGE_PUNCT.sub("", collapsed) or collapsed
 
 
@@ -79,8 +82,11 @@ def may_hold(text: str, words: tuple[str, ...]) -> bool:
     """
     if not text.isascii():
         return True
-    low = text.lower()
-    return any(w in low for w in words)
+    low = lowered(text)
+    for w in words:  # noqa: SIM110 - a loop, not any(): no generator per call
+        if w in low:
+            return True
+    return False
 
 
 def is_case_locked(word: str) -> bool:
