@@ -308,13 +308,41 @@ def _dimension_scanners(key: tuple) -> tuple[Scanner, Scanner]:
     return Scanner(member_rows), Scanner(dim_rows)
 
 
+class _Scanners:
+    """A catalog's scanners: its metrics, their abbreviations, its members and dimensions."""
+
+    def __init__(self, catalog: dict[str, Any]) -> None:
+        key = _metric_key(catalog)
+        self.metrics = _metric_scanner(key)
+        self.abbreviations = _abbreviation_key(key)
+        self.members, self.dimensions = _dimension_scanners(_dimension_key(catalog))
+
+
+_SCANNERS: dict[int, tuple[dict[str, Any], _Scanners]] = {}
+"""Each catalog object's scanners, by its id (the entry holds the catalog, so no other takes
+the id while it is kept): as members.member_table keeps its tables, a catalog read is not
+changed in place. Before, each text's reading built the tuples of every metric's and
+dimension's names (and their members) again, and hashed them to find the scanners."""
+
+
+def _scanners(catalog: dict[str, Any]) -> _Scanners:
+    found = _SCANNERS.get(id(catalog))
+    if found is not None and found[0] is catalog:
+        return found[1]
+    scanners = _Scanners(catalog)
+    if len(_SCANNERS) >= 32:
+        _SCANNERS.clear()
+    _SCANNERS[id(catalog)] = (catalog, scanners)
+    return scanners
+
+
 def find_metrics(text: str, catalog: dict[str, Any]) -> list[Mention]:
     """The governed metrics the text names, leftmost-longest, without overlaps; a metric
     abbreviated, or its abbreviated name written out, where no entry is named there."""
-    key = _metric_key(catalog)
-    named = _metric_scanner(key).scan(text, first_owner=True)
+    scanners = _scanners(catalog)
+    named = scanners.metrics.scan(text, first_owner=True)
     spans = [m.span for m in named]
-    more = [m for m in _abbreviations(text, _abbreviation_key(key))
+    more = [m for m in _abbreviations(text, scanners.abbreviations)
             if not overlaps(m.span, spans)]
     return sorted(named + more, key=lambda m: m.span) if more else named
 
@@ -429,7 +457,8 @@ def find_mentions(text: str, catalog: dict[str, Any]) -> list[Mention]:
     """Metrics, members and dimensions the text names; the longer phrase wins an overlap."""
     from showwork.protocol.reading.members import find_members
 
-    members, dimensions = _dimension_scanners(_dimension_key(catalog))
+    scanners = _scanners(catalog)
+    members, dimensions = scanners.members, scanners.dimensions
     scanned = members.scan(text)
     found = find_metrics(text, catalog)
     asked = tuple(dict.fromkeys(m.name for m in found if m.how != "abbreviation"))
