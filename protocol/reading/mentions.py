@@ -121,6 +121,8 @@ class _Table:
         """Each first word once (a metric's name, label and synonyms often share one)."""
         self.body = _alternation(patterns) if patterns else None
         self._parts: dict[str, re.Pattern[str]] = {}
+        self._by_held: dict[frozenset[str], re.Pattern[str]] = {}
+        """Each set of first words a text held → its alternation's compiled part."""
         self._whole: re.Pattern[str] | None = None
         self._ignoring_case: re.Pattern[str] | None = None
 
@@ -138,9 +140,12 @@ class _Table:
         texts, an audit of a file of runs, pays one compile, not one per text)."""
         if self._whole is not None:
             return self._whole
-        held = {first for first in self.distinct if first in text}
+        held = frozenset(first for first in self.distinct if first in text)
         if not held:
             return None
+        part = self._by_held.get(held)
+        if part is not None:  # the same first words: the same alternation, not joined again
+            return part
         found = [x for x, first in zip(self.patterns, self.firsts, strict=True) if first in held]
         body = _alternation(found)
         part = self._parts.get(body)
@@ -149,6 +154,7 @@ class _Table:
                 self._whole = re.compile(self.body or "")
                 return self._whole
             part = self._parts[body] = re.compile(body)
+        self._by_held[held] = part
         return part
 
     def hits(self, text: str) -> list[Hit]:
