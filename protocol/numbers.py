@@ -56,6 +56,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from showwork.protocol.catalog_text import FALL, RISE
+from showwork.protocol.reading._literals import lowered
 
 Kind = Literal["number", "percent", "fraction"]
 """A value's units. `number`: a count, amount or level in its own units (a `value`, `previous`
@@ -851,12 +852,24 @@ _WORDY_WORDS = ("doubled", "tripled", "quadrupled", "quintupled", "halv", "half"
 
 def _wordy(text: str) -> bool:
     """Whether `_WORDY` matches in `text`: each of its alternatives searched only where the
-    lower-cased text holds what its matches hold (a '%'; an 'x' and a digit, '3x'; one of its
-    words), outside ASCII the whole pattern (IGNORECASE takes 'ſ' for 's', which a lower-cased
-    text does not show)."""
-    if not text.isascii():
-        return _WORDY.search(text) is not None
-    low = text.lower()
+    lowered text (`_literals.lowered`: 'ſ' an 's', as IGNORECASE compares) holds what its
+    matches hold (a '%'; an 'x' and a digit, '3x'; one of its words). A text's readers ask in
+    turn (its claims, its candidates, its parts of a whole): the answer for the text asked last
+    is kept."""
+    last = _WORDY_LAST[0]
+    if last[0] is text:
+        return last[1]
+    found = _search_wordy(text)
+    _WORDY_LAST[0] = (text, found)
+    return found
+
+
+_WORDY_LAST: list[tuple[str, bool]] = [("", False)]
+"""The text `_wordy` read last and its answer (one pair, replaced whole)."""
+
+
+def _search_wordy(text: str) -> bool:
+    low = lowered(text)
     percent, times, worded = _WORDY_PARTS
     if "%" in low and percent.search(text) is not None:
         return True
@@ -1181,10 +1194,10 @@ _MASK_WORDS = frozenset(w for _mask, needs in _MASK_NEEDS for w in needs)
 
 
 def _masked_spans(text: str) -> list[tuple[int, int]]:
-    # outside ASCII every mask is searched: IGNORECASE takes 'ſ' for 's' and 'K' for 'k', which
-    # a lower-cased text does not show (as _words.may_hold)
-    low = text.lower() if text.isascii() else None
-    held = _MASK_WORDS if low is None else frozenset(w for w in _MASK_WORDS if w in low)
+    # the text lowered as IGNORECASE compares ('ſ' an 's', Kelvin's 'K' a 'k': as
+    # _words.may_hold)
+    low = lowered(text)
+    held = frozenset(w for w in _MASK_WORDS if w in low)
     return [m.span() for mask, needs in _MASK_NEEDS
             if not needs or not held.isdisjoint(needs)
             for m in mask.finditer(text)]

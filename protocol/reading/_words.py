@@ -73,15 +73,13 @@ def first_word(phrase: str) -> str:
 
 def may_hold(text: str, words: tuple[str, ...]) -> bool:
     """Whether `text` may hold one of `words` (lower case) as a case-insensitive pattern
-    compares: False only for ASCII text holding none of them (outside ASCII, re's IGNORECASE
-    takes 'ſ' for 's' and 'K' for 'k', which a lower-cased text does not show). A reader skips
-    the patterns that need one of the words where it is False.
+    compares: False only for text holding none of them lowered as re's IGNORECASE compares
+    (`_literals.lowered`: 'ſ' is an 's', Kelvin's 'K' a 'k'). A reader skips the patterns that
+    need one of the words where it is False.
 
     >>> may_hold("Orders rose 4 %", ("only", "except")), may_hold("ONLY Delta", ("only",))
     (False, True)
     """
-    if not text.isascii():
-        return True
     low = lowered(text)
     for w in words:  # noqa: SIM110 - a loop, not any(): no generator per call
         if w in low:
