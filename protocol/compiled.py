@@ -40,6 +40,8 @@ MODULES = (
     "protocol/reading/_words.py",
     "protocol/reading/mentions.py",
     "protocol/reading/periods.py",
+    "protocol/reading/_literals.py",
+    "protocol/reading/filters.py",
     "harness/audit/audit.py",
     "harness/audit/basis.py",
     "harness/audit/checks.py",
@@ -64,10 +66,19 @@ MODULES = (
     "harness/audit/trends.py",
     "harness/audit/values.py",
     "harness/audit/words.py",
+    "harness/audit/combined.py",
+    "harness/audit/rates.py",
+    "harness/audit/rowmoves.py",
+    "harness/audit/spreads.py",
+    "harness/audit/sums.py",
 )
 """The audit's per-claim code and its step runner (not its types: mypyc's classes differ there),
 and the text readers every audit runs on each text: the account of an answer's words
-(`words.py`, a third of a re-audit), mentions of the catalog and periods in text."""
+(`words.py`, a third of a re-audit), mentions of the catalog and periods in text, the
+prefilters every pattern search goes through (`_literals.py`) and the exclusion cues
+(`filters.py`), and the prose's readings of rows (`combined`, `rates`, `rowmoves`, `spreads`,
+`sums`): run from the sources, those held a tenth of a fresh re-audit of the compiled build
+(perf, `bench audit`'s traces). The question reader is not listed (see README)."""
 RECORD = ROOT / "build" / "mypyc" / "sources.json"
 """What the build compiled: module source path → SHA-256 of the source it compiled."""
 

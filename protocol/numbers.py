@@ -56,6 +56,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from showwork.protocol.catalog_text import FALL, RISE
+from showwork.protocol.reading._literals import lowered
 
 Kind = Literal["number", "percent", "fraction"]
 """A value's units. `number`: a count, amount or level in its own units (a `value`, `previous`
@@ -832,27 +833,49 @@ _TENS = {w: 10 * i for i, w in enumerate(
     ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]) if i > 1}
 _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 _NUMBER_WORD = "|".join([*_SMALL, *_TENS, *_SCALES, "a", "and"])
-_WORDY = re.compile(r"(?i)\b(?:doubled|tripled|quadrupled|quintupled|halved|half|halves|thirds?|"
-                    r"quarters?|(?:fif|six|seven|eigh|nin|ten|twentie|hundred)ths?|\w*-?fold|"
-                    r"hundred|thousand|million|billion|percent|cent|twice|times|"
-                    r"factor)\b|[0-9](?:\.[0-9]+)?x\b|[a-z]\s?%|\bto\s+[0-9.]+\s?%\s+of\b")
+_WORDY_WORDS_RE = (r"\b(?:doubled|tripled|quadrupled|quintupled|halved|half|halves|thirds?|"
+                   r"quarters?|(?:fif|six|seven|eigh|nin|ten|twentie|hundred)ths?|\w*-?fold|"
+                   r"hundred|thousand|million|billion|percent|cent|twice|times|factor)\b")
+_WORDY_X_RE = r"[0-9](?:\.[0-9]+)?x\b"
+_WORDY_PERCENT_RE = r"[a-z]\s?%|\bto\s+[0-9.]+\s?%\s+of\b"
+_WORDY = re.compile(f"(?i){_WORDY_WORDS_RE}|{_WORDY_X_RE}|{_WORDY_PERCENT_RE}")
+_WORDY_PARTS = (re.compile(f"(?i){_WORDY_PERCENT_RE}"), re.compile(f"(?i){_WORDY_X_RE}"),
+                re.compile(f"(?i){_WORDY_WORDS_RE}"))
+"""`_WORDY`'s alternatives one by one: a text is searched for each only where it holds what
+that alternative's matches hold (`_wordy`)."""
 _WORDY_WORDS = ("doubled", "tripled", "quadrupled", "quintupled", "halv", "half", "third",
                 "quarter", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "twentieth",
                 "fold", "hundred", "thousand", "million", "billion", "cent", "twice", "times",
-                "factor", "%")
-"""What every match of `_WORDY` but a ratio written '3x' holds one of, in lower case."""
+                "factor")
+"""What every match of `_WORDY`'s words holds one of, in lower case."""
 
 
 def _wordy(text: str) -> bool:
-    """Whether `_WORDY` matches in `text`: searched only where one of its words, or an 'x'
-    and a digit ('3x'), is in the lower-cased text (outside ASCII always: IGNORECASE takes
-    'ſ' for 's', which a lower-cased text does not show)."""
-    if text.isascii():
-        low = text.lower()
-        if not any(w in low for w in _WORDY_WORDS) and not (
-                "x" in low and _DIGIT.search(text) is not None):
-            return False
-    return _WORDY.search(text) is not None
+    """Whether `_WORDY` matches in `text`: each of its alternatives searched only where the
+    lowered text (`_literals.lowered`: 'ſ' an 's', as IGNORECASE compares) holds what its
+    matches hold (a '%'; an 'x' and a digit, '3x'; one of its words). A text's readers ask in
+    turn (its claims, its candidates, its parts of a whole): the answer for the text asked last
+    is kept."""
+    last = _WORDY_LAST[0]
+    if last[0] is text:
+        return last[1]
+    found = _search_wordy(text)
+    _WORDY_LAST[0] = (text, found)
+    return found
+
+
+_WORDY_LAST: list[tuple[str, bool]] = [("", False)]
+"""The text `_wordy` read last and its answer (one pair, replaced whole)."""
+
+
+def _search_wordy(text: str) -> bool:
+    low = lowered(text)
+    percent, times, worded = _WORDY_PARTS
+    if "%" in low and percent.search(text) is not None:
+        return True
+    if "x" in low and _DIGIT.search(text) is not None and times.search(text) is not None:
+        return True
+    return any(w in low for w in _WORDY_WORDS) and worded.search(text) is not None
 
 
 _SPELLED = re.compile(rf"(?i)\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}))*\b"
@@ -1175,10 +1198,10 @@ _MASK_WORDS = frozenset(w for _mask, needs in _MASK_NEEDS for w in needs)
 
 
 def _masked_spans(text: str) -> list[tuple[int, int]]:
-    # outside ASCII every mask is searched: IGNORECASE takes 'ſ' for 's' and 'K' for 'k', which
-    # a lower-cased text does not show (as _words.may_hold)
-    low = text.lower() if text.isascii() else None
-    held = _MASK_WORDS if low is None else frozenset(w for w in _MASK_WORDS if w in low)
+    # the text lowered as IGNORECASE compares ('ſ' an 's', Kelvin's 'K' a 'k': as
+    # _words.may_hold)
+    low = lowered(text)
+    held = frozenset(w for w in _MASK_WORDS if w in low)
     return [m.span() for mask, needs in _MASK_NEEDS
             if not needs or not held.isdisjoint(needs)
             for m in mask.finditer(text)]

@@ -185,7 +185,7 @@ def _number_words(text: str, n: ReadNumber) -> Iterable[Span]:
     level = _ITS_LEVEL.match(text, n.end)
     if level and n.width:  # 'rose to 1.9 times its level': the ratio's own words
         yield level.span()
-    before = _STATED_AS.search(text, 0, n.start) or _STATED_AS.search(text, 0, stated_at)
+    before = _stated_as(text, n.start) or _stated_as(text, stated_at)
     if before:  # 'stood at', 'the percent change was', 'about' a share: the number is checked
         yield before.span()
 
@@ -226,14 +226,21 @@ _STOP = re.compile(r"[.;!?](?=\s|$)")
 def _found(text: str, ctx: AnswerContext, pattern: re.Pattern[str]) -> tuple[re.Match[str], ...]:
     """Every match of `pattern` in `text`, found once per catalog index and text: every reading
     that looks for it, in every answer that writes the text, shares them."""
-    memo: dict[re.Pattern[str], tuple[re.Match[str], ...]] = ctx.index_.read("found", text, _memo)
-    got = memo.get(pattern)
-    if got is None:  # searched only where it may match (most patterns: in few texts)
-        got = memo[pattern] = tuple(pattern.finditer(text)) if may_match(pattern, text) else ()
-    return got
+    memo: _Memo = ctx.index_.read("found", text, _memo)
+    kept = memo.get(id(pattern))
+    if kept is None or kept[0] is not pattern:  # searched only where it may match
+        got = tuple(pattern.finditer(text)) if may_match(pattern, text) else ()
+        memo[id(pattern)] = (pattern, got)
+        return got
+    return kept[1]
 
 
-def _memo(_text: str) -> dict[re.Pattern[str], tuple[re.Match[str], ...]]:
+_Memo = dict[int, tuple[re.Pattern[str], tuple[re.Match[str], ...]]]
+"""A text's matches by pattern, keyed by the pattern's id (re keeps no pattern's hash: each
+hash reads its whole compiled code); each entry holds its pattern, so no other takes the id."""
+
+
+def _memo(_text: str) -> _Memo:
     return {}
 _CHANGE_CUES = frozenset({*NUMBER_MOVES, *RISES, *FALLS, *JUDGES, "change", "changed", "changes",
                           "changing", "by", "moved", "moves", "contributed", "contribution",
@@ -250,6 +257,22 @@ _STATED_AS = re.compile(
 of 16.0 percent', 'the percent change was -16.0', 'about a sixth'): the number is held to a
 cited field at a precision no looser than the words (a hedge the number reader did not widen
 its match for leaves it exact)."""
+_CUES_ARE_WORDS = all(w.isalpha() for w in _VALUE_CUES)
+"""Every match of `_STATED_AS` is letters and white space (its cues are words)."""
+
+
+def _stated_as(text: str, end: int) -> re.Match[str] | None:
+    """`_STATED_AS.search(text, 0, end)`, searched from where the run of letters and white
+    space that ends at `end` begins: a match is made of letters and white space and ends at
+    `end`, so none starts before that run (the search was of every position of the text
+    before it; `\\b` still reads the character before the run)."""
+    start = end
+    if _CUES_ARE_WORDS:
+        while start > 0 and (text[start - 1].isalpha() or text[start - 1].isspace()):
+            start -= 1
+    else:
+        start = 0
+    return _STATED_AS.search(text, start, end)
 
 
 def _parts(text: str, ctx: AnswerContext) -> Iterable[Span]:

@@ -1,7 +1,7 @@
 """What every match of a pattern holds: a prefilter for patterns searched in many texts.
 
-`may_match(pattern, text)` is False only where `pattern` cannot match in `text`: the text is
-ASCII and holds, lower-cased, none of the strings one of which every match holds (`needs`,
+`may_match(pattern, text)` is False only where `pattern` cannot match in `text`: the text
+holds, lower-cased (`lowered`), none of the strings one of which every match holds (`needs`,
 read from the pattern's own parse, so no list of words is kept by hand beside it). A reader
 skips the search there; everywhere else it searches as before.
 
@@ -22,22 +22,55 @@ _parser: Any = importlib.import_module("re._parser")  # the stdlib's own parse o
 _c: Any = importlib.import_module("re._constants")
 
 Needs = frozenset[str] | None
-_KNOWN: dict[re.Pattern[str], Needs] = {}
-"""Each pattern's needs, read once."""
-_UNREAD: Any = object()
+_KNOWN: dict[int, tuple[re.Pattern[str], Needs]] = {}
+"""Each pattern's needs, read once, by the pattern's id: re keeps no pattern's hash (each hash
+reads the pattern's whole compiled code), and the entry holds its pattern, so no other pattern
+takes that id while it is kept."""
 
 
 def may_match(pattern: re.Pattern[str], text: str) -> bool:
-    """Whether `pattern` may match in `text` (False only where it cannot; outside ASCII always
-    True: IGNORECASE takes 'ſ' for 's' and 'K' for 'k', which a lower-cased text does not
-    show)."""
-    found = _KNOWN.get(pattern, _UNREAD)
-    if found is _UNREAD:
-        found = _KNOWN[pattern] = needs(pattern)
-    if found is None or not text.isascii():
+    """Whether `pattern` may match in `text` (False only where it cannot: the text, lowered,
+    holds none of what every match holds)."""
+    found = _needs_of(pattern)
+    if found is None:
         return True
-    low = text.lower()
-    return any(w in low for w in found)
+    low = lowered(text)
+    for w in found:  # noqa: SIM110 - a loop, not any(): no generator per search
+        if w in low:
+            return True
+    return False
+
+
+def _needs_of(pattern: re.Pattern[str]) -> Needs:
+    known = _KNOWN.get(id(pattern))
+    if known is None or known[0] is not pattern:
+        known = _KNOWN[id(pattern)] = (pattern, needs(pattern))
+    return known[1]
+
+
+_LAST: list[tuple[str, str]] = [("", "")]
+"""The text lower-cased last and its lower case (one pair, replaced whole: a thread reads
+either pair, never half of each)."""
+
+
+_FOLDS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+"""The letters outside ASCII that re's IGNORECASE matches to an ASCII letter ('İ', 'ı', 'ſ',
+Kelvin's 'K': a search of all of Unicode for each ASCII letter finds these four), each as the
+letter it matches. Lower-cased, 'İ' would be an 'i' and a combining dot, which parts the
+letters of a literal ('İs' matches 'is')."""
+
+
+def lowered(text: str) -> str:
+    """`text` lower-cased as the prefilters compare (each letter IGNORECASE matches to an
+    ASCII letter as that letter: `_FOLDS`), once for the prefilters that ask of one text in
+    turn (`may_match` for pattern after pattern, `_words.may_hold`, the number masks): a
+    literal run of a pattern that matches in `text` is in it, in lower case."""
+    last = _LAST[0]
+    if last[0] is text:
+        return last[1]
+    low = text.lower() if text.isascii() else text.translate(_FOLDS).lower()
+    _LAST[0] = (text, low)
+    return low
 
 
 def needs(pattern: re.Pattern[str]) -> Needs:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from showwork.protocol.reading._literals import lowered
+
 Span = tuple[int, int]
 
 SEP = r"[\s_\-]+"
@@ -16,6 +18,7 @@ HEAD = r"(?<![A-Za-z0-9_])"
 """Where a phrase may start: not inside a word."""
 _TAIL = r"(?![A-Za-z0-9_])"
 _TRAILING_PUNCT = re.compile(r"[^\w\s]+$")
+_SEP = re.compile(SEP)
 _EDGE_PUNCT = re.compile(r"^[^\w]+|[^\w]+$")
 _HYPHEN = re.escape("-")
 
@@ -36,7 +39,7 @@ def norm(text: str, *, fold: bool = True) -> str:
     >>> norm("Days_per-User") == norm("days  per user") == norm("days per user?")
     True
     """
-    collapsed = re.sub(SEP, " ", text.lower() if fold else text).strip()
+    collapsed = _SEP.sub(" ", text.lower() if fold else text).strip()
     return _EDGE_PUNCT.sub("", collapsed) or collapsed
 
 
@@ -70,17 +73,18 @@ def first_word(phrase: str) -> str:
 
 def may_hold(text: str, words: tuple[str, ...]) -> bool:
     """Whether `text` may hold one of `words` (lower case) as a case-insensitive pattern
-    compares: False only for ASCII text holding none of them (outside ASCII, re's IGNORECASE
-    takes 'ſ' for 's' and 'K' for 'k', which a lower-cased text does not show). A reader skips
-    the patterns that need one of the words where it is False.
+    compares: False only for text holding none of them lowered as re's IGNORECASE compares
+    (`_literals.lowered`: 'ſ' is an 's', Kelvin's 'K' a 'k'). A reader skips the patterns that
+    need one of the words where it is False.
 
     >>> may_hold("Orders rose 4 %", ("only", "except")), may_hold("ONLY Delta", ("only",))
     (False, True)
     """
-    if not text.isascii():
-        return True
-    low = text.lower()
-    return any(w in low for w in words)
+    low = lowered(text)
+    for w in words:  # noqa: SIM110 - a loop, not any(): no generator per call
+        if w in low:
+            return True
+    return False
 
 
 def is_case_locked(word: str) -> bool:

@@ -121,6 +121,8 @@ class _Table:
         """Each first word once (a metric's name, label and synonyms often share one)."""
         self.body = _alternation(patterns) if patterns else None
         self._parts: dict[str, re.Pattern[str]] = {}
+        self._by_held: dict[frozenset[str], re.Pattern[str]] = {}
+        """Each set of first words a text held → its alternation's compiled part."""
         self._whole: re.Pattern[str] | None = None
         self._ignoring_case: re.Pattern[str] | None = None
 
@@ -138,9 +140,12 @@ class _Table:
         texts, an audit of a file of runs, pays one compile, not one per text)."""
         if self._whole is not None:
             return self._whole
-        held = {first for first in self.distinct if first in text}
+        held = frozenset(first for first in self.distinct if first in text)
         if not held:
             return None
+        part = self._by_held.get(held)
+        if part is not None:  # the same first words: the same alternation, not joined again
+            return part
         found = [x for x, first in zip(self.patterns, self.firsts, strict=True) if first in held]
         body = _alternation(found)
         part = self._parts.get(body)
@@ -149,6 +154,7 @@ class _Table:
                 self._whole = re.compile(self.body or "")
                 return self._whole
             part = self._parts[body] = re.compile(body)
+        self._by_held[held] = part
         return part
 
     def hits(self, text: str) -> list[Hit]:
@@ -308,13 +314,41 @@ def _dimension_scanners(key: tuple) -> tuple[Scanner, Scanner]:
     return Scanner(member_rows), Scanner(dim_rows)
 
 
+class _Scanners:
+    """A catalog's scanners: its metrics, their abbreviations, its members and dimensions."""
+
+    def __init__(self, catalog: dict[str, Any]) -> None:
+        key = _metric_key(catalog)
+        self.metrics = _metric_scanner(key)
+        self.abbreviations = _abbreviation_key(key)
+        self.members, self.dimensions = _dimension_scanners(_dimension_key(catalog))
+
+
+_SCANNERS: dict[int, tuple[dict[str, Any], _Scanners]] = {}
+"""Each catalog object's scanners, by its id (the entry holds the catalog, so no other takes
+the id while it is kept): as members.member_table keeps its tables, a catalog read is not
+changed in place. Before, each text's reading built the tuples of every metric's and
+dimension's names (and their members) again, and hashed them to find the scanners."""
+
+
+def _scanners(catalog: dict[str, Any]) -> _Scanners:
+    found = _SCANNERS.get(id(catalog))
+    if found is not None and found[0] is catalog:
+        return found[1]
+    scanners = _Scanners(catalog)
+    if len(_SCANNERS) >= 32:
+        _SCANNERS.clear()
+    _SCANNERS[id(catalog)] = (catalog, scanners)
+    return scanners
+
+
 def find_metrics(text: str, catalog: dict[str, Any]) -> list[Mention]:
     """The governed metrics the text names, leftmost-longest, without overlaps; a metric
     abbreviated, or its abbreviated name written out, where no entry is named there."""
-    key = _metric_key(catalog)
-    named = _metric_scanner(key).scan(text, first_owner=True)
+    scanners = _scanners(catalog)
+    named = scanners.metrics.scan(text, first_owner=True)
     spans = [m.span for m in named]
-    more = [m for m in _abbreviations(text, _abbreviation_key(key))
+    more = [m for m in _abbreviations(text, scanners.abbreviations)
             if not overlaps(m.span, spans)]
     return sorted(named + more, key=lambda m: m.span) if more else named
 
@@ -429,7 +463,8 @@ def find_mentions(text: str, catalog: dict[str, Any]) -> list[Mention]:
     """Metrics, members and dimensions the text names; the longer phrase wins an overlap."""
     from showwork.protocol.reading.members import find_members
 
-    members, dimensions = _dimension_scanners(_dimension_key(catalog))
+    scanners = _scanners(catalog)
+    members, dimensions = scanners.members, scanners.dimensions
     scanned = members.scan(text)
     found = find_metrics(text, catalog)
     asked = tuple(dict.fromkeys(m.name for m in found if m.how != "abbreviation"))
@@ -475,13 +510,14 @@ def _verb(text: str, member: Mention) -> bool:
     if _VERB_AFTER.match(text, member.span[1]) is not None:
         return True
     # 'how many orders have business customers placed?': the clause's last word after 'have'
-    clause = re.split(r"[,;:.!?]", text[:member.span[0]])[-1]
+    clause = _CLAUSE_STOP.split(text[:member.span[0]])[-1]
     return member.words.endswith("ed") and _CLAUSE_END.match(text, member.span[1]) is not None \
         and _AUXILIARY.search(clause) is not None
 
 
 _CLAUSE_END = re.compile(r"\s*(?:[,;:.!?]|$|(?:in|on|during|for|since|before|after|by|from)\b)",
                          re.IGNORECASE)
+_CLAUSE_STOP = re.compile(r"[,;:.!?]")
 _AUXILIARY = re.compile(r"\b(?:have|has|had|did|do|does)\b", re.IGNORECASE)
 
 

@@ -140,14 +140,13 @@ def parse_day(text: str, year: int | None) -> dt.date | None:
     >>> parse_day("13th of April", 2019)
     datetime.date(2019, 4, 13)
     """
-    text = re.sub(r"[,.]", " ", text.strip().lower())
+    text = _DAY_PUNCT.sub(" ", text.strip().lower())
     text = " ".join(text.split())
     try:
         return dt.date.fromisoformat(text)
     except ValueError:
         pass
-    m = re.fullmatch(rf"({MONTH_RE}) (\d{{1,2}}){_ORD}(?: (\d{{4}}))?", text) or \
-        re.fullmatch(rf"(\d{{1,2}}){_ORD}(?: of)? ({MONTH_RE})(?: (\d{{4}}))?", text)
+    m = _MONTH_FIRST.fullmatch(text) or _DAY_FIRST.fullmatch(text)
     if not m or (m.group(3) is None and year is None):
         return None
     a, b, y = m.groups()
@@ -158,8 +157,16 @@ def parse_day(text: str, year: int | None) -> dt.date | None:
         return None
 
 
+_DAY_PUNCT = re.compile(r"[,.]")
+_MONTH_FIRST = re.compile(rf"({MONTH_RE}) (\d{{1,2}}){_ORD}(?: (\d{{4}}))?")
+_DAY_FIRST = re.compile(rf"(\d{{1,2}}){_ORD}(?: of)? ({MONTH_RE})(?: (\d{{4}}))?")
+"""`parse_day`'s patterns, compiled once (not a pattern string built and looked up in re's
+cache at each call)."""
+_FOUR_DIGITS = re.compile(r"\d{4}")
+
+
 def _day(words: str, ctx: _Context) -> dt.date:
-    if not re.search(r"\d{4}", words):
+    if not _FOUR_DIGITS.search(words):
         ctx.year_of(None)
     d = parse_day(words, ctx.year)
     if d is None:
@@ -500,8 +507,11 @@ def which_of_two(text: str, found: list[PeriodMention] | tuple[PeriodMention, ..
     return COMPARATIVE.search(text, 0, found[0].span[0])
 
 
+_WRITTEN_YEAR = re.compile(rf"(?<![\d,.])({_YEAR})(?!\d)")
+
+
 def _text_year(text: str) -> int | None:
-    m = re.search(rf"(?<![\d,.])({_YEAR})(?!\d)", text)
+    m = _WRITTEN_YEAR.search(text)
     return int(m.group(1)) if m else None
 
 
@@ -554,6 +564,11 @@ class _Holds:
         return True
 
 
+_LEAD = re.compile(r"\b(?:from|between)\s+(?:the\s+)?(?:(?:start|beginning)\s+of\s+)?$",
+                   re.IGNORECASE)
+"""'from' or 'between' before a period: the range's lead (`_merge`)."""
+
+
 def _merge(text: str, found: list[PeriodMention], ctx: _Context,
            problems: list[PeriodProblem]) -> list[PeriodMention]:
     """'from A to B', 'between A and B', 'A–B', 'A..B' become one range; 'since A' runs to the
@@ -563,8 +578,7 @@ def _merge(text: str, found: list[PeriodMention], ctx: _Context,
     while i < len(found):
         a = found[i]
         b = found[i + 1] if i + 1 < len(found) else None
-        lead = re.search(r"\b(?:from|between)\s+(?:the\s+)?(?:(?:start|beginning)\s+of\s+)?$",
-                         text[:a.span[0]], re.IGNORECASE)
+        lead = _LEAD.search(text[:a.span[0]])
         if b is not None and _joined(text, a, b, lead is not None):
             start = lead.start() if lead else a.span[0]
             span = (start, b.span[1])

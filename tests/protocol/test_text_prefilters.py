@@ -30,7 +30,8 @@ _DATED = ("Jan 4", "FEB. '13", "sept 2019", "12 March", "13th of April, 2026", "
           "WK 3", "fy 2026", "Quarter 2", "day 7", "9am", "5 P.M.", "10:30", "No. 4", "#2", "(3)",
           "1.2.3", "07/2019", "2026-03-09", "tree:orders>aov", "r4[product=\"x 2\"]:revenue.value",
           "1. Brooklyn", "ſept 3", "weeK 4", "ſeptember 9", "\u212a 5", "fıscal year 2019",
-          "12 ſep", "4 aM", "3 a.m.")
+          "12 ſep", "4 aM", "3 a.m.", "f\u0130scal year 2019", "2.56 → 2.78 in week 3",
+          "\u0130SO week 4", "Sales Q1 → Q2 (2026-03-09)")
 
 
 def _mask_texts() -> list[str]:
@@ -120,7 +121,8 @@ _WORDY = ("doubled", "Tripled", "QUADRUPLED", "quintupled", "halved", "half", "h
           "tenth", "twentieths", "hundredths", "threefold", "two-fold", "10-Fold", "hundred",
           "thousand", "MILLION", "billion", "percent", "per cent", "twice", "3 times", "factor",
           "3x", "2.5X", "a 4 %", "to 40 % of", "ſeven hundred", "tımes", "hal\u017fves",
-          "\u212a 3x", "fold", "folded", "unfold", "x", "axe 3", "centre")
+          "\u212a 3x", "fold", "folded", "unfold", "x", "axe 3", "centre", "t\u0130mes",
+          "2.5 → 3 %", "rose → 4", "h\u0130gh")
 
 
 def test_number_words_are_searched_where_they_may_match() -> None:
@@ -210,3 +212,48 @@ def test_texts_a_pattern_matches_are_never_skipped() -> None:
 
     for pattern in patterns:
         holds(pattern)
+
+
+_STATED = ("stood at ", "Stands at ", "the percent change was ", "THE PERCENTAGE CHANGE IS ",
+           "a change of\n ", "was ", "were\n", "about a ", "roughly  ", "ſtood at ", "took ",
+           "at ", "cat ", "hat 5 at ", "(was) ", "was: ", "it's about ", "just\u00a0",
+           "\u212aeeps ", "reached - ", "totalled\t", "came in at ", "no. was ")
+
+
+def test_a_stated_value_cue_is_searched_from_the_run_before_the_number() -> None:
+    """`words._stated_as(text, end)` (the cue before a number, searched from where the run of
+    letters and white space before `end` begins) finds what the search of the whole text
+    before `end` finds, at every position of the golden and mask texts and of texts built
+    with each cue (in any case, after digits, punctuation and the letters IGNORECASE folds)."""
+    from showwork.harness.audit import words
+
+    built = [f"{lead}{cue}{n}" for lead in ("", "Orders ", "In 2019 revenue ", "x9", "a, b; ")
+             for cue in _STATED for n in ("4", "11,343 orders", "")]
+    texts = built + [c.upper() for c in built] + _mask_texts()
+    found = compared = 0
+    for text in texts:
+        for end in range(len(text) + 1):
+            whole = words._STATED_AS.search(text, 0, end)
+            assert _span(words._stated_as(text, end)) == _span(whole), (text, end)
+            found += whole is not None
+            compared += 1
+    assert found > 1_000 and compared > 100_000, (found, compared)
+
+
+def _span(m: re.Match[str] | None) -> tuple[int, int] | None:
+    return None if m is None else m.span()
+
+
+def test_texts_outside_ascii_are_prefiltered_as_re_folds_them() -> None:
+    """Outside ASCII a text is lowered as IGNORECASE compares (`_literals.lowered`): the four
+    letters re matches to an ASCII letter ('İ', 'ı', 'ſ', Kelvin's 'K') are that letter, so a
+    text with an arrow is skipped where it holds none of a pattern's needs, and never where a
+    folded letter makes the match ('İs' is 'is')."""
+    every = "".join(chr(i) for i in range(128, 0x110000) if not 0xD800 <= i < 0xE000)
+    folding = {c for x in "abcdefghijklmnopqrstuvwxyz" for c in re.findall(f"(?i){x}", every)}
+    assert folding == {"\u0130", "\u0131", "\u017f", "\u212a"}
+    assert all(re.fullmatch(f"(?i){_literals.lowered(c)}", c) for c in folding)
+    arrow = "Orders 2,616 → 2,093"
+    assert not _literals.may_match(re.compile(r"(?i)\b(?:rose|fell)\b"), arrow)
+    assert _literals.may_match(re.compile(r"(?i)\bis\b"), "it \u0130S → 4")
+    assert not numbers._wordy(arrow) and numbers._wordy("2.5 → 3 percent")
