@@ -601,8 +601,8 @@ def _with_aggregate(text: str, span: tuple[int, int]) -> tuple[int, int]:
     return (m.start(), span[1]) if m else span
 
 
-_SHARE_OF = re.compile(r"\b(?:share|fraction|percentage|proportion|percent|portion)\s+of\b",
-                       re.IGNORECASE)
+_SHARE_OF = re.compile(r"(?:\b(?:share|fraction|percentage|proportion|percent|portion)|(?<![\w.])%)"
+                       r"\s+of\b", re.IGNORECASE)
 
 
 def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any],

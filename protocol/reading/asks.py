@@ -264,7 +264,8 @@ _SHARE = re.compile(
     r"|%\s+of|(?:share|fraction|proportion|portion|percentage)(?=\s+(?!of\b|change|growth|"
     r"increase|decrease|drop|rise|fall|point|(?:did|does|do|has|have|had)\b)[a-z]))\b"
     r"|\b\w+(?:'s|’s|s')\s+share\s+of\b"
-    r"|\bshare\s+of\b|\bpercent(?:age)?\s+of\b|\bfraction\s+of\b|\bproportion\s+of\b",
+    r"|\bshare\s+of\b|\bpercent(?:age)?\s+of\b|(?<![\w.])%\s+of\b|\bfraction\s+of\b"
+    r"|\bproportion\s+of\b",
     re.IGNORECASE)
 _CUMULATIVE = re.compile(
     r"\b(?:in\s+total\s+(?:by|through|up\s+to|until)\s+the\s+end\s+of|(?:by|through|up\s+to)"

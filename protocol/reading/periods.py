@@ -50,7 +50,10 @@ NUMBERS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "f
 _ORD = r"(?:st|nd|rd|th)?"
 _MONTH = rf"\b(?:{MONTH_RE})\b\.?"
 _YEAR = r"(?:19|20)\d{2}"
-DAY_RE = (rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}\s+\d{{1,2}}{_ORD}(?!\d)(?:,?\s+{_YEAR}\b)?"
+_SLASHED = r"\b(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])(?:/(?:19|20)\d{2})?\b(?![/\d])"
+"""A day written with slashes, month first ('10/31', '3/31/2022'): parse_day reads it only
+where no other order can be meant."""
+DAY_RE = (rf"(?:{_SLASHED}|\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}\s+\d{{1,2}}{_ORD}(?!\d)(?:,?\s+{_YEAR}\b)?"
           rf"|\b\d{{1,2}}{_ORD}(?:\s+of)?\s+{_MONTH}(?:,?\s+{_YEAR}\b)?)")
 _TO = r"(?:\s*[–—-]\s*|\s+(?:to|through|thru|until|till)\s+)"
 _PREPOSITIONS = {"versus", "vs", "against", "with", "in", "during", "for", "throughout", "over",
@@ -130,16 +133,36 @@ class _Context:
             return y
         return y - 1 if dt.date(y, first_month, 1) >= self.as_of else y
 
+    def passed(self, written: str | None, month: int, day: int) -> int:
+        """The year of a day written without one: the text's year, else the latest in which that
+        day is on or before the as-of date ('June 30', as of 1 January 2014, is 30 June 2013;
+        'April 2', as of 4 April 2022, is 2 April 2022)."""
+        y = self.year_of(written)
+        if written or self.text_year or self.as_of is None:
+            return y
+        try:
+            return y - 1 if dt.date(y, month, day) > self.as_of else y
+        except ValueError:
+            return y
+
 
 Builder = Callable[[re.Match[str], _Context], Period | None]
 
 
 def parse_day(text: str, year: int | None) -> dt.date | None:
-    """A day written as ISO, "March 2, 2026", "2 March", "2nd of March"; None when it is not one.
+    """A day written as ISO, "March 2, 2026", "2 March", "2nd of March", or month first with
+    slashes where the day cannot be a month ("10/31", "3/31/2022"; "3/4" could be either, and
+    "1/2" a fraction: None); None when it is not one.
 
-    >>> parse_day("13th of April", 2019)
-    datetime.date(2019, 4, 13)
+    >>> parse_day("13th of April", 2019), parse_day("10/31", 2013), parse_day("3/4/2022", None)
+    (datetime.date(2019, 4, 13), datetime.date(2013, 10, 31), None)
     """
+    slashed = re.fullmatch(r"\s*(\d{1,2})/(\d{1,2})(?:/(\d{4}))?\s*", text)
+    if slashed is not None:
+        month, day, written = slashed.groups()
+        if int(day) <= 12 and day.lstrip("0") != month.lstrip("0"):
+            return None
+        text = f"{calendar.month_name[int(month)] if 1 <= int(month) <= 12 else '?'} {day} {written or ''}"
     text = re.sub(r"[,.]", " ", text.strip().lower())
     text = " ".join(text.split())
     try:
@@ -159,12 +182,13 @@ def parse_day(text: str, year: int | None) -> dt.date | None:
 
 
 def _day(words: str, ctx: _Context) -> dt.date:
-    if not re.search(r"\d{4}", words):
+    written = re.search(r"\d{4}", words) is not None
+    if not written:
         ctx.year_of(None)
     d = parse_day(words, ctx.year)
     if d is None:
         raise _Unreadable("not a date")
-    return d
+    return d if written else parse_day(words, ctx.passed(None, d.month, d.day)) or d
 
 
 def _single_day(m: re.Match[str], ctx: _Context) -> Period:
@@ -175,7 +199,8 @@ def _single_day(m: re.Match[str], ctx: _Context) -> Period:
 def _month_range(m: re.Match[str], ctx: _Context) -> Period:
     """'April 13–19, 2026' and '13–19 April 2026'."""
     g = m.groupdict()
-    y, month = ctx.year_of(g["y"]), MONTHS[g["m"].lower().rstrip(".")]
+    month = MONTHS[g["m"].lower().rstrip(".")]
+    y = ctx.passed(g["y"], month, int(g["a"]))
     try:
         start, end = dt.date(y, month, int(g["a"])), dt.date(y, month, int(g["b"]))
     except ValueError as exc:
@@ -187,8 +212,8 @@ def _week_of_month(m: re.Match[str], ctx: _Context) -> Period:
     """'The first week of March 2013' (1 to 7 March), 'the second week of April' (8 to 14),
     'the last week of June' (its last seven days): seven days counted from the month's start or
     back from its end, not the calendar weeks that touch it."""
-    y, month = ctx.year_of(m.group("y")), MONTHS[m.group("m").lower().rstrip(".")]
-    said = m.group("o").lower()
+    month = MONTHS[m.group("m").lower().rstrip(".")]
+    y, said = ctx.begun(m.group("y"), month), m.group("o").lower()
     if said in ("last", "final"):
         end = add_months(dt.date(y, month, 1), 1) - dt.timedelta(days=1)
         return Period(end - dt.timedelta(days=6), end, "range")
@@ -447,7 +472,7 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
      _needs(("spring", "summer", "autumn", "winter", "holiday", "christmas", "friday"))),
     (r"\b(?:on|for|last|this|next|since)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|"
      r"sunday)s?\b(?!,?\s+(?:\d|the\s+\d))", _weekday, _needs(_WEEKDAYS)),
-    (rf"\b{DAY_RE}", _single_day, _needs(DIGIT, (MONTH, "-"))),
+    (rf"\b{DAY_RE}", _single_day, _needs(DIGIT, (MONTH, "-", "/"))),
     (r"\b(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])\b(?!-\d)", _iso_month, _needs(("-",), DIGIT)),
     (rf"\b(?:(?:the\s+)?month\s+of\s+)?(?P<m>{MONTH_RE})\b\.?,?\s+(?P<y>{_YEAR})\b", _named_month,
      _MONTH_DAY),

@@ -1,0 +1,79 @@
+"""Readings a fresh set of new-user questions found wrong (issue 42, session 11:
+examples/*/questions_s11.yaml and conformance/questions/mf_tutorial_s11.yaml, written from the
+catalog and the data before reading the reader). Each on two domains."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from showwork.protocol.reading import read_text
+
+
+def _days(reading) -> list[tuple[dt.date, dt.date]]:
+    return [(p.period.start, p.period.end) for p in reading.periods]
+
+
+class TestADayWithoutItsYear:
+    """'June 30', 'from Feb 7 to Feb 10', 'the 4th of July': a day written without a year is the
+    latest one on or before the as-of date, as a month written without one is ('June', as of
+    1 January 2014, is June 2013), never a day after the as-of date."""
+
+    def test_flights_as_of_new_year_reads_the_data_year(self, flights_layer) -> None:
+        catalog = flights_layer.catalog()  # as of 2014-01-01
+        assert _days(read_text("cancelled flights on June 30", catalog)) == [
+            (dt.date(2013, 6, 30), dt.date(2013, 6, 30))]
+        assert _days(read_text("How many flights were there on the 4th of July?", catalog)) == [
+            (dt.date(2013, 7, 4), dt.date(2013, 7, 4))]
+        assert _days(read_text("daily cancelled flights from feb 7 to feb 10", catalog)) == [
+            (dt.date(2013, 2, 7), dt.date(2013, 2, 10))]
+
+    def test_the_shop_reads_a_day_before_or_after_its_as_of_day(self, shop_layer) -> None:
+        catalog = shop_layer.catalog()  # as of 2019-08-15
+        assert _days(read_text("revenue on August 10", catalog)) == [
+            (dt.date(2019, 8, 10), dt.date(2019, 8, 10))]
+        assert _days(read_text("revenue on August 20", catalog)) == [
+            (dt.date(2018, 8, 20), dt.date(2018, 8, 20))]
+        assert _days(read_text("revenue on August 20, 2019", catalog)) == [
+            (dt.date(2019, 8, 20), dt.date(2019, 8, 20))]  # a year written is kept
+
+
+class TestSlashedDays:
+    """'thru 10/31', 'as of 3/31/2022': a day written month first with slashes is read where the
+    day cannot be a month; '3/4' (either order) and '1/2' (a fraction) name no day."""
+
+    def test_flights(self, flights_layer) -> None:
+        catalog = flights_layer.catalog()
+        reading = read_text("ytd departures thru 10/31", catalog)
+        assert _days(reading) == [(dt.date(2013, 1, 1), dt.date(2013, 10, 31))]
+        assert reading.asks.cumulative and reading.unread == []
+        either = read_text("How many flights were cancelled on 3/4?", catalog)
+        assert either.periods == () and "3/4" not in " ".join(p.words for p in either.periods)
+
+    def test_the_shop(self, shop_layer) -> None:
+        catalog = shop_layer.catalog()
+        reading = read_text("revenue on 3/15/2019", catalog)
+        assert _days(reading) == [(dt.date(2019, 3, 15), dt.date(2019, 3, 15))]
+        assert reading.unread == []
+        assert _days(read_text("revenue on 12/25", catalog)) == [
+            (dt.date(2018, 12, 25), dt.date(2018, 12, 25))]
+
+
+class TestPercentSign:
+    """'% of transactions that were large', 'what % of flights were cancelled': the sign asks
+    for a share as 'percent of' does; a sign no rule took is unread, never quietly dropped (a
+    count served clean for a share asked)."""
+
+    def test_flights_reads_the_rate(self, flights_layer) -> None:
+        catalog = flights_layer.catalog()
+        reading = read_text("what % of flights were cancelled in July", catalog)
+        assert reading.metric_names() == ["cancellation_rate"] and reading.unread == []
+
+    def test_the_shop_reads_a_share(self, shop_layer) -> None:
+        catalog = shop_layer.catalog()
+        reading = read_text("% of revenue from business customers in 2019", catalog)
+        assert reading.asks.share is not None and reading.unread == []
+        assert ("segment", "business") in reading.member_keys()
+
+    def test_a_sign_no_rule_took_is_unread(self, shop_layer, flights_layer) -> None:
+        assert "%" in read_text("revenue in 2019 as a %", shop_layer.catalog()).unread
+        assert "%" in read_text("cancelled flights in July as a %", flights_layer.catalog()).unread
