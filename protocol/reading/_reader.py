@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from showwork.protocol.reading._calendar import Period
-from showwork.protocol.reading._words import Span, overlaps
+from showwork.protocol.reading._words import Span, overlaps, singular, snake
 from showwork.protocol.reading.account import (
     ReadSpan,
     entity_lemmas,
@@ -540,6 +540,8 @@ def _entity_breakdown(text: str, asks: Asks, mentions: list[Mention], catalog: d
         key = _KEY_AFTER.match(text, b.span[1]) if b.kind == "dimension" else None
         words = f"{b.words} {key.group(1)}" if key else b.name if b.kind == "unknown" else None
         entity = _entity_keyed(words.split(None, 1)[-1], entities, named) if words else None
+        if entity is None and b.kind == "unknown":  # 'by order', 'per customer'
+            entity = _entity_named(b.name, entities, named)
         if entity is not None:
             span = (b.span[0], key.end()) if key else b.span
             found[b.span] = (entity, By("dimension", entity, text[span[0]:span[1]], span))
@@ -567,6 +569,10 @@ def _ranked_entity(text: str, asks: Asks, entities: dict[str, Any], metrics: set
         return asks
     said = _TWO_WORDS.match(text, ranking.spans[0][1])
     entity = _entity_keyed(said.group(1), entities, metrics) if said else None
+    if entity is None:  # 'which order had the highest amount': the entity by its own name
+        said = _ONE_WORD.match(text, ranking.spans[0][1])
+        entity = _entity_named(said.group(1), entities, metrics) if said and \
+            snake(singular(said.group(1))) == ranking.dimension else None
     if said is None or entity is None:
         return asks
     span = said.span(1)
@@ -576,6 +582,28 @@ def _ranked_entity(text: str, asks: Asks, entities: dict[str, Any], metrics: set
                                       f"{entities[entity]['column']})"),)
     return replace(asks, ranking=replace(ranking, dimension=entity), breakdown=breakdown,
                    spans=tuple(sorted(spans, key=lambda g: g.span)))
+
+
+_ONE_WORD = re.compile(r"\s*([A-Za-z]+)\b")
+
+
+def _entity_named(words: str, entities: dict[str, Any], metrics: set[str]) -> str | None:
+    """The one entity the words name, its key's marks left out ('order' is the entity id_order,
+    keyed by id_order; 'customer' is customer, keyed by id_customer), every metric holding it;
+    a name no entity has, or several, is None (the words stay unread)."""
+    said = [singular(w) for w in re.findall(r"[a-z0-9]+", words.lower().replace("_", " "))]
+    if not said:
+        return None
+    out = []
+    for name, info in entities.items():
+        if not metrics <= set(info.get("metrics") or ()):
+            continue
+        own = [w for w in name.lower().split("_") if w and w not in _KEY_WORDS]
+        column = [w for w in str(info.get("column") or "").lower().split("_")
+                  if w and w not in _KEY_WORDS]
+        if said in (own, column):
+            out.append(name)
+    return out[0] if len(out) == 1 else None
 
 
 def _entity_keyed(words: str, entities: dict[str, Any], metrics: set[str]) -> str | None:
@@ -1172,7 +1200,8 @@ def _negated(text: str, mentions: list[Mention], catalog: dict[str, Any]
     """'Value moments of non-test users': read where exactly one metric's description says
     '(non-test)' and its label holds the named words ('real value moments' of 'value moments'):
     the qualifier that points the named metric at that sibling (qualifiers.siblings); 'at least
-    once' is read where a named metric counts distinct entities. Anything
+    once', and 'different' ('distinct', 'unique') right before its name, are read where a named
+    metric counts distinct entities (its description says so). Anything
     else that negates stays unread."""
     entries = catalog.get("metrics") or {}
     out, spans = list(mentions), []
@@ -1188,12 +1217,19 @@ def _negated(text: str, mentions: list[Mention], catalog: dict[str, Any]
             if len(fits) == 1:  # the qualifier points the named metric at that sibling
                 spans.append(ReadSpan(said.group(0), said.span(), "qualifier", f"{fits[0]}: {phrase}"))
                 break
-    distinct = any("distinct" in str((entries.get(m.name) or {}).get("description") or "").lower()
-                   for m in out if m.kind == "metric")
-    if distinct:
+    counted = [m for m in out if m.kind == "metric" and "distinct" in str(
+        (entries.get(m.name) or {}).get("description") or "").lower()]
+    if counted:
         spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a distinct count")
                   for m in _AT_LEAST_ONCE.finditer(text)]
+    starts = {m.span[0] for m in counted}
+    spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a distinct count")
+              for m in _DIFFERENT.finditer(text) if m.end() + 1 in starts
+              and text[m.end()] == " "]  # 'how many different customers' of a distinct count
     return out, spans
+
+
+_DIFFERENT = re.compile(r"\b(?:different|distinct|unique|separate|individual)\b", re.IGNORECASE)
 
 
 _EACH_OF_N = re.compile(r"\beach\s+of\s+(?:the\s+)?(\d{1,3}|one|two|three|four|five|six|seven|"

@@ -78,8 +78,11 @@ _OVERALL = re.compile(r"(?:across|over|for|in)\s+(?:all|every)\b", re.IGNORECASE
 _DETERMINERS = re.compile(rf"\s*(?:(?:the|all|our|each|every|{_N})\s+)*", re.IGNORECASE)
 """Words skipped before a name: 'by the store', 'versus our …'."""
 _SERIES = re.compile(r"\b(?:over time|trend(?:s|ed|ing)?|time series|(?:day|week|month) by "
-                     r"(?:day|week|month)|over the (?:last|past) \S+ (days|weeks|months|quarters|"
-                     r"years))\b", re.IGNORECASE)
+                     r"(?:day|week|month))\b", re.IGNORECASE)
+_OVER_THE_LAST = re.compile(r"\bover the (?:last|past) \S+ (days|weeks|months|quarters|years)\b",
+                            re.IGNORECASE)
+"""'The trend over the last 8 weeks': its unit is the series' grain where a series is asked;
+'revenue over the last 7 days' alone asks the total of those days."""
 _UNIT_BY_UNIT = re.compile(r"\b(day|week|month|quarter|year)\s+by\s+\1\b", re.IGNORECASE)
 _GRAIN_WORD = re.compile(r"\b(daily|weekly|monthly|hourly|quarterly|yearly|annual|annually)\b",
                          re.IGNORECASE)
@@ -331,8 +334,8 @@ def _compare(text: str, mentions: list[Mention], periods: Periods
 
 
 def _grain(masked: str, by: list[By]) -> tuple[str | None, Span | None]:
-    """The grain asked for: 'weekly', 'month by month', else 'by week', else 'over the last 8
-    weeks'."""
+    """The grain asked for: 'weekly', 'month by month', else 'by week', else 'the trend over
+    the last 8 weeks'."""
     m = _UNIT_BY_UNIT.search(masked)
     if m is not None:
         return GRAINS[m.group(1).lower()], m.span()
@@ -342,8 +345,8 @@ def _grain(masked: str, by: list[By]) -> tuple[str | None, Span | None]:
     grains = [b for b in by if b.kind == "grain"]
     if grains:
         return grains[0].name, grains[0].span
-    m = _SERIES.search(masked)
-    if m is not None and m.group(1):
+    m = _OVER_THE_LAST.search(masked) if _SERIES.search(masked) else None
+    if m is not None:
         return GRAINS[m.group(1).lower()], m.span(1)
     return None, None
 

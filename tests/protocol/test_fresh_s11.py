@@ -77,3 +77,64 @@ class TestPercentSign:
     def test_a_sign_no_rule_took_is_unread(self, shop_layer, flights_layer) -> None:
         assert "%" in read_text("revenue in 2019 as a %", shop_layer.catalog()).unread
         assert "%" in read_text("cancelled flights in July as a %", flights_layer.catalog()).unread
+
+
+class TestAnEntityByItsName:
+    """'revenue by order', 'which order had the highest amount', 'transactions per customer': a
+    breakdown or ranking by an entity its own name says, the key's marks left out (the tutorial's
+    entity id_order, keyed by id_order), where every named metric holds it; a name no entity has
+    stays unread."""
+
+    def test_the_tutorial(self, tutorial_layer) -> None:
+        catalog = tutorial_layer.catalog()
+        reading = read_text("revenue by order", catalog)
+        assert reading.asks.breakdown == ("id_order",) and reading.unread == []
+        ranked = read_text("which order had the highest transaction amount?", catalog)
+        assert ranked.asks.ranking is not None and ranked.asks.ranking.dimension == "id_order"
+        assert ranked.unread == []
+        per = read_text("transactions per customer", catalog)
+        assert per.asks.breakdown == ("customer",) and per.unread == []
+        assert read_text("revenue by shipment", catalog).unread == ["by shipment"]
+
+    def test_flights(self, flights_layer) -> None:
+        catalog = flights_layer.catalog()  # the plane entity, keyed by tailnum
+        reading = read_text("flights by plane in July", catalog)
+        assert reading.asks.breakdown == ("plane",) and reading.unread == []
+        ranked = read_text("which plane flew the most flights in July?", catalog)
+        assert ranked.asks.ranking is not None and ranked.asks.ranking.dimension == "plane"
+
+
+class TestOverTheLastDays:
+    """'revenue over the last 7 days' asks the total of those days; only a trend asked ('how
+    have orders trended over the past 3 months') is a series by the unit named."""
+
+    def test_the_shop(self, shop_layer) -> None:
+        catalog = shop_layer.catalog()
+        total = read_text("orders over the past 3 months", catalog)
+        assert total.asks.shape == "level" and total.unread == []
+        trend = read_text("How have orders trended over the past 3 months?", catalog)
+        assert trend.asks.shape == "series" and trend.asks.grain == "month"
+
+    def test_flights(self, flights_layer) -> None:
+        catalog = flights_layer.catalog()
+        assert read_text("flights over the last 2 weeks", catalog).asks.shape == "level"
+        trend = read_text("flights trend over the last 2 weeks", catalog)
+        assert trend.asks.shape == "series" and trend.asks.grain == "week"
+
+
+class TestHowManyDifferent:
+    """'How many different customers ordered', 'how many unique active users': 'different'
+    right before a metric that counts distinct entities (its description says so) is read with
+    it; before a metric that does not, it stays unread."""
+
+    def test_the_shop(self, shop_layer) -> None:
+        catalog = shop_layer.catalog()
+        reading = read_text("How many different customers ordered online in July 2019?", catalog)
+        assert reading.metric_names() == ["ordering_customers"] and reading.unread == []
+        assert read_text("how many different orders in July 2019", catalog).unread == ["different"]
+
+    def test_the_demo(self, layer) -> None:
+        catalog = layer.catalog()
+        reading = read_text("how many different users were active in the week of 2026-03-02?",
+                            catalog)
+        assert reading.metric_names() == ["active_users"] and reading.unread == []
