@@ -138,3 +138,33 @@ class TestHowManyDifferent:
         reading = read_text("how many different users were active in the week of 2026-03-02?",
                             catalog)
         assert reading.metric_names() == ["active_users"] and reading.unread == []
+
+
+class TestAbbreviated:
+    """'avg temp', 'qty sold': a word cut short, or its first letter and some of the rest in
+    order, of exactly one word of the catalog's metric names is read as it, in doubt (never
+    served clean); of none or several it stays unread."""
+
+    def test_flights(self, flights_layer) -> None:
+        catalog = flights_layer.catalog()
+        reading = read_text("avg temp at JFK in july", catalog)
+        assert reading.metric_names() == ["average_temperature"]
+        assert sorted(d.words for d in reading.doubts) == ["avg", "temp"]
+
+    def test_the_shop(self, shop_layer) -> None:
+        catalog = shop_layer.catalog()
+        reading = read_text("avg unit price of beverages in 2019", catalog)
+        assert reading.metric_names() == ["average_unit_price"]
+        assert [d.words for d in reading.doubts] == ["avg"]
+        assert "xq" in " ".join(read_text("xq unit price in 2019", catalog).unread)
+
+
+class TestPlaceAdjectiveDoubled:
+    """'Scottish customers': an adjective whose stem doubles its last letter ('Scott-ish') is the
+    one member its undoubled stem begins ('Scotland'), in doubt, as 'English' is England."""
+
+    def test_the_shop(self, shop_layer) -> None:
+        catalog = shop_layer.catalog()
+        reading = read_text("revenue from Scottish customers in 2019", catalog)
+        assert ("region", "Scotland") in reading.member_keys()
+        assert [d.words for d in reading.doubts] == ["Scottish"]
