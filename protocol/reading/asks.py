@@ -568,6 +568,28 @@ def _period_extreme(masked: str, mentions: list[Mention], by: list[By]) -> Ranki
     return Ranking(_order(word), 1, None, spans, GRAINS[grain.lower()])
 
 
+_VERSUS = re.compile(r"\b(?:versus|vs\.?|compared\s+(?:with|to)|against)(?=\s)", re.IGNORECASE)
+
+
+def _side_by_side(text: str, mentions: list[Mention]) -> list[GrammarSpan]:
+    """'Revenue in the northeast vs the west', 'business vs consumer customers': a 'versus'
+    right between two members of one dimension sets them side by side, each its own row, as
+    'and' does; between anything else it is not read here."""
+    members = [m for m in mentions if m.kind == "member"]
+    out = []
+    for m in _VERSUS.finditer(text):
+        before = [x for x in members if x.span[1] <= m.start()]
+        skipped = _DETERMINERS.match(text, m.end())
+        at = skipped.end() if skipped else m.end()
+        if not before or text[before[-1].span[1]:m.start()].strip(" ,"):
+            continue
+        left = {(x.name, x.member) for x in members if x.span == before[-1].span}
+        right = {(x.name, x.member) for x in members if x.span[0] == at}
+        if any(d == e and a != b for d, a in left for e, b in right):
+            out.append(GrammarSpan(m.group(0), m.span(), "members side by side"))
+    return out
+
+
 def _used(text: str, masked: str, moving: str, ranking: Ranking | None, grain_span: Span | None,
           compare: str | None, mentions: list[Mention], change: bool) -> list[GrammarSpan]:
     """The words each rule above acted on, as spans: a ranking's words, the verbs of a change,
@@ -592,6 +614,8 @@ def _used(text: str, masked: str, moving: str, ranking: Ranking | None, grain_sp
     if compare == "explicit" or change:  # 'between May and June': two periods side by side
         out += [GrammarSpan(m.group(0), m.span(), "compare")
                 for m in re.finditer(r"\bbetween\b", masked, re.IGNORECASE)]
+    else:  # 'the northeast vs the west': two members of one dimension side by side
+        out += _side_by_side(text, mentions)
     if grain_span is not None:
         out.append(GrammarSpan(text[grain_span[0]:grain_span[1]], grain_span, "grain"))
     for m in WHY.finditer(masked):  # 'did the price change cause': 'did' and 'cause' only

@@ -168,3 +168,22 @@ class TestPlaceAdjectiveDoubled:
         reading = read_text("revenue from Scottish customers in 2019", catalog)
         assert ("region", "Scotland") in reading.member_keys()
         assert [d.words for d in reading.doubts] == ["Scottish"]
+
+
+class TestMembersSideBySide:
+    """'revenue in the northeast vs the west', 'flights from JFK vs EWR': 'versus' right between
+    two members of one dimension sets them side by side, as 'and' does (no second period, no
+    change); between members of two dimensions it stays unread."""
+
+    def test_the_shop(self, shop_layer) -> None:
+        catalog = shop_layer.catalog()
+        reading = read_text("revenue in the northeast vs the west, july 2019", catalog)
+        assert reading.unread == [] and reading.asks.compare is None
+        assert {m for _d, m in reading.member_keys()} == {"Northeast", "West"}
+        assert "vs" in read_text("revenue in the northeast vs Online in 2019", catalog).unread
+
+    def test_flights(self, flights_layer) -> None:
+        catalog = flights_layer.catalog()
+        reading = read_text("cancelled flights at JFK versus LaGuardia in 2013", catalog)
+        assert reading.unread == [] and reading.asks.compare is None
+        assert reading.member_keys() == [("origin", "JFK"), ("origin", "LGA")]
