@@ -162,6 +162,11 @@ class Asks:
     difference: bool = False
     """A change asked as a difference ('how many more active users in May than in April'): the
     later period's value less the earlier's, not a percent."""
+    gap: tuple[Span, Span] | None = None
+    """Two members of one dimension set apart, the first's value less the second's: 'how many
+    more flights went to LAX than to SFO' (LAX less SFO), 'how many fewer … at SFO than at LAX'
+    (LAX less SFO), 'the difference in revenue between Brooklyn and Philadelphia' (Brooklyn
+    less Philadelphia). The spans are the members' words."""
 
     @property
     def shape(self) -> str:
@@ -169,6 +174,8 @@ class Asks:
         cumulative, series, breakdown, or level."""
         if self.why:
             return "why"
+        if self.gap is not None:
+            return "difference of two members"
         if self.share is not None:
             return "share of total"
         if self.ranking is not None:
@@ -235,9 +242,57 @@ def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
     more = _difference(masked, periods) if compare == "explicit" and ranking is None else None
     if more is not None:
         spans.append(GrammarSpan(more.group(1), more.span(1), "change as a difference"))
+    gap = _member_gap(text, masked, mentions) if compare != "explicit" and ranking is None \
+        and share is None and not periods.found[1:] else None
+    if gap is not None:  # 'than' and 'between' set members apart, not periods: no change
+        (first, second), said = gap
+        spans = [g for g in spans if g.detail != "compare"] + said
+        change = _MOVES.search(moving) is not None
+        compare = None
     return Asks(asks_why(masked), change, compare, ranking, tuple(breakdown), series, grain,
                 grain_span, tuple(by), share, cumulative is not None and share is None,
-                tuple(sorted(spans, key=lambda g: g.span)), more is not None)
+                tuple(sorted(spans, key=lambda g: g.span)), more is not None,
+                (first, second) if gap is not None else None)
+
+
+_GAP_MORE = re.compile(r"\bhow\s+(?:many|much)\s+(?P<w>more|fewer|less)\b.*?\b(?P<than>than)\b",
+                       re.IGNORECASE)
+_GAP_BETWEEN = re.compile(r"\b(?P<w>difference|gap)\b.*?\b(?P<than>between)\b", re.IGNORECASE)
+_AFTER_THAN = re.compile(r"\s*(?:(?:to|at|in|for|from|of|by|with|on)\s+)?(?:the\s+)?")
+
+
+def _member_gap(text: str, masked: str, mentions: list[Mention]
+                ) -> tuple[tuple[Span, Span], list[GrammarSpan]] | None:
+    """Two members of one dimension set apart by 'how many more … A … than B' or 'the
+    difference (gap) in … between A and B': the spans of the member whose value comes first in
+    the difference and of the other, and the words read; None otherwise."""
+    members = [m for m in mentions if m.kind == "member"]
+    for pattern in (_GAP_MORE, _GAP_BETWEEN):
+        said = pattern.search(masked)
+        if said is None:
+            continue
+        if pattern is _GAP_MORE:
+            before = [m for m in members if said.start() < m.span[1] <= said.start("than")]
+            skip = _AFTER_THAN.match(text, said.end())
+            after = [m for m in members if m.span[0] == (skip.end() if skip else said.end())]
+        else:
+            two = re.match(r"\s*(?:the\s+)?(?P<a>.+?)\s+and\s+(?:the\s+)?", text[said.end():])
+            at = said.end() + (two.start("a") if two else 0)
+            before = [m for m in members if m.span[0] == at]
+            after = [m for m in members if two and m.span[0] == said.end() + two.end()]
+        if not before or not after:
+            continue
+        left, right = before[-1], after[0]
+        same = {m.name for m in members if m.span == left.span} & {
+            m.name for m in members if m.span == right.span}
+        if not same or left.member == right.member:
+            continue
+        words = [GrammarSpan(said.group("w"), said.span("w"), "difference of two members"),
+                 GrammarSpan(said.group("than"), said.span("than"), "difference of two members")]
+        if said.group("w").lower() in ("fewer", "less"):
+            return (right.span, left.span), words
+        return (left.span, right.span), words
+    return None
 
 
 _HOW_MANY_MORE = re.compile(r"\bhow\s+(?:many|much)\s+(more|fewer|less)\b", re.IGNORECASE)
