@@ -259,6 +259,16 @@ def _half(m: re.Match[str], ctx: _Context) -> Period:
     return months(dt.date(ctx.begun(m.group("y"), 6 * number - 5), 6 * number - 5, 1), 6, "half")
 
 
+def _half_of_month(m: re.Match[str], ctx: _Context) -> Period:
+    """'The second half of March' (16 March to its end), 'the first half of June 2013' (1 to
+    15 June): a month's halves, never the year's."""
+    month = MONTHS[m.group("m").lower().rstrip(".")]
+    first = dt.date(ctx.begun(m.group("y"), month), month, 1)
+    if m.group("h").lower() in ("first", "1st"):
+        return Period(first, first.replace(day=15), "range")
+    return Period(first.replace(day=16), add_months(first, 1) - dt.timedelta(days=1), "range")
+
+
 def _months_of_year(m: re.Match[str], ctx: _Context) -> Period:
     """'The first month of 2019' (January), 'the last month of 2013' (December), 'the first five
     months of 2013' (January to May), 'the last two quarters of 2018' (July to December): whole
@@ -331,11 +341,13 @@ _ADJECTIVE_YEAR = re.compile(r"(?:\b(?:all|the|our|their|its|of)|['’]s|s['’]
 
 
 def _year(m: re.Match[str], ctx: _Context) -> Period | None:
-    """'in 2013', 'calendar year 2013', and a year before a noun: 'all 2013 flights', 'JFK's
-    2013 flights'."""
+    """'in 2013', 'calendar year 2013', a year before a noun: 'all 2013 flights', 'JFK's
+    2013 flights', and a year set off by a comma at the end: 'orders by month, 2019'."""
     adjective = _ADJECTIVE_YEAR.search(m.string[:m.start()]) is not None and \
         re.match(r"\s+[a-z]{3,}", m.string[m.end():], re.IGNORECASE) is not None
-    if not (_preceded(m) or m.group("lead") or adjective):
+    set_off = re.search(r"[a-z],\s*$", m.string[:m.start()], re.IGNORECASE) is not None and \
+        re.match(r"\s*(?:[.?!]|$)", m.string[m.end():]) is not None  # 'orders by month, 2019'
+    if not (_preceded(m) or m.group("lead") or adjective or set_off):
         return None
     return year(int(m.group("y")))
 
@@ -458,6 +470,8 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
      _needs(("quarter",), DIGIT)),
     (rf"\b(?:the\s+)?(?P<q>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b{_QY}",
      _quarter, _needs(("quarter",))),
+    (rf"\b(?:the\s+)?(?P<h>first|second|1st|2nd|last|final)\s+half\s+of\s+(?:the\s+month\s+of\s+)?"
+     rf"{_MONTH_G}(?:,?\s+(?P<y>{_YEAR}))?", _half_of_month, _needs(("half",), MONTH)),
     (rf"\b(?:the\s+)?(?P<h>last|final)\s+half\s+of\s+(?P<y>{_YEAR})\b", _half,
      _needs(("half",), DIGIT)),
     (rf"\b(?:the\s+)?(?P<o>first|last|final)\s+(?:{_N}\s+)?(?P<u>months?|quarters)\s+of\s+"
@@ -619,7 +633,9 @@ def _joined(text: str, a: PeriodMention, b: PeriodMention, lead: bool) -> bool:
     return lead and re.fullmatch(r"\s+and\s+(?:the\s+)?", between, re.IGNORECASE) is not None
 
 
-_SINCE = re.compile(r"\bsince\s+(?:the\s+)?$", re.IGNORECASE)
+_SINCE = re.compile(r"\bsince\s+(?:the\s+)?(?:(?:start|beginning)\s+of\s+(?:the\s+)?)?$",
+                    re.IGNORECASE)
+"""'since March', 'since the start of 2019': from the period's first day to the as-of date."""
 
 
 def _since(text: str, a: PeriodMention, ctx: _Context) -> PeriodMention:

@@ -187,3 +187,50 @@ class TestMembersSideBySide:
         reading = read_text("cancelled flights at JFK versus LaGuardia in 2013", catalog)
         assert reading.unread == [] and reading.asks.compare is None
         assert reading.member_keys() == [("origin", "JFK"), ("origin", "LGA")]
+
+
+class TestHalfOfAMonth:
+    """'the second half of march', 'the first half of February': a month's halves (16 to its
+    end, 1 to 15), never the year's second half."""
+
+    def test_the_tutorial(self, tutorial_layer) -> None:
+        reading = read_text("how many large transactions were there in the second half of march",
+                            tutorial_layer.catalog())
+        assert _days(reading) == [(dt.date(2022, 3, 16), dt.date(2022, 3, 31))]
+        assert reading.unread == []
+
+    def test_flights(self, flights_layer) -> None:
+        reading = read_text("cancelled flights in the first half of February 2013",
+                            flights_layer.catalog())
+        assert _days(reading) == [(dt.date(2013, 2, 1), dt.date(2013, 2, 15))]
+
+
+class TestAYearSetOff:
+    """'product revenue for chai latte, per month, 2019': a year set off by a comma at the end
+    of the question is its period; a number after a comma elsewhere is not."""
+
+    def test_the_shop(self, shop_layer) -> None:
+        reading = read_text("product revenue for chai latte, per month, 2019", shop_layer.catalog())
+        assert _days(reading) == [(dt.date(2019, 1, 1), dt.date(2019, 12, 31))]
+        assert reading.unread == []
+
+    def test_flights(self, flights_layer) -> None:
+        reading = read_text("cancelled flights by month at JFK, 2013.", flights_layer.catalog())
+        assert _days(reading) == [(dt.date(2013, 1, 1), dt.date(2013, 12, 31))]
+        assert reading.unread == []
+
+
+class TestSinceTheStart:
+    """'since the start of 2019', 'since the beginning of December': from the period's first day
+    to the as-of date, as 'since March 2019' is."""
+
+    def test_the_shop(self, shop_layer) -> None:
+        reading = read_text("sales at every store since the start of 2019", shop_layer.catalog())
+        assert _days(reading) == [(dt.date(2019, 1, 1), dt.date(2019, 8, 15))]
+        assert reading.unread == []
+
+    def test_flights(self, flights_layer) -> None:
+        reading = read_text("cancelled flights since the beginning of December",
+                            flights_layer.catalog())
+        assert _days(reading) == [(dt.date(2013, 12, 1), dt.date(2014, 1, 1))]
+        assert reading.unread == []
