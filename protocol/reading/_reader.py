@@ -1653,6 +1653,9 @@ _WHICH = re.compile(r"\b(?:which|what|who)\b", re.IGNORECASE)
 _MORE = re.compile(r"\b(?:(more|higher|larger|bigger|greater)|(fewer|less|lower|smaller))\b",
                    re.IGNORECASE)
 _EITHER = re.compile(r"\s*(?:,\s*)?(?:or|vs\.?|versus)\s+", re.IGNORECASE)
+_ASKED_OF_TWO = re.compile(r"\s*(?:did|does|do|was|were|is|are|has|have|had)\b", re.IGNORECASE)
+"""'Did JFK or EWR have more cancellations': a question asked of two members side by side is
+asked which of them, as 'which' is."""
 
 
 def _which_of_two(text: str, asks: Asks, mentions: list[Mention]) -> Asks:
@@ -1671,8 +1674,11 @@ def _which_of_two(text: str, asks: Asks, mentions: list[Mention]) -> Asks:
     pairs = {d: named for d, named in by_dim.items() if len(named) == 2
              and _EITHER.fullmatch(text[named[0].span[1]:named[1].span[0]])}
     said = [d for d in pairs if any(m.kind == "dimension" and m.name == d for m in mentions)]
-    dims = said or list(pairs)  # 'which store': of a store's two readings, the one named
-    which, more = _WHICH.search(text), _MORE.search(text)
+    same: dict[tuple[tuple[int, int], ...], str] = {}
+    for d in said or list(pairs):  # 'which store': of a store's two readings, the one named;
+        same.setdefault(tuple(m.span for m in pairs[d]), d)  # one attribute reached two ways
+    dims = list(same.values())
+    which, more = _WHICH.search(text) or _ASKED_OF_TWO.match(text), _MORE.search(text)
     if len(dims) != 1 or which is None or more is None or len(_MORE.findall(text)) != 1:
         return asks
     order: Literal["most", "least"] = "most" if more.group(1) else "least"

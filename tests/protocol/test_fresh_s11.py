@@ -234,3 +234,25 @@ class TestSinceTheStart:
                             flights_layer.catalog())
         assert _days(reading) == [(dt.date(2013, 12, 1), dt.date(2014, 1, 1))]
         assert reading.unread == []
+
+
+class TestDidAOrB:
+    """'Did JFK or EWR have more cancellations', 'Did Brooklyn or Philadelphia take more orders':
+    a question asked of two members side by side is which of them has more, as 'which … A or B'
+    is; one attribute reached two ways (a store of an order, of an order item) is one."""
+
+    def test_flights(self, flights_layer) -> None:
+        reading = read_text("Did JFK or EWR have more cancellations in January?",
+                            flights_layer.catalog())
+        ranking = reading.asks.ranking
+        assert ranking is not None and ranking.order == "most" and ranking.dimension == "origin"
+        assert reading.unread == []
+
+    def test_the_shop(self, shop_layer) -> None:
+        catalog = shop_layer.catalog()
+        for text in ("Did Brooklyn or Philadelphia take more orders in June 2019?",
+                     "Which store took more orders in June 2019, Brooklyn or Philadelphia?"):
+            reading = read_text(text, catalog)
+            assert reading.asks.ranking is not None and reading.unread == [], text
+        fewer = read_text("Was revenue lower in Brooklyn or Philadelphia in June 2019?", catalog)
+        assert fewer.asks.ranking is not None and fewer.asks.ranking.order == "least"
