@@ -190,6 +190,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     mentions, asks = _rows_counted(text, mentions, asks, catalog)
     asks = _which_of_two(text, asks, mentions)
     asks = _ranked_noun(text, asks, mentions, catalog)
+    mentions, split = _split_by_its_own(mentions, asks, catalog)
     if asks.share is not None and _rate_named(mentions, catalog):
         # 'what percentage of reminders were opened': a rate is the share asked for
         kept = tuple(replace(s, detail="the rate named is the share") if s.detail == "share of total"
@@ -247,7 +248,33 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                    unread, tuple(ranges), tuple(excluded),
                    (*notes, *place_notes(by_kind["member"], catalog, asked)),
                    prefix_doubts([*by_kind["member"], *excluded], catalog, asked)
-                   + _day_parts(ranges) + _said_as_verb(text, mentions))
+                   + _day_parts(ranges) + _said_as_verb(text, mentions) + split)
+
+
+def _split_by_its_own(mentions: list[Mention], asks: Asks, catalog: dict[str, Any]
+                      ) -> tuple[list[Mention], tuple[ReadSpan, ...]]:
+    """'Top 3 products by revenue': the metric named cannot be split by the dimension asked,
+    and exactly one metric is named in that dimension's words and the metric's ('product
+    revenue', product_revenue) and can: read as that one, in doubt (never served clean: the
+    catalog's names say they are one quantity split two ways, not that they are)."""
+    entries = catalog.get("metrics") or {}
+    named = [m for m in mentions if m.kind == "metric"]
+    if len(asks.breakdown) != 1 or len({m.name for m in named}) != 1:
+        return mentions, ()
+    dim, metric = asks.breakdown[0], named[0].name
+    if dim in ((entries.get(metric) or {}).get("dimensions") or ()):
+        return mentions, ()
+    words = {tuple(sorted(dim.split("__")[-1].split("_") + metric.split("_"))),
+             tuple(sorted(dim.split("__")[-1].split("_") + str(
+                 (entries.get(metric) or {}).get("label") or metric).lower().split()))}
+    fits = [n for n, info in entries.items() if n != metric
+            and dim in (info.get("dimensions") or ())
+            and tuple(sorted(n.split("_"))) in words]
+    if len(fits) != 1:
+        return mentions, ()
+    doubts = tuple(ReadSpan(m.words, m.span, "unreadable", f"{fits[0]!r}, the {metric} split by "
+                            f"{dim} ({metric} is not)") for m in named)
+    return [_as(m, fits[0]) if m.kind == "metric" else m for m in mentions], doubts
 
 
 _UP = re.compile(r"\b([A-Za-z]+)\s+(up)\b", re.IGNORECASE)
