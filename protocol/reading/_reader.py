@@ -567,8 +567,9 @@ def _entity_breakdown(text: str, asks: Asks, mentions: list[Mention], catalog: d
         key = _KEY_AFTER.match(text, b.span[1]) if b.kind == "dimension" else None
         words = f"{b.words} {key.group(1)}" if key else b.name if b.kind == "unknown" else None
         entity = _entity_keyed(words.split(None, 1)[-1], entities, named) if words else None
-        if entity is None and b.kind == "unknown":  # 'by order', 'per customer'
-            entity = _entity_named(b.name, entities, named)
+        if entity is None and b.kind == "unknown" and not _PER.match(b.words):
+            entity = _entity_named(b.name, entities, named)  # 'by order', 'for each customer'
+            # ('revenue per order' is an average over orders, no breakdown: it stays unread)
         if entity is not None:
             span = (b.span[0], key.end()) if key else b.span
             found[b.span] = (entity, By("dimension", entity, text[span[0]:span[1]], span))
@@ -612,6 +613,7 @@ def _ranked_entity(text: str, asks: Asks, entities: dict[str, Any], metrics: set
 
 
 _ONE_WORD = re.compile(r"\s*([A-Za-z]+)\b")
+_PER = re.compile(r"per\b", re.IGNORECASE)
 
 
 def _entity_named(words: str, entities: dict[str, Any], metrics: set[str]) -> str | None:

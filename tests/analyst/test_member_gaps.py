@@ -80,3 +80,26 @@ def test_a_breakdown_does_not_answer_a_difference(request, fixture) -> None:
     report = case_report(replace(case, question=asked), case.answer)
     assert "off_question_shape" in {f.code for f in report.findings}
     assert report.decision != "serve"
+
+
+SHARES = {"shop_layer": ("share of orders from the Brooklyn store in June 2019", "store",
+                         "Brooklyn", "2019-06-01", "2019-06-30", "order_count"),
+          "flights_layer": ("share of flights out of LGA in 2013", "origin", "LGA",
+                            "2013-01-01", "2013-12-31", "flights")}
+
+
+@pytest.mark.parametrize("fixture", sorted(SHARES))
+def test_a_share_whose_one_member_is_in_the_whole(request, fixture) -> None:
+    """'share of flights out of LGA in 2013': a whole whose only named member would be all of
+    itself; that member is the part, its share of every member's total (was refused: no part
+    named)."""
+    layer = request.getfixturevalue(fixture)
+    text, dim, member, start, end, metric = SHARES[fixture]
+    window = {"start": start, "end": end}
+    part = _level(layer, metric, dim, member, start, end)
+    whole = float(layer.query(metrics=[metric], window=window).rows[0].values[metric]["value"])
+    _, served = _ask(layer, text)
+    answer = json.loads(served.answer_raw)
+    assert answer["status"] == "answered", answer.get("refusal_reason")
+    assert answer["value"] == pytest.approx(part / whole)
+    assert served.audit["decision"] == "serve"

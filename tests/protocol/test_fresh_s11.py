@@ -80,8 +80,8 @@ class TestPercentSign:
 
 
 class TestAnEntityByItsName:
-    """'revenue by order', 'which order had the highest amount', 'transactions per customer': a
-    breakdown or ranking by an entity its own name says, the key's marks left out (the tutorial's
+    """'revenue by order', 'which order had the highest amount', 'transactions for each
+    customer': a breakdown or ranking by an entity its own name says, the key's marks left out (the tutorial's
     entity id_order, keyed by id_order), where every named metric holds it; a name no entity has
     stays unread."""
 
@@ -92,8 +92,10 @@ class TestAnEntityByItsName:
         ranked = read_text("which order had the highest transaction amount?", catalog)
         assert ranked.asks.ranking is not None and ranked.asks.ranking.dimension == "id_order"
         assert ranked.unread == []
-        per = read_text("transactions per customer", catalog)
-        assert per.asks.breakdown == ("customer",) and per.unread == []
+        each = read_text("transactions for each customer", catalog)
+        assert each.asks.breakdown == ("customer",) and each.unread == []
+        # 'per customer' is an average over customers, no breakdown: unread, as before
+        assert read_text("transactions per customer", catalog).unread == ["per customer"]
         assert read_text("revenue by shipment", catalog).unread == ["by shipment"]
 
     def test_flights(self, flights_layer) -> None:
