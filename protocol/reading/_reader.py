@@ -246,17 +246,16 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
                    periods.found, asks, tuple(gaps), tuple(sorted(spans, key=lambda s: s.span)),
                    unread, tuple(ranges), tuple(excluded),
-                   (*notes, *place_notes(by_kind["member"], catalog, asked)),
+                   (*notes, *place_notes(by_kind["member"], catalog, asked), *split),
                    prefix_doubts([*by_kind["member"], *excluded], catalog, asked)
-                   + _day_parts(ranges) + _said_as_verb(text, mentions) + split)
+                   + _day_parts(ranges) + _said_as_verb(text, mentions))
 
 
 def _split_by_its_own(mentions: list[Mention], asks: Asks, catalog: dict[str, Any]
-                      ) -> tuple[list[Mention], tuple[ReadSpan, ...]]:
+                      ) -> tuple[list[Mention], tuple[str, ...]]:
     """'Top 3 products by revenue': the metric named cannot be split by the dimension asked,
     and exactly one metric is named in that dimension's words and the metric's ('product
-    revenue', product_revenue) and can: read as that one, in doubt (never served clean: the
-    catalog's names say they are one quantity split two ways, not that they are)."""
+    revenue', product_revenue) and can: read as that one, said in 'Read as'."""
     entries = catalog.get("metrics") or {}
     named = [m for m in mentions if m.kind == "metric"]
     if len(asks.breakdown) != 1 or len({m.name for m in named}) != 1:
@@ -272,9 +271,8 @@ def _split_by_its_own(mentions: list[Mention], asks: Asks, catalog: dict[str, An
             and tuple(sorted(n.split("_"))) in words]
     if len(fits) != 1:
         return mentions, ()
-    doubts = tuple(ReadSpan(m.words, m.span, "unreadable", f"{fits[0]!r}, the {metric} split by "
-                            f"{dim} ({metric} is not)") for m in named)
-    return [_as(m, fits[0]) if m.kind == "metric" else m for m in mentions], doubts
+    note = (f"{named[0].words!r}: {fits[0]}, the {metric} split by {dim} ({metric} is not)",)
+    return [_as(m, fits[0]) if m.kind == "metric" else m for m in mentions], note
 
 
 _UP = re.compile(r"\b([A-Za-z]+)\s+(up)\b", re.IGNORECASE)

@@ -262,17 +262,17 @@ class TestDidAOrB:
 
 class TestSplitByItsOwnMetric:
     """'top 3 products by revenue': revenue cannot be split by product, and exactly one metric
-    is named in the dimension's words and revenue's (product_revenue) and can: read as it, in
-    doubt; a metric that splits by the dimension asked keeps its reading."""
+    is named in the dimension's words and revenue's (product_revenue) and can: read as it, said
+    in 'Read as'; a metric that splits by the dimension asked keeps its reading."""
 
     def test_the_shop(self, shop_layer) -> None:
         catalog = shop_layer.catalog()
         reading = read_text("top 3 products by revenue last month", catalog)
-        assert reading.metric_names() == ["product_revenue"]
-        assert [d.words for d in reading.doubts] == ["revenue"]
+        assert reading.metric_names() == ["product_revenue"] and reading.unread == []
+        assert any("product_revenue" in n for n in reading.notes)  # said in 'Read as'
         kept = read_text("revenue by store in June 2019", catalog)
-        assert kept.metric_names() == ["revenue"] and kept.doubts == ()
+        assert kept.metric_names() == ["revenue"] and kept.notes == ()
 
     def test_flights_keeps_a_metric_with_no_such_sibling(self, flights_layer) -> None:
         reading = read_text("average temperature by airline in July", flights_layer.catalog())
-        assert reading.metric_names() == ["average_temperature"] and reading.doubts == ()
+        assert reading.metric_names() == ["average_temperature"] and reading.notes == ()

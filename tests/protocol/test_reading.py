@@ -576,7 +576,7 @@ class TestGrammar:
         ("shop", "Which two stores had the most revenue in June 2019?", 2, "store"),
         ("shop", "What were the three products that sold the fewest units in Q1 2019?", 3,
          "product"),
-        ("shop", "top 5 products by product revenue in Q2 2019", 5, "product"),
+        ("shop", "top 5 products by revenue in Q2 2019", 5, "product"),
         ("demo", "Which two countries had the most new users in April 2026?", 2, "country"),
         ("demo", "What were the top 3 channels by new users in March 2026?", 3, "channel"),
         ("trips", "Which three destinations had the most flights in 2013?", 3, "trip__dest"),
