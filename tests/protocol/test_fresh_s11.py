@@ -276,3 +276,31 @@ class TestSplitByItsOwnMetric:
     def test_flights_keeps_a_metric_with_no_such_sibling(self, flights_layer) -> None:
         reading = read_text("average temperature by airline in July", flights_layer.catalog())
         assert reading.metric_names() == ["average_temperature"] and reading.notes == ()
+
+
+def _renamed(catalog: dict, old: str, new: str) -> dict:
+    """The catalog with one metric under another name, its label and synonyms dropped (as a
+    project that names its metrics as columns are named: `avg_time_to_settle_claim`)."""
+    import copy
+
+    out = copy.deepcopy(catalog)
+    info = out["metrics"].pop(old)
+    out["metrics"][new] = {**info, "label": None, "synonyms": []}
+    return out
+
+
+class TestNamesAsColumnsAreNamed:
+    """A metric named as columns are ('avg_order_value', 'avg_time_in_air'): its short forms
+    read as the words they shorten ('average order value'), and an article may stand between
+    the words of a name of three or more ('average time in the air')."""
+
+    def test_the_shop(self, shop_layer) -> None:
+        catalog = _renamed(shop_layer.catalog(), "average_order_value", "avg_order_value")
+        reading = read_text("average order value in June 2019", catalog)
+        assert reading.metric_names() == ["avg_order_value"] and reading.unread == []
+
+    def test_flights(self, flights_layer) -> None:
+        catalog = _renamed(flights_layer.catalog(), "average_air_time", "avg_time_in_air")
+        for text in ("average time in air in July", "average time in the air in July"):
+            reading = read_text(text, catalog)
+            assert reading.metric_names() == ["avg_time_in_air"] and reading.unread == [], text
