@@ -218,7 +218,8 @@ def _metric_phrases(name: str, label: str, synonyms: tuple, previous: tuple
     rows += [_phrase(long, "metric", name, None, how) for long, how in written[len(rows):]]
     for text, how in written:
         spoken = text.replace("_", " ").strip()
-        if len(spoken.split()) >= 3:  # 'average time to settle a claim': an article between
+        if how == "name" and len(spoken.split()) >= 3:  # 'time to settle a claim': an article
+            # between a snake name's words (a label or synonym is written as it is said)
             rows.append(_phrase(spoken, "metric", name, None, how, sep=_ARTICLED))
             rows.append(_phrase(plural(spoken), "metric", name, None, how, sep=_ARTICLED))
     for text, how in written:

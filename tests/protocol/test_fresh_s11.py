@@ -304,3 +304,10 @@ class TestNamesAsColumnsAreNamed:
         for text in ("average time in air in July", "average time in the air in July"):
             reading = read_text(text, catalog)
             assert reading.metric_names() == ["avg_time_in_air"] and reading.unread == [], text
+
+    def test_a_label_is_read_as_written(self, tutorial_layer) -> None:
+        """'Transaction Amount in NA' is a label, written as said: 'the transaction amount in the
+        NA region' is the amount, NA a member, not that metric with 'region' left over."""
+        reading = read_text("What's the transaction amount in the NA region in March 2022?",
+                            tutorial_layer.catalog())
+        assert reading.metric_names() == ["transaction_amount"] and reading.unread == []
