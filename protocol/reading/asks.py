@@ -244,15 +244,15 @@ def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
         spans.append(GrammarSpan(more.group(1), more.span(1), "change as a difference"))
     gap = _member_gap(text, masked, mentions) if compare != "explicit" and ranking is None \
         and share is None and not periods.found[1:] else None
+    apart: tuple[Span, Span] | None = None
     if gap is not None:  # 'than' and 'between' set members apart, not periods: no change
-        (first, second), said = gap
-        spans = [g for g in spans if g.detail != "compare"] + said
+        apart, words = gap
+        spans = [g for g in spans if g.detail != "compare"] + words
         change = _MOVES.search(moving) is not None
         compare = None
     return Asks(asks_why(masked), change, compare, ranking, tuple(breakdown), series, grain,
                 grain_span, tuple(by), share, cumulative is not None and share is None,
-                tuple(sorted(spans, key=lambda g: g.span)), more is not None,
-                (first, second) if gap is not None else None)
+                tuple(sorted(spans, key=lambda g: g.span)), more is not None, apart)
 
 
 _GAP_MORE = re.compile(r"\bhow\s+(?:many|much)\s+(?P<w>more|fewer|less)\b.*?\b(?P<than>than)\b",
