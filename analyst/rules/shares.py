@@ -62,6 +62,11 @@ def read_share(q: Understood, reading: Reading) -> None:
         q.group_by, q.part = [dim], member
     elif not q.group_by and read_period_share(q, reading):
         return
+    elif not q.group_by and _one_member(q):
+        # 'share of revenue from EU customers': a whole whose one member is named would be all
+        # of itself; that member is the part
+        dim, member = q.filters[0]["dimension"], q.filters[0]["values"][0]
+        q.filters, q.group_by, q.part = [], [dim], member
     elif not q.group_by:
         q.intent, q.refusal = "refuse", (
             "The question asks for a share of a total but names no member whose share it is "
@@ -90,6 +95,11 @@ def _parts(q: Understood, reading: Reading) -> list[tuple[str, str]]:
             if _possessive(reading, span) or span[0] >= end:
                 out.append((f["dimension"], member))
     return out
+
+
+def _one_member(q: Understood) -> bool:
+    """The question's one filter keeps one member ('EU'), nothing else."""
+    return len(q.filters) == 1 and q.filters[0]["op"] == "in" and len(q.filters[0]["values"]) == 1
 
 
 def _possessive(reading: Reading, span: tuple[int, int]) -> bool:

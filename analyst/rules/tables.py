@@ -95,6 +95,8 @@ def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
     listed = _list(q, catalog, out, r.handle, metric, keys[0], rows, to_date(r))
     if q.rank:
         return _ranked(q, catalog, out, metric, keys[0], listed, to_date(r))
+    if q.gap is not None:
+        return _gap(q, catalog, out, metric, listed, to_date(r))
     said = _spoken(q, catalog, metric, keys[0], listed, len(r.rows()) - len(unnamed))
     return out.answered(said + _unnamed(catalog, keys[0], unnamed),
                         None, values=listed)
@@ -197,6 +199,31 @@ def _ranked(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, metric: 
     order = "; ".join(f"{v['key']} {fmt(v['value'], frac)}" for v in listed[:MAX_SPOKEN])
     more = "; … (the rest are listed with the answer)" if len(listed) > MAX_SPOKEN else ""
     return out.answered(f"{said} ({word} first: {order}{more}).", top, values=listed)
+
+
+def _gap(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, metric: str,
+         listed: list[dict[str, Any]], through: str = "") -> dict[str, Any]:
+    """'How many more flights went to LAX than to SFO': the two rows listed, and the first's
+    value less the second's as the headline (signed), said as how far the larger is above the
+    other."""
+    assert q.gap is not None
+    value = {str(v["key"]): v["value"] for v in listed}
+    first, second = q.gap
+    if first not in value or second not in value:
+        return out.refused(f"no data for {first if first not in value else second} "
+                           f"in {window_words(str(q.window))}.")
+    if unit_of(catalog, metric) == "fraction":
+        return out.refused("a rate's difference is in percentage points, not 'how many more'; "
+                           "ask for the rate of each.")
+    gap = value[first] - value[second]
+    label = cat.label(catalog, metric)
+    high, low = (first, second) if gap > 0 else (second, first)  # said as how far above
+    said = (f"{subject(label)}{scope(q, catalog)} in {q.window}{through}: {high} "
+            f"{fmt(abs(gap), unit_of(catalog, metric))} more than {low}" if gap else
+            f"{subject(label)}{scope(q, catalog)} in {q.window}{through}: {first} the same as "
+            f"{second}")
+    return out.answered(f"{said} ({'; '.join(c['text'] for c in out.claims[-len(listed):])}).",
+                        gap, values=listed)
 
 
 def _grid(q: Understood, catalog: dict[str, Any], out: AnswerBuilder, handle: int | None,

@@ -75,6 +75,9 @@ class Understood:
     """An instruction appended to the data question, dropped (the answer says so)."""
     unread: list[str] = field(default_factory=list)
     """Words of the question the catalog cannot read."""
+    gap: tuple[str, str] | None = None
+    """Two members of group_by[0] set apart ('how many more flights to LAX than to SFO'): the
+    answer is the first's value less the second's."""
     guessed: list[tuple[str, str, str]] = field(default_factory=list)
     """(words, dimension, member) of filters read from one word of a member's name ('Denver'
     of 'Denver Intl'): with no data, the answer refuses rather than say 'no value'."""
@@ -104,12 +107,25 @@ def understand(text: str, catalog: dict[str, Any]) -> Understood:
     _filters(q, reading, catalog)
     defaulted = _windows(q, reading, catalog)
     q.difference = reading.asks.difference and q.explicit
+    _gap(q, reading, catalog)
     _intent(q, reading)
     _snap(q, catalog)
     if defaulted:
         q.assumed.append(_default_said(q, catalog))
     _refusals(q, reading, spoken.lower(), catalog)
     return q
+
+
+def _gap(q: Understood, reading: Reading, catalog: dict[str, Any]) -> None:
+    """The two members a difference sets apart, in its order, when both are the rows of the
+    one dimension the answer is split by."""
+    if reading.asks.gap is None or q.previous is not None or not q.group_by:
+        return
+    named = {span: member for span, dim, member in
+             _each_member(q, reading, reading.members, catalog, "mean") if dim == q.group_by[0]}
+    first, second = (named.get(span) for span in reading.asks.gap)
+    if first is not None and second is not None and first != second:
+        q.gap = (first, second)
 
 
 def _intent(q: Understood, reading: Reading) -> None:

@@ -40,6 +40,7 @@ from showwork.protocol.numbers import (
     in_measure_unit,
     in_time_unit,
     longest_run,
+    matches,
     measure_unit_after,
     near,
     say,
@@ -648,6 +649,14 @@ def guessed_numbers(ctx: AnswerContext, left: tuple[ReadNumber, ...] | None = No
     return set(ctx.guessed)
 
 
+def _a_gap(ctx: AnswerContext, value: float) -> bool:
+    """The prose says how far one cited member is from another by `value`'s size, and their
+    rows bear it out (gaps.py): 'LAX had 2,843 more flights than SFO' holds a headline 2843."""
+    held, _false = _gaps(ctx)
+    return any(matches(n, abs(value)) for n in _read(ctx, ctx.answer.answer)
+               if (n.start, n.end) in held)
+
+
 def derived(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
     """The prose's numbers a reading of the cited rows holds (a quantified or named bound, a
     ratio or gap between members, a move between rows, a sum, a share of the whole, a rate
@@ -934,7 +943,7 @@ def _headline(ctx: AnswerContext, supports: Sequence[Support], supported: Suppor
     if not numeric(value) or not _finite(value):
         return []
     number = from_value(value)
-    if supported(number):
+    if supported(number) or _a_gap(ctx, value):
         return []
     return [Defect("unsupported_number", "answer.value",
                    f"The headline value {value!r} is not a value any claim states or cites"

@@ -504,7 +504,12 @@ def _shapes(ctx: AnswerContext, reading: Reading) -> list[tuple[str, Test]]:
     of = f" of {ranking.n}" if ranking is not None and ranking.n and ranking.n > 1 else ""
     out += [(f"{what}{of} by {dim}", partial(_spans_members, ctx, dim, None, need))
             for dim in asks.breakdown if dim in dims]
-    if any(dim in dims for dim in asks.breakdown) or _side_by_side(reading):
+    if asks.gap is not None:
+        first, second = ([m for m in reading.members if m.span == span] for span in asks.gap)
+        if first and second:
+            out.append((f"{first[0].member} less {second[0].member} as the headline",
+                        partial(_headline_is_gap, ctx, first, second)))
+    elif any(dim in dims for dim in asks.breakdown) or _side_by_side(reading):
         out.append(("the top member's value as the headline", partial(_headline_is_top, ctx)))
     if asks.series:
         out.append((f"a series{f' by {asks.grain}' if asks.grain else ''}",
@@ -567,6 +572,22 @@ def _headline_is_difference(ctx: AnswerContext, cited: tuple[Cited, ...]) -> boo
         return False
     return any(c.citation.field == "delta" for claim in ctx.claims
                if _same_number(claim.claim.value, headline) for c in claim.cited)
+
+
+def _headline_is_gap(ctx: AnswerContext, first: list[Mention], second: list[Mention],
+                     cited: tuple[Cited, ...]) -> bool:
+    """'How many more flights went to LAX than to SFO': the headline is LAX's cited value less
+    SFO's (each a row of one cited result, or a filter's one member)."""
+    headline = ctx.answer.value
+    if not isinstance(headline, int | float) or isinstance(headline, bool):
+        return False
+
+    def values(named: list[Mention]) -> list[float]:
+        return [c.value for c in cited if numeric(c.value) and c.citation.field == "value"
+                and any(m.member in _members(ctx, (c,), other) for m in named
+                        for other in (m.name, *_same_attribute(ctx, m.name)))]
+
+    return any(matches(from_value(headline), a - b) for a in values(first) for b in values(second))
 
 
 LEVEL_FIELDS = {"value", "previous"}

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from showwork.protocol.reading._calendar import Period
-from showwork.protocol.reading._words import Span, overlaps
+from showwork.protocol.reading._words import Span, overlaps, singular, snake
 from showwork.protocol.reading.account import (
     ReadSpan,
     entity_lemmas,
@@ -190,6 +190,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     mentions, asks = _rows_counted(text, mentions, asks, catalog)
     asks = _which_of_two(text, asks, mentions)
     asks = _ranked_noun(text, asks, mentions, catalog)
+    mentions, split = _split_by_its_own(mentions, asks, catalog)
     if asks.share is not None and _rate_named(mentions, catalog):
         # 'what percentage of reminders were opened': a rate is the share asked for
         kept = tuple(replace(s, detail="the rate named is the share") if s.detail == "share of total"
@@ -245,9 +246,33 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
                    periods.found, asks, tuple(gaps), tuple(sorted(spans, key=lambda s: s.span)),
                    unread, tuple(ranges), tuple(excluded),
-                   (*notes, *place_notes(by_kind["member"], catalog, asked)),
+                   (*notes, *place_notes(by_kind["member"], catalog, asked), *split),
                    prefix_doubts([*by_kind["member"], *excluded], catalog, asked)
                    + _day_parts(ranges) + _said_as_verb(text, mentions))
+
+
+def _split_by_its_own(mentions: list[Mention], asks: Asks, catalog: dict[str, Any]
+                      ) -> tuple[list[Mention], tuple[str, ...]]:
+    """'Top 3 products by revenue': the metric named cannot be split by the dimension asked,
+    and exactly one metric is named in that dimension's words and the metric's ('product
+    revenue', product_revenue) and can: read as that one, said in 'Read as'."""
+    entries = catalog.get("metrics") or {}
+    named = [m for m in mentions if m.kind == "metric"]
+    if len(asks.breakdown) != 1 or len({m.name for m in named}) != 1:
+        return mentions, ()
+    dim, metric = asks.breakdown[0], named[0].name
+    if dim in ((entries.get(metric) or {}).get("dimensions") or ()):
+        return mentions, ()
+    words = {tuple(sorted(dim.split("__")[-1].split("_") + metric.split("_"))),
+             tuple(sorted(dim.split("__")[-1].split("_") + str(
+                 (entries.get(metric) or {}).get("label") or metric).lower().split()))}
+    fits = [n for n, info in entries.items() if n != metric
+            and dim in (info.get("dimensions") or ())
+            and tuple(sorted(n.split("_"))) in words]
+    if len(fits) != 1:
+        return mentions, ()
+    note = (f"{named[0].words!r}: {fits[0]}, the {metric} split by {dim} ({metric} is not)",)
+    return [_as(m, fits[0]) if m.kind == "metric" else m for m in mentions], note
 
 
 _UP = re.compile(r"\b([A-Za-z]+)\s+(up)\b", re.IGNORECASE)
@@ -540,6 +565,9 @@ def _entity_breakdown(text: str, asks: Asks, mentions: list[Mention], catalog: d
         key = _KEY_AFTER.match(text, b.span[1]) if b.kind == "dimension" else None
         words = f"{b.words} {key.group(1)}" if key else b.name if b.kind == "unknown" else None
         entity = _entity_keyed(words.split(None, 1)[-1], entities, named) if words else None
+        if entity is None and b.kind == "unknown" and not _PER.match(b.words):
+            entity = _entity_named(b.name, entities, named)  # 'by order', 'for each customer'
+            # ('revenue per order' is an average over orders, no breakdown: it stays unread)
         if entity is not None:
             span = (b.span[0], key.end()) if key else b.span
             found[b.span] = (entity, By("dimension", entity, text[span[0]:span[1]], span))
@@ -567,6 +595,10 @@ def _ranked_entity(text: str, asks: Asks, entities: dict[str, Any], metrics: set
         return asks
     said = _TWO_WORDS.match(text, ranking.spans[0][1])
     entity = _entity_keyed(said.group(1), entities, metrics) if said else None
+    if entity is None:  # 'which order had the highest amount': the entity by its own name
+        said = _ONE_WORD.match(text, ranking.spans[0][1])
+        entity = _entity_named(said.group(1), entities, metrics) if said and \
+            snake(singular(said.group(1))) == ranking.dimension else None
     if said is None or entity is None:
         return asks
     span = said.span(1)
@@ -576,6 +608,29 @@ def _ranked_entity(text: str, asks: Asks, entities: dict[str, Any], metrics: set
                                       f"{entities[entity]['column']})"),)
     return replace(asks, ranking=replace(ranking, dimension=entity), breakdown=breakdown,
                    spans=tuple(sorted(spans, key=lambda g: g.span)))
+
+
+_ONE_WORD = re.compile(r"\s*([A-Za-z]+)\b")
+_PER = re.compile(r"per\b", re.IGNORECASE)
+
+
+def _entity_named(words: str, entities: dict[str, Any], metrics: set[str]) -> str | None:
+    """The one entity the words name, its key's marks left out ('order' is the entity id_order,
+    keyed by id_order; 'customer' is customer, keyed by id_customer), every metric holding it;
+    a name no entity has, or several, is None (the words stay unread)."""
+    said = [singular(w) for w in re.findall(r"[a-z0-9]+", words.lower().replace("_", " "))]
+    if not said:
+        return None
+    out = []
+    for name, info in entities.items():
+        if not metrics <= set(info.get("metrics") or ()):
+            continue
+        own = [w for w in name.lower().split("_") if w and w not in _KEY_WORDS]
+        column = [w for w in str(info.get("column") or "").lower().split("_")
+                  if w and w not in _KEY_WORDS]
+        if said in (own, column):
+            out.append(name)
+    return out[0] if len(out) == 1 else None
 
 
 def _entity_keyed(words: str, entities: dict[str, Any], metrics: set[str]) -> str | None:
@@ -601,8 +656,8 @@ def _with_aggregate(text: str, span: tuple[int, int]) -> tuple[int, int]:
     return (m.start(), span[1]) if m else span
 
 
-_SHARE_OF = re.compile(r"\b(?:share|fraction|percentage|proportion|percent|portion)\s+of\b",
-                       re.IGNORECASE)
+_SHARE_OF = re.compile(r"(?:\b(?:share|fraction|percentage|proportion|percent|portion)|(?<![\w.])%)"
+                       r"\s+of\b", re.IGNORECASE)
 
 
 def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any],
@@ -1172,7 +1227,8 @@ def _negated(text: str, mentions: list[Mention], catalog: dict[str, Any]
     """'Value moments of non-test users': read where exactly one metric's description says
     '(non-test)' and its label holds the named words ('real value moments' of 'value moments'):
     the qualifier that points the named metric at that sibling (qualifiers.siblings); 'at least
-    once' is read where a named metric counts distinct entities. Anything
+    once', and 'different' ('distinct', 'unique') right before its name, are read where a named
+    metric counts distinct entities (its description says so). Anything
     else that negates stays unread."""
     entries = catalog.get("metrics") or {}
     out, spans = list(mentions), []
@@ -1188,12 +1244,19 @@ def _negated(text: str, mentions: list[Mention], catalog: dict[str, Any]
             if len(fits) == 1:  # the qualifier points the named metric at that sibling
                 spans.append(ReadSpan(said.group(0), said.span(), "qualifier", f"{fits[0]}: {phrase}"))
                 break
-    distinct = any("distinct" in str((entries.get(m.name) or {}).get("description") or "").lower()
-                   for m in out if m.kind == "metric")
-    if distinct:
+    counted = [m for m in out if m.kind == "metric" and "distinct" in str(
+        (entries.get(m.name) or {}).get("description") or "").lower()]
+    if counted:
         spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a distinct count")
                   for m in _AT_LEAST_ONCE.finditer(text)]
+    starts = {m.span[0] for m in counted}
+    spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a distinct count")
+              for m in _DIFFERENT.finditer(text) if m.end() + 1 in starts
+              and text[m.end()] == " "]  # 'how many different customers' of a distinct count
     return out, spans
+
+
+_DIFFERENT = re.compile(r"\b(?:different|distinct|unique|separate|individual)\b", re.IGNORECASE)
 
 
 _EACH_OF_N = re.compile(r"\beach\s+of\s+(?:the\s+)?(\d{1,3}|one|two|three|four|five|six|seven|"
@@ -1617,6 +1680,9 @@ _WHICH = re.compile(r"\b(?:which|what|who)\b", re.IGNORECASE)
 _MORE = re.compile(r"\b(?:(more|higher|larger|bigger|greater)|(fewer|less|lower|smaller))\b",
                    re.IGNORECASE)
 _EITHER = re.compile(r"\s*(?:,\s*)?(?:or|vs\.?|versus)\s+", re.IGNORECASE)
+_ASKED_OF_TWO = re.compile(r"\s*(?:did|does|do|was|were|is|are|has|have|had)\b", re.IGNORECASE)
+"""'Did JFK or EWR have more cancellations': a question asked of two members side by side is
+asked which of them, as 'which' is."""
 
 
 def _which_of_two(text: str, asks: Asks, mentions: list[Mention]) -> Asks:
@@ -1635,8 +1701,11 @@ def _which_of_two(text: str, asks: Asks, mentions: list[Mention]) -> Asks:
     pairs = {d: named for d, named in by_dim.items() if len(named) == 2
              and _EITHER.fullmatch(text[named[0].span[1]:named[1].span[0]])}
     said = [d for d in pairs if any(m.kind == "dimension" and m.name == d for m in mentions)]
-    dims = said or list(pairs)  # 'which store': of a store's two readings, the one named
-    which, more = _WHICH.search(text), _MORE.search(text)
+    same: dict[tuple[tuple[int, int], ...], str] = {}
+    for d in said or list(pairs):  # 'which store': of a store's two readings, the one named;
+        same.setdefault(tuple(m.span for m in pairs[d]), d)  # one attribute reached two ways
+    dims = list(same.values())
+    which, more = _WHICH.search(text) or _ASKED_OF_TWO.match(text), _MORE.search(text)
     if len(dims) != 1 or which is None or more is None or len(_MORE.findall(text)) != 1:
         return asks
     order: Literal["most", "least"] = "most" if more.group(1) else "least"

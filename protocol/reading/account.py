@@ -31,7 +31,7 @@ who whom whose which what when where why how whether
 am is are was were be been being do does did done doing have has had having
 can could may might must shall should will would
 of in on at by for from to into onto out off over under with without within across
-about above below between among through throughout during before after since until till
+about above below between among through thru throughout during before after since until till
 upon via per than versus vs against toward towards around along beyond behind
 and or nor but so yet also too then else as if because while though although
 not only just very much many more most less least lot lots
@@ -100,7 +100,9 @@ _IRREGULAR = {"sold": "sell", "bought": "buy", "flew": "fly", "flown": "fly", "t
               "began": "begin", "begun": "begin", "chose": "choose", "chosen": "choose"}
 """English's irregular verbs: 'were sold' is a word of a metric whose synonym says 'sell'."""
 _SIBILANT = re.compile(r"(?:s|x|z|ch|sh)$")
-_WORD = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9'’]*[A-Za-z0-9])?(?:[-.&][A-Za-z0-9]+)*")
+_WORD = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9'’]*[A-Za-z0-9])?(?:[-.&][A-Za-z0-9]+)*|(?<![\w.])%")
+"""A word, or a percent sign standing for one ('% of transactions'): read only where a rule
+took it, as 'percent' is."""
 
 
 @dataclass(frozen=True)

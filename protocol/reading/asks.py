@@ -78,8 +78,11 @@ _OVERALL = re.compile(r"(?:across|over|for|in)\s+(?:all|every)\b", re.IGNORECASE
 _DETERMINERS = re.compile(rf"\s*(?:(?:the|all|our|each|every|{_N})\s+)*", re.IGNORECASE)
 """Words skipped before a name: 'by the store', 'versus our …'."""
 _SERIES = re.compile(r"\b(?:over time|trend(?:s|ed|ing)?|time series|(?:day|week|month) by "
-                     r"(?:day|week|month)|over the (?:last|past) \S+ (days|weeks|months|quarters|"
-                     r"years))\b", re.IGNORECASE)
+                     r"(?:day|week|month))\b", re.IGNORECASE)
+_OVER_THE_LAST = re.compile(r"\bover the (?:last|past) \S+ (days|weeks|months|quarters|years)\b",
+                            re.IGNORECASE)
+"""'The trend over the last 8 weeks': its unit is the series' grain where a series is asked;
+'revenue over the last 7 days' alone asks the total of those days."""
 _UNIT_BY_UNIT = re.compile(r"\b(day|week|month|quarter|year)\s+by\s+\1\b", re.IGNORECASE)
 _GRAIN_WORD = re.compile(r"\b(daily|weekly|monthly|hourly|quarterly|yearly|annual|annually)\b",
                          re.IGNORECASE)
@@ -159,6 +162,11 @@ class Asks:
     difference: bool = False
     """A change asked as a difference ('how many more active users in May than in April'): the
     later period's value less the earlier's, not a percent."""
+    gap: tuple[Span, Span] | None = None
+    """Two members of one dimension set apart, the first's value less the second's: 'how many
+    more flights went to LAX than to SFO' (LAX less SFO), 'how many fewer … at SFO than at LAX'
+    (LAX less SFO), 'the difference in revenue between Brooklyn and Philadelphia' (Brooklyn
+    less Philadelphia). The spans are the members' words."""
 
     @property
     def shape(self) -> str:
@@ -166,6 +174,8 @@ class Asks:
         cumulative, series, breakdown, or level."""
         if self.why:
             return "why"
+        if self.gap is not None:
+            return "difference of two members"
         if self.share is not None:
             return "share of total"
         if self.ranking is not None:
@@ -232,9 +242,57 @@ def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
     more = _difference(masked, periods) if compare == "explicit" and ranking is None else None
     if more is not None:
         spans.append(GrammarSpan(more.group(1), more.span(1), "change as a difference"))
+    gap = _member_gap(text, masked, mentions) if compare != "explicit" and ranking is None \
+        and share is None and not periods.found[1:] else None
+    apart: tuple[Span, Span] | None = None
+    if gap is not None:  # 'than' and 'between' set members apart, not periods: no change
+        apart, words = gap
+        spans = [g for g in spans if g.detail != "compare"] + words
+        change = _MOVES.search(moving) is not None
+        compare = None
     return Asks(asks_why(masked), change, compare, ranking, tuple(breakdown), series, grain,
                 grain_span, tuple(by), share, cumulative is not None and share is None,
-                tuple(sorted(spans, key=lambda g: g.span)), more is not None)
+                tuple(sorted(spans, key=lambda g: g.span)), more is not None, apart)
+
+
+_GAP_MORE = re.compile(r"\bhow\s+(?:many|much)\s+(?P<w>more|fewer|less)\b.*?\b(?P<than>than)\b",
+                       re.IGNORECASE)
+_GAP_BETWEEN = re.compile(r"\b(?P<w>difference|gap)\b.*?\b(?P<than>between)\b", re.IGNORECASE)
+_AFTER_THAN = re.compile(r"\s*(?:(?:to|at|in|for|from|of|by|with|on)\s+)?(?:the\s+)?")
+
+
+def _member_gap(text: str, masked: str, mentions: list[Mention]
+                ) -> tuple[tuple[Span, Span], list[GrammarSpan]] | None:
+    """Two members of one dimension set apart by 'how many more … A … than B' or 'the
+    difference (gap) in … between A and B': the spans of the member whose value comes first in
+    the difference and of the other, and the words read; None otherwise."""
+    members = [m for m in mentions if m.kind == "member"]
+    for pattern in (_GAP_MORE, _GAP_BETWEEN):
+        said = pattern.search(masked)
+        if said is None:
+            continue
+        if pattern is _GAP_MORE:
+            before = [m for m in members if said.start() < m.span[1] <= said.start("than")]
+            skip = _AFTER_THAN.match(text, said.end())
+            after = [m for m in members if m.span[0] == (skip.end() if skip else said.end())]
+        else:
+            two = re.match(r"\s*(?:the\s+)?(?P<a>.+?)\s+and\s+(?:the\s+)?", text[said.end():])
+            at = said.end() + (two.start("a") if two else 0)
+            before = [m for m in members if m.span[0] == at]
+            after = [m for m in members if two and m.span[0] == said.end() + two.end()]
+        if not before or not after:
+            continue
+        left, right = before[-1], after[0]
+        same = {m.name for m in members if m.span == left.span} & {
+            m.name for m in members if m.span == right.span}
+        if not same or left.member == right.member:
+            continue
+        words = [GrammarSpan(said.group("w"), said.span("w"), "difference of two members"),
+                 GrammarSpan(said.group("than"), said.span("than"), "difference of two members")]
+        if said.group("w").lower() in ("fewer", "less"):
+            return (right.span, left.span), words
+        return (left.span, right.span), words
+    return None
 
 
 _HOW_MANY_MORE = re.compile(r"\bhow\s+(?:many|much)\s+(more|fewer|less)\b", re.IGNORECASE)
@@ -264,7 +322,8 @@ _SHARE = re.compile(
     r"|%\s+of|(?:share|fraction|proportion|portion|percentage)(?=\s+(?!of\b|change|growth|"
     r"increase|decrease|drop|rise|fall|point|(?:did|does|do|has|have|had)\b)[a-z]))\b"
     r"|\b\w+(?:'s|’s|s')\s+share\s+of\b"
-    r"|\bshare\s+of\b|\bpercent(?:age)?\s+of\b|\bfraction\s+of\b|\bproportion\s+of\b",
+    r"|\bshare\s+of\b|\bpercent(?:age)?\s+of\b|(?<![\w.])%\s+of\b|\bfraction\s+of\b"
+    r"|\bproportion\s+of\b",
     re.IGNORECASE)
 _CUMULATIVE = re.compile(
     r"\b(?:in\s+total\s+(?:by|through|up\s+to|until)\s+the\s+end\s+of|(?:by|through|up\s+to)"
@@ -330,8 +389,8 @@ def _compare(text: str, mentions: list[Mention], periods: Periods
 
 
 def _grain(masked: str, by: list[By]) -> tuple[str | None, Span | None]:
-    """The grain asked for: 'weekly', 'month by month', else 'by week', else 'over the last 8
-    weeks'."""
+    """The grain asked for: 'weekly', 'month by month', else 'by week', else 'the trend over
+    the last 8 weeks'."""
     m = _UNIT_BY_UNIT.search(masked)
     if m is not None:
         return GRAINS[m.group(1).lower()], m.span()
@@ -341,8 +400,8 @@ def _grain(masked: str, by: list[By]) -> tuple[str | None, Span | None]:
     grains = [b for b in by if b.kind == "grain"]
     if grains:
         return grains[0].name, grains[0].span
-    m = _SERIES.search(masked)
-    if m is not None and m.group(1):
+    m = _OVER_THE_LAST.search(masked) if _SERIES.search(masked) else None
+    if m is not None:
         return GRAINS[m.group(1).lower()], m.span(1)
     return None, None
 
@@ -564,6 +623,28 @@ def _period_extreme(masked: str, mentions: list[Mention], by: list[By]) -> Ranki
     return Ranking(_order(word), 1, None, spans, GRAINS[grain.lower()])
 
 
+_VERSUS = re.compile(r"\b(?:versus|vs\.?|compared\s+(?:with|to)|against)(?=\s)", re.IGNORECASE)
+
+
+def _side_by_side(text: str, mentions: list[Mention]) -> list[GrammarSpan]:
+    """'Revenue in the northeast vs the west', 'business vs consumer customers': a 'versus'
+    right between two members of one dimension sets them side by side, each its own row, as
+    'and' does; between anything else it is not read here."""
+    members = [m for m in mentions if m.kind == "member"]
+    out = []
+    for m in _VERSUS.finditer(text):
+        before = [x for x in members if x.span[1] <= m.start()]
+        skipped = _DETERMINERS.match(text, m.end())
+        at = skipped.end() if skipped else m.end()
+        if not before or text[before[-1].span[1]:m.start()].strip(" ,"):
+            continue
+        left = {(x.name, x.member) for x in members if x.span == before[-1].span}
+        right = {(x.name, x.member) for x in members if x.span[0] == at}
+        if any(d == e and a != b for d, a in left for e, b in right):
+            out.append(GrammarSpan(m.group(0), m.span(), "members side by side"))
+    return out
+
+
 def _used(text: str, masked: str, moving: str, ranking: Ranking | None, grain_span: Span | None,
           compare: str | None, mentions: list[Mention], change: bool) -> list[GrammarSpan]:
     """The words each rule above acted on, as spans: a ranking's words, the verbs of a change,
@@ -588,6 +669,8 @@ def _used(text: str, masked: str, moving: str, ranking: Ranking | None, grain_sp
     if compare == "explicit" or change:  # 'between May and June': two periods side by side
         out += [GrammarSpan(m.group(0), m.span(), "compare")
                 for m in re.finditer(r"\bbetween\b", masked, re.IGNORECASE)]
+    else:  # 'the northeast vs the west': two members of one dimension side by side
+        out += _side_by_side(text, mentions)
     if grain_span is not None:
         out.append(GrammarSpan(text[grain_span[0]:grain_span[1]], grain_span, "grain"))
     for m in WHY.finditer(masked):  # 'did the price change cause': 'did' and 'cause' only

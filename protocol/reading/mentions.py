@@ -171,8 +171,15 @@ class _Table:
             scanned = lowered
         if regex is None:
             return []
-        return [(m.span(), self.owners.get(norm(m.group(0), fold=self.fold), []))
-                for m in regex.finditer(scanned)]
+        return [(m.span(), self._owners(m.group(0))) for m in regex.finditer(scanned)]
+
+    def _owners(self, said: str) -> list[_Phrase]:
+        """The phrases the words match: as written, else without the articles a name of three
+        or more words may hold between its own ('time to settle a claim')."""
+        found = self.owners.get(norm(said, fold=self.fold))
+        if found is None:
+            found = self.owners.get(norm(_ARTICLE_WORDS.sub(" ", said), fold=self.fold))
+        return found or []
 
 
 class Scanner:
@@ -213,6 +220,14 @@ def _metric_phrases(name: str, label: str, synonyms: tuple, previous: tuple
     written: list[tuple[str, How]] = [(name, "name"), (clean_label, "label")]
     written += [(s, "synonym") for s in synonyms] + [(p, "previous_name") for p in previous]
     rows = [_phrase(text, "metric", name, None, how) for text, how in written]
+    written += [(long, how) for text, how in written if (long := _unabbreviated(text)) != text]
+    rows += [_phrase(long, "metric", name, None, how) for long, how in written[len(rows):]]
+    for text, how in written:
+        spoken = text.replace("_", " ").strip()
+        if how == "name" and len(spoken.split()) >= 3:  # 'time to settle a claim': an article
+            # between a snake name's words (a label or synonym is written as it is said)
+            rows.append(_phrase(spoken, "metric", name, None, how, sep=_ARTICLED))
+            rows.append(_phrase(plural(spoken), "metric", name, None, how, sep=_ARTICLED))
     for text, how in written:
         spoken = text.replace("_", " ").strip()
         if spoken.endswith("s") and " " in spoken:  # "new user" names new_users too
@@ -220,6 +235,26 @@ def _metric_phrases(name: str, label: str, synonyms: tuple, previous: tuple
         elif " " in spoken and re.search(r"[a-z]$", spoken):  # "cancellation rates", "open rates"
             rows.append(_phrase(plural(spoken), "metric", name, None, how, sep=r"\s+"))
     return rows
+
+
+_SHORT = {"avg": "average", "amt": "amount", "qty": "quantity", "cnt": "count", "num": "number",
+          "nbr": "number", "pct": "percent", "perc": "percent", "tot": "total"}
+"""Naming's own short forms of English words, as column and metric names write them
+(`avg_time_to_settle_claim`): a name's token is also read as the word it shortens. No domain's
+words: the forms any warehouse's names use."""
+_ARTICLED = r"[\s_\-]+(?:(?:a|an|the)\s+)?"
+_ARTICLE_WORDS = re.compile(r"(?<=\s)(?:a|an|the)\s+", re.IGNORECASE)
+"""Between the words of a name of three or more: 'time to settle a claim' is
+`time_to_settle_claim`."""
+
+
+def _unabbreviated(text: str) -> str:
+    """The name with naming's short forms spelt out ('avg_time_to_settle_claim' → 'average time
+    to settle claim'); the name itself when it has none."""
+    words = re.split(r"[\s_]+", text.strip())
+    if not any(w.lower() in _SHORT for w in words):
+        return text
+    return " ".join(_SHORT.get(w.lower(), w) for w in words)
 
 
 @lru_cache(maxsize=16)

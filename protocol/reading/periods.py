@@ -50,7 +50,10 @@ NUMBERS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "f
 _ORD = r"(?:st|nd|rd|th)?"
 _MONTH = rf"\b(?:{MONTH_RE})\b\.?"
 _YEAR = r"(?:19|20)\d{2}"
-DAY_RE = (rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}\s+\d{{1,2}}{_ORD}(?!\d)(?:,?\s+{_YEAR}\b)?"
+_SLASHED = r"\b(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])(?:/(?:19|20)\d{2})?\b(?![/\d])"
+"""A day written with slashes, month first ('10/31', '3/31/2022'): parse_day reads it only
+where no other order can be meant."""
+DAY_RE = (rf"(?:{_SLASHED}|\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}\s+\d{{1,2}}{_ORD}(?!\d)(?:,?\s+{_YEAR}\b)?"
           rf"|\b\d{{1,2}}{_ORD}(?:\s+of)?\s+{_MONTH}(?:,?\s+{_YEAR}\b)?)")
 _TO = r"(?:\s*[–—-]\s*|\s+(?:to|through|thru|until|till)\s+)"
 _PREPOSITIONS = {"versus", "vs", "against", "with", "in", "during", "for", "throughout", "over",
@@ -130,16 +133,36 @@ class _Context:
             return y
         return y - 1 if dt.date(y, first_month, 1) >= self.as_of else y
 
+    def passed(self, written: str | None, month: int, day: int) -> int:
+        """The year of a day written without one: the text's year, else the latest in which that
+        day is on or before the as-of date ('June 30', as of 1 January 2014, is 30 June 2013;
+        'April 2', as of 4 April 2022, is 2 April 2022)."""
+        y = self.year_of(written)
+        if written or self.text_year or self.as_of is None:
+            return y
+        try:
+            return y - 1 if dt.date(y, month, day) > self.as_of else y
+        except ValueError:
+            return y
+
 
 Builder = Callable[[re.Match[str], _Context], Period | None]
 
 
 def parse_day(text: str, year: int | None) -> dt.date | None:
-    """A day written as ISO, "March 2, 2026", "2 March", "2nd of March"; None when it is not one.
+    """A day written as ISO, "March 2, 2026", "2 March", "2nd of March", or month first with
+    slashes where the day cannot be a month ("10/31", "3/31/2022"; "3/4" could be either, and
+    "1/2" a fraction: None); None when it is not one.
 
-    >>> parse_day("13th of April", 2019)
-    datetime.date(2019, 4, 13)
+    >>> parse_day("13th of April", 2019), parse_day("10/31", 2013), parse_day("3/4/2022", None)
+    (datetime.date(2019, 4, 13), datetime.date(2013, 10, 31), None)
     """
+    slashed = _SLASHED.fullmatch(text)
+    if slashed is not None:
+        month, day, written = slashed.groups()
+        if int(day) <= 12 and day.lstrip("0") != month.lstrip("0"):
+            return None
+        text = f"{calendar.month_name[int(month)] if 1 <= int(month) <= 12 else '?'} {day} {written or ''}"
     text = _DAY_PUNCT.sub(" ", text.strip().lower())
     text = " ".join(text.split())
     try:
@@ -158,6 +181,7 @@ def parse_day(text: str, year: int | None) -> dt.date | None:
 
 
 _DAY_PUNCT = re.compile(r"[,.]")
+_SLASHED = re.compile(r"\s*(\d{1,2})/(\d{1,2})(?:/(\d{4}))?\s*")
 _MONTH_FIRST = re.compile(rf"({MONTH_RE}) (\d{{1,2}}){_ORD}(?: (\d{{4}}))?")
 _DAY_FIRST = re.compile(rf"(\d{{1,2}}){_ORD}(?: of)? ({MONTH_RE})(?: (\d{{4}}))?")
 """`parse_day`'s patterns, compiled once (not a pattern string built and looked up in re's
@@ -166,12 +190,13 @@ _FOUR_DIGITS = re.compile(r"\d{4}")
 
 
 def _day(words: str, ctx: _Context) -> dt.date:
-    if not _FOUR_DIGITS.search(words):
+    written = _FOUR_DIGITS.search(words) is not None
+    if not written:
         ctx.year_of(None)
     d = parse_day(words, ctx.year)
     if d is None:
         raise _Unreadable("not a date")
-    return d
+    return d if written else parse_day(words, ctx.passed(None, d.month, d.day)) or d
 
 
 def _single_day(m: re.Match[str], ctx: _Context) -> Period:
@@ -182,7 +207,8 @@ def _single_day(m: re.Match[str], ctx: _Context) -> Period:
 def _month_range(m: re.Match[str], ctx: _Context) -> Period:
     """'April 13–19, 2026' and '13–19 April 2026'."""
     g = m.groupdict()
-    y, month = ctx.year_of(g["y"]), MONTHS[g["m"].lower().rstrip(".")]
+    month = MONTHS[g["m"].lower().rstrip(".")]
+    y = ctx.passed(g["y"], month, int(g["a"]))
     try:
         start, end = dt.date(y, month, int(g["a"])), dt.date(y, month, int(g["b"]))
     except ValueError as exc:
@@ -194,8 +220,8 @@ def _week_of_month(m: re.Match[str], ctx: _Context) -> Period:
     """'The first week of March 2013' (1 to 7 March), 'the second week of April' (8 to 14),
     'the last week of June' (its last seven days): seven days counted from the month's start or
     back from its end, not the calendar weeks that touch it."""
-    y, month = ctx.year_of(m.group("y")), MONTHS[m.group("m").lower().rstrip(".")]
-    said = m.group("o").lower()
+    month = MONTHS[m.group("m").lower().rstrip(".")]
+    y, said = ctx.begun(m.group("y"), month), m.group("o").lower()
     if said in ("last", "final"):
         end = add_months(dt.date(y, month, 1), 1) - dt.timedelta(days=1)
         return Period(end - dt.timedelta(days=6), end, "range")
@@ -239,6 +265,16 @@ def _half(m: re.Match[str], ctx: _Context) -> Period:
     h = m.group("h").lower()
     number = 1 if h in ("1", "first", "1st") else 2
     return months(dt.date(ctx.begun(m.group("y"), 6 * number - 5), 6 * number - 5, 1), 6, "half")
+
+
+def _half_of_month(m: re.Match[str], ctx: _Context) -> Period:
+    """'The second half of March' (16 March to its end), 'the first half of June 2013' (1 to
+    15 June): a month's halves, never the year's."""
+    month = MONTHS[m.group("m").lower().rstrip(".")]
+    first = dt.date(ctx.begun(m.group("y"), month), month, 1)
+    if m.group("h").lower() in ("first", "1st"):
+        return Period(first, first.replace(day=15), "range")
+    return Period(first.replace(day=16), add_months(first, 1) - dt.timedelta(days=1), "range")
 
 
 def _months_of_year(m: re.Match[str], ctx: _Context) -> Period:
@@ -317,11 +353,13 @@ _ADJECTIVE_YEAR = re.compile(r"(?:\b(?:all|the|our|their|its|of)|['’]s|s['’]
 
 
 def _year(m: re.Match[str], ctx: _Context) -> Period | None:
-    """'in 2013', 'calendar year 2013', and a year before a noun: 'all 2013 flights', 'JFK's
-    2013 flights'."""
+    """'in 2013', 'calendar year 2013', a year before a noun: 'all 2013 flights', 'JFK's
+    2013 flights', and a year set off by a comma at the end: 'orders by month, 2019'."""
     adjective = _ADJECTIVE_YEAR.search(m.string[:m.start()]) is not None and \
         re.match(r"\s+[a-z]{3,}", m.string[m.end():], re.IGNORECASE) is not None
-    if not (_preceded(m) or m.group("lead") or adjective):
+    set_off = re.search(r"[a-z],\s*$", m.string[:m.start()], re.IGNORECASE) is not None and \
+        re.match(r"\s*(?:[.?!]|$)", m.string[m.end():]) is not None  # 'orders by month, 2019'
+    if not (_preceded(m) or m.group("lead") or adjective or set_off):
         return None
     return year(int(m.group("y")))
 
@@ -444,6 +482,8 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
      _needs(("quarter",), DIGIT)),
     (rf"\b(?:the\s+)?(?P<q>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b{_QY}",
      _quarter, _needs(("quarter",))),
+    (rf"\b(?:the\s+)?(?P<h>first|second|1st|2nd|last|final)\s+half\s+of\s+(?:the\s+month\s+of\s+)?"
+     rf"{_MONTH_G}(?:,?\s+(?P<y>{_YEAR}))?", _half_of_month, _needs(("half",), MONTH)),
     (rf"\b(?:the\s+)?(?P<h>last|final)\s+half\s+of\s+(?P<y>{_YEAR})\b", _half,
      _needs(("half",), DIGIT)),
     (rf"\b(?:the\s+)?(?P<o>first|last|final)\s+(?:{_N}\s+)?(?P<u>months?|quarters)\s+of\s+"
@@ -458,7 +498,7 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
      _needs(("spring", "summer", "autumn", "winter", "holiday", "christmas", "friday"))),
     (r"\b(?:on|for|last|this|next|since)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|"
      r"sunday)s?\b(?!,?\s+(?:\d|the\s+\d))", _weekday, _needs(_WEEKDAYS)),
-    (rf"\b{DAY_RE}", _single_day, _needs(DIGIT, (MONTH, "-"))),
+    (rf"\b{DAY_RE}", _single_day, _needs(DIGIT, (MONTH, "-", "/"))),
     (r"\b(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])\b(?!-\d)", _iso_month, _needs(("-",), DIGIT)),
     (rf"\b(?:(?:the\s+)?month\s+of\s+)?(?P<m>{MONTH_RE})\b\.?,?\s+(?P<y>{_YEAR})\b", _named_month,
      _MONTH_DAY),
@@ -612,7 +652,9 @@ def _joined(text: str, a: PeriodMention, b: PeriodMention, lead: bool) -> bool:
     return lead and re.fullmatch(r"\s+and\s+(?:the\s+)?", between, re.IGNORECASE) is not None
 
 
-_SINCE = re.compile(r"\bsince\s+(?:the\s+)?$", re.IGNORECASE)
+_SINCE = re.compile(r"\bsince\s+(?:the\s+)?(?:(?:start|beginning)\s+of\s+(?:the\s+)?)?$",
+                    re.IGNORECASE)
+"""'since March', 'since the start of 2019': from the period's first day to the as-of date."""
 
 
 _ONWARD = re.compile(r"\s+(?:onwards?\b|and\s+(?:later|after|beyond)\b|on(?=\s*(?:[,.;:!?)]|$)))",

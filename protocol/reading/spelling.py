@@ -4,7 +4,9 @@ said as an adjective ('Canadian') read as the one member it names.
 'Revnue from Scotland', 'cancellatons per month', 'items sold in Febuary': a word the reading
 left unread that is one slip (a letter added, dropped, changed, or two neighbours swapped) from
 exactly one word of a metric's name, label or synonyms, or of a month's name, and from no other.
-The question is read again with that word in its place, and the word stays in doubt: the
+An abbreviation of exactly one such word ('avg' of average, 'temp' of temperature: its first
+letter and some of the rest in order) is read so too. The question is read again with that word
+in its place, and the word stays in doubt: the
 reading says what it was read as, and the answer is never served clean (Reading.doubts). Two
 candidates, or none: the word stays unread. A member misspelled ('Germny', 'Brookyln') is not
 read so: which member is meant decides whose data answers, so it is refused, naming the closest
@@ -27,9 +29,11 @@ _LETTERS = re.compile(r"[A-Za-z]+")
 
 
 def corrections(words: list[str], catalog: dict[str, Any]) -> dict[str, str]:
-    """Each unread word that is one slip from exactly one word of the vocabulary, to that word."""
+    """Each unread word that is one slip from exactly one word of the vocabulary, or an
+    abbreviation of exactly one ('avg', 'temp', 'qty'), to that word."""
     asked = {w for w in words if len(w) >= MIN_LETTERS and w.isalpha()}
-    if not asked:
+    short = {w for w in words if ABBREVIATED <= len(w) < MIN_LETTERS + 1 and w.isalpha()}
+    if not asked and not short:
         return {}
     known = vocabulary(catalog)
     out: dict[str, str] = {}
@@ -40,7 +44,32 @@ def corrections(words: list[str], catalog: dict[str, Any]) -> dict[str, str]:
         near = {k for k in known if abs(len(k) - len(low)) <= 1 and one_slip(low, k)}
         if len(near) == 1:
             out[word] = near.pop()
+    for word in short - set(out):
+        low = word.lower()
+        if low in known:
+            continue
+        near = {k for k in known if len(k) >= len(low) + 2 and abbreviates(low, k)}
+        if len(near) == 1:
+            out[word] = near.pop()
     return out
+
+
+ABBREVIATED = 3
+"""The fewest letters an abbreviation is read from ('avg'); shorter ones name too much."""
+
+
+def abbreviates(short: str, word: str) -> bool:
+    """`short` is `word` cut short, or its first letter and some of the rest in order.
+
+    >>> abbreviates("avg", "average"), abbreviates("temp", "temperature"), abbreviates("qty", "quantity")
+    (True, True, True)
+    >>> abbreviates("vg", "average"), abbreviates("tmpx", "temperature")
+    (False, False)
+    """
+    if not short or short[0] != word[0]:
+        return False
+    rest = iter(word[1:])
+    return all(letter in rest for letter in short[1:])
 
 
 _ADJECTIVE = re.compile(r"(?P<stem>[A-Z][a-z]{3,}?)(?:ian|ean|an|ese|ish|i)s?")
@@ -49,8 +78,9 @@ _ADJECTIVE = re.compile(r"(?P<stem>[A-Z][a-z]{3,}?)(?:ian|ean|an|ese|ish|i)s?")
 
 def places_said_as_adjectives(words: list[str], catalog: dict[str, Any]) -> dict[str, str]:
     """'Canadian' to 'canada': each capitalised word with an adjective's ending whose stem begins
-    exactly one member's name or member synonym (one word, at most three letters past the stem),
-    of every dimension; none or several: left alone."""
+    exactly one member's name or member synonym (one word, at most three letters past the stem;
+    'Scottish': a stem's doubled last letter once), of every dimension; none or several: left
+    alone."""
     names = {w.lower() for info in (catalog.get("dimensions") or {}).values()
              for t in (*(str(m) for m in info.get("members") or ()),
                        *(str(s) for s in (info.get("member_synonyms") or {})))
@@ -62,6 +92,8 @@ def places_said_as_adjectives(words: list[str], catalog: dict[str, Any]) -> dict
             continue
         stem = said["stem"].lower()
         near = {n for n in names if n.startswith(stem) and len(n) - len(stem) <= 3}
+        if not near and stem[-1] == stem[-2]:  # 'Scottish': the stem's last letter doubled
+            near = {n for n in names if n.startswith(stem[:-1]) and len(n) - len(stem) <= 3}
         if len(near) == 1:
             out[word] = near.pop()
     return out

@@ -32,10 +32,11 @@ DOMAINS = {  # name: (the fixture of its governed layer, its question files); on
     "demo": ("layer", [bundled_path(), *(ROOT / "harness" / "questions" / f"demo_{n}.yaml"
                                          for n in ("new", "s7"))]),
     "shop": ("shop_layer", [ROOT / "examples" / "shop" / f"questions{n}.yaml"
-                            for n in ("", "_new", "_s7", "_s8", "_s10")]),
+                            for n in ("", "_new", "_s7", "_s8", "_s10", "_s11")]),
     "flights": ("flights_layer", [FLIGHTS / f"questions{n}.yaml"
-                                  for n in ("", "_new", "_s8", "_s10")]),
-    "mf-tutorial": ("tutorial_layer", [ROOT / "conformance" / "questions" / "mf_tutorial.yaml"]),
+                                  for n in ("", "_new", "_s8", "_s10", "_s11")]),
+    "mf-tutorial": ("tutorial_layer", [ROOT / "conformance" / "questions" / f"mf_tutorial{n}.yaml"
+                                       for n in ("", "_s11")]),
 }
 FILES = {name: files for name, (_fixture, files) in DOMAINS.items()}
 SAMPLE = 400

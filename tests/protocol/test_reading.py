@@ -383,7 +383,8 @@ class TestAsks:
 
     @pytest.mark.parametrize(("text", "series", "grain"), [
         ("weekly revenue in 2019", True, "week"),
-        ("sales over the last 8 weeks", True, "week"),
+        ("sales trend over the last 8 weeks", True, "week"),
+        ("sales over the last 8 weeks", False, None),  # a window, its total (issue 42, s11)
         ("revenue by month in 2019", True, "month"),
         ("the revenue trend", True, None),
         ("revenue in March 2019", False, None),
