@@ -157,7 +157,7 @@ def parse_day(text: str, year: int | None) -> dt.date | None:
     >>> parse_day("13th of April", 2019), parse_day("10/31", 2013), parse_day("3/4/2022", None)
     (datetime.date(2019, 4, 13), datetime.date(2013, 10, 31), None)
     """
-    slashed = _SLASHED.fullmatch(text)
+    slashed = _SLASHED_DAY.fullmatch(text)
     if slashed is not None:
         month, day, written = slashed.groups()
         if int(day) <= 12 and day.lstrip("0") != month.lstrip("0"):
@@ -181,7 +181,7 @@ def parse_day(text: str, year: int | None) -> dt.date | None:
 
 
 _DAY_PUNCT = re.compile(r"[,.]")
-_SLASHED = re.compile(r"\s*(\d{1,2})/(\d{1,2})(?:/(\d{4}))?\s*")
+_SLASHED_DAY = re.compile(r"\s*(\d{1,2})/(\d{1,2})(?:/(\d{4}))?\s*")
 _MONTH_FIRST = re.compile(rf"({MONTH_RE}) (\d{{1,2}}){_ORD}(?: (\d{{4}}))?")
 _DAY_FIRST = re.compile(rf"(\d{{1,2}}){_ORD}(?: of)? ({MONTH_RE})(?: (\d{{4}}))?")
 """`parse_day`'s patterns, compiled once (not a pattern string built and looked up in re's
