@@ -42,7 +42,11 @@ def test_tutorial_countries(tutorial_layer) -> None:
     assert "CA" in text and "US" in text and "MX" not in text and "FR" not in text
 
 
-def test_not_read_without_the_comparative(flights_layer) -> None:
-    """'Did JFK or LGA have more flights': no question word, so no ranking is read (unread)."""
-    reading = read_text("Did JFK or LGA have more flights in 2013?", flights_layer.catalog())
-    assert reading.asks.ranking is None and "more" in reading.unread
+def test_asked_with_an_auxiliary(flights_layer) -> None:
+    """'Did JFK or LGA have more flights': asked of the two with an auxiliary, which of them
+    (issue 42, s11); with no comparative ('did JFK or LGA have flights') no ranking is read."""
+    catalog = flights_layer.catalog()
+    reading = read_text("Did JFK or LGA have more flights in 2013?", catalog)
+    assert reading.asks.ranking is not None and reading.asks.ranking.order == "most"
+    assert reading.unread == []
+    assert read_text("Did JFK or LGA have flights in 2013?", catalog).asks.ranking is None
