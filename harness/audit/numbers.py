@@ -615,8 +615,7 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
     supports = supported.items
     prose, left = _prose_left(ctx)
     _, false = derived(ctx)
-    guessed = guessed_numbers(ctx, left)
-    found = [_prose_defect(n, supports) for n in left if (n.start, n.end) not in guessed] + false
+    found = [_prose_defect(n, supports) for n in left] + false
     found += [_unnamed_defect(n, supported) for n in _of_unnamed(ctx, prose, supported)]
     cited = Supports([s for s in supports if not s.derived]) \
         if any(s.derived for s in supports) else supported
@@ -632,21 +631,6 @@ def _prose_left(ctx: AnswerContext) -> tuple[tuple[ReadNumber, ...], tuple[ReadN
     held, _ = derived(ctx)
     prose = tuple(n for n in prose if (n.start, n.end) not in held)
     return prose, unsupported(prose, ctx.question or "", supported)
-
-
-def guessed_numbers(ctx: AnswerContext, left: tuple[ReadNumber, ...] | None = None
-                    ) -> set[tuple[int, int]]:
-    """The spans of the prose's numbers that no cited value and no reading states (`left`,
-    when the caller has them) but that a derivation over the cited rows their sentence names
-    gives (derivable.py), found once per answer: not withheld, and left unread by the word
-    account (served with caveats)."""
-    if ctx.guessed is None:
-        from showwork.harness.audit.derivable import derivable
-
-        if left is None:
-            _, left = _prose_left(ctx)
-        ctx.guessed = derivable(ctx, ctx.answer.answer or "", left) if left else set()
-    return set(ctx.guessed)
 
 
 def _a_gap(ctx: AnswerContext, value: float) -> bool:

@@ -42,7 +42,6 @@ from showwork.harness.audit.labels import (
 from showwork.harness.audit.numbers import (
     answer_checker,
     entity_members,
-    guessed_numbers,
     metric_parts,
     read_claims,
     read_stated,
@@ -146,11 +145,7 @@ def _numbers(text: str, ctx: AnswerContext) -> Iterable[Span]:
                                      lambda t: _written_numbers(t, ctx.index_))
     headline = text == ctx.answer.value  # a headline states the value the question asks for
     stated = read_stated(ctx, text)  # the same numbers, each in its cited metric's unit
-    # a number only a derivation over the cited rows gives is not read (derivable.py)
-    guessed = guessed_numbers(ctx) if text == ctx.answer.answer else ()
     for (_, uncued, spans), n in zip(numbers, stated, strict=True):
-        if guessed and (n.start, n.end) in guessed:
-            continue
         if uncued and not headline and _bare_change(n, ctx):
             continue  # 'Revenue roughly 5.73 %': a change's size with no word saying it moved
         if not (named or headline) and not _of_any(n, ctx):

@@ -64,12 +64,12 @@ honest rewrites still withheld are named below, each with why.
   unit, a verb or a member in the answer's own words), written before any of session 11's
   audit changes. On 47ff03c: 1 lie served clean ('Web had about two-thirds as many active users
   as ios' of a ratio of 0.51: a hedge widened a part), 28 honest rewrites withheld; at the end of
-  session 11, 4 (below).
+  session 11, 20 (below).
 - lead-s11b: 42 lies and 35 honest rewrites (negations, asides, two claims in a sentence,
   'a touch below', 'just shy of', a quarter's sum, 'the remaining 82.6 %', 'the physical
   stores', 'each of the five physical stores', 'spanned', 'weekdays averaged', 'cents'),
   written after the first batch's changes. On 47ff03c: no lie served clean, 7 honest rewrites
-  withheld; at the end of session 11, 1."""
+  withheld; at the end of session 11, 7."""
 
 from __future__ import annotations
 
@@ -154,33 +154,66 @@ BATCHES: dict[str, dict[str, Any]] = {
     },
     "lead_s11": {
         "before": {"lies": 112, "lies_clean": 1, "honest": 107, "honest_withheld": 28},
-        # measured on 47ff03c: sums, means, gaps, ratios and shares of named rows in words no
-        # reading knew (now served with caveats, the number quoted unread: derivable.py), a
-        # quantifier over a named span read over every row, 'the five other stores' counted
-        # as all six, 'K in every 1,000', 'N points' of a rate, 'N times as many as' read as
-        # a level, 'March added … over February' read as February's move
         "still_withheld": {
-            ("flights", "series-001", "scale_fraction"): "'roughly a third of a million "
-                                       "flights': a part of a scale word, no number reading "
-                                       "knows",
-            ("flights", "level-014", "freezing"): "'JFK averaged just above freezing' of a "
-                                       "result filtered to the airport name 'John F Kennedy "
-                                       "Intl': that the code and the name are one airport is "
-                                       "in the data, which the audit does not query",
-            ("shop", "compare-002", "climbed"): "'climbed by nearly 500' of 474: 5.2 % below, "
-                                       "outside the 5 % a hedge states (docs/citations.md)",
-            ("demo", "breakdown-001", "pair_sum"): "'Android and ios together had about 13,750 "
-                                       "active users': active users are a distinct count, so "
-                                       "their sum over platforms is no value the model "
-                                       "defines (a user on both is counted once)",
+            ("flights", "series-001", "summer_sum"):
+                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
+            ("flights", "series-001", "mom_added"):
+                "'March added nearly 3,900 flights over February': 'added … over' is no move reading",
+            ("flights", "series-001", "scale_fraction"):
+                "'roughly a third of a million flights': a part of a scale word",
+            ("flights", "series-003", "times_rows"):
+                "'the first week had more than seven times as many as the second': rows named by place",
+            ("flights", "series-004", "weekend_mean"):
+                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
+            ("flights", "series-004", "week_total"):
+                "'about 2,170 departures': 'departures' names another metric (departed flights)",
+            ("flights", "series-005", "halved"):
+                "'Delays roughly halved from Q2 to Q4': a move between two named quarters as a multiplier",
+            ("flights", "ranking-002", "edge_count"):
+                "'edged ATL by fewer than 100 flights': 'edged' is no gap word",
+            ("flights", "ranking-002", "top_sum"):
+                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
+            ("flights", "level-014", "freezing"):
+                "'JFK' of a result filtered to 'John F Kennedy Intl': one airport only in the data",
+            ("shop", "breakdown-001", "top_gap"):
+                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
+            ("shop", "breakdown-005", "gap_dollars"):
+                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
+            ("shop", "breakdown-007", "outside"):
+                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
+            ("shop", "compare-001", "pct_of"):
+                "'May revenue was about 94 % of April's': a comparison's ratio as a level",
+            ("shop", "compare-002", "climbed"):
+                "'climbed by nearly 500' of 474: 5.2 % below, outside a hedge's 5 %",
+            ("shop", "series-007", "daily_mean"):
+                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
+            ("shop", "series-005", "yoy"):
+                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
+            ("demo", "breakdown-001", "pair_sum"):
+                "active users are a distinct count: no sum over platforms",
+            ("demo", "breakdown-002", "nine_in_ten"):
+                "'over nine in ten new users' of a breakdown with no cited share",
+            ("demo", "compare-006", "points"):
+                "'collapsed by nearly 38 points': 'points' alone is not read as percentage points",
         },
     },
     "lead_s11b": {
         "before": {"lies": 42, "lies_clean": 0, "honest": 35, "honest_withheld": 7},
         "still_withheld": {
-            ("shop", "ranking-002", "top2_share"): "'the top two products made up about 40 % of "
-                                       "the top five's revenue': a share of a part of the rows "
-                                       "in another part, which no derivation gives",
+            ("flights", "series-001", "qtr_sum"):
+                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
+            ("flights", "share-002", "remaining"):
+                "'the remaining 82.6 %': what a cited share leaves of its whole",
+            ("shop", "breakdown-001", "phys_total"):
+                "'the physical stores': no reading knows which stores are physical",
+            ("shop", "breakdown-002", "each_under"):
+                "'each of the five physical stores' of six rows: which five is not known",
+            ("shop", "breakdown-005", "spread"):
+                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
+            ("shop", "series-007", "weekday_avg"):
+                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
+            ("shop", "ranking-002", "top2_share"):
+                "a share of a part of the rows in another part",
         },
     },
 }
