@@ -613,24 +613,15 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
         return []  # no claim graph: nothing to hold the prose to (not measurable)
     supported = answer_checker(ctx)
     supports = supported.items
-    prose, left = _prose_left(ctx)
-    _, false = derived(ctx)
-    found = [_prose_defect(n, supports) for n in left] + false
+    prose = unlabelled(ctx.answer.answer, _read(ctx, ctx.answer.answer), supports, ctx.catalog)
+    held, false = derived(ctx)
+    prose = tuple(n for n in prose if (n.start, n.end) not in held)
+    found = [_prose_defect(n, supports) for n in
+             unsupported(prose, ctx.question or "", supported)] + false
     found += [_unnamed_defect(n, supported) for n in _of_unnamed(ctx, prose, supported)]
     cited = Supports([s for s in supports if not s.derived]) \
         if any(s.derived for s in supports) else supported
     return found + _headline(ctx, supports, cited) + _listed(ctx, cited)
-
-
-def _prose_left(ctx: AnswerContext) -> tuple[tuple[ReadNumber, ...], tuple[ReadNumber, ...]]:
-    """The prose's numbers (a label's aside), and those of them no cited value, no claim's
-    value and no reading of the cited rows states."""
-    supported = answer_checker(ctx)
-    prose = unlabelled(ctx.answer.answer, _read(ctx, ctx.answer.answer), supported.items,
-                       ctx.catalog)
-    held, _ = derived(ctx)
-    prose = tuple(n for n in prose if (n.start, n.end) not in held)
-    return prose, unsupported(prose, ctx.question or "", supported)
 
 
 def _a_gap(ctx: AnswerContext, value: float) -> bool:
