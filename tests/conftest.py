@@ -92,7 +92,7 @@ def tutorial_layer() -> SemanticLayer:
 
         shutil.rmtree(work, ignore_errors=True)
         built_project("mf-tutorial", work)  # dbt builds it at `root`
-    cached(work, build, ready=root / "target" / "semantic_manifest.json")
+    cached(work, build)
     layer = Project.open(root).layer()
     yield layer
     layer.close()
