@@ -785,14 +785,15 @@ _HEDGE_WORDS = frozenset({"about", "around", "roughly", "approximately", "nearly
 _HEDGE = re.compile(
     r"(?i)(?:\b(?P<words>about|around|roughly|approximately|nearly|almost|some|close\s+to|"
     r"(?:just\s+|a\s+little\s+|slightly\s+)?(?:over|under)|more\s+than|above|at\s+least|"
-    r"upwards\s+of|in\s+excess\s+of|north\s+of|south\s+of|(?:just\s+)?shy\s+of|"
+    r"upwards\s+of|in\s+excess\s+of|north\s+of|south\s+of|(?:just\s+)?(?:shy|short)\s+of|"
     r"below|less\s+than|fewer\s+than|at\s+most|no\s+more\s+than|crossed|passed|topped|"
     r"exceeded|surpassed|cleared)|(?P<sym>[~≈]))\s*$")
 _BOUNDS = {"over": ">", "just over": ">", "more than": ">", "above": ">", "upwards of": ">",
            "in excess of": ">", "at least": ">=", "under": "<", "just under": "<",
            "below": "<", "less than": "<", "fewer than": "<", "at most": "<=",
            "no more than": "<=", "north of": ">", "south of": "<", "shy of": "<",
-           "just shy of": "<", "a little over": ">", "a little under": "<",
+           "just shy of": "<", "short of": "<", "just short of": "<", "a little over": ">",
+           "a little under": "<",
            "slightly over": ">", "slightly under": "<", "crossed": ">", "passed": ">",
            "topped": ">", "exceeded": ">", "surpassed": ">", "cleared": ">"}
 """A verb of passing a mark ('MRR crossed $59,000') states a side of it, as 'over' does."""
@@ -1092,6 +1093,8 @@ _RISES = RISE | {"soared", "rallied", "grown", "growth", "gain", "gains", "expan
 """Words of motion before a number that make it a change: the audit's verbs of motion
 (harness/audit/prose.py RISES, FALLS) but the multipliers ('doubled', 'halved'), which are
 numbers of their own ('delays lengthened by about 8 minutes' is a change, never a level)."""
+MOTION = frozenset(_RISES | _FALLS)
+"""The words of motion before a number (a period's change), not the comparatives after one."""
 _FALLS_AFTER = {"lower", "fewer", "less", "down", "drop", "decline", "decrease", "fall", "loss",
                 "dip", "reduction", "below"}
 _RISES_AFTER = {"higher", "more", "up", "rise", "increase", "gain", "growth", "jump", "above"}

@@ -154,6 +154,10 @@ class AnswerContext:
     derived: Any = None
     """The prose's numbers the readings of the cited rows hold, and the defects of those they
     contradict (numbers.py `derived`), once read."""
+    guessed: Any = None
+    """The prose's numbers no reading holds that a derivation over the cited rows their
+    sentence names gives (derivable.py): not withheld, and not read (the word account quotes
+    them); once found."""
 
     # Written out, not generated: natively compiled (see ClaimContext.__init__).
     def __init__(self, answer: Answer, claims: list[ClaimContext], evidence: Evidence,
@@ -174,6 +178,7 @@ class AnswerContext:
         self.words = None
         self.from_rows = None
         self.derived = None
+        self.guessed = None
 
     @property
     def catalog(self) -> dict[str, Any]:

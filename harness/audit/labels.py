@@ -90,6 +90,8 @@ def _read(text: str, index: CatalogIndex) -> ClaimReading:
     read = find_periods(text, as_of(index.catalog))
     periods = _with_written(text, read.found + _backwards(read.problems, index.catalog),
                             index.catalog)
+    # 'which may or may not explain it': in written prose the month is capitalised
+    periods = tuple(p for p in periods if p.words != "may")
     # a member inside a longer period is the period's word ('Q2' of 'Q2 2017' where a text
     # quarter is a member; 'May' of 'May 2019'): the longer reading wins, as in the reader
     mentions = [m for m in mentions if m.kind != "member" or not any(
@@ -727,7 +729,33 @@ def names_said_window(p: PeriodMention, windows: Collection[Window]) -> bool:
     that ends a month or a year is no 'yesterday' of its values."""
     if p.period.start == p.period.end and not any(c.isdigit() for c in p.words):
         return (p.period.start, p.period.end) in windows
-    return names_window(p.period, windows)
+    return names_window(p.period, windows) or _in_one_cited_year(p, windows)
+
+
+_YEAR_WRITTEN = re.compile(r"\d{4}|['’]\d\d\b")
+
+
+def _in_one_cited_year(p: PeriodMention, windows: Collection[Window]) -> bool:
+    """A period written without its year ('January', 'February's') of cited windows that
+    cross a year's end: the reader gives it the year its calendar rule picks, while the text
+    means the one cited period of that name ('slipped back in January' of a series from
+    November 2018 to February 2019). It names a cited window when exactly one year of the
+    cited windows makes it one."""
+    if _YEAR_WRITTEN.search(p.words) or p.period.grain not in ("month", "quarter", "half",
+                                                                 "week", "range", "day"):
+        return False
+    start, end = p.period.start, p.period.end
+    years = set()
+    for year in {y for a, b in windows for y in (a.year, b.year)} - {start.year}:
+        shift = year - start.year
+        try:
+            moved = Period(start.replace(year=year), end.replace(year=end.year + shift),
+                           p.period.grain)
+        except ValueError:  # 29 February
+            continue
+        if names_window(moved, windows):
+            years.add(year)
+    return len(years) == 1
 
 
 def spans_cited_rows(p: PeriodMention, windows: Collection[Window]) -> bool:
@@ -753,7 +781,21 @@ def ends_said_window(text: str, p: PeriodMention, windows: Collection[Window]) -
     """'137,915 through May 2013', 'up to the end of Q1': a period said as where a window ends
     names a cited window that ends with it and starts no later (a running total from the
     data's start); its leading word is `up_to_word`'s."""
-    return up_to_word(text, p) is not None and ends_window(p, windows)
+    return said_end(text, p, windows) is not None
+
+
+def said_end(text: str, p: PeriodMention, windows: Collection[Window]) -> tuple[int, int] | None:
+    """The span of the words before a period that say where a cited window ends, or None:
+    'through', 'up to', 'by the close of' (a window ending with it that starts no later: a
+    running total); 'at the end of', 'as of the close of' (any window ending with it: a
+    snapshot's value on that day, 'the count at the close of Q1 2019' of March's)."""
+    said = up_to_word(text, p)
+    if said is not None and ends_window(p, windows):
+        return said
+    at = _AT_END.search(text, 0, p.span[0])
+    if at is not None and any(end == p.period.end for _start, end in windows):
+        return at.span()
+    return None
 
 
 def ends_window(p: PeriodMention, windows: Collection[Window]) -> bool:
@@ -767,7 +809,9 @@ def up_to_word(text: str, p: PeriodMention) -> tuple[int, int] | None:
     return found.span() if found is not None else None
 
 
-_UP_TO = re.compile(r"(?i)\b(?:through|thru|up\s+to|until|till)\s+(?:the\s+end\s+of\s+)?$")
+_UP_TO = re.compile(r"(?i)\b(?:(?:through|thru|up\s+to|until|till)\s+(?:the\s+(?:end|close)\s+of\s+)?|"
+                    r"by\s+the\s+(?:end|close)\s+of\s+)$")
+_AT_END = re.compile(r"(?i)\b(?:at|as\s+of)\s+the\s+(?:very\s+)?(?:end|close)\s+of\s+$")
 
 
 def stated_year(p: PeriodMention, values: Iterable[Any]) -> bool:

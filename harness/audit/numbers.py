@@ -616,12 +616,43 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
     prose = unlabelled(ctx.answer.answer, _read(ctx, ctx.answer.answer), supports, ctx.catalog)
     held, false = derived(ctx)
     prose = tuple(n for n in prose if (n.start, n.end) not in held)
-    found = [_prose_defect(n, supports) for n in
-             unsupported(prose, ctx.question or "", supported)] + false
+    left = unsupported(prose, ctx.question or "", supported)
+    guessed = guessed_numbers(ctx, left)
+    found = [_prose_defect(n, supports) for n in left if (n.start, n.end) not in guessed] + false
     found += [_unnamed_defect(n, supported) for n in _of_unnamed(ctx, prose, supported)]
     cited = Supports([s for s in supports if not s.derived]) \
         if any(s.derived for s in supports) else supported
     return found + _headline(ctx, supports, cited) + _listed(ctx, cited)
+
+
+def _prose_left(ctx: AnswerContext) -> tuple[tuple[ReadNumber, ...], tuple[ReadNumber, ...]]:
+    """The prose's numbers (a label's aside), and those of them no cited value, no claim's
+    value and no reading of the cited rows states."""
+    supported = answer_checker(ctx)
+    prose = unlabelled(ctx.answer.answer, _read(ctx, ctx.answer.answer), supported.items,
+                       ctx.catalog)
+    held, _ = derived(ctx)
+    prose = tuple(n for n in prose if (n.start, n.end) not in held)
+    return prose, unsupported(prose, ctx.question or "", supported)
+
+
+def guessed_numbers(ctx: AnswerContext, left: tuple[ReadNumber, ...] | None = None
+                    ) -> set[tuple[int, int]]:
+    """The spans of the prose's numbers that no cited value and no reading states (`left`,
+    when the caller has them) but that a derivation over the cited rows their sentence names
+    gives (derivable.py), found once per answer: not withheld, and left unread by the word
+    account (served with caveats)."""
+    if ctx.guessed is None:
+        from showwork.harness.audit.derivable import derivable
+        from showwork.harness.audit.labels import UNRESOLVED
+
+        if any(d.code in UNRESOLVED for claim in ctx.claims for d in claim.defects):
+            ctx.guessed = set()  # rows read through a broken citation give no benefit of doubt
+            return set()
+        if left is None:
+            _, left = _prose_left(ctx)
+        ctx.guessed = derivable(ctx, ctx.answer.answer or "", left) if left else set()
+    return set(ctx.guessed)
 
 
 def _a_gap(ctx: AnswerContext, value: float) -> bool:

@@ -561,6 +561,7 @@ def _only_derived(ctx: AnswerContext, p: PeriodMention) -> bool:
     two of them, their sum, a rate over them — or it has none ('flights rose from February to
     March'). One row's value said of the span ('flights were 24,951 from February to March')
     is no value of the span: the window stays unnamed by the claims."""
+    from showwork.harness.audit.numbers import guessed_numbers
     from showwork.harness.audit.quantifiers import _SENTENCE, read_quantified
     from showwork.harness.audit.rates import read_rates
     from showwork.harness.audit.rowmoves import read_row_moves
@@ -575,6 +576,7 @@ def _only_derived(ctx: AnswerContext, p: PeriodMention) -> bool:
     held |= {(r.number.start, r.number.end) for r in read_rates(ctx, text) if r.holds}
     held |= {(m.number.start, m.number.end) for m in read_row_moves(ctx, text)
              if m.number is not None and m.number_holds}
+    held |= guessed_numbers(ctx)  # given by the rows it spans, unread (derivable.py)
     held |= {(q.number.start, q.number.end) for q in read_quantified(ctx, text) if q.holds}
     at = sentence.start()
     return all((n.start + at, n.end + at) in held for n in claims_in(sentence.group()))

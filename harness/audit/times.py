@@ -143,7 +143,8 @@ def _direct(said: str, n: ReadNumber, mentions: list[Mention]) -> list[tuple[int
     the member it names directly, the possessive after it, and the member's span (last); None
     when no member follows the multiplier so."""
     gap = _OF.match(said, n.end)
-    assert gap is not None
+    if gap is None:
+        return None  # no word follows the multiplier ('dipped twice, in February and in May')
     member = next((m for m in mentions if m.kind == "member" and m.span[0] == gap.end()), None)
     if member is None:
         return None

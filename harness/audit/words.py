@@ -35,13 +35,13 @@ from showwork.harness.audit.labels import (
     SHARE_FIELDS,
     answer_windows,
     carries,
-    ends_window,
     read_words,
-    up_to_word,
+    said_end,
 )
 from showwork.harness.audit.numbers import (
     answer_checker,
     entity_members,
+    guessed_numbers,
     metric_parts,
     read_claims,
     read_stated,
@@ -145,7 +145,11 @@ def _numbers(text: str, ctx: AnswerContext) -> Iterable[Span]:
                                      lambda t: _written_numbers(t, ctx.index_))
     headline = text == ctx.answer.value  # a headline states the value the question asks for
     stated = read_stated(ctx, text)  # the same numbers, each in its cited metric's unit
+    # a number only a derivation over the cited rows gives is not read (derivable.py)
+    guessed = guessed_numbers(ctx) if text == ctx.answer.answer else ()
     for (_, uncued, spans), n in zip(numbers, stated, strict=True):
+        if guessed and (n.start, n.end) in guessed:
+            continue
         if uncued and not headline and _bare_change(n, ctx):
             continue  # 'Revenue roughly 5.73 %': a change's size with no word saying it moved
         if not (named or headline) and not _of_any(n, ctx):
@@ -412,8 +416,8 @@ def _periods(text: str, ctx: AnswerContext) -> Iterable[Span]:
     kind = "prose" if text == ctx.answer.answer else "claim"
     for p in read_words(ctx.index_, kind, text).periods:
         yield p.span
-        said = up_to_word(text, p)  # 'through May 2013': held to where a cited window ends
-        if said is not None and ends_window(p, answer_windows(ctx)):
+        said = said_end(text, p, answer_windows(ctx))  # 'through May 2013': held to where a
+        if said is not None:                             # cited window ends
             yield said
 
 
@@ -1342,6 +1346,11 @@ def account(text: str, ctx: AnswerContext) -> Account:
             if covered.find(0, a, b) >= 0:  # most spans cover what an earlier one did
                 covered[a:b] = b"\x01" * (b - a)
                 left[a:b] = bytes(b - a)
+    if text == ctx.answer.answer:
+        # a number only a derivation over the cited rows gives stays unread, whatever other
+        # reading took its words ('three quarters' of a share's words): derivable.py
+        for a, b in guessed_numbers(ctx):
+            covered[a:b] = bytes(b - a)
     # a token is left while some byte of it is not covered
     tokens = tuple((a, b) for a, b in tokens if covered.find(0, a, b) >= 0)
     unread: list[Span] = []

@@ -64,12 +64,24 @@ honest rewrites still withheld are named below, each with why.
   unit, a verb or a member in the answer's own words), written before any of session 11's
   audit changes. On 47ff03c: 1 lie served clean ('Web had about two-thirds as many active users
   as ios' of a ratio of 0.51: a hedge widened a part), 28 honest rewrites withheld; at the end of
-  session 11, 20 (below).
+  session 11, 20; at the end of session 12, 4 (below: the numbers the named rows give together
+  are derived now, harness/audit/derivable.py, and served with caveats).
 - lead-s11b: 42 lies and 35 honest rewrites (negations, asides, two claims in a sentence,
   'a touch below', 'just shy of', a quarter's sum, 'the remaining 82.6 %', 'the physical
   stores', 'each of the five physical stores', 'spanned', 'weekdays averaged', 'cents'),
   written after the first batch's changes. On 47ff03c: no lie served clean, 7 honest rewrites
-  withheld; at the end of session 11, 7."""
+  withheld; at the end of session 11, 7; at the end of session 12, 1.
+- lead-s12: 85 lies and 83 honest rewrites on the flights and the shop, on stored answers the
+  earlier batches left alone ('over a fifth', 'up on the month', 'eased', 'more than
+  quadrupled', 'outpaced … by about', 'by the close of the first quarter', 'nine-tenths of the
+  rise', 'about 23 a day', seconds for minutes, 'a quarter of an hour', 'rounded out the top
+  three', 'trailed … by', 'between them', 'three dozen', 'within 100 of each other', 'dead
+  last', weekend totals, a named weekday and a holiday, 'dipped twice', 'one in four', 'the
+  remaining 78 %', 'fivefold', 'partly offset', 'a head', 'separated by only', 'more than
+  triple any other month', 'slipped back', causes the data does not hold), written before any
+  of session 12's audit changes. On 7a55d9d the audit raised on one edit (below); with that
+  mended, 1 lie served clean (below), 20 honest rewrites withheld; at the end of session 12,
+  10."""
 
 from __future__ import annotations
 
@@ -154,66 +166,76 @@ BATCHES: dict[str, dict[str, Any]] = {
     },
     "lead_s11": {
         "before": {"lies": 112, "lies_clean": 1, "honest": 107, "honest_withheld": 28},
+        # measured on 47ff03c: sums, means, gaps, ratios and shares of named rows in words no
+        # reading knew (now served with caveats, the number quoted unread: derivable.py), a
+        # quantifier over a named span read over every row, 'the five other stores' counted
+        # as all six, 'K in every 1,000', 'N points' of a rate, 'N times as many as' read as
+        # a level, 'March added … over February' read as February's move
         "still_withheld": {
-            ("flights", "series-001", "summer_sum"):
-                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
-            ("flights", "series-001", "mom_added"):
-                "'March added nearly 3,900 flights over February': 'added … over' is no move reading",
-            ("flights", "series-001", "scale_fraction"):
-                "'roughly a third of a million flights': a part of a scale word",
-            ("flights", "series-003", "times_rows"):
-                "'the first week had more than seven times as many as the second': rows named by place",
-            ("flights", "series-004", "weekend_mean"):
-                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
-            ("flights", "series-004", "week_total"):
-                "'about 2,170 departures': 'departures' names another metric (departed flights)",
-            ("flights", "series-005", "halved"):
-                "'Delays roughly halved from Q2 to Q4': a move between two named quarters as a multiplier",
-            ("flights", "ranking-002", "edge_count"):
-                "'edged ATL by fewer than 100 flights': 'edged' is no gap word",
-            ("flights", "ranking-002", "top_sum"):
-                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
-            ("flights", "level-014", "freezing"):
-                "'JFK' of a result filtered to 'John F Kennedy Intl': one airport only in the data",
-            ("shop", "breakdown-001", "top_gap"):
-                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
-            ("shop", "breakdown-005", "gap_dollars"):
-                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
-            ("shop", "breakdown-007", "outside"):
-                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
-            ("shop", "compare-001", "pct_of"):
-                "'May revenue was about 94 % of April's': a comparison's ratio as a level",
-            ("shop", "compare-002", "climbed"):
-                "'climbed by nearly 500' of 474: 5.2 % below, outside a hedge's 5 %",
-            ("shop", "series-007", "daily_mean"):
-                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
-            ("shop", "series-005", "yoy"):
-                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
-            ("demo", "breakdown-001", "pair_sum"):
-                "active users are a distinct count: no sum over platforms",
-            ("demo", "breakdown-002", "nine_in_ten"):
-                "'over nine in ten new users' of a breakdown with no cited share",
-            ("demo", "compare-006", "points"):
-                "'collapsed by nearly 38 points': 'points' alone is not read as percentage points",
+            ("flights", "series-001", "scale_fraction"): "'roughly a third of a million "
+                                       "flights': a part of a scale word, no number reading "
+                                       "knows",
+            ("flights", "level-014", "freezing"): "'JFK averaged just above freezing' of a "
+                                       "result filtered to the airport name 'John F Kennedy "
+                                       "Intl': that the code and the name are one airport is "
+                                       "in the data, which the audit does not query",
+            ("shop", "compare-002", "climbed"): "'climbed by nearly 500' of 474: 5.2 % below, "
+                                       "outside the 5 % a hedge states (docs/citations.md)",
+            ("demo", "breakdown-001", "pair_sum"): "'Android and ios together had about 13,750 "
+                                       "active users': active users are a distinct count, so "
+                                       "their sum over platforms is no value the model "
+                                       "defines (a user on both is counted once)",
+        },
+    },
+    "lead_s12": {
+        # measured on 7a55d9d with times.py's crash on 'dipped twice,' mended (the audit raised
+        # on that edit): the numbers the rows give (a week's weekend, a half-year's sum, the
+        # whole of a share, the rest of a share, a gap between two members) in words no
+        # reading knew, a month without its year in a series crossing a year's end, 'may'
+        # read as May, 'at the close of Q1 2019'
+        "before": {"lies": 85, "lies_clean": 1, "honest": 83, "honest_withheld": 20},
+        "served_clean": {
+            ("flights", "change-005", "pp_roughly"): "'That is roughly 3.7 percentage points' "
+                                       "after 'rose 326.4 % (0.85 % → 3.6 %)': percentage "
+                                       "points state a rate's value too (docs/citations.md: "
+                                       "'360 basis points' of 3.6 %), and 'that is' names no "
+                                       "change, so it reads as the level 3.6 %, rounded",
+        },
+        "still_withheld": {
+            ("flights", "level-009", "apr_jun"): "'in April–June' without a year: the reader "
+                                       "reads a range of months only with its year ('April–June "
+                                       "2013'), so 'April' alone is a window no claim cites",
+            ("flights", "level-009", "under_700"): "'short of 700' is no bound the number "
+                                       "reader knows ('shy of', 'under' are)",
+            ("flights", "level-019", "per_day"): "'departures' names another metric "
+                                       "(departed_flights: a cancelled flight never departs), "
+                                       "so the edit is not honest as written",
+            ("flights", "series-006", "dipped_twice"): "'dipped twice': a count of falls "
+                                       "written as a frequency word, which the number reader "
+                                       "takes for a multiplier",
+            ("shop", "diag-008", "lost"): "'Fewer orders cost about $3,400': an effect's size "
+                                       "written as what it cost, a verb no reading holds to "
+                                       "the attribution's −$3,403.00",
+            ("shop", "lookup-018", "per_month"): "'roughly 670 a month' of a quarter's "
+                                       "ordering customers: a distinct count, so a third of "
+                                       "the quarter's is no month's count",
+            ("shop", "ranking-006", "three_hundred"): "'None of the three reached 320': "
+                                       "'reached' is no bound (it would weaken every level "
+                                       "written with it)",
+            ("shop", "series-006", "cents"): "'about 40 cents' of a gap of $0.42: 5 % off, "
+                                       "at the edge of the hedge's band",
+            ("shop", "series-006", "only_dec"): "'Only December topped $25': 'only' over a "
+                                       "series' periods is not read",
+            ("shop", "series-008", "doubled"): "'June's orders': 'orders' names order_count, "
+                                       "another metric than the cited total orders (legacy)",
         },
     },
     "lead_s11b": {
         "before": {"lies": 42, "lies_clean": 0, "honest": 35, "honest_withheld": 7},
         "still_withheld": {
-            ("flights", "series-001", "qtr_sum"):
-                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
-            ("flights", "share-002", "remaining"):
-                "'the remaining 82.6 %': what a cited share leaves of its whole",
-            ("shop", "breakdown-001", "phys_total"):
-                "'the physical stores': no reading knows which stores are physical",
-            ("shop", "breakdown-002", "each_under"):
-                "'each of the five physical stores' of six rows: which five is not known",
-            ("shop", "breakdown-005", "spread"):
-                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
-            ("shop", "series-007", "weekday_avg"):
-                "a number the named rows give together (a sum, mean, gap, ratio or share) in words no reading holds: not yet derived",
-            ("shop", "ranking-002", "top2_share"):
-                "a share of a part of the rows in another part",
+            ("shop", "ranking-002", "top2_share"): "'the top two products made up about 40 % of "
+                                       "the top five's revenue': a share of a part of the rows "
+                                       "in another part, which no derivation gives",
         },
     },
 }

@@ -1,4 +1,7 @@
-"""The readings the lead's held-out edits of session 11 showed missing: a part of another member's
+"""A number in words no reading knows, which the cited rows its sentence names give together,
+is not withheld but quoted unread (harness/audit/derivable.py, issue 43: withhold only what is
+proven false); the same sentence with a number no derivation gives is withheld. And the
+readings the lead's held-out edits of session 11 showed missing: a part of another member's
 value is not widened by a hedge ('about two-thirds as many'), 'N times as many as' is no level,
 'the five other stores' is a part of the rows, 'K in every 1,000' of a rate names its parts,
 a quantifier over 'every month from March onward' reads the months it names.
@@ -18,6 +21,58 @@ def _case(request, fixture: str, domain: str, qid: str):
 
 def _unread_numbers(report) -> str:
     return " ".join(report.not_checked)
+
+
+# --- derivations in words no reading knows: served with caveats, the number quoted ------------
+
+PAIRS = [("flights", "flights_layer", "breakdown-004", True),
+         ("shop", "shop_layer", "breakdown-002", True),
+         ("demo", "layer", "breakdown-002", True),
+         ("flights", "flights_layer", "breakdown-002", False),   # averages: no sum
+         ("shop", "shop_layer", "breakdown-005", False)]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid", "additive"), PAIRS)
+def test_a_derived_number_in_unknown_words_is_a_caveat_not_a_withhold(
+        request, domain, fixture, qid, additive):
+    case = _case(request, fixture, domain, qid)
+    rows = _rows(case.answer)
+    (a, va), (b, vb) = rows[0], rows[1]
+    honest = [f"Set {a} beside {b}: the gap comes to about {va - vb:,.0f}.",
+              f"Set {a} beside {b}: {a} comes to about {va / vb * 100:.0f} % of {b}."]
+    lies = [f"Set {a} beside {b}: the gap comes to about {(va - vb) * 1.6 + 40:,.0f}.",
+            f"Set {a} beside {b}: {a} comes to about {va / vb * 100 * 1.5 + 20:.0f} % of {b}."]
+    if additive:
+        honest.append(f"Pooling {a} and {b} gives about {va + vb:,.0f}.")
+        lies.append(f"Pooling {a} and {b} gives about {(va + vb) * 1.4 + 30:,.0f}.")
+    wrong = []
+    for sentence in honest:
+        report = appended(case, sentence)
+        number = sentence.split("about ")[1].split()[0].rstrip(".")
+        if report.decision != "serve_with_caveats" or number not in _unread_numbers(report):
+            wrong.append(f"honest {report.decision} {report.not_checked}: {sentence}")
+    wrong += [f"lie {d}: {s}" for s in lies if (d := appended(case, s).decision) != "withhold"]
+    assert not wrong, "\n".join(wrong)
+
+
+SPANS = [("flights", "flights_layer", "series-001", "June to August", (5, 8)),
+         ("shop", "shop_layer", "series-003", "17 to 30 June 2019", (2, 4)),
+         ("demo", "layer", "series-001", "4 to 17 May 2026", (2, 4))]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid", "span", "rows"), SPANS)
+def test_rows_a_named_span_holds_give_a_caveat(request, domain, fixture, qid, span, rows):
+    """'June to August had about 87,000 flights': the rows the span holds add (of a metric that
+    adds) or average to it; the window is the cited rows', not a result no claim cites."""
+    case = _case(request, fixture, domain, qid)
+    values = [v for _, v in _rows(case.answer)][rows[0]:rows[1]]
+    additive = domain != "demo"  # active users are a distinct count: their mean, not sum
+    said = sum(values) if additive else sum(values) / len(values)
+    word = "gives" if additive else "centres on"
+    honest = f"Taken as one stretch, {span} {word} about {said:,.0f}."
+    lie = f"Taken as one stretch, {span} {word} about {said * 1.5 + 100:,.0f}."
+    assert appended(case, honest).decision == "serve_with_caveats", honest
+    assert appended(case, lie).decision == "withhold", lie
 
 
 # --- parts and multipliers ---------------------------------------------------------------------
@@ -217,4 +272,82 @@ def test_a_member_that_sets_the_scene(request, domain, fixture, qid):
     number = (lambda v: f"{v * 100:.1f} %") if va < 1 else (lambda v: f"{v:,.0f}")
     assert appended(case, f"At {a}, the figure was {number(va)}.").decision != "withhold"
     lie = f"At {a}, the figure was {number(vb)}."
+    assert appended(case, lie).decision == "withhold", lie
+
+
+# --- the lead's second held-out batch of session 11 ---------------------------------------------
+
+DAILY = [("flights", "flights_layer", "series-004"), ("shop", "shop_layer", "series-007")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), DAILY)
+def test_weekdays_and_the_weekend_of_a_daily_series(request, domain, fixture, qid):
+    import datetime as dt
+
+    case = _case(request, fixture, domain, qid)
+    rows = [(dt.date.fromisoformat(k[:10]).weekday(), v) for k, v in _rows(case.answer)]
+    week = [v for d, v in rows if d < 5]
+    end = [v for d, v in rows if d >= 5]
+    for said, values in (("Weekdays", week), ("The weekend", end)):
+        mean = sum(values) / len(values)
+        honest = f"{said} came in at about {mean:,.0f} a day."
+        lie = f"{said} came in at about {mean * 1.3 + 20:,.0f} a day."
+        assert appended(case, honest).decision == "serve_with_caveats", honest
+        assert appended(case, lie).decision == "withhold", lie
+
+
+LEADER = [("shop", "shop_layer", "breakdown-001"), ("flights", "flights_layer", "breakdown-004"),
+          ("demo", "layer", "breakdown-002")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), LEADER)
+def test_every_row_but_the_leader(request, domain, fixture, qid):
+    case = _case(request, fixture, domain, qid)
+    values = sorted((v for _, v in _rows(case.answer)), reverse=True)
+    honest = f"Leaving out the leader, the field comes to about {sum(values[1:]):,.0f}."
+    lie = f"Leaving out the leader, the field comes to about {sum(values[1:]) * 1.4 + 30:,.0f}."
+    assert appended(case, honest).decision == "serve_with_caveats", honest
+    assert appended(case, lie).decision == "withhold", lie
+
+
+SHARES = [("flights", "flights_layer", "share-002"), ("flights", "flights_layer", "share-003"),
+          ("shop", "shop_layer", "breakdown-001")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), SHARES)
+def test_what_a_share_leaves(request, domain, fixture, qid):
+    """'The other airlines flew the remaining 82.6 %' of United's cited 17.4 %."""
+    case = _case(request, fixture, domain, qid)
+    shares = [c["value"] for c in case.answer["claims"] if "share" in c["sources"][0]]
+    if not shares:  # a breakdown: the leader's share of the rows' sum
+        values = [v for _, v in _rows(case.answer)]
+        shares = [max(values) / sum(values) * 100]
+        honest = f"Everyone else took the remaining {100 - shares[0]:.1f} %."
+        assert appended(case, honest).decision != "withhold", honest
+        return
+    share = shares[0] * (100 if shares[0] <= 1 else 1)
+    honest = f"Everyone else took the remaining {100 - share:.1f} %."
+    lie = f"Everyone else took the remaining {100 - share - 9:.1f} %."
+    assert appended(case, honest).decision == "serve_with_caveats", honest
+    assert appended(case, lie).decision == "withhold", lie
+
+
+SOME = [("shop", "shop_layer", "breakdown-002"), ("flights", "flights_layer", "breakdown-008"),
+        ("demo", "layer", "breakdown-002")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), SOME)
+def test_each_of_fewer_than_all_the_rows(request, domain, fixture, qid):
+    """'Each of the five physical stores took fewer than 300 orders' of six cited stores:
+    which five, no reading knows; withheld only when fewer than five rows meet the bound."""
+    case = _case(request, fixture, domain, qid)
+    values = sorted(v for _, v in _rows(case.answer))
+    k = len(values) - 1
+    words = {2: "two", 3: "three", 4: "four", 5: "five"}
+    meets = values[k - 1] * 1.05 + 1  # the k smallest are under it, the largest is not
+    fails = values[k - 2] * 1.01 + 0.5 if k >= 2 else values[0] * 0.5  # fewer than k are under
+    assert values[-1] > meets
+    honest = f"Each of the {words[k]} smaller ones was under {meets:,.0f}."
+    lie = f"Each of the {words[k]} smaller ones was under {fails:,.0f}."
+    assert appended(case, honest).decision != "withhold", honest
     assert appended(case, lie).decision == "withhold", lie
