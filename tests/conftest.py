@@ -96,3 +96,31 @@ def tutorial_layer() -> SemanticLayer:
     layer = Project.open(root).layer()
     yield layer
     layer.close()
+
+
+@pytest.fixture(scope="session")
+def intro_layer() -> SemanticLayer:
+    """A public dbt project vendored with its data script (conformance/projects/
+    dbt-metricflow-intro: customers and orders), built by dbt as its author keeps it, once per
+    cache, as the tutorial is: a second domain nobody here wrote."""
+    import sys
+
+    from showwork.harness.project import Project
+
+    if not (ROOT / "conformance" / ".venv" / "bin" / "dbt").exists():
+        pytest.skip("the intro project is built by dbt in conformance/.venv (make conformance)")
+    sys.path.insert(0, str(ROOT))
+    from conformance.public import built_project
+
+    work = CACHE / "metricflow-intro"
+    root = work / "dbt-metricflow-intro"
+
+    def build(work: Path) -> None:
+        import shutil
+
+        shutil.rmtree(work, ignore_errors=True)
+        built_project("dbt-metricflow-intro", work)  # dbt builds it at `root`
+    cached(work, build)
+    layer = Project.open(root).layer()
+    yield layer
+    layer.close()
