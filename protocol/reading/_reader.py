@@ -1264,7 +1264,8 @@ def _side_by_side(text: str, members: list[Mention], metrics: list[Mention], ask
                 out.append(ReadSpan(word, (m.start(), m.start() + len(word)), "qualifier",
                                     f"the per of {ratios[0]}"))
     for a, b in zip(metrics, metrics[1:], strict=False):  # 'value moments per new user'
-        if (per := _PER_BETWEEN.fullmatch(text[a.span[1]:b.span[0]])) is not None:
+        if a.name != b.name and (per := _PER_BETWEEN.fullmatch(text[a.span[1]:b.span[0]])):
+            # a metric over itself is no ratio anyone asks: 'per' stays unread
             out.append(ReadSpan(per.group(1), (a.span[1] + per.start(1), a.span[1] + per.end(1)),
                                 "qualifier", f"{a.name} over {b.name}"))
     out += [ReadSpan(m.group(0), m.span(), "qualifier", f"a sum over the {m.group(1).lower()}s")

@@ -8,10 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gold_sql import resolved
 
 from showwork.analyst.rules import RulesClient
 from showwork.harness.experiments.attempt import run_attempt
-from showwork.harness.experiments.gold import evaluate, evaluate_table
 from showwork.harness.experiments.questions import load_questions
 from showwork.harness.experiments.scores import ANSWERED, Attempt, attempt_from_trace, score
 from showwork.protocol.switches import Protocol
@@ -21,21 +21,6 @@ ROOT = Path(__file__).resolve().parents[2]
 QUESTIONS = ROOT / "conformance" / "questions" / "intro_s12.yaml"
 
 
-def _gold(layer: SemanticLayer, gold: dict | None) -> dict | None:
-    if not gold:
-        return gold
-    cursor = layer.connection.cursor()
-    try:
-        out = dict(gold)
-        if gold.get("sql"):
-            out["value"] = evaluate(cursor, gold["sql"])
-        if gold.get("table_sql"):
-            out["table"] = evaluate_table(cursor, gold["table_sql"])
-        return out
-    finally:
-        cursor.close()
-
-
 @pytest.fixture(scope="module")
 def attempts(intro_layer: SemanticLayer) -> list[Attempt]:
     """Every question of the file, answered by the rules analyst under claims+repair."""
@@ -43,7 +28,7 @@ def attempts(intro_layer: SemanticLayer) -> list[Attempt]:
     for spec in load_questions(QUESTIONS).questions:
         q = spec.question()
         trace = run_attempt(q, RulesClient(), intro_layer, Protocol.parse("claims+repair"))
-        out.append(attempt_from_trace(trace, _gold(intro_layer, q.gold), {}))
+        out.append(attempt_from_trace(trace, resolved(intro_layer, q.gold), {}))
     return out
 
 

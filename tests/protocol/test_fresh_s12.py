@@ -131,3 +131,22 @@ class TestThroughAPeriod:
         assert _days(reading) == [(dt.date(2013, 1, 1), dt.date(2013, 4, 30))]
         assert reading.asks.cumulative and reading.unread == []
         assert "through" in read_text("flights through the hub in July", catalog).unread
+
+
+class TestAMetricOverItself:
+    """'quick buy transactions per quick buy transaction', 'flights for every flight': a metric
+    over itself is no ratio anyone asks; 'per' ('every') stays unread (a generated mutant of the
+    metamorphic invariant read as the original, session 12)."""
+
+    def test_the_tutorial(self, tutorial_layer) -> None:
+        reading = read_text("quick buy transactions per quick buy transaction in March",
+                            tutorial_layer.catalog())
+        assert "per" in reading.unread
+
+    def test_flights(self, flights_layer) -> None:
+        catalog = flights_layer.catalog()
+        assert "every" in " ".join(read_text("flights for every flight in July", catalog).unread)
+
+    def test_the_demo_keeps_two_metrics_over_each_other(self, layer) -> None:
+        reading = read_text("value moments per new user in the week of 2026-03-02", layer.catalog())
+        assert reading.unread == []
