@@ -69,30 +69,42 @@ def flights_layer() -> SemanticLayer:
     layer.close()
 
 
-@pytest.fixture(scope="session")
-def tutorial_layer() -> SemanticLayer:
-    """dbt-metricflow's own tutorial project (`mf tutorial`), built by dbt as its authors ship
-    it (conformance/public.py, `built_project`), once per cache: a domain nobody here wrote.
-    It needs the dbt of `make conformance` (conformance/.venv), which CI builds before the
-    slow tests; without it the tests that ask for this layer skip and say why."""
+def _public_layer(name: str, folder: str, cache: str) -> SemanticLayer:
+    """The governed layer of a public dbt project (conformance/public.py, `built_project`),
+    built by dbt as its authors keep it into `cache` under the test cache, once per cache. It
+    needs the dbt of `make conformance` (conformance/.venv), which CI builds before the slow
+    tests; without it the tests that ask for the layer skip and say why."""
+    import shutil
     import sys
 
     from showwork.harness.project import Project
 
     if not (ROOT / "conformance" / ".venv" / "bin" / "dbt").exists():
-        pytest.skip("the mf tutorial project is built by dbt in conformance/.venv (make conformance)")
+        pytest.skip(f"the {name} project is built by dbt in conformance/.venv (make conformance)")
     sys.path.insert(0, str(ROOT))
     from conformance.public import built_project
 
-    work = CACHE / "mf-tutorial"
-    root = work / "mf_tutorial_project"
-
     def build(work: Path) -> None:
-        import shutil
-
         shutil.rmtree(work, ignore_errors=True)
-        built_project("mf-tutorial", work)  # dbt builds it at `root`
-    cached(work, build)
-    layer = Project.open(root).layer()
+        built_project(name, work)  # dbt builds it at work / folder
+    cached(CACHE / cache, build)
+    return Project.open(CACHE / cache / folder).layer()
+
+
+@pytest.fixture(scope="session")
+def tutorial_layer() -> SemanticLayer:
+    """dbt-metricflow's own tutorial project (`mf tutorial`), built by dbt as its authors ship
+    it: a domain nobody here wrote."""
+    layer = _public_layer("mf-tutorial", "mf_tutorial_project", "mf-tutorial")
+    yield layer
+    layer.close()
+
+
+@pytest.fixture(scope="session")
+def intro_layer() -> SemanticLayer:
+    """A public dbt project vendored with its data script (conformance/projects/
+    dbt-metricflow-intro: five customers, fifteen orders), built by dbt as its author keeps it:
+    a second domain nobody here wrote."""
+    layer = _public_layer("dbt-metricflow-intro", "dbt-metricflow-intro", "metricflow-intro")
     yield layer
     layer.close()

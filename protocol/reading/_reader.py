@@ -167,13 +167,15 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     mentions = _heads(text, _ratio_of_share(text, mentions, catalog, named.found), catalog)
     mentions, negated = _negated(text, mentions, catalog)
     mentions, things = _member_things(text, mentions, catalog)
+    mentions, together = _members_together(text, mentions, things)
     mentions, excluded, cut, only = exclusions(text, mentions)
-    ranges = _clock_ranges(text, catalog, mentions)
+    ranges = _clock_ranges(text, catalog, mentions) + together
     periods = _the_year(text, _anchored(_without(named, mentions), text), mentions, catalog)
     anchored = [ReadSpan(p.words, p.span, "window", "to the day named after it")
                 for p in named.found if _THIS.fullmatch(p.words) and p not in periods.found]
     # the words that keep members out are the filter's, never a shape's ('Delta', 'other than')
-    masked = _blank(text, [span for _w, span, _d in cut] + [m.span for m in excluded])
+    masked = _blank(text, [span for _w, span, _d in cut] + [m.span for m in excluded]
+                    + [m.span for m in together])
     asks = _judged_change(masked, read_asks(masked, mentions, periods), mentions, catalog)
     if (asks.change or asks.why or _COMPARE_WORD.search(text)) and any(
             p.parts for p in periods.found):  # 'compare A between May and June': two windows
@@ -183,7 +185,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     periods, asks = _so_far(periods, asks, mentions, catalog)
     periods = _running_from_start(periods, asks, mentions, catalog)
     asks, said = _shared_words(text, asks, mentions, catalog)
-    asks = _entity_breakdown(text, asks, mentions, catalog)
+    asks = _each_thing_unknown(_entity_breakdown(text, asks, mentions, catalog))
     asks = _counted_by(asks, catalog)
     asks = _hour_ranking(asks, catalog)
     mentions = sorted(mentions + said, key=lambda m: m.span)
@@ -484,8 +486,12 @@ def _running_from_start(periods: Periods, asks: Asks, mentions: list[Mention],
     the start of the named metric's data to the end of the one period named, as 'from the start
     of 2013 to the end of May' says it (a point-in-time or cumulative metric is left as named:
     its value at the end is the total)."""
-    if not asks.cumulative or asks.change or asks.why or len(periods.found) != 1 or asks.grain:
-        return periods  # a running total by month 'in Q4 2018' runs within Q4
+    if not asks.cumulative or asks.change or asks.why or len(periods.found) != 1:
+        return periods
+    said = [g.words for g in asks.spans if g.detail == "cumulative"]
+    if asks.grain and not any(_DEADLINE.fullmatch(w.strip()) for w in said):
+        return periods  # a running total by month 'in Q4 2018' runs within Q4; 'through April'
+        # is up to April's end
     [named] = periods.found
     if named.parts:  # 'from the start of 2013 to the end of May': one range, summed
         named = replace(named, parts=())
@@ -499,7 +505,6 @@ def _running_from_start(periods: Periods, asks: Asks, mentions: list[Mention],
     if not start or dt.date.fromisoformat(start) > named.period.start:
         return periods
     begins = dt.date.fromisoformat(start)
-    said = [g.words for g in asks.spans if g.detail == "cumulative"]
     if said and all(_AS_OF.fullmatch(w.strip()) for w in said):
         # 'as of June 15, 2019' alone: the year's total so far (the data's, if it begins later)
         begins = max(begins, named.period.end.replace(month=1, day=1))
@@ -508,6 +513,9 @@ def _running_from_start(periods: Periods, asks: Asks, mentions: list[Mention],
 
 
 _AS_OF = re.compile(r"as\s+of(?:\s+the\s+end\s+of)?", re.IGNORECASE)
+_DEADLINE = re.compile(r"(?:in\s+total\s+)?(?:by|through|thru|until|till|up\s+to)(?:\s+the\s+end\s+of)?",
+                       re.IGNORECASE)
+"""A running total's words that name where it ends, not the period it runs within."""
 
 
 def _shared_words(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, Any]
@@ -581,6 +589,23 @@ def _entity_breakdown(text: str, asks: Asks, mentions: list[Mention], catalog: d
     breakdown = tuple(dict.fromkeys(renamed.get(d, d) for d in asks.breakdown))
     return replace(asks, by=by, breakdown=breakdown,
                    spans=tuple(sorted(spans, key=lambda g: g.span)))
+
+
+_EACH_WORD = re.compile(r"(?:each|every)\s", re.IGNORECASE)
+
+
+def _each_thing_unknown(asks: Asks) -> Asks:
+    """'each X' or 'every X' with one word the catalog does not know and no entity names
+    ('android and ios each have'): no breakdown; its words are left to the rules that read
+    them ('each' after members named), else unread."""
+    dropped = {b.span for b in asks.by if b.kind == "unknown" and _EACH_WORD.match(b.words)}
+    if not dropped:
+        return asks
+    names = {b.name for b in asks.by if b.span in dropped}
+    kept = tuple(b for b in asks.by if b.span not in dropped)
+    still = {b.name for b in kept}
+    return replace(asks, by=kept, breakdown=tuple(d for d in asks.breakdown
+                                                  if d not in names or d in still))
 
 
 _TWO_WORDS = re.compile(r"\s*([A-Za-z]+\s+[A-Za-z]+)\b")
@@ -1026,13 +1051,52 @@ def _member_things(text: str, mentions: list[Mention], catalog: dict[str, Any]
         info = entries.get(m.name) or {} if m.kind == "metric" else {}
         after = [x for x in members if not text[x.span[1]:m.span[0]].strip()
                  and x.span[1] <= m.span[0]]
-        if after and info.get("unit") == "count" and info.get("type") == "simple" \
+        if after and _counts_rows(m, info, catalog) and info.get("type") == "simple" \
                 and any(x.name != m.name for x in metrics):
             spans.append(ReadSpan(m.words, m.span, "qualifier",
                                   f"{after[-1].member} {m.words}: what the member filters"))
             continue
         out.append(m)
     return out, spans
+
+
+_JOINED = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or|&)\s+)\s*$", re.IGNORECASE)
+
+
+def _members_together(text: str, mentions: list[Mention], things: list[ReadSpan]
+                      ) -> tuple[list[Mention], list[Mention]]:
+    """'Revenue from completed and shipped orders': members of one dimension joined by 'and' or
+    'or' right before the things they qualify (`_member_things`) are one set of those things,
+    one filter keeping them all (the `ranges` of the reading, on the joined words), not members
+    set side by side. Elsewhere ('revenue in the northeast and the west'), or where a word names
+    members of several dimensions, they stay apart."""
+    at: dict[Span, list[Mention]] = {}
+    for m in mentions:
+        if m.kind == "member":
+            at.setdefault(m.span, []).append(m)
+    together: list[Mention] = []
+    for thing in things:
+        chain = [s for s in at if s[1] <= thing.span[0] and not text[s[1]:thing.span[0]].strip()]
+        while chain and (before := [s for s in at if s[1] <= chain[0][0]
+                                    and _JOINED.fullmatch(text[s[1]:chain[0][0]])]):
+            chain.insert(0, before[-1])
+        if len(chain) < 2 or any(len(at[s]) != 1 for s in chain) \
+                or len({at[s][0].name for s in chain}) != 1:
+            continue
+        span = (chain[0][0], chain[-1][1])
+        together += [replace(at[s][0], words=text[span[0]:span[1]], span=span) for s in chain]
+    held = {id(at[s][0]) for s in at if any(overlaps(s, [t.span]) for t in together)}
+    return [m for m in mentions if id(m) not in held], together
+
+
+def _counts_rows(metric: Mention, info: dict[str, Any], catalog: dict[str, Any]) -> bool:
+    """Whether a metric counts rows: its unit says so, or it is read by what its name counts
+    and those words name one of the catalog's entities ('orders' for total_orders, the entity
+    order), as a count of them is named."""
+    if info.get("unit") == "count":
+        return True
+    return metric.how == "counted" and {lemma(w) for w in re.findall(r"[A-Za-z]+", metric.words)} \
+        <= {lemma(w) for e in (catalog.get("entities") or {}) for w in e.split("_")}
 
 
 _ALL_THINGS = re.compile(r"\b(?P<all>all)\s+(?:of\s+)?(?:the\s+|our\s+)?(?P<noun>[a-z]+)\b",
@@ -1200,7 +1264,8 @@ def _side_by_side(text: str, members: list[Mention], metrics: list[Mention], ask
                 out.append(ReadSpan(word, (m.start(), m.start() + len(word)), "qualifier",
                                     f"the per of {ratios[0]}"))
     for a, b in zip(metrics, metrics[1:], strict=False):  # 'value moments per new user'
-        if (per := _PER_BETWEEN.fullmatch(text[a.span[1]:b.span[0]])) is not None:
+        if a.name != b.name and (per := _PER_BETWEEN.fullmatch(text[a.span[1]:b.span[0]])):
+            # a metric over itself is no ratio anyone asks: 'per' stays unread
             out.append(ReadSpan(per.group(1), (a.span[1] + per.start(1), a.span[1] + per.end(1)),
                                 "qualifier", f"{a.name} over {b.name}"))
     out += [ReadSpan(m.group(0), m.span(), "qualifier", f"a sum over the {m.group(1).lower()}s")

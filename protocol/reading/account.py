@@ -74,7 +74,7 @@ dollars dollar usd cents cent euros euro eur pounds pound gbp sterling yen perce
 MEANINGFUL = frozenset(re.findall(r"\S+", """
 all each every both either neither no none not nor non only just
 which whether
-between before after since until till than versus vs against without per by
+between before after since until till through thru than versus vs against without per by
 compare more most less least
 overall total totals altogether combined whole entire full statewide nationwide
 company companywide business-wide

@@ -67,6 +67,10 @@ _OPEN_BY = {"by", "per", "by each", "by every", "for each", "for every", "split 
             "at each of", "for each of", "in each of", "from each of",
             "broken down by", "grouped by", "group by", "segmented by"}
 """Keywords after which unknown words are read as a dimension the catalog lacks."""
+_EACH = {"each", "every"}
+"""Keywords after which one unknown word is read so ('how many orders did each customer
+place'): a verb may follow it."""
+_WORD = re.compile(r"([a-z][a-z0-9_'-]*)\b", re.IGNORECASE)
 _PASSIVE = {"driven", "caused", "explained", "affected", "impacted", "led", "followed", "offset",
             "accompanied", "multiplied", "divided", "sorted", "ordered", "ranked", "measured",
             "weighted", "influenced", "hit", "dragged", "pulled", "pushed", "boosted", "lifted",
@@ -222,7 +226,8 @@ def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
     moving = _HOW_MUCH_FELL.sub(lambda m: m.group(1) + "\x00" * len(m.group(2)), masked)
     change = _MOVES.search(moving) is not None or compare is not None
     share = _share(masked)
-    cumulative = _CUMULATIVE.search(masked) or _by_a_date(text, periods)
+    deadline = _by_a_date(text, periods)
+    cumulative = _CUMULATIVE.search(masked) or deadline
     spans = [GrammarSpan(b.words, b.span, f"{'by ' + b.name if b.kind != 'unknown' else b.words}")
              for b in by if b.kind != "unknown"]
     if share is not None:
@@ -235,7 +240,8 @@ def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
         spans.append(GrammarSpan(either.group(0), either.span(), "compare"))
     if cumulative is not None and share is None:  # and its other words ('…, year to date')
         said = [cumulative.span()]
-        for m in (*_TO_THE_END.finditer(masked), *_CUMULATIVE.finditer(masked)):
+        for m in (*_TO_THE_END.finditer(masked), *_CUMULATIVE.finditer(masked),
+                  *([deadline] if deadline else [])):
             if not overlaps(m.span(), said):
                 spans.append(GrammarSpan(m.group(0), m.span(), "cumulative"))
                 said.append(m.span())
@@ -332,9 +338,10 @@ _CUMULATIVE = re.compile(
 
 
 def _by_a_date(text: str, periods: Periods) -> re.Match[str] | None:
-    """'How many transactions had there been by March 15, 2022': 'by' right before a period is
-    a deadline, the running total up to the period's end (as 'by the end of' is); 'by' before
-    anything else is a grouping, a ranking's key or who did it, read where those rules use it."""
+    """'How many transactions had there been by March 15, 2022', 'revenue through April': 'by',
+    'through', 'until' or 'up to' right before a period is a deadline, the running total up to
+    the period's end (as 'by the end of' is); 'by' before anything else is a grouping, a
+    ranking's key or who did it, read where those rules use it."""
     for found in periods.found:
         said = _BY_BEFORE.search(text, 0, found.span[0])
         if said is not None:
@@ -342,8 +349,8 @@ def _by_a_date(text: str, periods: Periods) -> re.Match[str] | None:
     return None
 
 
-_BY_BEFORE = re.compile(r"\bby(?=\s+$)", re.IGNORECASE)
-"""'by' and nothing but space up to the end of the searched part of the text."""
+_BY_BEFORE = re.compile(r"\b(?:by|through|thru|until|till|up\s+to)(?=\s+$)", re.IGNORECASE)
+"""A deadline's word and nothing but space up to the end of the searched part of the text."""
 
 
 _DID_CAUSE = re.compile(r"(did|does|do|could|would)\s.*?\s?(cause)", re.IGNORECASE | re.DOTALL)
@@ -464,8 +471,8 @@ def _by_target(text: str, masked: str, mentions: list[Mention], m: re.Match[str]
         return By("grain", GRAINS[unit.group(1).lower()], text[m.start():end], (m.start(), end))
     if _MEASURE_OF.match(masked, at):
         return None  # 'top 3 airlines by number of cancellations': the metric ranked by
-    words = _WORDS.match(masked, at)
-    if keyword not in _OPEN_BY or words is None or _vague(words.group(1)):
+    words = (_WORD if keyword in _EACH else _WORDS).match(masked, at)
+    if keyword not in _OPEN_BY | _EACH or words is None or _vague(words.group(1)):
         return None
     name = snake(" ".join(singular(w) for w in words.group(1).split()))
     return By("unknown", name, text[m.start():words.end(1)], (m.start(), words.end(1)))
@@ -517,8 +524,13 @@ def _top_n(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None
     if m is None:
         return None
     order: Literal["most", "least"] = "most" if m.group(1).lower() == "top" else "least"
-    return Ranking(order, _count(m.group(2)), _dimension_at(masked, mentions, m.end(), by),
-                   (m.span(),))
+    dimension = _dimension_at(masked, mentions, m.end(), by)
+    if dimension is None and (after := _AFTER_TOP.match(masked, m.end())):
+        dimension = _named_thing(after.group(1))  # 'top 3 customers': an entity, maybe
+    return Ranking(order, _count(m.group(2)), dimension, (m.span(),))
+
+
+_AFTER_TOP = re.compile(r"\s+([A-Za-z]+)\b")
 
 
 def _n_best(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
@@ -555,6 +567,19 @@ def _which_n(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | No
                    tuple(spans))
 
 
+def _named_thing(words: str) -> str | None:
+    """The thing a ranking's words name where no dimension of the catalog is named there
+    ('which customer', 'top 3 customers'): its first word that is not a count, as a dimension
+    name for the entities to resolve (_reader.py `_ranked_entity`); None for a common word, a
+    grain or a word for the metric itself."""
+    said = [w for w in re.findall(r"[a-z0-9]+", words.lower()) if w not in NUMBERS and not w.isdigit()]
+    word = re.match(r"[a-z]+", said[0]) if said else None
+    if word is None or word.group(0) in COMMON_WORDS or word.group(0) in GRAINS \
+            or word.group(0) in ("metric", "metrics", "number", "value"):
+        return None
+    return snake(singular(word.group(0)))
+
+
 def _order(word: str) -> Literal["most", "least"]:
     return "least" if word.lower() in _LEAST else "most"
 
@@ -565,15 +590,9 @@ def _which_most(masked: str, mentions: list[Mention], by: list[By]) -> Ranking |
                   rf"(?:the\s+)?(?P<s>{_SUPERLATIVE})\b", masked, re.IGNORECASE)
     if m is None:
         return None
-    dimension = _dimension_at(masked, mentions, m.start("x"), [])
+    dimension = _dimension_at(masked, mentions, m.start("x"), []) or _named_thing(m.group("x"))
     if dimension is None:
-        words = [w for w in re.findall(r"[a-z0-9]+", m.group("x").lower())
-                 if w not in NUMBERS and not w.isdigit()]
-        word = re.match(r"[a-z]+", words[0]) if words else None
-        if word is None or word.group(0) in COMMON_WORDS or word.group(0) in GRAINS \
-                or word.group(0) in ("metric", "metrics", "number", "value"):
-            return None
-        dimension = snake(singular(word.group(0)))
+        return None
     counted = re.match(rf"{_N}\b", m.group("x"), re.IGNORECASE)
     # 'which', 'what of the', 'which three': the question word (and its count) ranks; 'which of
     # the three airports' asks one of a set of three, not three

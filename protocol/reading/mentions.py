@@ -34,12 +34,14 @@ from showwork.protocol.reading._words import (
 
 Kind = Literal["metric", "member", "dimension"]
 How = Literal["name", "label", "synonym", "previous_name", "member", "member_synonym", "said",
-              "abbreviation"]
+              "abbreviation", "counted"]
 """'said': a metric read from a sentence in other words than its entries (phrasings.py);
-'abbreviation': a metric's name or label abbreviated, or written out (`_abbreviations`)."""
+'abbreviation': a metric's name or label abbreviated, or written out (`_abbreviations`);
+'counted': a metric's name or label without the word that says it sums or counts
+(`_counted`)."""
 _KIND_RANK = {"metric": 0, "member": 1, "dimension": 2}
 _HOW_RANK = {"name": 0, "member": 0, "label": 1, "member_synonym": 1, "synonym": 2, "previous_name": 3,
-             "abbreviation": 3}
+             "abbreviation": 3, "counted": 3}
 
 
 @dataclass(frozen=True)
@@ -257,9 +259,42 @@ def _unabbreviated(text: str) -> str:
     return " ".join(_SHORT.get(w.lower(), w) for w in words)
 
 
+_TOTALLED = re.compile(r"^(?:total|sum|count|number|num|tot)(?:[\s_]+of)?[\s_]+(?P<rest>.+)$",
+                       re.IGNORECASE)
+_COUNTED = re.compile(r"^(?P<rest>.+?)[\s_]+(?:count|number)$", re.IGNORECASE)
+
+
+def _counted_forms(text: str) -> list[str]:
+    """The words a name says its metric sums or counts, without the word that says so:
+    'total_revenue' → 'revenue', 'Number of Orders' → 'orders', 'order_count' → 'orders'.
+
+    >>> _counted_forms("total_revenue"), _counted_forms("order_count"), _counted_forms("revenue")
+    (['revenue'], ['orders'], [])
+    """
+    spoken = text.replace("_", " ").strip()
+    if m := _TOTALLED.match(spoken):
+        return [m.group("rest")]
+    if m := _COUNTED.match(spoken):
+        return [plural(m.group("rest"))]
+    return []
+
+
+def _counted(key: tuple) -> list[_Phrase | None]:
+    """Each metric by what its name or label sums or counts ('revenue' for total_revenue,
+    'orders' for order_count), as people name a total, only where those words name exactly
+    one metric; an entry that spells them wins over this reading (the scanner's rank)."""
+    owners: dict[str, set[str]] = {}
+    for name, label, _synonyms, _previous in key:
+        for written in (name, re.sub(r"\s*\(.*?\)", "", label)):
+            for form in _counted_forms(written):
+                owners.setdefault(form.lower(), set()).add(name)
+    return [_phrase(form, "metric", next(iter(names)), None, "counted")
+            for form, names in owners.items() if len(names) == 1]
+
+
 @lru_cache(maxsize=16)
 def _metric_scanner(key: tuple) -> Scanner:
-    return Scanner([p for row in key for p in _metric_phrases(*row)])
+    return Scanner([p for row in key for p in _metric_phrases(*row)] + _counted(key))
 
 
 def metric_scanner(catalog: dict[str, Any]) -> Scanner:

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from gold_sql import evaluated
 
 from showwork.analyst.rules import RulesClient
 from showwork.harness.experiments.attempt import Question, run_attempt
-from showwork.harness.experiments.gold import evaluate, evaluate_table, is_correct
+from showwork.harness.experiments.gold import is_correct
 from showwork.protocol.switches import Protocol
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -291,20 +292,11 @@ ISSUE_15 = ["lookup-015", "lookup-016", "lookup-017", "compare-008", "breakdown-
             "series-001", "ranking-001"]
 
 
-def _gold(raw, gold: dict) -> dict:
-    out = dict(gold)
-    if gold.get("sql"):
-        out["value"] = evaluate(raw, gold["sql"])
-    if gold.get("table_sql"):
-        out["table"] = evaluate_table(raw, gold["table_sql"])
-    return out
-
-
 def _scored(layer, raw, question: dict) -> tuple[dict, dict, bool]:
     trace = _run(layer, question["text"])
     audit, answer = trace.served().audit, json.loads(trace.served().answer_raw)
     correct = audit["status"] == "answered" and is_correct(
-        audit["value"], audit["driver"], _gold(raw, question.get("gold") or {}),
+        audit["value"], audit["driver"], evaluated(raw, question.get("gold") or {}),
         values=answer["values"])
     return audit, answer, correct
 

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from gold_sql import resolved
 
 from showwork.analyst.rules import RulesClient
 from showwork.harness.experiments.attempt import Question, run_attempt
-from showwork.harness.experiments.gold import evaluate, evaluate_table, is_correct
+from showwork.harness.experiments.gold import is_correct
 from showwork.protocol.citations import parse_citation
 from showwork.protocol.switches import Protocol
 from showwork.semantic_layer import SemanticLayer
@@ -32,19 +33,6 @@ def _run(layer: SemanticLayer, text: str):
     return run_attempt(Question("t", text), RulesClient(), layer, Protocol.parse("claims"))
 
 
-def _gold(layer: SemanticLayer, gold: dict) -> dict:
-    cursor = layer.connection.cursor()
-    try:
-        out = dict(gold)
-        if gold.get("sql"):
-            out["value"] = evaluate(cursor, gold["sql"])
-        if gold.get("table_sql"):
-            out["table"] = evaluate_table(cursor, gold["table_sql"])
-        return out
-    finally:
-        cursor.close()
-
-
 @pytest.fixture(scope="module")
 def scored(shop) -> list[tuple[dict, dict, bool]]:
     """(question, served audit, correct) for every shop question."""
@@ -53,7 +41,7 @@ def scored(shop) -> list[tuple[dict, dict, bool]]:
         trace = _run(shop, q["text"])
         audit, answer = trace.served().audit, json.loads(trace.served().answer_raw)
         correct = audit["status"] == "answered" and is_correct(
-            audit["value"], audit["driver"], _gold(shop, q.get("gold") or {}),
+            audit["value"], audit["driver"], resolved(shop, q.get("gold") or {}),
             values=answer["values"])
         out.append((q, audit, correct))
     return out

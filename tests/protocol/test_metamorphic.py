@@ -37,6 +37,7 @@ DOMAINS = {  # name: (the fixture of its governed layer, its question files); on
                                   for n in ("", "_new", "_s8", "_s10", "_s11")]),
     "mf-tutorial": ("tutorial_layer", [ROOT / "conformance" / "questions" / f"mf_tutorial{n}.yaml"
                                        for n in ("", "_s11")]),
+    "metricflow-intro": ("intro_layer", [ROOT / "conformance" / "questions" / "intro_s12.yaml"]),
 }
 FILES = {name: files for name, (_fixture, files) in DOMAINS.items()}
 SAMPLE = 400
@@ -56,8 +57,12 @@ def texts(name: str) -> list[str]:
 def phrases(catalog: dict[str, Any]) -> list[str]:
     """Meaning-bearing phrases from the catalog: its dimensions with members, a member of
     each, and a day inside the metrics' coverage."""
-    dims = [(info.get("label") or d, info["members"]) for d, info in catalog["dimensions"].items()
-            if len(info.get("members") or []) >= 2 and "__" not in d][:4]
+    listed = [(d, info) for d, info in catalog["dimensions"].items()
+              if len(info.get("members") or []) >= 2]
+    # a dimension of the metrics' own rows, else (a project whose every dimension is reached
+    # through an entity: customer__first_name, order__status) those
+    own = [(d, info) for d, info in listed if "__" not in d] or listed
+    dims = [(info.get("label") or d, info["members"]) for d, info in own][:4]
     ends = [str((m.get("coverage") or {}).get("end")) for m in catalog["metrics"].values()
             if (m.get("coverage") or {}).get("end")]
     last = dt.date.fromisoformat(min(ends)) if ends else dt.date(2020, 12, 31)
@@ -138,9 +143,10 @@ def _repeats(text: str, mutant: str, catalog: dict[str, Any]) -> bool:
         return True  # 'by the end of Q3 2013, year-to-date': the running total already asked
     asked = set(asks.breakdown) | ({asks.ranking.dimension} if asks.ranking else set())
     said = re.match(r"\s+(?:per|for every|at each(?: of the \d+)?)\s+(.+?)s?[?.!]?$", added)
-    return said is not None and any(
-        said.group(1) in ((catalog["dimensions"].get(d) or {}).get("label") or d, d)
-        for d in asked if d)
+    # the words less a plural's 's' ('statu' of 'status?'): the name with it or without it
+    words = {said.group(1), said.group(1) + "s"} if said is not None else set()
+    return any(words & {(catalog["dimensions"].get(d) or {}).get("label") or d, d}
+               for d in asked if d)
 
 
 def _catalog(request: pytest.FixtureRequest, name: str) -> dict[str, Any]:
