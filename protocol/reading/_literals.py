@@ -120,9 +120,87 @@ def _part(op: Any, arg: Any) -> Needs:
 
 def search(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     """`pattern.search(text)`, not searched where it cannot match (`may_match`)."""
-    return pattern.search(text) if may_match(pattern, text) else None
+    return fit(pattern, text).search(text) if may_match(pattern, text) else None
 
 
 def finditer(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
     """`pattern.finditer(text)`, not searched where it cannot match (`may_match`)."""
-    return pattern.finditer(text) if may_match(pattern, text) else iter(())
+    return fit(pattern, text).finditer(text) if may_match(pattern, text) else iter(())
+
+
+_TWINS: dict[int, tuple[re.Pattern[str], re.Pattern[str]]] = {}
+"""Each pattern's ASCII twin (`ascii_twin`), by the pattern's id, as `_KNOWN` keeps needs."""
+_FOLDED = frozenset(map(ord, "\u0130\u0131\u017f\u212a"))
+"""The letters outside ASCII that IGNORECASE matches to an ASCII letter (`_FOLDS`)."""
+_UNICODE_SPACE = re.compile(r"[\x1c-\x1f]")
+"""The ASCII characters that are white space (`\\s`) to re only outside re.ASCII."""
+
+
+def ascii_twin(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """`pattern` compiled with re.ASCII, which matches as `pattern` does in a `plain` text (its
+    classes, `\\b`, `\\d`, `\\w` and cases all read ASCII there) and compares a character
+    without asking Unicode's tables (about a third less time per search); `pattern` itself
+    where its parse holds a letter IGNORECASE matches to an ASCII one (`_FOLDED`), which only
+    it would match, or where it cannot be compiled so."""
+    known = _TWINS.get(id(pattern))
+    if known is not None and known[0] is pattern:
+        return known[1]
+    twin = pattern
+    if not pattern.flags & re.ASCII and not _folds(pattern):
+        try:
+            twin = re.compile(pattern.pattern, (pattern.flags & ~re.UNICODE) | re.ASCII)
+        except (ValueError, re.error):  # an inline (?u)
+            twin = pattern
+    _TWINS[id(pattern)] = (pattern, twin)
+    return twin
+
+
+def _folds(pattern: re.Pattern[str]) -> bool:
+    """Whether the pattern's parse names a character of `_FOLDED` (as a literal, in a class or
+    a range); True where it cannot be parsed."""
+    try:
+        items = list(_parser.parse(pattern.pattern, pattern.flags).data)
+    except (ValueError, re.error):
+        return True
+    return _names_folded(items)
+
+
+def _names_folded(items: Any) -> bool:
+    """Whether a parse (a SubPattern, or a list or tuple of its items) names a character of
+    `_FOLDED`."""
+    for item in items:
+        op = item[0] if isinstance(item, tuple) and len(item) == 2 else None
+        if op is _c.LITERAL or op is _c.NOT_LITERAL:
+            found = item[1] in _FOLDED
+        elif op is _c.RANGE:
+            found = any(item[1][0] <= f <= item[1][1] for f in _FOLDED)
+        elif hasattr(item, "data"):
+            found = _names_folded(item.data)
+        else:
+            found = isinstance(item, (tuple, list)) and _names_folded(item)
+        if found:
+            return True
+    return False
+
+
+def plain(text: str) -> bool:
+    """Whether `text` is ASCII and holds none of the characters only Unicode's `\\s` reads as
+    white space: every pattern matches in it as its `ascii_twin` does."""
+    if not text.isascii():
+        return False
+    last = _PLAIN_LAST[0]
+    if last[0] is text:
+        return last[1]
+    found = _UNICODE_SPACE.search(text) is None
+    _PLAIN_LAST[0] = (text, found)
+    return found
+
+
+_PLAIN_LAST: list[tuple[str, bool]] = [("", True)]
+"""The ASCII text `plain` read last and its answer (one pair, replaced whole): the readers of
+one text ask in turn."""
+
+
+def fit(pattern: re.Pattern[str], text: str) -> re.Pattern[str]:
+    """The pattern to search `text` with: its `ascii_twin` where the text is `plain`."""
+    return ascii_twin(pattern) if plain(text) else pattern
