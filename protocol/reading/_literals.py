@@ -5,6 +5,10 @@ holds, lower-cased (`lowered`), none of the strings one of which every match hol
 read from the pattern's own parse, so no list of words is kept by hand beside it). A reader
 skips the search there; everywhere else it searches as before.
 
+`fit(pattern, text)` is the pattern to search a text with: in a `plain` text (ASCII but for
+marks such as '→', nothing only Unicode reads as white space) its `ascii_twin`, compiled with
+re.ASCII, which finds the same matches without asking Unicode's tables of each character.
+
 >>> may_match(re.compile(r"(?i)\\b(?:rose|fell)\\b"), "Revenue ROSE 4 %")
 True
 >>> may_match(re.compile(r"(?i)\\b(?:rose|fell)\\b"), "Revenue was 4,120")
@@ -184,21 +188,29 @@ def _names_folded(items: Any) -> bool:
 
 
 def plain(text: str) -> bool:
-    """Whether `text` is ASCII and holds none of the characters only Unicode's `\\s` reads as
-    white space: every pattern matches in it as its `ascii_twin` does."""
-    if not text.isascii():
-        return False
+    """Whether every pattern matches in `text` as its `ascii_twin` does: each character is
+    ASCII, or a mark no class, `\\b` or case reads ('→', '—', '≈', '’': not a letter or digit
+    of any script, not white space, without a case), and none is one of the ASCII characters
+    only Unicode's `\\s` reads as white space (\\x1c to \\x1f)."""
     last = _PLAIN_LAST[0]
     if last[0] is text:
         return last[1]
-    found = _UNICODE_SPACE.search(text) is None
+    found = _UNICODE_SPACE.search(text) is None and (text.isascii() or all(
+        c.isascii() or _mark(c) for c in text))
     _PLAIN_LAST[0] = (text, found)
     return found
 
 
+def _mark(c: str) -> bool:
+    """A character outside ASCII that re reads alike with re.ASCII and without: no letter,
+    digit or number of any script (`\\w`, `\\d`, `\\b`), no white space (`\\s`), no case
+    (IGNORECASE: the letters folded onto ASCII are letters)."""
+    return not (c.isalnum() or c.isspace()) and c.lower() == c and c.upper() == c
+
+
 _PLAIN_LAST: list[tuple[str, bool]] = [("", True)]
-"""The ASCII text `plain` read last and its answer (one pair, replaced whole): the readers of
-one text ask in turn."""
+"""The text `plain` read last and its answer (one pair, replaced whole): the readers of one
+text ask in turn."""
 
 
 def fit(pattern: re.Pattern[str], text: str) -> re.Pattern[str]:

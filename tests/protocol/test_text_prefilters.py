@@ -267,13 +267,15 @@ def test_a_pattern_s_ascii_twin_matches_as_it_does_in_plain_texts() -> None:
     """`_literals.ascii_twin` (the pattern compiled with re.ASCII, searched in a `plain` text)
     finds the very matches of the pattern, groups and all, for every module pattern of the
     audit and the readers over the plain golden and mask texts and texts built from each
-    pattern's needs (in any case); a text outside ASCII or with a character only Unicode's
-    `\\s` reads as white space is not plain, and a pattern naming a letter IGNORECASE folds
-    onto ASCII keeps no twin."""
+    pattern's needs (in any case, and with marks outside ASCII: '→', '—'); a text with a
+    letter, digit or white space outside ASCII or a character only Unicode's `\\s` reads as
+    white space is not plain, and a pattern naming a letter IGNORECASE folds onto ASCII keeps
+    no twin."""
     patterns = _module_patterns()
     texts = [t for t in golden_texts() + _mask_texts() + [
         s for p in patterns for w in sorted(_literals.needs(p) or ())[:3]
-        for s in (f"Orders {w} 4 % in 2019", w.upper(), f"{w}\t{w.title()}_2")]
+        for s in (f"Orders {w} 4 % in 2019", w.upper(), f"{w}\t{w.title()}_2",
+                  f"{w}→{w.upper()} — 2,616 ≈ {w}’s")]
         if _literals.plain(t)]
     assert len(texts) > 2_000
     twins = [(p, _literals.ascii_twin(p)) for p in patterns]
@@ -285,8 +287,11 @@ def test_a_pattern_s_ascii_twin_matches_as_it_does_in_plain_texts() -> None:
             assert got == _matches(pattern, text), (pattern.pattern, text)
             found += len(got)
     assert found > 10_000, found
-    assert not _literals.plain("a\x1cb") and not _literals.plain("Orders 2,616 → 2,093")
     assert _literals.plain("Orders rose 4.2 %\n\t(1,204)")
+    assert _literals.plain("Orders 2,616 → 2,093 — about ≈ 20 % of Q1’s")
+    assert sum(not t.isascii() for t in texts) > 50  # marks outside ASCII are plain
+    for odd in ("a\x1cb", "café", "a\u00a0b", "ſum", "\u212a 5", "\u0663 orders", "f\u0130scal"):
+        assert not _literals.plain(odd), odd
     spaced = re.compile(r"a\sb")
     assert spaced.search("a\x1cb") and not _literals.ascii_twin(spaced).search("a\x1cb")
     for folded in (r"(?i)\bſum", r"(?i)[^\u212a]", r"(?i)f[\u0100-\u0200]scal", r"(?u)x"):
@@ -297,13 +302,14 @@ def test_a_pattern_s_ascii_twin_matches_as_it_does_in_plain_texts() -> None:
 
 @pytest.mark.slow
 def test_a_twin_matches_as_its_pattern_in_any_plain_text() -> None:
-    """For plain text drawn at random (ASCII letters, digits, punctuation and white space)
-    and text each module pattern matches (hypothesis's `from_regex`, kept where plain), a
-    pattern and its ASCII twin find the same matches."""
+    """For plain text drawn at random (ASCII letters, digits, punctuation, white space and
+    marks outside ASCII) and text each module pattern matches (hypothesis's `from_regex`, kept
+    where plain), a pattern and its ASCII twin find the same matches."""
     patterns = _module_patterns()
     ascii_text = st.text(st.characters(min_codepoint=9, max_codepoint=126,
                                        blacklist_characters="\x0e\x0f\x10\x11\x12\x13\x14\x15"
-                                       "\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f"), max_size=60)
+                                       "\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f")
+                         | st.sampled_from("→—–≈’€£±×÷·…“”"), max_size=60)
 
     @settings(max_examples=8, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
