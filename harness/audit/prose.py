@@ -55,6 +55,7 @@ from showwork.harness.audit.steps import emits
 from showwork.harness.audit.types import Finding
 from showwork.protocol.numbers import ReadNumber, claims_in, from_value, say, unasked
 from showwork.protocol.reading import Mention, PeriodMention
+from showwork.protocol.reading._literals import fit
 
 PROSE = "answer"
 """The claim id findings on the prose carry."""
@@ -207,7 +208,7 @@ def _subjects(text: str, sentences: list[tuple[int, int]], metrics: tuple[Mentio
     follows the word (the change is the answer's: 'Active users, not days per user, drove the
     fall') or the one that follows is the prose's first (its headline metric). An unhedged
     sentence only; 'X led to Y' of another Y is a chain, not the answer's cause."""
-    if not metrics or _DROVE.search(text) is None:
+    if not metrics or fit(_DROVE, text).search(text) is None:
         return frozenset()
     out: set[int] = set()
     for start, end in sentences:
@@ -231,7 +232,7 @@ def led_before(text: str, at: int) -> tuple[int, re.Match[str]] | None:
     """'most of all for', 'led by', … right before the member named at `at`: where the words
     start in `text`, and their match; None when none is there."""
     base = max(0, at - 60)
-    found = _LED.search(text[base:at])
+    found = fit(_LED, text).search(text[base:at])
     return None if found is None else (base + found.start(), found)
 
 

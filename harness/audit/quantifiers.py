@@ -31,6 +31,7 @@ from showwork.protocol.numbers import (
     near,
 )
 from showwork.protocol.reading import find_mentions
+from showwork.protocol.reading._literals import fit
 
 if TYPE_CHECKING:
     from showwork.harness.audit.context import AnswerContext, Cited
@@ -138,9 +139,11 @@ def read_quantified(ctx: AnswerContext, text: str) -> list[Quantified]:
     groups = _breakdowns(ctx)
     if not groups:
         return []
-    found = list(_quantified(ctx, text, groups)) if _QUANTIFIER.search(text) else []
-    counted = list(_counted_periods(ctx, text, groups)) if _IN_PERIODS.search(text) else []
-    counted += list(_counted_members(ctx, text, groups)) if _K_OF_M.search(text) else []
+    found = list(_quantified(ctx, text, groups)) if fit(_QUANTIFIER, text).search(text) else []
+    counted = list(_counted_periods(ctx, text, groups)) if fit(_IN_PERIODS, text).search(text) \
+        else []
+    counted += list(_counted_members(ctx, text, groups)) if fit(_K_OF_M, text).search(text) \
+        else []
     return found + list(_named_bounds(ctx, text, groups)) + counted
 
 

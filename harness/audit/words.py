@@ -89,7 +89,7 @@ from showwork.protocol.numbers import (
 )
 from showwork.protocol.periods import period_words
 from showwork.protocol.reading import Mention, find_mentions
-from showwork.protocol.reading._literals import may_match
+from showwork.protocol.reading._literals import fit, may_match
 from showwork.protocol.reading.filters import exclusions
 
 if TYPE_CHECKING:
@@ -228,7 +228,7 @@ def _found(text: str, ctx: AnswerContext, pattern: re.Pattern[str]) -> tuple[re.
     memo: _Memo = ctx.index_.read("found", text, _memo)
     kept = memo.get(id(pattern))
     if kept is None or kept[0] is not pattern:  # searched only where it may match
-        got = tuple(pattern.finditer(text)) if may_match(pattern, text) else ()
+        got = tuple(fit(pattern, text).finditer(text)) if may_match(pattern, text) else ()
         memo[id(pattern)] = (pattern, got)
         return got
     return kept[1]
@@ -271,7 +271,7 @@ def _stated_as(text: str, end: int) -> re.Match[str] | None:
             start -= 1
     else:
         start = 0
-    return _STATED_AS.search(text, start, end)
+    return fit(_STATED_AS, text).search(text, start, end)
 
 
 def _parts(text: str, ctx: AnswerContext) -> Iterable[Span]:

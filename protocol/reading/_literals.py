@@ -5,6 +5,10 @@ holds, lower-cased (`lowered`), none of the strings one of which every match hol
 read from the pattern's own parse, so no list of words is kept by hand beside it). A reader
 skips the search there; everywhere else it searches as before.
 
+`fit(pattern, text)` is the pattern to search a text with: in a `plain` text (ASCII but for
+marks such as '→', nothing only Unicode reads as white space) its `ascii_twin`, compiled with
+re.ASCII, which finds the same matches without asking Unicode's tables of each character.
+
 >>> may_match(re.compile(r"(?i)\\b(?:rose|fell)\\b"), "Revenue ROSE 4 %")
 True
 >>> may_match(re.compile(r"(?i)\\b(?:rose|fell)\\b"), "Revenue was 4,120")
@@ -120,9 +124,95 @@ def _part(op: Any, arg: Any) -> Needs:
 
 def search(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     """`pattern.search(text)`, not searched where it cannot match (`may_match`)."""
-    return pattern.search(text) if may_match(pattern, text) else None
+    return fit(pattern, text).search(text) if may_match(pattern, text) else None
 
 
 def finditer(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
     """`pattern.finditer(text)`, not searched where it cannot match (`may_match`)."""
-    return pattern.finditer(text) if may_match(pattern, text) else iter(())
+    return fit(pattern, text).finditer(text) if may_match(pattern, text) else iter(())
+
+
+_TWINS: dict[int, tuple[re.Pattern[str], re.Pattern[str]]] = {}
+"""Each pattern's ASCII twin (`ascii_twin`), by the pattern's id, as `_KNOWN` keeps needs."""
+_FOLDED = frozenset(map(ord, "\u0130\u0131\u017f\u212a"))
+"""The letters outside ASCII that IGNORECASE matches to an ASCII letter (`_FOLDS`)."""
+_UNICODE_SPACE = re.compile(r"[\x1c-\x1f]")
+"""The ASCII characters that are white space (`\\s`) to re only outside re.ASCII."""
+
+
+def ascii_twin(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """`pattern` compiled with re.ASCII, which matches as `pattern` does in a `plain` text (its
+    classes, `\\b`, `\\d`, `\\w` and cases all read ASCII there) and compares a character
+    without asking Unicode's tables (about a third less time per search); `pattern` itself
+    where its parse holds a letter IGNORECASE matches to an ASCII one (`_FOLDED`), which only
+    it would match, or where it cannot be compiled so."""
+    known = _TWINS.get(id(pattern))
+    if known is not None and known[0] is pattern:
+        return known[1]
+    twin = pattern
+    if not pattern.flags & re.ASCII and not _folds(pattern):
+        try:
+            twin = re.compile(pattern.pattern, (pattern.flags & ~re.UNICODE) | re.ASCII)
+        except (ValueError, re.error):  # an inline (?u)
+            twin = pattern
+    _TWINS[id(pattern)] = (pattern, twin)
+    return twin
+
+
+def _folds(pattern: re.Pattern[str]) -> bool:
+    """Whether the pattern's parse names a character of `_FOLDED` (as a literal, in a class or
+    a range); True where it cannot be parsed."""
+    try:
+        items = list(_parser.parse(pattern.pattern, pattern.flags).data)
+    except (ValueError, re.error):
+        return True
+    return _names_folded(items)
+
+
+def _names_folded(items: Any) -> bool:
+    """Whether a parse (a SubPattern, or a list or tuple of its items) names a character of
+    `_FOLDED`."""
+    for item in items:
+        op = item[0] if isinstance(item, tuple) and len(item) == 2 else None
+        if op is _c.LITERAL or op is _c.NOT_LITERAL:
+            found = item[1] in _FOLDED
+        elif op is _c.RANGE:
+            found = any(item[1][0] <= f <= item[1][1] for f in _FOLDED)
+        elif hasattr(item, "data"):
+            found = _names_folded(item.data)
+        else:
+            found = isinstance(item, (tuple, list)) and _names_folded(item)
+        if found:
+            return True
+    return False
+
+
+def plain(text: str) -> bool:
+    """Whether every pattern matches in `text` as its `ascii_twin` does: each character is
+    ASCII, or a mark no class, `\\b` or case reads ('→', '—', '≈', '’': not a letter or digit
+    of any script, not white space, without a case), and none is one of the ASCII characters
+    only Unicode's `\\s` reads as white space (\\x1c to \\x1f)."""
+    last = _PLAIN_LAST[0]
+    if last[0] is text:
+        return last[1]
+    found = _UNICODE_SPACE.search(text) is None and (text.isascii() or all(
+        c.isascii() or _mark(c) for c in text))
+    _PLAIN_LAST[0] = (text, found)
+    return found
+
+
+def _mark(c: str) -> bool:
+    """A character outside ASCII that re reads alike with re.ASCII and without: no letter,
+    digit or number of any script (`\\w`, `\\d`, `\\b`), no white space (`\\s`), no case
+    (IGNORECASE: the letters folded onto ASCII are letters)."""
+    return not (c.isalnum() or c.isspace()) and c.lower() == c and c.upper() == c
+
+
+_PLAIN_LAST: list[tuple[str, bool]] = [("", True)]
+"""The text `plain` read last and its answer (one pair, replaced whole): the readers of one
+text ask in turn."""
+
+
+def fit(pattern: re.Pattern[str], text: str) -> re.Pattern[str]:
+    """The pattern to search `text` with: its `ascii_twin` where the text is `plain`."""
+    return ascii_twin(pattern) if plain(text) else pattern

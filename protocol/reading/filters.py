@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from itertools import groupby
 
+from showwork.protocol.reading._literals import fit
 from showwork.protocol.reading._words import Span, may_hold
 from showwork.protocol.reading.mentions import Mention
 
@@ -65,8 +66,8 @@ def exclusions(text: str, mentions: list[Mention]
         span = group[0].span
         start = _before_dimension(text, span[0], dims, group[0].name)
         before = text[:start]
-        cue = (_EXCLUDE.search(before) or _ahead(before) or _ALL_BUT.search(before)) if cued \
-            else None
+        cue = (fit(_EXCLUDE, text).search(before) or _ahead(before)
+               or fit(_ALL_BUT, text).search(before)) if cued else None
         chained = last_out is not None and _ALSO.fullmatch(text[last_out:start]) is not None
         if cue is not None or chained:
             out += group

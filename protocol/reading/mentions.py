@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
+from showwork.protocol.reading._literals import fit
 from showwork.protocol.reading._words import (
     HEAD,
     SEP,
@@ -173,7 +174,7 @@ class _Table:
             scanned = lowered
         if regex is None:
             return []
-        return [(m.span(), self._owners(m.group(0))) for m in regex.finditer(scanned)]
+        return [(m.span(), self._owners(m.group(0))) for m in fit(regex, scanned).finditer(scanned)]
 
     def _owners(self, said: str) -> list[_Phrase]:
         """The phrases the words match: as written, else without the articles a name of three

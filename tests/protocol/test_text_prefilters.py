@@ -257,3 +257,67 @@ def test_texts_outside_ascii_are_prefiltered_as_re_folds_them() -> None:
     assert not _literals.may_match(re.compile(r"(?i)\b(?:rose|fell)\b"), arrow)
     assert _literals.may_match(re.compile(r"(?i)\bis\b"), "it \u0130S → 4")
     assert not numbers._wordy(arrow) and numbers._wordy("2.5 → 3 percent")
+
+
+def _matches(pattern: re.Pattern[str], text: str) -> list[object]:
+    return [(m.span(), m.groups(), m.groupdict()) for m in pattern.finditer(text)]
+
+
+def test_a_pattern_s_ascii_twin_matches_as_it_does_in_plain_texts() -> None:
+    """`_literals.ascii_twin` (the pattern compiled with re.ASCII, searched in a `plain` text)
+    finds the very matches of the pattern, groups and all, for every module pattern of the
+    audit and the readers over the plain golden and mask texts and texts built from each
+    pattern's needs (in any case, and with marks outside ASCII: '→', '—'); a text with a
+    letter, digit or white space outside ASCII or a character only Unicode's `\\s` reads as
+    white space is not plain, and a pattern naming a letter IGNORECASE folds onto ASCII keeps
+    no twin."""
+    patterns = _module_patterns()
+    texts = [t for t in golden_texts() + _mask_texts() + [
+        s for p in patterns for w in sorted(_literals.needs(p) or ())[:3]
+        for s in (f"Orders {w} 4 % in 2019", w.upper(), f"{w}\t{w.title()}_2",
+                  f"{w}→{w.upper()} — 2,616 ≈ {w}’s")]
+        if _literals.plain(t)]
+    assert len(texts) > 2_000
+    twins = [(p, _literals.ascii_twin(p)) for p in patterns]
+    assert sum(t is not p for p, t in twins) > 150
+    found = 0
+    for pattern, twin in twins:
+        for text in texts:
+            got = _matches(twin, text)
+            assert got == _matches(pattern, text), (pattern.pattern, text)
+            found += len(got)
+    assert found > 10_000, found
+    assert _literals.plain("Orders rose 4.2 %\n\t(1,204)")
+    assert _literals.plain("Orders 2,616 → 2,093 — about ≈ 20 % of Q1’s")
+    assert sum(not t.isascii() for t in texts) > 50  # marks outside ASCII are plain
+    for odd in ("a\x1cb", "café", "a\u00a0b", "ſum", "\u212a 5", "\u0663 orders", "f\u0130scal"):
+        assert not _literals.plain(odd), odd
+    spaced = re.compile(r"a\sb")
+    assert spaced.search("a\x1cb") and not _literals.ascii_twin(spaced).search("a\x1cb")
+    for folded in (r"(?i)\bſum", r"(?i)[^\u212a]", r"(?i)f[\u0100-\u0200]scal", r"(?u)x"):
+        pattern = re.compile(folded)
+        assert _literals.ascii_twin(pattern) is pattern
+    assert _literals.fit(spaced, "a\x1cb") is spaced
+
+
+@pytest.mark.slow
+def test_a_twin_matches_as_its_pattern_in_any_plain_text() -> None:
+    """For plain text drawn at random (ASCII letters, digits, punctuation, white space and
+    marks outside ASCII) and text each module pattern matches (hypothesis's `from_regex`, kept
+    where plain), a pattern and its ASCII twin find the same matches."""
+    patterns = _module_patterns()
+    ascii_text = st.text(st.characters(min_codepoint=9, max_codepoint=126,
+                                       blacklist_characters="\x0e\x0f\x10\x11\x12\x13\x14\x15"
+                                       "\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f")
+                         | st.sampled_from("→—–≈’€£±×÷·…“”"), max_size=60)
+
+    @settings(max_examples=8, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(data=st.data())
+    def same(pattern: re.Pattern[str], data) -> None:
+        for text in (data.draw(ascii_text), data.draw(st.from_regex(pattern))):
+            if _literals.plain(text):
+                assert _matches(_literals.ascii_twin(pattern), text) == _matches(pattern, text)
+
+    for pattern in patterns:
+        same(pattern)
