@@ -197,7 +197,7 @@ def generate_world(rng: random.Random, index: int) -> World:
     dims += [("fact__channel", "channel"), ("fact__big", "case")]
     members["fact__channel"] = ["web", "store"]
     members["fact__big"] = ["big", "small"]
-    measures = [
+    measures: list[dict[str, Any]] = [
         {"name": "amount_sum", "agg": "sum", "expr": "amount"},
         {"name": "rows_count", "agg": "count", "expr": "f_id"},
         {"name": "qty_count", "agg": "count", "expr": "amount"},
@@ -790,7 +790,7 @@ def _range_where(rng: random.Random, world: World, null: bool) -> str:
     choice = rng.choice(["time", "time", "entity", "categorical"])
     op = rng.choice(["<", "<=", ">", ">=", "BETWEEN", "NOT BETWEEN"])
     if choice == "entity" and entities:
-        ref, lo, hi = f"Entity('{entities[0]}')", rng.randint(1, 6), rng.randint(6, 12)
+        ref, lo, hi = f"Entity('{entities[0]}')", str(rng.randint(1, 6)), str(rng.randint(6, 12))
     elif choice == "categorical":
         ref, lo, hi = _ref(rng.choice(categorical + ["fact__channel"])), "'g'", "'t'"
     else:
