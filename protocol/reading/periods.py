@@ -327,6 +327,8 @@ def _preceded(m: re.Match[str]) -> bool:
         return True  # 'in July or August': the second of two months set side by side
     if _RANGE_ON.match(m.string, m.end()) is not None:
         return True  # 'January to June 2019': the range's first month
+    if _RANGE_OFF.search(m.string, 0, m.start()) is not None:
+        return True  # 'April–June': the range's last month, after a dash
     if m.group(0)[:1].isupper() and not m.string[:m.start()].rstrip()[-1:].isalnum() \
             and _SUBJECT.match(m.string, m.end()) is not None:
         return True  # 'February was the quietest month': a sentence's subject
@@ -337,6 +339,7 @@ _SET_AGAINST = re.compile(rf"\s*(?:versus|vs\.?|compared (?:with|to)|against)\s+
                           re.IGNORECASE)
 """A period set against another: 'June versus May', '1988 versus 1982'."""
 _RANGE_ON = re.compile(rf"{_TO}(?:{MONTH_RE})\b", re.IGNORECASE)
+_RANGE_OFF = re.compile(rf"\b(?:{MONTH_RE}){_TO}$", re.IGNORECASE)
 _SUBJECT = re.compile(r"\s+(?:was|were|had|saw|brought|showed|added|gained|lost|rose|fell|grew|"
                       r"dropped|jumped|climbed|slipped|dipped|took|topped|led|trailed|beat|"
                       r"ended|closed|posted|recorded|accounted|came|made|drew|sold|flew|"

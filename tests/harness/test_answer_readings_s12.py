@@ -116,3 +116,18 @@ def test_the_whole_a_cited_share_is_of(request, domain, fixture, qid):
     assert report.decision == "serve_with_caveats", (honest, report.not_checked)
     assert f"{whole:,.0f}" in " ".join(report.not_checked)  # derived, not read: shown unchecked
     assert appended(case, lie).decision == "withhold", lie
+
+
+QUARTERS = [("flights", "flights_layer", "level-009"), ("shop", "shop_layer", "lookup-018")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), QUARTERS)
+def test_a_quarter_written_as_a_dashed_month_range(request, domain, fixture, qid):
+    """'in April–June' of a value cited for Q2: the dash's second month was not read, so
+    'April' alone was a window no claim cites."""
+    case = _case(request, fixture, domain, qid)
+    assert "Q2" in case.answer["answer"], case.answer["answer"]
+    honest, lie = "That covers April–June.", "That covers January–March."
+    assert "mislabelled_window" not in _codes(appended(case, honest)), honest
+    assert appended(case, honest).decision != "withhold", honest
+    assert appended(case, lie).decision == "withhold", lie

@@ -81,7 +81,7 @@ honest rewrites still withheld are named below, each with why.
   triple any other month', 'slipped back', causes the data does not hold), written before any
   of session 12's audit changes. On 7a55d9d the audit raised on one edit (below); with that
   mended, 1 lie served clean (below), 20 honest rewrites withheld; at the end of session 12,
-  10."""
+  8."""
 
 from __future__ import annotations
 
@@ -202,11 +202,6 @@ BATCHES: dict[str, dict[str, Any]] = {
                                        "change, so it reads as the level 3.6 %, rounded",
         },
         "still_withheld": {
-            ("flights", "level-009", "apr_jun"): "'in April–June' without a year: the reader "
-                                       "reads a range of months only with its year ('April–June "
-                                       "2013'), so 'April' alone is a window no claim cites",
-            ("flights", "level-009", "under_700"): "'short of 700' is no bound the number "
-                                       "reader knows ('shy of', 'under' are)",
             ("flights", "level-019", "per_day"): "'departures' names another metric "
                                        "(departed_flights: a cancelled flight never departs), "
                                        "so the edit is not honest as written",

@@ -150,3 +150,18 @@ class TestAMetricOverItself:
     def test_the_demo_keeps_two_metrics_over_each_other(self, layer) -> None:
         reading = read_text("value moments per new user in the week of 2026-03-02", layer.catalog())
         assert reading.unread == []
+
+
+class TestAMonthRangeWithADash:
+    """'April–June' without a year: a bare month is read after a preposition, and the month
+    after a dash now counts as after one, so the range is one period of three months (the lead's
+    held-out edit 'reached 669 in April–June' read 'April' alone and withheld it)."""
+
+    def test_flights_and_the_shop(self, flights_layer, shop_layer) -> None:
+        for layer, year in ((flights_layer, 2013), (shop_layer, 2019)):
+            catalog = layer.catalog()
+            for text in ("How many orders were there in April–June?", "Flights in April-June"):
+                reading = read_text(text, catalog)
+                assert _days(reading) == [(dt.date(year, 4, 1), dt.date(year, 6, 30))], text
+            reading = read_text("Flights in Jan–Mar", catalog)
+            assert _days(reading) == [(dt.date(year, 1, 1), dt.date(year, 3, 31))]
