@@ -35,7 +35,7 @@ import datetime as dt
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from showwork.harness.audit.gaps import _POINTS
 from showwork.harness.audit.numbers import Support, Supports, answer_checker, money_fits, money_of
@@ -215,7 +215,7 @@ def _complements(ctx: AnswerContext) -> tuple[list[Support], list[Support]]:
                 rest.append(Support(100 - float(c.value), "percent", f"100 − {c.text}", None,
                                     "-", derived=True))
             part = (c.row.values.get(c.citation.metric) or {}).get("value")
-            if isinstance(part, (int, float)) and _number(part) and 0 < share <= 1:
+            if _number(part) and 0 < share <= 1:
                 wholes.append(Support(float(part) / share, "number", f"value ÷ {c.text}", None,
                                       money_of("value", c.citation.metric, ctx.catalog),
                                       derived=True))
@@ -324,5 +324,5 @@ def _ratios(a: float, b: float, where: str) -> list[Support]:
             Support(ratio * 100, "percent", where, None, "-", derived=True)]
 
 
-def _number(value: object) -> bool:
+def _number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)

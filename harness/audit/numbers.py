@@ -613,10 +613,8 @@ def check_answer_numbers(ctx: AnswerContext) -> list[Defect]:
         return []  # no claim graph: nothing to hold the prose to (not measurable)
     supported = answer_checker(ctx)
     supports = supported.items
-    prose = unlabelled(ctx.answer.answer, _read(ctx, ctx.answer.answer), supports, ctx.catalog)
-    held, false = derived(ctx)
-    prose = tuple(n for n in prose if (n.start, n.end) not in held)
-    left = unsupported(prose, ctx.question or "", supported)
+    prose, left = _prose_left(ctx)
+    _, false = derived(ctx)  # read once per answer: _prose_left's
     guessed = guessed_numbers(ctx, left)
     found = [_prose_defect(n, supports) for n in left if (n.start, n.end) not in guessed] + false
     found += [_unnamed_defect(n, supported) for n in _of_unnamed(ctx, prose, supported)]
