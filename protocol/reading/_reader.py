@@ -164,7 +164,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                       + _unit_total(text, catalog, mentions), key=lambda m: m.span)
     mentions = sorted(mentions + _verb_named(text, catalog, mentions), key=lambda m: m.span)
     mentions = restate(text, mentions, catalog, [p.span for p in named.found])
-    named = _of_all_the_data(text, named, mentions, catalog)
+    named, of_all = _of_all_the_data(text, named, mentions, catalog)
     mentions = _heads(text, _ratio_of_share(text, mentions, catalog, named.found), catalog)
     mentions, negated = _negated(text, mentions, catalog)
     mentions, things = _member_things(text, mentions, catalog)
@@ -250,7 +250,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
                    periods.found, asks, tuple(gaps), tuple(sorted(spans, key=lambda s: s.span)),
                    unread, tuple(ranges), tuple(excluded),
-                   (*notes, *to_as_of, *place_notes(by_kind["member"], catalog, asked), *split),
+                   (*notes, *of_all, *to_as_of, *place_notes(by_kind["member"], catalog, asked), *split),
                    prefix_doubts([*by_kind["member"], *excluded], catalog, asked)
                    + _day_parts(ranges) + _said_as_verb(text, mentions))
 
@@ -720,29 +720,32 @@ _OF_ALL = re.compile(r"(?:\b(?:share|fraction|percentage|proportion|percent|port
 
 
 def _of_all_the_data(text: str, named: Periods, mentions: list[Mention],
-                     catalog: dict[str, Any]) -> Periods:
+                     catalog: dict[str, Any]) -> tuple[Periods, tuple[str, ...]]:
     """'What fraction of all alterations happened in the week of March 21': 'all' of the metric
     named right after a share's 'of', with one other period named, is the whole of the
     metric's data (its covered range, read as a period on 'all'), the whole the period named
     is a part of, as 'the year's' names the year (part_periods.py): never the rate of the
-    period named, nor a share refused for want of a member."""
+    period named, nor a share refused for want of a member. Read as says which days."""
     if len(named.found) != 1:
-        return named
+        return named, ()
     (other,) = named.found
     for said in _OF_ALL.finditer(text):
         metric = next((m for m in mentions if m.kind == "metric" and m.span[0] == said.end()), None)
-        info = ((catalog.get("metrics") or {}).get(metric.name) or {}) if metric else {}
-        covered = info.get("coverage") or {}
+        if metric is None:
+            continue
+        covered = ((catalog.get("metrics") or {}).get(metric.name) or {}).get("coverage") or {}
         if not covered.get("start") or not covered.get("end"):
             continue
         whole = Period(dt.date.fromisoformat(str(covered["start"])[:10]),
                        dt.date.fromisoformat(str(covered["end"])[:10]), "range")
-        if part_and_whole([other, PeriodMention(whole, "all", said.span("all"))]) is None:
-            continue
+        if (other.period.start, other.period.end) == (whole.start, whole.end) or \
+                part_and_whole([other, PeriodMention(whole, "all", said.span("all"))]) is None:
+            continue  # 'of all flights in 2013', the data's one year: that year is the whole
         found = sorted((other, PeriodMention(whole, said.group("all"), said.span("all"))),
                        key=lambda p: p.span)
-        return Periods(tuple(found), named.compare, named.problems)
-    return named
+        note = f"'{said.group('all')}' read as all the data of {metric.name}, {whole}"
+        return Periods(tuple(found), named.compare, named.problems), (note,)
+    return named, ()
 
 
 def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any],

@@ -26,7 +26,9 @@ FILES = {
     # 'revenue' and 'orders' named neither); 0.88 before session 13 ('pending return',
     # 'returned or pending return', the share of a year the data ends inside)
     "tutorial": (ROOT / "conformance" / "questions" / "mf_tutorial_s11.yaml", "tutorial_layer",
-                 45, 0.828),  # 0.814 before session 13: 'the last 7 days' left out 4 April
+                 45, 0.842),
+    # 0.814 before session 13 (1 wrong served clean: 'the last 7 days' left out 4 April, the
+    # as-of day the data covers; 'of all alterations' refused)
     "shop": (ROOT / "examples" / "shop" / "questions_s11.yaml", "shop_layer", 40, 0.937),
     "flights": (ROOT / "examples" / "flights" / "questions_s11.yaml", "flights_layer", 45, 0.957),
 }

@@ -105,6 +105,8 @@ class TestAShareOfAllTheData:
         assert reading.metric_names() == ["alterations"] and reading.unread == []
         assert _days(reading) == [(dt.date(2022, 3, 7), dt.date(2022, 4, 4)),
                                   (dt.date(2022, 3, 21), dt.date(2022, 3, 27))]
+        assert "'all' read as all the data of alterations, 2022-03-07..2022-04-04" in \
+            read_as_line(reading)
 
     def test_flights(self, flights_layer) -> None:
         catalog = flights_layer.catalog()
@@ -114,3 +116,6 @@ class TestAShareOfAllTheData:
                                   (dt.date(2013, 2, 1), dt.date(2013, 2, 28))]
         rate = read_text("What share of flights were cancelled in February 2013?", catalog)
         assert rate.metric_names() == ["cancellation_rate"]  # no 'all': the rate, as before
+        # the period named is all the data (2013): no part, the share of a member as before
+        whole = read_text("What share of all flights in 2013 did United Air Lines operate?", catalog)
+        assert _days(whole) == [(dt.date(2013, 1, 1), dt.date(2013, 12, 31))]
