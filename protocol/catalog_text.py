@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from showwork.protocol.reading._literals import may_match
 from showwork.protocol.reading.asks import FALL, RISE
 from showwork.protocol.reading.mentions import metric_scanner
 
@@ -48,7 +49,9 @@ def direction(text: str) -> int:
 
 
 def says_period_total(text: str) -> bool:
-    return bool(PERIOD_TOTAL.search(text.lower()))
+    # prefiltered on the text's lower case as IGNORECASE reads it (`lowered`): a word of
+    # `PERIOD_TOTAL` in `text.lower()` is in it too
+    return may_match(PERIOD_TOTAL, text) and PERIOD_TOTAL.search(text.lower()) is not None
 
 
 MAX_MEMBERS_LISTED = 30

@@ -56,7 +56,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from showwork.protocol.catalog_text import FALL, RISE
-from showwork.protocol.reading._literals import ascii_twin, fit, lowered, plain
+from showwork.protocol.reading._literals import ascii_twin, fit, lowered, plain, search
 
 Kind = Literal["number", "percent", "fraction"]
 """A value's units. `number`: a count, amount or level in its own units (a `value`, `previous`
@@ -508,7 +508,7 @@ def _read_candidates(text: str) -> Iterator[ReadNumber]:
         masked = _masked_spans(text) if masked is None else masked
         if not _overlaps(masked, m.start("core"), m.end("core")):
             found.append(_record(text, m))
-    if len(found) > 1 and _BETWEEN_HINT.search(text) is not None:
+    if len(found) > 1 and search(_BETWEEN_HINT, text) is not None:
         found = _ranges(text, found)
     if " in " in text and (ones := list(_one_in(text))):  # 'one order in 28': a share
         found = sorted([f for f in found if not any(o.start <= f.start and f.end <= o.end

@@ -24,6 +24,7 @@ from showwork.harness.audit.pairs import _COMPARATIVE
 from showwork.harness.audit.quantifiers import _SENTENCE, _TIME_KEYS, _breakdowns
 from showwork.harness.audit.types import Finding
 from showwork.protocol.reading import find_mentions
+from showwork.protocol.reading._literals import search
 from showwork.protocol.reading.periods import NUMBERS as NUMBERS_WORDS
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ class Combined:
 
 def read_combined(ctx: AnswerContext, text: str) -> list[Combined]:
     """Every comparison of one row with the sum of others in the prose."""
-    if text != ctx.answer.answer or _COMBINED.search(text) is None:
+    if text != ctx.answer.answer or search(_COMBINED, text) is None:
         return []
     return ctx.from_rows_once("combined", lambda: list(_combined(ctx, text)))
 

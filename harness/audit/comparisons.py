@@ -304,7 +304,7 @@ _NO_ORDER: tuple[str, bool, list[tuple[str, Any]]] = ("", False, [])
 
 
 def _order_in(text: str) -> tuple[str, bool, list[tuple[str, Any]]]:
-    stated = _ORDER.search(text)
+    stated = search(_ORDER, text)
     if stated is None:
         return _NO_ORDER
     descending = (stated.group("dir") or stated.group("word")).lower() in _DESCENDING

@@ -38,6 +38,7 @@ from showwork.harness.audit.types import Finding
 from showwork.harness.audit.words import find_unread_answer
 from showwork.protocol.catalog_text import direction, says_period_total
 from showwork.protocol.numbers import ReadNumber, claims_in, matches
+from showwork.protocol.reading._literals import search
 
 
 def _finding(ctx: ClaimContext, code: str, message: str, evidence: dict[str, Any],
@@ -117,6 +118,12 @@ FLAT_BAND = 2.0
 """A change (in percent) a text may call flat or unchanged; a larger move is not flat."""
 
 
+def _flat_words(text: str) -> re.Match[str] | None:
+    """The words of `text` that say a metric did not move (`_FLAT`), searched only where they
+    may be (`_literals.search`)."""
+    return search(_FLAT, text)
+
+
 def _ends(text: str, read: Callable[[str], Sequence[ReadNumber]] = claims_in
           ) -> list[tuple[ReadNumber, ReadNumber]]:
     """Each 'A → B' (or 'from A to B') pair of numbers the text states, in order (`read`: the
@@ -167,7 +174,7 @@ def _states(number: ReadNumber, value: Any) -> bool:
 def _against_flat(ctx: ClaimContext) -> list[Finding]:
     """A move called flat: of the claim's metric, or (an argument) of the metric named just
     before the flat words, where every change its premises cite moved beyond the band."""
-    flat = ctx.index_.read("flat", ctx.claim.text, _FLAT.search)
+    flat = ctx.index_.read("flat", ctx.claim.text, _flat_words)
     if flat is None:
         return []
     items = ctx.cited[:1] or _of_named(ctx, flat.start())  # a measurement: what it states

@@ -30,6 +30,7 @@ from showwork.harness.audit.quantifiers import _SENTENCE, _breakdowns, _scaled, 
 from showwork.harness.audit.times import _HEDGE, _POSSESSIVE
 from showwork.protocol.numbers import ReadNumber, _candidates, in_time_unit, near
 from showwork.protocol.reading import Mention, find_mentions
+from showwork.protocol.reading._literals import finditer, search
 
 if TYPE_CHECKING:
     from showwork.harness.audit.context import AnswerContext, Cited
@@ -66,7 +67,7 @@ class Gap:
 
 def read_gaps(ctx: AnswerContext, text: str) -> list[Gap]:
     """Every gap of `text` between two members of a cited breakdown."""
-    if _HINT.search(text) is None:
+    if search(_HINT, text) is None:
         return []
     groups = _breakdowns(ctx)
     return list(_gaps(ctx, text, groups)) if groups else []
@@ -76,7 +77,7 @@ def _gaps(ctx: AnswerContext, text: str,
           groups: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[Gap]:
     for sentence in _SENTENCE.finditer(text):
         said, at = sentence.group(), sentence.start()
-        comparatives = list(_COMPARATIVE.finditer(said))
+        comparatives = list(finditer(_COMPARATIVE, said))
         if not comparatives:
             continue
         # every number written, a small count too ('just 18 flights ahead of'): the shape

@@ -23,6 +23,7 @@ from showwork.harness.audit.types import Finding
 from showwork.protocol.citations import CHANGE_FIELDS, StatementCitation
 from showwork.protocol.periods import written_dates
 from showwork.protocol.reading import Mention, Period, PeriodMention, find_mentions, find_periods
+from showwork.protocol.reading._literals import search
 from showwork.protocol.reading.filters import exclusions
 
 Window = tuple[dt.date, dt.date]
@@ -245,6 +246,11 @@ SHARE_FIELDS = frozenset(("share", "share_of_total"))
 _AVERAGED = re.compile(r"(?i)\b(?:average|mean|per|rate|share|ratio)\b")
 
 
+def _share_words(text: str) -> re.Match[str] | None:
+    """The words of `text` that state a share (`_SHARE`), searched only where they may be."""
+    return search(_SHARE, text)
+
+
 def _averaged(text: str, metrics: tuple[Mention, ...]) -> tuple[Mention, ...]:
     """The metrics the text names right after 'average' or 'mean'."""
     return tuple(m for m in metrics if _AVERAGE.search(text[max(0, m.span[0] - 9):m.span[0]]))
@@ -257,7 +263,7 @@ def _said_quantity(ctx: ClaimContext, reading: ClaimReading) -> list[Finding]:
 
 
 def _share_of_change(ctx: ClaimContext) -> list[Finding]:
-    found = ctx.index_.read("share-words", ctx.claim.text, _SHARE.search)
+    found = ctx.index_.read("share-words", ctx.claim.text, _share_words)
     if found is None:
         return []
     stated = float((found.group("n") or found.group("m")).replace(",", "").replace("−", "-"))

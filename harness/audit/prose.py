@@ -55,7 +55,7 @@ from showwork.harness.audit.steps import emits
 from showwork.harness.audit.types import Finding
 from showwork.protocol.numbers import ReadNumber, claims_in, from_value, say, unasked
 from showwork.protocol.reading import Mention, PeriodMention
-from showwork.protocol.reading._literals import fit
+from showwork.protocol.reading._literals import search
 
 PROSE = "answer"
 """The claim id findings on the prose carry."""
@@ -208,7 +208,7 @@ def _subjects(text: str, sentences: list[tuple[int, int]], metrics: tuple[Mentio
     follows the word (the change is the answer's: 'Active users, not days per user, drove the
     fall') or the one that follows is the prose's first (its headline metric). An unhedged
     sentence only; 'X led to Y' of another Y is a chain, not the answer's cause."""
-    if not metrics or fit(_DROVE, text).search(text) is None:
+    if not metrics or search(_DROVE, text) is None:
         return frozenset()
     out: set[int] = set()
     for start, end in sentences:
@@ -232,7 +232,7 @@ def led_before(text: str, at: int) -> tuple[int, re.Match[str]] | None:
     """'most of all for', 'led by', … right before the member named at `at`: where the words
     start in `text`, and their match; None when none is there."""
     base = max(0, at - 60)
-    found = fit(_LED, text).search(text[base:at])
+    found = search(_LED, text[base:at])
     return None if found is None else (base + found.start(), found)
 
 
@@ -590,8 +590,8 @@ def _read_causes(text: str, sentences: list[tuple[int, int]], mentions: tuple[Me
     out = []
     for start, end in sentences:
         sentence = text[start:end]
-        cause = CAUSE.search(sentence)
-        if cause is None or HEDGE.search(sentence):
+        cause = search(CAUSE, sentence)
+        if cause is None or search(HEDGE, sentence):
             continue
         at = start + cause.start()
         said = [m for m in mentions if start <= m.span[0] and m.span[1] <= end

@@ -33,6 +33,7 @@ from showwork.protocol.numbers import (
     claims_in,
 )
 from showwork.protocol.reading import find_mentions
+from showwork.protocol.reading._literals import search
 
 if TYPE_CHECKING:
     from showwork.harness.audit.context import AnswerContext, Cited
@@ -80,9 +81,9 @@ def _rates(ctx: AnswerContext, text: str) -> Iterator[Derived]:
     for sentence in _SENTENCE.finditer(text):
         start, end = sentence.span()
         said = sentence.group()
-        if _APART.search(said):
+        if search(_APART, said):
             continue  # 'apart from October, … about 200 a month': of rows the text leaves out
-        annual = _ANNUAL.search(said)
+        annual = search(_ANNUAL, said)
         for n in _per_numbers(said):
             if n.percent or n.upto is not None or n.width:
                 continue

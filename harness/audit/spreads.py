@@ -32,6 +32,7 @@ from showwork.harness.audit.quantifiers import (
 )
 from showwork.harness.audit.sums import _TOP, _count_of, _rows
 from showwork.protocol.numbers import ReadNumber, _candidates, in_time_unit, near
+from showwork.protocol.reading._literals import search
 
 if TYPE_CHECKING:
     from showwork.harness.audit.context import AnswerContext, Cited
@@ -46,8 +47,8 @@ _RANGED = re.compile(r"(?i)\b(?P<verb>ranged|ranging|ran|varied|varying)\s+(?:fr
 
 def read_spreads(ctx: AnswerContext, text: str) -> list[Derived]:
     """Every spread and range of `text` over rows the claims cite."""
-    if text != ctx.answer.answer or (_WITHIN.search(text) is None
-                                     and _RANGED.search(text) is None):
+    if text != ctx.answer.answer or (search(_WITHIN, text) is None
+                                     and search(_RANGED, text) is None):
         return []
     return ctx.from_rows_once("spreads", lambda: list(_spreads(ctx, text)))
 

@@ -41,7 +41,7 @@ from showwork.harness.audit.quantifiers import (
 )
 from showwork.protocol.numbers import ReadNumber, claims_in, in_time_unit
 from showwork.protocol.reading import find_mentions
-from showwork.protocol.reading._literals import fit
+from showwork.protocol.reading._literals import search
 from showwork.protocol.reading.periods import NUMBERS as NUMBERS_WORDS
 
 if TYPE_CHECKING:
@@ -74,9 +74,9 @@ _EACH = re.compile(r"(?i)\s*(?:[a-z]+\s+){0,3}?(?P<each>each|apiece)\b")
 def read_sums(ctx: AnswerContext, text: str) -> list[Derived]:
     """Every sum of `text` over rows of one breakdown or series the claims cite, and every mean
     of such rows ('the six stores averaged about 509 orders each')."""
-    if text != ctx.answer.answer or (fit(ADDING, text).search(text) is None
-                                     and fit(_MEAN, text).search(text) is None
-                                     and fit(_SPAN_ALL, text).search(text) is None):
+    if text != ctx.answer.answer or (search(ADDING, text) is None
+                                     and search(_MEAN, text) is None
+                                     and search(_SPAN_ALL, text) is None):
         return []
     return ctx.from_rows_once("sums", lambda: list(_sums(ctx, text, _additive(ctx))))
 

@@ -28,6 +28,7 @@ from showwork.protocol.numbers import (
     read_numbers,
 )
 from showwork.protocol.reading import Mention, find_mentions
+from showwork.protocol.reading._literals import search
 
 if TYPE_CHECKING:
     from showwork.harness.audit.context import AnswerContext, Cited
@@ -73,7 +74,7 @@ class Times:
 
 def read_times(ctx: AnswerContext, text: str) -> list[Times]:
     """Every 'N times as many … as' of `text` between two members of a cited breakdown."""
-    if _HINT.search(text) is None:
+    if search(_HINT, text) is None:
         return []
     groups = _breakdowns(ctx)
     return list(_times(ctx, text, groups)) if groups else []

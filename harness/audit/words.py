@@ -533,6 +533,7 @@ def _ways(text: str, ctx: AnswerContext, judging_held: bool
     polarity = ctx.index_.derive("polarity", polarities) \
         if judging_held else {}  # the prose's and the claims' direction checks hold them
     out: list[tuple[str, frozenset[str], str | None, Span]] = []
+    moved = may_match(_MOVED_BEFORE, text)  # 'went from', 'moved': in few texts
     for k, (_, end) in enumerate(metrics):
         nxt = [metrics[k + 1][0]] if k + 1 < len(metrics) else []
         stop = min([e for e in stops if e >= end] + nxt)
@@ -549,7 +550,7 @@ def _ways(text: str, ctx: AnswerContext, judging_held: bool
             else:
                 out.append((name, names, word, direct.span()))
             continue
-        for m in _MOVED_BEFORE.finditer(text, end, stop):
+        for m in fit(_MOVED_BEFORE, text).finditer(text, end, stop) if moved else ():
             words = m.group().split()
             out.append((name, names, None, (m.start(), m.start() + len(
                 " ".join(words[:2 if words[0].lower() == "went" else 1])))))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from itertools import groupby
 
-from showwork.protocol.reading._literals import fit
+from showwork.protocol.reading._literals import fit, may_match
 from showwork.protocol.reading._words import Span, may_hold
 from showwork.protocol.reading.mentions import Mention
 
@@ -66,8 +66,8 @@ def exclusions(text: str, mentions: list[Mention]
         span = group[0].span
         start = _before_dimension(text, span[0], dims, group[0].name)
         before = text[:start]
-        cue = (fit(_EXCLUDE, text).search(before) or _ahead(before)
-               or fit(_ALL_BUT, text).search(before)) if cued else None
+        cue = (_before(_EXCLUDE, text, before) or _ahead(text, before)
+               or _before(_ALL_BUT, text, before)) if cued else None
         chained = last_out is not None and _ALSO.fullmatch(text[last_out:start]) is not None
         if cue is not None or chained:
             out += group
@@ -92,10 +92,17 @@ def exclusions(text: str, mentions: list[Mention]
     return kept, out, cues, only
 
 
-def _ahead(before: str) -> re.Match[str] | None:
+def _before(pattern: re.Pattern[str], text: str, before: str) -> re.Match[str] | None:
+    """`pattern` searched in `before` (the text up to a member's phrase), only where some cue
+    word it needs is there: most members have no cue before them, and each search of a pattern
+    that ends at the end of `before` tries every position of it."""
+    return fit(pattern, text).search(before) if may_match(pattern, before) else None
+
+
+def _ahead(text: str, before: str) -> re.Match[str] | None:
     """A cue a few words ahead of a member's phrase, no word between starting another phrase
     (the words between stay to be read, or shown as unread)."""
-    found = _EXCLUDE_AHEAD.search(before)
+    found = _before(_EXCLUDE_AHEAD, text, before)
     if found is None or any(w.lower() in _JOINS for w in found["between"].split()):
         return None
     return found

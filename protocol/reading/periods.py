@@ -35,7 +35,7 @@ from showwork.protocol.reading._calendar import (
     weeks_before,
     year,
 )
-from showwork.protocol.reading._literals import ascii_twin, fit, plain
+from showwork.protocol.reading._literals import ascii_twin, may_match, plain, search
 from showwork.protocol.reading._words import Span, overlaps
 from showwork.protocol.reading.holidays import HOLIDAY_RE, WORDS, holiday
 
@@ -531,7 +531,7 @@ def find_periods(text: str, as_of: dt.date | None = None) -> Periods:
     found, problems = _scan(text, ctx, ascii)
     found = _merge(text, found, ctx, problems)
     compare: Literal["previous", "explicit"] | None = None
-    if (ascii_twin(COMPARE) if ascii else COMPARE).search(text):
+    if search(COMPARE, text):
         compare = "explicit" if len(found) >= 2 else "previous"
     elif which_of_two(text, found) is not None:
         compare = "explicit"
@@ -556,7 +556,7 @@ _WRITTEN_YEAR = re.compile(rf"(?<![\d,.])({_YEAR})(?!\d)")
 
 
 def _text_year(text: str) -> int | None:
-    m = fit(_WRITTEN_YEAR, text).search(text)
+    m = search(_WRITTEN_YEAR, text)
     return int(m.group(1)) if m else None
 
 
@@ -601,7 +601,8 @@ class _Holds:
         held = {w for w in _WORDS if w in low}
         if _DIGIT.search(text):
             held.add(DIGIT)
-        if (ascii_twin(_MONTH_WORD) if ascii else _MONTH_WORD).search(text):
+        if may_match(_MONTH_WORD, text) and (ascii_twin(_MONTH_WORD) if ascii else _MONTH_WORD
+                                              ).search(text):
             held.add(MONTH)
         self.held = frozenset(held)
 
@@ -627,7 +628,7 @@ def _merge(text: str, found: list[PeriodMention], ctx: _Context,
     while i < len(found):
         a = found[i]
         b = found[i + 1] if i + 1 < len(found) else None
-        lead = _LEAD.search(text[:a.span[0]])
+        lead = search(_LEAD, text[:a.span[0]])
         if b is not None and _joined(text, a, b, lead is not None):
             start = lead.start() if lead else a.span[0]
             span = (start, b.span[1])
