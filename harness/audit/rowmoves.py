@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from showwork.harness.audit.gaps import _POINTS
-from showwork.harness.audit.labels import period_window, read_words
+from showwork.harness.audit.labels import Window, in_cited_year, period_window, read_words
 from showwork.harness.audit.numbers import money_fits, money_of
 from showwork.harness.audit.prose import FALLS, JUDGES, RISES, judged, polarities, unbracketed
 from showwork.harness.audit.quantifiers import _SENTENCE, _TIME_KEYS, _breakdowns, states
@@ -91,7 +91,9 @@ def _moves(ctx: AnswerContext, text: str,
         chosen = [(k, rows) for k, rows in series.items() if k[1] in metrics] or (
             list(series.items()) if len(series) == 1 and not metrics else [])
         whole = _WHOLE.search(text, verb.end(), end) if not periods else None
-        if len(chosen) != 1 or (len(periods) != 1 and whole is None):
+        joined = _JOINED.fullmatch(text, periods[0].span[1], periods[1].span[0]) \
+            if len(periods) == 2 and not any(p.parts for p in periods) else None
+        if len(chosen) != 1 or (len(periods) != 1 and whole is None and joined is None):
             continue
         (_, metric, _, grain), rows = chosen[0]
         word = verb.group().lower()
@@ -100,18 +102,27 @@ def _moves(ctx: AnswerContext, text: str,
         if not sign:
             continue  # 'improved' of a metric with no polarity: which way is not said
         # 'over the eight weeks': the series' first row to its last
-        pair = _ends(whole, rows, grain) if whole is not None else _pair(periods[0], rows, grain)
+        pair = _ends(whole, rows, grain) if whole is not None else _pair(periods[0], rows, grain) \
+            if joined is None else _two(periods, rows, grain, bool(joined.group("next")))
         if pair is None:
             continue
         before, after = pair
         move = _held(ctx, text, start, end, verb, sign, metric, before, after)
-        yield replace(move, words=(*move.words, whole.span())) if whole is not None else move
+        said = whole or joined
+        yield replace(move, words=(*move.words, said.span())) if said is not None else move
 
 
 _WHOLE = re.compile(rf"(?i)\b(?:over|across|during|through(?:out)?|in)\s+the\s+(?:(?P<n>[0-9]+|"
                     rf"{'|'.join(NUMBERS_WORDS)})\s+(?P<grain>day|week|month|quarter|year)s"
                     r"|(?:whole|full|entire)\s+(?:period|series|span|window))\b")
 """A span that is the whole cited series: 'over the eight weeks', 'across the whole period'."""
+
+
+_JOINED = re.compile(r"(?i)\s*,?\s+(?:(?P<next>after|following)|from|over|compared\s+(?:with|to)"
+                     r"|versus|vs\.?)\s+(?:the\s+)?")
+"""What joins two periods of one move, from the earlier row to the later: 'climbed further in
+January after December's peak' (the row right before it: 'after' names the step), 'rose in May
+compared with February' (any two rows of the series)."""
 
 
 def _ends(whole: re.Match[str], rows: list[Cited], grain: str) -> tuple[Cited, Cited] | None:
@@ -138,20 +149,42 @@ def _pair(p: PeriodMention, rows: list[Cited], grain: str) -> tuple[Cited, Cited
         if a is None or b is None or a is b or parts[0].period.start > parts[1].period.start:
             return None
         return a, b
-    period = p.period
-    row = by_window.get((period.start, period.end))
-    if row is None:
+    named = _named(p, by_window)
+    if named is None:
         return None
-    previous = _previous(period.start, grain)
+    previous = _previous(named[0], grain)
     prior = by_window.get(previous) if previous is not None else None
-    return (prior, row) if prior is not None else None
+    return (prior, by_window[named]) if prior is not None else None
 
 
-def _window(c: Cited, grain: str) -> tuple[dt.date, dt.date] | None:
+def _named(p: PeriodMention, by_window: dict[Window, Cited]) -> Window | None:
+    """The window of the row a period names: its own, else (a month written without its
+    year, in a series crossing a year's end) the one cited row's of that name."""
+    window = (p.period.start, p.period.end)
+    if window not in by_window and (moved := in_cited_year(p, by_window)) is not None:
+        window = (moved.start, moved.end)
+    return window if window in by_window else None
+
+
+def _two(periods: list[PeriodMention], rows: list[Cited], grain: str, adjacent: bool
+         ) -> tuple[Cited, Cited] | None:
+    """The two rows two periods name, the earlier first in whichever order the text names
+    them; when `adjacent`, only where one is the row right before the other."""
+    by_window = {w: c for c in rows if (w := _window(c, grain)) is not None}
+    first, second = (_named(p, by_window) for p in periods)
+    if first is None or second is None or by_window[first] is by_window[second]:
+        return None
+    early, late = sorted((first, second))
+    if adjacent and _previous(late[0], grain) != early:
+        return None
+    return by_window[early], by_window[late]
+
+
+def _window(c: Cited, grain: str) -> Window | None:
     return period_window(str(dict(c.citation.selector)[grain]), grain)
 
 
-def _previous(start: dt.date, grain: str) -> tuple[dt.date, dt.date] | None:
+def _previous(start: dt.date, grain: str) -> Window | None:
     """The window of the row before the one starting on `start`."""
     if grain in ("day", "week"):
         first = start - dt.timedelta(days=1 if grain == "day" else 7)

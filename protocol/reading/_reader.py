@@ -21,6 +21,7 @@ from showwork.protocol.reading.account import (
 from showwork.protocol.reading.asks import (
     BETTER,
     JUDGED,
+    PACED,
     SIZE_WORDS,
     Asks,
     By,
@@ -181,7 +182,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
             p.parts for p in periods.found):  # 'compare A between May and June': two windows
         periods = _two_periods(periods)
         asks = _judged_change(masked, read_asks(masked, mentions, periods), mentions, catalog)
-    asks = _judged(text, asks, mentions, catalog)
+    asks = _paced(text, _judged(text, asks, mentions, catalog), mentions, catalog)
     periods, asks = _so_far(periods, asks, mentions, catalog)
     periods = _running_from_start(periods, asks, mentions, catalog)
     asks, said = _shared_words(text, asks, mentions, catalog)
@@ -705,11 +706,28 @@ def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any],
             # 'which airports cancelled the smallest share of their flights': either order
             return [_as(m, name) if m.kind == "metric" and m.name in ratio else m
                     for m in mentions]
-        # 'the share of delayed departures'
-        if part is None and ratio[0] == whole.name and part_and_whole(periods) is None:
+        # 'the share of delayed departures'; not 'what fraction of all cancelled flights were at
+        # LaGuardia': 'all' makes the metric named the whole, a member of it the part
+        if part is None and ratio[0] == whole.name and part_and_whole(periods) is None \
+                and not _whole_of_members(text, whole, mentions):
             return [_as(m, name) if m.kind == "metric" and m.name == whole.name else m
                     for m in mentions]
     return mentions
+
+
+_OF_ALL = re.compile(r"\bof\s+(?:all|every)\s+(?:(?:the|our)\s+)?$", re.IGNORECASE)
+_WERE_AT = re.compile(r"\s+(?:were|was|came|happened|occurred)\s+(?:at|in|from|on|to|for|by)\s+"
+                      r"(?:the\s+)?", re.IGNORECASE)
+
+
+def _whole_of_members(text: str, whole: Mention, mentions: list[Mention]) -> bool:
+    """'What fraction of all cancelled flights were at LaGuardia', 'what share of cancelled
+    orders came from Philadelphia': the metric named is the whole ('all' says so, or a member
+    said to hold some of it), the member the part (a share of the total by member), not the
+    rate whose numerator the metric is."""
+    after = [m for m in mentions if m.kind == "member" and m.span[0] >= whole.span[1]]
+    return bool(after) and (_OF_ALL.search(text, 0, whole.span[0]) is not None or any(
+        _WERE_AT.fullmatch(text, whole.span[1], m.span[0]) for m in after))
 
 
 def _as(m: Mention, name: str) -> Mention:
@@ -1376,6 +1394,39 @@ def _judged(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, A
     order: Literal["most", "least"] = "most" if best == (polarity == "higher_is_better") else "least"
     said = tuple(GrammarSpan(m.group(1), m.span(1), f"ranking: {m.group(1).lower()} by the "
                              f"metric's polarity ({polarity})") for m in judged)
+    return replace(asks, ranking=replace(ranking, order=order), spans=asks.spans + said)
+
+
+_DURATIONS = frozenset({"seconds", "minutes", "hours", "days", "second", "minute", "hour", "day"})
+_SPEEDS = frozenset({"mph", "kph", "km/h", "kmh", "knots", "miles_per_hour", "km_per_hour"})
+_AMOUNTS = frozenset({"count", "usd", "eur", "gbp"})
+"""Units of the metrics the pace words read: a duration (the slowest is the longest), a speed
+(the slowest is the least), an amount of things or money (the slowest month is the one with the
+least of it); any other unit leaves them unread."""
+
+
+def _paced(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, Any]) -> Asks:
+    """'Which month was the slowest for revenue', 'the fastest hour for departures', 'the
+    slowest airport by departure delay': which way is slow is the one metric named's unit —
+    the most of a duration, the least of a speed or of an amount (a count, a currency). With
+    another unit, no unit, or several metrics, the word stays unread (asks.py leaves it so)."""
+    ranking = asks.ranking
+    if ranking is None:
+        return asks
+    paced = [m for a, b in ranking.spans for m in PACED.finditer(text, a, b)]
+    names = {m.name for m in mentions if m.kind == "metric"}
+    if not paced or len(names) != 1:
+        return asks
+    unit = str(((catalog.get("metrics") or {}).get(next(iter(names))) or {}).get("unit") or "")
+    kind = "a duration" if unit.lower() in _DURATIONS else "a speed" if unit.lower() in _SPEEDS \
+        else "an amount" if unit.lower() in _AMOUNTS else None
+    if kind is None:
+        return asks
+    slow_is_most = kind == "a duration"
+    order: Literal["most", "least"] = "most" if (paced[0].group(1).lower() == "slowest") \
+        == slow_is_most else "least"
+    said = tuple(GrammarSpan(m.group(1), m.span(1), f"ranking: {m.group(1).lower()} of "
+                             f"{kind} ({unit})") for m in paced)
     return replace(asks, ranking=replace(ranking, order=order), spans=asks.spans + said)
 
 

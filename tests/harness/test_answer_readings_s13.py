@@ -1,0 +1,69 @@
+"""What session 13's adversary pass found weak in the answer's readings, each case generated
+from the rules analyst's own clean answers on two domains:
+
+- a move named by two periods joined by a word ('climbed further in January after December's
+  peak', 'rose in May compared with February') was read by no check: the lie was served with
+  a caveat, not withheld. It is the move from the earlier row to the later of one cited series
+  (harness/audit/rowmoves.py) — with 'after' or 'following', only of adjacent rows (the step
+  it names) — a month written without its year naming the one cited month of that name when
+  the series crosses a year's end.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+
+import pytest
+from answer_words import appended, clean_cases
+
+MONTHLY = [("flights", "flights_layer", "series-001"), ("flights", "flights_layer", "series-006"),
+           ("shop", "shop_layer", "series-002"), ("shop", "shop_layer", "series-006")]
+"""Series by month; shop series-006 runs from November 2018 to February 2019."""
+JOINS = ("{verb} in {later} after {earlier}", "{verb} in {later} compared with {earlier}",
+         "{verb} in {later}, following {earlier}")
+
+
+def _case(request, fixture: str, domain: str, qid: str):
+    return clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
+
+
+def _months(case) -> list[tuple[dt.date, float]]:
+    return [(dt.date.fromisoformat(str(v["key"])[:10]), float(v["value"]))
+            for v in case.answer["values"]]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), MONTHLY)
+def test_a_move_named_by_two_adjacent_months(request, domain, fixture, qid):
+    """Each adjacent pair of the series' months, the later named first and the month's name
+    without its year: the verb the rows bear out is never withheld, the other always is."""
+    case = _case(request, fixture, domain, qid)
+    months = _months(case)
+    assert len(months) >= 3
+    for (a, before), (b, after) in itertools.pairwise(months):
+        if after == before:
+            continue
+        went, other = ("rose", "fell") if after > before else ("fell", "rose")
+        for join in JOINS:
+            honest = "It " + join.format(verb=went, later=f"{b:%B}", earlier=f"{a:%B}") + "."
+            lie = "It " + join.format(verb=other, later=f"{b:%B}", earlier=f"{a:%B}") + "."
+            assert appended(case, honest).decision != "withhold", honest
+            assert appended(case, lie).decision == "withhold", lie
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), MONTHLY[1:3])
+def test_after_two_months_that_are_not_adjacent_is_no_move(request, domain, fixture, qid):
+    """'rose in March after January' speaks of no one step the rows hold: no move is read
+    (the verb is left to the other readings, never held to a step it does not name), while
+    'compared with' holds the two rows it names."""
+    case = _case(request, fixture, domain, qid)
+    months = _months(case)
+    (a, before), (c, after) = months[0], months[2]
+    went, other = ("rose", "fell") if after > before else ("fell", "rose")
+    for verb in (went, other):
+        report = appended(case, f"It {verb} in {c:%B} after {a:%B}.")
+        assert not any(f.code == "direction_mismatch" and "the cited rows are" in f.message
+                       for f in report.findings), report.findings
+    compared = appended(case, f"It {other} in {c:%B} compared with {a:%B}.")
+    assert compared.decision == "withhold", compared.findings
+    assert appended(case, f"It {went} in {c:%B} compared with {a:%B}.").decision != "withhold"

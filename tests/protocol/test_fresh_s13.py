@@ -1,0 +1,80 @@
+"""Readings a fresh set of new-user questions found wrong, each an answer to another question
+served clean (issue 42, session 13: examples/*/questions_s13.yaml, written from the catalog and
+the data before reading the reader). Each on two domains."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from showwork.protocol.reading import read_text
+
+
+def _with_unit(catalog: dict, metric: str, unit: str) -> dict:
+    out = copy.deepcopy(catalog)
+    out["metrics"][metric] = {**out["metrics"][metric], "unit": unit}
+    return out
+
+
+class TestPaceByTheMetricsUnit:
+    """'which month was the slowest for revenue' asked for the least revenue and was answered
+    with the most ('slowest' was a superlative of the most, as of a delay). Which way is slow
+    is the one metric's unit: the most of a duration, the least of an amount (a count, a
+    currency) or a speed; any other unit leaves the word unread."""
+
+    CASES = [  # (fixture, question, the metric's unit or None to keep it, order)
+        ("shop_layer", "which month of 2018 was the slowest for the Philadelphia store, by "
+         "revenue?", None, "least"),
+        ("shop_layer", "which month of 2018 was fastest for revenue?", None, "most"),
+        ("flights_layer", "which month was the slowest for flights?", None, "least"),
+        ("flights_layer", "which month was the slowest by average departure delay?", None,
+         "most"),
+        ("flights_layer", "which airport had the fastest average departure delay in 2013?",
+         None, "least"),
+        ("shop_layer", "which month was slowest for revenue?", "minutes", "most"),
+    ]
+
+    @pytest.mark.parametrize(("fixture", "question", "unit", "order"), CASES)
+    def test_the_way_is_the_units(self, request, fixture, question, unit, order) -> None:
+        catalog = request.getfixturevalue(fixture).catalog()
+        if unit is not None:
+            catalog = _with_unit(catalog, "revenue", unit)
+        reading = read_text(question, catalog)
+        assert reading.asks.ranking is not None and reading.asks.ranking.order == order, question
+        assert reading.unread == [], question
+
+    def test_another_unit_leaves_it_unread(self, flights_layer, shop_layer) -> None:
+        reading = read_text("which month was the slowest for total distance?",
+                            flights_layer.catalog())
+        assert "slowest" in reading.unread
+        catalog = _with_unit(shop_layer.catalog(), "revenue", "fraction")
+        assert "slowest" in read_text("which month was slowest for revenue?", catalog).unread
+
+
+class TestAShareOfAllOfAMetric:
+    """'What fraction of all cancelled flights were at LaGuardia?' was answered with LGA's
+    cancellation rate (the rate whose numerator is the metric named): with 'all' before the
+    metric, or a member said to hold some of it ('… were at', '… came from'), the metric is
+    the whole and the member the part; 'what share of flights were cancelled at LaGuardia' is
+    still the rate."""
+
+    def test_flights(self, flights_layer) -> None:
+        catalog = flights_layer.catalog()
+        for text in ("What fraction of all cancelled flights were at LaGuardia?",
+                     "what share of cancelled flights were from JFK in 2013?"):
+            reading = read_text(text, catalog)
+            assert reading.metric_names() == ["cancelled_flights"], text
+            assert reading.asks.share is not None and reading.unread == [], text
+        rate = read_text("What share of flights were cancelled at LaGuardia?", catalog)
+        assert rate.metric_names() == ["cancellation_rate"] and rate.asks.share is None
+
+    def test_the_shop(self, shop_layer) -> None:
+        catalog = shop_layer.catalog()
+        for text in ("what share of all cancelled orders were at the Philadelphia store in 2018?",
+                     "what share of cancelled orders came from the Philadelphia store in 2018?"):
+            reading = read_text(text, catalog)
+            assert reading.metric_names() == ["cancelled_orders"], text
+            assert reading.asks.share is not None and reading.unread == [], text
+        rate = read_text("what was the share of cancelled orders at the Philadelphia store?", catalog)
+        assert rate.metric_names() == ["cancellation_rate"] and rate.asks.share is None
