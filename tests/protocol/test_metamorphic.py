@@ -32,9 +32,9 @@ DOMAINS = {  # name: (the fixture of its governed layer, its question files); on
     "demo": ("layer", [bundled_path(), *(ROOT / "harness" / "questions" / f"demo_{n}.yaml"
                                          for n in ("new", "s7"))]),
     "shop": ("shop_layer", [ROOT / "examples" / "shop" / f"questions{n}.yaml"
-                            for n in ("", "_new", "_s7", "_s8", "_s10", "_s11")]),
+                            for n in ("", "_new", "_s7", "_s8", "_s10", "_s11", "_s13")]),
     "flights": ("flights_layer", [FLIGHTS / f"questions{n}.yaml"
-                                  for n in ("", "_new", "_s8", "_s10", "_s11")]),
+                                  for n in ("", "_new", "_s8", "_s10", "_s11", "_s13")]),
     "mf-tutorial": ("tutorial_layer", [ROOT / "conformance" / "questions" / f"mf_tutorial{n}.yaml"
                                        for n in ("", "_s11")]),
     "metricflow-intro": ("intro_layer", [ROOT / "conformance" / "questions" / "intro_s12.yaml"]),
@@ -124,7 +124,9 @@ def _repeats(text: str, mutant: str, catalog: dict[str, Any]) -> bool:
     from showwork.protocol.reading import read_text
 
     added = mutant[len(re.sub(r"[?.!\s]+$", "", text)):]
-    plain = lambda t: " ".join(re.findall(r"[a-z0-9]+", t.lower()))  # noqa: E731
+    # a clock time is one word with or without its space ('after 9 pm …, after 9pm')
+    plain = lambda t: " ".join(re.findall(  # noqa: E731
+        r"[a-z0-9]+", re.sub(r"(\d)\s+([ap]m)\b", r"\1\2", t.lower())))
     if plain(added) and plain(added) in plain(text):
         return True  # 'revenue year to date, year-to-date': the question already says it
     reading = read_text(text, catalog)

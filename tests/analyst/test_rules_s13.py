@@ -1,0 +1,70 @@
+"""The rules analyst on a fresh batch of new-user questions (issue 42, session 13:
+examples/flights/questions_s13.yaml and examples/shop/questions_s13.yaml, written from the
+catalog and the data before reading the reader or the analyst): the figures first measured on
+them are held as floors, and no wrong answer served clean beyond the one each first run had."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gold_sql import resolved
+
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments.attempt import run_attempt
+from showwork.harness.experiments.questions import load_questions
+from showwork.harness.experiments.scores import ANSWERED, Attempt, attempt_from_trace, score
+from showwork.protocol.switches import Protocol
+from showwork.semantic_layer import SemanticLayer
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _attempts(layer: SemanticLayer, domain: str) -> list[Attempt]:
+    """Every question of the domain's session-13 file, answered by the rules analyst under
+    claims+repair and scored against its gold over the layer's warehouse."""
+    out = []
+    for spec in load_questions(EXAMPLES / domain / "questions_s13.yaml").questions:
+        q = spec.question()
+        trace = run_attempt(q, RulesClient(), layer, Protocol.parse("claims+repair"))
+        out.append(attempt_from_trace(trace, resolved(layer, q.gold), {}))
+    return out
+
+
+def _wrong_served_clean(attempts: list[Attempt]) -> set[str]:
+    return {a.question_id for a in attempts if a.status == ANSWERED and a.decision == "serve"
+            and not (a.answerable and a.correct)}
+
+
+@pytest.fixture(scope="module")
+def flights(flights_layer: SemanticLayer) -> list[Attempt]:
+    return _attempts(flights_layer, "flights")
+
+
+@pytest.fixture(scope="module")
+def shop(shop_layer: SemanticLayer) -> list[Attempt]:
+    return _attempts(shop_layer, "shop")
+
+
+def test_flights_balanced_accuracy(flights) -> None:
+    """At least 0.85 (first run 0.851: 26 of 37 answerable right, 8 of 8 refused)."""
+    assert len(flights) == 45
+    assert score(flights)["balanced_accuracy"] >= 0.85
+
+
+def test_flights_wrong_served_clean(flights) -> None:
+    """At most the first run's one: 'What fraction of all cancelled flights were at LaGuardia?'
+    answered with LaGuardia's cancellation rate (a share of the whole was asked)."""
+    assert _wrong_served_clean(flights) <= {"s13f-011"}
+
+
+def test_shop_balanced_accuracy(shop) -> None:
+    """At least 0.82 (first run 0.829: 29 of 37 answerable right, 7 of 8 refused)."""
+    assert len(shop) == 45
+    assert score(shop)["balanced_accuracy"] >= 0.82
+
+
+def test_shop_wrong_served_clean(shop) -> None:
+    """At most the first run's one: 'which month of 2018 was the slowest for the Philadelphia
+    store, by revenue?' answered with the month of the highest revenue."""
+    assert _wrong_served_clean(shop) <= {"s13s-004"}
