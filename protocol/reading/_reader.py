@@ -207,6 +207,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += [ReadSpan(s.words, s.span, "shape", s.detail) for s in asks.spans] + overall
     spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a question of quantity")
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
+    spans += _set_up(text, mentions)
     spans += _whole(text, list(by_kind["metric"]), asks, catalog, by_kind["member"]) + negated \
         + anchored + things
     spans += _all_of(text, list(by_kind["dimension"]), asks, catalog)
@@ -393,6 +394,28 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
 _HOW_FAR = re.compile(r"\bhow\s+(?:long|far|late|early|often)\b", re.IGNORECASE)
 """'How long', 'how late': the question word of a named quantity (a distance, a delay)."""
 _AGGREGATE = re.compile(r"\b(?:average|mean|median|typical|total)\s+$", re.IGNORECASE)
+_OPENING = (r"(?:hey|hi|hello|ok(?:ay)?|so|right|quick\s+(?:one|question)|one\s+more(?:\s+(?:thing"
+            r"|question))?|(?:a\s+)?question(?:\s+for\s+you)?)")
+_OPENER = re.compile(rf"^\s*(?:{_OPENING}(?:\s*[,!]\s*|\s+))*{_OPENING}\s*[,:;!.-]\s*",
+                     re.IGNORECASE)
+"""'hey, quick one:', 'ok so,' — words that open a question and state nothing of it, read only
+at its start and closed by a mark (a word such as 'quick' is no filler elsewhere)."""
+_FOCUS = re.compile(r"(?:^|(?<=[.;:!?]\s))\s*(?:(?:I'm|I\s+am|we're|we\s+are)\s+)?(?:looking|look)"
+                    r"\s+at\s+(?:the\s+)?", re.IGNORECASE)
+"""'I'm looking at JetBlue.', 'Looking at the 5th Ave store.', 'Look at average arrival delay in
+Q2 and in Q3.': a sentence that opens by naming what the question is about."""
+
+
+def _set_up(text: str, mentions: list[Mention]) -> list[ReadSpan]:
+    """The words that set a question up: an opener ('hey, quick one:'), and 'looking at'
+    opening a sentence right before a metric or member named there (the focus the rest asks
+    about, read as that metric or filter); with nothing named after it, it stays unread."""
+    out = [ReadSpan(m.group(0).strip(), m.span(), "qualifier", "an opening, no content")
+           for m in _OPENER.finditer(text) if m.group(0).strip()]
+    starts = {m.span[0] for m in mentions if m.kind in ("metric", "member")}
+    out += [ReadSpan(m.group(0).strip(), m.span(), "qualifier", "the focus named after it")
+            for m in _FOCUS.finditer(text) if m.end() in starts]
+    return out
 
 
 _ACROSS_ALL = re.compile(r"(?:\b(?:across\s+(?:all|every)|(?:over|for|in|on|at|from|to|of)\s+all)|"

@@ -78,3 +78,29 @@ class TestAShareOfAllOfAMetric:
             assert reading.asks.share is not None and reading.unread == [], text
         rate = read_text("what was the share of cancelled orders at the Philadelphia store?", catalog)
         assert rate.metric_names() == ["cancellation_rate"] and rate.asks.share is None
+
+
+class TestWordsThatSetAQuestionUp:
+    """'hey, quick one: how many flights left newark in march?', "I'm looking at JetBlue. Which
+    month …", 'Looking at the 5th Ave store. What was its revenue …' were refused for their
+    opening words. An opener at the question's start closed by a mark states nothing; 'looking
+    at' opening a sentence is read where a metric or member is named right after it (the focus
+    the rest asks about) — elsewhere both stay unread."""
+
+    def test_flights(self, flights_layer) -> None:
+        catalog = flights_layer.catalog()
+        opened = read_text("hey, quick one: how many flights left newark in march?", catalog)
+        assert opened.unread == [] and ("origin", "EWR") in opened.member_keys()
+        focus = read_text("I'm looking at JetBlue. Which month did they have the fewest flights?",
+                          catalog)
+        assert focus.unread == [] and focus.member_keys()[0][1] == "JetBlue Airways"
+        assert "quick" in read_text("quick flights from JFK in March 2013?", catalog).unread
+
+    def test_the_shop(self, shop_layer) -> None:
+        catalog = shop_layer.catalog()
+        focus = read_text("Looking at the 5th Ave store. What was its revenue in the first half "
+                          "of 2019?", catalog)
+        assert focus.unread == [] and ("store", "New York 5th Ave") in focus.member_keys()
+        assert read_text("ok so, revenue in June 2019?", catalog).unread == []
+        vague = read_text("I'm looking at stuff. What was revenue in June 2019?", catalog)
+        assert "stuff" in vague.unread and any("looking" in w for w in vague.unread)
