@@ -67,3 +67,28 @@ def test_after_two_months_that_are_not_adjacent_is_no_move(request, domain, fixt
     compared = appended(case, f"It {other} in {c:%B} compared with {a:%B}.")
     assert compared.decision == "withhold", compared.findings
     assert appended(case, f"It {went} in {c:%B} compared with {a:%B}.").decision != "withhold"
+
+
+def _money(case, value: float) -> str:
+    return f"${value:,.2f}" if "$" in case.answer["answer"] else f"{value:,.0f}"
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), MONTHLY)
+def test_only_a_period_of_a_series_meets_a_bound(request, domain, fixture, qid):
+    """'Only December topped $25' of a monthly series was withheld (the quantifier over a
+    series' periods was not read, and $25 is no cited value): the month named is held to the
+    bound and every other row to its opposite. The highest month alone above a bound between
+    it and the next is true, the next month named instead is false; the same of the lowest
+    with 'fell below'."""
+    case = _case(request, fixture, domain, qid)
+    months = sorted(_months(case), key=lambda r: r[1])
+    (low, a), (second_low, b), (second_high, y), (high, z) = months[0], months[1], months[-2], \
+        months[-1]
+    assert a < b and y < z, months
+    above = _money(case, (y + z) / 2)
+    below = _money(case, (a + b) / 2)
+    for sentence in (f"Only {high:%B} topped {above}.", f"Only {low:%B} fell below {below}."):
+        assert appended(case, sentence).decision == "serve", sentence
+    for sentence in (f"Only {second_high:%B} topped {above}.",
+                     f"Only {second_low:%B} fell below {below}."):
+        assert appended(case, sentence).decision == "withhold", sentence

@@ -81,7 +81,7 @@ honest rewrites still withheld are named below, each with why.
   triple any other month', 'slipped back', causes the data does not hold), written before any
   of session 12's audit changes. On 7a55d9d the audit raised on one edit (below); with that
   mended, 1 lie served clean (below), 20 honest rewrites withheld; at the end of session 12,
-  8."""
+  8; in session 13, 7 ('Only December topped $25': 'only' over a series' periods is read)."""
 
 from __future__ import annotations
 
@@ -219,8 +219,6 @@ BATCHES: dict[str, dict[str, Any]] = {
                                        "written with it)",
             ("shop", "series-006", "cents"): "'about 40 cents' of a gap of $0.42: 5 % off, "
                                        "at the edge of the hedge's band",
-            ("shop", "series-006", "only_dec"): "'Only December topped $25': 'only' over a "
-                                       "series' periods is not read",
             ("shop", "series-008", "doubled"): "'June's orders': 'orders' names order_count, "
                                        "another metric than the cited total orders (legacy)",
         },
