@@ -86,6 +86,8 @@ def _moves(ctx: AnswerContext, text: str,
         if len(verbs) != 1:
             continue  # several moves in one sentence: which rows each speaks of is not said
         verb = verbs[0]
+        if _COUNTED.match(text, verb.end()):
+            continue  # 'dipped twice, in February and in May': a count of moves (below)
         periods = [p for p in reading.periods if start <= p.span[0] < end]  # 'March.' ends past it
         metrics = {m.name for m in reading.metrics if start <= m.span[0] < verb.start()}
         chosen = [(k, rows) for k, rows in series.items() if k[1] in metrics] or (
@@ -246,3 +248,95 @@ def _number(text: str, begin: int, at: int, stop: int) -> tuple[ReadNumber, Span
         by = found.span("by") if found.groupdict().get("by") else None
         return n, ((by[0] + at, by[1] + at) if by else None)
     return None
+
+
+_COUNTED = re.compile(rf"(?i)\s+(?:(?P<only>only|just|exactly)\s+)?(?P<n>once|twice|thrice|(?P<k>[0-9]+|"
+                      rf"{'|'.join(NUMBERS_WORDS)})\s+times)\b(?!\s+(?:as|more|less|higher|lower|"
+                      r"the|its|that|over)\b)")
+"""A count after a verb of motion: 'dipped twice', 'rose only once', 'fell three times' (not
+'three times as many', 'three times the level': a multiple)."""
+_ONCE = {"once": 1, "twice": 2, "thrice": 3}
+
+
+@dataclass(frozen=True)
+class CountedMoves:
+    """'Flights dipped twice, in February and in May': how many times a cited series moved one
+    way, and (when named) in which periods, as read."""
+
+    words: tuple[Span, ...]
+    """The verb, the count and the periods named after it."""
+    number: ReadNumber
+    """The count as a number, at its offsets in the text."""
+    holds: bool
+    cited: str
+    """The rows' moves that way, as a defect quotes them."""
+    says: str = "the series moved that way"
+
+
+def read_counted_moves(ctx: AnswerContext, text: str) -> list[CountedMoves]:
+    """Every count of a cited series' moves one way in `text` ('dipped twice, in February and
+    in May', 'rose only once'): held to every step between the series' cited rows, one after
+    another — the count of steps the verb's way must be the number written, and the periods
+    named after it (if any) must be exactly the rows those steps end on."""
+    if text != ctx.answer.answer or search(_MOVE, text) is None or "times" not in text \
+            and not any(w in text for w in _ONCE):
+        return []
+    def read() -> list[CountedMoves]:
+        series = {k: rows for k, rows in _breakdowns(ctx).items()
+                  if k[3] in _TIME_KEYS and k[2] == "value"}
+        return list(_counted(ctx, text, series)) if series else []
+
+    return ctx.from_rows_once("counted_moves", read)
+
+
+def _counted(ctx: AnswerContext, text: str,
+             series: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[CountedMoves]:
+    reading = read_words(ctx.index_, "prose", text)
+    for sentence in _SENTENCE.finditer(text):
+        start, end = sentence.span()
+        verbs = list(unbracketed(text, _MOVE.finditer(text, start, end)))
+        counted = _COUNTED.match(text, verbs[0].end()) if len(verbs) == 1 else None
+        if counted is None:
+            continue
+        verb = verbs[0]
+        metrics = {m.name for m in reading.metrics if start <= m.span[0] < verb.start()}
+        chosen = [(k, rows) for k, rows in series.items() if k[1] in metrics] or (
+            list(series.items()) if len(series) == 1 and not metrics else [])
+        word = verb.group().lower()
+        sign = 1 if word in RISES else -1 if word in FALLS else 0
+        if len(chosen) != 1 or not sign:
+            continue
+        (_, metric, _, grain), rows = chosen[0]
+        by_window = {w: c for c in rows if (w := _window(c, grain)) is not None}
+        ordered = sorted(by_window)
+        if len(ordered) < 3 or any(_previous(b[0], grain) != a for a, b in
+                                   zip(ordered, ordered[1:], strict=False)):
+            continue  # rows one after another, or the steps between them are not the series'
+        ends = [b for a, b in zip(ordered, ordered[1:], strict=False)
+                if (float(by_window[b].value) - float(by_window[a].value)) * sign > 0]
+        periods = [p for p in reading.periods if counted.end() <= p.span[0] < end]
+        named = [_named(p, by_window) for p in periods]
+        if None in named:
+            continue  # a period named that is no cited row: which steps it means is not said
+        n = _count_of(counted)
+        holds = n.value == len(ends) and (not named or set(named) == set(ends))
+        went = ", ".join(str(dict(by_window[b].citation.selector)[grain])[:10] for b in ends)
+        cited = f"{metric} {'rose' if sign > 0 else 'fell'} {len(ends)} time" \
+            f"{'' if len(ends) == 1 else 's'} between its cited rows" + (f" ({went})" if ends else "")
+        words = (verb.span(), counted.span(), *(p.span for p in periods))
+        yield CountedMoves(words, n, holds, cited, f"{metric} {word}")
+
+
+def _count_of(counted: re.Match[str]) -> ReadNumber:
+    """The count as written ('once' 1, 'twice' 2, 'three times' 3), at the offsets the number
+    reader gives 'twice' (as a multiplier, which here it is not)."""
+    start, stop = counted.span("n")
+    word = counted.group("n").lower()
+    value = _ONCE.get(word) or _count_word(counted.group("k"))
+    return ReadNumber(start, stop, counted.group("n"), value, 0, 1, written=True)
+
+
+def _count_word(word: str | None) -> int:
+    if word is None:
+        return 0
+    return int(word) if word.isdigit() else NUMBERS_WORDS[word.lower()]

@@ -92,3 +92,31 @@ def test_only_a_period_of_a_series_meets_a_bound(request, domain, fixture, qid):
     for sentence in (f"Only {second_high:%B} topped {above}.",
                      f"Only {second_low:%B} fell below {below}."):
         assert appended(case, sentence).decision == "withhold", sentence
+
+
+_TIMES = {1: "once", 2: "twice", 3: "three times", 4: "four times", 5: "five times"}
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), MONTHLY)
+def test_a_count_of_a_series_moves(request, domain, fixture, qid):
+    """'Flights dipped twice, in February and in May' was withheld ('twice' read as a multiplier
+    no claim cites): a count after a verb of motion is how many steps between the series'
+    cited rows went that way, and the months named after it the rows those steps end on. The
+    true count (with its months) is served clean; one more, or a month swapped, is withheld."""
+    case = _case(request, fixture, domain, qid)
+    months = _months(case)
+    for verb, way in (("rose", 1), ("fell", -1)):
+        ends = [b for (_a, x), (b, y) in itertools.pairwise(months) if (y - x) * way > 0]
+        if not ends or len(ends) + 1 not in _TIMES:
+            continue
+        named = " and ".join(f"in {m:%B}" for m in ends)
+        honest = [f"It {verb} {_TIMES[len(ends)]}.", f"It {verb} {_TIMES[len(ends)]}, {named}."]
+        for sentence in honest:
+            assert appended(case, sentence).decision == "serve", sentence
+        lie = f"It {verb} {_TIMES[len(ends) + 1]}."
+        assert appended(case, lie).decision == "withhold", lie
+        others = [m for m, _v in months[1:] if m not in ends]
+        if others:
+            swapped = " and ".join(f"in {m:%B}" for m in [*ends[:-1], others[0]])
+            lie = f"It {verb} {_TIMES[len(ends)]}, {swapped}."
+            assert appended(case, lie).decision == "withhold", lie

@@ -81,7 +81,8 @@ honest rewrites still withheld are named below, each with why.
   triple any other month', 'slipped back', causes the data does not hold), written before any
   of session 12's audit changes. On 7a55d9d the audit raised on one edit (below); with that
   mended, 1 lie served clean (below), 20 honest rewrites withheld; at the end of session 12,
-  8; in session 13, 7 ('Only December topped $25': 'only' over a series' periods is read)."""
+  8; in session 13, 6 ('Only December topped $25': 'only' over a series' periods is read;
+  'dipped twice, in February and in May': a count of a series' moves)."""
 
 from __future__ import annotations
 
@@ -205,9 +206,6 @@ BATCHES: dict[str, dict[str, Any]] = {
             ("flights", "level-019", "per_day"): "'departures' names another metric "
                                        "(departed_flights: a cancelled flight never departs), "
                                        "so the edit is not honest as written",
-            ("flights", "series-006", "dipped_twice"): "'dipped twice': a count of falls "
-                                       "written as a frequency word, which the number reader "
-                                       "takes for a multiplier",
             ("shop", "diag-008", "lost"): "'Fewer orders cost about $3,400': an effect's size "
                                        "written as what it cost, a verb no reading holds to "
                                        "the attribution's −$3,403.00",
