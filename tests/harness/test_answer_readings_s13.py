@@ -120,3 +120,31 @@ def test_a_count_of_a_series_moves(request, domain, fixture, qid):
             swapped = " and ".join(f"in {m:%B}" for m in [*ends[:-1], others[0]])
             lie = f"It {verb} {_TIMES[len(ends)]}, {swapped}."
             assert appended(case, lie).decision == "withhold", lie
+
+
+@pytest.mark.parametrize(("text", "value", "scale"), [
+    ("roughly a third of a million flights", 1e6 / 3, 1e6),
+    ("about half a million dollars", 5e5, 1e6),
+    ("nearly three quarters of a billion", 7.5e8, 1e9),
+    ("a quarter of a million", 2.5e5, 1e6), ("two-thirds of a thousand", 2e3 / 3, 1e3)])
+def test_a_part_of_a_scale_word_is_that_part(text, value, scale):
+    """'a third of a million' was read as 'a million' (and 'third' as a series' third row): it
+    is the part of the scale, stated within 5 % either way — never the scale itself."""
+    from showwork.protocol.numbers import claims_in, matches
+
+    read = claims_in(text)
+    assert len(read) == 1 and read[0].value == pytest.approx(value), read
+    assert matches(read[0], value * 1.04) and matches(read[0], value * 0.96)
+    assert not matches(read[0], value * 1.08) and not matches(read[0], value * 0.9)
+    assert not matches(read[0], scale)
+
+
+def test_a_part_of_a_scale_word_of_a_series_total(request):
+    """The flights' monthly series of 2013 adds to 336,776: 'roughly a third of a million' is
+    derived from the rows (served, the number quoted unread); half a million is withheld."""
+    case = _case(request, "flights_layer", "flights", "series-001")
+    honest = "The year's total was roughly a third of a million flights."
+    assert appended(case, honest).decision != "withhold", honest
+    for lie in ("The year's total was roughly half a million flights.",
+                "The year's total was roughly a quarter of a million flights."):
+        assert appended(case, lie).decision == "withhold", lie

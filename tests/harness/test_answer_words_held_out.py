@@ -65,7 +65,9 @@ honest rewrites still withheld are named below, each with why.
   audit changes. On 47ff03c: 1 lie served clean ('Web had about two-thirds as many active users
   as ios' of a ratio of 0.51: a hedge widened a part), 28 honest rewrites withheld; at the end of
   session 11, 20; at the end of session 12, 4 (below: the numbers the named rows give together
-  are derived now, harness/audit/derivable.py, and served with caveats).
+  are derived now, harness/audit/derivable.py, and served with caveats); in session 13, 3 ('a
+  third of a million' is read as a part of the scale word, no longer as 'a million' and the
+  third row).
 - lead-s11b: 42 lies and 35 honest rewrites (negations, asides, two claims in a sentence,
   'a touch below', 'just shy of', a quarter's sum, 'the remaining 82.6 %', 'the physical
   stores', 'each of the five physical stores', 'spanned', 'weekdays averaged', 'cents'),
@@ -173,9 +175,6 @@ BATCHES: dict[str, dict[str, Any]] = {
         # as all six, 'K in every 1,000', 'N points' of a rate, 'N times as many as' read as
         # a level, 'March added … over February' read as February's move
         "still_withheld": {
-            ("flights", "series-001", "scale_fraction"): "'roughly a third of a million "
-                                       "flights': a part of a scale word, no number reading "
-                                       "knows",
             ("flights", "level-014", "freezing"): "'JFK averaged just above freezing' of a "
                                        "result filtered to the airport name 'John F Kennedy "
                                        "Intl': that the code and the name are one airport is "
