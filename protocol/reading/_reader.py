@@ -182,7 +182,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
             p.parts for p in periods.found):  # 'compare A between May and June': two windows
         periods = _two_periods(periods)
         asks = _judged_change(masked, read_asks(masked, mentions, periods), mentions, catalog)
-    asks = _paced(text, _judged(text, asks, mentions, catalog), mentions, catalog)
+    asks = _sorted(text, _paced(text, _judged(text, asks, mentions, catalog), mentions, catalog))
     periods, asks = _so_far(periods, asks, mentions, catalog)
     periods = _running_from_start(periods, asks, mentions, catalog)
     asks, said = _shared_words(text, asks, mentions, catalog)
@@ -1418,6 +1418,32 @@ def _judged(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, A
     said = tuple(GrammarSpan(m.group(1), m.span(1), f"ranking: {m.group(1).lower()} by the "
                              f"metric's polarity ({polarity})") for m in judged)
     return replace(asks, ranking=replace(ranking, order=order), spans=asks.spans + said)
+
+
+_SORTED = re.compile(
+    r"(?:[,;]\s*|\s+)(?:(?:sorted|ordered|listed|ranked)\s+(?:by\s+\w+\s+)?)?(?:(?:from\s+)?(?P<first>"
+    r"highest|lowest|largest|smallest|biggest|most|fewest|least|top|bottom)\s+(?:first|to\s+"
+    r"(?:highest|lowest|largest|smallest|biggest|most|fewest|least|top|bottom))"
+    r"|in\s+(?P<dir>descending|ascending|decreasing|increasing)\s+order)\b", re.IGNORECASE)
+"""'…, highest first', 'from lowest to highest', 'in descending order': the order asked of a
+ranking or of a breakdown's rows."""
+
+
+def _sorted(text: str, asks: Asks) -> Asks:
+    """'Rank the 3 NYC airports by cancellation rate, highest first', 'stores by revenue,
+    lowest first': the order a ranking (or a breakdown's rows, then ranked whole) is asked in.
+    With neither, the words stay unread."""
+    m = _SORTED.search(text)
+    if m is None or (asks.ranking is None and not asks.breakdown):
+        return asks
+    word = (m.group("first") or m.group("dir")).lower()
+    order: Literal["most", "least"] = "least" if word in (
+        "ascending", "increasing", "lowest", "smallest", "fewest", "least", "bottom") else "most"
+    start = m.start() + len(m.group(0)) - len(m.group(0).lstrip(" ,;"))
+    said = GrammarSpan(text[start:m.end()], (start, m.end()), f"order: the {order} first")
+    ranking = replace(asks.ranking, order=order) if asks.ranking is not None else \
+        Ranking(order, None, asks.breakdown[0], ())
+    return replace(asks, ranking=ranking, spans=asks.spans + (said,))
 
 
 _DURATIONS = frozenset({"seconds", "minutes", "hours", "days", "second", "minute", "hour", "day"})

@@ -104,3 +104,51 @@ class TestWordsThatSetAQuestionUp:
         assert read_text("ok so, revenue in June 2019?", catalog).unread == []
         vague = read_text("I'm looking at stuff. What was revenue in June 2019?", catalog)
         assert "stuff" in vague.unread and any("looking" in w for w in vague.unread)
+
+
+class TestTheOrderAsked:
+    """'rank the 3 NYC airports by cancellation rate, highest first' was refused ('first'
+    unread): '<superlative> first', 'from lowest to highest', 'in ascending order' set the
+    order of a ranking, or rank a breakdown's rows whole; with neither asked, they stay
+    unread."""
+
+    CASES = [("flights_layer", "rank the 3 NYC airports by cancellation rate, highest first",
+              "most", 3),
+             ("flights_layer", "flights by origin in 2013, sorted from lowest to highest",
+              "least", None),
+             ("shop_layer", "revenue by store in June 2019 in ascending order", "least", None),
+             ("shop_layer", "top 3 stores by revenue in June 2019, lowest first", "least", 3)]
+
+    @pytest.mark.parametrize(("fixture", "question", "order", "n"), CASES)
+    def test_read(self, request, fixture, question, order, n) -> None:
+        reading = read_text(question, request.getfixturevalue(fixture).catalog())
+        assert reading.unread == [], question
+        assert reading.asks.ranking is not None, question
+        assert (reading.asks.ranking.order, reading.asks.ranking.n) == (order, n), question
+
+    def test_unread_without_a_ranking_or_breakdown(self, flights_layer, shop_layer) -> None:
+        assert "highest first" in read_text("flights in 2013, highest first",
+                                            flights_layer.catalog()).unread
+        assert "lowest first" in read_text("revenue in June 2019, lowest first",
+                                           shop_layer.catalog()).unread
+
+
+class TestThoseKeptOut:
+    """'delta flights to atlanta, excluding the ones from laguardia': 'the ones from' between
+    the cue and the member was read as a phrase of its own, so LaGuardia was read as kept in
+    (and 'excluding' unread). A pronoun for the things counted with the member's role is the
+    phrase kept out."""
+
+    def test_flights(self, flights_layer) -> None:
+        reading = read_text("delta flights to ATL, excluding the ones from laguardia",
+                            flights_layer.catalog())
+        assert reading.unread == [] and ("origin", "LGA") not in reading.member_keys()
+        assert [(m.name, m.member) for m in reading.excluded] == [("origin", "LGA")]
+        kept = read_text("flights without a delay by Delta in 2013", flights_layer.catalog())
+        assert ("airline", "Delta Air Lines Inc.") in kept.member_keys()  # another phrase
+
+    def test_the_shop(self, shop_layer) -> None:
+        reading = read_text("revenue in June 2019, excluding the ones from the Philadelphia store",
+                            shop_layer.catalog())
+        assert reading.unread == [] and not reading.member_keys()
+        assert {m.member for m in reading.excluded} == {"Philadelphia"}
