@@ -912,7 +912,9 @@ def _row_directions(ctx: AnswerContext) -> list[Finding]:
     for move in read_row_moves(ctx, ctx.answer.answer or ""):
         if move.direction_holds:
             continue
-        word = (ctx.answer.answer or "")[move.verb[0]:move.verb[1]]
+        text = ctx.answer.answer or ""
+        # 'never fell': the denial and its verb, as the text says them
+        word = text[move.words[0][0] if move.denied else move.verb[0]:move.verb[1]]
         out.append(Finding(
             "direction_mismatch", PROSE,
             f"The answer says {move.metric} {word}, but the cited rows are {move.cited}: it "

@@ -25,7 +25,15 @@ from typing import TYPE_CHECKING
 from showwork.harness.audit.gaps import _POINTS
 from showwork.harness.audit.labels import Window, in_cited_year, period_window, read_words
 from showwork.harness.audit.numbers import money_fits, money_of
-from showwork.harness.audit.prose import FALLS, JUDGES, RISES, judged, polarities, unbracketed
+from showwork.harness.audit.prose import (
+    _NEGATIONS,
+    FALLS,
+    JUDGES,
+    RISES,
+    judged,
+    polarities,
+    unbracketed,
+)
 from showwork.harness.audit.quantifiers import _SENTENCE, _TIME_KEYS, _breakdowns, states
 from showwork.harness.audit.times import _HEDGE
 from showwork.protocol.numbers import ReadNumber, claims_in, in_time_unit
@@ -63,6 +71,9 @@ class RowMove:
     """The two rows and their values, as the findings quote them."""
     went: str
     """'rose', 'fell' or 'did not move': what the rows did."""
+    denied: bool = False
+    """The sentence denies the move ('never fell in February'): it holds when the rows did not
+    go the verb's way; `words` begins with the negation."""
 
 
 def read_row_moves(ctx: AnswerContext, text: str) -> list[RowMove]:
@@ -88,6 +99,7 @@ def _moves(ctx: AnswerContext, text: str,
         verb = verbs[0]
         if _COUNTED.match(text, verb.end()):
             continue  # 'dipped twice, in February and in May': a count of moves (below)
+        denial = _denial(text, start, verb.start())
         periods = [p for p in reading.periods if start <= p.span[0] < end]  # 'March.' ends past it
         metrics = {m.name for m in reading.metrics if start <= m.span[0] < verb.start()}
         chosen = [(k, rows) for k, rows in series.items() if k[1] in metrics] or (
@@ -109,9 +121,33 @@ def _moves(ctx: AnswerContext, text: str,
         if pair is None:
             continue
         before, after = pair
-        move = _held(ctx, text, start, end, verb, sign, metric, before, after)
+        if denial is not None:  # 'never fell in February': any move but a fall, no size
+            move = _denied_move(verb, denial, sign, metric, before, after)
+        else:
+            move = _held(ctx, text, start, end, verb, sign, metric, before, after)
         said = whole or joined
         yield replace(move, words=(*move.words, said.span())) if said is not None else move
+
+
+_NEGATION = re.compile(r"(?i)\b(?:" + "|".join(sorted(_NEGATIONS)) + r")\b|n['’]t\b|\bfail(?:ed|s)?\s+to\b")
+
+
+def _denial(text: str, start: int, at: int) -> re.Match[str] | None:
+    """The negation in the sentence before its verb ('never dipped', "didn't rise", 'failed to
+    climb'), or None: the sentence says the move did not happen."""
+    return _NEGATION.search(text, start, at)
+
+
+def _denied_move(verb: re.Match[str], denial: re.Match[str], sign: int, metric: str,
+                 before: Cited, after: Cited) -> RowMove:
+    """'Flights never fell in February': holds when the rows did not go the verb's way (rose,
+    or did not move); a size after a denied verb is left to the other readings."""
+    a, b = float(before.value), float(after.value)
+    step = b - a
+    went = "rose" if step > 0 else "fell" if step < 0 else "did not move"
+    cited = f"{before.text} = {a:,.6g} and {after.text} = {b:,.6g}"
+    return RowMove(verb.span(), (denial.span(), verb.span()), step * sign <= 0, None, True,
+                   metric, cited, went, denied=True)
 
 
 _WHOLE = re.compile(rf"(?i)\b(?:over|across|during|through(?:out)?|in)\s+the\s+(?:(?P<n>[0-9]+|"
@@ -296,8 +332,8 @@ def _counted(ctx: AnswerContext, text: str,
         start, end = sentence.span()
         verbs = list(unbracketed(text, _MOVE.finditer(text, start, end)))
         counted = _COUNTED.match(text, verbs[0].end()) if len(verbs) == 1 else None
-        if counted is None:
-            continue
+        if counted is None or _denial(text, start, verbs[0].start()) is not None:
+            continue  # 'never dipped twice', 'did not rise three times': left unread
         verb = verbs[0]
         metrics = {m.name for m in reading.metrics if start <= m.span[0] < verb.start()}
         chosen = [(k, rows) for k, rows in series.items() if k[1] in metrics] or (

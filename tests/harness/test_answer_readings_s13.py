@@ -6,7 +6,13 @@ from the rules analyst's own clean answers on two domains:
   a caveat, not withheld. It is the move from the earlier row to the later of one cited series
   (harness/audit/rowmoves.py) — with 'after' or 'following', only of adjacent rows (the step
   it names) — a month written without its year naming the one cited month of that name when
-  the series crosses a year's end.
+  the series crosses a year's end;
+- 'Only December topped $25': 'only' over a series' periods was not read (withheld);
+- 'dipped twice, in February and in May': a count of a series' moves was read as a multiplier
+  (withheld); 'never dipped twice' then read as the count (served clean) — a denial leaves it
+  unread;
+- 'Flights never fell in February' of a fall was served clean (the negation was not read);
+- 'roughly a third of a million' was read as 'a million' and the third row.
 """
 
 from __future__ import annotations
@@ -148,3 +154,25 @@ def test_a_part_of_a_scale_word_of_a_series_total(request):
     for lie in ("The year's total was roughly half a million flights.",
                 "The year's total was roughly a quarter of a million flights."):
         assert appended(case, lie).decision == "withhold", lie
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), MONTHLY)
+def test_a_denied_move(request, domain, fixture, qid):
+    """'Flights never fell in February' (February fell) was served clean: the verb's move was
+    read and the negation before it was not. A denied move holds when the rows did not go the
+    verb's way; a count denied ('never dipped twice') is read by no check (never clean)."""
+    case = _case(request, fixture, domain, qid)
+    months = _months(case)
+    for (_a, before), (b, after) in itertools.pairwise(months):
+        if after == before:
+            continue
+        went, base, other, other_base = ("rose", "rise", "fell", "fall") if after > before \
+            else ("fell", "fall", "rose", "rise")
+        for honest in (f"It never {other} in {b:%B}.", f"It didn't {other_base} in {b:%B}."):
+            assert appended(case, honest).decision != "withhold", honest
+        for lie in (f"It never {went} in {b:%B}.", f"It did not {base} in {b:%B}."):
+            assert appended(case, lie).decision == "withhold", lie
+    falls = sum(y < x for (_a, x), (_b, y) in itertools.pairwise(months))
+    if falls in _TIMES:
+        denied = f"It never fell {_TIMES[falls]}."
+        assert appended(case, denied).decision != "serve", denied
