@@ -12,7 +12,10 @@ from the rules analyst's own clean answers on two domains:
   (withheld); 'never dipped twice' then read as the count (served clean) — a denial leaves it
   unread;
 - 'Flights never fell in February' of a fall was served clean (the negation was not read);
-- 'roughly a third of a million' was read as 'a million' and the third row.
+- 'roughly a third of a million' was read as 'a million' and the third row;
+- 'March was the low point', 'hit their high in January': a series' extreme in words no check
+  read (a lie served with caveats), and 'was highest in January' across a year's end looked
+  January up in the reader's year.
 """
 
 from __future__ import annotations
@@ -176,3 +179,22 @@ def test_a_denied_move(request, domain, fixture, qid):
     if falls in _TIMES:
         denied = f"It never fell {_TIMES[falls]}."
         assert appended(case, denied).decision != "serve", denied
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), MONTHLY)
+def test_a_series_high_or_low_point(request, domain, fixture, qid):
+    """'March was the low point', 'hit their high in January' were read by no check (served
+    with caveats, a lie too), and 'was highest in January' of a series crossing a year's end
+    looked January up in the reader's year. The month named must hold the series' extreme."""
+    case = _case(request, fixture, domain, qid)
+    months = sorted(_months(case), key=lambda r: r[1])
+    (low, _), (high, _) = months[0], months[-1]
+    other_low, other_high = months[1][0], months[-2][0]
+    said = [("{m:%B} was the high point.", high, other_high),
+            ("It hit its high in {m:%B}.", high, other_high),
+            ("{m:%B} was the low point.", low, other_low),
+            ("It was lowest in {m:%B}.", low, other_low)]
+    for sentence, true, false in said:
+        honest, lie = sentence.format(m=true), sentence.format(m=false)
+        assert appended(case, honest).decision == "serve", honest
+        assert appended(case, lie).decision == "withhold", lie
