@@ -15,7 +15,9 @@ from the rules analyst's own clean answers on two domains:
 - 'roughly a third of a million' was read as 'a million' and the third row;
 - 'March was the low point', 'hit their high in January': a series' extreme in words no check
   read (a lie served with caveats), and 'was highest in January' across a year's end looked
-  January up in the reader's year.
+  January up in the reader's year;
+- 'Philadelphia finished second to last' (true) was withheld as 'second', 'came in last' and
+  'brought up the rear' read by no check (a lie served with caveats).
 """
 
 from __future__ import annotations
@@ -195,6 +197,28 @@ def test_a_series_high_or_low_point(request, domain, fixture, qid):
             ("{m:%B} was the low point.", low, other_low),
             ("It was lowest in {m:%B}.", low, other_low)]
     for sentence, true, false in said:
+        honest, lie = sentence.format(m=true), sentence.format(m=false)
+        assert appended(case, honest).decision == "serve", honest
+        assert appended(case, lie).decision == "withhold", lie
+
+
+BREAKDOWNS = [("shop", "shop_layer", "breakdown-001"), ("flights", "flights_layer", "breakdown-002")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), BREAKDOWNS)
+def test_a_rank_from_the_bottom(request, domain, fixture, qid):
+    """'Philadelphia finished second to last' (true) was withheld as 'second'; 'came in last',
+    'brought up the rear' were read by no check. A rank from the bottom counts from the other
+    end of the cited breakdown: the member there is served clean, another withheld."""
+    case = _case(request, fixture, domain, qid)
+    rows = sorted(((str(v["key"]), float(v["value"])) for v in case.answer["values"]),
+                  key=lambda r: r[1])
+    assert len(rows) >= 3 and rows[0][1] < rows[1][1] < rows[2][1], rows
+    last, second, third = rows[0][0], rows[1][0], rows[2][0]
+    for sentence, true, false in (("{m} came in last.", last, second),
+                                  ("{m} brought up the rear.", last, third),
+                                  ("{m} finished second to last.", second, last),
+                                  ("{m} was next to last.", second, third)):
         honest, lie = sentence.format(m=true), sentence.format(m=false)
         assert appended(case, honest).decision == "serve", honest
         assert appended(case, lie).decision == "withhold", lie
