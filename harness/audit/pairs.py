@@ -34,13 +34,18 @@ from showwork.protocol.numbers import _VALUE_CUES
 from showwork.protocol.reading import Mention
 from showwork.protocol.reading._literals import search
 
-_GREATER = (r"more|higher|larger|bigger|greater|longer|above|ahead\s+of|exceed(?:ed|s|ing)?|"
+_GREATER = (r"edged\s+(?:out|past|ahead\s+of)|more|higher|larger|bigger|greater|longer|above|"
+            r"ahead\s+of|exceed(?:ed|s|ing)?|"
             r"outpac(?:ed|es|ing)|outs(?:old|ells?)|outperform(?:ed|s|ing)?|outgr(?:ew|ows?)|"
             r"beat|topped|faster|surpass(?:ed|es)?|outnumber(?:ed|s)?|"
             r"le(?:d|ads?|ading)(?!\s+to\b)")
 _LESSER = (r"less|fewer|lower|smaller|shorter|below|behind|trail(?:ed|s|ing)?|"
            r"lagg(?:ed|ing)|lags?|slower")
 _COMPARATIVE = re.compile(rf"(?i)\b(?:(?P<greater>{_GREATER})|(?P<lesser>{_LESSER}))\b")
+_NARROW = re.compile(r"(?i)\b(?:narrowly|barely|just|only\s+just|slightly)\s+$")
+"""A narrow margin said before the comparing word ('narrowly beat', 'just ahead of'); 'edged
+out' says one itself. It states the first member ahead by under NARROW of the second."""
+NARROW = 0.05
 _THAN_WORDS = re.compile(r"(?i)^(?:more|higher|larger|bigger|greater|longer|faster|less|fewer|"
                          r"lower|smaller|shorter|slower)$")
 _HEDGE = r"(?:(?P<hedge>about|roughly|nearly|almost|approximately|broadly|essentially)\s+)?"
@@ -153,11 +158,13 @@ class _Rank:
 class _Pair:
     """Two members compared ('A took more than B') or said to be level, as read."""
 
-    __slots__ = ("a", "b", "stated", "level", "hedged", "speed", "words")
+    __slots__ = ("a", "b", "stated", "level", "hedged", "speed", "words", "narrow")
 
     def __init__(self, a: Mention, b: Mention, stated: str, level: str, hedged: bool,
-                 speed: bool, words: tuple[tuple[int, int], ...]) -> None:
+                 speed: bool, words: tuple[tuple[int, int], ...], narrow: bool = False) -> None:
         self.a, self.b = a, b
+        self.narrow = narrow
+        """A narrow margin is said ('edged out', 'narrowly beat'): within NARROW."""
         self.words = words
         """The spans of the comparing words ('more', 'level with', 'about the same')."""
         self.stated = stated
@@ -172,7 +179,8 @@ class _Pair:
         if self.level:
             return _level(ctx, cited, where, self.a, self.b, self.level, self.hedged,
                           self.speed)
-        return _comparative(ctx, cited, where, self.a, self.b, self.stated, self.speed)
+        return _comparative(ctx, cited, where, self.a, self.b, self.stated, self.speed,
+                            self.narrow)
 
 
 Said = _Rank | _Pair
@@ -264,7 +272,11 @@ def _in_clause(text: str, start: int, end: int, inside: list[Mention]) -> list[S
         verb = _VERB_BEFORE.search(between, 0, x)
         if verb is not None and verb.group(1).lower() in _VALUE_CUES:  # 'took more … than'
             words += ((a.span[1] + verb.start(1), a.span[1] + verb.end(1)),)
-        out.append(_Pair(a, b, stated, "", False, speed, words))
+        narrow = _NARROW.search(between, 0, x)
+        if narrow is not None:  # 'narrowly beat'
+            words += ((a.span[1] + narrow.start(), a.span[1] + narrow.end()),)
+        edged = between[x:y].lower().startswith("edged")
+        out.append(_Pair(a, b, stated, "", False, speed, words, edged or narrow is not None))
     return out
 
 
@@ -389,7 +401,7 @@ def _checked(ctx: AnswerContext, cited: list[Cited], pair: _Pair) -> bool:
 
 
 def _comparative(ctx: AnswerContext, cited: list[Cited], where: str, a: Mention, b: Mention,
-                 stated: str, speed: bool) -> Finding | None:
+                 stated: str, speed: bool, narrow: bool = False) -> Finding | None:
     if not _cites(ctx, cited, a):
         a, b, stated = b, a, "lesser" if stated == "greater" else "greater"
         if not _cites(ctx, cited, a):
@@ -401,7 +413,18 @@ def _comparative(ctx: AnswerContext, cited: list[Cited], where: str, a: Mention,
         return _unbacked(where, a, b)
     wrong = [v for v in values if not _ordered(v[2], v[3], stated, v[1] in _CHANGE_FIELDS)]
     if len(wrong) < len(values):
-        return None
+        close = [v for v in values if v not in wrong and abs(v[2] - v[3]) < NARROW * abs(v[3])]
+        if not narrow or close:
+            return None
+        metric, field, va, vb = next(v for v in values if v not in wrong)
+        return Finding(
+            "mislabelled_member", where,
+            f"The answer says {a.member} was narrowly ahead of {b.member}, but the cited rows "
+            f"of {metric} give {a.member} {va:,.6g} and {b.member} {vb:,.6g} ({field}): "
+            f"{abs(va - vb) / abs(vb):.0%} apart, more than the {NARROW:.0%} a narrow margin "
+            "states (docs/citations.md).",
+            {"said": a.member, "dimension": a.name, "phrase": "narrowly", "cited": [b.member or ""]},
+            f"Say how far {a.member} was ahead of {b.member}, as the cited values give.")
     metric, field, va, vb = wrong[0]
     said = "more" if stated == "greater" else "less"
     return Finding(

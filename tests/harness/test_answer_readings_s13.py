@@ -17,7 +17,9 @@ from the rules analyst's own clean answers on two domains:
   read (a lie served with caveats), and 'was highest in January' across a year's end looked
   January up in the reader's year;
 - 'Philadelphia finished second to last' (true) was withheld as 'second', 'came in last' and
-  'brought up the rear' read by no check (a lie served with caveats).
+  'brought up the rear' read by no check (a lie served with caveats);
+- 'Brooklyn edged out the 5th Ave store' (the other way round), 'narrowly beat': read by no
+  check (served with caveats); a narrow margin is held to a 5 % band (docs/citations.md).
 """
 
 from __future__ import annotations
@@ -222,3 +224,27 @@ def test_a_rank_from_the_bottom(request, domain, fixture, qid):
         honest, lie = sentence.format(m=true), sentence.format(m=false)
         assert appended(case, honest).decision == "serve", honest
         assert appended(case, lie).decision == "withhold", lie
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), [
+    ("shop", "shop_layer", "breakdown-001"), ("flights", "flights_layer", "ranking-002")])
+def test_a_narrow_margin_between_members(request, domain, fixture, qid):
+    """'Brooklyn edged out the 5th Ave store' (the other way round) and 'narrowly beat' were
+    read by no check: a narrow margin says the first member is ahead by under 5 % of the
+    second (docs/citations.md). Of each two members adjacent in the cited order: within the
+    band, the true order is served clean and the reverse withheld; 'narrowly' of the top
+    member over the bottom one is withheld."""
+    case = _case(request, fixture, domain, qid)
+    rows = sorted(((str(v["key"]), float(v["value"])) for v in case.answer["values"]),
+                  key=lambda r: r[1])
+    close = [(a, b) for a, b in itertools.pairwise(rows) if b[1] - a[1] < 0.05 * a[1]
+             and b[1] > a[1]]
+    assert close, rows
+    for (low, _), (high, _) in close:
+        for said in ("{a} edged out {b}.", "{a} narrowly beat {b}."):
+            honest, lie = said.format(a=high, b=low), said.format(a=low, b=high)
+            assert appended(case, honest).decision == "serve", honest
+            assert appended(case, lie).decision == "withhold", lie
+    (bottom, x), (top, y) = rows[0], rows[-1]
+    assert y > 1.2 * x
+    assert appended(case, f"{top} narrowly beat {bottom}.").decision == "withhold"
