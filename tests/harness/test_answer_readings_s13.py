@@ -19,7 +19,9 @@ from the rules analyst's own clean answers on two domains:
 - 'Philadelphia finished second to last' (true) was withheld as 'second', 'came in last' and
   'brought up the rear' read by no check (a lie served with caveats);
 - 'Brooklyn edged out the 5th Ave store' (the other way round), 'narrowly beat': read by no
-  check (served with caveats); a narrow margin is held to a 5 % band (docs/citations.md).
+  check (served with caveats); a narrow margin is held to a 5 % band (docs/citations.md);
+- 'Revenue was essentially unchanged in May' of a cited -5.7 % was served clean: only a
+  claim's text was held to the flat band, not the prose's.
 """
 
 from __future__ import annotations
@@ -248,3 +250,25 @@ def test_a_narrow_margin_between_members(request, domain, fixture, qid):
     (bottom, x), (top, y) = rows[0], rows[-1]
     assert y > 1.2 * x
     assert appended(case, f"{top} narrowly beat {bottom}.").decision == "withhold"
+
+
+CHANGES = [("shop", "shop_layer", "compare-001"), ("shop", "shop_layer", "compare-002"),
+           ("flights", "flights_layer", "change-001"), ("flights", "flights_layer", "change-002")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), CHANGES)
+def test_a_move_called_flat_in_the_prose(request, domain, fixture, qid):
+    """'Revenue was essentially unchanged in May' of a cited -5.7 % was served clean: a claim's
+    text called flat was held to FLAT_BAND, the prose's was not. The prose's flat words are
+    held to the cited relative change of the metric named before them."""
+    from showwork.harness.audit.findings import FLAT_BAND
+
+    case = _case(request, fixture, domain, qid)
+    changes = [c for c in case.answer["claims"] for s in c["sources"] if "pct_change" in s]
+    assert changes
+    metric = changes[0]["text"].split(" changed")[0].split(" rose")[0].split(" fell")[0]
+    pct = float(changes[0]["value"])
+    assert abs(pct) > FLAT_BAND, pct
+    for said in ("was essentially unchanged.", "was flat.", "stayed flat over the period."):
+        lie = f"{metric} {said}"
+        assert appended(case, lie).decision == "withhold", lie
