@@ -1,5 +1,7 @@
 """A share of a whole across periods: 'what fraction of the year's cancellations happened in
 February' is February's cancelled flights over the year's, one metric with the same filters.
+A whole the data ends inside (a year still running) is its covered part, to date, and the
+answer says through which day; the part must be covered whole.
 
 Two governed queries, the whole period's and the part's; the answer cites both values, and its
 share claim cites the part first and the whole second (the audit holds the quotient to them).
@@ -10,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from showwork.analyst.rules import catalog as cat
-from showwork.analyst.rules.calls import Call, Plan, begun, window_json
+from showwork.analyst.rules.calls import Call, Plan, begun, to_date, window_json
 from showwork.analyst.rules.claims import AnswerBuilder, be, cite, fmt, is_value, subject, unit_of
 from showwork.analyst.rules.dates import window_of
 from showwork.analyst.rules.tables import scope
@@ -57,9 +59,10 @@ def period_share(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> 
         args["where"] = q.filters
     whole = yield Call("query", {**args, "window": window_json(q.window)},
                        f"the whole: {metric} over {q.window}")
-    if why := whole.unusable("query", begun=True):
-        return out.refused(why)
+    if why := whole.unusable("query", begun=True, to_date=True):
+        return out.refused(why)  # a whole the data ends inside: its covered part, said so
     out = begun(out, whole, q.window)
+    so_far = to_date(whole)
     part = yield Call("query", {**args, "window": window_json(q.part_window)},
                       f"the part: {metric} over {q.part_window}")
     if why := part.unusable("query"):
@@ -71,13 +74,13 @@ def period_share(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> 
     part_cite, whole_cite = cite(part.handle, metric, "value"), cite(whole.handle, metric, "value")
     out.measure(f"{subject(label)}{said} {is_value(label, part_value, unit)} in {q.part_window}",
                 part_cite, part_value)
-    out.measure(f"{subject(label)}{said} {is_value(label, whole_value, unit)} in {q.window}",
-                whole_cite, whole_value)
+    out.measure(f"{subject(label)}{said} {is_value(label, whole_value, unit)} in {q.window}"
+                f"{so_far}", whole_cite, whole_value)
     share = part_value / whole_value
-    out.measure(f"The share of {label}{said} in {q.window} that {be(label)} in {q.part_window} "
-                f"was {fmt(share, True)}", part_cite, share, whole_cite)
-    return out.answered(f"{fmt(share, True)} of {label}{said} in {q.window} {be(label)} in "
-                        f"{q.part_window}: {fmt(part_value, unit)} of "
+    out.measure(f"The share of {label}{said} in {q.window}{so_far} that {be(label)} in "
+                f"{q.part_window} was {fmt(share, True)}", part_cite, share, whole_cite)
+    return out.answered(f"{fmt(share, True)} of {label}{said} in {q.window}{so_far} {be(label)} "
+                        f"in {q.part_window}: {fmt(part_value, unit)} of "
                         f"{fmt(whole_value, unit)}.", share)
 
 

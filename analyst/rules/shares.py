@@ -88,7 +88,7 @@ def _parts(q: Understood, reading: Reading) -> list[tuple[str, str]]:
     out = []
     for f in q.filters:
         for member in f["values"]:
-            span = next((m.span for m in reading.members
+            span = next((m.span for m in (*reading.members, *reading.ranges)  # 'LAX or SFO'
                          if m.name == f["dimension"] and m.member == member), None)
             if span is None:
                 continue  # a member read from a dimension's slot: it stays a filter

@@ -165,6 +165,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                       + _unit_total(text, catalog, mentions), key=lambda m: m.span)
     mentions = sorted(mentions + _verb_named(text, catalog, mentions), key=lambda m: m.span)
     mentions = restate(text, mentions, catalog, [p.span for p in named.found])
+    named, of_all = _of_all_the_data(text, named, mentions, catalog)
     mentions = _heads(text, _ratio_of_share(text, mentions, catalog, named.found), catalog)
     mentions, negated = _negated(text, mentions, catalog)
     mentions, things = _member_things(text, mentions, catalog)
@@ -185,6 +186,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     asks = _sorted(text, _paced(text, _judged(text, asks, mentions, catalog), mentions, catalog))
     periods, asks = _so_far(periods, asks, mentions, catalog)
     periods = _running_from_start(periods, asks, mentions, catalog)
+    periods, to_as_of = _days_to_as_of(periods, mentions, catalog, _as_of(as_of, catalog))
     asks, said = _shared_words(text, asks, mentions, catalog)
     asks = _each_thing_unknown(_entity_breakdown(text, asks, mentions, catalog))
     asks = _counted_by(asks, catalog)
@@ -199,8 +201,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
         kept = tuple(replace(s, detail="the rate named is the share") if s.detail == "share of total"
                      else s for s in asks.spans)
         asks = replace(asks, share=None, spans=kept)
-    gaps = find_gaps(text, catalog, sorted(mentions + excluded, key=lambda m: m.span), periods,
-                     asks)
+    gaps = find_gaps(text, catalog, sorted(mentions + excluded + together, key=lambda m: m.span),
+                     periods, asks)
     by_kind = {k: tuple(m for m in mentions if m.kind == k) for k in ("metric", "member", "dimension")}
     spans = [mention_span(m) for m in mentions]
     spans += [ReadSpan(p.words, p.span, "window", str(p.period)) for p in periods.found]
@@ -250,7 +252,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
                    periods.found, asks, tuple(gaps), tuple(sorted(spans, key=lambda s: s.span)),
                    unread, tuple(ranges), tuple(excluded),
-                   (*notes, *place_notes(by_kind["member"], catalog, asked), *split),
+                   (*notes, *of_all, *to_as_of, *place_notes(by_kind["member"], catalog, asked), *split),
                    prefix_doubts([*by_kind["member"], *excluded], catalog, asked)
                    + _day_parts(ranges) + _said_as_verb(text, mentions))
 
@@ -536,6 +538,34 @@ def _running_from_start(periods: Periods, asks: Asks, mentions: list[Mention],
     return Periods((replace(named, period=running),), periods.compare, periods.problems)
 
 
+def _days_to_as_of(periods: Periods, mentions: list[Mention], catalog: dict[str, Any],
+                   as_of: dt.date | None) -> tuple[Periods, tuple[str, ...]]:
+    """'Revenue over the last 7 days': the N days before the as-of day (periods.py), unless the
+    data of every metric named covers the as-of day itself (a project whose as_of is left to
+    its default, the last day of coverage): then the N days up to and including it, so the
+    last day with data is never left out. Either reading is one a person might mean, so Read
+    as says which days were taken."""
+    ends = [str((((catalog.get("metrics") or {}).get(m.name) or {}).get("coverage") or {})
+                .get("end") or "") for m in mentions if m.kind == "metric"]
+    if as_of is None or not ends or not all(ends) or \
+            min(dt.date.fromisoformat(e[:10]) for e in ends) < as_of:
+        return periods, ()
+    found, notes = [], []
+    for p in periods.found:
+        days = _LAST_DAYS.fullmatch(p.words.strip())
+        if days and not p.parts and p.period.end == as_of - dt.timedelta(days=1):
+            size = (p.period.end - p.period.start).days + 1
+            p = replace(p, period=Period(as_of - dt.timedelta(days=size - 1), as_of, "range"))
+            notes.append(f"'{p.words}' taken as {p.period.start:%-d %B} to {as_of:%-d %B %Y}, "
+                         "up to the as-of day, which the data covers")
+        found.append(p)
+    return Periods(tuple(found), periods.compare, periods.problems), tuple(notes)
+
+
+_LAST_DAYS = re.compile(r"(?:the\s+)?(?:last|past|previous|prior)\s+\S+\s+days?", re.IGNORECASE)
+"""The words of 'the last N days' (periods.py `_last_n`)."""
+
+
 _AS_OF = re.compile(r"as\s+of(?:\s+the\s+end\s+of)?", re.IGNORECASE)
 _DEADLINE = re.compile(r"(?:in\s+total\s+)?(?:by|through|thru|until|till|up\s+to)(?:\s+the\s+end\s+of)?",
                        re.IGNORECASE)
@@ -709,6 +739,39 @@ _SHARE_OF = re.compile(r"(?:\b(?:share|fraction|percentage|proportion|percent|po
                        r"\s+of\b", re.IGNORECASE)
 
 
+_OF_ALL = re.compile(r"(?:\b(?:share|fraction|percentage|proportion|percent|portion)|(?<![\w.])%)"
+                     r"\s+of\s+(?P<all>all)\s+(?:(?:the|our)\s+)?", re.IGNORECASE)
+
+
+def _of_all_the_data(text: str, named: Periods, mentions: list[Mention],
+                     catalog: dict[str, Any]) -> tuple[Periods, tuple[str, ...]]:
+    """'What fraction of all alterations happened in the week of March 21': 'all' of the metric
+    named right after a share's 'of', with one other period named, is the whole of the
+    metric's data (its covered range, read as a period on 'all'), the whole the period named
+    is a part of, as 'the year's' names the year (part_periods.py): never the rate of the
+    period named, nor a share refused for want of a member. Read as says which days."""
+    if len(named.found) != 1:
+        return named, ()
+    (other,) = named.found
+    for said in _OF_ALL.finditer(text):
+        metric = next((m for m in mentions if m.kind == "metric" and m.span[0] == said.end()), None)
+        if metric is None:
+            continue
+        covered = ((catalog.get("metrics") or {}).get(metric.name) or {}).get("coverage") or {}
+        if not covered.get("start") or not covered.get("end"):
+            continue
+        whole = Period(dt.date.fromisoformat(str(covered["start"])[:10]),
+                       dt.date.fromisoformat(str(covered["end"])[:10]), "range")
+        if (other.period.start, other.period.end) == (whole.start, whole.end) or \
+                part_and_whole([other, PeriodMention(whole, "all", said.span("all"))]) is None:
+            continue  # 'of all flights in 2013', the data's one year: that year is the whole
+        found = sorted((other, PeriodMention(whole, said.group("all"), said.span("all"))),
+                       key=lambda p: p.span)
+        note = f"'{said.group('all')}' read as all the data of {metric.name}, {whole}"
+        return Periods(tuple(found), named.compare, named.problems), (note,)
+    return named, ()
+
+
 def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any],
                     periods: tuple[PeriodMention, ...] = ()) -> list[Mention]:
     """'What share of flights were cancelled': the rate governed as cancelled / flights (a rate
@@ -738,7 +801,7 @@ def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any],
     return mentions
 
 
-_OF_ALL = re.compile(r"\bof\s+(?:all|every)\s+(?:(?:the|our)\s+)?$", re.IGNORECASE)
+_ALL_BEFORE = re.compile(r"\bof\s+(?:all|every)\s+(?:(?:the|our)\s+)?$", re.IGNORECASE)
 _WERE_AT = re.compile(r"\s+(?:were|was|came|happened|occurred)\s+(?:at|in|from|on|to|for|by)\s+"
                       r"(?:the\s+)?", re.IGNORECASE)
 
@@ -749,7 +812,7 @@ def _whole_of_members(text: str, whole: Mention, mentions: list[Mention]) -> boo
     said to hold some of it), the member the part (a share of the total by member), not the
     rate whose numerator the metric is."""
     after = [m for m in mentions if m.kind == "member" and m.span[0] >= whole.span[1]]
-    return bool(after) and (_OF_ALL.search(text, 0, whole.span[0]) is not None or any(
+    return bool(after) and (_ALL_BEFORE.search(text, 0, whole.span[0]) is not None or any(
         _WERE_AT.fullmatch(text, whole.span[1], m.span[0]) for m in after))
 
 
@@ -1126,8 +1189,40 @@ def _members_together(text: str, mentions: list[Mention], things: list[ReadSpan]
             continue
         span = (chain[0][0], chain[-1][1])
         together += [replace(at[s][0], words=text[span[0]:span[1]], span=span) for s in chain]
+    if not _MORE.search(text):  # 'which had more, JFK or LGA' asks which of them (_which_of_two)
+        together += _either_members(text, at, [t.span for t in together])
     held = {id(at[s][0]) for s in at if any(overlaps(s, [t.span]) for t in together)}
     return [m for m in mentions if id(m) not in held], together
+
+
+_OR_JOINED = re.compile(r"\s*,?\s+or\s+(?:the\s+)?", re.IGNORECASE)
+_LISTED = re.compile(r"\s*,\s*(?:the\s+)?", re.IGNORECASE)
+
+
+def _either_members(text: str, at: dict[Span, list[Mention]], taken: list[Span]) -> list[Mention]:
+    """'Orders that were returned or pending return', 'flights from JFK, EWR or LGA': members
+    of one dimension joined by 'or' (the last join of a list) are one filter keeping any of
+    them, as 'completed and shipped orders' is, wherever they stand; members of several
+    dimensions, or a word naming members of several, stay apart."""
+    spans = sorted(s for s in at if not overlaps(s, taken))
+    out: list[Mention] = []
+    i = 0
+    while i < len(spans):
+        j, ors = i, False
+        while j + 1 < len(spans) and not ors:
+            gap = text[spans[j][1]:spans[j + 1][0]]
+            ors = _OR_JOINED.fullmatch(gap) is not None
+            if not ors and not _LISTED.fullmatch(gap):
+                break
+            j += 1
+        chain = spans[i:j + 1]
+        if not ors or any(len(at[s]) != 1 for s in chain) or len({at[s][0].name for s in chain}) != 1:
+            i += 1
+            continue
+        span = (chain[0][0], chain[-1][1])
+        out += [replace(at[s][0], words=text[span[0]:span[1]], span=span) for s in chain]
+        i = j + 1
+    return out
 
 
 def _counts_rows(metric: Mention, info: dict[str, Any], catalog: dict[str, Any]) -> bool:

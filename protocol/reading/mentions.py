@@ -340,10 +340,18 @@ def _member_phrase(word: str, dim: str, member: str, how: How, dim_words: list[s
 
 
 def _member_forms(word: str) -> list[str]:
-    """A member, the plural of a lower-case word member ("jaffle" → "jaffles"), and a name
-    without its apostrophes ("O'Hare Airport" → "OHare Airport", which reads "ohare airport")."""
+    """A member, the plural of a lower-case word member ("jaffle" → "jaffles"), a name
+    without its apostrophes ("O'Hare Airport" → "OHare Airport", which reads "ohare airport"),
+    and a code of two lower-case words joined by '_' in either order, as people say it
+    ("return_pending" → "pending return", "pending returns"): a code's order is its writer's,
+    a name's ("Quick Buy") is the one people say, and is kept."""
     if re.fullmatch(r"[a-z]{3,}", word) and not word.endswith("s"):
         return [word, plural(word)]
+    code = _CODE.fullmatch(word)
+    if code:
+        turned = f"{code['second']} {code['first']}"
+        return [word, turned, *([f"{code['second']} {plural(code['first'])}"]
+                                if not code["first"].endswith("s") else [])]
     squeezed = re.sub(r"(?<=\w)['’](?=\w)", "", word)
     forms = [word, squeezed] if squeezed != word else [word]
     several = _LAST_WORD.fullmatch(word)  # its plural on the last ('Chai Lattes', 'Turbo-props')
@@ -354,6 +362,8 @@ def _member_forms(word: str) -> list[str]:
 
 _LAST_WORD = re.compile(r"(?P<head>.*[\s-])(?P<last>[A-Za-z]{3,})")
 """A name of several words and its last word."""
+_CODE = re.compile(r"(?P<first>[a-z]{3,})_(?P<second>[a-z]{3,})")
+"""A code of two lower-case words joined by '_' ('return_pending', 'paid_search')."""
 
 
 _STATE = re.compile(r"(?:is|has)[ _](?P<state>[a-z]+(?:[ _][a-z]+)?)", re.IGNORECASE)

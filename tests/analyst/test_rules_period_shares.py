@@ -36,6 +36,14 @@ SHOP_SQL = """
     SELECT count(*) FILTER (WHERE month(ordered_at) = 3)::DOUBLE / count(*) FROM orders
     WHERE NOT is_test AND status <> 'cancelled'
     AND CAST(ordered_at AS DATE) BETWEEN DATE '2019-01-01' AND DATE '2019-03-31'"""
+FLIGHTS_ALL = "What fraction of all cancellations happened in February?"
+FLIGHTS_ALL_SQL = """
+    SELECT count(*) FILTER (WHERE month(flight_date) = 2)::DOUBLE / count(*) FROM flights
+    WHERE dep_time IS NULL"""
+TUTORIAL_ALL = "What fraction of all alterations happened in the week of March 21?"
+TUTORIAL_ALL_SQL = """
+    SELECT sum(transaction_amount_usd) FILTER (WHERE ds BETWEEN '2022-03-21' AND '2022-03-27')
+    / sum(transaction_amount_usd) FROM transactions WHERE transaction_type_name = 'alteration'"""
 DEMO_DECEMBER = "What percentage of 2025's new users signed up in December?"
 DEMO_SQL = """
     SELECT count(*) FILTER (WHERE month(signup_date) = 12)::DOUBLE / count(*) FROM users
@@ -81,6 +89,9 @@ class TestAnswered:
         ("flights", FLIGHTS_JFK, FLIGHTS_JFK_SQL),
         ("shop_layer", SHOP_MARCH, SHOP_SQL),
         ("layer", DEMO_DECEMBER, DEMO_SQL),
+        # 'of all X': the whole of the metric's data, never the rate of the period named
+        ("flights", FLIGHTS_ALL, FLIGHTS_ALL_SQL),
+        ("tutorial_layer", TUTORIAL_ALL, TUTORIAL_ALL_SQL),
     ])
     def test_equal_to_the_raw_sql_and_served_clean(self, request, fixture, text, sql) -> None:
         """Each share of a whole period is answered grounded, served clean, equal to its
@@ -122,6 +133,37 @@ class TestAnswered:
         audit = attempt(flights, "What fraction of the year's average departure delay was in "
                                  "February?").served().audit
         assert audit["status"] == "refused" and "ratio" in audit["refusal_reason"]
+
+
+class TestAWholeTheDataEndsInside:
+    """'What fraction of the year's revenue came in March', the year covered only to the data's
+    last day: the share of the covered part, to date, and the answer says through which day
+    (a caveat of the partial whole, never a refusal); a part the data ends inside is still
+    refused."""
+
+    @pytest.mark.parametrize(("fixture", "text", "sql", "through"), [
+        ("intro_layer", "What fraction of the year's revenue came in March?",
+         "SELECT sum(amount) FILTER (WHERE month(order_date::DATE) = 3) / sum(amount) "
+         "FROM raw_orders WHERE order_date::DATE BETWEEN '2023-01-01' AND '2023-12-31'",
+         "2023 to date, through 15 May 2023"),
+        ("layer", "what fraction of this year's signups happened in March?",
+         "SELECT count(*) FILTER (WHERE month(signup_date) = 3)::DOUBLE / count(*) FROM users "
+         "WHERE NOT is_test AND signup_date BETWEEN DATE '2026-01-01' AND DATE '2026-12-31'",
+         "2026 to date, through 17 June 2026"),
+    ])
+    def test_the_covered_part_said_so(self, request, fixture, text, sql, through) -> None:
+        layer = request.getfixturevalue(fixture)
+        trace = attempt(layer, text)
+        audit = trace.served().audit
+        assert audit["status"] == "answered" and audit["grounded"]
+        assert math.isclose(audit["value"], gold(layer, sql), rel_tol=1e-9)
+        assert through in json.loads(trace.served().answer_raw)["answer"]
+        assert {f["code"] for f in audit["findings"]} <= {"partial_period"}
+
+    def test_a_part_the_data_ends_inside_is_refused(self, intro_layer) -> None:
+        audit = attempt(intro_layer, "What fraction of the year's revenue came in "
+                                     "May?").served().audit
+        assert audit["status"] == "refused" and "partly covered" in audit["refusal_reason"]
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,58 @@
+"""The rules analyst on new-user question files of issue 42, each written from its domain's
+catalog and data before reading the reader: a public dbt project nobody here tuned for
+(conformance/projects/dbt-metricflow-intro, conformance/questions/intro_s12.yaml, session 12),
+dbt-metricflow's tutorial (conformance/questions/mf_tutorial_s11.yaml), the shop and the flights
+(examples/*/questions_s11.yaml, session 11). The figures measured on them under claims+repair
+are held."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gold_sql import resolved
+
+from showwork.analyst.rules import RulesClient
+from showwork.harness.experiments.attempt import run_attempt
+from showwork.harness.experiments.questions import load_questions
+from showwork.harness.experiments.scores import ANSWERED, Attempt, attempt_from_trace, score
+from showwork.protocol.switches import Protocol
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = {
+    # file, its layer's fixture, how many questions, the balanced accuracy held
+    "intro": (ROOT / "conformance" / "questions" / "intro_s12.yaml", "intro_layer", 61, 0.909),
+    # 0.61 before session 12 (the metrics are named total_revenue and total_orders, and
+    # 'revenue' and 'orders' named neither); 0.88 before session 13 ('pending return',
+    # 'returned or pending return', the share of a year the data ends inside)
+    "tutorial": (ROOT / "conformance" / "questions" / "mf_tutorial_s11.yaml", "tutorial_layer",
+                 45, 0.842),
+    # 0.814 before session 13 (1 wrong served clean: 'the last 7 days' left out 4 April, the
+    # as-of day the data covers; 'of all alterations' refused)
+    "shop": (ROOT / "examples" / "shop" / "questions_s11.yaml", "shop_layer", 40, 0.937),
+    "flights": (ROOT / "examples" / "flights" / "questions_s11.yaml", "flights_layer", 45, 0.957),
+}
+
+
+def _attempts(request: pytest.FixtureRequest, name: str) -> list[Attempt]:
+    path, fixture, _n, _held = FILES[name]
+    layer = request.getfixturevalue(fixture)
+    out = []
+    for spec in load_questions(path).questions:
+        q = spec.question()
+        trace = run_attempt(q, RulesClient(), layer, Protocol.parse("claims+repair"))
+        out.append(attempt_from_trace(trace, resolved(layer, q.gold), {}))
+    return out
+
+
+@pytest.mark.parametrize("name", list(FILES))
+def test_the_figures_are_held(request: pytest.FixtureRequest, name: str) -> None:
+    """Balanced accuracy at least the figure held, and no answer that is wrong, or that should
+    have been a refusal, served clean."""
+    attempts = _attempts(request, name)
+    _path, _fixture, n, held = FILES[name]
+    assert len(attempts) == n
+    assert score(attempts)["balanced_accuracy"] >= held
+    wrong = [a.question_id for a in attempts if a.status == ANSWERED and a.decision == "serve"
+             and not (a.answerable and a.correct)]
+    assert wrong == []
