@@ -968,10 +968,30 @@ def share_parts(text: str) -> list[tuple[ReadNumber, int]]:
     return out
 
 
+_PART_OF_SCALE = re.compile(rf"(?i)\b(?P<part>{_PART_WORDS})\s+(?:of\s+)?an?\s+"
+                            r"(?P<scale>thousand|million|billion)\b")
+"""A part of a scale word: 'a third of a million', 'half a million', 'three quarters of a
+billion' — a rough figure, stated within PART_OF_SCALE of the part of the scale."""
+PART_OF_SCALE = 0.05
+
+
+def _part_of_scale(text: str, m: re.Match[str]) -> ReadNumber:
+    value = _part(m["part"]) * _SCALES[m["scale"].lower()]
+    _w, direction = _sign_word(text, m.start(), m.end())
+    # its unit is a tenth of it: stated within half of that (PART_OF_SCALE) either way
+    return ReadNumber(m.start(), m.end(), m.group(0), -value if direction < 0 else value, 0, 1,
+                      2 * PART_OF_SCALE * value, m["scale"].lower(), False, False, "", _w, True)
+
+
 def _worded(text: str) -> Iterator[ReadNumber]:
     taken: list[tuple[int, int]] = []
+    if "a" in text:
+        for m in _PART_OF_SCALE.finditer(text):
+            taken.append((m.start(), m.end()))
+            yield _part_of_scale(text, m)
     for m in _MULTIPLIER.finditer(text):
-        number = _ratio(text, m)
+        number = None if any(a < m.end() and m.start() < b for a, b in taken) else \
+            _ratio(text, m)
         if number is not None:
             taken.append((m.start(), m.end()))
             yield number

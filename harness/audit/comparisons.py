@@ -25,7 +25,13 @@ from typing import Any
 from showwork.harness.audit.context import AnswerContext, Cited, ClaimContext
 from showwork.harness.audit.counts import cited_series
 from showwork.harness.audit.index import CatalogIndex
-from showwork.harness.audit.labels import read_words, support_of
+from showwork.harness.audit.labels import (
+    in_cited_year,
+    names_window,
+    period_window,
+    read_words,
+    support_of,
+)
 from showwork.harness.audit.numbers import entity_keys, numeric
 from showwork.harness.audit.pairs import find_pairs
 from showwork.harness.audit.scope import scope_of
@@ -386,11 +392,12 @@ def _gaps(ctx: AnswerContext) -> list[Finding]:
 
 
 _PEAK = re.compile(
-    r"(?i)\b(?:(?P<max>peak(?:ed|s)?|topped\s+out|hit\s+(?:its|a)\s+high|(?:its|the)\s+"
+    r"(?i)\b(?:(?P<max>peak(?:ed|s)?|topped\s+out|hit\s+(?:its|their|a)\s+high(?:\s+point)?|"
+    r"(?:its|their|the)\s+high\s+point|(?:its|their|the)\s+"
     r"(?:highest|largest|biggest|busiest)|(?:was|were)\s+(?:at\s+(?:its|their)\s+)?highest|"
     r"the\s+most(?!\s+first))(?:\s+(?P<maxgrain>day|week|month|quarter|year)\b)?|"
-    r"(?P<min>bottomed(?:\s+out)?|"
-    r"trough(?:ed)?|hit\s+(?:its|a)\s+low|(?:its|the)\s+(?:lowest|smallest|quietest)|"
+    r"(?P<min>bottomed(?:\s+out)?|(?:its|their|the)\s+low\s+point|"
+    r"trough(?:ed)?|hit\s+(?:its|their|a)\s+low(?:\s+point)?|(?:its|the)\s+(?:lowest|smallest|quietest)|"
     r"(?:was|were)\s+"
     r"(?:at\s+(?:its|their)\s+)?lowest|the\s+(?:fewest|least)(?!\s+first))"
     r"(?:\s+(?P<mingrain>day|week|month|quarter|year)\b)?)\b")
@@ -429,6 +436,8 @@ def _extremes_in(ctx: AnswerContext) -> list[tuple[str, re.Match[str], Finding |
     if not places:
         return []
     cited = cited_series(ctx)
+    windows = {w for (_metric, by), rows in cited.items() for key in rows
+               if (w := period_window(key, by)) is not None}
     out: list[tuple[str, re.Match[str], Finding | None]] = []
     for where, text, m in places:
         grain = m.group("maxgrain") or m.group("mingrain")  # 'the busiest month': by month
@@ -445,7 +454,10 @@ def _extremes_in(ctx: AnswerContext) -> list[tuple[str, re.Match[str], Finding |
         before = [p for p in inside if p.span[1] <= m.start()]
         if len(inside) > 1 and before:  # 'July was the busiest month and February the
             inside = [before[-1]]       # quietest': each extreme of the period before it
-        said = [(p.period.start.isoformat(), p.period.end.isoformat()) for p in inside]
+        # 'highest in January' of a series crossing a year's end: the one cited January
+        said = [(q.start.isoformat(), q.end.isoformat()) for q in (
+            p.period if names_window(p.period, windows) else in_cited_year(p, windows) or p.period
+            for p in inside)]
         metric = next((x.name for x in reading.metrics
                        if clause.start() <= x.span[0] < clause.end()), None)
         held, finding = False, None

@@ -299,11 +299,19 @@ def _named(said: str, dim: str, values: list[tuple[Cited, float]], key: dict[int
         members = {m.member for m in found if m.kind == "member" and m.name == dim}
         named = [(c, v) for c, v in values if key[id(c)] in members]
         order = sorted(values, key=lambda cv: cv[1], reverse=True)
-    lowered = said.lower()
-    for word, at in _ORDINAL.items():
-        if f" {word} " in f" {lowered} " and all(order[at][0] is not c for c, _ in named):
+    for m in _PLACE.finditer(said):
+        if m.group("part"):
+            continue  # 'a third of a million', 'two thirds': a fraction, no place
+        at = _ORDINAL[m.group("place").lower()]
+        if all(order[at][0] is not c for c, _ in named):
             named.append(order[at])
     return named
+
+
+_PLACE = re.compile(r"(?i)(?P<part>\b(?:a|an|one|two|three)[\s-]+)?(?<![\w-])"
+                    rf"(?P<place>{'|'.join(_ORDINAL)})\b(?!-)")
+"""A row's place ('the first week', 'the third'), and a fraction's words ('a third of a
+million', 'two thirds') that are none."""
 
 
 def _counts(said: str) -> Iterator[int]:

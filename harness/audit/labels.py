@@ -742,16 +742,23 @@ _YEAR_WRITTEN = re.compile(r"\d{4}|['’]\d\d\b")
 
 
 def _in_one_cited_year(p: PeriodMention, windows: Collection[Window]) -> bool:
-    """A period written without its year ('January', 'February's') of cited windows that
+    """A period written without its year ('January', 'February's) of cited windows that
     cross a year's end: the reader gives it the year its calendar rule picks, while the text
     means the one cited period of that name ('slipped back in January' of a series from
     November 2018 to February 2019). It names a cited window when exactly one year of the
     cited windows makes it one."""
+    return in_cited_year(p, windows) is not None
+
+
+def in_cited_year(p: PeriodMention, windows: Collection[Window]) -> Period | None:
+    """The one cited period of `p`'s name in another year than the reader gave it (see
+    `_in_one_cited_year`), or None when its year is written, or no or several years make it a
+    cited window."""
     if _YEAR_WRITTEN.search(p.words) or p.period.grain not in ("month", "quarter", "half",
                                                                  "week", "range", "day"):
-        return False
+        return None
     start, end = p.period.start, p.period.end
-    years = set()
+    found: dict[int, Period] = {}
     for year in {y for a, b in windows for y in (a.year, b.year)} - {start.year}:
         shift = year - start.year
         try:
@@ -760,8 +767,8 @@ def _in_one_cited_year(p: PeriodMention, windows: Collection[Window]) -> bool:
         except ValueError:  # 29 February
             continue
         if names_window(moved, windows):
-            years.add(year)
-    return len(years) == 1
+            found[year] = moved
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
 def spans_cited_rows(p: PeriodMention, windows: Collection[Window]) -> bool:

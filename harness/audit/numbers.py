@@ -669,7 +669,8 @@ def derived(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
     if ctx.derived is None:
         held: set[tuple[int, int]] = set()
         false: list[Defect] = []
-        for read in (_quantified, _times, _gaps, _row_steps, _sums, _rates, _spreads):
+        for read in (_quantified, _times, _gaps, _row_steps, _move_counts, _sums, _rates,
+                     _spreads):
             h, f = read(ctx)
             held |= h
             false += f
@@ -742,6 +743,17 @@ def _row_steps(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
     return _held(sized, lambda s: (
         f"The answer text says the move was {s.number.text}, but the cited rows are "
         f"{s.cited}. State the change the two rows give."))
+
+
+def _move_counts(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
+    """The prose's counts of a cited series' moves one way ('dipped twice, in February and in
+    May': rowmoves.py): the spans of the counts the rows bear out, and a defect for each one
+    they contradict."""
+    from showwork.harness.audit.rowmoves import read_counted_moves
+
+    return _held(read_counted_moves(ctx, ctx.answer.answer or ""), lambda c: (
+        f"The answer text says {c.says} {c.number.text}, but {c.cited}. State the moves the "
+        "cited rows give."))
 
 
 def _sums(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:

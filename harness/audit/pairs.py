@@ -34,13 +34,18 @@ from showwork.protocol.numbers import _VALUE_CUES
 from showwork.protocol.reading import Mention
 from showwork.protocol.reading._literals import search
 
-_GREATER = (r"more|higher|larger|bigger|greater|longer|above|ahead\s+of|exceed(?:ed|s|ing)?|"
+_GREATER = (r"edged\s+(?:out|past|ahead\s+of)|more|higher|larger|bigger|greater|longer|above|"
+            r"ahead\s+of|exceed(?:ed|s|ing)?|"
             r"outpac(?:ed|es|ing)|outs(?:old|ells?)|outperform(?:ed|s|ing)?|outgr(?:ew|ows?)|"
             r"beat|topped|faster|surpass(?:ed|es)?|outnumber(?:ed|s)?|"
             r"le(?:d|ads?|ading)(?!\s+to\b)")
 _LESSER = (r"less|fewer|lower|smaller|shorter|below|behind|trail(?:ed|s|ing)?|"
            r"lagg(?:ed|ing)|lags?|slower")
 _COMPARATIVE = re.compile(rf"(?i)\b(?:(?P<greater>{_GREATER})|(?P<lesser>{_LESSER}))\b")
+_NARROW = re.compile(r"(?i)\b(?:narrowly|barely|just|only\s+just|slightly)\s+$")
+"""A narrow margin said before the comparing word ('narrowly beat', 'just ahead of'); 'edged
+out' says one itself. It states the first member ahead by under NARROW of the second."""
+NARROW = 0.05
 _THAN_WORDS = re.compile(r"(?i)^(?:more|higher|larger|bigger|greater|longer|faster|less|fewer|"
                          r"lower|smaller|shorter|slower)$")
 _HEDGE = r"(?:(?P<hedge>about|roughly|nearly|almost|approximately|broadly|essentially)\s+)?"
@@ -72,20 +77,36 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixt
 _ORD = (r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|1st|2nd|3rd|"
         r"[4-9]th|10th")
 _LOW = {"lowest", "smallest", "fewest", "least", "weakest", "slowest", "shortest"}
+_FROM_BOTTOM = r"[\s-]+(?:to|from)[\s-]+(?:the[\s-]+)?(?:last|bottom)\b"
 _RANK = re.compile(
-    rf"(?i)\b(?:(?:rank(?:ed|s)?|came(?:\s+in)?|comes(?:\s+in)?|finished|placed|stood)\s+"
-    rf"(?:as\s+)?(?:the\s+)?(?:number\s+)?(?P<verb>{_ORD})\b(?!\s*[-–]?\s*(?:quarter|half|"
+    rf"(?i)\b(?:(?:rank(?:ed|s)?|came(?:\s+in)?|comes(?:\s+in)?|finished|placed|stood|was|were|is"
+    rf"|are)\s+(?:the\s+)?)?(?P<rev>{_ORD}|next){_FROM_BOTTOM}|\b(?P<pen>penultimate)\b"
+    r"|\b(?:rank(?:ed|s)?|came(?:\s+in)?|comes(?:\s+in)?|finished|placed|stood|was|were|is|are)"
+    r"\s+(?:(?:dead|the|in)\s+)?(?P<last>last)\b(?!\s+(?:week|month|quarter|year|day|time|period|"
+    r"night|of)\b)|\b(?P<rear>brought\s+up\s+the\s+rear)\b"
+    rf"|\b(?:(?:rank(?:ed|s)?|came(?:\s+in)?|comes(?:\s+in)?|finished|placed|stood)\s+"
+    rf"(?:as\s+)?(?:the\s+)?(?:number\s+)?(?P<verb>{_ORD})\b(?!{_FROM_BOTTOM})(?!\s*[-–]?\s*(?:quarter|half|"
     rf"week|month|day|year|time|period))|(?P<ordinal>{_ORD})(?:\s+|-)(?P<sup>largest|biggest|"
     rf"highest|greatest|most|strongest|longest|lowest|smallest|fewest|least|weakest|slowest|"
     rf"shortest)\b|\bin\s+(?P<place>{_ORD})\s+place\b|\b(?:was|is|were|are)\s+(?:the\s+)?"
     rf"(?P<bare>{_ORD})(?=\s*(?:[,.;:)]|$|\s+(?:among|of|by|in|on|with|for|overall|place|"
     rf"again)\b)))")
 """A rank: 'ranked third', 'came in second', 'the third-largest', 'in second place', 'was
-third'."""
+third'; from the bottom: 'second to last', 'next to last', 'penultimate', 'came in last',
+'brought up the rear'."""
 
 
 def _ordinal(m: re.Match[str]) -> str:
-    return m.group("verb") or m.group("ordinal") or m.group("place") or m.group("bare") or ""
+    if m.group("last") or m.group("rear"):
+        return "first"
+    if m.group("pen") or (m.group("rev") or "").lower() == "next":
+        return "second"
+    return m.group("rev") or m.group("verb") or m.group("ordinal") or m.group("place") or \
+        m.group("bare") or ""
+
+
+def _from_bottom(m: re.Match[str]) -> bool:
+    return bool(m.group("rev") or m.group("pen") or m.group("last") or m.group("rear"))
 
 
 _CLAUSE = re.compile(r"[^.;!?]+")
@@ -110,10 +131,10 @@ def find_pairs(ctx: AnswerContext) -> list[Finding]:
 class _Rank:
     """'Brooklyn ranked third', 'the third-largest store was Brooklyn', as read."""
 
-    __slots__ = ("phrase", "ordinal", "place", "low", "subjects")
+    __slots__ = ("phrase", "ordinal", "place", "low", "subjects", "from_bottom")
 
     def __init__(self, phrase: str, ordinal: str, low: bool | None,
-                 subjects: tuple[Mention, ...]) -> None:
+                 subjects: tuple[Mention, ...], from_bottom: bool = False) -> None:
         self.phrase = phrase
         self.ordinal = ordinal
         self.place = _ORDINALS[ordinal.lower()]
@@ -121,7 +142,14 @@ class _Rank:
         """Lowest first (the superlative says so), or None for a bare rank (the question's
         order)."""
         self.subjects = subjects
+        self.from_bottom = from_bottom
+        """Counted from the other end ('second to last', 'came in last')."""
         """The member named, as each dimension it may be a member of."""
+
+    @property
+    def said_as(self) -> str:
+        """The place as a finding quotes it: 'third', or 'second to last' as written."""
+        return repr(self.phrase) if self.from_bottom else self.ordinal
 
     def check(self, ctx: AnswerContext, cited: list[Cited], where: str) -> Finding | None:
         return _rank(ctx, cited, where, self)
@@ -130,11 +158,13 @@ class _Rank:
 class _Pair:
     """Two members compared ('A took more than B') or said to be level, as read."""
 
-    __slots__ = ("a", "b", "stated", "level", "hedged", "speed", "words")
+    __slots__ = ("a", "b", "stated", "level", "hedged", "speed", "words", "narrow")
 
     def __init__(self, a: Mention, b: Mention, stated: str, level: str, hedged: bool,
-                 speed: bool, words: tuple[tuple[int, int], ...]) -> None:
+                 speed: bool, words: tuple[tuple[int, int], ...], narrow: bool = False) -> None:
         self.a, self.b = a, b
+        self.narrow = narrow
+        """A narrow margin is said ('edged out', 'narrowly beat'): within NARROW."""
         self.words = words
         """The spans of the comparing words ('more', 'level with', 'about the same')."""
         self.stated = stated
@@ -149,7 +179,8 @@ class _Pair:
         if self.level:
             return _level(ctx, cited, where, self.a, self.b, self.level, self.hedged,
                           self.speed)
-        return _comparative(ctx, cited, where, self.a, self.b, self.stated, self.speed)
+        return _comparative(ctx, cited, where, self.a, self.b, self.stated, self.speed,
+                            self.narrow)
 
 
 Said = _Rank | _Pair
@@ -205,7 +236,7 @@ def _in_clause(text: str, start: int, end: int, inside: list[Mention]) -> list[S
         near = before[-1] if before else after[0] if sup and after else None
         if near is not None:
             out.append(_Rank(m.group(0), _ordinal(m), (sup in _LOW) if sup else None,
-                             tuple(x for x in inside if x.span == near.span)))
+                             tuple(x for x in inside if x.span == near.span), _from_bottom(m)))
     pair = _pair(inside)
     if pair is None:
         return out
@@ -241,7 +272,11 @@ def _in_clause(text: str, start: int, end: int, inside: list[Mention]) -> list[S
         verb = _VERB_BEFORE.search(between, 0, x)
         if verb is not None and verb.group(1).lower() in _VALUE_CUES:  # 'took more … than'
             words += ((a.span[1] + verb.start(1), a.span[1] + verb.end(1)),)
-        out.append(_Pair(a, b, stated, "", False, speed, words))
+        narrow = _NARROW.search(between, 0, x)
+        if narrow is not None:  # 'narrowly beat'
+            words += ((a.span[1] + narrow.start(), a.span[1] + narrow.end()),)
+        edged = between[x:y].lower().startswith("edged")
+        out.append(_Pair(a, b, stated, "", False, speed, words, edged or narrow is not None))
     return out
 
 
@@ -366,7 +401,7 @@ def _checked(ctx: AnswerContext, cited: list[Cited], pair: _Pair) -> bool:
 
 
 def _comparative(ctx: AnswerContext, cited: list[Cited], where: str, a: Mention, b: Mention,
-                 stated: str, speed: bool) -> Finding | None:
+                 stated: str, speed: bool, narrow: bool = False) -> Finding | None:
     if not _cites(ctx, cited, a):
         a, b, stated = b, a, "lesser" if stated == "greater" else "greater"
         if not _cites(ctx, cited, a):
@@ -378,7 +413,18 @@ def _comparative(ctx: AnswerContext, cited: list[Cited], where: str, a: Mention,
         return _unbacked(where, a, b)
     wrong = [v for v in values if not _ordered(v[2], v[3], stated, v[1] in _CHANGE_FIELDS)]
     if len(wrong) < len(values):
-        return None
+        close = [v for v in values if v not in wrong and abs(v[2] - v[3]) < NARROW * abs(v[3])]
+        if not narrow or close:
+            return None
+        metric, field, va, vb = next(v for v in values if v not in wrong)
+        return Finding(
+            "mislabelled_member", where,
+            f"The answer says {a.member} was narrowly ahead of {b.member}, but the cited rows "
+            f"of {metric} give {a.member} {va:,.6g} and {b.member} {vb:,.6g} ({field}): "
+            f"{abs(va - vb) / abs(vb):.0%} apart, more than the {NARROW:.0%} a narrow margin "
+            "states (docs/citations.md).",
+            {"said": a.member, "dimension": a.name, "phrase": "narrowly", "cited": [b.member or ""]},
+            f"Say how far {a.member} was ahead of {b.member}, as the cited values give.")
     metric, field, va, vb = wrong[0]
     said = "more" if stated == "greater" else "less"
     return Finding(
@@ -436,14 +482,14 @@ def _rank(ctx: AnswerContext, cited: list[Cited], where: str, said: _Rank) -> Fi
     # a member of two dimensions ('Brooklyn' a store and a city) is read as the one cited
     subject = next((x for x in said.subjects if _cites(ctx, cited, x)), said.subjects[0])
     place = said.place
-    low = said.low if said.low is not None else _ranks_lowest(ctx)
+    low = (said.low if said.low is not None else _ranks_lowest(ctx)) != said.from_bottom
     board = _board(ctx, cited, subject.name)
     if board is None:
-        if place == 1:
+        if place == 1 and not said.from_bottom:
             return None  # 'first' alone is the superlative's (comparisons.py)
         return Finding(
             "unbacked_comparison", where,
-            f"The answer ranks {subject.member} {said.ordinal}, but no cited result compares "
+            f"The answer ranks {subject.member} {said.said_as}, but no cited result compares "
             f"every {subject.name}: the other members were never queried.",
             {"phrase": said.phrase, "dimension": subject.name},
             f"Query the metric by {subject.name} and cite that result, or say only what the "
@@ -458,10 +504,11 @@ def _rank(ctx: AnswerContext, cited: list[Cited], where: str, said: _Rank) -> Fi
         return None
     order = sorted(values, key=lambda k: values[k], reverse=not low)
     listed = "; ".join(f"{k} {values[k]:,.6g}" for k in order[:max(place, len(ahead) + 1)])
+    end = " from the bottom" if said.from_bottom else ""
     return Finding(
         "mislabelled_member", where,
-        f"The answer ranks {subject.member} {said.ordinal} of {subject.name}, but the cited "
-        f"rows of {metric} ({field}) put it {_place(len(ahead) + 1)}: {listed}.",
+        f"The answer ranks {subject.member} {said.said_as} of {subject.name}, but the cited "
+        f"rows of {metric} ({field}) put it {_place(len(ahead) + 1)}{end}: {listed}.",
         {"said": subject.member, "dimension": subject.name, "phrase": said.phrase,
          "cited": [order[place - 1]]},
         f"Name {order[place - 1]}, the member the cited values put there, or the place they "

@@ -900,7 +900,43 @@ def find_prose_direction(ctx: AnswerContext) -> list[Finding]:
                 and all(f.evidence["said"] != said for f in out):
             polarity = ctx.catalog.get("metrics", {}).get(said, {}).get("polarity")
             out.append(_direction_finding(move, said, cited, polarity))
-    return out + _row_directions(ctx)
+    return out + _row_directions(ctx) + _flat_moves(ctx, support.cited)
+
+
+def _flat_moves(ctx: AnswerContext, cited: Iterable[Cited]) -> list[Finding]:
+    """'Revenue was essentially unchanged in May' of a cited -5.7 %: a metric the prose calls
+    flat (findings.py `_FLAT`, held in a claim's text the same way) whose every cited relative
+    change lies beyond FLAT_BAND."""
+    from showwork.harness.audit.findings import _FLAT, FLAT_BAND
+
+    text = ctx.answer.answer or ""
+    if _FLAT.search(text) is None:
+        return []
+    current = ctx.index_.current
+    changes: dict[str, list[Cited]] = {}
+    for item in cited:
+        if item.citation.field == "pct_change" and isinstance(item.value, int | float):
+            changes.setdefault(current.get(item.metric, item.metric), []).append(item)
+    metrics = read_words(ctx.index_, "prose", text).metrics
+    out: list[Finding] = []
+    for flat in _FLAT.finditer(text):
+        start = max(text.rfind(".", 0, flat.start()), text.rfind(";", 0, flat.start())) + 1
+        named = [m for m in metrics if start <= m.span[0] and m.span[1] <= flat.start()]
+        if not named:
+            continue
+        said = current.get(named[-1].name, named[-1].name)
+        moved = changes.get(said, [])
+        if not moved or any(abs(c.value) <= FLAT_BAND for c in moved):
+            continue
+        shown = ", ".join(f"{c.text} = {c.value:+.3g} %" for c in moved[:3])
+        out.append(Finding(
+            "direction_mismatch", PROSE,
+            f"The answer says {named[-1].words!r} {flat.group(0)}, but every change the claims "
+            f"cite for {said} moved beyond ±{FLAT_BAND:g} % ({shown}).",
+            {"said": said, "phrase": named[-1].words, "word": flat.group(0),
+             "citation": moved[0].text, "value": moved[0].value},
+            f"Say which way {said} moved; call a change flat only within ±{FLAT_BAND:g} %."))
+    return out
 
 
 def _row_directions(ctx: AnswerContext) -> list[Finding]:
@@ -912,7 +948,9 @@ def _row_directions(ctx: AnswerContext) -> list[Finding]:
     for move in read_row_moves(ctx, ctx.answer.answer or ""):
         if move.direction_holds:
             continue
-        word = (ctx.answer.answer or "")[move.verb[0]:move.verb[1]]
+        text = ctx.answer.answer or ""
+        # 'never fell': the denial and its verb, as the text says them
+        word = text[move.words[0][0] if move.denied else move.verb[0]:move.verb[1]]
         out.append(Finding(
             "direction_mismatch", PROSE,
             f"The answer says {move.metric} {word}, but the cited rows are {move.cited}: it "

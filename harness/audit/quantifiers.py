@@ -380,9 +380,13 @@ def _quantified(ctx: AnswerContext, text: str,
                                                              "none"):
                 continue  # an exception of periods, or of a quantifier it cannot bound
             excepted = ((exception.start() + at, exception.end() + at),)
-        if dim in _TIME_KEYS:
-            if word == "only":
-                continue  # 'only October': a period kept alone, no member this reads
+        if dim in _TIME_KEYS and word == "only":
+            # 'Only December topped $25': the periods named after it are the rows held to the
+            # bound, every other row of the series to its opposite
+            members = _only_periods(ctx, text, (q.end() + at, n.start + at), rows, dim)
+            if not members:
+                continue
+        elif dim in _TIME_KEYS:
             grain = re.compile(rf"(?i)\s+(?:single\s+)?(?:of\s+the\s+)?{dim}s?\b")
             said = grain.match(sentence.group(), end)
             if said is None:
@@ -403,6 +407,28 @@ def _quantified(ctx: AnswerContext, text: str,
             _failing(ctx, rows, held, dim, word, members, out))
         shifted = replace(n, start=n.start + at, end=n.end + at)
         yield Quantified((q.start() + at, end + at), shifted, not failing, failing, excepted)
+
+
+def _only_periods(ctx: AnswerContext, text: str, between: tuple[int, int], rows: list[Cited],
+                  dim: str) -> set[str | None]:
+    """The series' rows (their keys) the periods named in `between` name, each one row ('only
+    December', a month without its year the one cited December); empty when none is named or
+    one names no row."""
+    from showwork.harness.audit.labels import in_cited_year, period_window, read_words
+
+    windows = {w: str(dict(c.citation.selector)[dim]) for c in rows
+               if (w := period_window(str(dict(c.citation.selector)[dim]), dim)) is not None}
+    out: set[str | None] = set()
+    for p in read_words(ctx.index_, "prose", text).periods:
+        if not between[0] <= p.span[0] < between[1]:
+            continue
+        window = (p.period.start, p.period.end)
+        if window not in windows and (moved := in_cited_year(p, windows)) is not None:
+            window = (moved.start, moved.end)
+        if window not in windows:
+            return set()
+        out.add(windows[window])
+    return out
 
 
 def _scoped(ctx: AnswerContext, text: str, sentence: tuple[int, int], rows: list[Cited],

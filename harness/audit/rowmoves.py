@@ -23,9 +23,17 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from showwork.harness.audit.gaps import _POINTS
-from showwork.harness.audit.labels import period_window, read_words
+from showwork.harness.audit.labels import Window, in_cited_year, period_window, read_words
 from showwork.harness.audit.numbers import money_fits, money_of
-from showwork.harness.audit.prose import FALLS, JUDGES, RISES, judged, polarities, unbracketed
+from showwork.harness.audit.prose import (
+    _NEGATIONS,
+    FALLS,
+    JUDGES,
+    RISES,
+    judged,
+    polarities,
+    unbracketed,
+)
 from showwork.harness.audit.quantifiers import _SENTENCE, _TIME_KEYS, _breakdowns, states
 from showwork.harness.audit.times import _HEDGE
 from showwork.protocol.numbers import ReadNumber, claims_in, in_time_unit
@@ -63,6 +71,9 @@ class RowMove:
     """The two rows and their values, as the findings quote them."""
     went: str
     """'rose', 'fell' or 'did not move': what the rows did."""
+    denied: bool = False
+    """The sentence denies the move ('never fell in February'): it holds when the rows did not
+    go the verb's way; `words` begins with the negation."""
 
 
 def read_row_moves(ctx: AnswerContext, text: str) -> list[RowMove]:
@@ -86,12 +97,17 @@ def _moves(ctx: AnswerContext, text: str,
         if len(verbs) != 1:
             continue  # several moves in one sentence: which rows each speaks of is not said
         verb = verbs[0]
+        if _COUNTED.match(text, verb.end()):
+            continue  # 'dipped twice, in February and in May': a count of moves (below)
+        denial = _denial(text, start, verb.start())
         periods = [p for p in reading.periods if start <= p.span[0] < end]  # 'March.' ends past it
         metrics = {m.name for m in reading.metrics if start <= m.span[0] < verb.start()}
         chosen = [(k, rows) for k, rows in series.items() if k[1] in metrics] or (
             list(series.items()) if len(series) == 1 and not metrics else [])
         whole = _WHOLE.search(text, verb.end(), end) if not periods else None
-        if len(chosen) != 1 or (len(periods) != 1 and whole is None):
+        joined = _JOINED.fullmatch(text, periods[0].span[1], periods[1].span[0]) \
+            if len(periods) == 2 and not any(p.parts for p in periods) else None
+        if len(chosen) != 1 or (len(periods) != 1 and whole is None and joined is None):
             continue
         (_, metric, _, grain), rows = chosen[0]
         word = verb.group().lower()
@@ -100,18 +116,51 @@ def _moves(ctx: AnswerContext, text: str,
         if not sign:
             continue  # 'improved' of a metric with no polarity: which way is not said
         # 'over the eight weeks': the series' first row to its last
-        pair = _ends(whole, rows, grain) if whole is not None else _pair(periods[0], rows, grain)
+        pair = _ends(whole, rows, grain) if whole is not None else _pair(periods[0], rows, grain) \
+            if joined is None else _two(periods, rows, grain, bool(joined.group("next")))
         if pair is None:
             continue
         before, after = pair
-        move = _held(ctx, text, start, end, verb, sign, metric, before, after)
-        yield replace(move, words=(*move.words, whole.span())) if whole is not None else move
+        if denial is not None:  # 'never fell in February': any move but a fall, no size
+            move = _denied_move(verb, denial, sign, metric, before, after)
+        else:
+            move = _held(ctx, text, start, end, verb, sign, metric, before, after)
+        said = whole or joined
+        yield replace(move, words=(*move.words, said.span())) if said is not None else move
+
+
+_NEGATION = re.compile(r"(?i)\b(?:" + "|".join(sorted(_NEGATIONS)) + r")\b|n['’]t\b|\bfail(?:ed|s)?\s+to\b")
+
+
+def _denial(text: str, start: int, at: int) -> re.Match[str] | None:
+    """The negation in the sentence before its verb ('never dipped', "didn't rise", 'failed to
+    climb'), or None: the sentence says the move did not happen."""
+    return _NEGATION.search(text, start, at)
+
+
+def _denied_move(verb: re.Match[str], denial: re.Match[str], sign: int, metric: str,
+                 before: Cited, after: Cited) -> RowMove:
+    """'Flights never fell in February': holds when the rows did not go the verb's way (rose,
+    or did not move); a size after a denied verb is left to the other readings."""
+    a, b = float(before.value), float(after.value)
+    step = b - a
+    went = "rose" if step > 0 else "fell" if step < 0 else "did not move"
+    cited = f"{before.text} = {a:,.6g} and {after.text} = {b:,.6g}"
+    return RowMove(verb.span(), (denial.span(), verb.span()), step * sign <= 0, None, True,
+                   metric, cited, went, denied=True)
 
 
 _WHOLE = re.compile(rf"(?i)\b(?:over|across|during|through(?:out)?|in)\s+the\s+(?:(?P<n>[0-9]+|"
                     rf"{'|'.join(NUMBERS_WORDS)})\s+(?P<grain>day|week|month|quarter|year)s"
                     r"|(?:whole|full|entire)\s+(?:period|series|span|window))\b")
 """A span that is the whole cited series: 'over the eight weeks', 'across the whole period'."""
+
+
+_JOINED = re.compile(r"(?i)\s*,?\s+(?:(?P<next>after|following)|from|over|compared\s+(?:with|to)"
+                     r"|versus|vs\.?)\s+(?:the\s+)?")
+"""What joins two periods of one move, from the earlier row to the later: 'climbed further in
+January after December's peak' (the row right before it: 'after' names the step), 'rose in May
+compared with February' (any two rows of the series)."""
 
 
 def _ends(whole: re.Match[str], rows: list[Cited], grain: str) -> tuple[Cited, Cited] | None:
@@ -138,20 +187,42 @@ def _pair(p: PeriodMention, rows: list[Cited], grain: str) -> tuple[Cited, Cited
         if a is None or b is None or a is b or parts[0].period.start > parts[1].period.start:
             return None
         return a, b
-    period = p.period
-    row = by_window.get((period.start, period.end))
-    if row is None:
+    named = _named(p, by_window)
+    if named is None:
         return None
-    previous = _previous(period.start, grain)
+    previous = _previous(named[0], grain)
     prior = by_window.get(previous) if previous is not None else None
-    return (prior, row) if prior is not None else None
+    return (prior, by_window[named]) if prior is not None else None
 
 
-def _window(c: Cited, grain: str) -> tuple[dt.date, dt.date] | None:
+def _named(p: PeriodMention, by_window: dict[Window, Cited]) -> Window | None:
+    """The window of the row a period names: its own, else (a month written without its
+    year, in a series crossing a year's end) the one cited row's of that name."""
+    window = (p.period.start, p.period.end)
+    if window not in by_window and (moved := in_cited_year(p, by_window)) is not None:
+        window = (moved.start, moved.end)
+    return window if window in by_window else None
+
+
+def _two(periods: list[PeriodMention], rows: list[Cited], grain: str, adjacent: bool
+         ) -> tuple[Cited, Cited] | None:
+    """The two rows two periods name, the earlier first in whichever order the text names
+    them; when `adjacent`, only where one is the row right before the other."""
+    by_window = {w: c for c in rows if (w := _window(c, grain)) is not None}
+    first, second = (_named(p, by_window) for p in periods)
+    if first is None or second is None or by_window[first] is by_window[second]:
+        return None
+    early, late = sorted((first, second))
+    if adjacent and _previous(late[0], grain) != early:
+        return None
+    return by_window[early], by_window[late]
+
+
+def _window(c: Cited, grain: str) -> Window | None:
     return period_window(str(dict(c.citation.selector)[grain]), grain)
 
 
-def _previous(start: dt.date, grain: str) -> tuple[dt.date, dt.date] | None:
+def _previous(start: dt.date, grain: str) -> Window | None:
     """The window of the row before the one starting on `start`."""
     if grain in ("day", "week"):
         first = start - dt.timedelta(days=1 if grain == "day" else 7)
@@ -213,3 +284,95 @@ def _number(text: str, begin: int, at: int, stop: int) -> tuple[ReadNumber, Span
         by = found.span("by") if found.groupdict().get("by") else None
         return n, ((by[0] + at, by[1] + at) if by else None)
     return None
+
+
+_COUNTED = re.compile(rf"(?i)\s+(?:(?P<only>only|just|exactly)\s+)?(?P<n>once|twice|thrice|(?P<k>[0-9]+|"
+                      rf"{'|'.join(NUMBERS_WORDS)})\s+times)\b(?!\s+(?:as|more|less|higher|lower|"
+                      r"the|its|that|over)\b)")
+"""A count after a verb of motion: 'dipped twice', 'rose only once', 'fell three times' (not
+'three times as many', 'three times the level': a multiple)."""
+_ONCE = {"once": 1, "twice": 2, "thrice": 3}
+
+
+@dataclass(frozen=True)
+class CountedMoves:
+    """'Flights dipped twice, in February and in May': how many times a cited series moved one
+    way, and (when named) in which periods, as read."""
+
+    words: tuple[Span, ...]
+    """The verb, the count and the periods named after it."""
+    number: ReadNumber
+    """The count as a number, at its offsets in the text."""
+    holds: bool
+    cited: str
+    """The rows' moves that way, as a defect quotes them."""
+    says: str = "the series moved that way"
+
+
+def read_counted_moves(ctx: AnswerContext, text: str) -> list[CountedMoves]:
+    """Every count of a cited series' moves one way in `text` ('dipped twice, in February and
+    in May', 'rose only once'): held to every step between the series' cited rows, one after
+    another — the count of steps the verb's way must be the number written, and the periods
+    named after it (if any) must be exactly the rows those steps end on."""
+    if text != ctx.answer.answer or search(_MOVE, text) is None or "times" not in text \
+            and not any(w in text for w in _ONCE):
+        return []
+    def read() -> list[CountedMoves]:
+        series = {k: rows for k, rows in _breakdowns(ctx).items()
+                  if k[3] in _TIME_KEYS and k[2] == "value"}
+        return list(_counted(ctx, text, series)) if series else []
+
+    return ctx.from_rows_once("counted_moves", read)
+
+
+def _counted(ctx: AnswerContext, text: str,
+             series: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[CountedMoves]:
+    reading = read_words(ctx.index_, "prose", text)
+    for sentence in _SENTENCE.finditer(text):
+        start, end = sentence.span()
+        verbs = list(unbracketed(text, _MOVE.finditer(text, start, end)))
+        counted = _COUNTED.match(text, verbs[0].end()) if len(verbs) == 1 else None
+        if counted is None or _denial(text, start, verbs[0].start()) is not None:
+            continue  # 'never dipped twice', 'did not rise three times': left unread
+        verb = verbs[0]
+        metrics = {m.name for m in reading.metrics if start <= m.span[0] < verb.start()}
+        chosen = [(k, rows) for k, rows in series.items() if k[1] in metrics] or (
+            list(series.items()) if len(series) == 1 and not metrics else [])
+        word = verb.group().lower()
+        sign = 1 if word in RISES else -1 if word in FALLS else 0
+        if len(chosen) != 1 or not sign:
+            continue
+        (_, metric, _, grain), rows = chosen[0]
+        by_window = {w: c for c in rows if (w := _window(c, grain)) is not None}
+        ordered = sorted(by_window)
+        if len(ordered) < 3 or any(_previous(b[0], grain) != a for a, b in
+                                   zip(ordered, ordered[1:], strict=False)):
+            continue  # rows one after another, or the steps between them are not the series'
+        ends = [b for a, b in zip(ordered, ordered[1:], strict=False)
+                if (float(by_window[b].value) - float(by_window[a].value)) * sign > 0]
+        periods = [p for p in reading.periods if counted.end() <= p.span[0] < end]
+        named = [_named(p, by_window) for p in periods]
+        if None in named:
+            continue  # a period named that is no cited row: which steps it means is not said
+        n = _count_of(counted)
+        holds = n.value == len(ends) and (not named or set(named) == set(ends))
+        went = ", ".join(str(dict(by_window[b].citation.selector)[grain])[:10] for b in ends)
+        cited = f"{metric} {'rose' if sign > 0 else 'fell'} {len(ends)} time" \
+            f"{'' if len(ends) == 1 else 's'} between its cited rows" + (f" ({went})" if ends else "")
+        words = (verb.span(), counted.span(), *(p.span for p in periods))
+        yield CountedMoves(words, n, holds, cited, f"{metric} {word}")
+
+
+def _count_of(counted: re.Match[str]) -> ReadNumber:
+    """The count as written ('once' 1, 'twice' 2, 'three times' 3), at the offsets the number
+    reader gives 'twice' (as a multiplier, which here it is not)."""
+    start, stop = counted.span("n")
+    word = counted.group("n").lower()
+    value = _ONCE.get(word) or _count_word(counted.group("k"))
+    return ReadNumber(start, stop, counted.group("n"), value, 0, 1, written=True)
+
+
+def _count_word(word: str | None) -> int:
+    if word is None:
+        return 0
+    return int(word) if word.isdigit() else NUMBERS_WORDS[word.lower()]

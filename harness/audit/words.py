@@ -65,7 +65,7 @@ from showwork.harness.audit.prose import (
 )
 from showwork.harness.audit.quantifiers import _breakdowns, read_quantified
 from showwork.harness.audit.rates import read_rates
-from showwork.harness.audit.rowmoves import read_row_moves
+from showwork.harness.audit.rowmoves import read_counted_moves, read_row_moves
 from showwork.harness.audit.shape import read_shapes
 from showwork.harness.audit.spreads import read_spreads
 from showwork.harness.audit.steps import emits
@@ -1221,6 +1221,15 @@ def _row_moves(text: str, ctx: AnswerContext) -> Iterable[Span]:
             yield from move.words
 
 
+def _counted_moves(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """A count of a cited series' moves one way ('dipped twice, in February and in May'): held
+    to every step between its cited rows (rowmoves.py; numbers.py withholds a count the rows
+    contradict)."""
+    for counted in read_counted_moves(ctx, text):
+        if counted.holds:
+            yield from counted.words
+
+
 def _sums(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """A sum of cited rows ('the top three airlines accounted for 602 cancellations', 'Q2
     revenue totalled about $173,900'): held to the rows it adds (sums.py; numbers.py withholds
@@ -1287,7 +1296,8 @@ def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
 READINGS: tuple[Reading, ...] = (
     _numbers, _mentions, _kept_out, _periods, _direction, _units, _grains, _structure,
     _attribution, _causes, _shares, _no_member, _counts, _denials, _parts, _went,
-    _grain_adjectives, _quantifiers, _superlatives, _times, _gaps, _row_moves, _sums, _combined,
+    _grain_adjectives, _quantifiers, _superlatives, _times, _gaps, _row_moves, _counted_moves,
+    _sums, _combined,
     _spreads, _rates, _size_words, _ignored, _assumed, _begins, _ends, _left_out, _ranked_whole,
     _runs, _shapes, _patterns, _entity_keys, _dimension_heads)
 """Every reading of the answer's words, each holding what it consumes to the evidence."""

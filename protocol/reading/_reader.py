@@ -21,6 +21,7 @@ from showwork.protocol.reading.account import (
 from showwork.protocol.reading.asks import (
     BETTER,
     JUDGED,
+    PACED,
     SIZE_WORDS,
     Asks,
     By,
@@ -182,7 +183,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
             p.parts for p in periods.found):  # 'compare A between May and June': two windows
         periods = _two_periods(periods)
         asks = _judged_change(masked, read_asks(masked, mentions, periods), mentions, catalog)
-    asks = _judged(text, asks, mentions, catalog)
+    asks = _sorted(text, _paced(text, _judged(text, asks, mentions, catalog), mentions, catalog))
     periods, asks = _so_far(periods, asks, mentions, catalog)
     periods = _running_from_start(periods, asks, mentions, catalog)
     periods, to_as_of = _days_to_as_of(periods, mentions, catalog, _as_of(as_of, catalog))
@@ -208,6 +209,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += [ReadSpan(s.words, s.span, "shape", s.detail) for s in asks.spans] + overall
     spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a question of quantity")
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
+    spans += _set_up(text, mentions)
     spans += _whole(text, list(by_kind["metric"]), asks, catalog, by_kind["member"]) + negated \
         + anchored + things
     spans += _all_of(text, list(by_kind["dimension"]), asks, catalog)
@@ -394,6 +396,28 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
 _HOW_FAR = re.compile(r"\bhow\s+(?:long|far|late|early|often)\b", re.IGNORECASE)
 """'How long', 'how late': the question word of a named quantity (a distance, a delay)."""
 _AGGREGATE = re.compile(r"\b(?:average|mean|median|typical|total)\s+$", re.IGNORECASE)
+_OPENING = (r"(?:hey|hi|hello|ok(?:ay)?|so|right|quick\s+(?:one|question)|one\s+more(?:\s+(?:thing"
+            r"|question))?|(?:a\s+)?question(?:\s+for\s+you)?)")
+_OPENER = re.compile(rf"^\s*(?:{_OPENING}(?:\s*[,!]\s*|\s+))*{_OPENING}\s*[,:;!.-]\s*",
+                     re.IGNORECASE)
+"""'hey, quick one:', 'ok so,' — words that open a question and state nothing of it, read only
+at its start and closed by a mark (a word such as 'quick' is no filler elsewhere)."""
+_FOCUS = re.compile(r"(?:^|(?<=[.;:!?]\s))\s*(?:(?:I'm|I\s+am|we're|we\s+are)\s+)?(?:looking|look)"
+                    r"\s+at\s+(?:the\s+)?", re.IGNORECASE)
+"""'I'm looking at JetBlue.', 'Looking at the 5th Ave store.', 'Look at average arrival delay in
+Q2 and in Q3.': a sentence that opens by naming what the question is about."""
+
+
+def _set_up(text: str, mentions: list[Mention]) -> list[ReadSpan]:
+    """The words that set a question up: an opener ('hey, quick one:'), and 'looking at'
+    opening a sentence right before a metric or member named there (the focus the rest asks
+    about, read as that metric or filter); with nothing named after it, it stays unread."""
+    out = [ReadSpan(m.group(0).strip(), m.span(), "qualifier", "an opening, no content")
+           for m in _OPENER.finditer(text) if m.group(0).strip()]
+    starts = {m.span[0] for m in mentions if m.kind in ("metric", "member")}
+    out += [ReadSpan(m.group(0).strip(), m.span(), "qualifier", "the focus named after it")
+            for m in _FOCUS.finditer(text) if m.end() in starts]
+    return out
 
 
 _ACROSS_ALL = re.compile(r"(?:\b(?:across\s+(?:all|every)|(?:over|for|in|on|at|from|to|of)\s+all)|"
@@ -768,11 +792,28 @@ def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any],
             # 'which airports cancelled the smallest share of their flights': either order
             return [_as(m, name) if m.kind == "metric" and m.name in ratio else m
                     for m in mentions]
-        # 'the share of delayed departures'
-        if part is None and ratio[0] == whole.name and part_and_whole(periods) is None:
+        # 'the share of delayed departures'; not 'what fraction of all cancelled flights were at
+        # LaGuardia': 'all' makes the metric named the whole, a member of it the part
+        if part is None and ratio[0] == whole.name and part_and_whole(periods) is None \
+                and not _whole_of_members(text, whole, mentions):
             return [_as(m, name) if m.kind == "metric" and m.name == whole.name else m
                     for m in mentions]
     return mentions
+
+
+_ALL_BEFORE = re.compile(r"\bof\s+(?:all|every)\s+(?:(?:the|our)\s+)?$", re.IGNORECASE)
+_WERE_AT = re.compile(r"\s+(?:were|was|came|happened|occurred)\s+(?:at|in|from|on|to|for|by)\s+"
+                      r"(?:the\s+)?", re.IGNORECASE)
+
+
+def _whole_of_members(text: str, whole: Mention, mentions: list[Mention]) -> bool:
+    """'What fraction of all cancelled flights were at LaGuardia', 'what share of cancelled
+    orders came from Philadelphia': the metric named is the whole ('all' says so, or a member
+    said to hold some of it), the member the part (a share of the total by member), not the
+    rate whose numerator the metric is."""
+    after = [m for m in mentions if m.kind == "member" and m.span[0] >= whole.span[1]]
+    return bool(after) and (_ALL_BEFORE.search(text, 0, whole.span[0]) is not None or any(
+        _WERE_AT.fullmatch(text, whole.span[1], m.span[0]) for m in after))
 
 
 def _as(m: Mention, name: str) -> Mention:
@@ -1471,6 +1512,65 @@ def _judged(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, A
     order: Literal["most", "least"] = "most" if best == (polarity == "higher_is_better") else "least"
     said = tuple(GrammarSpan(m.group(1), m.span(1), f"ranking: {m.group(1).lower()} by the "
                              f"metric's polarity ({polarity})") for m in judged)
+    return replace(asks, ranking=replace(ranking, order=order), spans=asks.spans + said)
+
+
+_SORTED = re.compile(
+    r"(?:[,;]\s*|\s+)(?:(?:sorted|ordered|listed|ranked)\s+(?:by\s+\w+\s+)?)?(?:(?:from\s+)?(?P<first>"
+    r"highest|lowest|largest|smallest|biggest|most|fewest|least|top|bottom)\s+(?:first|to\s+"
+    r"(?:highest|lowest|largest|smallest|biggest|most|fewest|least|top|bottom))"
+    r"|in\s+(?P<dir>descending|ascending|decreasing|increasing)\s+order)\b", re.IGNORECASE)
+"""'…, highest first', 'from lowest to highest', 'in descending order': the order asked of a
+ranking or of a breakdown's rows."""
+
+
+def _sorted(text: str, asks: Asks) -> Asks:
+    """'Rank the 3 NYC airports by cancellation rate, highest first', 'stores by revenue,
+    lowest first': the order a ranking (or a breakdown's rows, then ranked whole) is asked in.
+    With neither, the words stay unread."""
+    m = _SORTED.search(text)
+    if m is None or (asks.ranking is None and not asks.breakdown):
+        return asks
+    word = (m.group("first") or m.group("dir")).lower()
+    order: Literal["most", "least"] = "least" if word in (
+        "ascending", "increasing", "lowest", "smallest", "fewest", "least", "bottom") else "most"
+    start = m.start() + len(m.group(0)) - len(m.group(0).lstrip(" ,;"))
+    said = GrammarSpan(text[start:m.end()], (start, m.end()), f"order: the {order} first")
+    ranking = replace(asks.ranking, order=order) if asks.ranking is not None else \
+        Ranking(order, None, asks.breakdown[0], ())
+    return replace(asks, ranking=ranking, spans=asks.spans + (said,))
+
+
+_DURATIONS = frozenset({"seconds", "minutes", "hours", "days", "second", "minute", "hour", "day"})
+_SPEEDS = frozenset({"mph", "kph", "km/h", "kmh", "knots", "miles_per_hour", "km_per_hour"})
+_AMOUNTS = frozenset({"count", "usd", "eur", "gbp"})
+"""Units of the metrics the pace words read: a duration (the slowest is the longest), a speed
+(the slowest is the least), an amount of things or money (the slowest month is the one with the
+least of it); any other unit leaves them unread."""
+
+
+def _paced(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, Any]) -> Asks:
+    """'Which month was the slowest for revenue', 'the fastest hour for departures', 'the
+    slowest airport by departure delay': which way is slow is the one metric named's unit —
+    the most of a duration, the least of a speed or of an amount (a count, a currency). With
+    another unit, no unit, or several metrics, the word stays unread (asks.py leaves it so)."""
+    ranking = asks.ranking
+    if ranking is None:
+        return asks
+    paced = [m for a, b in ranking.spans for m in PACED.finditer(text, a, b)]
+    names = {m.name for m in mentions if m.kind == "metric"}
+    if not paced or len(names) != 1:
+        return asks
+    unit = str(((catalog.get("metrics") or {}).get(next(iter(names))) or {}).get("unit") or "")
+    kind = "a duration" if unit.lower() in _DURATIONS else "a speed" if unit.lower() in _SPEEDS \
+        else "an amount" if unit.lower() in _AMOUNTS else None
+    if kind is None:
+        return asks
+    slow_is_most = kind == "a duration"
+    order: Literal["most", "least"] = "most" if (paced[0].group(1).lower() == "slowest") \
+        == slow_is_most else "least"
+    said = tuple(GrammarSpan(m.group(1), m.span(1), f"ranking: {m.group(1).lower()} of "
+                             f"{kind} ({unit})") for m in paced)
     return replace(asks, ranking=replace(ranking, order=order), spans=asks.spans + said)
 
 

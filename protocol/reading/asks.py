@@ -50,7 +50,7 @@ _MOVES = re.compile(rf"\b(?:{_EITHER}\s+or\s+{_EITHER}|{'|'.join(sorted(MOVES))}
 _MOST = {"most", "highest", "largest", "biggest", "greatest", "best", "top", "leading",
          "longest", "busiest", "latest", "slowest", "heaviest", "furthest", "farthest"}
 _LEAST = {"least", "lowest", "fewest", "smallest", "worst", "bottom", "shortest", "quietest",
-          "earliest", "fastest", "lightest", "nearest"}
+          "earliest", "fastest", "quickest", "lightest", "nearest"}
 _SUPERLATIVE = "|".join(sorted(_MOST | _LEAST))
 SIZES = {**NUMBERS, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
          "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "dozen": 12,
@@ -613,6 +613,9 @@ def _rank_word(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | 
 
 JUDGED = re.compile(r"\b(best|worst)\b(?![- ]selling)", re.IGNORECASE)
 """Words that say which way is good: read only by a metric's polarity (_reader.py `_judged`)."""
+PACED = re.compile(r"\b(slowest|fastest|quickest)\b", re.IGNORECASE)
+"""Words of pace, whose way is the metric's unit: the slowest of a duration is its most, of a
+count or an amount its least (_reader.py `_paced`)."""
 BETTER = re.compile(r"\b(better|worse)\b(?!\s+than\b)", re.IGNORECASE)
 """'Did the cancellation rate get better': a change, its good direction the metric's polarity
 (_reader.py `_judged_change`); 'better than' sets two things side by side, and stays unread."""
@@ -672,9 +675,10 @@ def _used(text: str, masked: str, moving: str, ranking: Ranking | None, grain_sp
     out = []
     if ranking is not None:
         detail = f"ranking by {ranking.grain}" if ranking.grain else "ranking"
-        # 'best' and 'worst' say which way is good, which the catalog does not govern: unread
+        # 'best' and 'worst' say which way is good, 'slowest' which way is slow: each read by
+        # the metric (_reader.py), else unread
         out += [GrammarSpan(text[a:b], (a, b), detail) for a, b in ranking.spans
-                if b > a and not JUDGED.search(text[a:b])]
+                if b > a and not JUDGED.search(text[a:b]) and not PACED.search(text[a:b])]
         # 'Rank the three NYC airports by …': the verb of a ranking read from its other words
         out += [GrammarSpan(m.group(0), m.span(), detail) for m in _RANK.finditer(masked)
                 if not overlaps(m.span(), list(ranking.spans))]

@@ -103,9 +103,16 @@ def _ahead(text: str, before: str) -> re.Match[str] | None:
     """A cue a few words ahead of a member's phrase, no word between starting another phrase
     (the words between stay to be read, or shown as unread)."""
     found = _before(_EXCLUDE_AHEAD, text, before)
-    if found is None or any(w.lower() in _JOINS for w in found["between"].split()):
+    if found is None or any(w.lower() in _JOINS for w in found["between"].split()) \
+            and not _THOSE.fullmatch(found["between"]):
         return None
     return found
+
+
+_THOSE = re.compile(r"(?:the\s+)?(?:ones?|those|them)\s+(?:from|to|at|in|on|by|of|out\s+of)\s+"
+                    r"(?:the\s+)?", re.IGNORECASE)
+"""'excluding the ones from LaGuardia', 'except those at JFK': a pronoun for the things counted
+and the member's role, between the cue and the member (no other phrase starts there)."""
 
 
 def _only(group: list[Mention]) -> str:

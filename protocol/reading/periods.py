@@ -329,12 +329,14 @@ def _preceded(m: re.Match[str]) -> bool:
         return True  # 'January to June 2019': the range's first month
     if _RANGE_OFF.search(m.string, 0, m.start()) is not None:
         return True  # 'April–June': the range's last month, after a dash
-    if m.group(0)[:1].isupper() and not m.string[:m.start()].rstrip()[-1:].isalnum() \
-            and _SUBJECT.match(m.string, m.end()) is not None:
-        return True  # 'February was the quietest month': a sentence's subject
+    if m.group(0)[:1].isupper() and not _FOCUS_WORD.sub("", m.string[:m.start()]).rstrip()[-1:] \
+            .isalnum() and _SUBJECT.match(m.string, m.end()) is not None:
+        return True  # 'February was the quietest month', 'Only December topped': a subject
     return _SET_AGAINST.match(m.string, m.end()) is not None  # 'June versus May'
 
 
+_FOCUS_WORD = re.compile(r"(?:^|(?<=[.;:!?\s]))(?:only|just|even|also)\s*$", re.IGNORECASE)
+"""A word that may stand before a sentence's subject: 'Only December topped $25'."""
 _SET_AGAINST = re.compile(rf"\s*(?:versus|vs\.?|compared (?:with|to)|against)\s+(?:{MONTH_RE}|{_YEAR})\b",
                           re.IGNORECASE)
 """A period set against another: 'June versus May', '1988 versus 1982'."""

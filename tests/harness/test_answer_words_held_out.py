@@ -65,7 +65,9 @@ honest rewrites still withheld are named below, each with why.
   audit changes. On 47ff03c: 1 lie served clean ('Web had about two-thirds as many active users
   as ios' of a ratio of 0.51: a hedge widened a part), 28 honest rewrites withheld; at the end of
   session 11, 20; at the end of session 12, 4 (below: the numbers the named rows give together
-  are derived now, harness/audit/derivable.py, and served with caveats).
+  are derived now, harness/audit/derivable.py, and served with caveats); in session 13, 3 ('a
+  third of a million' is read as a part of the scale word, no longer as 'a million' and the
+  third row).
 - lead-s11b: 42 lies and 35 honest rewrites (negations, asides, two claims in a sentence,
   'a touch below', 'just shy of', a quarter's sum, 'the remaining 82.6 %', 'the physical
   stores', 'each of the five physical stores', 'spanned', 'weekdays averaged', 'cents'),
@@ -81,7 +83,8 @@ honest rewrites still withheld are named below, each with why.
   triple any other month', 'slipped back', causes the data does not hold), written before any
   of session 12's audit changes. On 7a55d9d the audit raised on one edit (below); with that
   mended, 1 lie served clean (below), 20 honest rewrites withheld; at the end of session 12,
-  8."""
+  8; in session 13, 6 ('Only December topped $25': 'only' over a series' periods is read;
+  'dipped twice, in February and in May': a count of a series' moves)."""
 
 from __future__ import annotations
 
@@ -172,9 +175,6 @@ BATCHES: dict[str, dict[str, Any]] = {
         # as all six, 'K in every 1,000', 'N points' of a rate, 'N times as many as' read as
         # a level, 'March added … over February' read as February's move
         "still_withheld": {
-            ("flights", "series-001", "scale_fraction"): "'roughly a third of a million "
-                                       "flights': a part of a scale word, no number reading "
-                                       "knows",
             ("flights", "level-014", "freezing"): "'JFK averaged just above freezing' of a "
                                        "result filtered to the airport name 'John F Kennedy "
                                        "Intl': that the code and the name are one airport is "
@@ -205,9 +205,6 @@ BATCHES: dict[str, dict[str, Any]] = {
             ("flights", "level-019", "per_day"): "'departures' names another metric "
                                        "(departed_flights: a cancelled flight never departs), "
                                        "so the edit is not honest as written",
-            ("flights", "series-006", "dipped_twice"): "'dipped twice': a count of falls "
-                                       "written as a frequency word, which the number reader "
-                                       "takes for a multiplier",
             ("shop", "diag-008", "lost"): "'Fewer orders cost about $3,400': an effect's size "
                                        "written as what it cost, a verb no reading holds to "
                                        "the attribution's −$3,403.00",
@@ -219,8 +216,6 @@ BATCHES: dict[str, dict[str, Any]] = {
                                        "written with it)",
             ("shop", "series-006", "cents"): "'about 40 cents' of a gap of $0.42: 5 % off, "
                                        "at the edge of the hedge's band",
-            ("shop", "series-006", "only_dec"): "'Only December topped $25': 'only' over a "
-                                       "series' periods is not read",
             ("shop", "series-008", "doubled"): "'June's orders': 'orders' names order_count, "
                                        "another metric than the cited total orders (legacy)",
         },
