@@ -1498,21 +1498,38 @@ def _judged(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, A
     good is the metric's polarity (governance `polarity:`), when the one metric named has one —
     best is the most of a higher_is_better metric and the least of a lower_is_better one. With
     no polarity, or several metrics, the word stays unread (asks.py leaves it so)."""
-    ranking = asks.ranking
-    if ranking is None:
+    found = _ranking_words(text, asks, mentions, catalog, JUDGED)
+    if found is None:
         return asks
-    judged = [m for a, b in ranking.spans for m in JUDGED.finditer(text, a, b)]
-    names = {m.name for m in mentions if m.kind == "metric"}
-    if not judged or len(names) != 1:
-        return asks
-    polarity = ((catalog.get("metrics") or {}).get(next(iter(names))) or {}).get("polarity")
+    judged, entry = found
+    polarity = entry.get("polarity")
     if polarity not in ("higher_is_better", "lower_is_better"):
         return asks
     best = judged[0].group(1).lower() == "best"
     order: Literal["most", "least"] = "most" if best == (polarity == "higher_is_better") else "least"
-    said = tuple(GrammarSpan(m.group(1), m.span(1), f"ranking: {m.group(1).lower()} by the "
-                             f"metric's polarity ({polarity})") for m in judged)
-    return replace(asks, ranking=replace(ranking, order=order), spans=asks.spans + said)
+    return _ordered_by(asks, order, [(m, f"ranking: {m.group(1).lower()} by the metric's "
+                                         f"polarity ({polarity})") for m in judged])
+
+
+def _ranking_words(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, Any],
+                   pattern: re.Pattern[str]) -> tuple[list[re.Match[str]], dict[str, Any]] | None:
+    """The words of `pattern` among a ranking's words, and the catalog entry of the one metric
+    named; None with no ranking, none of them, or several metrics."""
+    if asks.ranking is None:
+        return None
+    words = [m for a, b in asks.ranking.spans for m in pattern.finditer(text, a, b)]
+    names = {m.name for m in mentions if m.kind == "metric"}
+    if not words or len(names) != 1:
+        return None
+    return words, (catalog.get("metrics") or {}).get(next(iter(names))) or {}
+
+
+def _ordered_by(asks: Asks, order: Literal["most", "least"],
+                said: list[tuple[re.Match[str], str]]) -> Asks:
+    """The ranking in `order`, each word that says so read with its detail."""
+    assert asks.ranking is not None
+    spans = tuple(GrammarSpan(m.group(1), m.span(1), detail) for m, detail in said)
+    return replace(asks, ranking=replace(asks.ranking, order=order), spans=asks.spans + spans)
 
 
 _SORTED = re.compile(
@@ -1554,14 +1571,11 @@ def _paced(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, An
     slowest airport by departure delay': which way is slow is the one metric named's unit —
     the most of a duration, the least of a speed or of an amount (a count, a currency). With
     another unit, no unit, or several metrics, the word stays unread (asks.py leaves it so)."""
-    ranking = asks.ranking
-    if ranking is None:
+    found = _ranking_words(text, asks, mentions, catalog, PACED)
+    if found is None:
         return asks
-    paced = [m for a, b in ranking.spans for m in PACED.finditer(text, a, b)]
-    names = {m.name for m in mentions if m.kind == "metric"}
-    if not paced or len(names) != 1:
-        return asks
-    unit = str(((catalog.get("metrics") or {}).get(next(iter(names))) or {}).get("unit") or "")
+    paced, entry = found
+    unit = str(entry.get("unit") or "")
     kind = "a duration" if unit.lower() in _DURATIONS else "a speed" if unit.lower() in _SPEEDS \
         else "an amount" if unit.lower() in _AMOUNTS else None
     if kind is None:
@@ -1569,9 +1583,8 @@ def _paced(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, An
     slow_is_most = kind == "a duration"
     order: Literal["most", "least"] = "most" if (paced[0].group(1).lower() == "slowest") \
         == slow_is_most else "least"
-    said = tuple(GrammarSpan(m.group(1), m.span(1), f"ranking: {m.group(1).lower()} of "
-                             f"{kind} ({unit})") for m in paced)
-    return replace(asks, ranking=replace(ranking, order=order), spans=asks.spans + said)
+    return _ordered_by(asks, order, [(m, f"ranking: {m.group(1).lower()} of {kind} ({unit})")
+                                     for m in paced])
 
 
 def _judged_change(text: str, asks: Asks, mentions: list[Mention], catalog: dict[str, Any]
