@@ -45,7 +45,7 @@ _COMPARATIVE = re.compile(rf"(?i)\b(?:(?P<greater>{_GREATER})|(?P<lesser>{_LESSE
 _NARROW = re.compile(r"(?i)\b(?:narrowly|barely|just|only\s+just|slightly)\s+$")
 """A narrow margin said before the comparing word ('narrowly beat', 'just ahead of'); 'edged
 out' says one itself. It states the first member ahead by under NARROW of the second."""
-NARROW = 0.05
+NARROW = 0.10
 _THAN_WORDS = re.compile(r"(?i)^(?:more|higher|larger|bigger|greater|longer|faster|less|fewer|"
                          r"lower|smaller|shorter|slower)$")
 _HEDGE = r"(?:(?P<hedge>about|roughly|nearly|almost|approximately|broadly|essentially)\s+)?"
@@ -482,7 +482,9 @@ def _rank(ctx: AnswerContext, cited: list[Cited], where: str, said: _Rank) -> Fi
     # a member of two dimensions ('Brooklyn' a store and a city) is read as the one cited
     subject = next((x for x in said.subjects if _cites(ctx, cited, x)), said.subjects[0])
     place = said.place
-    low = (said.low if said.low is not None else _ranks_lowest(ctx)) != said.from_bottom
+    # from the bottom ('came in last', 'second to last') is from the lowest value up, whatever
+    # order the question ranked in ('SkyWest came dead last' of the four with the fewest)
+    low = True if said.from_bottom else said.low if said.low is not None else _ranks_lowest(ctx)
     board = _board(ctx, cited, subject.name)
     if board is None:
         if place == 1 and not said.from_bottom:

@@ -19,7 +19,7 @@ from the rules analyst's own clean answers on two domains:
 - 'Philadelphia finished second to last' (true) was withheld as 'second', 'came in last' and
   'brought up the rear' read by no check (a lie served with caveats);
 - 'Brooklyn edged out the 5th Ave store' (the other way round), 'narrowly beat': read by no
-  check (served with caveats); a narrow margin is held to a 5 % band (docs/citations.md);
+  check (served with caveats); a narrow margin is held to a 10 % band (docs/citations.md);
 - 'Revenue was essentially unchanged in May' of a cited -5.7 % was served clean: only a
   claim's text was held to the flat band, not the prose's.
 """
@@ -232,14 +232,16 @@ def test_a_rank_from_the_bottom(request, domain, fixture, qid):
     ("shop", "shop_layer", "breakdown-001"), ("flights", "flights_layer", "ranking-002")])
 def test_a_narrow_margin_between_members(request, domain, fixture, qid):
     """'Brooklyn edged out the 5th Ave store' (the other way round) and 'narrowly beat' were
-    read by no check: a narrow margin says the first member is ahead by under 5 % of the
+    read by no check: a narrow margin says the first member is ahead by under 10 % of the
     second (docs/citations.md). Of each two members adjacent in the cited order: within the
     band, the true order is served clean and the reverse withheld; 'narrowly' of the top
     member over the bottom one is withheld."""
+    from showwork.harness.audit.pairs import NARROW
+
     case = _case(request, fixture, domain, qid)
     rows = sorted(((str(v["key"]), float(v["value"])) for v in case.answer["values"]),
                   key=lambda r: r[1])
-    close = [(a, b) for a, b in itertools.pairwise(rows) if b[1] - a[1] < 0.05 * a[1]
+    close = [(a, b) for a, b in itertools.pairwise(rows) if b[1] - a[1] < NARROW * a[1]
              and b[1] > a[1]]
     assert close, rows
     for (low, _), (high, _) in close:
@@ -248,7 +250,7 @@ def test_a_narrow_margin_between_members(request, domain, fixture, qid):
             assert appended(case, honest).decision == "serve", honest
             assert appended(case, lie).decision == "withhold", lie
     (bottom, x), (top, y) = rows[0], rows[-1]
-    assert y > 1.2 * x
+    assert y > (1 + 2 * NARROW) * x
     assert appended(case, f"{top} narrowly beat {bottom}.").decision == "withhold"
 
 
