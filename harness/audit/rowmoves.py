@@ -133,9 +133,18 @@ _NEGATION = re.compile(r"(?i)\b(?:" + "|".join(sorted(_NEGATIONS)) + r")\b|n['â€
 
 
 def _denial(text: str, start: int, at: int) -> re.Match[str] | None:
-    """The negation in the sentence before its verb ('never dipped', "didn't rise", 'failed to
-    climb'), or None: the sentence says the move did not happen."""
-    return _NEGATION.search(text, start, at)
+    """The negation right before the verb, two words at most between ('never dipped', "didn't
+    rise", 'has not really fallen', 'failed to climb'), or None: the sentence says the move did
+    not happen. One further back ('No store closed, and flights rose in March') or 'not only'
+    denies nothing of it."""
+    found = next(reversed(list(_NEGATION.finditer(text, start, at))), None)  # the last one
+    if found is None or len(text[found.end():at].split()) > 2 or \
+            _NOT_ONLY.match(text, found.end()) is not None:
+        return None
+    return found
+
+
+_NOT_ONLY = re.compile(r"(?i)\s+only\b")
 
 
 def _denied_move(verb: re.Match[str], denial: re.Match[str], sign: int, metric: str,

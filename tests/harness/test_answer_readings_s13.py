@@ -181,6 +181,10 @@ def test_a_denied_move(request, domain, fixture, qid):
             assert appended(case, honest).decision != "withhold", honest
         for lie in (f"It never {went} in {b:%B}.", f"It did not {base} in {b:%B}."):
             assert appended(case, lie).decision == "withhold", lie
+        # a negation further back, or 'not only', denies nothing of the move
+        for honest in (f"No member was named, but it {went} in {b:%B}.",
+                       f"Not only did it {base} in {b:%B}, it was cited."):
+            assert appended(case, honest).decision != "withhold", honest
     falls = sum(y < x for (_a, x), (_b, y) in itertools.pairwise(months))
     if falls in _TIMES:
         denied = f"It never fell {_TIMES[falls]}."
