@@ -908,6 +908,7 @@ def _flat_moves(ctx: AnswerContext, cited: Iterable[Cited]) -> list[Finding]:
     flat (findings.py `_FLAT`, held in a claim's text the same way) whose every cited relative
     change lies beyond FLAT_BAND."""
     from showwork.harness.audit.findings import _FLAT, FLAT_BAND
+    from showwork.harness.audit.quantifiers import _SENTENCE
 
     text = ctx.answer.answer or ""
     if _FLAT.search(text) is None:
@@ -919,8 +920,9 @@ def _flat_moves(ctx: AnswerContext, cited: Iterable[Cited]) -> list[Finding]:
             changes.setdefault(current.get(item.metric, item.metric), []).append(item)
     metrics = read_words(ctx.index_, "prose", text).metrics
     out: list[Finding] = []
+    starts = [m.start() for m in _SENTENCE.finditer(text)]  # '5.7 %' and 'Inc.' end none
     for flat in _FLAT.finditer(text):
-        start = max(text.rfind(".", 0, flat.start()), text.rfind(";", 0, flat.start())) + 1
+        start = max((a for a in starts if a <= flat.start()), default=0)
         named = [m for m in metrics if start <= m.span[0] and m.span[1] <= flat.start()]
         if not named:
             continue

@@ -80,36 +80,44 @@ def read_row_moves(ctx: AnswerContext, text: str) -> list[RowMove]:
     """Every move of `text` between two rows of a series the claims cite."""
     if text != ctx.answer.answer or search(_MOVE, text) is None:
         return []
-    def read() -> list[RowMove]:
-        series = {k: rows for k, rows in _breakdowns(ctx).items()
-                  if k[3] in _TIME_KEYS and k[2] == "value"}
-        return list(_moves(ctx, text, series)) if series else []
-
-    return ctx.from_rows_once("row_moves", read)
+    return ctx.from_rows_once("row_moves", lambda: list(_moves(ctx, text)))
 
 
-def _moves(ctx: AnswerContext, text: str,
-           series: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[RowMove]:
+def _one_move(ctx: AnswerContext, text: str) -> Iterator[
+        tuple[int, int, re.Match[str], tuple[tuple[int, str, str, str], list[Cited]]]]:
+    """Each sentence of `text` with one verb of motion, and the one cited series it speaks of
+    ((handle, metric, field, grain) and its cited rows: one metric's values by a time grain):
+    the metric named before the verb, or the only series with none named. Several verbs in a
+    sentence: which rows each speaks of is not said."""
+    series = [(k, rows) for k, rows in _breakdowns(ctx).items()
+              if k[3] in _TIME_KEYS and k[2] == "value"]
+    if not series:
+        return
     reading = read_words(ctx.index_, "prose", text)
     for sentence in _SENTENCE.finditer(text):
         start, end = sentence.span()
         verbs = list(unbracketed(text, _MOVE.finditer(text, start, end)))
         if len(verbs) != 1:
-            continue  # several moves in one sentence: which rows each speaks of is not said
-        verb = verbs[0]
+            continue
+        metrics = {m.name for m in reading.metrics if start <= m.span[0] < verbs[0].start()}
+        chosen = [(k, rows) for k, rows in series if k[1] in metrics] or (
+            series if len(series) == 1 and not metrics else [])
+        if len(chosen) == 1:
+            yield start, end, verbs[0], chosen[0]
+
+
+def _moves(ctx: AnswerContext, text: str) -> Iterator[RowMove]:
+    for start, end, verb, ((_, metric, _, grain), rows) in _one_move(ctx, text):
         if _COUNTED.match(text, verb.end()):
             continue  # 'dipped twice, in February and in May': a count of moves (below)
         denial = _denial(text, start, verb.start())
-        periods = [p for p in reading.periods if start <= p.span[0] < end]  # 'March.' ends past it
-        metrics = {m.name for m in reading.metrics if start <= m.span[0] < verb.start()}
-        chosen = [(k, rows) for k, rows in series.items() if k[1] in metrics] or (
-            list(series.items()) if len(series) == 1 and not metrics else [])
+        periods = [p for p in read_words(ctx.index_, "prose", text).periods
+                   if start <= p.span[0] < end]  # 'March.' ends past it
         whole = _WHOLE.search(text, verb.end(), end) if not periods else None
         joined = _JOINED.fullmatch(text, periods[0].span[1], periods[1].span[0]) \
             if len(periods) == 2 and not any(p.parts for p in periods) else None
-        if len(chosen) != 1 or (len(periods) != 1 and whole is None and joined is None):
+        if len(periods) != 1 and whole is None and joined is None:
             continue
-        (_, metric, _, grain), rows = chosen[0]
         word = verb.group().lower()
         sign = 1 if word in RISES else -1 if word in FALLS else judged(text, verb) * \
             ctx.index_.derive("polarity", polarities).get(metric, 0)
@@ -326,32 +334,18 @@ def read_counted_moves(ctx: AnswerContext, text: str) -> list[CountedMoves]:
     if text != ctx.answer.answer or search(_MOVE, text) is None or "times" not in text \
             and not any(w in text for w in _ONCE):
         return []
-    def read() -> list[CountedMoves]:
-        series = {k: rows for k, rows in _breakdowns(ctx).items()
-                  if k[3] in _TIME_KEYS and k[2] == "value"}
-        return list(_counted(ctx, text, series)) if series else []
-
-    return ctx.from_rows_once("counted_moves", read)
+    return ctx.from_rows_once("counted_moves", lambda: list(_counted(ctx, text)))
 
 
-def _counted(ctx: AnswerContext, text: str,
-             series: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[CountedMoves]:
-    reading = read_words(ctx.index_, "prose", text)
-    for sentence in _SENTENCE.finditer(text):
-        start, end = sentence.span()
-        verbs = list(unbracketed(text, _MOVE.finditer(text, start, end)))
-        counted = _COUNTED.match(text, verbs[0].end()) if len(verbs) == 1 else None
-        if counted is None or _denial(text, start, verbs[0].start()) is not None:
+def _counted(ctx: AnswerContext, text: str) -> Iterator[CountedMoves]:
+    for start, end, verb, ((_, metric, _, grain), rows) in _one_move(ctx, text):
+        counted = _COUNTED.match(text, verb.end())
+        if counted is None or _denial(text, start, verb.start()) is not None:
             continue  # 'never dipped twice', 'did not rise three times': left unread
-        verb = verbs[0]
-        metrics = {m.name for m in reading.metrics if start <= m.span[0] < verb.start()}
-        chosen = [(k, rows) for k, rows in series.items() if k[1] in metrics] or (
-            list(series.items()) if len(series) == 1 and not metrics else [])
         word = verb.group().lower()
         sign = 1 if word in RISES else -1 if word in FALLS else 0
-        if len(chosen) != 1 or not sign:
+        if not sign:
             continue
-        (_, metric, _, grain), rows = chosen[0]
         by_window = {w: c for c in rows if (w := _window(c, grain)) is not None}
         ordered = sorted(by_window)
         if len(ordered) < 3 or any(_previous(b[0], grain) != a for a, b in
@@ -359,7 +353,8 @@ def _counted(ctx: AnswerContext, text: str,
             continue  # rows one after another, or the steps between them are not the series'
         ends = [b for a, b in zip(ordered, ordered[1:], strict=False)
                 if (float(by_window[b].value) - float(by_window[a].value)) * sign > 0]
-        periods = [p for p in reading.periods if counted.end() <= p.span[0] < end]
+        periods = [p for p in read_words(ctx.index_, "prose", text).periods
+                   if counted.end() <= p.span[0] < end]
         named = [_named(p, by_window) for p in periods]
         if None in named:
             continue  # a period named that is no cited row: which steps it means is not said
