@@ -24,6 +24,10 @@ def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
         }
         if m.draft:  # only then: a reviewed model's catalog (and its digest) is unchanged
             metrics[m.name]["draft"] = m.draft
+        if m.unit is None:  # only then: a governed unit says it (and the digest is unchanged)
+            counted = model.counts(m.name)
+            if counted is not None:
+                metrics[m.name]["counts"] = counted
         if m.polarity:  # likewise: a model without the key keeps its catalog and digest
             metrics[m.name]["polarity"] = m.polarity
     dims: dict[str, dict[str, Any]] = {}

@@ -377,6 +377,21 @@ class SemanticModelFile:
         return (m.type == "simple" and not self.point_in_time(metric)
                 and all(self.measures[x][1].agg in ADDITIVE for x in self.base_measures(metric)))
 
+    def counts(self, metric: str) -> bool | None:
+        """Whether the metric's values count things (a count, a distinct count, a sum of 1 or of
+        a boolean), from its measures: True, False (a sum of amounts, an average, a ratio) or
+        None where it cannot tell (a derived metric's expression). 'How many' and 'the number
+        of' ask a count; 'the value of' asks an amount (protocol/reading/quantity.py)."""
+        m = self.metric_index[metric]
+        if m.type in ("ratio", "conversion"):
+            return False
+        if m.type == "derived":
+            return None
+        agg = self.measures[self.base_measures(metric)[0]][1]
+        if agg.agg in ("count", "count_distinct", "sum_boolean"):
+            return True
+        return agg.agg == "sum" and agg.expr.strip().strip("'\"") == "1"
+
     def allowed_grains(self, metric: str) -> tuple[str, ...]:
         m = self.metric_index[metric]
         if m.grains:

@@ -37,6 +37,7 @@ from showwork.protocol.reading.mentions import Mention, contested, find_mentions
 from showwork.protocol.reading.part_periods import part_and_whole, with_enclosing
 from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
 from showwork.protocol.reading.phrasings import dimension_of_word, restate
+from showwork.protocol.reading.quantity import quantity_words
 from showwork.protocol.reading.spelling import corrections, places_said_as_adjectives, vocabulary
 
 
@@ -113,8 +114,10 @@ def _recased(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | N
     place. A code in lower case ('lax') stays a word, unread: the refusal offers the member."""
     unread = [(g.span, g.words) for g in reading.gaps] + [(u.span, u.words)
                                                           for u in reading.unread_content]
-    said = [((start + w.start(), start + w.end()), w.group(0)) for (start, _end), words in unread
-            for w in _WORDS.finditer(words) if w.group(0).islower() and len(w.group(0)) >= 3]
+    said = list(dict.fromkeys(  # a word both a gap and unread is respelled once, where it is
+        ((start + w.start(), start + w.end()), w.group(0)) for (start, _end), words in unread
+        for w in _WORDS.finditer(words) if w.group(0).islower() and len(w.group(0)) >= 3
+        and reading.text[start + w.start():start + w.end()] == w.group(0)))
     if not said:
         return reading
     text = reading.text
@@ -210,6 +213,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a question of quantity")
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
     spans += _set_up(text, mentions)
+    spans += quantity_words(text, list(by_kind["metric"]), list(by_kind["member"]), catalog)
     spans += _whole(text, list(by_kind["metric"]), asks, catalog, by_kind["member"]) + negated \
         + anchored + things
     spans += _all_of(text, list(by_kind["dimension"]), asks, catalog)
@@ -248,6 +252,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
         text, list(by_kind["dimension"]), asks, [*by_kind["member"], *excluded, *ranges],
         [s.span for s in spans if s.read_as == "qualifier"] + [g.span for g in gaps]
         + [u.span for u in unread])), key=lambda s: s.span))
+    unread = tuple(u for u in unread if not any(  # said once: the widest span that holds it
+        o.span != u.span and o.span[0] <= u.span[0] and u.span[1] <= o.span[1] for o in unread))
     asked = tuple(dict.fromkeys(m.name for m in by_kind["metric"]))
     return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
                    periods.found, asks, tuple(gaps), tuple(sorted(spans, key=lambda s: s.span)),
@@ -1303,7 +1309,7 @@ _AT_THE_END = re.compile(r"\b(?:(?:at|by|as\s+of|from|to|between|and)\s+)?the\s+
 _OVERALL_WORDS = re.compile(r"\b(?:overall|altogether|combined|in\s+all|in\s+total|statewide|"
                             r"nationwide|company[- ]?wide|business-wide|"
                             r"(?:across|over|for|in)\s+all\s+of)\b", re.IGNORECASE)
-_BEFORE_METRIC = re.compile(r"\b(all|total|whole|entire)\s+(?:number\s+of\s+)?"
+_BEFORE_METRIC = re.compile(r"\b(all|total|whole|entire)\s+(?:(?:number|count|value|amount)\s+of\s+)?"
                             r"(?:(?:of\s+)?(?:the|our)\s+)?(?:(?:19|20)\d\d\s+)?$", re.IGNORECASE)
 
 

@@ -81,6 +81,7 @@ company companywide business-wide
 end ending start starting beginning begin close closing middle past recent recently ago
 current coming so far once twice ever again running
 exclude excluding excluded except excepting
+many number numbers count counts amount amounts value values sum quantity volume size
 """))
 """Words of FUNCTION_WORDS that can change the answer to a question about data (a ranking, a
 breakdown, a second period, a whole, a negation): read only where a rule used them, never

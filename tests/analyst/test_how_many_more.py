@@ -21,6 +21,7 @@ import pytest
 from showwork.analyst.rules import RulesClient
 from showwork.benchmarks.audit import case_report, cases_of
 from showwork.harness.experiments.attempt import Question, run_attempt
+from showwork.protocol.reading.quantity import counts
 from showwork.protocol.switches import Protocol
 
 DOMAINS = ["layer", "shop_layer", "flights_layer"]
@@ -72,11 +73,15 @@ def test_how_many_more_is_the_later_value_less_the_earlier(request, fixture) -> 
     layer = request.getfixturevalue(fixture)
     cases = _cases(layer)
     assert cases
+    entries = layer.catalog()["metrics"]
     for metric, label, first, second in cases:
         want = _level(layer, metric, second) - _level(layer, metric, first)
-        for text in (f"How many more {label} were there in {_said(second)} than in "
+        # 'how many' of what counts, 'how much' of an amount ('how many more revenue' is not read)
+        more, fewer = ("many more", "many fewer") if counts(entries[metric]) is not False else \
+            ("much more", "much less")
+        for text in (f"How {more} {label} were there in {_said(second)} than in "
                      f"{_said(first)}?",
-                     f"How many fewer {label} were there in {_said(first)} than in "
+                     f"How {fewer} {label} were there in {_said(first)} than in "
                      f"{_said(second)}?"):
             record, served = _ask(layer, text)
             answer = json.loads(served.answer_raw)
@@ -86,7 +91,7 @@ def test_how_many_more_is_the_later_value_less_the_earlier(request, fixture) -> 
             assert audit["decision"] in ("serve", "serve_with_caveats"), (text, audit)
             assert not [f for f in audit["findings"] if f["code"] == "off_question_shape"], text
         # the other order: 'more' of the earlier period stays unread, refused
-        _, served = _ask(layer, f"How many more {label} were there in {_said(first)} than in "
+        _, served = _ask(layer, f"How {more} {label} were there in {_said(first)} than in "
                                 f"{_said(second)}?")
         assert json.loads(served.answer_raw)["status"] == "refused"
 
