@@ -34,6 +34,7 @@ from showwork.harness.audit.labels import (
 )
 from showwork.harness.audit.numbers import entity_keys, numeric
 from showwork.harness.audit.pairs import find_pairs
+from showwork.harness.audit.speeds import find_speeds
 from showwork.harness.audit.scope import scope_of
 from showwork.harness.audit.steps import emits
 from showwork.harness.audit.types import Finding
@@ -487,17 +488,17 @@ def _extremes_in(ctx: AnswerContext) -> list[tuple[str, re.Match[str], Finding |
     return out
 
 
-@emits("unbacked_comparison", "mislabelled_member", "mislabelled_window")
+@emits("unbacked_comparison", "mislabelled_member", "mislabelled_window", "direction_mismatch")
 def find_comparisons(ctx: AnswerContext) -> list[Finding]:
     """Superlatives and universals over uncompared members, stated orders the values
-    contradict, rankings with gaps, a series' extreme said of the wrong period, and
-    comparisons and ranks between named members (pairs.py)."""
+    contradict, rankings with gaps, a series' extreme said of the wrong period, comparisons
+    and ranks between named members (pairs.py) and two metrics' changes compared (speeds.py)."""
     if ctx.answer.status != "answered" or not ctx.claims:
         return []
     if any(not support_of(c).whole for c in ctx.claims):
         return []  # a broken citation is a defect already
     return (_superlatives(ctx) + _orders(ctx) + _gaps(ctx) + _period_extremes(ctx)
-            + find_pairs(ctx) + _combined(ctx))
+            + find_pairs(ctx) + find_speeds(ctx) + _combined(ctx))
 
 
 def _combined(ctx: AnswerContext) -> list[Finding]:

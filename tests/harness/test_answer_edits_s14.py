@@ -39,18 +39,11 @@ SERVE, CAVEATS, WITHHOLD = "serve", "serve_with_caveats", "withhold"
 MISSES = {
     # (domain, question, edited words): the decision observed on an edit that misses its goal
     # lies served clean: 'on 1 May 2026' is taken for the month that starts that day (as a
-    # series names its periods), though the value is the month's last day's (an end-of-period
-    # metric); and a comparison of two metrics' changes ('faster than', 'less than') is not read
+    # series names its periods by their first day), though the value is the month's last
+    # day's (an end-of-period metric). A comparison of two metrics' changes ('faster than',
+    # 'less than'), also served clean when first measured, is held now (harness/audit/speeds.py)
     ("demo", "lookup-006", "on 1 May 2026"): SERVE,
     ("shop", "lookup-012", "on 1 March 2019"): SERVE,
-    ("demo", "diag-001", "Weekly value moments fell 12.2 %, faster than days per user, which fell "
-                         "16.0 %"): SERVE,
-    ("shop", "diag-001", "Revenue fell 5.73 %, faster than average order value, which fell "
-                         "20.4 %"): SERVE,
-    ("flights", "diag-001", "Cancelled flights rose 79.2 %, faster than cancellation rate, which "
-                            "rose 82.7 %"): SERVE,
-    ("flights", "diag-007", "Average departure delay rose 60.5 %, less than total departure delay, "
-                            "which rose 54.8 %"): SERVE,
     # honest rewrites withheld
     ("shop", "lookup-001", "Revenue came to US$59,224.50"): WITHHOLD,
     # 'US' of the currency code is read as the country member US, which r1 is not filtered to
@@ -60,9 +53,9 @@ MISSES = {
 
 FLOORS = {
     # domain: (lies withheld, honest rewrites served clean), as first measured in session 14
-    "demo": (33, 20),
-    "shop": (30, 16),
-    "flights": (33, 17),
+    "demo": (34, 20),  # 33 when first measured; the comparisons of speeds
+    "shop": (31, 16),
+    "flights": (35, 17),
     "tutorial": (5, 2),
 }
 
