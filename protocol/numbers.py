@@ -620,7 +620,7 @@ def in_time_unit(text: str, numbers: tuple[ReadNumber, ...], unit: str | None
     if unit not in TIME_UNITS:
         return numbers
     out = []
-    for n in numbers:
+    for n in _compound_durations(text, numbers):
         written = None if n.percent or n.money else time_unit_after(text, n)
         if written is None or written == unit:
             out.append(n)
@@ -628,6 +628,43 @@ def in_time_unit(text: str, numbers: tuple[ReadNumber, ...], unit: str | None
         factor = TIME_UNITS[written] / TIME_UNITS[unit]
         out.append(replace(n, value=round(n.value * factor, 12),
                            multiplier=n.multiplier * factor))
+    return tuple(out)
+
+
+_AND = re.compile(r"\s*(?:,\s*|\s+and\s+)?")
+
+
+def _compound_durations(text: str, numbers: tuple[ReadNumber, ...]) -> tuple[ReadNumber, ...]:
+    """'10 h 17 min', '2 hours and 5 minutes': a duration written in two units of time, the
+    second smaller, is one number in the smaller unit (617 minutes, at its precision).
+
+    >>> text = "was 10 h 17 min"
+    >>> [(n.text, n.value) for n in _compound_durations(text, read_numbers(text))]
+    [('10 h 17', 617)]
+    """
+    if len(numbers) < 2:
+        return numbers
+    out: list[ReadNumber] = []
+    skip = False
+    for n, m in zip(numbers, (*numbers[1:], None), strict=True):
+        if skip:
+            skip = False
+            continue
+        big = _TIME_AFTER.match(text, n.end)
+        small = _TIME_AFTER.match(text, m.end) if m is not None else None
+        if m is None or big is None or small is None or n.percent or n.money or m.percent \
+                or m.money or n.value < 0 or m.value < 0 \
+                or not _AND.fullmatch(text, big.end(), m.start):
+            out.append(n)
+            continue
+        high, low = _TIME_OF[big.group(1).lower()], _TIME_OF[small.group(1).lower()]
+        if TIME_UNITS[high] <= TIME_UNITS[low]:
+            out.append(n)
+            continue
+        value = n.value * (TIME_UNITS[high] // TIME_UNITS[low]) + m.value
+        out.append(replace(m, start=n.start, text=text[n.start:m.end], value=value,
+                           significant=len(str(int(value))) + m.decimals))
+        skip = True
     return tuple(out)
 
 
@@ -1307,7 +1344,13 @@ def _duration(text: str, number: ReadNumber) -> bool:
     before = (number.hedge in APPROXIMATE and _word_before_bound(text, number)) \
         or _word_before(text, number)
     return (before in _DURATION_CUES or (after.group(2) or "").lower() in _DURATION_AFTER
-            or before in ("to", "from") and _MOVED_TO.search(text, 0, number.start) is not None)
+            or before in ("to", "from") and _MOVED_TO.search(text, 0, number.start) is not None
+            or _COMPOUND_BEFORE.search(text, max(0, number.start - 30), number.start) is not None)
+
+
+_COMPOUND_BEFORE = re.compile(r"(?i)\d\s*(?:h|hrs?|hours?|min|mins|minutes?|days?)\s*(?:,\s*|and\s+)?$")
+"""The minutes of '10 hours and 17 minutes', '10 h 17 min': a duration's second part
+(`_compound_durations` makes the two one number when the second unit is the smaller)."""
 
 
 _WORD_PERIOD_AFTER = re.compile(r"\s*([A-Za-z]+)(?:\s+([A-Za-z]+))?")

@@ -98,6 +98,9 @@ def _read(text: str, index: CatalogIndex) -> ClaimReading:
     mentions = [m for m in mentions if m.kind != "member" or not any(
         a <= m.span[0] and m.span[1] <= b and b - a > m.span[1] - m.span[0]
         for a, b in (p.span for p in periods))]
+    # 'US$59,224.50', 'C$12': letters written onto a currency sign are the currency's
+    mentions = [m for m in mentions if m.kind != "member" or not _CURRENCY_SIGN.match(
+        text, m.span[1])]
     spans = [m.span for m in mentions]
     metrics = tuple(m for m in mentions if m.kind == "metric")
     members = tuple(m for m in mentions if m.kind == "member")
@@ -107,6 +110,9 @@ def _read(text: str, index: CatalogIndex) -> ClaimReading:
     return ClaimReading(metrics, members,
                         tuple(p for p in periods if not _overlaps(p.span, spans)), first,
                         frozenset(_current(index, m) for m in first), tuple(by_span(members)))
+
+
+_CURRENCY_SIGN = re.compile(r"[$€£¥]\s?\d")
 
 
 def _with_written(text: str, found: Sequence[PeriodMention], catalog: dict[str, Any]
@@ -516,7 +522,7 @@ def find_mislabelled_window(ctx: ClaimContext) -> list[Finding]:
         return []
     text = ctx.claim.text
     out = [_window_finding(ctx, p, windows, support) for p in periods
-           if not names_said_window(p, windows) and not _two_windows(p, windows)
+           if not names_said_window(p, windows, text) and not _two_windows(p, windows)
            and not ends_said_window(text, p, windows)
            and not stated_year(p, [ctx.claim.value, *(c.value for c in support.cited)])]
     return out or _swapped_windows(ctx, support)
@@ -729,13 +735,29 @@ def names_window(period: Period, windows: Collection[Window]) -> bool:
     return (period.start, period.end) in windows
 
 
-def names_said_window(p: PeriodMention, windows: Collection[Window]) -> bool:
-    """`names_window` for a period as the text says it: a day said without its date
-    ('yesterday', 'today') names a window only when a cited window is that day; the day
-    that ends a month or a year is no 'yesterday' of its values."""
+def names_said_window(p: PeriodMention, windows: Collection[Window], text: str = "") -> bool:
+    """`names_window` for a period as the text (`text`, where `p` was read) says it: a day said
+    without its date ('yesterday', 'today') names a window only when a cited window is that
+    day; the day that ends a month or a year is no 'yesterday' of its values. A day written out
+    names a window it ends, or one it starts where the words say so ('the week starting 2
+    March'); only as the result labels its rows ('2019-05-01') does a window's first day name
+    it alone."""
     if p.period.start == p.period.end and not any(c.isdigit() for c in p.words):
         return (p.period.start, p.period.end) in windows
+    if p.period.start == p.period.end and not _ISO_DAY.fullmatch(p.words):
+        # 'on 1 May 2026' of May's value: a day written out names the day, which ends a
+        # window (a snapshot's value on it) or is one; a window's first day names it only
+        # as the result labels its rows ('2019-05-01 $55,865.10' of a monthly series)
+        starts = _STARTING.search(text, max(0, p.span[0] - 40), p.span[0]) is not None
+        return any(p.period.start == end or starts and p.period.start == start
+                   for start, end in windows) or _in_one_cited_year(p, windows)
     return names_window(p.period, windows) or _in_one_cited_year(p, windows)
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_STARTING = re.compile(r"(?i)\b(?:starting|beginning|commencing|from|of)\s+(?:on\s+)?"
+                       r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$")
+"""'the week starting Monday 2 March 2026', 'from 1 May': the day said as where a window starts."""
 
 
 _YEAR_WRITTEN = re.compile(r"\d{4}|['’]\d\d\b")

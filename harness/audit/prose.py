@@ -540,7 +540,8 @@ def _windows(ctx: AnswerContext, periods: tuple[PeriodMention, ...], cited: tupl
     for p in periods:
         if any(a <= p.span[0] and p.span[1] <= b for a, b in shaped):
             continue  # 'since May' of a shape the cited series holds (shape.py)
-        if names_said_window(p, windows) or ends_said_window(ctx.answer.answer or "", p, windows) \
+        if names_said_window(p, windows, ctx.answer.answer or "") \
+                or ends_said_window(ctx.answer.answer or "", p, windows) \
                 or (spans_cited_rows(p, windows) and _only_derived(ctx, p)) \
                 or stated_year(p, [
                 ctx.answer.value, *(c.value for c in cited), *(c.claim.value for c in ctx.claims)]):

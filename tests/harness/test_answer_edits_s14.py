@@ -36,19 +36,14 @@ DOMAINS = {
 }
 SERVE, CAVEATS, WITHHOLD = "serve", "serve_with_caveats", "withhold"
 
-MISSES = {
-    # (domain, question, edited words): the decision observed on an edit that misses its goal
-    # lies served clean: 'on 1 May 2026' is taken for the month that starts that day (as a
-    # series names its periods by their first day), though the value is the month's last
-    # day's (an end-of-period metric). A comparison of two metrics' changes ('faster than',
-    # 'less than'), also served clean when first measured, is held now (harness/audit/speeds.py)
-    ("demo", "lookup-006", "on 1 May 2026"): SERVE,
-    ("shop", "lookup-012", "on 1 March 2019"): SERVE,
-    # honest rewrites withheld
-    ("shop", "lookup-001", "Revenue came to US$59,224.50"): WITHHOLD,
-    # 'US' of the currency code is read as the country member US, which r1 is not filtered to
-    ("flights", "level-012", "was 10 h 17 min"): WITHHOLD,
-    # a compound duration: '17' (minutes) is read as a number of its own, not 617.4 min
+MISSES: dict[tuple[str, str, str], str] = {
+    # (domain, question, edited words): the decision observed on an edit that misses its goal.
+    # None left. When first measured (session 14): 6 lies served clean — 'on 1 May 2026' and
+    # 'on 1 March 2019' of an end-of-month value (a day written out named the window it starts,
+    # as a series labels its rows: now only where the words say it starts one, or written as the
+    # result writes row keys), and four comparisons of two metrics' changes ('faster than',
+    # 'less than': harness/audit/speeds.py); 2 honest rewrites withheld — 'US$59,224.50' ('US'
+    # read as the country member) and '10 h 17 min' ('17' read as a number of its own)
 }
 
 FLOORS = {

@@ -1,0 +1,110 @@
+"""What session 14's held-out edits (tests/harness/data/held_out_s14.yaml) found served clean in
+the answer's words, each case generated from the rules analyst's clean answers on two domains.
+
+- 'Monthly recurring revenue was $61,014.03 on 1 May 2026', 'Customer base was 4,716 on 1 March
+  2019': the value is the month's last day's (an end-of-period metric), yet a day that starts a
+  cited window named the window, as a series' rows are labelled by their first day. A day
+  written out names that day: it names a cited window it ends (a snapshot's value on it), and
+  a window's first day only written as the result labels its rows ('2019-05-01').
+  (Two metrics' changes compared, the other kind served clean: tests/harness/test_speeds.py.)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from answer_words import clean_cases
+
+from showwork.benchmarks.audit import case_report
+
+MONTHS = [("demo", "layer", "lookup-006"), ("demo", "layer", "lookup-007"),
+          ("shop", "shop_layer", "lookup-012"), ("shop", "shop_layer", "lookup-002"),
+          ("flights", "flights_layer", "level-001")]
+"""Lookups over one whole month: end-of-month snapshots (the demo's MRR and paid subscribers,
+the shop's customer base) and sums over the month (orders, flights)."""
+_MONTH = re.compile(r"(?:in|at the end of) ((?:January|February|March|April|May|June|July|August|"
+                    r"September|October|November|December) (\d{4}))")
+
+
+def _days(month: str) -> tuple[dt.date, dt.date]:
+    first = dt.datetime.strptime(month, "%B %Y").date()
+    after = dt.date(first.year + first.month // 12, first.month % 12 + 1, 1)
+    return first, after - dt.timedelta(days=1)
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), MONTHS)
+def test_a_day_written_out_names_that_day(request, domain: str, fixture: str, qid: str) -> None:
+    case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
+    prose = case.answer["answer"]
+    said = _MONTH.search(prose)
+    assert said is not None, prose
+    first, last = _days(said.group(1))
+    point_in_time = "at the end of" in said.group(0)
+
+    def restated(day: str) -> str:
+        return prose[:said.start()] + f"on {day}" + prose[said.end():]
+
+    assert case_report(case, case.answer).decision == "serve"
+    for written in (f"{first.day} {first:%B %Y}", f"{first:%B} {first.day}, {first.year}"):
+        lie = case_report(case, case.answer | {"answer": restated(written)})
+        assert lie.decision == "withhold", (written, lie.findings)
+        assert any(f.code == "mislabelled_window" for f in lie.findings), written
+    if point_in_time:  # the snapshot's own day, written out: true
+        honest = case_report(case, case.answer | {"answer": restated(f"{last.day} {last:%B %Y}")})
+        assert honest.decision == "serve", honest.findings
+
+
+CURRENCY = [("demo", "layer"), ("shop", "shop_layer")]
+
+
+@pytest.mark.parametrize(("domain", "fixture"), CURRENCY)
+def test_a_currency_code_on_its_sign_is_no_member(request, domain: str, fixture: str) -> None:
+    """'Revenue came to US$59,224.50' was withheld: 'US' was read as the country member US,
+    which the cited result is not filtered to. Letters written onto a currency sign are the
+    currency's: every clean answer with a dollar amount keeps its decision with 'US$' for '$'
+    (and a changed amount is still withheld)."""
+    cases = clean_cases(request.getfixturevalue(fixture), domain)
+    tried = 0
+    for qid, case in cases.items():
+        prose = case.answer["answer"]
+        if "$" not in prose or case_report(case, case.answer).decision != "serve":
+            continue
+        written = case_report(case, case.answer | {"answer": prose.replace("$", "US$")})
+        assert written.decision == "serve", (qid, written.findings)
+        tried += 1
+    assert tried >= 1
+
+
+def test_a_duration_in_two_units(flights_layer) -> None:
+    """'10 h 17 min' of a cited 617.4 min was withheld: '17' was read as a number of its own.
+    A duration written in two units of time, the second smaller, is one number in the smaller
+    ('10 hours and 17 minutes' is 617 ± 0.5 min); a wrong one is still withheld. Every clean
+    flights answer that states a duration of an hour or more."""
+    tried = 0
+    for qid, case in clean_cases(flights_layer, "flights").items():
+        said = re.search(r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?) min\b", case.answer["answer"])
+        if said is None or case_report(case, case.answer).decision != "serve":
+            continue
+        minutes = float(said.group(1).replace(",", ""))
+        if minutes < 61 or minutes >= 6000:
+            continue
+        hours, rest = divmod(round(minutes), 60)
+        for honest in (f"{hours} h {rest} min", f"{hours} hours and {rest} minutes"):
+            prose = case.answer["answer"].replace(said.group(0), honest, 1)
+            report = case_report(case, case.answer | {"answer": prose})
+            assert report.decision != "withhold", (qid, honest, report.findings)
+        lie = f"{hours} h {(rest + 25) % 60} min"
+        prose = case.answer["answer"].replace(said.group(0), lie, 1)
+        assert case_report(case, case.answer | {"answer": prose}).decision == "withhold", lie
+        tried += 1
+    assert tried >= 1
+
+
+def test_a_duration_in_two_units_converts_to_any_governed_unit() -> None:
+    from showwork.protocol.numbers import in_time_unit, read_numbers
+
+    text = "averaged 2 h 5 min; the other was 1 hour and 30 minutes"
+    assert [n.value for n in in_time_unit(text, read_numbers(text), "minutes")] == [125, 90]
+    assert [n.value for n in in_time_unit(text, read_numbers(text), "seconds")] == [7500, 5400]
