@@ -58,22 +58,30 @@ MISSES: dict[str, str] = {
     "demo/compare-007:multiplier:honest": "withhold [text_value_mismatch]",
     "demo/compare-006:points:honest": "withhold [text_value_mismatch, unread_answer]",
     "demo/diag-001:member_swap:lie": "serve []",
+    "demo/diag-005:member_swap:lie": "serve []",
+    "demo/ranking-001:values_key:honest": "withhold [mislabelled_member, unbacked_comparison, unsupported_number]",
     "shop/breakdown-003:conclusion_overreach:honest": "withhold [mislabelled_member, unread_answer]",
     "shop/ranking-002:derived_difference:honest": "withhold [text_value_mismatch, unread_answer]",
     "shop/ranking-003:conclusion_overreach:lie": "serve []",
     "shop/ranking-006:derived_difference:honest": "withhold [text_value_mismatch, unread_answer]",
+    "shop/series-006:series_swap:lie": "serve []",
+    "shop/ranking-005:conclusion_overreach:lie": "serve []",
+    "shop/diag-001:member_swap:lie": "serve []",
+    "shop/breakdown-004:quantifier_only:honest": "withhold [text_value_mismatch, unread_answer]",
     "flights/breakdown-008:conclusion_overreach:honest": "withhold [mislabelled_member, unread_answer]",
     "flights/ranking-003:derived_difference:honest": "withhold [text_value_mismatch, unread_answer]",
     "flights/ranking-006:multiplier:honest": "withhold [mislabelled_member, text_value_mismatch]",
     "flights/series-005:multiplier:honest": "withhold [mislabelled_window, text_value_mismatch, unread_answer]",
     "flights/change-002:derived_difference:honest": "withhold [text_value_mismatch, unread_answer]",
+    "flights/series-006:series_swap:lie": "serve []",
+    "flights/diag-006:member_swap:lie": "serve []",
 }
 
 FLOORS = {
     # domain: (lies withheld at least, honest rewrites served clean at least), today's counts
-    "demo": (18, 7),      # of 25 lies and 17 honest rewrites
-    "shop": (18, 6),      # of 23 and 15
-    "flights": (19, 8),   # of 24 and 18
+    "demo": (20, 7),      # of 29 lies and 19 honest rewrites
+    "shop": (23, 7),      # of 31 and 17
+    "flights": (22, 12),  # of 30 and 23
 }
 
 
@@ -177,6 +185,8 @@ def test_every_edit_applies_to_a_clean_answer(request: pytest.FixtureRequest,
 @pytest.mark.parametrize("entry", [_param(e) for e in ENTRIES])
 def test_no_lie_served_clean_and_no_honest_rewrite_withheld(
         request: pytest.FixtureRequest, entry: dict[str, Any]) -> None:
+    """A lie is withheld or served with caveats; an honest rewrite is served, with caveats at
+    most (today's misses are strict xfails)."""
     report = _report(entry["name"], _layer(request, entry["domain"]))
     codes = sorted({d.code for d in report.defects} | {f.code for f in report.findings})
     assert _goal(entry, report.decision), f"{report.decision} {codes}"
@@ -190,6 +200,5 @@ def test_the_floors_are_held(request: pytest.FixtureRequest, domain: str) -> Non
     decisions = [(e["truth"], _report(e["name"], layer).decision) for e in chosen]
     withheld = sum(t == "lie" and d == "withhold" for t, d in decisions)
     clean = sum(t == "honest" and d == "serve" for t, d in decisions)
-    assert (withheld, clean) >= FLOORS[domain]
     assert withheld >= FLOORS[domain][0] and clean >= FLOORS[domain][1]
 
