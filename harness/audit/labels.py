@@ -703,6 +703,13 @@ def _dates(start: str, end: str) -> Window | None:
         return None
 
 
+def row_period(item: Cited) -> Window | None:
+    """The period of the cited row of a series (its grain's row, keyed by the period's first
+    day), or None for a row of no grain."""
+    found = _row_window(item)
+    return found[0] if found else None
+
+
 def _row_window(item: Cited) -> list[Window]:
     grain = item.result.grain
     start = item.row.key.get(grain) if grain else None

@@ -38,6 +38,7 @@ from showwork.harness.audit.labels import (
     metrics_own_words,
     names_said_window,
     read_words,
+    row_period,
     spans_cited_rows,
     stated_year,
     support_of,
@@ -762,11 +763,55 @@ def _bound(ctx: AnswerContext, bound: tuple[Bound, ...], flagged: set[str]) -> l
             if stating and b.metric is not None:  # a number nothing states is unsupported
                 out.append(_number_metric(n, b.metric, said, stating))
             continue
+        period = _period_before(ctx, n)
+        if period is not None and (wrong := _of_other_periods(period, own)):
+            out.append(_number_period(n, period, wrong))
+            continue
         if not b.members or b.members[0].words in flagged:
             continue
         if all(carries(ctx, own, m.name, m.member or "") is False for m in b.members):
             out.append(_number_member(n, b.members[0], own))
     return out
+
+
+_LISTED_AFTER = re.compile(r"\s*(?::|,|-|–|=|\(|(?:was|were|had|saw|at|of|with)\b)?\s*$",
+                           re.IGNORECASE)
+"""Between a period and its number in a list ('2026-05-04 14,597', 'May 2019: $55,865.10',
+'in March, 2,616', 'week of 2026-05-04 was 14,597')."""
+
+
+def _period_before(ctx: AnswerContext, n: ReadNumber) -> PeriodMention | None:
+    """The period written right before the number, as a list of a series' rows writes it."""
+    text = ctx.answer.answer or ""
+    periods = read_words(ctx.index_, "prose", text).periods
+    before = [p for p in periods if p.span[1] <= n.start]
+    if not before:
+        return None
+    p = before[-1]
+    return p if _LISTED_AFTER.fullmatch(text, p.span[1], n.start) else None
+
+
+def _of_other_periods(period: PeriodMention, own: list[Cited]) -> list[Cited]:
+    """The cited rows the number states when every one is a series' row of another period than
+    the one written before it (none when some row, or some result's whole window, is it)."""
+    windows = [row_period(c) for c in own]
+    if any(w is None for w in windows):
+        return []
+    said = (period.period.start, period.period.end)
+    if any(w == said or period.period.start == period.period.end == w[0] for w in windows
+           if w is not None):
+        return []
+    return own
+
+
+def _number_period(n: ReadNumber, period: PeriodMention, own: list[Cited]) -> Finding:
+    cited = sorted({c.text for c in own})
+    return Finding(
+        "mislabelled_window", PROSE,
+        f"The answer says {period.words!r} … {n.text}, but {n.text} is what "
+        f"{', '.join(cited[:3])} cite{'s' if len(cited) == 1 else ''}, another period's value.",
+        {"said": period.words, "number": n.text, "cited": cited},
+        f"Write {period.words}'s own cited value, or name the period {cited[0]} is for.")
 
 
 RISES = frozenset({"rose", "risen", "rise", "rises", "rising", "increased", "increases", "grew",

@@ -48,11 +48,11 @@ def _entries() -> list[dict[str, Any]]:
 ENTRIES = _entries()
 
 # Today's misses, with the decision and codes observed (session 14): lies served clean, honest
-# rewrites withheld.
+# rewrites withheld. Mended since first measured: a series' numbers swapped between the periods a
+# prose list writes before them (harness/audit/prose.py `_number_period`), on the three domains.
 MISSES: dict[str, str] = {
     "demo/breakdown-004:quantifier_only:honest": "withhold [text_value_mismatch, unread_answer]",
     "demo/breakdown-002:quantifier_all:honest": "withhold [text_value_mismatch, unread_answer]",
-    "demo/series-001:series_swap:lie": "serve []",
     "demo/ranking-001:share_derived:honest": "withhold [text_value_mismatch, unread_answer]",
     "demo/breakdown-006:derived_difference:honest": "withhold [unread_answer, unsupported_number]",
     "demo/compare-007:multiplier:honest": "withhold [text_value_mismatch]",
@@ -64,7 +64,6 @@ MISSES: dict[str, str] = {
     "shop/ranking-002:derived_difference:honest": "withhold [text_value_mismatch, unread_answer]",
     "shop/ranking-003:conclusion_overreach:lie": "serve []",
     "shop/ranking-006:derived_difference:honest": "withhold [text_value_mismatch, unread_answer]",
-    "shop/series-006:series_swap:lie": "serve []",
     "shop/ranking-005:conclusion_overreach:lie": "serve []",
     "shop/diag-001:member_swap:lie": "serve []",
     "shop/breakdown-004:quantifier_only:honest": "withhold [text_value_mismatch, unread_answer]",
@@ -73,15 +72,14 @@ MISSES: dict[str, str] = {
     "flights/ranking-006:multiplier:honest": "withhold [mislabelled_member, text_value_mismatch]",
     "flights/series-005:multiplier:honest": "withhold [mislabelled_window, text_value_mismatch, unread_answer]",
     "flights/change-002:derived_difference:honest": "withhold [text_value_mismatch, unread_answer]",
-    "flights/series-006:series_swap:lie": "serve []",
     "flights/diag-006:member_swap:lie": "serve []",
 }
 
 FLOORS = {
     # domain: (lies withheld at least, honest rewrites served clean at least), today's counts
-    "demo": (20, 7),      # of 29 lies and 19 honest rewrites
-    "shop": (23, 7),      # of 31 and 17
-    "flights": (22, 12),  # of 30 and 23
+    "demo": (21, 7),      # of 29 lies and 19 honest rewrites (20 lies withheld when written)
+    "shop": (24, 7),      # of 31 and 17 (23)
+    "flights": (23, 12),  # of 30 and 23 (22)
 }
 
 

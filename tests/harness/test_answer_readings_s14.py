@@ -108,3 +108,29 @@ def test_a_duration_in_two_units_converts_to_any_governed_unit() -> None:
     text = "averaged 2 h 5 min; the other was 1 hour and 30 minutes"
     assert [n.value for n in in_time_unit(text, read_numbers(text), "minutes")] == [125, 90]
     assert [n.value for n in in_time_unit(text, read_numbers(text), "seconds")] == [7500, 5400]
+
+
+SERIES = [("demo", "layer", "series-001"), ("shop", "shop_layer", "series-006"),
+          ("flights", "flights_layer", "series-006"), ("flights", "flights_layer", "series-001")]
+_LISTED = re.compile(r"(?P<period>\d{4}-\d\d-\d\d) (?P<value>\$?[\d,]+(?:\.\d+)?)(?=[;.]\s|[;.]?$)")
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), SERIES)
+def test_a_series_number_is_its_period_s(request, domain: str, fixture: str, qid: str) -> None:
+    """'2026-05-04 14,777; 2026-05-11 14,597' (the two weeks' values swapped) was served clean:
+    each number was held to some cited value of the metric, not to the row of the period the
+    list writes before it. Every two neighbours of each series' list swapped: withheld
+    (`mislabelled_window`); the list as written: served."""
+    case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
+    prose = case.answer["answer"]
+    listed = list(_LISTED.finditer(prose))
+    assert len(listed) >= 3, prose
+    assert case_report(case, case.answer).decision == "serve"
+    for a, b in zip(listed, listed[1:], strict=False):
+        if a["value"] == b["value"]:
+            continue
+        swapped = (prose[:a.start("value")] + b["value"] + prose[a.end("value"):b.start("value")]
+                   + a["value"] + prose[b.end("value"):])
+        report = case_report(case, case.answer | {"answer": swapped})
+        assert report.decision == "withhold", (a["period"], b["period"])
+        assert any(f.code == "mislabelled_window" for f in report.findings)
