@@ -164,7 +164,7 @@ def find_prose_labels(ctx: AnswerContext) -> list[Finding]:
     prose = _prose(ctx)
     named = _metrics(ctx, prose) + _members(ctx, prose.words.groups, support.cited)
     flagged = {f.evidence["phrase"] for f in named}
-    named += _led(ctx, prose.led, flagged)
+    named += _led(ctx, prose.led, flagged) + _claims_led(ctx)
     return (named + _windows(ctx, prose.words.periods, support.cited)
             + _causes(ctx, prose.causes) + _bound(ctx, prose.bound, flagged) + _headline(ctx)
             + _headline_metric(ctx))
@@ -256,7 +256,26 @@ def _read_led(text: str, sentences: list[tuple[int, int]], words: ClaimReading
     return tuple(out)
 
 
-def _led(ctx: AnswerContext, led: tuple[Led, ...], flagged: set[str]) -> list[Finding]:
+_LED_WORDS = re.compile(r"(?i)\b(?:most\s+of\s+all|mostly|mainly|chiefly|largely|especially|"
+                        r"above\s+all|concentrated|led\s+by|moved\s+within|shifted)\b")
+"""`_LED`'s words, unanchored: a text that may say a move was mostly a member's."""
+
+
+def _claims_led(ctx: AnswerContext) -> list[Finding]:
+    """`_led` of each claim's text ('the store mix shifted toward Online (a mix effect)' of a
+    conclusion): held to the changes any claim cites, as the prose's are."""
+    out: list[Finding] = []
+    for claim in ctx.claims:
+        text = claim.claim.text or ""
+        if search(_LED_WORDS, text) is None:
+            continue
+        reading = ctx.index_.read("prose-reading", text, lambda t: _read_prose(ctx.index_, t))
+        out += _led(ctx, reading.led, set(), claim.cid)
+    return out
+
+
+def _led(ctx: AnswerContext, led: tuple[Led, ...], flagged: set[str],
+         where: str = PROSE) -> list[Finding]:
     """A move said to be mostly a member's must be a move some claim cites for that member's
     row: a row cited only as a base weight (its share of orders, its previous level) says
     nothing of how its metric moved."""
@@ -277,7 +296,7 @@ def _led(ctx: AnswerContext, led: tuple[Led, ...], flagged: set[str]) -> list[Fi
         m = item.members[0]
         have = members_cited(ctx, rows, m.name)
         out.append(Finding(
-            "mislabelled_member", PROSE,
+            "mislabelled_member", where,
             f"The answer says {said} moved most for {m.words!r} ({m.name} = {m.member}), but the "
             f"claims cite {said}'s change for {m.name} {', '.join(have)} only.",
             {"said": m.member, "dimension": m.name, "phrase": m.words, "cited": have},

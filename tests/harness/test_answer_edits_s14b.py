@@ -49,7 +49,9 @@ ENTRIES = _entries()
 
 # Today's misses, with the decision and codes observed (session 14): lies served clean, honest
 # rewrites withheld. Mended since first measured: a series' numbers swapped between the periods a
-# prose list writes before them (harness/audit/prose.py `_number_period`), on the three domains.
+# prose list writes before them (harness/audit/prose.py `_number_period`), on the three domains;
+# the member a mix or rate conclusion's text names, held to the changes the claims cite as the
+# prose's is (`_claims_led`: served with caveats, mislabelled_member).
 MISSES: dict[str, str] = {
     "demo/breakdown-004:quantifier_only:honest": "withhold [text_value_mismatch, unread_answer]",
     "demo/breakdown-002:quantifier_all:honest": "withhold [text_value_mismatch, unread_answer]",
@@ -57,22 +59,18 @@ MISSES: dict[str, str] = {
     "demo/breakdown-006:derived_difference:honest": "withhold [unread_answer, unsupported_number]",
     "demo/compare-007:multiplier:honest": "withhold [text_value_mismatch]",
     "demo/compare-006:points:honest": "withhold [text_value_mismatch, unread_answer]",
-    "demo/diag-001:member_swap:lie": "serve []",
-    "demo/diag-005:member_swap:lie": "serve []",
     "demo/ranking-001:values_key:honest": "withhold [mislabelled_member, unbacked_comparison, unsupported_number]",
     "shop/breakdown-003:conclusion_overreach:honest": "withhold [mislabelled_member, unread_answer]",
     "shop/ranking-002:derived_difference:honest": "withhold [text_value_mismatch, unread_answer]",
     "shop/ranking-003:conclusion_overreach:lie": "serve []",
     "shop/ranking-006:derived_difference:honest": "withhold [text_value_mismatch, unread_answer]",
     "shop/ranking-005:conclusion_overreach:lie": "serve []",
-    "shop/diag-001:member_swap:lie": "serve []",
     "shop/breakdown-004:quantifier_only:honest": "withhold [text_value_mismatch, unread_answer]",
     "flights/breakdown-008:conclusion_overreach:honest": "withhold [mislabelled_member, unread_answer]",
     "flights/ranking-003:derived_difference:honest": "withhold [text_value_mismatch, unread_answer]",
     "flights/ranking-006:multiplier:honest": "withhold [mislabelled_member, text_value_mismatch]",
     "flights/series-005:multiplier:honest": "withhold [mislabelled_window, text_value_mismatch, unread_answer]",
     "flights/change-002:derived_difference:honest": "withhold [text_value_mismatch, unread_answer]",
-    "flights/diag-006:member_swap:lie": "serve []",
 }
 
 FLOORS = {

@@ -134,3 +134,34 @@ def test_a_series_number_is_its_period_s(request, domain: str, fixture: str, qid
         report = case_report(case, case.answer | {"answer": swapped})
         assert report.decision == "withhold", (a["period"], b["period"])
         assert any(f.code == "mislabelled_window" for f in report.findings)
+
+
+DIAGNOSES = [("demo", "layer", "diag-001"), ("demo", "layer", "diag-005"),
+             ("shop", "shop_layer", "diag-001"), ("flights", "flights_layer", "diag-006")]
+_MIX = re.compile(r"(?:shifted (?:toward|away from)|moved within|most of all for) "
+                  r"(?:[a-z][a-z ]*? )??(?P<member>\S+?)(?= \(|[,;.]|$)")
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), DIAGNOSES)
+def test_a_mix_conclusion_names_its_member(request, domain: str, fixture: str,
+                                           qid: str) -> None:
+    """'The store mix shifted toward Brooklyn (a mix effect)' in a conclusion whose premises cite
+    Online's change was served clean: the member a move was mostly of was held to the cited
+    changes in the prose only. Each claim text of the diagnosis naming such a member, with each
+    other member of that dimension in its place: never served clean."""
+    case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
+    dims = case.catalog["dimensions"]
+    tried = 0
+    for i, claim in enumerate(case.answer["claims"]):
+        for said in _MIX.finditer(claim.get("text") or ""):
+            members = next((d["members"] for d in dims.values()
+                            if said["member"] in (d.get("members") or [])), [])
+            for other in [m for m in members if m != said["member"] and " " not in m][:4]:
+                answer = {**case.answer, "claims": [
+                    {**c, "text": c["text"][:said.start("member")] + other
+                     + c["text"][said.end("member"):]} if j == i else c
+                    for j, c in enumerate(case.answer["claims"])]}
+                report = case_report(case, answer)
+                assert report.decision != "serve", (claim["text"], other)
+                tried += 1
+    assert tried >= 1
