@@ -9,6 +9,7 @@ frozen values, and answers the questions validation, compilation and the catalog
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
@@ -26,6 +27,10 @@ GRAINS = ("day", "week", "month", "quarter", "year")
 AGGREGATIONS = ("sum", "count", "count_distinct", "min", "max", "average", "sum_boolean",
                 "median", "percentile")
 ADDITIVE = ("sum", "count", "sum_boolean")
+_AMOUNT_WORDS = re.compile(r"(?i)(?:^|[\W_])(?:usd|eur|gbp|amount|amt|revenue|price|cost|costs|"
+                           r"spend|spent|sales|paid|payment|payments|"
+                           r"dollars?|cents?|fee|fees)(?:$|[\W_])")
+"""Words of a summed column's name that say it holds money, not counts."""
 """Aggregations whose per-period values may be summed over periods."""
 
 
@@ -379,8 +384,9 @@ class SemanticModelFile:
 
     def counts(self, metric: str) -> bool | None:
         """Whether the metric's values count things (a count, a distinct count, a sum of 1 or of
-        a boolean), from its measures: True, False (a sum of amounts, an average, a ratio) or
-        None where it cannot tell (a derived metric's expression). 'How many' and 'the number
+        a boolean), from its measures: True; False for a ratio or a sum of a column its name says
+        is money ('cancellations_usd', 'order_total', 'amount'); None where it cannot tell (a sum
+        of another column: 'guests' counts, 'weight' does not; an average; a derived metric). 'How many' and 'the number
         of' ask a count; 'the value of' asks an amount (protocol/reading/quantity.py)."""
         m = self.metric_index[metric]
         if m.type in ("ratio", "conversion"):
@@ -390,7 +396,13 @@ class SemanticModelFile:
         agg = self.measures[self.base_measures(metric)[0]][1]
         if agg.agg in ("count", "count_distinct", "sum_boolean"):
             return True
-        return agg.agg == "sum" and agg.expr.strip().strip("'\"") == "1"
+        if agg.agg != "sum":
+            return None  # an average or an extreme of what? its column does not say
+        if agg.expr.strip().strip("'\"") == "1":
+            return True
+        # a sum of a column of money ('cancellations_usd', 'order_total'), not of counts
+        # ('guests'): only its name can say which
+        return False if _AMOUNT_WORDS.search(f"{agg.name} {agg.expr}") else None
 
     def allowed_grains(self, metric: str) -> tuple[str, ...]:
         m = self.metric_index[metric]
