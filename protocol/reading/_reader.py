@@ -34,10 +34,12 @@ from showwork.protocol.reading.filters import exclusions
 from showwork.protocol.reading.gaps import EVENTS, Gap, find_gaps
 from showwork.protocol.reading.members import carried, place_notes, prefix_doubts
 from showwork.protocol.reading.mentions import Mention, contested, find_mentions
+from showwork.protocol.reading.nouns import dimension_by_noun
 from showwork.protocol.reading.part_periods import part_and_whole, with_enclosing
 from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
 from showwork.protocol.reading.phrasings import dimension_of_word, restate
 from showwork.protocol.reading.spelling import corrections, places_said_as_adjectives, vocabulary
+from showwork.protocol.reading.wording import measure_named, only_after_things
 
 
 @dataclass(frozen=True)
@@ -188,7 +190,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     periods = _running_from_start(periods, asks, mentions, catalog)
     periods, to_as_of = _days_to_as_of(periods, mentions, catalog, _as_of(as_of, catalog))
     asks, said = _shared_words(text, asks, mentions, catalog)
-    asks = _each_thing_unknown(_entity_breakdown(text, asks, mentions, catalog))
+    asks = _each_thing_unknown(dimension_by_noun(
+        text, _entity_breakdown(text, asks, mentions, catalog), mentions, catalog))
     asks = _counted_by(asks, catalog)
     asks = _hour_ranking(asks, catalog)
     mentions = sorted(mentions + said, key=lambda m: m.span)
@@ -210,6 +213,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a question of quantity")
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
     spans += _set_up(text, mentions)
+    spans += measure_named(text, mentions) + only_after_things(text, list(by_kind["member"]), catalog)
     spans += _whole(text, list(by_kind["metric"]), asks, catalog, by_kind["member"]) + negated \
         + anchored + things
     spans += _all_of(text, list(by_kind["dimension"]), asks, catalog)
@@ -1070,7 +1074,7 @@ def _the_year(text: str, periods: Periods, mentions: list[Mention], catalog: dic
     return Periods((found,), periods.compare, periods.problems)
 
 
-_THIS_UNTIL = re.compile(r"\s*,?\s*(?:as\s+of|through|up\s+to|until|till)\b", re.IGNORECASE)
+_THIS_UNTIL = re.compile(r"\s*,?\s*(?:as\s+of|through|thru|up\s+to|until|till)\b", re.IGNORECASE)
 """'This year as of June 15, 2013': 'this year' is the year up to the day named after it."""
 
 
