@@ -64,6 +64,8 @@ def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
     }
     out = {"model_version": model.version, "as_of": _day(model.as_of),
            "grains": list(model.grains), "metrics": metrics, "dimensions": dims, "tree": tree}
+    if model.name:  # 'the shop': the business itself, never one store
+        out["project"] = model.name
     entities = _entities(model)
     if entities:  # 'by order id': a breakdown by an entity's key, its members labels
         out["entities"] = entities

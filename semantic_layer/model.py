@@ -318,6 +318,9 @@ class SemanticModelFile:
     unsupported: tuple[tuple[str, str], ...] = ()
     """(metric, why showwork cannot compute it yet): defined in the dbt models, loaded, left out
     of the catalog and refused when asked for, by that reason."""
+    name: str = ""
+    """The project's name (showwork.yaml's `name`, else dbt_project.yml's): the business the
+    data is about ('the shop' of a project named shop); '' when none is given."""
 
     # -- indexes --------------------------------------------------------------------------------
     @cached_property

@@ -75,7 +75,9 @@ def load_project(path: Path, governance: Path | None = None, as_of: dt.date | No
     gov = _without(gov, {name for name, _ in converted.unsupported})
     source = str(governance) if governance else "governance"
     model = assemble(converted.models, converted.metrics, gov, dsi, raw, as_of, source)
-    model = _withdrawn(replace(model, time_spines=converted.time_spines), converted.unsupported)
+    model = _withdrawn(replace(model, time_spines=converted.time_spines,
+                               name=str(settings.get("name") or (dbt.name if dbt else ""))),
+                       converted.unsupported)
     if database is not None:
         from showwork.semantic_layer.infer import infer_from_duckdb
 

@@ -34,11 +34,20 @@ from showwork.protocol.reading.filters import exclusions
 from showwork.protocol.reading.gaps import EVENTS, Gap, find_gaps
 from showwork.protocol.reading.members import carried, place_notes, prefix_doubts
 from showwork.protocol.reading.mentions import Mention, contested, find_mentions
+from showwork.protocol.reading.nouns import dimension_by_noun
 from showwork.protocol.reading.part_periods import part_and_whole, with_enclosing
 from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
 from showwork.protocol.reading.phrasings import dimension_of_word, restate
 from showwork.protocol.reading.quantity import quantity_words
+from showwork.protocol.reading.siblings import sibling_excluded
 from showwork.protocol.reading.spelling import corrections, places_said_as_adjectives, vocabulary
+from showwork.protocol.reading.wording import (
+    glossed,
+    measure_named,
+    only_after_things,
+    superlative_said,
+    the_business,
+)
 
 
 @dataclass(frozen=True)
@@ -104,6 +113,7 @@ def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None
     if not reading.metrics and _HOW_MANY.search(text):
         again = _read_text(_HOW_MANY.sub("the number of", text), catalog, as_of)
         reading = again if again.metrics else reading
+    reading = superlative_said(reading, catalog, lambda said: _read_text(said, catalog, as_of))
     return _respelled(_recased(reading, catalog, as_of), catalog, as_of)
 
 
@@ -168,6 +178,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                       + _unit_total(text, catalog, mentions), key=lambda m: m.span)
     mentions = sorted(mentions + _verb_named(text, catalog, mentions), key=lambda m: m.span)
     mentions = restate(text, mentions, catalog, [p.span for p in named.found])
+    mentions, kept_out, kept_out_notes = sibling_excluded(text, mentions, catalog)
+    notes += kept_out_notes
     named, of_all = _of_all_the_data(text, named, mentions, catalog)
     mentions = _heads(text, _ratio_of_share(text, mentions, catalog, named.found), catalog)
     mentions, negated = _negated(text, mentions, catalog)
@@ -191,7 +203,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     periods = _running_from_start(periods, asks, mentions, catalog)
     periods, to_as_of = _days_to_as_of(periods, mentions, catalog, _as_of(as_of, catalog))
     asks, said = _shared_words(text, asks, mentions, catalog)
-    asks = _each_thing_unknown(_entity_breakdown(text, asks, mentions, catalog))
+    asks = _each_thing_unknown(dimension_by_noun(
+        text, _entity_breakdown(text, asks, mentions, catalog), mentions, catalog))
     asks = _counted_by(asks, catalog)
     asks = _hour_ranking(asks, catalog)
     mentions = sorted(mentions + said, key=lambda m: m.span)
@@ -214,6 +227,9 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
     spans += _set_up(text, mentions)
     spans += quantity_words(text, list(by_kind["metric"]), list(by_kind["member"]), catalog)
+    spans += kept_out
+    spans += measure_named(text, mentions) + only_after_things(text, list(by_kind["member"]), catalog)
+    spans += the_business(text, mentions, catalog)
     spans += _whole(text, list(by_kind["metric"]), asks, catalog, by_kind["member"]) + negated \
         + anchored + things
     spans += _all_of(text, list(by_kind["dimension"]), asks, catalog)
@@ -231,6 +247,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += [ReadSpan(m.words, m.span, "member", f"{m.name} in {m.member}") for m in ranges]
     spans += _qualifying(Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
                                  periods.found, asks, ()), catalog)
+    spans += glossed(text, spans)
     taken = [s.span for s in spans] + [_with_aggregate(text, g.span) for g in gaps] + \
         [p.span for p in periods.problems]
     own = entry_words(catalog, [m.name for m in by_kind["metric"]],
@@ -1076,7 +1093,7 @@ def _the_year(text: str, periods: Periods, mentions: list[Mention], catalog: dic
     return Periods((found,), periods.compare, periods.problems)
 
 
-_THIS_UNTIL = re.compile(r"\s*,?\s*(?:as\s+of|through|up\s+to|until|till)\b", re.IGNORECASE)
+_THIS_UNTIL = re.compile(r"\s*,?\s*(?:as\s+of|through|thru|up\s+to|until|till)\b", re.IGNORECASE)
 """'This year as of June 15, 2013': 'this year' is the year up to the day named after it."""
 
 
@@ -1617,6 +1634,8 @@ def _judged_change(text: str, asks: Asks, mentions: list[Mention], catalog: dict
 
 
 _UNIT_ASKED = re.compile(r"\bhow\s+(?:many|much)\s+(?:total\s+)?(?P<unit>[a-z]+)\b", re.IGNORECASE)
+_UNIT_RANKED = re.compile(r"\bthe\s+(?:most|fewest|least)\s+(?P<unit>[a-z]+)\b", re.IGNORECASE)
+"""'Which airline flew the most miles': a ranking by the unit word, as 'how many miles' asks."""
 _UNIT_WORDS = {"dollars": "usd", "dollar": "usd", "euros": "eur", "euro": "eur"}
 """Words for a currency unit the catalog names by its code; any other unit is its own word
 ('miles', 'minutes', 'inches')."""
@@ -1624,14 +1643,15 @@ _AVERAGED = re.compile(r"\b(?:average|mean|median|per|rate|ratio|share)\b", re.I
 
 
 def _unit_total(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
-    """'How many miles did Hawaiian fly': where no metric is named, a unit word asked for names
-    the one total metric of that unit (the catalog's `unit:`) that carries every dimension the
-    question names a member of — summed over the window: not a level at a point in time (a
-    price, a balance), an average, a ratio or a rate (their label or description says so).
-    With none or several, nothing: the word stays unread, and the refusal says so."""
+    """'How many miles did Hawaiian fly', 'which airline flew the most miles': where no metric is
+    named, a unit word asked for names the one total metric of that unit (the catalog's
+    `unit:`) that carries every dimension the question names a member of — summed over the
+    window: not a level at a point in time (a price, a balance), an average, a ratio or a rate
+    (their label or description says so). With none or several, nothing: the word stays
+    unread, and the refusal says so."""
     if any(m.kind == "metric" for m in mentions):
         return []
-    asked = _UNIT_ASKED.search(text)
+    asked = _UNIT_ASKED.search(text) or _UNIT_RANKED.search(text)
     if asked is None or overlaps(asked.span("unit"), [x.span for x in mentions]):
         return []
     word = asked["unit"].lower()

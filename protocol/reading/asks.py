@@ -332,7 +332,7 @@ _SHARE = re.compile(
     r"|\bproportion\s+of\b",
     re.IGNORECASE)
 _CUMULATIVE = re.compile(
-    r"\b(?:in\s+total\s+(?:by|through|up\s+to|until)\s+the\s+end\s+of|(?:by|through|up\s+to)"
+    r"\b(?:in\s+total\s+(?:by|through|thru|up\s+to|until)\s+the\s+end\s+of|(?:by|through|thru|up\s+to)"
     r"\s+the\s+end\s+of|from\s+the\s+(?:start|beginning)\s+of|(?:(?:year|month|quarter)[\s-]+)?to[\s-]+date|so\s+far(?:\s+this\s+(?:year|month|quarter))?|"
     r"ytd|cumulative(?:ly)?|running\s+total|all[\s-]time|as\s+of(?:\s+the\s+end\s+of)?)\b", re.IGNORECASE)
 
@@ -355,7 +355,7 @@ _BY_BEFORE = re.compile(r"\b(?:by|through|thru|until|till|up\s+to)(?=\s+$)", re.
 
 _DID_CAUSE = re.compile(r"(did|does|do|could|would)\s.*?\s?(cause)", re.IGNORECASE | re.DOTALL)
 _TO_THE_END = re.compile(r"\b(?:in\s+total|as\s+of(?:\s+the\s+end\s+of)?|"
-                         r"(?:at|by|through|up\s+to|to)\s+the\s+end\s+of)\b", re.IGNORECASE)
+                         r"(?:at|by|through|thru|up\s+to|to)\s+the\s+end\s+of)\b", re.IGNORECASE)
 """Words of a running total said next to its own phrase ('in total, … by the end of March')."""
 _HOW_MUCH_FELL = re.compile(r"(\bhow (?:much|many)\s+(?:[a-z]+\s+of\s+(?:the\s+)?)?\x00+\s+)"
                             r"(?!(?:excluding|except|besides|without|but|not|only|other)\b)([a-z]+)",

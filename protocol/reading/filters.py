@@ -19,6 +19,8 @@ from showwork.protocol.reading.mentions import Mention
 _CUES = (r"\b(excluding|exclude|excluded|except(?:\s+for)?|without|not\s+counting|not\s+including|"
          r"other\s+than|apart\s+from|aside\s+from|but\s+not|leaving\s+out|outside\s+of)")
 """The words that keep a member out."""
+CUES = _CUES
+"""The same words, for what else a text keeps out (siblings.py: 'excluding cancelled ones')."""
 _EXCLUDE = re.compile(_CUES + r"\s+(?:the\s+|any\s+)?$", re.IGNORECASE)
 _EXCLUDE_AHEAD = re.compile(_CUES + r"\s+(?P<between>(?:[\w'’-]+\s+){1,4})$", re.IGNORECASE)
 """A cue a few words before the member ('leaving out the regional carriers Envoy'): the words

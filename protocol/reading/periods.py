@@ -325,6 +325,8 @@ def _preceded(m: re.Match[str]) -> bool:
         return True
     if before[-2:-1] and before[-1] == "or" and before[-2] in MONTHS:
         return True  # 'in July or August': the second of two months set side by side
+    if _in_a_list(m):
+        return True  # 'June, July and August': a month between two others of one list
     if _RANGE_ON.match(m.string, m.end()) is not None:
         return True  # 'January to June 2019': the range's first month
     if _RANGE_OFF.search(m.string, 0, m.start()) is not None:
@@ -333,6 +335,19 @@ def _preceded(m: re.Match[str]) -> bool:
             .isalnum() and _SUBJECT.match(m.string, m.end()) is not None:
         return True  # 'February was the quietest month', 'Only December topped': a subject
     return _SET_AGAINST.match(m.string, m.end()) is not None  # 'June versus May'
+
+
+_LIST_BEFORE = re.compile(rf"\b(?:{MONTH_RE})\.?\s*,\s*$", re.IGNORECASE)
+_LIST_AFTER = re.compile(rf"(?:\s*,\s*(?:{MONTH_RE})\b\.?)*\s*,?\s+(?:and|or)\s+(?:{MONTH_RE})\b",
+                         re.IGNORECASE)
+
+
+def _in_a_list(m: re.Match[str]) -> bool:
+    """A month after a month and a comma, in a list that 'and' or 'or' closes with another
+    month: 'July' of 'June, July and August' (the list's first month is read by its own
+    preposition, its last by 'and')."""
+    return _LIST_BEFORE.search(m.string, 0, m.start()) is not None and \
+        _LIST_AFTER.match(m.string, m.end()) is not None
 
 
 _FOCUS_WORD = re.compile(r"(?:^|(?<=[.;:!?\s]))(?:only|just|even|also)\s*$", re.IGNORECASE)
@@ -532,6 +547,7 @@ def find_periods(text: str, as_of: dt.date | None = None) -> Periods:
     ascii = plain(text)
     found, problems = _scan(text, ctx, ascii)
     found = _merge(text, found, ctx, problems)
+    found = _one_after_another(text, found)
     compare: Literal["previous", "explicit"] | None = None
     if search(COMPARE, text):
         compare = "explicit" if len(found) >= 2 else "previous"
@@ -647,7 +663,36 @@ def _merge(text: str, found: list[PeriodMention], ctx: _Context,
     return out
 
 
-_TO_END = re.compile(r"\s+(?:up\s+)?(?:to|through|until|till)\s+the\s+end\s+of\s+", re.IGNORECASE)
+_COMMA = re.compile(r"\s*,\s*")
+_AND = re.compile(r"\s*,?\s+and\s+")
+
+
+def _one_after_another(text: str, found: list[PeriodMention]) -> list[PeriodMention]:
+    """'June, July and August': three or more periods listed with commas and a closing 'and',
+    each starting the day after the one before, are one window from the first's start to the
+    last's end (a total over them; two periods joined by 'and' stay two)."""
+    out: list[PeriodMention] = []
+    i = 0
+    while i < len(found):
+        j = i
+        while j + 1 < len(found) and found[j + 1].period.start == found[j].period.end + \
+                dt.timedelta(days=1) and _COMMA.fullmatch(text[found[j].span[1]:found[j + 1].span[0]]):
+            j += 1
+        closed = j + 1 < len(found) and found[j + 1].period.start == found[j].period.end + \
+            dt.timedelta(days=1) and _AND.fullmatch(text[found[j].span[1]:found[j + 1].span[0]])
+        if not closed or j == i:
+            out.append(found[i])
+            i += 1
+            continue
+        span = (found[i].span[0], found[j + 1].span[1])
+        words = text[span[0]:span[1]]
+        out.append(PeriodMention(_ordered(found[i].period.start, found[j + 1].period.end, words),
+                                 words, span))
+        i = j + 2
+    return out
+
+
+_TO_END = re.compile(r"\s+(?:up\s+)?(?:to|through|thru|until|till)\s+the\s+end\s+of\s+", re.IGNORECASE)
 """'2013 up to the end of May', 'the start of 2013 to the end of May': one range."""
 _RUNS_TO_DATE = re.compile(r"\bto[- ]date\b|\b(?:ytd|mtd|qtd)\b", re.IGNORECASE)
 _FROM_END = re.compile(r"\bend\s+of\s+$", re.IGNORECASE)

@@ -17,6 +17,7 @@ from typing import Any
 
 from showwork.protocol.reading._reader import Reading
 from showwork.protocol.reading.mentions import Mention
+from showwork.protocol.reading.siblings import LEAVING_OUT
 
 MIN_QUALIFIER = 4
 """Shorter words ('non', 'all') never qualify a metric."""
@@ -33,7 +34,7 @@ def siblings(reading: Reading, named: Mention, catalog: dict[str, Any]) -> dict[
 
     metrics = catalog.get("metrics") or {}
     free = {w for w in set(words(outside(reading))) - own_words(named.name, metrics)
-            - set_apart(reading.text) if not is_listed(w)}
+            - set_apart(reading.text) - kept_out(reading) if not is_listed(w)}
     phrase = words(named.words)
     found: dict[str, set[str]] = {}
     for other, info in metrics.items():
@@ -51,6 +52,13 @@ def set_apart(text: str) -> set[str]:
     late', 'orders other than gross ones'): they say what the metric leaves out, never which
     sibling it is."""
     return {w for m in _SET_APART.finditer(text) for w in words(m.group(1))}
+
+
+def kept_out(reading: Reading) -> set[str]:
+    """The words of what the reading keeps out of the metric asked ('not counting test orders
+    or cancellations': siblings.py), never a sibling's."""
+    return {w for s in reading.spans if s.read_as == "qualifier"
+            and s.detail.startswith(LEAVING_OUT) for w in words(s.words)}
 
 
 _SET_APART = re.compile(
