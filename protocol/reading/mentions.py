@@ -619,9 +619,10 @@ _GRAIN_WORD = re.compile(r"(?:day|week|month|quarter|year)s?", re.IGNORECASE)
 
 def _bare_grain(text: str, member: Mention, dims: list[Mention]) -> bool:
     """A member that is a calendar word (an amount type `Year`) names it only beside its
-    dimension's words ('amount type Year'): 'by year', 'which year', 'each year' ask for a
-    grain."""
-    return bool(_GRAIN_WORD.fullmatch(member.member or "")) and not _beside(text, member, dims)
+    dimension's words ('amount type Year') or written as a code in capitals (the airport
+    `DAY`): 'by year', 'which year', 'each year' ask for a grain."""
+    return bool(_GRAIN_WORD.fullmatch(member.member or "")) and not member.words.isupper() \
+        and not _beside(text, member, dims)
 
 
 def _beside(text: str, member: Mention, dims: list[Mention]) -> bool:

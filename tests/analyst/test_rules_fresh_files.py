@@ -32,10 +32,11 @@ FILES = {
     # as-of day the data covers; 'of all alterations' refused)
     "shop": (ROOT / "examples" / "shop" / "questions_s11.yaml", "shop_layer", 40, 0.937),
     "flights": (ROOT / "examples" / "flights" / "questions_s11.yaml", "flights_layer", 45, 0.957),
-    "acme": (ROOT / "conformance" / "questions" / "acme_s14.yaml", "acme_layer", 49, 0.912),
+    "acme": (ROOT / "conformance" / "questions" / "acme_s14.yaml", "acme_layer", 49, 0.925),
     # 0.613 before session 14 (1 wrong served clean: 'by year' read as the amount type member
     # Year; no window named taken as the last week on metrics whose time column holds no
-    # dates; 'by claim number', 'which policy'; a time-to-settle metric by what takes the time)
+    # dates; 'by claim number', 'which policy'; a time-to-settle metric by what takes the time;
+    # 'caused by fire' read as a why question)
 }
 
 

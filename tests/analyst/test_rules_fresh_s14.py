@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 from shop_data import shop_db
 
+import showwork
 from showwork.analyst.rules import RulesClient
 from showwork.analyst.rules.calls import Outcome
 from showwork.analyst.rules.dates import ALL_DATA
+from showwork.analyst.rules.engine import plan
 from showwork.analyst.rules.tables import _partial_lead
 from showwork.analyst.rules.understand import Understood, understand
 from showwork.harness.experiments.attempt import run_attempt
@@ -65,6 +67,11 @@ class TestNoWindowNobodyAskedFor:
         catalog = copy.deepcopy(layer.catalog())
         catalog["metrics"]["new_users"]["coverage"] = {"start": None, "end": None}
         assert understand("How many new users signed up?", catalog).window is ALL_DATA
+        running = understand("running total of new users by month", catalog)
+        assert running.window is ALL_DATA and running.intent == "running"
+        with pytest.raises(StopIteration) as done:  # refused before any call: no periods
+            next(plan(running, catalog, True))
+        assert done.value.value["status"] == "refused"
         dated = understand("How many new users signed up?", layer.catalog()).window
         assert dated is not None and dated is not ALL_DATA and dated.end.isoformat() <= \
             layer.catalog()["as_of"]
@@ -100,7 +107,8 @@ class TestAnEntitysNumberColumn:
 
 class TestACalendarWordMember:
     """A member that is a calendar word (an amount type `Year`) is a member only beside its
-    dimension's words: 'by year' was read as that member's filter and served as one total."""
+    dimension's words, or written as a code in capitals: 'by year' was read as that member's
+    filter and served as one total."""
 
     def test_acme(self, acme_layer) -> None:
         catalog = acme_layer.catalog()
@@ -115,6 +123,12 @@ class TestACalendarWordMember:
                                                     "Month"]
         reading = read_text("active users by month", catalog)
         assert reading.members == () and reading.asks.grain == "month"
+
+    def test_a_code_in_capitals_is_a_member(self, flights_layer) -> None:
+        """The airport `DAY` (Dayton) written as its code is the member, anywhere."""
+        catalog = flights_layer.catalog()
+        reading = read_text("How many flights went to DAY in 2013?", catalog)
+        assert [m.member for m in reading.members] == ["DAY"] and reading.unread == []
 
 
 class TestASeriesOverTheCoveredRange:
@@ -240,3 +254,57 @@ class TestADurationMetric:
         reading = read_text("How many days does it take to convert?", catalog)
         assert reading.metric_names() == ["avg_days_to_convert"] and reading.unread == []
         assert read_text("How many days does it take to convert?", layer.catalog()).unread
+
+
+class TestACauseNamedAsAMember:
+    """'How many claims were caused by fire': a cause named as a member, with no change asked,
+    is that member's filter (it was read as a why question and refused); with a change asked
+    ('did active users drop because of android') it is still a why question."""
+
+    def test_acme(self, acme_layer) -> None:
+        audit = served(attempt(acme_layer, "How many claims were caused by fire?"))
+        assert (audit["status"], audit["value"]) == ("answered", 2)
+
+    def test_the_demo(self, layer) -> None:
+        catalog = layer.catalog()
+        q = understand("How many new users came because of paid search in May 2026?", catalog)
+        assert q.intent == "lookup" and q.refusal is None
+        assert q.filters == [{"dimension": "channel", "op": "in", "values": ["paid_search"]}]
+        why = understand("Did active users drop because of android in April 2026?", catalog)
+        assert why.intent == "diagnostic"
+
+
+class TestABreakdownOfOneMember:
+    """A breakdown whose data holds one member (every claim's catastrophe is Fire) is the whole
+    breakdown: no off_question_shape caveat; a breakdown that cites one member of several, or a
+    result filtered to one member, is still caveated."""
+
+    def test_acme(self, acme_layer) -> None:
+        audit = served(attempt(acme_layer, "How many claims are there by catastrophe name?"))
+        assert audit["decision"] == "serve" and listed_codes(audit) == []
+
+    @staticmethod
+    def _shape(layer, rows: list[str], where: list[dict] | None = None) -> list[str]:
+        results = {"r1": {"metrics": ["active_users"], "where": where or [],
+                          "window": {"start": "2026-03-02", "end": "2026-03-08"},
+                          "rows": [{"platform": p, "active_users": 10 + i}
+                                   for i, p in enumerate(rows)]}}
+        answer = {"status": "answered", "answer": "Active users by platform: ios 10.",
+                  "value": None, "values": [{"key": "ios", "value": 10}],
+                  "claims": [{"kind": "measurement", "value": 10,
+                              "text": "Active users on ios were 10",
+                              "sources": ["r1[platform=ios]:active_users.value"]}]}
+        report = showwork.audit_answer(answer, results, layer.catalog(),
+                                       question="Active users by platform in the week of "
+                                                "2026-03-02")
+        return [f.code for f in report.findings if f.code == "off_question_shape"]
+
+    def test_the_demo(self, layer) -> None:
+        assert self._shape(layer, ["ios"]) == []
+        assert self._shape(layer, ["ios", "android"]) == ["off_question_shape"]
+        kept = [{"dimension": "platform", "op": "in", "values": ["ios"]}]
+        assert self._shape(layer, ["ios"], kept) == ["off_question_shape"]
+
+
+def listed_codes(audit: dict) -> list[str]:
+    return [f["code"] for f in audit["findings"]]
