@@ -55,12 +55,15 @@ PACKAGED: dict[str, dict[str, Any]] = {
     "conformance-project": {"window": ("2024-02-10", "2024-05-20")},
     "mf-tutorial": {"window": ("2022-03-01", "2022-09-30")},
     "dbt-metricflow-intro": {"window": ("2023-02-01", "2023-04-30")},
+    "acme-insurance": {"window": ("2015-01-01", "2019-12-31")},
 }
 """Projects built with no network: conformance/project itself (run.py asks it chosen queries;
 here every metric by every grain, dimension and filter), from files a package in
 conformance/.venv ships (mf-tutorial), or vendored under conformance/projects with their license (MIT:
 github.com/qiubite31/dbt-metricflow-intro at 08f36a0, its semantic models and metrics in
-model paths of their own, its data written by its setup_data.py)."""
+model paths of their own, its data written by its setup_data.py; Apache-2.0:
+github.com/dbt-labs/semantic-layer-llm-benchmarking at 0448f7c, its ACME insurance models with
+their seed CSVs, conformance/projects/acme-insurance/README.md names each edit)."""
 
 
 def built_project(name: str, work: Path) -> Path:
@@ -99,11 +102,16 @@ def own(work: Path) -> Path:
 def vendored(name: str, work: Path) -> Path:
     """A project vendored under conformance/projects as its author keeps it (its profiles.yml
     beside dbt_project.yml), its data written by its own setup_data.py (pandas and DuckDB, in
-    this Python), then run and parsed by dbt."""
+    this Python) or, without one, its seeds loaded by dbt; then run and parsed by dbt."""
     root = work / name
-    shutil.copytree(HERE / "projects" / name, root)
-    subprocess.run([sys.executable, "setup_data.py"], cwd=root, check=True, capture_output=True)
-    _dbt(root, [["run"], ["parse"]])
+    shutil.copytree(HERE / "projects" / name, root, ignore=shutil.ignore_patterns(
+        "target", "logs", "*.duckdb*"))
+    if (root / "setup_data.py").exists():
+        subprocess.run([sys.executable, "setup_data.py"], cwd=root, check=True,
+                       capture_output=True)
+        _dbt(root, [["run"], ["parse"]])
+    else:
+        _dbt(root, [["seed"], ["run"], ["parse"]])
     return root
 
 

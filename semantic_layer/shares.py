@@ -18,6 +18,7 @@ max is refused: its members' values do not make up its total.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -42,6 +43,8 @@ _WHOLE_ONLY = ("share", "group_by", "order_by", "limit")
 def unshareable(model: SemanticModelFile, metric: str) -> str | None:
     """Why a share of the metric's total means nothing (None when it means something)."""
     m = model.metric_index[metric]
+    if _plain_sum(model, metric):
+        return None
     if m.type not in ("simple", "cumulative"):
         return (f"{metric} is a {m.type} metric (a rate or a combination of metrics), whose "
                 "members' values do not make up its total")
@@ -51,6 +54,18 @@ def unshareable(model: SemanticModelFile, metric: str) -> str | None:
         return (f"{metric} is aggregated as {', '.join(aggs)}, so its members' values do not "
                 "make up its total")
     return None
+
+
+def _plain_sum(model: SemanticModelFile, metric: str) -> bool:
+    """A derived metric that adds up metrics whose members make up their totals, none offset
+    (`total_loss_amount: loss_payment_amount + loss_reserve_amount`): its members' values make
+    up its total too."""
+    m = model.metric_index[metric]
+    refs = re.split(r"\s*\+\s*", (m.expr or "").strip())
+    inputs = {i.ref: i for i in m.inputs}
+    return m.type == "derived" and len(refs) > 1 and all(
+        r in inputs and inputs[r].offset_window is None and inputs[r].offset_to_grain is None
+        and shareable(model, inputs[r].name) for r in refs)
 
 
 def shareable(model: SemanticModelFile, metric: str) -> bool:

@@ -108,3 +108,13 @@ def intro_layer() -> SemanticLayer:
     layer = _public_layer("dbt-metricflow-intro", "dbt-metricflow-intro", "metricflow-intro")
     yield layer
     layer.close()
+
+
+@pytest.fixture(scope="session")
+def acme_layer() -> SemanticLayer:
+    """Another team's public dbt project vendored with its seed CSVs (conformance/projects/
+    acme-insurance: an insurer's policies, claims and their amounts, from a semantic-layer
+    benchmark), built by dbt as its authors keep it: a third domain nobody here wrote."""
+    layer = _public_layer("acme-insurance", "acme-insurance", "acme-insurance")
+    yield layer
+    layer.close()

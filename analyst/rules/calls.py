@@ -6,6 +6,7 @@ from collections.abc import Generator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from showwork.analyst.rules.dates import AllData
 from showwork.protocol.periods import period_words, window_words
 from showwork.semantic_layer.windows import Window
 
@@ -116,7 +117,8 @@ def begun(out: AnswerBuilder, r: Outcome, window: Window | None) -> AnswerBuilde
 Plan = Generator[Call, Outcome, dict[str, Any]]
 
 
-def window_json(w: Window | None) -> dict[str, str]:
+def window_json(w: Window | None) -> dict[str, str] | None:
+    """A call's window; None (no time constraint) for all the data."""
     if w is None:
         raise ValueError("a governed call needs a window; the question reader gives one")
-    return w.to_json()
+    return None if isinstance(w, AllData) else w.to_json()

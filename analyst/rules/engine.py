@@ -20,6 +20,7 @@ from showwork.analyst.rules.claims import (
     subject,
     unit_of,
 )
+from showwork.analyst.rules.dates import AllData
 from showwork.analyst.rules.diagnose import diagnose
 from showwork.analyst.rules.period_shares import period_share
 from showwork.analyst.rules.shares import share
@@ -152,6 +153,9 @@ def running(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
     each, so every listed value is a cited level, keyed by the period's start."""
     assert q.window is not None and q.grain is not None
     metric = q.metrics[0]
+    if isinstance(q.window, AllData):  # no dates to run through
+        return out.refused(f"a running total by {q.grain} needs dates, and the time column of "
+                           f"{metric} holds none: it has no periods to add up.")
     covered = cat.coverage(catalog, [metric])
     # a period that ends before the data begins has no total yet: the series starts where the
     # data does (docs/serving.md, "A window the data begins inside"), and says so

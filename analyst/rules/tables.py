@@ -70,11 +70,14 @@ def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
                          or (series and _begins_in_first(q, r)),
                          to_date=not q.grain or series or periods_ranked):
         return out.refused(why)
-    if periods_ranked and any(row.get("partial") for row in r.rows()):
+    if periods_ranked and (lead := _partial_lead(q, catalog, metric, r)) is not None:
+        out = replace(out, notes=[*out.notes, lead])
+    elif periods_ranked and any(row.get("partial") for row in r.rows()):
         # asked again over the whole periods the data covers
         whole = _whole_periods(q, r)
         if whole is None:
             return out.refused(r.partial_reason())
+        out = replace(out, notes=[_default_window(n, q.window, whole) for n in out.notes])
         q = replace(q, window=whole)
         r = yield Call("query", {**args, "window": window_json(whole)},
                        f"{metric} by {q.grain} over the whole {q.grain}s the data covers, {whole}")
@@ -100,6 +103,32 @@ def table(q: Understood, catalog: dict[str, Any], out: AnswerBuilder) -> Plan:
     said = _spoken(q, catalog, metric, keys[0], listed, len(r.rows()) - len(unnamed))
     return out.answered(said + _unnamed(catalog, keys[0], unnamed),
                         None, values=listed)
+
+
+def _default_window(note: str, asked: Window | None, whole: Window) -> str:
+    """The note of the window taken when none was named, for the whole periods ranked: the
+    cited results are asked for those (the periods the covered range reaches into were asked
+    first, to see whether a partial one already leads)."""
+    return note.replace(f"the whole covered range, {asked}.", f"the whole covered range, {whole}.")
+
+
+def _partial_lead(q: Understood, catalog: dict[str, Any], metric: str, r: Outcome
+                  ) -> str | None:
+    """The note for a ranking of periods whose highest is a partly covered period, when the
+    days it lacks could only raise it: a sum or count (additive) of values none below zero, the
+    most asked. It leads whatever those days hold, so it is ranked, not left out."""
+    rows = [row for row in r.rows() if row["values"][metric]["value"] is not None]
+    values = [row["values"][metric]["value"] for row in rows]
+    if q.rank == "least" or not rows or not cat.info(catalog, metric).get("additive") \
+            or unit_of(catalog, metric) == "fraction" or min(values) < 0:
+        return None
+    top = max(rows, key=lambda row: row["values"][metric]["value"])
+    others = [row["values"][metric]["value"] for row in rows if row is not top]
+    if not top.get("partial") or any(v >= top["values"][metric]["value"] for v in others):
+        return None
+    ((grain, start),) = top["key"].items()
+    return (f"(The {grain} starting {str(start)[:10]} is covered by data only in part, and is "
+            "already the highest: the days it lacks could only add to it.)")
 
 
 def _whole_periods(q: Understood, r: Outcome) -> Window | None:

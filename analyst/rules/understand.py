@@ -9,7 +9,7 @@ from typing import Any
 
 from showwork.analyst.rules import catalog as cat
 from showwork.analyst.rules import offers
-from showwork.analyst.rules.dates import whole_periods, window_of
+from showwork.analyst.rules.dates import ALL_DATA, AllData, whole_periods, window_of
 from showwork.analyst.rules.metrics import metrics_of
 from showwork.analyst.rules.shape import dimension_for, read_shape
 from showwork.analyst.rules.shares import read_share
@@ -24,7 +24,7 @@ from showwork.protocol.reading import (
     split_instruction,
 )
 from showwork.protocol.reading._words import COMMON_WORDS
-from showwork.semantic_layer.windows import Window, iso_week
+from showwork.semantic_layer.windows import Window, iso_week, periods
 
 DATA_WORDS = re.compile(r"\b(?:how many|how much|what (?:was|were|is|are)|number of|count|rate|"
                         r"average|total|sum|change|drop|rise|trend|metric)\b")
@@ -108,8 +108,11 @@ def understand(text: str, catalog: dict[str, Any]) -> Understood:
     defaulted = _windows(q, reading, catalog)
     q.difference = reading.asks.difference and q.explicit
     _gap(q, reading, catalog)
-    _intent(q, reading)
-    _snap(q, catalog)
+    _intent(q, reading, catalog)
+    if defaulted and _over_periods(q):
+        q.window = _periods_touched(q.window, q.grain)
+    else:
+        _snap(q, catalog)
     if defaulted:
         q.assumed.append(_default_said(q, catalog))
     _refusals(q, reading, spoken.lower(), catalog)
@@ -128,7 +131,7 @@ def _gap(q: Understood, reading: Reading, catalog: dict[str, Any]) -> None:
         q.gap = (first, second)
 
 
-def _intent(q: Understood, reading: Reading) -> None:
+def _intent(q: Understood, reading: Reading, catalog: dict[str, Any]) -> None:
     """Diagnostic, compare, table or lookup; a trend with no grain named gets one."""
     if reading.asks.series and not q.grain and q.previous is None and q.window is not None:
         q.grain = "week" if q.window.days <= SERIES_WEEKS * 7 else "month"
@@ -136,12 +139,38 @@ def _intent(q: Understood, reading: Reading) -> None:
                 else "running" if reading.asks.cumulative and q.grain and not q.group_by
                 and reading.asks.share is None
                 else "table" if q.group_by or q.grain else "lookup")
-    if SUMMED.search(reading.text.lower()):
+    if SUMMED.search(reading.text.lower()) and not _own_total(q, catalog):
         q.aggregate, q.grain, q.intent = "sum", q.grain or "week", "lookup"
+
+
+def _own_total(q: Understood, catalog: dict[str, Any]) -> bool:
+    """'The sum of all policy amounts' of metrics that add up (sums and counts, none a value at
+    a point in time) with no grain named: their own total, no sum over weeks (whose window,
+    cut to whole weeks, had dropped the covered range's first and last days)."""
+    return not q.grain and bool(q.metrics) and all(
+        cat.info(catalog, m).get("additive") and not cat.point_in_time(catalog, m)
+        for m in q.metrics)
 
 
 SERIES_WEEKS = 13
 """A trend over at most this many weeks is read week by week, a longer one month by month."""
+
+
+def _over_periods(q: Understood) -> bool:
+    """A series, or a ranking of periods, asked over no window."""
+    return q.intent == "table" and bool(q.grain) and not q.group_by \
+        and not isinstance(q.window, AllData)
+
+
+def _periods_touched(window: Window | None, grain: str | None) -> Window | None:
+    """The periods of the grain the covered range reaches into, whole: a series lists its
+    partial first and last periods (caveated, answered to date), and a ranking of periods says
+    which it leaves out. Snapped inside the range, 'the whole covered range' had left out a
+    year the data reaches into without a word."""
+    if window is None or grain is None:
+        return window
+    touched = periods(window, grain)
+    return Window(touched[0].start, touched[-1].end)
 
 
 def _snap(q: Understood, catalog: dict[str, Any]) -> None:
@@ -318,9 +347,14 @@ def _last_whole_week(q: Understood, catalog: dict[str, Any]) -> None:
 
 
 def _whole_coverage(q: Understood, catalog: dict[str, Any]) -> None:
-    """No window named: the range every named metric's data covers (else the last whole week)."""
+    """No window named: the range every named metric's data covers; all the data when a named
+    metric's data has no covered range (its time column holds no dates: no window nobody asked
+    for); the last whole week when no metric is known."""
     known = [m for m in q.metrics if cat.info(catalog, m)]
     covered = cat.coverage(catalog, known) if known else None
+    if covered is None and any(not (cat.info(catalog, m).get("coverage") or {}).get("start")
+                               for m in known):
+        covered = ALL_DATA
     if covered is None:
         covered = iso_week(dt.date.fromisoformat(catalog["as_of"]) - dt.timedelta(days=7))
     q.window = covered
@@ -330,6 +364,8 @@ def _default_said(q: Understood, catalog: dict[str, Any]) -> str:
     """What the answer says it assumed (a point-in-time metric: its value at the end)."""
     known = [m for m in q.metrics if cat.info(catalog, m)]
     assert q.window is not None
+    if isinstance(q.window, AllData):
+        return "no window named: all the data"
     if known and all(cat.point_in_time(catalog, m) for m in known) and q.intent == "lookup":
         return f"no window named: the value at the end of coverage, {q.window.end}"
     return f"no window named: the whole covered range, {q.window}"

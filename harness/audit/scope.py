@@ -530,9 +530,26 @@ def _spans_members(ctx: AnswerContext, dim: str, members: list[str] | None, need
     """`need` or more members of the dimension (of `members`, when given) have cited values
     (a member reached by another join path, 'store' for 'order__store__store_name', counts)."""
     found = set()
-    for other in [dim, *_same_attribute(ctx, dim)]:
+    dims = [dim, *_same_attribute(ctx, dim)]
+    for other in dims:
         found |= _members(ctx, cited, other)
+    if members is None and found and {str(m) for m in found} >= _held_members(ctx, cited, dims):
+        return True  # the whole breakdown, though its data holds fewer members than `need`
     return len(found & set(members) if members is not None else found) >= need
+
+
+def _held_members(ctx: AnswerContext, cited: tuple[Cited, ...], dims: list[str]) -> set[str]:
+    """Every member the cited results split by the dimension hold, none of them filtered on
+    it (every claim's catastrophe is Fire: a breakdown of one member); a result filtered on
+    the dimension holds a member the answer may not leave out."""
+    out: set[str] = set()
+    for c in cited:
+        kept = ctx.evidence.filters(c.citation.handle) or {}
+        for row in c.result.rows:
+            for d in dims:
+                if d in row.key and row.key[d] not in (None, ""):
+                    out.add(str(row.key[d]) if not kept.get(d) else "\x00filtered")
+    return out or {"\x00none"}
 
 
 def _same_attribute(ctx: AnswerContext, dim: str) -> list[str]:

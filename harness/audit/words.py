@@ -1098,6 +1098,25 @@ def _assumed(text: str, ctx: AnswerContext) -> Iterable[Span]:
             yield m.span()
 
 
+_ALL_DATA = re.compile(r"\(Assumed no window named: all the data\.\)|\ball the data\b")
+_UNBOUNDED = ("0001-01-01", "9999-12-31")
+"""The window a governed call asked with none reads (every row: no time constraint)."""
+
+
+def _all_data(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """'In all the data', and the rules analyst's note that it took all the data when the
+    question named no window (a metric whose data has no covered range): held where every
+    cited result was asked with no window."""
+    if "all the data" not in text:
+        return
+    asked = {(str(c.result.coverage[0]["requested"]["start"]),
+              str(c.result.coverage[0]["requested"]["end"]))
+             for c in _cites(ctx).cited
+             if c.result.coverage and c.result.coverage[0].get("requested")}
+    if asked == {_UNBOUNDED}:
+        yield from (m.span() for m in _found(text, ctx, _ALL_DATA))
+
+
 _BEGINS = re.compile(r"\(The data begins (?P<day>\d{4}-\d\d-\d\d): [^()]{1,60}? is answered from "
                      r"that day\.\)")
 
@@ -1298,7 +1317,8 @@ READINGS: tuple[Reading, ...] = (
     _attribution, _causes, _shares, _no_member, _counts, _denials, _parts, _went,
     _grain_adjectives, _quantifiers, _superlatives, _times, _gaps, _row_moves, _counted_moves,
     _sums, _combined,
-    _spreads, _rates, _size_words, _ignored, _assumed, _begins, _ends, _left_out, _ranked_whole,
+    _spreads, _rates, _size_words, _ignored, _assumed, _all_data,
+    _begins, _ends, _left_out, _ranked_whole,
     _runs, _shapes, _patterns, _entity_keys, _dimension_heads)
 """Every reading of the answer's words, each holding what it consumes to the evidence."""
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from showwork.protocol.reading._words import Span, overlaps
 from showwork.protocol.reading.asks import _LEAST, _MOST, FALL, GRAINS, MOVES, RISE
 from showwork.protocol.reading.gaps import NEUTRAL
-from showwork.protocol.reading.mentions import Mention
+from showwork.protocol.reading.mentions import DURATION, Mention
 from showwork.protocol.reading.periods import MONTHS, NUMBERS
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ and or nor but so yet also too then else as if because while though although
 not only just very much many more most less least lot lots
 there here please show tell give list me let see find report display compare
 get got gotten take took taken make made record recorded log logged have
-come came bring brought go went gone going leave left happen happened count counted
+come comes came bring brought go went gone going leave left happen happened count counted
 use used using create created generate generated produce produced see saw seen
 fly flew flown flying travel travelled traveled operate operated run ran serve served
 overall total totals altogether combined whole entire full statewide nationwide
@@ -161,6 +161,8 @@ def entry_words(catalog: dict[str, Any], metrics: list[str], dimensions: list[st
     out |= entity_lemmas(tuple(str(info.get("qualified") or d) for d, info in dims.items()))
     if any(_averaged(entries.get(m) or {}) for m in metrics):
         out |= {"averag", "mean"}
+    if any(DURATION.search(m) for m in metrics):  # 'how long', 'how many days' it takes
+        out |= {lemma(w) for w in ("long", "days", "hours", "minutes")}
     return out
 
 
@@ -189,9 +191,10 @@ def _parts(info: dict[str, Any]) -> list[str]:
 
 
 def _averaged(info: dict[str, Any]) -> bool:
-    said = f"{info.get('label') or ''} {info.get('description') or ''}".lower()
-    return info.get("type") in ("ratio", "derived") or re.search(r"\b(?:average|mean|per)\b",
-                                                                  said) is not None
+    # a name's own short form counts ('avg_time_to_settle_claim': 'on average')
+    said = f"{info.get('label') or ''} {info.get('description') or ''}".lower().replace("_", " ")
+    return info.get("type") in ("ratio", "derived") or re.search(
+        r"\b(?:average|avg|mean|per)\b", said) is not None
 
 
 _GRAMMAR_LEMMAS = frozenset(lemma(w) for w in _GRAMMAR | MOVES | FALL | RISE | set(GRAINS)

@@ -204,6 +204,22 @@ def asks_why(text: str) -> bool:
     return WHY.search(text) is not None
 
 
+_CAUSE_NAMED = re.compile(r"\b(?:caused by|because of)\s+(?:(?:the|a|an)\s+)?", re.IGNORECASE)
+
+
+def _why(masked: str, mentions: list[Mention], change: bool) -> bool:
+    """Why something happened; not 'how many claims were caused by fire', where the cause is a
+    member named with no change asked: a count of that member's rows (its filter)."""
+    if not asks_why(masked) or change:
+        return asks_why(masked)
+    members = {m.span[0] for m in mentions if m.kind == "member"}
+    named = [m for m in _CAUSE_NAMED.finditer(masked) if m.end() in members]
+    rest = masked
+    for m in named:
+        rest = rest[:m.start()] + " " * (m.end() - m.start()) + rest[m.end():]
+    return asks_why(rest)
+
+
 def mask(text: str, spans: list[Span]) -> str:
     """The text with each span blanked out (same length), so its words are not read again."""
     out = list(text)
@@ -256,8 +272,8 @@ def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
         spans = [g for g in spans if g.detail != "compare"] + words
         change = _MOVES.search(moving) is not None
         compare = None
-    return Asks(asks_why(masked), change, compare, ranking, tuple(breakdown), series, grain,
-                grain_span, tuple(by), share, cumulative is not None and share is None,
+    return Asks(_why(masked, mentions, change), change, compare, ranking, tuple(breakdown),
+                series, grain, grain_span, tuple(by), share, cumulative is not None and share is None,
                 tuple(sorted(spans, key=lambda g: g.span)), more is not None, apart)
 
 

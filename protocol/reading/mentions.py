@@ -231,6 +231,7 @@ def _metric_phrases(name: str, label: str, synonyms: tuple, previous: tuple
             # between a snake name's words (a label or synonym is written as it is said)
             rows.append(_phrase(spoken, "metric", name, None, how, sep=_ARTICLED))
             rows.append(_phrase(plural(spoken), "metric", name, None, how, sep=_ARTICLED))
+    rows += _duration_phrases(name)
     for text, how in written:
         spoken = text.replace("_", " ").strip()
         if spoken.endswith("s") and " " in spoken:  # "new user" names new_users too
@@ -238,6 +239,22 @@ def _metric_phrases(name: str, label: str, synonyms: tuple, previous: tuple
         elif " " in spoken and re.search(r"[a-z]$", spoken):  # "cancellation rates", "open rates"
             rows.append(_phrase(plural(spoken), "metric", name, None, how, sep=r"\s+"))
     return rows
+
+
+DURATION = re.compile(r"(?:^|_)(?:time|days|hours|minutes)_to_(?P<verb>[a-z]+)(?P<rest>(?:_[a-z]+)*)$")
+"""A metric named as the time something takes (`avg_time_to_settle_claim`, `days_to_ship`)."""
+
+
+def _duration_phrases(name: str) -> list[_Phrase | None]:
+    """A duration metric named by what takes the time: 'to settle a claim', 'to settle' for
+    `avg_time_to_settle_claim` ('how many days does it take to settle a claim', 'which claim
+    took the longest to settle')."""
+    m = DURATION.search(name)
+    if m is None:
+        return []
+    rest = m.group("rest").replace("_", " ").strip()
+    said = [f"to {m.group('verb')}"] + ([f"to {m.group('verb')} {rest}"] if rest else [])
+    return [_phrase(text, "metric", name, None, "name", sep=_ARTICLED) for text in said]
 
 
 _SHORT = {"avg": "average", "amt": "amount", "qty": "quantity", "cnt": "count", "num": "number",
@@ -289,6 +306,8 @@ def _counted(key: tuple) -> list[_Phrase | None]:
         for written in (name, re.sub(r"\s*\(.*?\)", "", label)):
             for form in _counted_forms(written):
                 owners.setdefault(form.lower(), set()).add(name)
+                if re.search(r"[a-rt-z]$", form):  # 'all policy amounts' for total_policy_amount
+                    owners.setdefault(plural(form).lower(), set()).add(name)
     return [_phrase(form, "metric", next(iter(names)), None, "counted")
             for form, names in owners.items() if len(names) == 1]
 
@@ -315,9 +334,32 @@ def dimension_words(name: str, info: dict[str, Any]) -> list[tuple[str, How]]:
         written.append((attribute, "name"))
         if attribute in (f"{entity}_name", "name"):
             written.append((entity, "name"))
+        written += [(w, "name") for w in _entity_label_words(entity, attribute)]
     written.append((info.get("label") or name, "label"))
     written += [(s, "synonym") for s in info.get("synonyms") or ()]
     return written + [(plural(w), how) for w, how in written if re.search(r"[a-z]$", w)]
+
+
+_KEY_SUFFIX = re.compile(r"_(?:identifier|id|key)$")
+
+
+def _entity_label_words(entity: str, attribute: str) -> list[str]:
+    """The words for an entity's own number or name column, as people name the thing: for
+    `claim_identifier__company_claim_number`, 'claim number' and 'claim' ('by claim number',
+    'which claim'); for `policy__policy_number`, 'policy'. The entity's id is a key no one
+    says; its number or name is how the thing is named (as `store__store_name` is 'store').
+
+    >>> _entity_label_words("claim_identifier", "company_claim_number")
+    ['claim number', 'claim']
+    >>> _entity_label_words("policy", "policy_number"), _entity_label_words("order", "status")
+    (['policy'], [])
+    """
+    thing = _KEY_SUFFIX.sub("", entity.rpartition("__")[2])
+    m = re.fullmatch(rf"(?:\w+_)?{re.escape(thing)}_(?P<kind>number|no|name)", attribute)
+    if not thing or m is None or attribute in (f"{entity}_name", "name"):
+        return []
+    spoken = f"{thing.replace('_', ' ')} {m.group('kind')}"
+    return ([spoken] if attribute != spoken.replace(" ", "_") else []) + [thing.replace("_", " ")]
 
 
 def _dimension_key(catalog: dict[str, Any]) -> tuple:
@@ -553,7 +595,8 @@ def find_mentions(text: str, catalog: dict[str, Any]) -> list[Mention]:
     scanned += [m for m in find_members(text, catalog, [m.span for m in scanned], asked)
                 if (m.span, m.name, m.member) not in known]
     dims = dimensions.scan(text)
-    named = [m for m in scanned if not _verb(text, m) and not _bare_number(text, m, dims)]
+    named = [m for m in scanned if not _verb(text, m) and not _bare_number(text, m, dims)
+             and not _bare_grain(text, m, dims)]
     said = [m.span for m in named + dims]
     metrics = [m for m in found if m.how != "abbreviation" or not overlaps(m.span, said)]
     candidates = metrics + named + dims
@@ -568,16 +611,30 @@ def _bare_number(text: str, member: Mention, dims: list[Mention]) -> bool:
     """A member that is a number (a year built, an hour, an engine count) names it only beside
     its dimension's words ('year built 2004', 'departure hour 5', '4 engines'): a bare number
     is a date's, a count's or a ranking's ('July 2013', 'top 5')."""
-    if not _NUMBER.fullmatch(member.member or ""):
-        return False
+    return bool(_NUMBER.fullmatch(member.member or "")) and not _beside(text, member, dims)
+
+
+_GRAIN_WORD = re.compile(r"(?:day|week|month|quarter|year)s?", re.IGNORECASE)
+
+
+def _bare_grain(text: str, member: Mention, dims: list[Mention]) -> bool:
+    """A member that is a calendar word (an amount type `Year`) names it only beside its
+    dimension's words ('amount type Year') or written as a code in capitals (the airport
+    `DAY`): 'by year', 'which year', 'each year' ask for a grain."""
+    return bool(_GRAIN_WORD.fullmatch(member.member or "")) and not member.words.isupper() \
+        and not _beside(text, member, dims)
+
+
+def _beside(text: str, member: Mention, dims: list[Mention]) -> bool:
+    """The member is said beside its dimension's words ('year built 2004', '4 engines')."""
     for d in dims:
         if d.name != member.name:
             continue
         gap = (text[d.span[1]:member.span[0]] if d.span[1] <= member.span[0]
                else text[member.span[1]:d.span[0]] if member.span[1] <= d.span[0] else None)
         if gap is not None and _BESIDE.fullmatch(gap):
-            return False
-    return True
+            return True
+    return False
 
 
 _VERB_AFTER = re.compile(r"\s+(?:a|an|the|some|any|our|their|his|her|its)\b", re.IGNORECASE)

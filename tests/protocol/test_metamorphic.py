@@ -38,6 +38,7 @@ DOMAINS = {  # name: (the fixture of its governed layer, its question files); on
     "mf-tutorial": ("tutorial_layer", [ROOT / "conformance" / "questions" / f"mf_tutorial{n}.yaml"
                                        for n in ("", "_s11")]),
     "metricflow-intro": ("intro_layer", [ROOT / "conformance" / "questions" / "intro_s12.yaml"]),
+    "acme-insurance": ("acme_layer", [ROOT / "conformance" / "questions" / "acme_s14.yaml"]),
 }
 FILES = {name: files for name, (_fixture, files) in DOMAINS.items()}
 SAMPLE = 400

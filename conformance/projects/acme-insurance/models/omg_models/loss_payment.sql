@@ -1,0 +1,3 @@
+select
+    Claim_Amount_Identifier
+from dbt_cdw_benchmark__seed.loss_payment
