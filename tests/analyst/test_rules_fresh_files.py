@@ -10,13 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gold_sql import resolved
+from rules_runs import rules_attempts, wrong_served_clean
 
-from showwork.analyst.rules import RulesClient
-from showwork.harness.experiments.attempt import run_attempt
-from showwork.harness.experiments.questions import load_questions
-from showwork.harness.experiments.scores import ANSWERED, Attempt, attempt_from_trace, score
-from showwork.protocol.switches import Protocol
+from showwork.harness.experiments.scores import Attempt, score
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = {
@@ -36,13 +32,7 @@ FILES = {
 
 def _attempts(request: pytest.FixtureRequest, name: str) -> list[Attempt]:
     path, fixture, _n, _held = FILES[name]
-    layer = request.getfixturevalue(fixture)
-    out = []
-    for spec in load_questions(path).questions:
-        q = spec.question()
-        trace = run_attempt(q, RulesClient(), layer, Protocol.parse("claims+repair"))
-        out.append(attempt_from_trace(trace, resolved(layer, q.gold), {}))
-    return out
+    return rules_attempts(request.getfixturevalue(fixture), path)
 
 
 @pytest.mark.parametrize("name", list(FILES))
@@ -53,6 +43,4 @@ def test_the_figures_are_held(request: pytest.FixtureRequest, name: str) -> None
     _path, _fixture, n, held = FILES[name]
     assert len(attempts) == n
     assert score(attempts)["balanced_accuracy"] >= held
-    wrong = [a.question_id for a in attempts if a.status == ANSWERED and a.decision == "serve"
-             and not (a.answerable and a.correct)]
-    assert wrong == []
+    assert wrong_served_clean(attempts) == []

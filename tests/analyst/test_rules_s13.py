@@ -8,32 +8,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gold_sql import resolved
+from rules_runs import rules_attempts, wrong_served_clean
 
-from showwork.analyst.rules import RulesClient
-from showwork.harness.experiments.attempt import run_attempt
-from showwork.harness.experiments.questions import load_questions
-from showwork.harness.experiments.scores import ANSWERED, Attempt, attempt_from_trace, score
-from showwork.protocol.switches import Protocol
+from showwork.harness.experiments.scores import Attempt, score
 from showwork.semantic_layer import SemanticLayer
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _attempts(layer: SemanticLayer, domain: str) -> list[Attempt]:
-    """Every question of the domain's session-13 file, answered by the rules analyst under
-    claims+repair and scored against its gold over the layer's warehouse."""
-    out = []
-    for spec in load_questions(EXAMPLES / domain / "questions_s13.yaml").questions:
-        q = spec.question()
-        trace = run_attempt(q, RulesClient(), layer, Protocol.parse("claims+repair"))
-        out.append(attempt_from_trace(trace, resolved(layer, q.gold), {}))
-    return out
-
-
-def _wrong_served_clean(attempts: list[Attempt]) -> set[str]:
-    return {a.question_id for a in attempts if a.status == ANSWERED and a.decision == "serve"
-            and not (a.answerable and a.correct)}
+    """Every question of the domain's session-13 file, scored (rules_runs)."""
+    return rules_attempts(layer, EXAMPLES / domain / "questions_s13.yaml")
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +41,7 @@ def test_flights_balanced_accuracy(flights) -> None:
 def test_flights_wrong_served_clean(flights) -> None:
     """None (the first run's one, 'What fraction of all cancelled flights were at LaGuardia?'
     answered with LaGuardia's cancellation rate, is a share of the whole now)."""
-    assert _wrong_served_clean(flights) == set()
+    assert wrong_served_clean(flights) == []
 
 
 def test_shop_balanced_accuracy(shop) -> None:
@@ -69,4 +54,4 @@ def test_shop_balanced_accuracy(shop) -> None:
 def test_shop_wrong_served_clean(shop) -> None:
     """None (the first run's one, 'which month of 2018 was the slowest for the Philadelphia
     store, by revenue?' answered with the highest month, reads 'slowest' by the unit now)."""
-    assert _wrong_served_clean(shop) == set()
+    assert wrong_served_clean(shop) == []
