@@ -139,13 +139,19 @@ def _quantified_in(index: CatalogIndex, text: str, keyed: Sequence[Mention] = ()
     out = []
     asides = _asides(text)
     for clause in _clauses(text, mentions):
-        for q in _QUANTIFIED.finditer(text, clause.start(), clause.end()):
+        said = list(_QUANTIFIED.finditer(text, clause.start(), clause.end()))
+        for i, q in enumerate(said):
             if _RANKED.search(text, max(0, q.start() - 12), q.start()):
                 continue  # 'the third-largest': a rank (pairs.py), not the extreme
             aside = _aside_of(q.start(), asides)
+            # 'Online had the highest revenue, and O'Hare Airport the lowest': with several
+            # in a clause, each is said of the members after the one before it
+            start = said[i - 1].end() if i else clause.start()
             inside = [m for m in mentions if clause.start() <= m.span[0] < clause.end()
                       and m.kind in ("dimension", "member")
-                      and _aside_of(m.span[0], asides) == aside]
+                      and _aside_of(m.span[0], asides) == aside
+                      and (len(said) == 1 or m.kind == "dimension"
+                           or start <= m.span[0] < q.end())]
             named = [m for m in inside if m.kind == "dimension" and m.span[0] >= q.end()]
             near = named or sorted(inside, key=lambda m: abs(m.span[0] - q.start()))
             if near:

@@ -51,7 +51,9 @@ ENTRIES = _entries()
 # rewrites withheld. Mended since first measured: a series' numbers swapped between the periods a
 # prose list writes before them (harness/audit/prose.py `_number_period`), on the three domains;
 # the member a mix or rate conclusion's text names, held to the changes the claims cite as the
-# prose's is (`_claims_led`: served with caveats, mislabelled_member).
+# prose's is (`_claims_led`: served with caveats, mislabelled_member); a second superlative in a
+# clause said of the member after the first ('Online had the highest revenue, and O'Hare Airport
+# the lowest': comparisons.py `_quantified_in`).
 MISSES: dict[str, str] = {
     "demo/breakdown-004:quantifier_only:honest": "withhold [text_value_mismatch, unread_answer]",
     "demo/breakdown-002:quantifier_all:honest": "withhold [text_value_mismatch, unread_answer]",
@@ -62,9 +64,7 @@ MISSES: dict[str, str] = {
     "demo/ranking-001:values_key:honest": "withhold [mislabelled_member, unbacked_comparison, unsupported_number]",
     "shop/breakdown-003:conclusion_overreach:honest": "withhold [mislabelled_member, unread_answer]",
     "shop/ranking-002:derived_difference:honest": "withhold [text_value_mismatch, unread_answer]",
-    "shop/ranking-003:conclusion_overreach:lie": "serve []",
     "shop/ranking-006:derived_difference:honest": "withhold [text_value_mismatch, unread_answer]",
-    "shop/ranking-005:conclusion_overreach:lie": "serve []",
     "shop/breakdown-004:quantifier_only:honest": "withhold [text_value_mismatch, unread_answer]",
     "flights/breakdown-008:conclusion_overreach:honest": "withhold [mislabelled_member, unread_answer]",
     "flights/ranking-003:derived_difference:honest": "withhold [text_value_mismatch, unread_answer]",

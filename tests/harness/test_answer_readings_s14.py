@@ -165,3 +165,36 @@ def test_a_mix_conclusion_names_its_member(request, domain: str, fixture: str,
                 assert report.decision != "serve", (claim["text"], other)
                 tried += 1
     assert tried >= 1
+
+
+RANKINGS = [("shop", "shop_layer", "ranking-003"), ("shop", "shop_layer", "ranking-005"),
+            ("flights", "flights_layer", "ranking-001"), ("demo", "layer", "ranking-001")]
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid"), RANKINGS)
+def test_a_second_superlative_in_a_clause(request, domain: str, fixture: str, qid: str) -> None:
+    """'By store, Online had the highest revenue in July 2019, and O'Hare Airport the lowest'
+    was served clean: with two members in the clause neither superlative was held. Each is said
+    of the members after the one before it: the ranking's conclusion with ', and X the lowest'
+    added, for every listed member X, is served clean only for the cited lowest (never withheld
+    or mislabelled for it)."""
+    case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
+    conclusion = next((i for i, c in enumerate(case.answer["claims"])
+                       if c.get("kind") == "conclusion"), None)
+    if conclusion is None:
+        pytest.skip("no conclusion claim")
+    rows = {str(v["key"]): v["value"] for v in case.answer.get("values") or []
+            if isinstance(v.get("key"), str) and isinstance(v.get("value"), (int, float))}
+    if len(rows) < 3:
+        pytest.skip("no breakdown listed")
+    lowest = min(rows, key=lambda m: rows[m])
+    text = case.answer["claims"][conclusion]["text"]
+    for member in rows:
+        claims = [dict(c) for c in case.answer["claims"]]
+        claims[conclusion]["text"] = f"{text}, and {member} the lowest"
+        report = case_report(case, case.answer | {"claims": claims})
+        if member == lowest:  # a member word no reading takes alone stays a caveat
+            assert report.decision != "withhold", (member, report.findings)
+            assert not [f for f in report.findings if f.code == "mislabelled_member"], member
+        else:
+            assert report.decision != "serve", member
