@@ -1222,7 +1222,8 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _MASKED: tuple[tuple[tuple[str, ...], str], ...] = (
     # (what every match holds one of, in lower case, or () where nothing is sure; the pattern)
     # citations, with selectors that may hold dates or quoted members: r4[product="x 2"]:revenue.value
-    ((), r"(?<![\w])r[0-9]+(?:\[(?:\"(?:[^\"\\]|\\.)*\"|[^\]\"])*\])?(?::[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)?"),
+    (tuple(f"r{d}" for d in "0123456789"),  # an 'r' and a digit: most texts cite none
+     r"(?<![\w])r[0-9]+(?:\[(?:\"(?:[^\"\\]|\\.)*\"|[^\]\"])*\])?(?::[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)?"),
     (("tree:",), r"\btree:[\w>]+"),
     # identifiers holding a digit or an underscore: c2, p90, W11, Q2, FY2026, top_3, v1.2
     ((), r"(?<![\w])[A-Za-z_]\w*?[0-9_]\w*(?:\.[0-9]+)*"),

@@ -16,6 +16,7 @@ import re
 from showwork.harness.audit.context import AnswerContext
 from showwork.harness.audit.steps import emits
 from showwork.harness.audit.types import Finding
+from showwork.protocol.reading._literals import may_match
 
 _ADDRESSEE = (r"(?:(?:note\s+to\s+(?:the\s+)?)?(?:system|auditor|audit|reviewer|reader|user|"
               r"assistant|model|grader|evaluator|checker|verifier|ai)s?\s*[:,]\s*)?")
@@ -46,6 +47,8 @@ def instructions(text: str, question: str = "") -> list[str]:
     >>> instructions("The instruction in the question was ignored; revenue rose 4%.")
     []
     """
+    if not (may_match(_IMPERATIVE, text) and may_match(_TARGET, text)):
+        return []  # no word of command or of what one aims at: no sentence instructs
     lowered = question.lower()
     text = _QUOTED.sub(lambda m: " " * len(m.group(0)) if m.group(0)[1:-1].strip().lower()
                        in lowered and question else m.group(0), text)

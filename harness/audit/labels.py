@@ -80,8 +80,14 @@ def read_claim(ctx: ClaimContext) -> ClaimReading:
 
 
 def read_words(index: CatalogIndex, kind: str, text: str) -> ClaimReading:
-    """Any answer text (the prose) read like a claim's, once per catalog for each text."""
-    return index.read(kind, text, lambda t: _read(t, index))
+    """Any answer text (the prose) read like a claim's, once per catalog for each text. The
+    reading is the text's alone, whatever `kind` the caller reads it as ('claim', 'prose'):
+    one text read as both (a claim's text that is also a sentence of the prose) is read once."""
+    return index.read(_READ_WORDS, text, lambda t: _read(t, index))
+
+
+_READ_WORDS = "read-words"
+"""The kind `read_words` keeps its readings under, for every `kind` it is asked as."""
 
 
 def _read(text: str, index: CatalogIndex) -> ClaimReading:

@@ -193,11 +193,11 @@ def _said(index: CatalogIndex, kind: str, text: str) -> tuple[Said, ...]:
 
 
 def _said_in(index: CatalogIndex, kind: str, text: str) -> tuple[Said, ...]:
+    members = read_words(index, kind, text).members  # read of every text already (labels.py)
+    if not members:
+        return ()
     if search(_COMPARATIVE, text) is None and search(_RANK, text) is None and \
             search(_LEVEL_WORD, text) is None:
-        return ()
-    members = read_words(index, kind, text).members
-    if not members:
         return ()
     out: list[Said] = []
     for start, end in _clauses(text, members):

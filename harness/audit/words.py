@@ -528,6 +528,8 @@ def _ways(text: str, ctx: AnswerContext, judging_held: bool
     metric named, the metric (and every metric named by the same words), its verb of motion
     (lower-cased; None for a move stated before a 'went from') and the span read."""
     mentions = [m for m in _mentioned(text, ctx) if m.kind == "metric"]
+    if not mentions:
+        return ()  # no metric named: no way of motion is read after one
     metrics = sorted(m.span for m in mentions)
     stops = [m.end() for m in _found(text, ctx, _STOP)] + [len(text)]
     polarity = ctx.index_.derive("polarity", polarities) \
@@ -585,24 +587,31 @@ def _patterns(text: str, ctx: AnswerContext) -> Iterable[Span]:
     """Each pattern's match where its check has something to hold it to: two members for a
     comparison, a member for a rank, a metric whose change is cited for a flat, a cited series
     for a series word ('New users peaks', 'Orders consistently were 702': nothing holds them)."""
-    sentence = _sentence_names(text, ctx)
     cites = _cites(ctx)
     changed, series = cites.changed, bool(cites.series_metrics)
     argued = cites.argued  # 'because there were fewer orders': the premises carry the move
-    joined = _joined_kinds(text, ctx)
+    # the sentences' names and what joining words may join: found at a match's first need
+    # (most texts hold no match of any pattern)
+    sentence: Callable[[int], _Names] | None = None
+    joined: dict[str, list[Span]] | None = None
     compared = None
     for pattern in _PATTERNS:
         if pattern in _SERIES and not series:
             continue
         for m in _found(text, ctx, pattern):
-            if pattern in _JOINING and not _joins(text, m.span(), joined):
-                continue  # 'Cancellation rate vs 326.4 %': it compares nothing
+            if pattern in _JOINING:
+                if joined is None:
+                    joined = _joined_kinds(text, ctx)
+                if not _joins(text, m.span(), joined):
+                    continue  # 'Cancellation rate vs 326.4 %': it compares nothing
             if pattern is _UNIVERSAL and not _moves_in_clause(text, m.start()):
                 continue  # 'Every month had more than 195': no move the trend check holds
             if pattern is _PEAK and (text, m.start()) not in held_extremes(ctx):
                 continue  # 'highest in the third week': no period of a cited series named
             if pattern is _STREAK and not any(cue in m.group().lower() for cue in _STREAK_CUES):
                 continue  # 'the third week': no run (counts.py reads only a cued one)
+            if sentence is None:
+                sentence = _sentence_names(text, ctx)
             names = sentence(m.start())
             if pattern in _PAIRED and names.pair:
                 if compared is None:
@@ -723,11 +732,13 @@ def _cause_words(text: str, ctx: AnswerContext
     """What `_causes` reads of a text alone, once per catalog index and text: each cause word
     with whether its sentence joins two metrics (or names what led a move) and its spans, and
     the hedges."""
+    if not any(_found(text, ctx, pattern) for pattern in _CAUSES):
+        return (), _hedges(text, ctx)  # most texts: their sentences' names are not read here
     sentence = _sentence_names(text, ctx)
     led = _led_spans(text, ctx)
     metric_starts = {m.span[0] for m in _mentioned(text, ctx) if m.kind == "metric"}
     words = []
-    for pattern in (CAUSE, _DROVE, _LED_ANYWHERE, _MAINLY, _DENIED_ANYWHERE):
+    for pattern in _CAUSES:
         for m in _found(text, ctx, pattern):
             if pattern is _DENIED_ANYWHERE and m.end() not in metric_starts:
                 continue  # 'than one', 'not only': a denial is of the metric right after it
@@ -739,8 +750,11 @@ def _cause_words(text: str, ctx: AnswerContext
             if effect and effect.group("w").lower() in _MOVE_NOUNS:
                 spans.append(effect.span())  # 'drove the fall': the answer's own change
             words.append((joins, tuple(spans)))
-    hedges = [m.span() for pattern in (HEDGE, _INFLUENCE) for m in _found(text, ctx, pattern)]
-    return tuple(words), tuple(hedges)
+    return tuple(words), _hedges(text, ctx)
+
+
+def _hedges(text: str, ctx: AnswerContext) -> tuple[Span, ...]:
+    return tuple(m.span() for pattern in (HEDGE, _INFLUENCE) for m in _found(text, ctx, pattern))
 
 
 _THE_MOVE = re.compile(r"(?i)\s+(?:the|this|that|its)\s+(?P<w>[a-z]+)\b")
@@ -763,6 +777,8 @@ as the cause): read only there."""
 _MAINLY = re.compile(r"(?i)\b(?:most\s+of\s+all|mostly|mainly|chiefly|largely)\s+(?=because\b)")
 """What led a move, said before its cause ('mainly because days per user fell'): held to the
 driver the causal claim's exact tree edge names (unsupported_driver)."""
+_CAUSES = (CAUSE, _DROVE, _LED_ANYWHERE, _MAINLY, _DENIED_ANYWHERE)
+"""The patterns of `_cause_words`' cause words."""
 
 _INFLUENCE = re.compile(r"(?i)\bhypothesis\b|\b(?:an\s+)?influence\s+edge\b|\bnot\s+attributed\b"
                         r"|\bonly\b(?=:)")

@@ -39,8 +39,22 @@ def norm(text: str, *, fold: bool = True) -> str:
     >>> norm("Days_per-User") == norm("days  per user") == norm("days per user?")
     True
     """
-    collapsed = _SEP.sub(" ", text.lower() if fold else text).strip()
-    return _EDGE_PUNCT.sub("", collapsed) or collapsed
+    kept = _NORMS if fold else _CASED_NORMS
+    found = kept.get(text)
+    if found is None:
+        collapsed = _SEP.sub(" ", text.lower() if fold else text).strip()
+        found = _EDGE_PUNCT.sub("", collapsed) or collapsed
+        if len(kept) >= MAX_NORMS:
+            kept.clear()
+        kept[text] = found
+    return found
+
+
+MAX_NORMS = 4096
+"""Phrases whose keys `norm` keeps (the scanners look up the key of each phrase they match,
+and an answer's texts name the same few phrases again and again); past it, all are let go."""
+_NORMS: dict[str, str] = {}
+_CASED_NORMS: dict[str, str] = {}
 
 
 def tokens(phrase: str) -> list[str]:

@@ -50,11 +50,35 @@ Said = tuple[str, Span, str]
 """(words, span, what they were read as): the words a filter used."""
 
 
-def exclusions(text: str, mentions: list[Mention]
-               ) -> tuple[list[Mention], list[Mention], list[Said], list[Said]]:
+Excluded = tuple[list[Mention], list[Mention], list[Said], list[Said]]
+
+
+def exclusions(text: str, mentions: list[Mention]) -> Excluded:
     """(the mentions kept, the members kept out, the words that kept them out, the words 'only'
     that a member's filter used). One member named in several dimensions (one span) is kept
-    out of each."""
+    out of each.
+
+    Read once per text and list of mentions (the audit's checks ask of the same text with the
+    same kept mentions: the claim's reading, the word account, the kept-out check); each caller
+    gets its own lists."""
+    kept = _READ.get(text)
+    if kept is None or kept[0] is not mentions:
+        kept = (mentions, _exclusions(text, mentions))
+        if len(_READ) >= MAX_TEXTS:
+            _READ.clear()
+        _READ[text] = kept
+    found = kept[1]
+    return list(found[0]), list(found[1]), list(found[2]), list(found[3])
+
+
+MAX_TEXTS = 1024
+"""Texts whose exclusions are kept (`exclusions`); past it, all are let go."""
+_READ: dict[str, tuple[list[Mention], Excluded]] = {}
+"""Text → (the mentions it was read with, held so that no other list takes their id, and what
+was read): a list of mentions is compared by identity (the audit keeps one per text)."""
+
+
+def _exclusions(text: str, mentions: list[Mention]) -> Excluded:
     members = [m for m in mentions if m.kind == "member"]
     dims = [m for m in mentions if m.kind == "dimension"]
     spans = [list(group) for _span, group in groupby(sorted(members, key=lambda m: m.span),
