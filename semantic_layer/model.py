@@ -389,8 +389,9 @@ class SemanticModelFile:
         """Whether the metric's values count things (a count, a distinct count, a sum of 1 or of
         a boolean), from its measures: True; False for a ratio or a sum of a column its name says
         is money ('cancellations_usd', 'order_total', 'amount'); None where it cannot tell (a sum
-        of another column: 'guests' counts, 'weight' does not; an average; a derived metric). 'How many' and 'the number
-        of' ask a count; 'the value of' asks an amount (protocol/reading/quantity.py)."""
+        of another column: 'guests' counts, 'weight' does not; an average; a derived metric).
+        'How many' and 'the number of' ask a count; 'the value of' asks an amount
+        (protocol/reading/quantity.py)."""
         m = self.metric_index[metric]
         if m.type in ("ratio", "conversion"):
             return False

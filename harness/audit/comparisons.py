@@ -34,8 +34,8 @@ from showwork.harness.audit.labels import (
 )
 from showwork.harness.audit.numbers import entity_keys, numeric
 from showwork.harness.audit.pairs import find_pairs
-from showwork.harness.audit.speeds import find_speeds
 from showwork.harness.audit.scope import scope_of
+from showwork.harness.audit.speeds import find_speeds
 from showwork.harness.audit.steps import emits
 from showwork.harness.audit.types import Finding
 from showwork.protocol.citations import period_start
