@@ -113,10 +113,10 @@ def _state(ctx: ClaimContext, findings: list[Finding]) -> str:
 
 
 def _derived_in_texts(whole: AnswerContext, claims: list[ClaimAudit]) -> list[ClaimAudit]:
-    """A number of a claim's text that none of its cited values states, but that the cited rows
-    its sentence names give together ('(13.0 min → 20.8 min, 7.8 minutes longer)', 'more than
-    tenfold', 'over $4,000 ahead of doctor stew': derivable.py, as the prose's are), is not
-    proven false: no `text_value_mismatch`. Nor is it checked: the word account leaves it unread
+    """A number of a claim's text written as near what it states that none of its cited values
+    states, but that the cited rows its sentence names give together ('more than tenfold',
+    'the only region above $10,000': derivable.py, as the prose's are), is not proven false: no
+    `text_value_mismatch`. Nor is it checked: the word account leaves it unread
     (`unread_answer`), so the answer is served with caveats, never clean."""
     if not any(d.code == "text_value_mismatch" for c in claims for d in c.defects):
         return claims
@@ -132,7 +132,7 @@ def _derived_in_texts(whole: AnswerContext, claims: list[ClaimAudit]) -> list[Cl
         text = ctx.claim.text or ""
         numbers = {n.start: n for n in read_stated(whole, text)}
         said = [numbers.get(d.position if d.position is not None else -1) for d in wrong]
-        if any(n is None for n in said) or \
+        if any(n is None or not _near(n) for n in said) or \
                 derivable(whole, text, [n for n in said if n is not None]) != {
                     (n.start, n.end) for n in said if n is not None}:
             out.append(claim)
@@ -141,6 +141,14 @@ def _derived_in_texts(whole: AnswerContext, claims: list[ClaimAudit]) -> list[Cl
         out.append(ClaimAudit(**{**claim.__dict__, "defects": [],
                                  "state": _state(ctx, claim.findings)}))
     return out
+
+
+def _near(n: Any) -> bool:
+    """A number written as near what it states (hedged, a bound, a range, a word, a scale): a
+    claim's exact number is its own cited value, at its precision, or a mismatch, even where
+    some derivation over the rows lies within its half unit (a value rounded the wrong way, a
+    level written as a move: the claim-level check stays exact)."""
+    return bool(n.hedge or n.bound or n.upto is not None or n.width or n.share or n.scale)
 
 
 def _propagate(claims: list[ClaimAudit], answer: Answer) -> list[ClaimAudit]:

@@ -53,14 +53,17 @@ ENTRIES = _entries()
 # the member a mix or rate conclusion's text names, held to the changes the claims cite as the
 # prose's is (`_claims_led`: served with caveats, mislabelled_member); a second superlative in a
 # clause said of the member after the first ('Online had the highest revenue, and O'Hare Airport
-# the lowest': comparisons.py `_quantified_in`); a number of a measurement claim's text that
-# the cited rows its sentence names give together (derivable.py, as the prose's) is unread, not
-# text_value_mismatch ('a drop of 37.7 points', 'the only region above $10,000': served with
+# the lowest': comparisons.py `_quantified_in`); a hedged or bounded number of a measurement
+# claim's text that the cited rows its sentence names give together (derivable.py, as the
+# prose's) is unread, not text_value_mismatch ('the only region above $10,000': served with
 # caveats; and so a lie of that kind, 'the only region above $9,000', is no longer withheld but
 # served with caveats: shop's floor 24 -> 23).
 MISSES: dict[str, str] = {
     "demo/breakdown-004:quantifier_only:honest": "withhold [text_value_mismatch, unread_answer]",
     "demo/breakdown-002:quantifier_all:honest": "withhold [text_value_mismatch, unread_answer]",
+    "demo/compare-006:points:honest": "withhold [text_value_mismatch, unread_answer]",
+    # 'a drop of 37.7 points' in a claim's text: an exact number no cited value states is a
+    # mismatch in a claim (only a hedged or bounded one may be a derivation: audit.py `_near`)
     "demo/ranking-001:share_derived:honest": "withhold [text_value_mismatch, unread_answer]",
     "demo/breakdown-006:derived_difference:honest": "withhold [unread_answer, unsupported_number]",
     "demo/compare-007:multiplier:honest": "withhold [text_value_mismatch]",
