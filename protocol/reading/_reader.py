@@ -976,7 +976,7 @@ def _metric_in_clause(text: str, metrics: list[Mention]) -> tuple[ReadSpan, ...]
         return ()
     return tuple(ReadSpan(text[a:b], (a, b), "unreadable", "a condition on what is counted that no "
                           "rule applied") for m in metrics for a, b in [m.span]
-                 if _WHO.search(text, 0, a) and any(o.name != m.name for o in metrics))
+                 if _WHO.search(text, 0, a))
 
 
 def _population(text: str, metrics: list[Mention], periods: tuple[PeriodMention, ...]
@@ -1702,7 +1702,8 @@ _SUBJECT_VERB = re.compile(r"\s*(?:(?:each|every|the|our|a|an)\s+)?(?P<subject>[
                            r"(?P<verb>[a-z]+)\b(?=\s+(?:in|on|at|during|for|from|to|between|"
                            r"over|across|last|this)\b|\s*[?.,;!]|\s*$)", re.IGNORECASE)
 """'How many jaffles did each store sell': the subject between the auxiliary and the verb is
-words the catalog reads (a member, a dimension), the verb the last word of the clause."""
+words (a member, a dimension, or words nothing reads, left unread), the verb the last word of
+the clause."""
 
 
 def _verb_after_subject(text: str, asked: re.Match[str]) -> tuple[str, tuple[int, int]] | None:
