@@ -35,6 +35,7 @@ from showwork.protocol.reading.gaps import EVENTS, Gap, find_gaps
 from showwork.protocol.reading.members import carried, place_notes, prefix_doubts
 from showwork.protocol.reading.mentions import Mention, contested, find_mentions
 from showwork.protocol.reading.nouns import dimension_by_noun
+from showwork.protocol.reading.now import latest_value
 from showwork.protocol.reading.part_periods import part_and_whole, with_enclosing
 from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
 from showwork.protocol.reading.phrasings import dimension_of_word, restate
@@ -178,6 +179,9 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                       + _unit_total(text, catalog, mentions), key=lambda m: m.span)
     mentions = sorted(mentions + _verb_named(text, catalog, mentions), key=lambda m: m.span)
     mentions = restate(text, mentions, catalog, [p.span for p in named.found])
+    # 'plus users: how many were active': of several, the one whose other words are said too,
+    # once no entry has read the words whole ('users were active' is active users' own synonym)
+    mentions = sorted(mentions + _verb_named(text, catalog, mentions, rest=True), key=lambda m: m.span)
     mentions, kept_out, kept_out_notes = sibling_excluded(text, mentions, catalog)
     notes += kept_out_notes
     named, of_all = _of_all_the_data(text, named, mentions, catalog)
@@ -238,9 +242,13 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     if asks.breakdown and asks.ranking is None:  # 'Break down cancellations by airport'
         spans += [ReadSpan(m.group(0), m.span(), "shape", "breakdown")
                   for m in _BREAK_DOWN.finditer(text)]
+    now: tuple[str, ...] = ()
     if not periods.found and by_kind["metric"]:  # 'in the data': the whole covered range
         spans += [ReadSpan(m.group(0), m.span(), "window", "the whole covered range")
                   for m in _ALL_DATA.finditer(text)]
+        if not (asks.why or asks.change or asks.compare or asks.series or asks.cumulative):
+            latest, now = latest_value(text, list(by_kind["metric"]), catalog)  # 'right now'
+            spans += latest
     spans += _side_by_side(text, list(by_kind["member"]), list(by_kind["metric"]), asks, catalog)
     spans += [ReadSpan(words, span, "qualifier", detail) for words, span, detail in cut + only]
     spans += [ReadSpan(m.words, m.span, "member", f"{m.name} != {m.member}") for m in excluded]
@@ -263,6 +271,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     unread = tuple(sorted(unread + _event_of_a_level(text, mentions, catalog)
                           + _population(text, list(by_kind["metric"]), periods.found)
                           + _relative_clause(text, mentions, [*taken, *(u.span for u in unread)])
+                          + _metric_in_clause(text, list(by_kind["metric"]))
                           + _second_grain(asks),
                           key=lambda s: s.span))
     unread = tuple(sorted(unread + tuple(_dimensions_unused(
@@ -275,7 +284,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     return Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
                    periods.found, asks, tuple(gaps), tuple(sorted(spans, key=lambda s: s.span)),
                    unread, tuple(ranges), tuple(excluded),
-                   (*notes, *of_all, *to_as_of, *place_notes(by_kind["member"], catalog, asked), *split),
+                   (*notes, *of_all, *to_as_of, *now,
+                    *place_notes(by_kind["member"], catalog, asked), *split),
                    prefix_doubts([*by_kind["member"], *excluded], catalog, asked)
                    + _day_parts(ranges) + _said_as_verb(text, mentions))
 
@@ -955,6 +965,20 @@ def _relative_clause(text: str, mentions: list[Mention], taken: list[tuple[int, 
     return tuple(out)
 
 
+_WHO = re.compile(r"\b(?:who|that|which)\s+(?:(?:had|have|has|were|was|first)\s+)?$", re.IGNORECASE)
+
+
+def _metric_in_clause(text: str, metrics: list[Mention]) -> tuple[ReadSpan, ...]:
+    """'How many users who signed up in February were active in April': a metric named in a
+    clause on the things another metric counts is a condition on those things (a cohort), not
+    a second value asked; no rule applies it, so its words are unread."""
+    if len({m.name for m in metrics}) < 2:
+        return ()
+    return tuple(ReadSpan(text[a:b], (a, b), "unreadable", "a condition on what is counted that no "
+                          "rule applied") for m in metrics for a, b in [m.span]
+                 if _WHO.search(text, 0, a))
+
+
 def _population(text: str, metrics: list[Mention], periods: tuple[PeriodMention, ...]
                 ) -> tuple[ReadSpan, ...]:
     """'The average arrival delay in May 2013 for late flights', 'revenue from new customers':
@@ -1320,7 +1344,8 @@ _BREAK_DOWN = re.compile(r"\b(?:break(?:s|ing)?|broke|split(?:s|ting)?)\s+(?:it\
 'a breakdown of'): read only where a breakdown is."""
 _ALL_DATA = re.compile(r"\b(?:(?:in|across|over|for)\s+(?:all\s+)?(?:the|our|this)\s+(?:data|dataset|"
                        r"data\s+set|records|whole\s+data(?:set)?)|in\s+all\s+the\s+data|all[\s-]time|"
-                       r"ever)\b", re.IGNORECASE)
+                       r"(?:in|across|over|for|during)\s+the\s+(?:whole|entire|full)\s+(?:time\s+)?"
+                       r"(?:period|range|span|history)|ever)\b", re.IGNORECASE)
 _AT_THE_END = re.compile(r"\b(?:(?:at|by|as\s+of|from|to|between|and)\s+)?the\s+end\s+of\b",
                          re.IGNORECASE)
 _OVERALL_WORDS = re.compile(r"\b(?:overall|altogether|combined|in\s+all|in\s+total|statewide|"
@@ -1677,60 +1702,75 @@ _SUBJECT_VERB = re.compile(r"\s*(?:(?:each|every|the|our|a|an)\s+)?(?P<subject>[
                            r"(?P<verb>[a-z]+)\b(?=\s+(?:in|on|at|during|for|from|to|between|"
                            r"over|across|last|this)\b|\s*[?.,;!]|\s*$)", re.IGNORECASE)
 """'How many jaffles did each store sell': the subject between the auxiliary and the verb is
-words the catalog reads (a member, a dimension), the verb the last word of the clause."""
+words (a member, a dimension, or words nothing reads, left unread), the verb the last word of
+the clause."""
 
 
-def _verb_after_subject(text: str, asked: re.Match[str], mentions: list[Mention]
-                        ) -> tuple[str, tuple[int, int]] | None:
-    """The verb after a subject the catalog reads whole ('each store', 'the Brooklyn store');
-    None when any of the subject's words is read by nothing."""
+def _verb_after_subject(text: str, asked: re.Match[str]) -> tuple[str, tuple[int, int]] | None:
+    """The verb after the subject ('each store', 'the Brooklyn store', 'Canadian customers');
+    the verb takes only itself: a subject's words no other rule reads stay unread."""
     said = _SUBJECT_VERB.match(text, asked.start("verb") - 1)
-    if said is None:
-        return None
-    spans = [m.span for m in mentions]
-    words = [w for w in re.finditer(r"[\w'’-]+", said["subject"])]
-    start = said.start("subject")
-    if not words or not all(overlaps((start + w.start(), start + w.end()), spans) for w in words):
-        return None
-    return said["verb"], said.span("verb")
+    return None if said is None else (said["verb"], said.span("verb"))
 
 
-def _verb_named(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
+def _verb_named(text: str, catalog: dict[str, Any], mentions: list[Mention], *,
+                rest: bool = False) -> list[Mention]:
     """'How many Chai Lattes did we sell', 'how many were cancelled at JFK': where no metric is
     named, the verb of a question of quantity names the one metric whose own name, label or
     synonyms hold a form of it (`sold` of `items_sold`, `cancelled` of `cancelled_flights`),
     a simple sum or count that carries every dimension the question names a member of; 'how
     much' asks an amount, never a count ('how much did the store sell' is not its units sold).
-    None or several: the verb stays unread."""
+    The word after the auxiliary, else the verb after its subject ('did Canadian customers
+    cancel'). Of several, the one named by the verb alone; with `rest`, else the one whose label's
+    other words the question says (`_rest_said`). None or several: the verb stays unread."""
     if any(m.kind == "metric" for m in mentions):
         return []
     asked = _VERB_ASKED.search(text) or _VERB_RANKED.search(text)
     if asked is None:
         return []
-    said: tuple[str, tuple[int, int]] | None = (asked["verb"], asked.span("verb"))
-    if overlaps(asked.span("verb"), [x.span for x in mentions]) or _DETERMINER.fullmatch(asked["verb"]):
-        said = _verb_after_subject(text, asked, mentions)
-    if said is None:
-        return []
-    words, span = said
-    verb = lemma(words)
-    if len(verb) < 3 or verb in _AUXILIARIES:
-        return []
+    first = asked["verb"], asked.span("verb")
+    if overlaps(first[1], [x.span for x in mentions]) or _DETERMINER.fullmatch(first[0]):
+        said = [_verb_after_subject(text, asked)]
+    else:
+        said = [first, _verb_after_subject(text, asked)]
     named: dict[tuple[int, int], set[str]] = {}
     for m in mentions:  # one member's span may be read in two dimensions: either will do
         if m.kind == "member":
             named.setdefault(m.span, set()).add(m.name)
     amount = asked.group(0).lower().split()[1] == "much"  # 'how much … sell': never a count
+    for words, span in (s for s in said if s is not None):
+        found = _metrics_of_verb(text, lemma(words), catalog, named, amount, rest)
+        if found is not None:
+            return [Mention("metric", found, None, words, span, "said")]
+    return []
+
+
+def _metrics_of_verb(text: str, verb: str, catalog: dict[str, Any],
+                     named: dict[tuple[int, int], set[str]], amount: bool, rest: bool
+                     ) -> str | None:
+    """The one summed metric a verb names (see `_verb_named`), else None."""
+    if len(verb) < 3 or verb in _AUXILIARIES:
+        return None
     found = [name for name, info in (catalog.get("metrics") or {}).items()
              if verb in _own_lemmas(name, info) and _summed(name, info)
              and not (amount and info.get("unit") == "count")
              and all(dims & set(info.get("dimensions") or ()) for dims in named.values())]
     if len(found) > 1:  # 'Cancellations', not 'Cancellations in Mexico': the one named so alone
-        found = [name for name in found
+        alone = [name for name in found
                  if all(verb in _own_lemmas(w, {}) for w in name.split("_"))]
-    if len(found) != 1:
-        return []
-    return [Mention("metric", found[0], None, words, span, "said")]
+        found = alone if len(alone) == 1 or not rest else _rest_said(text, verb, found, catalog)
+    return found[0] if len(found) == 1 else None
+
+
+def _rest_said(text: str, verb: str, found: list[str], catalog: dict[str, Any]) -> list[str]:
+    """'Plus users: how many were active', not active days: of several metrics the verb (or
+    adjective) names, those whose label's other words the question says too."""
+    said = {lemma(w) for w in re.findall(r"[a-z]+", text.lower())}
+    entries = catalog.get("metrics") or {}
+    return [name for name in found
+            if {lemma(w) for w in re.findall(r"[a-z]+", str(
+                (entries.get(name) or {}).get("label") or name.replace("_", " ")).lower())} - {verb}
+            <= said]
 
 
 def _summed(name: str, info: dict[str, Any]) -> bool:

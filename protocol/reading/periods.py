@@ -241,6 +241,17 @@ def _week_of(m: re.Match[str], ctx: _Context) -> Period:
     return iso_week(_day(m.group("d"), ctx))
 
 
+def _days_ending(m: re.Match[str], ctx: _Context) -> Period:
+    """'The 7 days ending March 31', 'the week ending 2022-03-31', '14 days up to April 4': the
+    days counted back from the day named, that day included."""
+    n, unit = (1, "week") if m.group("w") else (_count(m.group("n")), m.group("u").lower())
+    size = n * (7 if unit.startswith("week") else 1)
+    if size < 1:
+        raise _Unreadable("names no days")
+    end = _day(m.group("d"), ctx)
+    return Period(end - dt.timedelta(days=size - 1), end, "range")
+
+
 def _iso_week(m: re.Match[str], ctx: _Context) -> Period:
     y, w = ctx.year_of(m.group("y")), int(m.group("w"))
     try:
@@ -494,6 +505,10 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
     (rf"\b(?:the\s+)?(?P<o>first|second|third|fourth|1st|2nd|3rd|4th|last|final)\s+week\s+of\s+"
      rf"(?:the\s+month\s+of\s+)?{_MONTH_G}(?:,?\s+(?P<y>{_YEAR}))?", _week_of_month,
      _needs(("week",), MONTH)),
+    (rf"\b(?:(?:the\s+)?{_N}\s+(?P<u>days?|weeks?)|(?:the\s+)?(?P<w>week))\s+"
+     r"(?:ending|ended|up\s+to(?:\s+and\s+including)?)"
+     rf"(?:\s+on)?\s+(?:the\s+)?(?P<d>{DAY_RE})", _days_ending,
+     _needs(("day", "week"), ("ending", "ended", "up to"), DIGIT)),
     (rf"\b(?P<y>{_YEAR})-?W(?P<w>\d{{1,2}})\b", _iso_week, _needs(_CENTURIES, ("w",))),
     (rf"\b(?:iso\s+)?week\s+(?P<w>\d{{1,2}})\b{_QY}", _iso_week, _needs(("week",), DIGIT)),
     (rf"\bW(?P<w>\d{{1,2}})\b{_QY}", _iso_week, _needs(("w",), DIGIT)),

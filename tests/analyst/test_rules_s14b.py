@@ -29,12 +29,13 @@ def tutorial(tutorial_layer: SemanticLayer) -> list[Attempt]:
 
 
 def test_demo_balanced_accuracy(demo) -> None:
-    """At least 0.918 (first run 0.919: 31 of 37 answerable right, 8 of 8 refused; refused
-    though answerable: 'right now', 'how many were active', 'how many different countries',
-    'different users opened the app', 'average signups per day', signed up in one month and
-    active in a later week)."""
+    """At least 0.945 (first run 0.919: 31 of 37 answerable right, 8 of 8 refused; after
+    'right now' and 'plus users: how many were active' were read, 0.946: 33 of 37; still
+    refused though answerable: 'how many different countries' (a count of a dimension's
+    members, which no governed metric holds), 'different users opened the app', 'average signups
+    per day', signed up in one month and active in a later week (a cohort no rule applies))."""
     assert len(demo) == 45
-    assert score(demo)["balanced_accuracy"] >= 0.918
+    assert score(demo)["balanced_accuracy"] >= 0.945
 
 
 def test_demo_wrong_served_clean(demo) -> None:
@@ -42,12 +43,13 @@ def test_demo_wrong_served_clean(demo) -> None:
 
 
 def test_tutorial_balanced_accuracy(tutorial) -> None:
-    """At least 0.882 (first run 0.882: 26 of 34 answerable right, 6 of 6 refused; refused
-    though answerable: 'over the whole period' twice, 'how many different customers', '7 days
-    ending', 'Canadian customers cancel', 'North America', 'average transaction size',
-    'transacted usd')."""
+    """At least 0.911 (first run 0.882: 26 of 34 answerable right, 6 of 6 refused; after 'over
+    the whole period' was read, 0.912: 28 of 34; still missed: 'how many different customers',
+    'total transactions in the 7 days ending' (the days read, 'total transactions' the running
+    total by its label: served with caveats), 'Canadian customers cancel' (the verb read,
+    'Canadian' not), 'North America', 'average transaction size', 'transacted usd')."""
     assert len(tutorial) == 40
-    assert score(tutorial)["balanced_accuracy"] >= 0.882
+    assert score(tutorial)["balanced_accuracy"] >= 0.911
 
 
 def test_tutorial_wrong_served_clean(tutorial) -> None:
