@@ -1059,7 +1059,8 @@ def _said_as_verb(text: str, mentions: list[Mention]) -> tuple[ReadSpan, ...]:
     """'How many orders were placed': a member of one word that is a participle ('placed',
     'shipped'), said of a count's things after 'were', may name the member (a status) or only
     the event every one of them had (every order was placed): read as the member, flagged to
-    every caller, never clean. A member before its noun ('placed orders') is no such doubt."""
+    every caller, never clean; so is one said as a verb after who did it ('customers who placed
+    orders'). A member before its noun ('placed orders') is no such doubt."""
     named = [m for m in mentions if m.kind == "metric"]
     spans = [m.span for m in mentions if m.kind == "member"]
     out = []
@@ -1072,7 +1073,20 @@ def _said_as_verb(text: str, mentions: list[Mention]) -> tuple[ReadSpan, ...]:
             out.append(ReadSpan(w.words, w.span, "member",
                                 f"{w.name} = {w.member}, or only what all the "
                                 f"{before[-1].words} had: which is meant is not said"))
+        elif _DOER.search(text, 0, w.span[0]) and _DONE_TO.match(text, w.span[1]):
+            # 'customers who placed orders', 'we shipped 40 orders': the verb of what was done
+            out.append(ReadSpan(w.words, w.span, "member",
+                                f"{w.name} = {w.member}, or only the verb of what was done: "
+                                "which is meant is not said"))
     return tuple(out)
+
+
+_DOER = re.compile(r"\b(?:who|that|which|we|they|i|you)\s+(?:have\s+|has\s+|had\s+)?$",
+                   re.IGNORECASE)
+_DONE_TO = re.compile(r"\s+(?:an?|the|their|his|her|our|any|some|more|fewer|\d[\d,]*|[a-z]+s)\b",
+                      re.IGNORECASE)
+"""A participle member said as a verb with its doer before and what it was done to after
+('customers who placed orders', 'that shipped an order'): the member, or only the event."""
 
 
 def _rate_named(mentions: list[Mention], catalog: dict[str, Any]) -> bool:
