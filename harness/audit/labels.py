@@ -768,9 +768,10 @@ def names_said_window(p: PeriodMention, windows: Collection[Window], text: str =
 
 
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-_STARTING = re.compile(r"(?i)\b(?:starting|beginning|commencing|from|of)\s+(?:on\s+)?"
+_STARTING = re.compile(r"(?i)\b(?:starting|beginning|commencing|from|(?<!as\s)of)\s+(?:on\s+)?"
                        r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$")
-"""'the week starting Monday 2 March 2026', 'from 1 May': the day said as where a window starts."""
+"""'the week starting Monday 2 March 2026', 'from 1 May': the day said as where a window starts
+('as of 1 May' is a value on that day: no start)."""
 
 
 _YEAR_WRITTEN = re.compile(r"\d{4}|['’]\d\d\b")

@@ -43,12 +43,14 @@ def test_a_day_written_out_names_that_day(request, domain: str, fixture: str, qi
     first, last = _days(said.group(1))
     point_in_time = "at the end of" in said.group(0)
 
-    def restated(day: str) -> str:
-        return prose[:said.start()] + f"on {day}" + prose[said.end():]
+    def restated(day: str, word: str = "on") -> str:
+        return prose[:said.start()] + f"{word} {day}" + prose[said.end():]
 
     assert case_report(case, case.answer).decision == "serve"
-    for written in (f"{first.day} {first:%B %Y}", f"{first:%B} {first.day}, {first.year}"):
-        lie = case_report(case, case.answer | {"answer": restated(written)})
+    for written, word in ((f"{first.day} {first:%B %Y}", "on"),
+                          (f"{first:%B} {first.day}, {first.year}", "on"),
+                          (f"{first.day} {first:%B %Y}", "as of")):
+        lie = case_report(case, case.answer | {"answer": restated(written, word)})
         assert lie.decision == "withhold", (written, lie.findings)
         assert any(f.code == "mislabelled_window" for f in lie.findings), written
     if point_in_time:  # the snapshot's own day, written out: true
