@@ -230,7 +230,6 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a question of quantity")
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
     spans += _set_up(text, mentions)
-    spans += quantity_words(text, list(by_kind["metric"]), list(by_kind["member"]), catalog)
     spans += kept_out
     spans += measure_named(text, mentions) + only_after_things(text, list(by_kind["member"]), catalog)
     spans += the_business(text, mentions, catalog)
@@ -253,8 +252,11 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += [ReadSpan(words, span, "qualifier", detail) for words, span, detail in cut + only]
     spans += [ReadSpan(m.words, m.span, "member", f"{m.name} != {m.member}") for m in excluded]
     spans += [ReadSpan(m.words, m.span, "member", f"{m.name} in {m.member}") for m in ranges]
-    spans += _qualifying(Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
-                                 periods.found, asks, ()), catalog)
+    so_far = Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
+                     periods.found, asks, ())
+    spans += _qualifying(so_far, catalog)
+    spans += quantity_words(text, list(by_kind["metric"]), list(by_kind["member"]), catalog,
+                            _pointed(so_far, catalog))
     spans += glossed(text, spans)
     taken = [s.span for s in spans] + [_with_aggregate(text, g.span) for g in gaps] + \
         [p.span for p in periods.problems]
@@ -360,6 +362,14 @@ def _qualifying(reading: Reading, catalog: dict[str, Any]) -> list[ReadSpan]:
 
 
 _QUALIFIER_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def _pointed(reading: Reading, catalog: dict[str, Any]) -> dict[str, set[str]]:
+    """Each named metric's siblings the question's other words point it to ('Black men in
+    prison' of `avg_black` points to `bmprison`): the metric the answer gives may be one."""
+    from showwork.protocol.reading.qualifiers import siblings  # it imports this module
+
+    return {m.name: set(siblings(reading, m, catalog)) for m in reading.metrics}
 
 
 def _by_what_follows(text: str, mentions: list[Mention], asks: Asks) -> list[ReadSpan]:

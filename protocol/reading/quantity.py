@@ -65,10 +65,22 @@ def amount_fits(entries: dict[str, Any], name: str) -> bool:
 
 
 def quantity_words(text: str, metrics: list[Mention], members: list[Mention],
-                   catalog: dict[str, Any]) -> list[ReadSpan]:
+                   catalog: dict[str, Any], pointed: dict[str, set[str]] | None = None
+                   ) -> list[ReadSpan]:
     """The words of quantity the named metrics bear out, each read as 'a question of quantity'.
-    Members may stand between the word and its metric ('the number of JFK flights')."""
+    Members may stand between the word and its metric ('the number of JFK flights'). A metric
+    the question's other words point a named one to (`pointed`: 'how many Black men were in
+    prison' of a percentage named 'black' whose sibling counts the men in prison) may bear them
+    out instead."""
     entries = catalog.get("metrics") or {}
+    pointed = pointed or {}
+
+    def count_fits_any(name: str) -> bool:
+        return any(count_fits(entries, n) for n in {name, *pointed.get(name, ())})
+
+    def amount_fits_any(name: str) -> bool:
+        return any(amount_fits(entries, n) for n in {name, *pointed.get(name, ())})
+
     out: list[ReadSpan] = []
     for said in _WORD.finditer(text):
         starts = _thing_starts(text, said.end(), members)
@@ -77,8 +89,8 @@ def quantity_words(text: str, metrics: list[Mention], members: list[Mention],
                     said.start() > m.span[1] and _AFTER.fullmatch(text, m.span[1], said.start())):
                 continue
             kind = said.lastgroup
-            if kind == "count" and count_fits(entries, m.name) or \
-                    kind == "amount" and amount_fits(entries, m.name) or \
+            if kind == "count" and count_fits_any(m.name) or \
+                    kind == "amount" and amount_fits_any(m.name) or \
                     kind == "sum" and (entries.get(m.name) or {}).get("additive") is True:
                 out.append(ReadSpan(said.group(0), said.span(), "qualifier",
                                     f"a question of quantity: {m.name}"))
@@ -86,7 +98,7 @@ def quantity_words(text: str, metrics: list[Mention], members: list[Mention],
     for said in _HOW_MANY.finditer(text):
         unit = _UNIT_WORD.match(text, said.end())
         asked = _UNITS.get(unit.group("unit").lower()) if unit else None
-        if any(count_fits(entries, m.name) or asked is not None
+        if any(count_fits_any(m.name) or asked is not None
                and (entries.get(m.name) or {}).get("unit") == asked for m in metrics):
             out.append(ReadSpan(said.group(0), said.span(), "qualifier", "a question of quantity"))
     return out

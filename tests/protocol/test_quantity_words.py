@@ -71,3 +71,20 @@ def test_generated_from_each_catalog(request, fixture: str) -> None:
             tried += 1
             assert (word in reading.unread) is (not fits), (name, word, reading.unread)
     assert tried >= 4
+
+
+def test_a_sibling_the_question_points_to_bears_the_words() -> None:
+    """'How many Black men were in prison': the reader names a percentage ('black'), and the
+    question's other words point it to its sibling that counts the men in prison, which the
+    answer gives (init's public 'texas' set: tests/harness/test_init_public.py). The count's
+    words fit that sibling; without it they are unread."""
+    from showwork.protocol.reading import Mention
+    from showwork.protocol.reading.quantity import quantity_words
+
+    catalog = {"metrics": {"avg_black": {"unit": "percent", "type": "ratio"},
+                           "bmprison": {"unit": "count", "type": "simple"}}}
+    text = "How many Black men were in prison in Texas?"
+    named = [Mention("metric", "avg_black", None, "Black", (9, 14), "name")]
+    assert quantity_words(text, named, [], catalog) == []
+    read = quantity_words(text, named, [], catalog, {"avg_black": {"bmprison"}})
+    assert [s.words for s in read] == ["How many"]
