@@ -117,10 +117,12 @@ def _derived_in_texts(whole: AnswerContext, claims: list[ClaimAudit]) -> list[Cl
     states, but that the cited rows its sentence names give together ('more than tenfold',
     'the only region above $10,000': derivable.py, as the prose's are), is not proven false: no
     `text_value_mismatch`. Nor is it checked: the word account leaves it unread
-    (`unread_answer`), so the answer is served with caveats, never clean."""
+    (`unread_answer`), so the answer is served with caveats, never clean. A claim's exact
+    number stays its cited value at its precision or a mismatch, even where some derivation
+    lies within its half unit (a value rounded the wrong way, a level written as a move)."""
     if not any(d.code == "text_value_mismatch" for c in claims for d in c.defects):
         return claims
-    from showwork.harness.audit.derivable import derivable
+    from showwork.harness.audit.derivable import derivable, written_near
     from showwork.harness.audit.numbers import read_stated
 
     out = []
@@ -132,7 +134,7 @@ def _derived_in_texts(whole: AnswerContext, claims: list[ClaimAudit]) -> list[Cl
         text = ctx.claim.text or ""
         numbers = {n.start: n for n in read_stated(whole, text)}
         said = [numbers.get(d.position if d.position is not None else -1) for d in wrong]
-        if any(n is None or not _near(n) for n in said) or \
+        if any(n is None or not written_near(n) for n in said) or \
                 derivable(whole, text, [n for n in said if n is not None]) != {
                     (n.start, n.end) for n in said if n is not None}:
             out.append(claim)
@@ -141,14 +143,6 @@ def _derived_in_texts(whole: AnswerContext, claims: list[ClaimAudit]) -> list[Cl
         out.append(ClaimAudit(**{**claim.__dict__, "defects": [],
                                  "state": _state(ctx, claim.findings)}))
     return out
-
-
-def _near(n: Any) -> bool:
-    """A number written as near what it states (hedged, a bound, a range, a word, a scale): a
-    claim's exact number is its own cited value, at its precision, or a mismatch, even where
-    some derivation over the rows lies within its half unit (a value rounded the wrong way, a
-    level written as a move: the claim-level check stays exact)."""
-    return bool(n.hedge or n.bound or n.upto is not None or n.width or n.share or n.scale)
 
 
 def _propagate(claims: list[ClaimAudit], answer: Answer) -> list[ClaimAudit]:

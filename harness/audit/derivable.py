@@ -149,9 +149,14 @@ def _near_or_fine(n: ReadNumber) -> bool:
     ('17 min' written for 16.44, '94 %') may be a value rounded the wrong way, and of the many
     values the derivations give one often lies within its half unit: it stays
     `unsupported_number`."""
-    if n.hedge or n.bound or n.upto is not None or n.width or n.share or n.scale:
+    if written_near(n):
         return True
     return bool(n.value) and n.unit / abs(n.value) <= _FINE
+
+
+def written_near(n: ReadNumber) -> bool:
+    """Written as near what it states: hedged, a bound, a range, a word, a scale."""
+    return bool(n.hedge or n.bound or n.upto is not None or n.width or n.share or n.scale)
 
 
 def _bounded(n: ReadNumber, candidates: Iterable[Support]) -> bool:

@@ -145,8 +145,9 @@ class Led:
     """The member(s) the words name (one word may name a member of two dimensions)."""
 
 
-_LED = re.compile(r"(?i)(?:\b(?:most\s+of\s+all|mostly|mainly|chiefly|largely|especially|"
-                  r"above\s+all|concentrated)\s+(?:for|in|at|from|among|on)|\bled\s+by|"
+_MOSTLY = (r"most\s+of\s+all|mostly|mainly|chiefly|largely|especially|above\s+all|"
+           r"concentrated")
+_LED = re.compile(rf"(?i)(?:\b(?:{_MOSTLY})\s+(?:for|in|at|from|among|on)|\bled\s+by|"
                   r"\bmoved\s+within|(?P<mix>\bshifted\s+(?:towards?|away\s+from)))"
                   r"\s+(?:the\s+)?(?:[\w/-]+\s+){0,3}?$")
 """Words before a member (and its dimension's words) that say a move was mostly that
@@ -256,8 +257,7 @@ def _read_led(text: str, sentences: list[tuple[int, int]], words: ClaimReading
     return tuple(out)
 
 
-_LED_WORDS = re.compile(r"(?i)\b(?:most\s+of\s+all|mostly|mainly|chiefly|largely|especially|"
-                        r"above\s+all|concentrated|led\s+by|moved\s+within|shifted)\b")
+_LED_WORDS = re.compile(rf"(?i)\b(?:{_MOSTLY}|led\s+by|moved\s+within|shifted)\b")
 """`_LED`'s words, unanchored: a text that may say a move was mostly a member's."""
 
 

@@ -24,7 +24,7 @@ from showwork.protocol.reading._literals import search
 if TYPE_CHECKING:
     from showwork.harness.audit.context import AnswerContext
 
-_MORE = (r"faster|quicker|more(?:\s+(?:sharply|steeply|quickly|rapidly|strongly|sharply))?|"
+_MORE = (r"faster|quicker|more(?:\s+(?:sharply|steeply|quickly|rapidly|strongly))?|"
          r"further|harder|steeper|sharper|bigger|larger|greater")
 _LESS = (r"slower|less(?:\s+(?:sharply|steeply|quickly|rapidly|strongly))?|"
          r"more\s+(?:slowly|gently|gradually|modestly)|smaller|milder|gentler")
@@ -45,8 +45,7 @@ def find_speeds(ctx: AnswerContext) -> list[Finding]:
     for where, text in texts:
         if search(_THAN, text) is None:
             continue
-        for found in _contradicted(ctx, where, text, changes):
-            out.append(found)
+        out += _contradicted(ctx, where, text, changes)
     return out
 
 

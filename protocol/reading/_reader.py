@@ -254,9 +254,10 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += [ReadSpan(m.words, m.span, "member", f"{m.name} in {m.member}") for m in ranges]
     so_far = Reading(text, by_kind["metric"], by_kind["member"], by_kind["dimension"],
                      periods.found, asks, ())
-    spans += _qualifying(so_far, catalog)
+    pointed = _siblings_of(so_far, catalog)
+    spans += _qualifying(so_far, catalog, pointed)
     spans += quantity_words(text, list(by_kind["metric"]), list(by_kind["member"]), catalog,
-                            _pointed(so_far, catalog))
+                            {m.name: set(found) for m, found in pointed})
     spans += glossed(text, spans)
     taken = [s.span for s in spans] + [_with_aggregate(text, g.span) for g in gaps] + \
         [p.span for p in periods.problems]
@@ -332,20 +333,30 @@ def _particles(text: str, spans: list[ReadSpan], own: set[str], asks: Asks) -> l
             if m.span(1) in verbs or lemma(m.group(1)) + "up" in own]
 
 
-def _qualifying(reading: Reading, catalog: dict[str, Any]) -> list[ReadSpan]:
+def _siblings_of(reading: Reading, catalog: dict[str, Any]
+                 ) -> list[tuple[Mention, dict[str, set[str]]]]:
+    """Each named metric with the siblings the question's other words point it to, and those
+    words (qualifiers.py `siblings`: 'Black men in prison' of `avg_black` points to
+    `bmprison`), found once for the qualifiers' spans and the words of quantity."""
+    from showwork.protocol.reading.qualifiers import siblings  # it imports this module
+
+    return [(named, siblings(reading, named, catalog)) for named in reading.metrics]
+
+
+def _qualifying(reading: Reading, catalog: dict[str, Any],
+                pointed: list[tuple[Mention, dict[str, set[str]]]]) -> list[ReadSpan]:
     """The words that point a named metric at a sibling ('flights … were late': delayed
     flights, whose synonym is 'late flights'), as the analyst and the audit's scope read them
-    (qualifiers.py): read there, and only there; a word set apart ('excluding quick buys')
-    points nowhere and stays unread."""
-    from showwork.protocol.reading.qualifiers import set_apart, siblings  # they import this
+    (qualifiers.py; `pointed`: `_siblings_of` the reading): read there, and only there; a word
+    set apart ('excluding quick buys') points nowhere and stays unread."""
+    from showwork.protocol.reading.qualifiers import set_apart  # it imports this module
 
     out: list[ReadSpan] = []
     apart = set_apart(reading.text)
     # a clause after a metric's noun ('flights that were late') is a condition, not a sibling
     clauses = [m.span("clause") for m in _RELATIVE.finditer(reading.text)]
     metrics = catalog.get("metrics") or {}
-    for named in reading.metrics:
-        found = siblings(reading, named, catalog)
+    for named, found in pointed:
         if not found:
             continue
         best = max(found, key=lambda other: len(found[other]))
@@ -363,13 +374,6 @@ def _qualifying(reading: Reading, catalog: dict[str, Any]) -> list[ReadSpan]:
 
 _QUALIFIER_WORD = re.compile(r"[A-Za-z0-9]+")
 
-
-def _pointed(reading: Reading, catalog: dict[str, Any]) -> dict[str, set[str]]:
-    """Each named metric's siblings the question's other words point it to ('Black men in
-    prison' of `avg_black` points to `bmprison`): the metric the answer gives may be one."""
-    from showwork.protocol.reading.qualifiers import siblings  # it imports this module
-
-    return {m.name: set(siblings(reading, m, catalog)) for m in reading.metrics}
 
 
 def _by_what_follows(text: str, mentions: list[Mention], asks: Asks) -> list[ReadSpan]:
