@@ -468,15 +468,15 @@ def _asked(question: str) -> frozenset[str]:
 
 _NUMBER = re.compile(r"""
     (?<![\w.,])
-    (?:(?P<cur1>[$£€])\s?)?
+    (?:(?P<cur1>[$£€¥])\s?)?
     (?P<sign>[-−+])?
-    (?P<cur2>[$£€])?
+    (?P<cur2>[$£€¥])?
     (?P<core>(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?|\.[0-9]+)
     (?:(?P<scale>[kKMB]|bn|Bn|mn|m)(?![A-Za-z])|\s?(?P<word>thousand|million|billion)\b)?
     (?P<pct>\s?%(?:\s?(?:pts?|points?)\b)?|\s?(?:percent(?:age\s+points?)?|per\s+cent|pct|pp)\b)?
     (?P<bp>\s?(?:basis\s+points?|bps?)\b)?
-    (?P<cur3>\s?[£€])?
-    (?P<curword>\s?(?:US\s?dollars?|dollars?|USD|usd|euros?|EUR|eur|pounds?|GBP|gbp|cents?)\b)?
+    (?P<cur3>\s?[£€¥])?
+    (?P<curword>\s?(?:US\s?dollars?|dollars?|USD|usd|euros?|EUR|eur|pounds?|GBP|gbp|yen|JPY|yuan|CNY|cents?)\b)?
 """, re.VERBOSE)
 
 _DIGIT = re.compile(r"[0-9]")
@@ -850,9 +850,10 @@ def _hedge_before(text: str, start: int) -> str:
     return "~" if found["sym"] else " ".join(found["words"].lower().split())
 
 
-_MONEY = {"$": "usd", "€": "eur", "£": "gbp"}
+_MONEY = {"$": "usd", "€": "eur", "£": "gbp", "¥": "jpy"}
 _MONEY_WORDS = {"dollar": "usd", "usd": "usd", "euro": "eur", "eur": "eur", "pound": "gbp",
-                "gbp": "gbp", "cent": "cents"}
+                "gbp": "gbp", "yen": "jpy", "jpy": "jpy", "yuan": "cny", "cny": "cny",
+                "cent": "cents"}
 CURRENCIES = frozenset({"usd", "eur", "gbp", "cad", "aud", "jpy", "chf", "inr", "cny"})
 """Catalog units that are money: a number written in a currency matches only their values."""
 

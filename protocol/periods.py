@@ -89,6 +89,10 @@ def start_words(start: dt.date | str, grain: str | None) -> str:
     return f"{day.day} {day:%b %Y}"
 
 
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+             "tenth", "eleventh", "twelfth", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th",
+             "8th", "9th", "10th", "11th", "12th")
+"""A month's place in its year, spelled or in digits (the n-th is index n-1 mod 12)."""
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH_NAME = (r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
                r"aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
@@ -96,10 +100,12 @@ _SLASH_DAY = r"(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>\d{4}|\d{2})(?![\d/])"
 WRITTEN = re.compile(
     rf"(?i)(?P<week>\b(?:the\s+)?week\s+(?:of|starting|beginning)\s+)?(?<![\w/.]){_SLASH_DAY}"
     rf"|(?<![\w/.])(?P<mm>\d{{1,2}})/(?P<yyyy>\d{{4}})(?![\d/])"
-    rf"|\b{_MONTH_NAME}\.?\s*['’](?P<yy>\d{{2}})(?!\d)")
+    rf"|\b{_MONTH_NAME}\.?\s*['’](?P<yy>\d{{2}})(?!\d)"
+    rf"|\bthe\s+(?P<nth>{'|'.join(_ORDINALS)})\s+month\s+of\s+(?:the\s+year\s+)?"
+    r"(?P<oy>\d{4})\b")
 """Dates as people write them that the question reader does not: '03/02/2026' (in the
 project's date order, month first unless it says day first), 'the week of 03/09/2026',
-'07/2019', "Feb. '13", "July ’13"."""
+'07/2019', "Feb. '13", "July ’13", 'the third month of 2026'."""
 
 
 def written_dates(text: str, day_first: bool = False
@@ -122,7 +128,10 @@ def written_dates(text: str, day_first: bool = False
                 end = start + dt.timedelta(days=6 if week else 0)
                 out.append((start, end, "week" if week else "day", m.span()))
                 continue
-            if m.group("mm"):
+            if m.group("nth"):
+                place = _ORDINALS.index(m.group("nth").lower()) % 12 + 1
+                start = dt.date(int(m.group("oy")), place, 1)
+            elif m.group("mm"):
                 start = dt.date(int(m.group("yyyy")), int(m.group("mm")), 1)
             else:
                 month_no = _MONTHS.index(m.group("mon")[:3].lower()) + 1

@@ -28,6 +28,9 @@ def build_catalog(model: SemanticModelFile) -> dict[str, Any]:
             counted = model.counts(m.name)
             if counted is not None:
                 metrics[m.name]["counts"] = counted
+            currency = model.currency(m.name)
+            if currency:  # '€831.6' of a sum of 'amount_usd' states no value of it
+                metrics[m.name]["currency"] = currency
         if m.polarity:  # likewise: a model without the key keeps its catalog and digest
             metrics[m.name]["polarity"] = m.polarity
     dims: dict[str, dict[str, Any]] = {}

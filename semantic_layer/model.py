@@ -27,11 +27,13 @@ GRAINS = ("day", "week", "month", "quarter", "year")
 AGGREGATIONS = ("sum", "count", "count_distinct", "min", "max", "average", "sum_boolean",
                 "median", "percentile")
 ADDITIVE = ("sum", "count", "sum_boolean")
+"""Aggregations whose per-period values may be summed over periods."""
 _AMOUNT_WORDS = re.compile(r"(?i)(?:^|[\W_])(?:usd|eur|gbp|amount|amt|revenue|price|cost|costs|"
                            r"spend|spent|sales|paid|payment|payments|"
                            r"dollars?|cents?|fee|fees)(?:$|[\W_])")
 """Words of a summed column's name that say it holds money, not counts."""
-"""Aggregations whose per-period values may be summed over periods."""
+_CURRENCY_CODE = re.compile(r"(?i)(?:^|[\W_])(usd|eur|gbp|cad|aud|jpy|chf|inr|cny)(?:$|[\W_])")
+"""An ISO currency code written as a word of a column's or metric's name ('amount_usd')."""
 
 
 @dataclass(frozen=True)
@@ -407,6 +409,28 @@ class SemanticModelFile:
         # a sum of a column of money ('cancellations_usd', 'order_total'), not of counts
         # ('guests'): only its name can say which
         return False if _AMOUNT_WORDS.search(f"{agg.name} {agg.expr}") else None
+
+    def currency(self, metric: str) -> str | None:
+        """The currency a metric's values are in where no governed unit says it, from the names
+        its data team gave: every measure it sums names one and the same ISO code
+        ('transaction_amount_usd', 'cancellations_usd': 'usd'), and a derived metric only adds
+        and subtracts such metrics. None where a name says none, two, or the metric divides or
+        averages (a rate of dollars is no amount of dollars)."""
+        m = self.metric_index[metric]
+        if m.type in ("ratio", "conversion"):
+            return None
+        if m.type == "derived" and re.search(r"[*/]", m.expr or ""):
+            return None
+        codes = set()
+        for name in self.base_measures(metric):
+            agg = self.measures[name][1]
+            if agg.agg != "sum":
+                return None
+            found = {c.lower() for c in _CURRENCY_CODE.findall(f"{agg.name} {agg.expr}")}
+            if len(found) != 1:
+                return None
+            codes |= found
+        return codes.pop() if len(codes) == 1 else None
 
     def allowed_grains(self, metric: str) -> tuple[str, ...]:
         m = self.metric_index[metric]

@@ -139,8 +139,9 @@ def _counts(text: str, known: tuple[tuple[str, str], ...]) -> tuple[Count, ...]:
     return tuple(out)
 
 
-_PART = re.compile(r"(?i)\b(?:other|remaining|top|bottom|first|last|leading)\s+$")
-"""The word before a count that sets a part of the rows apart ('the other five stores')."""
+_PART = re.compile(r"(?i)\b(?:other|remaining|top|bottom|first|last|leading|all\s+but)\s+$")
+"""The word before a count that sets a part of the rows apart ('the other five stores', 'all
+but two stores': quantifiers.py holds how many rows meet its bound)."""
 _PART_AFTER = re.compile(r"(?i)(?:other|remaining)\s")
 """The same word after the count: 'the five other stores', 'three remaining channels'."""
 

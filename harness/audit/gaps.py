@@ -90,7 +90,8 @@ def _gaps(ctx: AnswerContext, text: str,
         metrics = [m for m in found_in if m.kind == "metric"]
         named = {m.name for m in metrics}
         for n in numbers:
-            found = _shape(said, n, comparatives, mentions, metrics)
+            found = _shape(said, n, comparatives, mentions, metrics) or _of_two(
+                said, n, comparatives, mentions, groups)
             if found is None:
                 continue
             greater, first, second, spans = found
@@ -187,6 +188,33 @@ def _shape(said: str, n: ReadNumber, comparatives: list[re.Match[str]],
     if owner:
         spans.append(owner.span())
     return comp.group("greater") is not None, first[-1], second, spans
+
+
+def _of_two(said: str, n: ReadNumber, comparatives: list[re.Match[str]],
+            mentions: list[Mention], groups: dict[tuple[int, str, str, str], list[Cited]]
+            ) -> tuple[bool, Mention, Mention, list[tuple[int, int]]] | None:
+    """'Android was ahead by 81', 'iOS trailed by 81': A <comparative> by N with no second
+    member, of a cited breakdown of two rows: the second is the other row."""
+    by = _BY.search(said, 0, n.start)
+    if by is None:
+        return None
+    comp = next((c for c in reversed(comparatives) if c.end() <= by.start()
+                 and not said[c.end():by.start()].strip()), None)
+    before = [m for m in mentions if comp is not None and m.span[1] <= comp.start()]
+    if comp is None or not before:
+        return None
+    found = []
+    for first in (m for m in before if m.span == before[-1].span):  # one name, two dimensions
+        others = {dict(c.citation.selector).get(first.name) for (_, _, _, dim), rows
+                  in groups.items() if dim == first.name and len(rows) == 2 for c in rows}
+        others.discard(first.member)
+        if len(others) == 1 and None not in others:
+            other = str(others.pop())
+            found.append((first, replace(first, member=other, words=other)))
+    if len(found) != 1:
+        return None
+    first, second = found[0]
+    return comp.group("greater") is not None, first, second, [comp.span(), by.span()]
 
 
 def _rows(groups: dict[tuple[int, str, str, str], list[Cited]], named: set[str],

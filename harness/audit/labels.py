@@ -105,8 +105,10 @@ def _read(text: str, index: CatalogIndex) -> ClaimReading:
         a <= m.span[0] and m.span[1] <= b and b - a > m.span[1] - m.span[0]
         for a, b in (p.span for p in periods))]
     # 'US$59,224.50', 'C$12': letters written onto a currency sign are the currency's
-    mentions = [m for m in mentions if m.kind != "member" or not _CURRENCY_SIGN.match(
-        text, m.span[1])]
+    # '61,014.03 US dollars': a country's letters before 'dollars' after a number, likewise
+    mentions = [m for m in mentions if m.kind != "member" or not (
+        _CURRENCY_SIGN.match(text, m.span[1]) or (_DOLLARS.match(text, m.span[1])
+                                                  and _AFTER_NUMBER.search(text, 0, m.span[0])))]
     spans = [m.span for m in mentions]
     metrics = tuple(m for m in mentions if m.kind == "metric")
     members = tuple(m for m in mentions if m.kind == "member")
@@ -119,6 +121,8 @@ def _read(text: str, index: CatalogIndex) -> ClaimReading:
 
 
 _CURRENCY_SIGN = re.compile(r"[$€£¥]\s?\d")
+_DOLLARS = re.compile(r"\s?dollars?\b", re.IGNORECASE)
+_AFTER_NUMBER = re.compile(r"\d\s?$")
 
 
 def _with_written(text: str, found: Sequence[PeriodMention], catalog: dict[str, Any]
@@ -127,7 +131,7 @@ def _with_written(text: str, found: Sequence[PeriodMention], catalog: dict[str, 
     (protocol/periods.py `written_dates`: '03/02/2026', '07/2019', "Feb. '13"), in the
     catalog's date order ('date_order: day_first'; month first otherwise); a period of the
     reader inside one of those ('2026' of '03/02/2026') is the date's, not its own."""
-    if "/" not in text and "'" not in text and "’" not in text:
+    if "/" not in text and "'" not in text and "’" not in text and " month of " not in text:
         return tuple(found)
     written = [PeriodMention(Period(a, b, grain), text[s:e], (s, e)) for a, b, grain, (s, e)
                in written_dates(text, catalog.get("date_order") == "day_first")]

@@ -121,10 +121,13 @@ _UNITLESS = ("pct_change", "share", "share_of_total")
 
 
 def _unit(field: str, metric: str, catalog: dict[str, Any]) -> Any:
-    """The metric's `unit:` when the field is in it (None for a field of its own units)."""
+    """The metric's `unit:` when the field is in it (None for a field of its own units); with
+    no governed unit, the currency the catalog reads from its columns' names (`currency`: a
+    sum of 'amount_usd' is in usd, so '€831.6' states none of its values)."""
     if field in _UNITLESS:
         return None
-    return (catalog.get("metrics") or {}).get(metric, {}).get("unit")
+    entry = (catalog.get("metrics") or {}).get(metric, {})
+    return entry.get("unit") or entry.get("currency")
 
 
 def _kind(field: str, unit: Any) -> Kind:
@@ -151,8 +154,9 @@ def money_ok(number: ReadNumber, support: Support) -> bool:
 
 def money_fits(number: ReadNumber, money: str) -> bool:
     """Whether `number`'s currency can state a value of `money` (Support.money: a currency,
-    '-' for no money, '' for not known)."""
-    return not number.money or not money or (money != "-" and number.money in (money, "cents"))
+    '-' for no money, '' for not known). '¥' is the yen's sign and the yuan's."""
+    return not number.money or not money or (money != "-" and (
+        number.money in (money, "cents") or (number.currency == "¥" and money == "cny")))
 
 
 def cited_supports(cited: Iterable[Cited], catalog: dict[str, Any]) -> list[Support]:

@@ -35,7 +35,7 @@ from showwork.protocol.reading import Mention
 from showwork.protocol.reading._literals import search
 
 _GREATER = (r"edged\s+(?:out|past|ahead\s+of)|more|higher|larger|bigger|greater|longer|above|"
-            r"ahead\s+of|exceed(?:ed|s|ing)?|"
+            r"ahead(?:\s+of)?|exceed(?:ed|s|ing)?|"
             r"outpac(?:ed|es|ing)|outs(?:old|ells?)|outperform(?:ed|s|ing)?|outgr(?:ew|ows?)|"
             r"beat|topped|faster|surpass(?:ed|es)?|outnumber(?:ed|s)?|"
             r"le(?:d|ads?|ading)(?!\s+to\b)")

@@ -69,6 +69,10 @@ class Quantified:
     counted: bool = False
     """A count of a series' periods that meet the bound ('topped 29,000 in two months':
     `_counted_periods`); `words` is the count's span."""
+    unproven: bool = False
+    """Neither borne out nor proven false: said of rows no reading can tell ('every physical
+    store', 'each of the five …' of six): no defect, and no word of it read (the account
+    leaves them unread, so the answer is served with caveats)."""
 
 
 @dataclass(frozen=True)
@@ -372,6 +376,25 @@ def _quantified(ctx: AnswerContext, text: str,
         end = q.end()
         excepted: tuple[tuple[int, int], ...] = ()
         out: set[str | None] = set()
+        but = _ALL_BUT.match(sentence.group(), q.end()) if word == "all" else None
+        if but is not None and dim not in _TIME_KEYS:
+            # 'All but one store had fewer than 300 orders': all the rows less k meet it
+            k = _number_word(but.group("k"))
+            meeting = count_meeting(ctx, sentence.group(), n, rows)
+            holds = k is not None and meeting == len(rows) - k and not _off_currency(
+                ctx, rows[0], n)
+            yield Quantified((q.start() + at, but.end() + at),
+                             replace(n, start=n.start + at, end=n.end + at), holds,
+                             () if holds else (f"{meeting} of the {len(rows)}",), counted=True)
+            continue
+        if word in ("every", "each", "all", "no", "none") and not members \
+                and _restricted(ctx, sentence.group(), q.end(), n.start, dim, mentions):
+            # 'Every physical store made under $7,000': which stores are physical no reading
+            # knows; proven false only where no row (for 'no': every row) bears it out
+            meeting = count_meeting(ctx, sentence.group(), n, rows)
+            if (meeting > 0) if word in ("every", "each", "all") else (meeting < len(rows)):
+                yield _unproven(q, n, at)
+                continue
         exception = _EXCEPT.search(sentence.group(), q.end(), n.start)
         if exception is not None:
             out = {m.member for m in mentions if m.kind == "member" and m.name == dim
@@ -402,6 +425,7 @@ def _quantified(ctx: AnswerContext, text: str,
         # false only when fewer than five rows meet it (else left unread)
         if part is not None and not members and not out and 1 <= part < len(rows) \
                 and count_meeting(ctx, sentence.group(), n, rows) >= part:
+            yield _unproven(q, n, at)
             continue
         failing = _off_currency(ctx, rows[0], n) or tuple(
             _failing(ctx, rows, held, dim, word, members, out))
@@ -446,6 +470,47 @@ def _scoped(ctx: AnswerContext, text: str, sentence: tuple[int, int], rows: list
         p.period.start.isoformat() <= str(dict(c.citation.selector)[dim])[:10]
         <= p.period.end.isoformat() for p in periods)]
     return inside if 0 < len(inside) < len(rows) else rows
+
+
+def _unproven(q: re.Match[str], n: ReadNumber, at: int) -> Quantified:
+    return Quantified((q.start() + at, q.end() + at), replace(n, start=n.start + at,
+                                                              end=n.end + at),
+                      True, (), unproven=True)
+
+
+_ALL_BUT = re.compile(r"(?i)\s+but\s+(?P<k>[0-9]{1,2}|one|two|three|four|five|six|seven|eight"
+                      r"|nine|ten|eleven|twelve)\b")
+"""'all but one (store)': every row of the breakdown but k."""
+
+
+def _restricted(ctx: AnswerContext, said: str, start: int, stop: int, dim: str,
+                mentions: list[Any]) -> bool:
+    """Whether a word between the quantifier and its dimension's noun says which rows it is of
+    ('every physical store', 'all coastal airports'): a word no reading takes for a member, a
+    count or an article. Without the noun in the sentence, no."""
+    from showwork.harness.audit.counts import nouns
+
+    heads = [noun for noun, d in nouns(ctx.index_) if d == dim]
+    if not heads:
+        return False
+    head = re.compile(r"(?i)\b(?:" + "|".join(re.escape(h) for h in sorted(heads, key=len,
+                                                                             reverse=True))
+                      + r")\b")
+    found = head.search(said, start, stop)
+    if found is None:
+        return False
+    taken = [m.span for m in mentions if m.kind == "member"]
+    return any(not any(a <= w.start() < b for a, b in taken)
+               and w.group().lower() not in _NOT_RESTRICTING
+               for w in re.finditer(r"[A-Za-z]+", said[:found.start()])
+               if w.start() >= start)
+
+
+_NOT_RESTRICTING = frozenset({"of", "the", "these", "those", "our", "its", "their", "one",
+                              "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                              "ten", "eleven", "twelve", "single", "cited", "listed", "other"})
+"""Words between a quantifier and its noun that leave its rows as cited: articles, a count
+('all three airports'), 'every single store', 'each of the other stores'."""
 
 
 _SOME_OF = re.compile(r"(?i)\s+(?:(?:one\s+)?of\s+(?:the|these|those)\s+)?(?P<k>[0-9]{1,2}|two|three|"

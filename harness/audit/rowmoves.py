@@ -113,7 +113,8 @@ def _moves(ctx: AnswerContext, text: str) -> Iterator[RowMove]:
         denial = _denial(text, start, verb.start())
         periods = [p for p in read_words(ctx.index_, "prose", text).periods
                    if start <= p.span[0] < end]  # 'March.' ends past it
-        whole = _WHOLE.search(text, verb.end(), end) if not periods else None
+        # 'grew 5.8 % over the eight weeks', 'Over the eight weeks active users grew 5.8 %'
+        whole = _WHOLE.search(text, start, end) if not periods else None
         joined = _JOINED.fullmatch(text, periods[0].span[1], periods[1].span[0]) \
             if len(periods) == 2 and not any(p.parts for p in periods) else None
         if len(periods) != 1 and whole is None and joined is None:

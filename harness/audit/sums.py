@@ -282,21 +282,24 @@ def _shares(ctx: AnswerContext, text: str,
                 continue
             (_, metric, field, dim), rows = chosen[0]
             by = {str(dict(c.citation.selector)[dim]): c for c in rows}
-            named = {m.member for m in found if m.kind == "member" and m.name == dim
-                     and m.span[1] <= n.start and m.member in by}
-            if len(named) != 1:
+            named = list(dict.fromkeys(m.member for m in found if m.kind == "member"
+                                       and m.name == dim and m.span[1] <= n.start
+                                       and m.member in by))
+            # 'CA and US together made up over half of the transactions': the members' sum
+            adding = ADDING.search(said, 0, n.start) if len(named) >= 2 else None
+            if len(named) != 1 and adding is None:
                 continue
-            member = named.pop()
+            member = " and ".join(str(m) for m in named)
             total = sum(float(c.value) for c in rows)
             if not total:
                 continue
-            share = float(by[str(member)].value) / total
+            part = sum(float(by[str(m)].value) for m in named)
+            share = part / total
             holds = states(n, share * 100 if n.percent else share)
-            spans: list[Span] = [(n.start, after)]
+            spans: list[Span] = [(n.start, after)] + ([adding.span()] if adding else [])
             at = hedge_at(said, n)
             verb = _SHARE_VERB.search(said, 0, at if at >= 0 else n.start)
             spans += stating_words(said, n) + ([verb.span("v")] if verb else [])
             yield Derived(tuple((a + start, b + start) for a, b in spans),
                       replace(n, start=n.start + start, end=n.end + start), holds,
-                      f"{member} {float(by[str(member)].value):,.6g} of {total:,.6g} "
-                      f"({share:.1%})")
+                      f"{member} {part:,.6g} of {total:,.6g} ({share:.1%})")

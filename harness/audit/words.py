@@ -1220,6 +1220,8 @@ def _quantifiers(text: str, ctx: AnswerContext) -> Iterable[Span]:
         return
     after = _cites(ctx).units(ctx)
     for q in read_quantified(ctx, text):
+        if q.unproven:
+            continue  # said of rows no reading can tell: not checked, shown unread
         yield q.words
         yield from q.excepted
         yield from _number_words(text, q.number)  # the bound, held to every row

@@ -51,39 +51,28 @@ ENTRIES = _entries()
 
 # Today's misses, with the decision and codes observed (session 15, on main at 8318ec0).
 MISSES: dict[str, str] = {
-    # lies served clean. A change's endpoints written in the wrong order ('fell 16.0 % (2.35 ->
-    # 2.80)', 'from 2.35 to 2.80'): the numbers match the cited previous and value, their order
-    # is not read
-    "demo/compare-001:arrow_reversed:lie": "serve []",
-    "demo/compare-001:arrow_words:lie": "serve []",
-    "demo/compare-005:arrow_reversed:lie": "serve []",
-    "shop/compare-005:arrow_reversed:lie": "serve []",
-    "shop/compare-002:arrow_reversed:lie": "serve []",
-    "flights/change-002:arrow_reversed:lie": "serve []",
-    "tutorial/tut-028:arrow_reversed:lie": "serve []",
-    # a currency the metric is not in: the tutorial's amounts are USD (its labels say so), yet
-    # '€831.6', '2,800.3 euros', '¥2,800.3' are read as the cited numbers (the demo's and the
-    # shop's € and £ are withheld)
-    "tutorial/tut-010:currency_swap:lie": "serve []",
-    "tutorial/tut-005:currency_symbol:lie": "serve []",
-    "tutorial/s6t-027:currency_word:lie": "serve []",
-    "tutorial/s6t-027:currency_symbol:lie": "serve []",
-    # a fraction word near the cited value: 'grew by about an eighth' for +10.8 % (an eighth is
-    # 12.5 %), 'had three quarters' for 66.7 % (four fifths and half are withheld)
+    # Mended since first measured: a change's endpoints written in the wrong order in the prose
+    # ('fell 16.0 % (2.35 -> 2.80)', 'from 2.35 to 2.80': prose.py `_prose_ends`, as a claim's
+    # text was held), 7 lies on the five domains; a currency the metric is not in, where no
+    # governed unit says it but its columns' names do ('€831.6' of a sum of
+    # 'cancellations_usd': the catalog's `currency`; '¥' read as a currency), 4 lies; '61,014.03
+    # US dollars' ('US' read as the country member). Honest rewrites withheld, mended: a move
+    # over the whole series said before its verb ('Over the eight weeks active users grew
+    # about 5.8 %': rowmoves.py); 'Android was ahead by 81' of two rows (gaps.py `_of_two`); 'the
+    # third month of 2026' (protocol/periods.py); 'all but one store' (quantifiers.py); 'every
+    # physical store' (a word that says which rows no reading knows: unproven, a caveat); 'CA
+    # and US together made up over half' (sums.py: two members' share of the whole).
+    #
+    # lies served clean: a fraction word near the cited value, 'grew by about an eighth' for
+    # +10.8 % (an eighth is 12.5 %), 'had three quarters' for 66.7 % (four fifths and half are
+    # withheld): inside the documented bands (a part within 20 % of itself, a share's within 12
+    # %: docs/citations.md), which these edits argue are too wide; left as they are
     "demo/compare-002:fraction_words:lie": "serve []",
     "acme/acme-040:fraction_words:lie": "serve []",
     # honest rewrites withheld
-    "demo/series-001:derived_change:honest": "withhold [unread_answer, unsupported_number]",
-    "demo/breakdown-006:derived_difference:honest": "withhold [unread_answer, unsupported_number]",
-    "demo/lookup-002:date_form:honest": "withhold [mislabelled_window, unread_answer]",
-    # 'US dollars': 'US' read as the country member
-    "demo/lookup-006:currency_word:honest": "withhold [mislabelled_member]",
     # 'Orders placed': 'placed' read as the order_status member (ambiguous; see its why)
     "shop/lookup-002:metric_synonym:honest": "withhold [mislabelled_member]",
-    "shop/breakdown-001:quantifier_all:honest": "withhold [unread_answer, unsupported_number]",
-    "shop/breakdown-002:quantifier_all_but:honest": "withhold [unread_answer, unsupported_number]",
     "flights/level-014:unit_conversion:honest#2": "withhold [unread_answer, unsupported_number]",
-    "tutorial/tut-023:quantifier_share:honest": "withhold [unread_answer, unsupported_number]",
     "tutorial/s6t-019:multiplier:honest": "withhold [unread_answer, unsupported_number]",
 }
 

@@ -111,9 +111,12 @@ def test_a_whole_series(request, domain, fixture, qid, metric, grain, span):
     way, other = ("rose", "fell") if step > 0 else ("fell", "rose")
     over = f"over the {_WORDS[len(values)]} {grain}"
     honest = [f"{metric.capitalize()} {way} by about {money}{abs(step):,.0f} {over}.",
-              f"{metric.capitalize()} {way} {abs(step) / values[0] * 100:.1f} % {over}."]
+              f"{metric.capitalize()} {way} {abs(step) / values[0] * 100:.1f} % {over}.",
+              # the span before the verb (the held-out edits of session 15)
+              f"{over.capitalize()} {metric} {way} about {abs(step) / values[0] * 100:.1f} %."]
     lies = [f"{metric.capitalize()} {other} by about {money}{abs(step):,.0f} {over}.",
-            f"{metric.capitalize()} {way} by about {money}{abs(step) * 2 + 100:,.0f} {over}."]
+            f"{metric.capitalize()} {way} by about {money}{abs(step) * 2 + 100:,.0f} {over}.",
+            f"{over.capitalize()} {metric} {other} about {abs(step) / values[0] * 100:.1f} %."]
     if domain != "demo":  # active users are no sum of weeks
         total = sum(values)
         of = "of " if money else ""

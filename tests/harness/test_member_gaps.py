@@ -84,3 +84,48 @@ def test_a_relative_gap_is_not_read_as_a_difference(shop_layer) -> None:
     said = f"{a} took {(va / vb - 1) * 100:.0f} % more orders than {b}."
     report = appended(case, said)
     assert not any("apart" in d["message"] for d in report.to_json()["defects"])
+
+
+def _two_row_cases(request, domain: str, fixture: str) -> list[tuple[object, list]]:
+    """The domain's clean rules answers whose measurements cite exactly two members of one
+    breakdown."""
+    from showwork.harness.experiments.questions import load_questions
+    from answer_words import QUESTIONS
+
+    path = QUESTIONS[domain]
+    ids = {s.id for s in (load_questions(path) if path else load_questions()).questions
+           if s.category in ("breakdown", "ranking", "comparison")}
+    out = []
+    for case in clean_cases(request.getfixturevalue(fixture), domain, ids).values():
+        measured = [c for c in case.answer["claims"] if c["kind"] == "measurement"]
+        found = [_MEMBER.search(c["sources"][0]) for c in measured]
+        if len(measured) == 2 and all(found):
+            rows = sorted(((m["member"], c["value"]) for m, c in zip(found, measured)),
+                          key=lambda r: -r[1])
+            if rows[0][1] != rows[1][1]:
+                out.append((case, rows))
+    return out
+
+
+@pytest.mark.parametrize(("domain", "fixture", "unit"), [
+    ("demo", "layer", "users"), ("flights", "flights_layer", "flights"),
+    ("shop", "shop_layer", "orders")])
+def test_a_gap_of_two_rows_needs_no_second_member(request, domain: str, fixture: str,
+                                                   unit: str) -> None:
+    """'Android was ahead by 81', 'iOS trailed by 81' of a breakdown of two rows: the other row
+    is the second member, and the gap is held to the two; the wrong size, or the order the
+    other way, is withheld."""
+    cases = _two_row_cases(request, domain, fixture)
+    if not cases:
+        pytest.skip(f"no clean answer of {domain} cites a breakdown of two rows")
+    for case, ((a, va), (b, vb)) in cases:
+        gap = _say(va - vb)
+        for sentence in (f"{a} was ahead by {gap}.", f"{b} trailed by {gap}.",
+                         f"{a} led by {gap}."):
+            report = appended(case, sentence)
+            assert report.decision != "withhold", (sentence, report.to_json()["defects"])
+            assert not any(gap in w for w in report.not_checked), (sentence, report.not_checked)
+        for sentence in (f"{a} was ahead by {_say((va - vb) * 1.5 + 1)}.",
+                         f"{b} was ahead by {gap}.", f"{a} trailed by {gap}."):
+            assert appended(case, sentence).decision == "withhold", sentence
+

@@ -71,3 +71,47 @@ def test_a_bound_in_another_currency_holds_no_row(request, domain: str, fixture:
     low = f"{_rows(case.answer)[-1][1] // 10 * 10:,.0f}"
     decision = appended(case, said.format(low=low)).decision
     assert (decision == "withhold") == (truth == "lie"), (said, low, decision)
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid", "noun", "unit"), [
+    ("shop", "shop_layer", "ranking-005", "store", "orders"),
+    ("flights", "flights_layer", "ranking-007", "airline", "flights"),
+])
+def test_all_but_k_is_a_count_of_the_rows(request, domain: str, fixture: str, qid: str,
+                                           noun: str, unit: str) -> None:
+    """'All but one store had fewer than N': every row less one meets the bound (the largest
+    one above it), held to how many rows do; 'all but two' of the same bound is false."""
+    case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
+    rows = _rows(case.answer)
+    (_top, high), (_second, next_high) = rows[0], rows[1]
+    bound = f"{(high + next_high) / 2:,.0f}"
+    honest = appended(case, f"All but one {noun} had fewer than {bound} {unit}.")
+    assert honest.decision != "withhold", honest.to_json()["defects"]
+    assert not any(w in " ".join(honest.not_checked) for w in ("but", "one", bound))
+    for lie in (f"All but two {noun}s had fewer than {bound} {unit}.",
+                f"All but one {noun} had more than {bound} {unit}."):
+        assert appended(case, lie).decision == "withhold", lie
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid", "noun", "unit"), [
+    ("shop", "shop_layer", "ranking-005", "store", "orders"),
+    ("flights", "flights_layer", "ranking-007", "airline", "flights"),
+])
+def test_a_word_that_says_which_rows_leaves_the_bound_unproven(
+        request, domain: str, fixture: str, qid: str, noun: str, unit: str) -> None:
+    """'Every physical store had fewer than N' (N below the largest row): which stores are
+    physical no reading knows, so the bound is not proven false while some row meets it —
+    served with the word shown unread, never clean; where no row meets it, it is false of any
+    rows the word may mean. Without the word, the bound is held to every row."""
+    case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
+    rows = _rows(case.answer)
+    (_top, high), (_second, next_high), (_last, low) = rows[0], rows[1], rows[-1]
+    bound = f"{(high + next_high) / 2:,.0f}"
+    restricted = appended(case, f"Every regional {noun} had fewer than {bound} {unit}.")
+    assert restricted.decision == "serve_with_caveats", restricted.to_json()
+    assert "regional" in " ".join(restricted.not_checked)
+    assert appended(case, f"Every {noun} had fewer than {bound} {unit}.").decision == "withhold"
+    below = f"{low * 0.5:,.0f}"
+    assert appended(case, f"Every regional {noun} had fewer than {below} {unit}."
+                    ).decision == "withhold"
+
