@@ -57,7 +57,8 @@ ENTRIES = _entries()
 # claim's text that the cited rows its sentence names give together (derivable.py, as the
 # prose's) is unread, not text_value_mismatch ('the only region above $10,000': served with
 # caveats; and so a lie of that kind, 'the only region above $9,000', is no longer withheld but
-# served with caveats: shop's floor 24 -> 23).
+# served with caveats: shop's floor 24 -> 23). Session 15: 'Android was ahead by 81' of a
+# breakdown of two rows (gaps.py `_of_two`).
 MISSES: dict[str, str] = {
     "demo/breakdown-004:quantifier_only:honest": "withhold [text_value_mismatch, unread_answer]",
     "demo/breakdown-002:quantifier_all:honest": "withhold [text_value_mismatch, unread_answer]",
@@ -65,7 +66,6 @@ MISSES: dict[str, str] = {
     # 'a drop of 37.7 points' in a claim's text: an exact number no cited value states is a
     # mismatch in a claim (only a hedged or bounded one may be a derivation: audit.py `_near`)
     "demo/ranking-001:share_derived:honest": "withhold [text_value_mismatch, unread_answer]",
-    "demo/breakdown-006:derived_difference:honest": "withhold [unread_answer, unsupported_number]",
     "demo/compare-007:multiplier:honest": "withhold [text_value_mismatch]",
     "demo/ranking-001:values_key:honest": "withhold [mislabelled_member, unbacked_comparison, unsupported_number]",
     "shop/breakdown-003:conclusion_overreach:honest": "withhold [mislabelled_member, unread_answer]",
@@ -81,7 +81,9 @@ MISSES: dict[str, str] = {
 FLOORS = {
     # domain: (lies withheld at least, honest rewrites served clean at least), today's counts
     "demo": (21, 7),      # of 29 lies and 19 honest rewrites (20 lies withheld when written)
-    "shop": (23, 7),      # of 31 and 17 (23)
+    "shop": (22, 7),      # of 31 and 17 (23; 22 since 'All physical stores averaged above
+    # $21.50' is served with caveats: which stores are physical no reading knows, and some row
+    # meets the bound, so it is unproven, not proven false: quantifiers.py, session 15)
     "flights": (23, 12),  # of 30 and 23 (22)
 }
 

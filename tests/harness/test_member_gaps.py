@@ -89,8 +89,9 @@ def test_a_relative_gap_is_not_read_as_a_difference(shop_layer) -> None:
 def _two_row_cases(request, domain: str, fixture: str) -> list[tuple[object, list]]:
     """The domain's clean rules answers whose measurements cite exactly two members of one
     breakdown."""
-    from showwork.harness.experiments.questions import load_questions
     from answer_words import QUESTIONS
+
+    from showwork.harness.experiments.questions import load_questions
 
     path = QUESTIONS[domain]
     ids = {s.id for s in (load_questions(path) if path else load_questions()).questions
@@ -100,7 +101,7 @@ def _two_row_cases(request, domain: str, fixture: str) -> list[tuple[object, lis
         measured = [c for c in case.answer["claims"] if c["kind"] == "measurement"]
         found = [_MEMBER.search(c["sources"][0]) for c in measured]
         if len(measured) == 2 and all(found):
-            rows = sorted(((m["member"], c["value"]) for m, c in zip(found, measured)),
+            rows = sorted(((m["member"], c["value"]) for m, c in zip(found, measured, strict=True)),
                           key=lambda r: -r[1])
             if rows[0][1] != rows[1][1]:
                 out.append((case, rows))
