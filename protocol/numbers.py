@@ -1000,10 +1000,33 @@ def share_parts(text: str) -> list[tuple[ReadNumber, int]]:
         hedge = " ".join((m["hedge"] or "").lower().split())
         width = (SHARE_TOLERANCE_HEDGED if hedge and hedge not in _BOUNDS
                  else SHARE_TOLERANCE) * part
-        out.append((ReadNumber(m.start(), m.end("part"), m.group(0).strip(), part, 0, 2, 1, "",
+        # a side ('nearly', 'over') is measured from the part itself: only a plain or an
+        # even hedge ('about') is cut to the values nearer the part than another
+        centre, width = (part, width) if _BOUNDS.get(hedge) or hedge in BELOW else \
+            _nearest_part(part, width)
+        out.append((ReadNumber(m.start(), m.end("part"), m.group(0).strip(), centre, 0, 2, 1, "",
                                False, False, "", "", True, width, "",
                                hedge, _BOUNDS.get(hedge, ""), True), m.end()))
     return out
+
+
+COMMON_PARTS = (1 / 4, 1 / 3, 1 / 2, 2 / 3, 3 / 4)
+"""The parts people say most: a part word states no value nearer another of them than itself
+('three quarters' of 66.7 % is two thirds; 'about half' of 44 % still half)."""
+
+
+def _nearest_part(part: float, width: float) -> tuple[float, float]:
+    """The interval `part` ± `width`, cut where another common part (COMMON_PARTS) is nearer, as
+    (centre, half width): the part itself when nothing is cut."""
+    low, high = part - width, part + width
+    for other in COMMON_PARTS:
+        if other < part - 1e-9:
+            low = max(low, (other + part) / 2)
+        elif other > part + 1e-9:
+            high = min(high, (other + part) / 2)
+    if (low, high) == (part - width, part + width):
+        return part, width
+    return (low + high) / 2, (high - low) / 2
 
 
 _PART_OF_SCALE = re.compile(rf"(?i)\b(?P<part>{_PART_WORDS})\s+(?:of\s+)?an?\s+"

@@ -63,12 +63,13 @@ MISSES: dict[str, str] = {
     # physical store' (a word that says which rows no reading knows: unproven, a caveat); 'CA
     # and US together made up over half' (sums.py: two members' share of the whole).
     #
-    # lies served clean: a fraction word near the cited value, 'grew by about an eighth' for
-    # +10.8 % (an eighth is 12.5 %), 'had three quarters' for 66.7 % (four fifths and half are
-    # withheld): inside the documented bands (a part within 20 % of itself, a share's within 12
-    # %: docs/citations.md), which these edits argue are too wide; left as they are
+    # 'had three quarters' for 66.7 %: a part of the whole is now cut where another common part
+    # is nearer (two thirds: protocol/numbers.py COMMON_PARTS).
+    #
+    # lie served clean: 'grew by about an eighth' for +10.8 % (an eighth is 12.5 %): inside the
+    # documented band of a part of a change (within 20 % of itself: docs/citations.md), which
+    # the edit argues is too wide; no common part lies nearer, so left as it is
     "demo/compare-002:fraction_words:lie": "serve []",
-    "acme/acme-040:fraction_words:lie": "serve []",
     # honest rewrites withheld
     # 'Orders placed': 'placed' read as the order_status member (ambiguous; see its why)
     "shop/lookup-002:metric_synonym:honest": "withhold [mislabelled_member]",
@@ -77,12 +78,14 @@ MISSES: dict[str, str] = {
 }
 
 FLOORS = {
-    # domain: (lies withheld at least, honest rewrites served clean at least), today's counts
-    "demo": (62, 33),      # of 93 lies and 55 honest rewrites
-    "shop": (52, 31),      # of 69 and 51
-    "flights": (54, 35),   # of 72 and 56
-    "tutorial": (28, 20),  # of 46 and 33
-    "acme": (15, 4),       # of 26 and 10
+    # domain: (lies withheld at least, honest rewrites served clean at least). First measured
+    # (main 8318ec0): demo 62/33, shop 52/31, flights 54/35, tutorial 28/20, acme 15/4; after
+    # the session's mends:
+    "demo": (65, 37),      # of 93 lies and 55 honest rewrites
+    "shop": (54, 32),      # of 69 and 51
+    "flights": (55, 35),   # of 72 and 56
+    "tutorial": (33, 21),  # of 46 and 33
+    "acme": (16, 4),       # of 26 and 10
 }
 
 

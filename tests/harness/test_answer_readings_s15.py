@@ -89,3 +89,35 @@ def test_two_members_share_of_the_whole_together(request, domain: str, fixture: 
         report = case_report(case, {**case.answer, "answer": f"{prose} {sentence}"})
         assert (report.decision == "serve") == served, (sentence, report.not_checked)
         assert served or report.decision == "withhold"
+
+
+_PARTS = {1 / 4: "a quarter", 1 / 3: "a third", 1 / 2: "half", 2 / 3: "two thirds",
+          3 / 4: "three quarters"}
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid", "noun"), [
+    ("shop", "shop_layer", "breakdown-002", "orders"),
+    ("shop", "shop_layer", "breakdown-001", "revenue"),
+    ("flights", "flights_layer", "ranking-007", "flights")])
+def test_a_part_of_the_whole_is_the_nearest_common_part(request, domain: str, fixture: str,
+                                                        qid: str, noun: str) -> None:
+    """'Online took about two thirds of the orders' (68.6 %) is read; 'three quarters' of the
+    same share is withheld, though within the part's tolerance: two thirds is nearer
+    (protocol/numbers.py COMMON_PARTS). The rows' largest share and its two nearest parts."""
+    case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
+    rows = sorted(((m["member"], float(c["value"])) for c in case.answer["claims"]
+                   if c["kind"] == "measurement" and (m := _ROW.search(c["sources"][0]))),
+                  key=lambda r: -r[1])
+    top, value = rows[0]
+    share = value / sum(v for _, v in rows)
+    nearest, second = sorted(_PARTS, key=lambda p: abs(p - share))[:2]
+    if abs(nearest - share) > 0.25 * nearest:
+        pytest.skip(f"{top}'s share {share:.1%} is near no common part")
+    prose = case.answer["answer"]
+
+    def decided(part: float) -> str:
+        sentence = f"{top} took about {_PARTS[part]} of the {noun}."
+        return case_report(case, {**case.answer, "answer": f"{prose} {sentence}"}).decision
+
+    assert decided(nearest) == "serve", (share, _PARTS[nearest])
+    assert decided(second) == "withhold", (share, _PARTS[second])
