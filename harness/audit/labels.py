@@ -423,10 +423,42 @@ def find_mislabelled_member(ctx: ClaimContext) -> list[Finding]:
     out: list[Finding] = []
     for group in groups:
         if all(carries(ctx, support.cited, m.name, m.member or "") is False for m in group):
+            if any(_compared_with(ctx.claim.text or "", m, read_claim(ctx).members)
+                   and _a_row_of(support.cited, m) for m in group):
+                continue  # a row the text measures its own against: not the row it states
             found = _member_finding(ctx, group[0], support)
             if all(f.evidence != found.evidence for f in out):
                 out.append(found)
     return out or _unnamed_member(ctx)
+
+
+_AGAINST = re.compile(r"(?i)\b(?:than|ahead\s+of|behind|versus|vs\.?|compared\s+(?:with|to)|"
+                      r"times|twice|thrice|double|triple|half)\s+(?:(?:that|those)\s+of\s+)?"
+                      r"(?:the\s+)?$")
+"""The words before a member a text measures another against: 'more than EWR', 'about twice
+Virgin America's', '6 fewer than Mug, 12 oz', 'ahead of doctor stew'."""
+_JOINED = re.compile(r"(?i)(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)$")
+"""Between two members of one list ('EWR and JFK combined', 'beverage, merch and …')."""
+
+
+def _compared_with(text: str, mention: Mention, members: Sequence[Mention]) -> bool:
+    """The text names the member as what it measures its own row against, after a comparing
+    word ('than', 'ahead of', 'twice') or in a list that follows one ('than EWR and JFK
+    combined'): a comparand, not the row it states."""
+    at = mention.span[0]
+    before = sorted((m.span for m in members if m.span[1] <= at), reverse=True)
+    for start, end in before:
+        joined = _JOINED.search(text, 0, at)
+        if joined is None or joined.start() != end:
+            break
+        at = start
+    return _AGAINST.search(text, 0, at) is not None
+
+
+def _a_row_of(cited: Iterable[Cited], mention: Mention) -> bool:
+    """Some result the claim cites has a row of the member (the comparison is held to the rows
+    by the readings of what they give together, or left unread)."""
+    return any(row.key.get(mention.name) == mention.member for c in cited for row in c.result.rows)
 
 
 def _unnamed_member(ctx: ClaimContext) -> list[Finding]:
