@@ -94,6 +94,7 @@ def _keys_as_members(answer: Answer, index: CatalogIndex) -> Answer:
 
 
 def _member_named(key: str, index: CatalogIndex) -> str:
+    """The one member the whole of `key` names, or `key` itself."""
     found = [m for m in index.read("mentions", key, lambda t: find_mentions(t, index.catalog))
              if m.kind == "member" and m.span == (0, len(key))]
     return found[0].member or key if len({m.member for m in found}) == 1 else key

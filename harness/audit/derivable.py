@@ -169,7 +169,14 @@ def _bounded(n: ReadNumber, candidates: Iterable[Support]) -> bool:
         return False
     for s in candidates:
         value = s.value if s.kind == "number" else s.percent
-        if value is None or not money_fits(n, s.money) or (n.width and not s.change):
+        if value is None or not money_fits(n, s.money):
+            continue
+        if n.width:  # a move's size, one way: 'fell by more than half' is no fall of 44.5 %
+            if not s.change or (value > 0) != (n.value > 0) or not _meets(
+                    abs(value), replace(n, value=abs(n.value))):
+                continue
+            if 0.5 <= value / n.value <= 2:
+                return True
             continue
         size = abs(value) if s.change and not n.signed else value
         if size and 0.5 <= size / n.value <= 2 and _meets(size, n):

@@ -186,7 +186,7 @@ def _difference(pair: list[Cited], catalog: dict[str, Any]) -> list[Support]:
         return []
     end = next(c for c in pair if c.citation.field == "value")
     delta = (end.row.values.get(end.citation.metric) or {}).get("delta")
-    if not numeric(delta):
+    if not isinstance(delta, (int, float)) or isinstance(delta, bool):
         return []
     unit = _unit("delta", end.metric, catalog)
     previous = next(c for c in pair if c.citation.field == "previous")
@@ -196,7 +196,7 @@ def _difference(pair: list[Cited], catalog: dict[str, Any]) -> list[Support]:
             for d in _of_rounded_ends(delta, end.value, previous.value, kind)]
 
 
-def _of_rounded_ends(delta: Any, now: Any, before: Any, kind: str) -> list[float]:
+def _of_rounded_ends(delta: int | float, now: Any, before: Any, kind: str) -> list[int | float]:
     """The delta, and the differences of the two ends rounded as a text writes them beside it
     (13.0 min → 20.8 min, '7.8 minutes longer' of 20.85 − 12.99 = 7.86): to whole units, one
     and two decimals (of a rate, of its percent). Each lies within a unit of that precision of
@@ -204,7 +204,7 @@ def _of_rounded_ends(delta: Any, now: Any, before: Any, kind: str) -> list[float
     if not (numeric(now) and numeric(before)):
         return [delta]
     scale = 100 if kind == "fraction" else 1
-    out = [delta]
+    out: list[int | float] = [delta]
     for places in (0, 1, 2):
         d = (round(now * scale, places) - round(before * scale, places)) / scale
         if all(abs(d - x) > 1e-12 for x in out):

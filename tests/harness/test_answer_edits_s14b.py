@@ -58,7 +58,7 @@ ENTRIES = _entries()
 # prose's) is unread, not text_value_mismatch ('the only region above $10,000': served with
 # caveats; and so a lie of that kind, 'the only region above $9,000', was no longer withheld but
 # served with caveats: shop's floor 24 -> 23).
-# Session 15 (issue 43 item 3), 13 of the 15 honest rewrites then withheld: a claim's text is
+# Session 15 (issue 43 item 3), 14 of the 15 honest rewrites then withheld: a claim's text is
 # read as the prose is for what the cited rows give together (audit.py `_derived_in_texts`:
 # gaps, 'N times', sums, shares, quantified bounds), so 'the only X below 10 %', 'every channel
 # but paid_search had fewer than 100', 'more than 80 % of new users', '6 fewer than Mug, 12 oz',
@@ -68,16 +68,14 @@ ENTRIES = _entries()
 # cited ends (numbers.py `_as_points`) and '7.8 minutes longer' of 13.0 → 20.8 (the difference
 # of the ends as written, `_of_rounded_ends`); 'more than tenfold' (derivable.py `_bounded`
 # takes a ratio's word); a member the claim measures its own row against is no mislabelled
-# member ('more than EWR and JFK combined', 'about twice Virgin America's': labels.py
-# `_compared_with`); a listed key in the words of its member ('paid search': audit.py
-# `_keys_as_members`).
+# member, nor a period one it says of its own ('more than EWR and JFK combined', 'about twice
+# Virgin America's', 'the highest of the year and twice the fourth quarter's': labels.py
+# `measured_against`, comparisons.py `_extremes_in`); a listed key in the words of its member
+# ('paid search': audit.py `_keys_as_members`).
 MISSES: dict[str, str] = {
     # 'android ahead by 81' after 'ios 7,397' in the prose: a coarse exact number the gap
     # reading does not take (it reads 'A ahead of B by N'), so an unsupported number
     "demo/breakdown-006:derived_difference:honest": "withhold [unread_answer, unsupported_number]",
-    # 'twice the fourth quarter's' names a period the claim measures against, and 'the highest'
-    # is said of the nearest period (Q4): mislabelled_window twice
-    "flights/series-005:multiplier:honest": "withhold [mislabelled_window, unread_answer]",
 }
 
 FLOORS = {

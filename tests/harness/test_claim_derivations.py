@@ -5,6 +5,7 @@ flights: the sizes are worked out from the cited rows, never written in."""
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import re
 from typing import Any
@@ -200,3 +201,36 @@ def test_a_listed_key_in_words(request: pytest.FixtureRequest, domain: str, fixt
     swapped = [{**values[0], "key": values[1]["key"]}, {**values[1], "key": values[0]["key"]},
                *values[2:]]
     assert case_report(case, {**case.answer, "values": swapped}).decision == "withhold"
+
+
+def _period_words(start: str, grain: str) -> str:
+    """A period as people write it: 'Q4 2013', 'September 2018'."""
+    day = dt.date.fromisoformat(start[:10])
+    return f"Q{(day.month - 1) // 3 + 1} {day.year}" if grain == "quarter" else \
+        day.strftime("%B %Y")
+
+
+@pytest.mark.parametrize(("domain", "fixture", "qid", "grain"),
+                         [("flights", "flights_layer", "series-005", "quarter"),
+                          ("shop", "shop_layer", "series-004", "month")])
+def test_a_period_measured_against(request: pytest.FixtureRequest, domain: str, fixture: str,
+                                   qid: str, grain: str) -> None:
+    """'…, higher than Q4 2013' in the highest period's claim names the period it is measured
+    against, not its own: no mislabelled window, not withheld; said of the lowest period, the
+    comparison is never served clean."""
+    case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
+    rows = []
+    for i, claim in enumerate(case.answer["claims"]):
+        m = re.search(rf"\[{grain}=\"?([\d-]+)", (claim.get("sources") or [""])[0])
+        if claim["kind"] == "measurement" and m:
+            rows.append((float(claim["value"]), m.group(1), i))
+    rows.sort()
+    (low, low_start, low_i), (high, high_start, high_i) = rows[0], rows[-1]
+    assert high > low
+    text = case.answer["claims"][high_i]["text"]
+    honest = _claim_edited(case, high_i, f"{text}, higher than {_period_words(low_start, grain)}")
+    assert honest.decision != "withhold", [f.message for f in honest.findings]
+    assert not [f for f in honest.findings if f.code == "mislabelled_window"]
+    text = case.answer["claims"][low_i]["text"]
+    lie = _claim_edited(case, low_i, f"{text}, higher than {_period_words(high_start, grain)}")
+    assert lie.decision != "serve"
