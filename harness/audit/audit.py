@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
@@ -11,12 +12,13 @@ from showwork.harness.audit.driver import check_driver
 from showwork.harness.audit.evidence import Evidence
 from showwork.harness.audit.findings import ANSWER_FINDINGS, FINDINGS
 from showwork.harness.audit.index import CatalogIndex
-from showwork.harness.audit.numbers import check_answer_numbers, check_counts
+from showwork.harness.audit.numbers import check_answer_numbers, check_counts, derived, read_stated
 from showwork.harness.audit.scope import scope_of
 from showwork.harness.audit.steps import Step
 from showwork.harness.audit.types import AuditReport, ClaimAudit, Defect, Finding
 from showwork.protocol.answer import Answer, parse_answer
 from showwork.protocol.errors import AnswerError
+from showwork.protocol.reading import find_mentions
 from showwork.protocol.rendered import members, render_measurement
 
 ANSWER_CHECKS: tuple[Step[AnswerContext, Defect], ...] = (check_answer_numbers, check_counts,
@@ -49,6 +51,7 @@ def audit(answer: str | dict[str, Any] | Answer, evidence: Evidence,
                                protocol_error=exc.message)
     index = catalog if isinstance(catalog, CatalogIndex) else CatalogIndex.build(catalog,
                                                                                   catalog_digest)
+    answer = _keys_as_members(answer, index)
     contexts = [ClaimContext(i, c, evidence, index, question=question, rendered=rendered)
                 for i, c in enumerate(answer.claims or [], 1)]
     for ctx in contexts:
@@ -73,6 +76,28 @@ def audit(answer: str | dict[str, Any] | Answer, evidence: Evidence,
     return AuditReport(answer.status, graphed, grounded, claims, defects, findings, decision,
                        answer.value, answer.driver, answer.answer, answer.refusal_reason,
                        scope_checked=scope.checked, scope_note=scope.note())
+
+
+def _keys_as_members(answer: Answer, index: CatalogIndex) -> Answer:
+    """The answer with each listed key (and a member headline) written in words that name one
+    member of the catalog whole ('paid search' of paid_search, as the prose's are read) keyed
+    by that member, so it is held to that member's row; any other key stays as written."""
+    if not answer.values:
+        return answer
+    keys = [_member_named(v.key, index) for v in answer.values]
+    head = _member_named(answer.value, index) if isinstance(answer.value, str) else answer.value
+    if head == answer.value and all(k == v.key for k, v in zip(keys, answer.values,
+                                                               strict=True)):
+        return answer
+    values = [dataclasses.replace(v, key=k) for k, v in zip(keys, answer.values, strict=True)]
+    return dataclasses.replace(answer, values=values, value=head)
+
+
+def _member_named(key: str, index: CatalogIndex) -> str:
+    """The one member the whole of `key` names, or `key` itself."""
+    found = [m for m in index.read("mentions", key, lambda t: find_mentions(t, index.catalog))
+             if m.kind == "member" and m.span == (0, len(key))]
+    return found[0].member or key if len({m.member for m in found}) == 1 else key
 
 
 def run(steps: Iterable[Step[Any, Any]], ctx: Any, out: list[Any] | None = None) -> list[Any]:
@@ -113,36 +138,63 @@ def _state(ctx: ClaimContext, findings: list[Finding]) -> str:
 
 
 def _derived_in_texts(whole: AnswerContext, claims: list[ClaimAudit]) -> list[ClaimAudit]:
-    """A number of a claim's text written as near what it states that none of its cited values
-    states, but that the cited rows its sentence names give together ('more than tenfold',
-    'the only region above $10,000': derivable.py, as the prose's are), is not proven false: no
-    `text_value_mismatch`. Nor is it checked: the word account leaves it unread
-    (`unread_answer`), so the answer is served with caveats, never clean. A claim's exact
-    number stays its cited value at its precision or a mismatch, even where some derivation
-    lies within its half unit (a value rounded the wrong way, a level written as a move)."""
+    """A claim's text read as the prose is for what the cited rows give together: a number of
+    it that no cited value states is held to the derivations the prose's readings make of the
+    rows the answer cites (numbers.py `derived`: a gap between two members, 'N times', a sum, a
+    share, a bound over every row or the only one). One they bear out is no mismatch ('6 fewer
+    than Mug, 12 oz', 'the only platform below 10 %'); one they contradict stays
+    `text_value_mismatch`, with the reading's message (the span and the cited rows).
+
+    A number no such reading holds, written as near what it states, that the cited rows its
+    sentence names give together ('more than tenfold', 'the only region above $10,000':
+    derivable.py, as the prose's are) is not proven false either: no `text_value_mismatch`,
+    but not checked: the word account leaves it unread (`unread_answer`), so the answer is
+    served with caveats, never clean. A measurement claim's exact number stays its cited value
+    at its precision or a mismatch, even where some derivation lies within its half unit (a
+    value rounded the wrong way, a level written as a move)."""
     if not any(d.code == "text_value_mismatch" for c in claims for d in c.defects):
         return claims
-    from showwork.harness.audit.derivable import derivable, written_near
-    from showwork.harness.audit.numbers import read_stated
-
     out = []
     for claim, ctx in zip(claims, whole.claims, strict=True):
         wrong = [d for d in claim.defects if d.code == "text_value_mismatch"]
-        if not wrong or len(wrong) != len(claim.defects) or ctx.claim.kind != "measurement":
+        if not wrong or len(wrong) != len(claim.defects):
             out.append(claim)
             continue
-        text = ctx.claim.text or ""
-        numbers = {n.start: n for n in read_stated(whole, text)}
-        said = [numbers.get(d.position if d.position is not None else -1) for d in wrong]
-        if any(n is None or not written_near(n) for n in said) or \
-                derivable(whole, text, [n for n in said if n is not None]) != {
-                    (n.start, n.end) for n in said if n is not None}:
+        left = _not_derived(whole, ctx, wrong)
+        if left == wrong:
             out.append(claim)
             continue
-        ctx.defects.clear()  # later steps read the claim's defects: it has none now
-        out.append(ClaimAudit(**{**claim.__dict__, "defects": [],
+        ctx.defects[:] = left  # later steps read the claim's defects
+        out.append(ClaimAudit(**{**claim.__dict__, "defects": list(left),
                                  "state": _state(ctx, claim.findings)}))
     return out
+
+
+def _not_derived(whole: AnswerContext, ctx: ClaimContext, wrong: list[Defect]) -> list[Defect]:
+    """The claim's mismatches that no reading of the cited rows holds (`_derived_in_texts`),
+    a contradicted reading's worded as it says."""
+    from showwork.harness.audit.derivable import derivable, written_near
+
+    text = ctx.claim.text or ""
+    view = AnswerContext(dataclasses.replace(whole.answer, answer=text), whole.claims,
+                         whole.evidence, whole.index_, whole.category, whole.question)
+    held, false = derived(view)
+    starts = {a for a, _ in held}
+    contradicted = {d.position: d for d in false}
+    left = [Defect(d.code, d.claim, contradicted[d.position].message.replace(
+                "The answer text says", f"Claim {ctx.cid}'s text says", 1),
+                d.citation, d.position) if d.position in contradicted else d
+            for d in wrong if d.position not in starts]
+    if not left or ctx.claim.kind != "measurement" or any(d.position in contradicted
+                                                            for d in left):
+        return left
+    numbers = {n.start: n for n in read_stated(whole, text)}
+    said = [numbers.get(d.position if d.position is not None else -1) for d in left]
+    if any(n is None or not written_near(n) for n in said) or \
+            derivable(whole, text, [n for n in said if n is not None]) != {
+                (n.start, n.end) for n in said if n is not None}:
+        return left
+    return []
 
 
 def _propagate(claims: list[ClaimAudit], answer: Answer) -> list[ClaimAudit]:

@@ -27,6 +27,7 @@ from showwork.harness.audit.counts import cited_series
 from showwork.harness.audit.index import CatalogIndex
 from showwork.harness.audit.labels import (
     in_cited_year,
+    measured_against,
     names_window,
     period_window,
     read_words,
@@ -456,8 +457,11 @@ def _extremes_in(ctx: AnswerContext) -> list[tuple[str, re.Match[str], Finding |
         reading = read_words(ctx.index_, "claim" if where != "answer" else "prose", text)
         asides = _asides(text)  # the listed rows in parentheses are not what the extreme says
         aside = _aside_of(m.start(), asides)
+        # 'the highest of the year and twice the fourth quarter's': not said of the fourth
+        spans = [p.span for p in reading.periods]
         inside = [p for p in reading.periods if clause.start() <= p.span[0] < clause.end()
-                  and _aside_of(p.span[0], asides) == aside]
+                  and _aside_of(p.span[0], asides) == aside
+                  and not measured_against(text, p.span[0], spans)]
         before = [p for p in inside if p.span[1] <= m.start()]
         if len(inside) > 1 and before:  # 'July was the busiest month and February the
             inside = [before[-1]]       # quietest': each extreme of the period before it

@@ -162,12 +162,21 @@ def written_near(n: ReadNumber) -> bool:
 def _bounded(n: ReadNumber, candidates: Iterable[Support]) -> bool:
     """A bound ('fewer than 100', 'at least 27,000') that some candidate meets and lies within
     a factor of two of: a bound is written near what it bounds ('edged ATL by fewer than 100'
-    of 68), so a far one ('more than 100' of a sum of 34,498) is not taken for it."""
-    if not n.bound or n.upto is not None or n.width or not n.value:
+    of 68), so a far one ('more than 100' of a sum of 34,498) is not taken for it. A ratio's
+    word bounds as a number does ('more than tenfold' of 154 → 1,974), of a move only: 'more
+    than quadrupled' is no level of 369.5 % (3.7 times)."""
+    if not n.bound or n.upto is not None or not n.value:
         return False
     for s in candidates:
         value = s.value if s.kind == "number" else s.percent
         if value is None or not money_fits(n, s.money):
+            continue
+        if n.width:  # a move's size, one way: 'fell by more than half' is no fall of 44.5 %
+            if not s.change or (value > 0) != (n.value > 0) or not _meets(
+                    abs(value), replace(n, value=abs(n.value))):
+                continue
+            if 0.5 <= value / n.value <= 2:
+                return True
             continue
         size = abs(value) if s.change and not n.signed else value
         if size and 0.5 <= size / n.value <= 2 and _meets(size, n):

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from showwork.harness.audit.numbers import POINTS as _POINTS
 from showwork.harness.audit.numbers import money_fits, money_of
 from showwork.harness.audit.pairs import _COMPARATIVE
 from showwork.harness.audit.quantifiers import _SENTENCE, _breakdowns, _scaled, states
@@ -48,7 +49,6 @@ _THAN = re.compile(r"(?i)\s*(?:(?:[a-z]+\s+)?(?:than|of|that\s+of|those\s+of)\s+
 """Between the comparative and the second member: 'more flights than', 'ahead of', 'above'."""
 _THAN_ONLY = re.compile(r"(?i)\s+than\s+")
 _EMPHASIS = re.compile(r"(?i)\b(?:just|only)\s+$")
-_POINTS = re.compile(r"(?i)\s*(?:percentage\s+points?|points?|pts?|pp)\b")
 
 
 @dataclass(frozen=True)

@@ -427,10 +427,51 @@ def find_mislabelled_member(ctx: ClaimContext) -> list[Finding]:
     out: list[Finding] = []
     for group in groups:
         if all(carries(ctx, support.cited, m.name, m.member or "") is False for m in group):
+            if any(measured_against(ctx.claim.text or "", m.span[0],
+                                    [x.span for x in read_claim(ctx).members])
+                   and _a_row_of(support.cited, m) for m in group):
+                continue  # a row the text measures its own against: not the row it states
             found = _member_finding(ctx, group[0], support)
             if all(f.evidence != found.evidence for f in out):
                 out.append(found)
     return out or _unnamed_member(ctx)
+
+
+_AGAINST = re.compile(r"(?i)\b(?:than|ahead\s+of|behind|versus|vs\.?|compared\s+(?:with|to)|"
+                      r"times|twice|thrice|double|triple|half)\s+(?:(?:that|those)\s+of\s+)?"
+                      r"(?:the\s+)?$")
+"""The words before a member or a period a text measures another against: 'more than EWR',
+'about twice Virgin America's', '6 fewer than Mug, 12 oz', 'twice the fourth quarter's'."""
+_JOINED = re.compile(r"(?i)(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)$")
+"""Between two members of one list ('EWR and JFK combined', 'beverage, merch and …')."""
+
+
+def measured_against(text: str, start: int, spans: Iterable[tuple[int, int]]) -> bool:
+    """The words at `start` name what the text measures something against, after a comparing
+    word ('than', 'ahead of', 'twice') or in a list that follows one (of the members or periods
+    at `spans`: 'than EWR and JFK combined'): a comparand, not what the text states."""
+    at = start
+    for begin, end in sorted((s for s in spans if s[1] <= start), reverse=True):
+        joined = _JOINED.search(text, 0, at)
+        if joined is None or joined.start() != end:
+            break
+        at = begin
+    return _AGAINST.search(text, 0, at) is not None
+
+
+def _a_row_of(cited: Iterable[Cited], mention: Mention) -> bool:
+    """Some result the claim cites has a row of the member (the comparison is held to the rows
+    by the readings of what they give together, or left unread)."""
+    return any(row.key.get(mention.name) == mention.member for c in cited for row in c.result.rows)
+
+
+def _a_period_of(cited: Iterable[Cited], mention: PeriodMention) -> bool:
+    """Some series the claim cites has a row of the period (of its grain, starting on its
+    first day)."""
+    start = mention.period.start.isoformat()
+    return any(c.result.grain is not None and mention.period.grain in (None, c.result.grain)
+               and str(row.key.get(c.result.grain, ""))[:10] == start
+               for c in cited for row in c.result.rows)
 
 
 def _unnamed_member(ctx: ClaimContext) -> list[Finding]:
@@ -531,8 +572,10 @@ def find_mislabelled_window(ctx: ClaimContext) -> list[Finding]:
     if not windows:
         return []
     text = ctx.claim.text
+    spans = [p.span for p in periods]
     out = [_window_finding(ctx, p, windows, support) for p in periods
-           if not names_said_window(p, windows, text) and not _two_windows(p, windows)
+           if not (measured_against(text, p.span[0], spans) and _a_period_of(support.cited, p))
+           and not names_said_window(p, windows, text) and not _two_windows(p, windows)
            and not ends_said_window(text, p, windows)
            and not stated_year(p, [ctx.claim.value, *(c.value for c in support.cited)])]
     return out or _swapped_windows(ctx, support)

@@ -182,19 +182,38 @@ _ENDS = ("value", "previous")
 def _difference(pair: list[Cited], catalog: dict[str, Any]) -> list[Support]:
     """The change between a comparison's two cited ends ('rose by about $4,000', 'fell 37
     percentage points' of 39.6 % → 1.9 %): the row's `delta`, which is `value − previous`, a
-    number derived from two cited values as 'N times' is (times.py). Only where both ends are
-    cited and the delta itself is not."""
+    number derived from two cited values as 'N times' is (times.py), or the difference of the
+    ends as a text writes them (`_of_rounded_ends`). Only where both ends are cited and the
+    delta itself is not."""
     fields = {c.citation.field for c in pair}
     if fields != set(_ENDS):
         return []
     end = next(c for c in pair if c.citation.field == "value")
     delta = (end.row.values.get(end.citation.metric) or {}).get("delta")
-    if not numeric(delta):
+    if not isinstance(delta, (int, float)) or isinstance(delta, bool):
         return []
     unit = _unit("delta", end.metric, catalog)
     previous = next(c for c in pair if c.citation.field == "previous")
-    return [Support(delta, _kind("delta", unit), f"{end.text} − {previous.text}", end,  # type: ignore[arg-type]
-                    _money("delta", unit), True, derived=True)]
+    kind = _kind("delta", unit)
+    return [Support(d, kind, f"{end.text} − {previous.text}", end, _money("delta", unit), True,
+                    derived=True)
+            for d in _of_rounded_ends(delta, end.value, previous.value, kind)]
+
+
+def _of_rounded_ends(delta: int | float, now: Any, before: Any, kind: str) -> list[int | float]:
+    """The delta, and the differences of the two ends rounded as a text writes them beside it
+    (13.0 min → 20.8 min, '7.8 minutes longer' of 20.85 − 12.99 = 7.86): to whole units, one
+    and two decimals (of a rate, of its percent). Each lies within a unit of that precision of
+    the delta, so no far number is taken for it."""
+    if not (numeric(now) and numeric(before)):
+        return [delta]
+    scale = 100 if kind == "fraction" else 1
+    out: list[int | float] = [delta]
+    for places in (0, 1, 2):
+        d = (round(now * scale, places) - round(before * scale, places)) / scale
+        if all(abs(d - x) > 1e-12 for x in out):
+            out.append(d)
+    return out
 
 
 def claim_supports(ctx: ClaimContext) -> list[Support]:
@@ -451,11 +470,36 @@ def read_stated(ctx: ClaimContext | AnswerContext, text: str) -> tuple[ReadNumbe
     metric measures converted to that metric's unit ('22 centimetres' of rain governed in
     inches, '1.9 °C' of a temperature in °F)."""
     index = ctx.index_
-    numbers = read_claims(index, text)
+    numbers = _as_points(ctx, text, read_claims(index, text))
     if not numbers or not index.read("measured", text, lambda t: any(
             measure_unit_after(t, n) for n in read_claims(index, t))):
         return numbers  # the common case, known once per text: no unit of measure written
     return in_measure_unit(text, numbers, cited_units(ctx))
+
+
+def _move_in_points(text: str, n: ReadNumber) -> bool:
+    return bool(n.sign_word) and not n.percent and POINTS.match(text, n.end) is not None
+
+
+POINTS = re.compile(r"(?i)\s*(?:percentage\s+points?|points?|pts?|pp)\b")
+"""The words of percentage points after a number, 'points' alone included."""
+
+
+def _as_points(ctx: ClaimContext | AnswerContext, text: str, numbers: tuple[ReadNumber, ...]
+               ) -> tuple[ReadNumber, ...]:
+    """'a drop of 37.7 points' of a cited rate (39.6 % → 1.9 %): a move in percentage points,
+    held to a rate's changes × 100 as 'fell 37.7 pp' is (its words the number's), where some
+    cited metric is a fraction. Only a move ('drop', 'fell', 'up'): 'N points above JFK's' is
+    a gap between members (gaps.py), and a bare 'N points' no rate's level; of anything else
+    'points' stays a word no reading holds."""
+    if not any(_move_in_points(text, n) for n in numbers) or "fraction" not in cited_units(ctx):
+        return numbers
+    out = []
+    for n in numbers:
+        words = POINTS.match(text, n.end) if _move_in_points(text, n) else None
+        out.append(n if words is None else replace(
+            n, percent=True, points=True, end=words.end(), text=text[n.start:words.end()]))
+    return tuple(out)
 
 
 def cited_units(ctx: ClaimContext | AnswerContext) -> set[str]:

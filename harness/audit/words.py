@@ -147,7 +147,7 @@ def _numbers(text: str, ctx: AnswerContext) -> Iterable[Span]:
     stated = read_stated(ctx, text)  # the same numbers, each in its cited metric's unit
     # a number only a derivation over the cited rows gives is not read (derivable.py)
     guessed = guessed_numbers(ctx) if text == ctx.answer.answer else ()
-    for (_, uncued, spans), n in zip(numbers, stated, strict=True):
+    for (raw, uncued, spans), n in zip(numbers, stated, strict=True):
         if guessed and (n.start, n.end) in guessed:
             continue
         if uncued and not headline and _bare_change(n, ctx):
@@ -155,6 +155,8 @@ def _numbers(text: str, ctx: AnswerContext) -> Iterable[Span]:
         if not (named or headline) and not _of_any(n, ctx):
             continue  # 'shops (store X) was $16,685': whose value it is, the text does not say
         yield from spans
+        if n.end > raw.end:  # 'a drop of 37.7 points' of a rate: its words (`_as_points`)
+            yield raw.end, n.end
 
 
 _Written = tuple[bool, tuple[tuple["ReadNumber", bool, tuple[Span, ...]], ...]]

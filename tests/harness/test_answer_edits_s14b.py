@@ -56,35 +56,35 @@ ENTRIES = _entries()
 # the lowest': comparisons.py `_quantified_in`); a hedged or bounded number of a measurement
 # claim's text that the cited rows its sentence names give together (derivable.py, as the
 # prose's) is unread, not text_value_mismatch ('the only region above $10,000': served with
-# caveats; and so a lie of that kind, 'the only region above $9,000', is no longer withheld but
-# served with caveats: shop's floor 24 -> 23). Session 15: 'Android was ahead by 81' of a
-# breakdown of two rows (gaps.py `_of_two`).
+# caveats; and so a lie of that kind, 'the only region above $9,000', was no longer withheld but
+# served with caveats: shop's floor 24 -> 23).
+# Session 15 (issue 43 item 3), 14 of the 15 honest rewrites then withheld: a claim's text is
+# read as the prose is for what the cited rows give together (audit.py `_derived_in_texts`:
+# gaps, 'N times', sums, shares, quantified bounds), so 'the only X below 10 %', 'every channel
+# but paid_search had fewer than 100', 'more than 80 % of new users', '6 fewer than Mug, 12 oz',
+# 'over $4,000 ahead of doctor stew', 'about 6 minutes more than Virgin America' are served with
+# caveats at most, and a reading the rows contradict stays withheld ('the only region above
+# $9,000' is withheld again: shop's floor 23 -> 24); 'a drop of 37.7 points' of a rate's two
+# cited ends (numbers.py `_as_points`) and '7.8 minutes longer' of 13.0 → 20.8 (the difference
+# of the ends as written, `_of_rounded_ends`); 'more than tenfold' (derivable.py `_bounded`
+# takes a ratio's word); a member the claim measures its own row against is no mislabelled
+# member, nor a period one it says of its own ('more than EWR and JFK combined', 'about twice
+# Virgin America's', 'the highest of the year and twice the fourth quarter's': labels.py
+# `measured_against`, comparisons.py `_extremes_in`); a listed key in the words of its member
+# ('paid search': audit.py `_keys_as_members`).
+# And 'android ahead by 81' after 'ios 7,397' in the prose: a gap with the second member left
+# out, of a breakdown of two rows (gaps.py `_of_two`).
 MISSES: dict[str, str] = {
-    "demo/breakdown-004:quantifier_only:honest": "withhold [text_value_mismatch, unread_answer]",
-    "demo/breakdown-002:quantifier_all:honest": "withhold [text_value_mismatch, unread_answer]",
-    "demo/compare-006:points:honest": "withhold [text_value_mismatch, unread_answer]",
-    # 'a drop of 37.7 points' in a claim's text: an exact number no cited value states is a
-    # mismatch in a claim (only a hedged or bounded one may be a derivation: audit.py `_near`)
-    "demo/ranking-001:share_derived:honest": "withhold [text_value_mismatch, unread_answer]",
-    "demo/compare-007:multiplier:honest": "withhold [text_value_mismatch]",
-    "demo/ranking-001:values_key:honest": "withhold [mislabelled_member, unbacked_comparison, unsupported_number]",
-    "shop/breakdown-003:conclusion_overreach:honest": "withhold [mislabelled_member, unread_answer]",
-    "shop/ranking-002:derived_difference:honest": "withhold [text_value_mismatch, unread_answer]",
-    "shop/ranking-006:derived_difference:honest": "withhold [text_value_mismatch, unread_answer]",
-    "flights/breakdown-008:conclusion_overreach:honest": "withhold [mislabelled_member, unread_answer]",
-    "flights/ranking-003:derived_difference:honest": "withhold [text_value_mismatch, unread_answer]",
-    "flights/ranking-006:multiplier:honest": "withhold [mislabelled_member, text_value_mismatch]",
-    "flights/series-005:multiplier:honest": "withhold [mislabelled_window, text_value_mismatch, unread_answer]",
-    "flights/change-002:derived_difference:honest": "withhold [text_value_mismatch, unread_answer]",
 }
 
 FLOORS = {
     # domain: (lies withheld at least, honest rewrites served clean at least), today's counts
-    "demo": (21, 7),      # of 29 lies and 19 honest rewrites (20 lies withheld when written)
-    "shop": (22, 7),      # of 31 and 17 (23; 22 since 'All physical stores averaged above
-    # $21.50' is served with caveats: which stores are physical no reading knows, and some row
-    # meets the bound, so it is unproven, not proven false: quantifiers.py, session 15)
-    "flights": (23, 12),  # of 30 and 23 (22)
+    "demo": (21, 10),     # of 29 lies and 19 honest rewrites (20 lies withheld when written)
+    "shop": (23, 7),      # of 31 and 17 (23; 24 once 'the only region above $9,000' was
+    # withheld again, then 23 since 'All physical stores averaged above $21.50' is served with
+    # caveats: which stores are physical no reading knows, and some row meets the bound, so it
+    # is unproven, not proven false: quantifiers.py, session 15)
+    "flights": (23, 13),  # of 30 and 23 (22)
 }
 
 
