@@ -32,7 +32,7 @@ from showwork.protocol.reading.asks import (
 )
 from showwork.protocol.reading.filters import exclusions
 from showwork.protocol.reading.gaps import EVENTS, Gap, find_gaps, metric_unit
-from showwork.protocol.reading.members import carried, place_notes, prefix_doubts
+from showwork.protocol.reading.members import carried, names_before_codes, place_notes, prefix_doubts
 from showwork.protocol.reading.mentions import Mention, contested, find_mentions
 from showwork.protocol.reading.nouns import dimension_by_noun
 from showwork.protocol.reading.now import latest_value
@@ -261,6 +261,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += quantity_words(text, list(by_kind["metric"]), list(by_kind["member"]), catalog,
                             {m.name: set(found) for m, found in pointed})
     spans += _unit_words(text, list(by_kind["metric"]), catalog)
+    spans += names_before_codes(text, [*by_kind["member"], *excluded], catalog)  # 'Chicago ORD'
     spans += glossed(text, spans)
     taken = [s.span for s in spans] + [_with_aggregate(text, g.span) for g in gaps] + \
         [p.span for p in periods.problems]

@@ -8,17 +8,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from showwork.protocol.reading import read_text
+from calls import CALLS as _CALLS
+from calls import STORES as _STORES
 
-_CALLS: dict[str, Any] = {
-    "metrics": {"calls": {"label": "calls", "synonyms": [], "previous_names": [],
-                          "grains": ["day", "month"], "unit": "count", "type": "simple",
-                          "dimensions": ["call_hour"]}},
-    "dimensions": {"call_hour": {"label": "hour of the call", "pattern": None,
-                                 "members": [str(h) for h in range(24)]}},
-    "tree": {"exact": [], "influence": []},
-}
-"""A second domain with an hour dimension (no bundled project but the flights has one)."""
+from showwork.protocol.reading import read_text
 
 
 def _hours(reading) -> list[int]:
@@ -264,3 +257,25 @@ class TestForTheThingsMeasured:
         reading = read_text("revenue for orders from the brooklyn store in 2019",
                             shop_layer.catalog())
         assert reading.metric_names() == ["revenue"] and reading.unread == []
+
+
+class TestAPlaceWordBeforeItsCode:
+    """'Cancelled flights from Newark to chicago ORD' was refused ('chicago' unread: two
+    airports are named so): words right before a code that are words of the name the data
+    gives that code (`named_by`: ORD is Chicago Ohare Intl) are read with it; a word of no such
+    name ('boston ORD') stays unread."""
+
+    def test_flights(self, flights_layer) -> None:
+        catalog = flights_layer.catalog()
+        reading = read_text("Please give me the number of cancelled flights from newark to "
+                            "chicago ORD in 2013", catalog)
+        assert ("destination", "ORD") in reading.member_keys() and reading.unread == []
+        assert "boston" in read_text("cancelled flights from newark to boston ORD in 2013",
+                                     catalog).unread
+
+    def test_stores(self) -> None:
+        reading = read_text("sales at the brooklyn heights BKH store in May 2024", _STORES)
+        assert reading.member_keys() == [("store_code", "BKH")]
+        assert not any("brooklyn" in w for w in reading.unread)
+        assert "soho" in " ".join(read_text("sales at the soho BKH store in May 2024",
+                                            _STORES).unread).lower()
