@@ -1916,10 +1916,13 @@ _CLOCK = re.compile(r"\b(?:at\s+)?(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w
 _CLOCK_BOUND = re.compile(r"\b(after|since|from|past|later\s+than|before|until|till|earlier\s+than|"
                           r"by)\s+(?:(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)|(noon|midday)\b)",
                           re.IGNORECASE)
-_CLOCK_ON = re.compile(r"(?:\b(?:from|at)\s+)?\b(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)\s+"
-                       r"(?:on(?:wards?)?|and\s+(?:later|after)|or\s+later)\b", re.IGNORECASE)
+_CLOCK_ON = re.compile(r"(?:\b(?P<from>from)\s+|\bat\s+)?\b(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)\s+"
+                       r"(?:onwards?|and\s+(?:later|after)|or\s+later|"
+                       r"(?P<on>on)(?!\s+(?:the\s+)?(?:\d|[A-Za-z]+\.?\s+\d|[A-Za-z]+day)))\b",
+                       re.IGNORECASE)
 """'From 6pm on', '6pm onwards', '6pm and later': the hour named and every later one (the
-hour's own words and the ones that say 'and later' read together)."""
+hour's own words and the ones that say 'and later' read together); a bare 'on' only after
+'from' and before no day ('at 6pm on July 4' is the 6pm hour of that day)."""
 _PART_OF_DAY = re.compile(r"\b(?:in\s+the\s+|during\s+the\s+|)(morning|afternoon|evening)s?\b",
                           re.IGNORECASE)
 PARTS_OF_DAY = {"morning": (5, 12), "afternoon": (12, 17), "evening": (17, 21)}
@@ -1932,6 +1935,10 @@ _CLOCK_BETWEEN = re.compile(rf"\b(?:between|from)\s+{_HALF}\s*(?:and|to|until|ti
                             rf"(\d{{1,2}})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)", re.IGNORECASE)
 """'Between 6am and 9am', 'from 6 to 9pm': a span of hours (the first takes the second's am or
 pm when it has none)."""
+
+
+def _on_and_later(text: str) -> list[re.Match[str]]:
+    return [m for m in _CLOCK_ON.finditer(text) if m.group("from") or not m.group("on")]
 
 
 def _hour(number: str, suffix: str) -> int:
@@ -1959,11 +1966,11 @@ def _clock_ranges(text: str, catalog: dict[str, Any], mentions: list[Mention]) -
             continue
         taken.append(m.span())
         said.append((m.group(0), m.span(), kept))
-    for m in _CLOCK_ON.finditer(text):  # 'from 6pm on': 18 and later
+    for m in _on_and_later(text):  # 'from 6pm on': 18 and later
         if overlaps(m.span(), taken):
             continue
         taken.append(m.span())
-        hour = _hour(m.group(1), m.group(2))
+        hour = _hour(m.group(2), m.group(3))
         said.append((m.group(0), m.span(), {int(v) for v in members if int(v) >= hour}))
     for m in _PART_OF_DAY.finditer(text):  # 'in the morning': 5 to 11, said as a doubt
         if overlaps(m.span(), taken):
@@ -2021,7 +2028,7 @@ def _clock_times(text: str, catalog: dict[str, Any], mentions: list[Mention]) ->
     hours, members = [found[0]], found[1]
     # the times of a span of hours are the range's (_clock_ranges), not two hours
     taken = [m.span for m in mentions] + [b.span() for b in (*_CLOCK_BETWEEN.finditer(text),
-                                                             *_CLOCK_ON.finditer(text))]
+                                                             *_on_and_later(text))]
     out = []
     for m in _CLOCK.finditer(text):
         if overlaps(m.span(), taken) or re.search(r"\b(?:after|before|since|until|from)\s+$",

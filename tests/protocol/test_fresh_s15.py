@@ -63,6 +63,8 @@ class TestFromAnHourOn:
             got = _hours(reading)
             assert (got[0], got[-1]) == tuple(hours) and reading.unread == [], text
             assert all(m.name != "departure_hour" for m in reading.members), text
+        day = read_text("How many flights were scheduled to leave at 6pm on July 4, 2013?", catalog)
+        assert day.member_keys() == [("departure_hour", "18")] and day.ranges == ()
 
     def test_calls(self) -> None:
         reading = read_text("How many calls came in from 7pm on in May 2024?", _CALLS)
