@@ -53,21 +53,22 @@ mf tutorial - 25 of 34 answerable right, 9 refused, none wrong; 6 of 6 refused.
   'canada'; gold 15).
 
 After s15-fix42 (each reading tested on two domains in tests/protocol/test_fresh_s15.py):
-flights 49 of 50 answerable right, acme 27 of 33, tutorial 27 of 34, every unanswerable refused,
+flights 50 of 50 answerable right, acme 28 of 33, tutorial 27 of 34, every unanswerable refused,
 none wrong served clean. Mended: s15f-013 (a period between 'all' and the metric; the member's
 noun 'American Airlines flights' no rate denominator), s15f-026 ('from 6pm on': 18 and later),
 s15f-023/039 ('by how many': the delta as the headline, held by the audit), s15f-017/025 ('per
 flight' of an average over flights), s15f-018 (a kept-out clause opening the question),
-s15f-041 ('top 5' with no measure: by flights, in doubt, so served with caveats), s15a-006/026/033
-('loss payments' for Loss Payment Amount), s15a-014 ('how much higher was 2016'), s15a-034
-('for claims from …': what is measured), s15t-011 ('quick buy transactions' as the member Quick
-Buy and its transactions), s15t-024 ('how many dollars higher', the label's '(USD)').
-Left refused: s15f-050 ('chicago' beside ORD); s15a-012 (a ranking of several years), s15a-022/
-024 (the effective date named by its verb: the catalog does not carry a metric's time
-dimension), s15a-029 (a share of a sum by one of its terms), s15a-030 ('amount type Year
-only'); s15t-012/019/032 (country names for ISO codes: no declared source of names), s15t-017
-('in usd' of a metric whose unit the catalog does not say), s15t-018 ('north america'),
-s15t-020 (a numeric threshold), s15t-021 (no average transaction amount is governed).
+s15f-041 ('top 5' with no measure: by flights, in doubt, so served with caveats), s15f-050
+('chicago ORD': a word of ORD's own name), s15a-006/026/033 ('loss payments' for Loss Payment
+Amount), s15a-014 ('how much higher was 2016'), s15a-034 ('for claims from …': what is
+measured), s15t-011 ('quick buy transactions' as the member Quick Buy and its transactions),
+s15t-024 ('how many dollars higher', the label's '(USD)').
+Left refused: s15a-012 (a ranking of several years), s15a-022/024 (the effective date named by
+its verb: the catalog does not carry a metric's time dimension), s15a-029 (a share of a sum by
+one of its terms), s15a-030 ('amount type Year only'); s15t-012/019/032 (country names for ISO
+codes: no declared source of names), s15t-017 ('in usd' of a metric whose unit the catalog
+does not say), s15t-018 ('north america'), s15t-020 (a numeric threshold), s15t-021 (no
+average transaction amount is governed).
 """
 
 from __future__ import annotations
@@ -88,10 +89,10 @@ FILES = {
 
 HELD = {
     # domain: how many questions, the balanced accuracy held (first run, main 8318ec0: flights
-    # 0.909, acme 0.848, tutorial 0.867; after s15-fix42: 0.990, 0.909, 0.897), the ids answered
+    # 0.909, acme 0.848, tutorial 0.867; after s15-fix42: 1.000, 0.924, 0.897), the ids answered
     # wrong and served clean (first run: s15f-013, -023, -026, -039; none since s15-fix42)
-    "flights": (60, 0.990, set()),
-    "acme": (40, 0.909, set()),
+    "flights": (60, 1.0, set()),
+    "acme": (40, 0.924, set()),
     "tutorial": (40, 0.897, set()),
 }
 
