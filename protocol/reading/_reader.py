@@ -876,14 +876,21 @@ def _whole_of_members(text: str, whole: Mention, mentions: list[Mention],
         if p.span[1] <= start and not text[p.span[1]:start].strip():
             start = p.span[0]
     dated = [(_said_in(text, p.span[0]), p.span[1]) for p in periods]  # '… in 2013 were at …'
+    named = [m.span for m in mentions if m.kind == "dimension"]  # 'the Philadelphia store had'
     return bool(after) and (_ALL_BEFORE.search(text, 0, start) is not None or any(
         _WERE_AT.fullmatch(_unnamed(text, whole.span[1], m.span[0], dated)) for m in after)
+        or any(_DID.fullmatch(_unnamed(text, whole.span[1], m.span[0], dated))
+               and _HAVE.match(_unnamed(text, m.span[1], len(text), named)) for m in after)
         or any(_WERE.fullmatch(_unnamed(text, whole.span[1], m.span[0], dated))
                and _right_after_member(text, other, mentions) for m in after
                for other in mentions if other.kind == "metric" and other.span[0] >= m.span[1]))
 
 
 _WERE = re.compile(r" (?:were|was) (?:the )?", re.IGNORECASE)
+_DID = re.compile(r" (?:did|does|do) (?:the )?", re.IGNORECASE)
+_HAVE = re.compile(r"(?:'s)?\s+(?:have|has|had|account\s+for|make\s+up|get|take)\b", re.IGNORECASE)
+"""'What share of cancellations did American Airlines have': the member holds some of the
+metric, the metric the whole."""
 _IN_BEFORE = re.compile(r"\b(?:in|during|for|over)\s+$", re.IGNORECASE)
 
 

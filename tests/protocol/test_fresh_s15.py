@@ -23,13 +23,16 @@ class TestAShareOfAllOfAMetricWithAPeriod:
     AA's cancellation rate: a period between 'all' and the metric, or between the metric and
     'were', still makes the metric the whole; a count named right after the member ('American
     Airlines flights', 'Philadelphia store orders') is what the member is said of, not the
-    rate's denominator. 'What share of flights were cancelled at LaGuardia' is still the rate."""
+    rate's denominator, and a member said to have some of it ('did American Airlines have')
+    makes it the whole too. 'What share of flights were cancelled at LaGuardia' and 'what share
+    of flights did United cancel' are still the rate."""
 
     def test_flights(self, flights_layer) -> None:
         catalog = flights_layer.catalog()
         for text in ("what share of all 2013 cancellations were american airlines flights",
                      "what share of cancellations in 2013 were american airlines flights",
-                     "what share of cancelled flights in 2013 were at JFK"):
+                     "what share of cancelled flights in 2013 were at JFK",
+                     "what share of 2013 cancellations did american airlines have"):
             reading = read_text(text, catalog)
             assert reading.metric_names() == ["cancelled_flights"], text
             assert reading.asks.share is not None and reading.unread == [], text
@@ -37,11 +40,14 @@ class TestAShareOfAllOfAMetricWithAPeriod:
         assert rate.metric_names() == ["cancellation_rate"] and rate.asks.share is None
         rate = read_text("what share of all united flights were cancelled in 2013", catalog)
         assert rate.metric_names() == ["cancellation_rate"] and rate.asks.share is None
+        rate = read_text("what share of flights did united cancel in 2013", catalog)
+        assert rate.metric_names() == ["cancellation_rate"] and rate.asks.share is None
 
     def test_the_shop(self, shop_layer) -> None:
         catalog = shop_layer.catalog()
         for text in ("what share of all 2018 cancelled orders were philadelphia orders",
-                     "what share of all cancelled orders in 2018 were philadelphia store orders"):
+                     "what share of all cancelled orders in 2018 were philadelphia store orders",
+                     "what share of cancelled orders did the philadelphia store have in 2018"):
             reading = read_text(text, catalog)
             assert reading.metric_names() == ["cancelled_orders"], text
             assert reading.asks.share is not None and reading.unread == [], text
