@@ -106,7 +106,8 @@ def understand(text: str, catalog: dict[str, Any]) -> Understood:
     read_shape(q, reading, catalog)
     _filters(q, reading, catalog)
     defaulted = _windows(q, reading, catalog)
-    q.difference = reading.asks.difference and q.explicit
+    # 'by how many did X change in March' (against February) asks the difference too
+    q.difference = reading.asks.difference and q.previous is not None
     _gap(q, reading, catalog)
     _intent(q, reading, catalog)
     if defaulted and _over_periods(q):

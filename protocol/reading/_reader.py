@@ -31,12 +31,13 @@ from showwork.protocol.reading.asks import (
     size_of,
 )
 from showwork.protocol.reading.filters import exclusions
-from showwork.protocol.reading.gaps import EVENTS, Gap, find_gaps
-from showwork.protocol.reading.members import carried, place_notes, prefix_doubts
+from showwork.protocol.reading.gaps import EVENTS, Gap, find_gaps, metric_unit
+from showwork.protocol.reading.members import carried, names_before_codes, place_notes, prefix_doubts
 from showwork.protocol.reading.mentions import Mention, contested, find_mentions
 from showwork.protocol.reading.nouns import dimension_by_noun
 from showwork.protocol.reading.now import latest_value
 from showwork.protocol.reading.part_periods import part_and_whole, with_enclosing
+from showwork.protocol.reading.per import averaged_over
 from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
 from showwork.protocol.reading.phrasings import dimension_of_word, restate
 from showwork.protocol.reading.quantity import quantity_words
@@ -206,6 +207,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     periods, asks = _so_far(periods, asks, mentions, catalog)
     periods = _running_from_start(periods, asks, mentions, catalog)
     periods, to_as_of = _days_to_as_of(periods, mentions, catalog, _as_of(as_of, catalog))
+    asks, per = averaged_over(text, asks, mentions, catalog)  # 'average air time per flight'
     asks, said = _shared_words(text, asks, mentions, catalog)
     asks = _each_thing_unknown(dimension_by_noun(
         text, _entity_breakdown(text, asks, mentions, catalog), mentions, catalog))
@@ -230,7 +232,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a question of quantity")
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
     spans += _set_up(text, mentions)
-    spans += kept_out
+    spans += kept_out + per
     spans += measure_named(text, mentions) + only_after_things(text, list(by_kind["member"]), catalog)
     spans += the_business(text, mentions, catalog)
     spans += _whole(text, list(by_kind["metric"]), asks, catalog, by_kind["member"]) + negated \
@@ -258,6 +260,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += _qualifying(so_far, catalog, pointed)
     spans += quantity_words(text, list(by_kind["metric"]), list(by_kind["member"]), catalog,
                             {m.name: set(found) for m, found in pointed})
+    spans += _unit_words(text, list(by_kind["metric"]), catalog)
+    spans += names_before_codes(text, [*by_kind["member"], *excluded], catalog)  # 'Chicago ORD'
     spans += glossed(text, spans)
     taken = [s.span for s in spans] + [_with_aggregate(text, g.span) for g in gaps] + \
         [p.span for p in periods.problems]
@@ -290,7 +294,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                    (*notes, *of_all, *to_as_of, *now,
                     *place_notes(by_kind["member"], catalog, asked), *split),
                    prefix_doubts([*by_kind["member"], *excluded], catalog, asked)
-                   + _day_parts(ranges) + _said_as_verb(text, mentions))
+                   + _day_parts(ranges) + _said_as_verb(text, mentions) + _top_by_rows(mentions))
 
 
 def _split_by_its_own(mentions: list[Mention], asks: Asks, catalog: dict[str, Any]
@@ -829,7 +833,13 @@ def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any],
     named = list({m.name: m for m in reversed(mentions) if m.kind == "metric"}.values())[::-1]
     if not named or not _SHARE_OF.search(text):
         return mentions
+    if len(named) == 2 and (split := _member_and_things(text, named[0], named[1], catalog,
+                                                        periods)):
+        return sorted([m for m in mentions if m is not named[1]] + split, key=lambda m: m.span)
     whole, part = named[0], named[1] if len(named) > 1 else None
+    if part is not None and _whole_of_members(text, whole, mentions, periods) \
+            and _right_after_member(text, part, mentions):
+        part = None  # 'all cancellations were American Airlines flights': the member's things
     for name, info in (catalog.get("metrics") or {}).items():
         formula = info.get("formula") or {}
         if formula.get("op") != "divide" or info.get("unit") not in ("fraction", "percent"):
@@ -842,25 +852,87 @@ def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any],
         # 'the share of delayed departures'; not 'what fraction of all cancelled flights were at
         # LaGuardia': 'all' makes the metric named the whole, a member of it the part
         if part is None and ratio[0] == whole.name and part_and_whole(periods) is None \
-                and not _whole_of_members(text, whole, mentions):
+                and not _whole_of_members(text, whole, mentions, periods):
             return [_as(m, name) if m.kind == "metric" and m.name == whole.name else m
                     for m in mentions]
     return mentions
 
 
 _ALL_BEFORE = re.compile(r"\bof\s+(?:all|every)\s+(?:(?:the|our)\s+)?$", re.IGNORECASE)
-_WERE_AT = re.compile(r"\s+(?:were|was|came|happened|occurred)\s+(?:at|in|from|on|to|for|by)\s+"
+_WERE_AT = re.compile(r"\s*(?:were|was|came|happened|occurred)\s+(?:at|in|from|on|to|for|by)\s+"
                       r"(?:the\s+)?", re.IGNORECASE)
 
 
-def _whole_of_members(text: str, whole: Mention, mentions: list[Mention]) -> bool:
+def _whole_of_members(text: str, whole: Mention, mentions: list[Mention],
+                      periods: tuple[PeriodMention, ...] = ()) -> bool:
     """'What fraction of all cancelled flights were at LaGuardia', 'what share of cancelled
-    orders came from Philadelphia': the metric named is the whole ('all' says so, or a member
-    said to hold some of it), the member the part (a share of the total by member), not the
-    rate whose numerator the metric is."""
+    orders came from Philadelphia', 'what share of all 2013 cancellations were American
+    Airlines flights': the metric named is the whole ('all' says so, a period between them or
+    not, or a member said to hold some of it), the member the part (a share of the total by
+    member), not the rate whose numerator the metric is."""
     after = [m for m in mentions if m.kind == "member" and m.span[0] >= whole.span[1]]
-    return bool(after) and (_ALL_BEFORE.search(text, 0, whole.span[0]) is not None or any(
-        _WERE_AT.fullmatch(text, whole.span[1], m.span[0]) for m in after))
+    start = whole.span[0]
+    for p in sorted(periods, key=lambda p: p.span, reverse=True):  # 'of all 2013 cancellations'
+        if p.span[1] <= start and not text[p.span[1]:start].strip():
+            start = p.span[0]
+    dated = [(_said_in(text, p.span[0]), p.span[1]) for p in periods]  # '… in 2013 were at …'
+    named = [m.span for m in mentions if m.kind == "dimension"]  # 'the Philadelphia store had'
+    return bool(after) and (_ALL_BEFORE.search(text, 0, start) is not None or any(
+        _WERE_AT.fullmatch(_unnamed(text, whole.span[1], m.span[0], dated)) for m in after)
+        or any(_DID.fullmatch(_unnamed(text, whole.span[1], m.span[0], dated))
+               and _HAVE.match(_unnamed(text, m.span[1], len(text), named)) for m in after)
+        or any(_WERE.fullmatch(_unnamed(text, whole.span[1], m.span[0], dated))
+               and _right_after_member(text, other, mentions) for m in after
+               for other in mentions if other.kind == "metric" and other.span[0] >= m.span[1]))
+
+
+_WERE = re.compile(r" (?:were|was) (?:the )?", re.IGNORECASE)
+_DID = re.compile(r" (?:did|does|do) (?:the )?", re.IGNORECASE)
+_HAVE = re.compile(r"(?:'s)?\s+(?:have|has|had|account\s+for|make\s+up|get|take)\b", re.IGNORECASE)
+"""'What share of cancellations did American Airlines have': the member holds some of the
+metric, the metric the whole."""
+_IN_BEFORE = re.compile(r"\b(?:in|during|for|over)\s+$", re.IGNORECASE)
+
+
+def _said_in(text: str, start: int) -> int:
+    """Where a period's words begin with the preposition before them ('in 2013')."""
+    said = _IN_BEFORE.search(text, 0, start)
+    return said.start() if said else start
+
+
+def _member_and_things(text: str, whole: Mention, part: Mention, catalog: dict[str, Any],
+                       periods: tuple[PeriodMention, ...]) -> list[Mention]:
+    """'What share of the transaction amount came from quick buy transactions': a metric named
+    where the part is said ('came from', 'were at') whose words are a member of a dimension the
+    whole carries ('Quick Buy') and then another metric's whole label (what the member is said
+    of: 'transactions') is that member and those things, not a second metric; [] otherwise."""
+    dated = [(_said_in(text, p.span[0]), p.span[1]) for p in periods]
+    if not _WERE_AT.fullmatch(_unnamed(text, whole.span[1], part.span[0], dated)):
+        return []
+    metrics, dims = catalog.get("metrics") or {}, catalog.get("dimensions") or {}
+    words = part.words.lower()
+    found = []
+    for dim in (metrics.get(whole.name) or {}).get("dimensions") or ():
+        for member in (dims.get(dim) or {}).get("members") or ():
+            rest = words[len(str(member)) + 1:] if words.startswith(f"{str(member).lower()} ") else ""
+            things = [n for n, info in metrics.items()
+                      if rest and str(info.get("label") or n).lower() == rest]
+            if len(things) == 1:
+                found.append((dim, str(member), things[0], len(rest)))
+    if len({(dim, member) for dim, member, _t, _n in found}) != 1:
+        return []
+    dim, member, things, size = found[0]
+    at, end = part.span[0], part.span[1]
+    return [Mention("member", dim, member, text[at:end - size - 1], (at, end - size - 1), "member"),
+            Mention("metric", things, None, text[end - size:end], (end - size, end), "label")]
+
+
+def _right_after_member(text: str, metric: Mention, mentions: list[Mention]) -> bool:
+    """A metric's words right after a member ('American Airlines flights', 'Philadelphia
+    store orders'): the things the member is said of, not a second metric."""
+    named = [m.span for m in mentions if m.kind == "dimension"]
+    return any(m.kind == "member" and m.span[1] <= metric.span[0]
+               and not _unnamed(text, m.span[1], metric.span[0], named).strip() for m in mentions)
 
 
 def _as(m: Mention, name: str) -> Mention:
@@ -868,7 +940,7 @@ def _as(m: Mention, name: str) -> Mention:
     return Mention("metric", name, None, m.words, m.span, "synonym")
 
 
-_POPULATION = re.compile(r"\s+of\s+(?:the\s+|all\s+|our\s+)?", re.IGNORECASE)
+_POPULATION = re.compile(r"\s+(?:of|for)\s+(?:the\s+|all\s+|our\s+)?", re.IGNORECASE)
 _PASSIVE = re.compile(r"\s+(?:were|was|got|get|have\s+been|had\s+been|has\s+been)\s+", re.IGNORECASE)
 """'departures were cancelled': the things one count names, said to be what another counts
 (the second is asked; the first names its things)."""
@@ -906,11 +978,17 @@ def _heads(text: str, mentions: list[Mention], catalog: dict[str, Any]) -> list[
     members = [m.span for m in mentions if m.kind == "member"]
     for a, b in zip(named, named[1:], strict=False):
         counted = (metrics.get(b.name) or {}).get("unit") == "count"
-        if counted and _POPULATION.fullmatch(_unnamed(text, a.span[1], b.span[0], members)):
-            dropped.add(id(b))  # 'the mean air time of Delta flights': what is measured
+        if _counts_rows(b, metrics.get(b.name) or {}, catalog) and _POPULATION.fullmatch(
+                _unnamed(text, a.span[1], b.span[0], members)):
+            # 'the mean air time of Delta flights', 'loss payments for claims from the fire
+            # catastrophe': what is measured
+            dropped.add(id(b))
         elif counted and a.name != b.name and (metrics.get(a.name) or {}).get("unit") == "count" and \
-                _PASSIVE.fullmatch(_unnamed(text, a.span[1], b.span[0], members)):
-            dropped.add(id(a))  # 'how many departures were cancelled': the cancelled ones
+                _PASSIVE.fullmatch(_unnamed(text, a.span[1], b.span[0], members)) \
+                and not _right_after_member(text, b, mentions):
+            # 'how many departures were cancelled': the cancelled ones ('cancellations were
+            # American Airlines flights': the second names the member's things)
+            dropped.add(id(a))
     for a in named:
         counted = (metrics.get(a.name) or {}).get("unit") == "count"
         others = [m for m in named if m.name != a.name
@@ -1225,10 +1303,11 @@ def _member_things(text: str, mentions: list[Mention], catalog: dict[str, Any]
     entries = catalog.get("metrics") or {}
     metrics = [m for m in mentions if m.kind == "metric"]
     members = [m for m in mentions if m.kind == "member"]
+    named = [m.span for m in mentions if m.kind == "dimension"]  # 'Philadelphia store orders'
     out, spans = [], []
     for m in mentions:
         info = entries.get(m.name) or {} if m.kind == "metric" else {}
-        after = [x for x in members if not text[x.span[1]:m.span[0]].strip()
+        after = [x for x in members if not _unnamed(text, x.span[1], m.span[0], named).strip()
                  and x.span[1] <= m.span[0]]
         if after and _counts_rows(m, info, catalog) and info.get("type") == "simple" \
                 and any(x.name != m.name for x in metrics):
@@ -1303,8 +1382,9 @@ def _either_members(text: str, at: dict[Span, list[Mention]], taken: list[Span])
 def _counts_rows(metric: Mention, info: dict[str, Any], catalog: dict[str, Any]) -> bool:
     """Whether a metric counts rows: its unit says so, or it is read by what its name counts
     and those words name one of the catalog's entities ('orders' for total_orders, the entity
-    order), as a count of them is named."""
-    if info.get("unit") == "count":
+    order), as a count of them is named. With no unit governed, the catalog's `counts` (the
+    layer's reading of the measure: a count, a distinct count, a sum of 1) says so."""
+    if info.get("unit") == "count" or info.get("unit") is None and info.get("counts") is True:
         return True
     return metric.how == "counted" and {lemma(w) for w in re.findall(r"[A-Za-z]+", metric.words)} \
         <= {lemma(w) for e in (catalog.get("entities") or {}) for w in e.split("_")}
@@ -1482,7 +1562,7 @@ def _side_by_side(text: str, members: list[Mention], metrics: list[Mention], ask
                                 "qualifier", f"{a.name} over {b.name}"))
     out += [ReadSpan(m.group(0), m.span(), "qualifier", f"a sum over the {m.group(1).lower()}s")
             for m in _SUMMED_OVER.finditer(text)]  # the analyst sums the grain's values (SUMMED)
-    units = {str((entries.get(m.name) or {}).get("unit")) for m in metrics}
+    units = {metric_unit(m.name, entries.get(m.name) or {}) for m in metrics}
     if asks.change or units & {"fraction", "percent"}:
         out += [ReadSpan(m.group(0), m.span(), "qualifier", "in percent")
                 for m in _IN_PERCENT.finditer(text)]
@@ -1695,6 +1775,21 @@ _UNIT_WORDS = {"dollars": "usd", "dollar": "usd", "euros": "eur", "euro": "eur"}
 _AVERAGED = re.compile(r"\b(?:average|mean|median|per|rate|ratio|share)\b", re.IGNORECASE)
 
 
+_UNIT_SAID = re.compile(r"\bhow\s+many\s+(?P<unit>[a-z]+)\b", re.IGNORECASE)
+def _unit_words(text: str, metrics: list[Mention], catalog: dict[str, Any]) -> list[ReadSpan]:
+    """'How many dollars higher was …': a unit word that is the unit of every metric named
+    (`metric_unit`) says what the answer is already in; another unit (a conversion) stays
+    unread."""
+    entries = catalog.get("metrics") or {}
+    units = {metric_unit(m.name, entries.get(m.name) or {}) for m in metrics}
+    if len(units) != 1 or units & {"", "count", "fraction", "percent"}:
+        return []
+    return [ReadSpan(said.group("unit"), said.span("unit"), "qualifier",
+                     f"{said.group('unit')}: the unit of {metrics[0].name}")
+            for said in _UNIT_SAID.finditer(text)
+            if _UNIT_WORDS.get(said.group("unit").lower(), said.group("unit").lower()) in units]
+
+
 def _unit_total(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
     """'How many miles did Hawaiian fly', 'which airline flew the most miles': where no metric is
     named, a unit word asked for names the one total metric of that unit (the catalog's
@@ -1828,6 +1923,13 @@ _CLOCK = re.compile(r"\b(?:at\s+)?(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w
 _CLOCK_BOUND = re.compile(r"\b(after|since|from|past|later\s+than|before|until|till|earlier\s+than|"
                           r"by)\s+(?:(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)|(noon|midday)\b)",
                           re.IGNORECASE)
+_CLOCK_ON = re.compile(r"(?:\b(?P<from>from)\s+|\bat\s+)?\b(\d{1,2})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)\s+"
+                       r"(?:onwards?|and\s+(?:later|after)|or\s+later|"
+                       r"(?P<on>on)(?!\s+(?:the\s+)?(?:\d|[A-Za-z]+\.?\s+\d|[A-Za-z]+day)))\b",
+                       re.IGNORECASE)
+"""'From 6pm on', '6pm onwards', '6pm and later': the hour named and every later one (the
+hour's own words and the ones that say 'and later' read together); a bare 'on' only after
+'from' and before no day ('at 6pm on July 4' is the 6pm hour of that day)."""
 _PART_OF_DAY = re.compile(r"\b(?:in\s+the\s+|during\s+the\s+|)(morning|afternoon|evening)s?\b",
                           re.IGNORECASE)
 PARTS_OF_DAY = {"morning": (5, 12), "afternoon": (12, 17), "evening": (17, 21)}
@@ -1840,6 +1942,10 @@ _CLOCK_BETWEEN = re.compile(rf"\b(?:between|from)\s+{_HALF}\s*(?:and|to|until|ti
                             rf"(\d{{1,2}})(?::00)?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)", re.IGNORECASE)
 """'Between 6am and 9am', 'from 6 to 9pm': a span of hours (the first takes the second's am or
 pm when it has none)."""
+
+
+def _on_and_later(text: str) -> list[re.Match[str]]:
+    return [m for m in _CLOCK_ON.finditer(text) if m.group("from") or not m.group("on")]
 
 
 def _hour(number: str, suffix: str) -> int:
@@ -1867,6 +1973,12 @@ def _clock_ranges(text: str, catalog: dict[str, Any], mentions: list[Mention]) -
             continue
         taken.append(m.span())
         said.append((m.group(0), m.span(), kept))
+    for m in _on_and_later(text):  # 'from 6pm on': 18 and later
+        if overlaps(m.span(), taken):
+            continue
+        taken.append(m.span())
+        hour = _hour(m.group(2), m.group(3))
+        said.append((m.group(0), m.span(), {int(v) for v in members if int(v) >= hour}))
     for m in _PART_OF_DAY.finditer(text):  # 'in the morning': 5 to 11, said as a doubt
         if overlaps(m.span(), taken):
             continue
@@ -1922,10 +2034,11 @@ def _clock_times(text: str, catalog: dict[str, Any], mentions: list[Mention]) ->
         return []
     hours, members = [found[0]], found[1]
     # the times of a span of hours are the range's (_clock_ranges), not two hours
-    taken = [m.span for m in mentions] + [b.span() for b in _CLOCK_BETWEEN.finditer(text)]
+    taken = [m.span for m in mentions] + [b.span() for b in (*_CLOCK_BETWEEN.finditer(text),
+                                                             *_on_and_later(text))]
     out = []
     for m in _CLOCK.finditer(text):
-        if overlaps(m.span(), taken) or re.search(r"\b(?:after|before|since|until)\s+$",
+        if overlaps(m.span(), taken) or re.search(r"\b(?:after|before|since|until|from)\s+$",
                                                    text[:m.start()], re.IGNORECASE):
             continue
         hour = int(m.group(1) or m.group(3))
@@ -1986,8 +2099,18 @@ def _noun_dimension(text: str, at: int, mentions: list[Mention], catalog: dict[s
     return dim, () if named else (GrammarSpan(said.group(1), said.span(1), f"by {dim}"),)
 
 
-_BY_ROWS = re.compile(r"\bmost\s+(common|frequent|popular)\b|\b(busiest)\b", re.IGNORECASE)
-"""'The most common destinations', 'the busiest day': ranked by how many rows each has."""
+_BY_ROWS = re.compile(r"\bmost\s+(common|frequent|popular)\b|\b(busiest)\b|\b(top)\b(?=\s+\w)",
+                      re.IGNORECASE)
+"""'The most common destinations', 'the busiest day': ranked by how many rows each has; 'top 5
+destinations' (no measure said) is taken so too, in doubt (_top_by_rows)."""
+
+
+def _top_by_rows(mentions: list[Mention]) -> tuple[ReadSpan, ...]:
+    """'Top 5 destinations' with no measure said: ranked by the count of rows as 'the most
+    common' is, a guess at the measure, so flagged (never served clean)."""
+    return tuple(ReadSpan(m.words, m.span, "metric", f"{m.name}: 'top' said with no measure, "
+                          "taken as the count of rows") for m in mentions
+                 if m.kind == "metric" and m.how == "said" and m.words.lower() == "top")
 
 
 def _rows_counted(text: str, mentions: list[Mention], asks: Asks, catalog: dict[str, Any]
@@ -2000,7 +2123,7 @@ def _rows_counted(text: str, mentions: list[Mention], asks: Asks, catalog: dict[
     said = _BY_ROWS.search(text)
     if said is None or asks.ranking is None or any(m.kind == "metric" for m in mentions):
         return mentions, asks
-    word = said.span(1) if said.group(1) else said.span(2)
+    word = said.span(1) if said.group(1) else said.span(2) if said.group(2) else said.span(3)
     after = _noun_dimension(text, word[1], mentions, catalog) if said.group(1) else None
     ranked = after[0] if after else asks.ranking.dimension
     needed = {m.name for m in mentions if m.kind == "member"} | ({ranked} if ranked else set())

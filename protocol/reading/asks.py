@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from showwork.protocol.reading._words import COMMON_WORDS, Span, overlaps, singular, snake
 from showwork.protocol.reading.mentions import Mention
@@ -261,9 +261,12 @@ def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
             if not overlaps(m.span(), said):
                 spans.append(GrammarSpan(m.group(0), m.span(), "cumulative"))
                 said.append(m.span())
-    more = _difference(masked, periods) if compare == "explicit" and ranking is None else None
+    more = None if ranking is not None else _difference(masked, periods) \
+        if compare == "explicit" else _BY_HOW_MANY.search(masked) if change else None
     if more is not None:
-        spans.append(GrammarSpan(more.group(1), more.span(1), "change as a difference"))
+        spans += [GrammarSpan(more.group(g), more.span(g), "change as a difference")
+                  for g in range(1, more.re.groups + 1) if more.group(g)
+                  and g != more.re.groupindex.get("unit")]
     gap = _member_gap(text, masked, mentions) if compare != "explicit" and ranking is None \
         and share is None and not periods.found[1:] else None
     apart: tuple[Span, Span] | None = None
@@ -318,6 +321,31 @@ def _member_gap(text: str, masked: str, mentions: list[Mention]
 
 
 _HOW_MANY_MORE = re.compile(r"\bhow\s+(?:many|much)\s+(more|fewer|less)\b", re.IGNORECASE)
+_BY_HOW_MANY = re.compile(r"\b(by\s+how\s+many)\b", re.IGNORECASE)
+"""'By how many flights did X change from January to February': the size of the change in
+the metric's own unit (a count of what it counts), never a percent."""
+
+
+_HIGHER_WAS = re.compile(
+    r"\b(how\s+(?:much|many))\s+(?:(?P<unit>[a-z]+)\s+)?(higher|lower|more|less|bigger|larger|"
+    r"smaller|greater)\s+(was|were|is|are)\s+(?:the\s+)?(?P<said>[^,.;:?!]+?)\s*(?=[,.;:?!]|$)",
+    re.IGNORECASE)
+"""'How much higher was 2016', 'how many dollars lower was March 7-13' (two periods named
+before): the period said less the other, or the other less it ('lower'). A unit word between
+is left to the reader (the metric's unit)."""
+
+
+def _which_was(said: re.Match[str], periods: Periods, named: list[Any]) -> re.Match[str] | None:
+    """The 'how much higher was P' match where P is one of the two periods named and the
+    difference it asks is the later period's value less the earlier's (a cited `delta`):
+    'higher' of the later, 'lower' of the earlier; None otherwise (the words stay unread)."""
+    which = [p.period for p in periods.found
+             if p.words.lower() == said.group("said").lower().strip()]
+    if not which:
+        return None
+    later = max(named, key=lambda p: (p.start, p.end))
+    up = said.group(3).lower() in ("higher", "more", "bigger", "larger", "greater")
+    return said if (which[0] == later) == up else None
 
 
 def _difference(masked: str, periods: Periods) -> re.Match[str] | None:
@@ -325,17 +353,25 @@ def _difference(masked: str, periods: Periods) -> re.Match[str] | None:
     named, the change asked as how far the first is above the second ('fewer': below). Read
     when the period that answer's sign needs comes first — the later for 'more', the earlier
     for 'fewer' — so the difference is the later period's value less the earlier's (a cited
-    `delta`); the other order stays unread."""
+    `delta`); the other order stays unread. 'By how many … change from A to B' is the later
+    period's value less the earlier's whichever is said first."""
     found = _HOW_MANY_MORE.search(masked)
-    if found is None or len(periods.found) != 2:
+    by = _BY_HOW_MANY.search(masked)
+    named = list(dict.fromkeys(p.period for p in periods.found))  # 'was March 14-20' again
+    higher = _HIGHER_WAS.search(masked)
+    if higher is not None and len(named) == 2:
+        return _which_was(higher, periods, named)
+    if found is None and by is None or len(named) != 2:
         return None
-    first, second = (p.period for p in periods.found)
+    first, second = named
     if first.end <= second.start:
         later_first = False
     elif second.end <= first.start:
         later_first = True
     else:
         return None  # overlapping periods: no one order
+    if found is None:  # 'by how many … change from A to B': either order, the later less the earlier
+        return by
     return found if later_first == (found.group(1).lower() == "more") else None
 
 

@@ -162,12 +162,21 @@ def _metric_units(s: _Scope) -> set[str]:
     units = set()
     for m in s.mentions:
         info = metrics.get(m.name) if m.kind == "metric" else None
-        if info is None:
-            continue
-        unit = info.get("unit") or next((u for u in _UNITS if m.name.endswith(f"_{u}")), None)
-        if unit:
-            units.add(str(unit).lower())
+        if info is not None and (unit := metric_unit(m.name, info)):
+            units.add(unit)
     return units
+
+
+_LABEL_UNIT = re.compile(r"\(\s*([A-Za-z]{2,6})\s*\)\s*$")
+
+
+def metric_unit(name: str, info: dict[str, Any]) -> str:
+    """A metric's unit: the catalog's `unit:`, else one its name ends with (`_usd`) or its label
+    ends with in parentheses ('Transaction Amount (USD)'), else ''."""
+    said = _LABEL_UNIT.search(str(info.get("label") or ""))
+    unit = info.get("unit") or next((u for u in _UNITS if name.endswith(f"_{u}")), None) \
+        or (said.group(1) if said and said.group(1).lower() in _UNITS else None)
+    return str(unit or "").lower()
 
 
 def _participle_gaps(s: _Scope) -> list[Gap]:

@@ -209,6 +209,32 @@ def _same_thing(mentions: list[Mention], dims: dict[str, Any]) -> list[Mention]:
     return [m for m in mentions if m.kind != "member" or (m.span, m.name, m.member) not in coded]
 
 
+_WORD_BEFORE = re.compile(r"([A-Za-z][\w'’-]*)\s+$")
+
+
+def names_before_codes(text: str, members: list[Mention], catalog: dict[str, Any]
+                       ) -> list[ReadSpan]:
+    """'Chicago ORD', 'Newark EWR': words right before a code that are words of the name the
+    data gives that code (the catalog's `named_by`: ORD is 'Chicago Ohare Intl') say which
+    place the code is, read with it; a word of no such name ('Boston ORD') stays unread."""
+    from showwork.protocol.reading.account import ReadSpan
+
+    dims = catalog.get("dimensions") or {}
+    out = []
+    for m in members:
+        names = [str(n.get(m.member or "") or "") for n in
+                 ((dims.get(m.name) or {}).get("named_by") or {}).values()]
+        words = {w.lower() for n in names for w in re.findall(r"[\w'’-]+", n)}
+        at = m.span[0]
+        while (said := _WORD_BEFORE.search(text, 0, at)) and said.group(1).lower() in words:
+            at = said.start()
+        if at < m.span[0]:
+            end = at + len(text[at:m.span[0]].rstrip())
+            out.append(ReadSpan(text[at:end], (at, end), "qualifier",
+                                f"{text[at:end]}: a word of {m.member}'s name ({names[0]})"))
+    return out
+
+
 def place_notes(members: tuple[Mention, ...], catalog: dict[str, Any], metrics: tuple[str, ...]
                 ) -> tuple[str, ...]:
     """'Atlanta' read as the one airport of that name the metrics' facts reach, where the

@@ -31,6 +31,7 @@ from showwork.protocol.reading._words import (
     overlaps,
     phrase_pattern,
     plural,
+    singular,
 )
 
 Kind = Literal["metric", "member", "dimension"]
@@ -297,14 +298,32 @@ def _counted_forms(text: str) -> list[str]:
     return []
 
 
+_AMOUNTED = re.compile(r"^(?P<rest>.+?)[\s_]+amount$", re.IGNORECASE)
+
+
+def _amount_forms(text: str, name: str, said: dict[str, set[str]]) -> list[str]:
+    """'Loss Payment Amount' → 'loss payment': the amount of what the other words name, where
+    their last word is no other metric's ('Transaction Amount' beside 'Transactions' names the
+    things that metric counts, never this amount)."""
+    m = _AMOUNTED.match(text.replace("_", " ").strip())
+    if m is None or _TOTALLED.match(m.group("rest")):
+        return []
+    last = singular(m.group("rest").split()[-1].lower())
+    return [m.group("rest")] if said.get(last, set()) == {name} else []
+
+
 def _counted(key: tuple) -> list[_Phrase | None]:
     """Each metric by what its name or label sums or counts ('revenue' for total_revenue,
     'orders' for order_count), as people name a total, only where those words name exactly
     one metric; an entry that spells them wins over this reading (the scanner's rank)."""
     owners: dict[str, set[str]] = {}
+    said: dict[str, set[str]] = {}  # each word of a metric's name or label: the metrics saying it
+    for name, label, _synonyms, _previous in key:
+        for w in re.findall(r"[a-z]+", f"{name} {label}".lower().replace("_", " ")):
+            said.setdefault(singular(w), set()).add(name)
     for name, label, _synonyms, _previous in key:
         for written in (name, re.sub(r"\s*\(.*?\)", "", label)):
-            for form in _counted_forms(written):
+            for form in _counted_forms(written) + _amount_forms(written, name, said):
                 owners.setdefault(form.lower(), set()).add(name)
                 if re.search(r"[a-rt-z]$", form):  # 'all policy amounts' for total_policy_amount
                     owners.setdefault(plural(form).lower(), set()).add(name)

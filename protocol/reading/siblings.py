@@ -29,7 +29,8 @@ minus cancellations'."""
 def sibling_excluded(text: str, mentions: list[Mention], catalog: dict[str, Any]
                      ) -> tuple[list[Mention], list[ReadSpan], list[str]]:
     """(the mentions, the cue's words read, a note): where a cue keeps out things no member
-    names, after a metric named before it, the metric asked for is the one whose definition
+    names, after a metric named before it (or before the first named after it, the cue's clause
+    opening the question), the metric asked for is the one whose definition
     leaves them all out (`_leaving_out`); the metrics named inside the cue's words are what it
     leaves out, no second metric asked for."""
     metrics = catalog.get("metrics") or {}
@@ -37,9 +38,13 @@ def sibling_excluded(text: str, mentions: list[Mention], catalog: dict[str, Any]
         tail = cue.span("tail")
         inside = [m for m in mentions if tail[0] <= m.span[0] and m.span[1] <= tail[1]]
         before = [m for m in mentions if m.kind == "metric" and m.span[1] <= cue.start()]
-        if not before or any(m.kind != "metric" for m in inside):
+        # 'excluding cancelled flights, how many United flights …': a clause opening the
+        # question keeps them out of the first metric named after it
+        after = [m for m in mentions if m.kind == "metric" and m.span[0] > tail[1]]
+        opening = not text[:cue.start()].strip() and text[tail[1]:tail[1] + 1] == ","
+        if not (before or opening and after) or any(m.kind != "metric" for m in inside):
             continue
-        asked = before[-1]
+        asked = before[-1] if before else after[0]
         own = _words(asked.name, metrics.get(asked.name) or {})
         out = {w for m in inside for w in _words(m.name, metrics.get(m.name) or {})} - own
         covered = [m.span for m in inside]

@@ -6,8 +6,7 @@ Each on two domains."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from calls import CALLS as _CALLS
 from shipping import SHIPPING as _SHIPPING
 
 from showwork.protocol.reading import read_text
@@ -203,16 +202,6 @@ class TestRankVerb:
         reading = read_text("Rank stores by revenue in 2019", shop_layer.catalog())
         assert reading.asks.ranking is not None and reading.asks.ranking.dimension == "store"
         assert reading.unread == []
-
-
-_CALLS: dict[str, Any] = {
-    "metrics": {"calls": {"label": "calls", "synonyms": [], "previous_names": [],
-                          "grains": ["day", "month"], "unit": "count", "type": "simple",
-                          "dimensions": ["call_hour"]}},
-    "dimensions": {"call_hour": {"label": "hour of the call", "pattern": None,
-                                 "members": [str(h) for h in range(24)]}},
-    "tree": {"exact": [], "influence": []},
-}
 
 
 class TestClockBoundsNarrow:
