@@ -171,10 +171,12 @@ _LABEL_UNIT = re.compile(r"\(\s*([A-Za-z]{2,6})\s*\)\s*$")
 
 
 def metric_unit(name: str, info: dict[str, Any]) -> str:
-    """A metric's unit: the catalog's `unit:`, else one its name ends with (`_usd`) or its label
-    ends with in parentheses ('Transaction Amount (USD)'), else ''."""
+    """A metric's unit: the catalog's `unit:`, else the currency its columns' names say (the
+    catalog's `currency`: 'cancellations_mx', a sum of 'cancellations_usd'), one its name ends
+    with (`_usd`) or its label ends with in parentheses ('Transaction Amount (USD)'), else ''."""
     said = _LABEL_UNIT.search(str(info.get("label") or ""))
-    unit = info.get("unit") or next((u for u in _UNITS if name.endswith(f"_{u}")), None) \
+    unit = info.get("unit") or info.get("currency") \
+        or next((u for u in _UNITS if name.endswith(f"_{u}")), None) \
         or (said.group(1) if said and said.group(1).lower() in _UNITS else None)
     return str(unit or "").lower()
 

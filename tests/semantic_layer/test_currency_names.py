@@ -37,3 +37,18 @@ def test_a_yen_or_yuan_amount_is_read_in_its_currency() -> None:
     assert not money_fits(yen, "usd") and money_fits(yen, "jpy")
     assert money_fits(yen, "cny")  # '¥' is the yuan's sign too
     assert not money_fits(yuan, "jpy")
+
+
+def test_the_reader_reads_in_usd_of_a_metric_in_usd(tutorial_layer: SemanticLayer,
+                                                    shop_layer: SemanticLayer) -> None:
+    """'in usd' is the metric's own unit where the catalog says it (a governed unit, or the
+    currency its columns' names say), and unread of a count."""
+    from showwork.protocol.reading import read_text
+
+    tutorial = tutorial_layer.catalog()
+    assert read_text("cancellations in the week of 14 March 2022, in usd", tutorial).unread == []
+    assert "in usd" in read_text("transactions in the week of 14 March 2022, in usd",
+                                 tutorial).unread
+    shop = shop_layer.catalog()
+    assert read_text("revenue in March 2019 in dollars", shop).unread == []
+    assert "in dollars" in read_text("orders in March 2019 in dollars", shop).unread
