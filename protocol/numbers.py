@@ -56,7 +56,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from showwork.protocol.catalog_text import FALL, RISE
-from showwork.protocol.reading._literals import ascii_twin, fit, lowered, plain, search
+from showwork.protocol.reading._literals import first, fit, lowered, scan, search
 
 Kind = Literal["number", "percent", "fraction"]
 """A value's units. `number`: a count, amount or level in its own units (a `value`, `previous`
@@ -910,11 +910,11 @@ _WORDY_LAST: list[tuple[str, bool]] = [("", False)]
 def _search_wordy(text: str) -> bool:
     low = lowered(text)
     percent, times, worded = _WORDY_PARTS
-    if "%" in low and fit(percent, text).search(text) is not None:
+    if "%" in low and first(percent, text) is not None:
         return True
-    if "x" in low and _DIGIT.search(text) is not None and fit(times, text).search(text) is not None:
+    if "x" in low and _DIGIT.search(text) is not None and first(times, text) is not None:
         return True
-    return any(w in low for w in _WORDY_WORDS) and fit(worded, text).search(text) is not None
+    return any(w in low for w in _WORDY_WORDS) and first(worded, text) is not None
 
 
 _SPELLED = re.compile(rf"(?i)\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}))*\b"
@@ -1288,10 +1288,11 @@ def _masked_spans(text: str) -> list[tuple[int, int]]:
     # _words.may_hold)
     low = lowered(text)
     held = frozenset(w for w in _MASK_WORDS if w in low)
-    ascii = plain(text)  # searched with each mask's ASCII twin: the same spans, found faster
+    # each mask searched with its ASCII twin where the text is plain (the same spans, found
+    # faster), and only where a match may start (`scan`)
     return [m.span() for mask, needs in _MASK_NEEDS
             if not needs or not held.isdisjoint(needs)
-            for m in (ascii_twin(mask) if ascii else mask).finditer(text)]
+            for m in scan(mask, text)]
 
 
 def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:

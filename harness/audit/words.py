@@ -89,7 +89,7 @@ from showwork.protocol.numbers import (
 )
 from showwork.protocol.periods import period_words
 from showwork.protocol.reading import Mention, find_mentions
-from showwork.protocol.reading._literals import fit, may_match
+from showwork.protocol.reading._literals import fit, matches, may_match
 from showwork.protocol.reading.filters import exclusions
 
 if TYPE_CHECKING:
@@ -230,7 +230,7 @@ def _found(text: str, ctx: AnswerContext, pattern: re.Pattern[str]) -> tuple[re.
     memo: _Memo = ctx.index_.read("found", text, _memo)
     kept = memo.get(id(pattern))
     if kept is None or kept[0] is not pattern:  # searched only where it may match
-        got = tuple(fit(pattern, text).finditer(text)) if may_match(pattern, text) else ()
+        got = tuple(matches(pattern, text))
         memo[id(pattern)] = (pattern, got)
         return got
     return kept[1]

@@ -9,6 +9,11 @@ skips the search there; everywhere else it searches as before.
 marks such as '→', nothing only Unicode reads as white space) its `ascii_twin`, compiled with
 re.ASCII, which finds the same matches without asking Unicode's tables of each character.
 
+`search` and `finditer` also read, where the parse shows them, the strings one of which every
+match starts with (`starts`): re finds no such prefix behind a `\\b` or a look-behind, so its
+search tries the pattern at every place of the text; here it is tried only where one of them
+is written (`places`), and the matches are the same.
+
 >>> may_match(re.compile(r"(?i)\\b(?:rose|fell)\\b"), "Revenue ROSE 4 %")
 True
 >>> may_match(re.compile(r"(?i)\\b(?:rose|fell)\\b"), "Revenue was 4,120")
@@ -19,7 +24,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 _parser: Any = importlib.import_module("re._parser")  # the stdlib's own parse of a pattern
@@ -123,13 +128,179 @@ def _part(op: Any, arg: Any) -> Needs:
 
 
 def search(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
-    """`pattern.search(text)`, not searched where it cannot match (`may_match`)."""
-    return fit(pattern, text).search(text) if may_match(pattern, text) else None
+    """`pattern.search(text)`, tried only where a match may start (`places`) when the parse
+    shows where, else not searched where it cannot match (`may_match`)."""
+    at = places(pattern, text)
+    if at is None:
+        return fit(pattern, text).search(text) if may_match(pattern, text) else None
+    return _first_at(fit(pattern, text), text, at)
+
+
+def first(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """`fit(pattern, text).search(text)` (for a caller that prefilters texts its own way),
+    tried only where a match may start (`places`) when the parse shows where."""
+    at = places(pattern, text)
+    fitted = fit(pattern, text)
+    return fitted.search(text) if at is None else _first_at(fitted, text, at)
+
+
+def _first_at(fitted: re.Pattern[str], text: str, at: list[int]) -> re.Match[str] | None:
+    for start in at:
+        found = fitted.match(text, start)
+        if found is not None:
+            return found
+    return None
 
 
 def finditer(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
-    """`pattern.finditer(text)`, not searched where it cannot match (`may_match`)."""
-    return fit(pattern, text).finditer(text) if may_match(pattern, text) else iter(())
+    """`pattern.finditer(text)`, as `search` finds each match."""
+    return iter(matches(pattern, text))
+
+
+def matches(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """The matches `pattern.finditer(text)` yields, as `search` finds each."""
+    at = places(pattern, text)
+    if at is None:
+        return list(fit(pattern, text).finditer(text)) if may_match(pattern, text) else []
+    return tried_at(fit(pattern, text), text, at)
+
+
+def scan(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """The matches `pattern.finditer(text)` yields, found with its `fit` (for a caller that
+    prefilters texts its own way), tried only where a match may start (`places`) when the
+    parse shows where."""
+    at = places(pattern, text)
+    fitted = fit(pattern, text)
+    return list(fitted.finditer(text)) if at is None else tried_at(fitted, text, at)
+
+
+def tried_at(pattern: re.Pattern[str], text: str, at: list[int]) -> list[re.Match[str]]:
+    """`pattern.finditer(text)` where every match starts at one of `at` (in order): the
+    pattern is tried at each, from the end of the match before (finditer's matches do not
+    overlap; none is empty where each starts with a string written there)."""
+    out: list[re.Match[str]] = []
+    end = 0
+    for start in at:
+        if start >= end:
+            found = pattern.match(text, start)
+            if found is not None:
+                out.append(found)
+                end = found.end()
+    return out
+
+
+AT_MOST = 16
+"""Places `written_at` lists before it gives up on them: past it the text is searched whole."""
+
+
+def places(pattern: re.Pattern[str], text: str) -> list[int] | None:
+    """Where in `text` a match of `pattern` may start, in order: where one of its `starts` is
+    written (lower-cased, as `lowered` compares), none where none is (so no match: `may_match`
+    need not ask); None where the parse shows no such strings, where the lower case does not
+    keep the text's places, or past `AT_MOST` places."""
+    found = _starts_of(pattern)
+    if found is None:
+        return None
+    low = lowered(text)
+    return written_at(low, found) if len(low) == len(text) else None
+
+
+def written_at(text: str, strings: Iterable[str]) -> list[int] | None:
+    """Where in `text` one of `strings` is written, in order (none: an empty list); None past
+    `AT_MOST` places."""
+    at: set[int] = set()
+    for string in strings:
+        if string not in text:  # most are not written: `in` is the cheaper question
+            continue
+        i = text.find(string)
+        while i >= 0:
+            at.add(i)
+            if len(at) > AT_MOST:
+                return None
+            i = text.find(string, i + 1)
+    return sorted(at)
+
+
+_STARTS: dict[int, tuple[re.Pattern[str], Needs]] = {}
+"""Each pattern's `starts`, read once, by the pattern's id (as `_KNOWN` keeps needs)."""
+
+
+def _starts_of(pattern: re.Pattern[str]) -> Needs:
+    known = _STARTS.get(id(pattern))
+    if known is None or known[0] is not pattern:
+        known = _STARTS[id(pattern)] = (pattern, starts(pattern))
+    return known[1]
+
+
+def starts(pattern: re.Pattern[str]) -> Needs:
+    """Lower-case ASCII strings one of which every match of `pattern` starts with (lower-cased),
+    or None where its parse does not show them (a match may start with a class: '\\d+').
+
+    >>> sorted(starts(re.compile(r"(?i)\\b(?:the\\s+)?(?:rose|fell)\\b")))
+    ['fell', 'rose', 'the']
+    >>> starts(re.compile(r"(?<![\\w.])[0-9]+")) is None
+    True
+    """
+    return _first(list(_parser.parse(pattern.pattern, pattern.flags).data))
+
+
+_ZERO_WIDTH = (_c.AT, _c.ASSERT, _c.ASSERT_NOT)
+"""What matches no character: a match starts where what follows it does."""
+
+
+def _first(items: list[tuple[Any, Any]]) -> Needs:
+    """What a match of a sequence of the parse starts with: its first literal run, past what
+    matches no character; of a group, what its own sequence and what follows it starts with;
+    of a choice, of each branch; of an optional item, its own and what follows it."""
+    for i, (op, arg) in enumerate(items):
+        if op in _ZERO_WIDTH:
+            continue
+        rest = items[i + 1:]
+        if op is _c.LITERAL:
+            return _run(items[i:])
+        if op is _c.IN:  # a class of characters written out ('[.;!?]'): one of them
+            return _chars(arg)
+        if op is _c.SUBPATTERN:
+            return _first(list(arg[-1]) + rest)
+        if op is _c.ATOMIC_GROUP:
+            return _first(list(arg) + rest)
+        if op is _c.BRANCH:
+            return _either([list(branch) + rest for branch in arg[1]])
+        if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT):
+            low, _high, item = arg
+            # a repeated item's run never joins what follows it ('(?:ab)+c' is 'abab' + 'c')
+            return _first(list(item)) if low >= 1 else _either([list(item), rest])
+        return None  # a class, any character, a back-reference: no string it starts with
+    return None  # a sequence that may match nothing: what follows it is not known here
+
+
+def _either(sequences: list[list[tuple[Any, Any]]]) -> Needs:
+    out: set[str] = set()
+    for sequence in sequences:
+        found = _first(sequence)
+        if found is None:
+            return None
+        out |= found
+    return frozenset(out)
+
+
+def _chars(members: list[tuple[Any, Any]]) -> Needs:
+    """The characters of a class that lists ASCII characters only, lower-cased (None for a
+    range, a category such as '\\s' or a negated class)."""
+    if not all(op is _c.LITERAL and arg < 128 for op, arg in members):
+        return None
+    return frozenset(chr(arg).lower() for _op, arg in members)
+
+
+def _run(items: list[tuple[Any, Any]]) -> Needs:
+    """The run of ASCII literals a sequence starts with, lower-cased (None when its first
+    literal is not ASCII: a letter outside ASCII may match an ASCII one ignoring case)."""
+    run = ""
+    for op, arg in items:
+        if op is not _c.LITERAL or arg >= 128:
+            break
+        run += chr(arg).lower()
+    return frozenset((run,)) if run else None
 
 
 _TWINS: dict[int, tuple[re.Pattern[str], re.Pattern[str]]] = {}

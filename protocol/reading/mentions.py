@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
-from showwork.protocol.reading._literals import fit
+from showwork.protocol.reading._literals import fit, tried_at, written_at
 from showwork.protocol.reading._words import (
     HEAD,
     SEP,
@@ -138,15 +138,13 @@ class _Table:
             self._ignoring_case = re.compile(self.body, re.IGNORECASE)
         return self._ignoring_case
 
-    def _regex(self, text: str) -> re.Pattern[str] | None:
-        """The alternation of the alternatives whose first word `text` holds (None for none);
-        past `_PARTS` different ones, the whole alternation, compiled once (a reader of many
-        texts, an audit of a file of runs, pays one compile, not one per text)."""
+    def _regex(self, held: frozenset[str]) -> re.Pattern[str]:
+        """The alternation of the alternatives whose first word is `held` (the first words a
+        text holds, at least one); past `_PARTS` different ones, the whole alternation,
+        compiled once (a reader of many texts, an audit of a file of runs, pays one compile,
+        not one per text)."""
         if self._whole is not None:
             return self._whole
-        held = frozenset(first for first in self.distinct if first in text)
-        if not held:
-            return None
         part = self._by_held.get(held)
         if part is not None:  # the same first words: the same alternation, not joined again
             return part
@@ -169,13 +167,19 @@ class _Table:
         # where lower-casing changes the length (and so the offsets)
         if len(lowered) != len(text):
             regex = self.ignoring_case()
-            scanned = text
-        else:
-            regex = self._regex(lowered)
-            scanned = lowered
-        if regex is None:
+            if regex is None:
+                return []
+            return [(m.span(), self._owners(m.group(0))) for m in regex.finditer(text)]
+        held = frozenset(first for first in self.distinct if first in lowered)
+        if not held:
             return []
-        return [(m.span(), self._owners(m.group(0))) for m in fit(regex, scanned).finditer(scanned)]
+        regex = fit(self._regex(held), lowered)
+        # each alternative starts with its first word as written: a match starts where one of
+        # them does, and is tried only there (behind the look-behind of `HEAD` re finds no
+        # prefix to skip to, and tries every place of the text)
+        at = written_at(lowered, held)
+        found = regex.finditer(lowered) if at is None else tried_at(regex, lowered, at)
+        return [(m.span(), self._owners(m.group(0))) for m in found]
 
     def _owners(self, said: str) -> list[_Phrase]:
         """The phrases the words match: as written, else without the articles a name of three
@@ -567,9 +571,14 @@ def _abbreviations(text: str, key: tuple[tuple[tuple[str, str], ...],
                 out.append(Mention("metric", name, None, m.group(0), m.span(), "abbreviation"))
     if short:
         words = [(m.group(0).lower(), m.span()) for m in _WORD.finditer(text)]
+        # words spell a name only from its first letter on (`_spelled`): each word tries the
+        # names that start with its first letter, in the catalog's order
+        by_letter: dict[str, list[tuple[str, str]]] = {}
+        for abbr, name in short.items():
+            by_letter.setdefault(abbr[0], []).append((abbr, name))
         at = 0
         while at < len(words):
-            found = next(((name, end) for abbr, name in short.items()
+            found = next(((name, end) for abbr, name in by_letter.get(words[at][0][0], ())
                           if (end := _spelled(abbr, words, at)) is not None), None)
             if found is None:
                 at += 1

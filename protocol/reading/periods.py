@@ -35,7 +35,7 @@ from showwork.protocol.reading._calendar import (
     weeks_before,
     year,
 )
-from showwork.protocol.reading._literals import ascii_twin, may_match, plain, search
+from showwork.protocol.reading._literals import may_match, plain, scan, search
 from showwork.protocol.reading._words import Span, overlaps
 from showwork.protocol.reading.holidays import HOLIDAY_RE, WORDS, holiday
 
@@ -482,6 +482,9 @@ _TO_DATE = {"year": "ytd", "month": "mtd", "quarter": "qtd"}
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _CENTURIES = ("19", "20")
 """What a year (`_YEAR`) is written with."""
+_QUARTERS, _HALVES = ("q1", "q2", "q3", "q4"), ("h1", "h2")
+"""What 'Q2' and 'H1' are written with, lower-cased: the letter and an ASCII digit side by side
+(a 'q' alone is in 'quarter' and 'quantity', an 'h' in most texts)."""
 _LEADS = {"this": (("this", "current"),), "last": (("last", "past"),),
           "next": (("next", "coming"),), "week": (("before",),)}
 """The words a relative phrase's pattern starts with, by the phrase's first word ('this week':
@@ -512,8 +515,8 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
     (rf"\b(?P<y>{_YEAR})-?W(?P<w>\d{{1,2}})\b", _iso_week, _needs(_CENTURIES, ("w",))),
     (rf"\b(?:iso\s+)?week\s+(?P<w>\d{{1,2}})\b{_QY}", _iso_week, _needs(("week",), DIGIT)),
     (rf"\bW(?P<w>\d{{1,2}})\b{_QY}", _iso_week, _needs(("w",), DIGIT)),
-    (rf"\b(?P<y>{_YEAR})[\s-]?Q(?P<q>[1-4])\b", _quarter, _needs(_CENTURIES, ("q",))),
-    (rf"\bQ(?P<q>[1-4])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _quarter, _needs(("q",), DIGIT)),
+    (rf"\b(?P<y>{_YEAR})[\s-]?Q(?P<q>[1-4])\b", _quarter, _needs(_CENTURIES, _QUARTERS)),
+    (rf"\bQ(?P<q>[1-4])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _quarter, _needs(_QUARTERS)),
     (rf"\b(?:the\s+)?(?P<q>last|final)\s+quarter\s+of\s+(?P<y>{_YEAR})\b", _quarter,
      _needs(("quarter",), DIGIT)),
     (rf"\b(?:the\s+)?(?P<q>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b{_QY}",
@@ -524,7 +527,7 @@ _PATTERNS: tuple[tuple[str, Builder, Needs], ...] = (
      _needs(("half",), DIGIT)),
     (rf"\b(?:the\s+)?(?P<o>first|last|final)\s+(?:{_N}\s+)?(?P<u>months?|quarters)\s+of\s+"
      rf"(?P<y>{_YEAR})\b", _months_of_year, _needs(("month", "quarters"), DIGIT)),
-    (rf"\bH(?P<h>[12])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _half, _needs(("h",), DIGIT)),
+    (rf"\bH(?P<h>[12])\b(?:(?:\s+of|,|\s*-)?\s*(?P<y>{_YEAR}))?", _half, _needs(_HALVES)),
     (rf"\b(?:the\s+)?(?P<h>first|second|1st|2nd)\s+half\b{_QY}", _half, _needs(("half",))),
     (r"\bFY\s?'?(?:\d{4}|\d{2})\b|\bfiscal\s+(?:year|quarter|half|Q[1-4]|H[12])\b(?:\s+\d{4})?",
      _fiscal, _needs(("fy", "fiscal"))),
@@ -609,7 +612,7 @@ def _scan(text: str, ctx: _Context, ascii: bool
     for regex, build, needs in _COMPILED:
         if not holds.all(needs):
             continue  # no match can be in the text: the pattern is not searched
-        for m in (ascii_twin(regex) if ascii else regex).finditer(text):
+        for m in scan(regex, text):  # its ASCII twin where the text is plain (`fit`)
             if overlaps(m.span(), taken):
                 continue
             try:

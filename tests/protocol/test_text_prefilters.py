@@ -1,8 +1,8 @@
 """The text readers skip a pattern only where it cannot match: the number masks
 (`numbers._masked_spans`), the number words (`numbers._wordy`) and the kept-out and 'only' cues
 (`filters.exclusions`), and any module pattern behind `_literals.may_match` (what every match
-holds, read from the pattern's parse) read every text
-exactly as the unfiltered search reads it — the golden traces' questions and answers, and texts
+holds, read from the pattern's parse) or tried only where a match may start (`_literals.places`:
+what every match starts with) read every text exactly as the unfiltered search reads it — the golden traces' questions and answers, and texts
 built here from each catalog's own members, cue words in any case and the letters re's
 IGNORECASE folds onto ASCII ('ſ', 'K', 'ı'), on the demo and the shop."""
 
@@ -212,6 +212,68 @@ def test_texts_a_pattern_matches_are_never_skipped() -> None:
 
     for pattern in patterns:
         holds(pattern)
+
+
+def _found(matches: list[re.Match[str]] | re.Match[str] | None) -> list[object]:
+    found = [matches] if isinstance(matches, re.Match) else matches or []
+    return [(m.span(), m.groups(), m.groupdict()) for m in found]
+
+
+def test_a_pattern_is_tried_only_where_a_match_may_start() -> None:
+    """`_literals.search` and `_literals.matches` (a pattern tried only where one of the
+    strings every match starts with is written, `places`) find what `search` and `finditer`
+    find, groups and all, for every module pattern of the audit and the readers over the
+    golden and mask texts and texts built from each pattern's starts (in any case, with the
+    letters IGNORECASE folds, and written often enough that the text is searched whole); most
+    pattern-text pairs with a match are found so."""
+    patterns = _module_patterns()
+    started = [p for p in patterns if _literals.starts(p) is not None]
+    assert len(started) > 150
+    texts = golden_texts() + _mask_texts() + [
+        t for p in started for w in sorted(_literals.starts(p) or ())[:3]
+        for t in (f"Orders {w} 4 % in 2019", f"{w.upper()}{w}", w.replace("s", "ſ"),
+                  " ".join([w] * (_literals.AT_MOST + 2)), f"x{w}, {w}→{w.title()}")]
+    tried = 0
+    for p in patterns:
+        for t in texts:
+            assert _found(_literals.matches(p, t)) == _found(list(p.finditer(t))), (p.pattern, t)
+            assert _found(_literals.search(p, t)) == _found(p.search(t)), (p.pattern, t)
+            tried += _literals.places(p, t) is not None and p.search(t) is not None
+    assert tried > 5_000, tried
+
+
+@pytest.mark.parametrize(("pattern", "starts"), [
+    (r"(?i)\b(?:the\s+)?(?:rose|fell)\b", {"the", "rose", "fell"}), (r"\d+", None),
+    (r"(?:abc)?d", {"abc", "d"}), (r"(?:ab)+c", {"ab"}), (r"x(?:yz|w)?", {"x"}),
+    (r"(?<![\w.])Rs?\b", {"r"}), (r"(?=foo)bar", {"bar"}), (r"[.;!?](?=\s)", {".", ";", "!", "?"}),
+    (r"(?i)caf\u00e9s", {"caf"}), (r"rose|\d", None), (r"[a-c]x", None), (r"(?:up)*x", {"up", "x"}),
+    (r"(?:x?)+y", None), (r"\u00e9t\u00e9", None), (r"[^.]x", None),
+])
+def test_what_a_match_starts_with_is_read_from_its_parse(pattern, starts) -> None:
+    """A match starts with its first literal run, past what matches no character (`\\b`, a
+    look-around); a group with what it and what follows it start with, a branch with one of
+    its branches', an optional part with its own or what follows; a class of ASCII characters
+    written out with one of them; anything else (a range, a category, a letter outside ASCII,
+    a part that may match nothing) shows nothing."""
+    assert _literals.starts(re.compile(pattern)) == (None if starts is None else frozenset(starts))
+
+
+@pytest.mark.slow
+def test_a_pattern_tried_where_it_may_start_matches_as_re_does() -> None:
+    """For text each module pattern with starts matches (hypothesis's `from_regex`), and that
+    text behind other words, `_literals.matches` finds what `finditer` finds."""
+    patterns = [p for p in _module_patterns() if _literals.starts(p) is not None]
+
+    @settings(max_examples=8, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(data=st.data())
+    def same(pattern: re.Pattern[str], data) -> None:
+        drawn = data.draw(st.from_regex(pattern))
+        for text in (drawn, f"Orders {drawn} rose", drawn * 3):
+            assert _found(_literals.matches(pattern, text)) == _found(list(pattern.finditer(text)))
+
+    for pattern in patterns:
+        same(pattern)
 
 
 _STATED = ("stood at ", "Stands at ", "the percent change was ", "THE PERCENTAGE CHANGE IS ",
