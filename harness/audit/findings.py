@@ -4,7 +4,7 @@ model fix; they never break grounding."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from showwork.harness.audit.basis import find_claim_basis, find_prose_basis
@@ -145,25 +145,34 @@ def _compared(item: Any) -> dict[str, Any] | None:
 
 
 def _against_ends(ctx: ClaimContext) -> list[Finding]:
-    index = ctx.index_
-    pairs = index.read("ends", ctx.claim.text,
+    found = ends_reversed(ctx.index_, ctx.claim.text or "", ctx.cited)
+    if found is None:
+        return []
+    message, evidence = found
+    return [_finding(ctx, "direction_mismatch", f"Claim {ctx.cid} says {message}", evidence,
+                     "State a change from the previous value to the current one.")]
+
+
+def ends_reversed(index: Any, text: str, cited: Iterable[Any]
+                  ) -> tuple[str, dict[str, Any]] | None:
+    """The first pair of ends `text` states ('A → B', 'from A to B') whose first is a cited
+    change's current value and second its previous one, the other way round: what it says
+    (after 'says') and the finding's evidence; None when every pair goes the cited way."""
+    pairs = index.read("ends", text,
                        lambda t: _ends(t, lambda s: index.read("claims_in", s, claims_in)))
-    for item in ctx.cited if pairs else ():
+    for item in cited if pairs else ():
         fields = _compared(item)
         if fields is None or fields.get("value") == fields.get("previous"):
             continue
         for a, b in pairs:
             if _states(a, fields.get("value")) and _states(b, fields.get("previous")) \
                     and not _states(a, fields.get("previous")):
-                return [_finding(
-                    ctx, "direction_mismatch",
-                    f"Claim {ctx.cid} says {a.text} → {b.text}, but {item.text.split('.')[0]} "
-                    f"went from {fields['previous']:,g} (previous) to {fields['value']:,g}: "
-                    "the ends are stated the other way round.",
-                    {"said": f"{a.text} → {b.text}", "citation": item.text,
-                     "value": fields["value"], "previous": fields["previous"]},
-                    "State a change from the previous value to the current one.")]
-    return []
+                return (f"{a.text} → {b.text}, but {item.text.split('.')[0]} went from "
+                        f"{fields['previous']:,g} (previous) to {fields['value']:,g}: the ends "
+                        "are stated the other way round.",
+                        {"said": f"{a.text} → {b.text}", "citation": item.text,
+                         "value": fields["value"], "previous": fields["previous"]})
+    return None
 
 
 def _states(number: ReadNumber, value: Any) -> bool:

@@ -971,30 +971,15 @@ def find_prose_direction(ctx: AnswerContext) -> list[Finding]:
 
 def _prose_ends(ctx: AnswerContext, cited: Iterable[Cited]) -> list[Finding]:
     """'fell 16.0 % (2.35 → 2.80)' of a fall from 2.80 to 2.35: a pair of ends the prose states
-    ('A → B', 'from A to B') whose first is a cited change's current value and second its
-    previous one, the other way round, as a claim's text is held (findings.py `_ends`)."""
-    from showwork.harness.audit.findings import _compared, _ends, _states
+    the other way round from a cited change, as a claim's text is held (findings.py)."""
+    from showwork.harness.audit.findings import ends_reversed
 
-    text = ctx.answer.answer or ""
-    index = ctx.index_
-    pairs = index.read("ends", text,
-                       lambda t: _ends(t, lambda s: index.read("claims_in", s, claims_in)))
-    for item in cited if pairs else ():
-        fields = _compared(item)
-        if fields is None or fields.get("value") == fields.get("previous"):
-            continue
-        for a, b in pairs:
-            if _states(a, fields.get("value")) and _states(b, fields.get("previous")) \
-                    and not _states(a, fields.get("previous")):
-                return [Finding(
-                    "direction_mismatch", PROSE,
-                    f"The answer says {a.text} → {b.text}, but {item.text.split('.')[0]} went "
-                    f"from {fields['previous']:,g} (previous) to {fields['value']:,g}: the ends "
-                    "are stated the other way round.",
-                    {"said": f"{a.text} → {b.text}", "citation": item.text,
-                     "value": fields["value"], "previous": fields["previous"]},
+    found = ends_reversed(ctx.index_, ctx.answer.answer or "", cited)
+    if found is None:
+        return []
+    message, evidence = found
+    return [Finding("direction_mismatch", PROSE, f"The answer says {message}", evidence,
                     "State a change from the previous value to the current one.")]
-    return []
 
 
 def _flat_moves(ctx: AnswerContext, cited: Iterable[Cited]) -> list[Finding]:
