@@ -62,12 +62,12 @@ s15f-041 ('top 5' with no measure: by flights, in doubt, so served with caveats)
 ('chicago ORD': a word of ORD's own name), s15a-006/026/033 ('loss payments' for Loss Payment
 Amount), s15a-014 ('how much higher was 2016'), s15a-034 ('for claims from …': what is
 measured), s15t-011 ('quick buy transactions' as the member Quick Buy and its transactions),
-s15t-024 ('how many dollars higher', the label's '(USD)').
+s15t-024 ('how many dollars higher', the label's '(USD)'); then s15t-017 ('in usd' of
+cancellations_mx, a sum of a column named in usd: the catalog's `currency`), tutorial 28 of 34.
 Left refused: s15a-012 (a ranking of several years), s15a-022/024 (the effective date named by
 its verb: the catalog does not carry a metric's time dimension), s15a-029 (a share of a sum by
 one of its terms), s15a-030 ('amount type Year only'); s15t-012/019/032 (country names for ISO
-codes: no declared source of names), s15t-017 ('in usd' of a metric whose unit the catalog
-does not say), s15t-018 ('north america'), s15t-020 (a numeric threshold), s15t-021 (no
+codes: no declared source of names), s15t-018 ('north america'), s15t-020 (a numeric threshold), s15t-021 (no
 average transaction amount is governed).
 """
 
@@ -89,11 +89,12 @@ FILES = {
 
 HELD = {
     # domain: how many questions, the balanced accuracy held (first run, main 8318ec0: flights
-    # 0.909, acme 0.848, tutorial 0.867; after s15-fix42: 1.000, 0.924, 0.897), the ids answered
+    # 0.909, acme 0.848, tutorial 0.867; after s15-fix42: 1.000, 0.924, 0.897; tutorial 0.912 with
+    # the catalog's `currency`), the ids answered
     # wrong and served clean (first run: s15f-013, -023, -026, -039; none since s15-fix42)
     "flights": (60, 1.0, set()),
     "acme": (40, 0.924, set()),
-    "tutorial": (40, 0.897, set()),
+    "tutorial": (40, 0.911, set()),
 }
 
 
