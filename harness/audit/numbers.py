@@ -203,13 +203,16 @@ def _difference(pair: list[Cited], catalog: dict[str, Any]) -> list[Support]:
 def _of_rounded_ends(delta: int | float, now: Any, before: Any, kind: str) -> list[int | float]:
     """The delta, and the differences of the two ends rounded as a text writes them beside it
     (13.0 min → 20.8 min, '7.8 minutes longer' of 20.85 − 12.99 = 7.86): to whole units, one
-    and two decimals (of a rate, of its percent). Each lies within a unit of that precision of
-    the delta, so no far number is taken for it."""
+    and two decimals (of a rate, of its percent), each at a precision whose unit is at most a
+    tenth of the delta, so no far number is taken for it ('about 1 day' of 2.80 → 2.35 days is
+    no whole-day rounding of a 0.45 fall)."""
     if not (numeric(now) and numeric(before)):
         return [delta]
     scale = 100 if kind == "fraction" else 1
     out: list[int | float] = [delta]
     for places in (0, 1, 2):
+        if 10.0 ** -places > abs(delta) * scale / 10:
+            continue
         d = (round(now * scale, places) - round(before * scale, places)) / scale
         if all(abs(d - x) > 1e-12 for x in out):
             out.append(d)

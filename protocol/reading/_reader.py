@@ -921,10 +921,10 @@ def _member_and_things(text: str, whole: Mention, part: Mention, catalog: dict[s
                 found.append((dim, str(member), things[0], len(rest)))
     if len({(dim, member) for dim, member, _t, _n in found}) != 1:
         return []
-    dim, member, things, size = found[0]
+    dim, member, thing, size = found[0]  # (a name of its own: compiled, `things` is a list)
     at, end = part.span[0], part.span[1]
     return [Mention("member", dim, member, text[at:end - size - 1], (at, end - size - 1), "member"),
-            Mention("metric", things, None, text[end - size:end], (end - size, end), "label")]
+            Mention("metric", thing, None, text[end - size:end], (end - size, end), "label")]
 
 
 def _right_after_member(text: str, metric: Mention, mentions: list[Mention]) -> bool:
