@@ -419,8 +419,11 @@ class SemanticModelFile:
         m = self.metric_index[metric]
         if m.type in ("ratio", "conversion"):
             return None
-        if m.type == "derived" and re.search(r"[*/]", m.expr or ""):
-            return None
+        if m.type == "derived":  # each input in one currency, only added and subtracted
+            if re.search(r"[*/]", m.expr or ""):
+                return None
+            inputs = {self.currency(x.name) for x in m.input_metrics}
+            return inputs.pop() if len(inputs) == 1 and None not in inputs else None
         codes = set()
         for name in self.base_measures(metric):
             agg = self.measures[name][1]
