@@ -987,7 +987,8 @@ _SHARE_PART = re.compile(rf"(?i)\b(?:(?P<hedge>{_PART_HEDGES})\s+)?(?P<part>{_PA
 def share_parts(text: str) -> list[tuple[ReadNumber, int]]:
     """Each part of a whole the text writes ('a third of all revenue', 'about half of the
     flights') as the fraction it states, within SHARE_TOLERANCE of the part
-    (SHARE_TOLERANCE_HEDGED hedged; a bound states a side), with where the words it is a part
+    (SHARE_TOLERANCE_HEDGED hedged; a bound states a side), cut where another of COMMON_PARTS
+    is nearer (its `value` then the centre of what is left), with where the words it is a part
     of start. Whether those words are a metric is the catalog's to say: 'half of the stores'
     is a count of members, no number (the audit reads them, `harness/audit/numbers.py`)."""
     if not _wordy(text):

@@ -21,6 +21,7 @@ from showwork.harness.audit.index import CatalogIndex
 from showwork.harness.audit.steps import codes_of, emits
 from showwork.harness.audit.types import Finding
 from showwork.protocol.citations import CHANGE_FIELDS, StatementCitation
+from showwork.protocol.numbers import claims_in
 from showwork.protocol.periods import written_dates
 from showwork.protocol.reading import Mention, Period, PeriodMention, find_mentions, find_periods
 from showwork.protocol.reading._literals import search
@@ -105,10 +106,13 @@ def _read(text: str, index: CatalogIndex) -> ClaimReading:
         a <= m.span[0] and m.span[1] <= b and b - a > m.span[1] - m.span[0]
         for a, b in (p.span for p in periods))]
     # 'US$59,224.50', 'C$12': letters written onto a currency sign are the currency's
-    # '61,014.03 US dollars': a country's letters before 'dollars' after a number, likewise
-    mentions = [m for m in mentions if m.kind != "member" or not (
-        _CURRENCY_SIGN.match(text, m.span[1]) or (_DOLLARS.match(text, m.span[1])
-                                                  and _AFTER_NUMBER.search(text, 0, m.span[0])))]
+    # '61,014.03 US dollars': letters inside a number as the number reader writes it (its
+    # currency or scale words) are the number's, likewise
+    if any(m.kind == "member" for m in mentions):
+        numbers = index.read("claims_in", text, claims_in)  # shared with the number checks
+        mentions = [m for m in mentions if m.kind != "member" or not (
+            _CURRENCY_SIGN.match(text, m.span[1]) or any(
+                n.start < m.span[0] and m.span[1] <= n.end for n in numbers))]
     spans = [m.span for m in mentions]
     metrics = tuple(m for m in mentions if m.kind == "metric")
     members = tuple(m for m in mentions if m.kind == "member")
@@ -121,8 +125,6 @@ def _read(text: str, index: CatalogIndex) -> ClaimReading:
 
 
 _CURRENCY_SIGN = re.compile(r"[$€£¥]\s?\d")
-_DOLLARS = re.compile(r"\s?dollars?\b", re.IGNORECASE)
-_AFTER_NUMBER = re.compile(r"\d\s?$")
 
 
 def _with_written(text: str, found: Sequence[PeriodMention], catalog: dict[str, Any]
