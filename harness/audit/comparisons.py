@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from showwork.harness.audit.context import AnswerContext, Cited, ClaimContext
-from showwork.harness.audit.counts import cited_series
+from showwork.harness.audit.counts import cited_results_by_grain, cited_series
 from showwork.harness.audit.index import CatalogIndex
 from showwork.harness.audit.labels import (
     in_cited_year,
@@ -443,7 +443,9 @@ def _extremes_in(ctx: AnswerContext) -> list[tuple[str, re.Match[str], Finding |
               for m in index.read("peaks", t, _peaks)]
     if not places:
         return []
-    cited = cited_series(ctx)
+    # the whole series of a result the answer cites by a grain, where it cites one: an extreme
+    # is said of every period the analyst asked for, not of the ones it chose to cite
+    cited = {**cited_series(ctx), **cited_results_by_grain(ctx)}
     windows = {w for (_metric, by), rows in cited.items() for key in rows
                if (w := period_window(key, by)) is not None}
     out: list[tuple[str, re.Match[str], Finding | None]] = []
@@ -462,6 +464,7 @@ def _extremes_in(ctx: AnswerContext) -> list[tuple[str, re.Match[str], Finding |
         inside = [p for p in reading.periods if clause.start() <= p.span[0] < clause.end()
                   and _aside_of(p.span[0], asides) == aside
                   and not measured_against(text, p.span[0], spans)]
+        scopes = [(p.period.start.isoformat(), p.period.end.isoformat()) for p in inside]
         before = [p for p in inside if p.span[1] <= m.start()]
         if len(inside) > 1 and before:  # 'July was the busiest month and February the
             inside = [before[-1]]       # quietest': each extreme of the period before it
@@ -482,16 +485,21 @@ def _extremes_in(ctx: AnswerContext) -> list[tuple[str, re.Match[str], Finding |
             if len(stated) != 1:
                 continue
             held = True
+            # over the periods of the window the clause says ('from March to June 2019'), where
+            # it says one holding several rows; else over the whole series
+            over = [(a, b) for a, b in scopes if sum(a <= r <= b for r in rows) > 1]
+            if over:
+                rows = {r: v for r, v in rows.items() if any(a <= r <= b for a, b in over)}
             best = (max if m.group("max") else min)(rows.values())
             if rows[stated[0]] != best:
                 top = next(p for p, v in rows.items() if v == best)
                 wrong = stated[0]
                 finding = Finding(
                     "mislabelled_window", where,
-                    f"The answer says {m.group(0)!r} of {wrong}, but the cited rows of "
-                    f"{name} put it in {top} ({best:,.6g}; {wrong}: {rows[wrong]:,.6g}).",
+                    f"The answer says {m.group(0)!r} of {wrong}, but the cited series of "
+                    f"{name} puts it in {top} ({best:,.6g}; {wrong}: {rows[wrong]:,.6g}).",
                     {"said": wrong, "phrase": m.group(0), "cited": [top]},
-                    f"Name {top}, the period the cited values put there.")
+                    f"Name {top}, the period the cited series puts there.")
                 break
         if held:
             out.append((text, m, finding))

@@ -220,3 +220,35 @@ def cited_series(ctx: AnswerContext) -> dict[tuple[str, str], dict[str, Any]]:
         if len(rows) >= 3 and (metric, grain) not in out:
             out[(metric, grain)] = rows
     return out
+
+
+def cited_results_by_grain(ctx: AnswerContext) -> dict[tuple[str, str], dict[str, Any]]:
+    """(metric, grain) → period start → value over every row of the one cited result by that
+    grain alone (its first cited field), cited rows or not: a period's extreme ('2013-12-01 had
+    the most') is said of the whole series the analyst asked for, not of the rows it chose to
+    cite. A metric and grain of several cited results (one series per airport) is left out:
+    which of them a text speaks of is `cited_series`' to tell."""
+    results: dict[tuple[str, str], list[tuple[Any, str]]] = {}
+    for claim in ctx.claims:
+        for c in claim.cited:
+            grain = c.result.grain or ""
+            if not grain or c.result.keys != (grain,):
+                continue
+            found = results.setdefault((c.metric, grain), [])
+            if not any(r is c.result for r, _f in found):
+                found.append((c.result, c.citation.field))
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for (metric, grain), found in results.items():
+        if len(found) != 1:
+            continue
+        result, name = found[0]
+        rows: dict[str, Any] = {}
+        for row in result.rows:
+            value = (row.values.get(metric) or {}).get(name)
+            period = row.key.get(grain)
+            if period is not None and isinstance(value, (int, float)) \
+                    and not isinstance(value, bool):
+                rows[period_start(period)] = value
+        if len(rows) >= 2:
+            out[(metric, grain)] = rows
+    return out

@@ -90,6 +90,7 @@ from showwork.protocol.numbers import (
 from showwork.protocol.periods import period_words
 from showwork.protocol.reading import Mention, find_mentions
 from showwork.protocol.reading._literals import fit, matches, may_match
+from showwork.protocol.reading._words import singular
 from showwork.protocol.reading.filters import exclusions
 
 if TYPE_CHECKING:
@@ -299,6 +300,27 @@ def _mentions(text: str, ctx: AnswerContext) -> Iterable[Span]:
                 for o in mentions):
             continue  # a dimension no cited row is keyed by and no member of it follows
         yield from spans
+
+
+def _member_owners(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """'customers in Mexico', 'users on iOS': the things a named member's dimension is an
+    attribute of (an entity of its name: `customer__customer_country`), said just before the
+    member with their role; the member itself is held to the cited results (`_mentions`).
+    Another noun there ('stores in Mexico' of the customers' country) stays unread."""
+    dims = ctx.catalog.get("dimensions", {})
+    for m in _mentioned(text, ctx):
+        if m.kind != "member":
+            continue
+        said = _OWNER_BEFORE.search(text, max(0, m.span[0] - 40), m.span[0])
+        if said is None:
+            continue
+        qualified = str((dims.get(m.name) or {}).get("qualified") or m.name)
+        if singular(said["noun"].lower()) in qualified.split("__")[:-1]:
+            yield said.span("noun")
+
+
+_OWNER_BEFORE = re.compile(r"\b(?P<noun>[A-Za-z]{3,})\s+(?:in|from|at|on|based\s+in)\s+"
+                           r"(?:the\s+)?$")
 
 
 def _named(text: str, ctx: AnswerContext
@@ -1333,7 +1355,7 @@ def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
 
 
 READINGS: tuple[Reading, ...] = (
-    _numbers, _mentions, _kept_out, _periods, _direction, _units, _grains, _structure,
+    _numbers, _mentions, _member_owners, _kept_out, _periods, _direction, _units, _grains, _structure,
     _attribution, _causes, _shares, _no_member, _counts, _denials, _parts, _went,
     _grain_adjectives, _quantifiers, _superlatives, _times, _gaps, _row_moves, _counted_moves,
     _sums, _combined,

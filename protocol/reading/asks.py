@@ -542,7 +542,8 @@ def _vague(words: str) -> bool:
 
 def read_ranking(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
     """Top N, bottom N, N best, which X had the most/least, rank X."""
-    for reader in (_period_extreme, _top_n, _n_best, _which_n, _which_most, _rank_word):
+    for reader in (_period_extreme, _periods_ranked, _top_n, _n_best, _which_n, _which_most,
+                   _rank_word):
         found = reader(masked, mentions, by)
         if found is not None:
             return found
@@ -695,6 +696,33 @@ def _period_extreme(masked: str, mentions: list[Mention], by: list[By]) -> Ranki
         grain, word = m.group(4), m.group("s2")
         spans = ((m.start(), m.start("mid")), m.span("s2"))
     return Ranking(_order(word), 1, None, spans, GRAINS[grain.lower()])
+
+
+_RANKED_PERIODS = re.compile(
+    rf"\b(?:(?P<tb>top|bottom)[\s-]+{_N}\s+(?:single\s+)?{_PERIOD}s\b"
+    rf"|(?:the\s+)?(?P<n2>{SIZE_WORDS})\s+(?P<s1>{_SUPERLATIVE})\s+{_PERIOD}s\b"
+    rf"|(?P<q>which|what)\s+(?:were\s+the\s+|are\s+the\s+)?(?P<n3>{SIZE_WORDS})\s+{_PERIOD}s\b"
+    rf"(?P<mid>[^?]*?)\b(?P<s2>{_SUPERLATIVE})\b)", re.IGNORECASE)
+"""'Top 3 months by …', 'the two worst weeks', 'which 3 days had the most …': several periods
+of a grain, ranked by the value (the periods' own ranking, as `_EXTREME_PERIOD` reads one)."""
+
+
+def _periods_ranked(masked: str, mentions: list[Mention], by: list[By]) -> Ranking | None:
+    """The N periods of a grain with the largest (or smallest) values: read from the series."""
+    m = _RANKED_PERIODS.search(masked)
+    if m is None:
+        return None
+    spans: tuple[tuple[int, int], ...]
+    if m.group("tb"):
+        order: Literal["most", "least"] = "most" if m.group("tb").lower() == "top" else "least"
+        size, grain, spans = m.group(2), m.group(3), (m.span(),)
+    elif m.group("s1"):
+        order, size, grain = _order(m.group("s1")), m.group("n2"), m.group(6)
+        spans = ((m.start(), m.start("s1")), m.span("s1"), (m.end("s1"), m.end()))
+    else:
+        order, size, grain = _order(m.group("s2")), m.group("n3"), m.group(9)
+        spans = ((m.start(), m.start("mid")), m.span("s2"))
+    return Ranking(order, _count(size), None, spans, GRAINS[grain.lower()])
 
 
 _VERSUS = re.compile(r"\b(?:versus|vs\.?|compared\s+(?:with|to)|against)(?=\s)", re.IGNORECASE)

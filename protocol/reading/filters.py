@@ -13,7 +13,7 @@ import re
 from itertools import groupby
 
 from showwork.protocol.reading._literals import fit, may_match
-from showwork.protocol.reading._words import Span, may_hold
+from showwork.protocol.reading._words import Span, may_hold, singular
 from showwork.protocol.reading.mentions import Mention
 
 _CUES = (r"\b(excluding|exclude|excluded|except(?:\s+for)?|without|not\s+counting|not\s+including|"
@@ -92,7 +92,7 @@ def _exclusions(text: str, mentions: list[Mention]) -> Excluded:
         span = group[0].span
         start = _before_dimension(text, span[0], dims, group[0].name)
         before = text[:start]
-        cue = (_before(_EXCLUDE, text, before) or _ahead(text, before)
+        cue = (_before(_EXCLUDE, text, before) or _ahead(text, before, group[0].name)
                or _before(_ALL_BUT, text, before)) if cued else None
         chained = last_out is not None and _ALSO.fullmatch(text[last_out:start]) is not None
         if cue is not None or chained:
@@ -125,14 +125,33 @@ def _before(pattern: re.Pattern[str], text: str, before: str) -> re.Match[str] |
     return fit(pattern, text).search(before) if may_match(pattern, before) else None
 
 
-def _ahead(text: str, before: str) -> re.Match[str] | None:
+def _ahead(text: str, before: str, dimension: str) -> re.Match[str] | None:
     """A cue a few words ahead of a member's phrase, no word between starting another phrase
-    (the words between stay to be read, or shown as unread)."""
+    (the words between stay to be read, or shown as unread), unless they name the things the
+    member's dimension belongs to and their role ('excluding customers in France')."""
     found = _before(_EXCLUDE_AHEAD, text, before)
     if found is None or any(w.lower() in _JOINS for w in found["between"].split()) \
-            and not _THOSE.fullmatch(found["between"]):
+            and not _THOSE.fullmatch(found["between"]) \
+            and not _owners(found["between"], dimension):
         return None
     return found
+
+
+_OWNERS = re.compile(r"(?:the\s+|all\s+|any\s+)?(?P<noun>[a-z]+)\s+(?:from|in|at|of|based\s+in)\s+"
+                     r"(?:the\s+)?", re.IGNORECASE)
+
+
+def _owners(between: str, dimension: str) -> bool:
+    """'customers in ', 'the stores from ': the things a member's dimension is an attribute of
+    (an entity of its name: `customer__customer_country`), and the member's role, between a
+    cue and the member; the cue keeps the member out as it does before the member itself.
+
+    >>> _owners("customers in ", "customer__customer_country"), _owners("flights in ", "origin")
+    (True, False)
+    """
+    said = _OWNERS.fullmatch(between)
+    entities = dimension.split("__")[:-1]
+    return said is not None and singular(said["noun"].lower()) in entities
 
 
 _THOSE = re.compile(r"(?:the\s+)?(?:ones?|those|them)\s+(?:from|to|at|in|on|by|of|out\s+of)\s+"

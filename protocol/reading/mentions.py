@@ -33,6 +33,7 @@ from showwork.protocol.reading._words import (
     plural,
     singular,
 )
+from showwork.protocol.reading.countries import country_names
 
 Kind = Literal["metric", "member", "dimension"]
 How = Literal["name", "label", "synonym", "previous_name", "member", "member_synonym", "said",
@@ -447,12 +448,18 @@ def _state_word(name: str, label: str | None, members: tuple[Any, ...]) -> list[
 def _dimension_scanners(key: tuple) -> tuple[Scanner, Scanner]:
     dim_rows: list[_Phrase | None] = []
     member_rows: list[_Phrase | None] = []
+    # the catalog's own names come first: a country another dimension's governance names
+    # ('canada' of the customers' country) is named there alone, not by the standard's names
+    # in a second dimension ('orders in canada' is no question of the stores' country)
+    named = {(name, str(m)) for name, *_rest, member_synonyms in key for _w, m in member_synonyms}
     for name, label, synonyms, members, member_synonyms in key:
         words = dimension_words(name, {"label": label, "synonyms": synonyms})
         dim_rows += [_phrase(w, "dimension", name, None, how) for w, how in words]
         spoken = [w for w, _how in words]
         written: list[tuple[str, str, How]] = [(str(m), str(m), "member") for m in members]
         written += [(w, str(m), "member_synonym") for w, m in member_synonyms]
+        written += [(w, m, "member_synonym") for w, m in country_names(name, label, members)
+                    if not any(m == code and dim != name for dim, code in named)]
         written += [(w, "true", "member_synonym") for w in _state_word(name, label, members)]
         for word, member, how in written:
             member_rows += [_member_phrase(w, name, member, how, spoken)
