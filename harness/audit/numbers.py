@@ -753,9 +753,9 @@ def _quantified(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]
                        "value meets, or the value itself.")
         else:
             text = ctx.answer.answer[q.words[0]:q.number.end]
-            message = (f"The answer text says '{text}…' of every cited row, but the cited rows "
-                       f"{', '.join(q.failing)} do not bear it out. State the bound that every "
-                       "cited row meets, or name the rows that meet it.")
+            message = (f"The answer text says '{text}…' of every row, but the rows "
+                       f"{', '.join(q.failing)} of the cited result do not bear it out. State "
+                       "the bound that every row meets, or name the rows that meet it.")
         false.append(Defect("unsupported_number", "answer", message, q.number.text,
                             q.number.start))
     return held, false

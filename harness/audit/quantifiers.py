@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from showwork.protocol.citations import ResultCitation
 from showwork.protocol.numbers import (
     _VALUE_CUES,
     NOT_CLAIMS,
@@ -129,6 +130,33 @@ def _breakdowns(ctx: AnswerContext) -> dict[tuple[int, str, str, str], list[Cite
                 if all(o.row is not c.row for o in out.get(key, [])):
                     out.setdefault(key, []).append(c)
     return {k: v for k, v in out.items() if len(v) >= 2}
+
+
+def every_row(rows: list[Cited]) -> list[Cited]:
+    """The cited rows and every other row of their result, where the result is keyed by their
+    one key alone (a breakdown by store, a series by month): 'every store took more than 250
+    orders' is said of the stores the analyst asked for, not of the four it chose to cite. A
+    row of no value of the field is none to hold; rows of a result keyed by more are left as
+    cited (which of them the text speaks of, no reading knows)."""
+    from showwork.harness.audit import context  # not at import: context imports the checks
+
+    first = rows[0]
+    keys = tuple(k for k, _ in first.citation.selector)
+    result = first.result
+    if len(keys) != 1 or result.keys != keys or any(c.result is not result for c in rows):
+        return rows
+    cited = {id(c.row) for c in rows}
+    out = list(rows)
+    for row in result.rows:
+        value = (row.values.get(first.metric) or {}).get(first.citation.field)
+        member = row.key.get(keys[0])
+        if id(row) in cited or member is None or not isinstance(value, int | float) \
+                or isinstance(value, bool):
+            continue
+        citation = ResultCitation(first.citation.handle, ((keys[0], str(member)),),
+                                  first.citation.metric, first.citation.field)
+        out.append(context.Cited(str(citation), citation, result, row, value, first.metric))
+    return out
 
 
 def _scaled(ctx: AnswerContext, metric: str, field: str, value: float, n: ReadNumber) -> float:
@@ -373,6 +401,8 @@ def _quantified(ctx: AnswerContext, text: str,
         dim = next((k for k in keys if k not in _TIME_KEYS), keys[0])
         members = {m.member for m in mentions if m.kind == "member" and m.name == dim}
         word = q.group("q").lower().split()[0]
+        if word != "both" and _SOME_OF.match(sentence.group(), q.end()) is None:
+            rows = every_row(rows)  # 'every store': the breakdown's rows, cited or not
         end = q.end()
         excepted: tuple[tuple[int, int], ...] = ()
         out: set[str | None] = set()
