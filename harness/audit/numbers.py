@@ -815,9 +815,9 @@ def _sums(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
 
     text = ctx.answer.answer or ""
     held, false = _held(read_sums(ctx, text), lambda s: (
-        f"The answer text says {s.says} {s.number.text}, but the cited rows are "
-        f"{s.cited}. State the {'mean' if 'average' in s.says else 'sum'} the cited values "
-        "give."))
+        f"The answer text says {s.says} {s.number.text}, but the rows of the cited result "
+        f"are {s.cited}. State the {'mean' if 'average' in s.says else 'sum'} the cited "
+        "values give."))
     shares_held, shares_false = _held(read_shares(ctx, text), lambda s: (
         f"The answer text says a share of {s.number.text}, but the cited rows give "
         f"{s.cited}. State the share the cited values give."))
@@ -854,8 +854,8 @@ def _spreads(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
     from showwork.harness.audit.spreads import read_spreads
 
     return _held(read_spreads(ctx, ctx.answer.answer or ""), lambda r: (
-        f"The answer text says {r.says} {r.number.text}, but the cited rows are {r.cited}. "
-        "State what the cited values give."))
+        f"The answer text says {r.says} {r.number.text}, but the rows of the cited result "
+        f"are {r.cited}. State what the cited values give."))
 
 
 def _rates(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:

@@ -132,11 +132,21 @@ def _breakdowns(ctx: AnswerContext) -> dict[tuple[int, str, str, str], list[Cite
     return {k: v for k, v in out.items() if len(v) >= 2}
 
 
+def _of_count(cited: list[Cited], m: int | None) -> list[list[Cited]]:
+    """The rows 'of the M' speaks of: the cited ones when M of them are cited, else every row
+    of their result when it holds M; none when neither."""
+    if len(cited) == m:
+        return [cited]
+    every = every_row(cited)
+    return [every] if len(every) == m else []
+
+
 def every_row(rows: list[Cited]) -> list[Cited]:
     """The cited rows and every other row of their result, where the result is keyed by their
     one key alone (a breakdown by store, a series by month): 'every store took more than 250
     orders' is said of the stores the analyst asked for, not of the four it chose to cite. A
-    row of no value of the field is none to hold; rows of a result keyed by more are left as
+    row of no value of the field, or of no member (orders of customers with no region), is none
+    to hold; rows of a result keyed by more are left as
     cited (which of them the text speaks of, no reading knows)."""
     from showwork.harness.audit import context  # not at import: context imports the checks
 
@@ -150,7 +160,7 @@ def every_row(rows: list[Cited]) -> list[Cited]:
     for row in result.rows:
         value = (row.values.get(first.metric) or {}).get(first.citation.field)
         member = row.key.get(keys[0])
-        if id(row) in cited or member is None or not isinstance(value, int | float) \
+        if id(row) in cited or member in (None, "") or not isinstance(value, int | float) \
                 or isinstance(value, bool):
             continue
         citation = ResultCitation(first.citation.handle, ((keys[0], str(member)),),
@@ -238,8 +248,10 @@ def _counted_members(ctx: AnswerContext, text: str,
             continue
         bound = _sole_bound(ctx, said, count.end(), len(said))
         k, m = _number_word(count.group("k")), _number_word(count.group("m"))
-        chosen = [rows for key, rows in groups.items() if key[2] == "value"
-                  and key[3] not in _TIME_KEYS and len(rows) == m]
+        # 'of the six' counts the result's rows, cited or not ('of the four' the cited ones)
+        chosen = [rows for key, cited in groups.items() if key[2] == "value"
+                  and key[3] not in _TIME_KEYS
+                  for rows in _of_count(cited, m)]
         if bound is None or len(chosen) != 1 or _CHANGED.search(said, 0, bound.start):
             continue
         n, rows = bound, chosen[0]
@@ -264,9 +276,9 @@ def meeting_bound(ctx: AnswerContext, text: str, count: Any) -> int | None:
     n = _sole_bound(ctx, said, count.end - at, len(said))
     if n is None:
         return None
-    groups = [rows for k, rows in _breakdowns(ctx).items() if k[2] == "value"
+    groups = [rows for k, cited in _breakdowns(ctx).items() if k[2] == "value"
               and (k[3] == count.dim or not count.dim and k[3] not in _TIME_KEYS)
-              and len(rows) == count.of]
+              for rows in _of_count(cited, count.of)]
     if len(groups) != 1:
         return None
     return count_meeting(ctx, said, n, groups[0])

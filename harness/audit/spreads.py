@@ -27,6 +27,7 @@ from showwork.harness.audit.quantifiers import (
     Derived,
     _breakdowns,
     _scaled,
+    every_row,
     one_group,
     states,
 )
@@ -54,7 +55,9 @@ def read_spreads(ctx: AnswerContext, text: str) -> list[Derived]:
 
 
 def _spreads(ctx: AnswerContext, text: str) -> Iterator[Derived]:
-    groups = {k: rows for k, rows in _breakdowns(ctx).items() if k[2] == "value"}
+    # every row of each cited breakdown's result: 'the stores ranged from 252 to 1,404' is
+    # said of the six stores it holds, not of the four the answer cites
+    groups = {k: every_row(rows) for k, rows in _breakdowns(ctx).items() if k[2] == "value"}
     reading = read_words(ctx.index_, "prose", text)
     for sentence in _SENTENCE.finditer(text):
         start, end = sentence.span()

@@ -36,6 +36,7 @@ from showwork.harness.audit.quantifiers import (
     Derived,
     _breakdowns,
     _scaled,
+    every_row,
     one_group,
     states,
 )
@@ -83,9 +84,11 @@ def read_sums(ctx: AnswerContext, text: str) -> list[Derived]:
 
 def _additive(ctx: AnswerContext) -> dict[tuple[int, str, str, str], list[Cited]]:
     """The cited breakdowns and series (`_breakdowns`) of values of a metric whose values add
-    (the catalog's `additive`): what a sum or a share of the whole may be read over."""
+    (the catalog's `additive`), each with every row of its result, cited or not: what a sum or
+    a share of the whole may be read over ('all stores together took 2,281 orders' is said of
+    the six stores the result holds, not of the four the answer cites)."""
     metrics = ctx.catalog.get("metrics", {})
-    return {k: rows for k, rows in _breakdowns(ctx).items()
+    return {k: every_row(rows) for k, rows in _breakdowns(ctx).items()
             if k[2] == "value" and metrics.get(k[1], {}).get("additive")}
 
 

@@ -56,3 +56,60 @@ def test_every_row_of_the_cited_result_is_held(request, fixture: str, question: 
     assert said(math.floor(values[-1]) - 1, kept) == "serve"
     # all rows cited, as the analyst wrote them: the same
     assert said(math.floor(values[-1]) - 1, measured) == "serve"
+
+
+SUMS = [
+    ("shop_layer", "orders by store in March 2019", "stores", "took", "orders"),
+    ("flights_layer", "number of flights by origin airport in 2013", "airports", "had", "flights"),
+    ("layer", "reminders sent by platform in March 2026", "platforms", "had", "reminders sent"),
+]
+
+
+@pytest.mark.parametrize(("fixture", "question", "things", "verb", "metric"), SUMS)
+def test_a_sum_and_a_share_of_the_whole_are_of_every_row(request, fixture: str, question: str,
+                                                         things: str, verb: str,
+                                                         metric: str) -> None:
+    """'All stores together took N', 'Online took P % of the orders': the whole is every row of
+    the cited result; a sum (or share) of the cited rows alone, said of the whole, is withheld."""
+    answer, evidence, catalog = _answer(request.getfixturevalue(fixture), question)
+    measured = [c for c in answer["claims"] if c["kind"] == "measurement"]
+    kept = measured[:-1]  # the smallest row left uncited
+    every, cited = sum(c["value"] for c in measured), sum(c["value"] for c in kept)
+    top = answer["values"][0]["key"]
+    head = answer["answer"].split(":")[0]
+
+    def said(sentence: str) -> str:
+        edited = {**answer, "claims": kept, "values": None, "answer": f"{head}: {sentence}"}
+        return audit(edited, evidence, catalog, None, question=question).decision
+
+    assert said(f"all {things} together {verb} {cited:,} {metric}.") == "withhold"
+    assert said(f"all {things} together {verb} {every:,} {metric}.") == "serve"
+    lie, true = 100 * kept[0]["value"] / cited, 100 * kept[0]["value"] / every
+    assert abs(lie - true) > 1
+    assert said(f"{top} {verb} {lie:.0f} % of the {metric}.") == "withhold"
+    assert said(f"{top} {verb} {true:.0f} % of the {metric}.") == "serve"
+    # a range of the whole: from the smallest row of the result, not of the cited ones
+    low, high = kept[-1]["value"], kept[0]["value"]
+    assert said(f"the {things} ranged from {low:,} to {high:,} {metric}.") == "withhold"
+    assert said(f"the {things} ranged from {measured[-1]['value']:,} to {high:,} {metric}.") \
+        == "serve"
+
+
+@pytest.mark.parametrize(("fixture", "question", "thing", "things", "verb"), CASES)
+def test_k_of_m_counts_the_results_rows(request, fixture: str, question: str, thing: str,
+                                        things: str, verb: str) -> None:
+    """'k of the M stores' with M the rows of the cited result, fewer of them cited: held to
+    the result's rows (it was read of no breakdown, and its bound as a stray number)."""
+    answer, evidence, catalog = _answer(request.getfixturevalue(fixture), question)
+    measured = [c for c in answer["claims"] if c["kind"] == "measurement"]
+    kept, m = measured[:-1], len(measured)
+    bound = math.floor(measured[-1]["value"]) - 1 if measured[-1]["value"] > 1 else 0
+    head = answer["answer"].split(":")[0]
+
+    def said(k: int) -> str:
+        sentence = f"{k} of the {m} {thing}s {verb} {bound:,} {things}."
+        edited = {**answer, "claims": kept, "values": None, "answer": f"{head}: {sentence}"}
+        return audit(edited, evidence, catalog, None, question=question).decision
+
+    assert said(m) == "serve"       # every row meets it, the uncited one too
+    assert said(m - 1) == "withhold"
