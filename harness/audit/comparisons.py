@@ -465,7 +465,10 @@ def _extremes_in(ctx: AnswerContext) -> list[tuple[str, re.Match[str], Finding |
                   and _aside_of(p.span[0], asides) == aside
                   and not measured_against(text, p.span[0], spans)]
         scopes = [(p.period.start.isoformat(), p.period.end.isoformat()) for p in inside]
-        before = [p for p in inside if p.span[1] <= m.start()]
+        # a period before it that holds several cited periods ('Flights by month in 2013:
+        # flights peaked in July') is the window the extreme is said over, not its period
+        before = [p for p in inside if p.span[1] <= m.start()
+                  and sum(p.period.start <= w[0] and w[1] <= p.period.end for w in windows) < 2]
         if len(inside) > 1 and before:  # 'July was the busiest month and February the
             inside = [before[-1]]       # quietest': each extreme of the period before it
         # 'highest in January' of a series crossing a year's end: the one cited January

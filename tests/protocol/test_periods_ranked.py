@@ -6,6 +6,7 @@ series with the ranked periods cited, and the audit's scope check holds a total 
 
 from __future__ import annotations
 
+import calendar
 import json
 
 import pytest
@@ -104,3 +105,34 @@ def test_an_extreme_is_held_to_the_whole_cited_series(request, fixture: str,
     report = audit(answer, Evidence.from_json(calls), record.catalog, None, question=question)
     assert report.decision == "withhold"
     assert "mislabelled_window" in {f.code for f in report.findings}
+
+
+@pytest.mark.parametrize(("fixture", "question"), [
+    ("flights_layer", "flights by month in 2013"),
+    ("shop_layer", "orders by month from January to June 2019"),
+])
+def test_a_peak_after_the_series_window_is_read(request, fixture: str, question: str) -> None:
+    """'Flights by month in 2013: flights peaked in July': the year before the extreme is the
+    window it is said over (it holds every cited month), not the period it names; the peak is
+    held to the series (another month is withheld)."""
+    layer = request.getfixturevalue(fixture)
+    record = run_attempt(Question("ask", question), RulesClient(), layer, Protocol.parse("claims"))
+    served = record.served()
+    assert served is not None and served.answer_raw
+    answer = json.loads(served.answer_raw)
+    evidence = Evidence.from_json([c.model_dump(mode="json") for c in record.calls
+                                   if c.round <= served.round])
+    values = {c["sources"][0].split("=")[1][:7]: c["value"] for c in answer["claims"]
+              if c["kind"] == "measurement"}
+    top = max(values, key=lambda k: values[k])
+    other = min(values, key=lambda k: values[k])
+    head = answer["answer"].split(":")[0]
+    label = answer["claims"][0]["text"].split(" in ")[0]
+
+    def said(month: str) -> str:
+        name = calendar.month_name[int(month[5:7])]
+        edited = {**answer, "answer": f"{head}: {label.lower()} peaked in {name}."}
+        return audit(edited, evidence, record.catalog, None, question=question).decision
+
+    assert said(top) == served.audit["decision"]
+    assert said(other) == "withhold"
