@@ -592,7 +592,7 @@ def _failing(ctx: AnswerContext, rows: list[Cited], n: ReadNumber, dim: str, wor
         if word == "only" and not members:
             return  # 'only' with no member named: nothing to hold
         if meets != should:
-            yield f"{member} {value:,.4g}"
+            yield f"{member} {value:,.6g}"
 
 
 def _counted(ctx: AnswerContext, rows: list[Cited], n: ReadNumber, dim: str, word: str

@@ -6,7 +6,8 @@ inserted (a ranking over a time grain: month, week, day, quarter, hour, 'the bes
 end of Q3', another period to compare with (the same period a year earlier, a month named),
 'only <member>', 'excluding <member>', 'per <dimension>', a running total, a share of the
 year's total, a ranking's size in words: 'the eleven stores with the most', 'top twenty',
-'the dozen largest'). The phrases are generated from each catalog (its
+'the dozen largest'; several periods ranked, 'the top 3 months'; a country by its name where
+the data keeps ISO codes). The phrases are generated from each catalog (its
 dimensions, members and coverage), not picked per question. The mutant's reading must differ
 from the original's in what is acted on, or leave a span unread: else the original's answer
 would be served clean for a question it does not answer. A sample runs in `make test`, every
@@ -26,6 +27,7 @@ from flights_data import FLIGHTS
 from test_paraphrases import reading_of
 
 from showwork.harness.experiments.questions import bundled_path, load_questions
+from showwork.protocol.reading.countries import country_names
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAINS = {  # name: (the fixture of its governed layer, its question files); one line a domain
@@ -74,7 +76,13 @@ def phrases(catalog: dict[str, Any]) -> list[str]:
            ", and which day had the least", ", and which quarter had the most",
            ", and which hour had the most", ", and the best month",
            f", compared with {as_of:%B %Y}", f", through the end of {as_of:%B}",
-           ", by the end of Q3"]
+           ", by the end of Q3",
+           # several periods ranked, their size said: 'top 3 months', 'the two busiest weeks'
+           ", and the top 3 months", ", and the two worst weeks", ", and which 2 quarters had the most"]
+    for d, info in catalog["dimensions"].items():  # a country named as people say it
+        said = country_names(d, info.get("label"), tuple(info.get("members") or ()))
+        if said:
+            out += [f", only in {said[-1][0]}", f", excluding {said[0][0]}"]
     if any("hour" in f"{d} {info.get('label') or ''}".lower()
            and all(str(v).isdigit() for v in info.get("members") or ["x"])
            for d, info in catalog["dimensions"].items()):
@@ -131,11 +139,19 @@ def _repeats(text: str, mutant: str, catalog: dict[str, Any]) -> bool:
     if plain(added) and plain(added) in plain(text):
         return True  # 'revenue year to date, year-to-date': the question already says it
     reading = read_text(text, catalog)
+    # the members the phrase names, as the mutant's reading finds them ('only in United
+    # States' names US, as 'only US' does)
+    start = len(mutant) - len(added)
+    mutated = read_text(mutant, catalog)
+    named = {(m.name, m.member) for m in mutated.members if m.span[0] >= start}
+    kept = {(m.name, m.member) for m in mutated.excluded if m.span[0] >= start}
     only = re.fullmatch(r", only (.+?)[?.!]?", added)
-    if only is not None and any(m.member == only.group(1) for m in reading.members):
+    if only is not None and (any(m.member == only.group(1) for m in reading.members) or named
+                             and named <= {(m.name, m.member) for m in reading.members}):
         return True  # 'at LaGuardia …, only LGA': the question already keeps that member alone
     out = re.fullmatch(r", (?:excluding|without|not counting|other than) (.+?)[?.!]?", added)
-    if out is not None and any(m.member == out.group(1) for m in reading.excluded):
+    if out is not None and (any(m.member == out.group(1) for m in reading.excluded) or kept
+                            and kept <= {(m.name, m.member) for m in reading.excluded}):
         return True  # 'excluding web, without web': the question already keeps it out
     against = re.fullmatch(r", compared with (.+?)[?.!]?", added)
     if against is not None and len(reading.periods) >= 2 and {p.period for p in reading.periods} \
