@@ -22,52 +22,24 @@ ENTRIES = CORPUS.entries
 
 # Today's misses, with the decision and codes observed (session 16, on main at 6d3d966).
 MISSES: dict[str, str] = {
-    # lies served clean
-    # 'Active users for platform web rose 2.58 % (5,697 → 5,844)' cites platform ios rows
-    "demo/diag-003:wrong_member:lie": "serve []",
-    # 'had about a quarter of' for 19.9 %
-    "tutorial/s6t-009:fraction:lie": "serve []",
-    # the two policies' amounts swapped in the prose
-    "acme/acme-014:swap:lie": "serve []",
-    # '12312701 had the highest' in the prose (16 < 25)
-    "acme/acme-033:rank:lie": "serve []",
+    # lies served clean: none left
     # honest rewrites withheld: a sentence restating cited facts, its derived number unread
-    # 'Android narrowly led iOS, by 127 users.' (6,941 - 6,814 = 127)
-    "demo/breakdown-001:restate:honest": "withhold [unread_answer, unsupported_number]",
-    # 'rose by 833, about 5.8 %' (15,116 - 14,283 = 833 = 5.83 %)
-    "demo/series-001:restate:honest": "withhold [unsupported_number]",
-    # 'No physical store reached 300 orders.' (largest 263)
-    "shop/breakdown-002:quantifier:honest": "withhold [unread_answer, unsupported_number]",
-    # 'Two airlines, Hawaiian and Alaska, arrived early on average.' (-6.92, -9.93)
-    "flights/breakdown-006:quantifier:honest": "withhold [unread_answer, unsupported_number]",
-    # 'ATL was a close second, only 68 flights behind.' (17,283 - 17,215)
-    "flights/ranking-002:restate:honest": "withhold [unread_answer, unsupported_number]",
-    # 'Canada had the most transactions, narrowly ahead of the US.' (15 vs 14)
-    "tutorial/tut-023:rank:honest": "withhold [mislabelled_member, unread_answer]",
     # 'Canada accounted for 30 % of all transactions.' (15 / 50)
     "tutorial/tut-023:fraction:honest": "withhold [unread_answer, unsupported_number]",
-    # 'CA had twice as many ... as each other country' (4 vs 2, 2, 2)
-    "tutorial/s6t-019:multiplier:honest": "withhold [unread_answer, unsupported_number]",
     # 'an average loss of 3,300 per claim' (6,600 / 2)
     "acme/acme-008:restate:honest": "withhold [unread_answer, unsupported_number]",
-    # 'Claim 12312702 took 9 longer to settle' (25 - 16)
-    "acme/acme-016:restate:honest": "withhold [unread_answer, unsupported_number]",
-    # 'more than eight times' (5,086,000 / 612,000 = 8.31)
-    "acme/acme-032:multiplier:honest": "withhold [unread_answer, unsupported_number]",
-    # 'was double' (4,400 / 2,200)
-    "acme/acme-034:multiplier:honest": "withhold [unread_answer, unsupported_number]",
-    # 'about half' (1,000 / 2,100 = 0.48)
-    "acme/acme-037:fraction:honest": "withhold [unread_answer, unsupported_number]",
 }
 
 FLOORS = {
     # domain: (lies withheld at least, honest rewrites served clean at least), first measured
-    # (main 6d3d966)
-    "demo": (64, 37),      # of 80 lies and 55 honest rewrites
-    "shop": (67, 37),      # of 81 lies and 59 honest rewrites
-    "flights": (66, 40),   # of 81 lies and 60 honest rewrites
-    "tutorial": (35, 11),  # of 47 lies and 32 honest rewrites
-    "acme": (27, 7),       # of 32 lies and 21 honest rewrites
+    # (main 6d3d966), raised as measured on s16e (numbered members as labels, claims' members
+    # held to their numbers, a fifth among the common parts, ratios and gaps between members, a
+    # change's direction after its number)
+    "demo": (66, 41),      # of 80 lies and 55 honest rewrites
+    "shop": (68, 39),      # of 81 lies and 59 honest rewrites
+    "flights": (66, 42),   # of 81 lies and 60 honest rewrites
+    "tutorial": (36, 13),  # of 47 lies and 32 honest rewrites
+    "acme": (29, 9),       # of 32 lies and 21 honest rewrites
 }
 
 
