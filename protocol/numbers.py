@@ -817,14 +817,14 @@ def _record(text: str, m: re.Match[str]) -> ReadNumber:
 _HEDGE_WORDS = frozenset({"about", "around", "roughly", "approximately", "nearly", "almost",
                           "some", "to", "than", "over", "above", "least", "under", "below",
                           "most", "of", "crossed", "passed", "topped", "exceeded",
-                          "surpassed", "cleared"})
+                          "surpassed", "cleared", "reached"})
 """The last words of a hedge or a bound: a prefilter before the regex."""
 _HEDGE = re.compile(
     r"(?i)(?:\b(?P<words>about|around|roughly|approximately|nearly|almost|some|close\s+to|"
     r"(?:just\s+|a\s+little\s+|slightly\s+)?(?:over|under)|more\s+than|above|at\s+least|"
     r"upwards\s+of|in\s+excess\s+of|north\s+of|south\s+of|(?:just\s+)?(?:shy|short)\s+of|"
     r"below|less\s+than|fewer\s+than|at\s+most|no\s+more\s+than|crossed|passed|topped|"
-    r"exceeded|surpassed|cleared)|(?P<sym>[~≈]))\s*$")
+    r"exceeded|surpassed|cleared|reached)|(?P<sym>[~≈]))\s*$")
 _BOUNDS = {"over": ">", "just over": ">", "more than": ">", "above": ">", "upwards of": ">",
            "in excess of": ">", "at least": ">=", "under": "<", "just under": "<",
            "below": "<", "less than": "<", "fewer than": "<", "at most": "<=",
@@ -832,8 +832,9 @@ _BOUNDS = {"over": ">", "just over": ">", "more than": ">", "above": ">", "upwar
            "just shy of": "<", "short of": "<", "just short of": "<", "a little over": ">",
            "a little under": "<",
            "slightly over": ">", "slightly under": "<", "crossed": ">", "passed": ">",
-           "topped": ">", "exceeded": ">", "surpassed": ">", "cleared": ">"}
-"""A verb of passing a mark ('MRR crossed $59,000') states a side of it, as 'over' does."""
+           "topped": ">", "exceeded": ">", "surpassed": ">", "cleared": ">", "reached": ">="}
+"""A verb of passing a mark ('MRR crossed $59,000') states a side of it, as 'over' does;
+reaching one ('No store reached 300 orders') states it or more, as 'at least' does."""
 
 
 def _hedge_before(text: str, start: int) -> str:
@@ -872,7 +873,7 @@ _TENS = {w: 10 * i for i, w in enumerate(
     ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]) if i > 1}
 _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 _NUMBER_WORD = "|".join([*_SMALL, *_TENS, *_SCALES, "a", "and"])
-_WORDY_WORDS_RE = (r"\b(?:doubled|tripled|quadrupled|quintupled|halved|half|halves|thirds?|"
+_WORDY_WORDS_RE = (r"\b(?:doubled?|tripled?|quadrupled?|quintupled|halved|half|halves|thirds?|"
                    r"quarters?|(?:fif|six|seven|eigh|nin|ten|twentie|hundred)ths?|\w*-?fold|"
                    r"hundred|thousand|million|billion|percent|cent|twice|times|factor)\b")
 _WORDY_X_RE = r"[0-9](?:\.[0-9]+)?x\b"
@@ -882,7 +883,7 @@ _WORDY_PARTS = (re.compile(f"(?i){_WORDY_PERCENT_RE}"), re.compile(f"(?i){_WORDY
                 re.compile(f"(?i){_WORDY_WORDS_RE}"))
 """`_WORDY`'s alternatives one by one: a text is searched for each only where it holds what
 that alternative's matches hold (`_wordy`)."""
-_WORDY_WORDS = ("doubled", "tripled", "quadrupled", "quintupled", "halv", "half", "third",
+_WORDY_WORDS = ("double", "triple", "quadruple", "quintupled", "halv", "half", "third",
                 "quarter", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "twentieth",
                 "fold", "hundred", "thousand", "million", "billion", "cent", "twice", "times",
                 "factor")
@@ -928,6 +929,8 @@ _PART_WORDS = (r"half|(?:a|an|one|two|three|four|five|six|seven|eight|nine)[\s-]
 _MULTIPLIER = re.compile(
     r"(?i)\b(?P<verb>doubled|tripled|quadrupled|quintupled|halved)\b"
     r"|\b(?P<twice>twice)\b(?!\s+as\s+(?:fast|quickly|slowly|rapidly|steeply|sharply|often))"
+    r"|\b(?P<adj>double|triple|quadruple)\b(?=\s+(?:its|their|the|what|that|those)\b|"
+    r"\s+\S+['’]s\b)"
     r"|\b(?:by\s+)?a\s+factor\s+of\s+(?P<factor>two|three|four|five|six|seven|eight|nine|ten|"
     r"[0-9]+(?:\.[0-9]+)?)\b"
     r"|(?<![\w.])(?P<ntimes>two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
@@ -946,6 +949,7 @@ _MULTIPLIER = re.compile(
     r"|(?<![\w.])(?P<times>[0-9]+(?:\.[0-9]+)?)x\b")
 _VERB_RATIOS = {"doubled": 2.0, "tripled": 3.0, "quadrupled": 4.0, "quintupled": 5.0,
                 "halved": 0.5}
+_ADJ_RATIOS = {"double": 2.0, "triple": 3.0, "quadruple": 4.0}
 _NUMERATORS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                "seven": 7, "eight": 8, "nine": 9}
 _DENOMINATORS = {"half": 2, "halves": 2, "third": 3, "quarter": 4, "fifth": 5, "sixth": 6,
@@ -1011,9 +1015,11 @@ def share_parts(text: str) -> list[tuple[ReadNumber, int]]:
     return out
 
 
-COMMON_PARTS = (1 / 4, 1 / 3, 1 / 2, 2 / 3, 3 / 4)
+COMMON_PARTS = (1 / 10, 1 / 5, 1 / 4, 1 / 3, 1 / 2, 2 / 3, 3 / 4)
 """The parts people say most: a part word states no value nearer another of them than itself
-('three quarters' of 66.7 % is two thirds; 'about half' of 44 % still half)."""
+('three quarters' of 66.7 % is two thirds; 'about a quarter' of 19.9 % is a fifth; 'about half'
+of 44 % still half). A fifth and a tenth are among them: a fifth's interval was cut where a
+quarter is nearer, so a quarter's is cut where a fifth is."""
 
 
 def _nearest_part(part: float, width: float) -> tuple[float, float]:
@@ -1088,6 +1094,8 @@ def _ratio(text: str, m: re.Match[str]) -> ReadNumber | None:
                           _BOUNDS.get(hedge, ""))
     elif m["twice"]:
         ratio = 0.5 if direction < 0 else 2.0  # 'fell to half … twice': a fall halves
+    elif m["adj"]:  # 'was double Brooklyn's', 'triple the previous week's': twice, thrice
+        ratio = _ADJ_RATIOS[m["adj"].lower()]
     elif m["nhalf"]:  # 'one and a half times': the ratio, whatever follows
         ratio = float(_SMALL[m["nhalf"].lower()]) + 0.5
         ratio = 1 / ratio if direction < 0 else ratio

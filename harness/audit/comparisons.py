@@ -148,11 +148,15 @@ def _quantified_in(index: CatalogIndex, text: str, keyed: Sequence[Mention] = ()
             # 'Online had the highest revenue, and O'Hare Airport the lowest': with several
             # in a clause, each is said of the members after the one before it
             start = said[i - 1].end() if i else clause.start()
+            # a member the clause measures another against ('Canada had the most, ahead of
+            # the US') is not the one it ranks first
             inside = [m for m in mentions if clause.start() <= m.span[0] < clause.end()
                       and m.kind in ("dimension", "member")
                       and _aside_of(m.span[0], asides) == aside
                       and (len(said) == 1 or m.kind == "dimension"
-                           or start <= m.span[0] < q.end())]
+                           or start <= m.span[0] < q.end())
+                      and not (m.kind == "member" and m.span[0] > q.end() and measured_against(
+                          text, m.span[0], [x.span for x in mentions if x.kind == "member"]))]
             named = [m for m in inside if m.kind == "dimension" and m.span[0] >= q.end()]
             near = named or sorted(inside, key=lambda m: abs(m.span[0] - q.start()))
             if near:

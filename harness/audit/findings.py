@@ -23,6 +23,7 @@ from showwork.harness.audit.labels import (
 from showwork.harness.audit.prose import (
     POLARITY,
     find_argued_numbers,
+    find_claimed_members,
     find_prose_direction,
     find_prose_labels,
     hedged,
@@ -318,7 +319,7 @@ def find_weak_causal(ctx: ClaimContext) -> list[Finding]:
 FINDINGS = (find_mislabelled, find_mislabelled_member, find_mislabelled_window, find_direction,
             find_claim_ends, find_claim_basis, find_partial, find_point_in_time, find_superseded,
             find_composition, find_weak_causal, find_claim_trends, find_argued_numbers,
-            find_draft_metric)
+            find_claimed_members, find_draft_metric)
 """Claim findings, in order: what the text names (labels.py), then the rest."""
 
 

@@ -22,13 +22,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from showwork.harness.audit.numbers import POINTS as _POINTS
 from showwork.harness.audit.numbers import money_fits, money_of
 from showwork.harness.audit.pairs import _COMPARATIVE
 from showwork.harness.audit.quantifiers import _SENTENCE, _breakdowns, _scaled, states
-from showwork.harness.audit.times import _HEDGE, _POSSESSIVE
+from showwork.harness.audit.times import _HEDGE, _POSSESSIVE, _value_verb
 from showwork.protocol.numbers import ReadNumber, _candidates, in_time_unit, near
 from showwork.protocol.reading import Mention, find_mentions
 from showwork.protocol.reading._literals import finditer, search
@@ -38,15 +38,16 @@ if TYPE_CHECKING:
 
 _HINT = re.compile(r"(?i)\b(?:by|more|fewer|less|ahead|behind|above|below|higher|lower|"
                    r"larger|smaller|longer|shorter)\b")
-_BY = re.compile(r"(?i)\s+by\s+(?:(?:just|only)\s+)?(?:(?:about|around|roughly|nearly|almost|"
+_BY = re.compile(r"(?i),?\s+by\s+(?:(?:just|only)\s+)?(?:(?:about|around|roughly|nearly|almost|"
                  r"approximately|some|over|under|more\s+than|less\s+than|at\s+least|"
                  r"at\s+most)\s+)?$")
 """What stands between the second member and the number of 'A outsold B by N'."""
 _UNIT_WORDS = re.compile(r"(?i)\s*(?:(?:percentage\s+)?points?|pts?|pp|[a-z]+)?\s*$")
 """The unit the number is counted in, between it and the comparative: '68 flights', '9 points',
 '5 minutes' (one word, or 'percentage points')."""
-_THAN = re.compile(r"(?i)\s*(?:(?:[a-z]+\s+)?(?:than|of|that\s+of|those\s+of)\s+)?")
-"""Between the comparative and the second member: 'more flights than', 'ahead of', 'above'."""
+_THAN = re.compile(r"(?i)\s*(?:(?:[a-z]+\s+){0,2}?(?:than|of|that\s+of|those\s+of)\s+)?")
+"""Between the comparative and the second member: 'more flights than', 'ahead of', 'above',
+'longer to settle than'."""
 _THAN_ONLY = re.compile(r"(?i)\s+than\s+")
 _EMPHASIS = re.compile(r"(?i)\b(?:just|only)\s+$")
 
@@ -87,10 +88,12 @@ def _gaps(ctx: AnswerContext, text: str,
             continue
         found_in = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
         mentions = [m for m in found_in if m.kind == "member"]
+        dims = [m for m in found_in if m.kind == "dimension"]
         metrics = [m for m in found_in if m.kind == "metric"]
         named = {m.name for m in metrics}
         for n in numbers:
-            found = _shape(said, n, comparatives, mentions, metrics) or _of_two(
+            found = _shape(said, n, comparatives, mentions, metrics, dims) or _of_two(
+                said, n, comparatives, mentions, groups) or _placed(
                 said, n, comparatives, mentions, groups)
             if found is None:
                 continue
@@ -100,6 +103,8 @@ def _gaps(ctx: AnswerContext, text: str,
                 continue
             (metric, field), a, b = rows
             if not (isinstance(a.value, int | float) and isinstance(b.value, int | float)):
+                continue
+            if not _own_words(said, spans, metric, ctx.catalog):
                 continue
             points = _POINTS.match(said, n.end)
             unit = ctx.catalog.get("metrics", {}).get(metric, {}).get("unit")
@@ -137,6 +142,9 @@ def _gaps(ctx: AnswerContext, text: str,
             hedge = _HEDGE.search(said, 0, n.start)
             if hedge:  # its interval is the number's own (near)
                 spans.append(hedge.span())
+            verb = _value_verb(said, min([n.start] + [w.start() for w in (hedge, emphasis) if w]))
+            if verb is not None and holds:  # 'took 9 longer': the verb states the gap
+                spans.append(verb)
             cited = (f"{first.member} {a.value:,.6g} and {second.member} {b.value:,.6g}, "
                      + (f"{abs(gap):,.3g} % apart" if relative else f"{abs(gap):,.6g} apart"))
             spans.append((n.start, n.end))
@@ -145,7 +153,7 @@ def _gaps(ctx: AnswerContext, text: str,
 
 
 def _shape(said: str, n: ReadNumber, comparatives: list[re.Match[str]],
-           mentions: list[Mention], metrics: list[Mention]
+           mentions: list[Mention], metrics: list[Mention], dims: list[Mention]
            ) -> tuple[bool, Mention, Mention, list[tuple[int, int]]] | None:
     """(the first member is the greater, the first member, the second, the spans read) of the
     gap `n` states, or None when the sentence does not say it in either shape. The metric may
@@ -176,6 +184,12 @@ def _shape(said: str, n: ReadNumber, comparatives: list[re.Match[str]],
     between = _THAN.match(said, after)
     start = between.end() if between else after
     second = next((m for m in mentions if m.span[0] == start), None)
+    named = next((d for d in dims if d.span[0] == start), None)
+    if second is None and named is not None:  # 'than claim 12312701': the member after its
+        # dimension's word
+        second = next((m for m in mentions if m.name == named.name
+                       and m.span[0] >= named.span[1]
+                       and not said[named.span[1]:m.span[0]].strip()), None)
     if second is None:
         return None
     first = [m for m in mentions if m.span[1] <= n.start and m.name == second.name]
@@ -188,6 +202,24 @@ def _shape(said: str, n: ReadNumber, comparatives: list[re.Match[str]],
     if owner:
         spans.append(owner.span())
     return comp.group("greater") is not None, first[-1], second, spans
+
+
+def _own_words(said: str, spans: list[tuple[int, int]], metric: str,
+               catalog: dict[str, Any]) -> bool:
+    """Two words between the comparative and 'than' are the metric's own ('longer to settle
+    than' of avg_time_to_settle_claim); one word may be any ('more flights than')."""
+    label = str((catalog.get("metrics", {}).get(metric) or {}).get("label") or "")
+    own = set(metric.lower().split("_")) | set(label.lower().replace("_", " ").split())
+    for start, end in spans:
+        said_words = _WORD.findall(said[start:end].lower())
+        words = [w for w in said_words if w not in _THAN_WORDS]
+        if len(words) > 1 and len(words) < len(said_words) and not set(words[1:]) <= own:
+            return False
+    return True
+
+
+_WORD = re.compile(r"[a-z]+")
+_THAN_WORDS = frozenset({"than", "of", "that", "those"})
 
 
 def _of_two(said: str, n: ReadNumber, comparatives: list[re.Match[str]],
@@ -215,6 +247,60 @@ def _of_two(said: str, n: ReadNumber, comparatives: list[re.Match[str]],
         return None
     first, second = found[0]
     return comp.group("greater") is not None, first, second, [comp.span(), by.span()]
+
+
+def _placed(said: str, n: ReadNumber, comparatives: list[re.Match[str]],
+            mentions: list[Mention], groups: dict[tuple[int, str, str, str], list[Cited]]
+            ) -> tuple[bool, Mention, Mention, list[tuple[int, int]]] | None:
+    """'ATL was a close second, only 68 flights behind': A <place> … N <comparative> with no
+    second member: the second is the member ranked right before A (behind) or right after it
+    (ahead) in the cited breakdown, where A holds the place said."""
+    comp = next((c for c in comparatives if c.start() >= n.end
+                 and _UNIT_WORDS.fullmatch(said, n.end, c.start())), None)
+    if comp is None or said[comp.end():].strip(" .;,)"):
+        return None
+    before = [m for m in mentions if m.span[1] <= n.start]
+    place = _PLACE.search(said, before[-1].span[1], n.start) if before else None
+    if place is None:
+        return None
+    greater = comp.group("greater") is not None
+    found = [(m, others) for m in before if m.span == before[-1].span  # one name, two dimensions
+             if len(others := _next_in_rank(groups, m, _PLACES[place["ord"].lower()],
+                                            greater)) == 1]
+    if len(found) != 1:
+        return None
+    first, others = found[0]
+    other = str(others.pop())
+    # the place is held (the first holds it); 'close' is not: a margin word no band here holds
+    return greater, first, replace(first, member=other, words=other), [comp.span(),
+                                                                        place.span("ord")]
+
+
+_PLACES = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd": 3, "4th": 4,
+           "5th": 5}
+_PLACE = re.compile(r"(?i)\b(?:was|is|came|finished|ranked)\s+(?:in\s+)?(?:an?\s+)?(?:close\s+|"
+                    r"distant\s+)?(?P<ord>second|third|fourth|fifth|2nd|3rd|4th|5th)\b")
+"""The member's place, said before a gap with no second member: 'was a close second'."""
+
+
+def _next_in_rank(groups: dict[tuple[int, str, str, str], list[Cited]], first: Mention,
+                  place: int, greater: bool) -> set[Any]:
+    """The member ranked right before the first (a gap 'behind') or right after it ('ahead'),
+    largest first, in the one cited breakdown by its dimension where the first holds `place`;
+    empty when it holds another place there, or when several breakdowns are cited."""
+    found = set()
+    for (_, _, field, dim), rows in groups.items():
+        if dim != first.name or field != "value":
+            continue
+        ranked = sorted((c for c in rows if isinstance(c.value, int | float)),
+                        key=lambda c: -c.value)
+        keys = [dict(c.citation.selector).get(dim) for c in ranked]
+        if len(keys) < place or keys[place - 1] != first.member:
+            return set()
+        other = place if greater else place - 2
+        if 0 <= other < len(keys):
+            found.add(keys[other])
+    return found if len(found) == 1 else set()
 
 
 def _rows(groups: dict[tuple[int, str, str, str], list[Cited]], named: set[str],

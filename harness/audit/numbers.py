@@ -767,7 +767,8 @@ def _times(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
     from showwork.harness.audit.times import read_times
 
     return _held(read_times(ctx, ctx.answer.answer or ""), lambda t: (
-        f"The answer text says '{t.number.text} as many', but the cited rows are {t.cited}. "
+        f"The answer text says '{t.number.text}' of one member's value against another's, but "
+        f"the cited rows are {t.cited}. "
         "State the ratio the cited values give."))
 
 
@@ -789,8 +790,9 @@ def _row_steps(ctx: AnswerContext) -> tuple[set[tuple[int, int]], list[Defect]]:
     from showwork.harness.audit.quantifiers import Derived
     from showwork.harness.audit.rowmoves import read_row_moves
 
-    sized = [Derived(m.words, m.number, m.number_holds, m.cited)
-             for m in read_row_moves(ctx, ctx.answer.answer or "") if m.number is not None]
+    sized = [Derived(m.words, n, m.number_holds or n is not m.number, m.cited)
+             for m in read_row_moves(ctx, ctx.answer.answer or "") if m.number is not None
+             for n in (m.number, *m.also)]
     return _held(sized, lambda s: (
         f"The answer text says the move was {s.number.text}, but the cited rows are "
         f"{s.cited}. State the change the two rows give."))
@@ -1268,6 +1270,36 @@ def _run_defects(ctx: AnswerContext, runs: list[tuple[str, str, Any]]) -> list[D
     return out
 
 
+def _named_count(ctx: AnswerContext, text: str, count: Count) -> int | None:
+    """How many members of the count's dimension the text names right after it, in a list set
+    off by a comma, a colon or a parenthesis ('Two airlines, Hawaiian and Alaska, arrived
+    early', 'three stores (Brooklyn, Philadelphia and Toronto)'): the count is of those, not
+    of every cited row. None when no such list follows. Whether the named members share what
+    the sentence says of them is another reading's (or unread)."""
+    mentions = ctx.index_.read("mentions", text, lambda t: find_mentions(t, ctx.catalog))
+    noun = next((m for m in mentions if m.kind == "dimension" and m.name == count.dim
+                 and m.span[0] >= count.end and not text[count.end:m.span[0]].strip()), None)
+    opened = _LIST_OPENS.match(text, noun.span[1] if noun is not None else count.end)
+    if opened is None:
+        return None
+    named: list[str] = []
+    at = opened.end()
+    for m in sorted((m for m in mentions if m.kind == "member" and m.name == count.dim
+                     and m.span[0] >= at), key=lambda m: m.span):
+        if m.span[0] != at:
+            break
+        named.append(m.member or "")
+        joined = _LIST_JOINS.match(text, m.span[1])
+        if joined is None:
+            break
+        at = joined.end()
+    return len(set(named)) if len(named) >= 2 else None
+
+
+_LIST_OPENS = re.compile(r"s?\s*[,:(]\s*")
+_LIST_JOINS = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)")
+
+
 def check_counts_of(ctx: AnswerContext, found: list[tuple[str, str, Count]]) -> list[Defect]:
     """The counts of cited rows `found` in the answer's texts that the cited rows do not
     count (`check_counts`): 'k of the M' those that moved the way the sentence says, or those
@@ -1281,6 +1313,8 @@ def check_counts_of(ctx: AnswerContext, found: list[tuple[str, str, Count]]) -> 
         if count.text.replace(",", "").lower() in asked:
             continue  # the question's own number ('top 3')
         meeting = meeting_bound(ctx, text, count) if count.of is not None else None
+        if meeting is None and count.dim and count.of is None and not count.part:
+            meeting = _named_count(ctx, text, count)  # 'Two airlines, Hawaiian and Alaska,'
         allowed = {meeting} if meeting is not None else tally.parts(
             count, _condition(text, count)) if count.of is not None else tally.wholes(count.dim)
         if count.part and allowed:  # 'the other five stores': fewer than the whole

@@ -45,6 +45,7 @@ from showwork.harness.audit.labels import (
 )
 from showwork.harness.audit.numbers import (
     Supports,
+    _claim_values,
     answer_checker,
     derived,
     premise_supports,
@@ -1101,6 +1102,36 @@ def find_argued_numbers(ctx: ClaimContext) -> list[Finding]:
     return out
 
 
+@emits("mislabelled_member")
+def find_claimed_members(ctx: ClaimContext) -> list[Finding]:
+    """A measurement's number said of a member ('Active users for platform web rose 2.58 %')
+    that only another member's cited row states (ios's), where the claim cites rows of several
+    members (an attribution's: its own row and the others' to weigh it): read as the prose's
+    numbers are (`_read_bound`), held to the claim's own cited values. It states another
+    member's value (CONFLICTING)."""
+    claim = ctx.claim
+    if claim.kind != "measurement" or ctx.defects or not claim.text or len(ctx.cited) < 2:
+        return []
+    if len({tuple(sorted(c.row.key.items())) for c in ctx.cited}) < 2:
+        return []  # the common case: one row cited
+    index = ctx.index_
+    if not read_claims(index, claim.text):
+        return []
+    reading = index.read("prose-reading", claim.text, lambda t: _read_prose(index, t))
+    cited, _stated = _claim_values(ctx)
+    supported = Supports(cited)
+    out: list[Finding] = []
+    for b in reading.bound:
+        if not b.members:
+            continue
+        stating = [s.source for s in supported.matching(b.number) if s.source is not None]
+        if stating and all(carries(ctx, stating, m.name, m.member or "") is False
+                           for m in b.members):
+            out.append(_number_member(b.number, b.members[0], stating, ctx.cid))
+            break
+    return out
+
+
 def _number_metric(n: ReadNumber, metric: Mention, said: str, stating: list[Cited],
                    where: str = PROSE) -> Finding:
     cited = sorted({c.text for c in stating})
@@ -1112,11 +1143,13 @@ def _number_metric(n: ReadNumber, metric: Mention, said: str, stating: list[Cite
         f"Write {said}'s own cited value, or name the metric {cited[0]} is for.")
 
 
-def _number_member(n: ReadNumber, member: Mention, own: list[Cited]) -> Finding:
+def _number_member(n: ReadNumber, member: Mention, own: list[Cited],
+                   where: str = PROSE) -> Finding:
     cited = sorted({c.text for c in own})
     return Finding(
-        "mislabelled_member", PROSE,
-        f"The answer says {member.words!r} … {n.text} ({member.name} = {member.member}), but "
+        "mislabelled_member", where,
+        f"{'The answer' if where == PROSE else f'Claim {where}'} says {member.words!r} … "
+        f"{n.text} ({member.name} = {member.member}), but "
         f"{n.text} is what {', '.join(cited[:3])} cite{'s' if len(cited) == 1 else ''}, "
         "another member's value.",
         {"said": member.member, "dimension": member.name, "phrase": member.words,

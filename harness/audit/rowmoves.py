@@ -74,6 +74,9 @@ class RowMove:
     denied: bool = False
     """The sentence denies the move ('never fell in February'): it holds when the rows did not
     go the verb's way; `words` begins with the negation."""
+    also: tuple[ReadNumber, ...] = ()
+    """The size said again in the other measure ('by 833, about 5.8 %'), the rows bearing it
+    out (`number` is then the one they contradict, if any)."""
 
 
 def read_row_moves(ctx: AnswerContext, text: str) -> list[RowMove]:
@@ -260,31 +263,79 @@ def _held(ctx: AnswerContext, text: str, begin: int, stop: int, verb: re.Match[s
     words: list[Span] = [verb.span()]
     number = _number(text, begin, verb.end(), stop)
     number_holds = True
+    said: ReadNumber | None = None
+    also: tuple[ReadNumber, ...] = ()
     if number is not None:
         n, by = number
-        unit = ctx.catalog.get("metrics", {}).get(metric, {}).get("unit")
-        points = _POINTS.match(text, n.end)
-        if n.percent and not (n.points or points):
-            size = abs(step) / abs(a) * 100 if a else None  # a relative change
-            stated = n
-        elif n.points or points:
-            size = abs(step) * 100 if unit == "fraction" else None  # a rate's points
-            stated = replace(n, percent=True)
-            if points:
-                words.append(points.span())
-        else:
-            size = abs(step) * (100 if unit == "fraction" and n.percent else 1)
-            stated = in_time_unit(text, (n,), unit)[0]
-        if stated.value < 0:  # 'fell by 2,053' reads as -2,053: the size is held here
-            stated = replace(stated, value=-stated.value)
-        number_holds = size is not None and money_fits(
-            n, money_of(after.citation.field, metric, ctx.catalog)) and states(stated, size)
+        said = n
+        number_holds = _size_holds(ctx, text, n, metric, before, after, words)
         words += [(n.start, n.end)] + ([by] if by else [])
         hedge = _HEDGE.search(text, verb.end(), n.start)
         if hedge:
             words.append(hedge.span())
-    return RowMove(verb.span(), tuple(words), direction_holds,
-                   number[0] if number else None, number_holds, metric, cited, went)
+        again = _restated(text, n, stop)  # 'rose by 833, about 5.8 %': the move in the other
+        if again is not None:  # measure, held as the first is
+            gap, m = again
+            holds = _size_holds(ctx, text, m, metric, before, after, words)
+            words += [gap, (m.start, m.end)]
+            hedge = _HEDGE.search(text, gap[1], m.start)
+            if hedge:
+                words.append(hedge.span())
+            if number_holds and not holds:
+                also, said, number_holds = (n,), m, False
+            elif holds:
+                also = (m,)
+    return RowMove(verb.span(), tuple(words), direction_holds, said, number_holds, metric,
+                   cited, went, also=also)
+
+
+def _size_holds(ctx: AnswerContext, text: str, n: ReadNumber, metric: str, before: Cited,
+                after: Cited, words: list[Span]) -> bool:
+    """The number states the size of the move from `before` to `after`: a percent its relative
+    change, points a rate's difference, any other number the difference (in the metric's
+    unit). A points word after it is added to `words`."""
+    a, b = float(before.value), float(after.value)
+    step = b - a
+    unit = ctx.catalog.get("metrics", {}).get(metric, {}).get("unit")
+    points = _POINTS.match(text, n.end)
+    size: float | None
+    if n.percent and not (n.points or points):
+        size = abs(step) / abs(a) * 100 if a else None  # a relative change
+        stated = n
+    elif n.points or points:
+        size = abs(step) * 100 if unit == "fraction" else None  # a rate's points
+        stated = replace(n, percent=True)
+        if points:
+            words.append(points.span())
+    else:
+        size = abs(step) * (100 if unit == "fraction" and n.percent else 1)
+        stated = in_time_unit(text, (n,), unit)[0]
+    if stated.value < 0:  # 'fell by 2,053' reads as -2,053: the size is held here
+        stated = replace(stated, value=-stated.value)
+    return size is not None and money_fits(
+        n, money_of(after.citation.field, metric, ctx.catalog)) and states(stated, size)
+
+
+_APPOSED = re.compile(r"\s*,\s*(?:or\s+|that\s+is\s+)?")
+"""Between a move's size and the same size in the other measure ('by 833, about 5.8 %', 'by
+5.8 %, or about 833'); a parenthesis after a size holds the move's ends ('(5,697 → 5,844)')."""
+
+
+def _restated(text: str, n: ReadNumber, stop: int) -> tuple[Span, ReadNumber] | None:
+    """The move's size said again right after it in the other measure (a percent after a
+    difference, or a difference after a percent), with the words between."""
+    gap = _APPOSED.match(text, n.end, stop)
+    if gap is None:
+        return None
+    rest = claims_in(text[gap.end():stop])
+    if not rest:
+        return None
+    m = replace(rest[0], start=rest[0].start + gap.end(), end=rest[0].end + gap.end())
+    hedge_at = text.lower().rfind(m.hedge, gap.end(), m.start) if m.hedge else -1
+    if text[gap.end():hedge_at if hedge_at >= 0 else m.start].strip() or \
+            bool(m.percent) == bool(n.percent):
+        return None
+    return gap.span(), m
 
 
 def _number(text: str, begin: int, at: int, stop: int) -> tuple[ReadNumber, Span | None] | None:

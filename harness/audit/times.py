@@ -35,14 +35,17 @@ if TYPE_CHECKING:
 
 _AS_MANY = re.compile(r"(?i)\s*as\s+(?:many|much|large|high|long|big)\b")
 """What follows the multiplier: 'as many', 'as much'."""
-_OF = re.compile(r"(?i)\s+(?:(?:that|those)\s+of\s+|the\s+)?")
+_OF = re.compile(r"(?i)\s+(?:(?:that|those)\s+of\s+|of\s+|the\s+)?")
 """What may stand between the multiplier and the second member it names directly ('1.8 times
 JFK's', '4.5 times that of Brooklyn')."""
 _POSSESSIVE = re.compile(r"['’]s?\b")
-_HINT = re.compile(r"(?i)\b(?:times|twice|as\s+(?:many|much))\b")
+_HINT = re.compile(r"(?i)\b(?:times|twice|double|triple|quadruple|as\s+(?:many|much)|half|"
+                   r"thirds?|quarters?|fifths?|tenths?)\b")
 _PART_AS = re.compile(rf"(?i)\b(?P<part>{_PART_WORDS})(?=\s+as\s+(?:many|much|large|high|long|big)"
-                      r"\b)")
-"""A part of the second member's value: 'half as many', 'a third as much'."""
+                      r"\b|\s+of\s)")
+"""A part of the second member's value: 'half as many', 'a third as much', 'about half of
+12312702's' (a part 'of' a member: `_direct` holds it to a member named right after; 'half of
+the flights' is a share of the whole, numbers.py's)."""
 
 
 def _parts_as(said: str) -> Iterator[ReadNumber]:
@@ -96,6 +99,12 @@ def _times(ctx: AnswerContext, text: str,
         n = ratios[0]
         many = _AS_MANY.match(said, n.end)
         direct = None if many else _direct(said, n, mentions)
+        every = _each_other(ctx, said, n, many, mentions, groups) if many else None
+        if every is not None:
+            spans, holds, cited = every
+            yield Times(tuple((s + at, e + at) for s, e in spans),
+                        replace(n, start=n.start + at, end=n.end + at), holds, cited)
+            continue
         found = _rows(groups, mentions, n)
         if found is None:
             continue
@@ -128,6 +137,62 @@ def _times(ctx: AnswerContext, text: str,
                  f"a ratio of {ratio:,.3g}")
         yield Times(tuple((s + at, e + at) for s, e in spans),
                     replace(n, start=n.start + at, end=n.end + at), holds, cited)
+
+
+_EACH_OTHER = re.compile(r"(?i)\bas\s+(?:each|every|any)\s+other\s+(?P<noun>[a-z]+)\b")
+"""'as each other country': the second side is every other row of the breakdown."""
+
+
+def _each_other(ctx: AnswerContext, said: str, n: ReadNumber, many: re.Match[str],
+                mentions: list[Mention], groups: dict[tuple[int, str, str, str], list[Cited]]
+                ) -> tuple[list[tuple[int, int]], bool, str] | None:
+    """'CA had twice as many Quick Buy Transactions as each other country': the ratio of the
+    member named before the multiplier to every other row of its cited breakdown (the noun
+    after 'other' the dimension's, the last word of its label), each within the multiplier's
+    tolerance: (the spans read, whether every ratio holds, the rows as a defect quotes them)."""
+    other = _EACH_OTHER.search(said, many.end())
+    if other is None:
+        return None
+    between = [m for m in mentions if many.end() <= m.span[0] < other.start()]
+    if any(m.kind != "metric" for m in between):
+        return None
+    named = {m.name for m in mentions if m.kind == "metric"}
+    dims = ctx.catalog.get("dimensions", {})
+    noun = other["noun"].lower().removesuffix("s")
+    for (_, metric, field, dim), rows in groups.items():
+        if field != "value" or (named and metric not in named):
+            continue
+        label = str((dims.get(dim) or {}).get("label") or dim.split("__")[-1]).lower().split()
+        if not label or label[-1].removesuffix("s") != noun:
+            continue
+        first = [m for m in mentions if m.kind == "member" and m.name == dim
+                 and m.span[1] <= n.start]
+        by = {dict(c.citation.selector).get(dim): c for c in rows}
+        if not first or first[-1].member not in by:
+            return None
+        a = by[first[-1].member]
+        rest = [c for key, c in by.items() if key != first[-1].member]
+        if not rest or not isinstance(a.value, int | float) or not all(
+                isinstance(c.value, int | float) and c.value for c in rest):
+            return None
+        hedge = _HEDGE.search(said, 0, n.start)
+        ratios = [a.value / c.value for c in rest]
+        if n.bound:  # 'more than seven times as many as each other store': the side alone,
+            # every other row being at its own distance
+            holds = all((r - 1) * 100 > n.value if ">" in n.bound else (r - 1) * 100 < n.value
+                        for r in ratios)
+        else:
+            holds = all(near(n, (r - 1) * 100) or bool(hedge) and near(
+                replace(n, width=n.width * 1.5), (r - 1) * 100) for r in ratios)
+        spans = [(n.start, many.end()), other.span()] + ([hedge.span()] if hedge else [])
+        verb = _value_verb(said, hedge.start() if hedge else n.start)
+        if verb is not None:
+            spans.append(verb)
+        cited = (f"{first[-1].member} {a.value:,.6g} and every other row ("
+                 + ", ".join(f"{dict(c.citation.selector).get(dim)} {c.value:,.6g}"
+                             for c in rest) + ")")
+        return spans, holds, cited
+    return None
 
 
 def _value_verb(said: str, at: int) -> tuple[int, int] | None:

@@ -20,7 +20,7 @@ import datetime as dt
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from showwork.harness.audit.basis import _BASES as BASIS_PATTERNS
 from showwork.harness.audit.combined import read_combined
@@ -184,12 +184,19 @@ def _number_words(text: str, n: ReadNumber) -> Iterable[Span]:
             yield at, at + len(word)
             if word == n.hedge and n.bound:
                 stated_at = at  # 'took more than 2,000': the verb before the bound
+    after = _SIGN_AFTER.match(text, n.end) if n.sign_word else None
+    if after is not None and after.group(1).lower() == n.sign_word.lower():
+        yield after.span(1)  # 'That was 19 fewer orders': the direction, held with the number
     level = _ITS_LEVEL.match(text, n.end)
     if level and n.width:  # 'rose to 1.9 times its level': the ratio's own words
         yield level.span()
     before = _stated_as(text, n.start) or _stated_as(text, stated_at)
     if before:  # 'stood at', 'the percent change was', 'about' a share: the number is checked
         yield before.span()
+
+
+_SIGN_AFTER = re.compile(r"\s*([A-Za-z]+)")
+"""The word right after a number, which may be its sign word ('19 fewer', '1,230 more')."""
 
 
 def _uncued(text: str, n: ReadNumber) -> bool:
@@ -956,15 +963,33 @@ def _unit_after(ctx: AnswerContext, cited: Iterable[Cited]) -> re.Pattern[str] |
     # its units is read
     targets = measure_targets(units)
     units |= {u for u, (quantity, _, _) in MEASURES.items() if quantity in targets}
-    words = sorted({w for u in units if u for w in UNIT_SPELLINGS.get(u, (u.replace("_", " "),))},
-                   key=len, reverse=True)
+    spelled = {w for u in units if u for w in UNIT_SPELLINGS.get(u, (u.replace("_", " "),))}
+    words = sorted(spelled | _count_nouns(metrics, cited, spelled), key=len, reverse=True)
     if not words:
         return None
     return re.compile(rf"(?i)\s*(?:{'|'.join(map(re.escape, words))})(?![\w°/])")
 
 
+def _count_nouns(metrics: dict[str, Any], cited: Iterable[Cited], units: set[str]) -> set[str]:
+    """What a cited count counts, written after a number as its unit ('by 127 users' of active
+    users, '9 claims'): the last word of the metric's label, a plural noun, of a metric with no
+    unit but a count; never a unit of time or measure ('active days' counts no duration)."""
+    out: set[str] = set()
+    for c in cited:
+        meta = metrics.get(c.metric, {})
+        if meta.get("unit") not in (None, "count"):
+            continue
+        words = str(meta.get("label") or c.metric).replace("_", " ").lower().split()
+        noun = words[-1] if words else ""
+        if noun.isalpha() and noun.endswith("s") and not noun.endswith("ss") \
+                and noun not in units and noun not in _ALL_UNIT_WORDS:
+            out.add(noun)
+    return out
+
+
 UNIT_SPELLINGS = {**TIME_SPELLINGS, **MEASURE_SPELLINGS}
 """How each governed unit is written after a number."""
+_ALL_UNIT_WORDS = frozenset(w.lower() for ws in UNIT_SPELLINGS.values() for w in ws)
 
 
 def _units(text: str, ctx: AnswerContext) -> Iterable[Span]:

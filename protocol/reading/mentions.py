@@ -639,14 +639,33 @@ def find_mentions(text: str, catalog: dict[str, Any]) -> list[Mention]:
 
 
 _NUMBER = re.compile(r"[\d\s./:-]+")
-_BESIDE = re.compile(r"[\s:=#-]*(?:(?:of|is|was|=)\s+)?")
+_BESIDE = re.compile(r"[\s:=#,-]*(?:(?:of|is|was|=)\s+)?")
 
 
 def _bare_number(text: str, member: Mention, dims: list[Mention]) -> bool:
-    """A member that is a number (a year built, an hour, an engine count) names it only beside
-    its dimension's words ('year built 2004', 'departure hour 5', '4 engines'): a bare number
-    is a date's, a count's or a ranking's ('July 2013', 'top 5')."""
-    return bool(_NUMBER.fullmatch(member.member or "")) and not _beside(text, member, dims)
+    """A member that is a number (a year built, an hour, an engine count, a claim number) names
+    it only beside its dimension's words ('year built 2004', 'departure hour 5', '4 engines',
+    'By claim number, 12312701') or written as a label no value takes: with a possessive
+    ('12312701's', never a year's '2013's') or listed right before a value ('highest first:
+    12312702 25; 12312701 16'). A bare number is a date's, a count's or a ranking's ('July 2013',
+    'top 5')."""
+    return bool(_NUMBER.fullmatch(member.member or "")) and not _beside(text, member, dims) \
+        and not _labelled(text, member)
+
+
+def _labelled(text: str, member: Mention) -> bool:
+    """A number member written as a label: possessed ('12312701's'; a year's possessive is a
+    date's) or a list's item before its value (after ':', ';' or '(')."""
+    start, end = member.span
+    if _POSSESSIVE.match(text, end) is not None:
+        return _YEAR.fullmatch(member.words) is None
+    return _LIST_OPEN.search(text, 0, start) is not None and _ROW_VALUE.match(text, end) is not None
+
+
+_POSSESSIVE = re.compile(r"['’]s\b")
+_YEAR = re.compile(r"(?:1[89]|2[01])\d\d")
+_LIST_OPEN = re.compile(r"[:;(]\s*$")
+_ROW_VALUE = re.compile(r"\s*:?\s*[$£€]?-?\d")  # as numbers.py reads a listed row's member
 
 
 _GRAIN_WORD = re.compile(r"(?:day|week|month|quarter|year)s?", re.IGNORECASE)

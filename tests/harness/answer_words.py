@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).with_name("data") / "answer_words.yaml"
 QUESTIONS = {"demo": None, "shop": ROOT / "examples" / "shop" / "questions.yaml",
              "flights": ROOT / "examples" / "flights" / "questions.yaml",
-             "mf_tutorial": ROOT / "conformance" / "questions" / "mf_tutorial.yaml"}
+             "mf_tutorial": ROOT / "conformance" / "questions" / "mf_tutorial.yaml",
+             "acme": ROOT / "conformance" / "questions" / "acme_s14.yaml"}
 
 
 def entries(domain: str | None = None) -> list[dict[str, Any]]:

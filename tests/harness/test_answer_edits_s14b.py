@@ -46,8 +46,9 @@ MISSES: dict[str, str] = {
 
 FLOORS = {
     # domain: (lies withheld at least, honest rewrites served clean at least), today's counts
-    "demo": (21, 10),     # of 29 lies and 19 honest rewrites (20 lies withheld when written)
-    "shop": (23, 7),      # of 31 and 17 (23; 24 once 'the only region above $9,000' was
+    "demo": (21, 12),     # of 29 lies and 19 honest rewrites (20 lies withheld when written;
+    # 10 honest served clean until session 16's readings, s16e)
+    "shop": (23, 9),      # of 31 and 17 (7 honest until s16e; 23; 24 once 'the only region above $9,000' was
     # withheld again, then 23 since 'All physical stores averaged above $21.50' is served with
     # caveats: which stores are physical no reading knows, and some row meets the bound, so it
     # is unproven, not proven false: quantifiers.py, session 15)

@@ -51,11 +51,11 @@ MISSES: dict[str, str] = {
 FLOORS = {
     # domain: (lies withheld at least, honest rewrites served clean at least). First measured
     # (main 8318ec0): demo 62/33, shop 52/31, flights 54/35, tutorial 28/20, acme 15/4; after
-    # the session's mends:
-    "demo": (65, 37),      # of 93 lies and 55 honest rewrites
-    "shop": (54, 32),      # of 69 and 51
-    "flights": (55, 35),   # of 72 and 56
-    "tutorial": (33, 21),  # of 46 and 33
+    # the session's mends, and session 16's readings (s16e):
+    "demo": (65, 39),      # of 93 lies and 55 honest rewrites
+    "shop": (55, 35),      # of 69 and 51
+    "flights": (56, 37),   # of 72 and 56
+    "tutorial": (33, 22),  # of 46 and 33
     "acme": (16, 4),       # of 26 and 10
 }
 
