@@ -55,9 +55,9 @@ def read_spreads(ctx: AnswerContext, text: str) -> list[Derived]:
 
 
 def _spreads(ctx: AnswerContext, text: str) -> Iterator[Derived]:
-    # every row of each cited breakdown's result: 'the stores ranged from 252 to 1,404' is
-    # said of the six stores it holds, not of the four the answer cites
-    groups = {k: every_row(rows) for k, rows in _breakdowns(ctx).items() if k[2] == "value"}
+    # the cited rows: `_rows` reads every row of their result where the words speak of the
+    # whole ('the stores ranged from 252 to 1,404' of four of six stores cited is of six)
+    groups = {k: rows for k, rows in _breakdowns(ctx).items() if k[2] == "value"}
     reading = read_words(ctx.index_, "prose", text)
     for sentence in _SENTENCE.finditer(text):
         start, end = sentence.span()
@@ -161,13 +161,16 @@ def _ranged(ctx: AnswerContext, said: str, numbers: list[ReadNumber], rows: list
 
 def _named(said: str, rows: list[Cited], dim: str, found: list, periods: list
            ) -> tuple[list[Cited], list[Span]] | None:
-    """The rows the words before the spread or range name (sums.py `_rows`), or every row
-    when they name no member ('the bottom three' of the three cited: all of them)."""
+    """The rows the words before the spread or range name (sums.py `_rows`), or, when they
+    name no member, the cited rows a count of them names ('the bottom three' of the three
+    cited), else every row of their result ('they ranged from …' of four of six stores cited
+    is of six)."""
     picked = _rows(said, rows, dim, found, periods)
     if picked is None and not [m for m in found if m.kind == "member"]:
         every = _TOP.search(said)
         count = every and (every.group("count") or every.group("count2"))
-        picked = list(rows), [every.span()] if every and _count_of(count) == len(rows) else []
+        picked = (list(rows), [every.span()]) if every and _count_of(count) == len(rows) \
+            else (every_row(rows), [])
     return picked if picked is not None and len(picked[0]) >= 2 else None
 
 

@@ -84,11 +84,10 @@ def read_sums(ctx: AnswerContext, text: str) -> list[Derived]:
 
 def _additive(ctx: AnswerContext) -> dict[tuple[int, str, str, str], list[Cited]]:
     """The cited breakdowns and series (`_breakdowns`) of values of a metric whose values add
-    (the catalog's `additive`), each with every row of its result, cited or not: what a sum or
-    a share of the whole may be read over ('all stores together took 2,281 orders' is said of
-    the six stores the result holds, not of the four the answer cites)."""
+    (the catalog's `additive`): what a sum or a share of the whole may be read over (`_rows`
+    and `_shares` read every row of their result where the words speak of the whole)."""
     metrics = ctx.catalog.get("metrics", {})
-    return {k: every_row(rows) for k, rows in _breakdowns(ctx).items()
+    return {k: rows for k, rows in _breakdowns(ctx).items()
             if k[2] == "value" and metrics.get(k[1], {}).get("additive")}
 
 
@@ -114,11 +113,11 @@ def _sums(ctx: AnswerContext, text: str,
         (_, metric, field, dim), rows = chosen
         periods = [p for p in reading.periods if start <= p.span[0] < end]
         if span is not None:
-            picked = _whole_series(span, rows, dim)
+            picked = _whole_series(span, every_row(rows), dim)
         else:
             picked = _rows(said, rows, dim, found, periods)
             if picked is None and (whole := _SPAN_ALL.search(said)) is not None:
-                picked = _whole_series(whole, rows, dim)  # 'totalled … over the year'
+                picked = _whole_series(whole, every_row(rows), dim)  # '… over the year'
         if picked is None:
             continue
         added, spans = picked
@@ -160,7 +159,12 @@ def _number(said: str, cue: re.Match[str]) -> ReadNumber | None:
 def _rows(said: str, rows: list[Cited], dim: str, found: list[Mention],
           periods: list[PeriodMention]) -> tuple[list[Cited], list[Span]] | None:
     """The rows the sentence adds and the words that name them, or None when it names none
-    this reading knows."""
+    this reading knows. Words of the whole ('all stores', 'the stores', 'the top 3', 'every
+    store but Online', two members by name) speak of every row of the cited result, cited or
+    not ('all stores together took 2,281 orders' of the four of six stores an answer cites is
+    said of six); a count of the rows cited ('all four', 'the three products') of those."""
+    cited = rows
+    rows = every_row(rows)
     by = {str(dict(c.citation.selector)[dim]): c for c in rows}
     ranked = sorted(rows, key=lambda c: float(c.value), reverse=True)
     if dim in _TIME_KEYS:  # a series: the rows the periods named span
@@ -169,7 +173,7 @@ def _rows(said: str, rows: list[Cited], dim: str, found: list[Mention],
         if len(inside) >= 2:
             return inside, []
         every = _ALL.search(said)
-        return (list(rows), [every.span()]) if every and _counts(every, len(rows)) else None
+        return _counted(every, rows, cited)
     members = [m for m in found if m.kind == "member" and m.name == dim and m.member in by]
     top = _TOP.search(said)
     if top is not None:
@@ -194,8 +198,9 @@ def _rows(said: str, rows: list[Cited], dim: str, found: list[Mention],
     if len(named) >= 2:
         return [by[k] for k in by if k in named], []
     every = _ALL.search(said)
-    if every is not None and _counts(every, len(rows)):
-        return list(rows), [every.span()]
+    counted = _counted(every, rows, cited)
+    if counted is not None:
+        return counted
     if not named:  # 'the stores', 'the average store': every row
         for m in found:
             the = _THE.search(said, 0, m.span[0]) if m.kind == "dimension" and m.name == dim \
@@ -229,6 +234,20 @@ def _whole_series(span: re.Match[str], rows: list[Cited], dim: str
 
 _THE = re.compile(r"(?i)\b(?:the|all(?:\s+the)?)\s+(?:(?:average|typical|mean)\s+)?$")
 """Before a dimension's name, what makes it every row: 'the stores', 'all the stores'."""
+
+
+def _counted(every: re.Match[str] | None, rows: list[Cited], cited: list[Cited]
+             ) -> tuple[list[Cited], list[Span]] | None:
+    """'All', 'every', or a count of every row ('all six'): every row; a count of the rows
+    cited ('all four' of four cited): those."""
+    if every is None:
+        return None
+    if _counts(every, len(rows)):
+        return list(rows), [every.span()]
+    if len(cited) < len(rows) and (every.groupdict().get("count") or every.groupdict().get(
+            "count3")) and _counts(every, len(cited)):
+        return list(cited), [every.span()]
+    return None
 
 
 def _count_of(word: str | None) -> int | None:
@@ -283,7 +302,8 @@ def _shares(ctx: AnswerContext, text: str,
             chosen = [(k, g) for k, g in groups.items() if k[1] == whole.name]
             if len(chosen) != 1:
                 continue
-            (_, metric, field, dim), rows = chosen[0]
+            (_, metric, field, dim), cited = chosen[0]
+            rows = every_row(cited)  # the whole is every row of the result, cited or not
             by = {str(dict(c.citation.selector)[dim]): c for c in rows}
             named = list(dict.fromkeys(m.member for m in found if m.kind == "member"
                                        and m.name == dim and m.span[1] <= n.start

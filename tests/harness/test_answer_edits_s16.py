@@ -24,8 +24,8 @@ ENTRIES = CORPUS.entries
 MISSES: dict[str, str] = {
     # lies served clean: none left
     # honest rewrites withheld: a sentence restating cited facts, its derived number unread
-    # 'Canada accounted for 30 % of all transactions.' (15 / 50)
-    "tutorial/tut-023:fraction:honest": "withhold [unread_answer, unsupported_number]",
+    # ('Canada accounted for 30 % of all transactions.', 15 / 50, read since: a country by the
+    # standard's name where the data keeps ISO codes, protocol/reading/countries.py)
     # 'an average loss of 3,300 per claim' (6,600 / 2)
     "acme/acme-008:restate:honest": "withhold [unread_answer, unsupported_number]",
 }
