@@ -42,7 +42,12 @@ from showwork.protocol.reading.periods import PeriodMention, Periods, find_perio
 from showwork.protocol.reading.phrasings import dimension_of_word, restate
 from showwork.protocol.reading.quantity import quantity_words
 from showwork.protocol.reading.siblings import sibling_excluded
-from showwork.protocol.reading.spelling import corrections, places_said_as_adjectives, vocabulary
+from showwork.protocol.reading.spelling import (
+    SHORT_FORMS,
+    corrections,
+    places_said_as_adjectives,
+    vocabulary,
+)
 from showwork.protocol.reading.wording import (
     glossed,
     measure_named,
@@ -116,7 +121,62 @@ def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None
         again = _read_text(_HOW_MANY.sub("the number of", text), catalog, as_of)
         reading = again if again.metrics else reading
     reading = superlative_said(reading, catalog, lambda said: _read_text(said, catalog, as_of))
+    spelt = _spelt_out(reading, catalog, as_of) or _unapostrophed(reading, catalog, as_of)
+    if spelt is not None:
+        return spelt
     return _respelled(_recased(reading, catalog, as_of), catalog, as_of)
+
+
+def _spelt_out(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None
+               ) -> Reading | None:
+    """'avg active days per user', 'orders incl cancellations': an unread word that is one of
+    the short forms everyone writes for one English word (spelling.py SHORT_FORMS) is read as
+    that word, said in a note; no guess is made, so no doubt. None when no such word is unread
+    or the reading again leaves as many words unread."""
+    unread = [(g.span, g.words) for g in reading.gaps] + [(u.span, u.words)
+                                                          for u in reading.unread_content]
+    said = sorted({(start + w.start(), start + w.end()) for (start, _end), words in unread
+                   for w in _WORDS.finditer(words) if w.group(0).lower() in SHORT_FORMS})
+    if not said:
+        return None
+    text = reading.text
+    for start, end in reversed(said):
+        text = text[:start] + SHORT_FORMS[text[start:end].lower()] + text[end:]
+    again = read_text(text, catalog, as_of=as_of)
+    if _words_unread(again) >= _words_unread(reading):
+        return None
+    notes = tuple(f"{reading.text[a:b]!r} read as {SHORT_FORMS[reading.text[a:b].lower()]!r}"
+                  for a, b in said)
+    return replace(again, notes=(*again.notes, *notes))
+
+
+_INNER_APOSTROPHE = re.compile(r"\b([A-Za-z]+)['’]([A-Za-z]{2,})\b")
+
+
+def _words_unread(reading: Reading) -> int:
+    """How many words a reading leaves unread or in doubt."""
+    return sum(len(_SAID_WORDS.findall(words)) for words in reading.unread)
+
+
+_SAID_WORDS = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
+
+
+def _unapostrophed(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None
+                   ) -> Reading | None:
+    """'Flights to chicago o'hare', 'orders at o'hare': an unread word with an apostrophe inside
+    (not a possessive's) is the same word without it, as names are matched ('Ohare', "O'Hare
+    Airport"); read so when the reading again leaves fewer words unread. None otherwise."""
+    unread = [(g.span, g.words) for g in reading.gaps] + [(u.span, u.words)
+                                                          for u in reading.unread_content]
+    said = sorted({(start + w.start(), start + w.end()) for (start, _end), words in unread
+                   for w in _INNER_APOSTROPHE.finditer(words)})
+    if not said:
+        return None
+    text = reading.text
+    for start, end in reversed(said):
+        text = text[:start] + _INNER_APOSTROPHE.sub(r"\1\2", text[start:end]) + text[end:]
+    again = read_text(text, catalog, as_of=as_of)
+    return again if _words_unread(again) < _words_unread(reading) else None
 
 
 def _recased(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:

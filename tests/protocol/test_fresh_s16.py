@@ -5,6 +5,10 @@ question that says more left unread."""
 
 from __future__ import annotations
 
+import copy
+
+from calls import STORES as _STORES
+
 from showwork.protocol.reading import read_text
 
 
@@ -31,3 +35,71 @@ class TestPoliteness:
         assert reading.metric_names() == ["order_count"] and reading.unread == []
         assert "widgets" in read_text("hello, how many widgets in march 2019? thanks",
                                       shop_layer.catalog()).unread
+
+
+class TestShortFormsEveryoneWrites:
+    """'avg active days per user' was refused where no metric word is 'average' (the demo) and
+    in doubt where one is: 'avg', 'incl' are the short forms of one English word each, read as
+    it with no doubt and said in a note; 'subs' (subscribers, subscriptions, …) stays in doubt."""
+
+    def test_demo(self, layer) -> None:
+        catalog = layer.catalog()
+        reading = read_text("avg active days per user in april", catalog)
+        assert reading.metric_names() == ["days_per_user"] and reading.unread == []
+        assert "'avg' read as 'average'" in reading.notes
+        assert read_text("paid subs as of june 1 2026", catalog).unread == ["subs"]
+
+    def test_the_shop(self, shop_layer) -> None:
+        catalog = shop_layer.catalog()
+        reading = read_text("how many orders incl cancellations did 5th ave have in march 2019",
+                            catalog)
+        assert reading.metric_names() == ["gross_orders"] and reading.unread == []
+        assert read_text("avg order value for the online store in jan 2019", catalog).unread == []
+
+    def test_flights(self, flights_layer) -> None:
+        reading = read_text("avg wind speed at jfk in december", flights_layer.catalog())
+        assert reading.metric_names() == ["average_wind_speed"] and reading.doubts == ()
+
+
+class TestAnApostropheInsideAName:
+    """'Chicago o'hare' was refused where the airport's name is 'Chicago Ohare Intl': a word
+    with an apostrophe inside (no possessive) is read as the word without it, as names are
+    matched ("O'Hare Airport" is read from 'ohare')."""
+
+    def test_flights(self, flights_layer) -> None:
+        reading = read_text("how many flights went to chicago o'hare in july",
+                            flights_layer.catalog())
+        assert reading.member_keys() == [("destination_airport_name", "Chicago Ohare Intl")]
+        assert reading.unread == []
+
+    def test_the_shop(self, shop_layer) -> None:
+        catalog = shop_layer.catalog()
+        reading = read_text("orders at o'hare in 2019", catalog)
+        assert ("store", "O'Hare Airport") in reading.member_keys() and reading.unread == []
+        assert read_text("what was brooklyn's revenue in 2019", catalog).unread == []
+        assert "o'xyz" in " ".join(read_text("orders at o'xyz in 2019", catalog).unread)
+
+
+class TestAMisspellingIsNotTheOtherNumber:
+    """'cancelation rate' was refused: one slip from 'cancellation' and from 'cancelations' (a
+    US plural the catalog has), two candidates; a word's own plural is not a slip toward it, so
+    'cancellation' is the one, in doubt as every misspelling is."""
+
+    def test_flights(self, flights_layer) -> None:
+        reading = read_text("what was the cancelation rate for flights to miami in sept",
+                            flights_layer.catalog())
+        assert reading.metric_names() == ["cancellation_rate"]
+        assert reading.member_keys() == [("destination_airport_name", "Miami Intl")]
+        assert [d.words for d in reading.doubts] == ["cancelation"]
+
+    def test_a_catalog_of_no_project(self) -> None:
+        catalog = copy.deepcopy(_STORES)
+        catalog["metrics"]["refund_rate"] = {
+            "label": "refund rate", "synonyms": [], "grains": ["month"], "unit": "fraction",
+            "type": "ratio", "dimensions": ["store_code"]}
+        catalog["metrics"]["refunds"] = {
+            "label": "refunds", "synonyms": ["refund"], "grains": ["month"], "unit": "count",
+            "type": "simple", "dimensions": ["store_code"]}
+        reading = read_text("refnd rate in may 2024", catalog)
+        assert reading.metric_names() == ["refund_rate"]
+        assert [d.words for d in reading.doubts] == ["refnd"]
