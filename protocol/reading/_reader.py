@@ -52,6 +52,7 @@ from showwork.protocol.reading.wording import (
     glossed,
     measure_named,
     only_after_things,
+    periods_glossed,
     superlative_said,
     the_business,
 )
@@ -283,11 +284,13 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
         kept = tuple(replace(s, detail="the rate named is the share") if s.detail == "share of total"
                      else s for s in asks.spans)
         asks = replace(asks, share=None, spans=kept)
-    gaps = find_gaps(text, catalog, sorted(mentions + excluded + together, key=lambda m: m.span),
-                     periods, asks)
+    gaps, seasons = periods_glossed(text, find_gaps(
+        text, catalog, sorted(mentions + excluded + together, key=lambda m: m.span), periods, asks),
+        periods.found)  # 'over the summer (jun through aug)'
     by_kind = {k: tuple(m for m in mentions if m.kind == k) for k in ("metric", "member", "dimension")}
     spans = [mention_span(m) for m in mentions]
     spans += [ReadSpan(p.words, p.span, "window", str(p.period)) for p in periods.found]
+    spans += seasons + _whole_periods(text, periods.found) + _by_way_of(text, list(by_kind["member"]))
     spans += [ReadSpan(s.words, s.span, "shape", s.detail) for s in asks.spans] + overall
     spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a question of quantity")
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
@@ -1514,6 +1517,41 @@ _ALL_DATA = re.compile(r"\b(?:(?:in|across|over|for)\s+(?:all\s+)?(?:the|our|thi
                        r"data\s+set|records|whole\s+data(?:set)?)|in\s+all\s+the\s+data|all[\s-]time|"
                        r"(?:in|across|over|for|during)\s+the\s+(?:whole|entire|full)\s+(?:time\s+)?"
                        r"(?:period|range|span|history)|ever)\b", re.IGNORECASE)
+_WHOLE_OF = re.compile(r"\b(?:all\s+of|(?:(?:over|during|in|for)\s+)?the\s+"
+                       r"(?:(?:whole|entire|full)(?:\s+of)?|course\s+of|entirety\s+of))\s+$",
+                       re.IGNORECASE)
+
+
+def _whole_periods(text: str, periods: tuple[PeriodMention, ...]) -> list[ReadSpan]:
+    """'All of 2013', 'the whole of March', 'over the course of 2019': the period named after
+    them, the whole of it, as the window already is (no other period is meant)."""
+    out = []
+    for p in periods:
+        said = _WHOLE_OF.search(text[:p.span[0]])
+        if said is not None:
+            out.append(ReadSpan(said.group(0).rstrip(), (said.start(), said.start() + len(
+                said.group(0).rstrip())), "window", f"the whole of {p.period}"))
+    return out
+
+
+_THROUGH = re.compile(r"\b(?:in\s+)?(?:through|thru)\s+(?:(?:the|a|an|our|their)\s+)?$", re.IGNORECASE)
+
+
+def _by_way_of(text: str, members: list[Mention]) -> list[ReadSpan]:
+    """'Orders that came through the website', 'signups in through paid search': 'through'
+    right before a member says what the things came by, as 'via' does: that member's filter
+    (never a range's end: 'Brooklyn through SoHo', '6 through 9' are left to what reads ranges)."""
+    out = []
+    for m in members:
+        said = _THROUGH.search(text[:m.span[0]])
+        before = text[:said.start()].rstrip() if said is not None else ""
+        if said is not None and not before[-1:].isdigit() and not any(
+                x.span[1] == len(before) for x in members):
+            out.append(ReadSpan(said.group(0).rstrip(), (said.start(), said.start() + len(
+                said.group(0).rstrip())), "qualifier", f"by way of {m.name} = {m.member}"))
+    return out
+
+
 _AT_THE_END = re.compile(r"\b(?:(?:at|by|as\s+of|from|to|between|and)\s+)?the\s+end\s+of\b",
                          re.IGNORECASE)
 _OVERALL_WORDS = re.compile(r"\b(?:overall|altogether|combined|in\s+all|in\s+total|statewide|"

@@ -37,6 +37,44 @@ class TestPoliteness:
                                       shop_layer.catalog()).unread
 
 
+class TestTheWholeOfAPeriod:
+    """'…out of newark, all of 2013' was refused over 'all': 'all of', 'the whole of', 'over
+    the course of' right before a period say the whole of it, which the window is."""
+
+    def test_flights(self, flights_layer) -> None:
+        catalog = flights_layer.catalog()
+        reading = read_text("how many more flights did united have than delta out of newark, "
+                            "all of 2013", catalog)
+        assert [str(p.period) for p in reading.periods] == ["2013-01-01..2013-12-31"]
+        assert reading.unread == []
+        assert read_text("flights from jfk, all of march", catalog).unread == []
+
+    def test_the_shop(self, shop_layer) -> None:
+        catalog = shop_layer.catalog()
+        for text in ("revenue for the whole of 2019", "revenue over the course of 2019"):
+            reading = read_text(text, catalog)
+            assert reading.unread == [] and len(reading.periods) == 1, text
+        assert "whole" in " ".join(read_text("revenue for the whole summer of 2019", catalog).unread)
+
+
+class TestThroughAMember:
+    """'Orders that came through the website', 'signups that came in through paid search' were
+    refused over 'through': right before a member it says what the things came by, as 'via'
+    does; between two members it stays unread (no range of members is read)."""
+
+    def test_the_shop(self, shop_layer) -> None:
+        reading = read_text("what % of 2018 orders came through the website", shop_layer.catalog())
+        assert ("store", "Online") in reading.member_keys() and reading.unread == []
+
+    def test_demo(self, layer) -> None:
+        catalog = layer.catalog()
+        reading = read_text("how many new signups came in through paid search in march 2026",
+                            catalog)
+        assert reading.member_keys() == [("channel", "paid_search")] and reading.unread == []
+        assert "through" in read_text("signups from organic through paid search in march",
+                                      catalog).unread
+
+
 class TestShortFormsEveryoneWrites:
     """'avg active days per user' was refused where no metric word is 'average' (the demo) and
     in doubt where one is: 'avg', 'incl' are the short forms of one English word each, read as
@@ -59,6 +97,26 @@ class TestShortFormsEveryoneWrites:
     def test_flights(self, flights_layer) -> None:
         reading = read_text("avg wind speed at jfk in december", flights_layer.catalog())
         assert reading.metric_names() == ["average_wind_speed"] and reading.doubts == ()
+
+
+class TestAPeriodSaidInParentheses:
+    """'Over the summer (jun through aug)' was refused: a season or holiday the calendar cannot
+    read, followed by a period in parentheses the reading reads whole, is that period; with no
+    such parenthesis it stays unread."""
+
+    def test_flights(self, flights_layer) -> None:
+        catalog = flights_layer.catalog()
+        reading = read_text("how many flights went to ORD over the summer (jun through aug)",
+                            catalog)
+        assert [str(p.period) for p in reading.periods] == ["2013-06-01..2013-08-31"]
+        assert reading.unread == [] and reading.gaps == ()
+
+    def test_the_shop(self, shop_layer) -> None:
+        catalog = shop_layer.catalog()
+        reading = read_text("how much revenue over the holidays (december 2018)", catalog)
+        assert [str(p.period) for p in reading.periods] == ["2018-12-01..2018-12-31"]
+        assert reading.unread == []
+        assert "over the summer" in read_text("revenue over the summer in 2019", catalog).unread
 
 
 class TestAnApostropheInsideAName:
