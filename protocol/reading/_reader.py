@@ -247,7 +247,10 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     mentions, kept_out, kept_out_notes = sibling_excluded(text, mentions, catalog)
     notes += kept_out_notes
     named, of_all = _of_all_the_data(text, named, mentions, catalog)
-    mentions = _heads(text, _ratio_of_share(text, mentions, catalog, named.found), catalog)
+    shared = _ratio_of_share(text, _got_verbed(text, mentions, catalog), catalog, named.found)
+    mentions = _heads(text, shared, catalog)
+    if _metrics_of(mentions) != _metrics_of(shared):  # 'what fraction of orders got cancelled'
+        mentions = _ratio_of_share(text, mentions, catalog, named.found)
     mentions, negated = _negated(text, mentions, catalog)
     mentions, things = _member_things(text, mentions, catalog)
     mentions, together = _members_together(text, mentions, things)
@@ -362,19 +365,30 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
 
 def _split_by_its_own(mentions: list[Mention], asks: Asks, catalog: dict[str, Any]
                       ) -> tuple[list[Mention], tuple[str, ...]]:
-    """'Top 3 products by revenue': the metric named cannot be split by the dimension asked,
-    and exactly one metric is named in that dimension's words and the metric's ('product
+    """'Top 3 products by revenue', 'what share of sales came from drinks': the metric named
+    cannot be split by the dimension asked (a breakdown's, or a share's member's), and exactly
+    one metric is named in that dimension's words or its entity's and the metric's ('product
     revenue', product_revenue) and can: read as that one, said in 'Read as'."""
     entries = catalog.get("metrics") or {}
     named = [m for m in mentions if m.kind == "metric"]
-    if len(asks.breakdown) != 1 or len({m.name for m in named}) != 1:
+    if len({m.name for m in named}) != 1:
         return mentions, ()
-    dim, metric = asks.breakdown[0], named[0].name
-    if dim in ((entries.get(metric) or {}).get("dimensions") or ()):
+    metric = named[0].name
+    own = (entries.get(metric) or {}).get("dimensions") or ()
+    if len(asks.breakdown) == 1:
+        dims = list(asks.breakdown)
+    elif asks.share is not None:  # 'what share of 2019 sales came from drinks'
+        dims = list(dict.fromkeys(m.name for m in mentions if m.kind == "member"))
+    else:
         return mentions, ()
-    words = {tuple(sorted(dim.split("__")[-1].split("_") + metric.split("_"))),
-             tuple(sorted(dim.split("__")[-1].split("_") + str(
-                 (entries.get(metric) or {}).get("label") or metric).lower().split()))}
+    apart = [d for d in dims if d not in own]
+    if len(apart) != 1:
+        return mentions, ()
+    dim = apart[0]
+    qualified = str(((catalog.get("dimensions") or {}).get(dim) or {}).get("qualified") or dim)
+    said = {dim.split("__")[-1], *qualified.split("__")[:-1]}
+    label = str((entries.get(metric) or {}).get("label") or metric).lower().split()
+    words = {tuple(sorted(n.split("_") + w)) for n in said for w in (metric.split("_"), label)}
     fits = [n for n, info in entries.items() if n != metric
             and dim in (info.get("dimensions") or ())
             and tuple(sorted(n.split("_"))) in words]
@@ -919,6 +933,49 @@ def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any],
             return [_as(m, name) if m.kind == "metric" and m.name == whole.name else m
                     for m in mentions]
     return mentions
+
+
+def _metrics_of(mentions: list[Mention]) -> list[str]:
+    return [m.name for m in mentions if m.kind == "metric"]
+
+
+_GOT_VERBED = re.compile(r"\s(?:were|was|got|have\s+been|had\s+been|has\s+been)\s+([a-z]+(?:ed|en|t))"
+                         r"(?=\s*(?:[?.!;,]|$))", re.IGNORECASE)
+
+
+def _got_verbed(text: str, mentions: list[Mention], catalog: dict[str, Any]) -> list[Mention]:
+    """'What fraction of the reminders sent to iOS users in March got opened': in a share, a
+    count's things said at the clause's end to have been done something ('got opened') are what
+    another count counts, where that count's label is the first's noun and that verb ('reminders
+    opened') and a governed fraction divides it by the first: the part, read on the verb (the
+    share is then that rate, `_ratio_of_share`)."""
+    said = _GOT_VERBED.search(text)
+    if said is None or not _SHARE_OF.search(text) or overlaps(said.span(1), [m.span for m in mentions]):
+        return mentions
+    metrics = catalog.get("metrics") or {}
+    wholes = [m for m in mentions if m.kind == "metric" and m.span[1] <= said.start()]
+    if len({m.name for m in wholes}) != 1:
+        return mentions
+    whole, verb = wholes[0], lemma(said.group(1))
+    theirs = _lemmas(str((metrics.get(whole.name) or {}).get("label") or whole.name))
+    parts = []
+    for name, info in metrics.items():
+        label = _lemmas(str(info.get("label") or name))
+        if verb in label and verb not in theirs and label - {verb} and label - {verb} <= theirs \
+                and _divides(metrics, name, whole.name):
+            parts.append(name)
+    if len(parts) != 1:
+        return mentions
+    part = Mention("metric", parts[0], None, said.group(1), said.span(1), "label")
+    return sorted([*mentions, part], key=lambda m: m.span)
+
+
+def _divides(metrics: dict[str, Any], top: str, bottom: str) -> bool:
+    """A governed fraction is `top` / `bottom`."""
+    return any((info.get("formula") or {}).get("op") == "divide"
+               and info.get("unit") in ("fraction", "percent")
+               and (info["formula"].get("numerator"), info["formula"].get("denominator")) == (top, bottom)
+               for info in metrics.values())
 
 
 _ALL_BEFORE = re.compile(r"\bof\s+(?:all|every)\s+(?:(?:the|our)\s+)?$", re.IGNORECASE)

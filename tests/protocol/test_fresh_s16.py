@@ -6,6 +6,7 @@ question that says more left unread."""
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from calls import STORES as _STORES
 
@@ -161,3 +162,59 @@ class TestAMisspellingIsNotTheOtherNumber:
         reading = read_text("refnd rate in may 2024", catalog)
         assert reading.metric_names() == ["refund_rate"]
         assert [d.words for d in reading.doubts] == ["refnd"]
+
+
+class TestASharePartSaidByItsVerb:
+    """'What fraction of the reminders sent to iOS users got opened' and 'what fraction of
+    orders got cancelled' were refused: a count's things said at the end to have been opened
+    (cancelled) are the count whose label is the noun and that verb, and a governed fraction
+    of the two is the share asked (the open rate, the cancellation rate)."""
+
+    def test_demo(self, layer) -> None:
+        catalog = layer.catalog()
+        reading = read_text("what fraction of the reminders sent to ios users in march got "
+                            "opened?", catalog)
+        assert reading.metric_names() == ["reminder_open_rate"] and reading.unread == []
+        assert reading.member_keys() == [("platform", "ios")] and reading.asks.share is None
+        assert "deleted" in read_text("what fraction of the reminders sent in march got deleted?",
+                                      catalog).unread
+
+    def test_the_shop(self, shop_layer) -> None:
+        reading = read_text("what fraction of orders got cancelled in june 2019",
+                            shop_layer.catalog())
+        assert reading.metric_names() == ["cancellation_rate"] and reading.unread == []
+        assert reading.asks.share is None
+
+    def test_flights(self, flights_layer) -> None:
+        reading = read_text("what fraction of the flights scheduled from jfk in july got cancelled",
+                            flights_layer.catalog())
+        assert reading.metric_names() == ["cancellation_rate"] and reading.unread == []
+
+
+class TestAShareByAMemberTheMetricCannotSplit:
+    """'What share of 2019 sales came from drinks' was refused (revenue has no product type): a
+    share whose part is a member of a dimension the metric named cannot be split by is the one
+    metric named in that dimension's entity's words and the metric's (product_revenue), as a
+    breakdown by it already was; a member the metric can split by leaves it alone."""
+
+    def test_the_shop(self, shop_layer) -> None:
+        catalog = shop_layer.catalog()
+        reading = read_text("what share of 2019 sales came from drinks?", catalog)
+        assert reading.metric_names() == ["product_revenue"] and reading.unread == []
+        assert reading.member_keys() == [("product_type", "beverage")]
+        assert any("product_revenue" in n for n in reading.notes)
+        kept = read_text("what share of 2019 revenue came from brooklyn", catalog)
+        assert kept.metric_names() == ["revenue"] and kept.notes == ()
+
+    def test_a_catalog_of_no_project(self) -> None:
+        catalog: dict[str, Any] = copy.deepcopy(_STORES)
+        catalog["dimensions"]["item_category"] = {
+            "label": "item category", "pattern": None, "qualified": "item__item_category",
+            "members": ["snacks", "drinks"]}
+        catalog["metrics"]["item_sales"] = {
+            "label": "item sales", "synonyms": [], "grains": ["month"], "unit": "usd",
+            "type": "simple", "dimensions": ["store_code", "item_category"]}
+        reading = read_text("what share of sales in may 2024 came from snacks", catalog)
+        assert reading.metric_names() == ["item_sales"] and reading.unread == []
+        assert read_text("what share of sales in may 2024 came from SoHo",
+                         catalog).metric_names() == ["sales"]
