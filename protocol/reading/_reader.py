@@ -30,6 +30,7 @@ from showwork.protocol.reading.asks import (
     read_asks,
     size_of,
 )
+from showwork.protocol.reading.every_member import every_member
 from showwork.protocol.reading.filters import exclusions
 from showwork.protocol.reading.gaps import EVENTS, Gap, find_gaps, metric_unit
 from showwork.protocol.reading.members import carried, names_before_codes, place_notes, prefix_doubts
@@ -255,7 +256,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     mentions, things = _member_things(text, mentions, catalog)
     mentions, together = _members_together(text, mentions, things)
     mentions, excluded, cut, only = exclusions(text, mentions)
-    ranges = _clock_ranges(text, catalog, mentions) + together
+    ranges = _clock_ranges(text, catalog, mentions) + together + every_member(text, catalog, mentions)
     periods = _the_year(text, _anchored(_without(named, mentions), text), mentions, catalog)
     anchored = [ReadSpan(p.words, p.span, "window", "to the day named after it")
                 for p in named.found if _THIS.fullmatch(p.words) and p not in periods.found]
@@ -301,7 +302,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += kept_out + per
     spans += measure_named(text, mentions) + only_after_things(text, list(by_kind["member"]), catalog)
     spans += the_business(text, mentions, catalog)
-    spans += _whole(text, list(by_kind["metric"]), asks, catalog, by_kind["member"]) + negated \
+    spans += _whole(text, list(by_kind["metric"]), asks, catalog, (*by_kind["member"], *ranges)) \
+        + negated \
         + anchored + things
     spans += _all_of(text, list(by_kind["dimension"]), asks, catalog)
     spans += _all_things(text, by_kind["metric"], mentions, catalog)

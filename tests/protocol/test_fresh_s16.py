@@ -191,6 +191,32 @@ class TestASharePartSaidByItsVerb:
         assert reading.metric_names() == ["cancellation_rate"] and reading.unread == []
 
 
+class TestAPlaceEveryMemberIs:
+    """'What share of all nyc flights', 'flights from new york to san francisco' were refused:
+    the origin's synonyms 'nyc airport', 'new york airport' say every origin is one, so 'nyc',
+    'new york' said where flights come from, or right before them, are every origin (one filter
+    keeping them all); said as where they go ('to new york') they stay unread."""
+
+    def test_flights(self, flights_layer) -> None:
+        catalog = flights_layer.catalog()
+        reading = read_text("what share of all nyc flights in 2013 were united flights", catalog)
+        assert _in(reading) == {"origin": {"EWR", "JFK", "LGA"}} and reading.unread == []
+        reading = read_text("what fraction of flights from new york to san francisco were "
+                            "canceled", catalog)
+        assert reading.metric_names() == ["cancellation_rate"] and reading.unread == []
+        assert _in(reading) == {"origin": {"EWR", "JFK", "LGA"}}
+        assert "new york" in read_text("how many flights to new york in 2013", catalog).unread
+
+    def test_a_catalog_of_no_project(self) -> None:
+        catalog: dict[str, Any] = copy.deepcopy(_STORES)
+        catalog["dimensions"]["store_code"].update(label="store",
+                                                   synonyms=["manhattan store", "store code"])
+        reading = read_text("sales from manhattan in may 2024", catalog)
+        assert _in(reading) == {"store_code": {"BKH", "SOH"}} and reading.unread == []
+        assert read_text("manhattan sales in may 2024", catalog).unread == []
+        assert "manhattan" in read_text("sales to manhattan in may 2024", catalog).unread
+
+
 class TestAShareByAMemberTheMetricCannotSplit:
     """'What share of 2019 sales came from drinks' was refused (revenue has no product type): a
     share whose part is a member of a dimension the metric named cannot be split by is the one

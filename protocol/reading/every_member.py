@@ -1,0 +1,69 @@
+"""A place said for every member of a dimension: 'flights from New York', 'all NYC flights'.
+
+A dimension's synonym that is its label's head noun with a modifier before it ('nyc airport',
+'new york airport' of the origin airport, labelled 'origin airport') says that every member of
+the dimension's closed list is such a thing: the modifier alone, said where the things come
+from ('from new york', 'out of nyc', 'in nyc') or right before a metric ('nyc flights'), is
+every member of it, one filter keeping them all (the reading's `ranges`), said in 'Read as'.
+Said toward a place ('to new york') it is not read: another role's dimension may be meant. A
+modifier that is a word of the dimension's own label or name, of another dimension's label, or
+of a metric's entries ('departure airport': departure delays) is not read so. Nothing here
+knows a domain: the words are the catalog's.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from showwork.protocol.reading._words import overlaps
+from showwork.protocol.reading.account import lemma
+from showwork.protocol.reading.mentions import Mention
+
+_FROM_BEFORE = re.compile(r"\b(?:from|out\s+of|leaving|departing|in|at|within)\s+(?:the\s+)?$",
+                          re.IGNORECASE)
+_LETTERS = re.compile(r"[A-Za-z]+")
+
+
+def every_member(text: str, catalog: dict[str, Any], mentions: list[Mention]) -> list[Mention]:
+    """One member mention per member of the dimension a modifier says all of, on its words."""
+    taken = [m.span for m in mentions]
+    metrics = [m for m in mentions if m.kind == "metric"]
+    out: list[Mention] = []
+    for modifier, dim, members in _modifiers(catalog):
+        spaced = r"\s+".join(re.escape(w) for w in modifier.split())
+        said = re.compile(rf"(?<![\w'-]){spaced}(?![\w'-])", re.IGNORECASE)
+        for m in said.finditer(text):
+            if overlaps(m.span(), taken):
+                continue
+            before_metric = any(x.span[0] > m.end() and not text[m.end():x.span[0]].strip()
+                                for x in metrics)
+            if before_metric or _FROM_BEFORE.search(text, 0, m.start()):
+                out += [Mention("member", dim, member, m.group(0), m.span(), "said")
+                        for member in members]
+                taken.append(m.span())
+    return out
+
+
+def _modifiers(catalog: dict[str, Any]) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(modifier, dimension, its members) for each synonym that is the dimension's label's
+    head noun with a modifier no other entry uses."""
+    dims = catalog.get("dimensions") or {}
+    others = {lemma(w) for info in dims.values() for w in _LETTERS.findall(str(info.get("label") or ""))}
+    used = {lemma(w) for name, info in (catalog.get("metrics") or {}).items()
+            for t in (name, str(info.get("label") or ""), *(str(s) for s in info.get("synonyms") or ()))
+            for w in _LETTERS.findall(t.replace("_", " "))}
+    out = []
+    for dim, info in dims.items():
+        members = tuple(str(m) for m in info.get("members") or ())
+        label = _LETTERS.findall(str(info.get("label") or "").lower())
+        if not members or not label:
+            continue
+        for synonym in info.get("synonyms") or ():
+            words = str(synonym).lower().split()
+            if len(words) < 2 or lemma(words[-1]) != lemma(label[-1]):
+                continue
+            said = {lemma(w) for w in _LETTERS.findall(" ".join(words[:-1]))}
+            if said and not said & (others | used | {lemma(w) for w in _LETTERS.findall(dim)}):
+                out.append((" ".join(words[:-1]), dim, members))
+    return out
