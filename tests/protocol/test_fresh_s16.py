@@ -10,6 +10,7 @@ from typing import Any
 
 from calls import STORES as _STORES
 
+from showwork import audit_answer
 from showwork.protocol.reading import read_text
 
 
@@ -215,6 +216,46 @@ class TestAPlaceEveryMemberIs:
         assert _in(reading) == {"store_code": {"BKH", "SOH"}} and reading.unread == []
         assert read_text("manhattan sales in may 2024", catalog).unread == []
         assert "manhattan" in read_text("sales to manhattan in may 2024", catalog).unread
+
+
+class TestAMemberOfAJoinedAttribute:
+    """'New customers in quebec in 2019' was answered right (a query filtered to
+    region__region_name = Québec) but the audit said no cited result filters to the region
+    named: a filter on another name of the same attribute (region of customers,
+    region__region_name) carries the member."""
+
+    @staticmethod
+    def _audit(question: str, catalog: dict[str, Any], dim: str, member: str, value: float
+               ) -> list[str]:
+        answer = {"status": "answered", "answer": f"{value:g}.", "value": value,
+                  "claims": [{"text": f"It was {value:g}", "kind": "measurement",
+                              "sources": ["r1:m.value"], "value": value}]}
+        metric = next(iter(catalog["metrics"]))
+        answer["claims"][0]["sources"] = [f"r1:{metric}.value"]
+        results = {"r1": {"metrics": [metric], "rows": [{metric: value}],
+                          "window": {"start": "2019-01-01", "end": "2019-12-31"},
+                          "where": [{"dimension": dim, "op": "in", "values": [member]}]}}
+        report = audit_answer(answer, results=results, catalog=catalog, question=question)
+        return [f.code for f in report.findings]
+
+    def test_the_shop(self, shop_layer) -> None:
+        catalog = shop_layer.catalog()
+        catalog = {**catalog, "metrics": {"new_customers": catalog["metrics"]["new_customers"]}}
+        codes = self._audit("new customers in quebec in 2019", catalog, "region__region_name",
+                            "Québec", 47)
+        assert "off_question_filter" not in codes
+        codes = self._audit("new customers in quebec in 2019", catalog, "region__region_name",
+                            "Ontario", 47)
+        assert "off_question_filter" in codes
+
+    def test_a_catalog_of_no_project(self) -> None:
+        catalog: dict[str, Any] = copy.deepcopy(_STORES)
+        catalog["dimensions"]["store_code"]["qualified"] = "sale__store__store_code"
+        catalog["dimensions"]["store__store_code"] = {"label": "store code", "pattern": None}
+        codes = self._audit("sales at BKH in 2019", catalog, "store__store_code", "BKH", 12)
+        assert "off_question_filter" not in codes
+        codes = self._audit("sales at BKH in 2019", catalog, "store__store_code", "SOH", 12)
+        assert "off_question_filter" in codes
 
 
 class TestAShareByAMemberTheMetricCannotSplit:
