@@ -256,7 +256,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     mentions, things = _member_things(text, mentions, catalog)
     mentions, together = _members_together(text, mentions, things)
     mentions, excluded, cut, only = exclusions(text, mentions)
-    ranges = _clock_ranges(text, catalog, mentions) + together + every_member(text, catalog, mentions)
+    every, every_doubts = every_member(text, catalog, mentions)  # 'from new york': each origin
+    ranges = _clock_ranges(text, catalog, mentions) + together + every
     periods = _the_year(text, _anchored(_without(named, mentions), text), mentions, catalog)
     anchored = [ReadSpan(p.words, p.span, "window", "to the day named after it")
                 for p in named.found if _THIS.fullmatch(p.words) and p not in periods.found]
@@ -362,7 +363,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                    (*notes, *of_all, *to_as_of, *now,
                     *place_notes(by_kind["member"], catalog, asked), *split),
                    prefix_doubts([*by_kind["member"], *excluded], catalog, asked)
-                   + _day_parts(ranges) + _said_as_verb(text, mentions) + _top_by_rows(mentions))
+                   + _day_parts(ranges) + _said_as_verb(text, mentions) + _top_by_rows(mentions)
+                   + tuple(every_doubts))
 
 
 def _split_by_its_own(mentions: list[Mention], asks: Asks, catalog: dict[str, Any]
