@@ -40,6 +40,23 @@ doubt); 7 of 7 refused.
   many new signups came in through paid search in march 2026' (unread 'through'; gold 3,746);
   s16d-021 'what fraction of the reminders sent to ios users in march got opened?' (read as
   reminders_sent, unread 'opened'; gold open rate 0.398).
+
+After s16q (each reading tested on two domains in tests/protocol/test_fresh_s16.py): flights 40 of
+41 answerable right, shop 32 of 33, demo 33 of 33, every unanswerable refused, none wrong served
+clean. Mended: s16f-041 ('hi', 'thanks': politeness), s16f-040 ('all of 2013': the whole of the
+period), s16f-012 ('over the summer (jun through aug)': the period in parentheses; "o'hare": the
+word without its apostrophe, as names are matched), s16f-037 ('cancelation': not a slip toward its
+own plural, so cancellation, in doubt), s16f-013/030 ('nyc', 'new york': the origin's synonyms 'nyc
+airport', 'new york airport' say every origin is one; in doubt, so served with caveats), s16s-006
+('orders got cancelled': the rate whose numerator the count read is), s16s-012 (a share by a member
+of a dimension revenue cannot split: product_revenue, as a breakdown already was), s16s-021 and
+s16d-004 ('through' before a member), s16d-003 ('avg': a short form of one English word, read with
+no doubt; so s16f-034 and s16s-003 are served clean, and 'incl' on s16s-030), s16d-021 ('the
+reminders sent … got opened': the open rate), and s16s-027's false off_question_filter (a filter on
+region__region_name carries the customers' region). Left refused: s16f-006 ('boston': no catalog
+entry or data value names BOS so; the one airport named Boston, Boston Back Bay Station, has no
+flights) and s16s-033 ('buisness': a misspelled member is refused with a did-you-mean naming
+business, as the question files' near misses are).
 """
 
 from __future__ import annotations
@@ -60,11 +77,11 @@ FILES = {
 
 HELD = {
     # domain: how many questions, the balanced accuracy held (first run, s16q from main 6d3d966:
-    # flights 0.9146, shop 0.9394, demo 0.9545), the ids answered wrong and served clean (first
-    # run: none)
-    "flights": (50, 0.914, set()),
-    "shop": (40, 0.939, set()),
-    "demo": (40, 0.954, set()),
+    # flights 0.9146, shop 0.9394, demo 0.9545; after s16q: 0.9878, 0.9848, 1.0), the ids answered
+    # wrong and served clean (first run and since: none)
+    "flights": (50, 0.987, set()),
+    "shop": (40, 0.984, set()),
+    "demo": (40, 1.0, set()),
 }
 
 
