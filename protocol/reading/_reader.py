@@ -290,7 +290,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                      else s for s in asks.spans)
         asks = replace(asks, share=None, spans=kept)
     gaps, seasons = periods_glossed(text, find_gaps(
-        text, catalog, sorted(mentions + excluded + together, key=lambda m: m.span), periods, asks),
+        text, catalog, sorted(mentions + excluded + together + every, key=lambda m: m.span), periods,
+        asks),
         periods.found)  # 'over the summer (jun through aug)'
     by_kind = {k: tuple(m for m in mentions if m.kind == k) for k in ("metric", "member", "dimension")}
     spans = [mention_span(m) for m in mentions]

@@ -23,8 +23,8 @@ from showwork.protocol.reading._words import overlaps
 from showwork.protocol.reading.account import ReadSpan, lemma
 from showwork.protocol.reading.mentions import Mention
 
-_FROM_BEFORE = re.compile(r"\b(?:from|out\s+of|leaving|departing|in|at|within)\s+(?:the\s+)?$",
-                          re.IGNORECASE)
+_FROM_BEFORE = re.compile(r"\b(?:from|out\s+of|leaving|left|leave|leaves|departing|departed|in|at|"
+                          r"within)\s+(?:the\s+)?$", re.IGNORECASE)
 _ALL_BEFORE = re.compile(r"\ball\s+(?:(?:of\s+)?the\s+|our\s+)?$", re.IGNORECASE)
 _LETTERS = re.compile(r"[A-Za-z]+")
 
