@@ -122,7 +122,7 @@ def _whole_end(reading: Reading) -> int:
     member or period named, nor a joining word."""
     share = reading.asks.share
     assert share is not None
-    taken = [m.span for m in (*reading.metrics, *reading.members, *reading.dimensions)]
+    taken = [m.span for m in (*reading.metrics, *reading.members, *reading.ranges, *reading.dimensions)]
     taken += [p.span for p in reading.periods]
     for word in _WORD.finditer(reading.text, share.span[1]):
         inside = any(s <= word.start() < e for s, e in taken)

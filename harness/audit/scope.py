@@ -305,7 +305,7 @@ def find_off_filter(ctx: AnswerContext) -> list[Finding]:
     out: list[Finding] = []
     held = _of_asked_metrics(ctx, scope)
     for group in by_span(scope.question.reading.members):
-        if all(carries(ctx, held, m.name, m.member or "") is False for m in group):
+        if all(_carried(ctx, held, m.name, m.member or "") is False for m in group):
             out.append(_filter_finding(ctx, group[0], scope))
     for group in by_span(scope.question.reading.ranges):  # 'after 9pm': hours 21, 22, 23
         if _within(ctx, held, group[0].name, {m.member or "" for m in group}) is False:
@@ -314,6 +314,14 @@ def find_off_filter(ctx: AnswerContext) -> list[Finding]:
         if all(keeps_out(ctx, held, m.name, m.member or "") is False for m in group):
             out.append(_kept_out_finding(ctx, group[0], held))
     return out
+
+
+def _carried(ctx: AnswerContext, cited: Iterable[Cited], dim: str, member: str) -> bool | None:
+    """`carries` over the dimension and every other name of its attribute ('region' of
+    customers is the `region__region_name` a query may filter by): True when one carries the
+    member, None when one cannot be told, else False."""
+    found = [carries(ctx, cited, d, member) for d in (dim, *_same_attribute(ctx, dim))]
+    return True if True in found else None if None in found else False
 
 
 def _within(ctx: AnswerContext, cited: Iterable[Cited], dim: str, kept: set[str]) -> bool | None:

@@ -30,6 +30,7 @@ from showwork.protocol.reading.asks import (
     read_asks,
     size_of,
 )
+from showwork.protocol.reading.every_member import every_member
 from showwork.protocol.reading.filters import exclusions
 from showwork.protocol.reading.gaps import EVENTS, Gap, find_gaps, metric_unit
 from showwork.protocol.reading.members import carried, names_before_codes, place_notes, prefix_doubts
@@ -42,11 +43,17 @@ from showwork.protocol.reading.periods import PeriodMention, Periods, find_perio
 from showwork.protocol.reading.phrasings import dimension_of_word, restate
 from showwork.protocol.reading.quantity import quantity_words
 from showwork.protocol.reading.siblings import sibling_excluded
-from showwork.protocol.reading.spelling import corrections, places_said_as_adjectives, vocabulary
+from showwork.protocol.reading.spelling import (
+    SHORT_FORMS,
+    corrections,
+    places_said_as_adjectives,
+    vocabulary,
+)
 from showwork.protocol.reading.wording import (
     glossed,
     measure_named,
     only_after_things,
+    periods_glossed,
     superlative_said,
     the_business,
 )
@@ -116,7 +123,62 @@ def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None
         again = _read_text(_HOW_MANY.sub("the number of", text), catalog, as_of)
         reading = again if again.metrics else reading
     reading = superlative_said(reading, catalog, lambda said: _read_text(said, catalog, as_of))
+    spelt = _spelt_out(reading, catalog, as_of) or _unapostrophed(reading, catalog, as_of)
+    if spelt is not None:
+        return spelt
     return _respelled(_recased(reading, catalog, as_of), catalog, as_of)
+
+
+def _spelt_out(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None
+               ) -> Reading | None:
+    """'avg active days per user', 'orders incl cancellations': an unread word that is one of
+    the short forms everyone writes for one English word (spelling.py SHORT_FORMS) is read as
+    that word, said in a note; no guess is made, so no doubt. None when no such word is unread
+    or the reading again leaves as many words unread."""
+    unread = [(g.span, g.words) for g in reading.gaps] + [(u.span, u.words)
+                                                          for u in reading.unread_content]
+    said = sorted({(start + w.start(), start + w.end()) for (start, _end), words in unread
+                   for w in _WORDS.finditer(words) if w.group(0).lower() in SHORT_FORMS})
+    if not said:
+        return None
+    text = reading.text
+    for start, end in reversed(said):
+        text = text[:start] + SHORT_FORMS[text[start:end].lower()] + text[end:]
+    again = read_text(text, catalog, as_of=as_of)
+    if _words_unread(again) >= _words_unread(reading):
+        return None
+    notes = tuple(f"{reading.text[a:b]!r} read as {SHORT_FORMS[reading.text[a:b].lower()]!r}"
+                  for a, b in said)
+    return replace(again, notes=(*again.notes, *notes))
+
+
+_INNER_APOSTROPHE = re.compile(r"\b([A-Za-z]+)['’]([A-Za-z]{2,})\b")
+
+
+def _words_unread(reading: Reading) -> int:
+    """How many words a reading leaves unread or in doubt."""
+    return sum(len(_SAID_WORDS.findall(words)) for words in reading.unread)
+
+
+_SAID_WORDS = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
+
+
+def _unapostrophed(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None
+                   ) -> Reading | None:
+    """'Flights to chicago o'hare', 'orders at o'hare': an unread word with an apostrophe inside
+    (not a possessive's) is the same word without it, as names are matched ('Ohare', "O'Hare
+    Airport"); read so when the reading again leaves fewer words unread. None otherwise."""
+    unread = [(g.span, g.words) for g in reading.gaps] + [(u.span, u.words)
+                                                          for u in reading.unread_content]
+    said = sorted({(start + w.start(), start + w.end()) for (start, _end), words in unread
+                   for w in _INNER_APOSTROPHE.finditer(words)})
+    if not said:
+        return None
+    text = reading.text
+    for start, end in reversed(said):
+        text = text[:start] + _INNER_APOSTROPHE.sub(r"\1\2", text[start:end]) + text[end:]
+    again = read_text(text, catalog, as_of=as_of)
+    return again if _words_unread(again) < _words_unread(reading) else None
 
 
 def _recased(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
@@ -186,12 +248,16 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     mentions, kept_out, kept_out_notes = sibling_excluded(text, mentions, catalog)
     notes += kept_out_notes
     named, of_all = _of_all_the_data(text, named, mentions, catalog)
-    mentions = _heads(text, _ratio_of_share(text, mentions, catalog, named.found), catalog)
+    shared = _ratio_of_share(text, _got_verbed(text, mentions, catalog), catalog, named.found)
+    mentions = _heads(text, shared, catalog)
+    if _metrics_of(mentions) != _metrics_of(shared):  # 'what fraction of orders got cancelled'
+        mentions = _ratio_of_share(text, mentions, catalog, named.found)
     mentions, negated = _negated(text, mentions, catalog)
     mentions, things = _member_things(text, mentions, catalog)
     mentions, together = _members_together(text, mentions, things)
     mentions, excluded, cut, only = exclusions(text, mentions)
-    ranges = _clock_ranges(text, catalog, mentions) + together
+    every, every_doubts = every_member(text, catalog, mentions)  # 'from new york': each origin
+    ranges = _clock_ranges(text, catalog, mentions) + together + every
     periods = _the_year(text, _anchored(_without(named, mentions), text), mentions, catalog)
     anchored = [ReadSpan(p.words, p.span, "window", "to the day named after it")
                 for p in named.found if _THIS.fullmatch(p.words) and p not in periods.found]
@@ -223,11 +289,14 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
         kept = tuple(replace(s, detail="the rate named is the share") if s.detail == "share of total"
                      else s for s in asks.spans)
         asks = replace(asks, share=None, spans=kept)
-    gaps = find_gaps(text, catalog, sorted(mentions + excluded + together, key=lambda m: m.span),
-                     periods, asks)
+    gaps, seasons = periods_glossed(text, find_gaps(
+        text, catalog, sorted(mentions + excluded + together + every, key=lambda m: m.span), periods,
+        asks),
+        periods.found)  # 'over the summer (jun through aug)'
     by_kind = {k: tuple(m for m in mentions if m.kind == k) for k in ("metric", "member", "dimension")}
     spans = [mention_span(m) for m in mentions]
     spans += [ReadSpan(p.words, p.span, "window", str(p.period)) for p in periods.found]
+    spans += seasons + _whole_periods(text, periods.found) + _by_way_of(text, list(by_kind["member"]))
     spans += [ReadSpan(s.words, s.span, "shape", s.detail) for s in asks.spans] + overall
     spans += [ReadSpan(m.group(0), m.span(), "qualifier", "a question of quantity")
               for m in _HOW_FAR.finditer(text) if by_kind["metric"]]
@@ -235,7 +304,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += kept_out + per
     spans += measure_named(text, mentions) + only_after_things(text, list(by_kind["member"]), catalog)
     spans += the_business(text, mentions, catalog)
-    spans += _whole(text, list(by_kind["metric"]), asks, catalog, by_kind["member"]) + negated \
+    spans += _whole(text, list(by_kind["metric"]), asks, catalog, (*by_kind["member"], *ranges)) \
+        + negated \
         + anchored + things
     spans += _all_of(text, list(by_kind["dimension"]), asks, catalog)
     spans += _all_things(text, by_kind["metric"], mentions, catalog)
@@ -294,24 +364,36 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                    (*notes, *of_all, *to_as_of, *now,
                     *place_notes(by_kind["member"], catalog, asked), *split),
                    prefix_doubts([*by_kind["member"], *excluded], catalog, asked)
-                   + _day_parts(ranges) + _said_as_verb(text, mentions) + _top_by_rows(mentions))
+                   + _day_parts(ranges) + _said_as_verb(text, mentions) + _top_by_rows(mentions)
+                   + tuple(every_doubts))
 
 
 def _split_by_its_own(mentions: list[Mention], asks: Asks, catalog: dict[str, Any]
                       ) -> tuple[list[Mention], tuple[str, ...]]:
-    """'Top 3 products by revenue': the metric named cannot be split by the dimension asked,
-    and exactly one metric is named in that dimension's words and the metric's ('product
+    """'Top 3 products by revenue', 'what share of sales came from drinks': the metric named
+    cannot be split by the dimension asked (a breakdown's, or a share's member's), and exactly
+    one metric is named in that dimension's words or its entity's and the metric's ('product
     revenue', product_revenue) and can: read as that one, said in 'Read as'."""
     entries = catalog.get("metrics") or {}
     named = [m for m in mentions if m.kind == "metric"]
-    if len(asks.breakdown) != 1 or len({m.name for m in named}) != 1:
+    if len({m.name for m in named}) != 1:
         return mentions, ()
-    dim, metric = asks.breakdown[0], named[0].name
-    if dim in ((entries.get(metric) or {}).get("dimensions") or ()):
+    metric = named[0].name
+    own = (entries.get(metric) or {}).get("dimensions") or ()
+    if len(asks.breakdown) == 1:
+        dims = list(asks.breakdown)
+    elif asks.share is not None:  # 'what share of 2019 sales came from drinks'
+        dims = list(dict.fromkeys(m.name for m in mentions if m.kind == "member"))
+    else:
         return mentions, ()
-    words = {tuple(sorted(dim.split("__")[-1].split("_") + metric.split("_"))),
-             tuple(sorted(dim.split("__")[-1].split("_") + str(
-                 (entries.get(metric) or {}).get("label") or metric).lower().split()))}
+    apart = [d for d in dims if d not in own]
+    if len(apart) != 1:
+        return mentions, ()
+    dim = apart[0]
+    qualified = str(((catalog.get("dimensions") or {}).get(dim) or {}).get("qualified") or dim)
+    said = {dim.split("__")[-1], *qualified.split("__")[:-1]}
+    label = str((entries.get(metric) or {}).get("label") or metric).lower().split()
+    words = {tuple(sorted(n.split("_") + w)) for n in said for w in (metric.split("_"), label)}
     fits = [n for n, info in entries.items() if n != metric
             and dim in (info.get("dimensions") or ())
             and tuple(sorted(n.split("_"))) in words]
@@ -856,6 +938,49 @@ def _ratio_of_share(text: str, mentions: list[Mention], catalog: dict[str, Any],
             return [_as(m, name) if m.kind == "metric" and m.name == whole.name else m
                     for m in mentions]
     return mentions
+
+
+def _metrics_of(mentions: list[Mention]) -> list[str]:
+    return [m.name for m in mentions if m.kind == "metric"]
+
+
+_GOT_VERBED = re.compile(r"\s(?:were|was|got|have\s+been|had\s+been|has\s+been)\s+([a-z]+(?:ed|en|t))"
+                         r"(?=\s*(?:[?.!;,]|$))", re.IGNORECASE)
+
+
+def _got_verbed(text: str, mentions: list[Mention], catalog: dict[str, Any]) -> list[Mention]:
+    """'What fraction of the reminders sent to iOS users in March got opened': in a share, a
+    count's things said at the clause's end to have been done something ('got opened') are what
+    another count counts, where that count's label is the first's noun and that verb ('reminders
+    opened') and a governed fraction divides it by the first: the part, read on the verb (the
+    share is then that rate, `_ratio_of_share`)."""
+    said = _GOT_VERBED.search(text)
+    if said is None or not _SHARE_OF.search(text) or overlaps(said.span(1), [m.span for m in mentions]):
+        return mentions
+    metrics = catalog.get("metrics") or {}
+    wholes = [m for m in mentions if m.kind == "metric" and m.span[1] <= said.start()]
+    if len({m.name for m in wholes}) != 1:
+        return mentions
+    whole, verb = wholes[0], lemma(said.group(1))
+    theirs = _lemmas(str((metrics.get(whole.name) or {}).get("label") or whole.name))
+    parts = []
+    for name, info in metrics.items():
+        label = _lemmas(str(info.get("label") or name))
+        if verb in label and verb not in theirs and label - {verb} and label - {verb} <= theirs \
+                and _divides(metrics, name, whole.name):
+            parts.append(name)
+    if len(parts) != 1:
+        return mentions
+    part = Mention("metric", parts[0], None, said.group(1), said.span(1), "label")
+    return sorted([*mentions, part], key=lambda m: m.span)
+
+
+def _divides(metrics: dict[str, Any], top: str, bottom: str) -> bool:
+    """A governed fraction is `top` / `bottom`."""
+    return any((info.get("formula") or {}).get("op") == "divide"
+               and info.get("unit") in ("fraction", "percent")
+               and (info["formula"].get("numerator"), info["formula"].get("denominator")) == (top, bottom)
+               for info in metrics.values())
 
 
 _ALL_BEFORE = re.compile(r"\bof\s+(?:all|every)\s+(?:(?:the|our)\s+)?$", re.IGNORECASE)
@@ -1454,6 +1579,41 @@ _ALL_DATA = re.compile(r"\b(?:(?:in|across|over|for)\s+(?:all\s+)?(?:the|our|thi
                        r"data\s+set|records|whole\s+data(?:set)?)|in\s+all\s+the\s+data|all[\s-]time|"
                        r"(?:in|across|over|for|during)\s+the\s+(?:whole|entire|full)\s+(?:time\s+)?"
                        r"(?:period|range|span|history)|ever)\b", re.IGNORECASE)
+_WHOLE_OF = re.compile(r"\b(?:all\s+of|(?:(?:over|during|in|for)\s+)?the\s+"
+                       r"(?:(?:whole|entire|full)(?:\s+of)?|course\s+of|entirety\s+of))\s+$",
+                       re.IGNORECASE)
+
+
+def _whole_periods(text: str, periods: tuple[PeriodMention, ...]) -> list[ReadSpan]:
+    """'All of 2013', 'the whole of March', 'over the course of 2019': the period named after
+    them, the whole of it, as the window already is (no other period is meant)."""
+    out = []
+    for p in periods:
+        said = _WHOLE_OF.search(text[:p.span[0]])
+        if said is not None:
+            out.append(ReadSpan(said.group(0).rstrip(), (said.start(), said.start() + len(
+                said.group(0).rstrip())), "window", f"the whole of {p.period}"))
+    return out
+
+
+_THROUGH = re.compile(r"\b(?:in\s+)?(?:through|thru)\s+(?:(?:the|a|an|our|their)\s+)?$", re.IGNORECASE)
+
+
+def _by_way_of(text: str, members: list[Mention]) -> list[ReadSpan]:
+    """'Orders that came through the website', 'signups in through paid search': 'through'
+    right before a member says what the things came by, as 'via' does: that member's filter
+    (never a range's end: 'Brooklyn through SoHo', '6 through 9' are left to what reads ranges)."""
+    out = []
+    for m in members:
+        said = _THROUGH.search(text[:m.span[0]])
+        before = text[:said.start()].rstrip() if said is not None else ""
+        if said is not None and not before[-1:].isdigit() and not any(
+                x.span[1] == len(before) for x in members):
+            out.append(ReadSpan(said.group(0).rstrip(), (said.start(), said.start() + len(
+                said.group(0).rstrip())), "qualifier", f"by way of {m.name} = {m.member}"))
+    return out
+
+
 _AT_THE_END = re.compile(r"\b(?:(?:at|by|as\s+of|from|to|between|and)\s+)?the\s+end\s+of\b",
                          re.IGNORECASE)
 _OVERALL_WORDS = re.compile(r"\b(?:overall|altogether|combined|in\s+all|in\s+total|statewide|"

@@ -36,6 +36,7 @@ upon via per than versus vs against toward towards around along beyond behind
 and or nor but so yet also too then else as if because while though although
 not only just very much many more most less least lot lots
 there here please show tell give list me let see find report display compare
+thanks thank thx cheers hi hello hey
 get got gotten take took taken make made record recorded log logged have
 come comes came bring brought go went gone going leave left happen happened count counted
 use used using create created generate generated produce produced see saw seen

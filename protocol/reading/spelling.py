@@ -3,7 +3,9 @@ said as an adjective ('Canadian') read as the one member it names.
 
 'Revnue from Scotland', 'cancellatons per month', 'items sold in Febuary': a word the reading
 left unread that is one slip (a letter added, dropped, changed, or two neighbours swapped) from
-exactly one word of a metric's name, label or synonyms, or of a month's name, and from no other.
+exactly one word of a metric's name, label or synonyms, or of a month's name, and from no other
+(the word's own plural or singular, 'cancelations' beside 'cancellation', is no other: a word
+is not misspelled toward its other number).
 An abbreviation of exactly one such word ('avg' of average, 'temp' of temperature: its first
 letter and some of the rest in order) is read so too. The question is read again with that word
 in its place, and the word stays in doubt: the
@@ -42,6 +44,8 @@ def corrections(words: list[str], catalog: dict[str, Any]) -> dict[str, str]:
         if low in known:
             continue
         near = {k for k in known if abs(len(k) - len(low)) <= 1 and one_slip(low, k)}
+        if len(near) > 1:  # 'cancelation': cancellation, not its other number 'cancelations'
+            near = {k for k in near if k != f"{low}s" and low != f"{k}s"} or near
         if len(near) == 1:
             out[word] = near.pop()
     for word in short - set(out):
@@ -53,6 +57,13 @@ def corrections(words: list[str], catalog: dict[str, Any]) -> dict[str, str]:
             out[word] = near.pop()
     return out
 
+
+SHORT_FORMS = {"avg": "average", "incl": "including", "excl": "excluding", "approx": "approximately",
+               "qty": "quantity", "amt": "amount", "pct": "percent"}
+"""The short forms people write for one English word each, whatever the data ('avg' is average
+everywhere): read as that word with no doubt. Short forms that stand for several words ('subs':
+subscribers, subscriptions, substitutes) are not here: the catalog's own words decide them,
+in doubt (`corrections`)."""
 
 ABBREVIATED = 3
 """The fewest letters an abbreviation is read from ('avg'); shorter ones name too much."""

@@ -4,7 +4,7 @@ terms of' before the metric named ('the busiest hour, in terms of scheduled depa
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +14,8 @@ from showwork.protocol.reading.mentions import Mention
 
 if TYPE_CHECKING:
     from showwork.protocol.reading._reader import Reading
+    from showwork.protocol.reading.gaps import Gap
+    from showwork.protocol.reading.periods import PeriodMention
 
 _IN_TERMS_OF = re.compile(r"\b(?:in\s+terms\s+of|(?:as\s+)?measured\s+(?:by|in))\s+", re.IGNORECASE)
 """The words that say which measure a ranking or comparison goes by."""
@@ -113,6 +115,26 @@ def glossed(text: str, spans: list[ReadSpan]) -> list[ReadSpan]:
         out.append(ReadSpan(m["word"], m.span("word"), entry.read_as,
                             f"{entry.detail} (as '({m['gloss']})' restates it)"))
     return out
+
+
+_PAREN = re.compile(r"\s*\(\s*([^()]+?)\s*\)")
+
+
+def periods_glossed(text: str, gaps: list[Gap], periods: Iterable[PeriodMention]
+                    ) -> tuple[list[Gap], list[ReadSpan]]:
+    """'Over the summer (jun through aug)': a period the calendar cannot read (a season, a
+    holiday), followed by a parenthesis that is one period the reading read whole, is that
+    period, as the parenthesis says: the gap is read as its window, said so."""
+    whole = {p.span: p for p in periods}
+    kept, spans = [], []
+    for g in gaps:
+        said = _PAREN.match(text, g.span[1]) if g.kind == "period" else None
+        p = whole.get(said.span(1)) if said is not None else None
+        if p is None:
+            kept.append(g)
+            continue
+        spans.append(ReadSpan(g.words, g.span, "window", f"{p.period} (as '({p.words})' says)"))
+    return kept, spans
 
 
 def the_business(text: str, mentions: list[Mention], catalog: dict[str, Any]) -> list[ReadSpan]:

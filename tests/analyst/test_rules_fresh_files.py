@@ -26,8 +26,11 @@ FILES = {
                  45, 0.842),
     # 0.814 before session 13 (1 wrong served clean: 'the last 7 days' left out 4 April, the
     # as-of day the data covers; 'of all alterations' refused)
-    "shop": (ROOT / "examples" / "shop" / "questions_s11.yaml", "shop_layer", 40, 0.937),
-    "flights": (ROOT / "examples" / "flights" / "questions_s11.yaml", "flights_layer", 45, 0.957),
+    "shop": (ROOT / "examples" / "shop" / "questions_s11.yaml", "shop_layer", 40, 0.953),
+    # 0.937 before session 16 ('what percentage of orders got cancelled in Toronto': the rate
+    # whose numerator the count read from 'orders got cancelled' is)
+    "flights": (ROOT / "examples" / "flights" / "questions_s11.yaml", "flights_layer", 45, 0.972),
+    # 0.957 before session 16 ('cancelation rate': not a slip toward its own plural)
     "acme": (ROOT / "conformance" / "questions" / "acme_s14.yaml", "acme_layer", 49, 0.925),
     # 0.613 before session 14 (1 wrong served clean: 'by year' read as the amount type member
     # Year; no window named taken as the last week on metrics whose time column holds no
