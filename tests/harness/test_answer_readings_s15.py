@@ -71,7 +71,7 @@ _ROW = re.compile(r"\[\w+=(\"?)(?P<member>.*?)\1\]")
 
 @pytest.mark.parametrize(("domain", "fixture", "qid", "noun"), [
     ("shop", "shop_layer", "breakdown-002", "orders"),
-    ("flights", "flights_layer", "ranking-007", "flights")])
+    ("flights", "flights_layer", "breakdown-004", "flights")])
 def test_two_members_share_of_the_whole_together(request, domain: str, fixture: str, qid: str,
                                                   noun: str) -> None:
     """'A and B together made up 77.2 % of the orders': the two rows' sum over the whole the
@@ -98,7 +98,7 @@ _PARTS = {1 / 4: "a quarter", 1 / 3: "a third", 1 / 2: "half", 2 / 3: "two third
 @pytest.mark.parametrize(("domain", "fixture", "qid", "noun"), [
     ("shop", "shop_layer", "breakdown-002", "orders"),
     ("shop", "shop_layer", "breakdown-001", "revenue"),
-    ("flights", "flights_layer", "ranking-007", "flights")])
+    ("flights", "flights_layer", "breakdown-004", "flights")])
 def test_a_part_of_the_whole_is_the_nearest_common_part(request, domain: str, fixture: str,
                                                         qid: str, noun: str) -> None:
     """'Online took about two thirds of the orders' (68.6 %) is read; 'three quarters' of the

@@ -50,7 +50,7 @@ def _check(case, honest: list[str], lies: list[str]) -> None:
 
 # --- a bound said of a member: a one-sided interval its row lies in ----------------------------
 
-BOUNDED = [("flights", "flights_layer", "ranking-007", "flew", "flights"),
+BOUNDED = [("flights", "flights_layer", "breakdown-004", "flew", "flights"),
            ("flights", "flights_layer", "breakdown-001", "had", "cancelled flights"),
            ("shop", "shop_layer", "breakdown-002", "took", "orders")]
 
@@ -118,7 +118,7 @@ def test_a_move_between_two_rows_is_held_to_them(request, domain, fixture, qid, 
 
 SUMMED = [("flights", "flights_layer", "breakdown-001", "had", "cancelled flights"),
           ("shop", "shop_layer", "breakdown-002", "took", "orders"),
-          ("flights", "flights_layer", "ranking-007", "flew", "flights")]
+          ("flights", "flights_layer", "breakdown-004", "flew", "flights")]
 
 
 @pytest.mark.parametrize(("domain", "fixture", "qid", "verb", "unit"), SUMMED)
@@ -229,7 +229,7 @@ def test_one_rows_value_said_of_a_span_of_rows_is_no_sum(request):
 
 # --- a member named with a value -------------------------------------------------------------
 
-NAMED = [("flights", "flights_layer", "ranking-007", "flights"),
+NAMED = [("flights", "flights_layer", "breakdown-004", "flights"),
          ("shop", "shop_layer", "breakdown-002", "orders"),
          ("demo", "layer", "breakdown-006", "active users")]
 

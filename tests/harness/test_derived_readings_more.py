@@ -327,7 +327,7 @@ def test_a_row_against_the_sum_of_others(request, domain, fixture, qid, verb, un
 # --- a spread and a range of cited rows -----------------------------------------------------------
 
 SPREADS = [("flights", "flights_layer", "breakdown-002", "minutes", "airports"),
-           ("shop", "shop_layer", "ranking-006", "units", "products"),
+           ("shop", "shop_layer", "breakdown-002", "orders", "stores"),
            ("flights", "flights_layer", "series-001", "flights", "months")]
 
 

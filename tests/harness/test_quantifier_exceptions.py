@@ -30,7 +30,7 @@ def _rows(answer: dict) -> list[tuple[str, float]]:
 
 @pytest.mark.parametrize(("domain", "fixture", "qid", "noun", "unit"), [
     ("shop", "shop_layer", "ranking-005", "store", "orders"),
-    ("flights", "flights_layer", "ranking-007", "airline", "flights"),
+    ("flights", "flights_layer", "breakdown-004", "airline", "flights"),
     ("flights", "flights_layer", "ranking-002", "destination", "flights"),
 ])
 def test_an_exception_is_held_to_the_rows(request, domain: str, fixture: str, qid: str,
@@ -59,7 +59,7 @@ def test_an_exception_is_held_to_the_rows(request, domain: str, fixture: str, qi
     ("shop", "shop_layer", "ranking-003", "Revenue for every store was at least ${low}.", "honest"),
     ("shop", "shop_layer", "ranking-003", "Revenue for every store was at least €{low}.", "lie"),
     ("shop", "shop_layer", "ranking-005", "Orders for every store were at least ${low}.", "lie"),
-    ("flights", "flights_layer", "ranking-007", "Flights for every airline were at least ${low}.",
+    ("flights", "flights_layer", "breakdown-004", "Flights for every airline were at least ${low}.",
      "lie"),
 ])
 def test_a_bound_in_another_currency_holds_no_row(request, domain: str, fixture: str, qid: str,
@@ -75,7 +75,7 @@ def test_a_bound_in_another_currency_holds_no_row(request, domain: str, fixture:
 
 @pytest.mark.parametrize(("domain", "fixture", "qid", "noun", "unit"), [
     ("shop", "shop_layer", "ranking-005", "store", "orders"),
-    ("flights", "flights_layer", "ranking-007", "airline", "flights"),
+    ("flights", "flights_layer", "breakdown-004", "airline", "flights"),
 ])
 def test_all_but_k_is_a_count_of_the_rows(request, domain: str, fixture: str, qid: str,
                                            noun: str, unit: str) -> None:
@@ -95,7 +95,7 @@ def test_all_but_k_is_a_count_of_the_rows(request, domain: str, fixture: str, qi
 
 @pytest.mark.parametrize(("domain", "fixture", "qid", "noun", "unit"), [
     ("shop", "shop_layer", "ranking-005", "store", "orders"),
-    ("flights", "flights_layer", "ranking-007", "airline", "flights"),
+    ("flights", "flights_layer", "breakdown-004", "airline", "flights"),
 ])
 def test_a_word_that_says_which_rows_leaves_the_bound_unproven(
         request, domain: str, fixture: str, qid: str, noun: str, unit: str) -> None:
