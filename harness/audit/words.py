@@ -1415,6 +1415,9 @@ def account(text: str, ctx: AnswerContext) -> Account:
             if covered.find(0, a, b) >= 0:  # most spans cover what an earlier one did
                 covered[a:b] = b"\x01" * (b - a)
                 left[a:b] = bytes(b - a)
+                if not guessed and left.find(1) < 0:
+                    break  # every stating word is consumed: the reading's other spans change
+                    # nothing shown (`_patterns` is left before its other patterns are read)
     if text == ctx.answer.answer:
         # a number only a derivation over the cited rows gives stays unread, whatever other
         # reading took its words ('three quarters' of a share's words): derivable.py
