@@ -208,27 +208,33 @@ def places(pattern: re.Pattern[str], text: str) -> list[int] | None:
 def written_at(text: str, strings: Iterable[str]) -> list[int] | None:
     """Where in `text` one of `strings` is written, in order (none: an empty list); None past
     `AT_MOST` places."""
-    at: set[int] = set()
+    at: list[int] = []
+    mixed = False  # places of two strings: sorted and made distinct at the end
     for string in strings:
         if string not in text:  # most are not written: `in` is the cheaper question
             continue
         i = text.find(string)
+        mixed = mixed or len(at) > 0
         while i >= 0:
-            at.add(i)
-            if len(at) > AT_MOST:
-                return None
+            at.append(i)
             i = text.find(string, i + 1)
-    return sorted(at)
+        if not mixed and len(at) > AT_MOST:
+            return None
+    if mixed:
+        at = sorted(set(at))
+    return None if len(at) > AT_MOST else at
 
 
-_STARTS: dict[int, tuple[re.Pattern[str], Needs]] = {}
-"""Each pattern's `starts`, read once, by the pattern's id (as `_KNOWN` keeps needs)."""
+_STARTS: dict[int, tuple[re.Pattern[str], tuple[str, ...] | None]] = {}
+"""Each pattern's `starts` as a tuple (iterated faster than a set), read once, by the
+pattern's id (as `_KNOWN` keeps needs)."""
 
 
-def _starts_of(pattern: re.Pattern[str]) -> Needs:
+def _starts_of(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
     known = _STARTS.get(id(pattern))
     if known is None or known[0] is not pattern:
-        known = _STARTS[id(pattern)] = (pattern, starts(pattern))
+        found = starts(pattern)
+        known = _STARTS[id(pattern)] = (pattern, None if found is None else tuple(sorted(found)))
     return known[1]
 
 
