@@ -1428,7 +1428,8 @@ _RUN = tuple((reading, reading.__name__.strip("_"),
 when it reads the text alone."""
 _QUICK_ORDER = (
     "mentions", "numbers", "periods", "units", "attribution", "no_member", "causes", "shares",
-    "structure", "grains", "patterns", "superlatives", "runs", "combined", "direction", "times",
+    "member_owners", "structure", "grains", "patterns", "superlatives", "runs", "combined",
+    "direction", "times",
     "denials", "dimension_heads", "counts", "quantifiers", "gaps", "all_data",
     "grain_adjectives", "left_out", "rates", "ranked_whole", "kept_out", "counted_moves",
     "assumed", "begins", "shapes", "ignored", "parts", "spreads", "entity_keys", "row_moves",
