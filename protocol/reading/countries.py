@@ -46,13 +46,13 @@ def _table() -> dict[str, tuple[str, ...]]:
 
     forms = {c.alpha2: _forms(c.name, c.apolitical_name) for c in countries}
     owners: dict[str, set[str]] = {}
-    for code, names in forms.items():
-        for name in names:
+    for code, said in forms.items():
+        for name in said:
             owners.setdefault(name.lower(), set()).add(code)
     out: dict[str, tuple[str, ...]] = {}
     for c in countries:
-        names = tuple(n for n in forms[c.alpha2] if owners[n.lower()] == {c.alpha2})
-        out[c.alpha2] = out[c.alpha3] = names
+        unshared = tuple(n for n in forms[c.alpha2] if owners[n.lower()] == {c.alpha2})
+        out[c.alpha2] = out[c.alpha3] = unshared
     return out
 
 

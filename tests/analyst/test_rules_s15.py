@@ -80,10 +80,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from rules_runs import rules_attempts, wrong_served_clean
-
-from showwork.harness.experiments.scores import Attempt, score
+from rules_runs import file_tests
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = {
@@ -106,31 +103,4 @@ HELD = {
 LAYERS = {"flights": "flights_layer", "acme": "acme_layer", "tutorial": "tutorial_layer"}
 
 
-@pytest.fixture(scope="module")
-def runs() -> dict[str, list[Attempt]]:
-    """Each domain's attempts, answered once per module (a domain whose layer skips skips alone)."""
-    return {}
-
-
-def attempts(request: pytest.FixtureRequest, runs: dict[str, list[Attempt]],
-             domain: str) -> list[Attempt]:
-    if domain not in runs:
-        runs[domain] = rules_attempts(request.getfixturevalue(LAYERS[domain]), FILES[domain])
-    return runs[domain]
-
-
-@pytest.mark.parametrize("domain", list(HELD))
-def test_balanced_accuracy_held(request: pytest.FixtureRequest, runs: dict[str, list[Attempt]],
-                                domain: str) -> None:
-    """Every question answered or refused, and a balanced accuracy at least the first run's."""
-    n, held, _known = HELD[domain]
-    got = attempts(request, runs, domain)
-    assert len(got) == n
-    assert score(got)["balanced_accuracy"] >= held
-
-
-@pytest.mark.parametrize("domain", list(HELD))
-def test_no_new_wrong_answer_served_clean(request: pytest.FixtureRequest,
-                                          runs: dict[str, list[Attempt]], domain: str) -> None:
-    """No wrong answer served clean beyond the first run's."""
-    assert wrong_served_clean(attempts(request, runs, domain)) <= HELD[domain][2]
+globals().update(file_tests(FILES, HELD, LAYERS))

@@ -35,6 +35,12 @@ BUNDLED = {
     "flights": (ROOT / "examples" / "flights" / "questions.yaml", "flights_layer"),
 }
 """The three domains whose bundled question files every corpus edits the answers of."""
+FIVE = {
+    **BUNDLED,  # and the mf tutorial and ACME projects: their questions, their layers' fixtures
+    "tutorial": (ROOT / "conformance" / "questions" / "mf_tutorial.yaml", "tutorial_layer"),
+    "acme": (ROOT / "conformance" / "questions" / "acme_s14.yaml", "acme_layer"),
+}
+"""The bundled domains and two projects nobody here wrote (sessions 15 and 16 edit all five)."""
 
 
 class EditCorpus:

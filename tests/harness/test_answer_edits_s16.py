@@ -7,14 +7,10 @@ xfails of today's misses and the floors: edit_corpus.py."""
 
 from __future__ import annotations
 
-from edit_corpus import BUNDLED, ROOT, EditCorpus, corpus_tests
+from edit_corpus import FIVE, ROOT, EditCorpus, corpus_tests
 
 DATA = ROOT / "tests" / "harness" / "data" / "held_out_s16.yaml"
-DOMAINS = {
-    **BUNDLED,  # and the mf tutorial and ACME projects: their questions, their layers' fixtures
-    "tutorial": (ROOT / "conformance" / "questions" / "mf_tutorial.yaml", "tutorial_layer"),
-    "acme": (ROOT / "conformance" / "questions" / "acme_s14.yaml", "acme_layer"),
-}
+DOMAINS = FIVE
 
 
 CORPUS = EditCorpus(DATA, DOMAINS)

@@ -39,6 +39,18 @@ def _codes(report: Any) -> set[str]:
     return {d.code for d in report.defects} | {f.code for f in report.findings}
 
 
+def _held(request: Any, fixture: str, domain: str, qid: str, honest: str, lie: str,
+          code: str | None = None) -> None:
+    """The question's clean answer with `honest` appended is served clean; with `lie`, it is
+    withheld (with `code` among its defects and findings)."""
+    case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
+    report = _appended(case, honest)
+    assert report.decision == "serve", (honest, report.not_checked)
+    report = _appended(case, lie)
+    assert report.decision == "withhold", lie
+    assert code is None or code in _codes(report), (lie, _codes(report))
+
+
 def _asked(layer: Any, text: str) -> Case:
     """The rules analyst's clean answer to a question of no bundled file."""
     cases = cases_of(rules_traces(layer, [Question("q", text)]))
@@ -148,12 +160,7 @@ def test_a_gap_after_a_comma_in_the_metrics_own_words(request, domain: str, fixt
     """A gap between two members held to their rows when a comma stands before 'by', the count
     is written in the metric's own noun, or the metric's words stand before 'than': served
     clean when the rows bear it out, withheld when they do not."""
-    case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
-    report = _appended(case, honest)
-    assert report.decision == "serve", (honest, report.not_checked)
-    report = _appended(case, lie)
-    assert report.decision == "withhold", lie
-    assert "unsupported_number" in _codes(report)
+    _held(request, fixture, domain, qid, honest, lie, "unsupported_number")
 
 
 _SELECTOR = re.compile(r"\[(?P<dim>[\w]+)=(?P<member>[^\]]+)\]")
@@ -200,12 +207,7 @@ def test_a_moves_size_said_again_in_the_other_measure(request, domain: str, fixt
     """A move's size followed, after a comma, by the same size in the other measure (a percent
     after a difference, a difference after a percent) is held to the same two rows: served
     clean when they bear both out, withheld when they contradict the second."""
-    case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
-    report = _appended(case, honest)
-    assert report.decision == "serve", (honest, report.not_checked)
-    report = _appended(case, lie)
-    assert report.decision == "withhold", lie
-    assert "unsupported_number" in _codes(report)
+    _held(request, fixture, domain, qid, honest, lie, "unsupported_number")
 
 
 @pytest.mark.parametrize(("domain", "fixture", "qid", "honest", "lie"), [
@@ -217,12 +219,7 @@ def test_reaching_a_mark_is_at_least_it(request, domain: str, fixture: str, qid:
                                         honest: str, lie: str) -> None:
     """'reached N' states N or more, as 'at least' does: a quantifier over the cited rows
     with it is held to every row (a row that reaches it, under 'no', withholds)."""
-    case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
-    report = _appended(case, honest)
-    assert report.decision == "serve", (honest, report.not_checked)
-    report = _appended(case, lie)
-    assert report.decision == "withhold", lie
-    assert "unsupported_number" in _codes(report)
+    _held(request, fixture, domain, qid, honest, lie, "unsupported_number")
 
 
 @pytest.mark.parametrize(("domain", "fixture", "qid", "sentence"), [
@@ -271,12 +268,7 @@ def test_a_superlatives_member_is_not_its_comparand(request, domain: str, fixtur
     """'CA had the most transactions, narrowly ahead of the US': the member after 'ahead of'
     is what the first is measured against, not the one ranked first (served clean); the
     superlative said of the second is mislabelled_member (withheld)."""
-    case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
-    report = _appended(case, honest)
-    assert report.decision == "serve", (honest, report.not_checked)
-    report = _appended(case, lie)
-    assert report.decision == "withhold", lie
-    assert "mislabelled_member" in _codes(report)
+    _held(request, fixture, domain, qid, honest, lie, "mislabelled_member")
 
 
 @pytest.mark.parametrize(("domain", "fixture", "qid", "honest", "lie"), [
@@ -290,11 +282,7 @@ def test_a_changes_direction_after_its_number(request, domain: str, fixture: str
     """'19 fewer orders', '1,230 more active users': the word after the number gives the
     change its direction, held with the number to the cited delta (served clean), and the
     other direction is withheld."""
-    case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
-    report = _appended(case, honest)
-    assert report.decision == "serve", (honest, report.not_checked)
-    report = _appended(case, lie)
-    assert report.decision == "withhold", lie
+    _held(request, fixture, domain, qid, honest, lie)
 
 
 @pytest.mark.parametrize(("domain", "fixture", "qid", "honest", "lie"), [
@@ -312,12 +300,7 @@ def test_a_multiple_of_each_other_member(request, domain: str, fixture: str, qid
     """'N times as many … as each other country' is held to the ratio of the member to every
     other row of its cited breakdown (a bound's side alone: 'more than seven times'): served
     clean when every ratio bears it out, withheld when one does not."""
-    case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
-    report = _appended(case, honest)
-    assert report.decision == "serve", (honest, report.not_checked)
-    report = _appended(case, lie)
-    assert report.decision == "withhold", lie
-    assert "unsupported_number" in _codes(report)
+    _held(request, fixture, domain, qid, honest, lie, "unsupported_number")
 
 
 @pytest.mark.parametrize(("domain", "fixture", "qid", "honest", "lie"), [
@@ -330,9 +313,4 @@ def test_a_gap_to_the_member_ranked_next(request, domain: str, fixture: str, qid
     """'ATL was second, 68 flights behind' names no second member: the gap is to the member
     ranked right before it (after it, for 'ahead'), where the cited breakdown puts it in that
     place; served clean when the rows bear it out, withheld when not."""
-    case = clean_cases(request.getfixturevalue(fixture), domain, {qid})[qid]
-    report = _appended(case, honest)
-    assert report.decision == "serve", (honest, report.not_checked)
-    report = _appended(case, lie)
-    assert report.decision == "withhold", lie
-    assert "unsupported_number" in _codes(report)
+    _held(request, fixture, domain, qid, honest, lie, "unsupported_number")
