@@ -219,7 +219,8 @@ class TestFilledConformanceProject:
     conformance project's visits converting to orders."""
 
     @pytest.fixture(scope="class")
-    def filled(self, shop_db: Path, tmp_path_factory: pytest.TempPathFactory) -> SemanticLayer:
+    @classmethod
+    def filled(cls, shop_db: Path, tmp_path_factory: pytest.TempPathFactory) -> SemanticLayer:
         folder = tmp_path_factory.mktemp("filled") / "models"
         shutil.copytree(ROOT / "conformance" / "project" / "models", folder)
         metrics = folder / "metrics.yml"
@@ -289,7 +290,8 @@ class TestSpinedConversionProject:
     MetricFlow itself)."""
 
     @pytest.fixture(scope="class")
-    def spined(self, shop_db: Path, tmp_path_factory: pytest.TempPathFactory
+    @classmethod
+    def spined(cls, shop_db: Path, tmp_path_factory: pytest.TempPathFactory
                ) -> Iterator[SemanticLayer]:
         folder = tmp_path_factory.mktemp("spined") / "models"
         shutil.copytree(ROOT / "conformance" / "project" / "models", folder)
