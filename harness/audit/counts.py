@@ -12,6 +12,7 @@ and no count word (or no 'in a row', 'consecutive', …) is not scanned further.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from showwork.harness.audit.context import AnswerContext
 from showwork.harness.audit.index import CatalogIndex
 from showwork.protocol.citations import period_start
 from showwork.protocol.numbers import TIME_SPELLINGS
+from showwork.semantic_layer.results import Result, Row
 
 _WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
           "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
@@ -242,13 +244,21 @@ def cited_results_by_grain(ctx: AnswerContext) -> dict[tuple[str, str], dict[str
         if len(found) != 1:
             continue
         result, name = found[0]
-        rows: dict[str, Any] = {}
-        for row in result.rows:
-            value = (row.values.get(metric) or {}).get(name)
-            period = row.key.get(grain)
-            if period is not None and isinstance(value, (int, float)) \
-                    and not isinstance(value, bool):
-                rows[period_start(period)] = value
+        rows = {period_start(period): value
+                for period, _row, value in numeric_rows(result, metric, name, grain)}
         if len(rows) >= 2:
             out[(metric, grain)] = rows
     return out
+
+
+def numeric_rows(result: Result, metric: str, field: str, key: str
+                 ) -> Iterator[tuple[str, Row, int | float]]:
+    """(member, row, value) of each row of `result` with a member of `key` and a number in
+    the metric's `field` (a true-or-false value is no number; a row of no member, the orders
+    of customers with no region, none to hold)."""
+    for row in result.rows:
+        value = (row.values.get(metric) or {}).get(field)
+        member = row.key.get(key)
+        if member not in (None, "") and isinstance(value, int | float) \
+                and not isinstance(value, bool):
+            yield str(member), row, value

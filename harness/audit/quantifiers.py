@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from showwork.harness.audit.context import Cited
+from showwork.harness.audit.counts import numeric_rows
 from showwork.protocol.citations import ResultCitation
 from showwork.protocol.numbers import (
     _VALUE_CUES,
@@ -35,7 +37,7 @@ from showwork.protocol.reading import find_mentions
 from showwork.protocol.reading._literals import fit
 
 if TYPE_CHECKING:
-    from showwork.harness.audit.context import AnswerContext, Cited
+    from showwork.harness.audit.context import AnswerContext
 
 _QUANTIFIER = re.compile(r"(?i)\b(?P<q>every|each|all|none(?:\s+of\s+the)?|no|only|both"
                          r"|(?<!the\s)most(?:\s+of\s+the)?(?!\s+(?:first|of\s+all)\b))\b")
@@ -148,8 +150,6 @@ def every_row(rows: list[Cited]) -> list[Cited]:
     row of no value of the field, or of no member (orders of customers with no region), is none
     to hold; rows of a result keyed by more are left as
     cited (which of them the text speaks of, no reading knows)."""
-    from showwork.harness.audit import context  # not at import: context imports the checks
-
     first = rows[0]
     keys = tuple(k for k, _ in first.citation.selector)
     result = first.result
@@ -157,15 +157,12 @@ def every_row(rows: list[Cited]) -> list[Cited]:
         return rows
     cited = {id(c.row) for c in rows}
     out = list(rows)
-    for row in result.rows:
-        value = (row.values.get(first.metric) or {}).get(first.citation.field)
-        member = row.key.get(keys[0])
-        if id(row) in cited or member in (None, "") or not isinstance(value, int | float) \
-                or isinstance(value, bool):
+    for member, row, value in numeric_rows(result, first.metric, first.citation.field, keys[0]):
+        if id(row) in cited:
             continue
-        citation = ResultCitation(first.citation.handle, ((keys[0], str(member)),),
+        citation = ResultCitation(first.citation.handle, ((keys[0], member),),
                                   first.citation.metric, first.citation.field)
-        out.append(context.Cited(str(citation), citation, result, row, value, first.metric))
+        out.append(Cited(str(citation), citation, result, row, value, first.metric))
     return out
 
 

@@ -244,8 +244,7 @@ def _counted(every: re.Match[str] | None, rows: list[Cited], cited: list[Cited]
         return None
     if _counts(every, len(rows)):
         return list(rows), [every.span()]
-    if len(cited) < len(rows) and (every.groupdict().get("count") or every.groupdict().get(
-            "count3")) and _counts(every, len(cited)):
+    if len(cited) < len(rows) and _said_count(every) and _counts(every, len(cited)):
         return list(cited), [every.span()]
     return None
 
@@ -258,9 +257,14 @@ def _count_of(word: str | None) -> int | None:
 
 def _counts(found: re.Match[str], rows: int) -> bool:
     """'all', 'every', or a count that is how many rows are cited ('all six', 'the three')."""
-    count = found.groupdict().get("count") or found.groupdict().get("count3")
+    count = _said_count(found)
     return _count_of(count) == rows if count else found.group().lower().split()[0] in (
         "all", "every")
+
+
+def _said_count(found: re.Match[str]) -> str | None:
+    """The count `_ALL` read with its word ('six' of 'all six', 'three' of 'the three')."""
+    return found.groupdict().get("count") or found.groupdict().get("count3")
 
 
 # --- a member's share of the whole its breakdown adds up to ----------------------------------

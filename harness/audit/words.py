@@ -90,8 +90,7 @@ from showwork.protocol.numbers import (
 from showwork.protocol.periods import period_words
 from showwork.protocol.reading import Mention, find_mentions
 from showwork.protocol.reading._literals import fit, matches, may_match
-from showwork.protocol.reading._words import singular
-from showwork.protocol.reading.filters import exclusions
+from showwork.protocol.reading.filters import exclusions, owns
 
 if TYPE_CHECKING:
     from showwork.harness.audit.context import AnswerContext, Cited
@@ -321,8 +320,7 @@ def _member_owners(text: str, ctx: AnswerContext) -> Iterable[Span]:
         said = _OWNER_BEFORE.search(text, max(0, m.span[0] - 40), m.span[0])
         if said is None:
             continue
-        qualified = str((dims.get(m.name) or {}).get("qualified") or m.name)
-        if singular(said["noun"].lower()) in qualified.split("__")[:-1]:
+        if owns(said["noun"], str((dims.get(m.name) or {}).get("qualified") or m.name)):
             yield said.span("noun")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -135,18 +136,10 @@ def _spelt_out(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str |
     the short forms everyone writes for one English word (spelling.py SHORT_FORMS) is read as
     that word, said in a note; no guess is made, so no doubt. None when no such word is unread
     or the reading again leaves as many words unread."""
-    unread = [(g.span, g.words) for g in reading.gaps] + [(u.span, u.words)
-                                                          for u in reading.unread_content]
-    said = sorted({(start + w.start(), start + w.end()) for (start, _end), words in unread
-                   for w in _WORDS.finditer(words) if w.group(0).lower() in SHORT_FORMS})
-    if not said:
+    found = _rewritten(reading, catalog, as_of, _WORDS, lambda w: SHORT_FORMS.get(w.lower()))
+    if found is None:
         return None
-    text = reading.text
-    for start, end in reversed(said):
-        text = text[:start] + SHORT_FORMS[text[start:end].lower()] + text[end:]
-    again = read_text(text, catalog, as_of=as_of)
-    if _words_unread(again) >= _words_unread(reading):
-        return None
+    again, said = found
     notes = tuple(f"{reading.text[a:b]!r} read as {SHORT_FORMS[reading.text[a:b].lower()]!r}"
                   for a, b in said)
     return replace(again, notes=(*again.notes, *notes))
@@ -168,17 +161,28 @@ def _unapostrophed(reading: Reading, catalog: dict[str, Any], as_of: dt.date | s
     """'Flights to chicago o'hare', 'orders at o'hare': an unread word with an apostrophe inside
     (not a possessive's) is the same word without it, as names are matched ('Ohare', "O'Hare
     Airport"); read so when the reading again leaves fewer words unread. None otherwise."""
+    found = _rewritten(reading, catalog, as_of, _INNER_APOSTROPHE,
+                       lambda w: _INNER_APOSTROPHE.sub(r"\1\2", w))
+    return found[0] if found is not None else None
+
+
+def _rewritten(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None,
+               pattern: re.Pattern[str], put: Callable[[str], str | None]
+               ) -> tuple[Reading, list[tuple[int, int]]] | None:
+    """The question read again with each match of `pattern` inside its unread words put in
+    other words (`put`; None leaves a match as it is), and the spans put: when the reading
+    again leaves fewer words unread or in doubt; None otherwise."""
     unread = [(g.span, g.words) for g in reading.gaps] + [(u.span, u.words)
                                                           for u in reading.unread_content]
     said = sorted({(start + w.start(), start + w.end()) for (start, _end), words in unread
-                   for w in _INNER_APOSTROPHE.finditer(words)})
+                   for w in pattern.finditer(words) if put(w.group(0)) is not None})
     if not said:
         return None
     text = reading.text
     for start, end in reversed(said):
-        text = text[:start] + _INNER_APOSTROPHE.sub(r"\1\2", text[start:end]) + text[end:]
+        text = text[:start] + (put(text[start:end]) or "") + text[end:]
     again = read_text(text, catalog, as_of=as_of)
-    return again if _words_unread(again) < _words_unread(reading) else None
+    return (again, said) if _words_unread(again) < _words_unread(reading) else None
 
 
 def _recased(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:

@@ -150,8 +150,13 @@ def _owners(between: str, dimension: str) -> bool:
     (True, False)
     """
     said = _OWNERS.fullmatch(between)
-    entities = dimension.split("__")[:-1]
-    return said is not None and singular(said["noun"].lower()) in entities
+    return said is not None and owns(said["noun"], dimension)
+
+
+def owns(noun: str, dimension: str) -> bool:
+    """Whether `noun` names the things `dimension` is an attribute of: an entity of its
+    (qualified) name, singular or plural ('customers' of `customer__customer_country`)."""
+    return singular(noun.lower()) in dimension.split("__")[:-1]
 
 
 _THOSE = re.compile(r"(?:the\s+)?(?:ones?|those|them)\s+(?:from|to|at|in|on|by|of|out\s+of)\s+"
