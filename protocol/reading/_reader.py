@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from showwork.protocol.reading._calendar import Period
+from showwork.protocol.reading._calendar import Period, previous_period
 from showwork.protocol.reading._words import Span, overlaps, singular, snake
 from showwork.protocol.reading.account import (
     ReadSpan,
@@ -21,6 +21,7 @@ from showwork.protocol.reading.account import (
 )
 from showwork.protocol.reading.asks import (
     BETTER,
+    GRAINS,
     JUDGED,
     PACED,
     SIZE_WORDS,
@@ -337,6 +338,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += _unit_words(text, list(by_kind["metric"]), catalog)
     spans += names_before_codes(text, [*by_kind["member"], *excluded], catalog)  # 'Chicago ORD'
     spans += glossed(text, spans)
+    spans += _grain_again(text, asks, mentions)
     taken = [s.span for s in spans] + [_with_aggregate(text, g.span) for g in gaps] + \
         [p.span for p in periods.problems]
     own = entry_words(catalog, [m.name for m in by_kind["metric"]],
@@ -353,7 +355,9 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                           + _population(text, list(by_kind["metric"]), periods.found)
                           + _relative_clause(text, mentions, [*taken, *(u.span for u in unread)])
                           + _metric_in_clause(text, list(by_kind["metric"]))
-                          + _second_grain(asks),
+                          + _second_grain(asks)
+                          + _other_grains(text, asks, periods.found, mentions)
+                          + _previous_beside_two(text, asks, periods.found),
                           key=lambda s: s.span))
     unread = tuple(sorted(unread + tuple(_dimensions_unused(
         text, list(by_kind["dimension"]), asks, [*by_kind["member"], *excluded, *ranges],
@@ -1230,6 +1234,93 @@ def _second_grain(asks: Asks) -> tuple[ReadSpan, ...]:
         return ()
     return tuple(ReadSpan(b.words, b.span, "unreadable", f"a value per {b.name} of each {ranked}")
                  for b in asks.by if b.kind == "grain" and b.name != ranked)
+
+
+_GRAIN_SAID = re.compile(r"\b(?:(daily|weekly|monthly|quarterly|yearly|annual|annually)|"
+                         r"(day|week|month|quarter|year)\s+by\s+\2)\b", re.IGNORECASE)
+_OVER_GRAIN = re.compile(r"\b(day|week|month|quarter)[- ]over[- ]\1\b", re.IGNORECASE)
+
+
+def _other_grains(text: str, asks: Asks, found: tuple[PeriodMention, ...],
+                  mentions: list[Mention]) -> tuple[ReadSpan, ...]:
+    """A grain said beside the one the reading acts on ('weekly cancellations in 2013, by
+    month', 'monthly revenue by week'), and a change between consecutive periods of a grain
+    said of periods that are not of it ('December compared with November, week over week',
+    'revenue in 2019, month over month'): the question asks for a series or a change the
+    reading does not give (the one grain had been taken and the other word counted as read,
+    served clean): unread. A grain word inside a catalog name ('monthly active users') is the
+    name's."""
+    if asks.ranking is not None and asks.ranking.grain is not None:
+        return ()  # a value per one grain of each ranked period: `_second_grain`
+    named = [m.span for m in mentions]
+    out = [ReadSpan(text[a:b], (a, b), "unreadable", f"a {grain} series beside the {asks.grain}"
+                    f" one read") for (a, b), grain in _grains_said(text, asks, named)
+           if asks.grain is not None and grain != asks.grain]
+    for m in _OVER_GRAIN.finditer(text):
+        grain = m.group(1).lower()
+        if overlaps(m.span(), named):
+            continue
+        if asks.grain is not None and grain != asks.grain or asks.grain is None and any(
+                p.period.grain != grain and not (grain == "week" and p.period.days == 7)
+                for p in found):
+            out.append(ReadSpan(m.group(0), m.span(), "unreadable",
+                                f"a change from one {grain} to the next, of periods not {grain}s"))
+    return tuple(out)
+
+
+_PREVIOUS_OF = re.compile(r"\b(?:(?:prior|previous|preceding)\s+(week|month|quarter|year|period)|"
+                          r"the\s+(week|month|quarter|year)\s+before(?!\s+last))\b", re.IGNORECASE)
+
+
+def _previous_beside_two(text: str, asks: Asks, found: tuple[PeriodMention, ...]
+                         ) -> tuple[ReadSpan, ...]:
+    """'compare revenue in May 2019 with May 2018, vs the prior quarter': a comparison with
+    the period before, beside two periods named that are not a period and the one before it,
+    asks for a third window the reading does not hold (its words had been read as the
+    comparison the two periods make, served clean): unread. Said of the two ('December
+    compared with November, the previous month') it repeats them. Beside one period, the
+    period before of another grain ('the week of June 10 versus the week before, vs the prior
+    quarter') is unread the same way."""
+    if asks.compare is None or not found:
+        return ()
+    two = asks.compare == "explicit" and len(found) >= 2
+    earlier, later = sorted((p.period for p in found[:2]), key=lambda p: p.start) if two \
+        else (None, found[0].period)
+    before = previous_period(later)
+    out = []
+    for m in _PREVIOUS_OF.finditer(text):
+        grain = (m.group(1) or m.group(2)).lower()
+        if any(overlaps(m.span(), [p.span]) for p in found):
+            continue  # 'versus the week before' named as a period
+        if grain in ("period", later.grain) and (earlier is None or (
+                before.start, before.end) == (earlier.start, earlier.end)):
+            continue
+        if earlier is None and (grain == "year" or later.grain not in _GRAIN_OF_PERIOD):
+            continue  # 'May 2019 versus the previous year' (the same month a year before);
+            # a range's grain is not said
+        out.append(ReadSpan(m.group(0), m.span(), "unreadable",
+                            f"a comparison with the {grain} before, beside two periods named"))
+    return tuple(out)
+
+
+_GRAIN_OF_PERIOD = frozenset({"day", "week", "month", "quarter"})
+
+
+def _grains_said(text: str, asks: Asks, named: list[Span]) -> list[tuple[Span, str]]:
+    """Each grain the text says ('monthly', 'month by month', 'by month'), outside catalog
+    names."""
+    said = [(m.span(), GRAINS[(m.group(1) or m.group(2)).lower()])
+            for m in _GRAIN_SAID.finditer(text) if not overlaps(m.span(), named)]
+    return said + [(b.span, b.name) for b in asks.by if b.kind == "grain"]
+
+
+def _grain_again(text: str, asks: Asks, mentions: list[Mention]) -> list[ReadSpan]:
+    """The read grain said twice ('monthly revenue in 2019, month by month'): both read."""
+    if asks.grain is None:
+        return []
+    return [ReadSpan(text[a:b], (a, b), "shape", "grain")
+            for (a, b), grain in _grains_said(text, asks, [m.span for m in mentions])
+            if grain == asks.grain]
 
 
 _EVENT_WORD = re.compile(r"\b(?:" + "|".join(sorted(EVENTS)) + r")\b", re.IGNORECASE)

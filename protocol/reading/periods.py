@@ -570,8 +570,11 @@ def find_periods(text: str, as_of: dt.date | None = None) -> Periods:
     found, problems = _scan(text, ctx, ascii)
     found = _merge(text, found, ctx, problems)
     found = _one_after_another(text, found)
+    earlier = _year_earlier(text, found)
     compare: Literal["previous", "explicit"] | None = None
-    if search(COMPARE, text):
+    if earlier is not found:  # 'year over year' compares the two, whatever else it says
+        found, compare = earlier, "explicit"
+    elif search(COMPARE, text):
         compare = "explicit" if len(found) >= 2 else "previous"
     elif which_of_two(text, found) is not None:
         compare = "explicit"
@@ -715,6 +718,56 @@ def _one_after_another(text: str, found: list[PeriodMention]) -> list[PeriodMent
                                  words, span))
         i = j + 2
     return out
+
+
+_SAME = r"(?:the\s+)?same\s+(?:period|time|day|date|week|month|quarter|half|season)"
+_YEAR_EARLIER = re.compile(
+    rf"\b(?:{_SAME}\s+(?:(?:of|in)\s+)?(?:a|one|the)\s+year\s+(?:earlier|before|prior)|"
+    rf"{_SAME}\s+(?:a|one)\s+year\s+ago|{_SAME}\s+last\s+year|"
+    rf"{_SAME}\s+(?:(?:of|in)\s+)?the\s+(?:previous|prior|preceding)\s+year|"
+    r"year[- ]over[- ]year|yoy|y/y|(?:a|one)\s+year\s+(?:earlier|prior))\b"
+    rf"|\b{_SAME}\s+(?:of|in)\s+(?P<year>{_YEAR})\b", re.IGNORECASE)
+"""The period a year before the one named: 'compared with the same month last year', 'the
+same period a year earlier', 'year over year', 'yoy'; or in a year named ('the same month in
+2018')."""
+
+
+def _year_earlier(text: str, found: list[PeriodMention]) -> list[PeriodMention]:
+    """One period named and compared with the same period a year before (or in a year named):
+    the two periods, the second said by the phrase's words. A period the phrase's own words
+    name ('last year', '2018') is the phrase's; with no one period before it, nothing is
+    added."""
+    m = search(_YEAR_EARLIER, text)
+    if m is None:
+        return found
+    own = [f for f in found if not overlaps(f.span, [m.span()])]
+    named = [f for f in own if f.span[1] <= m.start()]
+    if len(own) != 1 or len(named) != 1:
+        return found
+    period = named[0].period
+    shift = int(m.group("year")) - period.start.year if m.group("year") else -1
+    if shift == 0:
+        return found
+    return [*own, PeriodMention(_years_on(period, shift), m.group(0), m.span())]
+
+
+def _years_on(period: Period, years: int) -> Period:
+    """The same period `years` later (earlier when negative): the same week by its weekday
+    (52 weeks a year), the same months whole, the same days (29 February as the 28th)."""
+    if period.grain == "week":
+        return Period(period.start + dt.timedelta(weeks=52 * years),
+                      period.end + dt.timedelta(weeks=52 * years), "week")
+    start = _same_day(period.start, period.start.year + years)
+    after = period.end + dt.timedelta(days=1)
+    if period.start.day == 1 and after.day == 1:  # whole months
+        end = _same_day(after, after.year + years) - dt.timedelta(days=1)
+    else:
+        end = _same_day(period.end, period.end.year + years)
+    return Period(start, end, period.grain)
+
+
+def _same_day(day: dt.date, year: int) -> dt.date:
+    return day.replace(year=year, day=min(day.day, calendar.monthrange(year, day.month)[1]))
 
 
 _TO_END = re.compile(r"\s+(?:up\s+)?(?:to|through|thru|until|till)\s+the\s+end\s+of\s+", re.IGNORECASE)
