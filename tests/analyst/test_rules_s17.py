@@ -1,0 +1,75 @@
+"""The rules analyst on a fresh batch of new-user questions (issue 42, session 17: 50 on the
+flights, 40 on ACME Insurance), written from the catalogs and the raw data before reading the
+reader, the analyst, the audit or any earlier question file: the balanced accuracy first measured
+on them under claims+repair (from main 01360f6) is held as a floor, and no wrong answer is served
+clean.
+
+First run, after one wording fix (below): flights 0.947 (34 of 38 answerable right, 4 refused,
+none wrong served clean, none with caveats; 12 of 12 unanswerable refused); acme 0.700 (15 of 30
+answerable right, 13 refused, 1 withheld malformed, 1 wrong served with caveats, none wrong
+served clean; 9 of 10 unanswerable refused, s17a-034 withheld malformed rather than refused).
+
+Wording fix (the tester's, not the analyst's): s17f-030 and s17a-018 first read "by how much did
+X change / grow from A to B"; the analyst answered a percent change (-71.3 %, 0.0984 %) served
+clean against a gold of B minus A (-15.48 min, 1,000). "By how much" admits both readings, so
+both now say the unit ("by how many minutes", "by how many dollars").
+
+Flights misses (gold in brackets):
+- s17f-011 "for the ops review: what was the delay rate out of JFK in july?": refused, the
+  preamble 'ops review' unread [0.3184]
+- s17f-013 "top 3 destinations by number of flights (airport codes)": refused, 'codes' unread
+  [ORD, ATL, LAX]
+- s17f-026 "flights from jfk to san fran in the second half of 2013": refused, 'san fran' not
+  read as SFO [4227]
+- s17f-035 "what was the cancellation rate on feb 8 2013 (the blizzard)?": refused, the aside
+  'blizzard' unread [0.5075]
+
+Acme misses (gold in brackets):
+- s17a-003 "total loss payments paid out so far?": refused, 'paid' unread [3500]
+- s17a-004 "how much are we holding in loss reserves": refused, 'holding' unread [3100]
+- s17a-005 "what is the total loss amount (payments plus reserves)?": refused, 'plus' unread [6600]
+- s17a-009 "how much premium did we write in 2019?": refused, unknown metric 'premium'
+  (total_policy_amount with policy_amount__has_premium = 1) [32000]
+- s17a-010 "how many policies took effect in 2019": refused, 'effect' unread [1]
+- s17a-013 "whats the loss reserve on claim no. 12312702": refused, 'no. 12312702' unread
+  (closest named: company_claim_number = 12312702) [2100]
+- s17a-016 "how many claims came from insured objects in texas": refused, 'insured' and 'texas'
+  unread (state_code TX) [2]
+- s17a-018 "by how many dollars did the total policy amount grow from 2016 to 2017?": refused,
+  'dollars' unread (read as a change as a difference) [1000]
+- s17a-023 "what fraction of the total policy amount is premium?": refused, 'premium' unread
+  [0.0172]
+- s17a-024 "total policy amount excluding premiums": refused, 'excluding premiums' unread
+  [5600000]
+- s17a-026 "how much premium has policy number 31003000336 carried overall?": refused, no
+  metric [86000]
+- s17a-027 "quick one for finance: how much more have we paid in losses than we hold in loss
+  reserves?": withheld malformed, the refusal_reason over 2000 characters [400]
+- s17a-028 "what share of total losses is reserves": refused, no metric read from 'total
+  losses' [0.4697]
+- s17a-029 "for the q3 board pack: total policy amount 2015 vs 2016, as a percent change": the
+  preamble's 'q3' read as a period (q3 versus 2015), refused on 'board pack' [0.0985]
+- s17a-030 "hello, how many tornado claims have we had?": served with caveats, "had no value"
+  instead of 0 claims [0]
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rules_runs import file_tests
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = {
+    "flights": ROOT / "examples" / "flights" / "questions_s17.yaml",
+    "acme": ROOT / "conformance" / "questions" / "acme_s17.yaml",
+}
+HELD = {
+    # domain: (how many questions, the balanced accuracy held (first run, rounded DOWN to 3
+    # places), the ids answered wrong and served clean in the first run)
+    "flights": (50, 0.947, set()),
+    "acme": (40, 0.7, set()),
+}
+LAYERS = {"flights": "flights_layer", "acme": "acme_layer"}
+
+globals().update(file_tests(FILES, HELD, LAYERS))
