@@ -35,6 +35,7 @@ from showwork.harness.audit.labels import (
 )
 from showwork.harness.audit.numbers import entity_keys, numeric
 from showwork.harness.audit.pairs import find_pairs
+from showwork.harness.audit.prose import FALLS, RISES
 from showwork.harness.audit.scope import scope_of
 from showwork.harness.audit.speeds import find_speeds
 from showwork.harness.audit.steps import emits
@@ -144,6 +145,7 @@ def _quantified_in(index: CatalogIndex, text: str, keyed: Sequence[Mention] = ()
         for i, q in enumerate(said):
             if _RANKED.search(text, max(0, q.start() - 12), q.start()):
                 continue  # 'the third-largest': a rank (pairs.py), not the extreme
+            phrase, span = _moved(text, q)
             aside = _aside_of(q.start(), asides)
             # 'Online had the highest revenue, and O'Hare Airport the lowest': with several
             # in a clause, each is said of the members after the one before it
@@ -166,8 +168,31 @@ def _quantified_in(index: CatalogIndex, text: str, keyed: Sequence[Mention] = ()
                 metric = next((m.name for m in mentions if m.kind == "metric"
                                and clause.start() <= m.span[0] < clause.end()
                                and _aside_of(m.span[0], asides) == aside), None)
-                out.append((q.group(0), dim, members, metric, q.span()))
+                out.append((phrase, dim, members, metric, span))
     return out
+
+
+_FALLS = FALLS | {"drop", "drops", "decline", "declines", "decrease", "decreases", "dip", "dips",
+                  "loss", "losses", "fall", "falls", "slide", "slump"}
+_RISES = RISES | {"rise", "rises", "increase", "increases", "gain", "gains", "growth", "jump",
+                  "jumps", "climb", "climbs"}
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)\s+$")
+_WORD_AFTER = re.compile(r"\s+([A-Za-z]+)\b")
+
+
+def _moved(text: str, q: re.Match[str]) -> tuple[str, tuple[int, int]]:
+    """The superlative with the move it ranks, when a word of motion stands right beside it
+    ('JFK fell the most', 'LGA had the smallest drop'): the phrase and span with that word, so
+    the extreme is taken of the move (`_not_extreme`: the biggest fall is the most negative
+    change, the smallest the fall nearest zero), not of the signed value (where the biggest
+    fall had been ranked last, and the true sentence withheld)."""
+    before = _WORD_BEFORE.search(text, max(0, q.start() - 20), q.start())
+    if before is not None and before.group(1).lower() in _FALLS | _RISES:
+        return text[before.start(1):q.end()], (before.start(1), q.end())
+    after = _WORD_AFTER.match(text, q.end())
+    if after is not None and after.group(1).lower() in _FALLS | _RISES:
+        return text[q.start():after.end(1)], (q.start(), after.end(1))
+    return q.group(0), q.span()
 
 
 class _Clause:
@@ -253,12 +278,14 @@ _MIN = frozenset({"lowest", "smallest", "fewest", "least", "weakest"})
 
 
 def _not_extreme(ctx: AnswerContext, cited: list[Cited], phrase: str, dimension: str,
-                 member: str, metric: str | None) -> tuple[str, Any, Any] | None:
+                 member: str, metric: str | None) -> tuple[str | None, Any, Any] | None:
     """(the extreme member, its value, the named member's value) when a cited breakdown by
     `dimension` gives the metric's extreme to another member than the one the superlative
-    names ('free had the highest days per user' where plus has it); None when it agrees or
-    cannot be told."""
+    names ('free had the highest days per user' where plus has it); (None, None, the member's
+    change) when the superlative ranks a move the member did not make ('EWR rose the most'
+    where EWR fell); None when it agrees or cannot be told."""
     words = phrase.lower().split()
+    move = -1 if _FALLS & set(words) else 1 if _RISES & set(words) else 0
     most = _MAX & set(words)
     if not most and not _MIN & set(words) or "all" in words:
         return None  # 'of any', 'only', 'most of all for': no stated extreme of a level
@@ -279,6 +306,17 @@ def _not_extreme(ctx: AnswerContext, cited: list[Cited], phrase: str, dimension:
                   and not isinstance(v, bool)}
         if member not in values or len(values) < 2:
             continue
+        if move:  # of the rows that moved that way, the move's size ranks them
+            if field not in ("delta", "pct_change"):
+                return None
+            values = {k: v * move for k, v in values.items() if v * move > 0}
+            if member not in values:  # 'EWR fell the least' where EWR rose: no such move
+                return None, None, next(r.values[item.metric][field] for r in result.rows
+                                        if str(r.key.get(dimension)) == member)
+            best = (max if most else min)(values, key=lambda k: values[k])
+            if values[best] != values[member]:
+                return best, values[best] * move, values[member] * move
+            return None
         best = (max if most else min)(values, key=lambda k: values[k])
         if values[best] != values[member]:
             return best, values[best], values[member]
@@ -287,11 +325,19 @@ def _not_extreme(ctx: AnswerContext, cited: list[Cited], phrase: str, dimension:
 
 
 def _extreme_finding(where: str, phrase: str, dimension: str, member: str,
-                     wrong: tuple[str, Any, Any]) -> Finding:
+                     wrong: tuple[str | None, Any, Any]) -> Finding:
     best, value, own = wrong
+    said = f"{member} {'' if phrase.split()[0].lower() in _FALLS | _RISES else 'had '}{phrase!r}"
+    if best is None:  # the member did not move the way the phrase ranks
+        return Finding(
+            "mislabelled_member", where,
+            f"The answer says {said} of {dimension}, but {member}'s cited change is {own:,.6g}: "
+            "it moved the other way.",
+            {"said": member, "dimension": dimension, "phrase": phrase, "cited": [member]},
+            f"Say which way {member} moved, as its cited change does.")
     return Finding(
         "mislabelled_member", where,
-        f"The answer says {member} had {phrase!r} of {dimension}, but the cited rows rank "
+        f"The answer says {said} of {dimension}, but the cited rows rank "
         f"{best} ({value:,.6g}) before {member} ({own:,.6g}).",
         {"said": member, "dimension": dimension, "phrase": phrase, "cited": [best]},
         f"Name {best}, the member the cited values rank first, or cite the rows that rank "

@@ -22,8 +22,9 @@ ignored instruction the answer reports) are not the answer's words and are skipp
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from showwork.harness.audit.context import AnswerContext, Cited, ClaimContext
 from showwork.harness.audit.index import CatalogIndex
@@ -174,7 +175,7 @@ def find_prose_labels(ctx: AnswerContext) -> list[Finding]:
 
 def _read_prose(index: CatalogIndex, text: str) -> ProseReading:
     words = read_words(index, "prose", text)
-    sentences = _sentences(text, words.members)
+    sentences = sentences_of(text, words.members)
     because = frozenset(i for i, m in enumerate(words.metrics)
                         if _BECAUSE.search(text[:m.span[0]])) | _subjects(text, sentences,
                                                                           words.metrics)
@@ -690,7 +691,7 @@ def _causes(ctx: AnswerContext, causes: tuple[Cause, ...]) -> list[Finding]:
     return out
 
 
-def _sentences(text: str, members: tuple[Mention, ...] = ()) -> list[tuple[int, int]]:
+def sentences_of(text: str, members: tuple[Mention, ...] = ()) -> list[tuple[int, int]]:
     """(start, end) of each sentence of the text. A stop inside a member's name ("Delta Air
     Lines Inc. 132", "nutellaphone who dis? 693") ends no sentence: the numbers after it are
     still of the metric named before."""
@@ -714,9 +715,13 @@ def _read_bound(text: str, numbers: tuple[ReadNumber, ...], sentences: list[tupl
     for start, end in sentences if numbers else []:
         inside = [n for n in numbers if start <= n.start < end
                   and not any(m.span[0] <= n.start < m.span[1] for m in members)]  # a label
+        paired = respective(text, inside, members, start, end)[0]
         for i, n in enumerate(inside):
             metric = next((m for m in reversed(metrics) if start <= m.span[0]
                            and m.span[1] <= n.start), None)
+            if n.start in paired:  # 'EWR and JFK fell 7.95 % and 8.08 % respectively'
+                out.append(Bound(n, metric, paired[n.start]))
+                continue
             after = next((m for m in metrics if n.end <= m.span[0] < end
                           and _UNIT_GAP.fullmatch(text, n.end, m.span[0])), None)
             group = [m for m in members if metric is not None and metric.span[1] <= m.span[0]
@@ -738,6 +743,37 @@ def _read_bound(text: str, numbers: tuple[ReadNumber, ...], sentences: list[tupl
             if said is not None or named:
                 out.append(Bound(n, said, named))
     return tuple(out)
+
+
+_RESPECTIVELY = re.compile(r"(?i)\b(?:respectively|in\s+that\s+order)\b")
+_LISTED = re.compile(r"(?i)\s*(?:%|percent|points?)?\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)$")
+"""Between two items of a list ('EWR, JFK and LGA', '7.95 % and 8.08 %')."""
+
+
+def respective(text: str, numbers: Sequence[ReadNumber], members: Sequence[Mention],
+               start: int, end: int
+               ) -> tuple[dict[int, tuple[Mention, ...]], tuple[int, int] | None]:
+    """'EWR and JFK fell 7.95 % and 8.08 % respectively' (or 'in that order', or with no word
+    at all): a list of members and, after it in the sentence, a list of as many numbers, paired
+    in order: each number's start and its member (every mention of the member's words: 'LGA'
+    names an origin and a destination), and the span of the word that pairs them, if any.
+    Lists of other lengths pair nothing (each number is then the last member's named before
+    it, which had made the true sentence a mislabelled member's)."""
+    sentence = text[start:end].lower()
+    word = _RESPECTIVELY.search(text, start, end) if "respectively" in sentence or \
+        "that order" in sentence else None
+    said = [n for n in numbers if start <= n.start < (word.start() if word else end)]
+    if len(said) < 2:
+        return {}, None
+    spans = list(dict.fromkeys(m.span for m in members if start <= m.span[0]
+                               and m.span[1] <= said[0].start))[-len(said):]
+    if len(spans) != len(said) or not all(
+            _LISTED.match(text[a[1]:b[0]]) for a, b in pairwise(spans)) or not all(
+            _LISTED.match(text[a.end:b.start]) for a, b in pairwise(said)):
+        return {}, None
+    paired = {n.start: tuple(m for m in members if m.span == span)
+              for n, span in zip(said, spans, strict=True)}
+    return paired, word.span() if word else None
 
 
 _POSSESSOR = re.compile(r"\s*['’]s?\s+")

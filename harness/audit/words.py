@@ -61,6 +61,8 @@ from showwork.harness.audit.prose import (
     judged,
     led_before,
     polarities,
+    respective,
+    sentences_of,
     unbracketed,
 )
 from showwork.harness.audit.quantifiers import _breakdowns, read_quantified
@@ -322,6 +324,20 @@ def _member_owners(text: str, ctx: AnswerContext) -> Iterable[Span]:
             continue
         if owns(said["noun"], str((dims.get(m.name) or {}).get("qualified") or m.name)):
             yield said.span("noun")
+
+
+def _respectively(text: str, ctx: AnswerContext) -> Iterable[Span]:
+    """'respectively', 'in that order' pairing a list of members with a list of as many
+    numbers, each number then held to its own member's cited value (prose.py `respective`,
+    `_bound`: a number another member's row states is mislabelled_member)."""
+    if "respectively" not in text.lower() and "that order" not in text.lower():
+        return
+    words = read_words(ctx.index_, "prose", text)
+    numbers = read_claims(ctx.index_, text)
+    for start, end in sentences_of(text, words.members):
+        paired, span = respective(text, numbers, words.members, start, end)
+        if paired and span is not None:
+            yield span
 
 
 _OWNER_BEFORE = re.compile(r"\b(?P<noun>[A-Za-z]{3,})\s+(?:in|from|at|on|based\s+in)\s+"
@@ -1380,7 +1396,7 @@ def _runs(text: str, ctx: AnswerContext) -> Iterable[Span]:
 READINGS: tuple[Reading, ...] = (
     _numbers, _mentions, _member_owners, _kept_out, _periods, _direction, _units, _grains, _structure,
     _attribution, _causes, _shares, _no_member, _counts, _denials, _parts, _went,
-    _grain_adjectives, _quantifiers, _superlatives, _times, _gaps, _row_moves, _counted_moves,
+    _grain_adjectives, _quantifiers, _superlatives, _times, _respectively, _gaps, _row_moves, _counted_moves,
     _sums, _combined,
     _spreads, _rates, _size_words, _ignored, _assumed, _all_data,
     _begins, _ends, _left_out, _ranked_whole,
@@ -1431,7 +1447,7 @@ _QUICK_ORDER = (
     "denials", "dimension_heads", "counts", "quantifiers", "gaps", "all_data",
     "grain_adjectives", "left_out", "rates", "ranked_whole", "kept_out", "counted_moves",
     "assumed", "begins", "shapes", "ignored", "parts", "spreads", "entity_keys", "row_moves",
-    "went", "sums", "ends", "size_words")
+    "went", "sums", "ends", "size_words", "respectively")
 """The order `account` runs the readings in where the prose has no guessed number: the words
 consumed are the union of the readings' spans whatever their order, and the account stops once
 every stating word is consumed, so the readings that most often consume a text's last words
