@@ -14,11 +14,11 @@ rarely one of them by chance: of each cited breakdown or series the sentence spe
 (`one_group`: of the metric it names, or the only one cited), the members it names (or the
 periods whose span holds a row), every row, every row but those named, every row but the
 highest or the lowest, the top and bottom N for an N the sentence writes, a daily series'
-weekdays and weekend days; of two named rows (or the top two, when it names fewer), their
-difference, ratio and gap in percent; of a comparison whose two ends are both cited, their
-ratio, in a sentence naming its metric; what a cited share leaves of its whole. The number must
-state one of them at its written precision, hedge, bound and unit (`Supports`, as any number);
-a bound, one it meets within a factor of two.
+weekdays and weekend days; of two named rows (or the top two, and the highest and the lowest,
+when it names fewer), their difference, ratio and gap in percent; of a comparison whose two
+ends are both cited, their ratio, in a sentence naming its metric; what a cited share leaves of
+its whole. The number must state one of them at its written precision, hedge, bound and unit
+(`Supports`, as any number); a bound, one it meets within a factor of two.
 
 Which rows a sentence names is read from its words: the rest of them only where it says so
 ('the other', 'remaining', 'leaving out', `_OTHERS`), weekdays and weekends only where it names
@@ -213,7 +213,8 @@ def _compared(ctx: AnswerContext) -> list[tuple[str, list[Support]]]:
 def _complements(ctx: AnswerContext) -> tuple[list[Support], list[Support]]:
     """What a cited share leaves of its whole ('the other airlines flew the remaining 82.6 %'
     of United's 17.4 %), and the whole itself, its row's value over the share ('around 3,750
-    flights went to BOS' of JetBlue's 1,025, 27.3 % of them)."""
+    flights went to BOS' of JetBlue's 1,025, 27.3 % of them), and the rest of it in the row's
+    unit ('the physical stores took 1,193 orders' of Online's 1,378, 53.6 %)."""
     rest: list[Support] = []
     wholes: list[Support] = []
     for claim in ctx.claims:
@@ -230,9 +231,12 @@ def _complements(ctx: AnswerContext) -> tuple[list[Support], list[Support]]:
                                     "-", derived=True))
             part = (c.row.values.get(c.citation.metric) or {}).get("value")
             if _number(part) and 0 < share <= 1:
+                money = money_of("value", c.citation.metric, ctx.catalog)
                 wholes.append(Support(float(part) / share, "number", f"value ÷ {c.text}", None,
-                                      money_of("value", c.citation.metric, ctx.catalog),
-                                      derived=True))
+                                      money, derived=True))
+                # and what the rest of the whole holds ('the physical stores took about 1,193')
+                wholes.append(Support(float(part) / share - float(part), "number",
+                                      f"value ÷ {c.text} − value", None, money, derived=True))
     return rest, wholes
 
 
@@ -288,8 +292,10 @@ def _of_rows(ctx: AnswerContext, said: str, metric: str, field: str, dim: str,
             out.append(Support(sum(chosen) / total, "fraction", where, None, "-", derived=True))
     if additive and total:
         out += [Support(v / total, "fraction", where, None, "-", derived=True) for _, v in named]
+    # of two named rows; else the top two, and the top and the bottom ('the spread between the
+    # best and the worst month was 606 orders')
     pairs = [(a, b) for a, _ in named for b, _ in named if a is not b] if len(named) >= 2 \
-        else [(ranked[0][0], ranked[1][0])]
+        else [(ranked[0][0], ranked[1][0]), (ranked[0][0], ranked[-1][0])][:len(ranked) - 1]
     gaps: list[Support] = []
     for a, b in pairs[:12]:
         va, vb = float(a.value), float(b.value)
