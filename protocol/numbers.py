@@ -590,11 +590,13 @@ def _ranges(text: str, found: list[ReadNumber]) -> list[ReadNumber]:
     return out
 
 
-TIME_UNITS = {"seconds": 1, "minutes": 60, "hours": 3_600, "days": 86_400}
-"""Units of time a catalog may govern a metric in, in seconds."""
+TIME_UNITS = {"seconds": 1, "minutes": 60, "hours": 3_600, "days": 86_400, "weeks": 604_800}
+"""Units of time a catalog may govern a metric in, in seconds (a week is seven days: '3 weeks'
+of a metric in days is 21; months and years have no one length, and are never converted)."""
 TIME_SPELLINGS = {"seconds": ("s", "sec", "secs", "second", "seconds"),
                   "minutes": ("min", "mins", "minute", "minutes"),
-                  "hours": ("h", "hr", "hrs", "hour", "hours"), "days": ("day", "days")}
+                  "hours": ("h", "hr", "hrs", "hour", "hours"), "days": ("day", "days"),
+                  "weeks": ("week", "weeks", "wk", "wks")}
 """How each unit of time is written after a number."""
 _TIME_OF = {w: unit for unit, words in TIME_SPELLINGS.items() for w in words}
 _TIME_AFTER = re.compile(rf"\s*({'|'.join(sorted(_TIME_OF, key=len, reverse=True))})(?![\w°])",
@@ -1378,11 +1380,18 @@ def _duration(text: str, number: ReadNumber) -> bool:
     # ('two of the three averaged over 20 minutes') is no value
     before = (number.hedge in APPROXIMATE and _word_before_bound(text, number)) \
         or _word_before(text, number)
+    if number.hedge and number.hedge not in APPROXIMATE and \
+            _word_before_bound(text, number) in _BEING:
+        return True  # 'was just under 13 minutes': a bound stated as the subject's value
     return (before in _DURATION_CUES or (after.group(2) or "").lower() in _DURATION_AFTER
             or before in ("to", "from") and _MOVED_TO.search(text, 0, number.start) is not None
             or _COMPOUND_BEFORE.search(text, max(0, number.start - 30), number.start) is not None)
 
 
+_BEING = frozenset({"was", "were", "is", "are", "be", "been"})
+"""Before a bound on a count of periods, the verbs that state it as the subject's value ('was
+just under 13 minutes'); 'averaged over 20 minutes' may count members past a bound ('two of the
+three averaged over 20 minutes'), so it stays a bound on no value."""
 _COMPOUND_BEFORE = re.compile(r"(?i)\d\s*(?:h|hrs?|hours?|min|mins|minutes?|days?)\s*(?:,\s*|and\s+)?$")
 """The minutes of '10 hours and 17 minutes', '10 h 17 min': a duration's second part
 (`_compound_durations` makes the two one number when the second unit is the smaller)."""
