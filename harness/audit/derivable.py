@@ -323,6 +323,8 @@ def _named(said: str, dim: str, values: list[tuple[Cited, float]], key: dict[int
         if m.group("part"):
             continue  # 'a third of a million', 'two thirds': a fraction, no place
         at = _ORDINAL[m.group("place").lower()]
+        if at >= len(order):
+            continue  # 'Brazil was third' of two rows cited: no such place among them
         if all(order[at][0] is not c for c, _ in named):
             named.append(order[at])
     return named
