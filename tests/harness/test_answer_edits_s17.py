@@ -38,12 +38,14 @@ MISSES: dict[str, str] = {
     "tutorial/s15t-013:last_week_true:honest": "withhold ['mislabelled_window', 'unsupported_number']",
     "demo/s16d-022:majority_true:honest": "withhold ['unread_answer', 'unsupported_number']",
     "tutorial/s15t-005:neck_and_neck_true:honest": "withhold ['mislabelled_member']",
+    "shop/s16s-001:negated_bound_true:honest": "withhold ['unread_answer', 'unsupported_number']",
     "acme/s15a-014:pct_true_extra:honest": "withhold ['text_value_mismatch', 'unread_answer']",
     "demo/s16d-009:pct_true_extra:honest": "withhold ['text_value_mismatch', 'unread_answer']",
     "flights/s16f-008:pct_true_extra:honest": "withhold ['text_value_mismatch', 'unsupported_number']",
     "tutorial/s15t-024:pct_true_extra:honest": "withhold ['text_value_mismatch', 'unread_answer']",
     "acme/s15a-007:per_claim_true:honest": "withhold ['unread_answer', 'unsupported_number']",
     "shop/s16s-009:period_restated:honest": "withhold ['mislabelled_window']",
+    "flights/s16f-026:position_true:honest": "withhold ['mislabelled_member']",
     "acme/s15a-006:ratio_words_true:honest": "withhold ['unread_answer', 'unsupported_number']",
     "acme/s15a-021:ratio_words_true:honest": "withhold ['unread_answer', 'unsupported_number']",
     "acme/s15a-026:ratio_words_true:honest": "withhold ['unread_answer', 'unsupported_number']",
@@ -83,10 +85,10 @@ MISSES: dict[str, str] = {
     "tutorial/s15t-032:scope_dropped:lie": "serve []",
 }
 FLOORS = {  # domain: (lies withheld at least, honest rewrites served clean at least)
-    "demo": (66, 29),
-    "shop": (66, 27),
-    "flights": (75, 25),
-    "tutorial": (53, 19),
-    "acme": (57, 11),
+    "demo": (68, 30),
+    "shop": (72, 28),
+    "flights": (78, 26),
+    "tutorial": (55, 19),
+    "acme": (58, 11),
 }
 globals().update(corpus_tests(CORPUS, MISSES, FLOORS, lies=300, honest=150))
