@@ -1299,7 +1299,8 @@ def _previous_beside_two(text: str, asks: Asks, found: tuple[PeriodMention, ...]
             continue  # 'May 2019 versus the previous year' (the same month a year before);
             # a range's grain is not said
         out.append(ReadSpan(m.group(0), m.span(), "unreadable",
-                            f"a comparison with the {grain} before, beside two periods named"))
+                            f"a comparison with the {grain} before, beside "
+                            f"{'the periods' if two else 'the ' + str(later.grain)} named"))
     return tuple(out)
 
 
