@@ -4,7 +4,8 @@ as whole words, multi-word, and quoted.
 
 A value is found in free text when the words match its key (lower-case letters and digits, the
 rest as spaces) and, for a value that could be an ordinary word, when the text writes it as the
-data does: a code in capitals ('LAX', 'UA') only in capitals, a number or a date never (those are
+data does: a code in capitals ('LAX', 'UA') only in capitals (or right after 'to', 'from',
+'into', 'out of', 'via': 'flights to lax'), a number or a date never (those are
 periods and counts), a common word only in quotes. A company's legal suffix is optional ('United
 Air Lines' is 'United Air Lines Inc.'). The same search serves outside agents (MCP
 `dimension_values`, `Project.members`): case-insensitive, fuzzy, with the closest values on a miss.
@@ -451,10 +452,17 @@ def _longest_at(text: str, tokens: list[re.Match[str]], low: list[str], i: int, 
         written = text[span[0]:span[1]]
         if _ACROSS.search(written):
             continue  # words across a comma or a bracket are no one member
-        entries = [e for e in found if e.free and (not e.caps or written.isupper())]
+        entries = [e for e in found if e.free and (not e.caps or written.isupper()
+                                                   or _ROUTE_BEFORE.search(text, 0, span[0]))]
         if entries:
             return size, span, _distinct(entries)
     return None
+
+
+_ROUTE_BEFORE = re.compile(r"(?i)\b(?:to|from|into|out\s+of|via)\s+$")
+"""Right before a code written in lower case ('flights from jfk to lax', 'to sfo'): the words of
+a route name a place there, so the code is the place's, as 'LAX' in capitals is (elsewhere a
+lower-case code may be a word: 'lax', 'den')."""
 
 
 def _quoted(text: str, table: dict[str, list[_Entry]]) -> list[Mention]:

@@ -121,3 +121,37 @@ def test_a_year_before_the_data_is_refused_for_its_coverage(flights_layer) -> No
                          Protocol.parse("claims"))
     answer = json.loads(record.served().answer_raw)
     assert answer["status"] == "refused" and "2012-06-01..2012-06-30" in answer["refusal_reason"]
+
+
+@pytest.fixture(scope="module")
+def trips_catalog(tmp_path_factory) -> dict:
+    """A project whose destinations are codes known only from the data (tests/support)."""
+    from trips_project import build
+
+    from showwork.harness.project import Project
+
+    project = Project.open(build(tmp_path_factory.mktemp("trips")))
+    try:
+        return project.catalog
+    finally:
+        project.close()
+
+
+@pytest.mark.parametrize(("domain", "question", "member"), [
+    ("flights", "average arrival delay for flights from jfk to lax in q3", ("destination", "LAX")),
+    ("flights", "flights to sfo in q3", ("destination", "SFO")),
+    ("flights", "flights to den in july", ("destination", "DEN")),
+    ("trips", "flights to sfo in march 2013", ("trip__dest", "SFO")),
+    ("trips", "how many flights went to atl in 2013", ("trip__dest", "ATL")),
+])
+def test_a_code_in_lower_case_after_a_route_word_is_the_place(request, trips_catalog,
+                                                               domain: str, question: str,
+                                                               member: tuple[str, str]) -> None:
+    """'flights to lax': a code the data keeps in capitals, written in lower case right after
+    'to', 'from', 'into', 'out of' or 'via', is the place (it had been unread: refused, naming
+    LAX as the closest); elsewhere a lower-case code may be a word and stays unread."""
+    catalog = trips_catalog if domain == "trips" else request.getfixturevalue(
+        "flights_layer").catalog()
+    reading = read_text(question, catalog)
+    assert reading.unread == [] and member in {(m.name, m.member) for m in reading.members}
+    assert "lax" in read_text("how lax was it in q3", catalog).unread
