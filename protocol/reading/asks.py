@@ -261,6 +261,9 @@ def read_asks(text: str, mentions: list[Mention], periods: Periods) -> Asks:
             if not overlaps(m.span(), said):
                 spans.append(GrammarSpan(m.group(0), m.span(), "cumulative"))
                 said.append(m.span())
+    if breakdown and ranking is None:  # 'flights per carrier in june, sorted'
+        spans += [GrammarSpan(m.group(0), m.span(), "most first")
+                  for m in _SORTED.finditer(masked)]
     more = None if ranking is not None else _difference(masked, periods) \
         if compare == "explicit" else _BY_HOW_MANY.search(masked) if change else None
     if more is not None:
@@ -654,6 +657,13 @@ def _which_most(masked: str, mentions: list[Mention], by: list[By]) -> Ranking |
     return Ranking(_order(m.group("s")), size, dimension, (head, m.span("s")))
 
 
+_SORTED = re.compile(r"\b(?:sorted|ordered)(?:\s+(?:from\s+)?(?:highest|largest|most|biggest)\s+"
+                     r"(?:to\s+(?:lowest|smallest|least|fewest)|first))?(?!\s+by\b)|"
+                     r"\b(?:in\s+)?descending(?:\s+order)?|\b(?:highest|largest|biggest)\s+first\b",
+                     re.IGNORECASE)
+"""A breakdown asked in the order its answer lists it, the largest first ('per carrier,
+sorted', 'in descending order', 'highest first'); 'sorted by name', 'ascending', 'lowest first'
+ask another order, and stay unread."""
 _RANK = re.compile(r"\brank(?:ed|ing|s)?\b", re.IGNORECASE)
 
 
@@ -674,12 +684,14 @@ BETTER = re.compile(r"\b(better|worse)\b(?!\s+than\b)", re.IGNORECASE)
 (_reader.py `_judged_change`); 'better than' sets two things side by side, and stays unread."""
 _PERIOD = r"(day|week|month|quarter|year|hour)"
 _EXTREME_PERIOD = re.compile(
-    rf"\b(?:(?:the\s+)?(?:single\s+)?(?P<s1>{_SUPERLATIVE})\s+(?:single\s+)?{_PERIOD}\b"
+    rf"\b(?:(?:the\s+)?(?:single\s+)?(?P<s1>{_SUPERLATIVE})\s+(?:single\s+)?{_PERIOD}"
+    r"(?:\s+of\s+(?:the\s+)?day)?\b"
     rf"|(?P<q>which|what)\s+(?:single\s+)?{_PERIOD}(?:\s+of\s+(?:the\s+)?(?:day|year))?\b"
     rf"(?P<mid>[^?]*?)\b(?P<s2>{_SUPERLATIVE})\b)", re.IGNORECASE)
 """'Which month had the most …', 'the busiest week', 'the single worst day': a ranking of the
 periods of a grain, not of a dimension's members. 'Of the day' (an hour, read with an hour
-dimension) and 'of the year' (the year's periods) are read with it; 'which day of the week' asks
+dimension: 'the busiest hour of the day') and, after 'which', 'of the year' (the year's
+periods) are read with it; 'which day of the week' asks
 for a weekday across weeks, which no grain is, so 'of the week' stays unread."""
 
 

@@ -155,3 +155,28 @@ def test_a_code_in_lower_case_after_a_route_word_is_the_place(request, trips_cat
     reading = read_text(question, catalog)
     assert reading.unread == [] and member in {(m.name, m.member) for m in reading.members}
     assert "lax" in read_text("how lax was it in q3", catalog).unread
+
+
+@pytest.mark.parametrize(("fixture", "question", "unread"), [
+    ("flights_layer", "total flights per carrier in june, sorted", None),
+    ("shop_layer", "orders per store in june 2019, sorted", None),
+    ("shop_layer", "orders per store in june 2019, sorted from highest to lowest", None),
+    ("layer", "new users by platform in march 2026, highest first", None),
+    ("shop_layer", "orders per store in june 2019, sorted by name", "sorted by"),
+    ("flights_layer", "total flights in june, sorted", "sorted"),
+])
+def test_a_breakdown_asked_largest_first_is_read(request, fixture: str, question: str,
+                                                 unread: str | None) -> None:
+    """'per carrier in june, sorted': a breakdown asked in the order its answer lists it, the
+    largest first (refused before, 'sorted' unread); another order ('sorted by name'), or no
+    breakdown to sort, stays unread."""
+    reading = read_text(question, request.getfixturevalue(fixture).catalog())
+    assert reading.unread == ([unread] if unread else [])
+
+
+def test_the_busiest_hour_of_the_day(flights_layer) -> None:
+    """'the busiest hour of the day at lga': a ranking of the hours (the hour dimension),
+    'of the day' read with it as after 'which hour' ('day' had been unread, naming DAY)."""
+    reading = read_text("busiest hour of the day at lga", flights_layer.catalog())
+    assert reading.unread == [] and reading.asks.ranking is not None
+    assert "week" in read_text("the busiest day of the week at jfk", flights_layer.catalog()).unread
