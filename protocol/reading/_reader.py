@@ -617,9 +617,22 @@ def _overall(text: str, mentions: list[Mention], catalog: dict[str, Any] | None 
                  f"every {m.name}: no filter") for m, said in every]
 
 
-_SO_FAR = re.compile(r"so\s+far|to[\s-]+date", re.IGNORECASE)
-"""A running total said of the period it names ('in 2019 so far'): that period to date, not a
-total from the start of the data."""
+_SO_FAR = re.compile(r"so\s+far|to[\s-]+date|(?P<y>ytd|year[\s-]+to[\s-]+date)|"
+                     r"(?P<q>qtd|quarter[\s-]+to[\s-]+date)|(?P<m>mtd|month[\s-]+to[\s-]+date)",
+                     re.IGNORECASE)
+"""A running total said of the period it names ('in 2019 so far', '2019 ytd', 'Q2 qtd'): that
+period to date, not a total from the start of the data. 'ytd' ('qtd', 'mtd') only of a year (a
+quarter, a month): '2019 ytd' is 2019 to date, 'March ytd' runs from January."""
+_SO_FAR_GRAIN = {"y": "year", "q": "quarter", "m": "month"}
+
+
+def _so_far_of(words: str, periods: Periods) -> bool:
+    """The words say 'to date' of the one period named ('so far', 'to date'; 'ytd' of a year)."""
+    m = _SO_FAR.fullmatch(words)
+    if m is None:
+        return False
+    grain = next((_SO_FAR_GRAIN[k] for k, v in m.groupdict().items() if v), None)
+    return grain is None or len(periods.found) == 1 and periods.found[0].period.grain == grain
 
 
 def _so_far(periods: Periods, asks: Asks, mentions: list[Mention], catalog: dict[str, Any]
@@ -629,7 +642,7 @@ def _so_far(periods: Periods, asks: Asks, mentions: list[Mention], catalog: dict
     breakdown ('which month of 2019 had the most so far') it only bounds the window: no running
     total is asked."""
     said = [g for g in asks.spans if g.detail == "cumulative"]
-    if not said or not all(_SO_FAR.fullmatch(g.words) for g in said) or asks.change or \
+    if not said or not all(_so_far_of(g.words, periods) for g in said) or asks.change or \
             asks.why or len(periods.found) != 1 or periods.found[0].period.grain == "range":
         return periods, asks
     [named] = periods.found
@@ -1459,6 +1472,9 @@ def _anchored(periods: Periods, text: str = "") -> Periods:
     [running], anchor = to_date, others[-1].period
     said = _TO_DATE.search(running.words) or _THIS.fullmatch(running.words)
     unit = next((g for g in said.groups() if g), "year") if said else "year"
+    if anchor.grain == unit.lower():  # '2019 ytd': that year to date (`_so_far`), the words kept
+        return Periods(tuple(p for p in periods.found if p is not running), periods.compare,
+                       periods.problems)
     start = {"year": anchor.end.replace(month=1, day=1),
              "month": anchor.end.replace(day=1),
              "quarter": anchor.end.replace(month=(anchor.end.month - 1) // 3 * 3 + 1, day=1)

@@ -384,14 +384,23 @@ def _lone_month(m: re.Match[str], ctx: _Context) -> Period | None:
 _ADJECTIVE_YEAR = re.compile(r"(?:\b(?:all|the|our|their|its|of)|['’]s|s['’])\s+$", re.IGNORECASE)
 
 
+_YEAR_LAST = re.compile(r"(?i)\s*(?:,?\s*(?:ytd|year[\s-]+to[\s-]+date|to[\s-]+date|so\s+far)\b)?"
+                        r"\s*[.?!]*\s*$")
+
+
 def _year(m: re.Match[str], ctx: _Context) -> Period | None:
     """'in 2013', 'calendar year 2013', a year before a noun: 'all 2013 flights', 'JFK's
-    2013 flights', and a year set off by a comma at the end: 'orders by month, 2019'."""
+    2013 flights', a year set off by a comma at the end: 'orders by month, 2019', and a year
+    last after a word ('top products 2019', 'revenue 2019 ytd')."""
     adjective = _ADJECTIVE_YEAR.search(m.string[:m.start()]) is not None and \
         re.match(r"\s+[a-z]{3,}", m.string[m.end():], re.IGNORECASE) is not None
     set_off = re.search(r"[a-z],\s*$", m.string[:m.start()], re.IGNORECASE) is not None and \
         re.match(r"\s*(?:[.?!]|$)", m.string[m.end():]) is not None  # 'orders by month, 2019'
-    if not (_preceded(m) or m.group("lead") or adjective or set_off):
+    # 'revenue 2019 ytd', 'orders 2019 so far', 'top products 2019': a year after a word, with
+    # only a to-date word (or nothing) after it
+    last = re.search(r"[a-z]\s+$", m.string[:m.start()], re.IGNORECASE) is not None and \
+        _YEAR_LAST.match(m.string, m.end()) is not None
+    if not (_preceded(m) or m.group("lead") or adjective or set_off or last):
         return None
     return year(int(m.group("y")))
 

@@ -180,3 +180,27 @@ def test_the_busiest_hour_of_the_day(flights_layer) -> None:
     reading = read_text("busiest hour of the day at lga", flights_layer.catalog())
     assert reading.unread == [] and reading.asks.ranking is not None
     assert "week" in read_text("the busiest day of the week at jfk", flights_layer.catalog()).unread
+
+
+@pytest.mark.parametrize(("fixture", "question", "window", "ranked"), [
+    ("shop_layer", "which product sold the most units in 2019 ytd", ("2019-01-01", "2019-08-14"),
+     True),
+    ("shop_layer", "revenue 2019 ytd", ("2019-01-01", "2019-08-14"), False),
+    ("shop_layer", "revenue 2019 year-to-date", ("2019-01-01", "2019-08-14"), False),
+    ("layer", "which platform had the most new users in 2026 ytd", ("2026-01-01", "2026-06-17"),
+     True),
+    ("flights_layer", "which airline had the most cancellations in 2013 ytd",
+     ("2013-01-01", "2013-12-31"), True),
+])
+def test_a_year_to_date_of_the_year_named(request, fixture: str, question: str,
+                                          window: tuple[str, str], ranked: bool) -> None:
+    """'2019 ytd' is 2019 to date (as '2019 to date' and '2019 so far' are): the year from its
+    start to where the data ends; of a ranking, only its window (the ranking had been read as a
+    running total over the whole of 2019, and the analyst's right answer flagged off the
+    question's window and shape); 'revenue 2019 ytd' read the year at all ('2019' unread)."""
+    reading = read_text(question, request.getfixturevalue(fixture).catalog())
+    assert reading.unread == []
+    assert [(str(p.period.start), str(p.period.end)) for p in reading.periods] == [window]
+    assert (reading.asks.ranking is not None) == ranked
+    if ranked:
+        assert not reading.asks.cumulative
