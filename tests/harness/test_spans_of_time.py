@@ -17,7 +17,6 @@ import copy
 import json
 import re
 
-import duckdb
 import pytest
 
 from showwork.analyst.rules import RulesClient
@@ -27,43 +26,14 @@ from showwork.protocol.switches import Protocol
 from showwork.semantic_layer import SemanticLayer
 from showwork.semantic_layer.project import load_project
 
-TICKETS = """
-version: 2
-semantic_models:
-  - name: tickets
-    model: ref('tickets')
-    defaults: {agg_time_dimension: opened_at}
-    entities:
-      - {name: ticket, type: primary, expr: ticket_id}
-    dimensions:
-      - {name: opened_at, type: time, type_params: {time_granularity: day}}
-      - {name: team, type: categorical}
-    measures:
-      - {name: hours_to_resolve, agg: average, expr: "date_diff('hour', opened_at, closed_at)"}
-      - {name: tickets, agg: count, expr: ticket_id}
-metrics:
-  - {name: time_to_resolve, label: average time to resolve, type: simple,
-     type_params: {measure: hours_to_resolve}}
-  - {name: tickets, type: simple, type_params: {measure: tickets}}
-"""
-
 
 @pytest.fixture(scope="module")
 def tickets_layer(tmp_path_factory) -> SemanticLayer:
-    folder = tmp_path_factory.mktemp("tickets")
-    (folder / "models").mkdir()
-    (folder / "models" / "tickets.yml").write_text(TICKETS)
-    (folder / "showwork.yaml").write_text(
-        "name: tickets\nsemantic_models: models/\nwarehouse:\n  duckdb: warehouse.duckdb\n")
-    con = duckdb.connect(str(folder / "warehouse.duckdb"))
-    con.execute("CREATE TABLE tickets AS SELECT i AS ticket_id, "
-                "TIMESTAMP '2024-01-01 08:00:00' + INTERVAL (i) DAY AS opened_at, "
-                "TIMESTAMP '2024-01-01 08:00:00' + INTERVAL (i) DAY + INTERVAL (30 + i % 12) HOUR "
-                "AS closed_at, CASE WHEN i % 2 = 0 THEN 'north' ELSE 'south' END AS team "
-                "FROM range(60) t(i)")
-    con.close()
-    project = load_project(folder)
-    return SemanticLayer(project, folder / "warehouse.duckdb")
+    """A second project timed in hours (tests/support/tickets_project.py)."""
+    from tickets_project import build
+
+    folder = build(tmp_path_factory.mktemp("tickets"))
+    return SemanticLayer(load_project(folder), folder / "warehouse.duckdb")
 
 
 def test_a_span_between_two_dates_is_in_its_unit(acme_layer, tickets_layer) -> None:
