@@ -34,14 +34,7 @@ from showwork.semantic_layer.governance import (
     read_governance,
 )
 from showwork.semantic_layer.manifest import convert, read_manifest_json, to_dsi
-from showwork.semantic_layer.model import (
-    GRAINS,
-    Coverage,
-    Measure,
-    Metric,
-    SemanticModel,
-    SemanticModelFile,
-)
+from showwork.semantic_layer.model import GRAINS, Coverage, Metric, SemanticModel, SemanticModelFile
 from showwork.semantic_layer.results import MAX_MEMBER, citable
 from showwork.semantic_layer.tree import with_model_edges
 from showwork.semantic_layer.windows import UNKNOWN_DAY
@@ -178,9 +171,7 @@ def assemble(models: tuple[SemanticModel, ...], metrics: tuple[Metric, ...], gov
     dim_gov = _dimension_governance(models, gov, dsi, problems, source)
     coverage = _coverage(models, gov, dsi, problems, source)
     tree = with_model_edges(_tree(gov, metric_gov), metrics)
-    measures = {x.name: x for sm in models for x in sm.measures}
-    governed = tuple(_unit_of_expr(_governed(m, metric_gov.get(m.name)), measures)
-                     for m in metrics)
+    governed = tuple(_governed(m, metric_gov.get(m.name)) for m in metrics)
     if problems:
         raise ModelError(problems)
     through = [c.through for c in coverage.values()]
@@ -221,24 +212,6 @@ def _metric_governance(metrics: tuple[Metric, ...], gov: Governance, dsi: Any,
             continue
         out[m.name] = merged(gov.metrics.get(m.name), meta, MetricGovernance)  # type: ignore[assignment]
     return out
-
-
-_DATE_DIFF = re.compile(r"(?i)^\s*date_?diff\s*\(\s*['\"]?(second|minute|hour|day)s?['\"]?\s*,")
-"""A measure that is a span of time: `DATEDIFF('day', opened, closed)`, `date_diff('hour', …)`."""
-_OF_VALUES = frozenset({"sum", "average", "avg", "min", "max", "median", "percentile"})
-
-
-def _unit_of_expr(m: Metric, measures: dict[str, Measure]) -> Metric:
-    """A simple metric whose measure aggregates a span of time between two dates
-    (`DATEDIFF('day', claim_open_date, claim_close_date)`, averaged) is in that unit (days) when
-    governance gives none: the expression says so, and the audit then reads '20.5 days' and
-    'about three weeks' against it (unread before, with '3 weeks' withheld). A count is no span,
-    whatever it counts."""
-    measure = measures.get(m.measure or "") if m.type == "simple" and m.unit is None else None
-    if measure is None or measure.agg.lower() not in _OF_VALUES:
-        return m
-    said = _DATE_DIFF.match(measure.expr or "")
-    return replace(m, unit=f"{said.group(1).lower()}s") if said else m
 
 
 def _governed(m: Metric, g: MetricGovernance | None) -> Metric:

@@ -14,8 +14,8 @@ rarely one of them by chance: of each cited breakdown or series the sentence spe
 (`one_group`: of the metric it names, or the only one cited), the members it names (or the
 periods whose span holds a row), every row, every row but those named, every row but the
 highest or the lowest, the top and bottom N for an N the sentence writes, a daily series'
-weekdays and weekend days; of two named rows (or the top two, and the highest and the lowest,
-when it names fewer), their difference, ratio and gap in percent; of a comparison whose two
+weekdays and weekend days; of two named rows (or the top two, when it names fewer), their
+difference, ratio and gap in percent, and the highest less the lowest; of a comparison whose two
 ends are both cited, their ratio, in a sentence naming its metric; what a cited share leaves of
 its whole. The number must state one of them at its written precision, hedge, bound and unit
 (`Supports`, as any number); a bound, one it meets within a factor of two.
@@ -292,10 +292,8 @@ def _of_rows(ctx: AnswerContext, said: str, metric: str, field: str, dim: str,
             out.append(Support(sum(chosen) / total, "fraction", where, None, "-", derived=True))
     if additive and total:
         out += [Support(v / total, "fraction", where, None, "-", derived=True) for _, v in named]
-    # of two named rows; else the top two, and the top and the bottom ('the spread between the
-    # best and the worst month was 606 orders')
     pairs = [(a, b) for a, _ in named for b, _ in named if a is not b] if len(named) >= 2 \
-        else [(ranked[0][0], ranked[1][0]), (ranked[0][0], ranked[-1][0])][:len(ranked) - 1]
+        else [(ranked[0][0], ranked[1][0])]
     gaps: list[Support] = []
     for a, b in pairs[:12]:
         va, vb = float(a.value), float(b.value)
@@ -303,6 +301,11 @@ def _of_rows(ctx: AnswerContext, said: str, metric: str, field: str, dim: str,
         gaps.append(Support(va - vb, kind, where, None, money, change=True, derived=True))  # type: ignore[arg-type]
         if vb:
             gaps += _ratios(va, vb, where)
+    if len(named) < 2 and len(ranked) > 2:  # the highest less the lowest ('the spread between
+        # the best and the worst month was 606 orders'), a difference only: the two ends'
+        # ratio would let one more made-up ratio through by chance
+        gaps.append(Support(float(ranked[0][0].value) - float(ranked[-1][0].value), kind,  # type: ignore[arg-type]
+                            where, None, money, change=True, derived=True))
     return out, gaps
 
 

@@ -452,17 +452,21 @@ def _longest_at(text: str, tokens: list[re.Match[str]], low: list[str], i: int, 
         written = text[span[0]:span[1]]
         if _ACROSS.search(written):
             continue  # words across a comma or a bracket are no one member
-        entries = [e for e in found if e.free and (not e.caps or written.isupper()
-                                                   or _ROUTE_BEFORE.search(text, 0, span[0]))]
+        entries = [e for e in found if e.free and (not e.caps or written.isupper() or (
+            _ROUTE_BEFORE.search(text, 0, span[0]) and _ROUTE_AFTER.match(text, span[1])))]
         if entries:
             return size, span, _distinct(entries)
     return None
 
 
 _ROUTE_BEFORE = re.compile(r"(?i)\b(?:to|from|into|out\s+of|via)\s+$")
-"""Right before a code written in lower case ('flights from jfk to lax', 'to sfo'): the words of
-a route name a place there, so the code is the place's, as 'LAX' in capitals is (elsewhere a
-lower-case code may be a word: 'lax', 'den')."""
+_ROUTE_AFTER = re.compile(r"(?i)\s*(?:$|[,.;:?!)]|(?:in|on|for|during|last|this|from|to|and|or|at|"
+                          r"between|since|over|with|vs|versus|compared|by|of|before|after|"
+                          r"were|was|did|had)\b|[0-9])")
+"""Right before a code written in lower case ('flights from jfk to lax', 'to sfo in May'): the
+words of a route name a place there, so the code is the place's, as 'LAX' in capitals is, when
+the place ends with it (the next words start another part of the question: 'to san francisco'
+is no SAN); elsewhere a lower-case code may be a word ('lax', 'den')."""
 
 
 def _quoted(text: str, table: dict[str, list[_Entry]]) -> list[Mention]:

@@ -155,6 +155,9 @@ def test_a_code_in_lower_case_after_a_route_word_is_the_place(request, trips_cat
     reading = read_text(question, catalog)
     assert reading.unread == [] and member in {(m.name, m.member) for m in reading.members}
     assert "lax" in read_text("how lax was it in q3", catalog).unread
+    # a code that starts a longer name is not the place: 'to san francisco' is no SAN
+    assert ("destination", "SAN") not in read_text("flights to san francisco in q3",
+                                                   catalog).member_keys()
 
 
 @pytest.mark.parametrize(("fixture", "question", "unread"), [

@@ -1,6 +1,7 @@
 """A small support-desk project for tests: tickets timed in hours between two dates
-(`date_diff('hour', opened_at, closed_at)`, averaged), a team and a priority kept as codes
-(`priority_code`): a domain whose units and names come only from its own YAML and data."""
+(`date_diff('hour', opened_at, closed_at)`, averaged; governed in hours), a team and a priority
+kept as codes (`priority_code`): a domain whose units and names come only from its own YAML and
+data."""
 
 from __future__ import annotations
 
@@ -30,13 +31,25 @@ metrics:
 """
 
 
+GOVERNANCE = """
+version: 1
+metrics:
+  time_to_resolve:
+    unit: hours
+  tickets:
+    unit: count
+"""
+
+
 def build(folder: Path) -> Path:
     """Write the project into `folder` (its showwork.yaml, models, warehouse): 60 tickets, one
     a day from 1 January 2024, each closed 30 to 41 hours after it opened."""
     (folder / "models").mkdir(parents=True, exist_ok=True)
     (folder / "models" / "tickets.yml").write_text(MODELS)
+    (folder / "governance.yaml").write_text(GOVERNANCE)
     (folder / "showwork.yaml").write_text(
-        "name: tickets\nsemantic_models: models/\nwarehouse:\n  duckdb: warehouse.duckdb\n")
+        "name: tickets\nsemantic_models: models/\nwarehouse:\n  duckdb: warehouse.duckdb\n"
+        "governance: governance.yaml\n")
     con = duckdb.connect(str(folder / "warehouse.duckdb"))
     con.execute("CREATE TABLE tickets AS SELECT i AS ticket_id, "
                 "TIMESTAMP '2024-01-01 08:00:00' + INTERVAL (i) DAY AS opened_at, "
