@@ -128,8 +128,9 @@ def _repeats(text: str, mutant: str, catalog: dict[str, Any]) -> bool:
     """'Revenue by store … per store', 'revenue year to date, year-to-date': the phrase is
     already in the question, or names the dimension it already breaks down or ranks by, or
     asks for the running total the question already asks for ('by the end of Q3, year-to-date':
-    both read by the one running total, issue 42 session 8), so it says nothing more (the only
-    mutants the invariant spares)."""
+    both read by the one running total, issue 42 session 8), or the year to date of a year the
+    data covers to its end ('in 2013, year-to-date' is 2013, session 17), so it says nothing
+    more (the only mutants the invariant spares)."""
     from showwork.protocol.reading import read_text
 
     added = mutant[len(re.sub(r"[?.!\s]+$", "", text)):]
@@ -160,6 +161,10 @@ def _repeats(text: str, mutant: str, catalog: dict[str, Any]) -> bool:
     asks = reading.asks
     if asks.cumulative and re.fullmatch(r", (?:year-to-date|as a running total)[?.!]?", added):
         return True  # 'by the end of Q3 2013, year-to-date': the running total already asked
+    said = [(p.period.start, p.period.end, p.period.grain) for p in reading.periods]
+    if re.fullmatch(r", year-to-date[?.!]?", added) and len(said) == 1 and said[0][2] == "year" \
+            and [(p.period.start, p.period.end) for p in mutated.periods] == [said[0][:2]]:
+        return True  # 'in 2013, year-to-date' of a year the data covers to its end: the year
     asked = set(asks.breakdown) | ({asks.ranking.dimension} if asks.ranking else set())
     said = re.match(r"\s+(?:per|for every|at each(?: of the \d+)?)\s+(.+?)s?[?.!]?$", added)
     # the words less a plural's 's' ('statu' of 'status?'): the name with it or without it
