@@ -39,6 +39,7 @@ from showwork.protocol.reading.members import carried, names_before_codes, place
 from showwork.protocol.reading.mentions import Mention, contested, find_mentions
 from showwork.protocol.reading.nouns import dimension_by_noun
 from showwork.protocol.reading.now import latest_value
+from showwork.protocol.reading.numbered import number_short_forms
 from showwork.protocol.reading.part_periods import part_and_whole, with_enclosing
 from showwork.protocol.reading.per import averaged_over
 from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
@@ -337,6 +338,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                             {m.name: set(found) for m, found in pointed})
     spans += _unit_words(text, list(by_kind["metric"]), catalog)
     spans += names_before_codes(text, [*by_kind["member"], *excluded], catalog)  # 'Chicago ORD'
+    spans += number_short_forms(text, mentions)  # 'claim no. 12312702'
     spans += glossed(text, spans)
     spans += _grain_again(text, asks, mentions)
     taken = [s.span for s in spans] + [_with_aggregate(text, g.span) for g in gaps] + \

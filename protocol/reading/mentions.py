@@ -34,6 +34,7 @@ from showwork.protocol.reading._words import (
     singular,
 )
 from showwork.protocol.reading.countries import country_names
+from showwork.protocol.reading.states import state_names
 
 Kind = Literal["metric", "member", "dimension"]
 How = Literal["name", "label", "synonym", "previous_name", "member", "member_synonym", "said",
@@ -444,6 +445,26 @@ def _state_word(name: str, label: str | None, members: tuple[Any, ...]) -> list[
     return [said["state"].replace("_", " ").lower()] if said else []
 
 
+_FLAG_MEMBERS = ({"1"}, {"0", "1"})
+"""The members of a flag kept as a number: 1 where it holds (0, or no row, where not)."""
+
+
+def flag_words(name: str, label: str | None, members: tuple[Any, ...]) -> list[tuple[str, str]]:
+    """'Premium' of a flag named 'has premium' (`has_premium`, 1 where a row is a premium): the
+    rows it holds of ('premiums', 'excluding premiums'), as the synonym of its member 1, as
+    `_state_word` reads a true-or-false one; none when it is no such flag.
+
+    >>> flag_words("policy_amount__has_premium", "has premium", ("1",))
+    [('premium', '1')]
+    >>> flag_words("policy__fireplace", None, ("no", "yes"))
+    []
+    """
+    if {str(m).lower() for m in members} not in _FLAG_MEMBERS:
+        return []
+    said = _STATE.fullmatch(str(label or "")) or _STATE.fullmatch(name.split("__")[-1])
+    return [(said["state"].replace("_", " ").lower(), "1")] if said else []
+
+
 @lru_cache(maxsize=16)
 def _dimension_scanners(key: tuple) -> tuple[Scanner, Scanner]:
     dim_rows: list[_Phrase | None] = []
@@ -461,6 +482,9 @@ def _dimension_scanners(key: tuple) -> tuple[Scanner, Scanner]:
         written += [(w, m, "member_synonym") for w, m in country_names(name, label, members)
                     if not any(m == code and dim != name for dim, code in named)]
         written += [(w, "true", "member_synonym") for w in _state_word(name, label, members)]
+        written += [(w, m, "member_synonym") for w, m in flag_words(name, label, members)]
+        written += [(w, m, "member_synonym") for w, m in state_names(name, label, members)
+                    if not any(m == code and dim != name for dim, code in named)]
         for word, member, how in written:
             member_rows += [_member_phrase(w, name, member, how, spoken)
                             for w in _member_forms(word)]
@@ -639,7 +663,7 @@ def find_mentions(text: str, catalog: dict[str, Any]) -> list[Mention]:
 
 
 _NUMBER = re.compile(r"[\d\s./:-]+")
-_BESIDE = re.compile(r"[\s:=#,-]*(?:(?:of|is|was|=)\s+)?")
+_BESIDE = re.compile(r"[\s:=#,-]*(?:(?:of|is|was|=)\s+)?(?:(?:no|nos|num|nbr)\.?(?!\w)\s*#?\s*)?")
 
 
 def _bare_number(text: str, member: Mention, dims: list[Mention]) -> bool:
@@ -650,7 +674,13 @@ def _bare_number(text: str, member: Mention, dims: list[Mention]) -> bool:
     12312702 25; 12312701 16'). A bare number is a date's, a count's or a ranking's ('July 2013',
     'top 5')."""
     return bool(_NUMBER.fullmatch(member.member or "")) and not _beside(text, member, dims) \
-        and not _labelled(text, member)
+        and not _labelled(text, member) and not _said_in_words(member)
+
+
+def _said_in_words(member: Mention) -> bool:
+    """A number member said by a synonym of words ('premium' of a flag's 1): no date's or
+    count's number, so not bare."""
+    return member.how == "member_synonym" and not any(c.isdigit() for c in member.words)
 
 
 def _labelled(text: str, member: Mention) -> bool:
