@@ -34,6 +34,7 @@ from showwork.protocol.reading.asks import (
 )
 from showwork.protocol.reading.every_member import every_member
 from showwork.protocol.reading.filters import exclusions
+from showwork.protocol.reading.formula import formula_said
 from showwork.protocol.reading.gaps import EVENTS, Gap, find_gaps, metric_unit
 from showwork.protocol.reading.members import carried, names_before_codes, place_notes, prefix_doubts
 from showwork.protocol.reading.mentions import Mention, contested, find_mentions
@@ -339,6 +340,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     spans += _unit_words(text, list(by_kind["metric"]), catalog)
     spans += names_before_codes(text, [*by_kind["member"], *excluded], catalog)  # 'Chicago ORD'
     spans += number_short_forms(text, mentions)  # 'claim no. 12312702'
+    spans += formula_said(text, list(by_kind["metric"]), catalog)  # '(payments plus reserves)'
     spans += glossed(text, spans)
     spans += _grain_again(text, asks, mentions)
     taken = [s.span for s in spans] + [_with_aggregate(text, g.span) for g in gaps] + \
