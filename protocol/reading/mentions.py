@@ -318,6 +318,28 @@ def _amount_forms(text: str, name: str, said: dict[str, set[str]]) -> list[str]:
     return [m.group("rest")] if said.get(last, set()) == {name} else []
 
 
+def whole_amount_forms(text: str, name: str, said: dict[str, set[str]], key: tuple) -> list[str]:
+    """'Loss Amount' → 'loss', 'losses', where the other metrics that say 'loss' say a kind of
+    it ('Loss Payment Amount', 'Loss Reserve Amount'), none the word alone: the amount of the
+    one word is the whole, its kinds the parts. A metric named by the word ('Transactions'
+    beside 'Transaction Amount') keeps it: the word names the things it counts.
+
+    >>> whole_amount_forms("Loss Amount", "total_loss_amount",
+    ...                    {"loss": {"total_loss_amount", "loss_reserve_amount"}},
+    ...                    (("loss_reserve_amount", "Loss Reserve Amount", (), ()),))
+    ['Loss', 'Losses']
+    """
+    m = _AMOUNTED.match(text.replace("_", " ").strip())
+    if m is None or _TOTALLED.match(m.group("rest")) or " " in m.group("rest").strip():
+        return []
+    word = singular(m.group("rest").strip().lower())
+    others = said.get(word, set()) - {name}
+    alone = [n for n, label, *_rest in key if n in others and word in (
+        singular(n.replace("_", " ").lower()), singular(str(label or "").lower()))]
+    rest = m.group("rest").strip()
+    return [rest, plural(rest)] if others and not alone else []
+
+
 def _counted(key: tuple) -> list[_Phrase | None]:
     """Each metric by what its name or label sums or counts ('revenue' for total_revenue,
     'orders' for order_count), as people name a total, only where those words name exactly
@@ -333,6 +355,8 @@ def _counted(key: tuple) -> list[_Phrase | None]:
                 owners.setdefault(form.lower(), set()).add(name)
                 if re.search(r"[a-rt-z]$", form):  # 'all policy amounts' for total_policy_amount
                     owners.setdefault(plural(form).lower(), set()).add(name)
+            for form in whole_amount_forms(written, name, said, key):  # 'total losses'
+                owners.setdefault(form.lower(), set()).add(name)
     return [_phrase(form, "metric", next(iter(names)), None, "counted")
             for form, names in owners.items() if len(names) == 1]
 
