@@ -2032,7 +2032,8 @@ def _judged_change(text: str, asks: Asks, mentions: list[Mention], catalog: dict
 _UNIT_ASKED = re.compile(r"\bhow\s+(?:many|much)\s+(?:total\s+)?(?P<unit>[a-z]+)\b", re.IGNORECASE)
 _UNIT_RANKED = re.compile(r"\bthe\s+(?:most|fewest|least)\s+(?P<unit>[a-z]+)\b", re.IGNORECASE)
 """'Which airline flew the most miles': a ranking by the unit word, as 'how many miles' asks."""
-_UNIT_WORDS = {"dollars": "usd", "dollar": "usd", "euros": "eur", "euro": "eur"}
+_UNIT_WORDS = {"dollars": "usd", "dollar": "usd", "euros": "eur", "euro": "eur", "bucks": "usd",
+               "buck": "usd", "pounds": "gbp"}
 """Words for a currency unit the catalog names by its code; any other unit is its own word
 ('miles', 'minutes', 'inches')."""
 _AVERAGED = re.compile(r"\b(?:average|mean|median|per|rate|ratio|share)\b", re.IGNORECASE)
