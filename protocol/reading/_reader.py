@@ -34,15 +34,19 @@ from showwork.protocol.reading.asks import (
 )
 from showwork.protocol.reading.every_member import every_member
 from showwork.protocol.reading.filters import exclusions
+from showwork.protocol.reading.flagged import flag_amount
+from showwork.protocol.reading.formula import formula_said
 from showwork.protocol.reading.gaps import EVENTS, Gap, find_gaps, metric_unit
 from showwork.protocol.reading.members import carried, names_before_codes, place_notes, prefix_doubts
 from showwork.protocol.reading.mentions import Mention, contested, find_mentions
 from showwork.protocol.reading.nouns import dimension_by_noun
 from showwork.protocol.reading.now import latest_value
+from showwork.protocol.reading.numbered import number_short_forms
 from showwork.protocol.reading.part_periods import part_and_whole, with_enclosing
 from showwork.protocol.reading.per import averaged_over
 from showwork.protocol.reading.periods import PeriodMention, Periods, find_periods
 from showwork.protocol.reading.phrasings import dimension_of_word, restate
+from showwork.protocol.reading.possession import verbs_of_having
 from showwork.protocol.reading.quantity import quantity_words
 from showwork.protocol.reading.siblings import sibling_excluded
 from showwork.protocol.reading.spelling import (
@@ -244,7 +248,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
     mentions, overall = _overall(text, find_mentions(text, catalog), catalog)
     mentions, notes = carried(_total_of(text, mentions, catalog), catalog)
     mentions = sorted(mentions + _clock_times(text, catalog, mentions) + _rate(text, catalog, mentions)
-                      + _unit_total(text, catalog, mentions), key=lambda m: m.span)
+                      + _unit_total(text, catalog, mentions)
+                      + flag_amount(text, catalog, mentions), key=lambda m: m.span)
     mentions = sorted(mentions + _verb_named(text, catalog, mentions), key=lambda m: m.span)
     mentions = restate(text, mentions, catalog, [p.span for p in named.found])
     # 'plus users: how many were active': of several, the one whose other words are said too,
@@ -337,6 +342,9 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                             {m.name: set(found) for m, found in pointed})
     spans += _unit_words(text, list(by_kind["metric"]), catalog)
     spans += names_before_codes(text, [*by_kind["member"], *excluded], catalog)  # 'Chicago ORD'
+    spans += number_short_forms(text, mentions)  # 'claim no. 12312702'
+    spans += formula_said(text, list(by_kind["metric"]), catalog)  # '(payments plus reserves)'
+    spans += verbs_of_having(text, list(by_kind["metric"]), catalog)  # 'holding in reserves'
     spans += glossed(text, spans)
     spans += _grain_again(text, asks, mentions)
     taken = [s.span for s in spans] + [_with_aggregate(text, g.span) for g in gaps] + \
@@ -2041,7 +2049,8 @@ def _judged_change(text: str, asks: Asks, mentions: list[Mention], catalog: dict
 _UNIT_ASKED = re.compile(r"\bhow\s+(?:many|much)\s+(?:total\s+)?(?P<unit>[a-z]+)\b", re.IGNORECASE)
 _UNIT_RANKED = re.compile(r"\bthe\s+(?:most|fewest|least)\s+(?P<unit>[a-z]+)\b", re.IGNORECASE)
 """'Which airline flew the most miles': a ranking by the unit word, as 'how many miles' asks."""
-_UNIT_WORDS = {"dollars": "usd", "dollar": "usd", "euros": "eur", "euro": "eur"}
+_UNIT_WORDS = {"dollars": "usd", "dollar": "usd", "euros": "eur", "euro": "eur", "bucks": "usd",
+               "buck": "usd", "pounds": "gbp"}
 """Words for a currency unit the catalog names by its code; any other unit is its own word
 ('miles', 'minutes', 'inches')."""
 _AVERAGED = re.compile(r"\b(?:average|mean|median|per|rate|ratio|share)\b", re.IGNORECASE)

@@ -156,6 +156,7 @@ def entry_words(catalog: dict[str, Any], metrics: list[str], dimensions: list[st
     entries = catalog.get("metrics") or {}
     named = set(metrics) | {part for m in metrics for part in _parts(entries.get(m) or {})}
     out = {w for m in named for w in _words_of(m, entries.get(m) or {})}
+    out |= {v for m in named for v in verbs_of_nouns(m, entries.get(m) or {})}
     dims = catalog.get("dimensions") or {}
     for d in dimensions:
         out |= _words_of(d, dims.get(d) or {})
@@ -167,11 +168,37 @@ def entry_words(catalog: dict[str, Any], metrics: list[str], dimensions: list[st
     return out
 
 
+_OF_VERB = re.compile(r"(?P<verb>[a-z]{3,})ments?")
+"""A noun made of a verb and '-ment' ('payment' of 'pay', 'settlement' of 'settle')."""
+
+
+def verbs_of_nouns(name: str, info: dict[str, Any]) -> frozenset[str]:
+    """The lemmas of the verbs a metric's own name, label or synonyms hold as a noun made with
+    '-ment' ('loss payment amount': 'pay', so 'loss payments paid out' says the payments'
+    own event): never its description's words, which say more than the metric is.
+
+    >>> sorted(verbs_of_nouns("loss_payment_amount", {}))
+    ['pay']
+    """
+    texts = (name.replace("_", " "), str(info.get("label") or ""),
+             *(str(s) for s in info.get("synonyms") or ()))
+    return frozenset(lemma(m["verb"]) for t in texts
+                     for m in (_OF_VERB.fullmatch(w) for w in re.findall(r"[a-z]+", t.lower()))
+                     if m is not None)
+
+
 @lru_cache(maxsize=64)
 def entity_lemmas(qualified: tuple[str, ...]) -> frozenset[str]:
     """The words of every entity the dimensions belong to ('origin_airport__name': origin,
     airport)."""
-    return frozenset(lemma(w) for q in qualified for e in q.split("__")[:-1] for w in e.split("_"))
+    words = [w for q in qualified for e in q.split("__")[:-1] for w in e.split("_")]
+    # 'insured objects' of `insurable_object`: the verb an '-able' word is made of
+    return frozenset([*(lemma(w) for w in words),
+                      *(lemma(m["verb"]) for m in map(_ABLE.fullmatch, words) if m is not None)])
+
+
+_ABLE = re.compile(r"(?P<verb>[a-z]{3,})able")
+"""An adjective made of a verb and '-able' ('insurable' of 'insure')."""
 
 
 def _words_of(name: str, info: dict[str, Any]) -> frozenset[str]:

@@ -199,7 +199,7 @@ def _participle_gaps(s: _Scope) -> list[Gap]:
 def _said_by(word: str, catalog: dict[str, Any], metric: str) -> bool:
     """The metric's own entry, or its ratio's parts', says the state ('orders shipped more than
     3 days after …')."""
-    from showwork.protocol.reading.account import lemma
+    from showwork.protocol.reading.account import lemma, verbs_of_nouns
 
     metrics = catalog.get("metrics") or {}
     formula = (metrics.get(metric) or {}).get("formula") or {}
@@ -207,7 +207,9 @@ def _said_by(word: str, catalog: dict[str, Any], metric: str) -> bool:
                                             formula.get("denominator")) if n]
     said = " ".join(" ".join([i.get("label") or "", i.get("description") or "",
                               *(i.get("synonyms") or ())]) for i in infos)
-    return lemma(word) in {lemma(w) for w in re.findall(r"[A-Za-z]+", said)}
+    # 'shipments shipped': the verb of the metric's own '-ment' noun
+    return lemma(word) in {lemma(w) for w in re.findall(r"[A-Za-z]+", said)} \
+        or lemma(word) in verbs_of_nouns(metric, metrics.get(metric) or {})
 
 
 def _neutral(word: str) -> bool:

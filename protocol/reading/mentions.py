@@ -34,6 +34,7 @@ from showwork.protocol.reading._words import (
     singular,
 )
 from showwork.protocol.reading.countries import country_names
+from showwork.protocol.reading.states import state_names
 
 Kind = Literal["metric", "member", "dimension"]
 How = Literal["name", "label", "synonym", "previous_name", "member", "member_synonym", "said",
@@ -317,6 +318,28 @@ def _amount_forms(text: str, name: str, said: dict[str, set[str]]) -> list[str]:
     return [m.group("rest")] if said.get(last, set()) == {name} else []
 
 
+def whole_amount_forms(text: str, name: str, said: dict[str, set[str]], key: tuple) -> list[str]:
+    """'Loss Amount' → 'loss', 'losses', where the other metrics that say 'loss' say a kind of
+    it ('Loss Payment Amount', 'Loss Reserve Amount'), none the word alone: the amount of the
+    one word is the whole, its kinds the parts. A metric named by the word ('Transactions'
+    beside 'Transaction Amount') keeps it: the word names the things it counts.
+
+    >>> whole_amount_forms("Loss Amount", "total_loss_amount",
+    ...                    {"loss": {"total_loss_amount", "loss_reserve_amount"}},
+    ...                    (("loss_reserve_amount", "Loss Reserve Amount", (), ()),))
+    ['Loss', 'Losses']
+    """
+    m = _AMOUNTED.match(text.replace("_", " ").strip())
+    if m is None or _TOTALLED.match(m.group("rest")) or " " in m.group("rest").strip():
+        return []
+    word = singular(m.group("rest").strip().lower())
+    others = said.get(word, set()) - {name}
+    alone = [n for n, label, *_rest in key if n in others and word in (
+        singular(n.replace("_", " ").lower()), singular(str(label or "").lower()))]
+    rest = m.group("rest").strip()
+    return [rest, plural(rest)] if others and not alone else []
+
+
 def _counted(key: tuple) -> list[_Phrase | None]:
     """Each metric by what its name or label sums or counts ('revenue' for total_revenue,
     'orders' for order_count), as people name a total, only where those words name exactly
@@ -332,6 +355,8 @@ def _counted(key: tuple) -> list[_Phrase | None]:
                 owners.setdefault(form.lower(), set()).add(name)
                 if re.search(r"[a-rt-z]$", form):  # 'all policy amounts' for total_policy_amount
                     owners.setdefault(plural(form).lower(), set()).add(name)
+            for form in whole_amount_forms(written, name, said, key):  # 'total losses'
+                owners.setdefault(form.lower(), set()).add(name)
     return [_phrase(form, "metric", next(iter(names)), None, "counted")
             for form, names in owners.items() if len(names) == 1]
 
@@ -450,6 +475,26 @@ def _state_word(name: str, label: str | None, members: tuple[Any, ...]) -> list[
     return [said["state"].replace("_", " ").lower()] if said else []
 
 
+_FLAG_MEMBERS = ({"1"}, {"0", "1"})
+"""The members of a flag kept as a number: 1 where it holds (0, or no row, where not)."""
+
+
+def flag_words(name: str, label: str | None, members: tuple[Any, ...]) -> list[tuple[str, str]]:
+    """'Premium' of a flag named 'has premium' (`has_premium`, 1 where a row is a premium): the
+    rows it holds of ('premiums', 'excluding premiums'), as the synonym of its member 1, as
+    `_state_word` reads a true-or-false one; none when it is no such flag.
+
+    >>> flag_words("policy_amount__has_premium", "has premium", ("1",))
+    [('premium', '1')]
+    >>> flag_words("policy__fireplace", None, ("no", "yes"))
+    []
+    """
+    if {str(m).lower() for m in members} not in _FLAG_MEMBERS:
+        return []
+    said = _STATE.fullmatch(str(label or "")) or _STATE.fullmatch(name.split("__")[-1])
+    return [(said["state"].replace("_", " ").lower(), "1")] if said else []
+
+
 @lru_cache(maxsize=16)
 def _dimension_scanners(key: tuple) -> tuple[Scanner, Scanner]:
     dim_rows: list[_Phrase | None] = []
@@ -467,6 +512,9 @@ def _dimension_scanners(key: tuple) -> tuple[Scanner, Scanner]:
         written += [(w, m, "member_synonym") for w, m in country_names(name, label, members)
                     if not any(m == code and dim != name for dim, code in named)]
         written += [(w, "true", "member_synonym") for w in _state_word(name, label, members)]
+        written += [(w, m, "member_synonym") for w, m in flag_words(name, label, members)]
+        written += [(w, m, "member_synonym") for w, m in state_names(name, label, members)
+                    if not any(m == code and dim != name for dim, code in named)]
         for word, member, how in written:
             member_rows += [_member_phrase(w, name, member, how, spoken)
                             for w in _member_forms(word)]
@@ -645,7 +693,7 @@ def find_mentions(text: str, catalog: dict[str, Any]) -> list[Mention]:
 
 
 _NUMBER = re.compile(r"[\d\s./:-]+")
-_BESIDE = re.compile(r"[\s:=#,-]*(?:(?:of|is|was|=)\s+)?")
+_BESIDE = re.compile(r"[\s:=#,-]*(?:(?:of|is|was|=)\s+)?(?:(?:no|nos|num|nbr)\.?(?!\w)\s*#?\s*)?")
 
 
 def _bare_number(text: str, member: Mention, dims: list[Mention]) -> bool:
@@ -656,7 +704,13 @@ def _bare_number(text: str, member: Mention, dims: list[Mention]) -> bool:
     12312702 25; 12312701 16'). A bare number is a date's, a count's or a ranking's ('July 2013',
     'top 5')."""
     return bool(_NUMBER.fullmatch(member.member or "")) and not _beside(text, member, dims) \
-        and not _labelled(text, member)
+        and not _labelled(text, member) and not _said_in_words(member)
+
+
+def _said_in_words(member: Mention) -> bool:
+    """A number member said by a synonym of words ('premium' of a flag's 1): no date's or
+    count's number, so not bare."""
+    return member.how == "member_synonym" and not any(c.isdigit() for c in member.words)
 
 
 def _labelled(text: str, member: Mention) -> bool:

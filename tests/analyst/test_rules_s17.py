@@ -9,6 +9,31 @@ none wrong served clean, none with caveats; 12 of 12 unanswerable refused); acme
 answerable right, 13 refused, 1 withheld malformed, 1 wrong served with caveats, none wrong
 served clean; 9 of 10 unanswerable refused, s17a-034 withheld malformed rather than refused).
 
+After s17fb (the reader, issue 42; tests/protocol/test_fresh_s17b.py): acme 0.866 (22 of 30
+answerable right, none wrong served clean; 10 of 10 unanswerable refused). Now right: s17a-003
+('paid' of loss payments: the verb of its '-ment' noun), s17a-004 ('holding' in a question of
+how much: a verb of having), s17a-005 ('plus' between the parts of a metric defined as their
+sum), s17a-013 ('no.' between a thing and its number), s17a-016 ('texas' the state code TX,
+ISO 3166-2:US; 'insured' of insurable objects), s17a-023 ('premium' the flag has_premium = 1),
+s17a-026 ('how much premium': the one summed amount of the flag's rows; 'carried' a verb of
+having). Left, with why:
+- s17a-009 'how much premium did we write': 'write' a premium is the trade's word for issuing
+  a policy; nothing in the catalog says it, so it stays unread (refused).
+- s17a-010 'policies took effect in 2019': the catalog a reader gets names no metric's time
+  dimension (effective_date), so 'effect' cannot be tied to the window's date (refused).
+- s17a-018 'by how many dollars': ACME's amounts have no unit or currency in the catalog, so
+  'dollars' would assume one (refused; 'dollars'/'bucks' read where the unit is USD).
+- s17a-024 'total policy amount excluding premiums': now read (has_premium != 1), but the
+  flag's other rows have no value (NULL), so the layer's not_in keeps none and the answer,
+  'had no value', is withheld; the right filter is 'has_premium is null', which the analyst's
+  wording and the audit's kept-out check do not yet say (withheld, never served).
+- s17a-028 'what share of total losses is reserves': 'total losses' is now read
+  (total_loss_amount), but a share of one metric in another is no governed query (a contract
+  question: refused).
+- s17a-030 'how many tornado claims': the layer answers a count over no rows as no value
+  (`CASE WHEN COUNT(*) > 0`, MetricFlow's way), so 0 is no number any governed query gives;
+  served with caveats ('had no value'), never clean.
+
 Wording fix (the tester's, not the analyst's): s17f-030 and s17a-018 first read "by how much did
 X change / grow from A to B"; the analyst answered a percent change (-71.3 %, 0.0984 %) served
 clean against a gold of B minus A (-15.48 min, 1,000). "By how much" admits both readings, so
@@ -68,7 +93,7 @@ HELD = {
     # domain: (how many questions, the balanced accuracy held (first run, rounded DOWN to 3
     # places), the ids answered wrong and served clean in the first run)
     "flights": (50, 0.947, set()),
-    "acme": (40, 0.7, set()),
+    "acme": (40, 0.866, set()),  # after s17fb
 }
 LAYERS = {"flights": "flights_layer", "acme": "acme_layer"}
 
