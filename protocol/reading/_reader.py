@@ -19,6 +19,7 @@ from showwork.protocol.reading.account import (
     mention_span,
     unread_spans,
 )
+from showwork.protocol.reading.as_of_day import anchor_spans, at_day_named
 from showwork.protocol.reading.asks import (
     BETTER,
     GRAINS,
@@ -239,6 +240,7 @@ def _respelled(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str |
 
 def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
     named = find_periods(text, _as_of(as_of, catalog))
+    named = at_day_named(text, named, _ANCHORED_ELSEWHERE)  # 'the last 7 days as of 31 March'
     if _SHARE_OF.search(text):  # 'the year's cancellations … in February': the year holding it
         named = with_enclosing(text, named)
     mentions, overall = _overall(text, find_mentions(text, catalog), catalog)
@@ -268,7 +270,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                 for p in named.found if _THIS.fullmatch(p.words) and p not in periods.found]
     # the words that keep members out are the filter's, never a shape's ('Delta', 'other than')
     masked = _blank(text, [span for _w, span, _d in cut] + [m.span for m in excluded]
-                    + [m.span for m in together])
+                    + [m.span for m in together] + anchor_spans(periods.found))
     asks = _judged_change(masked, read_asks(masked, mentions, periods), mentions, catalog)
     if (asks.change or asks.why or _COMPARE_WORD.search(text)) and any(
             p.parts for p in periods.found):  # 'compare A between May and June': two windows
@@ -1411,6 +1413,8 @@ def _rate_named(mentions: list[Mention], catalog: dict[str, Any]) -> bool:
 _TO_DATE = re.compile(r"\b(year|month|quarter)[- ]to[- ]date\b|\bytd\b|\bso far this (year|month|quarter)"
                       r"\b|\bthis (year|month|quarter) so far\b", re.IGNORECASE)
 _THIS = re.compile(r"this (year|month|quarter)", re.IGNORECASE)
+_ANCHORED_ELSEWHERE = re.compile(rf"^(?:{_THIS.pattern})$|{_TO_DATE.pattern}", re.IGNORECASE)
+"""The relative periods `_anchored` runs to the day named after them."""
 
 
 _THE_YEAR = re.compile(r"\b(?:of|in|during|for|over|across)\s+(the\s+year)\b", re.IGNORECASE)
