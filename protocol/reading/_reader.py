@@ -48,6 +48,7 @@ from showwork.protocol.reading.quantity import quantity_words
 from showwork.protocol.reading.siblings import sibling_excluded
 from showwork.protocol.reading.spelling import (
     SHORT_FORMS,
+    SIGNS,
     corrections,
     places_said_as_adjectives,
     vocabulary,
@@ -138,13 +139,22 @@ def _spelt_out(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str |
     the short forms everyone writes for one English word (spelling.py SHORT_FORMS) is read as
     that word, said in a note; no guess is made, so no doubt. None when no such word is unread
     or the reading again leaves as many words unread."""
-    found = _rewritten(reading, catalog, as_of, _WORDS, lambda w: SHORT_FORMS.get(w.lower()))
+    found = _rewritten(reading, catalog, as_of, _SHORT_OR_SIGN, _short_form)
     if found is None:
         return None
     again, said = found
-    notes = tuple(f"{reading.text[a:b]!r} read as {SHORT_FORMS[reading.text[a:b].lower()]!r}"
+    notes = tuple(f"{reading.text[a:b]!r} read as {_short_form(reading.text[a:b])!r}"
                   for a, b in said)
     return replace(again, notes=(*again.notes, *notes))
+
+
+_SHORT_OR_SIGN = re.compile(r"[A-Za-z]+|(?<![\d.])(?<![\d.]\s)%")
+"""A word, or a sign said alone (no number before it: '10 %' is a number's unit)."""
+
+
+def _short_form(said: str) -> str | None:
+    """The English word a short form or a sign said alone stands for (spelling.py)."""
+    return SHORT_FORMS.get(said.lower()) or SIGNS.get(said)
 
 
 _INNER_APOSTROPHE = re.compile(r"\b([A-Za-z]+)['’]([A-Za-z]{2,})\b")
@@ -155,7 +165,7 @@ def _words_unread(reading: Reading) -> int:
     return sum(len(_SAID_WORDS.findall(words)) for words in reading.unread)
 
 
-_SAID_WORDS = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
+_SAID_WORDS = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*|%")
 
 
 def _unapostrophed(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None

@@ -59,11 +59,16 @@ def corrections(words: list[str], catalog: dict[str, Any]) -> dict[str, str]:
 
 
 SHORT_FORMS = {"avg": "average", "incl": "including", "excl": "excluding", "approx": "approximately",
-               "qty": "quantity", "amt": "amount", "pct": "percent"}
+               "qty": "quantity", "amt": "amount", "pct": "percent", "pls": "please",
+               "plz": "please"}
 """The short forms people write for one English word each, whatever the data ('avg' is average
 everywhere): read as that word with no doubt. Short forms that stand for several words ('subs':
 subscribers, subscriptions, substitutes) are not here: the catalog's own words decide them,
 in doubt (`corrections`)."""
+
+SIGNS = {"%": "percent"}
+"""Signs written for one English word where no number stands before them ('% change in
+orders', 'by what % did it change'): read as that word, as a short form is."""
 
 ABBREVIATED = 3
 """The fewest letters an abbreviation is read from ('avg'); shorter ones name too much."""
