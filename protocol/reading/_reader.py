@@ -34,6 +34,7 @@ from showwork.protocol.reading.asks import (
     size_of,
 )
 from showwork.protocol.reading.every_member import every_member
+from showwork.protocol.reading.framing import blanked, framed, framing
 from showwork.protocol.reading.filters import exclusions
 from showwork.protocol.reading.gaps import EVENTS, Gap, find_gaps, metric_unit
 from showwork.protocol.reading.members import carried, names_before_codes, place_notes, prefix_doubts
@@ -121,7 +122,16 @@ def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None
               ) -> Reading:
     """Read a text against a plain catalog; relative periods resolve against `as_of`, else the
     catalog's `as_of`, never the wall clock. 'How many X' is read as 'the number of X' when X
-    alone names no metric (the reading's `text` is then the text so read)."""
+    alone names no metric (the reading's `text` is then the text so read). A clause before a
+    colon that says who the answer is for ('for the board deck: …', framing.py) is read as
+    that, and the question is the rest."""
+    span = framing(text, catalog, lambda said: _read_unframed(said, catalog, as_of))
+    if span is None:
+        return _read_unframed(text, catalog, as_of)
+    return framed(_read_unframed(blanked(text, span), catalog, as_of), text, span)
+
+
+def _read_unframed(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
     reading = _read_text(text, catalog, as_of)
     if not reading.metrics and _HOW_MANY.search(text):
         again = _read_text(_HOW_MANY.sub("the number of", text), catalog, as_of)
