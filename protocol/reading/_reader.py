@@ -19,6 +19,7 @@ from showwork.protocol.reading.account import (
     mention_span,
     unread_spans,
 )
+from showwork.protocol.reading.asides import asides
 from showwork.protocol.reading.as_of_day import anchor_spans, at_day_named
 from showwork.protocol.reading.asks import (
     BETTER,
@@ -34,7 +35,7 @@ from showwork.protocol.reading.asks import (
     size_of,
 )
 from showwork.protocol.reading.every_member import every_member
-from showwork.protocol.reading.framing import blanked, framed, framing
+from showwork.protocol.reading.framing import FRAMING, blanked, framing, set_aside
 from showwork.protocol.reading.filters import exclusions
 from showwork.protocol.reading.gaps import EVENTS, Gap, find_gaps, metric_unit
 from showwork.protocol.reading.members import carried, names_before_codes, place_notes, prefix_doubts
@@ -123,12 +124,17 @@ def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None
     """Read a text against a plain catalog; relative periods resolve against `as_of`, else the
     catalog's `as_of`, never the wall clock. 'How many X' is read as 'the number of X' when X
     alone names no metric (the reading's `text` is then the text so read). A clause before a
-    colon that says who the answer is for ('for the board deck: …', framing.py) is read as
+    colon that says who the answer is for ('for the board deck: …', framing.py) and an aside
+    in parentheses that says nothing the query needs ('(the blizzard)', asides.py) are read as
     that, and the question is the rest."""
-    span = framing(text, catalog, lambda said: _read_unframed(said, catalog, as_of))
-    if span is None:
-        return _read_unframed(text, catalog, as_of)
-    return framed(_read_unframed(blanked(text, span), catalog, as_of), text, span)
+    def read(said: str) -> Reading:
+        return _read_unframed(said, catalog, as_of)
+    frame = framing(text, catalog, read)
+    said = [(frame, FRAMING)] if frame is not None else []
+    said += asides(text, catalog, read) if "(" in text else []  # 'on feb 8 (the blizzard)'
+    if not said:
+        return read(text)
+    return set_aside(read(blanked(text, [s for s, _d in said])), text, said)
 
 
 def _read_unframed(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:

@@ -38,9 +38,12 @@ _CLAUSE = re.compile(r"^\s*(?P<clause>[^:?!.;\n]{2,80}?)\s*:(?=\s+\S)")
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
 
 
+FRAMING = "who the answer is for, not about the data"
+
+
 def framing(text: str, catalog: dict[str, Any], read: Callable[[str], Any]) -> tuple[int, int] | None:
     """The span of the clause before the colon that says who the answer is for (the colon
-    included), else None; `read` reads a text against the catalog (the reader itself)."""
+    left out), else None; `read` reads a text against the catalog (the reader itself)."""
     said = _CLAUSE.match(text)
     if said is None:
         return None
@@ -59,21 +62,25 @@ def framing(text: str, catalog: dict[str, Any], read: Callable[[str], Any]) -> t
     rest = read(" " * end + text[end:])
     if not rest.metrics or ((clause.periods or dated) and not rest.periods):
         return None
-    return said.start("clause"), end
+    return said.start("clause"), said.end("clause")
 
 
-def framed(reading: Any, text: str, span: tuple[int, int]) -> Any:
-    """The reading of the text with its framing clause blanked, given back the text's own
-    words and a span that says the clause was read as framing."""
-    start, end = span
-    whole = text[:end] + reading.text[end:]
-    said = ReadSpan(text[start:end], span, "qualifier", "who the answer is for, not about the data")
-    return replace(reading, text=whole, spans=tuple(sorted((*reading.spans, said),
+def set_aside(reading: Any, text: str, said: list[tuple[tuple[int, int], str]]) -> Any:
+    """The reading of the text with the words `said` blanked (`blanked`), given back the
+    text's own words there and a span for each that says what it was read as."""
+    whole = reading.text
+    for (start, end), _detail in said:
+        if not whole[start:end].strip():  # else a short form said before it moved it
+            whole = whole[:start] + text[start:end] + whole[end:]
+    spans = [ReadSpan(text[start:end], (start, end), "qualifier", detail)
+             for (start, end), detail in said]
+    return replace(reading, text=whole, spans=tuple(sorted((*reading.spans, *spans),
                                                            key=lambda s: s.span)))
 
 
-def blanked(text: str, span: tuple[int, int]) -> str:
-    """The text with the clause's words put as spaces (its colon kept: what follows opens a
-    sentence), so every other span keeps its place."""
-    start, end = span
-    return text[:start] + " " * (end - 1 - start) + text[end - 1:]
+def blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    """The text with the words in `spans` put as spaces, so every other span keeps its
+    place."""
+    for start, end in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
