@@ -34,6 +34,7 @@ from showwork.protocol.reading.asks import (
     read_asks,
     size_of,
 )
+from showwork.protocol.reading.cut_short import names_cut_short
 from showwork.protocol.reading.every_member import every_member
 from showwork.protocol.reading.framing import FRAMING, blanked, framing, set_aside
 from showwork.protocol.reading.filters import exclusions
@@ -146,7 +147,31 @@ def _read_unframed(text: str, catalog: dict[str, Any], as_of: dt.date | str | No
     spelt = _spelt_out(reading, catalog, as_of) or _unapostrophed(reading, catalog, as_of)
     if spelt is not None:
         return spelt
-    return _respelled(_recased(reading, catalog, as_of), catalog, as_of)
+    return _completed(_respelled(_recased(reading, catalog, as_of), catalog, as_of), catalog,
+                      as_of)
+
+
+def _completed(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None
+               ) -> Reading:
+    """'Flights to san fran': unread words that are one member's name cut short (cut_short.py)
+    read as that name, when the reading again leaves fewer words unread; the words stay in
+    doubt, so the answer is never served clean."""
+    unread = [(u.span, u.words) for u in reading.unread_content]
+    found = names_cut_short(unread, catalog) if unread else []
+    if not found:
+        return reading
+    text = reading.text
+    for (start, end), name in sorted(found, reverse=True):
+        text = text[:start] + name + text[end:]
+    again = read_text(text, catalog, as_of=as_of)
+    if _words_unread(again) >= _words_unread(reading):
+        return reading
+    at, doubts = 0, []
+    for (start, end), name in sorted(found):
+        doubts.append(ReadSpan(reading.text[start:end], (start + at, start + at + len(name)),
+                               "unreadable", f"{name!r}, a name said cut short"))
+        at += len(name) - (end - start)
+    return replace(again, doubts=(*again.doubts, *doubts))
 
 
 def _spelt_out(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None
