@@ -33,6 +33,7 @@ from showwork.protocol.reading._words import (
     plural,
     singular,
 )
+from showwork.protocol.reading.continents import continent_names
 from showwork.protocol.reading.countries import country_names
 
 Kind = Literal["metric", "member", "dimension"]
@@ -461,6 +462,7 @@ def _dimension_scanners(key: tuple) -> tuple[Scanner, Scanner]:
         written += [(w, m, "member_synonym") for w, m in country_names(name, label, members)
                     if not any(m == code and dim != name for dim, code in named)]
         written += [(w, "true", "member_synonym") for w in _state_word(name, label, members)]
+        written += [(w, m, "member_synonym") for w, m in continent_names(name, label, members)]
         for word, member, how in written:
             member_rows += [_member_phrase(w, name, member, how, spoken)
                             for w in _member_forms(word)]
