@@ -366,6 +366,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
         + negated \
         + anchored + things
     spans += _all_of(text, list(by_kind["dimension"]), asks, catalog)
+    spans += _total_after(text, list(by_kind["metric"]), catalog)  # 'alterations total'
+    spans += _from_the_start(text, periods.found, asks, list(by_kind["metric"]), catalog)
     spans += _all_things(text, by_kind["metric"], mentions, catalog)
     spans += _by_what_follows(text, mentions, asks)
     if asks.breakdown and asks.ranking is None:  # 'Break down cancellations by airport'
@@ -1811,6 +1813,47 @@ def _whole(text: str, metrics: list[Mention], asks: Asks, catalog: dict[str, Any
             continue  # 'the total cancellation rate': no sum of a rate
         out.append(ReadSpan(said.group(1), said.span(1), "qualifier", f"{word} {m.name}"))
     return out
+
+
+_TOTAL_AFTER = re.compile(r"\s+(total)\b(?!\s+of\b)", re.IGNORECASE)
+
+
+def _total_after(text: str, metrics: list[Mention], catalog: dict[str, Any]) -> list[ReadSpan]:
+    """'Alterations total for the week of March 28', 'revenue total for June': 'total' right
+    after a summable metric is its total over what the rest names, as 'total alterations' is
+    (`_whole`); after a rate ('cancellation rate total') no sum is meant, and it stays
+    unread."""
+    entries = catalog.get("metrics") or {}
+    out = []
+    for m in metrics:
+        said = _TOTAL_AFTER.match(text, m.span[1])
+        info = entries.get(m.name) or {}
+        ratio = info.get("type") in ("ratio", "derived") and info.get("unit") != "count"
+        if said is None or (ratio and not _adds_summables(info, entries)):
+            continue
+        out.append(ReadSpan(said.group(1), said.span(1), "qualifier", f"total {m.name}"))
+    return out
+
+
+_FROM_THE_START = re.compile(r"\bfrom\s+the\s+(?:very\s+)?(?:start|beginning)\b"
+                             r"(?:\s+of\s+(?:the\s+)?(?:data|records))?(?!\s+of\b)",
+                             re.IGNORECASE)
+
+
+def _from_the_start(text: str, found: tuple[PeriodMention, ...], asks: Asks,
+                    metrics: list[Mention], catalog: dict[str, Any]) -> list[ReadSpan]:
+    """'A running total of revenue from the very start through the end of March 2019': 'from
+    the start' says the running total begins where the data does, which the window read
+    (`_running_from_start`) does; with a window that begins anywhere else the words stay
+    unread."""
+    if not asks.cumulative or len(found) != 1 or not metrics:
+        return []
+    starts = [str((((catalog.get("metrics") or {}).get(m.name) or {}).get("coverage") or {})
+                  .get("start") or "")[:10] for m in metrics]
+    if not all(starts) or found[0].period.start.isoformat() != min(starts):
+        return []
+    return [ReadSpan(m.group(0), m.span(), "window", "from the start of the data")
+            for m in _FROM_THE_START.finditer(text)]
 
 
 _SUMS = re.compile(r"[\w\s+-]+")
