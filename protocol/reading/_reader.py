@@ -19,8 +19,8 @@ from showwork.protocol.reading.account import (
     mention_span,
     unread_spans,
 )
-from showwork.protocol.reading.asides import asides
 from showwork.protocol.reading.as_of_day import anchor_spans, at_day_named
+from showwork.protocol.reading.asides import asides
 from showwork.protocol.reading.asks import (
     BETTER,
     GRAINS,
@@ -36,8 +36,8 @@ from showwork.protocol.reading.asks import (
 )
 from showwork.protocol.reading.cut_short import names_cut_short
 from showwork.protocol.reading.every_member import every_member
-from showwork.protocol.reading.framing import FRAMING, blanked, framing, set_aside
 from showwork.protocol.reading.filters import exclusions
+from showwork.protocol.reading.framing import FRAMING, blanked, framing, set_aside
 from showwork.protocol.reading.gaps import EVENTS, Gap, find_gaps, metric_unit
 from showwork.protocol.reading.members import carried, names_before_codes, place_notes, prefix_doubts
 from showwork.protocol.reading.mentions import Mention, contested, find_mentions
