@@ -23,12 +23,15 @@ def names_cut_short(spans: list[tuple[tuple[int, int], str]], catalog: dict[str,
                     ) -> list[tuple[tuple[int, int], str]]:
     """(span, full name) for each run of unread words (`spans`: each unread span and its
     words) that is one member's name cut short."""
-    names = _names(catalog)
+    index = _index(catalog)
     out = []
     for (start, _end), words in spans:
         said = list(_WORD.finditer(words))
         for i in range(len(said) - 1):
-            for j in range(len(said), i + 1, -1):
+            first = said[i].group(0).lower()
+            names = index.get(first[:MIN_CUT], ()) if len(first) >= MIN_CUT else \
+                index.get(first, ())
+            for j in range(len(said), i + 1, -1) if names else ():
                 run = [w.group(0).lower() for w in said[i:j]]
                 fits = {n for n in names if _begins(run, n)}
                 if len(fits) == 1:
@@ -49,6 +52,26 @@ def _begins(run: list[str], name: str) -> bool:
     return all(w.startswith(r) for r, w in pairs) and any(
         len(r) >= MIN_CUT and len(r) < len(w) for r, w in pairs) and all(
         len(r) >= MIN_CUT or r == w for r, w in pairs)
+
+
+_INDEXED: dict[int, tuple[dict[str, Any], dict[str, tuple[str, ...]]]] = {}
+
+
+def _index(catalog: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    """The names (`_names`) by their first word's first MIN_CUT letters, and by a shorter first
+    word whole; built once per catalog."""
+    kept = _INDEXED.get(id(catalog))
+    if kept is not None and kept[0] is catalog:
+        return kept[1]
+    index: dict[str, list[str]] = {}
+    for name in _names(catalog):
+        first = name.split()[0].lower()
+        index.setdefault(first[:MIN_CUT] if len(first) >= MIN_CUT else first, []).append(name)
+    if len(_INDEXED) > 64:
+        _INDEXED.clear()
+    built = {k: tuple(v) for k, v in index.items()}
+    _INDEXED[id(catalog)] = (catalog, built)
+    return built
 
 
 def _names(catalog: dict[str, Any]) -> frozenset[str]:
