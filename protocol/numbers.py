@@ -1430,7 +1430,19 @@ def _list_count(text: str, number: ReadNumber) -> bool:
             and not number.sign_word and _word_before(text, number) not in _VALUE_CUES
             and not (number.bound and _word_before_bound(text, number) in _VALUE_CUES)
             and not _OF_NUMBER.match(text, number.end)
+            and not _part_of_them(text, number)
             and not _duration(text, number))
+
+
+_OF_THEM = re.compile(r"\s+of\s+(?:them|these|those)\b")
+_COUNTING = frozenset({"all", "the", "both", "each", "every"})
+
+
+def _part_of_them(text: str, number: ReadNumber) -> bool:
+    """'…had 17.8 % of transactions: 8 of them': a part of the whole just named, stated as a
+    value as '15 of 49' is; 'all 8 of them' counts what is listed, and stays a count."""
+    return _OF_THEM.match(text, number.end) is not None and \
+        _word_before(text, number) not in _COUNTING
 
 
 _OF_NUMBER = re.compile(r"\s+of\s+[0-9]")

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from showwork.protocol.answer import MAX_CITATIONS
+from showwork.protocol.answer import MAX_CITATIONS, MAX_TEXT
 from showwork.protocol.citations import format_selector
 from showwork.protocol.periods import ISO_RANGE, in_period, period_words
 from showwork.protocol.rendered import (
@@ -108,6 +108,7 @@ class AnswerBuilder:
         return out
 
     def refused(self, reason: str) -> dict[str, Any]:
+        reason = within(reason, MAX_TEXT)
         out: dict[str, Any] = {"status": "refused", "answer": f"I can't answer this: {reason}",
                                "value": None, "driver": None, "refusal_reason": reason,
                                "values": None}
@@ -122,3 +123,16 @@ def cite(handle: int | None, metric: str, field_: str, key: dict[str, str] | Non
         raise ValueError(f"cannot cite {metric}.{field_}: the call got no handle")
     sel = format_selector(key or {})
     return f"r{handle}{f'[{sel}]' if sel else ''}:{metric}.{field_}"
+
+
+def within(text: str, limit: int) -> str:
+    """The text cut to at most `limit` characters, ending '…' where it was cut: a refusal's
+    reason is held to the answer contract's length (protocol/answer.py), what it says first
+    kept (the words it could not read come before what the catalog offers).
+
+    >>> within("a, b, c", 5)
+    'a, b…'
+    """
+    if len(text) <= limit:
+        return text
+    return text[:limit - 1].rstrip(" ,;") + "…"

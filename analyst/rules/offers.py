@@ -15,26 +15,56 @@ MAX_NAMED = 8
 """Dimensions named at most in a refusal."""
 
 
+MAX_WORDS = 6
+"""Unread words quoted at most in one refusal; more are said as '…'."""
+
+
 def unread_refusal(reading: Reading, metrics: list[str], catalog: dict[str, Any]) -> str:
-    """The refusal for content words no reader consumed."""
-    said = "; ".join(f"I could not read {u.words!r}: {offered(u.words, metrics, catalog)}"
-                     for u in reading.unread_content)
+    """The refusal for content words no reader consumed. Several words are quoted together,
+    each with its own hint, before what the metrics can be split or filtered by, said once: a
+    question of many unread words ('quick one for finance: how much more have we paid …') must
+    not repeat the catalog's offer per word past the answer contract's length."""
+    words = [u.words for u in reading.unread_content]
+    if len(words) == 1:
+        said = f"I could not read {words[0]!r}: {offered(words[0], metrics, catalog)}"
+    else:
+        quoted = ", ".join(f"{w!r}{_aside(_hint(w, metrics, catalog))}" for w in words[:MAX_WORDS])
+        more = ", …" if len(words) > MAX_WORDS else ""
+        said = (f"I could not read {quoted}{more}: {_split_by(metrics, catalog)}; no dimension, "
+                "member or metric is any of them")
     return (f"{said}. Answering without those words would answer a different question, so I "
             "refuse rather than guess.")
 
 
 def offered(words: str, metrics: list[str], catalog: dict[str, Any]) -> str:
     """What the named metrics can be split or filtered by, and the closest names to the words."""
+    text = _split_by(metrics, catalog)
+    text += (f"; no dimension, member or metric is {words!r}" if _dimensions(metrics, catalog)
+             else f"; no metric is {words!r}")
+    hint = _hint(words, metrics, catalog)
+    return text + (f"; {hint}" if hint.startswith("the rates") else _aside(hint))
+
+
+def _split_by(metrics: list[str], catalog: dict[str, Any]) -> str:
+    """'order_count can be split or filtered by store, region, …' (at most MAX_NAMED)."""
     dims = _dimensions(metrics, catalog)
     metric = ", ".join(metrics) or "the catalog"
     shown = ", ".join(dims[:MAX_NAMED]) + (" …" if len(dims) > MAX_NAMED else "")
-    text = (f"{metric} can be split or filtered by {shown}; no dimension, member or metric is "
-            f"{words!r}" if dims else f"{metric} has no dimensions; no metric is {words!r}")
-    close = closest(words, catalog, metrics=tuple(metrics))
+    return f"{metric} can be split or filtered by {shown}" if dims else f"{metric} has no dimensions"
+
+
+def _hint(words: str, metrics: list[str], catalog: dict[str, Any]) -> str:
+    """The closest governed names to the words ('closest: …'), or, for 'the rates' where
+    several are governed, which ones ('the rates governed are …: which one do you mean?')."""
     rates = rate_metrics(catalog) if re.fullmatch(r"(?i)rates?", words.strip()) else []
     if len(rates) > 1:  # 'the rates': several are governed; which one is asked back
-        return text + f"; the rates governed are {' and '.join(rates)}: which one do you mean?"
-    return text + (f" (closest: {', '.join(close)})" if close else "")
+        return f"the rates governed are {' and '.join(rates)}: which one do you mean?"
+    close = closest(words, catalog, metrics=tuple(metrics))
+    return f"closest: {', '.join(close)}" if close else ""
+
+
+def _aside(hint: str) -> str:
+    return f" ({hint})" if hint else ""
 
 
 def _dimensions(metrics: list[str], catalog: dict[str, Any]) -> list[str]:

@@ -223,6 +223,8 @@ def find_partial(ctx: ClaimContext) -> list[Finding]:
         if result.grain and not row.partial:
             continue  # a whole period of a grain result: the partial one is another row
         cov = partial[0] if partial else result.coverage[0]
+        if _held_at_the_end(ctx, c.metric, cov):
+            continue
         req, got = cov["requested"], cov["covered"]
         covered = f"{got['start']}..{got['end']}" if got else "nothing"
         out.append(_finding(
@@ -235,9 +237,30 @@ def find_partial(ctx: ClaimContext) -> list[Finding]:
     return out
 
 
+def _held_at_the_end(ctx: ClaimContext, metric: str, cov: dict[str, Any]) -> bool:
+    """A point-in-time value (a level, a running total) is the value on the window's last day:
+    where the data covers that day, a window whose start the data does not reach is no partial
+    value ('cumulative transactions at the end of March 2022', the data beginning 7 March)."""
+    current = ctx.index_.current.get(metric, metric)
+    got = cov.get("covered") or {}
+    return bool(ctx.catalog["metrics"].get(current, {}).get("point_in_time")) and bool(got) \
+        and got.get("end") == (cov.get("requested") or {}).get("end")
+
+
+def _says_period_total(ctx: ClaimContext) -> bool:
+    """The claim's text says a total over a period in words outside the metrics it names: a
+    metric's own name ('Total Transactions', the label of a running total) says no period."""
+    text = ctx.claim.text
+    if not ctx.index_.read("period-total", text, says_period_total):
+        return False
+    for start, end in sorted((m.span for m in read_claim(ctx).metrics), reverse=True):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return says_period_total(text)
+
+
 @emits("point_in_time_as_period")
 def find_point_in_time(ctx: ClaimContext) -> list[Finding]:
-    if not ctx.cited or not ctx.index_.read("period-total", ctx.claim.text, says_period_total):
+    if not ctx.cited or not _says_period_total(ctx):
         return []
     for item in ctx.cited:
         text, c = item.text, item.citation

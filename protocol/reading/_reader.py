@@ -19,6 +19,8 @@ from showwork.protocol.reading.account import (
     mention_span,
     unread_spans,
 )
+from showwork.protocol.reading.as_of_day import anchor_spans, at_day_named
+from showwork.protocol.reading.asides import asides
 from showwork.protocol.reading.asks import (
     BETTER,
     GRAINS,
@@ -32,10 +34,12 @@ from showwork.protocol.reading.asks import (
     read_asks,
     size_of,
 )
+from showwork.protocol.reading.cut_short import names_cut_short
 from showwork.protocol.reading.every_member import every_member
 from showwork.protocol.reading.filters import exclusions
 from showwork.protocol.reading.flagged import flag_amount
 from showwork.protocol.reading.formula import formula_said
+from showwork.protocol.reading.framing import FRAMING, blanked, framing, set_aside
 from showwork.protocol.reading.gaps import EVENTS, Gap, find_gaps, metric_unit
 from showwork.protocol.reading.members import carried, names_before_codes, place_notes, prefix_doubts
 from showwork.protocol.reading.mentions import Mention, contested, find_mentions
@@ -51,6 +55,7 @@ from showwork.protocol.reading.quantity import quantity_words
 from showwork.protocol.reading.siblings import sibling_excluded
 from showwork.protocol.reading.spelling import (
     SHORT_FORMS,
+    SIGNS,
     corrections,
     places_said_as_adjectives,
     vocabulary,
@@ -123,7 +128,21 @@ def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None
               ) -> Reading:
     """Read a text against a plain catalog; relative periods resolve against `as_of`, else the
     catalog's `as_of`, never the wall clock. 'How many X' is read as 'the number of X' when X
-    alone names no metric (the reading's `text` is then the text so read)."""
+    alone names no metric (the reading's `text` is then the text so read). A clause before a
+    colon that says who the answer is for ('for the board deck: …', framing.py) and an aside
+    in parentheses that says nothing the query needs ('(the blizzard)', asides.py) are read as
+    that, and the question is the rest."""
+    def read(said: str) -> Reading:
+        return _read_unframed(said, catalog, as_of)
+    frame = framing(text, catalog, read)
+    said = [(frame, FRAMING)] if frame is not None else []
+    said += asides(text, catalog, read) if "(" in text else []  # 'on feb 8 (the blizzard)'
+    if not said:
+        return read(text)
+    return set_aside(read(blanked(text, [s for s, _d in said])), text, said)
+
+
+def _read_unframed(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
     reading = _read_text(text, catalog, as_of)
     if not reading.metrics and _HOW_MANY.search(text):
         again = _read_text(_HOW_MANY.sub("the number of", text), catalog, as_of)
@@ -132,7 +151,31 @@ def read_text(text: str, catalog: dict[str, Any], *, as_of: dt.date | str | None
     spelt = _spelt_out(reading, catalog, as_of) or _unapostrophed(reading, catalog, as_of)
     if spelt is not None:
         return spelt
-    return _respelled(_recased(reading, catalog, as_of), catalog, as_of)
+    return _completed(_respelled(_recased(reading, catalog, as_of), catalog, as_of), catalog,
+                      as_of)
+
+
+def _completed(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None
+               ) -> Reading:
+    """'Flights to san fran': unread words that are one member's name cut short (cut_short.py)
+    read as that name, when the reading again leaves fewer words unread; the words stay in
+    doubt, so the answer is never served clean."""
+    unread = [(u.span, u.words) for u in reading.unread_content]
+    found = names_cut_short(unread, catalog) if unread else []
+    if not found:
+        return reading
+    text = reading.text
+    for (start, end), name in sorted(found, reverse=True):
+        text = text[:start] + name + text[end:]
+    again = read_text(text, catalog, as_of=as_of)
+    if _words_unread(again) >= _words_unread(reading):
+        return reading
+    at, doubts = 0, []
+    for (start, end), name in sorted(found):
+        doubts.append(ReadSpan(reading.text[start:end], (start + at, start + at + len(name)),
+                               "unreadable", f"{name!r}, a name said cut short"))
+        at += len(name) - (end - start)
+    return replace(again, doubts=(*again.doubts, *doubts))
 
 
 def _spelt_out(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None
@@ -141,13 +184,22 @@ def _spelt_out(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str |
     the short forms everyone writes for one English word (spelling.py SHORT_FORMS) is read as
     that word, said in a note; no guess is made, so no doubt. None when no such word is unread
     or the reading again leaves as many words unread."""
-    found = _rewritten(reading, catalog, as_of, _WORDS, lambda w: SHORT_FORMS.get(w.lower()))
+    found = _rewritten(reading, catalog, as_of, _SHORT_OR_SIGN, _short_form)
     if found is None:
         return None
     again, said = found
-    notes = tuple(f"{reading.text[a:b]!r} read as {SHORT_FORMS[reading.text[a:b].lower()]!r}"
+    notes = tuple(f"{reading.text[a:b]!r} read as {_short_form(reading.text[a:b])!r}"
                   for a, b in said)
     return replace(again, notes=(*again.notes, *notes))
+
+
+_SHORT_OR_SIGN = re.compile(r"[A-Za-z]+|(?<![\d.])(?<![\d.]\s)%")
+"""A word, or a sign said alone (no number before it: '10 %' is a number's unit)."""
+
+
+def _short_form(said: str) -> str | None:
+    """The English word a short form or a sign said alone stands for (spelling.py)."""
+    return SHORT_FORMS.get(said.lower()) or SIGNS.get(said)
 
 
 _INNER_APOSTROPHE = re.compile(r"\b([A-Za-z]+)['’]([A-Za-z]{2,})\b")
@@ -158,7 +210,7 @@ def _words_unread(reading: Reading) -> int:
     return sum(len(_SAID_WORDS.findall(words)) for words in reading.unread)
 
 
-_SAID_WORDS = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
+_SAID_WORDS = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*|%")
 
 
 def _unapostrophed(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str | None
@@ -243,6 +295,7 @@ def _respelled(reading: Reading, catalog: dict[str, Any], as_of: dt.date | str |
 
 def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) -> Reading:
     named = find_periods(text, _as_of(as_of, catalog))
+    named = at_day_named(text, named, _ANCHORED_ELSEWHERE)  # 'the last 7 days as of 31 March'
     if _SHARE_OF.search(text):  # 'the year's cancellations … in February': the year holding it
         named = with_enclosing(text, named)
     mentions, overall = _overall(text, find_mentions(text, catalog), catalog)
@@ -273,7 +326,7 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
                 for p in named.found if _THIS.fullmatch(p.words) and p not in periods.found]
     # the words that keep members out are the filter's, never a shape's ('Delta', 'other than')
     masked = _blank(text, [span for _w, span, _d in cut] + [m.span for m in excluded]
-                    + [m.span for m in together])
+                    + [m.span for m in together] + anchor_spans(periods.found))
     asks = _judged_change(masked, read_asks(masked, mentions, periods), mentions, catalog)
     if (asks.change or asks.why or _COMPARE_WORD.search(text)) and any(
             p.parts for p in periods.found):  # 'compare A between May and June': two windows
@@ -318,6 +371,8 @@ def _read_text(text: str, catalog: dict[str, Any], as_of: dt.date | str | None) 
         + negated \
         + anchored + things
     spans += _all_of(text, list(by_kind["dimension"]), asks, catalog)
+    spans += _total_after(text, list(by_kind["metric"]), catalog)  # 'alterations total'
+    spans += _from_the_start(text, periods.found, asks, list(by_kind["metric"]), catalog)
     spans += _all_things(text, by_kind["metric"], mentions, catalog)
     spans += _by_what_follows(text, mentions, asks)
     if asks.breakdown and asks.ranking is None:  # 'Break down cancellations by airport'
@@ -1433,6 +1488,8 @@ def _rate_named(mentions: list[Mention], catalog: dict[str, Any]) -> bool:
 _TO_DATE = re.compile(r"\b(year|month|quarter)[- ]to[- ]date\b|\bytd\b|\bso far this (year|month|quarter)"
                       r"\b|\bthis (year|month|quarter) so far\b", re.IGNORECASE)
 _THIS = re.compile(r"this (year|month|quarter)", re.IGNORECASE)
+_ANCHORED_ELSEWHERE = re.compile(rf"^(?:{_THIS.pattern})$|{_TO_DATE.pattern}", re.IGNORECASE)
+"""The relative periods `_anchored` runs to the day named after them."""
 
 
 _THE_YEAR = re.compile(r"\b(?:of|in|during|for|over|across)\s+(the\s+year)\b", re.IGNORECASE)
@@ -1781,6 +1838,47 @@ def _whole(text: str, metrics: list[Mention], asks: Asks, catalog: dict[str, Any
             continue  # 'the total cancellation rate': no sum of a rate
         out.append(ReadSpan(said.group(1), said.span(1), "qualifier", f"{word} {m.name}"))
     return out
+
+
+_TOTAL_AFTER = re.compile(r"\s+(total)\b(?!\s+of\b)", re.IGNORECASE)
+
+
+def _total_after(text: str, metrics: list[Mention], catalog: dict[str, Any]) -> list[ReadSpan]:
+    """'Alterations total for the week of March 28', 'revenue total for June': 'total' right
+    after a summable metric is its total over what the rest names, as 'total alterations' is
+    (`_whole`); after a rate ('cancellation rate total') no sum is meant, and it stays
+    unread."""
+    entries = catalog.get("metrics") or {}
+    out = []
+    for m in metrics:
+        said = _TOTAL_AFTER.match(text, m.span[1])
+        info = entries.get(m.name) or {}
+        ratio = info.get("type") in ("ratio", "derived") and info.get("unit") != "count"
+        if said is None or (ratio and not _adds_summables(info, entries)):
+            continue
+        out.append(ReadSpan(said.group(1), said.span(1), "qualifier", f"total {m.name}"))
+    return out
+
+
+_FROM_THE_START = re.compile(r"\bfrom\s+the\s+(?:very\s+)?(?:start|beginning)\b"
+                             r"(?:\s+of\s+(?:the\s+)?(?:data|records))?(?!\s+of\b)",
+                             re.IGNORECASE)
+
+
+def _from_the_start(text: str, found: tuple[PeriodMention, ...], asks: Asks,
+                    metrics: list[Mention], catalog: dict[str, Any]) -> list[ReadSpan]:
+    """'A running total of revenue from the very start through the end of March 2019': 'from
+    the start' says the running total begins where the data does, which the window read
+    (`_running_from_start`) does; with a window that begins anywhere else the words stay
+    unread."""
+    if not asks.cumulative or len(found) != 1 or not metrics:
+        return []
+    starts = [str((((catalog.get("metrics") or {}).get(m.name) or {}).get("coverage") or {})
+                  .get("start") or "")[:10] for m in metrics]
+    if not all(starts) or found[0].period.start.isoformat() != min(starts):
+        return []
+    return [ReadSpan(m.group(0), m.span(), "window", "from the start of the data")
+            for m in _FROM_THE_START.finditer(text)]
 
 
 _SUMS = re.compile(r"[\w\s+-]+")

@@ -33,6 +33,7 @@ from showwork.protocol.reading._words import (
     plural,
     singular,
 )
+from showwork.protocol.reading.continents import continent_names
 from showwork.protocol.reading.countries import country_names
 from showwork.protocol.reading.states import state_names
 
@@ -515,6 +516,7 @@ def _dimension_scanners(key: tuple) -> tuple[Scanner, Scanner]:
         written += [(w, m, "member_synonym") for w, m in flag_words(name, label, members)]
         written += [(w, m, "member_synonym") for w, m in state_names(name, label, members)
                     if not any(m == code and dim != name for dim, code in named)]
+        written += [(w, m, "member_synonym") for w, m in continent_names(name, label, members)]
         for word, member, how in written:
             member_rows += [_member_phrase(w, name, member, how, spoken)
                             for w in _member_forms(word)]
@@ -688,8 +690,22 @@ def find_mentions(text: str, catalog: dict[str, Any]) -> list[Mention]:
              and not _bare_grain(text, m, dims)]
     said = [m.span for m in named + dims]
     metrics = [m for m in found if m.how != "abbreviation" or not overlaps(m.span, said)]
+    metrics = _not_a_member_label(text, metrics, named, dims)
     candidates = metrics + named + dims
     return resolve(candidates)
+
+
+def _not_a_member_label(text: str, metrics: list[Mention], members: list[Mention],
+                        dims: list[Mention]) -> list[Mention]:
+    """'Quick buy transaction Quick Buy': words that name both a metric (quick_buy_transactions)
+    and a dimension (its label 'quick buy transaction'), right before a member of that
+    dimension, are the dimension's, naming its member ('store Brooklyn'); the metric is not
+    said there."""
+    def labels_member(m: Mention) -> bool:
+        return any(d.span == m.span and any(
+            x.name == d.name and text[m.span[1]:x.span[0]].strip() == "" and x.span[0] >= m.span[1]
+            for x in members) for d in dims)
+    return [m for m in metrics if not labels_member(m)]
 
 
 _NUMBER = re.compile(r"[\d\s./:-]+")

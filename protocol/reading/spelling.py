@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from showwork.protocol.reading.countries import country_names
 from showwork.protocol.reading.periods import MONTHS
 
 MIN_LETTERS = 5
@@ -59,11 +60,16 @@ def corrections(words: list[str], catalog: dict[str, Any]) -> dict[str, str]:
 
 
 SHORT_FORMS = {"avg": "average", "incl": "including", "excl": "excluding", "approx": "approximately",
-               "qty": "quantity", "amt": "amount", "pct": "percent"}
+               "qty": "quantity", "amt": "amount", "pct": "percent", "pls": "please",
+               "plz": "please"}
 """The short forms people write for one English word each, whatever the data ('avg' is average
 everywhere): read as that word with no doubt. Short forms that stand for several words ('subs':
 subscribers, subscriptions, substitutes) are not here: the catalog's own words decide them,
 in doubt (`corrections`)."""
+
+SIGNS = {"%": "percent"}
+"""Signs written for one English word where no number stands before them ('% change in
+orders', 'by what % did it change'): read as that word, as a short form is."""
 
 ABBREVIATED = 3
 """The fewest letters an abbreviation is read from ('avg'); shorter ones name too much."""
@@ -83,8 +89,9 @@ def abbreviates(short: str, word: str) -> bool:
     return all(letter in rest for letter in short[1:])
 
 
-_ADJECTIVE = re.compile(r"(?P<stem>[A-Z][a-z]{3,}?)(?:ian|ean|an|ese|ish|i)s?")
-"""'Canadian', 'Mexican', 'Chinese', 'British': a capitalised word with an adjective's ending."""
+_ADJECTIVE = re.compile(r"(?P<stem>[A-Za-z][a-z]{3,}?)(?:ian|ean|an|ese|ish|i)s?")
+"""'Canadian', 'Mexican', 'Chinese', 'British': a word with an adjective's ending, capitalised
+or not ('canadian customers' is written so as often)."""
 
 
 def places_said_as_adjectives(words: list[str], catalog: dict[str, Any]) -> dict[str, str]:
@@ -92,9 +99,7 @@ def places_said_as_adjectives(words: list[str], catalog: dict[str, Any]) -> dict
     exactly one member's name or member synonym (one word, at most three letters past the stem;
     'Scottish': a stem's doubled last letter once), of every dimension; none or several: left
     alone."""
-    names = {w.lower() for info in (catalog.get("dimensions") or {}).values()
-             for t in (*(str(m) for m in info.get("members") or ()),
-                       *(str(s) for s in (info.get("member_synonyms") or {})))
+    names = {w.lower() for t in _place_names(catalog)
              if " " not in t.strip() for w in _LETTERS.findall(t) if len(w) >= MIN_LETTERS}
     out: dict[str, str] = {}
     for word in set(words):
@@ -107,6 +112,17 @@ def places_said_as_adjectives(words: list[str], catalog: dict[str, Any]) -> dict
             near = {n for n in names if n.startswith(stem[:-1]) and len(n) - len(stem) <= 3}
         if len(near) == 1:
             out[word] = near.pop()
+    return out
+
+
+def _place_names(catalog: dict[str, Any]) -> list[str]:
+    """Each member's name and member synonym, and the standard's names of the countries a
+    dimension keeps as ISO 3166 codes (countries.py: 'Mexico' of MX), which the reader reads."""
+    out: list[str] = []
+    for name, info in (catalog.get("dimensions") or {}).items():
+        members = tuple(info.get("members") or ())
+        out += [*(str(m) for m in members), *(str(s) for s in (info.get("member_synonyms") or {}))]
+        out += [n for n, _code in country_names(name, info.get("label"), members)]
     return out
 
 

@@ -34,6 +34,13 @@ having). Left, with why:
   (`CASE WHEN COUNT(*) > 0`, MetricFlow's way), so 0 is no number any governed query gives;
   served with caveats ('had no value'), never clean.
 
+After s17fa (measured on branch s17fa): flights 1.0 (38 of 38 answerable right; s17f-011 the
+preamble 'for the ops review:', s17f-013 '(airport codes)', s17f-035 '(the blizzard)' served
+clean, s17f-026 'san fran' read in doubt and served with caveats), acme 0.766 (s17a-029 'for the q3
+board pack:' no longer read as a window: answered; s17a-034 refused, its refusal held to the
+contract's 2,000 characters; s17a-027's refusal too, now refused on 'more', 'paid', 'hold',
+which are s17fb's); none wrong served clean. The floors are raised to them.
+
 Wording fix (the tester's, not the analyst's): s17f-030 and s17a-018 first read "by how much did
 X change / grow from A to B"; the analyst answered a percent change (-71.3 %, 0.0984 %) served
 clean against a gold of B minus A (-15.48 min, 1,000). "By how much" admits both readings, so
@@ -90,10 +97,10 @@ FILES = {
     "acme": ROOT / "conformance" / "questions" / "acme_s17.yaml",
 }
 HELD = {
-    # domain: (how many questions, the balanced accuracy held (first run, rounded DOWN to 3
+    # domain: (how many questions, the balanced accuracy held (after s17fa, rounded DOWN to 3
     # places), the ids answered wrong and served clean in the first run)
-    "flights": (50, 0.947, set()),
-    "acme": (40, 0.866, set()),  # after s17fb
+    "flights": (50, 1.0, set()),  # after s17fa
+    "acme": (40, 0.866, set()),  # after s17fb (measured again after both: see the docstring)
 }
 LAYERS = {"flights": "flights_layer", "acme": "acme_layer"}
 

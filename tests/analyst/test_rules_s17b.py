@@ -42,6 +42,19 @@ mislabelled_metric, the dimension's label 'quick buy transaction' read as the me
 quick_buy_transactions (s17t-005 also 'not checked: 8'); s17t-030 ('cumulative transactions at
 the end of march 2022', 45) gets point_in_time_as_period on 'at the end of' and partial_period on
 a running total.
+After s17fa (measured on branch s17fa): shop 1.0 (31 of 31 answerable right), tutorial 1.0 (31 of
+31), none wrong served clean; the floors are raised to them. Mended generally, each on two
+domains (tests/protocol/test_fresh_s17a.py): a relative period anchored at 'as of DAY'
+(s17t-011, was wrong), '%' said alone as 'percent' (s17s-012, s17t-016), 'pls' as 'please', a
+clause before a colon that says who the answer is for (s17s-006, s17t-028), asides in
+parentheses that restate a metric's definition (s17s-023), a country's adjective of the ISO
+names (s17t-017, s17t-024, in doubt: served with caveats), continent names where the region
+keeps continent codes (s17t-008, s17t-015), 'total' after a summable metric (s17t-014), 'from
+the very start' of a running total (s17s-027). The spurious caveats are gone: s17t-005 and
+s17t-029 (the dimension's label before its member is no metric; '8 of them' after a share is a
+value, not a count of listed things) and s17t-030 (a running total's own label 'Total
+Transactions' says no period total; its value at the end of a window the data begins inside is
+no partial value).
 My fixes after the very first run (bugs of mine, not the analyst's): the member rankings (s17s-013,
 s17s-014, s17t-013, s17t-025, s17t-026) had the winner's value as gold; the analyst's value is the
 winning member, so the gold now returns the member's name (s17s-014 had shown as wrong served
@@ -62,10 +75,10 @@ FILES = {
     "tutorial": ROOT / "conformance/questions/mf_tutorial_s17.yaml",
 }
 HELD = {
-    # domain: (how many questions, the balanced accuracy held (first run, rounded DOWN to 3
+    # domain: (how many questions, the balanced accuracy held (after s17fa, rounded DOWN to 3
     # places), the ids answered wrong and served clean in the first run)
-    "shop": (40, 0.935, set()),
-    "tutorial": (40, 0.870, set()),
+    "shop": (40, 1.0, set()),
+    "tutorial": (40, 1.0, set()),
 }
 LAYERS = {"shop": "shop_layer", "tutorial": "tutorial_layer"}
 
