@@ -39,7 +39,8 @@ preamble 'for the ops review:', s17f-013 '(airport codes)', s17f-035 '(the blizz
 clean, s17f-026 'san fran' read in doubt and served with caveats), acme 0.766 (s17a-029 'for the q3
 board pack:' no longer read as a window: answered; s17a-034 refused, its refusal held to the
 contract's 2,000 characters; s17a-027's refusal too, now refused on 'more', 'paid', 'hold',
-which are s17fb's); none wrong served clean. The floors are raised to them.
+which are s17fb's); none wrong served clean. The floors are raised to them. After both (merged
+in s17-lead): flights 1.0, acme 0.883 (23 of 30 answerable right, 10 of 10 refused).
 
 Wording fix (the tester's, not the analyst's): s17f-030 and s17a-018 first read "by how much did
 X change / grow from A to B"; the analyst answered a percent change (-71.3 %, 0.0984 %) served
@@ -100,7 +101,7 @@ HELD = {
     # domain: (how many questions, the balanced accuracy held (after s17fa, rounded DOWN to 3
     # places), the ids answered wrong and served clean in the first run)
     "flights": (50, 1.0, set()),  # after s17fa
-    "acme": (40, 0.866, set()),  # after s17fb (measured again after both: see the docstring)
+    "acme": (40, 0.883, set()),  # after s17fa and s17fb together
 }
 LAYERS = {"flights": "flights_layer", "acme": "acme_layer"}
 
