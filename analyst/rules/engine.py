@@ -26,7 +26,7 @@ from showwork.analyst.rules.period_shares import period_share
 from showwork.analyst.rules.shares import share
 from showwork.analyst.rules.tables import scope, table
 from showwork.analyst.rules.understand import Understood
-from showwork.protocol.periods import day_words, in_period, period_words, window_words
+from showwork.protocol.periods import in_period, window_words
 from showwork.semantic_layer.windows import Window, periods
 
 __all__ = ["Call", "Outcome", "Plan", "plan"]
@@ -85,8 +85,6 @@ def _when(q: Understood, catalog: dict[str, Any], metric: str, r: Outcome) -> st
     """The window a level is for, to date when the data ends inside it ('in June 2026 to date,
     through 17 June 2026')."""
     if cat.point_in_time(catalog, metric) and q.window is not None:
-        if " to " in period_words(q.window.start, q.window.end) and not to_date(r):
-            return f"as of {day_words(q.window.end)}"  # a span no one name says: its last day
         return f"at the end of {q.window}{to_date(r)}"
     return f"in {q.window}{to_date(r)}"
 

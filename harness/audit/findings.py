@@ -39,6 +39,7 @@ from showwork.harness.audit.types import Finding
 from showwork.harness.audit.words import find_unread_answer
 from showwork.protocol.catalog_text import direction, says_period_total
 from showwork.protocol.numbers import ReadNumber, claims_in, matches
+from showwork.protocol.periods import period_words
 from showwork.protocol.reading._literals import search
 
 
@@ -258,9 +259,26 @@ def _says_period_total(ctx: ClaimContext) -> bool:
     return says_period_total(text)
 
 
+def _window_of_days(ctx: ClaimContext) -> bool:
+    """A point-in-time value cited over a run of days no one name says, that starts after its
+    data does ('Total Transactions were 45 at the end of 25 to 31 March', asked 'in the 7 days
+    ending March 31'): the window's start means nothing to a value at its end, so the days were
+    asked as a period total, whatever the claim's words (a metric's own name aside)."""
+    for item in ctx.cited:
+        metric = ctx.index_.current.get(item.citation.metric, item.citation.metric)
+        info = ctx.catalog["metrics"].get(metric, {})
+        start = str((info.get("coverage") or {}).get("start") or "")
+        for cov in item.result.coverage if info.get("point_in_time") else ():
+            asked = cov.get("requested") or {}
+            if start and str(asked.get("start", "")) > start and asked.get("end") and \
+                    " to " in period_words(asked["start"], asked["end"]):
+                return True
+    return False
+
+
 @emits("point_in_time_as_period")
 def find_point_in_time(ctx: ClaimContext) -> list[Finding]:
-    if not ctx.cited or not _says_period_total(ctx):
+    if not ctx.cited or not (_says_period_total(ctx) or _window_of_days(ctx)):
         return []
     for item in ctx.cited:
         text, c = item.text, item.citation
