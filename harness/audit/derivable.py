@@ -75,7 +75,7 @@ def derivable(ctx: AnswerContext, text: str, numbers: Iterable[ReadNumber]) -> s
     if not numbers:
         return set()
     groups = _breakdowns(ctx)
-    compared = _compared(ctx)
+    compared = _compared(ctx) + _compared_by_change(ctx)
     shares, wholes = _complements(ctx)
     if not groups and not compared and not shares and not wholes:
         return set()
@@ -207,6 +207,28 @@ def _compared(ctx: AnswerContext) -> list[tuple[str, list[Support]]]:
             out.append((c.citation.metric,
                         _ratios(float(now), float(before), f"{c.text} ÷ previous")
                         + _ratios(float(before), float(now), f"previous ÷ {c.text}")))
+    return out
+
+
+def _compared_by_change(ctx: AnswerContext) -> list[tuple[str, list[Support]]]:
+    """Of each cited comparison whose change (`delta`) is cited without both its ends, its
+    metric and the change in percent of the previous value ('rose by 686 (about 18 %)' of
+    3,856 → 4,542): the row's own gap, offered only to a sentence that names that metric."""
+    out: list[tuple[str, list[Support]]] = []
+    seen: set[tuple[int, str]] = set()
+    for claim in ctx.claims:
+        fields = {(id(c.row), c.citation.metric): c for c in claim.cited
+                  if c.result.kind == "compare" and c.citation.field == "delta"}
+        for key, c in fields.items():
+            if key in seen:
+                continue
+            seen.add(key)
+            values = c.row.values.get(c.citation.metric) or {}
+            now, before = values.get("value"), values.get("previous")
+            if _number(now) and _number(before) and before:
+                out.append((c.citation.metric, [Support(
+                    (float(now) - float(before)) / abs(float(before)) * 100, "percent",
+                    f"{c.text} ÷ previous", None, "-", change=True, derived=True)]))
     return out
 
 

@@ -8,6 +8,7 @@ both its ends (a causal claim may name the parent and the factor of its edge).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from collections.abc import Collection, Iterable, Sequence
@@ -113,6 +114,7 @@ def _read(text: str, index: CatalogIndex) -> ClaimReading:
         mentions = [m for m in mentions if m.kind != "member" or not (
             _CURRENCY_SIGN.match(text, m.span[1]) or any(
                 n.start < m.span[0] and m.span[1] <= n.end for n in numbers))]
+    mentions = _keyed_by_dimension_words(text, mentions)
     spans = [m.span for m in mentions]
     metrics = tuple(m for m in mentions if m.kind == "metric")
     members = tuple(m for m in mentions if m.kind == "member")
@@ -125,6 +127,31 @@ def _read(text: str, index: CatalogIndex) -> ClaimReading:
 
 
 _CURRENCY_SIGN = re.compile(r"[$€£¥]\s?\d")
+_DIMENSION_GAP = re.compile(r"\s*[:=]?\s*")
+"""Between a dimension's words and the member written as its value ('origin airport LAX')."""
+
+
+def _keyed_by_dimension_words(text: str, mentions: Sequence[Mention]) -> list[Mention]:
+    """A member written right after a dimension's words is that dimension's member: 'origin
+    airport LAX; destination airport JFK' names origin = LAX and destination = JFK, whichever
+    dimension the reader would take LAX or JFK for alone (so a route written backwards is held
+    to the cited filter of each end). Of a member the words' dimension does not have, the text
+    still says that dimension is it (no cited row or filter can carry it)."""
+    dims = [m for m in mentions if m.kind == "dimension"]
+    if not dims or not any(m.kind == "member" for m in mentions):
+        return list(mentions)
+    out: list[Mention] = []
+    for m in mentions:
+        # every dimension the words right before may be (one attribute under several names)
+        named = {d.name: d for d in dims if d.span[1] <= m.span[0] and
+                 _DIMENSION_GAP.fullmatch(text, d.span[1], m.span[0])} \
+            if m.kind == "member" else {}
+        if not named or m.name in named:
+            out.append(m)
+        elif not any(o.kind == "member" and o.span == m.span and o.name in named
+                     for o in mentions):
+            out.append(dataclasses.replace(m, name=next(iter(named))))
+    return out
 
 
 def _with_written(text: str, found: Sequence[PeriodMention], catalog: dict[str, Any]

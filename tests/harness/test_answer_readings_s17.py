@@ -5,6 +5,10 @@ analyst's clean answers to the bundled questions.
 - A period written right after a number inside a comparison's parenthesis ('(12,980 in March →
   17,209 in February)') is the period that number is stated of, whatever else the sentence
   names: the ends moved between the periods are mislabelled_window (withheld).
+- A member written right after a dimension's words is held to that dimension ('origin airport
+  LAX; destination airport JFK' of JFK → LAX is mislabelled_member, withheld).
+- A percent in brackets after a cited change ('rose by 686 (about 18 %)'): its hedge is read
+  inside the bracket, and the change over the previous value is derivable (not withheld).
 - An amount of money written as a count of things ('There were 1,452 cancellations' of
   Cancellations in usd, 1,452.4): a number in one unit (things counted) states no value in
   another (withheld).
@@ -75,3 +79,34 @@ def test_a_period_written_after_a_comparisons_end(request, fixture: str, questio
 def test_an_amount_of_money_said_as_a_count(request, fixture: str, question: str, old: str,
                                            honest: str, lie: str) -> None:
     _held(request, fixture, question, old, honest, lie)
+
+
+@pytest.mark.parametrize(("fixture", "question", "old", "honest", "lie"), [
+    ("flights_layer", "average air time from jfk to LAX in q3",
+     "(origin airport JFK; destination airport LAX)",
+     "(destination airport LAX; origin airport JFK)",
+     "(origin airport LAX; destination airport JFK)"),
+    ("layer", "how many active users did we have in germany last month", "(country DE)",
+     "(country: DE)", "(platform DE)"),
+])
+def test_a_member_written_after_its_dimensions_words(request, fixture: str, question: str,
+                                                     old: str, honest: str, lie: str) -> None:
+    """'origin airport LAX' names origin = LAX, whichever dimension LAX alone is read as: a
+    route written backwards, or a member put under another dimension, is mislabelled_member."""
+    _held(request, fixture, question, old, honest, lie)
+
+
+@pytest.mark.parametrize(("fixture", "question", "old", "honest", "lie"), [
+    ("layer", "by how many did paid subscribers change from the end of feb to the end of april",
+     "rose by 686", "rose by 686 (about 18 %)", "rose by 686 (about 28 %)"),
+    ("shop_layer", "by how many dollars did revenue at the philly store change from may to june "
+     "2019", "rose by $1,013.50", "rose by $1,013.50 (about 27 %)",
+     "rose by $1,013.50 (about 72 %)"),
+])
+def test_a_changes_percent_in_brackets_after_its_difference(request, fixture: str,
+                                                             question: str, old: str,
+                                                             honest: str, lie: str) -> None:
+    """'rose by 686 (about 18 %)' where only the change is cited: the hedge inside the bracket
+    is read, and the percent is the cited row's change over its previous value (derivable.py):
+    not withheld (served with caveats: the percent's words are not checked); a wrong one is."""
+    _held(request, fixture, question, old, honest, lie, clean=False)
