@@ -824,6 +824,22 @@ def names_window(period: Period, windows: Collection[Window]) -> bool:
     return (period.start, period.end) in windows
 
 
+_TO_DATE = re.compile(r"(?i)\b(?:(?:year|quarter|month|week)\s+to\s+date|[ymqw]td|so\s+far)\b")
+"""A period that runs from its start to the as-of date ('year to date', 'ytd', 'so far this
+year')."""
+
+
+def _to_date_names(p: PeriodMention, windows: Collection[Window]) -> bool:
+    """A period to date names a cited window from its start to its end or to the day before:
+    the as-of day has not closed, so data to date is data through yesterday ('year to date' of
+    1 January to 14 August where the as-of date is 15 August)."""
+    if p.period.start == p.period.end or not _TO_DATE.search(p.words):
+        return False
+    return any(start == p.period.start and end in (p.period.end,
+                                                   p.period.end - dt.timedelta(days=1))
+               for start, end in windows)
+
+
 def names_said_window(p: PeriodMention, windows: Collection[Window], text: str = "") -> bool:
     """`names_window` for a period as the text (`text`, where `p` was read) says it: a day said
     without its date ('yesterday', 'today') names a window only when a cited window is that
@@ -831,6 +847,8 @@ def names_said_window(p: PeriodMention, windows: Collection[Window], text: str =
     names a window it ends, or one it starts where the words say so ('the week starting 2
     March'); only as the result labels its rows ('2019-05-01') does a window's first day name
     it alone."""
+    if _to_date_names(p, windows):
+        return True
     if p.period.start == p.period.end and not any(c.isdigit() for c in p.words):
         return (p.period.start, p.period.end) in windows
     if p.period.start == p.period.end and not _ISO_DAY.fullmatch(p.words):

@@ -9,6 +9,8 @@ analyst's clean answers to the bundled questions.
   LAX; destination airport JFK' of JFK → LAX is mislabelled_member, withheld).
 - A percent in brackets after a cited change ('rose by 686 (about 18 %)'): its hedge is read
   inside the bracket, and the change over the previous value is derivable (not withheld).
+- A period to date ('year to date', 'ytd', 'so far this year') names a cited window from its
+  start to the as-of date or the day before (data to date is data through yesterday).
 - An amount of money written as a count of things ('There were 1,452 cancellations' of
   Cancellations in usd, 1,452.4): a number in one unit (things counted) states no value in
   another (withheld).
@@ -102,6 +104,8 @@ def test_a_member_written_after_its_dimensions_words(request, fixture: str, ques
     ("shop_layer", "by how many dollars did revenue at the philly store change from may to june "
      "2019", "rose by $1,013.50", "rose by $1,013.50 (about 27 %)",
      "rose by $1,013.50 (about 72 %)"),
+    ("flights_layer", "by how many flights did united's schedule out of ewr grow from march to "
+     "april", "rose by 112", "rose by 112 (about 3 %)", "rose by 112 (about 5 %)"),
 ])
 def test_a_changes_percent_in_brackets_after_its_difference(request, fixture: str,
                                                              question: str, old: str,
@@ -110,3 +114,17 @@ def test_a_changes_percent_in_brackets_after_its_difference(request, fixture: st
     is read, and the percent is the cited row's change over its previous value (derivable.py):
     not withheld (served with caveats: the percent's words are not checked); a wrong one is."""
     _held(request, fixture, question, old, honest, lie, clean=False)
+
+
+@pytest.mark.parametrize(("fixture", "question", "old", "honest", "lie"), [
+    ("layer", "new users ytd", "from 1 January to 17 June 2026", "year to date",
+     "month to date"),
+    ("shop_layer", "sales ytd", "from 1 January to 14 August 2019",
+     "year to date (1 January to 14 August 2019)", "so far this month"),
+])
+def test_a_period_to_date_is_data_through_the_day_before(request, fixture: str, question: str,
+                                                         old: str, honest: str,
+                                                         lie: str) -> None:
+    """'year to date' (to the as-of date) names a cited window from the year's start to the
+    as-of date or the day before (the as-of day has not closed); 'month to date' does not."""
+    _held(request, fixture, question, old, honest, lie)
