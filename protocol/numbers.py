@@ -845,12 +845,18 @@ def _hedge_before(text: str, start: int) -> str:
     tail = text[max(0, start - 24):start].rstrip()
     if not tail:
         return ""
-    if tail[-1] not in "~≈" and tail.rsplit(None, 1)[-1].lower() not in _HEDGE_WORDS:
+    if tail[-1] not in "~≈" and _last_word(tail) not in _HEDGE_WORDS:
         return ""  # the common case, without the regex
     found = _HEDGE.search(tail)
     if found is None:
         return ""
     return "~" if found["sym"] else " ".join(found["words"].lower().split())
+
+
+def _last_word(tail: str) -> str:
+    """The last word before a number, lower case, without the brackets or quotes that open on
+    it: '(about 18 %)' is hedged as 'about 18 %' is."""
+    return tail.rsplit(None, 1)[-1].lstrip("([{\"'“‘").lower()
 
 
 _MONEY = {"$": "usd", "€": "eur", "£": "gbp", "¥": "jpy"}

@@ -8,6 +8,7 @@ from typing import Any
 
 from showwork.harness.audit.checks import CHECKS
 from showwork.harness.audit.context import AnswerContext, ClaimContext
+from showwork.harness.audit.counted import check_prose_amount_counted
 from showwork.harness.audit.driver import check_driver
 from showwork.harness.audit.evidence import Evidence
 from showwork.harness.audit.findings import ANSWER_FINDINGS, FINDINGS
@@ -22,7 +23,7 @@ from showwork.protocol.reading import find_mentions
 from showwork.protocol.rendered import members, render_measurement
 
 ANSWER_CHECKS: tuple[Step[AnswerContext, Defect], ...] = (check_answer_numbers, check_counts,
-                                                          check_driver)
+                                                          check_driver, check_prose_amount_counted)
 """Answer-level checks (numbers in the prose and headline, counts of cited rows and runs of a
 series, the driver), after every claim's."""
 STALE_CODES = {"partial_period", "superseded_metric", "point_in_time_as_period"}

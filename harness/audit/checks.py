@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from showwork.harness.audit.context import Cited, ClaimContext
+from showwork.harness.audit.counted import check_amount_counted
 from showwork.harness.audit.index import CatalogIndex
 from showwork.harness.audit.numbers import check_text_numbers
 from showwork.harness.audit.steps import emits
@@ -319,5 +320,6 @@ def _combinations(a: int | float, b: int | float) -> list[tuple[str, int | float
     return out
 
 
-CHECKS = (check_support_shape, check_sources, check_premises, check_value, check_text_numbers)
+CHECKS = (check_support_shape, check_sources, check_premises, check_value, check_text_numbers,
+          check_amount_counted)
 """In order: check_text_numbers reads what the resolution checks before it found."""

@@ -38,9 +38,16 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, TypeGuard
 
 from showwork.harness.audit.gaps import _POINTS
-from showwork.harness.audit.numbers import Support, Supports, answer_checker, money_fits, money_of
+from showwork.harness.audit.numbers import (
+    Support,
+    Supports,
+    answer_checker,
+    money_fits,
+    money_of,
+    read_claims,
+)
 from showwork.harness.audit.quantifiers import _SENTENCE, _TIME_KEYS, ADDING, _breakdowns, _meets, one_group
-from showwork.protocol.numbers import MOTION, ReadNumber, in_time_unit
+from showwork.protocol.numbers import MOTION, ReadNumber, in_time_unit, matches
 from showwork.protocol.reading.periods import NUMBERS as NUMBER_WORDS
 
 if TYPE_CHECKING:
@@ -75,9 +82,10 @@ def derivable(ctx: AnswerContext, text: str, numbers: Iterable[ReadNumber]) -> s
     if not numbers:
         return set()
     groups = _breakdowns(ctx)
+    by_change = _compared_by_change(ctx)
     compared = _compared(ctx)
     shares, wholes = _complements(ctx)
-    if not groups and not compared and not shares and not wholes:
+    if not groups and not compared and not shares and not wholes and not by_change:
         return set()
     from showwork.harness.audit.labels import read_words
 
@@ -95,6 +103,7 @@ def derivable(ctx: AnswerContext, text: str, numbers: Iterable[ReadNumber]) -> s
         # leaves in one speaking of the rest; any number may state them
         specific: list[Support] = [s for metric, ratios in compared if metric in named
                                    for s in ratios] + wholes
+        specific += _by_change_said(ctx, said, by_change)
         if _OTHERS.search(said):
             specific += shares
         # a number in a sentence about some or all of the rows is a mark they pass or miss
@@ -207,6 +216,48 @@ def _compared(ctx: AnswerContext) -> list[tuple[str, list[Support]]]:
             out.append((c.citation.metric,
                         _ratios(float(now), float(before), f"{c.text} ÷ previous")
                         + _ratios(float(before), float(now), f"previous ÷ {c.text}")))
+    return out
+
+
+def _compared_by_change(ctx: AnswerContext) -> list[tuple[str, list[Support]]]:
+    """Of each cited comparison whose change (`delta`) is cited without both its ends, its
+    metric and the change in percent of the previous value ('rose by 686 (about 18 %)' of
+    3,856 → 4,542): the row's own gap, offered only to a sentence that names that metric."""
+    out: list[tuple[str, list[Support]]] = []
+    seen: set[tuple[int, str]] = set()
+    for claim in ctx.claims:
+        fields = {(id(c.row), c.citation.metric): c for c in claim.cited
+                  if c.result.kind == "compare" and c.citation.field == "delta"}
+        for key, c in fields.items():
+            if key in seen:
+                continue
+            seen.add(key)
+            values = c.row.values.get(c.citation.metric) or {}
+            now, before = values.get("value"), values.get("previous")
+            if _number(now) and _number(before) and before and _number(c.value):
+                # the change itself rides along (with its citation) to be found in a sentence
+                out.append((c.citation.metric, [Support(
+                    (float(now) - float(before)) / abs(float(before)) * 100, "percent",
+                    f"{c.text} ÷ previous", None, "-", change=True, derived=True),
+                    Support(float(c.value), "number", c.text, c, "", change=True,
+                            derived=True)]))
+    return out
+
+
+def _by_change_said(ctx: AnswerContext, said: str, by_change: list[tuple[str, list[Support]]]
+                    ) -> list[Support]:
+    """A change's percent for a sentence that writes the change itself ('rose by 686 (about
+    18 %)'; '… origin airport EWR) rose by 112 (about 3 %)', cut from its metric at a ';'):
+    only there, so that of many cited changes (a diagnosis' members) no other's percent is
+    offered to a number of the sentence."""
+    if not by_change:
+        return []
+    numbers = read_claims(ctx.index_, said)
+    out: list[Support] = []
+    for _metric, supports in by_change:
+        deltas = {abs(s.value) for s in supports if s.source is not None}
+        if any(matches(n, d) for n in numbers for d in deltas):
+            out += [s for s in supports if s.source is None]
     return out
 
 

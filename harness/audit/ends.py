@@ -217,4 +217,37 @@ def _found(index: CatalogIndex, cid: str, text: str, periods: tuple[PeriodMentio
     if not periods:
         return []
     level = _window_level(index.read("stops", text, _stops), numbers, periods, cited)
+    if level is None:
+        level = _bound_level(text, numbers, periods, cited)
     return [_window_finding(cid, *level)] if level is not None else []
+
+
+_BOUND_GAP = re.compile(r"(?i)\s*(?:in|for|during|over|of)?\s*")
+"""What may stand between a number and the period it is stated of ('12,980 in March')."""
+
+
+def _bound_level(text: str, numbers: tuple[ReadNumber, ...], periods: tuple[PeriodMention, ...],
+                 cited: Iterable[Cited]) -> tuple[ReadNumber, PeriodMention, Cited] | None:
+    """A number with its own period written right after it ('(12,980 in March → 17,209 in
+    February)') that states only the other window's value of a cited comparison: the period
+    is bound to the number whatever else the sentence names, so ends moved between periods
+    inside one parenthesis are read as said."""
+    items = [(item, f, w) for item in cited if (f := _compare_fields(item)) is not None
+             and (w := _compared_windows(item)) is not None]
+    if not items:
+        return None
+    for n in numbers:
+        bound = [p for p in periods if p.span[0] >= n.end
+                 and _BOUND_GAP.fullmatch(text[n.end:p.span[0]])]
+        if len(bound) != 1:
+            continue
+        period = bound[0]
+        for item, (value, previous), (current_w, previous_w) in items:
+            cur, prev = _states(n, value), _states(n, previous)
+            if cur == prev:
+                continue
+            meant = current_w if cur else previous_w
+            other = previous_w if cur else current_w
+            if names_window(period.period, [other]) and not names_window(period.period, [meant]):
+                return n, period, item
+    return None

@@ -8,6 +8,7 @@ both its ends (a causal claim may name the parent and the factor of its edge).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from collections.abc import Collection, Iterable, Sequence
@@ -113,6 +114,7 @@ def _read(text: str, index: CatalogIndex) -> ClaimReading:
         mentions = [m for m in mentions if m.kind != "member" or not (
             _CURRENCY_SIGN.match(text, m.span[1]) or any(
                 n.start < m.span[0] and m.span[1] <= n.end for n in numbers))]
+    mentions = _keyed_by_dimension_words(text, mentions)
     spans = [m.span for m in mentions]
     metrics = tuple(m for m in mentions if m.kind == "metric")
     members = tuple(m for m in mentions if m.kind == "member")
@@ -125,6 +127,31 @@ def _read(text: str, index: CatalogIndex) -> ClaimReading:
 
 
 _CURRENCY_SIGN = re.compile(r"[$€£¥]\s?\d")
+_DIMENSION_GAP = re.compile(r"\s*[:=]?\s*")
+"""Between a dimension's words and the member written as its value ('origin airport LAX')."""
+
+
+def _keyed_by_dimension_words(text: str, mentions: Sequence[Mention]) -> list[Mention]:
+    """A member written right after a dimension's words is that dimension's member: 'origin
+    airport LAX; destination airport JFK' names origin = LAX and destination = JFK, whichever
+    dimension the reader would take LAX or JFK for alone (so a route written backwards is held
+    to the cited filter of each end). Of a member the words' dimension does not have, the text
+    still says that dimension is it (no cited row or filter can carry it)."""
+    dims = [m for m in mentions if m.kind == "dimension"]
+    if not dims or not any(m.kind == "member" for m in mentions):
+        return list(mentions)
+    out: list[Mention] = []
+    for m in mentions:
+        # every dimension the words right before may be (one attribute under several names)
+        named = {d.name: d for d in dims if d.span[1] <= m.span[0] and
+                 _DIMENSION_GAP.fullmatch(text, d.span[1], m.span[0])} \
+            if m.kind == "member" else {}
+        if not named or m.name in named:
+            out.append(m)
+        elif not any(o.kind == "member" and o.span == m.span and o.name in named
+                     for o in mentions):
+            out.append(dataclasses.replace(m, name=next(iter(named))))
+    return out
 
 
 def _with_written(text: str, found: Sequence[PeriodMention], catalog: dict[str, Any]
@@ -797,6 +824,22 @@ def names_window(period: Period, windows: Collection[Window]) -> bool:
     return (period.start, period.end) in windows
 
 
+_TO_DATE = re.compile(r"(?i)\b(?:(?:year|quarter|month|week)\s+to\s+date|[ymqw]td|so\s+far)\b")
+"""A period that runs from its start to the as-of date ('year to date', 'ytd', 'so far this
+year')."""
+
+
+def _to_date_names(p: PeriodMention, windows: Collection[Window]) -> bool:
+    """A period to date names a cited window from its start to its end or to the day before:
+    the as-of day has not closed, so data to date is data through yesterday ('year to date' of
+    1 January to 14 August where the as-of date is 15 August)."""
+    if p.period.start == p.period.end or not _TO_DATE.search(p.words):
+        return False
+    return any(start == p.period.start and end in (p.period.end,
+                                                   p.period.end - dt.timedelta(days=1))
+               for start, end in windows)
+
+
 def names_said_window(p: PeriodMention, windows: Collection[Window], text: str = "") -> bool:
     """`names_window` for a period as the text (`text`, where `p` was read) says it: a day said
     without its date ('yesterday', 'today') names a window only when a cited window is that
@@ -804,6 +847,8 @@ def names_said_window(p: PeriodMention, windows: Collection[Window], text: str =
     names a window it ends, or one it starts where the words say so ('the week starting 2
     March'); only as the result labels its rows ('2019-05-01') does a window's first day name
     it alone."""
+    if _to_date_names(p, windows):
+        return True
     if p.period.start == p.period.end and not any(c.isdigit() for c in p.words):
         return (p.period.start, p.period.end) in windows
     if p.period.start == p.period.end and not _ISO_DAY.fullmatch(p.words):
