@@ -106,7 +106,20 @@ def superlatives(ctx: AnswerContext, text: str) -> list[tuple[int, int]]:
     """The spans of the superlatives, universals and exclusives `_superlatives` holds to a
     cited breakdown (a dimension or an entity named, or a member's or a key's): one with
     nothing it compares ('New users fastest 1,181.8 %') is not held, so not read."""
-    return [q[4] for q in _quantified(ctx, text)]
+    changes = any(c.citation.field in ("delta", "pct_change")
+                  for claim in ctx.claims for c in claim.cited)
+    return [q[4] if changes else _unmoved(q[0], q[4]) for q in _quantified(ctx, text)]
+
+
+def _unmoved(phrase: str, span: tuple[int, int]) -> tuple[int, int]:
+    """The superlative's span without a word of motion beside it (`_moved`), where no change is
+    cited: the move is then held by nothing, and its word stays unread."""
+    words = phrase.split()
+    if len(words) > 1 and words[0].lower() in _FALLS | _RISES:
+        return span[0] + len(phrase) - len(phrase.split(None, 1)[1]), span[1]
+    if len(words) > 1 and words[-1].lower() in _FALLS | _RISES:
+        return span[0], span[0] + len(phrase.rsplit(None, 1)[0])
+    return span
 
 
 def _entity_mentions(ctx: AnswerContext, text: str) -> list[Mention]:
@@ -173,7 +186,7 @@ def _quantified_in(index: CatalogIndex, text: str, keyed: Sequence[Mention] = ()
 
 
 _FALLS = FALLS | {"drop", "drops", "decline", "declines", "decrease", "decreases", "dip", "dips",
-                  "loss", "losses", "fall", "falls", "slide", "slump"}
+                  "fall", "falls", "slide", "slump"}
 _RISES = RISES | {"rise", "rises", "increase", "increases", "gain", "gains", "growth", "jump",
                   "jumps", "climb", "climbs"}
 _WORD_BEFORE = re.compile(r"([A-Za-z]+)\s+$")
@@ -306,9 +319,7 @@ def _not_extreme(ctx: AnswerContext, cited: list[Cited], phrase: str, dimension:
                   and not isinstance(v, bool)}
         if member not in values or len(values) < 2:
             continue
-        if move:  # of the rows that moved that way, the move's size ranks them
-            if field not in ("delta", "pct_change"):
-                return None
+        if move and field in ("delta", "pct_change"):  # the move's size among the rows
             values = {k: v * move for k, v in values.items() if v * move > 0}
             if member not in values:  # 'EWR fell the least' where EWR rose: no such move
                 return None, None, next(r.values[item.metric][field] for r in result.rows
