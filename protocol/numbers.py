@@ -1298,6 +1298,12 @@ _MASK_NEEDS = tuple((mask, frozenset(needs)) for mask, (needs, _p)
 """Each mask with what its matches hold one of: a text holding none of them is not searched
 for it (most texts hold no '/', ':', '#' or '(', no month and no time of day)."""
 _MASK_WORDS = frozenset(w for _mask, needs in _MASK_NEEDS for w in needs)
+_IDENTIFIER = MASKS[2]
+"""The identifiers' mask ('c2', 'FY2026', 'top_3'), which no string prefilters: each match
+holds an underscore, or a digit right after a word character that is no digit (the first
+digit after the identifier's letter), so a text with neither (`_LETTER_DIGIT`) is not searched
+for it."""
+_LETTER_DIGIT = re.compile(r"[^\W0-9][0-9]")
 
 
 def _masked_spans(text: str) -> list[tuple[int, int]]:
@@ -1305,10 +1311,11 @@ def _masked_spans(text: str) -> list[tuple[int, int]]:
     # _words.may_hold)
     low = lowered(text)
     held = frozenset(w for w in _MASK_WORDS if w in low)
+    named = "_" in text or _LETTER_DIGIT.search(text) is not None  # may hold an identifier
     # each mask searched with its ASCII twin where the text is plain (the same spans, found
     # faster), and only where a match may start (`scan`)
     return [m.span() for mask, needs in _MASK_NEEDS
-            if not needs or not held.isdisjoint(needs)
+            if (not needs or not held.isdisjoint(needs)) and (named or mask is not _IDENTIFIER)
             for m in scan(mask, text)]
 
 

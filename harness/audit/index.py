@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 from showwork.protocol.catalog_text import MetricNames
 from showwork.protocol.numbers import forget as forget_numbers
+from showwork.protocol.reading._literals import forget as forget_texts
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
@@ -68,6 +69,7 @@ class CatalogIndex:
             index.readings.update(kept)
             index.kept[0] = sum(map(len, kept.values()))
         forget_numbers()  # the numbers of texts, kept by the text alone
+        forget_texts()  # what the prefilters found of texts (_literals._text)
 
     @staticmethod
     def cached(digest: str) -> CatalogIndex | None:

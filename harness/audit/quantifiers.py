@@ -34,13 +34,30 @@ from showwork.protocol.numbers import (
     near,
 )
 from showwork.protocol.reading import find_mentions
-from showwork.protocol.reading._literals import fit
+from showwork.protocol.reading._literals import fit, lowered
 
 if TYPE_CHECKING:
     from showwork.harness.audit.context import AnswerContext
 
 _QUANTIFIER = re.compile(r"(?i)\b(?P<q>every|each|all|none(?:\s+of\s+the)?|no|only|both"
                          r"|(?<!the\s)most(?:\s+of\s+the)?(?!\s+(?:first|of\s+all)\b))\b")
+BOUND_WORDS = ("over", "under", "more", "less", "fewer", "above", "below", "least", "most",
+               "upwards", "excess", "north", "south", "shy", "short", "crossed", "passed",
+               "topped", "exceeded", "surpassed", "cleared", "reached")
+"""A word of each bound a number may be said with (protocol/numbers.py `_BOUNDS`: 'more than',
+'at least', 'shy of', 'topped'): a sentence holding none of them (lowered) has no bounded
+number, and is not read for one (its numbers and names are read only where one may be)."""
+
+
+def may_bound(said: str) -> bool:
+    """Whether `said` may state a bounded number (it holds a word of `BOUND_WORDS`)."""
+    low = lowered(said)
+    for w in BOUND_WORDS:  # noqa: SIM110 - a loop, not any(): no generator per sentence
+        if w in low:
+            return True
+    return False
+
+
 _ABBREVIATED = ("St", "Inc", "Co", "Corp", "Ltd", "Ave", "Mt", "Jr", "Sr", "Dr", "Intl", "Bros")
 _SENTENCE = re.compile(r"(?:[^.;!?]|\.(?=[0-9])|[.!?](?=\s+[a-z])|"
                        + "|".join(rf"(?<=\b{word})\." for word in _ABBREVIATED) + ")+")
@@ -351,8 +368,8 @@ def _named_bounds(ctx: AnswerContext, text: str,
 
     for sentence in _SENTENCE.finditer(text):
         said, at = sentence.group(), sentence.start()
-        if _QUANTIFIER.search(said):
-            continue
+        if _QUANTIFIER.search(said) or not may_bound(said):
+            continue  # a quantifier's bound is `_quantified`'s; no bound: nothing to hold
         numbers = ctx.index_.read("named_bounds", said, _bounds_in)
         mentions = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
         named = {m.name for m in mentions if m.kind == "metric"}
@@ -390,7 +407,7 @@ def _quantified(ctx: AnswerContext, text: str,
                 groups: dict[tuple[int, str, str, str], list[Cited]]) -> Iterator[Quantified]:
     for sentence in _SENTENCE.finditer(text):
         q = _QUANTIFIER.search(sentence.group())
-        if q is None:
+        if q is None or not may_bound(sentence.group()):
             continue
         at = sentence.start()
         bounded = [n for n in ctx.index_.read("named_bounds", sentence.group(), _bounds_in)

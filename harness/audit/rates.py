@@ -84,6 +84,8 @@ def _rates(ctx: AnswerContext, text: str) -> Iterator[Derived]:
         if search(_APART, said):
             continue  # 'apart from October, … about 200 a month': of rows the text leaves out
         annual = search(_ANNUAL, said)
+        if annual is None and search(_PER, said) is None:
+            continue  # no number of it is said per unit of time: its numbers are not read
         for n in _per_numbers(said):
             if n.percent or n.upto is not None or n.width:
                 continue

@@ -270,6 +270,8 @@ def _said_count(found: re.Match[str]) -> str | None:
 # --- a member's share of the whole its breakdown adds up to ----------------------------------
 
 _OF_WHOLE = re.compile(r"(?i)\s+of\s+")
+_SPACED_OF = re.compile(r"(?i)\sof")
+"""What every part of a whole holds ('a fifth of', '68.6 % of': `share_parts`, `_OF_WHOLE`)."""
 _OF_CHANGE = re.compile(r"(?i)\b(?:change|changes|rise|fall|drop|increase|decrease|decline|"
                         r"growth|gain|loss|move|movement|jump|dip|swing)\b")
 _SHARE_VERB = re.compile(r"(?i)\b(?P<v>accounted\s+for|made\s+up|represented|comprised|"
@@ -294,6 +296,8 @@ def _shares(ctx: AnswerContext, text: str,
 
     for sentence in _SENTENCE.finditer(text):
         start, said = sentence.start(), sentence.group()
+        if _SPACED_OF.search(said) is None:
+            continue  # no part 'of' a whole: its numbers and names are not read
         found = ctx.index_.read("mentions", said, lambda t: find_mentions(t, ctx.catalog))
         parts = [(n, after) for n, after in share_parts(said)] + [
             (n, of.end()) for n in claims_in(said)

@@ -31,35 +31,128 @@ _parser: Any = importlib.import_module("re._parser")  # the stdlib's own parse o
 _c: Any = importlib.import_module("re._constants")
 
 Needs = frozenset[str] | None
-_KNOWN: dict[int, tuple[re.Pattern[str], Needs]] = {}
-"""Each pattern's needs, read once, by the pattern's id: re keeps no pattern's hash (each hash
-reads the pattern's whole compiled code), and the entry holds its pattern, so no other pattern
-takes that id while it is kept."""
 
 
 def may_match(pattern: re.Pattern[str], text: str) -> bool:
     """Whether `pattern` may match in `text` (False only where it cannot: the text, lowered,
     holds none of what every match holds)."""
-    found = _needs_of(pattern)
-    if found is None:
-        return True
-    low = lowered(text)
-    for w in found:  # noqa: SIM110 - a loop, not any(): no generator per search
-        if w in low:
+    return _text(text).may_hold(_info(pattern).needs_())
+
+
+class _Pattern:
+    """What the prefilters read of one pattern's parse (its `needs`, its `starts`) and its
+    `ascii_twin`, each read once, on first need, and kept with the pattern (`_info`): one
+    look-up per search finds all three."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self._starts: tuple[str, ...] | None = None
+        self._starts_read = False
+        self._needs: Needs = None
+        self._needs_read = False
+        self._twin: re.Pattern[str] | None = None
+
+    def starts_(self) -> tuple[str, ...] | None:
+        """`starts(pattern)` as a tuple, sorted (iterated faster than a set), read on first
+        need; None: none known."""
+        if not self._starts_read:
+            found = starts(self.pattern)
+            self._starts = None if found is None else tuple(sorted(found))
+            self._starts_read = True
+        return self._starts
+
+    def needs_(self) -> Needs:
+        """`needs(pattern)`, read on first need."""
+        if not self._needs_read:
+            self._needs = needs(self.pattern)
+            self._needs_read = True
+        return self._needs
+
+    def twin(self) -> re.Pattern[str]:
+        """`ascii_twin(pattern)`, compiled on first need."""
+        if self._twin is None:
+            self._twin = _twin_of(self.pattern)
+        return self._twin
+
+
+_INFO: dict[int, _Pattern] = {}
+"""Each pattern's `_Pattern`, by the pattern's id: re keeps no pattern's hash (each hash reads
+the pattern's whole compiled code), and the entry holds its pattern, so no other pattern takes
+that id while it is kept. Module patterns, a few hundred: never let go."""
+
+
+def _info(pattern: re.Pattern[str]) -> _Pattern:
+    found = _INFO.get(id(pattern))
+    if found is None or found.pattern is not pattern:
+        found = _INFO[id(pattern)] = _Pattern(pattern)
+    return found
+
+
+class _Text:
+    """One text as the prefilters read it, for every pattern searched in it: its lower case
+    (`lowered`) and whether it is `plain`, each found once, on first need. An audit searches
+    each of its texts for a few hundred patterns, in turns with its other texts (and slices of
+    them): kept by the text (`_text`), not only the one read last."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._low: str | None = None
+        self._plain = -1
+        """`plain(text)` once read (0 or 1), -1 before."""
+
+    def low(self) -> str:
+        """`lowered(text)`."""
+        if self._low is None:
+            text = self.text
+            self._low = text.lower() if text.isascii() else text.translate(_FOLDS).lower()
+        return self._low
+
+    def is_plain(self) -> bool:
+        if self._plain < 0:
+            self._plain = int(_is_plain(self.text))
+        return self._plain == 1
+
+    def may_hold(self, found: Needs) -> bool:
+        """Whether the lower case holds one of `found` (True where nothing is known)."""
+        if found is None:
             return True
-    return False
+        low = self.low()
+        for w in found:  # noqa: SIM110 - a loop, not any(): no generator per search
+            if w in low:
+                return True
+        return False
 
 
-def _needs_of(pattern: re.Pattern[str]) -> Needs:
-    known = _KNOWN.get(id(pattern))
-    if known is None or known[0] is not pattern:
-        known = _KNOWN[id(pattern)] = (pattern, needs(pattern))
-    return known[1]
+_TEXTS: dict[str, _Text] = {}
+"""The texts read lately (`_text`), by the text: the readers of an answer's few texts (and of
+the slices some of them search) ask of each in turn. Let go past MAX_TEXTS and when an audit's
+readings are let go (`forget`)."""
+_LAST_TEXT: list[_Text] = []
+"""The text asked of last (one cell): most searches ask of the text the one before asked of."""
+MAX_TEXTS = 256
+"""Texts `_TEXTS` keeps: an answer's texts and slices are a few dozen."""
 
 
-_LAST: list[tuple[str, str]] = [("", "")]
-"""The text lower-cased last and its lower case (one pair, replaced whole: a thread reads
-either pair, never half of each)."""
+def _text(text: str) -> _Text:
+    if _LAST_TEXT and _LAST_TEXT[0].text is text:
+        return _LAST_TEXT[0]
+    found = _TEXTS.get(text)
+    if found is None:
+        if len(_TEXTS) >= MAX_TEXTS:
+            _TEXTS.clear()
+        found = _TEXTS[text] = _Text(text)
+    if _LAST_TEXT:
+        _LAST_TEXT[0] = found
+    else:
+        _LAST_TEXT.append(found)
+    return found
+
+
+def forget() -> None:
+    """Let go of the texts read (`bench audit`'s fresh pass reads every answer's texts
+    afresh)."""
+    _TEXTS.clear()
+    _LAST_TEXT.clear()
 
 
 _FOLDS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
@@ -71,15 +164,10 @@ letters of a literal ('İs' matches 'is')."""
 
 def lowered(text: str) -> str:
     """`text` lower-cased as the prefilters compare (each letter IGNORECASE matches to an
-    ASCII letter as that letter: `_FOLDS`), once for the prefilters that ask of one text in
+    ASCII letter as that letter: `_FOLDS`), once per text for the prefilters that ask of it in
     turn (`may_match` for pattern after pattern, `_words.may_hold`, the number masks): a
     literal run of a pattern that matches in `text` is in it, in lower case."""
-    last = _LAST[0]
-    if last[0] is text:
-        return last[1]
-    low = text.lower() if text.isascii() else text.translate(_FOLDS).lower()
-    _LAST[0] = (text, low)
-    return low
+    return _text(text).low()
 
 
 def needs(pattern: re.Pattern[str]) -> Needs:
@@ -130,17 +218,20 @@ def _part(op: Any, arg: Any) -> Needs:
 def search(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     """`pattern.search(text)`, tried only where a match may start (`places`) when the parse
     shows where, else not searched where it cannot match (`may_match`)."""
-    at = places(pattern, text)
+    info, read = _info(pattern), _text(text)
+    at = _places(info, read)
+    fitted = info.twin() if read.is_plain() else pattern
     if at is None:
-        return fit(pattern, text).search(text) if may_match(pattern, text) else None
-    return _first_at(fit(pattern, text), text, at)
+        return fitted.search(text) if read.may_hold(info.needs_()) else None
+    return _first_at(fitted, text, at)
 
 
 def first(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     """`fit(pattern, text).search(text)` (for a caller that prefilters texts its own way),
     tried only where a match may start (`places`) when the parse shows where."""
-    at = places(pattern, text)
-    fitted = fit(pattern, text)
+    info, read = _info(pattern), _text(text)
+    at = _places(info, read)
+    fitted = info.twin() if read.is_plain() else pattern
     return fitted.search(text) if at is None else _first_at(fitted, text, at)
 
 
@@ -159,18 +250,21 @@ def finditer(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
 
 def matches(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
     """The matches `pattern.finditer(text)` yields, as `search` finds each."""
-    at = places(pattern, text)
+    info, read = _info(pattern), _text(text)
+    at = _places(info, read)
+    fitted = info.twin() if read.is_plain() else pattern
     if at is None:
-        return list(fit(pattern, text).finditer(text)) if may_match(pattern, text) else []
-    return tried_at(fit(pattern, text), text, at)
+        return list(fitted.finditer(text)) if read.may_hold(info.needs_()) else []
+    return tried_at(fitted, text, at)
 
 
 def scan(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
     """The matches `pattern.finditer(text)` yields, found with its `fit` (for a caller that
     prefilters texts its own way), tried only where a match may start (`places`) when the
     parse shows where."""
-    at = places(pattern, text)
-    fitted = fit(pattern, text)
+    info, read = _info(pattern), _text(text)
+    at = _places(info, read)
+    fitted = info.twin() if read.is_plain() else pattern
     return list(fitted.finditer(text)) if at is None else tried_at(fitted, text, at)
 
 
@@ -198,11 +292,15 @@ def places(pattern: re.Pattern[str], text: str) -> list[int] | None:
     written (lower-cased, as `lowered` compares), none where none is (so no match: `may_match`
     need not ask); None where the parse shows no such strings, where the lower case does not
     keep the text's places, or past `AT_MOST` places."""
-    found = _starts_of(pattern)
+    return _places(_info(pattern), _text(text))
+
+
+def _places(info: _Pattern, read: _Text) -> list[int] | None:
+    found = info.starts_()
     if found is None:
         return None
-    low = lowered(text)
-    return written_at(low, found) if len(low) == len(text) else None
+    low = read.low()
+    return written_at(low, found) if len(low) == len(read.text) else None
 
 
 def written_at(text: str, strings: Iterable[str]) -> list[int] | None:
@@ -223,19 +321,6 @@ def written_at(text: str, strings: Iterable[str]) -> list[int] | None:
     if mixed:
         at = sorted(set(at))
     return None if len(at) > AT_MOST else at
-
-
-_STARTS: dict[int, tuple[re.Pattern[str], tuple[str, ...] | None]] = {}
-"""Each pattern's `starts` as a tuple (iterated faster than a set), read once, by the
-pattern's id (as `_KNOWN` keeps needs)."""
-
-
-def _starts_of(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
-    known = _STARTS.get(id(pattern))
-    if known is None or known[0] is not pattern:
-        found = starts(pattern)
-        known = _STARTS[id(pattern)] = (pattern, None if found is None else tuple(sorted(found)))
-    return known[1]
 
 
 def starts(pattern: re.Pattern[str]) -> Needs:
@@ -309,8 +394,6 @@ def _run(items: list[tuple[Any, Any]]) -> Needs:
     return frozenset((run,)) if run else None
 
 
-_TWINS: dict[int, tuple[re.Pattern[str], re.Pattern[str]]] = {}
-"""Each pattern's ASCII twin (`ascii_twin`), by the pattern's id, as `_KNOWN` keeps needs."""
 _FOLDED = frozenset(map(ord, "\u0130\u0131\u017f\u212a"))
 """The letters outside ASCII that IGNORECASE matches to an ASCII letter (`_FOLDS`)."""
 _UNICODE_SPACE = re.compile(r"[\x1c-\x1f]")
@@ -322,18 +405,17 @@ def ascii_twin(pattern: re.Pattern[str]) -> re.Pattern[str]:
     classes, `\\b`, `\\d`, `\\w` and cases all read ASCII there) and compares a character
     without asking Unicode's tables (about a third less time per search); `pattern` itself
     where its parse holds a letter IGNORECASE matches to an ASCII one (`_FOLDED`), which only
-    it would match, or where it cannot be compiled so."""
-    known = _TWINS.get(id(pattern))
-    if known is not None and known[0] is pattern:
-        return known[1]
-    twin = pattern
-    if not pattern.flags & re.ASCII and not _folds(pattern):
-        try:
-            twin = re.compile(pattern.pattern, (pattern.flags & ~re.UNICODE) | re.ASCII)
-        except (ValueError, re.error):  # an inline (?u)
-            twin = pattern
-    _TWINS[id(pattern)] = (pattern, twin)
-    return twin
+    it would match, or where it cannot be compiled so. Compiled once per pattern (`_info`)."""
+    return _info(pattern).twin()
+
+
+def _twin_of(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    if pattern.flags & re.ASCII or _folds(pattern):
+        return pattern
+    try:
+        return re.compile(pattern.pattern, (pattern.flags & ~re.UNICODE) | re.ASCII)
+    except (ValueError, re.error):  # an inline (?u)
+        return pattern
 
 
 def _folds(pattern: re.Pattern[str]) -> bool:
@@ -368,14 +450,13 @@ def plain(text: str) -> bool:
     """Whether every pattern matches in `text` as its `ascii_twin` does: each character is
     ASCII, or a mark no class, `\\b` or case reads ('→', '—', '≈', '’': not a letter or digit
     of any script, not white space, without a case), and none is one of the ASCII characters
-    only Unicode's `\\s` reads as white space (\\x1c to \\x1f)."""
-    last = _PLAIN_LAST[0]
-    if last[0] is text:
-        return last[1]
-    found = _UNICODE_SPACE.search(text) is None and (text.isascii() or all(
+    only Unicode's `\\s` reads as white space (\\x1c to \\x1f). Read once per text."""
+    return _text(text).is_plain()
+
+
+def _is_plain(text: str) -> bool:
+    return _UNICODE_SPACE.search(text) is None and (text.isascii() or all(
         c.isascii() or _mark(c) for c in text))
-    _PLAIN_LAST[0] = (text, found)
-    return found
 
 
 def _mark(c: str) -> bool:
@@ -385,11 +466,6 @@ def _mark(c: str) -> bool:
     return not (c.isalnum() or c.isspace()) and c.lower() == c and c.upper() == c
 
 
-_PLAIN_LAST: list[tuple[str, bool]] = [("", True)]
-"""The text `plain` read last and its answer (one pair, replaced whole): the readers of one
-text ask in turn."""
-
-
 def fit(pattern: re.Pattern[str], text: str) -> re.Pattern[str]:
     """The pattern to search `text` with: its `ascii_twin` where the text is `plain`."""
-    return ascii_twin(pattern) if plain(text) else pattern
+    return _info(pattern).twin() if _text(text).is_plain() else pattern
