@@ -35,7 +35,7 @@ def at_day_named(text: str, named: Periods, skip: re.Pattern[str]) -> Periods:
     ...     "orders in the last 7 days as of 31 march 2022", found, re.compile("x^")).found]
     [('the last 7 days as of 31 march 2022', '2022-03-25..2022-03-31')]
     """
-    found = list(named.found)
+    found: list[PeriodMention | None] = list(named.found)
     merged = False
     for i in range(len(found) - 1):
         rel, day = found[i], found[i + 1]
