@@ -155,15 +155,26 @@ def _window_level(stops: list[int], numbers: tuple[ReadNumber, ...],
         # the week before')
         for n in sorted(inside, key=lambda n: min(abs(n.start - period.span[1]),
                                                   abs(period.span[0] - n.end)))[:1]:
-            for item, (value, previous), (current_w, previous_w) in items:
-                cur, prev = _states(n, value), _states(n, previous)
-                if cur == prev:
-                    continue
-                meant = current_w if cur else previous_w
-                other = previous_w if cur else current_w
-                if names_window(period.period, [other]) and not names_window(period.period,
-                                                                              [meant]):
-                    return n, period, item
+            item = _of_the_other_window(n, period, items)
+            if item is not None:
+                return n, period, item
+    return None
+
+
+def _of_the_other_window(n: ReadNumber, period: PeriodMention,
+                         items: list[tuple[Cited, tuple[Any, Any],
+                                           tuple[tuple[dt.date, dt.date], ...]]]
+                         ) -> Cited | None:
+    """The cited comparison whose other window's value `n` states while `period` names that
+    window and not the one the value is of, or None."""
+    for item, (value, previous), (current_w, previous_w) in items:
+        cur, prev = _states(n, value), _states(n, previous)
+        if cur == prev:
+            continue
+        meant = current_w if cur else previous_w
+        other = previous_w if cur else current_w
+        if names_window(period.period, [other]) and not names_window(period.period, [meant]):
+            return item
     return None
 
 
@@ -241,13 +252,7 @@ def _bound_level(text: str, numbers: tuple[ReadNumber, ...], periods: tuple[Peri
                  and _BOUND_GAP.fullmatch(text[n.end:p.span[0]])]
         if len(bound) != 1:
             continue
-        period = bound[0]
-        for item, (value, previous), (current_w, previous_w) in items:
-            cur, prev = _states(n, value), _states(n, previous)
-            if cur == prev:
-                continue
-            meant = current_w if cur else previous_w
-            other = previous_w if cur else current_w
-            if names_window(period.period, [other]) and not names_window(period.period, [meant]):
-                return n, period, item
+        item = _of_the_other_window(n, bound[0], items)
+        if item is not None:
+            return n, bound[0], item
     return None

@@ -8,27 +8,8 @@ withheld. Generated from each domain's cited values."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
-
-from showwork.analyst.rules import RulesClient
-from showwork.harness.audit import Evidence, audit
-from showwork.harness.experiments.attempt import Question, run_attempt
-from showwork.protocol.switches import Protocol
-
-
-def _answer(layer, question: str):
-    record = run_attempt(Question("ask", question), RulesClient(), layer, Protocol.parse("claims"))
-    served = record.served()
-    assert served is not None and served.answer_raw and served.audit["decision"] == "serve"
-    calls = [c.model_dump(mode="json") for c in record.calls if c.round <= served.round]
-    return json.loads(served.answer_raw), Evidence.from_json(calls), record.catalog, calls
-
-
-def _decide(answer, evidence, catalog, question: str, sentence: str) -> str:
-    edited = {**answer, "answer": f"{answer['answer'].rstrip()} {sentence}"}
-    return audit(edited, evidence, catalog, None, question=question).decision
+from appended import clean_answer, decision_with
 
 
 @pytest.mark.parametrize(("fixture", "question", "rest"), [
@@ -38,16 +19,16 @@ def _decide(answer, evidence, catalog, question: str, sentence: str) -> str:
      "The other airlines flew {n} flights."),
 ])
 def test_the_rest_of_a_shares_whole(request, fixture: str, question: str, rest: str) -> None:
-    answer, evidence, catalog, _calls = _answer(request.getfixturevalue(fixture), question)
+    answer, evidence, catalog, _calls = clean_answer(request.getfixturevalue(fixture), question)
     cited = next(c for c in answer["claims"] if c["kind"] == "measurement"
                  and "share" in " ".join(c["sources"]))
     share = cited["value"] if cited["value"] <= 1 else cited["value"] / 100
     part = next(c["value"] for c in answer["claims"] if c["kind"] == "measurement"
                 and c["value"] > 1)
     others = round(part / share - part)
-    assert _decide(answer, evidence, catalog, question, rest.format(n=f"{others:,}")) == \
+    assert decision_with(answer, evidence, catalog, question, rest.format(n=f"{others:,}")) == \
         "serve_with_caveats"
-    assert _decide(answer, evidence, catalog, question,
+    assert decision_with(answer, evidence, catalog, question,
                    rest.format(n=f"{round(others * 1.1):,}")) == "withhold"
 
 
@@ -56,12 +37,12 @@ def test_the_rest_of_a_shares_whole(request, fixture: str, question: str, rest: 
     ("flights_layer", "monthly flights from january to june 2013", "flights"),
 ])
 def test_the_spread_of_a_series(request, fixture: str, question: str, unit: str) -> None:
-    answer, evidence, catalog, _calls = _answer(request.getfixturevalue(fixture), question)
+    answer, evidence, catalog, _calls = clean_answer(request.getfixturevalue(fixture), question)
     values = [c["value"] for c in answer["claims"] if c["kind"] == "measurement"]
     assert len(values) >= 3
     spread = max(values) - min(values)
     said = "The spread between the best and the worst month was {n:,} " + unit + "."
-    assert _decide(answer, evidence, catalog, question, said.format(n=spread)) == \
+    assert decision_with(answer, evidence, catalog, question, said.format(n=spread)) == \
         "serve_with_caveats"
-    assert _decide(answer, evidence, catalog, question,
+    assert decision_with(answer, evidence, catalog, question,
                    said.format(n=round(spread * 1.1))) == "withhold"

@@ -13,14 +13,8 @@ The sentences are generated from the cited rows of each domain's answer, not han
 
 from __future__ import annotations
 
-import json
-
 import pytest
-
-from showwork.analyst.rules import RulesClient
-from showwork.harness.audit import Evidence, audit
-from showwork.harness.experiments.attempt import Question, run_attempt
-from showwork.protocol.switches import Protocol
+from appended import clean_answer, decision_with
 
 CHANGES = [
     ("shop_layer", "How did orders change from June to July 2019 at each store?", "store"),
@@ -29,30 +23,18 @@ CHANGES = [
 ]
 
 
-def _answer(layer, question: str):
-    record = run_attempt(Question("ask", question), RulesClient(), layer, Protocol.parse("claims"))
-    served = record.served()
-    assert served is not None and served.answer_raw and served.audit["decision"] == "serve"
-    calls = [c.model_dump(mode="json") for c in record.calls if c.round <= served.round]
-    return json.loads(served.answer_raw), Evidence.from_json(calls), record.catalog, calls
-
-
 def _changes(calls: list, dimension: str) -> dict[str, float]:
-    """Each member's cited change (the query's pct_change), by its key."""
-    result = next(c["result"] for c in calls if c["tool"] in ("query", "compare") and c.get("result"))
+    """Each member's cited change (the comparison's pct_change), by its key."""
+    result = next(c["result"] for c in calls if c["tool"] in ("query", "compare")
+                  and c.get("result"))
     metric = result["metrics"][0]
     return {str(r["key"][dimension]): r["values"][metric]["pct_change"] for r in result["rows"]}
-
-
-def _decide(answer, evidence, catalog, question: str, sentence: str) -> str:
-    edited = {**answer, "answer": f"{answer['answer'].rstrip()} {sentence}"}
-    return audit(edited, evidence, catalog, None, question=question).decision
 
 
 @pytest.mark.parametrize(("fixture", "question", "dimension"), CHANGES)
 def test_a_superlative_of_a_move_ranks_its_size(request, fixture: str, question: str,
                                                 dimension: str) -> None:
-    answer, evidence, catalog, calls = _answer(request.getfixturevalue(fixture), question)
+    answer, evidence, catalog, calls = clean_answer(request.getfixturevalue(fixture), question)
     changes = _changes(calls, dimension)
     falls = {m: v for m, v in changes.items() if v < 0}
     rises = {m: v for m, v in changes.items() if v > 0}
@@ -69,7 +51,7 @@ def test_a_superlative_of_a_move_ranks_its_size(request, fixture: str, question:
     if falls:  # a member that fell said to have risen the most
         truths[f"{next(iter(falls))} rose the most."] = False
     for sentence, true in truths.items():
-        decision = _decide(answer, evidence, catalog, question, sentence)
+        decision = decision_with(answer, evidence, catalog, question, sentence)
         assert decision == ("serve" if true else "withhold"), (sentence, decision)
 
 
@@ -79,7 +61,7 @@ def test_a_superlative_of_a_move_ranks_its_size(request, fixture: str, question:
     ("flights_layer", "number of flights by origin airport in 2013", "origin"),
 ])
 def test_two_lists_pair_in_order(request, fixture: str, question: str, dimension: str) -> None:
-    answer, evidence, catalog, calls = _answer(request.getfixturevalue(fixture), question)
+    answer, evidence, catalog, calls = clean_answer(request.getfixturevalue(fixture), question)
     result = next(c["result"] for c in calls if c["tool"] in ("query", "compare") and c.get("result"))
     metric = result["metrics"][0]
     field = "pct_change" if "pct_change" in result["rows"][0]["values"][metric] else "value"
@@ -93,8 +75,8 @@ def test_two_lists_pair_in_order(request, fixture: str, question: str, dimension
     for tail in ("", " respectively"):
         true = f"{a} and {b} {verb} {said(rows[a])} and {said(rows[b])}{tail}."
         swapped = f"{a} and {b} {verb} {said(rows[b])} and {said(rows[a])}{tail}."
-        assert _decide(answer, evidence, catalog, question, true) != "withhold", true
-        assert _decide(answer, evidence, catalog, question, swapped) == "withhold", swapped
+        assert decision_with(answer, evidence, catalog, question, true) != "withhold", true
+        assert decision_with(answer, evidence, catalog, question, swapped) == "withhold", swapped
 
 
 @pytest.mark.parametrize(("fixture", "question", "sentence"), [
@@ -106,5 +88,5 @@ def test_a_move_word_beside_levels_is_not_read(request, fixture: str, question: 
     """Where no change is cited, the word of motion beside a superlative is held by nothing: it
     stays unread (a caveat), and the superlative of the levels is held as before (a metric named
     'Loss Payment Amount' after 'the highest' is no fall: the s17 corpus's rank swap)."""
-    answer, evidence, catalog, _calls = _answer(request.getfixturevalue(fixture), question)
-    assert _decide(answer, evidence, catalog, question, sentence) == "serve_with_caveats"
+    answer, evidence, catalog, _calls = clean_answer(request.getfixturevalue(fixture), question)
+    assert decision_with(answer, evidence, catalog, question, sentence) == "serve_with_caveats"
