@@ -376,15 +376,12 @@ def dimension_words(name: str, info: dict[str, Any]) -> list[tuple[str, How]]:
     """The words that name a dimension: name, label, synonyms, and plurals of each.
 
     A MetricFlow name `store__store_name` is also "store name", and "store": the name of an
-    entity stands for it ('which store'); `catastrophe__catastrophe_type_code` is also
-    "catastrophe type".
+    entity stands for it ('which store').
     """
     written: list[tuple[str, How]] = [(name, "name")]
     entity, _, attribute = name.rpartition("__")
     if entity:
         written.append((attribute, "name"))
-        if _CODED.search(attribute) and attribute != "code":  # 'catastrophe_type_code'
-            written.append((_CODED.sub("", attribute), "name"))
         if attribute in (f"{entity}_name", "name"):
             written.append((entity, "name"))
         written += [(w, "name") for w in _entity_label_words(entity, attribute)]
@@ -394,9 +391,6 @@ def dimension_words(name: str, info: dict[str, Any]) -> list[tuple[str, How]]:
 
 
 _KEY_SUFFIX = re.compile(r"_(?:identifier|id|key)$")
-_CODED = re.compile(r"_code$")
-"""A column of codes is named by its words without 'code' too: `catastrophe_type_code` is
-'catastrophe type' ('claims by catastrophe type'), as people name what the codes stand for."""
 
 
 def _entity_label_words(entity: str, attribute: str) -> list[str]:

@@ -207,31 +207,3 @@ def test_a_year_to_date_of_the_year_named(request, fixture: str, question: str,
     assert (reading.asks.ranking is not None) == ranked
     if ranked:
         assert not reading.asks.cumulative
-
-
-@pytest.fixture(scope="module")
-def tickets_catalog(tmp_path_factory) -> dict:
-    """A support desk whose priority is kept as codes (tests/support/tickets_project.py)."""
-    from tickets_project import build
-
-    from showwork.semantic_layer import SemanticLayer
-    from showwork.semantic_layer.project import load_project
-
-    folder = build(tmp_path_factory.mktemp("tickets"))
-    return SemanticLayer(load_project(folder), folder / "warehouse.duckdb").catalog()
-
-
-@pytest.mark.parametrize(("domain", "question", "dimension"), [
-    ("acme", "how many claims are there by catastrophe type", "catastrophe_type_code"),
-    ("acme", "number of policies by party role", "party_role_code"),
-    ("tickets", "tickets by priority in january 2024", "priority_code"),
-])
-def test_a_column_of_codes_is_named_without_code(request, tickets_catalog, domain: str,
-                                                 question: str, dimension: str) -> None:
-    """'claims by catastrophe type' is `catastrophe_type_code` ('type' had been unread):
-    a column of codes is named by what the codes stand for, its name without 'code'."""
-    catalog = tickets_catalog if domain == "tickets" else request.getfixturevalue(
-        "acme_layer").catalog()
-    reading = read_text(question, catalog)
-    assert reading.unread == []
-    assert [d.rpartition("__")[2] for d in reading.asks.breakdown] == [dimension]
